@@ -1,0 +1,1 @@
+//! Maximum-weight matching on general graphs with exact integer weights (the pairing engines' core).
