@@ -1,0 +1,1 @@
+//! tracing and OpenTelemetry set-up shared by every service.
