@@ -1,1 +1,62 @@
-//! Generated protobuf and gRPC code for the event schema and the services (built from ../../proto without a system protoc).
+//! Generated protobuf and gRPC code for the event schema and the services (built from
+//! `../../proto` by protox and tonic-prost-build; no system `protoc` is needed).
+//!
+//! - [`events::v1`]: the log's schema: [`events::v1::Event`] (one `oneof` over every event a
+//!   tournament can have) and [`events::v1::Envelope`] (an event with its place in the log).
+//! - [`common::v1`]: command header/result and small shared values.
+//! - One module per service with its messages, client and server:
+//!   [`registration::v1`], [`round_director::v1`], [`pairing_worker::v1`], [`reporting::v1`],
+//!   [`rating_worker::v1`].
+//! - [`convert`]: conversions between these messages and `arbiter-core` domain types.
+//!
+//! Module paths mirror the proto packages (`arbiter.events.v1` is `events::v1`).
+
+#![allow(clippy::large_enum_variant, clippy::doc_lazy_continuation)]
+
+pub mod events {
+    pub mod v1 {
+        tonic::include_proto!("arbiter.events.v1");
+    }
+}
+
+pub mod common {
+    pub mod v1 {
+        tonic::include_proto!("arbiter.common.v1");
+    }
+}
+
+pub mod registration {
+    pub mod v1 {
+        tonic::include_proto!("arbiter.registration.v1");
+    }
+}
+
+pub mod round_director {
+    pub mod v1 {
+        tonic::include_proto!("arbiter.round_director.v1");
+    }
+}
+
+pub mod pairing_worker {
+    pub mod v1 {
+        tonic::include_proto!("arbiter.pairing_worker.v1");
+    }
+}
+
+pub mod reporting {
+    pub mod v1 {
+        tonic::include_proto!("arbiter.reporting.v1");
+    }
+}
+
+pub mod rating_worker {
+    pub mod v1 {
+        tonic::include_proto!("arbiter.rating_worker.v1");
+    }
+}
+
+pub mod convert;
+
+/// The encoded `FileDescriptorSet` of every .proto file (for gRPC reflection and log tools).
+pub const FILE_DESCRIPTOR_SET: &[u8] =
+    include_bytes!(concat!(env!("OUT_DIR"), "/arbiter_descriptor.bin"));
