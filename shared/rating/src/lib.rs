@@ -1,1 +1,41 @@
 //! FIDE rating regulations (B.02): expected scores, K factors, rating changes, performance; title norms (B.01).
+//!
+//! Specifications: spec/ratings.md, spec/titles-norms.md and the conversion tables in
+//! spec/data/fide-rating-tables.json (copied to `data/` in this crate). Sources: seed
+//! 001_23f77f2f95d2acc8.txt, CAPITULO VI (B.02, standard and rapid/blitz) and CAPITULO VII
+//! (B.01), with their appendices.
+//!
+//! * Arithmetic is exact: expected scores and `ΔR` are [`Hundredths`]; averages are rationals
+//!   rounded "0.5 up" as the regulations prescribe; game points are core [`Score`]s.
+//! * The regulation version is a [`RuleSet`], chosen from the tournament's start date with
+//!   [`RuleSet::in_force_on`]; every result records the rule-set that produced it.
+//! * [`list`] reads the public FIDE rating lists (fixed-width text and XML) as a stream.
+//! * [`rate_report`] prints a tournament's rating changes, performances and norm status.
+//!
+//! The crate does no I/O of its own except reading from a reader the caller passes in.
+//!
+//! [`Score`]: arbiter_core::Score
+
+mod change;
+mod initial;
+pub mod list;
+pub mod norms;
+mod num;
+mod performance;
+mod report;
+mod rules;
+mod tables;
+mod title;
+
+pub use change::{
+    GameChange, KFactor, KInputs, KReason, MAX_COUNTED_DIFFERENCE, MAX_K_TIMES_GAMES, NO_CAP_FROM_RATING, RatedGame,
+    RatingChange, Side, Skip, adjustment_march_2024, cap_k_for_games, expected_against, k_by_status, period_change,
+    rated_score, rating_change,
+};
+pub use initial::{InitialRating, MIN_GAMES_FOR_FIRST_RATING, RuMethod, initial_rating};
+pub use num::{Hundredths, Ratio, ceil_div, round_half_up};
+pub use performance::{Performance, average_rating, expected_points_against_average, performance, performance_from_sum};
+pub use report::{KSource, ReportEvent, ReportPlayer, rate_report};
+pub use rules::{Category, Date, DateParseError, RuleSet, TimeControl, standard_minimum_minutes};
+pub use tables::{dp, dp_rows, expected_score, p_hundredths, pd_for_difference, pd_rows};
+pub use title::{Federation, Sex, Title, Titles};
