@@ -425,9 +425,9 @@ pub(crate) fn values(f: &Field, tb: &TieBreak) -> Values {
             } else {
                 f.rounds
             } as i64;
-            // 50 % of the maximum, moved by n half-points (14.5); all in tenths.
-            let limit = Rational::new(sys.win * max_games, 2).unwrap_or(Rational::ZERO)
-                + Rational::from_int(5 * tb.limit_half_points as i64);
+            // 50 % of the maximum score, moved by n half-points (14.5).
+            let limit = Rational::new(sys.win * max_games, 20).unwrap_or(Rational::ZERO)
+                + Rational::new(tb.limit_half_points as i64, 2).unwrap_or(Rational::ZERO);
             let scores: Vec<Rational> = (0..n).map(|c| Rational::from_tenths(f.score(c, ch))).collect();
             f.comps
                 .iter()
