@@ -1,1 +1,127 @@
 //! Read and write TRF16, the TRF(x)/TRF(bx) pairing-engine extensions and TRF-2026.
+//!
+//! TRF is how tournaments travel between arbiter programs, pairing engines (JaVaFo,
+//! bbpPairings), the FIDE rating office and the tie-break reference implementation. This crate
+//! is the one place in arbiter that knows its columns (spec/trf.md):
+//!
+//! * [`parse`] / [`parse_bytes`] read a file into a [`TrfFile`] (one typed [`Record`] per
+//!   line, in order) and run the consistency checks of spec/trf.md §8.7; problems come back as
+//!   a [`TrfError`] naming line, columns, field and what was expected, minor ones as
+//!   [`TrfWarning`]s next to the file.
+//! * The derived views on [`TrfFile`] ([`TrfFile::point_system`], [`TrfFile::total_rounds`],
+//!   [`TrfFile::initial_color`], [`TrfFile::accelerations`], [`TrfFile::absences`],
+//!   [`TrfFile::forbidden_pairs`], [`TrfFile::tournament_type`], [`TrfFile::round_to_pair`])
+//!   resolve the several ways a file can state the same fact.
+//! * [`write`] / [`write_with`] turn a model back into text; for a parsed file the output is
+//!   the input again (modulo line ends), and `parse(write(x)) == x` for every model the writer
+//!   accepts. [`TrfFile::to_profile`] converts between the TRF16+x and TRF-2026 conventions.
+//!
+//! The crate does no I/O and never panics on input.
+
+mod check;
+mod convert;
+mod error;
+mod model;
+mod read;
+mod text;
+mod views;
+mod write;
+
+pub use convert::Converted;
+pub use error::{ErrorKind, Found, Location, TrfError, TrfWarning, TrfWriteError, WarningKind};
+pub use model::*;
+pub use text::{Encoding, decode};
+pub use views::{AccelerationSource, Accelerations, DutchRules, PointSource, TournamentSystem, TournamentType};
+pub use write::{write, write_with};
+
+use error::Location as Loc;
+
+/// Reading options.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct ParseOptions {
+    /// Turn consistency errors (spec/trf.md §8.7) into warnings, read blank points as 0.0, and
+    /// read misaligned `001` lines with the fallbacks of §8.1 (byte-counted columns, then the
+    /// round area as opponent/colour/result groups). Syntax errors stay errors.
+    pub lenient: bool,
+}
+
+impl ParseOptions {
+    pub fn lenient() -> ParseOptions {
+        ParseOptions { lenient: true }
+    }
+}
+
+/// A parsed file with what was noticed while reading it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Trf {
+    pub file: TrfFile,
+    pub warnings: Vec<TrfWarning>,
+    /// The first line terminator of the input, to write the file back the same way.
+    pub line_ending: LineEnding,
+    /// How the bytes were decoded ([`Encoding::Utf8`] for text input).
+    pub encoding: Encoding,
+}
+
+impl Trf {
+    /// The file's profile (see [`TrfFile::profile`]).
+    pub fn profile(&self) -> Profile {
+        self.file.profile()
+    }
+
+    /// Writes the file back with its own line ends.
+    pub fn write(&self) -> Result<String, TrfWriteError> {
+        write_with(&self.file, self.line_ending)
+    }
+}
+
+/// Parses TRF text strictly: consistency problems are errors.
+pub fn parse(text: &str) -> Result<Trf, TrfError> {
+    parse_with(text, &ParseOptions::default())
+}
+
+/// Parses TRF text with options.
+pub fn parse_with(text: &str, opts: &ParseOptions) -> Result<Trf, TrfError> {
+    parse_decoded(text, Encoding::Utf8, Vec::new(), opts)
+}
+
+/// Parses TRF bytes: strips a UTF-8 byte order mark, decodes UTF-8, or Windows-1252 /
+/// Latin-1 with a warning when the bytes are not UTF-8.
+pub fn parse_bytes(bytes: &[u8]) -> Result<Trf, TrfError> {
+    parse_bytes_with(bytes, &ParseOptions::default())
+}
+
+/// [`parse_bytes`] with options.
+pub fn parse_bytes_with(bytes: &[u8], opts: &ParseOptions) -> Result<Trf, TrfError> {
+    let (text, encoding) = decode(bytes);
+    let mut warnings = Vec::new();
+    if encoding == Encoding::Windows1252 {
+        warnings.push(TrfWarning::new(
+            WarningKind::Encoding,
+            None,
+            "encoding",
+            "the file is not valid UTF-8; it was read as Windows-1252 / Latin-1",
+        ));
+    }
+    parse_decoded(&text, encoding, warnings, opts)
+}
+
+fn parse_decoded(text: &str, encoding: Encoding, mut warnings: Vec<TrfWarning>, opts: &ParseOptions) -> Result<Trf, TrfError> {
+    let (lines, line_ending) = text::split_lines(text);
+    let (records, map) = read::read_records(&lines, opts, &mut warnings)?;
+    if records.iter().all(|r| matches!(r, Record::Blank)) {
+        return Err(TrfError::new(ErrorKind::Empty, Loc::line(lines.len().max(1)), "file", "the file has no records"));
+    }
+    let file = TrfFile { records };
+    check::check(&file, &map, opts, &mut warnings)?;
+    Ok(Trf { file, warnings, line_ending, encoding })
+}
+
+impl TrfFile {
+    /// Runs the consistency checks of spec/trf.md §8.7 on a model (e.g. one built in code
+    /// before writing it). Locations refer to the lines [`write`] would produce.
+    pub fn check(&self, opts: &ParseOptions) -> Result<Vec<TrfWarning>, TrfError> {
+        let mut warnings = Vec::new();
+        check::check(self, &read::SourceMap::default(), opts, &mut warnings)?;
+        Ok(warnings)
+    }
+}

@@ -1,0 +1,770 @@
+//! Line-by-line reading of records (syntax only; cross-record consistency is `check.rs`).
+//!
+//! Each record type is read at the columns the spec gives it, and every separator column that
+//! must be blank is checked: a shifted field is far more often a writer bug than a layout we
+//! should guess at, and "column 96 should be blank" tells the user exactly what is wrong.
+//! Lists whose spacing varies between writers (`XXP`, `XXZ`, `XXS`, the ids of `240`/`260`)
+//! are read as blank-separated tokens instead.
+
+use crate::ParseOptions;
+use crate::error::{ErrorKind, Location, TrfError, TrfWarning, WarningKind};
+use crate::model::*;
+use crate::text::Line;
+use arbiter_core::{Color, PlayerId, ResultCode, RoundEntry, Score};
+use std::collections::BTreeMap;
+
+/// Where token fields came from, so consistency errors can point at the right columns.
+#[derive(Debug, Default)]
+pub(crate) struct SourceMap {
+    /// Record index -> column span of each id of an `XXZ`, `XXP`, `240` or `260` record.
+    pub id_spans: BTreeMap<usize, Vec<(usize, usize)>>,
+}
+
+type R<T> = Result<T, TrfError>;
+
+/// TRF-2026 records we carry verbatim without modelling them.
+const KNOWN_UNMODELLED: [&str; 7] = ["299", "300", "320", "330", "801", "802", "DAT"];
+
+pub(crate) fn read_records(
+    lines: &[&str],
+    opts: &ParseOptions,
+    warnings: &mut Vec<TrfWarning>,
+) -> R<(Vec<Record>, SourceMap)> {
+    let mut records = Vec::with_capacity(lines.len());
+    let mut map = SourceMap::default();
+    for (i, text) in lines.iter().enumerate() {
+        let line = Line::new(i + 1, text);
+        let mut spans = Vec::new();
+        let rec = read_record(&line, opts, warnings, &mut spans)?;
+        if !spans.is_empty() {
+            map.id_spans.insert(records.len(), spans);
+        }
+        records.push(rec);
+    }
+    Ok((records, map))
+}
+
+fn err(l: &Line, a: usize, b: usize, field: impl Into<String>, expected: &str) -> TrfError {
+    TrfError::syntax(Location::span(l.no, a, b), field, expected, l.found(a, b))
+}
+
+fn misaligned(l: &Line, col: usize, field: impl Into<String>) -> TrfError {
+    TrfError::new(
+        ErrorKind::Misaligned,
+        Location::span(l.no, col, col),
+        field,
+        format!(
+            "expected a blank separator column, found {}: the fields of this line are not in their columns",
+            l.found(col, col)
+        ),
+    )
+}
+
+fn blank(l: &Line, col: usize, field: &str) -> R<()> {
+    if l.at(col) == ' ' { Ok(()) } else { Err(misaligned(l, col, field)) }
+}
+
+/// An unsigned integer: digits only, surrounding blanks allowed.
+pub(crate) fn number(s: &str) -> Option<u64> {
+    let t = s.trim();
+    if t.is_empty() || t.len() > 19 || !t.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    t.parse().ok()
+}
+
+fn required_number(l: &Line, a: usize, b: usize, field: &str, expected: &str, min: u64, max: u64) -> R<u32> {
+    match number(&l.cols(a, b)) {
+        Some(n) if n >= min && n <= max => Ok(n as u32),
+        _ => Err(err(l, a, b, field, expected)),
+    }
+}
+
+fn optional_number(l: &Line, a: usize, b: usize, field: &str, expected: &str) -> R<Option<u64>> {
+    let s = l.cols(a, b);
+    if s.trim().is_empty() {
+        return Ok(None);
+    }
+    number(&s).map(Some).ok_or_else(|| err(l, a, b, field, expected))
+}
+
+fn optional_score(l: &Line, a: usize, b: usize, field: &str) -> R<Option<Score>> {
+    let s = l.cols(a, b);
+    if s.trim().is_empty() {
+        return Ok(None);
+    }
+    s.parse::<Score>().map(Some).map_err(|_| err(l, a, b, field, "points such as 1.5"))
+}
+
+fn read_record(l: &Line, opts: &ParseOptions, w: &mut Vec<TrfWarning>, spans: &mut Vec<(usize, usize)>) -> R<Record> {
+    if l.len() == 0 {
+        return Ok(Record::Blank);
+    }
+    let code = l.cols(1, 3);
+    if code == "###" {
+        return Ok(Record::Comment(l.rest(4)));
+    }
+    if is_modelled_code(&code) {
+        blank(l, 4, "separator after the record code")?;
+    }
+    if let Some(tc) = TextCode::from_code(&code) {
+        return Ok(Record::Text(TextRecord { code: tc, text: l.rest(5) }));
+    }
+    if let Some(bb) = BbCode::from_code(&code) {
+        let (t, a, b) = single_token(l, 5, &format!("{code} points"), "points such as 1.0")?;
+        let v = t.parse::<Score>().map_err(|_| err(l, a, b, format!("{code} points"), "points such as 1.0"))?;
+        return Ok(Record::Bb(bb, v));
+    }
+    Ok(match code.as_str() {
+        "001" => Record::Player(read_player(l, opts, w)?),
+        "132" => Record::RoundDates(read_round_dates(l)?),
+        "142" => Record::Rounds(rounds_token(l, "142 number of rounds")?),
+        "152" => {
+            let (t, a, b) = single_token(l, 5, "152 initial colour", "W or B")?;
+            match t.to_ascii_uppercase().as_str() {
+                "W" => Record::InitialColor(Color::White),
+                "B" => Record::InitialColor(Color::Black),
+                _ => return Err(err(l, a, b, "152 initial colour", "W or B")),
+            }
+        }
+        "162" => Record::Scoring(read_162(l)?),
+        "172" => {
+            blank(l, 8, "172 federation")?;
+            let method = l.rest(9).trim().to_string();
+            if !["FIDE", "NRO", "FIDON", "NIDOF", "HBFN", "LBFN", "OTHER"].contains(&method.as_str()) {
+                w.push(TrfWarning::new(
+                    WarningKind::Unusual,
+                    Some(Location::span(l.no, 9, 13)),
+                    "172 ranking method",
+                    format!("{method:?} is not one of FIDE, NRO, FIDON, NIDOF, HBFN, LBFN, OTHER"),
+                ));
+            }
+            Record::NationalRating(NationalRating { federation: l.cols(5, 7).trim().to_string(), method })
+        }
+        "013" => Record::Team013(read_013(l)?),
+        "310" => Record::Team310(read_310(l)?),
+        "240" => Record::Byes(read_240(l, spans)?),
+        "250" => Record::Acceleration(read_250(l)?),
+        "260" => Record::Prohibited(read_260(l, spans)?),
+        "XXR" => Record::Xxr(rounds_token(l, "XXR number of rounds")?),
+        "XXC" => Record::Xxc(read_xxc(l)?),
+        "XXA" => Record::Xxa(read_xxa(l)?),
+        "XXS" => Record::Xxs(read_xxs(l)?),
+        "XXZ" => Record::Xxz(id_tokens(l, 5, "XXZ", 1, spans)?),
+        "XXP" => Record::Xxp(id_tokens(l, 5, "XXP", 2, spans)?),
+        _ => {
+            let text = l.rest(1);
+            let nrs = code.len() == 3
+                && code.chars().all(|c| c.is_ascii_uppercase())
+                && l.at(4) == ' '
+                && number(&l.cols(5, 8)).is_some();
+            if !(KNOWN_UNMODELLED.contains(&code.as_str()) || code.starts_with("XX") || nrs) {
+                w.push(TrfWarning::new(
+                    WarningKind::UnknownRecord,
+                    Some(Location::span(l.no, 1, 3.min(l.len()))),
+                    "record code",
+                    format!("unknown record {code:?}, kept as it is"),
+                ));
+            }
+            Record::Other(text)
+        }
+    })
+}
+
+/// Record codes read into a typed [`Record`] (everything else is [`Record::Other`]).
+pub(crate) fn is_modelled_code(code: &str) -> bool {
+    code == "001"
+        || TextCode::from_code(code).is_some()
+        || matches!(
+            code,
+            "132" | "142" | "152" | "162" | "172" | "013" | "310" | "240" | "250" | "260" | "XXR" | "XXC" | "XXA"
+                | "XXS" | "XXZ" | "XXP"
+        )
+        || BbCode::from_code(code).is_some()
+}
+
+/// Exactly one blank-separated token from column `from` on.
+fn single_token(l: &Line, from: usize, field: &str, expected: &str) -> R<(String, usize, usize)> {
+    let toks = l.tokens(from);
+    match toks.as_slice() {
+        [one] => Ok(one.clone()),
+        [] => Err(TrfError::syntax(Location::span(l.no, from, from), field, expected, l.found(from, from))),
+        [first, .., last] => {
+            Err(TrfError::syntax(Location::span(l.no, first.1, last.2), field, expected, l.found(first.1, last.2)))
+        }
+    }
+}
+
+fn rounds_token(l: &Line, field: &str) -> R<u32> {
+    let expected = "a number of rounds from 1 to 999";
+    let (t, a, b) = single_token(l, 5, field, expected)?;
+    match number(&t) {
+        Some(n @ 1..=999) => Ok(n as u32),
+        _ => Err(err(l, a, b, field, expected)),
+    }
+}
+
+fn id_tokens(l: &Line, from: usize, what: &str, min: usize, spans: &mut Vec<(usize, usize)>) -> R<Vec<PlayerId>> {
+    let toks = l.tokens(from);
+    let mut ids = Vec::with_capacity(toks.len());
+    for (k, (t, a, b)) in toks.iter().enumerate() {
+        match number(t) {
+            Some(n @ 1..=9999) => {
+                ids.push(n as PlayerId);
+                spans.push((*a, *b));
+            }
+            _ => return Err(err(l, *a, *b, format!("{what} id {}", k + 1), "a start number from 1 to 9999")),
+        }
+    }
+    if ids.len() < min {
+        let col = toks.last().map(|t| t.2 + 2).unwrap_or(from);
+        let expected = if min == 1 { "a start number" } else { "at least two start numbers" };
+        return Err(TrfError::syntax(Location::span(l.no, col, col), format!("{what} ids"), expected, l.found(col, col)));
+    }
+    Ok(ids)
+}
+
+fn days_in_month(year: u32, month: u8) -> u8 {
+    match month {
+        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
+        4 | 6 | 9 | 11 => 30,
+        2 if (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 => 29,
+        2 => 28,
+        _ => 0,
+    }
+}
+
+fn digits(s: &str) -> Option<u32> {
+    if !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) { s.parse().ok() } else { None }
+}
+
+/// `YYYY/MM/DD` (month and day may be `00` together, or day alone `00`) or `YYYY`.
+pub(crate) fn parse_birth_date(s: &str) -> Option<BirthDate> {
+    let s = s.trim();
+    if s.len() == 4 {
+        return digits(s).map(|y| BirthDate::Year(y as u16));
+    }
+    let parts: Vec<&str> = s.split('/').collect();
+    let [y, m, d] = parts.as_slice() else { return None };
+    if y.len() != 4 || m.len() != 2 || d.len() != 2 {
+        return None;
+    }
+    let (year, month, day) = (digits(y)?, digits(m)? as u8, digits(d)? as u8);
+    let ok = match (month, day) {
+        (0, 0) => true,
+        (0, _) => false,
+        (1..=12, 0) => true,
+        (1..=12, d) => d <= days_in_month(year, month),
+        _ => false,
+    };
+    ok.then_some(BirthDate::Full { year: year as u16, month, day })
+}
+
+/// `YY/MM/DD`.
+pub(crate) fn parse_round_date(s: &str) -> Option<RoundDate> {
+    let parts: Vec<&str> = s.trim().split('/').collect();
+    let [y, m, d] = parts.as_slice() else { return None };
+    if y.len() != 2 || m.len() != 2 || d.len() != 2 {
+        return None;
+    }
+    let (yy, month, day) = (digits(y)? as u8, digits(m)? as u8, digits(d)? as u8);
+    let ok = (1..=12).contains(&month) && day >= 1 && day <= days_in_month(2000 + u32::from(yy), month);
+    ok.then_some(RoundDate { yy, month, day })
+}
+
+fn read_round_dates(l: &Line) -> R<RoundDates> {
+    let label = l.cols(5, 91).trim().to_string();
+    let mut dates = Vec::new();
+    let mut s = 92;
+    while s <= l.len() {
+        let field = format!("132 round {} date", dates.len() + 1);
+        let text = l.cols(s, s + 7);
+        if text.trim().is_empty() {
+            dates.push(None);
+        } else {
+            let d = parse_round_date(&text).ok_or_else(|| err(l, s, s + 7, field.as_str(), "a date YY/MM/DD"))?;
+            dates.push(Some(d));
+        }
+        blank(l, s + 8, &field)?;
+        blank(l, s + 9, &field)?;
+        s += 10;
+    }
+    while dates.last() == Some(&None) {
+        dates.pop();
+    }
+    Ok(RoundDates { label, dates })
+}
+
+fn read_162(l: &Line) -> R<Vec<ScoringEntry>> {
+    blank(l, 5, "162 scoring")?;
+    let mut out = Vec::new();
+    let mut g = 6;
+    while g <= l.len() {
+        let k = out.len() + 1;
+        let sym = ScoringSymbol::from_letter(l.at(g).to_ascii_uppercase())
+            .ok_or_else(|| err(l, g, g, format!("162 result symbol {k}"), "one of W D L A P X"))?;
+        let points = l
+            .cols(g + 1, g + 4)
+            .parse::<Score>()
+            .map_err(|_| err(l, g + 1, g + 4, format!("162 points for {}", sym.letter()), "points such as 1.0"))?;
+        for c in g + 5..g + 9 {
+            blank(l, c, &format!("162 points for {}", sym.letter()))?;
+        }
+        out.push(ScoringEntry { symbol: sym, points });
+        g += 9;
+    }
+    if out.is_empty() {
+        return Err(err(l, 6, 6, "162 result symbol 1", "a result symbol (W D L A P X) and its points"));
+    }
+    Ok(out)
+}
+
+fn members(l: &Line, first: usize, prefix: &str) -> R<Vec<Option<PlayerId>>> {
+    let mut out = Vec::new();
+    let mut c = first;
+    while c <= l.len() {
+        let field = format!("{prefix} player {}", out.len() + 1);
+        if c > first {
+            blank(l, c - 1, &field)?;
+        }
+        let s = l.cols(c, c + 3);
+        out.push(if s.trim().is_empty() {
+            None
+        } else {
+            match number(&s) {
+                Some(0) => None,
+                Some(n @ 1..=9999) => Some(n as PlayerId),
+                _ => return Err(err(l, c, c + 3, field, "a start number or 0000")),
+            }
+        });
+        c += 5;
+    }
+    while out.last() == Some(&None) {
+        out.pop();
+    }
+    Ok(out)
+}
+
+fn read_013(l: &Line) -> R<Team013> {
+    Ok(Team013 { name: l.cols(5, 36).trim().to_string(), members: members(l, 37, "013")? })
+}
+
+fn read_310(l: &Line) -> R<Team310> {
+    let number = required_number(l, 5, 7, "310 team number", "a team number from 1 to 999", 1, 999)?;
+    for (c, f) in [(8, "310 team number"), (41, "310 team name"), (47, "310 nickname"), (54, "310 strength")] {
+        blank(l, c, f)?;
+    }
+    for (c, f) in [(61, "310 match points"), (68, "310 game points"), (72, "310 rank"), (73, "310 rank")] {
+        blank(l, c, f)?;
+    }
+    let strength = optional_number(l, 48, 53, "310 strength", "a number or blank")?;
+    let rank = optional_number(l, 69, 71, "310 rank", "a rank or blank")?;
+    Ok(Team310 {
+        number,
+        name: l.cols(9, 40).trim().to_string(),
+        nickname: l.cols(42, 46).trim().to_string(),
+        strength: strength.map(|v| v.min(u64::from(u32::MAX)) as u32),
+        match_points: optional_score(l, 55, 60, "310 match points")?,
+        game_points: optional_score(l, 62, 67, "310 game points")?,
+        rank: rank.map(|v| v.min(999) as u32),
+        members: members(l, 74, "310")?,
+    })
+}
+
+fn read_240(l: &Line, spans: &mut Vec<(usize, usize)>) -> R<ByeRecord> {
+    let kind = ByeKind::from_letter(l.at(5)).ok_or_else(|| err(l, 5, 5, "240 bye type", "F, H or Z"))?;
+    blank(l, 6, "240 bye type")?;
+    let round = required_number(l, 7, 9, "240 round", "a round number from 1 to 999", 1, 999)?;
+    blank(l, 10, "240 round")?;
+    let ids = id_tokens(l, 11, "240", 1, spans)?;
+    Ok(ByeRecord { kind, round, ids })
+}
+
+fn read_250(l: &Line) -> R<AccelerationRecord> {
+    let match_points = optional_score(l, 5, 8, "250 match points")?;
+    blank(l, 9, "250 match points")?;
+    let game_points = optional_score(l, 10, 13, "250 game points")?;
+    blank(l, 14, "250 game points")?;
+    let round = "a round number from 1 to 999";
+    let first_round = required_number(l, 15, 17, "250 first round", round, 1, 999)?;
+    blank(l, 18, "250 first round")?;
+    let last_round = required_number(l, 19, 21, "250 last round", round, 1, 999)?;
+    blank(l, 22, "250 last round")?;
+    let id = "a start number from 1 to 9999";
+    let first_id = required_number(l, 23, 26, "250 first id", id, 1, 9999)?;
+    blank(l, 27, "250 first id")?;
+    let last_id = required_number(l, 28, 31, "250 last id", id, 1, 9999)?;
+    if l.len() > 31 {
+        return Err(err(l, 32, l.len(), "250 end of record", "nothing after column 31"));
+    }
+    if last_round < first_round {
+        return Err(err(l, 19, 21, "250 last round", &format!("a round not before the first round ({first_round})")));
+    }
+    if last_id < first_id {
+        return Err(err(l, 28, 31, "250 last id", &format!("an id not below the first id ({first_id})")));
+    }
+    match (match_points, game_points) {
+        (None, None) => return Err(err(l, 10, 13, "250 game points", "fictitious points such as 1.0")),
+        (None, Some(Score::ZERO)) => {
+            return Err(err(l, 10, 13, "250 game points", "non-zero fictitious points (individual event)"));
+        }
+        _ => {}
+    }
+    for (v, a, b, f) in [(match_points, 5, 8, "250 match points"), (game_points, 10, 13, "250 game points")] {
+        if matches!(v, Some(s) if s < Score::ZERO) {
+            return Err(err(l, a, b, f, "non-negative fictitious points"));
+        }
+    }
+    Ok(AccelerationRecord { match_points, game_points, first_round, last_round, first_id, last_id })
+}
+
+fn read_260(l: &Line, spans: &mut Vec<(usize, usize)>) -> R<ProhibitedRecord> {
+    let round = "a round number from 1 to 999";
+    let first_round = required_number(l, 5, 7, "260 first round", round, 1, 999)?;
+    blank(l, 8, "260 first round")?;
+    let last_round = required_number(l, 9, 11, "260 last round", round, 1, 999)?;
+    blank(l, 12, "260 last round")?;
+    if last_round < first_round {
+        return Err(err(l, 9, 11, "260 last round", &format!("a round not before the first round ({first_round})")));
+    }
+    let ids = id_tokens(l, 13, "260", 2, spans)?;
+    Ok(ProhibitedRecord { first_round, last_round, ids })
+}
+
+fn read_xxc(l: &Line) -> R<Vec<XxcOption>> {
+    let toks = l.tokens(5);
+    let mut out = Vec::new();
+    for (k, (t, a, b)) in toks.iter().enumerate() {
+        let o = match t.to_ascii_lowercase().as_str() {
+            "rank" => XxcOption::Rank,
+            "white1" => XxcOption::White1,
+            "black1" => XxcOption::Black1,
+            _ => return Err(err(l, *a, *b, format!("XXC option {}", k + 1), "rank, white1 or black1")),
+        };
+        let clash = match o {
+            XxcOption::White1 => out.contains(&XxcOption::Black1),
+            XxcOption::Black1 => out.contains(&XxcOption::White1),
+            XxcOption::Rank => false,
+        };
+        if clash {
+            return Err(err(l, *a, *b, format!("XXC option {}", k + 1), "only one of white1 and black1"));
+        }
+        out.push(o);
+    }
+    if out.is_empty() {
+        return Err(err(l, 5, 5, "XXC option 1", "rank, white1 or black1"));
+    }
+    Ok(out)
+}
+
+fn read_xxa(l: &Line) -> R<XxaRecord> {
+    let player = required_number(l, 5, 8, "XXA start number", "a start number from 1 to 9999", 1, 9999)?;
+    let mut points = Vec::new();
+    let mut c = 10;
+    while c <= l.len() {
+        let field = format!("XXA round {} virtual points", points.len() + 1);
+        blank(l, c - 1, &field)?;
+        let v = l.cols(c, c + 3).parse::<Score>().map_err(|_| err(l, c, c + 3, field.as_str(), "virtual points such as 1.0"))?;
+        if v < Score::ZERO {
+            return Err(err(l, c, c + 3, field, "non-negative virtual points"));
+        }
+        points.push(v);
+        c += 5;
+    }
+    Ok(XxaRecord { player, points })
+}
+
+fn read_xxs(l: &Line) -> R<Vec<XxsEntry>> {
+    let expected = "CODE=VALUE with CODE one of WW BW WD BD WL BL ZPB HPB FPB PAB FW FL W D";
+    let toks = l.tokens(5);
+    let mut out = Vec::new();
+    for (k, (t, a, b)) in toks.iter().enumerate() {
+        let field = format!("XXS entry {}", k + 1);
+        let (code, value) = t.split_once('=').ok_or_else(|| err(l, *a, *b, field.as_str(), expected))?;
+        let code = XxsCode::parse_code(&code.to_ascii_uppercase()).ok_or_else(|| err(l, *a, *b, field.as_str(), expected))?;
+        let points = value.parse::<Score>().map_err(|_| err(l, *a, *b, field.as_str(), "a value such as W=1.0"))?;
+        out.push(XxsEntry { code, points });
+    }
+    if out.is_empty() {
+        return Err(err(l, 5, 5, "XXS entry 1", expected));
+    }
+    Ok(out)
+}
+
+// ---------------------------------------------------------------------------------------------
+// 001
+
+fn read_player(l: &Line, opts: &ParseOptions, w: &mut Vec<TrfWarning>) -> R<PlayerRecord> {
+    let mut local = Vec::new();
+    let first = read_player_fixed(l, opts, &mut local).and_then(|mut p| {
+        p.rounds = read_rounds_fixed(l, &mut local)?;
+        Ok(p)
+    });
+    let e = match first {
+        Ok(p) => {
+            w.append(&mut local);
+            return Ok(p);
+        }
+        Err(e) => e,
+    };
+    if !opts.lenient || !matches!(e.kind, ErrorKind::Misaligned | ErrorKind::Syntax) {
+        return Err(e);
+    }
+    // spec/trf.md §8.1: a writer that counted bytes shifts everything after a multi-byte name.
+    if !l.is_ascii() {
+        let mut local = Vec::new();
+        let bl = l.byte_columns();
+        if let Ok(mut p) = read_player_fixed(&bl, opts, &mut local) {
+            if let Ok(r) = read_rounds_fixed(&bl, &mut local) {
+                p.rounds = r;
+                w.append(&mut local);
+                w.push(TrfWarning::new(
+                    WarningKind::Realigned,
+                    Some(Location::line(l.no)),
+                    "001 record",
+                    "columns were counted in bytes by the writer; read with that layout",
+                ));
+                return Ok(p);
+            }
+        }
+    }
+    // Fixed part fine, round area shifted: read the round area as (opponent colour result) groups.
+    let mut local = Vec::new();
+    if let Ok(mut p) = read_player_fixed(l, opts, &mut local) {
+        if let Some(r) = read_rounds_tokens(l) {
+            p.rounds = r;
+            w.append(&mut local);
+            w.push(TrfWarning::new(
+                WarningKind::Realigned,
+                Some(Location::line(l.no)),
+                "001 round results",
+                "round blocks are not in their columns; read them as groups of opponent, colour and result",
+            ));
+            return Ok(p);
+        }
+    }
+    Err(e)
+}
+
+fn read_player_fixed(l: &Line, opts: &ParseOptions, w: &mut Vec<TrfWarning>) -> R<PlayerRecord> {
+    let start_number = required_number(l, 5, 8, "start number", "a start number from 1 to 9999", 1, 9999)?;
+    blank(l, 9, "start number")?;
+    let sex = match l.at(10) {
+        ' ' => None,
+        'm' | 'M' => Some(Sex::Male),
+        'w' | 'W' => Some(Sex::Female),
+        'f' | 'F' => {
+            w.push(TrfWarning::new(WarningKind::Legacy, Some(Location::span(l.no, 10, 10)), "sex", "'f' read as 'w' (female)"));
+            Some(Sex::Female)
+        }
+        _ => return Err(err(l, 10, 10, "sex", "m, w or blank")),
+    };
+    let title = read_title(l, w);
+    blank(l, 14, "title")?;
+    let name = l.cols(15, 47).trim().to_string();
+    blank(l, 48, "name")?;
+    let rating = optional_number(l, 49, 52, "rating", "a rating (digits) or blank")?.map(|r| r as u16);
+    blank(l, 53, "rating")?;
+    let federation = l.cols(54, 56).trim().to_string();
+    blank(l, 57, "federation")?;
+    let fide_id = optional_number(l, 58, 68, "FIDE id", "a FIDE id (digits) or blank")?;
+    blank(l, 69, "FIDE id")?;
+    let bd = l.cols(70, 79);
+    let birth_date = if bd.trim().is_empty() {
+        None
+    } else {
+        Some(parse_birth_date(&bd).ok_or_else(|| err(l, 70, 79, "birth date", "a date YYYY/MM/DD (or the year YYYY)"))?)
+    };
+    blank(l, 80, "birth date")?;
+    let pts = l.cols(81, 84);
+    let points = if pts.trim().is_empty() && opts.lenient {
+        w.push(TrfWarning::new(WarningKind::Unusual, Some(Location::span(l.no, 81, 84)), "points", "blank points read as 0.0"));
+        Score::ZERO
+    } else {
+        pts.parse::<Score>().map_err(|_| err(l, 81, 84, "points", "the points, e.g. 4.5"))?
+    };
+    blank(l, 85, "points")?;
+    let rank = optional_number(l, 86, 89, "rank", "a rank (digits) or blank")?.map(|r| r as u32);
+    Ok(PlayerRecord {
+        start_number,
+        sex,
+        title,
+        name,
+        rating,
+        federation,
+        fide_id,
+        birth_date,
+        points,
+        rank,
+        rounds: Vec::new(),
+    })
+}
+
+fn read_title(l: &Line, w: &mut Vec<TrfWarning>) -> Option<Title> {
+    let t = l.cols(11, 13).trim().to_string();
+    if t.is_empty() {
+        return None;
+    }
+    let legacy = match t.as_str() {
+        "g" => Some(Title::GM),
+        "m" => Some(Title::IM),
+        "f" => Some(Title::FM),
+        "c" => Some(Title::CM),
+        "wg" => Some(Title::WGM),
+        "wm" => Some(Title::WIM),
+        "wf" => Some(Title::WFM),
+        "wc" => Some(Title::WCM),
+        _ => None,
+    };
+    if let Some(title) = legacy {
+        w.push(TrfWarning::new(
+            WarningKind::Legacy,
+            Some(Location::span(l.no, 11, 13)),
+            "title",
+            format!("legacy title code {t:?} read as {}", title.as_str()),
+        ));
+        return Some(title);
+    }
+    Some(match t.to_ascii_uppercase().as_str() {
+        "GM" => Title::GM,
+        "IM" => Title::IM,
+        "WGM" => Title::WGM,
+        "FM" => Title::FM,
+        "WIM" => Title::WIM,
+        "CM" => Title::CM,
+        "WFM" => Title::WFM,
+        "WCM" => Title::WCM,
+        _ => {
+            w.push(TrfWarning::new(
+                WarningKind::Unusual,
+                Some(Location::span(l.no, 11, 13)),
+                "title",
+                format!("{t:?} is not a FIDE title code; kept as written"),
+            ));
+            Title::Other(t)
+        }
+    })
+}
+
+fn read_rounds_fixed(l: &Line, w: &mut Vec<TrfWarning>) -> R<Vec<Option<RoundEntry>>> {
+    blank(l, 90, "rank")?;
+    blank(l, 91, "rank")?;
+    let mut rounds = Vec::new();
+    let mut r: usize = 1;
+    loop {
+        let s = 92 + 10 * (r - 1);
+        if s > l.len() {
+            break;
+        }
+        let field = format!("round {r}");
+        for c in [s + 4, s + 6, s + 8, s + 9] {
+            blank(l, c, &field)?;
+        }
+        let opp = l.cols(s, s + 3);
+        let opponent = if opp.trim().is_empty() {
+            None
+        } else {
+            match number(&opp) {
+                Some(0) => None,
+                Some(n) => Some(n as PlayerId),
+                None => return Err(err(l, s, s + 3, format!("round {r} opponent"), "a start number or 0000")),
+            }
+        };
+        let (cc, rc) = (l.at(s + 5), l.at(s + 7));
+        let color = Color::from_trf(cc).map_err(|_| err(l, s + 5, s + 5, format!("round {r} colour"), "w, b or -"))?;
+        let result = if rc == ' ' {
+            None
+        } else {
+            Some(ResultCode::from_trf(rc).ok_or_else(|| {
+                err(l, s + 7, s + 7, format!("round {r} result"), "a result code (1 = 0 W D L + - H F U Z)")
+            })?)
+        };
+        if opp.trim().is_empty() && cc == ' ' && result.is_none() {
+            rounds.push(None);
+        } else {
+            rounds.push(Some(entry(l, r, s, opponent, color, result, w)?));
+        }
+        r += 1;
+    }
+    while rounds.last() == Some(&None) {
+        rounds.pop();
+    }
+    Ok(rounds)
+}
+
+/// Checks that opponent, colour and result of one block fit together.
+fn entry(
+    l: &Line,
+    r: usize,
+    s: usize,
+    opponent: Option<PlayerId>,
+    color: Option<Color>,
+    result: Option<ResultCode>,
+    w: &mut Vec<TrfWarning>,
+) -> R<RoundEntry> {
+    let Some(result) = result else {
+        if let Some(o) = opponent {
+            return Err(err(l, s + 7, s + 7, format!("round {r} result"), &format!("a result code for the game against {o}")));
+        }
+        if color.is_some() {
+            return Err(err(l, s + 5, s + 5, format!("round {r} colour"), "- (no game without a result)"));
+        }
+        return Ok(RoundEntry::bye(ResultCode::ZeroBye));
+    };
+    let code = result.trf_char();
+    if result.is_played() {
+        if opponent.is_none() {
+            return Err(err(l, s, s + 3, format!("round {r} opponent"), &format!("the opponent's start number for a played game ({code})")));
+        }
+        if color.is_none() {
+            return Err(err(l, s + 5, s + 5, format!("round {r} colour"), &format!("w or b for a played game ({code})")));
+        }
+    } else if result.has_opponent() {
+        if opponent.is_none() && color.is_some() {
+            return Err(err(l, s + 5, s + 5, format!("round {r} colour"), "- for a forfeit without opponent"));
+        }
+        if opponent.is_some() && color.is_none() {
+            w.push(TrfWarning::new(
+                WarningKind::Unusual,
+                Some(Location::span(l.no, s + 5, s + 5)),
+                format!("round {r} colour"),
+                "forfeit against a scheduled opponent without the scheduled colour",
+            ));
+        }
+    } else {
+        if opponent.is_some() {
+            return Err(err(l, s, s + 3, format!("round {r} opponent"), &format!("0000 for a bye ({code})")));
+        }
+        if color.is_some() {
+            return Err(err(l, s + 5, s + 5, format!("round {r} colour"), &format!("- for a bye ({code})")));
+        }
+    }
+    Ok(RoundEntry { opponent, color, result })
+}
+
+/// Lenient fallback: the round area from column 90 as groups of three tokens.
+fn read_rounds_tokens(l: &Line) -> Option<Vec<Option<RoundEntry>>> {
+    let toks = l.tokens(90);
+    if toks.len() % 3 != 0 {
+        return None;
+    }
+    let mut out = Vec::new();
+    for g in toks.chunks(3) {
+        let opponent = match number(&g[0].0)? {
+            0 => None,
+            n @ 1..=9999 => Some(n as PlayerId),
+            _ => return None,
+        };
+        let mut c = g[1].0.chars();
+        let color = Color::from_trf(c.next()?).ok()?;
+        let mut rc = g[2].0.chars();
+        let result = ResultCode::from_trf(rc.next()?)?;
+        if c.next().is_some() || rc.next().is_some() {
+            return None;
+        }
+        let mut ignored = Vec::new();
+        let probe = Line::new(l.no, "");
+        out.push(Some(entry(&probe, out.len() + 1, 92, opponent, color, Some(result), &mut ignored).ok()?));
+    }
+    Some(out)
+}
