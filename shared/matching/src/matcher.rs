@@ -1,0 +1,1184 @@
+//! Primal–dual maximum-weight matching (Edmonds' blossom algorithm) on a dense graph.
+//!
+//! Why this shape:
+//! * **Exactness.** The linear program has vertex duals `y ≥ 0` and odd-set (blossom) duals
+//!   `z ≥ 0`; both are stored doubled (`Y = 2y`, `Z = 2z`) and every weight enters slacks as `2w`,
+//!   so each dual step is an integer. Blossom duals stay even, and one alternating tree at a time
+//!   means all of its S-vertices have duals of equal parity, which makes the "half the slack of an
+//!   S–S edge" step integral too.
+//! * **One tree per search.** A search starts from a single free vertex whose dual is still
+//!   positive (a complementary-slackness violation) and ends when it reaches any other free vertex
+//!   (augment), or when some S-vertex dual reaches zero (the path to it is flipped, leaving that
+//!   vertex free with a zero dual). Either way one violation disappears and none is created, so
+//!   the free vertices need not share a dual value. That is what makes re-solving cheap: after a
+//!   weight change only a handful of violations are created, each repaired by one search of
+//!   `O(n²)` at worst.
+//! * **Dense storage.** Pairing graphs are complete or nearly so; a row-major weight matrix gives
+//!   sequential scans, and a zero weight means "no edge".
+//! * **Incremental repair** (see [`Matcher::solve`]): the optimum's primal and dual solutions are
+//!   kept; the vertices whose edges changed are cut out of their blossoms (moving blossom duals into
+//!   vertex duals keeps the slack of internal edges), unmatched, and given the smallest feasible
+//!   dual; the searches then remove the remaining violations.
+//!
+//! Blossom ids: `0..n` are the vertices themselves, `n..2n` non-trivial blossoms (a laminar family
+//! of odd sets with at least three children each has fewer than `n/2` members).
+
+use crate::weight::Weight;
+use core::fmt;
+
+const NONE: u32 = u32::MAX;
+const NO_EDGE: (u32, u32) = (NONE, NONE);
+
+const UNLABELED: u8 = 0;
+const S: u8 = 1;
+const T: u8 = 2;
+
+/// Above this share of dirty vertices a re-solve starts from scratch instead (it is then cheaper).
+/// Re-solves reuse the previous optimum (switched on once the repair step is tested).
+const INCREMENTAL: bool = false;
+
+const REBUILD_DIRTY_NUM: usize = 1;
+const REBUILD_DIRTY_DEN: usize = 4;
+
+#[inline(always)]
+fn add<W: Weight>(a: W, b: W) -> W {
+    debug_assert!(a.checked_add(b).is_some(), "dual arithmetic overflow");
+    a.wrapping_add(b)
+}
+
+#[inline(always)]
+fn sub<W: Weight>(a: W, b: W) -> W {
+    debug_assert!(a.checked_sub(b).is_some(), "dual arithmetic went negative");
+    a.wrapping_sub(b)
+}
+
+/// Appends the vertices of blossom `b` to `out`.
+fn collect_leaves(childs: &[Vec<u32>], n: usize, b: u32, out: &mut Vec<u32>) {
+    if (b as usize) < n {
+        out.push(b);
+    } else {
+        for &c in &childs[b as usize] {
+            collect_leaves(childs, n, c, out);
+        }
+    }
+}
+
+/// Why [`Matcher::try_set_weight`] refused a weight.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum WeightError {
+    /// A vertex index is not below [`Matcher::len`].
+    OutOfRange {
+        /// The offending index.
+        vertex: usize,
+        /// The number of vertices.
+        len: usize,
+    },
+    /// `u == v`: loops are not edges.
+    SelfLoop(usize),
+    /// The weight has more than [`Matcher::WEIGHT_BITS`] significant bits.
+    TooLarge {
+        /// Significant bits of the refused weight.
+        bits: u32,
+        /// The limit.
+        max_bits: u32,
+    },
+}
+
+impl fmt::Display for WeightError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            WeightError::OutOfRange { vertex, len } => {
+                write!(f, "vertex {vertex} out of range (graph has {len} vertices)")
+            }
+            WeightError::SelfLoop(v) => write!(f, "edge ({v}, {v}) is a loop"),
+            WeightError::TooLarge { bits, max_bits } => write!(
+                f,
+                "weight has {bits} significant bits, at most {max_bits} are allowed"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for WeightError {}
+
+/// Maximum-weight matching on a dense general graph of `n` vertices.
+///
+/// Weights are exact integers of type `W` (see [`Weight`] for the headroom requirement); weight 0
+/// means "no edge", and such edges are never matched. The matching maximises the total weight;
+/// among maximum matchings the one returned is a deterministic function of the sequence of calls
+/// made on this value.
+///
+/// Memory: `n²` weights plus `O(n)` bookkeeping.
+///
+/// ```
+/// use arbiter_matching::Matcher;
+/// let mut m = Matcher::<u64>::new(4);
+/// m.set_weight(0, 1, 5);
+/// m.set_weight(1, 2, 6);
+/// m.set_weight(2, 3, 5);
+/// m.solve();
+/// assert_eq!(m.total_weight(), 10);
+/// assert_eq!(m.mate(0), Some(1));
+/// m.set_weight(0, 1, 0); // remove an edge: only vertices 0 and 1 are re-examined
+/// m.solve();
+/// assert_eq!(m.total_weight(), 6);
+/// ```
+#[derive(Clone)]
+pub struct Matcher<W: Weight> {
+    n: usize,
+    /// Row-major `n × n`, symmetric, zero diagonal.
+    w: Vec<W>,
+    mate: Vec<u32>,
+    /// Doubled vertex duals.
+    y: Vec<W>,
+
+    // Blossom forest (indexed by blossom id, `2n` entries).
+    parent: Vec<u32>,
+    /// Children in cycle order, starting with the one holding the base.
+    childs: Vec<Vec<u32>>,
+    /// `cedges[b][i] = (x, y)`: `x` in `childs[b][i]`, `y` in `childs[b][i + 1]` (cyclically);
+    /// the edges with odd `i` are matched.
+    cedges: Vec<Vec<(u32, u32)>>,
+    base: Vec<u32>,
+    /// Doubled blossom duals (always even).
+    z: Vec<W>,
+    /// Top-level blossom of each vertex.
+    top: Vec<u32>,
+    unused: Vec<u32>,
+
+    // Search state (valid for top-level blossoms during one search).
+    label: Vec<u8>,
+    /// T: `(s, t)` with `s` an S-vertex and `t` in the blossom; S (non-root): the matched edge
+    /// `(t, base)` from the parent T-blossom. Always (vertex outside, vertex inside).
+    labelend: Vec<(u32, u32)>,
+    /// S-blossom: least-slack edge to another S-blossom, oriented (inside, outside).
+    best: Vec<(u32, u32)>,
+    /// S-blossom formed in this search: one least-slack edge per neighbouring S-blossom.
+    best_list: Vec<Vec<(u32, u32)>>,
+    has_list: Vec<bool>,
+    /// Non-S vertex: the S-vertex at the other end of its least-slack edge.
+    sbest: Vec<u32>,
+    /// Every S-vertex of the search, in labelling order; `queue[qhead..]` are still to be scanned.
+    queue: Vec<u32>,
+    qhead: usize,
+    mark: Vec<u32>,
+    stamp: u32,
+    best_to: Vec<(u32, u32)>,
+    buf: Vec<u32>,
+
+    // Incremental bookkeeping.
+    changed: Vec<(u32, u32)>,
+    rebuild: bool,
+    #[cfg(test)]
+    pub(crate) never_rebuild: bool,
+}
+
+impl<W: Weight> fmt::Debug for Matcher<W> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Matcher")
+            .field("n", &self.n)
+            .field("mates", &self.mates())
+            .finish_non_exhaustive()
+    }
+}
+
+impl<W: Weight> Matcher<W> {
+    /// Largest number of significant bits an edge weight may have: `W::BITS - 4`.
+    pub const WEIGHT_BITS: u32 = W::BITS - 4;
+
+    /// A graph of `n` vertices without edges (every weight 0), with the empty matching.
+    ///
+    /// # Panics
+    /// If `n ≥ 2³¹` or `n²` weights do not fit in memory addressing.
+    pub fn new(n: usize) -> Self {
+        assert!(n < (u32::MAX / 2) as usize, "too many vertices");
+        let cells = n.checked_mul(n).expect("n² overflows usize");
+        let nb = 2 * n;
+        Matcher {
+            n,
+            w: vec![W::ZERO; cells],
+            mate: vec![NONE; n],
+            y: vec![W::ZERO; n],
+            parent: vec![NONE; nb],
+            childs: vec![Vec::new(); nb],
+            cedges: vec![Vec::new(); nb],
+            base: (0..nb as u32).collect(),
+            z: vec![W::ZERO; nb],
+            top: (0..n as u32).collect(),
+            unused: (n as u32..nb as u32).rev().collect(),
+            label: vec![UNLABELED; nb],
+            labelend: vec![NO_EDGE; nb],
+            best: vec![NO_EDGE; nb],
+            best_list: vec![Vec::new(); nb],
+            has_list: vec![false; nb],
+            sbest: vec![NONE; n],
+            queue: Vec::with_capacity(n),
+            qhead: 0,
+            mark: vec![0; nb],
+            stamp: 0,
+            best_to: vec![NO_EDGE; nb],
+            buf: Vec::with_capacity(n),
+            changed: Vec::new(),
+            rebuild: false,
+            #[cfg(test)]
+            never_rebuild: false,
+        }
+    }
+
+    /// Number of vertices.
+    pub fn len(&self) -> usize {
+        self.n
+    }
+
+    /// Whether the graph has no vertex.
+    pub fn is_empty(&self) -> bool {
+        self.n == 0
+    }
+
+    /// Sets the weight of edge `{u, v}` (0 removes it).
+    ///
+    /// # Panics
+    /// If [`try_set_weight`](Self::try_set_weight) would refuse it: a vertex out of range,
+    /// `u == v`, or a weight of more than [`WEIGHT_BITS`](Self::WEIGHT_BITS) bits.
+    pub fn set_weight(&mut self, u: usize, v: usize, w: W) {
+        if let Err(e) = self.try_set_weight(u, v, w) {
+            panic!("Matcher::set_weight: {e}");
+        }
+    }
+
+    /// Sets the weight of edge `{u, v}` (0 removes it), refusing weights that would leave the
+    /// matcher without the headroom it needs (at most [`WEIGHT_BITS`](Self::WEIGHT_BITS)
+    /// significant bits, i.e. `w < 2^(W::BITS - 4)`). Nothing changes on error.
+    pub fn try_set_weight(&mut self, u: usize, v: usize, w: W) -> Result<(), WeightError> {
+        let n = self.n;
+        for x in [u, v] {
+            if x >= n {
+                return Err(WeightError::OutOfRange { vertex: x, len: n });
+            }
+        }
+        if u == v {
+            return Err(WeightError::SelfLoop(u));
+        }
+        let bits = w.bit_len();
+        if bits > Self::WEIGHT_BITS {
+            return Err(WeightError::TooLarge { bits, max_bits: Self::WEIGHT_BITS });
+        }
+        if self.w[u * n + v] == w {
+            return Ok(());
+        }
+        self.w[u * n + v] = w;
+        self.w[v * n + u] = w;
+        if !self.rebuild {
+            // Past this many changes a rebuild is cheaper than classifying them.
+            if self.changed.len() >= (n * n / 8).max(64) {
+                self.rebuild = true;
+                self.changed = Vec::new();
+            } else {
+                self.changed.push((u as u32, v as u32));
+            }
+        }
+        Ok(())
+    }
+
+    /// The weight of edge `{u, v}` (0 if there is no edge, and for `u == v`).
+    ///
+    /// # Panics
+    /// If a vertex is out of range.
+    pub fn weight(&self, u: usize, v: usize) -> &W {
+        assert!(u < self.n && v < self.n, "vertex out of range");
+        &self.w[u * self.n + v]
+    }
+
+    /// The mate of `v` in the current matching.
+    ///
+    /// # Panics
+    /// If `v` is out of range.
+    pub fn mate(&self, v: usize) -> Option<usize> {
+        let m = self.mate[v];
+        (m != NONE).then_some(m as usize)
+    }
+
+    /// The mates of all vertices, indexed by vertex.
+    pub fn mates(&self) -> Vec<Option<usize>> {
+        (0..self.n).map(|v| self.mate(v)).collect()
+    }
+
+    /// Total weight of the current matching.
+    ///
+    /// # Panics
+    /// If the sum does not fit in `W`.
+    pub fn total_weight(&self) -> W {
+        let n = self.n;
+        let mut total = W::ZERO;
+        for v in 0..n {
+            let m = self.mate[v] as usize;
+            if self.mate[v] != NONE && v < m {
+                total = total
+                    .checked_add(self.w[v * n + m])
+                    .expect("total matching weight overflows the weight type");
+            }
+        }
+        total
+    }
+
+    /// Computes a maximum-weight matching for the current weights.
+    ///
+    /// The previous optimum (matching, vertex and blossom duals, blossom structure) is reused: an
+    /// edge change that keeps its edge dual-feasible and does not touch a matched or blossom edge
+    /// costs nothing; the others are covered by a few "dirty" vertices, each of which is cut out of
+    /// its blossoms, unmatched and given the least feasible dual, after which one search per
+    /// resulting violation restores optimality (`O(n²)` per search at worst, typically much less).
+    /// When a large share of the vertices is dirty, it starts from scratch (`O(n³)`).
+    pub fn solve(&mut self) {
+        let incremental = INCREMENTAL && !self.rebuild && self.repair();
+        if !incremental {
+            self.reset();
+        }
+        self.changed.clear();
+        self.rebuild = false;
+        let n = self.n;
+        let mut v = 0;
+        while v < n {
+            if self.mate[v] == NONE && !self.y[v].is_zero() {
+                self.search(v as u32);
+            } else {
+                v += 1;
+            }
+        }
+        self.expand_zero_blossoms();
+    }
+
+    // ----------------------------------------------------------------------------------------
+    // Starting points.
+
+    /// Forgets the solution: no blossom, empty matching, `Y_v = max_u w(v, u)` (i.e. `y_v` is
+    /// half the heaviest incident weight), then greedily matches the edges that are tight under
+    /// these duals (mutual heaviest edges).
+    fn reset(&mut self) {
+        let n = self.n;
+        for b in n..2 * n {
+            if !self.childs[b].is_empty() {
+                self.childs[b].clear();
+                self.cedges[b].clear();
+            }
+            self.z[b] = W::ZERO;
+            self.parent[b] = NONE;
+        }
+        self.unused.clear();
+        self.unused.extend((n as u32..2 * n as u32).rev());
+        for v in 0..n {
+            self.parent[v] = NONE;
+            self.top[v] = v as u32;
+            self.base[v] = v as u32;
+            self.mate[v] = NONE;
+            let row = &self.w[v * n..(v + 1) * n];
+            self.y[v] = row.iter().copied().max().unwrap_or(W::ZERO);
+        }
+        for v in 0..n {
+            if self.mate[v] != NONE || self.y[v].is_zero() {
+                continue;
+            }
+            for u in v + 1..n {
+                let wt = self.w[v * n + u];
+                if self.mate[u] == NONE
+                    && !wt.is_zero()
+                    && add(self.y[v], self.y[u]) == add(wt, wt)
+                {
+                    self.mate[v] = u as u32;
+                    self.mate[u] = v as u32;
+                    break;
+                }
+            }
+        }
+    }
+
+    /// Restores dual feasibility and complementary slackness around the changed edges, leaving
+    /// only "free vertex with positive dual" violations for the searches. Returns false (having
+    /// changed nothing) when a rebuild is preferable.
+    fn repair(&mut self) -> bool {
+        let n = self.n;
+        if self.changed.is_empty() {
+            return true;
+        }
+        // An edge change needs care when the edge is matched, inside a blossom (it may be a
+        // blossom edge; checking that exactly is not worth it), or no longer dual-feasible.
+        let mut need = Vec::new();
+        let mut count = vec![0u32; n];
+        for &(a, b) in &self.changed {
+            let (ai, bi) = (a as usize, b as usize);
+            let wt = self.w[ai * n + bi];
+            let bad = self.mate[ai] == b
+                || self.top[ai] == self.top[bi]
+                || (!wt.is_zero() && add(self.y[ai], self.y[bi]) < add(wt, wt));
+            if bad {
+                need.push((ai, bi));
+                count[ai] += 1;
+                count[bi] += 1;
+            }
+        }
+        // Cover those edges by vertices, greedily preferring the endpoint with more of them.
+        let mut dirty = Vec::new();
+        let mut is_dirty = vec![false; n];
+        for &(a, b) in &need {
+            if is_dirty[a] || is_dirty[b] {
+                continue;
+            }
+            let p = if count[a] > count[b] || (count[a] == count[b] && a < b) { a } else { b };
+            is_dirty[p] = true;
+            dirty.push(p);
+        }
+        #[cfg(test)]
+        let allow_rebuild = !self.never_rebuild;
+        #[cfg(not(test))]
+        let allow_rebuild = true;
+        if allow_rebuild && dirty.len() * REBUILD_DIRTY_DEN > n * REBUILD_DIRTY_NUM + 8 {
+            return false;
+        }
+        for &v in &dirty {
+            self.dissolve_chain(v as u32);
+            let m = self.mate[v];
+            if m != NONE {
+                self.mate[v] = NONE;
+                self.mate[m as usize] = NONE;
+            }
+        }
+        // Dirty duals start at zero so that each is computed against final values of the others
+        // (lowering a dual is allowed for a free vertex outside any blossom).
+        for &v in &dirty {
+            self.y[v] = W::ZERO;
+        }
+        for &v in &dirty {
+            let mut yv = W::ZERO;
+            for u in 0..n {
+                let wt = self.w[v * n + u];
+                if wt.is_zero() {
+                    continue;
+                }
+                let need = add(wt, wt);
+                if need > self.y[u] {
+                    let r = sub(need, self.y[u]);
+                    if r > yv {
+                        yv = r;
+                    }
+                }
+            }
+            self.y[v] = yv;
+        }
+        true
+    }
+
+    /// Dissolves every blossom containing `v`, outermost first. A blossom's dual is moved into
+    /// its vertices (`Z/2` each), which keeps the slack of its internal edges; the one matched
+    /// edge leaving it (at its base) gains slack `Z/2` and is unmatched.
+    fn dissolve_chain(&mut self, v: u32) {
+        let n = self.n;
+        while self.top[v as usize] as usize >= n {
+            let b = self.top[v as usize];
+            let zb = self.z[b as usize];
+            let bb = self.base[b as usize];
+            if !zb.is_zero() {
+                let h = zb.half();
+                let mut leaves = std::mem::take(&mut self.buf);
+                leaves.clear();
+                collect_leaves(&self.childs, n, b, &mut leaves);
+                for &x in &leaves {
+                    self.y[x as usize] = add(self.y[x as usize], h);
+                }
+                self.buf = leaves;
+            }
+            self.dissolve_top(b);
+            if !zb.is_zero() {
+                let m = self.mate[bb as usize];
+                if m != NONE {
+                    self.mate[bb as usize] = NONE;
+                    self.mate[m as usize] = NONE;
+                }
+            }
+        }
+    }
+
+    /// Makes the children of top-level blossom `b` top-level and releases `b` (no dual change).
+    fn dissolve_top(&mut self, b: u32) {
+        let n = self.n;
+        let bi = b as usize;
+        let ch = std::mem::take(&mut self.childs[bi]);
+        let mut leaves = std::mem::take(&mut self.buf);
+        for &c in &ch {
+            self.parent[c as usize] = NONE;
+            leaves.clear();
+            collect_leaves(&self.childs, n, c, &mut leaves);
+            for &x in &leaves {
+                self.top[x as usize] = c;
+            }
+        }
+        self.buf = leaves;
+        self.release(b, ch);
+    }
+
+    fn release(&mut self, b: u32, mut ch: Vec<u32>) {
+        let bi = b as usize;
+        ch.clear();
+        self.childs[bi] = ch;
+        self.cedges[bi].clear();
+        self.z[bi] = W::ZERO;
+        self.parent[bi] = NONE;
+        self.label[bi] = UNLABELED;
+        self.labelend[bi] = NO_EDGE;
+        self.best[bi] = NO_EDGE;
+        self.has_list[bi] = false;
+        self.best_list[bi].clear();
+        self.unused.push(b);
+    }
+
+    /// Expands top-level blossoms whose dual is zero (recursively): they constrain nothing and
+    /// keeping the structure small makes later repairs cheaper.
+    fn expand_zero_blossoms(&mut self) {
+        let n = self.n;
+        let mut stack: Vec<u32> = (n..2 * n)
+            .filter(|&b| {
+                !self.childs[b].is_empty() && self.parent[b] == NONE && self.z[b].is_zero()
+            })
+            .map(|b| b as u32)
+            .collect();
+        while let Some(b) = stack.pop() {
+            let first = stack.len();
+            for &c in &self.childs[b as usize] {
+                if c as usize >= n && self.z[c as usize].is_zero() {
+                    stack.push(c);
+                }
+            }
+            stack[first..].reverse();
+            self.dissolve_top(b);
+        }
+    }
+
+    // ----------------------------------------------------------------------------------------
+    // One search: an alternating tree grown from `root`.
+
+    fn reset_search(&mut self) {
+        self.label.fill(UNLABELED);
+        self.labelend.fill(NO_EDGE);
+        self.best.fill(NO_EDGE);
+        for b in 0..self.has_list.len() {
+            if self.has_list[b] {
+                self.has_list[b] = false;
+                self.best_list[b].clear();
+            }
+        }
+        self.sbest.fill(NONE);
+        self.queue.clear();
+        self.qhead = 0;
+    }
+
+    fn search(&mut self, root: u32) {
+        self.reset_search();
+        let b = self.top[root as usize];
+        debug_assert_eq!(self.base[b as usize], root);
+        self.set_s(b, NO_EDGE);
+        loop {
+            while self.qhead < self.queue.len() {
+                let v = self.queue[self.qhead];
+                self.qhead += 1;
+                if self.scan(v) {
+                    return;
+                }
+            }
+            if self.dual_step() {
+                return;
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn slack(&self, a: u32, b: u32) -> W {
+        let wt = self.w[a as usize * self.n + b as usize];
+        sub(add(self.y[a as usize], self.y[b as usize]), add(wt, wt))
+    }
+
+    fn set_s(&mut self, b: u32, le: (u32, u32)) {
+        self.label[b as usize] = S;
+        self.labelend[b as usize] = le;
+        collect_leaves(&self.childs, self.n, b, &mut self.queue);
+    }
+
+    /// Scans the edges of S-vertex `v`. Returns true when the search is over.
+    fn scan(&mut self, v: u32) -> bool {
+        let n = self.n;
+        let vi = v as usize;
+        let yv = self.y[vi];
+        for u in 0..n {
+            let wt = self.w[vi * n + u];
+            if wt.is_zero() {
+                continue;
+            }
+            let bu = self.top[u];
+            let bv = self.top[vi];
+            if bu == bv {
+                continue;
+            }
+            let sl = sub(add(yv, self.y[u]), add(wt, wt));
+            if self.label[bu as usize] == S {
+                if sl.is_zero() {
+                    if self.tight_ss(v, u as u32) {
+                        return true;
+                    }
+                } else {
+                    let e = self.best[bv as usize];
+                    if e == NO_EDGE || sl < self.slack(e.0, e.1) {
+                        self.best[bv as usize] = (v, u as u32);
+                    }
+                }
+            } else {
+                let sb = self.sbest[u];
+                if sb == NONE || sl < self.slack(sb, u as u32) {
+                    self.sbest[u] = v;
+                }
+                if sl.is_zero()
+                    && self.label[bu as usize] == UNLABELED
+                    && self.tight_unlabeled(v, u as u32)
+                {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// Tight edge from S-vertex `v` to a vertex `u` of an unlabeled blossom: augment if that
+    /// blossom is free, else label it T and its mate's blossom S.
+    fn tight_unlabeled(&mut self, v: u32, u: u32) -> bool {
+        let bu = self.top[u as usize];
+        let bb = self.base[bu as usize];
+        let m = self.mate[bb as usize];
+        if m == NONE {
+            self.augment(v, u);
+            return true;
+        }
+        self.label[bu as usize] = T;
+        self.labelend[bu as usize] = (v, u);
+        let bm = self.top[m as usize];
+        debug_assert_eq!(self.label[bm as usize], UNLABELED);
+        self.set_s(bm, (bb, m));
+        false
+    }
+
+    /// Tight edge between two S-blossoms: a new blossom (same tree) or an augmenting path.
+    fn tight_ss(&mut self, v: u32, u: u32) -> bool {
+        match self.find_lca(v, u) {
+            Some(b) => {
+                self.add_blossom(b, v, u);
+                false
+            }
+            None => {
+                self.augment(v, u);
+                true
+            }
+        }
+    }
+
+    /// The S-blossom above S-blossom `b` in the tree.
+    fn tree_parent(&self, b: u32) -> Option<u32> {
+        let le = self.labelend[b as usize];
+        if le == NO_EDGE {
+            return None;
+        }
+        let bt = self.top[le.0 as usize];
+        Some(self.top[self.labelend[bt as usize].0 as usize])
+    }
+
+    fn find_lca(&mut self, v: u32, u: u32) -> Option<u32> {
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            self.mark.fill(0);
+            self.stamp = 1;
+        }
+        let mut x = Some(self.top[v as usize]);
+        let mut y = Some(self.top[u as usize]);
+        while x.is_some() || y.is_some() {
+            if let Some(b) = x {
+                if self.mark[b as usize] == self.stamp {
+                    return Some(b);
+                }
+                self.mark[b as usize] = self.stamp;
+                x = self.tree_parent(b);
+            }
+            std::mem::swap(&mut x, &mut y);
+        }
+        None
+    }
+
+    /// Shrinks the odd cycle closed by tight edge `(v, u)` through the tree's blossom `lca`.
+    fn add_blossom(&mut self, lca: u32, v: u32, u: u32) {
+        let n = self.n;
+        let id = self.unused.pop().expect("blossom ids exhausted");
+        let idu = id as usize;
+        let up = |this: &Self, start: u32| {
+            let mut path = Vec::new();
+            let mut b = start;
+            while b != lca {
+                path.push(b);
+                let bt = this.top[this.labelend[b as usize].0 as usize];
+                path.push(bt);
+                b = this.top[this.labelend[bt as usize].0 as usize];
+            }
+            path
+        };
+        let pv = up(self, self.top[v as usize]);
+        let pu = up(self, self.top[u as usize]);
+        let k = 1 + pv.len() + pu.len();
+        let mut ch = std::mem::take(&mut self.childs[idu]);
+        let mut ed = std::mem::take(&mut self.cedges[idu]);
+        ch.clear();
+        ed.clear();
+        ch.reserve(k);
+        ed.reserve(k);
+        ch.push(lca);
+        for &c in pv.iter().rev() {
+            ed.push(self.labelend[c as usize]);
+            ch.push(c);
+        }
+        ed.push((v, u));
+        for &c in &pu {
+            ch.push(c);
+            let (a, b) = self.labelend[c as usize];
+            ed.push((b, a));
+        }
+        debug_assert!(k % 2 == 1 && k >= 3);
+
+        self.base[idu] = self.base[lca as usize];
+        self.z[idu] = W::ZERO;
+        self.parent[idu] = NONE;
+        self.label[idu] = S;
+        self.labelend[idu] = self.labelend[lca as usize];
+        for &c in &ch {
+            self.parent[c as usize] = id;
+        }
+        // Vertices, grouped by child; former T-vertices become S and must be scanned.
+        let mut leaves = std::mem::take(&mut self.buf);
+        leaves.clear();
+        let mut ranges = Vec::with_capacity(k);
+        for &c in &ch {
+            let start = leaves.len();
+            collect_leaves(&self.childs, n, c, &mut leaves);
+            ranges.push(start..leaves.len());
+            if self.label[c as usize] == T {
+                self.queue.extend_from_slice(&leaves[start..]);
+            }
+        }
+        for &x in &leaves {
+            self.top[x as usize] = id;
+        }
+        // Least-slack edge to every other S-blossom, from the children's lists where they have
+        // one and from the vertices' rows otherwise.
+        let mut touched: Vec<u32> = Vec::new();
+        for (i, &c) in ch.iter().enumerate() {
+            let ci = c as usize;
+            if self.has_list[ci] {
+                let list = std::mem::take(&mut self.best_list[ci]);
+                for &(x, y) in &list {
+                    self.consider_best(id, x, y, &mut touched);
+                }
+                self.best_list[ci] = list;
+                self.best_list[ci].clear();
+                self.has_list[ci] = false;
+            } else {
+                for &x in &leaves[ranges[i].clone()] {
+                    let xi = x as usize;
+                    for y in 0..n {
+                        if !self.w[xi * n + y].is_zero() {
+                            self.consider_best(id, x, y as u32, &mut touched);
+                        }
+                    }
+                }
+            }
+            self.best[ci] = NO_EDGE;
+        }
+        self.buf = leaves;
+        let mut list = std::mem::take(&mut self.best_list[idu]);
+        list.clear();
+        let mut b_edge = NO_EDGE;
+        for &bu in &touched {
+            let e = self.best_to[bu as usize];
+            self.best_to[bu as usize] = NO_EDGE;
+            list.push(e);
+            if b_edge == NO_EDGE || self.slack(e.0, e.1) < self.slack(b_edge.0, b_edge.1) {
+                b_edge = e;
+            }
+        }
+        self.best_list[idu] = list;
+        self.has_list[idu] = true;
+        self.best[idu] = b_edge;
+        self.childs[idu] = ch;
+        self.cedges[idu] = ed;
+    }
+
+    #[inline]
+    fn consider_best(&mut self, id: u32, x: u32, y: u32, touched: &mut Vec<u32>) {
+        let by = self.top[y as usize];
+        if by == id || self.label[by as usize] != S {
+            return;
+        }
+        let cur = self.best_to[by as usize];
+        if cur == NO_EDGE {
+            touched.push(by);
+            self.best_to[by as usize] = (x, y);
+        } else if self.slack(x, y) < self.slack(cur.0, cur.1) {
+            self.best_to[by as usize] = (x, y);
+        }
+    }
+
+    /// Augments along the path root(v) … v – u … (root of u's tree, or u's free blossom).
+    fn augment(&mut self, v: u32, u: u32) {
+        self.augment_side(v, u);
+        self.augment_side(u, v);
+    }
+
+    /// Matches `s` to `p` (or leaves it free if `p` is `NONE`) and flips the tree path above it.
+    fn augment_side(&mut self, mut s: u32, mut p: u32) {
+        let n = self.n;
+        loop {
+            let bs = self.top[s as usize];
+            if bs as usize >= n {
+                self.rotate(bs, s);
+            }
+            self.mate[s as usize] = p;
+            let le = self.labelend[bs as usize];
+            if le == NO_EDGE {
+                break;
+            }
+            let bt = self.top[le.0 as usize];
+            let (s2, j) = self.labelend[bt as usize];
+            if bt as usize >= n {
+                self.rotate(bt, j);
+            }
+            self.mate[j as usize] = s2;
+            s = s2;
+            p = j;
+        }
+    }
+
+    /// Makes vertex `v` the base of blossom `b` by flipping the even path from `v`'s child to the
+    /// base child (recursively inside children). The caller matches `v` outside.
+    fn rotate(&mut self, b: u32, v: u32) {
+        let n = self.n;
+        let bi = b as usize;
+        let mut c = v;
+        while self.parent[c as usize] != b {
+            c = self.parent[c as usize];
+        }
+        if c as usize >= n {
+            self.rotate(c, v);
+        }
+        let k = self.childs[bi].len();
+        let i = self.childs[bi].iter().position(|&x| x == c).expect("child of its parent");
+        if i > 0 {
+            // Edges that become matched: forward from odd i, backward from even i.
+            let (lo, hi) = if i % 2 == 1 { (i + 1, k) } else { (0, i - 1) };
+            let mut j = lo;
+            while j < hi {
+                let (x, y) = self.cedges[bi][j];
+                let cx = self.childs[bi][j];
+                let cy = self.childs[bi][(j + 1) % k];
+                if cx as usize >= n {
+                    self.rotate(cx, x);
+                }
+                if cy as usize >= n {
+                    self.rotate(cy, y);
+                }
+                self.mate[x as usize] = y;
+                self.mate[y as usize] = x;
+                j += 2;
+            }
+            self.childs[bi].rotate_left(i);
+            self.cedges[bi].rotate_left(i);
+        }
+        self.base[bi] = v;
+    }
+
+    /// Expands a T-blossom whose dual reached zero: its children become top-level; those on the
+    /// even path from the entry child to the base child keep the tree alternating (T, S, …, T),
+    /// the others become unlabeled (their least-slack edges are known through `sbest`).
+    fn expand_t(&mut self, b: u32) {
+        let n = self.n;
+        let bi = b as usize;
+        let ch = std::mem::take(&mut self.childs[bi]);
+        let ed = std::mem::take(&mut self.cedges[bi]);
+        let mut leaves = std::mem::take(&mut self.buf);
+        for &c in &ch {
+            let ci = c as usize;
+            self.parent[ci] = NONE;
+            leaves.clear();
+            collect_leaves(&self.childs, n, c, &mut leaves);
+            for &x in &leaves {
+                self.top[x as usize] = c;
+            }
+            self.label[ci] = UNLABELED;
+            self.labelend[ci] = NO_EDGE;
+            self.best[ci] = NO_EDGE;
+        }
+        self.buf = leaves;
+        let (s0, j0) = self.labelend[bi];
+        let entry = self.top[j0 as usize];
+        let k = ch.len();
+        let i = ch.iter().position(|&x| x == entry).expect("entry child");
+        self.label[entry as usize] = T;
+        self.labelend[entry as usize] = (s0, j0);
+        let forward = i % 2 == 1;
+        let mut p = i;
+        while p != 0 {
+            let (q, r, e1, e2);
+            if forward {
+                q = (p + 1) % k;
+                r = (q + 1) % k;
+                e1 = ed[p];
+                e2 = ed[q];
+            } else {
+                q = p - 1;
+                r = q - 1;
+                let (x, y) = ed[p - 1];
+                e1 = (y, x);
+                let (x2, y2) = ed[q - 1];
+                e2 = (y2, x2);
+            }
+            self.set_s(ch[q], e1);
+            self.label[ch[r] as usize] = T;
+            self.labelend[ch[r] as usize] = e2;
+            p = r;
+        }
+        self.cedges[bi] = ed;
+        self.release(b, ch);
+    }
+
+    /// Computes the next dual step, applies it and handles the event it makes possible.
+    /// Returns true when the search is over.
+    fn dual_step(&mut self) -> bool {
+        let n = self.n;
+        let mut delta: Option<W> = None;
+        let mut kind = 0u8;
+        let mut arg = NONE;
+        // δ2: tight edge from an S-vertex to an unlabeled blossom.
+        for u in 0..n {
+            if self.label[self.top[u] as usize] == UNLABELED {
+                let s = self.sbest[u];
+                if s != NONE {
+                    let sl = self.slack(s, u as u32);
+                    if delta.is_none_or(|d| sl < d) {
+                        delta = Some(sl);
+                        kind = 2;
+                        arg = u as u32;
+                    }
+                }
+            }
+        }
+        // δ3: half the slack of an edge between two S-blossoms.
+        for b in 0..2 * n {
+            if self.parent[b] != NONE || self.label[b] != S {
+                continue;
+            }
+            let e = self.best[b];
+            if e != NO_EDGE {
+                let sl = self.slack(e.0, e.1);
+                debug_assert!(!sl.is_odd(), "S–S slack must be even");
+                let h = sl.half();
+                if delta.is_none_or(|d| h < d) {
+                    delta = Some(h);
+                    kind = 3;
+                    arg = b as u32;
+                }
+            }
+        }
+        // δ4: half the dual of a T-blossom.
+        for b in n..2 * n {
+            if self.parent[b] == NONE && self.label[b] == T && !self.childs[b].is_empty() {
+                let h = self.z[b].half();
+                if delta.is_none_or(|d| h < d) {
+                    delta = Some(h);
+                    kind = 4;
+                    arg = b as u32;
+                }
+            }
+        }
+        // δ1: an S-vertex dual reaching zero.
+        for &v in &self.queue {
+            let yv = self.y[v as usize];
+            if delta.is_none_or(|d| yv < d) {
+                delta = Some(yv);
+                kind = 1;
+                arg = v;
+            }
+        }
+        let d = delta.expect("a search always has an S-vertex");
+        if !d.is_zero() {
+            for v in 0..n {
+                match self.label[self.top[v] as usize] {
+                    S => self.y[v] = sub(self.y[v], d),
+                    T => self.y[v] = add(self.y[v], d),
+                    _ => {}
+                }
+            }
+            let d2 = add(d, d);
+            for b in n..2 * n {
+                if self.parent[b] == NONE && !self.childs[b].is_empty() {
+                    match self.label[b] {
+                        S => self.z[b] = add(self.z[b], d2),
+                        T => self.z[b] = sub(self.z[b], d2),
+                        _ => {}
+                    }
+                }
+            }
+        }
+        match kind {
+            1 => {
+                self.augment_side(arg, NONE);
+                true
+            }
+            2 => self.tight_unlabeled(self.sbest[arg as usize], arg),
+            3 => {
+                let (a, c) = self.best[arg as usize];
+                self.tight_ss(a, c)
+            }
+            _ => {
+                self.expand_t(arg);
+                false
+            }
+        }
+    }
+
+    // ----------------------------------------------------------------------------------------
+    // Certificate.
+
+    /// Checks that the current matching is provably maximum: it is a valid matching on positive
+    /// edges, and the dual solution kept by the matcher is feasible and complementary to it
+    /// (every edge has non-negative slack, matched and blossom edges have zero slack, free
+    /// vertices have zero dual, blossoms are full). Meaningful after [`solve`](Self::solve) with
+    /// no weight changed since. `O(n² · blossom depth)`.
+    pub fn verify(&self) -> Result<(), String> {
+        let n = self.n;
+        for v in 0..n {
+            let m = self.mate[v];
+            if m == NONE {
+                if !self.y[v].is_zero() {
+                    return Err(format!("free vertex {v} has dual {:?}", self.y[v]));
+                }
+            } else {
+                let mi = m as usize;
+                if mi >= n || mi == v || self.mate[mi] != v as u32 {
+                    return Err(format!("mate of {v} is {m}, not symmetric"));
+                }
+                if self.w[v * n + mi].is_zero() {
+                    return Err(format!("matched pair ({v}, {mi}) has weight 0"));
+                }
+            }
+        }
+        // Ancestor chains (outermost first) and prefix sums of their duals.
+        let mut chains: Vec<Vec<u32>> = Vec::with_capacity(n);
+        let mut zsums: Vec<Vec<W>> = Vec::with_capacity(n);
+        for v in 0..n {
+            let mut chain = Vec::new();
+            let mut b = self.parent[v];
+            while b != NONE {
+                chain.push(b);
+                b = self.parent[b as usize];
+            }
+            chain.reverse();
+            let expected_top = chain.first().copied().unwrap_or(v as u32);
+            if self.top[v] != expected_top {
+                return Err(format!("top of {v} is {}, expected {expected_top}", self.top[v]));
+            }
+            let mut sums = vec![W::ZERO];
+            for &b in &chain {
+                let last = *sums.last().expect("non-empty");
+                sums.push(last.checked_add(self.z[b as usize]).ok_or("dual sum overflow")?);
+            }
+            chains.push(chain);
+            zsums.push(sums);
+        }
+        let slack = |a: usize, b: usize| -> Result<W, String> {
+            let ca = &chains[a];
+            let cb = &chains[b];
+            let common = ca.iter().zip(cb).take_while(|(x, y)| x == y).count();
+            let wt = self.w[a * n + b];
+            let lhs = self.y[a]
+                .checked_add(self.y[b])
+                .and_then(|s| s.checked_add(zsums[a][common]))
+                .ok_or("dual sum overflow")?;
+            let rhs = wt.checked_add(wt).ok_or("weight overflow")?;
+            lhs.checked_sub(rhs).ok_or_else(|| format!("edge ({a}, {b}) is not dual-feasible"))
+        };
+        for a in 0..n {
+            for b in a + 1..n {
+                if self.w[a * n + b].is_zero() {
+                    continue;
+                }
+                let s = slack(a, b)?;
+                if self.mate[a] == b as u32 && !s.is_zero() {
+                    return Err(format!("matched edge ({a}, {b}) has slack {s:?}"));
+                }
+            }
+        }
+        // Blossoms.
+        let mut leaves = Vec::new();
+        for b in n..2 * n {
+            let ch = &self.childs[b];
+            if ch.is_empty() {
+                continue;
+            }
+            let k = ch.len();
+            if k < 3 || k.is_multiple_of(2) || self.cedges[b].len() != k {
+                return Err(format!("blossom {b} has {k} children"));
+            }
+            if self.z[b].is_odd() {
+                return Err(format!("blossom {b} has odd dual"));
+            }
+            for &c in ch {
+                if self.parent[c as usize] != b as u32 {
+                    return Err(format!("child {c} of {b} has another parent"));
+                }
+            }
+            if self.base[b] != self.base[ch[0] as usize] {
+                return Err(format!("base of blossom {b} differs from its first child's"));
+            }
+            let child_of = |x: u32| {
+                let mut c = x;
+                while self.parent[c as usize] != b as u32 {
+                    c = self.parent[c as usize];
+                    if c == NONE {
+                        return NONE;
+                    }
+                }
+                c
+            };
+            for i in 0..k {
+                let (x, y) = self.cedges[b][i];
+                if child_of(x) != ch[i] || child_of(y) != ch[(i + 1) % k] {
+                    return Err(format!("blossom {b} edge {i} does not join its children"));
+                }
+                if !slack(x as usize, y as usize)?.is_zero() {
+                    return Err(format!("blossom {b} edge {i} is not tight"));
+                }
+                let matched = self.mate[x as usize] == y;
+                if matched != (i % 2 == 1) {
+                    return Err(format!("blossom {b} edge {i} has the wrong matched state"));
+                }
+            }
+            leaves.clear();
+            collect_leaves(&self.childs, n, b as u32, &mut leaves);
+            let outside = leaves
+                .iter()
+                .filter(|&&x| {
+                    let m = self.mate[x as usize];
+                    m == NONE || !leaves.contains(&m)
+                })
+                .count();
+            if outside != 1 {
+                return Err(format!("blossom {b} is not full"));
+            }
+            let bb = self.base[b];
+            let m = self.mate[bb as usize];
+            if m != NONE && leaves.contains(&m) {
+                return Err(format!("base of blossom {b} is matched inside it"));
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,127 @@
+//! Unit tests that look inside the matcher (certificate checks, forced incremental paths).
+
+use crate::{Matcher, Weight};
+use proptest::prelude::*;
+
+/// Maximum matching weight by exhaustive recursion (n ≤ 12).
+pub(crate) fn brute_force<W: Weight>(n: usize, w: &dyn Fn(usize, usize) -> W) -> W {
+    fn rec<W: Weight>(
+        n: usize,
+        used: u32,
+        w: &dyn Fn(usize, usize) -> W,
+        memo: &mut Vec<Option<W>>,
+    ) -> W {
+        if let Some(v) = memo[used as usize] {
+            return v;
+        }
+        let Some(i) = (0..n).find(|&i| used & (1 << i) == 0) else {
+            return W::ZERO;
+        };
+        let mut best = rec(n, used | 1 << i, w, memo);
+        for j in i + 1..n {
+            if used & (1 << j) == 0 && !w(i, j).is_zero() {
+                let cand = rec(n, used | 1 << i | 1 << j, w, memo)
+                    .checked_add(w(i, j))
+                    .expect("sum fits");
+                if cand > best {
+                    best = cand;
+                }
+            }
+        }
+        memo[used as usize] = Some(best);
+        best
+    }
+    let mut memo = vec![None; 1 << n];
+    rec(n, 0, w, &mut memo)
+}
+
+fn check_valid<W: Weight>(m: &Matcher<W>) {
+    for v in 0..m.len() {
+        if let Some(u) = m.mate(v) {
+            assert_eq!(m.mate(u), Some(v));
+            assert!(!m.weight(u, v).is_zero());
+        }
+    }
+    m.verify().unwrap();
+}
+
+fn graph_strategy(max_n: usize, max_w: u64) -> impl Strategy<Value = (usize, Vec<u64>)> {
+    (0..=max_n).prop_flat_map(move |n| {
+        let cells = n * n.saturating_sub(1) / 2;
+        // Zeros and ties are frequent on purpose.
+        let wt = prop_oneof![2 => Just(0u64), 3 => 0..=max_w];
+        (Just(n), proptest::collection::vec(wt, cells))
+    })
+}
+
+fn build(n: usize, ws: &[u64]) -> Matcher<u64> {
+    let mut m = Matcher::new(n);
+    let mut k = 0;
+    for i in 0..n {
+        for j in i + 1..n {
+            m.set_weight(i, j, ws[k]);
+            k += 1;
+        }
+    }
+    m
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    #[test]
+    fn small_graphs_match_brute_force((n, ws) in graph_strategy(10, 12)) {
+        let mut m = build(n, &ws);
+        m.solve();
+        check_valid(&m);
+        let expect = brute_force(n, &|i, j| *m.weight(i, j));
+        prop_assert_eq!(m.total_weight(), expect);
+    }
+
+    #[test]
+    fn small_graphs_wide_range((n, ws) in graph_strategy(10, 1 << 40)) {
+        let mut m = build(n, &ws);
+        m.solve();
+        check_valid(&m);
+        let expect = brute_force(n, &|i, j| *m.weight(i, j));
+        prop_assert_eq!(m.total_weight(), expect);
+    }
+}
+
+/// Deterministic xorshift for tests that want many sizes without proptest shrinking overhead.
+pub(crate) struct Rng(pub u64);
+impl Rng {
+    pub(crate) fn next(&mut self) -> u64 {
+        let mut x = self.0;
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        self.0 = x;
+        x
+    }
+    pub(crate) fn below(&mut self, k: u64) -> u64 {
+        self.next() % k
+    }
+}
+
+#[test]
+fn random_dense_graphs_have_a_certificate() {
+    let mut rng = Rng(0x9e3779b97f4a7c15);
+    for round in 0..300 {
+        let n = 1 + rng.below(60) as usize;
+        let maxw = [1, 3, 10, 1000, 1 << 50][round % 5];
+        let zero_share = rng.below(4);
+        let mut m = Matcher::<u64>::new(n);
+        for i in 0..n {
+            for j in i + 1..n {
+                let w = if rng.below(4) < zero_share { 0 } else { rng.below(maxw + 1) };
+                m.set_weight(i, j, w);
+            }
+        }
+        m.solve();
+        check_valid(&m);
+        if n <= 12 {
+            assert_eq!(m.total_weight(), brute_force(n, &|i, j| *m.weight(i, j)));
+        }
+    }
+}
