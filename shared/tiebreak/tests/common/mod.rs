@@ -139,3 +139,42 @@ pub fn load_trf(path: &Path) -> TrfFile {
     let text = String::from_utf8_lossy(&text);
     read_trf(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
+
+use arbiter_tiebreak::{Options, Rational, TieBreak};
+
+/// An empty Swiss event with `n` players rated 2400, 2300, ... (player i: 2500 - 100 i).
+pub fn swiss(n: u32, rounds: u32) -> Tournament {
+    let mut t = Tournament::new(rounds);
+    for id in 1..=n {
+        t.players.push(Player::new(id, format!("Player {id}"), Some(2500 - 100 * id)));
+    }
+    t
+}
+
+/// A double forfeit or a one-sided forfeit with explicit codes on both lines.
+pub fn forfeit(t: &mut Tournament, round: u32, white: u32, black: u32, white_code: ResultCode, black_code: ResultCode) {
+    t.set_entry(round, white, RoundEntry::game(black, Color::White, white_code));
+    t.set_entry(round, black, RoundEntry::game(white, Color::Black, black_code));
+}
+
+/// Values of one descriptor, by pairing number.
+pub fn vals(t: &Tournament, descriptor: &str, options: &Options) -> Vec<Option<Rational>> {
+    let tb: TieBreak = descriptor.parse().unwrap_or_else(|e| panic!("{descriptor}: {e}"));
+    let mut v = arbiter_tiebreak::tiebreak_values(t, &tb, options).unwrap();
+    v.sort_by_key(|(id, _)| *id);
+    v.into_iter().map(|(_, x)| x).collect()
+}
+
+/// A decimal literal as an exact value: `q("5.75")`.
+pub fn q(s: &str) -> Rational {
+    let (int, frac) = s.split_once('.').unwrap_or((s, ""));
+    let neg = int.starts_with('-');
+    let digits = format!("{}{}", int.trim_start_matches('-'), frac);
+    let r = Rational::new(digits.parse().unwrap(), 10i64.pow(frac.len() as u32)).unwrap();
+    if neg { -r } else { r }
+}
+
+/// Expected values written as decimal literals ("-" = undefined).
+pub fn expect(list: &[&str]) -> Vec<Option<Rational>> {
+    list.iter().map(|s| if *s == "-" { None } else { Some(q(s)) }).collect()
+}
