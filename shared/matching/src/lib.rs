@@ -7,9 +7,11 @@
 
 mod matcher;
 mod weight;
+mod wide;
 
 pub use matcher::{Matcher, WeightError};
 pub use weight::Weight;
+pub use wide::Wide;
 
 #[cfg(test)]
 mod tests;

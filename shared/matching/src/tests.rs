@@ -125,3 +125,55 @@ fn random_dense_graphs_have_a_certificate() {
         }
     }
 }
+
+/// Lexicographic weights over more than 128 bits: three fields, the most significant at bit 180
+/// (the limit for `Wide<4>` is 252 bits).
+fn lex4(a: u64, b: u64, c: u64) -> crate::Wide<4> {
+    use crate::Wide;
+    if a == 0 && b == 0 && c == 0 {
+        return Wide::ZERO;
+    }
+    (Wide::from_u64(a) << 180) | (Wide::from_u64(b) << 90) | c
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(800))]
+
+    #[test]
+    fn wide4_lexicographic_weights(n in 0usize..=10, seed in any::<u64>()) {
+        let mut rng = Rng(seed | 1);
+        let mut m = Matcher::<crate::Wide<4>>::new(n);
+        for i in 0..n {
+            for j in i + 1..n {
+                let w = if rng.below(3) == 0 { crate::Wide::ZERO } else {
+                    lex4(rng.below(3), rng.below(4), rng.below(1 << 40))
+                };
+                m.set_weight(i, j, w);
+            }
+        }
+        m.solve();
+        check_valid(&m);
+        prop_assert_eq!(m.total_weight(), brute_force(n, &|i, j| *m.weight(i, j)));
+    }
+
+    #[test]
+    fn wide8_weights_near_the_limit(n in 0usize..=9, seed in any::<u64>()) {
+        use crate::Wide;
+        let mut rng = Rng(seed | 1);
+        let mut m = Matcher::<Wide<8>>::new(n);
+        for i in 0..n {
+            for j in i + 1..n {
+                // Up to 500 significant bits (the limit is 508), fields at 440, 300 and 0.
+                let w = if rng.below(3) == 0 { Wide::ZERO } else {
+                    (Wide::from_u64(rng.below(1 << 20)) << 440)
+                        | (Wide::from_u64(rng.below(5)) << 300)
+                        | rng.next()
+                };
+                m.set_weight(i, j, w);
+            }
+        }
+        m.solve();
+        check_valid(&m);
+        prop_assert_eq!(m.total_weight(), brute_force(n, &|i, j| *m.weight(i, j)));
+    }
+}
