@@ -18,12 +18,20 @@ const TITLES: [&str; 6] = ["", "", "", "FM", "IM", "GM"];
 fn status(key: &str) -> String {
     std::fs::read_to_string("/proc/self/status")
         .ok()
-        .and_then(|s| s.lines().find(|l| l.starts_with(key)).map(|l| l[key.len()..].trim().to_string()))
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with(key))
+                .map(|l| l[key.len()..].trim().to_string())
+        })
         .unwrap_or_else(|| "n/a".into())
 }
 
 fn name(i: u64) -> String {
-    if i % 97 == 0 { format!("Núñez-{i}, José") } else { format!("Player{i}, Test") }
+    if i.is_multiple_of(97) {
+        format!("Núñez-{i}, José")
+    } else {
+        format!("Player{i}, Test")
+    }
 }
 
 fn generate_text(path: &std::path::Path) -> std::io::Result<()> {
@@ -42,7 +50,11 @@ fn generate_text(path: &std::path::Path) -> std::io::Result<()> {
             1 if sex == "F" => "w",
             _ => "",
         };
-        let rapid = if i % 3 == 0 { String::new() } else { (rating - 50).to_string() };
+        let rapid = if i % 3 == 0 {
+            String::new()
+        } else {
+            (rating - 50).to_string()
+        };
         let n = name(i);
         // Names are padded by characters, as the published files are.
         let pad = 61usize.saturating_sub(n.chars().count());
@@ -66,7 +78,10 @@ fn generate_text(path: &std::path::Path) -> std::io::Result<()> {
 
 fn generate_xml(path: &std::path::Path) -> std::io::Result<()> {
     let mut w = BufWriter::with_capacity(1 << 16, File::create(path)?);
-    writeln!(w, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<playerslist>")?;
+    writeln!(
+        w,
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<playerslist>"
+    )?;
     for i in 0..XML_PLAYERS {
         let n = name(i).replace('&', "&amp;");
         writeln!(
@@ -109,8 +124,11 @@ fn main() {
     );
 
     let t = Instant::now();
-    let reader = TextListReader::new(BufReader::with_capacity(1 << 16, File::open(&text_path).unwrap()), Category::Standard)
-        .expect("header");
+    let reader = TextListReader::new(
+        BufReader::with_capacity(1 << 16, File::open(&text_path).unwrap()),
+        Category::Standard,
+    )
+    .expect("header");
     let (mut ok, mut errors, mut rated, mut checksum) = (0u64, 0u64, 0u64, 0u64);
     for r in reader {
         match r {
@@ -143,9 +161,16 @@ fn main() {
     let t = Instant::now();
     generate_xml(&xml_path).expect("generate xml list");
     let size = std::fs::metadata(&xml_path).map(|m| m.len()).unwrap_or(0);
-    println!("xml list: generated {XML_PLAYERS} players ({:.1} MB) in {:.2?}", size as f64 / 1e6, t.elapsed());
+    println!(
+        "xml list: generated {XML_PLAYERS} players ({:.1} MB) in {:.2?}",
+        size as f64 / 1e6,
+        t.elapsed()
+    );
     let t = Instant::now();
-    let reader = XmlListReader::new(BufReader::with_capacity(1 << 16, File::open(&xml_path).unwrap()), Category::Standard);
+    let reader = XmlListReader::new(
+        BufReader::with_capacity(1 << 16, File::open(&xml_path).unwrap()),
+        Category::Standard,
+    );
     let (mut ok, mut errors) = (0u64, 0u64);
     for r in reader {
         if r.is_ok() { ok += 1 } else { errors += 1 }

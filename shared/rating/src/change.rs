@@ -74,12 +74,22 @@ impl KFactor {
     /// The K for a player's status, then the `K × n <= 700` cap for `games_in_period` games.
     pub fn derive(inputs: &KInputs, games_in_period: u32) -> KFactor {
         let (status_k, reason) = k_by_status(inputs);
-        KFactor { k: cap_k_for_games(status_k, games_in_period), status_k, reason, games_in_period }
+        KFactor {
+            k: cap_k_for_games(status_k, games_in_period),
+            status_k,
+            reason,
+            games_in_period,
+        }
     }
 
     /// A K known from elsewhere (e.g. the list), still subject to the 700 cap.
     pub fn given(k: u32, games_in_period: u32) -> KFactor {
-        KFactor { k: cap_k_for_games(k, games_in_period), status_k: k, reason: KReason::Given, games_in_period }
+        KFactor {
+            k: cap_k_for_games(k, games_in_period),
+            status_k: k,
+            reason: KReason::Given,
+            games_in_period,
+        }
     }
 
     pub fn capped(&self) -> bool {
@@ -105,7 +115,11 @@ pub fn k_by_status(i: &KInputs) -> (u32, KReason) {
 /// B.02 8.3.3 last paragraph: if `K × n > 700`, K becomes the largest integer with
 /// `K × n <= 700`.
 pub fn cap_k_for_games(k: u32, games: u32) -> u32 {
-    if games > 0 && k * games > MAX_K_TIMES_GAMES { MAX_K_TIMES_GAMES / games } else { k }
+    if games > 0 && k * games > MAX_K_TIMES_GAMES {
+        MAX_K_TIMES_GAMES / games
+    } else {
+        k
+    }
 }
 
 /// One game of a rated player, as the rating calculation sees it.
@@ -124,7 +138,12 @@ pub struct RatedGame {
 
 impl RatedGame {
     pub fn new(round: u32, opponent_rating: Option<u16>, result: ResultCode) -> RatedGame {
-        RatedGame { round, opponent_rating, result, rateable: true }
+        RatedGame {
+            round,
+            opponent_rating,
+            result,
+            rateable: true,
+        }
     }
 }
 
@@ -282,7 +301,11 @@ pub fn rating_change(rule_set: RuleSet, rating: u16, k: u32, games: &[RatedGame]
         let capped = cap_allowed[i] && abs > cap;
         let used = if capped { cap } else { abs };
         let (h, l) = pd_for_difference(used);
-        let (side, pd) = if diff >= 0 { (Side::Higher, h) } else { (Side::Lower, l) };
+        let (side, pd) = if diff >= 0 {
+            (Side::Higher, h)
+        } else {
+            (Side::Lower, l)
+        };
         out.push(GameChange {
             round,
             opponent_rating: opp,
@@ -318,7 +341,10 @@ pub fn rating_change(rule_set: RuleSet, rating: u16, k: u32, games: &[RatedGame]
 
 /// The change for a whole rating period: `K × ΣΔR` over all its events, rounded once
 /// (B.02 8.3.4: it is the period's change that is rounded).
-pub fn period_change(k: u32, sums_delta_r: impl IntoIterator<Item = Hundredths>) -> (Hundredths, i32) {
+pub fn period_change(
+    k: u32,
+    sums_delta_r: impl IntoIterator<Item = Hundredths>,
+) -> (Hundredths, i32) {
     let exact = sums_delta_r.into_iter().sum::<Hundredths>().times(k);
     (exact, exact.round_half_up())
 }
@@ -332,7 +358,11 @@ pub fn expected_against(own: u16, opponent: u16) -> Hundredths {
 /// `0.4 × (2000 - R)`, rounded to the nearest integer (0.5 up). Other ratings are unchanged.
 pub fn adjustment_march_2024(rating: u16) -> u16 {
     let r = i64::from(rating);
-    if (1000..2000).contains(&r) { (r + round_half_up(4 * (2000 - r), 10)) as u16 } else { rating }
+    if (1000..2000).contains(&r) {
+        (r + round_half_up(4 * (2000 - r), 10)) as u16
+    } else {
+        rating
+    }
 }
 
 #[cfg(test)]
@@ -340,21 +370,63 @@ mod tests {
     use super::*;
 
     fn inputs(rating: u16) -> KInputs {
-        KInputs { rating, birth_year: Some(1990), period_year: 2024, rated_games_before: 100, ever_reached_2400: false }
+        KInputs {
+            rating,
+            birth_year: Some(1990),
+            period_year: 2024,
+            rated_games_before: 100,
+            ever_reached_2400: false,
+        }
     }
 
     #[test]
     fn k_precedence() {
         assert_eq!(k_by_status(&inputs(2000)), (20, KReason::Below2400));
-        assert_eq!(k_by_status(&KInputs { rating: 2400, ..inputs(0) }), (10, KReason::Reached2400));
-        assert_eq!(k_by_status(&KInputs { ever_reached_2400: true, ..inputs(2390) }), (10, KReason::Reached2400));
-        assert_eq!(k_by_status(&KInputs { rated_games_before: 29, ..inputs(2000) }), (40, KReason::NewPlayer));
+        assert_eq!(
+            k_by_status(&KInputs {
+                rating: 2400,
+                ..inputs(0)
+            }),
+            (10, KReason::Reached2400)
+        );
+        assert_eq!(
+            k_by_status(&KInputs {
+                ever_reached_2400: true,
+                ..inputs(2390)
+            }),
+            (10, KReason::Reached2400)
+        );
+        assert_eq!(
+            k_by_status(&KInputs {
+                rated_games_before: 29,
+                ..inputs(2000)
+            }),
+            (40, KReason::NewPlayer)
+        );
         // The junior rule runs to the end of the year of the 18th birthday.
-        let j = KInputs { birth_year: Some(2006), ..inputs(2299) };
+        let j = KInputs {
+            birth_year: Some(2006),
+            ..inputs(2299)
+        };
         assert_eq!(k_by_status(&j), (40, KReason::Junior));
-        assert_eq!(k_by_status(&KInputs { period_year: 2025, ..j }), (20, KReason::Below2400));
-        assert_eq!(k_by_status(&KInputs { rating: 2300, ..j }), (20, KReason::Below2400));
-        assert_eq!(k_by_status(&KInputs { birth_year: None, ..j }), (20, KReason::Below2400));
+        assert_eq!(
+            k_by_status(&KInputs {
+                period_year: 2025,
+                ..j
+            }),
+            (20, KReason::Below2400)
+        );
+        assert_eq!(
+            k_by_status(&KInputs { rating: 2300, ..j }),
+            (20, KReason::Below2400)
+        );
+        assert_eq!(
+            k_by_status(&KInputs {
+                birth_year: None,
+                ..j
+            }),
+            (20, KReason::Below2400)
+        );
     }
 
     #[test]
@@ -363,7 +435,13 @@ mod tests {
         assert_eq!(cap_k_for_games(40, 18), 38); // 720 -> 700/18 = 38.9
         assert_eq!(cap_k_for_games(10, 71), 9);
         assert_eq!(cap_k_for_games(20, 0), 20);
-        let k = KFactor::derive(&KInputs { rated_games_before: 0, ..inputs(1500) }, 20);
+        let k = KFactor::derive(
+            &KInputs {
+                rated_games_before: 0,
+                ..inputs(1500)
+            },
+            20,
+        );
         assert_eq!((k.k, k.status_k, k.capped()), (35, 40, true));
     }
 
@@ -374,7 +452,10 @@ mod tests {
             RatedGame::new(2, None, ResultCode::Win),
             RatedGame::new(3, Some(2000), ResultCode::ForfeitWin),
             RatedGame::new(4, Some(2000), ResultCode::WinUnrated),
-            RatedGame { rateable: false, ..RatedGame::new(5, Some(2000), ResultCode::Loss) },
+            RatedGame {
+                rateable: false,
+                ..RatedGame::new(5, Some(2000), ResultCode::Loss)
+            },
             RatedGame::new(6, None, ResultCode::HalfBye),
         ];
         let c = rating_change(RuleSet::B02_2024, 2000, 20, &games);
@@ -383,7 +464,13 @@ mod tests {
         assert_eq!(c.change, 10);
         assert_eq!(
             c.skipped,
-            vec![(2, Skip::OpponentUnrated), (3, Skip::Unplayed), (4, Skip::Unplayed), (5, Skip::Excluded), (6, Skip::Unplayed)]
+            vec![
+                (2, Skip::OpponentUnrated),
+                (3, Skip::Unplayed),
+                (4, Skip::Unplayed),
+                (5, Skip::Excluded),
+                (6, Skip::Unplayed)
+            ]
         );
     }
 
@@ -391,11 +478,22 @@ mod tests {
     fn cap_2025_depends_on_own_rating() {
         let g = [RatedGame::new(1, Some(2200), ResultCode::Draw)];
         let strong = rating_change(RuleSet::B02_2025_10, 2700, 10, &g);
-        assert_eq!((strong.games[0].diff_used, strong.games[0].pd), (500, Hundredths(96)));
+        assert_eq!(
+            (strong.games[0].diff_used, strong.games[0].pd),
+            (500, Hundredths(96))
+        );
         let g = [RatedGame::new(1, Some(2700), ResultCode::Draw)];
         let weak = rating_change(RuleSet::B02_2025_10, 2200, 20, &g);
-        assert_eq!((weak.games[0].diff_used, weak.games[0].pd), (400, Hundredths(8)));
-        let old = rating_change(RuleSet::B02_2024, 2700, 10, &[RatedGame::new(1, Some(2200), ResultCode::Draw)]);
+        assert_eq!(
+            (weak.games[0].diff_used, weak.games[0].pd),
+            (400, Hundredths(8))
+        );
+        let old = rating_change(
+            RuleSet::B02_2024,
+            2700,
+            10,
+            &[RatedGame::new(1, Some(2200), ResultCode::Draw)],
+        );
         assert_eq!(old.games[0].diff_used, 400);
     }
 
@@ -408,8 +506,14 @@ mod tests {
         ];
         let c = rating_change(RuleSet::B02_2022, 2000, 20, &g);
         assert!(c.cap_tie);
-        assert_eq!(c.games.iter().map(|g| g.capped).collect::<Vec<_>>(), vec![true, false, false]);
-        assert_eq!(c.games.iter().map(|g| g.diff_used).collect::<Vec<_>>(), vec![400, 500, 450]);
+        assert_eq!(
+            c.games.iter().map(|g| g.capped).collect::<Vec<_>>(),
+            vec![true, false, false]
+        );
+        assert_eq!(
+            c.games.iter().map(|g| g.diff_used).collect::<Vec<_>>(),
+            vec![400, 500, 450]
+        );
     }
 
     #[test]

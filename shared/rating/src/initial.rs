@@ -82,7 +82,9 @@ pub fn initial_rating(rule_set: RuleSet, events: &[&[RatedGame]]) -> Option<Init
             // p compared exactly with 50%: 2 × points against n (points in tenths).
             let method = match (2 * tenths).cmp(&(10 * n)) {
                 std::cmp::Ordering::Equal => RuMethod::Average,
-                std::cmp::Ordering::Greater => RuMethod::TwentyPerHalfPoint { half_points_above: tenths / 5 - n },
+                std::cmp::Ordering::Greater => RuMethod::TwentyPerHalfPoint {
+                    half_points_above: tenths / 5 - n,
+                },
                 std::cmp::Ordering::Less => {
                     let p = p_hundredths(points.tenths(), n as u32);
                     RuMethod::Table { p, dp: dp(p) }
@@ -127,13 +129,23 @@ mod tests {
     use arbiter_core::ResultCode::*;
 
     fn ev(results: &[(u16, arbiter_core::ResultCode)]) -> Vec<RatedGame> {
-        results.iter().enumerate().map(|(i, &(r, c))| RatedGame::new(i as u32 + 1, Some(r), c)).collect()
+        results
+            .iter()
+            .enumerate()
+            .map(|(i, &(r, c))| RatedGame::new(i as u32 + 1, Some(r), c))
+            .collect()
     }
 
     #[test]
     fn zero_first_event_is_discarded() {
         let first = ev(&[(1500, Loss), (1600, Loss)]);
-        let second = ev(&[(1500, Win), (1600, Draw), (1700, Loss), (1500, Draw), (1500, Draw)]);
+        let second = ev(&[
+            (1500, Win),
+            (1600, Draw),
+            (1700, Loss),
+            (1500, Draw),
+            (1500, Draw),
+        ]);
         let r = initial_rating(RuleSet::B02_2022, &[&first, &second]).unwrap();
         assert!(r.discarded_first_event);
         assert_eq!(r.games, 5);
@@ -147,12 +159,24 @@ mod tests {
 
     #[test]
     fn limits_2024() {
-        let strong = ev(&[(2400, Win), (2400, Win), (2400, Win), (2400, Win), (2400, Win)]);
+        let strong = ev(&[
+            (2400, Win),
+            (2400, Win),
+            (2400, Win),
+            (2400, Win),
+            (2400, Win),
+        ]);
         let r = initial_rating(RuleSet::B02_2024, &[&strong]).unwrap();
         // Ra = (12000 + 3600) / 7 = 2228.57; p = 6/7 = .86 -> 309; 2537.57 -> 2538 -> 2200.
         assert_eq!(r.ru_exact.round_half_up(), 2538);
         assert_eq!((r.ru, r.limited_to_max, r.publishable), (2200, true, true));
-        let weak = ev(&[(1000, Loss), (1000, Loss), (1000, Draw), (1000, Loss), (1000, Loss)]);
+        let weak = ev(&[
+            (1000, Loss),
+            (1000, Loss),
+            (1000, Draw),
+            (1000, Loss),
+            (1000, Loss),
+        ]);
         let r = initial_rating(RuleSet::B02_2024, &[&weak]).unwrap();
         // Ra = 8600/7 = 1228.57; p = 1.5/7 = .21 -> -230; 998.57 -> 999, below 1400.
         assert_eq!((r.ru, r.publishable), (999, false));
@@ -160,7 +184,10 @@ mod tests {
 
     #[test]
     fn unrated_opponents_and_unplayed_games_do_not_count() {
-        let g = vec![RatedGame::new(1, None, Win), RatedGame::new(2, Some(1800), ForfeitWin)];
+        let g = vec![
+            RatedGame::new(1, None, Win),
+            RatedGame::new(2, Some(1800), ForfeitWin),
+        ];
         assert!(initial_rating(RuleSet::B02_2022, &[&g]).is_none());
     }
 }

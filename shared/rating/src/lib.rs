@@ -28,13 +28,15 @@ mod tables;
 mod title;
 
 pub use change::{
-    GameChange, KFactor, KInputs, KReason, MAX_COUNTED_DIFFERENCE, MAX_K_TIMES_GAMES, NO_CAP_FROM_RATING, RatedGame,
-    RatingChange, Side, Skip, adjustment_march_2024, cap_k_for_games, expected_against, k_by_status, period_change,
-    rated_score, rating_change,
+    GameChange, KFactor, KInputs, KReason, MAX_COUNTED_DIFFERENCE, MAX_K_TIMES_GAMES,
+    NO_CAP_FROM_RATING, RatedGame, RatingChange, Side, Skip, adjustment_march_2024,
+    cap_k_for_games, expected_against, k_by_status, period_change, rated_score, rating_change,
 };
 pub use initial::{InitialRating, MIN_GAMES_FOR_FIRST_RATING, RuMethod, initial_rating};
 pub use num::{Hundredths, Ratio, ceil_div, round_half_up};
-pub use performance::{Performance, average_rating, expected_points_against_average, performance, performance_from_sum};
+pub use performance::{
+    Performance, average_rating, expected_points_against_average, performance, performance_from_sum,
+};
 pub use report::{KSource, ReportEvent, ReportPlayer, rate_report};
 pub use rules::{Category, Date, DateParseError, RuleSet, TimeControl, standard_minimum_minutes};
 pub use tables::{dp, dp_rows, expected_score, p_hundredths, pd_for_difference, pd_rows};

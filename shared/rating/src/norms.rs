@@ -29,7 +29,9 @@ impl NormKind {
         self.title().code()
     }
     pub fn from_code(s: &str) -> Option<NormKind> {
-        NormKind::ALL.into_iter().find(|n| n.code().eq_ignore_ascii_case(s.trim()))
+        NormKind::ALL
+            .into_iter()
+            .find(|n| n.code().eq_ignore_ascii_case(s.trim()))
     }
     /// The title the norm is for.
     pub fn title(self) -> Title {
@@ -210,7 +212,10 @@ impl NormEvent {
     }
     /// A single round robin of `rounds` rounds.
     pub fn round_robin(rounds: u32) -> NormEvent {
-        NormEvent { predetermined_pairings: true, ..NormEvent::swiss(rounds) }
+        NormEvent {
+            predetermined_pairings: true,
+            ..NormEvent::swiss(rounds)
+        }
     }
 }
 
@@ -253,7 +258,10 @@ impl ConditionKind {
     }
     /// A maximum (`actual <= required`) rather than a minimum.
     pub fn is_maximum(self) -> bool {
-        matches!(self, ConditionKind::OwnFederation | ConditionKind::OneFederation)
+        matches!(
+            self,
+            ConditionKind::OwnFederation | ConditionKind::OneFederation
+        )
     }
 }
 
@@ -272,10 +280,22 @@ pub struct Condition {
 
 impl Condition {
     fn min(kind: ConditionKind, actual: i64, required: i64) -> Condition {
-        Condition { kind, actual, required, pass: actual >= required, exempt: false }
+        Condition {
+            kind,
+            actual,
+            required,
+            pass: actual >= required,
+            exempt: false,
+        }
     }
     fn max(kind: ConditionKind, actual: i64, required: i64) -> Condition {
-        Condition { kind, actual, required, pass: actual <= required, exempt: false }
+        Condition {
+            kind,
+            actual,
+            required,
+            pass: actual <= required,
+            exempt: false,
+        }
     }
     /// By how much the condition fails (0 when it passes), in its unit: points short, games
     /// short, opponents too many, ...
@@ -293,7 +313,11 @@ impl Condition {
 impl fmt::Display for Condition {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let show = |v: i64| -> String {
-            if self.kind == ConditionKind::Score { Score(v as i32).to_string() } else { v.to_string() }
+            if self.kind == ConditionKind::Score {
+                Score(v as i32).to_string()
+            } else {
+                v.to_string()
+            }
         };
         let op = match (self.kind.is_maximum(), self.pass) {
             (true, true) => "<=",
@@ -301,7 +325,14 @@ impl fmt::Display for Condition {
             (false, true) => ">=",
             (false, false) => "<",
         };
-        write!(f, "{} {} {} {}", self.kind.name(), show(self.actual), op, show(self.required))?;
+        write!(
+            f,
+            "{} {} {} {}",
+            self.kind.name(),
+            show(self.actual),
+            op,
+            show(self.required)
+        )?;
         if self.exempt {
             write!(f, " (exempt)")?;
         } else if !self.pass {
@@ -349,7 +380,12 @@ pub struct NormTally {
 
 impl NormTally {
     /// The counted games of `rounds` (callers filter exclusions first).
-    pub fn from_rounds<'a, I>(norm: NormKind, applicant: Federation, event: &NormEvent, rounds: I) -> NormTally
+    pub fn from_rounds<'a, I>(
+        norm: NormKind,
+        applicant: Federation,
+        event: &NormEvent,
+        rounds: I,
+    ) -> NormTally
     where
         I: IntoIterator<Item = (&'a NormOpponent, Score, u32)>,
     {
@@ -358,13 +394,18 @@ impl NormTally {
         for (o, score, round) in rounds {
             t.games += 1;
             t.points += score;
-            let value = o.rating.map_or(i32::from(event.unrated_opponent_rating), i32::from);
+            let value = o
+                .rating
+                .map_or(i32::from(event.unrated_opponent_rating), i32::from);
             t.rating_sum += i64::from(value);
             if o.rating.is_none() {
                 t.unrated += 1;
             }
             if t.lowest.is_none_or(|l| value < l.value) {
-                t.lowest = Some(Lowest { value, round: Some(round) });
+                t.lowest = Some(Lowest {
+                    value,
+                    round: Some(round),
+                });
             }
             if event.double_round_robin {
                 if seen.contains(&o.id) {
@@ -378,7 +419,13 @@ impl NormTally {
     }
 
     /// Counts one opponent's titles and federation.
-    pub fn add_identity(&mut self, norm: NormKind, applicant: Federation, fed: Federation, titles: Titles) {
+    pub fn add_identity(
+        &mut self,
+        norm: NormKind,
+        applicant: Federation,
+        fed: Federation,
+        titles: Titles,
+    ) {
         self.opponents += 1;
         if titles.is_title_holder() {
             self.title_holders += 1;
@@ -401,9 +448,14 @@ impl NormTally {
     /// The rating sum after raising the lowest opponent to `floor` (1.4.6b-c), if any.
     pub fn adjusted_sum(&self, floor: Option<i32>) -> (i64, Option<FloorAdjustment>) {
         match (floor, self.lowest) {
-            (Some(fl), Some(l)) if l.value < fl => {
-                (self.rating_sum + i64::from(fl - l.value), Some(FloorAdjustment { round: l.round, from: l.value, to: fl }))
-            }
+            (Some(fl), Some(l)) if l.value < fl => (
+                self.rating_sum + i64::from(fl - l.value),
+                Some(FloorAdjustment {
+                    round: l.round,
+                    from: l.value,
+                    to: fl,
+                }),
+            ),
             _ => (self.rating_sum, None),
         }
     }
@@ -418,14 +470,18 @@ impl NormTally {
 
     /// The most opponents from one federation, and which (first in code order on a tie).
     pub fn max_one_federation(&self) -> (Option<Federation>, u32) {
-        self.federations
-            .iter()
-            .fold((None, 0), |best, &(f, c)| if c > best.1 { (Some(f), c) } else { best })
+        self.federations.iter().fold(
+            (None, 0),
+            |best, &(f, c)| if c > best.1 { (Some(f), c) } else { best },
+        )
     }
 
     /// Federations other than the applicant's (FIDE flag excluded).
     pub fn other_federations(&self, applicant: Federation) -> u32 {
-        self.federations.iter().filter(|(f, _)| *f != applicant).count() as u32
+        self.federations
+            .iter()
+            .filter(|(f, _)| *f != applicant)
+            .count() as u32
     }
 }
 
@@ -491,11 +547,22 @@ pub fn score_needed(norm: NormKind, n: u32, ra: i32) -> Option<Score> {
 }
 
 /// Checks a tally against `norm` (the arithmetic core of every check).
-pub fn check_tally(norm: NormKind, applicant: Federation, tally: &NormTally, event: &NormEvent) -> NormCheck {
+pub fn check_tally(
+    norm: NormKind,
+    applicant: Federation,
+    tally: &NormTally,
+    event: &NormEvent,
+) -> NormCheck {
     check_tally_with(norm, applicant, tally, event, event.min_games)
 }
 
-fn check_tally_with(norm: NormKind, applicant: Federation, t: &NormTally, event: &NormEvent, min_games: u32) -> NormCheck {
+fn check_tally_with(
+    norm: NormKind,
+    applicant: Federation,
+    t: &NormTally,
+    event: &NormEvent,
+    min_games: u32,
+) -> NormCheck {
     let n = t.games;
     let limits = NormLimits::new(n, t.opponents, min_games);
     let (sum_adjusted, floor_adjustment) = t.adjusted_sum(Some(norm.rating_floor()));
@@ -520,19 +587,47 @@ fn check_tally_with(norm: NormKind, applicant: Federation, t: &NormTally, event:
     use ConditionKind as K;
     let conditions = vec![
         Condition::min(K::Games, i64::from(n), i64::from(min_games)),
-        Condition::min(K::Score, i64::from(t.points.tenths()), i64::from(limits.min_score.tenths())),
+        Condition::min(
+            K::Score,
+            i64::from(t.points.tenths()),
+            i64::from(limits.min_score.tenths()),
+        ),
         Condition::min(K::AverageRating, i64::from(ra), i64::from(norm.min_ra())),
         Condition::min(K::Performance, i64::from(rp), i64::from(norm.min_rp())),
-        Condition::min(K::TitleHolders, i64::from(t.title_holders), i64::from(limits.th_min)),
-        Condition::min(K::NormTitleHolders, i64::from(t.norm_titles), i64::from(limits.mo_min)),
-        fed(Condition::max(K::OwnFederation, i64::from(t.own_federation), i64::from(limits.own_fed_max))),
-        fed(Condition::max(K::OneFederation, i64::from(max_one), i64::from(limits.one_fed_max))),
-        fed(Condition::min(K::OtherFederations, i64::from(other), i64::from(limits.other_feds_min))),
+        Condition::min(
+            K::TitleHolders,
+            i64::from(t.title_holders),
+            i64::from(limits.th_min),
+        ),
+        Condition::min(
+            K::NormTitleHolders,
+            i64::from(t.norm_titles),
+            i64::from(limits.mo_min),
+        ),
+        fed(Condition::max(
+            K::OwnFederation,
+            i64::from(t.own_federation),
+            i64::from(limits.own_fed_max),
+        )),
+        fed(Condition::max(
+            K::OneFederation,
+            i64::from(max_one),
+            i64::from(limits.one_fed_max),
+        )),
+        fed(Condition::min(
+            K::OtherFederations,
+            i64::from(other),
+            i64::from(limits.other_feds_min),
+        )),
     ];
     let valid = n > 0 && conditions.iter().all(|c| c.pass);
     let needed = score_needed(norm, n, ra);
     let counts_as = if valid {
-        let base = if n == min_games { event.min_games_count_as.max(n) } else { n };
+        let base = if n == min_games {
+            event.min_games_count_as.max(n)
+        } else {
+            n
+        };
         let extra = needed.map_or(0, |s| ((t.points.tenths() - s.tenths()) / 10).max(0) as u32);
         (base + extra).min(MAX_COUNTED_ROUNDS)
     } else {
@@ -580,7 +675,10 @@ fn game_score(r: ResultCode) -> Option<Score> {
 }
 
 /// Splits rounds into counted games (sorted by round) and the 1.4.2 exclusions.
-fn partition(rounds: &[NormRound]) -> (Vec<(NormOpponent, Score, u32)>, Vec<(u32, NotCounted)>) {
+/// A counted game: opponent, score, round.
+type Counted = (NormOpponent, Score, u32);
+
+fn partition(rounds: &[NormRound]) -> (Vec<Counted>, Vec<(u32, NotCounted)>) {
     let mut counted = Vec::new();
     let mut not = Vec::new();
     let mut sorted: Vec<&NormRound> = rounds.iter().collect();
@@ -602,9 +700,17 @@ fn short_event_rule_applies(event: &NormEvent, rounds: &[NormRound], counted: us
         return false;
     }
     let own_fault = rounds.iter().any(|r| {
-        matches!(r.result, ResultCode::ForfeitLoss | ResultCode::HalfBye | ResultCode::FullBye | ResultCode::ZeroBye)
+        matches!(
+            r.result,
+            ResultCode::ForfeitLoss
+                | ResultCode::HalfBye
+                | ResultCode::FullBye
+                | ResultCode::ZeroBye
+        )
     });
-    let excused = rounds.iter().any(|r| matches!(r.result, ResultCode::ForfeitWin | ResultCode::PairingBye));
+    let excused = rounds
+        .iter()
+        .any(|r| matches!(r.result, ResultCode::ForfeitWin | ResultCode::PairingBye));
     excused && !own_fault
 }
 
@@ -612,7 +718,7 @@ fn check_subset(
     norm: NormKind,
     applicant: Federation,
     event: &NormEvent,
-    counted: &[(NormOpponent, Score, u32)],
+    counted: &[Counted],
     keep: &dyn Fn(usize) -> bool,
     min_games: u32,
 ) -> NormCheck {
@@ -620,7 +726,11 @@ fn check_subset(
         norm,
         applicant,
         event,
-        counted.iter().enumerate().filter(|(i, _)| keep(*i)).map(|(_, (o, s, r))| (o, *s, *r)),
+        counted
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| keep(*i))
+            .map(|(_, (o, s, r))| (o, *s, *r)),
     );
     let mut c = check_tally_with(norm, applicant, &tally, event, min_games);
     for (i, g) in counted.iter().enumerate() {
@@ -634,7 +744,12 @@ fn check_subset(
 }
 
 /// Checks every counted game of the applicant (1.4.2 exclusions applied, nothing ignored).
-pub fn check_norm(norm: NormKind, applicant: Federation, rounds: &[NormRound], event: &NormEvent) -> NormCheck {
+pub fn check_norm(
+    norm: NormKind,
+    applicant: Federation,
+    rounds: &[NormRound],
+    event: &NormEvent,
+) -> NormCheck {
     check_norm_ignoring(norm, applicant, rounds, event, &[])
 }
 
@@ -651,7 +766,14 @@ pub fn check_norm_ignoring(
     let kept = counted.iter().filter(|g| !ignore.contains(&g.2)).count();
     let short = ignore.is_empty() && short_event_rule_applies(event, rounds, kept);
     let min = if short { 8 } else { event.min_games };
-    let mut c = check_subset(norm, applicant, event, &counted, &|i| !ignore.contains(&counted[i].2), min);
+    let mut c = check_subset(
+        norm,
+        applicant,
+        event,
+        &counted,
+        &|i| !ignore.contains(&counted[i].2),
+        min,
+    );
     c.not_counted = not;
     if short {
         c.short_event_rule = true;
@@ -683,19 +805,33 @@ pub const MAX_SETS: u64 = 1 << 20;
 /// least the minimum games; prefers the largest number of games, then the highest `Rp`
 /// (titles-norms.md §3.6). Also applies 1.4.1c (9-round event, 8 games) and the 1.4.2c
 /// last-round no-show (counted as a loss when the player only needed the game for the count).
-pub fn find_norm(norm: NormKind, applicant: Federation, rounds: &[NormRound], event: &NormEvent) -> NormSearch {
+pub fn find_norm(
+    norm: NormKind,
+    applicant: Federation,
+    rounds: &[NormRound],
+    event: &NormEvent,
+) -> NormSearch {
     let full = check_norm(norm, applicant, rounds, event);
     let (counted, not) = partition(rounds);
     let mut evaluated = 1u64;
     let mut truncated = false;
     if full.valid {
-        return NormSearch { best: Some(full.clone()), full, evaluated, truncated };
+        return NormSearch {
+            best: Some(full.clone()),
+            full,
+            evaluated,
+            truncated,
+        };
     }
     let len = counted.len();
     let min = event.min_games as usize;
     let mut best: Option<NormCheck> = None;
     'sizes: for n in (min.max(1)..=len).rev() {
-        let lengths: Vec<usize> = if event.predetermined_pairings { vec![len] } else { (n..=len).rev().collect() };
+        let lengths: Vec<usize> = if event.predetermined_pairings {
+            vec![len]
+        } else {
+            (n..=len).rev().collect()
+        };
         for l in lengths {
             let wins: Vec<usize> = (0..l).filter(|&i| counted[i].1 == Score::ONE).collect();
             let drop = l - n;
@@ -730,7 +866,12 @@ pub fn find_norm(norm: NormKind, applicant: Federation, rounds: &[NormRound], ev
         best = last_round_forfeit(norm, applicant, rounds, event, &counted, &not);
         evaluated += 1;
     }
-    NormSearch { full, best, evaluated, truncated }
+    NormSearch {
+        full,
+        best,
+        evaluated,
+        truncated,
+    }
 }
 
 /// Advances `idx` (strictly increasing indices below `n`) to the next combination in
@@ -756,22 +897,36 @@ fn last_round_forfeit(
     applicant: Federation,
     rounds: &[NormRound],
     event: &NormEvent,
-    counted: &[(NormOpponent, Score, u32)],
+    counted: &[Counted],
     not: &[(u32, NotCounted)],
 ) -> Option<NormCheck> {
     let last = rounds.iter().max_by_key(|r| r.round)?;
-    if last.result != ResultCode::ForfeitWin || last.exclusion.is_some() || last.round != event.scheduled_rounds {
+    if last.result != ResultCode::ForfeitWin
+        || last.exclusion.is_some()
+        || last.round != event.scheduled_rounds
+    {
         return None;
     }
     let opp = last.opponent?;
     let mut with_loss = counted.to_vec();
     with_loss.push((opp, Score::ZERO, last.round));
-    let mut c = check_subset(norm, applicant, event, &with_loss, &|_| true, event.min_games);
+    let mut c = check_subset(
+        norm,
+        applicant,
+        event,
+        &with_loss,
+        &|_| true,
+        event.min_games,
+    );
     if !c.valid {
         return None;
     }
     c.last_round_forfeit_as_loss = true;
-    c.not_counted = not.iter().filter(|(r, _)| *r != last.round).copied().collect();
+    c.not_counted = not
+        .iter()
+        .filter(|(r, _)| *r != last.round)
+        .copied()
+        .collect();
     Some(c)
 }
 
@@ -795,18 +950,27 @@ pub fn annex_band(norm: NormKind, games: u32, score: Score) -> Option<AnnexBand>
     if score < min {
         return None;
     }
-    let from = norm.min_ra().max(norm.min_rp() - dp(p_hundredths(score.tenths(), games)));
+    let from = norm
+        .min_ra()
+        .max(norm.min_rp() - dp(p_hundredths(score.tenths(), games)));
     let below = score - Score::HALF;
     let to = (below >= min).then(|| norm.min_rp() - dp(p_hundredths(below.tenths(), games)) - 1);
     if to.is_some_and(|t| t < from) {
         return None;
     }
-    Some(AnnexBand { score, ra_from: from, ra_to: to })
+    Some(AnnexBand {
+        score,
+        ra_from: from,
+        ra_to: to,
+    })
 }
 
 /// All non-empty annex rows for `games` games, highest score first.
 pub fn annex_table(norm: NormKind, games: u32) -> Vec<AnnexBand> {
-    (0..=2 * games as i32).rev().filter_map(|h| annex_band(norm, games, Score(5 * h))).collect()
+    (0..=2 * games as i32)
+        .rev()
+        .filter_map(|h| annex_band(norm, games, Score(5 * h)))
+        .collect()
 }
 
 /// The rating the last opponent needs for one result of the last game.
@@ -851,7 +1015,12 @@ const MAX_SEARCH_RATING: i32 = 4000;
 /// Given the tally of all games but the last, what the last game must bring for the norm
 /// (e.g. seed 001 APENDICES "Algunos ejemplos ..." (2)). Assumes the last opponent is not
 /// below the rating floor unless that is unavoidable (the floor is re-applied exactly).
-pub fn last_game_needs(norm: NormKind, applicant: Federation, before: &NormTally, event: &NormEvent) -> LastGameNeeds {
+pub fn last_game_needs(
+    norm: NormKind,
+    applicant: Federation,
+    before: &NormTally,
+    event: &NormEvent,
+) -> LastGameNeeds {
     let n = before.games + 1;
     let opponents = before.opponents + 1;
     let limits = NormLimits::new(n, opponents, event.min_games);
@@ -895,7 +1064,10 @@ pub fn last_game_needs(norm: NormKind, applicant: Federation, before: &NormTally
         t.games += 1;
         t.rating_sum += i64::from(r);
         if t.lowest.is_none_or(|l| r < l.value) {
-            t.lowest = Some(Lowest { value: r, round: None });
+            t.lowest = Some(Lowest {
+                value: r,
+                round: None,
+            });
         }
         t
     };
@@ -915,8 +1087,10 @@ pub fn last_game_needs(norm: NormKind, applicant: Federation, before: &NormTally
         .into_iter()
         .map(|result| {
             let total = before.points + game_score(result).unwrap_or(Score::ZERO);
-            let ra_needed = (total >= limits.min_score)
-                .then(|| norm.min_ra().max(norm.min_rp() - dp(p_hundredths(total.tenths(), n))));
+            let ra_needed = (total >= limits.min_score).then(|| {
+                norm.min_ra()
+                    .max(norm.min_rp() - dp(p_hundredths(total.tenths(), n)))
+            });
             let (min_rating, min_rating_unrounded) = match ra_needed {
                 None => (None, None),
                 Some(req) => (
@@ -924,12 +1098,17 @@ pub fn last_game_needs(norm: NormKind, applicant: Federation, before: &NormTally
                     least(&|r| with(r).adjusted_sum(floor).0 >= i64::from(req) * i64::from(n)),
                 ),
             };
-            LastGameOption { result, total, ra_needed, min_rating, min_rating_unrounded }
+            LastGameOption {
+                result,
+                total,
+                ra_needed,
+                min_rating,
+                min_rating_unrounded,
+            }
         })
         .collect::<Vec<_>>();
-    let at_min = score_needed(norm, n, norm.min_ra()).filter(|s| {
-        *s >= before.points && *s <= before.points + Score::ONE
-    });
+    let at_min = score_needed(norm, n, norm.min_ra())
+        .filter(|s| *s >= before.points && *s <= before.points + Score::ONE);
     let result_at_min = at_min.map(|s| match (s - before.points).tenths() {
         10 => ResultCode::Win,
         5 => ResultCode::Draw,
@@ -961,9 +1140,21 @@ mod tests {
     #[test]
     fn limits_match_annex_formulas() {
         let l = NormLimits::new(13, 13, 9);
-        assert_eq!((l.th_min, l.mo_min, l.own_fed_max, l.one_fed_max), (7, 5, 7, 8));
+        assert_eq!(
+            (l.th_min, l.mo_min, l.own_fed_max, l.one_fed_max),
+            (7, 5, 7, 8)
+        );
         let l = NormLimits::new(9, 9, 9);
-        assert_eq!((l.th_min, l.mo_min, l.own_fed_max, l.one_fed_max, l.min_score), (5, 3, 5, 6, Score(35)));
+        assert_eq!(
+            (
+                l.th_min,
+                l.mo_min,
+                l.own_fed_max,
+                l.one_fed_max,
+                l.min_score
+            ),
+            (5, 3, 5, 6, Score(35))
+        );
         // 4.5/13 = 34.6% is not enough (exact fraction).
         assert_eq!(NormLimits::new(13, 13, 9).min_score, Score(50));
         assert_eq!(NormLimits::new(10, 10, 9).min_score, Score(35));
@@ -975,9 +1166,18 @@ mod tests {
         // N-2: the seed's 17-round table omits 6 points; the formula gives it.
         let b = annex_band(NormKind::GM, 17, Score(60)).unwrap();
         assert_eq!((b.ra_from, b.ra_to), (2710, None));
-        assert_eq!(annex_band(NormKind::IM, 17, Score(60)).unwrap().ra_from, 2560);
-        assert_eq!(annex_band(NormKind::WGM, 17, Score(60)).unwrap().ra_from, 2510);
-        assert_eq!(annex_band(NormKind::WIM, 17, Score(60)).unwrap().ra_from, 2360);
+        assert_eq!(
+            annex_band(NormKind::IM, 17, Score(60)).unwrap().ra_from,
+            2560
+        );
+        assert_eq!(
+            annex_band(NormKind::WGM, 17, Score(60)).unwrap().ra_from,
+            2510
+        );
+        assert_eq!(
+            annex_band(NormKind::WIM, 17, Score(60)).unwrap().ra_from,
+            2360
+        );
         assert!(annex_band(NormKind::GM, 17, Score(55)).is_none());
         let t = annex_table(NormKind::GM, 9);
         assert_eq!(t.last().unwrap().ra_to, None);
@@ -994,7 +1194,17 @@ mod tests {
         while next_combination(&mut idx, 4) {
             seen.push(idx.clone());
         }
-        assert_eq!(seen, vec![vec![0, 1], vec![0, 2], vec![0, 3], vec![1, 2], vec![1, 3], vec![2, 3]]);
+        assert_eq!(
+            seen,
+            vec![
+                vec![0, 1],
+                vec![0, 2],
+                vec![0, 3],
+                vec![1, 2],
+                vec![1, 3],
+                vec![2, 3]
+            ]
+        );
         let mut empty: Vec<usize> = vec![];
         assert!(!next_combination(&mut empty, 3));
     }
@@ -1007,7 +1217,12 @@ mod tests {
     }
 
     fn opp(id: u32, f: &str, t: Option<Title>, r: Option<u16>) -> NormOpponent {
-        NormOpponent { id, federation: fed(f), titles: Titles::single(t), rating: r }
+        NormOpponent {
+            id,
+            federation: fed(f),
+            titles: Titles::single(t),
+            rating: r,
+        }
     }
 
     #[test]
@@ -1017,7 +1232,12 @@ mod tests {
             .map(|i| NormRound {
                 round: i,
                 result: ResultCode::Draw,
-                opponent: Some(opp(i, if i <= 2 { "FID" } else { "ESP" }, None, if i == 9 { None } else { Some(2300) })),
+                opponent: Some(opp(
+                    i,
+                    if i <= 2 { "FID" } else { "ESP" },
+                    None,
+                    if i == 9 { None } else { Some(2300) },
+                )),
                 exclusion: None,
             })
             .collect();
@@ -1026,7 +1246,14 @@ mod tests {
         assert_eq!(c.own_federation, 7);
         assert_eq!(c.unrated_opponents, 1);
         // Unrated opponent valued 1000, the lowest, raised to the IM floor 2050.
-        assert_eq!(c.floor_adjustment, Some(FloorAdjustment { round: Some(9), from: 1000, to: 2050 }));
+        assert_eq!(
+            c.floor_adjustment,
+            Some(FloorAdjustment {
+                round: Some(9),
+                from: 1000,
+                to: 2050
+            })
+        );
         assert_eq!(c.sum_adjusted, 8 * 2300 + 2050);
         assert!(!c.valid);
         let own = c.condition(ConditionKind::OwnFederation).unwrap();
@@ -1035,7 +1262,10 @@ mod tests {
 
     #[test]
     fn exemption_passes_federation_rules() {
-        let ev = NormEvent { foreign_exemption: true, ..NormEvent::swiss(9) };
+        let ev = NormEvent {
+            foreign_exemption: true,
+            ..NormEvent::swiss(9)
+        };
         let games: Vec<NormRound> = (1..=9)
             .map(|i| NormRound {
                 round: i,

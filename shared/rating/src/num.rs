@@ -113,7 +113,10 @@ impl Ratio {
         round_half_up(self.num * 10i64.pow(decimals), self.den)
     }
     pub fn add_int(self, v: i64) -> Ratio {
-        Ratio { num: self.num + v * self.den, den: self.den }
+        Ratio {
+            num: self.num + v * self.den,
+            den: self.den,
+        }
     }
 }
 

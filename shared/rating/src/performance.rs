@@ -36,7 +36,10 @@ pub struct Performance {
 ///
 /// # Panics
 /// If `points` is negative or exceeds one point per game.
-pub fn performance<I: IntoIterator<Item = i32>>(opponent_ratings: I, points: Score) -> Option<Performance> {
+pub fn performance<I: IntoIterator<Item = i32>>(
+    opponent_ratings: I,
+    points: Score,
+) -> Option<Performance> {
     let (mut n, mut sum) = (0u32, 0i64);
     for r in opponent_ratings {
         n += 1;
@@ -53,7 +56,15 @@ pub fn performance_from_sum(games: u32, rating_sum: i64, points: Score) -> Optio
     let ra = round_half_up(rating_sum, i64::from(games)) as i32;
     let p = p_hundredths(points.tenths(), games);
     let d = dp(p);
-    Some(Performance { games, points, rating_sum, ra, p, dp: d, rp: ra + d })
+    Some(Performance {
+        games,
+        points,
+        rating_sum,
+        ra,
+        p,
+        dp: d,
+        rp: ra + d,
+    })
 }
 
 /// The expected score against the average: `We = n × PD(own - Ra)` (used for rating-gain
@@ -77,6 +88,9 @@ mod tests {
         assert_eq!(p.rp, 3200);
         let p = performance([2400], Score(0)).unwrap();
         assert_eq!(p.rp, 1600);
-        assert_eq!(expected_points_against_average(2100, 2000, 9), Hundredths(9 * 64));
+        assert_eq!(
+            expected_points_against_average(2100, 2000, 9),
+            Hundredths(9 * 64)
+        );
     }
 }

@@ -72,7 +72,11 @@ impl ReportPlayer {
 }
 
 fn signed(v: i32) -> String {
-    if v > 0 { format!("+{v}") } else { v.to_string() }
+    if v > 0 {
+        format!("+{v}")
+    } else {
+        v.to_string()
+    }
 }
 
 fn points(s: Score) -> String {
@@ -108,7 +112,10 @@ pub fn rate_report(event: &ReportEvent) -> String {
     let mut out = String::new();
     let (rule_set, note) = match event.rule_set.or_else(|| RuleSet::in_force_on(event.start)) {
         Some(r) => (r, ""),
-        None => (RuleSet::B02_2022, " (start before 2022: earliest modelled rules used)"),
+        None => (
+            RuleSet::B02_2022,
+            " (start before 2022: earliest modelled rules used)",
+        ),
     };
     let _ = writeln!(
         out,
@@ -116,7 +123,11 @@ pub fn rate_report(event: &ReportEvent) -> String {
         event.name, event.category, event.start, rule_set, note
     );
     let by_id: HashMap<PlayerId, &ReportPlayer> = event.players.iter().map(|p| (p.id, p)).collect();
-    let rating_of = |id: PlayerId| by_id.get(&id).and_then(|p| p.effective_rating(event.category));
+    let rating_of = |id: PlayerId| {
+        by_id
+            .get(&id)
+            .and_then(|p| p.effective_rating(event.category))
+    };
 
     for p in &event.players {
         let own = p.effective_rating(event.category);
@@ -137,7 +148,11 @@ pub fn rate_report(event: &ReportEvent) -> String {
             .rounds
             .iter()
             .map(|e| match e.result {
-                ResultCode::Win | ResultCode::WinUnrated | ResultCode::ForfeitWin | ResultCode::FullBye | ResultCode::PairingBye => Score::ONE,
+                ResultCode::Win
+                | ResultCode::WinUnrated
+                | ResultCode::ForfeitWin
+                | ResultCode::FullBye
+                | ResultCode::PairingBye => Score::ONE,
                 ResultCode::Draw | ResultCode::DrawUnrated | ResultCode::HalfBye => Score::HALF,
                 _ => Score::ZERO,
             })
@@ -148,32 +163,55 @@ pub fn rate_report(event: &ReportEvent) -> String {
             p.id,
             p.name,
             p.federation,
-            if p.titles.is_empty() { "-".to_string() } else { p.titles.to_string() },
+            if p.titles.is_empty() {
+                "-".to_string()
+            } else {
+                p.titles.to_string()
+            },
             own.map_or("unrated".to_string(), |r| r.to_string()),
             points(total),
             p.rounds.len()
         );
         if !unknown_opponents.is_empty() {
-            let _ = writeln!(out, "     warning: opponents not in the player list (taken as unrated): {unknown_opponents:?}");
+            let _ = writeln!(
+                out,
+                "     warning: opponents not in the player list (taken as unrated): {unknown_opponents:?}"
+            );
         }
 
         match own {
             Some(r) => {
                 let rated_n = games
                     .iter()
-                    .filter(|g| g.opponent_rating.is_some() && crate::change::rated_score(g.result).is_some())
+                    .filter(|g| {
+                        g.opponent_rating.is_some()
+                            && crate::change::rated_score(g.result).is_some()
+                    })
                     .count() as u32;
                 let n = p.games_in_period.unwrap_or(rated_n);
                 let k = match p.k {
                     KSource::Given(k) => KFactor::given(u32::from(k), n),
-                    KSource::Derive { birth_year, rated_games_before, ever_reached_2400 } => KFactor::derive(
-                        &KInputs { rating: r, birth_year, period_year: event.start.year, rated_games_before, ever_reached_2400 },
+                    KSource::Derive {
+                        birth_year,
+                        rated_games_before,
+                        ever_reached_2400,
+                    } => KFactor::derive(
+                        &KInputs {
+                            rating: r,
+                            birth_year,
+                            period_year: event.start.year,
+                            rated_games_before,
+                            ever_reached_2400,
+                        },
                         n,
                     ),
                 };
                 let c = rating_change(rule_set, r, k.k, &games);
                 let kdesc = if k.capped() {
-                    format!("K {} ({}, lowered from {} for {} games)", k.k, k.reason, k.status_k, n)
+                    format!(
+                        "K {} ({}, lowered from {} for {} games)",
+                        k.k, k.reason, k.status_k, n
+                    )
                 } else {
                     format!("K {} ({})", k.k, k.reason)
                 };
@@ -188,13 +226,30 @@ pub fn rate_report(event: &ReportEvent) -> String {
                     signed(c.change),
                     c.new_rating
                 );
-                let capped: Vec<String> =
-                    c.games.iter().filter(|g| g.capped).map(|g| format!("r{} ({} -> 400)", g.round, g.diff_actual.abs())).collect();
+                let capped: Vec<String> = c
+                    .games
+                    .iter()
+                    .filter(|g| g.capped)
+                    .map(|g| format!("r{} ({} -> 400)", g.round, g.diff_actual.abs()))
+                    .collect();
                 if !capped.is_empty() {
-                    let _ = writeln!(out, "     400-point rule: {}{}", capped.join(", "), if c.cap_tie { " (tie: earliest round)" } else { "" });
+                    let _ = writeln!(
+                        out,
+                        "     400-point rule: {}{}",
+                        capped.join(", "),
+                        if c.cap_tie {
+                            " (tie: earliest round)"
+                        } else {
+                            ""
+                        }
+                    );
                 }
                 if c.falls_below_floor() {
-                    let _ = writeln!(out, "     note: below the {} floor: listed as unrated", rule_set.rating_floor());
+                    let _ = writeln!(
+                        out,
+                        "     note: below the {} floor: listed as unrated",
+                        rule_set.rating_floor()
+                    );
                 }
             }
             None => match initial_rating(rule_set, &[&games]) {
@@ -206,8 +261,16 @@ pub fn rate_report(event: &ReportEvent) -> String {
                         ir.ru_exact,
                         ir.games,
                         points(ir.points),
-                        if ir.discarded_first_event { "; zero score: discarded" } else { "" },
-                        if ir.limited_to_max { "; limited to the maximum" } else { "" },
+                        if ir.discarded_first_event {
+                            "; zero score: discarded"
+                        } else {
+                            ""
+                        },
+                        if ir.limited_to_max {
+                            "; limited to the maximum"
+                        } else {
+                            ""
+                        },
                         if ir.publishable {
                             String::new()
                         } else {
@@ -220,7 +283,10 @@ pub fn rate_report(event: &ReportEvent) -> String {
                     );
                 }
                 None => {
-                    let _ = writeln!(out, "     initial rating: no played games against rated opponents");
+                    let _ = writeln!(
+                        out,
+                        "     initial rating: no played games against rated opponents"
+                    );
                 }
             },
         }
@@ -228,9 +294,17 @@ pub fn rate_report(event: &ReportEvent) -> String {
         // Performance over played games against rated opponents.
         let perf_games: Vec<(i32, Score)> = games
             .iter()
-            .filter_map(|g| Some((i32::from(g.opponent_rating?), crate::change::rated_score(g.result)?)))
+            .filter_map(|g| {
+                Some((
+                    i32::from(g.opponent_rating?),
+                    crate::change::rated_score(g.result)?,
+                ))
+            })
             .collect();
-        match performance(perf_games.iter().map(|g| g.0), perf_games.iter().map(|g| g.1).sum()) {
+        match performance(
+            perf_games.iter().map(|g| g.0),
+            perf_games.iter().map(|g| g.1).sum(),
+        ) {
             Some(pf) => {
                 let _ = writeln!(
                     out,
@@ -244,12 +318,17 @@ pub fn rate_report(event: &ReportEvent) -> String {
                 );
             }
             None => {
-                let _ = writeln!(out, "     performance: no played games against rated opponents");
+                let _ = writeln!(
+                    out,
+                    "     performance: no played games against rated opponents"
+                );
             }
         }
 
         // Norms.
-        let Some(norm_event) = event.norms.filter(|_| event.category == Category::Standard) else { continue };
+        let Some(norm_event) = event.norms.filter(|_| event.category == Category::Standard) else {
+            continue;
+        };
         let rounds: Vec<NormRound> = p
             .rounds
             .iter()
@@ -257,12 +336,15 @@ pub fn rate_report(event: &ReportEvent) -> String {
             .map(|(i, e)| NormRound {
                 round: i as u32 + 1,
                 result: e.result,
-                opponent: e.opponent.and_then(|id| by_id.get(&id)).map(|o| NormOpponent {
-                    id: o.id,
-                    federation: o.federation,
-                    titles: o.titles,
-                    rating: o.rating,
-                }),
+                opponent: e
+                    .opponent
+                    .and_then(|id| by_id.get(&id))
+                    .map(|o| NormOpponent {
+                        id: o.id,
+                        federation: o.federation,
+                        titles: o.titles,
+                        rating: o.rating,
+                    }),
                 exclusion: None,
             })
             .collect();
@@ -325,13 +407,24 @@ mod tests {
     use super::*;
     use arbiter_core::Color;
 
-    fn player(id: u32, name: &str, rating: Option<u16>, titles: &[Title], fed: &str, sex: Sex) -> ReportPlayer {
+    fn player(
+        id: u32,
+        name: &str,
+        rating: Option<u16>,
+        titles: &[Title],
+        fed: &str,
+        sex: Sex,
+    ) -> ReportPlayer {
         ReportPlayer {
             id,
             name: name.into(),
             rating,
             standard_rating: None,
-            k: KSource::Derive { birth_year: Some(1990), rated_games_before: 100, ever_reached_2400: rating.is_some_and(|r| r >= 2400) },
+            k: KSource::Derive {
+                birth_year: Some(1990),
+                rated_games_before: 100,
+                ever_reached_2400: rating.is_some_and(|r| r >= 2400),
+            },
             titles: Titles::of(titles),
             federation: Federation::new(fed).unwrap(),
             sex: Some(sex),
@@ -344,7 +437,9 @@ mod tests {
         let res_b = result_a.mirrored().unwrap();
         let ia = ps.iter().position(|p| p.id == a).unwrap();
         let ib = ps.iter().position(|p| p.id == b).unwrap();
-        ps[ia].rounds.push(RoundEntry::game(b, Color::White, result_a));
+        ps[ia]
+            .rounds
+            .push(RoundEntry::game(b, Color::White, result_a));
         ps[ib].rounds.push(RoundEntry::game(a, Color::Black, res_b));
     }
 
@@ -380,9 +475,15 @@ mod tests {
         assert!(r.contains("games 2 < 9: off by 7"), "{r}");
         assert!(r.contains("WGM norm"), "women's norms for a woman: {r}");
         let alpha = r.split("\n\n").find(|s| s.contains("Alpha")).unwrap();
-        assert!(alpha.contains("GM norm") && !alpha.contains("IM norm"), "no IM norm for an IM: {alpha}");
+        assert!(
+            alpha.contains("GM norm") && !alpha.contains("IM norm"),
+            "no IM norm for an IM: {alpha}"
+        );
         let beta = r.split("\n\n").find(|s| s.contains("Beta")).unwrap();
-        assert!(!beta.contains("WGM norm"), "no women's norms for a man: {beta}");
+        assert!(
+            !beta.contains("WGM norm"),
+            "no women's norms for a man: {beta}"
+        );
         // 2024 initial rating: (2450 + 2300 + 3600) / 4 = 2087.5, p = 2.5/4 -> .63 -> +95.
         assert!(r.contains("Ru 2183 (exact 2182.5000)"), "{r}");
     }

@@ -15,7 +15,10 @@ impl Date {
     /// # Panics
     /// If the month or day is out of range.
     pub const fn new(year: i32, month: u8, day: u8) -> Date {
-        assert!(month >= 1 && month <= 12 && day >= 1 && day <= 31, "invalid date");
+        assert!(
+            month >= 1 && month <= 12 && day >= 1 && day <= 31,
+            "invalid date"
+        );
         Date { year, month, day }
     }
 }
@@ -37,19 +40,32 @@ impl FromStr for Date {
         let err = || DateParseError(s.to_string());
         let t = s.trim();
         let mut it = t.split(['-', '/', '.']);
-        let (y, m, d) = (it.next().ok_or_else(err)?, it.next().ok_or_else(err)?, it.next().ok_or_else(err)?);
+        let (y, m, d) = (
+            it.next().ok_or_else(err)?,
+            it.next().ok_or_else(err)?,
+            it.next().ok_or_else(err)?,
+        );
         if it.next().is_some() || y.len() != 4 {
             return Err(err());
         }
-        let all_digits = |x: &str| !x.is_empty() && x.len() <= 2 && x.bytes().all(|b| b.is_ascii_digit());
+        let all_digits =
+            |x: &str| !x.is_empty() && x.len() <= 2 && x.bytes().all(|b| b.is_ascii_digit());
         if !y.bytes().all(|b| b.is_ascii_digit()) || !all_digits(m) || !all_digits(d) {
             return Err(err());
         }
-        let (y, m, d): (i32, u8, u8) = (y.parse().map_err(|_| err())?, m.parse().map_err(|_| err())?, d.parse().map_err(|_| err())?);
+        let (y, m, d): (i32, u8, u8) = (
+            y.parse().map_err(|_| err())?,
+            m.parse().map_err(|_| err())?,
+            d.parse().map_err(|_| err())?,
+        );
         if !(1..=12).contains(&m) || !(1..=31).contains(&d) {
             return Err(err());
         }
-        Ok(Date { year: y, month: m, day: d })
+        Ok(Date {
+            year: y,
+            month: m,
+            day: d,
+        })
     }
 }
 
@@ -96,7 +112,10 @@ impl RuleSet {
     /// tournaments starting on or after the effective date; seed 001 CAPITULO VI 0.1).
     /// `None` before 1 January 2022 (earlier regulations are not modelled).
     pub fn in_force_on(start: Date) -> Option<RuleSet> {
-        RuleSet::ALL.into_iter().rev().find(|r| start >= r.effective_from())
+        RuleSet::ALL
+            .into_iter()
+            .rev()
+            .find(|r| start >= r.effective_from())
     }
 
     /// The lowest published rating: a first rating must reach it and a rating that drops below
@@ -161,7 +180,10 @@ pub struct TimeControl {
 impl TimeControl {
     /// `base` minutes plus `increment` seconds per move.
     pub fn minutes_plus_increment(base_minutes: u32, increment_seconds: u32) -> TimeControl {
-        TimeControl { base_seconds: base_minutes * 60, increment_seconds }
+        TimeControl {
+            base_seconds: base_minutes * 60,
+            increment_seconds,
+        }
     }
 
     /// Thinking time per player for a 60-move game, in seconds.
@@ -220,11 +242,26 @@ mod tests {
     #[test]
     fn rule_set_by_start_date() {
         assert_eq!(RuleSet::in_force_on(Date::new(2021, 12, 31)), None);
-        assert_eq!(RuleSet::in_force_on(Date::new(2022, 1, 1)), Some(RuleSet::B02_2022));
-        assert_eq!(RuleSet::in_force_on(Date::new(2024, 2, 29)), Some(RuleSet::B02_2022));
-        assert_eq!(RuleSet::in_force_on(Date::new(2024, 3, 1)), Some(RuleSet::B02_2024));
-        assert_eq!(RuleSet::in_force_on(Date::new(2025, 9, 30)), Some(RuleSet::B02_2024));
-        assert_eq!(RuleSet::in_force_on(Date::new(2025, 10, 1)), Some(RuleSet::B02_2025_10));
+        assert_eq!(
+            RuleSet::in_force_on(Date::new(2022, 1, 1)),
+            Some(RuleSet::B02_2022)
+        );
+        assert_eq!(
+            RuleSet::in_force_on(Date::new(2024, 2, 29)),
+            Some(RuleSet::B02_2022)
+        );
+        assert_eq!(
+            RuleSet::in_force_on(Date::new(2024, 3, 1)),
+            Some(RuleSet::B02_2024)
+        );
+        assert_eq!(
+            RuleSet::in_force_on(Date::new(2025, 9, 30)),
+            Some(RuleSet::B02_2024)
+        );
+        assert_eq!(
+            RuleSet::in_force_on(Date::new(2025, 10, 1)),
+            Some(RuleSet::B02_2025_10)
+        );
         for r in RuleSet::ALL {
             assert_eq!(RuleSet::from_id(r.id()), Some(r));
         }
@@ -233,7 +270,10 @@ mod tests {
     #[test]
     fn parses_dates() {
         assert_eq!("2024/03/01".parse::<Date>().unwrap(), Date::new(2024, 3, 1));
-        assert_eq!(" 2025-10-1 ".parse::<Date>().unwrap(), Date::new(2025, 10, 1));
+        assert_eq!(
+            " 2025-10-1 ".parse::<Date>().unwrap(),
+            Date::new(2025, 10, 1)
+        );
         assert!("2025-13-01".parse::<Date>().is_err());
         assert!("25-10-01".parse::<Date>().is_err());
         assert!("2025-10".parse::<Date>().is_err());
@@ -247,9 +287,19 @@ mod tests {
         let tc = TimeControl::minutes_plus_increment(60, 30); // 90 minutes
         assert!(tc.standard_minimum_met(Some(2000), Some(1900)));
         assert!(!tc.standard_minimum_met(Some(2400), Some(1900)));
-        assert_eq!(TimeControl::minutes_plus_increment(3, 2).category(), Some(Category::Blitz));
+        assert_eq!(
+            TimeControl::minutes_plus_increment(3, 2).category(),
+            Some(Category::Blitz)
+        );
         assert_eq!(TimeControl::minutes_plus_increment(2, 1).category(), None); // T = 3 is not > 3
         assert_eq!(TimeControl::minutes_plus_increment(2, 0).category(), None);
-        assert_eq!(TimeControl { base_seconds: 150, increment_seconds: 1 }.minutes_for_60_moves(), (3, 30));
+        assert_eq!(
+            TimeControl {
+                base_seconds: 150,
+                increment_seconds: 1
+            }
+            .minutes_for_60_moves(),
+            (3, 30)
+        );
     }
 }

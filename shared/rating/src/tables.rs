@@ -10,17 +10,13 @@ use crate::num::{Hundredths, round_half_up};
 /// `DP_BY_P[i]` = rating difference `dp` for a fractional score of `i / 100` (B.02 8.1.1).
 /// `p = 0` and `p = 1` carry the theoretical -800 / +800.
 const DP_BY_P: [i32; 101] = [
-    -800, -677, -589, -538, -501, -470, -444, -422, -401, -383,
-    -366, -351, -336, -322, -309, -296, -284, -273, -262, -251,
-    -240, -230, -220, -211, -202, -193, -184, -175, -166, -158,
-    -149, -141, -133, -125, -117, -110, -102, -95, -87, -80,
-    -72, -65, -57, -50, -43, -36, -29, -21, -14, -7,
-    0, 7, 14, 21, 29, 36, 43, 50, 57, 65,
-    72, 80, 87, 95, 102, 110, 117, 125, 133, 141,
-    149, 158, 166, 175, 184, 193, 202, 211, 220, 230,
-    240, 251, 262, 273, 284, 296, 309, 322, 336, 351,
-    366, 383, 401, 422, 444, 470, 501, 538, 589, 677,
-    800,];
+    -800, -677, -589, -538, -501, -470, -444, -422, -401, -383, -366, -351, -336, -322, -309, -296,
+    -284, -273, -262, -251, -240, -230, -220, -211, -202, -193, -184, -175, -166, -158, -149, -141,
+    -133, -125, -117, -110, -102, -95, -87, -80, -72, -65, -57, -50, -43, -36, -29, -21, -14, -7,
+    0, 7, 14, 21, 29, 36, 43, 50, 57, 65, 72, 80, 87, 95, 102, 110, 117, 125, 133, 141, 149, 158,
+    166, 175, 184, 193, 202, 211, 220, 230, 240, 251, 262, 273, 284, 296, 309, 322, 336, 351, 366,
+    383, 401, 422, 444, 470, 501, 538, 589, 677, 800,
+];
 
 /// `(low, high, H)`: absolute difference band (inclusive) and the expected score of the
 /// higher-rated player in hundredths (B.02 8.1.2). The lower-rated player's is `100 - H`.
@@ -75,7 +71,8 @@ const PD_BANDS: [(u32, u32, i32); 51] = [
     (518, 559, 97),
     (560, 619, 98),
     (620, 735, 99),
-    (736, u32::MAX, 100),];
+    (736, u32::MAX, 100),
+];
 
 /// The rating difference `dp` for a fractional score `p` given in hundredths (0..=100).
 ///
@@ -84,7 +81,10 @@ const PD_BANDS: [(u32, u32, i32); 51] = [
 /// # Panics
 /// If `p > 100` or `p < 0`.
 pub fn dp(p: Hundredths) -> i32 {
-    let i = usize::try_from(p.0).ok().filter(|&i| i <= 100).expect("dp: p outside 0.00..=1.00");
+    let i = usize::try_from(p.0)
+        .ok()
+        .filter(|&i| i <= 100)
+        .expect("dp: p outside 0.00..=1.00");
     DP_BY_P[i]
 }
 
@@ -97,7 +97,10 @@ pub fn p_hundredths(points_tenths: i32, games: u32) -> Hundredths {
     assert!(games > 0, "p_hundredths: no games");
     // p * 100 = tenths * 10 / games
     let p = round_half_up(i64::from(points_tenths) * 10, i64::from(games));
-    assert!((0..=100).contains(&p), "p_hundredths: score outside 0..=games");
+    assert!(
+        (0..=100).contains(&p),
+        "p_hundredths: score outside 0..=games"
+    );
     Hundredths(p as i32)
 }
 
@@ -119,13 +122,20 @@ pub fn expected_score(diff: i32) -> Hundredths {
 
 /// The table rows, for display: `(p in hundredths, dp)` from 1.00 down to 0.00.
 pub fn dp_rows() -> impl Iterator<Item = (Hundredths, i32)> {
-    (0..=100).rev().map(|i| (Hundredths(i), DP_BY_P[i as usize]))
+    (0..=100)
+        .rev()
+        .map(|i| (Hundredths(i), DP_BY_P[i as usize]))
 }
 
 /// The table rows, for display: `(low, high (None = open), H, L)`.
 pub fn pd_rows() -> impl Iterator<Item = (u32, Option<u32>, Hundredths, Hundredths)> {
     PD_BANDS.iter().map(|&(lo, hi, h)| {
-        (lo, (hi != u32::MAX).then_some(hi), Hundredths(h), Hundredths(100 - h))
+        (
+            lo,
+            (hi != u32::MAX).then_some(hi),
+            Hundredths(h),
+            Hundredths(100 - h),
+        )
     })
 }
 

@@ -16,8 +16,16 @@ pub enum Title {
 }
 
 impl Title {
-    pub const ALL: [Title; 8] =
-        [Title::GM, Title::IM, Title::FM, Title::CM, Title::WGM, Title::WIM, Title::WFM, Title::WCM];
+    pub const ALL: [Title; 8] = [
+        Title::GM,
+        Title::IM,
+        Title::FM,
+        Title::CM,
+        Title::WGM,
+        Title::WIM,
+        Title::WFM,
+        Title::WCM,
+    ];
 
     pub fn code(self) -> &'static str {
         match self {
@@ -104,9 +112,18 @@ impl Titles {
     }
     /// The highest title, in the order GM, IM, WGM, FM, WIM, CM, WFM, WCM (for display).
     pub fn highest(self) -> Option<Title> {
-        [Title::GM, Title::IM, Title::WGM, Title::FM, Title::WIM, Title::CM, Title::WFM, Title::WCM]
-            .into_iter()
-            .find(|t| self.contains(*t))
+        [
+            Title::GM,
+            Title::IM,
+            Title::WGM,
+            Title::FM,
+            Title::WIM,
+            Title::CM,
+            Title::WFM,
+            Title::WCM,
+        ]
+        .into_iter()
+        .find(|t| self.contains(*t))
     }
 }
 
@@ -133,7 +150,11 @@ impl Federation {
         if b.len() != 3 || !b.iter().all(u8::is_ascii_alphabetic) {
             return None;
         }
-        Some(Federation([b[0].to_ascii_uppercase(), b[1].to_ascii_uppercase(), b[2].to_ascii_uppercase()]))
+        Some(Federation([
+            b[0].to_ascii_uppercase(),
+            b[1].to_ascii_uppercase(),
+            b[2].to_ascii_uppercase(),
+        ]))
     }
     pub fn as_str(&self) -> &str {
         // Always ASCII letters by construction.
@@ -183,7 +204,7 @@ mod tests {
         assert!(t.contains(Title::IM) && t.contains(Title::WGM) && !t.contains(Title::GM));
         assert_eq!(t.to_string(), "IM+WGM");
         assert_eq!(t.highest(), Some(Title::IM));
-        assert!(Titles::single(Some(Title::CM)).is_title_holder() == false);
+        assert!(!Titles::single(Some(Title::CM)).is_title_holder());
         assert!(Titles::single(Some(Title::WFM)).is_title_holder());
         assert_eq!(Title::from_code("wg"), Some(Title::WGM));
         assert_eq!(Title::from_code(" GM "), Some(Title::GM));

@@ -4,7 +4,9 @@
 
 use arbiter_core::{ResultCode, Score};
 use arbiter_rating::norms::{NormEvent, NormKind, NormOpponent, NormRound, check_norm, find_norm};
-use arbiter_rating::{Federation, Hundredths, RatedGame, RuleSet, Title, Titles, expected_score, rating_change};
+use arbiter_rating::{
+    Federation, Hundredths, RatedGame, RuleSet, Title, Titles, expected_score, rating_change,
+};
 use proptest::prelude::*;
 use std::sync::OnceLock;
 
@@ -12,8 +14,12 @@ use std::sync::OnceLock;
 fn bands() -> &'static Vec<(u32, u32, i64)> {
     static B: OnceLock<Vec<(u32, u32, i64)>> = OnceLock::new();
     B.get_or_init(|| {
-        let path = format!("{}/data/fide-rating-tables.json", env!("CARGO_MANIFEST_DIR"));
-        let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+        let path = format!(
+            "{}/data/fide-rating-tables.json",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        let v: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
         v["pd_by_diff"]
             .as_array()
             .unwrap()
@@ -21,8 +27,13 @@ fn bands() -> &'static Vec<(u32, u32, i64)> {
             .map(|b| {
                 let h = b[2].to_string();
                 let (i, f) = h.split_once('.').unwrap_or((&h, "0"));
-                let hh = i.parse::<i64>().unwrap() * 100 + format!("{f:0<2}")[..2].parse::<i64>().unwrap();
-                (b[0].as_u64().unwrap() as u32, b[1].as_u64().map_or(u32::MAX, |x| x as u32), hh)
+                let hh = i.parse::<i64>().unwrap() * 100
+                    + format!("{f:0<2}")[..2].parse::<i64>().unwrap();
+                (
+                    b[0].as_u64().unwrap() as u32,
+                    b[1].as_u64().map_or(u32::MAX, |x| x as u32),
+                    hh,
+                )
             })
             .collect()
     })
@@ -44,11 +55,19 @@ fn score_of(r: ResultCode) -> i64 {
 }
 
 fn rule_set() -> impl Strategy<Value = RuleSet> {
-    prop_oneof![Just(RuleSet::B02_2022), Just(RuleSet::B02_2024), Just(RuleSet::B02_2025_10)]
+    prop_oneof![
+        Just(RuleSet::B02_2022),
+        Just(RuleSet::B02_2024),
+        Just(RuleSet::B02_2025_10)
+    ]
 }
 
 fn result() -> impl Strategy<Value = ResultCode> {
-    prop_oneof![Just(ResultCode::Win), Just(ResultCode::Draw), Just(ResultCode::Loss)]
+    prop_oneof![
+        Just(ResultCode::Win),
+        Just(ResultCode::Draw),
+        Just(ResultCode::Loss)
+    ]
 }
 
 proptest! {
@@ -176,7 +195,11 @@ fn norm_search_reaches_valid_sets() {
     let rs: Vec<NormRound> = (0..9u32)
         .map(|i| NormRound {
             round: i + 1,
-            result: if i < 6 { ResultCode::Win } else { ResultCode::Draw },
+            result: if i < 6 {
+                ResultCode::Win
+            } else {
+                ResultCode::Draw
+            },
             opponent: Some(NormOpponent {
                 id: i,
                 federation: Federation::new(feds[i as usize % 3]).unwrap(),
@@ -186,7 +209,12 @@ fn norm_search_reaches_valid_sets() {
             exclusion: None,
         })
         .collect();
-    let s = find_norm(NormKind::GM, Federation::new("ESP").unwrap(), &rs, &NormEvent::swiss(9));
+    let s = find_norm(
+        NormKind::GM,
+        Federation::new("ESP").unwrap(),
+        &rs,
+        &NormEvent::swiss(9),
+    );
     let b = s.best.expect("a GM norm");
     assert_eq!((b.games, b.score, b.rp), (9, Score(75), 2500 + 273));
 }

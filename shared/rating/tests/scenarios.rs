@@ -3,7 +3,9 @@
 
 use arbiter_core::{ResultCode, Score};
 use arbiter_rating::Title;
-use arbiter_rating::norms::{ConditionKind, NormEvent, NormKind, NormOpponent, NormRound, check_norm, find_norm};
+use arbiter_rating::norms::{
+    ConditionKind, NormEvent, NormKind, NormOpponent, NormRound, check_norm, find_norm,
+};
 use arbiter_rating::{Federation, Titles};
 
 fn fed(s: &str) -> Federation {
@@ -14,7 +16,12 @@ fn round(r: u32, id: u32, f: &str, t: Option<Title>, rating: u16, res: ResultCod
     NormRound {
         round: r,
         result: res,
-        opponent: Some(NormOpponent { id, federation: fed(f), titles: Titles::single(t), rating: Some(rating) }),
+        opponent: Some(NormOpponent {
+            id,
+            federation: fed(f),
+            titles: Titles::single(t),
+            rating: Some(rating),
+        }),
         exclusion: None,
     }
 }
@@ -50,7 +57,10 @@ fn guidelines_example_best_choice() {
     // Pre-determined pairings: only whole-event sets, so dropping the round-7 win is the choice.
     let s = find_norm(NormKind::GM, hun, &rounds, &NormEvent::round_robin(13));
     let b = s.best.unwrap();
-    assert_eq!((b.ignored_rounds.clone(), b.ra, b.rp), (vec![7], 2482, 2607));
+    assert_eq!(
+        (b.ignored_rounds.clone(), b.ra, b.rp),
+        (vec![7], 2482, 2607)
+    );
 }
 
 fn strong_nine(results: &[ResultCode]) -> Vec<NormRound> {
@@ -58,7 +68,16 @@ fn strong_nine(results: &[ResultCode]) -> Vec<NormRound> {
     results
         .iter()
         .enumerate()
-        .map(|(i, &r)| round(i as u32 + 1, i as u32 + 1, feds[i % 3], Some(Title::GM), 2550, r))
+        .map(|(i, &r)| {
+            round(
+                i as u32 + 1,
+                i as u32 + 1,
+                feds[i % 3],
+                Some(Title::GM),
+                2550,
+                r,
+            )
+        })
         .collect()
 }
 
@@ -67,9 +86,18 @@ fn strong_nine(results: &[ResultCode]) -> Vec<NormRound> {
 fn short_event_rule() {
     use ResultCode::*;
     let mut rounds = strong_nine(&[Win, Draw, Draw, Win, Draw, Draw, Win, Draw, Draw]);
-    rounds[8] = NormRound { round: 9, result: PairingBye, opponent: None, exclusion: None };
+    rounds[8] = NormRound {
+        round: 9,
+        result: PairingBye,
+        opponent: None,
+        exclusion: None,
+    };
     let c = check_norm(NormKind::GM, fed("ESP"), &rounds, &NormEvent::swiss(9));
-    assert!(c.short_event_rule && c.valid, "{:?}", c.failed().collect::<Vec<_>>());
+    assert!(
+        c.short_event_rule && c.valid,
+        "{:?}",
+        c.failed().collect::<Vec<_>>()
+    );
     assert_eq!((c.games, c.counts_as), (8, 9));
     // Not if the player asked for a bye.
     let mut asked = rounds.clone();
@@ -84,15 +112,29 @@ fn short_event_rule() {
 #[test]
 fn last_round_no_show() {
     use ResultCode::*;
-    let mut rounds = vec![NormRound { round: 1, result: HalfBye, opponent: None, exclusion: None }];
-    for (i, r) in strong_nine(&[Win, Win, Draw, Win, Draw, Win, Draw, Win, Win]).into_iter().enumerate() {
-        rounds.push(NormRound { round: i as u32 + 2, ..r });
+    let mut rounds = vec![NormRound {
+        round: 1,
+        result: HalfBye,
+        opponent: None,
+        exclusion: None,
+    }];
+    for (i, r) in strong_nine(&[Win, Win, Draw, Win, Draw, Win, Draw, Win, Win])
+        .into_iter()
+        .enumerate()
+    {
+        rounds.push(NormRound {
+            round: i as u32 + 2,
+            ..r
+        });
     }
     rounds[9].result = ForfeitWin;
     let ev = NormEvent::swiss(10);
     let s = find_norm(NormKind::GM, fed("ESP"), &rounds, &ev);
     assert!(!s.full.valid && !s.full.short_event_rule);
-    assert_eq!(s.full.condition(ConditionKind::Games).unwrap().shortfall(), 1);
+    assert_eq!(
+        s.full.condition(ConditionKind::Games).unwrap().shortfall(),
+        1
+    );
     let b = s.best.unwrap();
     assert!(b.last_round_forfeit_as_loss);
     assert_eq!((b.games, b.score, b.rp), (9, Score(65), 2550 + 166)); // 6.5/9 -> .72 -> 166
@@ -110,7 +152,10 @@ fn no_show_in_nine_rounds_uses_the_short_event_rule() {
     let c = check_norm(NormKind::GM, fed("ESP"), &rounds, &NormEvent::swiss(9));
     assert!(c.valid && c.short_event_rule);
     // 7/8 scored; 5/8 needed at Ra 2550 (.63 -> 95): two extra whole points.
-    assert_eq!((c.games, c.score, c.score_needed), (8, Score(70), Some(Score(50))));
+    assert_eq!(
+        (c.games, c.score, c.score_needed),
+        (8, Score(70), Some(Score(50)))
+    );
     assert_eq!(c.counts_as, 9 + 2);
 }
 
@@ -118,16 +163,41 @@ fn no_show_in_nine_rounds_uses_the_short_event_rule() {
 #[test]
 fn double_round_robin_counts_opponents_once() {
     use ResultCode::*;
-    let opps = [("GER", Some(Title::GM)), ("ENG", Some(Title::GM)), ("FRA", Some(Title::GM)), ("USA", None), ("NED", Some(Title::IM))];
+    let opps = [
+        ("GER", Some(Title::GM)),
+        ("ENG", Some(Title::GM)),
+        ("FRA", Some(Title::GM)),
+        ("USA", None),
+        ("NED", Some(Title::IM)),
+    ];
     let mut rounds = Vec::new();
     for cycle in 0..2u32 {
         for (i, (f, t)) in opps.iter().enumerate() {
             let r = cycle * 5 + i as u32 + 1;
-            rounds.push(round(r, i as u32 + 1, f, *t, 2600, if i % 2 == 0 { Win } else { Draw }));
+            rounds.push(round(
+                r,
+                i as u32 + 1,
+                f,
+                *t,
+                2600,
+                if i % 2 == 0 { Win } else { Draw },
+            ));
         }
     }
-    let ev = NormEvent { double_round_robin: true, ..NormEvent::round_robin(10) };
+    let ev = NormEvent {
+        double_round_robin: true,
+        ..NormEvent::round_robin(10)
+    };
     let c = check_norm(NormKind::GM, fed("ESP"), &rounds, &ev);
-    assert_eq!((c.games, c.norm_titles, c.title_holders, c.limits.mo_min, c.limits.th_min), (10, 3, 4, 3, 3));
+    assert_eq!(
+        (
+            c.games,
+            c.norm_titles,
+            c.title_holders,
+            c.limits.mo_min,
+            c.limits.th_min
+        ),
+        (10, 3, 4, 3, 3)
+    );
     assert!(c.valid, "{:?}", c.failed().collect::<Vec<_>>());
 }

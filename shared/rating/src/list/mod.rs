@@ -117,9 +117,19 @@ pub enum ListError {
     #[error("line {line}: header: {message}")]
     Header { line: u64, message: String },
     #[error("line {line}, column {column}, field {field}: {message}: {text:?}")]
-    Field { line: u64, column: u64, field: &'static str, message: &'static str, text: String },
+    Field {
+        line: u64,
+        column: u64,
+        field: &'static str,
+        message: &'static str,
+        text: String,
+    },
     #[error("line {line}, column {column}: {message}")]
-    Syntax { line: u64, column: u64, message: String },
+    Syntax {
+        line: u64,
+        column: u64,
+        message: String,
+    },
     #[error("line {line}: longer than {max} bytes")]
     TooLong { line: u64, max: usize },
 }
@@ -205,14 +215,29 @@ pub(crate) fn set_field(rec: &mut ListRecord, field: Field, v: &str) -> Result<(
             rec.name.push_str(v);
         }
         Field::Fed => {
-            rec.federation = if v.is_empty() { None } else { Some(Federation::new(v).ok_or("not a federation code")?) }
+            rec.federation = if v.is_empty() {
+                None
+            } else {
+                Some(Federation::new(v).ok_or("not a federation code")?)
+            }
         }
-        Field::Sex => rec.sex = if v.is_empty() { None } else { Some(Sex::from_code(v).ok_or("not M or F")?) },
+        Field::Sex => {
+            rec.sex = if v.is_empty() {
+                None
+            } else {
+                Some(Sex::from_code(v).ok_or("not M or F")?)
+            }
+        }
         Field::Title => rec.title = title(v)?,
         Field::WomenTitle => rec.women_title = title(v)?,
         Field::OtherTitles => {
             rec.other_titles.clear();
-            rec.other_titles.extend(v.split(',').map(str::trim).filter(|s| !s.is_empty()).map(str::to_string));
+            rec.other_titles.extend(
+                v.split(',')
+                    .map(str::trim)
+                    .filter(|s| !s.is_empty())
+                    .map(str::to_string),
+            );
         }
         Field::Foa => rec.foa_title = (!v.is_empty()).then(|| v.to_string()),
         Field::Rating(c) => rec.category_mut(c).rating = number::<u16>(v)?.filter(|&r| r > 0),
@@ -237,5 +262,9 @@ pub(crate) fn set_field(rec: &mut ListRecord, field: Field, v: &str) -> Result<(
 }
 
 fn title(v: &str) -> Result<Option<Title>, &'static str> {
-    if v.is_empty() { Ok(None) } else { Title::from_code(v).map(Some).ok_or("unknown title") }
+    if v.is_empty() {
+        Ok(None)
+    } else {
+        Title::from_code(v).map(Some).ok_or("unknown title")
+    }
 }

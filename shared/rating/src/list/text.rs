@@ -42,7 +42,11 @@ impl TextLayout {
                 i += 1;
             }
             let word: String = chars[start..i].iter().collect();
-            if word.eq_ignore_ascii_case("number") && labels.last().is_some_and(|(_, l)| l.eq_ignore_ascii_case("id")) {
+            if word.eq_ignore_ascii_case("number")
+                && labels
+                    .last()
+                    .is_some_and(|(_, l)| l.eq_ignore_ascii_case("id"))
+            {
                 labels.last_mut().unwrap().1 = "ID Number".into();
                 continue;
             }
@@ -56,7 +60,12 @@ impl TextLayout {
                     if columns.iter().any(|c: &Column| c.field == f) {
                         return Err(format!("column {label:?} appears twice"));
                     }
-                    columns.push(Column { field: f, label_start: *start, start: *start, end: None });
+                    columns.push(Column {
+                        field: f,
+                        label_start: *start,
+                        start: *start,
+                        end: None,
+                    });
                 }
                 None => unknown.push((label.clone(), start + 1)),
             }
@@ -72,15 +81,24 @@ impl TextLayout {
         }
         for need in [Field::Id, Field::Name, Field::Fed] {
             if !columns.iter().any(|c| c.field == need) {
-                return Err(format!("no {} column (labels: {:?})", need.name(), labels.iter().map(|l| &l.1).collect::<Vec<_>>()));
+                return Err(format!(
+                    "no {} column (labels: {:?})",
+                    need.name(),
+                    labels.iter().map(|l| &l.1).collect::<Vec<_>>()
+                ));
             }
         }
-        Ok(TextLayout { columns, unknown_labels: unknown })
+        Ok(TextLayout {
+            columns,
+            unknown_labels: unknown,
+        })
     }
 
     /// `(field name, first column, end column exclusive)`, 0-based character positions.
     pub fn columns(&self) -> impl Iterator<Item = (&'static str, usize, Option<usize>)> + '_ {
-        self.columns.iter().map(|c| (c.field.name(), c.start, c.end))
+        self.columns
+            .iter()
+            .map(|c| (c.field.name(), c.start, c.end))
     }
 
     fn column(&self, f: Field) -> Option<&Column> {
@@ -120,7 +138,9 @@ fn field_of_label(label: &str, single: Category) -> Option<Field> {
 
 /// `mar25`, `sep26`: the rating column of a per-category list.
 fn is_month_label(l: &str) -> bool {
-    const MONTHS: [&str; 12] = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
+    const MONTHS: [&str; 12] = [
+        "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
+    ];
     l.len() == 5 && MONTHS.contains(&&l[..3]) && l[3..].bytes().all(|b| b.is_ascii_digit())
 }
 
@@ -153,8 +173,18 @@ impl<R: BufRead> TextListReader<R> {
             line += 1;
             match read_line(&mut reader, &mut buf) {
                 Err(source) => return Err(ListError::Io { line, source }),
-                Ok(None) => return Err(ListError::Header { line, message: "empty input".into() }),
-                Ok(Some(true)) => return Err(ListError::TooLong { line, max: MAX_LINE_BYTES }),
+                Ok(None) => {
+                    return Err(ListError::Header {
+                        line,
+                        message: "empty input".into(),
+                    });
+                }
+                Ok(Some(true)) => {
+                    return Err(ListError::TooLong {
+                        line,
+                        max: MAX_LINE_BYTES,
+                    });
+                }
                 Ok(Some(false)) => {}
             }
             if buf.iter().all(u8::is_ascii_whitespace) {
@@ -164,7 +194,15 @@ impl<R: BufRead> TextListReader<R> {
             let header = header.trim_start_matches('\u{feff}');
             let layout = TextLayout::from_header(header, single_category)
                 .map_err(|message| ListError::Header { line, message })?;
-            return Ok(TextListReader { reader, layout, line, buf, text: String::new(), offsets: Vec::new(), done: false });
+            return Ok(TextListReader {
+                reader,
+                layout,
+                line,
+                buf,
+                text: String::new(),
+                offsets: Vec::new(),
+                done: false,
+            });
         }
     }
 
@@ -195,15 +233,30 @@ impl<R: BufRead> TextListReader<R> {
             }
         }
         if slicing == Slicing::Chars {
-            self.offsets.extend(self.text.char_indices().map(|(i, _)| i));
+            self.offsets
+                .extend(self.text.char_indices().map(|(i, _)| i));
             self.offsets.push(self.text.len());
             // A UTF-8 line padded by bytes: the federation column only lines up by bytes.
             if std::str::from_utf8(&self.buf).is_ok()
                 && let Some(fed) = self.layout.column(Field::Fed)
             {
                 let ok = |s: &str| s.trim().is_empty() || Federation::new(s).is_some();
-                let by_chars = slice(&self.text, &self.offsets, Slicing::Chars, fed.start, fed.end).0;
-                let by_bytes = slice(&self.text, &self.offsets, Slicing::Bytes, fed.start, fed.end).0;
+                let by_chars = slice(
+                    &self.text,
+                    &self.offsets,
+                    Slicing::Chars,
+                    fed.start,
+                    fed.end,
+                )
+                .0;
+                let by_bytes = slice(
+                    &self.text,
+                    &self.offsets,
+                    Slicing::Bytes,
+                    fed.start,
+                    fed.end,
+                )
+                .0;
                 if !ok(&by_chars) && ok(&by_bytes) {
                     slicing = Slicing::Bytes;
                 }
@@ -237,10 +290,18 @@ impl<R: BufRead> Iterator for TextListReader<R> {
             match read_line(&mut self.reader, &mut self.buf) {
                 Err(source) => {
                     self.done = true;
-                    return Some(Err(ListError::Io { line: self.line, source }));
+                    return Some(Err(ListError::Io {
+                        line: self.line,
+                        source,
+                    }));
                 }
                 Ok(None) => self.done = true,
-                Ok(Some(true)) => return Some(Err(ListError::TooLong { line: self.line, max: MAX_LINE_BYTES })),
+                Ok(Some(true)) => {
+                    return Some(Err(ListError::TooLong {
+                        line: self.line,
+                        max: MAX_LINE_BYTES,
+                    }));
+                }
                 Ok(Some(false)) => {
                     if self.buf.iter().all(u8::is_ascii_whitespace) {
                         continue;
@@ -254,7 +315,13 @@ impl<R: BufRead> Iterator for TextListReader<R> {
 }
 
 /// The text of columns `start..end` (0-based) and its byte offset in `text`.
-fn slice<'a>(text: &'a str, offsets: &[usize], how: Slicing, start: usize, end: Option<usize>) -> (Cow<'a, str>, usize) {
+fn slice<'a>(
+    text: &'a str,
+    offsets: &[usize],
+    how: Slicing,
+    start: usize,
+    end: Option<usize>,
+) -> (Cow<'a, str>, usize) {
     match how {
         Slicing::Bytes => {
             let b = text.as_bytes();
@@ -360,39 +427,114 @@ mod tests {
     #[test]
     fn reads_combined_list() {
         let rows = [
-            line(&[(0, "1503014"), (15, "Carlsen, Magnus"), (76, "NOR"), (80, "M"), (84, "GM"), (113, "2833"), (119, "9"), (123, "10"), (126, "2824"), (132, "0"), (136, "10"), (139, "2886"), (145, "0"), (149, "10"), (152, "1990")]),
-            line(&[(0, "13603620"), (15, "Hou, Yifan"), (76, "CHN"), (80, "F"), (84, "GM"), (89, "WGM"), (94, "FT,IA"), (113, "2633"), (123, "10"), (152, "1994"), (158, "w")]),
-            line(&[(0, "25121731"), (15, "Novice, Ana"), (76, "ESP"), (80, "F"), (152, "0000"), (158, "wi")]),
+            line(&[
+                (0, "1503014"),
+                (15, "Carlsen, Magnus"),
+                (76, "NOR"),
+                (80, "M"),
+                (84, "GM"),
+                (113, "2833"),
+                (119, "9"),
+                (123, "10"),
+                (126, "2824"),
+                (132, "0"),
+                (136, "10"),
+                (139, "2886"),
+                (145, "0"),
+                (149, "10"),
+                (152, "1990"),
+            ]),
+            line(&[
+                (0, "13603620"),
+                (15, "Hou, Yifan"),
+                (76, "CHN"),
+                (80, "F"),
+                (84, "GM"),
+                (89, "WGM"),
+                (94, "FT,IA"),
+                (113, "2633"),
+                (123, "10"),
+                (152, "1994"),
+                (158, "w"),
+            ]),
+            line(&[
+                (0, "25121731"),
+                (15, "Novice, Ana"),
+                (76, "ESP"),
+                (80, "F"),
+                (152, "0000"),
+                (158, "wi"),
+            ]),
         ];
         let text = format!("{COMBINED}\n{}\r\n\n{}\n{}", rows[0], rows[1], rows[2]);
-        let recs: Vec<ListRecord> =
-            TextListReader::new(text.as_bytes(), Category::Standard).unwrap().map(Result::unwrap).collect();
+        let recs: Vec<ListRecord> = TextListReader::new(text.as_bytes(), Category::Standard)
+            .unwrap()
+            .map(Result::unwrap)
+            .collect();
         assert_eq!(recs.len(), 3);
         let c = &recs[0];
-        assert_eq!((c.fide_id, c.name.as_str(), c.federation.unwrap().as_str()), (1503014, "Carlsen, Magnus", "NOR"));
-        assert_eq!((c.sex, c.title, c.birth_year), (Some(Sex::Male), Some(Title::GM), Some(1990)));
+        assert_eq!(
+            (c.fide_id, c.name.as_str(), c.federation.unwrap().as_str()),
+            (1503014, "Carlsen, Magnus", "NOR")
+        );
+        assert_eq!(
+            (c.sex, c.title, c.birth_year),
+            (Some(Sex::Male), Some(Title::GM), Some(1990))
+        );
         assert_eq!(c.standard.rating, Some(2833));
         assert_eq!((c.standard.games, c.standard.k), (Some(9), Some(10)));
         assert_eq!(c.blitz.rating, Some(2886));
         let h = &recs[1];
-        assert_eq!((h.title, h.women_title), (Some(Title::GM), Some(Title::WGM)));
+        assert_eq!(
+            (h.title, h.women_title),
+            (Some(Title::GM), Some(Title::WGM))
+        );
         assert_eq!(h.other_titles, vec!["FT".to_string(), "IA".to_string()]);
         assert!(h.woman_flag && !h.inactive);
         assert_eq!(h.rapid, Default::default());
         let n = &recs[2];
-        assert_eq!((n.birth_year, n.standard.rating, n.inactive, n.woman_flag), (None, None, true, true));
+        assert_eq!(
+            (n.birth_year, n.standard.rating, n.inactive, n.woman_flag),
+            (None, None, true, true)
+        );
     }
 
     #[test]
     fn reads_single_category_list_and_non_ascii_names() {
         let rows = [
-            line(&[(0, "25121731"), (15, "A C J John"), (76, "IND"), (80, "M"), (113, "1063"), (119, "0"), (123, "40"), (126, "1987"), (132, "i")]),
-            line(&[(0, "2200000"), (15, "Núñez, José"), (76, "ESP"), (80, "M"), (113, "1999"), (126, "1970")]),
+            line(&[
+                (0, "25121731"),
+                (15, "A C J John"),
+                (76, "IND"),
+                (80, "M"),
+                (113, "1063"),
+                (119, "0"),
+                (123, "40"),
+                (126, "1987"),
+                (132, "i"),
+            ]),
+            line(&[
+                (0, "2200000"),
+                (15, "Núñez, José"),
+                (76, "ESP"),
+                (80, "M"),
+                (113, "1999"),
+                (126, "1970"),
+            ]),
         ];
         let text = format!("{SINGLE}\n{}\n{}\n", rows[0], rows[1]);
-        let recs: Vec<ListRecord> =
-            TextListReader::new(text.as_bytes(), Category::Rapid).unwrap().map(Result::unwrap).collect();
-        assert_eq!(recs[0].rapid, crate::list::CategoryRating { rating: Some(1063), games: Some(0), k: Some(40) });
+        let recs: Vec<ListRecord> = TextListReader::new(text.as_bytes(), Category::Rapid)
+            .unwrap()
+            .map(Result::unwrap)
+            .collect();
+        assert_eq!(
+            recs[0].rapid,
+            crate::list::CategoryRating {
+                rating: Some(1063),
+                games: Some(0),
+                k: Some(40)
+            }
+        );
         assert!(recs[0].inactive);
         assert_eq!(recs[1].name, "Núñez, José");
         assert_eq!(recs[1].rapid.rating, Some(1999));
@@ -400,12 +542,27 @@ mod tests {
         let mut by_bytes = rows[1].clone().into_bytes();
         by_bytes.drain(73..76); // three accented letters: three spaces fewer, byte offsets match
         let text = [SINGLE.as_bytes(), b"\n", &by_bytes].concat();
-        let rec = TextListReader::new(&text[..], Category::Rapid).unwrap().next().unwrap().unwrap();
-        assert_eq!((rec.name.as_str(), rec.federation.unwrap().as_str(), rec.rapid.rating), ("Núñez, José", "ESP", Some(1999)));
+        let rec = TextListReader::new(&text[..], Category::Rapid)
+            .unwrap()
+            .next()
+            .unwrap()
+            .unwrap();
+        assert_eq!(
+            (
+                rec.name.as_str(),
+                rec.federation.unwrap().as_str(),
+                rec.rapid.rating
+            ),
+            ("Núñez, José", "ESP", Some(1999))
+        );
         // Latin-1 bytes.
         let latin: Vec<u8> = rows[1].chars().map(|c| c as u32 as u8).collect();
         let text = [SINGLE.as_bytes(), b"\n", &latin].concat();
-        let rec = TextListReader::new(&text[..], Category::Rapid).unwrap().next().unwrap().unwrap();
+        let rec = TextListReader::new(&text[..], Category::Rapid)
+            .unwrap()
+            .next()
+            .unwrap()
+            .unwrap();
         assert_eq!(rec.name, "Núñez, José");
     }
 
@@ -418,30 +575,79 @@ mod tests {
             line(&[(0, "x4"), (15, "Bad, Id"), (76, "ESP")]),
             line(&[(0, "5"), (15, "Bad, Title"), (76, "ESP"), (84, "XM")]),
         ];
-        let text = format!("{SINGLE}\n{}\n{}\n{}\n{}\n{}\n", rows[0], rows[1], rows[2], rows[3], rows[4]);
-        let out: Vec<_> = TextListReader::new(text.as_bytes(), Category::Standard).unwrap().collect();
+        let text = format!(
+            "{SINGLE}\n{}\n{}\n{}\n{}\n{}\n",
+            rows[0], rows[1], rows[2], rows[3], rows[4]
+        );
+        let out: Vec<_> = TextListReader::new(text.as_bytes(), Category::Standard)
+            .unwrap()
+            .collect();
         assert_eq!(out.len(), 5);
         match &out[0] {
-            Err(ListError::Field { line, column, field, text, .. }) => {
-                assert_eq!((*line, *column, *field, text.as_str()), (2, 114, "standard_rating", "2x00"));
+            Err(ListError::Field {
+                line,
+                column,
+                field,
+                text,
+                ..
+            }) => {
+                assert_eq!(
+                    (*line, *column, *field, text.as_str()),
+                    (2, 114, "standard_rating", "2x00")
+                );
             }
             other => panic!("{other:?}"),
         }
         assert_eq!(out[1].as_ref().unwrap().standard.rating, Some(2000));
-        assert!(matches!(&out[2], Err(ListError::Field { line: 4, column: 77, field: "federation", .. })));
-        assert!(matches!(&out[3], Err(ListError::Field { line: 5, column: 1, field: "fide_id", .. })));
-        assert!(matches!(&out[4], Err(ListError::Field { line: 6, column: 85, field: "title", .. })));
+        assert!(matches!(
+            &out[2],
+            Err(ListError::Field {
+                line: 4,
+                column: 77,
+                field: "federation",
+                ..
+            })
+        ));
+        assert!(matches!(
+            &out[3],
+            Err(ListError::Field {
+                line: 5,
+                column: 1,
+                field: "fide_id",
+                ..
+            })
+        ));
+        assert!(matches!(
+            &out[4],
+            Err(ListError::Field {
+                line: 6,
+                column: 85,
+                field: "title",
+                ..
+            })
+        ));
         let msg = out[0].as_ref().unwrap_err().to_string();
-        assert_eq!(msg, "line 2, column 114, field standard_rating: not a number: \"2x00\"");
+        assert_eq!(
+            msg,
+            "line 2, column 114, field standard_rating: not a number: \"2x00\""
+        );
     }
 
     #[test]
     fn header_problems() {
         let legacy = "ID number Name                              TitlFed  Mar11 GamesBorn  Flag\n";
-        assert!(matches!(TextListReader::new(legacy.as_bytes(), Category::Standard), Err(ListError::Header { line: 1, .. })));
-        assert!(matches!(TextListReader::new(&b""[..], Category::Standard), Err(ListError::Header { .. })));
+        assert!(matches!(
+            TextListReader::new(legacy.as_bytes(), Category::Standard),
+            Err(ListError::Header { line: 1, .. })
+        ));
+        assert!(matches!(
+            TextListReader::new(&b""[..], Category::Standard),
+            Err(ListError::Header { .. })
+        ));
         let long = format!("{SINGLE}\n{}\n1\n", "9".repeat(MAX_LINE_BYTES + 10));
-        let out: Vec<_> = TextListReader::new(long.as_bytes(), Category::Standard).unwrap().collect();
+        let out: Vec<_> = TextListReader::new(long.as_bytes(), Category::Standard)
+            .unwrap()
+            .collect();
         assert!(matches!(&out[0], Err(ListError::TooLong { line: 2, .. })));
         assert!(out[1].is_ok());
     }

@@ -20,7 +20,9 @@ pub struct XmlListReader<R> {
 
 /// What the scanner found after a `<`.
 enum Tag {
-    Start { self_closing: bool },
+    Start {
+        self_closing: bool,
+    },
     End,
     /// Declaration, processing instruction, comment, doctype.
     Other,
@@ -44,11 +46,18 @@ impl<R: BufRead> XmlListReader<R> {
     }
 
     fn io(&self, source: std::io::Error) -> ListError {
-        ListError::Io { line: self.line, source }
+        ListError::Io {
+            line: self.line,
+            source,
+        }
     }
 
     fn syntax(&self, message: impl Into<String>) -> ListError {
-        ListError::Syntax { line: self.line, column: self.column, message: message.into() }
+        ListError::Syntax {
+            line: self.line,
+            column: self.column,
+            message: message.into(),
+        }
     }
 
     fn peek(&mut self) -> Result<Option<u8>, ListError> {
@@ -77,12 +86,14 @@ impl<R: BufRead> XmlListReader<R> {
 
     /// Skips to the next `<` and consumes it; `false` at end of input. Non-blank text is an
     /// error when `strict`.
-    fn to_tag(&mut self, strict: bool) -> Result<bool, ListError> {
+    fn next_tag(&mut self, strict: bool) -> Result<bool, ListError> {
         loop {
             match self.bump()? {
                 None => return Ok(false),
                 Some(b'<') => return Ok(true),
-                Some(c) if strict && !c.is_ascii_whitespace() => return Err(self.syntax("text outside a field")),
+                Some(c) if strict && !c.is_ascii_whitespace() => {
+                    return Err(self.syntax("text outside a field"));
+                }
                 Some(_) => {}
             }
         }
@@ -93,7 +104,12 @@ impl<R: BufRead> XmlListReader<R> {
         let mut matched = 0;
         while matched < end.len() {
             match self.bump()? {
-                None => return Err(self.syntax(format!("unterminated markup, expected {:?}", String::from_utf8_lossy(end)))),
+                None => {
+                    return Err(self.syntax(format!(
+                        "unterminated markup, expected {:?}",
+                        String::from_utf8_lossy(end)
+                    )));
+                }
                 Some(c) if c == end[matched] => matched += 1,
                 Some(c) => matched = usize::from(c == end[0]),
             }
@@ -145,7 +161,9 @@ impl<R: BufRead> XmlListReader<R> {
         let mut prev = 0u8;
         let mut quote: Option<u8> = None;
         loop {
-            let Some(c) = self.bump()? else { return Err(self.syntax("unterminated tag")) };
+            let Some(c) = self.bump()? else {
+                return Err(self.syntax("unterminated tag"));
+            };
             match quote {
                 Some(q) if c == q => quote = None,
                 Some(_) => {}
@@ -155,7 +173,13 @@ impl<R: BufRead> XmlListReader<R> {
             }
             prev = c;
         }
-        Ok(if end { Tag::End } else { Tag::Start { self_closing: prev == b'/' } })
+        Ok(if end {
+            Tag::End
+        } else {
+            Tag::Start {
+                self_closing: prev == b'/',
+            }
+        })
     }
 
     fn field_of(&self) -> Option<Field> {
@@ -194,7 +218,9 @@ impl<R: BufRead> XmlListReader<R> {
                 Some(b'<') => return Ok(start),
                 Some(c) => {
                     if self.value.len() >= MAX_LINE_BYTES {
-                        return Err(self.syntax(format!("field value longer than {MAX_LINE_BYTES} bytes")));
+                        return Err(
+                            self.syntax(format!("field value longer than {MAX_LINE_BYTES} bytes"))
+                        );
                     }
                     self.value.push(c);
                 }
@@ -219,7 +245,9 @@ impl<R: BufRead> XmlListReader<R> {
                 "quot" => '"',
                 "apos" => '\'',
                 _ => {
-                    let code = if let Some(h) = ent.strip_prefix("#x").or_else(|| ent.strip_prefix("#X")) {
+                    let code = if let Some(h) =
+                        ent.strip_prefix("#x").or_else(|| ent.strip_prefix("#X"))
+                    {
                         u32::from_str_radix(h, 16).ok()
                     } else if let Some(d) = ent.strip_prefix('#') {
                         d.parse().ok()
@@ -242,7 +270,7 @@ impl<R: BufRead> XmlListReader<R> {
         let mut have_id = false;
         self.in_player = true;
         loop {
-            if !self.to_tag(true)? {
+            if !self.next_tag(true)? {
                 return Err(self.syntax("unterminated <player>"));
             }
             match self.tag()? {
@@ -252,7 +280,10 @@ impl<R: BufRead> XmlListReader<R> {
                     break;
                 }
                 Tag::End => {
-                    return Err(self.syntax(format!("unexpected </{}>", String::from_utf8_lossy(&self.name))));
+                    return Err(self.syntax(format!(
+                        "unexpected </{}>",
+                        String::from_utf8_lossy(&self.name)
+                    )));
                 }
                 Tag::Start { self_closing } => {
                     let field = self.field_of();
@@ -315,12 +346,14 @@ impl<R: BufRead> Iterator for XmlListReader<R> {
     fn next(&mut self) -> Option<Self::Item> {
         while !self.done {
             let step = (|| -> Result<Option<ListRecord>, ListError> {
-                if !self.to_tag(false)? {
+                if !self.next_tag(false)? {
                     self.done = true;
                     return Ok(None);
                 }
                 match self.tag()? {
-                    Tag::Start { self_closing: false } if self.name == b"player" => self.player().map(Some),
+                    Tag::Start {
+                        self_closing: false,
+                    } if self.name == b"player" => self.player().map(Some),
                     _ => Ok(None),
                 }
             })();
@@ -379,13 +412,23 @@ mod tests {
 
     #[test]
     fn reads_players() {
-        let recs: Vec<ListRecord> =
-            XmlListReader::new(SAMPLE.as_bytes(), Category::Standard).map(Result::unwrap).collect();
+        let recs: Vec<ListRecord> = XmlListReader::new(SAMPLE.as_bytes(), Category::Standard)
+            .map(Result::unwrap)
+            .collect();
         assert_eq!(recs.len(), 2);
         let c = &recs[0];
-        assert_eq!((c.fide_id, c.name.as_str(), c.federation.unwrap().as_str()), (1503014, "Carlsen, Magnus", "NOR"));
-        assert_eq!((c.sex, c.title, c.birth_year), (Some(Sex::Male), Some(Title::GM), Some(1990)));
-        assert_eq!((c.standard.rating, c.standard.games, c.standard.k), (Some(2833), Some(9), Some(10)));
+        assert_eq!(
+            (c.fide_id, c.name.as_str(), c.federation.unwrap().as_str()),
+            (1503014, "Carlsen, Magnus", "NOR")
+        );
+        assert_eq!(
+            (c.sex, c.title, c.birth_year),
+            (Some(Sex::Male), Some(Title::GM), Some(1990))
+        );
+        assert_eq!(
+            (c.standard.rating, c.standard.games, c.standard.k),
+            (Some(2833), Some(9), Some(10))
+        );
         assert_eq!((c.rapid.rating, c.blitz.rating), (Some(2824), Some(2886)));
         let o = &recs[1];
         assert_eq!(o.name, "O'Brien & Co, Séan");
@@ -399,8 +442,14 @@ mod tests {
     #[test]
     fn single_category_list() {
         let xml = "<playerslist><player><fideid>7</fideid><rating>1500</rating><k>20</k></player></playerslist>";
-        let r = XmlListReader::new(xml.as_bytes(), Category::Blitz).next().unwrap().unwrap();
-        assert_eq!((r.blitz.rating, r.blitz.k, r.standard.rating), (Some(1500), Some(20), None));
+        let r = XmlListReader::new(xml.as_bytes(), Category::Blitz)
+            .next()
+            .unwrap()
+            .unwrap();
+        assert_eq!(
+            (r.blitz.rating, r.blitz.k, r.standard.rating),
+            (Some(1500), Some(20), None)
+        );
     }
 
     #[test]
@@ -414,15 +463,38 @@ mod tests {
         let out: Vec<_> = XmlListReader::new(xml.as_bytes(), Category::Standard).collect();
         assert_eq!(out.len(), 6, "{out:?}");
         match &out[0] {
-            Err(ListError::Field { line, column, field, text, .. }) => {
-                assert_eq!((*line, *column, *field, text.as_str()), (4, 9, "standard_rating", "2x"));
+            Err(ListError::Field {
+                line,
+                column,
+                field,
+                text,
+                ..
+            }) => {
+                assert_eq!(
+                    (*line, *column, *field, text.as_str()),
+                    (4, 9, "standard_rating", "2x")
+                );
             }
             other => panic!("{other:?}"),
         }
         assert_eq!(out[1].as_ref().unwrap().fide_id, 2);
-        assert!(matches!(&out[2], Err(ListError::Field { line: 7, field: "fide_id", .. })));
+        assert!(matches!(
+            &out[2],
+            Err(ListError::Field {
+                line: 7,
+                field: "fide_id",
+                ..
+            })
+        ));
         assert!(matches!(&out[3], Err(ListError::Syntax { line: 8, .. })));
-        assert!(matches!(&out[4], Err(ListError::Field { line: 9, field: "federation", .. })));
+        assert!(matches!(
+            &out[4],
+            Err(ListError::Field {
+                line: 9,
+                field: "federation",
+                ..
+            })
+        ));
         assert_eq!(out[5].as_ref().unwrap().fide_id, 6);
     }
 
