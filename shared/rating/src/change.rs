@@ -349,6 +349,13 @@ pub fn period_change(
     (exact, exact.round_half_up())
 }
 
+/// An individual match is rated only if both players are rated (B.02 6.1; rapid/blitz 5.1).
+/// Games played after the winner of a fixed-length match is known are not rated unless this was
+/// requested in advance (6.2): mark them with [`RatedGame::rateable`] `= false`.
+pub fn match_is_rated(a: Option<u16>, b: Option<u16>) -> bool {
+    a.is_some() && b.is_some()
+}
+
 /// The expected score of one player against another, without any cap (table 8.1.2).
 pub fn expected_against(own: u16, opponent: u16) -> Hundredths {
     expected_score(i32::from(own) - i32::from(opponent))
@@ -523,6 +530,12 @@ mod tests {
         assert_eq!((exact, r), (Hundredths(1000), 10));
         let (exact, r) = period_change(10, [Hundredths(-565)]);
         assert_eq!((exact, r), (Hundredths(-5650), -56));
+    }
+
+    #[test]
+    fn matches_need_two_rated_players() {
+        assert!(match_is_rated(Some(2000), Some(1500)));
+        assert!(!match_is_rated(Some(2000), None));
     }
 
     #[test]

@@ -14,6 +14,21 @@
 //!
 //! The crate does no I/O of its own except reading from a reader the caller passes in.
 //!
+//! ```
+//! use arbiter_core::ResultCode::*;
+//! use arbiter_rating::{Date, RatedGame, RuleSet, rating_change};
+//!
+//! // Seed 001 APENDICES "Ejemplo de cálculo de Valoración": 2212, K = 40, 5.5/9.
+//! let opponents = [1926, 2011, 2318, 2067, 2219, 2585, 2659, 2464, 2652];
+//! let results = [Win, Win, Loss, Draw, Draw, Loss, Win, Draw, Draw];
+//! let games: Vec<RatedGame> = (0..9).map(|i| RatedGame::new(i as u32 + 1, Some(opponents[i]), results[i])).collect();
+//! let rules = RuleSet::in_force_on(Date::new(2024, 6, 1)).unwrap();
+//! let c = rating_change(rules, 2212, 40, &games);
+//! assert_eq!((c.sum_delta_r.to_string(), c.change, c.new_rating), ("1.41".to_string(), 56, 2268));
+//! // Under the 2022 text only the largest difference above 400 is capped: 2269.
+//! assert_eq!(rating_change(RuleSet::B02_2022, 2212, 40, &games).new_rating, 2269);
+//! ```
+//!
 //! [`Score`]: arbiter_core::Score
 
 mod change;
@@ -30,7 +45,8 @@ mod title;
 pub use change::{
     GameChange, KFactor, KInputs, KReason, MAX_COUNTED_DIFFERENCE, MAX_K_TIMES_GAMES,
     NO_CAP_FROM_RATING, RatedGame, RatingChange, Side, Skip, adjustment_march_2024,
-    cap_k_for_games, expected_against, k_by_status, period_change, rated_score, rating_change,
+    cap_k_for_games, expected_against, k_by_status, match_is_rated, period_change, rated_score,
+    rating_change,
 };
 pub use initial::{InitialRating, MIN_GAMES_FOR_FIRST_RATING, RuMethod, initial_rating};
 pub use num::{Hundredths, Ratio, ceil_div, round_half_up};

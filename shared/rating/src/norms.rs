@@ -547,6 +547,9 @@ pub fn score_needed(norm: NormKind, n: u32, ra: i32) -> Option<Score> {
 }
 
 /// Checks a tally against `norm` (the arithmetic core of every check).
+///
+/// # Panics
+/// If the tally's points are negative or exceed one per game.
 pub fn check_tally(
     norm: NormKind,
     applicant: Federation,
