@@ -284,7 +284,11 @@ pub(crate) fn check(file: &TrfFile, map: &SourceMap, opts: &ParseOptions, warnin
                     ErrorKind::UnknownPlayer,
                     loc,
                     format!("{what} id {}", k + 1),
-                    format!("no {} has number {id}", if teams_allowed && team_file { "310 team" } else { "001 record" }),
+                    if teams_allowed && team_file {
+                        format!("no 310 team has number {id}")
+                    } else {
+                        format!("no 001 record has start number {id}")
+                    },
                 ))?;
             }
         }

@@ -119,7 +119,8 @@ fn gen_250(points: &BTreeMap<PlayerId, Vec<Score>>) -> Vec<Record> {
     type Run = (Score, u32, u32);
     let runs = |v: &[Score]| -> Vec<Run> {
         let mut out: Vec<Run> = Vec::new();
-        for (k, &s) in v.iter().enumerate() {
+        // Record 250 has three columns for a round number.
+        for (k, &s) in v.iter().enumerate().take(999) {
             let r = k as u32 + 1;
             match out.last_mut() {
                 Some(last) if last.0 == s && last.2 + 1 == r => last.2 = r,

@@ -223,6 +223,11 @@ impl Accelerations {
     }
 }
 
+/// A sum of tenths as a [`Score`], saturating at the `i32` range.
+fn clamp_score(t: i64) -> Score {
+    Score(t.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32)
+}
+
 /// Candidate (win, draw) values tried when the points column contradicts 1 / ½ / 0.
 fn inference_candidates() -> Vec<(i32, i32)> {
     let mut c = vec![(30, 10), (20, 10), (30, 15), (10, 0), (20, 0), (30, 0)];
@@ -409,17 +414,19 @@ impl TrfFile {
         let rtp = self.round_to_pair();
         for (i, r) in self.records.iter().enumerate() {
             let Record::Player(p) = r else { continue };
-            let mut all = Score::ZERO;
-            let mut before = Score::ZERO;
+            // Summed in i64: a hostile file can hold very many rounds of very large values.
+            let mut all: i64 = 0;
+            let mut before: i64 = 0;
             for (k, e) in p.rounds.iter().enumerate() {
-                let v = scorer.points(e.as_ref());
+                let v = i64::from(scorer.points(e.as_ref()).tenths());
                 all += v;
                 if (k as u64) + 1 < u64::from(rtp) {
                     before += v;
                 }
             }
-            if p.points != all && p.points != before {
-                return Some((i, all));
+            let pts = i64::from(p.points.tenths());
+            if pts != all && pts != before {
+                return Some((i, clamp_score(all)));
             }
         }
         None
@@ -462,7 +469,8 @@ impl TrfFile {
     pub fn score_after(&self, player: PlayerId, round: u32) -> Option<Score> {
         let p = self.player(player)?;
         let (scorer, _) = self.scoring();
-        Some(p.rounds.iter().take(round as usize).map(|e| scorer.points(e.as_ref())).sum())
+        let sum: i64 = p.rounds.iter().take(round as usize).map(|e| i64::from(scorer.points(e.as_ref()).tenths())).sum();
+        Some(clamp_score(sum))
     }
 
     /// The initial colour the file states: `152`, else `XXC white1` / `XXC black1`.
@@ -540,7 +548,7 @@ impl TrfFile {
                         v.resize(last, Score::ZERO);
                     }
                     for slot in v.iter_mut().take(last).skip((a.first_round as usize).saturating_sub(1)) {
-                        *slot += gp;
+                        *slot = Score(slot.tenths().saturating_add(gp.tenths()));
                     }
                 }
             }

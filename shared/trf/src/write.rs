@@ -59,25 +59,23 @@ fn range(i: usize, field: &str, v: u64, min: u64, max: u64) -> W<()> {
     Ok(())
 }
 
-fn score4(i: usize, field: &str, s: Score) -> W<String> {
+/// A score right-aligned in `n` columns: `%n.1f` as the spec writes points, or the whole
+/// number without decimals when only that fits (a `9999` read from a points column).
+fn score_n(i: usize, field: &str, s: Option<Score>, n: usize) -> W<String> {
+    let Some(s) = s else { return Ok(" ".repeat(n)) };
     let t = s.to_string();
-    if t.len() > 4 {
-        return Err(fail(i, field, format!("{t} does not fit in 4 columns")));
+    if t.len() <= n {
+        return Ok(format!("{t:>n$}"));
     }
-    Ok(format!("{t:>4}"))
+    let whole = (s.tenths() / 10).to_string();
+    if s.tenths() % 10 == 0 && whole.len() <= n {
+        return Ok(format!("{whole:>n$}"));
+    }
+    Err(fail(i, field, format!("{t} does not fit in {n} columns")))
 }
 
-fn score_n(i: usize, field: &str, s: Option<Score>, n: usize) -> W<String> {
-    match s {
-        None => Ok(" ".repeat(n)),
-        Some(s) => {
-            let t = s.to_string();
-            if t.len() > n {
-                return Err(fail(i, field, format!("{t} does not fit in {n} columns")));
-            }
-            Ok(format!("{t:>n$}"))
-        }
-    }
+fn score4(i: usize, field: &str, s: Score) -> W<String> {
+    score_n(i, field, Some(s), 4)
 }
 
 fn ids(i: usize, what: &str, v: &[PlayerId], min_count: usize) -> W<()> {
