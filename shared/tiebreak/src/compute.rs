@@ -38,15 +38,30 @@ pub(crate) fn adjusted(f: &Field, ch: usize) -> Vec<i64> {
             match f.rule_set {
                 // Every result obtained without playing counts as a draw (seed 001 "Oponente
                 // Virtual", last paragraph; seed 004 "Bucholz con ajuste FIDE").
-                RuleSet::Legacy2009 => c.slots.iter().map(|s| if s.is_played() { s.pts[ch] } else { draw }).sum(),
+                RuleSet::Legacy2009 => c
+                    .slots
+                    .iter()
+                    .map(|s| if s.is_played() { s.pts[ch] } else { draw })
+                    .sum(),
                 // 16.2.5: a requested bye followed only by voluntary unplayed rounds (or in the last
                 // round) counts as a draw; every other round keeps its real value.
                 RuleSet::C07_2024 | RuleSet::C07_2026 => {
-                    let last_not_vur = c.slots.iter().rposition(|s| !s.is_vur()).map(|i| i + 1).unwrap_or(0);
+                    let last_not_vur = c
+                        .slots
+                        .iter()
+                        .rposition(|s| !s.is_vur())
+                        .map(|i| i + 1)
+                        .unwrap_or(0);
                     c.slots
                         .iter()
                         .enumerate()
-                        .map(|(i, s)| if i < last_not_vur || s.opp.is_some() { s.pts[ch] } else { draw })
+                        .map(|(i, s)| {
+                            if i < last_not_vur || s.opp.is_some() {
+                                s.pts[ch]
+                            } else {
+                                draw
+                            }
+                        })
                         .sum()
                 }
             }
@@ -101,7 +116,8 @@ pub(crate) fn contributions(f: &Field, spec: BhSpec) -> Vec<Vec<Contribution>> {
             for (i, s) in comp.slots.iter().enumerate() {
                 let r = i as i64 + 1;
                 let result = spec.ch_own.map(|k| s.pts[k]);
-                let treat_played = s.is_played() || (s.is_forfeit() && (forfeits_played || f.predetermined));
+                let treat_played =
+                    s.is_played() || (s.is_forfeit() && (forfeits_played || f.predetermined));
                 let item = if treat_played {
                     let o = s.opp.unwrap_or(c);
                     Some((adj[o], result, false))
@@ -153,19 +169,27 @@ fn key(c: &Contribution) -> (Rational, Rational) {
 /// Sum after removing `low` least and `high` most significant values (Art. 14), with the VUR
 /// exception of 16.5 when `vur_exception`: a cut removes the higher of the least significant
 /// value and the lowest VUR contribution. At least one value is always kept.
-pub(crate) fn cut_sum(mut v: Vec<Contribution>, low: usize, high: usize, vur_exception: bool) -> Rational {
+pub(crate) fn cut_sum(
+    mut v: Vec<Contribution>,
+    low: usize,
+    high: usize,
+    vur_exception: bool,
+) -> Rational {
     for _ in 0..low {
         if v.len() <= 1 {
             break;
         }
-        let Some(lsv) = (0..v.len()).min_by_key(|&i| key(&v[i])) else { break };
+        let Some(lsv) = (0..v.len()).min_by_key(|&i| key(&v[i])) else {
+            break;
+        };
         let mut idx = lsv;
-        if vur_exception {
-            if let Some(vi) = (0..v.len()).filter(|&i| v[i].vur).min_by_key(|&i| key(&v[i])) {
-                if v[lsv].value <= v[vi].value {
-                    idx = vi;
-                }
-            }
+        if vur_exception
+            && let Some(vi) = (0..v.len())
+                .filter(|&i| v[i].vur)
+                .min_by_key(|&i| key(&v[i]))
+            && v[lsv].value <= v[vi].value
+        {
+            idx = vi;
         }
         v.remove(idx);
     }
@@ -175,7 +199,9 @@ pub(crate) fn cut_sum(mut v: Vec<Contribution>, low: usize, high: usize, vur_exc
         }
         // The first of the equal maxima, as `max_by_key` would return the last.
         let best = v.iter().map(key).max();
-        let Some(idx) = v.iter().position(|c| Some(key(c)) == best) else { break };
+        let Some(idx) = v.iter().position(|c| Some(key(c)) == best) else {
+            break;
+        };
         v.remove(idx);
     }
     v.iter().map(|c| c.value).sum()
@@ -203,7 +229,10 @@ pub(crate) fn buchholz(f: &Field, spec: BhSpec, tb: &TieBreak) -> Values {
         (tb.cut_low as usize, tb.cut_high as usize)
     };
     let exc = vur_exception(f);
-    contributions(f, spec).into_iter().map(|v| Some(cut_sum(v, low, high, exc))).collect()
+    contributions(f, spec)
+        .into_iter()
+        .map(|v| Some(cut_sum(v, low, high, exc)))
+        .collect()
 }
 
 fn bh_spec(f: &Field, tb: &TieBreak) -> BhSpec {
@@ -217,7 +246,12 @@ fn bh_spec(f: &Field, tb: &TieBreak) -> BhSpec {
 
 /// Plain BH (or FB) of every competitor, used by AOB, SOB and SSSC.
 fn plain_bh(f: &Field, ch: usize, fore: bool, forfeits_played: bool) -> Vec<Rational> {
-    let spec = BhSpec { ch_opp: ch, ch_own: None, forfeits_played, skip_forfeit_wins: false };
+    let spec = BhSpec {
+        ch_opp: ch,
+        ch_own: None,
+        forfeits_played,
+        skip_forfeit_wins: false,
+    };
     let projected;
     let field = if fore {
         projected = f.fore_projection();
@@ -225,19 +259,29 @@ fn plain_bh(f: &Field, ch: usize, fore: bool, forfeits_played: bool) -> Vec<Rati
     } else {
         f
     };
-    contributions(field, spec).into_iter().map(|v| v.iter().map(|c| c.value).sum()).collect()
+    contributions(field, spec)
+        .into_iter()
+        .map(|v| v.iter().map(|c| c.value).sum())
+        .collect()
 }
 
 fn counts(f: &Field, pred: impl Fn(&Slot) -> bool) -> Values {
     f.comps
         .iter()
-        .map(|c| Some(Rational::from_int(c.slots.iter().filter(|s| pred(s)).count() as i64)))
+        .map(|c| {
+            Some(Rational::from_int(
+                c.slots.iter().filter(|s| pred(s)).count() as i64,
+            ))
+        })
         .collect()
 }
 
 /// The rating of a competitor for Art. 10, or the published rating for unrated players.
 fn rating_of(f: &Field, c: usize) -> Option<i64> {
-    f.comps[c].rating.or(f.options.unrated_rating).map(i64::from)
+    f.comps[c]
+        .rating
+        .or(f.options.unrated_rating)
+        .map(i64::from)
 }
 
 fn ratings_valid(f: &Field) -> bool {
@@ -249,19 +293,18 @@ fn rated_games(f: &Field, c: usize) -> (Vec<i64>, i64) {
     let mut ratings = Vec::new();
     let mut pts = 0;
     for s in &f.comps[c].slots {
-        if let Some(o) = s.opp {
-            if f.played_for_ratings(s) {
-                if let Some(r) = rating_of(f, o) {
-                    ratings.push(r);
-                    pts += if s.is_played() {
-                        s.rating_pts
-                    } else if s.kind == Kind::ForfeitWin {
-                        10
-                    } else {
-                        0
-                    };
-                }
-            }
+        if let Some(o) = s.opp
+            && f.played_for_ratings(s)
+            && let Some(r) = rating_of(f, o)
+        {
+            ratings.push(r);
+            pts += if s.is_played() {
+                s.rating_pts
+            } else if s.kind == Kind::ForfeitWin {
+                10
+            } else {
+                0
+            };
         }
     }
     (ratings, pts)
@@ -315,7 +358,12 @@ fn ptp_int(f: &Field, c: usize) -> Option<i64> {
         return Some(min - 800);
     }
     let target = pts * 10; // hundredths
-    let expected = |r: i64| -> i64 { ratings.iter().map(|&o| tables::expected_hundredths(r, o)).sum() };
+    let expected = |r: i64| -> i64 {
+        ratings
+            .iter()
+            .map(|&o| tables::expected_hundredths(r, o))
+            .sum()
+    };
     let (mut lo, mut hi) = (min - 800, max + 800);
     if expected(hi) < target {
         return Some(hi);
@@ -336,7 +384,12 @@ fn average_of_opponents(f: &Field, of: &[Option<i64>]) -> Values {
     f.comps
         .iter()
         .map(|comp| {
-            let v: Vec<i64> = comp.slots.iter().filter(|s| s.is_played()).filter_map(|s| s.opp.and_then(|o| of[o])).collect();
+            let v: Vec<i64> = comp
+                .slots
+                .iter()
+                .filter(|s| f.played_for_ratings(s))
+                .filter_map(|s| s.opp.and_then(|o| of[o]))
+                .collect();
             mean_rounded(&v).map(Rational::from_int)
         })
         .collect()
@@ -349,21 +402,33 @@ pub(crate) fn values(f: &Field, tb: &TieBreak) -> Values {
     let ch = f.channel(tb.score);
     let sys = f.sys[ch];
     match tb.acronym {
-        Acronym::Pts => (0..n).map(|c| Some(Rational::from_tenths(f.score(c, ch)))).collect(),
-        Acronym::MpVGp => (0..n).map(|c| Some(Rational::from_tenths(f.score(c, f.secondary())))).collect(),
-        Acronym::De | Acronym::Ede(_) | Acronym::Tbr | Acronym::Bbe => vec![Some(Rational::ZERO); n],
+        Acronym::Pts => (0..n)
+            .map(|c| Some(Rational::from_tenths(f.score(c, ch))))
+            .collect(),
+        Acronym::MpVGp => (0..n)
+            .map(|c| Some(Rational::from_tenths(f.score(c, f.secondary()))))
+            .collect(),
+        Acronym::De | Acronym::Ede(_) | Acronym::Tbr | Acronym::Bbe => {
+            vec![Some(Rational::ZERO); n]
+        }
         Acronym::Win => counts(f, |s| s.pts[ch] == sys.win),
         Acronym::Won => counts(f, |s| f.played_for_type_b(s) && s.outcome == Outcome::Win),
-        Acronym::Bpg => counts(f, |s| f.played_for_type_b(s) && s.color == Some(Color::Black)),
-        Acronym::Bwg => {
-            counts(f, |s| f.played_for_type_b(s) && s.color == Some(Color::Black) && s.outcome == Outcome::Win)
-        }
+        Acronym::Bpg => counts(f, |s| {
+            f.played_for_type_b(s) && s.color == Some(Color::Black)
+        }),
+        Acronym::Bwg => counts(f, |s| {
+            f.played_for_type_b(s) && s.color == Some(Color::Black) && s.outcome == Outcome::Win
+        }),
         Acronym::Rep => counts(f, |s| !s.is_vur() || f.played_for_type_b(s)),
         Acronym::Std => f
             .comps
             .iter()
             .map(|c| {
-                let t: i64 = c.slots.iter().map(|s| (s.pts[ch] - sys.draw).signum() * 5 + 5).sum();
+                let t: i64 = c
+                    .slots
+                    .iter()
+                    .map(|s| (s.pts[ch] - sys.draw).signum() * 5 + 5)
+                    .sum();
                 Some(Rational::from_tenths(t))
             })
             .collect(),
@@ -382,17 +447,28 @@ pub(crate) fn values(f: &Field, tb: &TieBreak) -> Values {
                 Some(Rational::from_tenths(total))
             })
             .collect(),
-        Acronym::Tpn => f.comps.iter().map(|c| Some(Rational::from_int(c.id as i64))).collect(),
+        Acronym::Tpn => f
+            .comps
+            .iter()
+            .map(|c| Some(Rational::from_int(c.id as i64)))
+            .collect(),
         Acronym::Rtng => {
             if !ratings_valid(f) {
                 return vec![None; n];
             }
-            (0..n).map(|c| rating_of(f, c).map(Rational::from_int)).collect()
+            (0..n)
+                .map(|c| rating_of(f, c).map(Rational::from_int))
+                .collect()
         }
         Acronym::Bh => buchholz(f, bh_spec(f, tb), tb),
         Acronym::Fb => buchholz(&f.fore_projection(), bh_spec(f, tb), tb),
         Acronym::Sb => {
-            let spec = BhSpec { ch_opp: ch, ch_own: Some(ch), forfeits_played: tb.forfeits_played, skip_forfeit_wins: false };
+            let spec = BhSpec {
+                ch_opp: ch,
+                ch_own: Some(ch),
+                forfeits_played: tb.forfeits_played,
+                skip_forfeit_wins: false,
+            };
             buchholz(f, spec, tb)
         }
         Acronym::Esb(a, b) => {
@@ -409,7 +485,12 @@ pub(crate) fn values(f: &Field, tb: &TieBreak) -> Values {
             f.comps
                 .iter()
                 .map(|comp| {
-                    let v: Vec<Rational> = comp.slots.iter().filter(|s| s.is_played()).filter_map(|s| s.opp.map(|o| bh[o])).collect();
+                    let v: Vec<Rational> = comp
+                        .slots
+                        .iter()
+                        .filter(|s| s.is_played())
+                        .filter_map(|s| s.opp.map(|o| bh[o]))
+                        .collect();
                     let sum: Rational = v.iter().copied().sum();
                     if tb.acronym == Acronym::Sob {
                         Some(sum)
@@ -421,14 +502,20 @@ pub(crate) fn values(f: &Field, tb: &TieBreak) -> Values {
         }
         Acronym::Ks => {
             let max_games = if f.predetermined {
-                f.comps.iter().map(|c| c.slots.iter().filter(|s| s.opp.is_some()).count()).max().unwrap_or(0)
+                f.comps
+                    .iter()
+                    .map(|c| c.slots.iter().filter(|s| s.opp.is_some()).count())
+                    .max()
+                    .unwrap_or(0)
             } else {
                 f.rounds
             } as i64;
             // 50 % of the maximum score, moved by n half-points (14.5).
             let limit = Rational::new(sys.win * max_games, 20).unwrap_or(Rational::ZERO)
                 + Rational::new(tb.limit_half_points as i64, 2).unwrap_or(Rational::ZERO);
-            let scores: Vec<Rational> = (0..n).map(|c| Rational::from_tenths(f.score(c, ch))).collect();
+            let scores: Vec<Rational> = (0..n)
+                .map(|c| Rational::from_tenths(f.score(c, ch)))
+                .collect();
             f.comps
                 .iter()
                 .map(|comp| {
@@ -447,14 +534,22 @@ pub(crate) fn values(f: &Field, tb: &TieBreak) -> Values {
             if !ratings_valid(f) {
                 return vec![None; n];
             }
-            let g = if tb.acronym == Acronym::Tpr { tpr_int } else { ptp_int };
+            let g = if tb.acronym == Acronym::Tpr {
+                tpr_int
+            } else {
+                ptp_int
+            };
             (0..n).map(|c| g(f, c).map(Rational::from_int)).collect()
         }
         Acronym::Apro | Acronym::Appo => {
             if !ratings_valid(f) {
                 return vec![None; n];
             }
-            let g = if tb.acronym == Acronym::Apro { tpr_int } else { ptp_int };
+            let g = if tb.acronym == Acronym::Apro {
+                tpr_int
+            } else {
+                ptp_int
+            };
             let of: Vec<Option<i64>> = (0..n).map(|c| g(f, c)).collect();
             average_of_opponents(f, &of)
         }
@@ -462,7 +557,11 @@ pub(crate) fn values(f: &Field, tb: &TieBreak) -> Values {
             .comps
             .iter()
             .map(|c| {
-                let t: i64 = c.slots.iter().flat_map(|s| s.boards.iter().enumerate().map(|(b, p)| (b as i64 + 1) * p)).sum();
+                let t: i64 = c
+                    .slots
+                    .iter()
+                    .flat_map(|s| s.boards.iter().enumerate().map(|(b, p)| (b as i64 + 1) * p))
+                    .sum();
                 Some(Rational::from_tenths(t))
             })
             .collect(),
@@ -480,7 +579,8 @@ pub(crate) fn values(f: &Field, tb: &TieBreak) -> Values {
             };
             (0..n)
                 .map(|c| {
-                    let v = Rational::from_tenths(f.score(c, sec)) + bh[c].div_int(divisor).unwrap_or(Rational::ZERO);
+                    let v = Rational::from_tenths(f.score(c, sec))
+                        + bh[c].div_int(divisor).unwrap_or(Rational::ZERO);
                     Some(v.round_to(2))
                 })
                 .collect()

@@ -42,7 +42,9 @@ pub fn default_tiebreaks(kind: EventKind) -> TieBreakList {
 pub fn event_kind(t: &Tournament) -> EventKind {
     match t.pairing {
         PairingKind::PreDetermined => EventKind::RoundRobin,
-        PairingKind::Swiss if t.players.iter().all(|p| p.rating.is_some()) => EventKind::SwissAllRated,
+        PairingKind::Swiss if t.players.iter().all(|p| p.rating.is_some()) => {
+            EventKind::SwissAllRated
+        }
         PairingKind::Swiss => EventKind::SwissNotAllRated,
     }
 }
@@ -64,7 +66,13 @@ mod tests {
         ] {
             assert!(!default_tiebreaks(k).is_empty(), "{k:?}");
         }
-        assert_eq!(default_tiebreaks(EventKind::RoundRobin).to_string(), "DE,WIN,SB,KS");
-        assert_eq!(default_tiebreaks(EventKind::TeamSwiss).to_string(), "MPVGP,DE,BH:MP/C1,BH:MP,EMGSB");
+        assert_eq!(
+            default_tiebreaks(EventKind::RoundRobin).to_string(),
+            "DE,WIN,SB,KS"
+        );
+        assert_eq!(
+            default_tiebreaks(EventKind::TeamSwiss).to_string(),
+            "MPVGP,DE,BH:MP/C1,BH:MP,EMGSB"
+        );
     }
 }

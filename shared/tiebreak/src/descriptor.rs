@@ -198,10 +198,21 @@ impl Acronym {
             "EDEBB" => Acronym::Ede(EdeChain::CountBottom),
             "SSSC" => Acronym::Sssc,
             "SOB" => Acronym::Sob,
-            "KASH" | "KASHDAN" => Acronym::Kashdan { win: 4, draw: 2, loss: 1 },
-            k if k.starts_with("KASH") && k.len() == 7 && k[4..].chars().all(|c| c.is_ascii_digit()) => {
+            "KASH" | "KASHDAN" => Acronym::Kashdan {
+                win: 4,
+                draw: 2,
+                loss: 1,
+            },
+            k if k.starts_with("KASH")
+                && k.len() == 7
+                && k[4..].chars().all(|c| c.is_ascii_digit()) =>
+            {
                 let d: Vec<u8> = k[4..].bytes().map(|b| b - b'0').collect();
-                Acronym::Kashdan { win: d[0], draw: d[1], loss: d[2] }
+                Acronym::Kashdan {
+                    win: d[0],
+                    draw: d[1],
+                    loss: d[2],
+                }
             }
             _ => return None,
         })
@@ -210,14 +221,23 @@ impl Acronym {
     /// Tie-breaks that need the tied participants considered together (C.07 4.3 type A) or
     /// that compare lexicographically inside a tied group (TBR, BBE).
     pub fn is_group_relative(self) -> bool {
-        matches!(self, Acronym::De | Acronym::Ede(_) | Acronym::Tbr | Acronym::Bbe)
+        matches!(
+            self,
+            Acronym::De | Acronym::Ede(_) | Acronym::Tbr | Acronym::Bbe
+        )
     }
 
     /// Defined only for team events.
     pub fn is_team_only(self) -> bool {
         matches!(
             self,
-            Acronym::MpVGp | Acronym::Bc | Acronym::Tbr | Acronym::Bbe | Acronym::Esb(..) | Acronym::Ede(_) | Acronym::Sssc
+            Acronym::MpVGp
+                | Acronym::Bc
+                | Acronym::Tbr
+                | Acronym::Bbe
+                | Acronym::Esb(..)
+                | Acronym::Ede(_)
+                | Acronym::Sssc
         )
     }
 
@@ -228,12 +248,23 @@ impl Acronym {
 
     /// Uses ratings (C.07 Art. 10).
     pub fn is_rating_based(self) -> bool {
-        matches!(self, Acronym::Aro | Acronym::Tpr | Acronym::Ptp | Acronym::Apro | Acronym::Appo | Acronym::Rtng)
+        matches!(
+            self,
+            Acronym::Aro
+                | Acronym::Tpr
+                | Acronym::Ptp
+                | Acronym::Apro
+                | Acronym::Appo
+                | Acronym::Rtng
+        )
     }
 
     /// Belongs to the Buchholz family (C.07 2026 note to Art. 8: not for round-robins).
     pub fn is_buchholz_family(self) -> bool {
-        matches!(self, Acronym::Bh | Acronym::Fb | Acronym::Aob | Acronym::Sob)
+        matches!(
+            self,
+            Acronym::Bh | Acronym::Fb | Acronym::Aob | Acronym::Sob
+        )
     }
 
     fn allows(self, m: ModKind) -> bool {
@@ -247,7 +278,10 @@ impl Acronym {
             ModKind::Fore => matches!(self, Aob | Sssc),
             ModKind::Reverse => matches!(self, Tpn | Rtng),
             ModKind::Divisor => matches!(self, Sssc),
-            ModKind::Reference => matches!(self, Pts | De | Win | Won | Ps | Std | Bh | Aob | Fb | Sb | Ks | Sssc),
+            ModKind::Reference => matches!(
+                self,
+                Pts | De | Win | Won | Ps | Std | Bh | Aob | Fb | Sb | Ks | Sssc
+            ),
         }
     }
 }
@@ -363,21 +397,57 @@ pub enum DescriptorError {
     #[error("item {item} (column {column}): empty tie-break")]
     Empty { item: usize, column: usize },
     #[error("item {item} (column {column}): unknown tie-break {text:?}")]
-    UnknownAcronym { item: usize, column: usize, text: String },
+    UnknownAcronym {
+        item: usize,
+        column: usize,
+        text: String,
+    },
     #[error("item {item} (column {column}): unknown modifier {text:?} in {descriptor:?}")]
-    UnknownModifier { item: usize, column: usize, descriptor: String, text: String },
+    UnknownModifier {
+        item: usize,
+        column: usize,
+        descriptor: String,
+        text: String,
+    },
     #[error("item {item} (column {column}): modifier {text:?} does not apply to {acronym}")]
-    ModifierNotAllowed { item: usize, column: usize, acronym: String, text: String },
+    ModifierNotAllowed {
+        item: usize,
+        column: usize,
+        acronym: String,
+        text: String,
+    },
     #[error("item {item} (column {column}): bad value in modifier {text:?}: {reason}")]
-    BadValue { item: usize, column: usize, text: String, reason: &'static str },
-    #[error("item {item} (column {column}): modifier {text:?} conflicts with an earlier one in {descriptor:?}")]
-    Conflict { item: usize, column: usize, descriptor: String, text: String },
-    #[error("item {item} (column {column}): unknown score reference {text:?} (expected :MP or :GP)")]
-    BadReference { item: usize, column: usize, text: String },
+    BadValue {
+        item: usize,
+        column: usize,
+        text: String,
+        reason: &'static str,
+    },
+    #[error(
+        "item {item} (column {column}): modifier {text:?} conflicts with an earlier one in {descriptor:?}"
+    )]
+    Conflict {
+        item: usize,
+        column: usize,
+        descriptor: String,
+        text: String,
+    },
+    #[error(
+        "item {item} (column {column}): unknown score reference {text:?} (expected :MP or :GP)"
+    )]
+    BadReference {
+        item: usize,
+        column: usize,
+        text: String,
+    },
 }
 
 /// Parses one descriptor; `item` and `column` locate it in a list for error messages.
-pub fn parse_descriptor(text: &str, item: usize, column: usize) -> Result<TieBreak, DescriptorError> {
+pub fn parse_descriptor(
+    text: &str,
+    item: usize,
+    column: usize,
+) -> Result<TieBreak, DescriptorError> {
     let t = text.trim();
     let lead = text.len() - text.trim_start().len();
     let col0 = column + lead;
@@ -393,8 +463,11 @@ pub fn parse_descriptor(text: &str, item: usize, column: usize) -> Result<TieBre
     if name.is_empty() {
         return Err(DescriptorError::Empty { item, column: col0 });
     }
-    let acronym = Acronym::parse(name)
-        .ok_or_else(|| DescriptorError::UnknownAcronym { item, column: col0, text: name.to_string() })?;
+    let acronym = Acronym::parse(name).ok_or_else(|| DescriptorError::UnknownAcronym {
+        item,
+        column: col0,
+        text: name.to_string(),
+    })?;
     let mut tb = TieBreak::new(acronym);
     let not_allowed = |text: &str, col: usize| DescriptorError::ModifierNotAllowed {
         item,
@@ -407,7 +480,13 @@ pub fn parse_descriptor(text: &str, item: usize, column: usize) -> Result<TieBre
         tb.score = Some(match r.to_ascii_uppercase().as_str() {
             "MP" => ScoreRef::Match,
             "GP" => ScoreRef::Game,
-            _ => return Err(DescriptorError::BadReference { item, column: col, text: format!(":{r}") }),
+            _ => {
+                return Err(DescriptorError::BadReference {
+                    item,
+                    column: col,
+                    text: format!(":{r}"),
+                });
+            }
         });
         if !acronym.allows(ModKind::Reference) {
             return Err(not_allowed(&format!(":{r}"), col));
@@ -423,7 +502,12 @@ pub fn parse_descriptor(text: &str, item: usize, column: usize) -> Result<TieBre
         let upper = m.to_ascii_uppercase();
         let mut chars = upper.chars();
         let Some(letter) = chars.next() else {
-            return Err(DescriptorError::UnknownModifier { item, column: col, descriptor: t.to_string(), text: shown });
+            return Err(DescriptorError::UnknownModifier {
+                item,
+                column: col,
+                descriptor: t.to_string(),
+                text: shown,
+            });
         };
         let rest: String = chars.collect();
         let kind = match letter {
@@ -436,7 +520,12 @@ pub fn parse_descriptor(text: &str, item: usize, column: usize) -> Result<TieBre
             'R' if rest.is_empty() => ModKind::Reverse,
             'K' => ModKind::Divisor,
             _ => {
-                return Err(DescriptorError::UnknownModifier { item, column: col, descriptor: t.to_string(), text: shown });
+                return Err(DescriptorError::UnknownModifier {
+                    item,
+                    column: col,
+                    descriptor: t.to_string(),
+                    text: shown,
+                });
             }
         };
         if !acronym.allows(kind) {
@@ -444,11 +533,21 @@ pub fn parse_descriptor(text: &str, item: usize, column: usize) -> Result<TieBre
         }
         let is_cut = matches!(kind, ModKind::Cut | ModKind::Median | ModKind::Harkness);
         if (is_cut && seen_cut) || (!is_cut && seen.contains(&letter)) {
-            return Err(DescriptorError::Conflict { item, column: col, descriptor: t.to_string(), text: shown });
+            return Err(DescriptorError::Conflict {
+                item,
+                column: col,
+                descriptor: t.to_string(),
+                text: shown,
+            });
         }
         seen_cut |= is_cut;
         seen.push(letter);
-        let bad = |reason: &'static str| DescriptorError::BadValue { item, column: col, text: shown.clone(), reason };
+        let bad = |reason: &'static str| DescriptorError::BadValue {
+            item,
+            column: col,
+            text: shown.clone(),
+            reason,
+        };
         let small = |s: &str| -> Result<u8, DescriptorError> {
             if s.is_empty() || !s.chars().all(|c| c.is_ascii_digit()) {
                 return Err(bad("expected a number of values, 1 to 9"));
@@ -589,10 +688,19 @@ mod tests {
         let s: TieBreak = "SSSC/F/K3".parse().unwrap();
         assert_eq!((s.fore, s.divisor), (true, Some(3)));
         assert_eq!("GE".parse::<TieBreak>().unwrap().acronym, Acronym::Rep);
-        assert_eq!("EMGSB/C1".parse::<TieBreak>().unwrap().to_string(), "EMGSB/C1");
-        assert_eq!("EDEBT".parse::<TieBreak>().unwrap().acronym, Acronym::Ede(EdeChain::CountTop));
+        assert_eq!(
+            "EMGSB/C1".parse::<TieBreak>().unwrap().to_string(),
+            "EMGSB/C1"
+        );
+        assert_eq!(
+            "EDEBT".parse::<TieBreak>().unwrap().acronym,
+            Acronym::Ede(EdeChain::CountTop)
+        );
         assert_eq!("RTNG/R".parse::<TieBreak>().unwrap().to_string(), "RTNG/R");
-        assert_eq!("OTHER_KASH310".parse::<TieBreak>().unwrap().to_string(), "KASH310");
+        assert_eq!(
+            "OTHER_KASH310".parse::<TieBreak>().unwrap().to_string(),
+            "KASH310"
+        );
         assert_eq!("BH/H".parse::<TieBreak>().unwrap().to_string(), "BH/H");
     }
 
@@ -607,24 +715,65 @@ mod tests {
     fn precise_errors() {
         assert_eq!(
             "BH/C1,XYZ,SB".parse::<TieBreakList>(),
-            Err(DescriptorError::UnknownAcronym { item: 2, column: 7, text: "XYZ".into() })
+            Err(DescriptorError::UnknownAcronym {
+                item: 2,
+                column: 7,
+                text: "XYZ".into()
+            })
         );
         assert_eq!(
             "BH, SB/Q".parse::<TieBreakList>(),
-            Err(DescriptorError::UnknownModifier { item: 2, column: 7, descriptor: "SB/Q".into(), text: "/Q".into() })
+            Err(DescriptorError::UnknownModifier {
+                item: 2,
+                column: 7,
+                descriptor: "SB/Q".into(),
+                text: "/Q".into()
+            })
         );
         assert_eq!(
             "WIN/C1".parse::<TieBreakList>(),
-            Err(DescriptorError::ModifierNotAllowed { item: 1, column: 4, acronym: "WIN".into(), text: "/C1".into() })
+            Err(DescriptorError::ModifierNotAllowed {
+                item: 1,
+                column: 4,
+                acronym: "WIN".into(),
+                text: "/C1".into()
+            })
         );
-        assert!(matches!("BH/C0".parse::<TieBreak>(), Err(DescriptorError::BadValue { .. })));
-        assert!(matches!("BH/Cx".parse::<TieBreak>(), Err(DescriptorError::BadValue { .. })));
-        assert!(matches!("KS/L2".parse::<TieBreak>(), Err(DescriptorError::BadValue { .. })));
-        assert!(matches!("SSSC/K0".parse::<TieBreak>(), Err(DescriptorError::BadValue { .. })));
-        assert!(matches!("BH/C1/M1".parse::<TieBreak>(), Err(DescriptorError::Conflict { .. })));
-        assert!(matches!("BH:XP".parse::<TieBreak>(), Err(DescriptorError::BadReference { .. })));
-        assert!(matches!("ARO:MP".parse::<TieBreak>(), Err(DescriptorError::ModifierNotAllowed { .. })));
-        assert_eq!("BH,,SB".parse::<TieBreakList>(), Err(DescriptorError::Empty { item: 2, column: 4 }));
-        assert!(matches!("BH/".parse::<TieBreak>(), Err(DescriptorError::UnknownModifier { .. })));
+        assert!(matches!(
+            "BH/C0".parse::<TieBreak>(),
+            Err(DescriptorError::BadValue { .. })
+        ));
+        assert!(matches!(
+            "BH/Cx".parse::<TieBreak>(),
+            Err(DescriptorError::BadValue { .. })
+        ));
+        assert!(matches!(
+            "KS/L2".parse::<TieBreak>(),
+            Err(DescriptorError::BadValue { .. })
+        ));
+        assert!(matches!(
+            "SSSC/K0".parse::<TieBreak>(),
+            Err(DescriptorError::BadValue { .. })
+        ));
+        assert!(matches!(
+            "BH/C1/M1".parse::<TieBreak>(),
+            Err(DescriptorError::Conflict { .. })
+        ));
+        assert!(matches!(
+            "BH:XP".parse::<TieBreak>(),
+            Err(DescriptorError::BadReference { .. })
+        ));
+        assert!(matches!(
+            "ARO:MP".parse::<TieBreak>(),
+            Err(DescriptorError::ModifierNotAllowed { .. })
+        ));
+        assert_eq!(
+            "BH,,SB".parse::<TieBreakList>(),
+            Err(DescriptorError::Empty { item: 2, column: 4 })
+        );
+        assert!(matches!(
+            "BH/".parse::<TieBreak>(),
+            Err(DescriptorError::UnknownModifier { .. })
+        ));
     }
 }

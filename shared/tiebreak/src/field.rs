@@ -89,9 +89,11 @@ pub(crate) struct Field {
 
 fn outcome_of(r: ResultCode) -> Outcome {
     match r {
-        ResultCode::Win | ResultCode::WinUnrated | ResultCode::ForfeitWin | ResultCode::FullBye | ResultCode::PairingBye => {
-            Outcome::Win
-        }
+        ResultCode::Win
+        | ResultCode::WinUnrated
+        | ResultCode::ForfeitWin
+        | ResultCode::FullBye
+        | ResultCode::PairingBye => Outcome::Win,
         ResultCode::Draw | ResultCode::DrawUnrated | ResultCode::HalfBye => Outcome::Draw,
         _ => Outcome::Loss,
     }
@@ -102,7 +104,10 @@ fn kind_of(e: &RoundEntry) -> Kind {
         (r, true) if r.is_played() => Kind::Played,
         (ResultCode::ForfeitWin, true) => Kind::ForfeitWin,
         (ResultCode::ForfeitLoss, true) => Kind::ForfeitLoss,
-        (ResultCode::Win | ResultCode::WinUnrated | ResultCode::ForfeitWin | ResultCode::FullBye, _) => Kind::FullBye,
+        (
+            ResultCode::Win | ResultCode::WinUnrated | ResultCode::ForfeitWin | ResultCode::FullBye,
+            _,
+        ) => Kind::FullBye,
         (ResultCode::Draw | ResultCode::DrawUnrated | ResultCode::HalfBye, _) => Kind::HalfBye,
         (ResultCode::PairingBye, _) => Kind::PairingBye,
         _ => Kind::ZeroBye,
@@ -111,7 +116,12 @@ fn kind_of(e: &RoundEntry) -> Kind {
 
 impl Field {
     pub fn from_individual(t: &Tournament, options: &Options) -> Field {
-        let index: BTreeMap<PlayerId, usize> = t.players.iter().enumerate().map(|(i, p)| (p.id, i)).collect();
+        let index: BTreeMap<PlayerId, usize> = t
+            .players
+            .iter()
+            .enumerate()
+            .map(|(i, p)| (p.id, i))
+            .collect();
         let ps = t.point_system;
         let rounds = t.rounds as usize;
         let comps = t
@@ -129,7 +139,9 @@ impl Field {
                             _ => None,
                         };
                         // An opponent missing from the field leaves a bye-like round.
-                        let kind = if opp.is_none() && matches!(kind, Kind::Played | Kind::ForfeitWin | Kind::ForfeitLoss) {
+                        let kind = if opp.is_none()
+                            && matches!(kind, Kind::Played | Kind::ForfeitWin | Kind::ForfeitLoss)
+                        {
                             match outcome_of(e.result) {
                                 Outcome::Win => Kind::FullBye,
                                 Outcome::Draw => Kind::HalfBye,
@@ -155,10 +167,19 @@ impl Field {
                         }
                     })
                     .collect();
-                Comp { id: p.id, name: p.name.clone(), rating: p.rating, federation: p.federation.clone(), slots }
+                Comp {
+                    id: p.id,
+                    name: p.name.clone(),
+                    rating: p.rating,
+                    federation: p.federation.clone(),
+                    slots,
+                }
             })
             .collect();
-        let sys = Sys { win: ps.win.tenths() as i64, draw: ps.draw.tenths() as i64 };
+        let sys = Sys {
+            win: ps.win.tenths() as i64,
+            draw: ps.draw.tenths() as i64,
+        };
         Field {
             comps,
             rounds,
@@ -173,7 +194,8 @@ impl Field {
     }
 
     pub fn from_team(t: &TeamTournament, options: &Options) -> Field {
-        let index: BTreeMap<PlayerId, usize> = t.teams.iter().enumerate().map(|(i, p)| (p.id, i)).collect();
+        let index: BTreeMap<PlayerId, usize> =
+            t.teams.iter().enumerate().map(|(i, p)| (p.id, i)).collect();
         let gp = t.game_points;
         let boards = t.boards as i64;
         let board_points = |r: &Option<ResultCode>| -> i64 {
@@ -183,10 +205,22 @@ impl Field {
             }
         };
         let mp = t.match_points;
-        let (mpw, mpd, mpl) = (mp.win.tenths() as i64, mp.draw.tenths() as i64, mp.loss.tenths() as i64);
+        let (mpw, mpd, mpl) = (
+            mp.win.tenths() as i64,
+            mp.draw.tenths() as i64,
+            mp.loss.tenths() as i64,
+        );
         let gpw = gp.win.tenths() as i64;
         let gpd = gp.draw.tenths() as i64;
-        let pab = t.pab.map(|b| (b.match_points.tenths() as i64, b.game_points.tenths() as i64)).unwrap_or((mpw, gpd * boards));
+        let pab = t
+            .pab
+            .map(|b| {
+                (
+                    b.match_points.tenths() as i64,
+                    b.game_points.tenths() as i64,
+                )
+            })
+            .unwrap_or((mpw, gpd * boards));
         let comps = t
             .teams
             .iter()
@@ -199,8 +233,15 @@ impl Field {
                             (TeamRoundKind::Played, Some(o)) => (Kind::Played, Some(o)),
                             (TeamRoundKind::ForfeitWin, Some(o)) => (Kind::ForfeitWin, Some(o)),
                             (TeamRoundKind::ForfeitLoss, Some(o)) => (Kind::ForfeitLoss, Some(o)),
-                            (TeamRoundKind::Played | TeamRoundKind::ForfeitLoss | TeamRoundKind::ZeroBye, _) => (Kind::ZeroBye, None),
-                            (TeamRoundKind::ForfeitWin | TeamRoundKind::FullBye, _) => (Kind::FullBye, None),
+                            (
+                                TeamRoundKind::Played
+                                | TeamRoundKind::ForfeitLoss
+                                | TeamRoundKind::ZeroBye,
+                                _,
+                            ) => (Kind::ZeroBye, None),
+                            (TeamRoundKind::ForfeitWin | TeamRoundKind::FullBye, _) => {
+                                (Kind::FullBye, None)
+                            }
                             (TeamRoundKind::PairingBye, _) => (Kind::PairingBye, None),
                             (TeamRoundKind::HalfBye, _) => (Kind::HalfBye, None),
                         };
@@ -209,13 +250,21 @@ impl Field {
                                 let own: Vec<i64> = e.boards.iter().map(board_points).collect();
                                 let own_sum: i64 = own.iter().sum();
                                 let opp_sum: i64 = match opp.map(|o| t.entry(&t.teams[o], r)) {
-                                    Some(oe) if oe.kind == TeamRoundKind::Played && !oe.boards.is_empty() => {
+                                    Some(oe)
+                                        if oe.kind == TeamRoundKind::Played
+                                            && !oe.boards.is_empty() =>
+                                    {
                                         oe.boards.iter().map(board_points).sum()
                                     }
                                     _ => e
                                         .boards
                                         .iter()
-                                        .map(|b| board_points(&Some(b.and_then(|c| c.mirrored()).unwrap_or(ResultCode::ForfeitWin))))
+                                        .map(|b| {
+                                            board_points(&Some(
+                                                b.and_then(|c| c.mirrored())
+                                                    .unwrap_or(ResultCode::ForfeitWin),
+                                            ))
+                                        })
                                         .sum(),
                                 };
                                 let (m, o) = if own_sum > opp_sum {
@@ -228,12 +277,32 @@ impl Field {
                                 (m, own_sum, o, own)
                             }
                             Kind::ForfeitWin | Kind::FullBye => {
-                                let per = if kind == Kind::ForfeitWin { gp.forfeit_win } else { gp.full_bye };
+                                let per = if kind == Kind::ForfeitWin {
+                                    gp.forfeit_win
+                                } else {
+                                    gp.full_bye
+                                };
                                 (mpw, per.tenths() as i64 * boards, Outcome::Win, Vec::new())
                             }
-                            Kind::PairingBye => (pab.0, pab.1, if pab.0 >= mpw { Outcome::Win } else { Outcome::Draw }, Vec::new()),
-                            Kind::HalfBye => (mpd, gp.half_bye.tenths() as i64 * boards, Outcome::Draw, Vec::new()),
-                            Kind::ForfeitLoss | Kind::ZeroBye => (mpl, 0, Outcome::Loss, Vec::new()),
+                            Kind::PairingBye => (
+                                pab.0,
+                                pab.1,
+                                if pab.0 >= mpw {
+                                    Outcome::Win
+                                } else {
+                                    Outcome::Draw
+                                },
+                                Vec::new(),
+                            ),
+                            Kind::HalfBye => (
+                                mpd,
+                                gp.half_bye.tenths() as i64 * boards,
+                                Outcome::Draw,
+                                Vec::new(),
+                            ),
+                            Kind::ForfeitLoss | Kind::ZeroBye => {
+                                (mpl, 0, Outcome::Loss, Vec::new())
+                            }
                         };
                         Slot {
                             opp,
@@ -246,7 +315,13 @@ impl Field {
                         }
                     })
                     .collect();
-                Comp { id: team.id, name: team.name.clone(), rating: None, federation: None, slots }
+                Comp {
+                    id: team.id,
+                    name: team.name.clone(),
+                    rating: None,
+                    federation: None,
+                    slots,
+                }
             })
             .collect();
         Field {
@@ -260,7 +335,16 @@ impl Field {
                 TeamScore::MatchPoints => MP,
                 TeamScore::GamePoints => GP,
             },
-            sys: [Sys { win: mpw, draw: mpd }, Sys { win: gpw * boards, draw: gpd * boards }],
+            sys: [
+                Sys {
+                    win: mpw,
+                    draw: mpd,
+                },
+                Sys {
+                    win: gpw * boards,
+                    draw: gpd * boards,
+                },
+            ],
             options: *options,
         }
     }
@@ -301,7 +385,8 @@ impl Field {
     /// Is this slot a game for the rating-based tie-breaks (Art. 10)? Forfeits count only in
     /// pre-determined events under the 2024 rules (Art. 15; 2026 keeps them unplayed).
     pub fn played_for_ratings(&self, s: &Slot) -> bool {
-        s.is_played() || (self.predetermined && s.is_forfeit() && self.rule_set == RuleSet::C07_2024)
+        s.is_played()
+            || (self.predetermined && s.is_forfeit() && self.rule_set == RuleSet::C07_2024)
     }
 
     /// Replaces every paired result of the final round (forfeits included) by a played draw:

@@ -27,7 +27,10 @@ fn rank_by<K: Ord + Clone>(members: &[usize], key: impl Fn(usize) -> K) -> Vec<(
 
 /// Refines a ranking: every subgroup sharing a rank is re-ranked by `refine` (which returns
 /// ranks starting at 1 inside the subgroup).
-fn refine_ties(ranked: Vec<(usize, u32)>, mut refine: impl FnMut(&[usize]) -> Vec<(usize, u32)>) -> Vec<(usize, u32)> {
+fn refine_ties(
+    ranked: Vec<(usize, u32)>,
+    mut refine: impl FnMut(&[usize]) -> Vec<(usize, u32)>,
+) -> Vec<(usize, u32)> {
     let mut by_rank: BTreeMap<u32, Vec<usize>> = BTreeMap::new();
     for (m, r) in ranked {
         by_rank.entry(r).or_default().push(m);
@@ -61,7 +64,12 @@ fn all_tied(members: &[usize]) -> Vec<(usize, u32)> {
 /// every subgroup still tied. 6.3: otherwise one participant is ranked first only if nobody
 /// else can reach his points whatever the missing results; the rest are then treated the same
 /// way.
-fn direct_encounter(f: &Field, members: &[usize], ch: usize, forfeits_played: bool) -> Vec<(usize, u32)> {
+fn direct_encounter(
+    f: &Field,
+    members: &[usize],
+    ch: usize,
+    forfeits_played: bool,
+) -> Vec<(usize, u32)> {
     if members.len() <= 1 {
         return all_tied(members);
     }
@@ -81,12 +89,15 @@ fn direct_encounter(f: &Field, members: &[usize], ch: usize, forfeits_played: bo
                 e.1 += 1;
             }
         }
-        let total: Rational = per_opp.values().filter_map(|&(sum, cnt)| Rational::new(sum, cnt * 10)).sum();
+        let total: Rational = per_opp
+            .values()
+            .filter_map(|&(sum, cnt)| Rational::new(sum, cnt * 10))
+            .sum();
         de.insert(p, total);
         met.insert(p, per_opp.len());
     }
     let k = members.len();
-    let all_met = f.predetermined || members.iter().all(|p| met[p] == k - 1);
+    let all_met = members.iter().all(|p| met[p] == k - 1);
     if all_met {
         let ranked = rank_by(members, |m| de[&m]);
         if !separates(&ranked) {
@@ -100,10 +111,18 @@ fn direct_encounter(f: &Field, members: &[usize], ch: usize, forfeits_played: bo
     order.sort_by(|a, b| de[b].cmp(&de[a]));
     let top = order[0];
     let rest: Vec<usize> = order[1..].to_vec();
-    let best_other = rest.iter().map(|&m| max_possible(m)).max().unwrap_or(Rational::ZERO);
+    let best_other = rest
+        .iter()
+        .map(|&m| max_possible(m))
+        .max()
+        .unwrap_or(Rational::ZERO);
     if de[&top] > best_other {
         let mut out = vec![(top, 1)];
-        out.extend(direct_encounter(f, &rest, ch, forfeits_played).into_iter().map(|(m, r)| (m, r + 1)));
+        out.extend(
+            direct_encounter(f, &rest, ch, forfeits_played)
+                .into_iter()
+                .map(|(m, r)| (m, r + 1)),
+        );
         out
     } else {
         all_tied(members)
@@ -133,7 +152,9 @@ fn board_count(t: &[i64]) -> i64 {
 
 /// Bottom board elimination key: total without the last board, without the last two, ...
 fn bbe_key(t: &[i64]) -> Vec<i64> {
-    (1..t.len()).map(|k| t[..t.len() - k].iter().sum()).collect()
+    (1..t.len())
+        .map(|k| t[..t.len() - k].iter().sum())
+        .collect()
 }
 
 #[derive(Clone, Copy)]
@@ -145,7 +166,11 @@ enum BoardStep {
 
 fn board_step(f: &Field, members: &[usize], step: BoardStep, mutual: bool) -> Vec<(usize, u32)> {
     let against = |m: usize| -> Option<usize> {
-        if mutual { members.iter().copied().find(|&o| o != m) } else { None }
+        if mutual {
+            members.iter().copied().find(|&o| o != m)
+        } else {
+            None
+        }
     };
     match step {
         // Lower board count is better.
@@ -202,5 +227,8 @@ pub(crate) fn group_values(f: &Field, tb: &TieBreak, members: &[usize]) -> Vec<u
         return vec![0; members.len()];
     }
     let map: BTreeMap<usize, u32> = ranked.into_iter().collect();
-    members.iter().map(|m| map.get(m).copied().unwrap_or(0)).collect()
+    members
+        .iter()
+        .map(|m| map.get(m).copied().unwrap_or(0))
+        .collect()
 }

@@ -40,16 +40,20 @@ mod rules;
 mod standings;
 mod tables;
 
-pub use defaults::{default_tiebreaks, event_kind, EventKind};
-pub use descriptor::{parse_descriptor, Acronym, DescriptorError, EdeChain, ScoreRef, TieBreak, TieBreakList};
+pub use defaults::{EventKind, default_tiebreaks, event_kind};
+pub use descriptor::{
+    Acronym, DescriptorError, EdeChain, ScoreRef, TieBreak, TieBreakList, parse_descriptor,
+};
 pub use model::{
-    ByeValue, Date, DateParseError, MatchPoints, ModelError, PairingKind, Player, Team, TeamRoundEntry, TeamRoundKind,
-    TeamScore, TeamTournament, Tournament,
+    ByeValue, Date, DateParseError, MatchPoints, ModelError, PairingKind, Player, Team,
+    TeamRoundEntry, TeamRoundKind, TeamScore, TeamTournament, Tournament,
 };
 pub use rational::Rational;
-pub use report::{render, Format, FormatParseError};
+pub use report::{Format, FormatParseError, render};
 pub use rules::{Article16Overrides, Options, RuleSet, RuleSetParseError};
-pub use standings::{standings, team_standings, team_tiebreak_values, tiebreak_values, Standing, Standings};
+pub use standings::{
+    Standing, Standings, standings, team_standings, team_tiebreak_values, tiebreak_values,
+};
 
 /// Anything that can stop a standings report.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -64,7 +68,11 @@ pub enum Error {
 /// "..." --format text|csv|json`. An empty `tiebreaks` list means the recommended list for
 /// the kind of event ([`default_tiebreaks`]). Options are the defaults (rule set from the start
 /// date); use [`standings_report_with`] to change them.
-pub fn standings_report(model: &Tournament, tiebreaks: &[TieBreak], format: Format) -> Result<String, Error> {
+pub fn standings_report(
+    model: &Tournament,
+    tiebreaks: &[TieBreak],
+    format: Format,
+) -> Result<String, Error> {
     standings_report_with(model, tiebreaks, format, &Options::default())
 }
 

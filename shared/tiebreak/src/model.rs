@@ -21,7 +21,8 @@ pub struct Date {
 impl Date {
     /// A valid date, or `None` (month 1-12, day within the month, leap years included).
     pub fn new(year: u16, month: u8, day: u8) -> Option<Date> {
-        let leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
+        let leap =
+            (year.is_multiple_of(4) && !year.is_multiple_of(100)) || year.is_multiple_of(400);
         let days = match month {
             1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
             4 | 6 | 9 | 11 => 30,
@@ -99,7 +100,13 @@ pub struct Player {
 impl Player {
     /// A player with no rounds yet.
     pub fn new(id: PlayerId, name: impl Into<String>, rating: Option<u32>) -> Player {
-        Player { id, name: name.into(), rating, federation: None, rounds: Vec::new() }
+        Player {
+            id,
+            name: name.into(),
+            rating,
+            federation: None,
+            rounds: Vec::new(),
+        }
     }
 
     /// The entry of round `r` (1-based); an absence when the round is not recorded.
@@ -149,10 +156,24 @@ impl Tournament {
     /// Records a played game (or a forfeit) in round `round` on both players' lines.
     /// `white_result` is White's result; Black gets the mirrored code. Unknown players are
     /// ignored (use [`Tournament::validate`] to find them).
-    pub fn set_game(&mut self, round: u32, white: PlayerId, black: PlayerId, white_result: ResultCode) {
+    pub fn set_game(
+        &mut self,
+        round: u32,
+        white: PlayerId,
+        black: PlayerId,
+        white_result: ResultCode,
+    ) {
         let black_result = white_result.mirrored().unwrap_or(ResultCode::ForfeitLoss);
-        self.set_entry(round, white, RoundEntry::game(black, Color::White, white_result));
-        self.set_entry(round, black, RoundEntry::game(white, Color::Black, black_result));
+        self.set_entry(
+            round,
+            white,
+            RoundEntry::game(black, Color::White, white_result),
+        );
+        self.set_entry(
+            round,
+            black,
+            RoundEntry::game(white, Color::Black, black_result),
+        );
     }
 
     /// Records a bye (or absence) for one player.
@@ -191,24 +212,42 @@ impl Tournament {
                 let e = p.entry(r);
                 let Some(o) = e.opponent else {
                     if e.result.is_played() {
-                        return Err(ModelError::GameWithoutOpponent { player: p.id, round: r });
+                        return Err(ModelError::GameWithoutOpponent {
+                            player: p.id,
+                            round: r,
+                        });
                     }
                     continue;
                 };
                 if o == p.id {
-                    return Err(ModelError::SelfPairing { player: p.id, round: r });
+                    return Err(ModelError::SelfPairing {
+                        player: p.id,
+                        round: r,
+                    });
                 }
                 let Some(op) = self.player(o) else {
-                    return Err(ModelError::UnknownOpponent { player: p.id, round: r, opponent: o });
+                    return Err(ModelError::UnknownOpponent {
+                        player: p.id,
+                        round: r,
+                        opponent: o,
+                    });
                 };
                 let oe = op.entry(r);
                 if oe.opponent != Some(p.id) {
-                    return Err(ModelError::OneSidedPairing { player: p.id, round: r, opponent: o });
+                    return Err(ModelError::OneSidedPairing {
+                        player: p.id,
+                        round: r,
+                        opponent: o,
+                    });
                 }
-                if let (Some(a), Some(b)) = (e.color, oe.color) {
-                    if a == b {
-                        return Err(ModelError::SameColour { player: p.id, round: r, opponent: o });
-                    }
+                if let (Some(a), Some(b)) = (e.color, oe.color)
+                    && a == b
+                {
+                    return Err(ModelError::SameColour {
+                        player: p.id,
+                        round: r,
+                        opponent: o,
+                    });
                 }
             }
         }
@@ -258,7 +297,12 @@ pub struct TeamRoundEntry {
 
 impl TeamRoundEntry {
     pub fn bye(kind: TeamRoundKind) -> TeamRoundEntry {
-        TeamRoundEntry { opponent: None, color: None, kind, boards: Vec::new() }
+        TeamRoundEntry {
+            opponent: None,
+            color: None,
+            kind,
+            boards: Vec::new(),
+        }
     }
 }
 
@@ -282,7 +326,11 @@ pub struct MatchPoints {
 
 impl Default for MatchPoints {
     fn default() -> Self {
-        MatchPoints { win: Score::points(2), draw: Score::ONE, loss: Score::ZERO }
+        MatchPoints {
+            win: Score::points(2),
+            draw: Score::ONE,
+            loss: Score::ZERO,
+        }
     }
 }
 
@@ -342,19 +390,37 @@ impl TeamTournament {
 
     /// Records a played match: `white_boards` are the first team's board results; the other
     /// team gets the mirrored codes.
-    pub fn set_match(&mut self, round: u32, first: PlayerId, second: PlayerId, first_boards: &[ResultCode]) {
-        let mirror: Vec<Option<ResultCode>> =
-            first_boards.iter().map(|r| Some(r.mirrored().unwrap_or(ResultCode::ForfeitLoss))).collect();
+    pub fn set_match(
+        &mut self,
+        round: u32,
+        first: PlayerId,
+        second: PlayerId,
+        first_boards: &[ResultCode],
+    ) {
+        let mirror: Vec<Option<ResultCode>> = first_boards
+            .iter()
+            .map(|r| Some(r.mirrored().unwrap_or(ResultCode::ForfeitLoss)))
+            .collect();
         let own: Vec<Option<ResultCode>> = first_boards.iter().map(|r| Some(*r)).collect();
         self.set_entry(
             round,
             first,
-            TeamRoundEntry { opponent: Some(second), color: Some(Color::White), kind: TeamRoundKind::Played, boards: own },
+            TeamRoundEntry {
+                opponent: Some(second),
+                color: Some(Color::White),
+                kind: TeamRoundKind::Played,
+                boards: own,
+            },
         );
         self.set_entry(
             round,
             second,
-            TeamRoundEntry { opponent: Some(first), color: Some(Color::Black), kind: TeamRoundKind::Played, boards: mirror },
+            TeamRoundEntry {
+                opponent: Some(first),
+                color: Some(Color::Black),
+                kind: TeamRoundKind::Played,
+                boards: mirror,
+            },
         );
     }
 
@@ -388,13 +454,24 @@ impl TeamTournament {
                 let e = self.entry(t, r);
                 let Some(o) = e.opponent else { continue };
                 if o == t.id {
-                    return Err(ModelError::SelfPairing { player: t.id, round: r });
+                    return Err(ModelError::SelfPairing {
+                        player: t.id,
+                        round: r,
+                    });
                 }
                 let Some(ot) = self.team(o) else {
-                    return Err(ModelError::UnknownOpponent { player: t.id, round: r, opponent: o });
+                    return Err(ModelError::UnknownOpponent {
+                        player: t.id,
+                        round: r,
+                        opponent: o,
+                    });
                 };
                 if self.entry(ot, r).opponent != Some(t.id) {
-                    return Err(ModelError::OneSidedPairing { player: t.id, round: r, opponent: o });
+                    return Err(ModelError::OneSidedPairing {
+                        player: t.id,
+                        round: r,
+                        opponent: o,
+                    });
                 }
             }
         }
@@ -412,13 +489,27 @@ pub enum ModelError {
     #[error("participant {player}, round {round}: paired against himself")]
     SelfPairing { player: PlayerId, round: u32 },
     #[error("participant {player}, round {round}: opponent {opponent} does not exist")]
-    UnknownOpponent { player: PlayerId, round: u32, opponent: PlayerId },
-    #[error("participant {player}, round {round}: opponent {opponent} does not name him in that round")]
-    OneSidedPairing { player: PlayerId, round: u32, opponent: PlayerId },
+    UnknownOpponent {
+        player: PlayerId,
+        round: u32,
+        opponent: PlayerId,
+    },
+    #[error(
+        "participant {player}, round {round}: opponent {opponent} does not name him in that round"
+    )]
+    OneSidedPairing {
+        player: PlayerId,
+        round: u32,
+        opponent: PlayerId,
+    },
     #[error("participant {player}, round {round}: a played result without an opponent")]
     GameWithoutOpponent { player: PlayerId, round: u32 },
     #[error("participant {player}, round {round}: same colour as opponent {opponent}")]
-    SameColour { player: PlayerId, round: u32, opponent: PlayerId },
+    SameColour {
+        player: PlayerId,
+        round: u32,
+        opponent: PlayerId,
+    },
 }
 
 #[cfg(test)]
@@ -445,9 +536,23 @@ mod tests {
         t.set_game(1, 1, 2, ResultCode::Win);
         assert_eq!(t.validate(), Ok(()));
         t.players[1].rounds[0] = RoundEntry::bye(ResultCode::HalfBye);
-        assert_eq!(t.validate(), Err(ModelError::OneSidedPairing { player: 1, round: 1, opponent: 2 }));
+        assert_eq!(
+            t.validate(),
+            Err(ModelError::OneSidedPairing {
+                player: 1,
+                round: 1,
+                opponent: 2
+            })
+        );
         t.players[0].rounds[0] = RoundEntry::game(3, Color::White, ResultCode::Win);
-        assert_eq!(t.validate(), Err(ModelError::UnknownOpponent { player: 1, round: 1, opponent: 3 }));
+        assert_eq!(
+            t.validate(),
+            Err(ModelError::UnknownOpponent {
+                player: 1,
+                round: 1,
+                opponent: 3
+            })
+        );
         t.players.push(Player::new(1, "C", None));
         assert_eq!(t.validate(), Err(ModelError::DuplicateId(1)));
     }

@@ -42,7 +42,10 @@ impl Rational {
             d = -d;
         }
         let g = gcd(n, d).max(1);
-        Some(Rational { num: n / g, den: d / g })
+        Some(Rational {
+            num: n / g,
+            den: d / g,
+        })
     }
 
     /// A whole number.
@@ -80,7 +83,8 @@ impl Rational {
     /// This value rounded half up to `decimals` decimal places, as an exact rational.
     pub fn round_to(self, decimals: u32) -> Rational {
         let scale = 10i64.pow(decimals);
-        let scaled = Rational::new(self.num.saturating_mul(scale), self.den).unwrap_or(Rational::ZERO);
+        let scaled =
+            Rational::new(self.num.saturating_mul(scale), self.den).unwrap_or(Rational::ZERO);
         Rational::new(scaled.round_half_up(), scale).unwrap_or(Rational::ZERO)
     }
 
@@ -117,7 +121,7 @@ impl Rational {
     }
 
     /// Division by another rational; `None` when dividing by zero.
-    pub fn div(self, o: Rational) -> Option<Rational> {
+    pub fn checked_div(self, o: Rational) -> Option<Rational> {
         if o.num == 0 {
             return None;
         }
@@ -185,7 +189,10 @@ impl Sub for Rational {
 impl Neg for Rational {
     type Output = Rational;
     fn neg(self) -> Rational {
-        Rational { num: -self.num, den: self.den }
+        Rational {
+            num: -self.num,
+            den: self.den,
+        }
     }
 }
 impl Mul for Rational {
@@ -193,8 +200,11 @@ impl Mul for Rational {
     fn mul(self, o: Rational) -> Rational {
         let g1 = gcd(self.num, o.den).max(1);
         let g2 = gcd(o.num, self.den).max(1);
-        Rational::new((self.num / g1) * (o.num / g2), (self.den / g2) * (o.den / g1))
-            .unwrap_or(Rational::ZERO)
+        Rational::new(
+            (self.num / g1) * (o.num / g2),
+            (self.den / g2) * (o.den / g1),
+        )
+        .unwrap_or(Rational::ZERO)
     }
 }
 impl std::iter::Sum for Rational {

@@ -34,7 +34,11 @@ impl FromStr for Format {
 }
 
 fn place(row: &Standing) -> String {
-    if row.rank_to > row.rank { format!("{}-{}", row.rank, row.rank_to) } else { row.rank.to_string() }
+    if row.rank_to > row.rank {
+        format!("{}-{}", row.rank, row.rank_to)
+    } else {
+        row.rank.to_string()
+    }
 }
 
 fn value_text(v: Option<Rational>, decimals: u32) -> Option<String> {
@@ -44,7 +48,10 @@ fn value_text(v: Option<Rational>, decimals: u32) -> Option<String> {
 /// Exact JSON number: as many decimals as the value needs (at least `decimals`); values with no
 /// finite decimal expansion are rounded half up to `decimals`.
 fn json_number(v: Rational, decimals: u32) -> String {
-    let d = v.exact_decimals(9).map(|e| e.max(decimals)).unwrap_or(decimals);
+    let d = v
+        .exact_decimals(9)
+        .map(|e| e.max(decimals))
+        .unwrap_or(decimals);
     v.to_decimal_string(d)
 }
 
@@ -53,7 +60,11 @@ fn json_string(s: &str) -> String {
 }
 
 fn csv_field(s: &str) -> String {
-    if s.contains([',', '"', '\n', '\r']) { format!("\"{}\"", s.replace('"', "\"\"")) } else { s.to_string() }
+    if s.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_string()
+    }
 }
 
 /// Writes the standings in the given format.
@@ -61,7 +72,14 @@ pub fn render(st: &Standings, format: Format) -> String {
     let names: Vec<String> = st.tiebreaks.iter().map(|t| t.to_string()).collect();
     match format {
         Format::Text => {
-            let mut header = vec!["Rk".to_string(), "No".into(), "Name".into(), "Rtg".into(), "Fed".into(), "Pts".into()];
+            let mut header = vec![
+                "Rk".to_string(),
+                "No".into(),
+                "Name".into(),
+                "Rtg".into(),
+                "Fed".into(),
+                "Pts".into(),
+            ];
             header.extend(names.iter().cloned());
             let mut lines: Vec<Vec<String>> = vec![header];
             for row in &st.rows {
@@ -79,8 +97,15 @@ pub fn render(st: &Standings, format: Format) -> String {
                 lines.push(l);
             }
             let cols = lines[0].len();
-            let widths: Vec<usize> =
-                (0..cols).map(|c| lines.iter().map(|l| l.get(c).map(|s| s.chars().count()).unwrap_or(0)).max().unwrap_or(0)).collect();
+            let widths: Vec<usize> = (0..cols)
+                .map(|c| {
+                    lines
+                        .iter()
+                        .map(|l| l.get(c).map(|s| s.chars().count()).unwrap_or(0))
+                        .max()
+                        .unwrap_or(0)
+                })
+                .collect();
             let mut out = String::new();
             let _ = writeln!(out, "Rules: {}", st.rule_set);
             for l in &lines {
@@ -103,10 +128,18 @@ pub fn render(st: &Standings, format: Format) -> String {
         }
         Format::Csv => {
             let mut out = String::new();
-            let mut header = vec!["rank", "rank_to", "no", "name", "rating", "federation", "points"]
-                .into_iter()
-                .map(String::from)
-                .collect::<Vec<_>>();
+            let mut header = vec![
+                "rank",
+                "rank_to",
+                "no",
+                "name",
+                "rating",
+                "federation",
+                "points",
+            ]
+            .into_iter()
+            .map(String::from)
+            .collect::<Vec<_>>();
             header.extend(names.iter().map(|n| csv_field(n)));
             out.push_str(&header.join(","));
             out.push_str("\r\n");
@@ -144,7 +177,9 @@ pub fn render(st: &Standings, format: Format) -> String {
                     .iter()
                     .enumerate()
                     .map(|(i, v)| {
-                        let num = v.map(|x| json_number(x, st.decimals[i])).unwrap_or_else(|| "null".into());
+                        let num = v
+                            .map(|x| json_number(x, st.decimals[i]))
+                            .unwrap_or_else(|| "null".into());
                         format!("{}: {}", json_string(&names[i]), num)
                     })
                     .collect();
@@ -157,8 +192,13 @@ pub fn render(st: &Standings, format: Format) -> String {
                     row.score_group.1,
                     row.id,
                     json_string(&row.name),
-                    row.rating.map(|r| r.to_string()).unwrap_or_else(|| "null".into()),
-                    row.federation.as_deref().map(json_string).unwrap_or_else(|| "null".into()),
+                    row.rating
+                        .map(|r| r.to_string())
+                        .unwrap_or_else(|| "null".into()),
+                    row.federation
+                        .as_deref()
+                        .map(json_string)
+                        .unwrap_or_else(|| "null".into()),
                     json_number(row.points, 1),
                     vals.join(", ")
                 );

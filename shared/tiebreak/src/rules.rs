@@ -26,8 +26,24 @@ impl RuleSet {
     pub fn for_start_date(start: Option<Date>) -> RuleSet {
         match start {
             None => RuleSet::C07_2026,
-            Some(d) if d < Date { year: 2023, month: 9, day: 1 } => RuleSet::Legacy2009,
-            Some(d) if d < Date { year: 2026, month: 3, day: 1 } => RuleSet::C07_2024,
+            Some(d)
+                if d < Date {
+                    year: 2023,
+                    month: 9,
+                    day: 1,
+                } =>
+            {
+                RuleSet::Legacy2009
+            }
+            Some(d)
+                if d < Date {
+                    year: 2026,
+                    month: 3,
+                    day: 1,
+                } =>
+            {
+                RuleSet::C07_2024
+            }
             Some(_) => RuleSet::C07_2026,
         }
     }
@@ -98,7 +114,8 @@ pub struct Options {
 impl Options {
     /// The rule set for a tournament starting on `start`.
     pub fn rule_set_for(&self, start: Option<Date>) -> RuleSet {
-        self.rule_set.unwrap_or_else(|| RuleSet::for_start_date(start))
+        self.rule_set
+            .unwrap_or_else(|| RuleSet::for_start_date(start))
     }
 }
 
@@ -112,7 +129,10 @@ mod tests {
 
     #[test]
     fn rule_set_by_start_date() {
-        assert_eq!(RuleSet::for_start_date(d("2019/05/01")), RuleSet::Legacy2009);
+        assert_eq!(
+            RuleSet::for_start_date(d("2019/05/01")),
+            RuleSet::Legacy2009
+        );
         assert_eq!(RuleSet::for_start_date(d("2023/09/01")), RuleSet::C07_2024);
         assert_eq!(RuleSet::for_start_date(d("2025/05/01")), RuleSet::C07_2024);
         assert_eq!(RuleSet::for_start_date(d("2026/02/28")), RuleSet::C07_2024);

@@ -84,10 +84,15 @@ fn warnings(f: &Field, list: &[TieBreak]) -> Vec<String> {
     for tb in list {
         let a = tb.acronym;
         if a.is_2026_only() && f.rule_set != RuleSet::C07_2026 {
-            w.push(format!("{tb}: introduced by the March 2026 rules, not part of {}", f.rule_set));
+            w.push(format!(
+                "{tb}: introduced by the March 2026 rules, not part of {}",
+                f.rule_set
+            ));
         }
         if a.is_team_only() && !f.is_team {
-            w.push(format!("{tb}: a team tie-break used in an individual event"));
+            w.push(format!(
+                "{tb}: a team tie-break used in an individual event"
+            ));
         }
         if a.is_buchholz_family() && f.predetermined && f.rule_set == RuleSet::C07_2026 {
             w.push(format!("{tb}: Buchholz-type tie-breaks must not be used in round-robins (C.07 2026, Art. 8)"));
@@ -98,7 +103,9 @@ fn warnings(f: &Field, list: &[TieBreak]) -> Vec<String> {
             ));
         }
         if matches!(a, Acronym::Kashdan { .. } | Acronym::Sob) && f.rule_set.is_c07() {
-            w.push(format!("{tb}: not a C.07 tie-break; it must be defined in the regulations (Art. 4.1)"));
+            w.push(format!(
+                "{tb}: not a C.07 tie-break; it must be defined in the regulations (Art. 4.1)"
+            ));
         }
     }
     w
@@ -107,15 +114,26 @@ fn warnings(f: &Field, list: &[TieBreak]) -> Vec<String> {
 /// The standings of a normalised field.
 pub(crate) fn compute(f: &Field, list: &[TieBreak]) -> Standings {
     let list: Vec<TieBreak> = match list.first() {
-        Some(t) if t.acronym == Acronym::Pts && (t.score.is_none() || f.channel(t.score) == f.primary) => list[1..].to_vec(),
+        Some(t)
+            if t.acronym == Acronym::Pts
+                && (t.score.is_none() || f.channel(t.score) == f.primary) =>
+        {
+            list[1..].to_vec()
+        }
         _ => list.to_vec(),
     };
     let n = f.comps.len();
-    let points: Vec<Rational> = (0..n).map(|c| Rational::from_tenths(f.score(c, f.primary))).collect();
+    let points: Vec<Rational> = (0..n)
+        .map(|c| Rational::from_tenths(f.score(c, f.primary)))
+        .collect();
     let mut table: Vec<Vec<Option<Rational>>> = vec![vec![None; list.len()]; n];
 
     let mut all: Vec<usize> = (0..n).collect();
-    all.sort_by(|&a, &b| points[b].cmp(&points[a]).then(f.comps[a].id.cmp(&f.comps[b].id)));
+    all.sort_by(|&a, &b| {
+        points[b]
+            .cmp(&points[a])
+            .then(f.comps[a].id.cmp(&f.comps[b].id))
+    });
     let mut groups = split_runs(all, &|m| Some(points[m]));
 
     for (k, tb) in list.iter().enumerate() {
@@ -135,7 +153,10 @@ pub(crate) fn compute(f: &Field, list: &[TieBreak]) -> Standings {
                     table[m][k] = Some(Rational::from_int(ranks[i] as i64));
                 }
                 let mut sorted = g.clone();
-                sorted.sort_by(|&a, &b| cmp_values(table[a][k], table[b][k], lower).then(f.comps[a].id.cmp(&f.comps[b].id)));
+                sorted.sort_by(|&a, &b| {
+                    cmp_values(table[a][k], table[b][k], lower)
+                        .then(f.comps[a].id.cmp(&f.comps[b].id))
+                });
                 next.extend(split_runs(sorted, &|m| table[m][k]));
             }
             groups = next;
@@ -151,7 +172,9 @@ pub(crate) fn compute(f: &Field, list: &[TieBreak]) -> Standings {
                     continue;
                 }
                 let mut sorted = g.clone();
-                sorted.sort_by(|&a, &b| cmp_values(vals[a], vals[b], lower).then(f.comps[a].id.cmp(&f.comps[b].id)));
+                sorted.sort_by(|&a, &b| {
+                    cmp_values(vals[a], vals[b], lower).then(f.comps[a].id.cmp(&f.comps[b].id))
+                });
                 next.extend(split_runs(sorted, &|m| vals[m]));
             }
             groups = next;
@@ -191,17 +214,31 @@ pub(crate) fn compute(f: &Field, list: &[TieBreak]) -> Standings {
         i = j + 1;
     }
     let decimals = list.iter().map(compute::decimals).collect();
-    Standings { rule_set: f.rule_set, warnings: warnings(f, &list), tiebreaks: list, rows, decimals }
+    Standings {
+        rule_set: f.rule_set,
+        warnings: warnings(f, &list),
+        tiebreaks: list,
+        rows,
+        decimals,
+    }
 }
 
 /// Standings of an individual tournament: points, then `tiebreaks` in order.
-pub fn standings(t: &Tournament, tiebreaks: &[TieBreak], options: &Options) -> Result<Standings, ModelError> {
+pub fn standings(
+    t: &Tournament,
+    tiebreaks: &[TieBreak],
+    options: &Options,
+) -> Result<Standings, ModelError> {
     t.validate()?;
     Ok(compute(&Field::from_individual(t, options), tiebreaks))
 }
 
 /// Standings of a team tournament: primary score, then `tiebreaks` in order.
-pub fn team_standings(t: &TeamTournament, tiebreaks: &[TieBreak], options: &Options) -> Result<Standings, ModelError> {
+pub fn team_standings(
+    t: &TeamTournament,
+    tiebreaks: &[TieBreak],
+    options: &Options,
+) -> Result<Standings, ModelError> {
     t.validate()?;
     Ok(compute(&Field::from_team(t, options), tiebreaks))
 }

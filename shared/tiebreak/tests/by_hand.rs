@@ -6,8 +6,10 @@ mod common;
 use arbiter_core::PointSystem;
 use arbiter_core::ResultCode::{self, *};
 use arbiter_core::Score;
-use arbiter_tiebreak::{standings, Article16Overrides, Options, PairingKind, Player, RuleSet, TieBreakList, Tournament};
-use common::{expect, forfeit, load_trf, golden_dir, q, swiss, vals};
+use arbiter_tiebreak::{
+    Article16Overrides, Options, PairingKind, Player, RuleSet, TieBreakList, Tournament, standings,
+};
+use common::{expect, forfeit, golden_dir, load_trf, q, swiss, vals};
 
 /// Six players (ratings 2400 ... 1900), four rounds:
 ///
@@ -41,13 +43,22 @@ fn mini() -> Tournament {
 }
 
 fn o2024() -> Options {
-    Options { rule_set: Some(RuleSet::C07_2024), ..Options::default() }
+    Options {
+        rule_set: Some(RuleSet::C07_2024),
+        ..Options::default()
+    }
 }
 fn o2026() -> Options {
-    Options { rule_set: Some(RuleSet::C07_2026), ..Options::default() }
+    Options {
+        rule_set: Some(RuleSet::C07_2026),
+        ..Options::default()
+    }
 }
 fn legacy() -> Options {
-    Options { rule_set: Some(RuleSet::Legacy2009), ..Options::default() }
+    Options {
+        rule_set: Some(RuleSet::Legacy2009),
+        ..Options::default()
+    }
 }
 
 #[test]
@@ -59,7 +70,10 @@ fn rule_set_comes_from_the_start_date() {
 
 #[test]
 fn points() {
-    assert_eq!(vals(&mini(), "PTS", &o2024()), expect(&["3.5", "2.5", "1.5", "0.5", "1.0", "2.5"]));
+    assert_eq!(
+        vals(&mini(), "PTS", &o2024()),
+        expect(&["3.5", "2.5", "1.5", "0.5", "1.0", "2.5"])
+    );
 }
 
 #[test]
@@ -67,7 +81,10 @@ fn buchholz_2024() {
     // 8.1 + 16.4: player 4's half-point bye and player 5's forfeit loss and absence are dummies
     // with the player's own score; player 6's forfeit win a dummy with 6's score (2.5).
     let t = mini();
-    assert_eq!(vals(&t, "BH", &o2024()), expect(&["7.0", "8.0", "8.0", "8.0", "6.0", "10.0"]));
+    assert_eq!(
+        vals(&t, "BH", &o2024()),
+        expect(&["7.0", "8.0", "8.0", "8.0", "6.0", "10.0"])
+    );
 }
 
 #[test]
@@ -75,19 +92,34 @@ fn buchholz_2026_caps_the_dummy() {
     // 16.4.1: player 6's forfeit-win dummy is capped by 5's adjusted score 1.5 -> 9.0.
     // 16.4.2: byes capped by 0.5 x 4 = 2.0 (no effect here).
     let t = mini();
-    assert_eq!(vals(&t, "BH", &o2026()), expect(&["7.0", "8.0", "8.0", "8.0", "6.0", "9.0"]));
-    assert_eq!(vals(&t, "BH/C1", &o2026()), expect(&["6.5", "7.5", "7.5", "7.5", "5.0", "7.5"]));
+    assert_eq!(
+        vals(&t, "BH", &o2026()),
+        expect(&["7.0", "8.0", "8.0", "8.0", "6.0", "9.0"])
+    );
+    assert_eq!(
+        vals(&t, "BH/C1", &o2026()),
+        expect(&["6.5", "7.5", "7.5", "7.5", "5.0", "7.5"])
+    );
 }
 
 #[test]
 fn buchholz_cuts_and_medians() {
     let t = mini();
     // 14.1 with 16.5.1: player 5 has VURs (dummy 1.0 twice): one of them is cut.
-    assert_eq!(vals(&t, "BH/C1", &o2024()), expect(&["6.5", "7.5", "7.5", "7.5", "5.0", "8.5"]));
+    assert_eq!(
+        vals(&t, "BH/C1", &o2024()),
+        expect(&["6.5", "7.5", "7.5", "7.5", "5.0", "8.5"])
+    );
     // 14.2 with 16.5.2: the exception applies to each cut; player 5 loses both VUR dummies.
-    assert_eq!(vals(&t, "BH/C2", &o2024()), expect(&["5.0", "6.0", "6.0", "6.0", "4.0", "6.0"]));
+    assert_eq!(
+        vals(&t, "BH/C2", &o2024()),
+        expect(&["5.0", "6.0", "6.0", "6.0", "4.0", "6.0"])
+    );
     // 14.3: least significant first (with the exception), then the most significant.
-    assert_eq!(vals(&t, "BH/M1", &o2024()), expect(&["4.0", "4.0", "4.0", "4.0", "2.5", "5.0"]));
+    assert_eq!(
+        vals(&t, "BH/M1", &o2024()),
+        expect(&["4.0", "4.0", "4.0", "4.0", "2.5", "5.0"])
+    );
 }
 
 #[test]
@@ -100,7 +132,10 @@ fn vur_exception_cuts_the_bye_not_the_weakest_opponent() {
     assert_eq!(vals(t, "BH/C1", &o2024())[5], Some(q("11.5")));
     let no_exc = Options {
         rule_set: Some(RuleSet::C07_2024),
-        article16: Article16Overrides { no_vur_cut_exception: true, ..Default::default() },
+        article16: Article16Overrides {
+            no_vur_cut_exception: true,
+            ..Default::default()
+        },
         ..Options::default()
     };
     assert_eq!(vals(t, "BH/C1", &no_exc)[5], Some(q("13.0")));
@@ -110,12 +145,21 @@ fn vur_exception_cuts_the_bye_not_the_weakest_opponent() {
 fn sonneborn_berger() {
     // 9.1: opponent's adjusted score x own points; dummies times the points of that round.
     let t = mini();
-    assert_eq!(vals(&t, "SB", &o2024()), expect(&["5.75", "4.25", "1.25", "0.25", "2.0", "5.25"]));
+    assert_eq!(
+        vals(&t, "SB", &o2024()),
+        expect(&["5.75", "4.25", "1.25", "0.25", "2.0", "5.25"])
+    );
     // 2026: player 6's forfeit-win dummy 1.5 x 1.
-    assert_eq!(vals(&t, "SB", &o2026()), expect(&["5.75", "4.25", "1.25", "0.25", "2.0", "4.25"]));
+    assert_eq!(
+        vals(&t, "SB", &o2026()),
+        expect(&["5.75", "4.25", "1.25", "0.25", "2.0", "4.25"])
+    );
     // SB/C1 (T-3): the contribution of the lowest-scored opponent goes (ties by the lower
     // product); for player 3 the 0.5-point opponent (product 0.5), not a zero product.
-    assert_eq!(vals(&t, "SB/C1", &o2024()), expect(&["5.25", "3.75", "0.75", "0.0", "2.0", "3.75"]));
+    assert_eq!(
+        vals(&t, "SB/C1", &o2024()),
+        expect(&["5.25", "3.75", "0.75", "0.0", "2.0", "3.75"])
+    );
 }
 
 #[test]
@@ -123,7 +167,10 @@ fn fore_buchholz() {
     // 8.3: the paired games of round 4 (1-3, 2-6) become draws: projected scores 3.0, 2.5,
     // 2.0, 0.5, 1.0, 2.5; byes keep their value.
     let t = mini();
-    assert_eq!(vals(&t, "FB", &o2024()), expect(&["7.5", "7.5", "7.5", "8.0", "6.5", "10.0"]));
+    assert_eq!(
+        vals(&t, "FB", &o2024()),
+        expect(&["7.5", "7.5", "7.5", "8.0", "6.5", "10.0"])
+    );
 }
 
 #[test]
@@ -143,43 +190,79 @@ fn average_and_sum_of_opponents_buchholz() {
 fn progressive_scores() {
     // 7.5: running scores after each round, byes and forfeits as awarded; /C1 drops round 1.
     let t = mini();
-    assert_eq!(vals(&t, "PS", &o2024()), expect(&["9.0", "6.5", "3.5", "0.5", "3.5", "6.5"]));
-    assert_eq!(vals(&t, "PS/C1", &o2024()), expect(&["8.0", "6.0", "3.5", "0.5", "3.0", "5.5"]));
+    assert_eq!(
+        vals(&t, "PS", &o2024()),
+        expect(&["9.0", "6.5", "3.5", "0.5", "3.5", "6.5"])
+    );
+    assert_eq!(
+        vals(&t, "PS/C1", &o2024()),
+        expect(&["8.0", "6.0", "3.5", "0.5", "3.0", "5.5"])
+    );
 }
 
 #[test]
 fn own_results_counts() {
     let t = mini();
     // 7.1: rounds with the points of a win, forfeit win included.
-    assert_eq!(vals(&t, "WIN", &o2024()), expect(&["3", "1", "1", "0", "0", "2"]));
+    assert_eq!(
+        vals(&t, "WIN", &o2024()),
+        expect(&["3", "1", "1", "0", "0", "2"])
+    );
     // 7.2: over the board only.
-    assert_eq!(vals(&t, "WON", &o2024()), expect(&["3", "1", "1", "0", "0", "1"]));
+    assert_eq!(
+        vals(&t, "WON", &o2024()),
+        expect(&["3", "1", "1", "0", "0", "1"])
+    );
     // 7.3 / 7.4: games actually played with Black; forfeits never count.
-    assert_eq!(vals(&t, "BPG", &o2024()), expect(&["1", "2", "2", "2", "1", "2"]));
-    assert_eq!(vals(&t, "BWG", &o2024()), expect(&["1", "1", "0", "0", "0", "1"]));
+    assert_eq!(
+        vals(&t, "BPG", &o2024()),
+        expect(&["1", "2", "2", "2", "1", "2"])
+    );
+    assert_eq!(
+        vals(&t, "BWG", &o2024()),
+        expect(&["1", "1", "0", "0", "0", "1"])
+    );
     // 7.6: rounds minus VURs (HPB, absence, forfeit loss).
-    assert_eq!(vals(&t, "REP", &o2024()), expect(&["4", "4", "4", "3", "2", "4"]));
+    assert_eq!(
+        vals(&t, "REP", &o2024()),
+        expect(&["4", "4", "4", "3", "2", "4"])
+    );
     assert_eq!(vals(&t, "GE", &o2024()), vals(&t, "REP", &o2024()));
     // 7.8: the pairing number, ascending unless /R.
-    assert_eq!(vals(&t, "TPN", &o2026()), expect(&["1", "2", "3", "4", "5", "6"]));
+    assert_eq!(
+        vals(&t, "TPN", &o2026()),
+        expect(&["1", "2", "3", "4", "5", "6"])
+    );
 }
 
 #[test]
 fn koya() {
     // 9.2: points against opponents with at least 50 % (2.0 of 4): players 1, 2 and 6.
     let t = mini();
-    assert_eq!(vals(&t, "KS", &o2024()), expect(&["1.5", "1.0", "0.0", "0.0", "0.5", "0.5"]));
+    assert_eq!(
+        vals(&t, "KS", &o2024()),
+        expect(&["1.5", "1.0", "0.0", "0.0", "0.5", "0.5"])
+    );
     // 14.5: the limit moved down by two half-points (1.0).
-    assert_eq!(vals(&t, "KS/L-2", &o2024()), expect(&["2.5", "1.5", "0.5", "0.0", "1.0", "2.5"]));
+    assert_eq!(
+        vals(&t, "KS/L-2", &o2024()),
+        expect(&["2.5", "1.5", "0.5", "0.0", "1.0", "2.5"])
+    );
 }
 
 #[test]
 fn average_rating_of_opponents() {
     // 10.1: over-the-board opponents only, mean rounded half up.
     let t = mini();
-    assert_eq!(vals(&t, "ARO", &o2024()), expect(&["2125", "2100", "2100", "2300", "2250", "2300"]));
+    assert_eq!(
+        vals(&t, "ARO", &o2024()),
+        expect(&["2125", "2100", "2100", "2300", "2250", "2300"])
+    );
     // 14.1: lowest rating removed; 6500/3 = 2166.67 -> 2167.
-    assert_eq!(vals(&t, "ARO/C1", &o2024()), expect(&["2200", "2167", "2167", "2350", "2300", "2350"]));
+    assert_eq!(
+        vals(&t, "ARO/C1", &o2024()),
+        expect(&["2200", "2167", "2167", "2350", "2300", "2350"])
+    );
     // 14.3: lowest and highest removed (player 1: 2100 and 2200 remain).
     assert_eq!(vals(&t, "ARO/M1", &o2024())[0], Some(q("2150")));
 }
@@ -189,7 +272,10 @@ fn performance_ratings() {
     let t = mini();
     // 10.2: ARO + dp(p): 3.5/4 = 87.5 % -> 88 % -> 336; 2.5/4 -> 63 % -> 95; 1.5/4 -> 38 %
     // -> -87; 0 % -> -800; 50 % -> 0.
-    assert_eq!(vals(&t, "TPR", &o2024()), expect(&["2461", "2195", "2013", "1500", "2250", "2300"]));
+    assert_eq!(
+        vals(&t, "TPR", &o2024()),
+        expect(&["2461", "2195", "2013", "1500", "2250", "2300"])
+    );
     let ptp = vals(&t, "PTP", &o2024());
     // 10.3: zero score: lowest opponent - 800.
     assert_eq!(ptp[3], Some(q("1400")));
@@ -229,7 +315,10 @@ fn rating_based_need_ratings() {
     t.players[3].rating = None;
     assert!(vals(&t, "ARO", &o2024()).iter().all(Option::is_none));
     assert!(vals(&t, "RTNG", &o2026()).iter().all(Option::is_none));
-    let with = Options { unrated_rating: Some(1000), ..o2024() };
+    let with = Options {
+        unrated_rating: Some(1000),
+        ..o2024()
+    };
     // Player 1 met 4 (now 1000), 6, 2, 3: 7400 / 4 = 1850.
     assert_eq!(vals(&t, "ARO", &with)[0], Some(q("1850")));
     assert_eq!(vals(&t, "RTNG", &with)[3], Some(q("1000")));
@@ -253,7 +342,10 @@ fn standard_points_under_three_one_zero() {
 fn kashdan() {
     // Seed 004 "02 DESEMPATES" 9: win 4, draw 2, loss 1, unplayed rounds 2.
     let t = mini();
-    assert_eq!(vals(&t, "KASH", &legacy()), expect(&["14", "10", "8", "5", "8", "9"]));
+    assert_eq!(
+        vals(&t, "KASH", &legacy()),
+        expect(&["14", "10", "8", "5", "8", "9"])
+    );
     assert_eq!(vals(&t, "KASH310", &legacy())[0], Some(q("10")));
 }
 
@@ -262,11 +354,17 @@ fn legacy_rules() {
     // Seed 001 "Oponente Virtual": opponents' unplayed rounds are draws (5 -> 2.0, 6 -> 2.0);
     // own unplayed rounds against a virtual opponent SPR + (1 - SfPR) + 0.5 (n - R).
     let t = mini();
-    assert_eq!(vals(&t, "BH", &legacy()), expect(&["6.5", "8.0", "8.0", "8.0", "8.5", "9.0"]));
+    assert_eq!(
+        vals(&t, "BH", &legacy()),
+        expect(&["6.5", "8.0", "8.0", "8.0", "8.5", "9.0"])
+    );
     // Plain cuts, no VUR exception.
     assert_eq!(vals(&t, "BH/C1", &legacy())[4], Some(q("7.0")));
     // Seed 001 "AROC 1": unplayed rounds are removed first (player 5 had two).
-    assert_eq!(vals(&t, "ARO/C1", &legacy()), expect(&["2200", "2167", "2167", "2300", "2250", "2300"]));
+    assert_eq!(
+        vals(&t, "ARO/C1", &legacy()),
+        expect(&["2200", "2167", "2167", "2300", "2250", "2300"])
+    );
     // Seed 004 Harkness median (4 rounds: highest and lowest), forfeit wins not summed.
     assert_eq!(vals(&t, "BH/H", &legacy())[5], Some(q("2.5")));
     assert_eq!(vals(&t, "BH/H", &legacy())[0], Some(q("3.5")));
@@ -278,14 +376,23 @@ fn article_16_overrides() {
     // Draw against themselves: own unplayed rounds score a draw for SB.
     let dat = Options {
         rule_set: Some(RuleSet::C07_2024),
-        article16: Article16Overrides { draw_against_themselves: true, ..Default::default() },
+        article16: Article16Overrides {
+            draw_against_themselves: true,
+            ..Default::default()
+        },
         ..Options::default()
     };
-    assert_eq!(vals(&t, "SB", &dat), expect(&["5.75", "4.25", "1.25", "0.25", "3.0", "4.0"]));
+    assert_eq!(
+        vals(&t, "SB", &dat),
+        expect(&["5.75", "4.25", "1.25", "0.25", "3.0", "4.0"])
+    );
     // Forfeits as played: 6's forfeit win counts 5's adjusted score (1.5), 5's forfeit loss 6's.
     let fp = Options {
         rule_set: Some(RuleSet::C07_2024),
-        article16: Article16Overrides { forfeits_as_played: true, ..Default::default() },
+        article16: Article16Overrides {
+            forfeits_as_played: true,
+            ..Default::default()
+        },
         ..Options::default()
     };
     assert_eq!(vals(&t, "BH", &fp)[5], Some(q("9.0")));
@@ -313,7 +420,10 @@ fn de_event() -> Tournament {
 fn direct_encounter_all_met() {
     // 6.2: A 1.5, B 1, C 0.5 among themselves.
     let t = de_event();
-    assert_eq!(vals(&t, "PTS", &o2024()), expect(&["1.5", "1.5", "1.5", "2.5", "1.0", "1.0"]));
+    assert_eq!(
+        vals(&t, "PTS", &o2024()),
+        expect(&["1.5", "1.5", "1.5", "2.5", "1.0", "1.0"])
+    );
     let de = vals(&t, "DE", &o2024());
     assert_eq!(&de[..3], &expect(&["1", "2", "3"])[..]);
     // Y and Z (1.0 each): Z beat Y.
@@ -338,7 +448,10 @@ fn direct_encounter_not_all_met() {
     t.set_game(3, 4, 1, Win);
     t.set_game(3, 2, 6, Win);
     t.set_game(3, 3, 5, Win);
-    assert_eq!(vals(&t, "PTS", &o2024()), expect(&["2.0", "2.0", "2.0", "1.5", "0.5", "1.0"]));
+    assert_eq!(
+        vals(&t, "PTS", &o2024()),
+        expect(&["2.0", "2.0", "2.0", "1.5", "0.5", "1.0"])
+    );
     assert_eq!(vals(&t, "DE", &o2024())[..3], expect(&["1", "2", "2"])[..]);
     let st = standings(&t, &"DE,TPN".parse::<TieBreakList>().unwrap().0, &o2026()).unwrap();
     let order: Vec<u32> = st.rows.iter().map(|r| r.id).collect();
@@ -368,7 +481,11 @@ fn direct_encounter_partial_meetings_and_forfeits() {
     f.set_game(2, 2, 3, Win);
     f.set_game(2, 4, 1, Win);
     // 1: 1.0, 2: 1.0, 3: 1.0, 4: 1.0.
-    assert!(vals(&f, "PTS", &o2024()).iter().all(|v| *v == Some(q("1.0"))));
+    assert!(
+        vals(&f, "PTS", &o2024())
+            .iter()
+            .all(|v| *v == Some(q("1.0")))
+    );
     let de = vals(&f, "DE", &o2024());
     assert!(de.iter().all(|v| *v == Some(q("0"))), "{de:?}");
     // With /P, 1 beat 2, 2 beat 3, 3 beat 4, 4 beat 1: a cycle, 1 point each among all met?
@@ -383,7 +500,8 @@ fn direct_encounter_averages_repeated_games() {
     let mut t = Tournament::new(4);
     t.pairing = PairingKind::PreDetermined;
     for id in 1..=3 {
-        t.players.push(Player::new(id, format!("P{id}"), Some(2000)));
+        t.players
+            .push(Player::new(id, format!("P{id}"), Some(2000)));
     }
     t.set_game(1, 1, 2, Win);
     t.set_bye(1, 3, ZeroBye);
@@ -462,7 +580,10 @@ fn unknown_result_codes_do_not_exist_but_unplayed_games_are_robust() {
     // Undefined values rank after every defined one (1 and 3 share 1.5 points).
     let st = standings(&t, &"TPR".parse::<TieBreakList>().unwrap().0, &o2024()).unwrap();
     assert_eq!(st.rows[0].id, 1);
-    assert_eq!((st.rows[1].id, st.rows[1].values[0], st.rows[1].rank), (3, None, 2));
+    assert_eq!(
+        (st.rows[1].id, st.rows[1].values[0], st.rows[1].rank),
+        (3, None, 2)
+    );
 }
 
 #[test]

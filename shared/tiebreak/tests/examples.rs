@@ -6,7 +6,8 @@ mod common;
 
 use arbiter_core::{Color, ResultCode, RoundEntry};
 use arbiter_tiebreak::{
-    standings, tiebreak_values, Options, PairingKind, Player, Rational, RuleSet, TieBreak, TieBreakList, Tournament,
+    Options, PairingKind, Player, Rational, RuleSet, TieBreak, TieBreakList, Tournament, standings,
+    tiebreak_values,
 };
 use common::{golden_dir, load_trf};
 use serde_json::Value;
@@ -17,7 +18,12 @@ fn examples() -> Value {
 }
 
 fn case<'a>(all: &'a Value, id: &str) -> &'a Value {
-    all["cases"].as_array().unwrap().iter().find(|c| c["id"] == id).unwrap_or_else(|| panic!("case {id}"))
+    all["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["id"] == id)
+        .unwrap_or_else(|| panic!("case {id}"))
 }
 
 /// A JSON number as an exact rational (the file writes at most two decimals).
@@ -52,7 +58,11 @@ fn round_robin_sb_koya_tpr_of_seed_000() {
     let mut t = Tournament::new(n - 1);
     t.pairing = PairingKind::PreDetermined;
     for p in players {
-        t.players.push(Player::new(p["no"].as_u64().unwrap() as u32, p["name"].as_str().unwrap(), Some(p["rating"].as_u64().unwrap() as u32)));
+        t.players.push(Player::new(
+            p["no"].as_u64().unwrap() as u32,
+            p["name"].as_str().unwrap(),
+            Some(p["rating"].as_u64().unwrap() as u32),
+        ));
     }
     let result = |a: u32, b: u32| -> ResultCode {
         match rows[a as usize - 1][b as usize - 1].as_str().unwrap() {
@@ -69,7 +79,9 @@ fn round_robin_sb_koya_tpr_of_seed_000() {
     }
     t.validate().unwrap();
     let opts = Options::default();
-    let get = |d: &str| -> Vec<(u32, Option<Rational>)> { tiebreak_values(&t, &d.parse::<TieBreak>().unwrap(), &opts).unwrap() };
+    let get = |d: &str| -> Vec<(u32, Option<Rational>)> {
+        tiebreak_values(&t, &d.parse::<TieBreak>().unwrap(), &opts).unwrap()
+    };
     let (pts, sb, ks, tpr) = (get("PTS"), get("SB"), get("KS"), get("TPR"));
     for e in c["expected"].as_array().unwrap() {
         let no = e["no"].as_u64().unwrap() as usize;
@@ -90,7 +102,8 @@ fn legacy_virtual_opponent(before: Rational, kind: &str, r: u32, n: u32) -> Rati
     let mut t = Tournament::new(n);
     t.start_date = Some("2019/01/01".parse().unwrap());
     for id in 1..=12 {
-        t.players.push(Player::new(id, format!("P{id}"), Some(2000)));
+        t.players
+            .push(Player::new(id, format!("P{id}"), Some(2000)));
     }
     let mut left = before_tenths;
     let mut opp = 2;
@@ -109,14 +122,26 @@ fn legacy_virtual_opponent(before: Rational, kind: &str, r: u32, n: u32) -> Rati
     }
     assert_eq!(left, 0);
     match kind {
-        "forfeit loss" => t.set_entry(r, 1, RoundEntry::game(12, Color::White, ResultCode::ForfeitLoss)),
-        "forfeit win" => t.set_entry(r, 1, RoundEntry::game(12, Color::White, ResultCode::ForfeitWin)),
+        "forfeit loss" => t.set_entry(
+            r,
+            1,
+            RoundEntry::game(12, Color::White, ResultCode::ForfeitLoss),
+        ),
+        "forfeit win" => t.set_entry(
+            r,
+            1,
+            RoundEntry::game(12, Color::White, ResultCode::ForfeitWin),
+        ),
         "full bye" => t.set_bye(r, 1, ResultCode::FullBye),
         "half bye" => t.set_bye(r, 1, ResultCode::HalfBye),
         other => panic!("{other}"),
     }
     if kind.starts_with("forfeit") {
-        let mirrored = if kind == "forfeit win" { ResultCode::ForfeitLoss } else { ResultCode::ForfeitWin };
+        let mirrored = if kind == "forfeit win" {
+            ResultCode::ForfeitLoss
+        } else {
+            ResultCode::ForfeitWin
+        };
         t.set_entry(r, 12, RoundEntry::game(1, Color::Black, mirrored));
     }
     for round in r + 1..=n {
@@ -187,7 +212,10 @@ fn swiss_with_unplayed_rounds_2024_and_2026() {
     let mut wrong = Vec::new();
     for (rules, expected) in c["expected"].as_object().unwrap() {
         let rule_set: RuleSet = rules.parse().unwrap();
-        let opts = Options { rule_set: Some(rule_set), ..Options::default() };
+        let opts = Options {
+            rule_set: Some(rule_set),
+            ..Options::default()
+        };
         for (key, values) in expected.as_object().unwrap() {
             let tb: TieBreak = descriptor_of(key).parse().unwrap();
             let got = tiebreak_values(t, &tb, &opts).unwrap();
@@ -196,7 +224,11 @@ fn swiss_with_unplayed_rounds_2024_and_2026() {
                 let g = got.iter().find(|(p, _)| *p == id).unwrap().1.unwrap();
                 let want = exact(v);
                 // AOB is printed by the reference with two decimals (half up); the engine keeps it exact.
-                let g = if tb.acronym == arbiter_tiebreak::Acronym::Aob { g.round_to(2) } else { g };
+                let g = if tb.acronym == arbiter_tiebreak::Acronym::Aob {
+                    g.round_to(2)
+                } else {
+                    g
+                };
                 checked += 1;
                 if g != want {
                     wrong.push(format!("{rules} {key} #{id}: expected {want}, got {g}"));
@@ -204,7 +236,12 @@ fn swiss_with_unplayed_rounds_2024_and_2026() {
             }
         }
     }
-    assert!(wrong.is_empty(), "{} of {checked} values differ:\n{}", wrong.len(), wrong.join("\n"));
+    assert!(
+        wrong.is_empty(),
+        "{} of {checked} values differ:\n{}",
+        wrong.len(),
+        wrong.join("\n")
+    );
     assert!(checked > 150);
 
     // The adjusted scores the example states (16.3: player 5's withdrawal round is a draw).

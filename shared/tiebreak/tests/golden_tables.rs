@@ -4,7 +4,7 @@
 
 mod common;
 
-use arbiter_tiebreak::{standings, Options, Rational, RuleSet, TieBreakList};
+use arbiter_tiebreak::{Options, Rational, RuleSet, TieBreakList, standings};
 use common::{golden_dir, load_trf};
 use std::collections::BTreeMap;
 
@@ -56,16 +56,28 @@ fn every_value_of_every_golden_table() {
         let mut lines = text.lines();
         let header: Vec<&str> = lines.next().unwrap().split('\t').collect();
         assert_eq!(&header[..3], &["Rank", "StartNo", "PTS"], "{stem}: header");
-        let list: TieBreakList = header[3..].join(",").parse().unwrap_or_else(|e| panic!("{stem}: {e}"));
+        let list: TieBreakList = header[3..]
+            .join(",")
+            .parse()
+            .unwrap_or_else(|e| panic!("{stem}: {e}"));
         let trf = load_trf(&golden_dir().join("dutch-2017").join(format!("{stem}.trf")));
-        let st = standings(&trf.tournament, &list.0, &options).unwrap_or_else(|e| panic!("{stem}: {e}"));
-        assert_eq!(st.rule_set, RULES, "{stem}: rule set chosen without a start date");
+        let st =
+            standings(&trf.tournament, &list.0, &options).unwrap_or_else(|e| panic!("{stem}: {e}"));
+        assert_eq!(
+            st.rule_set, RULES,
+            "{stem}: rule set chosen without a start date"
+        );
         // The points column of the file is what the engine computes from the rounds.
         for (id, pts) in &trf.points_column {
             let row = st.rows.iter().find(|r| r.id == *id).unwrap();
-            assert_eq!(row.points, Rational::from_tenths(pts.tenths() as i64), "{stem} #{id}: points column");
+            assert_eq!(
+                row.points,
+                Rational::from_tenths(pts.tenths() as i64),
+                "{stem} #{id}: points column"
+            );
         }
-        let by_id: BTreeMap<u32, &arbiter_tiebreak::Standing> = st.rows.iter().map(|r| (r.id, r)).collect();
+        let by_id: BTreeMap<u32, &arbiter_tiebreak::Standing> =
+            st.rows.iter().map(|r| (r.id, r)).collect();
         for line in lines.filter(|l| !l.trim().is_empty()) {
             let cells: Vec<&str> = line.split('\t').collect();
             let id: u32 = cells[1].parse().unwrap();
@@ -82,7 +94,8 @@ fn every_value_of_every_golden_table() {
                     *per_column.entry(column.to_string()).or_default() += 1;
                     disagreements.push(format!(
                         "{stem} #{id} {column}: expected {expected}, got {}",
-                        got.map(|g| g.to_string()).unwrap_or_else(|| "undefined".into())
+                        got.map(|g| g.to_string())
+                            .unwrap_or_else(|| "undefined".into())
                     ));
                 }
             };
@@ -93,12 +106,19 @@ fn every_value_of_every_golden_table() {
             }
         }
     }
-    println!("golden tie-break tables: {agree}/{compared} values agree ({} files)", files.len());
+    println!(
+        "golden tie-break tables: {agree}/{compared} values agree ({} files)",
+        files.len()
+    );
     for (c, n) in &per_column {
         println!("  {c}: {n} disagreements");
     }
     for d in disagreements.iter().take(200) {
         println!("  {d}");
     }
-    assert!(disagreements.is_empty(), "{} of {compared} values disagree", disagreements.len());
+    assert!(
+        disagreements.is_empty(),
+        "{} of {compared} values disagree",
+        disagreements.len()
+    );
 }

@@ -5,7 +5,8 @@ mod common;
 
 use arbiter_core::{Color, PointSystem, ResultCode, RoundEntry};
 use arbiter_tiebreak::{
-    standings, tiebreak_values, Options, Player, Rational, RuleSet, TieBreak, TieBreakList, Tournament,
+    Options, Player, Rational, RuleSet, TieBreak, TieBreakList, Tournament, standings,
+    tiebreak_values,
 };
 use proptest::prelude::*;
 
@@ -33,7 +34,11 @@ fn game_result(code: u8) -> (ResultCode, ResultCode) {
 fn build(n: u32, rounds: Vec<(Vec<u8>, Vec<u8>, Vec<u8>)>, ratings: Vec<u16>) -> Tournament {
     let mut t = Tournament::new(rounds.len() as u32);
     for id in 1..=n {
-        t.players.push(Player::new(id, format!("P{id}"), Some(1500 + ratings[id as usize - 1] as u32)));
+        t.players.push(Player::new(
+            id,
+            format!("P{id}"),
+            Some(1500 + ratings[id as usize - 1] as u32),
+        ));
     }
     for (r, (absent, order, results)) in rounds.iter().enumerate() {
         let r = r as u32 + 1;
@@ -47,7 +52,11 @@ fn build(n: u32, rounds: Vec<(Vec<u8>, Vec<u8>, Vec<u8>)>, ratings: Vec<u16>) ->
         present.sort_by_key(|id| (order[*id as usize - 1], *id));
         if present.len() % 2 == 1 {
             let last = present.pop().unwrap();
-            let kind = if results[last as usize - 1] % 7 == 0 { ResultCode::FullBye } else { ResultCode::PairingBye };
+            let kind = if results[last as usize - 1] % 7 == 0 {
+                ResultCode::FullBye
+            } else {
+                ResultCode::PairingBye
+            };
             t.set_bye(r, last, kind);
         }
         for pair in present.chunks(2) {
@@ -67,18 +76,29 @@ fn tournament() -> impl Strategy<Value = Tournament> {
             prop::collection::vec(any::<u8>(), n as usize),
             prop::collection::vec(any::<u8>(), n as usize),
         );
-        (Just(n), prop::collection::vec(round, r), prop::collection::vec(0u16..1000, n as usize))
+        (
+            Just(n),
+            prop::collection::vec(round, r),
+            prop::collection::vec(0u16..1000, n as usize),
+        )
             .prop_map(|(n, rounds, ratings)| build(n, rounds, ratings))
     })
 }
 
 fn opts(r: RuleSet) -> Options {
-    Options { rule_set: Some(r), ..Options::default() }
+    Options {
+        rule_set: Some(r),
+        ..Options::default()
+    }
 }
 
 fn values(t: &Tournament, d: &str, o: &Options) -> Vec<Option<Rational>> {
     let tb: TieBreak = d.parse().unwrap();
-    tiebreak_values(t, &tb, o).unwrap().into_iter().map(|(_, v)| v).collect()
+    tiebreak_values(t, &tb, o)
+        .unwrap()
+        .into_iter()
+        .map(|(_, v)| v)
+        .collect()
 }
 
 fn tenths(v: i32) -> Rational {
@@ -90,13 +110,23 @@ fn tenths(v: i32) -> Rational {
 /// counts as a draw.
 fn adjusted_by_definition(t: &Tournament, p: &Player) -> Rational {
     let ps = t.point_system;
-    let vur = |e: &RoundEntry| matches!(e.result, ResultCode::HalfBye | ResultCode::ZeroBye | ResultCode::ForfeitLoss);
+    let vur = |e: &RoundEntry| {
+        matches!(
+            e.result,
+            ResultCode::HalfBye | ResultCode::ZeroBye | ResultCode::ForfeitLoss
+        )
+    };
     let mut total = Rational::ZERO;
     for r in 1..=t.rounds {
         let e = p.entry(r);
-        let requested = e.opponent.is_none() && matches!(e.result, ResultCode::HalfBye | ResultCode::ZeroBye);
+        let requested =
+            e.opponent.is_none() && matches!(e.result, ResultCode::HalfBye | ResultCode::ZeroBye);
         let only_vurs_after = (r + 1..=t.rounds).all(|k| vur(&p.entry(k)));
-        total += if requested && only_vurs_after { tenths(ps.draw.tenths()) } else { tenths(ps.points(e.result).tenths()) };
+        total += if requested && only_vurs_after {
+            tenths(ps.draw.tenths())
+        } else {
+            tenths(ps.points(e.result).tenths())
+        };
     }
     total
 }

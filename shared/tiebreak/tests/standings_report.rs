@@ -4,8 +4,8 @@ mod common;
 
 use arbiter_core::ResultCode::*;
 use arbiter_tiebreak::{
-    render, standings, standings_report, standings_report_with, Error, Format, ModelError, Options, RuleSet,
-    TieBreakList,
+    Error, Format, ModelError, Options, RuleSet, TieBreakList, render, standings, standings_report,
+    standings_report_with,
 };
 use common::swiss;
 
@@ -65,7 +65,11 @@ fn text_report() {
     assert!(lines[1].starts_with(" Rk  No  Name"), "{}", lines[1]);
     assert!(lines[1].ends_with("BH    SB"), "{}", lines[1]);
     // Shared place written as a range; BH with one decimal, SB with two.
-    assert!(lines[2].starts_with("1-2   1  Player 1  2000  ESP  1.5"), "{}", lines[2]);
+    assert!(
+        lines[2].starts_with("1-2   1  Player 1  2000  ESP  1.5"),
+        "{}",
+        lines[2]
+    );
     assert!(lines[2].ends_with("2.0  1.25"), "{}", lines[2]);
     assert_eq!(lines.len(), 6);
 }
@@ -77,9 +81,15 @@ fn csv_report() {
     let list: TieBreakList = "BH/C1,ARO".parse().unwrap();
     let csv = standings_report(&t, &list.0, Format::Csv).unwrap();
     let lines: Vec<&str> = csv.split("\r\n").collect();
-    assert_eq!(lines[0], "rank,rank_to,no,name,rating,federation,points,BH/C1,ARO");
+    assert_eq!(
+        lines[0],
+        "rank,rank_to,no,name,rating,federation,points,BH/C1,ARO"
+    );
     assert_eq!(lines[1], "1,2,1,Player 1,2000,,1.5,1.5,2000");
-    assert!(lines.iter().any(|l| l.contains("\"Doe, \"\"JD\"\" John\"")), "{csv}");
+    assert!(
+        lines.iter().any(|l| l.contains("\"Doe, \"\"JD\"\" John\"")),
+        "{csv}"
+    );
     assert_eq!(lines.len(), 6); // header, four rows, final empty piece
 }
 
@@ -116,7 +126,14 @@ fn bad_models_are_errors_not_panics() {
     let mut t = symmetric();
     t.players[0].rounds[0].opponent = Some(9);
     let err = standings_report(&t, &[], Format::Text).unwrap_err();
-    assert_eq!(err, Error::Model(ModelError::UnknownOpponent { player: 1, round: 1, opponent: 9 }));
+    assert_eq!(
+        err,
+        Error::Model(ModelError::UnknownOpponent {
+            player: 1,
+            round: 1,
+            opponent: 9
+        })
+    );
     assert!(err.to_string().contains("opponent 9 does not exist"));
     assert!("xml".parse::<Format>().is_err());
     assert_eq!("JSON".parse::<Format>().unwrap(), Format::Json);
@@ -131,10 +148,25 @@ fn undefined_values_are_written_as_dashes_nulls_and_blanks() {
     let st = standings(&t, &list.0, &opts).unwrap();
     assert!(st.rows.iter().all(|r| r.values[0].is_none()));
     assert!(st.warnings.iter().any(|w| w.contains("ARO")));
-    assert!(render(&st, Format::Text).lines().nth(2).unwrap().ends_with('-'));
-    assert!(render(&st, Format::Csv).lines().nth(1).unwrap().ends_with(','));
+    assert!(
+        render(&st, Format::Text)
+            .lines()
+            .nth(2)
+            .unwrap()
+            .ends_with('-')
+    );
+    assert!(
+        render(&st, Format::Csv)
+            .lines()
+            .nth(1)
+            .unwrap()
+            .ends_with(',')
+    );
     assert!(render(&st, Format::Json).contains("\"ARO\": null"));
-    let with = Options { unrated_rating: Some(1500), ..opts };
+    let with = Options {
+        unrated_rating: Some(1500),
+        ..opts
+    };
     let json = standings_report_with(&t, &list.0, Format::Json, &with).unwrap();
     // Player 1 met 2 (2000) and 3 (2000).
     assert!(json.contains("\"ARO\": 2000"), "{json}");

@@ -6,15 +6,20 @@ mod common;
 use arbiter_core::ResultCode::*;
 use arbiter_core::Score;
 use arbiter_tiebreak::{
-    team_standings, team_standings_report, team_tiebreak_values, ByeValue, Format, Options, Rational, RuleSet, Team,
-    TeamRoundEntry, TeamRoundKind, TeamScore, TeamTournament, TieBreak, TieBreakList,
+    ByeValue, Format, Options, Rational, RuleSet, Team, TeamRoundEntry, TeamRoundKind, TeamScore,
+    TeamTournament, TieBreak, TieBreakList, team_standings, team_standings_report,
+    team_tiebreak_values,
 };
 use common::{expect, q};
 
 fn team_event(rounds: u32, boards: u32, n: u32) -> TeamTournament {
     let mut t = TeamTournament::new(rounds, boards);
     for id in 1..=n {
-        t.teams.push(Team { id, name: format!("Team {id}"), rounds: Vec::new() });
+        t.teams.push(Team {
+            id,
+            name: format!("Team {id}"),
+            rounds: Vec::new(),
+        });
     }
     t
 }
@@ -27,7 +32,10 @@ fn tv(t: &TeamTournament, d: &str, o: &Options) -> Vec<Option<Rational>> {
 }
 
 fn o2026() -> Options {
-    Options { rule_set: Some(RuleSet::C07_2026), ..Options::default() }
+    Options {
+        rule_set: Some(RuleSet::C07_2026),
+        ..Options::default()
+    }
 }
 
 /// Four teams, two boards, two rounds:
@@ -88,7 +96,10 @@ fn board_tie_breaks() {
     // BBE with two boards compares board 1 only: still tied.
     assert_eq!(tv(&t, "BBE", &o)[..2], expect(&["0", "0"])[..]);
     // 13.4: GP + BH(MP) / floor(2 x 2 / (1 x 2)) = GP + BH / 2.
-    assert_eq!(tv(&t, "SSSC", &o), expect(&["4.50", "4.00", "4.00", "3.50"]));
+    assert_eq!(
+        tv(&t, "SSSC", &o),
+        expect(&["4.50", "4.00", "4.00", "3.50"])
+    );
     assert_eq!(tv(&t, "SSSC/K5", &o)[0], Some(q("3.00")));
 }
 
@@ -99,7 +110,11 @@ fn standings_with_the_default_team_list() {
     let st = team_standings(&t, &[], &o2026()).unwrap();
     assert!(st.tiebreaks.is_empty());
     let report = team_standings_report(&t, &[], Format::Csv, &o2026()).unwrap();
-    let order: Vec<&str> = report.lines().skip(1).map(|l| l.split(',').nth(2).unwrap()).collect();
+    let order: Vec<&str> = report
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').nth(2).unwrap())
+        .collect();
     assert_eq!(order, vec!["3", "2", "1", "4"]);
     // DE alone: T1 beat T2.
     let de: TieBreakList = "DE".parse().unwrap();
@@ -157,17 +172,41 @@ fn team_byes_and_forfeits() {
     assert_eq!(tv(&t, "PTS", &o), expect(&["1", "1", "2"]));
     assert_eq!(tv(&t, "MPVGP", &o), expect(&["1.0", "1.0", "1.0"]));
     // BH:MP of T3: dummy own 2 MP; capped in 2026 at a draw per round (1 MP).
-    let o24 = Options { rule_set: Some(RuleSet::C07_2024), ..Options::default() };
+    let o24 = Options {
+        rule_set: Some(RuleSet::C07_2024),
+        ..Options::default()
+    };
     assert_eq!(tv(&t, "BH:MP", &o24)[2], Some(q("2")));
     assert_eq!(tv(&t, "BH:MP", &o)[2], Some(q("1")));
     // PAB values from the regulations (TRF-2026 record 320).
-    t.pab = Some(ByeValue { match_points: Score::ONE, game_points: Score::ONE });
+    t.pab = Some(ByeValue {
+        match_points: Score::ONE,
+        game_points: Score::ONE,
+    });
     assert_eq!(tv(&t, "PTS", &o)[2], Some(q("1")));
 
     // A forfeited match: MP of a win, every board won.
     let mut f = team_event(1, 4, 2);
-    f.set_entry(1, 1, TeamRoundEntry { opponent: Some(2), color: None, kind: TeamRoundKind::ForfeitWin, boards: vec![] });
-    f.set_entry(1, 2, TeamRoundEntry { opponent: Some(1), color: None, kind: TeamRoundKind::ForfeitLoss, boards: vec![] });
+    f.set_entry(
+        1,
+        1,
+        TeamRoundEntry {
+            opponent: Some(2),
+            color: None,
+            kind: TeamRoundKind::ForfeitWin,
+            boards: vec![],
+        },
+    );
+    f.set_entry(
+        1,
+        2,
+        TeamRoundEntry {
+            opponent: Some(1),
+            color: None,
+            kind: TeamRoundKind::ForfeitLoss,
+            boards: vec![],
+        },
+    );
     assert_eq!(tv(&f, "PTS", &o), expect(&["2", "0"]));
     assert_eq!(tv(&f, "MPVGP", &o), expect(&["4.0", "0.0"]));
 }

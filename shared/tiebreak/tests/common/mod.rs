@@ -46,11 +46,17 @@ pub fn read_trf(text: &str) -> Result<TrfFile, String> {
         let at = |what: &str| format!("line {}: {what}", no + 1);
         match code.as_str() {
             "001" => {
-                let id: u32 = cols(&line, 5, 8).trim().parse().map_err(|_| at("start number"))?;
+                let id: u32 = cols(&line, 5, 8)
+                    .trim()
+                    .parse()
+                    .map_err(|_| at("start number"))?;
                 let name = cols(&line, 15, 47).trim().to_string();
                 let rating: u32 = cols(&line, 49, 52).trim().parse().unwrap_or(0);
                 let fed = cols(&line, 54, 56).trim().to_string();
-                let pts: Score = cols(&line, 81, 84).trim().parse().map_err(|_| at("points"))?;
+                let pts: Score = cols(&line, 81, 84)
+                    .trim()
+                    .parse()
+                    .map_err(|_| at("points"))?;
                 let mut entries = Vec::new();
                 let mut r = 0usize;
                 loop {
@@ -65,13 +71,25 @@ pub fn read_trf(text: &str) -> Result<TrfFile, String> {
                         continue;
                     }
                     let opp_txt = cols(&line, s, s + 3);
-                    let opp: u32 = if opp_txt.trim().is_empty() { 0 } else { opp_txt.trim().parse().map_err(|_| at("opponent"))? };
+                    let opp: u32 = if opp_txt.trim().is_empty() {
+                        0
+                    } else {
+                        opp_txt.trim().parse().map_err(|_| at("opponent"))?
+                    };
                     let colour = cols(&line, s + 5, s + 5).chars().next().unwrap_or(' ');
                     let res = cols(&line, s + 7, s + 7).chars().next().unwrap_or(' ');
                     let result = ResultCode::from_trf(res).ok_or_else(|| at("result code"))?;
                     let color = Color::from_trf(colour).map_err(|_| at("colour"))?;
-                    let opponent = if opp == 0 || !result.has_opponent() { None } else { Some(opp) };
-                    entries.push(RoundEntry { opponent, color: if opponent.is_some() { color } else { None }, result });
+                    let opponent = if opp == 0 || !result.has_opponent() {
+                        None
+                    } else {
+                        Some(opp)
+                    };
+                    entries.push(RoundEntry {
+                        opponent,
+                        color: if opponent.is_some() { color } else { None },
+                        result,
+                    });
                 }
                 blocks = blocks.max(r as u32);
                 let mut p = Player::new(id, name, if rating > 0 { Some(rating) } else { None });
@@ -81,7 +99,8 @@ pub fn read_trf(text: &str) -> Result<TrfFile, String> {
                 points_column.push((id, pts));
             }
             "XXR" | "142" => {
-                rounds_declared = rounds_declared.max(rest.parse().map_err(|_| at("number of rounds"))?);
+                rounds_declared =
+                    rounds_declared.max(rest.parse().map_err(|_| at("number of rounds"))?);
             }
             "042" => start_date = rest.parse::<Date>().ok(),
             "092" | "192" => {
@@ -120,7 +139,11 @@ pub fn read_trf(text: &str) -> Result<TrfFile, String> {
             rounds,
             point_system: ps,
             start_date,
-            pairing: if round_robin { PairingKind::PreDetermined } else { PairingKind::Swiss },
+            pairing: if round_robin {
+                PairingKind::PreDetermined
+            } else {
+                PairingKind::Swiss
+            },
         },
         points_column,
     })
@@ -146,20 +169,41 @@ use arbiter_tiebreak::{Options, Rational, TieBreak};
 pub fn swiss(n: u32, rounds: u32) -> Tournament {
     let mut t = Tournament::new(rounds);
     for id in 1..=n {
-        t.players.push(Player::new(id, format!("Player {id}"), Some(2500 - 100 * id)));
+        t.players.push(Player::new(
+            id,
+            format!("Player {id}"),
+            Some(2500 - 100 * id),
+        ));
     }
     t
 }
 
 /// A double forfeit or a one-sided forfeit with explicit codes on both lines.
-pub fn forfeit(t: &mut Tournament, round: u32, white: u32, black: u32, white_code: ResultCode, black_code: ResultCode) {
-    t.set_entry(round, white, RoundEntry::game(black, Color::White, white_code));
-    t.set_entry(round, black, RoundEntry::game(white, Color::Black, black_code));
+pub fn forfeit(
+    t: &mut Tournament,
+    round: u32,
+    white: u32,
+    black: u32,
+    white_code: ResultCode,
+    black_code: ResultCode,
+) {
+    t.set_entry(
+        round,
+        white,
+        RoundEntry::game(black, Color::White, white_code),
+    );
+    t.set_entry(
+        round,
+        black,
+        RoundEntry::game(white, Color::Black, black_code),
+    );
 }
 
 /// Values of one descriptor, by pairing number.
 pub fn vals(t: &Tournament, descriptor: &str, options: &Options) -> Vec<Option<Rational>> {
-    let tb: TieBreak = descriptor.parse().unwrap_or_else(|e| panic!("{descriptor}: {e}"));
+    let tb: TieBreak = descriptor
+        .parse()
+        .unwrap_or_else(|e| panic!("{descriptor}: {e}"));
     let mut v = arbiter_tiebreak::tiebreak_values(t, &tb, options).unwrap();
     v.sort_by_key(|(id, _)| *id);
     v.into_iter().map(|(_, x)| x).collect()
@@ -176,5 +220,7 @@ pub fn q(s: &str) -> Rational {
 
 /// Expected values written as decimal literals ("-" = undefined).
 pub fn expect(list: &[&str]) -> Vec<Option<Rational>> {
-    list.iter().map(|s| if *s == "-" { None } else { Some(q(s)) }).collect()
+    list.iter()
+        .map(|s| if *s == "-" { None } else { Some(q(s)) })
+        .collect()
 }
