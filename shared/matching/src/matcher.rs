@@ -34,9 +34,6 @@ const S: u8 = 1;
 const T: u8 = 2;
 
 /// Above this share of dirty vertices a re-solve starts from scratch instead (it is then cheaper).
-/// Re-solves reuse the previous optimum (switched on once the repair step is tested).
-const INCREMENTAL: bool = false;
-
 const REBUILD_DIRTY_NUM: usize = 1;
 const REBUILD_DIRTY_DEN: usize = 4;
 
@@ -330,7 +327,7 @@ impl<W: Weight> Matcher<W> {
     /// resulting violation restores optimality (`O(n²)` per search at worst, typically much less).
     /// When a large share of the vertices is dirty, it starts from scratch (`O(n³)`).
     pub fn solve(&mut self) {
-        let incremental = INCREMENTAL && !self.rebuild && self.repair();
+        let incremental = !self.rebuild && self.repair();
         if !incremental {
             self.reset();
         }

@@ -177,3 +177,177 @@ proptest! {
         prop_assert_eq!(m.total_weight(), brute_force(n, &|i, j| *m.weight(i, j)));
     }
 }
+
+/// One step of an incremental scenario: new weights for all edges of a few vertices.
+#[derive(Clone, Debug)]
+struct Change {
+    vertices: Vec<usize>,
+    seed: u64,
+}
+
+fn scenario() -> impl Strategy<Value = (usize, u64, u64, Vec<Change>)> {
+    (2usize..=40, any::<u64>(), prop_oneof![Just(1u64), Just(5), Just(100), Just(1 << 45)])
+        .prop_flat_map(|(n, seed, maxw)| {
+            let change = (proptest::collection::vec(0..n, 1..=2), any::<u64>())
+                .prop_map(|(vertices, seed)| Change { vertices, seed });
+            (Just(n), Just(seed), Just(maxw), proptest::collection::vec(change, 1..12))
+        })
+}
+
+fn random_weight(rng: &mut Rng, maxw: u64) -> u64 {
+    // Zeros and ties on purpose.
+    match rng.below(5) {
+        0 => 0,
+        1 => maxw,
+        _ => rng.below(maxw + 1),
+    }
+}
+
+fn fresh_copy<W: Weight>(m: &Matcher<W>) -> Matcher<W> {
+    let n = m.len();
+    let mut f = Matcher::new(n);
+    for i in 0..n {
+        for j in i + 1..n {
+            f.set_weight(i, j, *m.weight(i, j));
+        }
+    }
+    f.solve();
+    f
+}
+
+fn run_scenario(n: usize, seed: u64, maxw: u64, changes: &[Change], never_rebuild: bool) {
+    let mut rng = Rng(seed | 1);
+    let mut m = Matcher::<u64>::new(n);
+    m.never_rebuild = never_rebuild;
+    for i in 0..n {
+        for j in i + 1..n {
+            m.set_weight(i, j, random_weight(&mut rng, maxw));
+        }
+    }
+    m.solve();
+    check_valid(&m);
+    for ch in changes {
+        let mut r = Rng(ch.seed | 1);
+        for &v in &ch.vertices {
+            for u in 0..n {
+                if u != v {
+                    m.set_weight(v, u, random_weight(&mut r, maxw));
+                }
+            }
+        }
+        m.solve();
+        check_valid(&m);
+        assert_eq!(m.total_weight(), fresh_copy(&m).total_weight());
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(600))]
+
+    #[test]
+    fn incremental_equals_from_scratch((n, seed, maxw, changes) in scenario()) {
+        run_scenario(n, seed, maxw, &changes, true);
+    }
+
+    #[test]
+    fn incremental_with_rebuild_policy((n, seed, maxw, changes) in scenario()) {
+        run_scenario(n, seed, maxw, &changes, false);
+    }
+}
+
+/// Single-edge changes of every kind (matched, inside a blossom, raising, lowering, removing).
+#[test]
+fn single_edge_changes() {
+    let mut rng = Rng(77);
+    for _ in 0..200 {
+        let n = 2 + rng.below(25) as usize;
+        let mut m = Matcher::<u64>::new(n);
+        m.never_rebuild = true;
+        for i in 0..n {
+            for j in i + 1..n {
+                m.set_weight(i, j, random_weight(&mut rng, 20));
+            }
+        }
+        m.solve();
+        for _ in 0..20 {
+            let a = rng.below(n as u64) as usize;
+            let b = (a + 1 + rng.below(n as u64 - 1) as usize) % n;
+            let (a, b) = match (rng.below(3), m.mate(a)) {
+                (0, Some(ma)) => (a, ma),
+                _ => (a, b),
+            };
+            m.set_weight(a, b, random_weight(&mut rng, 20));
+            m.solve();
+            check_valid(&m);
+            assert_eq!(m.total_weight(), fresh_copy(&m).total_weight());
+            if n <= 10 {
+                assert_eq!(m.total_weight(), brute_force(n, &|i, j| *m.weight(i, j)));
+            }
+        }
+    }
+}
+
+#[test]
+fn wide4_incremental() {
+    let mut rng = Rng(4242);
+    for _ in 0..60 {
+        let n = 2 + rng.below(30) as usize;
+        let mut m = Matcher::<crate::Wide<4>>::new(n);
+        m.never_rebuild = rng.below(2) == 0;
+        let mut wt = |rng: &mut Rng| {
+            if rng.below(4) == 0 {
+                crate::Wide::ZERO
+            } else {
+                lex4(rng.below(3), rng.below(5), rng.below(1 << 50))
+            }
+        };
+        for i in 0..n {
+            for j in i + 1..n {
+                m.set_weight(i, j, wt(&mut rng));
+            }
+        }
+        m.solve();
+        check_valid(&m);
+        for _ in 0..10 {
+            let v = rng.below(n as u64) as usize;
+            for u in 0..n {
+                if u != v {
+                    m.set_weight(v, u, wt(&mut rng));
+                }
+            }
+            m.solve();
+            check_valid(&m);
+            assert_eq!(m.total_weight(), fresh_copy(&m).total_weight());
+            if n <= 10 {
+                assert_eq!(m.total_weight(), brute_force(n, &|i, j| *m.weight(i, j)));
+            }
+        }
+    }
+}
+/// Long sequences on up to 91 vertices, changing whole or partial rows of 1–3 vertices at a time.
+#[test]
+fn long_sequences_with_partial_row_changes() {
+    for it in 0..40u64 {
+        let mut rng = Rng(0x1234_5678_9abc ^ (it.wrapping_mul(0x9e3779b97f4a7c15)) | 1);
+        let n = 2 + rng.below(90) as usize;
+        let maxw = [1u64, 2, 7, 50, 1 << 40, 1 << 53][rng.below(6) as usize];
+        let mut m = Matcher::<u64>::new(n);
+        m.never_rebuild = rng.below(2) == 0;
+        let zero = rng.below(5);
+        let mut wt = |r: &mut Rng| if r.below(5) < zero { 0 } else { random_weight(r, maxw) };
+        for i in 0..n { for j in i + 1..n { m.set_weight(i, j, wt(&mut rng)); } }
+        m.solve();
+        check_valid(&m);
+        for _ in 0..30 {
+            let k = 1 + rng.below(3);
+            for _ in 0..k {
+                let v = rng.below(n as u64) as usize;
+                let partial = rng.below(3) == 0;
+                for u in 0..n { if u != v && (!partial || rng.below(4) == 0) { m.set_weight(v, u, wt(&mut rng)); } }
+            }
+            m.solve();
+            if let Err(e) = m.verify() { panic!("it={it} n={n}: {e}"); }
+            assert_eq!(m.total_weight(), fresh_copy(&m).total_weight(), "it={it}");
+        }
+    }
+}
