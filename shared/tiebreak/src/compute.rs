@@ -611,6 +611,24 @@ pub(crate) fn values(f: &Field, tb: &TieBreak) -> Values {
     }
 }
 
+/// Participants ranked below all others on this tie-break whatever their value (legacy rule
+/// T-7: ARO and TPR of players with too few games).
+pub(crate) fn demoted(f: &Field, tb: &TieBreak) -> Vec<bool> {
+    match (f.rule_set, f.options.few_games_rank_last, tb.acronym) {
+        (RuleSet::Legacy2009, Some(k), Acronym::Aro | Acronym::Tpr) => (0..f.comps.len())
+            .map(|c| {
+                f.comps[c]
+                    .slots
+                    .iter()
+                    .filter(|s| f.played_for_ratings(s))
+                    .count()
+                    <= k as usize
+            })
+            .collect(),
+        _ => vec![false; f.comps.len()],
+    }
+}
+
 /// Decimal places used when a value of this tie-break is written (values are exact; this is
 /// presentation only).
 pub(crate) fn decimals(tb: &TieBreak) -> u32 {
@@ -626,5 +644,80 @@ pub(crate) fn decimals(tb: &TieBreak) -> u32 {
         | Acronym::Sob
         | Acronym::Bc => 1,
         _ => 0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn c(score: &str, value: &str, vur: bool) -> Contribution {
+        let p = |s: &str| {
+            let (i, f) = s.split_once('.').unwrap_or((s, ""));
+            Rational::new(
+                format!("{i}{f}").parse().unwrap(),
+                10i64.pow(f.len() as u32),
+            )
+            .unwrap()
+        };
+        Contribution {
+            score: p(score),
+            value: p(value),
+            vur,
+        }
+    }
+
+    #[test]
+    fn vur_exception_prefers_the_higher_value() {
+        // 16.5.1: least significant value 1, VUR 2.5: the VUR goes.
+        let v = vec![
+            c("4", "4", false),
+            c("2.5", "2.5", true),
+            c("1", "1", false),
+            c("4", "4", false),
+            c("2.5", "2.5", false),
+        ];
+        assert_eq!(
+            cut_sum(v.clone(), 1, 0, true),
+            Rational::new(23, 2).unwrap()
+        );
+        assert_eq!(cut_sum(v, 1, 0, false), Rational::from_int(13));
+        // SB: the VUR product (0) is below the least significant value (1 x 1): the least
+        // significant value goes, as it is the higher of the two.
+        let sb = vec![c("1", "1", false), c("2", "0", true), c("3", "3", false)];
+        assert_eq!(cut_sum(sb, 1, 0, true), Rational::from_int(3));
+    }
+
+    #[test]
+    fn cuts_keep_one_value_and_medians_cut_both_ends() {
+        assert_eq!(
+            cut_sum(vec![c("2", "2", false)], 2, 1, true),
+            Rational::from_int(2)
+        );
+        let v = vec![
+            c("1", "1", false),
+            c("3", "3", false),
+            c("2", "2", false),
+            c("5", "5", false),
+        ];
+        assert_eq!(cut_sum(v.clone(), 1, 1, true), Rational::from_int(5));
+        assert_eq!(cut_sum(v, 2, 2, true), Rational::from_int(3));
+    }
+
+    #[test]
+    fn harkness_median_depends_on_the_rounds() {
+        assert_eq!(harkness_cuts(7), 1);
+        assert_eq!(harkness_cuts(8), 1);
+        assert_eq!(harkness_cuts(9), 2);
+        assert_eq!(harkness_cuts(12), 2);
+        assert_eq!(harkness_cuts(13), 3);
+    }
+
+    #[test]
+    fn opposite_results_of_the_virtual_opponent() {
+        assert_eq!(opposite(10, 10, 5), 0);
+        assert_eq!(opposite(0, 10, 5), 10);
+        assert_eq!(opposite(5, 10, 5), 5);
+        assert_eq!(opposite(10, 30, 10), 10);
     }
 }

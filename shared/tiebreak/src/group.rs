@@ -232,3 +232,28 @@ pub(crate) fn group_values(f: &Field, tb: &TieBreak, members: &[usize]) -> Vec<u
         .map(|m| map.get(m).copied().unwrap_or(0))
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ranks_share_equal_keys_and_refine_ties() {
+        let r = rank_by(&[10, 11, 12, 13], |m| [3, 5, 3, 1][m - 10]);
+        let mut r2 = r.clone();
+        r2.sort();
+        assert_eq!(r2, vec![(10, 2), (11, 1), (12, 2), (13, 4)]);
+        let refined = refine_ties(r, |sub| rank_by(sub, |m| m));
+        let mut refined: Vec<_> = refined;
+        refined.sort();
+        assert_eq!(refined, vec![(10, 3), (11, 1), (12, 2), (13, 4)]);
+        assert!(separates(&refined));
+        assert!(!separates(&all_tied(&[1, 2])));
+    }
+
+    #[test]
+    fn board_keys() {
+        assert_eq!(board_count(&[10, 0, 5]), 10 + 15);
+        assert_eq!(bbe_key(&[10, 5, 5, 0]), vec![20, 15, 10]);
+    }
+}

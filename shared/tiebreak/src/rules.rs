@@ -109,6 +109,10 @@ pub struct Options {
     /// participant is unrated.
     pub unrated_rating: Option<u32>,
     pub article16: Article16Overrides,
+    /// Legacy rules only (seed 001 "Sistemas de desempate en torneos individuales (donde todos
+    /// los jugadores tienen valoración)", seed 000 4.3; spec T-7): a player with at most this many
+    /// games played ranks below every player with more games on ARO (and its cuts) and TPR.
+    pub few_games_rank_last: Option<u32>,
 }
 
 impl Options {

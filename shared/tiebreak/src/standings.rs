@@ -162,6 +162,7 @@ pub(crate) fn compute(f: &Field, list: &[TieBreak]) -> Standings {
             groups = next;
         } else {
             let vals = compute::values(f, tb);
+            let last = compute::demoted(f, tb);
             for (m, v) in vals.iter().enumerate() {
                 table[m][k] = *v;
             }
@@ -173,9 +174,16 @@ pub(crate) fn compute(f: &Field, list: &[TieBreak]) -> Standings {
                 }
                 let mut sorted = g.clone();
                 sorted.sort_by(|&a, &b| {
-                    cmp_values(vals[a], vals[b], lower).then(f.comps[a].id.cmp(&f.comps[b].id))
+                    last[a]
+                        .cmp(&last[b])
+                        .then(cmp_values(vals[a], vals[b], lower))
+                        .then(f.comps[a].id.cmp(&f.comps[b].id))
                 });
-                next.extend(split_runs(sorted, &|m| vals[m]));
+                for run in split_runs(sorted, &|m| vals[m]) {
+                    // A value shared by a demoted and a regular player still separates them.
+                    let (a, b): (Vec<usize>, Vec<usize>) = run.into_iter().partition(|&m| !last[m]);
+                    next.extend([a, b].into_iter().filter(|r| !r.is_empty()));
+                }
             }
             groups = next;
         }

@@ -595,3 +595,21 @@ fn results_without_unrated_code_distinction() {
     assert_eq!(vals(&t, "BPG", &o2024()), expect(&["0", "1"]));
     let _ = ResultCode::LossUnrated;
 }
+
+#[test]
+fn legacy_few_games_rank_last() {
+    // Seed 001 (all-rated Swiss): ARO of a player with no more than N games played ranks below
+    // every player with more games. Players 2 and 6 share 2.5 points; 6 (3 games, ARO 2300)
+    // is ahead of 2 (4 games, ARO 2100) unless the rule applies with N = 3.
+    let t = mini();
+    let list: TieBreakList = "ARO".parse().unwrap();
+    let order = |o: &Options| -> Vec<u32> {
+        standings(&t, &list.0, o).unwrap().rows.iter().map(|r| r.id).collect()
+    };
+    assert_eq!(order(&legacy()), vec![1, 6, 2, 3, 5, 4]);
+    let few = Options { few_games_rank_last: Some(3), ..legacy() };
+    assert_eq!(order(&few), vec![1, 2, 6, 3, 5, 4]);
+    // Not a C.07 rule: ignored under the C.07 rule sets.
+    let c07 = Options { few_games_rank_last: Some(3), ..o2024() };
+    assert_eq!(order(&c07), vec![1, 6, 2, 3, 5, 4]);
+}
