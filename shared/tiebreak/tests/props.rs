@@ -274,3 +274,33 @@ proptest! {
         prop_assert_eq!(text.to_lowercase().parse::<TieBreak>().unwrap(), tb);
     }
 }
+
+proptest! {
+    #[test]
+    fn descriptor_lists_never_panic(s in "\\PC{0,40}") {
+        let _ = s.parse::<TieBreakList>();
+    }
+
+    #[test]
+    fn descriptor_like_text_never_panics(s in "[A-Za-z_:/+\\-0-9, é]{0,30}") {
+        if let Ok(l) = s.parse::<TieBreakList>() {
+            // Whatever was accepted is written back in a form that reads the same.
+            prop_assert_eq!(l.to_string().parse::<TieBreakList>().unwrap(), l);
+        }
+    }
+}
+
+#[test]
+fn empty_and_roundless_tournaments() {
+    let list: TieBreakList = "BH/C1,BH,SB,PS,DE,WIN,BPG,ARO,TPR,PTP,APRO,AOB,FB,KS".parse().unwrap();
+    let empty = Tournament::new(0);
+    let st = standings(&empty, &list.0, &Options::default()).unwrap();
+    assert!(st.rows.is_empty());
+    let mut one = Tournament::new(0);
+    one.players.push(Player::new(1, "Solo", None));
+    let st = standings(&one, &list.0, &Options::default()).unwrap();
+    assert_eq!((st.rows[0].rank, st.rows[0].rank_to), (1, 1));
+    for f in [arbiter_tiebreak::Format::Text, arbiter_tiebreak::Format::Csv, arbiter_tiebreak::Format::Json] {
+        assert!(!arbiter_tiebreak::render(&st, f).is_empty());
+    }
+}
