@@ -29,8 +29,8 @@ pub fn default_tiebreaks(kind: EventKind) -> TieBreakList {
         EventKind::SwissAllRated => "BH/C1,BH,DE,ARO/C1,WIN,BWG,BPG,SB",
         EventKind::SwissNotAllRated => "BH/C1,BH,SB,PS,DE,WIN,BWG",
         EventKind::RoundRobin => "DE,WIN,SB,KS",
-        EventKind::TeamSwiss => "MPVGP,DE,BH:MP/C1,BH:MP,EMGSB",
-        EventKind::TeamRoundRobin => "MPVGP,DE,EMGSB",
+        EventKind::TeamSwiss => "MPvGP,DE,BH:MP/C1,BH:MP,EMGSB",
+        EventKind::TeamRoundRobin => "MPvGP,DE,EMGSB",
         EventKind::SchoolSwiss => "BH/C1,BH,WIN,BWG",
         EventKind::SchoolRoundRobin => "WIN,SB,KS,BWG",
     };
@@ -72,7 +72,7 @@ mod tests {
         );
         assert_eq!(
             default_tiebreaks(EventKind::TeamSwiss).to_string(),
-            "MPVGP,DE,BH:MP/C1,BH:MP,EMGSB"
+            "MPvGP,DE,BH:MP/C1,BH:MP,EMGSB"
         );
     }
 }

@@ -87,7 +87,7 @@ pub enum Acronym {
     Appo,
     /// `RTNG` rating (10.6, 2026).
     Rtng,
-    /// `MPVGP` the team score that is not the primary one (13.1).
+    /// `MPvGP` the team score that is not the primary one (13.1).
     MpVGp,
     /// `BC` board count (12.1).
     Bc,
@@ -134,7 +134,7 @@ impl Acronym {
             Acronym::Apro => "APRO".into(),
             Acronym::Appo => "APPO".into(),
             Acronym::Rtng => "RTNG".into(),
-            Acronym::MpVGp => "MPVGP".into(),
+            Acronym::MpVGp => "MPvGP".into(),
             Acronym::Bc => "BC".into(),
             Acronym::Tbr => "TBR".into(),
             Acronym::Bbe => "BBE".into(),

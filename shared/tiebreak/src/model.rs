@@ -128,8 +128,10 @@ impl Player {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Tournament {
     pub players: Vec<Player>,
-    /// Rounds to evaluate (completed rounds for final standings; the last of them is the
-    /// "final round" of Fore Buchholz).
+    /// Rounds to evaluate: all rounds for final standings, the rounds played so far for live
+    /// standings. The last of them is the "final round" of Fore Buchholz; the number is also
+    /// the "number of rounds" of the 2026 bye cap (C.07 16.4.2) and the Koya maximum in Swiss
+    /// events.
     pub rounds: u32,
     pub point_system: PointSystem,
     /// Start date; selects the rule set (see [`crate::RuleSet::for_start_date`]).
