@@ -1,0 +1,151 @@
+//! The head journal of the sled backend: an append-only file, next to the sled files, that
+//! records each stream's last version and hash after every append.
+//!
+//! sled treats a damaged entry of its own log as the torn end of a crash and silently drops
+//! everything written after it. The journal lets [`crate::SledLog`] notice: on open, every
+//! stream must still reach the version the journal recorded, with the same hash; otherwise the
+//! stream is reported as corrupt instead of being served short.
+//!
+//! Record: `"AJH1"`, stream length (u8), stream, version (u64 BE), hash (32 bytes), position
+//! (u64 BE), then the first 8 bytes of SHA-256 over the preceding bytes of the record.
+
+use crate::{Hash, Version};
+use sha2::{Digest, Sha256};
+use std::collections::BTreeMap;
+use std::fs::{File, OpenOptions};
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+pub(crate) const FILE_NAME: &str = "arbiter-heads";
+const MAGIC: &[u8; 4] = b"AJH1";
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct HeadRecord {
+    pub version: Version,
+    pub hash: Hash,
+    pub position: u64,
+}
+
+pub(crate) struct HeadJournal {
+    file: File,
+}
+
+fn encode(stream: &str, h: &HeadRecord) -> Vec<u8> {
+    let mut out = Vec::with_capacity(4 + 1 + stream.len() + 8 + 32 + 8 + 8);
+    out.extend_from_slice(MAGIC);
+    out.push(stream.len() as u8);
+    out.extend_from_slice(stream.as_bytes());
+    out.extend_from_slice(&h.version.to_be_bytes());
+    out.extend_from_slice(&h.hash);
+    out.extend_from_slice(&h.position.to_be_bytes());
+    let check = Sha256::digest(&out);
+    out.extend_from_slice(&check[..8]);
+    out
+}
+
+/// Parses the journal: the last record per stream. A truncated last record (a crash during its
+/// write) is ignored; any other damage is an error naming the byte offset.
+fn parse(bytes: &[u8]) -> Result<BTreeMap<String, HeadRecord>, String> {
+    let mut out = BTreeMap::new();
+    let mut at = 0;
+    while at < bytes.len() {
+        let rest = &bytes[at..];
+        let Some(len) = rest.get(4).map(|n| 4 + 1 + *n as usize + 8 + 32 + 8 + 8) else {
+            return Ok(out); // torn tail
+        };
+        if rest.len() < len {
+            if rest.len() >= 4 && &rest[..4] != MAGIC {
+                return Err(format!("bad record at byte {at}"));
+            }
+            return Ok(out); // torn tail
+        }
+        let rec = &rest[..len];
+        let check = Sha256::digest(&rec[..len - 8]);
+        if &rec[..4] != MAGIC || rec[len - 8..] != check[..8] {
+            return Err(format!("bad record at byte {at}"));
+        }
+        let n = rec[4] as usize;
+        let stream = std::str::from_utf8(&rec[5..5 + n])
+            .map_err(|_| format!("bad stream name at byte {at}"))?
+            .to_string();
+        let b = &rec[5 + n..];
+        let version = u64::from_be_bytes(b[..8].try_into().expect("8 bytes"));
+        let hash: Hash = b[8..40].try_into().expect("32 bytes");
+        let position = u64::from_be_bytes(b[40..48].try_into().expect("8 bytes"));
+        let entry = out.entry(stream).or_insert(HeadRecord { version, hash, position });
+        if version >= entry.version {
+            *entry = HeadRecord { version, hash, position };
+        }
+        at += len;
+    }
+    Ok(out)
+}
+
+fn sync_dir(dir: &Path) -> io::Result<()> {
+    File::open(dir)?.sync_all()
+}
+
+impl HeadJournal {
+    /// Opens the journal in `dir`, returning it with the recorded heads. An intact journal is
+    /// compacted to one record per stream; a damaged one is left as it is (and reported).
+    pub fn open(dir: &Path) -> io::Result<(HeadJournal, Result<BTreeMap<String, HeadRecord>, String>)> {
+        let path: PathBuf = dir.join(FILE_NAME);
+        let bytes = match std::fs::read(&path) {
+            Ok(b) => b,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => Vec::new(),
+            Err(e) => return Err(e),
+        };
+        let heads = parse(&bytes);
+        if let Ok(h) = &heads {
+            let tmp = dir.join(format!("{FILE_NAME}.tmp"));
+            let mut f = File::create(&tmp)?;
+            for (stream, rec) in h {
+                f.write_all(&encode(stream, rec))?;
+            }
+            f.sync_all()?;
+            std::fs::rename(&tmp, &path)?;
+            sync_dir(dir)?;
+        }
+        let file = OpenOptions::new().create(true).append(true).open(&path)?;
+        Ok((HeadJournal { file }, heads))
+    }
+
+    /// Records a stream's new head, durably.
+    pub fn record(&mut self, stream: &str, h: &HeadRecord) -> io::Result<()> {
+        self.file.write_all(&encode(stream, h))?;
+        self.file.sync_data()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rec(v: u64) -> HeadRecord {
+        HeadRecord { version: v, hash: [v as u8; 32], position: v * 10 }
+    }
+
+    #[test]
+    fn keeps_the_last_head_per_stream_and_ignores_a_torn_tail() {
+        let mut bytes = Vec::new();
+        bytes.extend(encode("a", &rec(1)));
+        bytes.extend(encode("b", &rec(1)));
+        bytes.extend(encode("a", &rec(2)));
+        let full = bytes.clone();
+        let torn = encode("b", &rec(5));
+        bytes.extend(&torn[..torn.len() - 3]);
+        let heads = parse(&bytes).unwrap();
+        assert_eq!(heads["a"], rec(2));
+        assert_eq!(heads["b"], rec(1));
+        assert_eq!(parse(&full).unwrap().len(), 2);
+    }
+
+    #[test]
+    fn damage_in_the_middle_is_reported() {
+        let mut bytes = Vec::new();
+        bytes.extend(encode("a", &rec(1)));
+        bytes.extend(encode("a", &rec(2)));
+        bytes[10] ^= 1;
+        assert_eq!(parse(&bytes).unwrap_err(), "bad record at byte 0");
+    }
+}

@@ -1,0 +1,615 @@
+//! The embedded backend: a sled database in a data folder.
+//!
+//! Layout (one sled database):
+//! - tree `s/<stream>`: key = version (u64 big-endian), value = position (u64 BE) + record;
+//! - tree `c/<stream>`: key = command id, value = first version, last version, position
+//!   (u64 BE each) + the SHA-256 digest of the command's payloads;
+//! - tree `a`: key = position (u64 BE), value = first version, last version (u64 BE each) +
+//!   stream name: the order of all appends, for subscriptions to every stream.
+//!
+//! An append is one sled transaction over the three trees, followed by a flush, so it is
+//! durable (and atomic) when `append` returns. Versions and positions are derived from the last
+//! key of their tree, never from `Db::generate_id` (which jumps after a restart).
+//!
+//! After the flush the stream's new head is recorded in the head journal (see `heads.rs`). On
+//! open, a stream that no longer reaches its recorded head (sled drops everything after a
+//! damaged log entry as if it were a torn write) is marked damaged: reading or appending to it
+//! fails with [`LogError::Corrupt`] naming the stream and the first missing version.
+
+use crate::record::{self, check_link, decode_record, encode_record, payload_digest};
+use crate::{
+    AppendOutcome, EventLog, EventStream, ExpectedVersion, Hash, LogError, StoredEvent,
+    SubscribeFrom, Version, ZERO_HASH, validate_append, validate_stream_name,
+};
+use futures::future::BoxFuture;
+use sled::transaction::{ConflictableTransactionError, TransactionError};
+use sled::{Transactional, Tree};
+use crate::heads::{HeadJournal, HeadRecord};
+use std::collections::{BTreeMap, VecDeque};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use tokio::sync::{Mutex, watch};
+
+const EVENTS_PREFIX: &str = "s/";
+const COMMANDS_PREFIX: &str = "c/";
+const ALL_TREE: &str = "a";
+/// Appends read per step by an all-streams subscription.
+const SUBSCRIPTION_CHUNK: usize = 256;
+
+/// The sled-backed [`EventLog`]. Cheap to clone (shared state).
+#[derive(Clone)]
+pub struct SledLog {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    db: sled::Db,
+    all: Tree,
+    journal: Arc<std::sync::Mutex<HeadJournal>>,
+    /// Streams found damaged on open.
+    damage: BTreeMap<String, LogError>,
+    /// The head journal could not be read: appends are refused.
+    journal_damage: Option<String>,
+    /// Serialises appends: versions and positions are read from the last keys, then written.
+    append_lock: Mutex<()>,
+    /// The position of the last append, for subscriptions.
+    notify: watch::Sender<u64>,
+}
+
+fn storage(e: impl std::fmt::Display) -> LogError {
+    LogError::Storage(e.to_string())
+}
+
+fn be(v: u64) -> [u8; 8] {
+    v.to_be_bytes()
+}
+
+fn u64_at(b: &[u8], at: usize) -> Option<u64> {
+    b.get(at..at + 8).map(|s| u64::from_be_bytes(s.try_into().expect("8 bytes")))
+}
+
+struct CommandEntry {
+    first: Version,
+    last: Version,
+    position: u64,
+    digest: Hash,
+}
+
+impl CommandEntry {
+    fn encode(&self) -> Vec<u8> {
+        let mut v = Vec::with_capacity(56);
+        v.extend_from_slice(&be(self.first));
+        v.extend_from_slice(&be(self.last));
+        v.extend_from_slice(&be(self.position));
+        v.extend_from_slice(&self.digest);
+        v
+    }
+    fn decode(b: &[u8]) -> Option<CommandEntry> {
+        if b.len() != 56 {
+            return None;
+        }
+        Some(CommandEntry {
+            first: u64_at(b, 0)?,
+            last: u64_at(b, 8)?,
+            position: u64_at(b, 16)?,
+            digest: b[24..56].try_into().ok()?,
+        })
+    }
+}
+
+impl SledLog {
+    /// Opens (or creates) the log in the folder `path`, checking every stream against the
+    /// head journal (see [`SledLog::damaged_streams`]).
+    pub fn open(path: impl AsRef<Path>) -> Result<SledLog, LogError> {
+        let path = path.as_ref();
+        std::fs::create_dir_all(path).map_err(storage)?;
+        let db = sled::Config::new().path(path).open().map_err(storage)?;
+        SledLog::from_db(db, path)
+    }
+
+    /// A log in a fresh temporary folder that is removed when the log is dropped (for tests).
+    pub fn temporary() -> Result<SledLog, LogError> {
+        let path = temp_path();
+        std::fs::create_dir_all(&path).map_err(storage)?;
+        let db = sled::Config::new().path(&path).temporary(true).open().map_err(storage)?;
+        SledLog::from_db(db, &path)
+    }
+
+    fn from_db(db: sled::Db, path: &Path) -> Result<SledLog, LogError> {
+        let all = db.open_tree(ALL_TREE).map_err(storage)?;
+        let last_position = match all.last().map_err(storage)? {
+            Some((k, _)) => u64_at(&k, 0).ok_or_else(|| storage("bad key in the append index"))?,
+            None => 0,
+        };
+        let (notify, _) = watch::channel(last_position);
+        let (journal, heads) = HeadJournal::open(path).map_err(storage)?;
+        let (damage, journal_damage) = match heads {
+            Ok(heads) => (check_heads(&db, &heads)?, None),
+            Err(why) => {
+                let why = format!("head journal {}: {why}", path.join(crate::heads::FILE_NAME).display());
+                tracing::error!("{why}; appends are refused");
+                (BTreeMap::new(), Some(why))
+            }
+        };
+        for e in damage.values() {
+            tracing::error!("{e}");
+        }
+        Ok(SledLog {
+            inner: Arc::new(Inner {
+                db,
+                all,
+                journal: Arc::new(std::sync::Mutex::new(journal)),
+                damage,
+                journal_damage,
+                append_lock: Mutex::new(()),
+                notify,
+            }),
+        })
+    }
+
+    /// Problems found when the log was opened: streams that no longer reach the version and
+    /// hash recorded when they were written, and a damaged head journal. Empty when all is well.
+    pub fn damaged_streams(&self) -> Vec<LogError> {
+        let mut out: Vec<LogError> = self.inner.damage.values().cloned().collect();
+        if let Some(why) = &self.inner.journal_damage {
+            out.push(LogError::Storage(why.clone()));
+        }
+        out
+    }
+
+    fn check_damage(&self, stream: &str) -> Result<(), LogError> {
+        match self.inner.damage.get(stream) {
+            Some(e) => Err(e.clone()),
+            None => Ok(()),
+        }
+    }
+
+    /// Flushes sled's buffers to disk (appends already do; sled closes its files when the
+    /// last clone is dropped).
+    pub async fn flush(&self) -> Result<(), LogError> {
+        self.inner.db.flush_async().await.map(|_| ()).map_err(storage)
+    }
+
+    fn events_tree(&self, stream: &str) -> Result<Tree, LogError> {
+        self.inner.db.open_tree(format!("{EVENTS_PREFIX}{stream}")).map_err(storage)
+    }
+
+    fn commands_tree(&self, stream: &str) -> Result<Tree, LogError> {
+        self.inner.db.open_tree(format!("{COMMANDS_PREFIX}{stream}")).map_err(storage)
+    }
+
+    /// Decodes and checks the stored value at `version` of `stream`.
+    fn decode_value(stream: &str, version: Version, value: &[u8]) -> Result<StoredEvent, LogError> {
+        let corrupt =
+            |detail: String| LogError::Corrupt { stream: stream.to_string(), version, detail };
+        let position = u64_at(value, 0).ok_or_else(|| corrupt("value shorter than 8 bytes".into()))?;
+        let e = decode_record(&value[8..], position).map_err(|e| corrupt(e.0))?;
+        if e.version != version {
+            return Err(corrupt(format!("record says version {}", e.version)));
+        }
+        if e.stream != stream {
+            return Err(corrupt(format!("record says stream {:?}", e.stream)));
+        }
+        Ok(e)
+    }
+
+    fn key_version(stream: &str, key: &[u8]) -> Result<Version, LogError> {
+        match key.try_into() {
+            Ok(k) => Ok(u64::from_be_bytes(k)),
+            Err(_) => Err(LogError::Corrupt {
+                stream: stream.to_string(),
+                version: 0,
+                detail: format!("key of {} bytes in the events tree", key.len()),
+            }),
+        }
+    }
+
+    /// The last version and hash of a stream.
+    fn head(stream: &str, tree: &Tree) -> Result<(Version, Hash), LogError> {
+        match tree.last().map_err(storage)? {
+            None => Ok((0, ZERO_HASH)),
+            Some((k, v)) => {
+                let version = Self::key_version(stream, &k)?;
+                let e = Self::decode_value(stream, version, &v)?;
+                Ok((version, e.hash))
+            }
+        }
+    }
+
+    /// Events `from..=to` of a stream (to = `None`: to the end), each checked against its hash
+    /// and its predecessor.
+    fn read_range(
+        &self,
+        stream: &str,
+        from: Version,
+        to: Option<Version>,
+    ) -> Result<Vec<StoredEvent>, LogError> {
+        self.check_damage(stream)?;
+        let tree = self.events_tree(stream)?;
+        let from = from.max(1);
+        let mut prev = if from > 1 {
+            match tree.get(be(from - 1)).map_err(storage)? {
+                Some(v) => Some((from - 1, Self::decode_value(stream, from - 1, &v)?.hash)),
+                None => None,
+            }
+        } else {
+            None
+        };
+        let range = match to {
+            Some(to) => tree.range(be(from)..=be(to)),
+            None => tree.range(be(from)..),
+        };
+        let mut out = Vec::new();
+        for item in range {
+            let (k, v) = item.map_err(storage)?;
+            let version = Self::key_version(stream, &k)?;
+            let e = Self::decode_value(stream, version, &v)?;
+            if prev.is_none() && version != from {
+                return Err(LogError::Corrupt {
+                    stream: stream.to_string(),
+                    version,
+                    detail: format!("expected version {from} first"),
+                });
+            }
+            check_link(&e, prev).map_err(|kind| LogError::Corrupt {
+                stream: stream.to_string(),
+                version,
+                detail: record::ChainBreak { stream: stream.to_string(), version, kind }.to_string(),
+            })?;
+            prev = Some((version, e.hash));
+            out.push(e);
+        }
+        Ok(out)
+    }
+
+    fn replayed(
+        &self,
+        stream: &str,
+        entry: CommandEntry,
+        digest: Hash,
+        command_id: &str,
+    ) -> Result<AppendOutcome, LogError> {
+        if entry.digest != digest {
+            return Err(LogError::CommandIdReused {
+                stream: stream.to_string(),
+                command_id: command_id.to_string(),
+            });
+        }
+        let events = self.read_range(stream, entry.first, Some(entry.last))?;
+        let last = events.last().ok_or_else(|| LogError::Corrupt {
+            stream: stream.to_string(),
+            version: entry.first,
+            detail: format!("command {command_id:?} indexed but its events are missing"),
+        })?;
+        Ok(AppendOutcome {
+            stream: stream.to_string(),
+            first_version: entry.first,
+            last_version: entry.last,
+            event_ids: events.iter().map(|e| e.event_id).collect(),
+            last_hash: last.hash,
+            position: entry.position,
+            replayed: true,
+        })
+    }
+
+    async fn append_impl(
+        &self,
+        stream: &str,
+        expected: ExpectedVersion,
+        command_id: &str,
+        actor: &str,
+        payloads: Vec<Vec<u8>>,
+    ) -> Result<AppendOutcome, LogError> {
+        validate_append(stream, command_id, &payloads)?;
+        self.check_damage(stream)?;
+        if let Some(why) = &self.inner.journal_damage {
+            return Err(LogError::Storage(why.clone()));
+        }
+        let digest = payload_digest(&payloads);
+        let _guard = self.inner.append_lock.lock().await;
+        let events_tree = self.events_tree(stream)?;
+        let commands_tree = self.commands_tree(stream)?;
+
+        if let Some(v) = commands_tree.get(command_id).map_err(storage)? {
+            let entry = CommandEntry::decode(&v).ok_or_else(|| LogError::Corrupt {
+                stream: stream.to_string(),
+                version: 0,
+                detail: format!("bad command index entry for {command_id:?}"),
+            })?;
+            return self.replayed(stream, entry, digest, command_id);
+        }
+
+        let (last_version, last_hash) = Self::head(stream, &events_tree)?;
+        if let ExpectedVersion::Exact(expected) = expected
+            && expected != last_version
+        {
+            return Err(LogError::Conflict { expected, actual: last_version });
+        }
+        let position = match self.inner.all.last().map_err(storage)? {
+            Some((k, _)) => u64_at(&k, 0).ok_or_else(|| storage("bad key in the append index"))? + 1,
+            None => 1,
+        };
+        let mut events =
+            record::build_events(stream, last_version, last_hash, command_id, actor, payloads);
+        for e in &mut events {
+            e.position = position;
+        }
+        let first = last_version + 1;
+        let last = last_version + events.len() as u64;
+        let entry = CommandEntry { first, last, position, digest };
+        let values: Vec<([u8; 8], Vec<u8>)> = events
+            .iter()
+            .map(|e| {
+                let mut v = be(position).to_vec();
+                v.extend_from_slice(&encode_record(e));
+                (be(e.version), v)
+            })
+            .collect();
+        let mut all_value = Vec::with_capacity(16 + stream.len());
+        all_value.extend_from_slice(&be(first));
+        all_value.extend_from_slice(&be(last));
+        all_value.extend_from_slice(stream.as_bytes());
+
+        let tx = (&events_tree, &commands_tree, &self.inner.all).transaction(|(et, ct, at)| {
+            // Under the append lock nothing else writes; these checks guard the invariants
+            // should that ever change.
+            if et.get(be(first))?.is_some() || at.get(be(position))?.is_some() {
+                return Err(ConflictableTransactionError::Abort("version already taken"));
+            }
+            for (k, v) in &values {
+                et.insert(k, v.as_slice())?;
+            }
+            ct.insert(command_id.as_bytes(), entry.encode())?;
+            at.insert(&be(position), all_value.as_slice())?;
+            Ok(())
+        });
+        match tx {
+            Ok(()) => {}
+            Err(TransactionError::Abort(why)) => return Err(storage(why)),
+            Err(TransactionError::Storage(e)) => return Err(storage(e)),
+        }
+        self.inner.db.flush_async().await.map_err(storage)?;
+        let head = HeadRecord {
+            version: last,
+            hash: events.last().map(|e| e.hash).unwrap_or(last_hash),
+            position,
+        };
+        let journal = self.inner.journal.clone();
+        let stream_name = stream.to_string();
+        tokio::task::spawn_blocking(move || {
+            journal.lock().expect("journal lock").record(&stream_name, &head)
+        })
+        .await
+        .map_err(storage)?
+        .map_err(storage)?;
+        self.inner.notify.send_replace(position);
+
+        Ok(AppendOutcome {
+            stream: stream.to_string(),
+            first_version: first,
+            last_version: last,
+            event_ids: events.iter().map(|e| e.event_id).collect(),
+            last_hash: events.last().map(|e| e.hash).unwrap_or(last_hash),
+            position,
+            replayed: false,
+        })
+    }
+
+    /// Reads up to `max` appends at positions `>= from` of every stream.
+    fn read_positions(&self, from: u64, max: usize) -> Result<Vec<StoredEvent>, LogError> {
+        let mut out = Vec::new();
+        for item in self.inner.all.range(be(from.max(1))..).take(max) {
+            let (k, v) = item.map_err(storage)?;
+            let position = u64_at(&k, 0).ok_or_else(|| storage("bad key in the append index"))?;
+            let (first, last) = match (u64_at(&v, 0), u64_at(&v, 8)) {
+                (Some(f), Some(l)) if v.len() >= 16 => (f, l),
+                _ => return Err(storage(format!("bad append index entry at position {position}"))),
+            };
+            let stream = std::str::from_utf8(&v[16..])
+                .map_err(|_| storage(format!("bad stream name at position {position}")))?;
+            let events = self.read_range(stream, first, Some(last))?;
+            if events.len() as u64 != last - first + 1 {
+                return Err(LogError::Corrupt {
+                    stream: stream.to_string(),
+                    version: first,
+                    detail: format!(
+                        "append at position {position} lists versions {first}..={last}, found {}",
+                        events.len()
+                    ),
+                });
+            }
+            out.extend(events);
+        }
+        Ok(out)
+    }
+
+    fn list_streams_sync(&self) -> Result<Vec<String>, LogError> {
+        let mut out = Vec::new();
+        for name in self.inner.db.tree_names() {
+            let Some(stream) = std::str::from_utf8(&name).ok().and_then(|n| n.strip_prefix(EVENTS_PREFIX))
+            else {
+                continue;
+            };
+            let tree = self.inner.db.open_tree(&name).map_err(storage)?;
+            if !tree.is_empty() {
+                out.push(stream.to_string());
+            }
+        }
+        out.extend(self.inner.damage.keys().cloned());
+        out.sort();
+        out.dedup();
+        Ok(out)
+    }
+}
+
+fn temp_path() -> PathBuf {
+    use std::sync::atomic::AtomicU64;
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.subsec_nanos())
+        .unwrap_or(0);
+    std::env::temp_dir().join(format!(
+        "arbiter-sled-{}-{}-{nanos}",
+        std::process::id(),
+        COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+    ))
+}
+
+/// Compares each stream with the head the journal recorded for it.
+fn check_heads(
+    db: &sled::Db,
+    heads: &BTreeMap<String, HeadRecord>,
+) -> Result<BTreeMap<String, LogError>, LogError> {
+    let mut damage = BTreeMap::new();
+    for (stream, rec) in heads {
+        let tree = db.open_tree(format!("{EVENTS_PREFIX}{stream}")).map_err(storage)?;
+        let problem = match SledLog::head(stream, &tree) {
+            Err(e) => Some(e),
+            Ok((last, _)) if last < rec.version => Some(LogError::Corrupt {
+                stream: stream.clone(),
+                version: last + 1,
+                detail: format!(
+                    "the store ends at version {last}, but versions up to {} were written \
+                     (data lost or damaged on disk)",
+                    rec.version
+                ),
+            }),
+            Ok(_) => match tree.get(be(rec.version)).map_err(storage)? {
+                None => Some(LogError::Corrupt {
+                    stream: stream.clone(),
+                    version: rec.version,
+                    detail: "event missing".into(),
+                }),
+                Some(v) => match SledLog::decode_value(stream, rec.version, &v) {
+                    Err(e) => Some(e),
+                    Ok(e) if e.hash != rec.hash => Some(LogError::Corrupt {
+                        stream: stream.clone(),
+                        version: rec.version,
+                        detail: "hash differs from the one recorded when it was written".into(),
+                    }),
+                    Ok(_) => None,
+                },
+            },
+        };
+        if let Some(p) = problem {
+            damage.insert(stream.clone(), p);
+        }
+    }
+    Ok(damage)
+}
+
+enum Cursor {
+    Stream { stream: String, next_version: Version },
+    All { next_position: u64 },
+}
+
+struct Subscription {
+    log: SledLog,
+    cursor: Cursor,
+    buffer: VecDeque<StoredEvent>,
+    changes: watch::Receiver<u64>,
+    failed: bool,
+}
+
+impl Subscription {
+    async fn next(mut self) -> Option<(Result<StoredEvent, LogError>, Subscription)> {
+        loop {
+            if let Some(e) = self.buffer.pop_front() {
+                return Some((Ok(e), self));
+            }
+            if self.failed {
+                return None;
+            }
+            // Mark the current state seen before reading, so an append after the read wakes us.
+            self.changes.borrow_and_update();
+            let read = match &self.cursor {
+                Cursor::Stream { stream, next_version } => {
+                    self.log.read_range(stream, *next_version, None)
+                }
+                Cursor::All { next_position } => {
+                    self.log.read_positions(*next_position, SUBSCRIPTION_CHUNK)
+                }
+            };
+            match read {
+                Err(e) => {
+                    self.failed = true;
+                    return Some((Err(e), self));
+                }
+                Ok(events) if events.is_empty() => {
+                    if self.changes.changed().await.is_err() {
+                        return None;
+                    }
+                }
+                Ok(events) => {
+                    let last = events.last().expect("non-empty");
+                    match &mut self.cursor {
+                        Cursor::Stream { next_version, .. } => *next_version = last.version + 1,
+                        Cursor::All { next_position } => *next_position = last.position + 1,
+                    }
+                    self.buffer.extend(events);
+                }
+            }
+        }
+    }
+}
+
+impl EventLog for SledLog {
+    fn append<'a>(
+        &'a self,
+        stream: &'a str,
+        expected: ExpectedVersion,
+        command_id: &'a str,
+        actor: &'a str,
+        events: Vec<Vec<u8>>,
+    ) -> BoxFuture<'a, Result<AppendOutcome, LogError>> {
+        Box::pin(self.append_impl(stream, expected, command_id, actor, events))
+    }
+
+    fn read<'a>(
+        &'a self,
+        stream: &'a str,
+        from_version: Version,
+    ) -> BoxFuture<'a, Result<Vec<StoredEvent>, LogError>> {
+        Box::pin(async move {
+            validate_stream_name(stream)?;
+            self.read_range(stream, from_version, None)
+        })
+    }
+
+    fn last_version<'a>(&'a self, stream: &'a str) -> BoxFuture<'a, Result<Version, LogError>> {
+        Box::pin(async move {
+            validate_stream_name(stream)?;
+            self.check_damage(stream)?;
+            Ok(Self::head(stream, &self.events_tree(stream)?)?.0)
+        })
+    }
+
+    fn subscribe(&self, from: SubscribeFrom) -> BoxFuture<'_, Result<EventStream, LogError>> {
+        Box::pin(async move {
+            let cursor = match from {
+                SubscribeFrom::Stream { stream, from_version } => {
+                    validate_stream_name(&stream)?;
+                    self.check_damage(&stream)?;
+                    Cursor::Stream { stream, next_version: from_version.max(1) }
+                }
+                SubscribeFrom::All { from_position } => {
+                    Cursor::All { next_position: from_position.max(1) }
+                }
+            };
+            let sub = Subscription {
+                log: self.clone(),
+                cursor,
+                buffer: VecDeque::new(),
+                changes: self.inner.notify.subscribe(),
+                failed: false,
+            };
+            let stream: EventStream = Box::pin(futures::stream::unfold(sub, Subscription::next));
+            Ok(stream)
+        })
+    }
+
+    fn list_streams(&self) -> BoxFuture<'_, Result<Vec<String>, LogError>> {
+        Box::pin(async move { self.list_streams_sync() })
+    }
+}
