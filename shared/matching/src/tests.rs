@@ -294,7 +294,7 @@ fn wide4_incremental() {
         let n = 2 + rng.below(30) as usize;
         let mut m = Matcher::<crate::Wide<4>>::new(n);
         m.never_rebuild = rng.below(2) == 0;
-        let mut wt = |rng: &mut Rng| {
+        let wt = |rng: &mut Rng| {
             if rng.below(4) == 0 {
                 crate::Wide::ZERO
             } else {
@@ -334,7 +334,7 @@ fn long_sequences_with_partial_row_changes() {
         let mut m = Matcher::<u64>::new(n);
         m.never_rebuild = rng.below(2) == 0;
         let zero = rng.below(5);
-        let mut wt = |r: &mut Rng| if r.below(5) < zero { 0 } else { random_weight(r, maxw) };
+        let wt = |r: &mut Rng| if r.below(5) < zero { 0 } else { random_weight(r, maxw) };
         for i in 0..n { for j in i + 1..n { m.set_weight(i, j, wt(&mut rng)); } }
         m.solve();
         check_valid(&m);

@@ -115,7 +115,7 @@ fn weights_are_symmetric() {
 fn play(seed: u64, n: usize) -> Vec<Vec<Option<usize>>> {
     let mut rng = Rng(seed);
     let mut m = Matcher::<Wide<4>>::new(n);
-    let mut wt = |r: &mut Rng| {
+    let wt = |r: &mut Rng| {
         // Few distinct values: many ties, so determinism is actually tested.
         if r.below(4) == 0 { Wide::ZERO } else { (Wide::from_u64(r.below(3)) << 140) | r.below(3) }
     };
