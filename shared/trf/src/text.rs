@@ -89,11 +89,13 @@ pub(crate) const FILLER: char = '\u{FFFF}';
 pub(crate) struct Line {
     pub no: usize,
     pub chars: Vec<char>,
+    /// Set on [`Line::byte_columns`] copies: [`FILLER`] columns are then not part of any text.
+    filler: bool,
 }
 
 impl Line {
     pub fn new(no: usize, text: &str) -> Line {
-        Line { no, chars: text.trim_end().chars().collect() }
+        Line { no, chars: text.trim_end().chars().collect(), filler: false }
     }
 
     /// The same line with every multi-byte character followed by filler columns, i.e. the
@@ -106,7 +108,7 @@ impl Line {
                 chars.push(FILLER);
             }
         }
-        Line { no: self.no, chars }
+        Line { no: self.no, chars, filler: true }
     }
 
     pub fn len(&self) -> usize {
@@ -124,7 +126,7 @@ impl Line {
 
     /// Columns `a..=b` (1-based), padded with blanks beyond the end of the line.
     pub fn cols(&self, a: usize, b: usize) -> String {
-        (a..=b).map(|c| self.at(c)).filter(|&c| c != FILLER).collect()
+        (a..=b).map(|c| self.at(c)).filter(|&c| !(self.filler && c == FILLER)).collect()
     }
 
     /// Everything from column `a` on.
@@ -132,7 +134,7 @@ impl Line {
         if a == 0 || a > self.chars.len() {
             return String::new();
         }
-        self.chars[a - 1..].iter().filter(|&&c| c != FILLER).collect()
+        self.chars[a - 1..].iter().filter(|&&c| !(self.filler && c == FILLER)).collect()
     }
 
     /// What columns `a..=b` hold, for error messages.

@@ -9,7 +9,6 @@
 use crate::error::TrfWriteError;
 use crate::model::*;
 use crate::read::{is_modelled_code, parse_birth_date, parse_round_date};
-use crate::text::FILLER;
 use arbiter_core::{PlayerId, RoundEntry, Score};
 use std::fmt::Write as _;
 
@@ -38,10 +37,10 @@ fn fail(record: usize, field: impl Into<String>, message: impl Into<String>) -> 
     TrfWriteError { record, field: field.into(), message: message.into() }
 }
 
-/// Text that must survive a read: no line breaks, no trailing blanks, no internal placeholder.
+/// Text that must survive a read: no line breaks, no trailing blanks.
 fn text_ok(i: usize, field: &str, s: &str, trimmed_start: bool, max: usize) -> W<()> {
-    if s.contains(['\r', '\n', FILLER]) {
-        return Err(fail(i, field, "contains a line break or U+FFFF"));
+    if s.contains(['\r', '\n']) {
+        return Err(fail(i, field, "contains a line break"));
     }
     if s.trim_end() != s || (trimmed_start && s.trim_start() != s) {
         return Err(fail(i, field, "has leading or trailing blanks, which a reader drops"));
