@@ -28,7 +28,13 @@ impl Reporter<'_> {
             Err(e)
         }
     }
-    fn warn(&mut self, kind: WarningKind, loc: Option<Location>, field: impl Into<String>, msg: impl Into<String>) {
+    fn warn(
+        &mut self,
+        kind: WarningKind,
+        loc: Option<Location>,
+        field: impl Into<String>,
+        msg: impl Into<String>,
+    ) {
         self.warnings.push(TrfWarning::new(kind, loc, field, msg));
     }
 }
@@ -42,8 +48,16 @@ fn complementary(a: ResultCode, b: ResultCode) -> bool {
     a.mirrored() == Some(b) || (a == ResultCode::ForfeitLoss && b == ResultCode::ForfeitLoss)
 }
 
-pub(crate) fn check(file: &TrfFile, map: &SourceMap, opts: &ParseOptions, warnings: &mut Vec<TrfWarning>) -> Result<(), TrfError> {
-    let mut rep = Reporter { lenient: opts.lenient, warnings };
+pub(crate) fn check(
+    file: &TrfFile,
+    map: &SourceMap,
+    opts: &ParseOptions,
+    warnings: &mut Vec<TrfWarning>,
+) -> Result<(), TrfError> {
+    let mut rep = Reporter {
+        lenient: opts.lenient,
+        warnings,
+    };
     let line_of = |i: usize| i + 1;
 
     // Start numbers.
@@ -55,7 +69,11 @@ pub(crate) fn check(file: &TrfFile, map: &SourceMap, opts: &ParseOptions, warnin
                     ErrorKind::DuplicateStartNumber,
                     Location::span(line_of(i), 5, 8),
                     "start number",
-                    format!("start number {} is already used on line {}", p.start_number, line_of(first)),
+                    format!(
+                        "start number {} is already used on line {}",
+                        p.start_number,
+                        line_of(first)
+                    ),
                 ))?;
             } else {
                 by_id.insert(p.start_number, i);
@@ -145,7 +163,8 @@ pub(crate) fn check(file: &TrfFile, map: &SourceMap, opts: &ParseOptions, warnin
                     // Is q the opponent of someone else who also claims q?
                     let twice = other.and_then(|qe| qe.opponent).and_then(|x| {
                         let (xi, xp) = get(x)?;
-                        (xp.rounds.get(k).copied().flatten()?.opponent == Some(q)).then_some((x, xi))
+                        (xp.rounds.get(k).copied().flatten()?.opponent == Some(q))
+                            .then_some((x, xi))
                     });
                     let err = match twice {
                         Some((x, xi)) => TrfError::new(
@@ -170,7 +189,8 @@ pub(crate) fn check(file: &TrfFile, map: &SourceMap, opts: &ParseOptions, warnin
                                     None => String::new(),
                                     Some(o) => match o.opponent {
                                         Some(x) => format!(" (his entry names {x})"),
-                                        None => format!(" (his entry is a bye {})", o.result.trf_char()),
+                                        None =>
+                                            format!(" (his entry is a bye {})", o.result.trf_char()),
                                     },
                                 }
                             ),
@@ -274,7 +294,11 @@ pub(crate) fn check(file: &TrfFile, map: &SourceMap, opts: &ParseOptions, warnin
         };
         let spans = map.id_spans.get(&i);
         for (k, &id) in ids.iter().enumerate() {
-            let known = if teams_allowed && team_file { team_numbers.contains(&id) } else { by_id.contains_key(&id) };
+            let known = if teams_allowed && team_file {
+                team_numbers.contains(&id)
+            } else {
+                by_id.contains_key(&id)
+            };
             if !known {
                 let loc = match spans.and_then(|s| s.get(k)) {
                     Some(&(a, b)) => Location::span(line_of(i), a, b),
@@ -301,28 +325,40 @@ pub(crate) fn check(file: &TrfFile, map: &SourceMap, opts: &ParseOptions, warnin
             let Record::Byes(b) = r else { continue };
             for &id in &b.ids {
                 let Some((_, p)) = get(id) else { continue };
-                if let Some(e) = p.entry(b.round) {
-                    if e.result != b.kind.result_code() {
-                        rep.warn(
-                            WarningKind::Conflict,
-                            Some(Location::line(line_of(i))),
-                            "240 bye type",
-                            format!(
-                                "player {id} has a {} bye in round {} here but {} in his 001 record",
-                                b.kind.letter(),
-                                b.round,
-                                e.result.trf_char()
-                            ),
-                        );
-                    }
+                if let Some(e) = p.entry(b.round)
+                    && e.result != b.kind.result_code()
+                {
+                    rep.warn(
+                        WarningKind::Conflict,
+                        Some(Location::line(line_of(i))),
+                        "240 bye type",
+                        format!(
+                            "player {id} has a {} bye in round {} here but {} in his 001 record",
+                            b.kind.letter(),
+                            b.round,
+                            e.result.trf_char()
+                        ),
+                    );
                 }
             }
         }
     }
 
     // Number of rounds.
-    let n142: BTreeSet<u32> = records_of(file, |r| if let Record::Rounds(n) = r { Some(*n) } else { None });
-    let nxxr: BTreeSet<u32> = records_of(file, |r| if let Record::Xxr(n) = r { Some(*n) } else { None });
+    let n142: BTreeSet<u32> = records_of(file, |r| {
+        if let Record::Rounds(n) = r {
+            Some(*n)
+        } else {
+            None
+        }
+    });
+    let nxxr: BTreeSet<u32> = records_of(file, |r| {
+        if let Record::Xxr(n) = r {
+            Some(*n)
+        } else {
+            None
+        }
+    });
     if n142.len() > 1 || nxxr.len() > 1 || (!n142.is_empty() && !nxxr.is_empty() && n142 != nxxr) {
         rep.warn(
             WarningKind::Conflict,
@@ -338,13 +374,21 @@ pub(crate) fn check(file: &TrfFile, map: &SourceMap, opts: &ParseOptions, warnin
                 WarningKind::Conflict,
                 None,
                 "number of rounds",
-                format!("the player records have {cols} round columns but the file declares {d} rounds"),
+                format!(
+                    "the player records have {cols} round columns but the file declares {d} rounds"
+                ),
             );
         }
     }
 
     // Initial colour.
-    let c152 = records_of(file, |r| if let Record::InitialColor(c) = r { Some(c.trf_char()) } else { None });
+    let c152 = records_of(file, |r| {
+        if let Record::InitialColor(c) = r {
+            Some(c.trf_char())
+        } else {
+            None
+        }
+    });
     let cxxc = records_of(file, |r| match r {
         Record::Xxc(o) if o.contains(&XxcOption::White1) => Some('w'),
         Record::Xxc(o) if o.contains(&XxcOption::Black1) => Some('b'),
@@ -361,7 +405,12 @@ pub(crate) fn check(file: &TrfFile, map: &SourceMap, opts: &ParseOptions, warnin
 
     // Point system and points column.
     for src in file.conflicting_scoring() {
-        rep.warn(WarningKind::Conflict, None, "point system", format!("{src:?} gives other values than the record in force"));
+        rep.warn(
+            WarningKind::Conflict,
+            None,
+            "point system",
+            format!("{src:?} gives other values than the record in force"),
+        );
     }
     let (scorer, source) = file.scoring();
     if scorer.is_colour_dependent() {
@@ -383,10 +432,11 @@ pub(crate) fn check(file: &TrfFile, map: &SourceMap, opts: &ParseOptions, warnin
             ),
         );
     }
-    if let Some((i, expected)) = file.points_mismatch(&scorer) {
-        if let Record::Player(p) = &file.records[i] {
-            let ps = scorer.ps;
-            rep.fail(TrfError::new(
+    if let Some((i, expected)) = file.points_mismatch(&scorer)
+        && let Record::Player(p) = &file.records[i]
+    {
+        let ps = scorer.ps;
+        rep.fail(TrfError::new(
                 ErrorKind::PointsMismatch,
                 Location::span(line_of(i), 81, 84),
                 "points",
@@ -395,7 +445,6 @@ pub(crate) fn check(file: &TrfFile, map: &SourceMap, opts: &ParseOptions, warnin
                     ps.win, ps.draw, ps.loss, p.points
                 ),
             ))?;
-        }
     }
     Ok(())
 }

@@ -56,7 +56,11 @@ fn gen_162(s: &Scorer) -> (Vec<ScoringEntry>, bool) {
 /// `BB?` lines, or `None` when bbpPairings' codes cannot express the system.
 fn gen_bb(s: &Scorer) -> Option<Vec<Record>> {
     let ps = s.ps;
-    if ps.forfeit_win != ps.win || ps.full_bye != ps.win || ps.half_bye != ps.draw || s.is_colour_dependent() {
+    if ps.forfeit_win != ps.win
+        || ps.full_bye != ps.win
+        || ps.half_bye != ps.draw
+        || s.is_colour_dependent()
+    {
         return None;
     }
     let d = PointSystem::default();
@@ -68,7 +72,13 @@ fn gen_bb(s: &Scorer) -> Option<Vec<Record>> {
         (BbCode::F, ps.forfeit_loss, d.forfeit_loss),
         (BbCode::U, ps.pairing_bye, ps.win),
     ];
-    Some(pairs.into_iter().filter(|(_, v, def)| v != def).map(|(c, v, _)| Record::Bb(c, v)).collect())
+    Some(
+        pairs
+            .into_iter()
+            .filter(|(_, v, def)| v != def)
+            .map(|(c, v, _)| Record::Bb(c, v))
+            .collect(),
+    )
 }
 
 /// One `XXS` line with every value that differs from JaVaFo's defaults.
@@ -91,8 +101,11 @@ fn gen_xxs(s: &Scorer) -> Option<Record> {
         (XxsCode::FW, ps.forfeit_win, one),
         (XxsCode::FL, ps.forfeit_loss, z),
     ];
-    let v: Vec<XxsEntry> =
-        all.into_iter().filter(|(_, v, d)| v != d).map(|(code, points, _)| XxsEntry { code, points }).collect();
+    let v: Vec<XxsEntry> = all
+        .into_iter()
+        .filter(|(_, v, d)| v != d)
+        .map(|(code, points, _)| XxsEntry { code, points })
+        .collect();
     (!v.is_empty()).then_some(Record::Xxs(v))
 }
 
@@ -102,9 +115,17 @@ fn gen_scoring(s: &Scorer, p: Profile, w: &mut Vec<TrfWarning>) -> Vec<Record> {
         Profile::Trf2026 => {
             let (v, exact) = gen_162(s);
             if !exact {
-                warn(w, "162", "record 162 cannot express this point system exactly (forfeit, bye or colour-dependent values)");
+                warn(
+                    w,
+                    "162",
+                    "record 162 cannot express this point system exactly (forfeit, bye or colour-dependent values)",
+                );
             }
-            if v.is_empty() { Vec::new() } else { vec![Record::Scoring(v)] }
+            if v.is_empty() {
+                Vec::new()
+            } else {
+                vec![Record::Scoring(v)]
+            }
         }
         Profile::Trf16X => match gen_bb(s) {
             Some(v) => v,
@@ -212,7 +233,11 @@ impl TrfFile {
     /// Where records that a file lacks are added: after the tournament header (the text
     /// records and `132` before the first `001`), else at the top.
     fn header_end(&self) -> usize {
-        let first_player = self.records.iter().position(|r| matches!(r, Record::Player(_))).unwrap_or(self.records.len());
+        let first_player = self
+            .records
+            .iter()
+            .position(|r| matches!(r, Record::Player(_)))
+            .unwrap_or(self.records.len());
         self.records[..first_player]
             .iter()
             .rposition(|r| matches!(r, Record::Text(_) | Record::RoundDates(_)))
@@ -265,7 +290,11 @@ impl TrfFile {
                     if let (Some(c), false) = (colour_options(o), has_152) {
                         out.push(Record::InitialColor(c));
                     }
-                    let rest: Vec<XxcOption> = o.iter().copied().filter(|o| *o == XxcOption::Rank).collect();
+                    let rest: Vec<XxcOption> = o
+                        .iter()
+                        .copied()
+                        .filter(|o| *o == XxcOption::Rank)
+                        .collect();
                     if !rest.is_empty() {
                         out.push(Record::Xxc(rest));
                     }
@@ -306,11 +335,13 @@ impl TrfFile {
                     }
                 }
                 // Forbidden pairs.
-                (Record::Xxp(ids), Profile::Trf2026) => out.push(Record::Prohibited(ProhibitedRecord {
-                    first_round: 1,
-                    last_round: total.clamp(1, 999),
-                    ids: ids.clone(),
-                })),
+                (Record::Xxp(ids), Profile::Trf2026) => {
+                    out.push(Record::Prohibited(ProhibitedRecord {
+                        first_round: 1,
+                        last_round: total.clamp(1, 999),
+                        ids: ids.clone(),
+                    }))
+                }
                 (Record::Prohibited(p), Profile::Trf16X) => {
                     let whole = p.first_round <= 1 && p.last_round >= total;
                     if whole || (p.first_round..=p.last_round).contains(&rtp) {
@@ -318,12 +349,22 @@ impl TrfFile {
                             warn(
                                 &mut w,
                                 "260",
-                                format!("rounds {}-{} only; written as XXP for the round to pair ({rtp})", p.first_round, p.last_round),
+                                format!(
+                                    "rounds {}-{} only; written as XXP for the round to pair ({rtp})",
+                                    p.first_round, p.last_round
+                                ),
                             );
                         }
                         out.push(Record::Xxp(p.ids.clone()));
                     } else {
-                        warn(&mut w, "260", format!("rounds {}-{} do not include the round to pair; dropped", p.first_round, p.last_round));
+                        warn(
+                            &mut w,
+                            "260",
+                            format!(
+                                "rounds {}-{} do not include the round to pair; dropped",
+                                p.first_round, p.last_round
+                            ),
+                        );
                     }
                 }
                 // Absences.
@@ -334,7 +375,11 @@ impl TrfFile {
                         .filter(|&id| src.player(id).is_some_and(|p| p.entry(rtp).is_none()))
                         .collect();
                     if !ids.is_empty() && rtp <= 999 {
-                        out.push(Record::Byes(ByeRecord { kind: ByeKind::Zero, round: rtp, ids }));
+                        out.push(Record::Byes(ByeRecord {
+                            kind: ByeKind::Zero,
+                            round: rtp,
+                            ids,
+                        }));
                     }
                 }
                 (Record::Byes(b), Profile::Trf16X) => byes_to_columns.push(b),
@@ -351,17 +396,24 @@ impl TrfFile {
         // Additions.
         let mut add = Vec::new();
         if !scoring_done && !has_target_scoring && source == PointSource::Inferred {
-            warn(&mut w, "point system", "the point system was inferred from the points column; written explicitly");
+            warn(
+                &mut w,
+                "point system",
+                "the point system was inferred from the points column; written explicitly",
+            );
             add.extend(gen_scoring(&scorer, target, &mut w));
         }
         if target == Profile::Trf2026 {
             if file.declared_rounds().is_none() && total > 0 {
                 add.insert(0, Record::Rounds(total.min(999)));
             }
-            if file.text(TextCode::EncodedType).is_none() {
-                if let Some(t) = src.tournament_type() {
-                    add.push(Record::Text(TextRecord { code: TextCode::EncodedType, text: t.code }));
-                }
+            if file.text(TextCode::EncodedType).is_none()
+                && let Some(t) = src.tournament_type()
+            {
+                add.push(Record::Text(TextRecord {
+                    code: TextCode::EncodedType,
+                    text: t.code,
+                }));
             }
         }
         let at = file.header_end();
@@ -377,7 +429,14 @@ impl TrfFile {
                 let code = b.kind.result_code();
                 match p.entry(b.round) {
                     Some(e) if e.result == code => {}
-                    Some(_) => warn(&mut w, "240", format!("player {id} already has another entry in round {}; 240 dropped", b.round)),
+                    Some(_) => warn(
+                        &mut w,
+                        "240",
+                        format!(
+                            "player {id} already has another entry in round {}; 240 dropped",
+                            b.round
+                        ),
+                    ),
                     None => {
                         let k = b.round as usize;
                         if p.rounds.len() < k {

@@ -17,10 +17,16 @@ pub struct Location {
 
 impl Location {
     pub fn line(line: usize) -> Location {
-        Location { line, columns: None }
+        Location {
+            line,
+            columns: None,
+        }
     }
     pub fn span(line: usize, first: usize, last: usize) -> Location {
-        Location { line, columns: Some((first, last)) }
+        Location {
+            line,
+            columns: Some((first, last)),
+        }
     }
 }
 
@@ -99,7 +105,12 @@ pub struct TrfError {
 }
 
 impl TrfError {
-    pub(crate) fn syntax(location: Location, field: impl Into<String>, expected: &str, found: Found) -> TrfError {
+    pub(crate) fn syntax(
+        location: Location,
+        field: impl Into<String>,
+        expected: &str,
+        found: Found,
+    ) -> TrfError {
         TrfError {
             kind: ErrorKind::Syntax,
             location,
@@ -108,8 +119,18 @@ impl TrfError {
         }
     }
 
-    pub(crate) fn new(kind: ErrorKind, location: Location, field: impl Into<String>, message: impl Into<String>) -> TrfError {
-        TrfError { kind, location, field: field.into(), message: message.into() }
+    pub(crate) fn new(
+        kind: ErrorKind,
+        location: Location,
+        field: impl Into<String>,
+        message: impl Into<String>,
+    ) -> TrfError {
+        TrfError {
+            kind,
+            location,
+            field: field.into(),
+            message: message.into(),
+        }
     }
 
     /// 1-based line number.
@@ -160,8 +181,18 @@ pub struct TrfWarning {
 }
 
 impl TrfWarning {
-    pub(crate) fn new(kind: WarningKind, location: Option<Location>, field: impl Into<String>, message: impl Into<String>) -> TrfWarning {
-        TrfWarning { kind, location, field: field.into(), message: message.into() }
+    pub(crate) fn new(
+        kind: WarningKind,
+        location: Option<Location>,
+        field: impl Into<String>,
+        message: impl Into<String>,
+    ) -> TrfWarning {
+        TrfWarning {
+            kind,
+            location,
+            field: field.into(),
+            message: message.into(),
+        }
     }
 }
 
@@ -176,7 +207,12 @@ impl fmt::Display for TrfWarning {
 
 impl From<TrfError> for TrfWarning {
     fn from(e: TrfError) -> TrfWarning {
-        TrfWarning { kind: WarningKind::Inconsistent, location: Some(e.location), field: e.field, message: e.message }
+        TrfWarning {
+            kind: WarningKind::Inconsistent,
+            location: Some(e.location),
+            field: e.field,
+            message: e.message,
+        }
     }
 }
 

@@ -31,7 +31,9 @@ pub use convert::Converted;
 pub use error::{ErrorKind, Found, Location, TrfError, TrfWarning, TrfWriteError, WarningKind};
 pub use model::*;
 pub use text::{Encoding, decode};
-pub use views::{AccelerationSource, Accelerations, DutchRules, PointSource, TournamentSystem, TournamentType};
+pub use views::{
+    AccelerationSource, Accelerations, DutchRules, PointSource, TournamentSystem, TournamentType,
+};
 pub use write::{write, write_with};
 
 use error::Location as Loc;
@@ -105,15 +107,30 @@ pub fn parse_bytes_with(bytes: &[u8], opts: &ParseOptions) -> Result<Trf, TrfErr
     parse_decoded(&text, encoding, warnings, opts)
 }
 
-fn parse_decoded(text: &str, encoding: Encoding, mut warnings: Vec<TrfWarning>, opts: &ParseOptions) -> Result<Trf, TrfError> {
+fn parse_decoded(
+    text: &str,
+    encoding: Encoding,
+    mut warnings: Vec<TrfWarning>,
+    opts: &ParseOptions,
+) -> Result<Trf, TrfError> {
     let (lines, line_ending) = text::split_lines(text);
     let (records, map) = read::read_records(&lines, opts, &mut warnings)?;
     if records.iter().all(|r| matches!(r, Record::Blank)) {
-        return Err(TrfError::new(ErrorKind::Empty, Loc::line(lines.len().max(1)), "file", "the file has no records"));
+        return Err(TrfError::new(
+            ErrorKind::Empty,
+            Loc::line(lines.len().max(1)),
+            "file",
+            "the file has no records",
+        ));
     }
     let file = TrfFile { records };
     check::check(&file, &map, opts, &mut warnings)?;
-    Ok(Trf { file, warnings, line_ending, encoding })
+    Ok(Trf {
+        file,
+        warnings,
+        line_ending,
+        encoding,
+    })
 }
 
 impl TrfFile {

@@ -618,7 +618,14 @@ pub enum BbCode {
 }
 
 impl BbCode {
-    pub const ALL: [BbCode; 6] = [BbCode::W, BbCode::D, BbCode::L, BbCode::Z, BbCode::F, BbCode::U];
+    pub const ALL: [BbCode; 6] = [
+        BbCode::W,
+        BbCode::D,
+        BbCode::L,
+        BbCode::Z,
+        BbCode::F,
+        BbCode::U,
+    ];
     pub fn code(self) -> &'static str {
         match self {
             BbCode::W => "BBW",

@@ -61,7 +61,11 @@ fn misaligned(l: &Line, col: usize, field: impl Into<String>) -> TrfError {
 }
 
 fn blank(l: &Line, col: usize, field: &str) -> R<()> {
-    if l.at(col) == ' ' { Ok(()) } else { Err(misaligned(l, col, field)) }
+    if l.at(col) == ' ' {
+        Ok(())
+    } else {
+        Err(misaligned(l, col, field))
+    }
 }
 
 /// An unsigned integer: digits only, surrounding blanks allowed.
@@ -73,7 +77,15 @@ pub(crate) fn number(s: &str) -> Option<u64> {
     t.parse().ok()
 }
 
-fn required_number(l: &Line, a: usize, b: usize, field: &str, expected: &str, min: u64, max: u64) -> R<u32> {
+fn required_number(
+    l: &Line,
+    a: usize,
+    b: usize,
+    field: &str,
+    expected: &str,
+    min: u64,
+    max: u64,
+) -> R<u32> {
     match number(&l.cols(a, b)) {
         Some(n) if n >= min && n <= max => Ok(n as u32),
         _ => Err(err(l, a, b, field, expected)),
@@ -85,7 +97,9 @@ fn optional_number(l: &Line, a: usize, b: usize, field: &str, expected: &str) ->
     if s.trim().is_empty() {
         return Ok(None);
     }
-    number(&s).map(Some).ok_or_else(|| err(l, a, b, field, expected))
+    number(&s)
+        .map(Some)
+        .ok_or_else(|| err(l, a, b, field, expected))
 }
 
 fn optional_score(l: &Line, a: usize, b: usize, field: &str) -> R<Option<Score>> {
@@ -93,10 +107,17 @@ fn optional_score(l: &Line, a: usize, b: usize, field: &str) -> R<Option<Score>>
     if s.trim().is_empty() {
         return Ok(None);
     }
-    s.parse::<Score>().map(Some).map_err(|_| err(l, a, b, field, "points such as 1.5"))
+    s.parse::<Score>()
+        .map(Some)
+        .map_err(|_| err(l, a, b, field, "points such as 1.5"))
 }
 
-fn read_record(l: &Line, opts: &ParseOptions, w: &mut Vec<TrfWarning>, spans: &mut Vec<(usize, usize)>) -> R<Record> {
+fn read_record(
+    l: &Line,
+    opts: &ParseOptions,
+    w: &mut Vec<TrfWarning>,
+    spans: &mut Vec<(usize, usize)>,
+) -> R<Record> {
     if l.len() == 0 {
         return Ok(Record::Blank);
     }
@@ -108,11 +129,16 @@ fn read_record(l: &Line, opts: &ParseOptions, w: &mut Vec<TrfWarning>, spans: &m
         blank(l, 4, "separator after the record code")?;
     }
     if let Some(tc) = TextCode::from_code(&code) {
-        return Ok(Record::Text(TextRecord { code: tc, text: l.rest(5) }));
+        return Ok(Record::Text(TextRecord {
+            code: tc,
+            text: l.rest(5),
+        }));
     }
     if let Some(bb) = BbCode::from_code(&code) {
         let (t, a, b) = single_token(l, 5, &format!("{code} points"), "points such as 1.0")?;
-        let v = t.parse::<Score>().map_err(|_| err(l, a, b, format!("{code} points"), "points such as 1.0"))?;
+        let v = t
+            .parse::<Score>()
+            .map_err(|_| err(l, a, b, format!("{code} points"), "points such as 1.0"))?;
         return Ok(Record::Bb(bb, v));
     }
     Ok(match code.as_str() {
@@ -131,7 +157,9 @@ fn read_record(l: &Line, opts: &ParseOptions, w: &mut Vec<TrfWarning>, spans: &m
         "172" => {
             blank(l, 8, "172 federation")?;
             let method = l.rest(9).trim().to_string();
-            if !["FIDE", "NRO", "FIDON", "NIDOF", "HBFN", "LBFN", "OTHER"].contains(&method.as_str()) {
+            if !["FIDE", "NRO", "FIDON", "NIDOF", "HBFN", "LBFN", "OTHER"]
+                .contains(&method.as_str())
+            {
                 w.push(TrfWarning::new(
                     WarningKind::Unusual,
                     Some(Location::span(l.no, 9, 13)),
@@ -139,7 +167,10 @@ fn read_record(l: &Line, opts: &ParseOptions, w: &mut Vec<TrfWarning>, spans: &m
                     format!("{method:?} is not one of FIDE, NRO, FIDON, NIDOF, HBFN, LBFN, OTHER"),
                 ));
             }
-            Record::NationalRating(NationalRating { federation: l.cols(5, 7).trim().to_string(), method })
+            Record::NationalRating(NationalRating {
+                federation: l.cols(5, 7).trim().to_string(),
+                method,
+            })
         }
         "013" => Record::Team013(read_013(l)?),
         "310" => Record::Team310(read_310(l)?),
@@ -177,8 +208,22 @@ pub(crate) fn is_modelled_code(code: &str) -> bool {
         || TextCode::from_code(code).is_some()
         || matches!(
             code,
-            "132" | "142" | "152" | "162" | "172" | "013" | "310" | "240" | "250" | "260" | "XXR" | "XXC" | "XXA"
-                | "XXS" | "XXZ" | "XXP"
+            "132"
+                | "142"
+                | "152"
+                | "162"
+                | "172"
+                | "013"
+                | "310"
+                | "240"
+                | "250"
+                | "260"
+                | "XXR"
+                | "XXC"
+                | "XXA"
+                | "XXS"
+                | "XXZ"
+                | "XXP"
         )
         || BbCode::from_code(code).is_some()
 }
@@ -188,10 +233,18 @@ fn single_token(l: &Line, from: usize, field: &str, expected: &str) -> R<(String
     let toks = l.tokens(from);
     match toks.as_slice() {
         [one] => Ok(one.clone()),
-        [] => Err(TrfError::syntax(Location::span(l.no, from, from), field, expected, l.found(from, from))),
-        [first, .., last] => {
-            Err(TrfError::syntax(Location::span(l.no, first.1, last.2), field, expected, l.found(first.1, last.2)))
-        }
+        [] => Err(TrfError::syntax(
+            Location::span(l.no, from, from),
+            field,
+            expected,
+            l.found(from, from),
+        )),
+        [first, .., last] => Err(TrfError::syntax(
+            Location::span(l.no, first.1, last.2),
+            field,
+            expected,
+            l.found(first.1, last.2),
+        )),
     }
 }
 
@@ -204,7 +257,13 @@ fn rounds_token(l: &Line, field: &str) -> R<u32> {
     }
 }
 
-fn id_tokens(l: &Line, from: usize, what: &str, min: usize, spans: &mut Vec<(usize, usize)>) -> R<Vec<PlayerId>> {
+fn id_tokens(
+    l: &Line,
+    from: usize,
+    what: &str,
+    min: usize,
+    spans: &mut Vec<(usize, usize)>,
+) -> R<Vec<PlayerId>> {
     let toks = l.tokens(from);
     let mut ids = Vec::with_capacity(toks.len());
     for (k, (t, a, b)) in toks.iter().enumerate() {
@@ -213,13 +272,30 @@ fn id_tokens(l: &Line, from: usize, what: &str, min: usize, spans: &mut Vec<(usi
                 ids.push(n as PlayerId);
                 spans.push((*a, *b));
             }
-            _ => return Err(err(l, *a, *b, format!("{what} id {}", k + 1), "a start number from 1 to 9999")),
+            _ => {
+                return Err(err(
+                    l,
+                    *a,
+                    *b,
+                    format!("{what} id {}", k + 1),
+                    "a start number from 1 to 9999",
+                ));
+            }
         }
     }
     if ids.len() < min {
         let col = toks.last().map(|t| t.2 + 2).unwrap_or(from);
-        let expected = if min == 1 { "a start number" } else { "at least two start numbers" };
-        return Err(TrfError::syntax(Location::span(l.no, col, col), format!("{what} ids"), expected, l.found(col, col)));
+        let expected = if min == 1 {
+            "a start number"
+        } else {
+            "at least two start numbers"
+        };
+        return Err(TrfError::syntax(
+            Location::span(l.no, col, col),
+            format!("{what} ids"),
+            expected,
+            l.found(col, col),
+        ));
     }
     Ok(ids)
 }
@@ -228,14 +304,20 @@ fn days_in_month(year: u32, month: u8) -> u8 {
     match month {
         1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
         4 | 6 | 9 | 11 => 30,
-        2 if (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 => 29,
+        2 if (year.is_multiple_of(4) && !year.is_multiple_of(100)) || year.is_multiple_of(400) => {
+            29
+        }
         2 => 28,
         _ => 0,
     }
 }
 
 fn digits(s: &str) -> Option<u32> {
-    if !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) { s.parse().ok() } else { None }
+    if !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) {
+        s.parse().ok()
+    } else {
+        None
+    }
 }
 
 /// `YYYY/MM/DD` (month and day may be `00` together, or day alone `00`) or `YYYY`.
@@ -245,7 +327,9 @@ pub(crate) fn parse_birth_date(s: &str) -> Option<BirthDate> {
         return digits(s).map(|y| BirthDate::Year(y as u16));
     }
     let parts: Vec<&str> = s.split('/').collect();
-    let [y, m, d] = parts.as_slice() else { return None };
+    let [y, m, d] = parts.as_slice() else {
+        return None;
+    };
     if y.len() != 4 || m.len() != 2 || d.len() != 2 {
         return None;
     }
@@ -257,18 +341,25 @@ pub(crate) fn parse_birth_date(s: &str) -> Option<BirthDate> {
         (1..=12, d) => d <= days_in_month(year, month),
         _ => false,
     };
-    ok.then_some(BirthDate::Full { year: year as u16, month, day })
+    ok.then_some(BirthDate::Full {
+        year: year as u16,
+        month,
+        day,
+    })
 }
 
 /// `YY/MM/DD`.
 pub(crate) fn parse_round_date(s: &str) -> Option<RoundDate> {
     let parts: Vec<&str> = s.trim().split('/').collect();
-    let [y, m, d] = parts.as_slice() else { return None };
+    let [y, m, d] = parts.as_slice() else {
+        return None;
+    };
     if y.len() != 2 || m.len() != 2 || d.len() != 2 {
         return None;
     }
     let (yy, month, day) = (digits(y)? as u8, digits(m)? as u8, digits(d)? as u8);
-    let ok = (1..=12).contains(&month) && day >= 1 && day <= days_in_month(2000 + u32::from(yy), month);
+    let ok =
+        (1..=12).contains(&month) && day >= 1 && day <= days_in_month(2000 + u32::from(yy), month);
     ok.then_some(RoundDate { yy, month, day })
 }
 
@@ -282,7 +373,8 @@ fn read_round_dates(l: &Line) -> R<RoundDates> {
         if text.trim().is_empty() {
             dates.push(None);
         } else {
-            let d = parse_round_date(&text).ok_or_else(|| err(l, s, s + 7, field.as_str(), "a date YY/MM/DD"))?;
+            let d = parse_round_date(&text)
+                .ok_or_else(|| err(l, s, s + 7, field.as_str(), "a date YY/MM/DD"))?;
             dates.push(Some(d));
         }
         blank(l, s + 8, &field)?;
@@ -301,20 +393,41 @@ fn read_162(l: &Line) -> R<Vec<ScoringEntry>> {
     let mut g = 6;
     while g <= l.len() {
         let k = out.len() + 1;
-        let sym = ScoringSymbol::from_letter(l.at(g).to_ascii_uppercase())
-            .ok_or_else(|| err(l, g, g, format!("162 result symbol {k}"), "one of W D L A P X"))?;
-        let points = l
-            .cols(g + 1, g + 4)
-            .parse::<Score>()
-            .map_err(|_| err(l, g + 1, g + 4, format!("162 points for {}", sym.letter()), "points such as 1.0"))?;
+        let sym = ScoringSymbol::from_letter(l.at(g).to_ascii_uppercase()).ok_or_else(|| {
+            err(
+                l,
+                g,
+                g,
+                format!("162 result symbol {k}"),
+                "one of W D L A P X",
+            )
+        })?;
+        let points = l.cols(g + 1, g + 4).parse::<Score>().map_err(|_| {
+            err(
+                l,
+                g + 1,
+                g + 4,
+                format!("162 points for {}", sym.letter()),
+                "points such as 1.0",
+            )
+        })?;
         for c in g + 5..g + 9 {
             blank(l, c, &format!("162 points for {}", sym.letter()))?;
         }
-        out.push(ScoringEntry { symbol: sym, points });
+        out.push(ScoringEntry {
+            symbol: sym,
+            points,
+        });
         g += 9;
     }
     if out.is_empty() {
-        return Err(err(l, 6, 6, "162 result symbol 1", "a result symbol (W D L A P X) and its points"));
+        return Err(err(
+            l,
+            6,
+            6,
+            "162 result symbol 1",
+            "a result symbol (W D L A P X) and its points",
+        ));
     }
     Ok(out)
 }
@@ -346,15 +459,36 @@ fn members(l: &Line, first: usize, prefix: &str) -> R<Vec<Option<PlayerId>>> {
 }
 
 fn read_013(l: &Line) -> R<Team013> {
-    Ok(Team013 { name: l.cols(5, 36).trim().to_string(), members: members(l, 37, "013")? })
+    Ok(Team013 {
+        name: l.cols(5, 36).trim().to_string(),
+        members: members(l, 37, "013")?,
+    })
 }
 
 fn read_310(l: &Line) -> R<Team310> {
-    let number = required_number(l, 5, 7, "310 team number", "a team number from 1 to 999", 1, 999)?;
-    for (c, f) in [(8, "310 team number"), (41, "310 team name"), (47, "310 nickname"), (54, "310 strength")] {
+    let number = required_number(
+        l,
+        5,
+        7,
+        "310 team number",
+        "a team number from 1 to 999",
+        1,
+        999,
+    )?;
+    for (c, f) in [
+        (8, "310 team number"),
+        (41, "310 team name"),
+        (47, "310 nickname"),
+        (54, "310 strength"),
+    ] {
         blank(l, c, f)?;
     }
-    for (c, f) in [(61, "310 match points"), (68, "310 game points"), (72, "310 rank"), (73, "310 rank")] {
+    for (c, f) in [
+        (61, "310 match points"),
+        (68, "310 game points"),
+        (72, "310 rank"),
+        (73, "310 rank"),
+    ] {
         blank(l, c, f)?;
     }
     let strength = optional_number(l, 48, 53, "310 strength", "a number or blank")?;
@@ -372,7 +506,8 @@ fn read_310(l: &Line) -> R<Team310> {
 }
 
 fn read_240(l: &Line, spans: &mut Vec<(usize, usize)>) -> R<ByeRecord> {
-    let kind = ByeKind::from_letter(l.at(5)).ok_or_else(|| err(l, 5, 5, "240 bye type", "F, H or Z"))?;
+    let kind =
+        ByeKind::from_letter(l.at(5)).ok_or_else(|| err(l, 5, 5, "240 bye type", "F, H or Z"))?;
     blank(l, 6, "240 bye type")?;
     let round = required_number(l, 7, 9, "240 round", "a round number from 1 to 999", 1, 999)?;
     blank(l, 10, "240 round")?;
@@ -395,27 +530,69 @@ fn read_250(l: &Line) -> R<AccelerationRecord> {
     blank(l, 27, "250 first id")?;
     let last_id = required_number(l, 28, 31, "250 last id", id, 1, 9999)?;
     if l.len() > 31 {
-        return Err(err(l, 32, l.len(), "250 end of record", "nothing after column 31"));
+        return Err(err(
+            l,
+            32,
+            l.len(),
+            "250 end of record",
+            "nothing after column 31",
+        ));
     }
     if last_round < first_round {
-        return Err(err(l, 19, 21, "250 last round", &format!("a round not before the first round ({first_round})")));
+        return Err(err(
+            l,
+            19,
+            21,
+            "250 last round",
+            &format!("a round not before the first round ({first_round})"),
+        ));
     }
     if last_id < first_id {
-        return Err(err(l, 28, 31, "250 last id", &format!("an id not below the first id ({first_id})")));
+        return Err(err(
+            l,
+            28,
+            31,
+            "250 last id",
+            &format!("an id not below the first id ({first_id})"),
+        ));
     }
     match (match_points, game_points) {
-        (None, None) => return Err(err(l, 10, 13, "250 game points", "fictitious points such as 1.0")),
+        (None, None) => {
+            return Err(err(
+                l,
+                10,
+                13,
+                "250 game points",
+                "fictitious points such as 1.0",
+            ));
+        }
         (None, Some(Score::ZERO)) => {
-            return Err(err(l, 10, 13, "250 game points", "non-zero fictitious points (individual event)"));
+            return Err(err(
+                l,
+                10,
+                13,
+                "250 game points",
+                "non-zero fictitious points (individual event)",
+            ));
         }
         _ => {}
     }
-    for (v, a, b, f) in [(match_points, 5, 8, "250 match points"), (game_points, 10, 13, "250 game points")] {
+    for (v, a, b, f) in [
+        (match_points, 5, 8, "250 match points"),
+        (game_points, 10, 13, "250 game points"),
+    ] {
         if matches!(v, Some(s) if s < Score::ZERO) {
             return Err(err(l, a, b, f, "non-negative fictitious points"));
         }
     }
-    Ok(AccelerationRecord { match_points, game_points, first_round, last_round, first_id, last_id })
+    Ok(AccelerationRecord {
+        match_points,
+        game_points,
+        first_round,
+        last_round,
+        first_id,
+        last_id,
+    })
 }
 
 fn read_260(l: &Line, spans: &mut Vec<(usize, usize)>) -> R<ProhibitedRecord> {
@@ -425,10 +602,20 @@ fn read_260(l: &Line, spans: &mut Vec<(usize, usize)>) -> R<ProhibitedRecord> {
     let last_round = required_number(l, 9, 11, "260 last round", round, 1, 999)?;
     blank(l, 12, "260 last round")?;
     if last_round < first_round {
-        return Err(err(l, 9, 11, "260 last round", &format!("a round not before the first round ({first_round})")));
+        return Err(err(
+            l,
+            9,
+            11,
+            "260 last round",
+            &format!("a round not before the first round ({first_round})"),
+        ));
     }
     let ids = id_tokens(l, 13, "260", 2, spans)?;
-    Ok(ProhibitedRecord { first_round, last_round, ids })
+    Ok(ProhibitedRecord {
+        first_round,
+        last_round,
+        ids,
+    })
 }
 
 fn read_xxc(l: &Line) -> R<Vec<XxcOption>> {
@@ -439,7 +626,15 @@ fn read_xxc(l: &Line) -> R<Vec<XxcOption>> {
             "rank" => XxcOption::Rank,
             "white1" => XxcOption::White1,
             "black1" => XxcOption::Black1,
-            _ => return Err(err(l, *a, *b, format!("XXC option {}", k + 1), "rank, white1 or black1")),
+            _ => {
+                return Err(err(
+                    l,
+                    *a,
+                    *b,
+                    format!("XXC option {}", k + 1),
+                    "rank, white1 or black1",
+                ));
+            }
         };
         let clash = match o {
             XxcOption::White1 => out.contains(&XxcOption::Black1),
@@ -447,7 +642,13 @@ fn read_xxc(l: &Line) -> R<Vec<XxcOption>> {
             XxcOption::Rank => false,
         };
         if clash {
-            return Err(err(l, *a, *b, format!("XXC option {}", k + 1), "only one of white1 and black1"));
+            return Err(err(
+                l,
+                *a,
+                *b,
+                format!("XXC option {}", k + 1),
+                "only one of white1 and black1",
+            ));
         }
         out.push(o);
     }
@@ -458,13 +659,24 @@ fn read_xxc(l: &Line) -> R<Vec<XxcOption>> {
 }
 
 fn read_xxa(l: &Line) -> R<XxaRecord> {
-    let player = required_number(l, 5, 8, "XXA start number", "a start number from 1 to 9999", 1, 9999)?;
+    let player = required_number(
+        l,
+        5,
+        8,
+        "XXA start number",
+        "a start number from 1 to 9999",
+        1,
+        9999,
+    )?;
     let mut points = Vec::new();
     let mut c = 10;
     while c <= l.len() {
         let field = format!("XXA round {} virtual points", points.len() + 1);
         blank(l, c - 1, &field)?;
-        let v = l.cols(c, c + 3).parse::<Score>().map_err(|_| err(l, c, c + 3, field.as_str(), "virtual points such as 1.0"))?;
+        let v = l
+            .cols(c, c + 3)
+            .parse::<Score>()
+            .map_err(|_| err(l, c, c + 3, field.as_str(), "virtual points such as 1.0"))?;
         if v < Score::ZERO {
             return Err(err(l, c, c + 3, field, "non-negative virtual points"));
         }
@@ -480,9 +692,14 @@ fn read_xxs(l: &Line) -> R<Vec<XxsEntry>> {
     let mut out = Vec::new();
     for (k, (t, a, b)) in toks.iter().enumerate() {
         let field = format!("XXS entry {}", k + 1);
-        let (code, value) = t.split_once('=').ok_or_else(|| err(l, *a, *b, field.as_str(), expected))?;
-        let code = XxsCode::parse_code(&code.to_ascii_uppercase()).ok_or_else(|| err(l, *a, *b, field.as_str(), expected))?;
-        let points = value.parse::<Score>().map_err(|_| err(l, *a, *b, field.as_str(), "a value such as W=1.0"))?;
+        let (code, value) = t
+            .split_once('=')
+            .ok_or_else(|| err(l, *a, *b, field.as_str(), expected))?;
+        let code = XxsCode::parse_code(&code.to_ascii_uppercase())
+            .ok_or_else(|| err(l, *a, *b, field.as_str(), expected))?;
+        let points = value
+            .parse::<Score>()
+            .map_err(|_| err(l, *a, *b, field.as_str(), "a value such as W=1.0"))?;
         out.push(XxsEntry { code, points });
     }
     if out.is_empty() {
@@ -514,47 +731,60 @@ fn read_player(l: &Line, opts: &ParseOptions, w: &mut Vec<TrfWarning>) -> R<Play
     if !l.is_ascii() {
         let mut local = Vec::new();
         let bl = l.byte_columns();
-        if let Ok(mut p) = read_player_fixed(&bl, opts, &mut local) {
-            if let Ok(r) = read_rounds_fixed(&bl, &mut local) {
-                p.rounds = r;
-                w.append(&mut local);
-                w.push(TrfWarning::new(
-                    WarningKind::Realigned,
-                    Some(Location::line(l.no)),
-                    "001 record",
-                    "columns were counted in bytes by the writer; read with that layout",
-                ));
-                return Ok(p);
-            }
-        }
-    }
-    // Fixed part fine, round area shifted: read the round area as (opponent colour result) groups.
-    let mut local = Vec::new();
-    if let Ok(mut p) = read_player_fixed(l, opts, &mut local) {
-        if let Some(r) = read_rounds_tokens(l) {
+        if let Ok(mut p) = read_player_fixed(&bl, opts, &mut local)
+            && let Ok(r) = read_rounds_fixed(&bl, &mut local)
+        {
             p.rounds = r;
             w.append(&mut local);
             w.push(TrfWarning::new(
                 WarningKind::Realigned,
                 Some(Location::line(l.no)),
-                "001 round results",
-                "round blocks are not in their columns; read them as groups of opponent, colour and result",
+                "001 record",
+                "columns were counted in bytes by the writer; read with that layout",
             ));
             return Ok(p);
         }
+    }
+    // Fixed part fine, round area shifted: read the round area as (opponent colour result) groups.
+    let mut local = Vec::new();
+    if let Ok(mut p) = read_player_fixed(l, opts, &mut local)
+        && let Some(r) = read_rounds_tokens(l)
+    {
+        p.rounds = r;
+        w.append(&mut local);
+        w.push(TrfWarning::new(
+                WarningKind::Realigned,
+                Some(Location::line(l.no)),
+                "001 round results",
+                "round blocks are not in their columns; read them as groups of opponent, colour and result",
+            ));
+        return Ok(p);
     }
     Err(e)
 }
 
 fn read_player_fixed(l: &Line, opts: &ParseOptions, w: &mut Vec<TrfWarning>) -> R<PlayerRecord> {
-    let start_number = required_number(l, 5, 8, "start number", "a start number from 1 to 9999", 1, 9999)?;
+    let start_number = required_number(
+        l,
+        5,
+        8,
+        "start number",
+        "a start number from 1 to 9999",
+        1,
+        9999,
+    )?;
     blank(l, 9, "start number")?;
     let sex = match l.at(10) {
         ' ' => None,
         'm' | 'M' => Some(Sex::Male),
         'w' | 'W' => Some(Sex::Female),
         'f' | 'F' => {
-            w.push(TrfWarning::new(WarningKind::Legacy, Some(Location::span(l.no, 10, 10)), "sex", "'f' read as 'w' (female)"));
+            w.push(TrfWarning::new(
+                WarningKind::Legacy,
+                Some(Location::span(l.no, 10, 10)),
+                "sex",
+                "'f' read as 'w' (female)",
+            ));
             Some(Sex::Female)
         }
         _ => return Err(err(l, 10, 10, "sex", "m, w or blank")),
@@ -563,7 +793,8 @@ fn read_player_fixed(l: &Line, opts: &ParseOptions, w: &mut Vec<TrfWarning>) -> 
     blank(l, 14, "title")?;
     let name = l.cols(15, 47).trim().to_string();
     blank(l, 48, "name")?;
-    let rating = optional_number(l, 49, 52, "rating", "a rating (digits) or blank")?.map(|r| r as u16);
+    let rating =
+        optional_number(l, 49, 52, "rating", "a rating (digits) or blank")?.map(|r| r as u16);
     blank(l, 53, "rating")?;
     let federation = l.cols(54, 56).trim().to_string();
     blank(l, 57, "federation")?;
@@ -573,15 +804,29 @@ fn read_player_fixed(l: &Line, opts: &ParseOptions, w: &mut Vec<TrfWarning>) -> 
     let birth_date = if bd.trim().is_empty() {
         None
     } else {
-        Some(parse_birth_date(&bd).ok_or_else(|| err(l, 70, 79, "birth date", "a date YYYY/MM/DD (or the year YYYY)"))?)
+        Some(parse_birth_date(&bd).ok_or_else(|| {
+            err(
+                l,
+                70,
+                79,
+                "birth date",
+                "a date YYYY/MM/DD (or the year YYYY)",
+            )
+        })?)
     };
     blank(l, 80, "birth date")?;
     let pts = l.cols(81, 84);
     let points = if pts.trim().is_empty() && opts.lenient {
-        w.push(TrfWarning::new(WarningKind::Unusual, Some(Location::span(l.no, 81, 84)), "points", "blank points read as 0.0"));
+        w.push(TrfWarning::new(
+            WarningKind::Unusual,
+            Some(Location::span(l.no, 81, 84)),
+            "points",
+            "blank points read as 0.0",
+        ));
         Score::ZERO
     } else {
-        pts.parse::<Score>().map_err(|_| err(l, 81, 84, "points", "the points, e.g. 4.5"))?
+        pts.parse::<Score>()
+            .map_err(|_| err(l, 81, 84, "points", "the points, e.g. 4.5"))?
     };
     blank(l, 85, "points")?;
     let rank = optional_number(l, 86, 89, "rank", "a rank (digits) or blank")?.map(|r| r as u32);
@@ -667,16 +912,31 @@ fn read_rounds_fixed(l: &Line, w: &mut Vec<TrfWarning>) -> R<Vec<Option<RoundEnt
             match number(&opp) {
                 Some(0) => None,
                 Some(n) => Some(n as PlayerId),
-                None => return Err(err(l, s, s + 3, format!("round {r} opponent"), "a start number or 0000")),
+                None => {
+                    return Err(err(
+                        l,
+                        s,
+                        s + 3,
+                        format!("round {r} opponent"),
+                        "a start number or 0000",
+                    ));
+                }
             }
         };
         let (cc, rc) = (l.at(s + 5), l.at(s + 7));
-        let color = Color::from_trf(cc).map_err(|_| err(l, s + 5, s + 5, format!("round {r} colour"), "w, b or -"))?;
+        let color = Color::from_trf(cc)
+            .map_err(|_| err(l, s + 5, s + 5, format!("round {r} colour"), "w, b or -"))?;
         let result = if rc == ' ' {
             None
         } else {
             Some(ResultCode::from_trf(rc).ok_or_else(|| {
-                err(l, s + 7, s + 7, format!("round {r} result"), "a result code (1 = 0 W D L + - H F U Z)")
+                err(
+                    l,
+                    s + 7,
+                    s + 7,
+                    format!("round {r} result"),
+                    "a result code (1 = 0 W D L + - H F U Z)",
+                )
             })?)
         };
         if opp.trim().is_empty() && cc == ' ' && result.is_none() {
@@ -704,24 +964,54 @@ fn entry(
 ) -> R<RoundEntry> {
     let Some(result) = result else {
         if let Some(o) = opponent {
-            return Err(err(l, s + 7, s + 7, format!("round {r} result"), &format!("a result code for the game against {o}")));
+            return Err(err(
+                l,
+                s + 7,
+                s + 7,
+                format!("round {r} result"),
+                &format!("a result code for the game against {o}"),
+            ));
         }
         if color.is_some() {
-            return Err(err(l, s + 5, s + 5, format!("round {r} colour"), "- (no game without a result)"));
+            return Err(err(
+                l,
+                s + 5,
+                s + 5,
+                format!("round {r} colour"),
+                "- (no game without a result)",
+            ));
         }
         return Ok(RoundEntry::bye(ResultCode::ZeroBye));
     };
     let code = result.trf_char();
     if result.is_played() {
         if opponent.is_none() {
-            return Err(err(l, s, s + 3, format!("round {r} opponent"), &format!("the opponent's start number for a played game ({code})")));
+            return Err(err(
+                l,
+                s,
+                s + 3,
+                format!("round {r} opponent"),
+                &format!("the opponent's start number for a played game ({code})"),
+            ));
         }
         if color.is_none() {
-            return Err(err(l, s + 5, s + 5, format!("round {r} colour"), &format!("w or b for a played game ({code})")));
+            return Err(err(
+                l,
+                s + 5,
+                s + 5,
+                format!("round {r} colour"),
+                &format!("w or b for a played game ({code})"),
+            ));
         }
     } else if result.has_opponent() {
         if opponent.is_none() && color.is_some() {
-            return Err(err(l, s + 5, s + 5, format!("round {r} colour"), "- for a forfeit without opponent"));
+            return Err(err(
+                l,
+                s + 5,
+                s + 5,
+                format!("round {r} colour"),
+                "- for a forfeit without opponent",
+            ));
         }
         if opponent.is_some() && color.is_none() {
             w.push(TrfWarning::new(
@@ -733,19 +1023,35 @@ fn entry(
         }
     } else {
         if opponent.is_some() {
-            return Err(err(l, s, s + 3, format!("round {r} opponent"), &format!("0000 for a bye ({code})")));
+            return Err(err(
+                l,
+                s,
+                s + 3,
+                format!("round {r} opponent"),
+                &format!("0000 for a bye ({code})"),
+            ));
         }
         if color.is_some() {
-            return Err(err(l, s + 5, s + 5, format!("round {r} colour"), &format!("- for a bye ({code})")));
+            return Err(err(
+                l,
+                s + 5,
+                s + 5,
+                format!("round {r} colour"),
+                &format!("- for a bye ({code})"),
+            ));
         }
     }
-    Ok(RoundEntry { opponent, color, result })
+    Ok(RoundEntry {
+        opponent,
+        color,
+        result,
+    })
 }
 
 /// Lenient fallback: the round area from column 90 as groups of three tokens.
 fn read_rounds_tokens(l: &Line) -> Option<Vec<Option<RoundEntry>>> {
     let toks = l.tokens(90);
-    if toks.len() % 3 != 0 {
+    if !toks.len().is_multiple_of(3) {
         return None;
     }
     let mut out = Vec::new();
@@ -764,7 +1070,18 @@ fn read_rounds_tokens(l: &Line) -> Option<Vec<Option<RoundEntry>>> {
         }
         let mut ignored = Vec::new();
         let probe = Line::new(l.no, "");
-        out.push(Some(entry(&probe, out.len() + 1, 92, opponent, color, Some(result), &mut ignored).ok()?));
+        out.push(Some(
+            entry(
+                &probe,
+                out.len() + 1,
+                92,
+                opponent,
+                color,
+                Some(result),
+                &mut ignored,
+            )
+            .ok()?,
+        ));
     }
     Some(out)
 }

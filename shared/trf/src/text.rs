@@ -95,7 +95,11 @@ pub(crate) struct Line {
 
 impl Line {
     pub fn new(no: usize, text: &str) -> Line {
-        Line { no, chars: text.trim_end().chars().collect(), filler: false }
+        Line {
+            no,
+            chars: text.trim_end().chars().collect(),
+            filler: false,
+        }
     }
 
     /// The same line with every multi-byte character followed by filler columns, i.e. the
@@ -104,11 +108,13 @@ impl Line {
         let mut chars = Vec::with_capacity(self.chars.len());
         for &c in &self.chars {
             chars.push(c);
-            for _ in 1..c.len_utf8() {
-                chars.push(FILLER);
-            }
+            chars.extend(std::iter::repeat_n(FILLER, c.len_utf8() - 1));
         }
-        Line { no: self.no, chars, filler: true }
+        Line {
+            no: self.no,
+            chars,
+            filler: true,
+        }
     }
 
     pub fn len(&self) -> usize {
@@ -121,12 +127,18 @@ impl Line {
 
     /// The character at column `col` (1-based); blank beyond the end.
     pub fn at(&self, col: usize) -> char {
-        col.checked_sub(1).and_then(|i| self.chars.get(i)).copied().unwrap_or(' ')
+        col.checked_sub(1)
+            .and_then(|i| self.chars.get(i))
+            .copied()
+            .unwrap_or(' ')
     }
 
     /// Columns `a..=b` (1-based), padded with blanks beyond the end of the line.
     pub fn cols(&self, a: usize, b: usize) -> String {
-        (a..=b).map(|c| self.at(c)).filter(|&c| !(self.filler && c == FILLER)).collect()
+        (a..=b)
+            .map(|c| self.at(c))
+            .filter(|&c| !(self.filler && c == FILLER))
+            .collect()
     }
 
     /// Everything from column `a` on.
@@ -134,7 +146,10 @@ impl Line {
         if a == 0 || a > self.chars.len() {
             return String::new();
         }
-        self.chars[a - 1..].iter().filter(|&&c| !(self.filler && c == FILLER)).collect()
+        self.chars[a - 1..]
+            .iter()
+            .filter(|&&c| !(self.filler && c == FILLER))
+            .collect()
     }
 
     /// What columns `a..=b` hold, for error messages.
@@ -144,7 +159,11 @@ impl Line {
         }
         let s = self.cols(a, b);
         let t = s.trim();
-        if t.is_empty() { crate::error::Found::Blank } else { crate::error::Found::Text(t.to_string()) }
+        if t.is_empty() {
+            crate::error::Found::Blank
+        } else {
+            crate::error::Found::Text(t.to_string())
+        }
     }
 
     /// White-space separated tokens from column `from` on, with their column ranges.
@@ -177,16 +196,28 @@ mod tests {
 
     #[test]
     fn splits_all_line_ends() {
-        assert_eq!(split_lines("a\r\nb\r\n"), (vec!["a", "b"], LineEnding::CrLf));
+        assert_eq!(
+            split_lines("a\r\nb\r\n"),
+            (vec!["a", "b"], LineEnding::CrLf)
+        );
         assert_eq!(split_lines("a\nb"), (vec!["a", "b"], LineEnding::Lf));
         assert_eq!(split_lines("a\rb\r"), (vec!["a", "b"], LineEnding::Cr));
-        assert_eq!(split_lines("a\n\nb\n"), (vec!["a", "", "b"], LineEnding::Lf));
+        assert_eq!(
+            split_lines("a\n\nb\n"),
+            (vec!["a", "", "b"], LineEnding::Lf)
+        );
     }
 
     #[test]
     fn decodes_latin1_and_strips_bom() {
-        assert_eq!(decode(b"\xEF\xBB\xBF012 x"), ("012 x".to_string(), Encoding::Utf8));
-        assert_eq!(decode(b"G\xF6rz \x80"), ("G\u{f6}rz \u{20ac}".to_string(), Encoding::Windows1252));
+        assert_eq!(
+            decode(b"\xEF\xBB\xBF012 x"),
+            ("012 x".to_string(), Encoding::Utf8)
+        );
+        assert_eq!(
+            decode(b"G\xF6rz \x80"),
+            ("G\u{f6}rz \u{20ac}".to_string(), Encoding::Windows1252)
+        );
     }
 
     #[test]
@@ -195,6 +226,9 @@ mod tests {
         assert_eq!(l.cols(5, 7), "é23");
         assert_eq!(l.byte_columns().cols(5, 8), "é23");
         assert_eq!(l.cols(8, 10), "   ");
-        assert_eq!(l.tokens(1), vec![("001".into(), 1, 3), ("é23".into(), 5, 7)]);
+        assert_eq!(
+            l.tokens(1),
+            vec![("001".into(), 1, 3), ("é23".into(), 5, 7)]
+        );
     }
 }

@@ -36,11 +36,18 @@ pub(crate) struct Scorer {
 
 impl Scorer {
     pub fn uniform(ps: PointSystem) -> Scorer {
-        Scorer { ps, black_win: ps.win, black_draw: ps.draw, black_loss: ps.loss }
+        Scorer {
+            ps,
+            black_win: ps.win,
+            black_draw: ps.draw,
+            black_loss: ps.loss,
+        }
     }
 
     pub fn is_colour_dependent(&self) -> bool {
-        self.black_win != self.ps.win || self.black_draw != self.ps.draw || self.black_loss != self.ps.loss
+        self.black_win != self.ps.win
+            || self.black_draw != self.ps.draw
+            || self.black_loss != self.ps.loss
     }
 
     /// Points of one round block; a blank block is a zero-point bye.
@@ -182,9 +189,9 @@ impl TournamentType {
     pub fn dutch_rules(&self) -> Option<DutchRules> {
         match self.system? {
             TournamentSystem::FideDutch2017 => Some(DutchRules::Dutch2017),
-            TournamentSystem::FideDutch | TournamentSystem::FideDutch2025 | TournamentSystem::FideDutch2026 => {
-                Some(DutchRules::Dutch2025)
-            }
+            TournamentSystem::FideDutch
+            | TournamentSystem::FideDutch2025
+            | TournamentSystem::FideDutch2026 => Some(DutchRules::Dutch2025),
             _ => None,
         }
     }
@@ -215,11 +222,19 @@ pub struct Accelerations {
 impl Accelerations {
     /// Virtual points of `player` in `round` (1-based); 0 when none.
     pub fn get(&self, player: PlayerId, round: u32) -> Score {
-        let Some(i) = usize::try_from(round).ok().and_then(|r| r.checked_sub(1)) else { return Score::ZERO };
-        self.points.get(&player).and_then(|v| v.get(i)).copied().unwrap_or(Score::ZERO)
+        let Some(i) = usize::try_from(round).ok().and_then(|r| r.checked_sub(1)) else {
+            return Score::ZERO;
+        };
+        self.points
+            .get(&player)
+            .and_then(|v| v.get(i))
+            .copied()
+            .unwrap_or(Score::ZERO)
     }
     pub fn is_empty(&self) -> bool {
-        self.points.values().all(|v| v.iter().all(|&s| s == Score::ZERO))
+        self.points
+            .values()
+            .all(|v| v.iter().all(|&s| s == Score::ZERO))
     }
 }
 
@@ -302,16 +317,28 @@ impl TrfFile {
             | Record::Acceleration(_)
             | Record::Prohibited(_) => true,
             Record::Text(t) if t.code.is_trf2026_only() => true,
-            Record::Text(t) if t.code == TextCode::TournamentType => TournamentType::parse(&t.text).system.is_some(),
-            Record::Other(line) => ["299", "300", "320", "330", "801", "802"].iter().any(|c| line.starts_with(c)),
+            Record::Text(t) if t.code == TextCode::TournamentType => {
+                TournamentType::parse(&t.text).system.is_some()
+            }
+            Record::Other(line) => ["299", "300", "320", "330", "801", "802"]
+                .iter()
+                .any(|c| line.starts_with(c)),
             _ => false,
         });
-        if is_2026 { Profile::Trf2026 } else { Profile::Trf16X }
+        if is_2026 {
+            Profile::Trf2026
+        } else {
+            Profile::Trf16X
+        }
     }
 
     /// The largest number of round blocks on any `001` line.
     pub fn round_columns(&self) -> u32 {
-        self.players().map(|p| p.rounds.len()).max().unwrap_or(0).min(u32::MAX as usize) as u32
+        self.players()
+            .map(|p| p.rounds.len())
+            .max()
+            .unwrap_or(0)
+            .min(u32::MAX as usize) as u32
     }
 
     /// The number of rounds the file states: the larger of `142` and `XXR` (`None` without
@@ -338,15 +365,20 @@ impl TrfFile {
             })
             .max()
             .unwrap_or(0);
-        self.declared_rounds().unwrap_or(0).max(self.round_columns()).max(dates)
+        self.declared_rounds()
+            .unwrap_or(0)
+            .max(self.round_columns())
+            .max(dates)
     }
 
     /// Whether round `round` has been paired: some player has a game (played or forfeited), the
     /// pairing-allocated bye or a forfeit win in that column.
     pub fn is_round_paired(&self, round: u32) -> bool {
         self.players().any(|p| {
-            p.entry(round)
-                .is_some_and(|e| e.opponent.is_some() || matches!(e.result, ResultCode::PairingBye | ResultCode::ForfeitWin))
+            p.entry(round).is_some_and(|e| {
+                e.opponent.is_some()
+                    || matches!(e.result, ResultCode::PairingBye | ResultCode::ForfeitWin)
+            })
         })
     }
 
@@ -355,7 +387,9 @@ impl TrfFile {
     /// in spec/dutch-2025.md §3). A trailing column holding only byes lists the players absent
     /// from that round; it is not counted.
     pub fn round_to_pair(&self) -> u32 {
-        1 + (1..=self.round_columns()).filter(|&r| self.is_round_paired(r)).count() as u32
+        1 + (1..=self.round_columns())
+            .filter(|&r| self.is_round_paired(r))
+            .count() as u32
     }
 
     /// The explicit scoring records present, in precedence order.
@@ -403,7 +437,11 @@ impl TrfFile {
     pub(crate) fn conflicting_scoring(&self) -> Vec<PointSource> {
         let all = self.explicit_scorers();
         match all.split_first() {
-            Some(((_, first), rest)) => rest.iter().filter(|(_, s)| s.ps != first.ps).map(|(src, _)| *src).collect(),
+            Some(((_, first), rest)) => rest
+                .iter()
+                .filter(|(_, s)| s.ps != first.ps)
+                .map(|(src, _)| *src)
+                .collect(),
             None => Vec::new(),
         }
     }
@@ -469,7 +507,12 @@ impl TrfFile {
     pub fn score_after(&self, player: PlayerId, round: u32) -> Option<Score> {
         let p = self.player(player)?;
         let (scorer, _) = self.scoring();
-        let sum: i64 = p.rounds.iter().take(round as usize).map(|e| i64::from(scorer.points(e.as_ref()).tenths())).sum();
+        let sum: i64 = p
+            .rounds
+            .iter()
+            .take(round as usize)
+            .map(|e| i64::from(scorer.points(e.as_ref()).tenths()))
+            .sum();
         Some(clamp_score(sum))
     }
 
@@ -495,7 +538,12 @@ impl TrfFile {
     /// was paired with a colour in round 1.
     pub fn round1_initial_color(&self) -> Option<Color> {
         self.players()
-            .filter_map(|p| p.entry(1).filter(|e| e.opponent.is_some()).and_then(|e| e.color).map(|c| (p.start_number, c)))
+            .filter_map(|p| {
+                p.entry(1)
+                    .filter(|e| e.opponent.is_some())
+                    .and_then(|e| e.color)
+                    .map(|c| (p.start_number, c))
+            })
             .min_by_key(|&(id, _)| id)
             .map(|(_, c)| c)
     }
@@ -503,7 +551,8 @@ impl TrfFile {
     /// The initial colour: as declared (`152`, `XXC`), else as round 1 shows it, else `None`
     /// (an engine must then be told; it must never guess).
     pub fn initial_color(&self) -> Option<Color> {
-        self.declared_initial_color().or_else(|| self.round1_initial_color())
+        self.declared_initial_color()
+            .or_else(|| self.round1_initial_color())
     }
 
     /// The encoded tournament type: `192`, else a `092` whose text is a known code (bbpPairings
@@ -547,12 +596,19 @@ impl TrfFile {
                     if v.len() < last {
                         v.resize(last, Score::ZERO);
                     }
-                    for slot in v.iter_mut().take(last).skip((a.first_round as usize).saturating_sub(1)) {
+                    for slot in v
+                        .iter_mut()
+                        .take(last)
+                        .skip((a.first_round as usize).saturating_sub(1))
+                    {
                         *slot = Score(slot.tenths().saturating_add(gp.tenths()));
                     }
                 }
             }
-            return Accelerations { source: AccelerationSource::Record250, points };
+            return Accelerations {
+                source: AccelerationSource::Record250,
+                points,
+            };
         }
         let mut any_xxa = false;
         for r in &self.records {
@@ -562,7 +618,10 @@ impl TrfFile {
             }
         }
         if any_xxa {
-            return Accelerations { source: AccelerationSource::Xxa, points };
+            return Accelerations {
+                source: AccelerationSource::Xxa,
+                points,
+            };
         }
         if self.tournament_type().is_some_and(|t| t.baku) {
             let ps = self.point_system();
@@ -570,13 +629,21 @@ impl TrfFile {
             let group_a = 2 * n.div_ceil(4);
             let acc = self.total_rounds().div_ceil(2);
             let full = acc.div_ceil(2);
-            let row: Vec<Score> = (1..=acc).map(|r| if r <= full { ps.win } else { ps.draw }).collect();
+            let row: Vec<Score> = (1..=acc)
+                .map(|r| if r <= full { ps.win } else { ps.draw })
+                .collect();
             for &id in ids.range(1..=group_a) {
                 points.insert(id, row.clone());
             }
-            return Accelerations { source: AccelerationSource::ImpliedBaku, points };
+            return Accelerations {
+                source: AccelerationSource::ImpliedBaku,
+                points,
+            };
         }
-        Accelerations { source: AccelerationSource::None, points }
+        Accelerations {
+            source: AccelerationSource::None,
+            points,
+        }
     }
 
     /// Players not to be paired in `round`, with the bye they get (`H`, `F`, `Z`, or `-` for a
@@ -592,7 +659,10 @@ impl TrfFile {
         }
         for p in self.players() {
             match p.entry(round) {
-                Some(e) if e.opponent.is_none() && !matches!(e.result, ResultCode::PairingBye | ResultCode::ForfeitWin) => {
+                Some(e)
+                    if e.opponent.is_none()
+                        && !matches!(e.result, ResultCode::PairingBye | ResultCode::ForfeitWin) =>
+                {
                     out.insert(p.start_number, e.result);
                 }
                 None if round < rtp => {
@@ -646,7 +716,9 @@ impl TrfFile {
         for r in &self.records {
             match r {
                 Record::Xxp(ids) => add(ids),
-                Record::Prohibited(p) if (p.first_round..=p.last_round).contains(&round) => add(&p.ids),
+                Record::Prohibited(p) if (p.first_round..=p.last_round).contains(&round) => {
+                    add(&p.ids)
+                }
                 _ => {}
             }
         }

@@ -25,7 +25,11 @@ pub fn write_with(file: &TrfFile, ending: LineEnding) -> W<String> {
     for (i, r) in file.records.iter().enumerate() {
         let line = record_line(i + 1, r)?;
         if i == 0 && line.starts_with('\u{FEFF}') {
-            return Err(fail(1, "record", "a file cannot start with U+FEFF (it reads as a byte order mark)"));
+            return Err(fail(
+                1,
+                "record",
+                "a file cannot start with U+FEFF (it reads as a byte order mark)",
+            ));
         }
         out.push_str(&line);
         out.push_str(ending.as_str());
@@ -34,7 +38,11 @@ pub fn write_with(file: &TrfFile, ending: LineEnding) -> W<String> {
 }
 
 fn fail(record: usize, field: impl Into<String>, message: impl Into<String>) -> TrfWriteError {
-    TrfWriteError { record, field: field.into(), message: message.into() }
+    TrfWriteError {
+        record,
+        field: field.into(),
+        message: message.into(),
+    }
 }
 
 /// Text that must survive a read: no line breaks, no trailing blanks.
@@ -43,7 +51,11 @@ fn text_ok(i: usize, field: &str, s: &str, trimmed_start: bool, max: usize) -> W
         return Err(fail(i, field, "contains a line break"));
     }
     if s.trim_end() != s || (trimmed_start && s.trim_start() != s) {
-        return Err(fail(i, field, "has leading or trailing blanks, which a reader drops"));
+        return Err(fail(
+            i,
+            field,
+            "has leading or trailing blanks, which a reader drops",
+        ));
     }
     if s.chars().count() > max {
         return Err(fail(i, field, format!("is longer than its {max} columns")));
@@ -118,7 +130,11 @@ fn record_line(i: usize, r: &Record) -> W<String> {
                     Some(date) => {
                         let t = date.to_string();
                         if parse_round_date(&t) != Some(*date) {
-                            return Err(fail(i, format!("132 round {} date", k + 1), format!("{t} is not a valid YY/MM/DD date")));
+                            return Err(fail(
+                                i,
+                                format!("132 round {} date", k + 1),
+                                format!("{t} is not a valid YY/MM/DD date"),
+                            ));
                         }
                         s.push_str(&t);
                     }
@@ -166,7 +182,10 @@ fn record_line(i: usize, r: &Record) -> W<String> {
             if let Some(v) = t.rank {
                 range(i, "310 rank", u64::from(v), 0, 999)?;
             }
-            let opt = |v: Option<u32>, n: usize| v.map(|v| format!("{v:>n$}")).unwrap_or_else(|| " ".repeat(n));
+            let opt = |v: Option<u32>, n: usize| {
+                v.map(|v| format!("{v:>n$}"))
+                    .unwrap_or_else(|| " ".repeat(n))
+            };
             let mut s = format!(
                 "310 {:>3} {:<32} {:<5} {} {} {} {}  ",
                 t.number,
@@ -191,15 +210,33 @@ fn record_line(i: usize, r: &Record) -> W<String> {
         }
         Record::Acceleration(a) => {
             range(i, "250 first round", u64::from(a.first_round), 1, 999)?;
-            range(i, "250 last round", u64::from(a.last_round), u64::from(a.first_round), 999)?;
+            range(
+                i,
+                "250 last round",
+                u64::from(a.last_round),
+                u64::from(a.first_round),
+                999,
+            )?;
             range(i, "250 first id", u64::from(a.first_id), 1, 9999)?;
-            range(i, "250 last id", u64::from(a.last_id), u64::from(a.first_id), 9999)?;
+            range(
+                i,
+                "250 last id",
+                u64::from(a.last_id),
+                u64::from(a.first_id),
+                9999,
+            )?;
             match (a.match_points, a.game_points) {
-                (None, None) => return Err(fail(i, "250 game points", "needs match or game points")),
-                (None, Some(Score::ZERO)) => return Err(fail(i, "250 game points", "must not be 0.0")),
+                (None, None) => {
+                    return Err(fail(i, "250 game points", "needs match or game points"));
+                }
+                (None, Some(Score::ZERO)) => {
+                    return Err(fail(i, "250 game points", "must not be 0.0"));
+                }
                 _ => {}
             }
-            if a.match_points.is_some_and(|s| s < Score::ZERO) || a.game_points.is_some_and(|s| s < Score::ZERO) {
+            if a.match_points.is_some_and(|s| s < Score::ZERO)
+                || a.game_points.is_some_and(|s| s < Score::ZERO)
+            {
                 return Err(fail(i, "250 points", "must not be negative"));
             }
             format!(
@@ -214,7 +251,13 @@ fn record_line(i: usize, r: &Record) -> W<String> {
         }
         Record::Prohibited(p) => {
             range(i, "260 first round", u64::from(p.first_round), 1, 999)?;
-            range(i, "260 last round", u64::from(p.last_round), u64::from(p.first_round), 999)?;
+            range(
+                i,
+                "260 last round",
+                u64::from(p.last_round),
+                u64::from(p.first_round),
+                999,
+            )?;
             ids(i, "260 ids", &p.ids, 2)?;
             let mut s = format!("260 {:03} {:03}", p.first_round, p.last_round);
             for id in &p.ids {
@@ -241,7 +284,11 @@ fn record_line(i: usize, r: &Record) -> W<String> {
             let mut s = format!("XXA {:>4}", x.player);
             for (k, v) in x.points.iter().enumerate() {
                 if *v < Score::ZERO {
-                    return Err(fail(i, format!("XXA round {} virtual points", k + 1), "must not be negative"));
+                    return Err(fail(
+                        i,
+                        format!("XXA round {} virtual points", k + 1),
+                        "must not be negative",
+                    ));
                 }
                 s.push(' ');
                 s.push_str(&score4(i, "XXA virtual points", *v)?);
@@ -252,7 +299,10 @@ fn record_line(i: usize, r: &Record) -> W<String> {
             if v.is_empty() {
                 return Err(fail(i, "XXS", "needs at least one CODE=VALUE"));
             }
-            let v: Vec<String> = v.iter().map(|e| format!("{}={}", e.code.as_str(), e.points)).collect();
+            let v: Vec<String> = v
+                .iter()
+                .map(|e| format!("{}={}", e.code.as_str(), e.points))
+                .collect();
             format!("XXS {}", v.join(" "))
         }
         Record::Xxz(v) => {
@@ -268,7 +318,11 @@ fn record_line(i: usize, r: &Record) -> W<String> {
             text_ok(i, "record", line, false, usize::MAX)?;
             let code: String = line.chars().chain(std::iter::repeat(' ')).take(3).collect();
             if line.is_empty() || code == "###" || is_modelled_code(&code) {
-                return Err(fail(i, "record", format!("{line:?} would not read back as an unknown record")));
+                return Err(fail(
+                    i,
+                    "record",
+                    format!("{line:?} would not read back as an unknown record"),
+                ));
             }
             line.clone()
         }
@@ -285,7 +339,11 @@ fn id_list(code: &str, v: &[PlayerId]) -> String {
 
 fn members(i: usize, what: &str, m: &[Option<PlayerId>], s: &mut String) -> W<()> {
     if m.last() == Some(&None) {
-        return Err(fail(i, format!("{what} players"), "ends with an empty board"));
+        return Err(fail(
+            i,
+            format!("{what} players"),
+            "ends with an empty board",
+        ));
     }
     for (k, id) in m.iter().enumerate() {
         if k > 0 {
@@ -293,7 +351,13 @@ fn members(i: usize, what: &str, m: &[Option<PlayerId>], s: &mut String) -> W<()
         }
         match id {
             Some(id) => {
-                range(i, &format!("{what} player {}", k + 1), u64::from(*id), 1, 9999)?;
+                range(
+                    i,
+                    &format!("{what} player {}", k + 1),
+                    u64::from(*id),
+                    1,
+                    9999,
+                )?;
                 let _ = write!(s, "{id:>4}");
             }
             None => s.push_str("    "),
@@ -305,10 +369,15 @@ fn members(i: usize, what: &str, m: &[Option<PlayerId>], s: &mut String) -> W<()
 fn title_ok(i: usize, t: &Title) -> W<()> {
     if let Title::Other(s) = t {
         text_ok(i, "title", s, true, 3)?;
-        let known = ["GM", "IM", "WGM", "FM", "WIM", "CM", "WFM", "WCM"].contains(&s.to_ascii_uppercase().as_str());
+        let known = ["GM", "IM", "WGM", "FM", "WIM", "CM", "WFM", "WCM"]
+            .contains(&s.to_ascii_uppercase().as_str());
         let legacy = ["g", "m", "f", "c", "wg", "wm", "wf", "wc"].contains(&s.as_str());
         if s.is_empty() || known || legacy {
-            return Err(fail(i, "title", format!("{s:?} would read back as another title")));
+            return Err(fail(
+                i,
+                "title",
+                format!("{s:?} would read back as another title"),
+            ));
         }
     }
     Ok(())
@@ -327,7 +396,11 @@ fn entry_ok(i: usize, r: usize, e: &RoundEntry) -> W<()> {
         e.opponent.is_some() || e.color.is_some()
     };
     if bad {
-        return Err(fail(i, field(), "opponent, colour and result do not fit together"));
+        return Err(fail(
+            i,
+            field(),
+            "opponent, colour and result do not fit together",
+        ));
     }
     Ok(())
 }
@@ -376,7 +449,11 @@ fn player_line(i: usize, p: &PlayerRecord) -> W<String> {
         p.rank.map(|r| r.to_string()).unwrap_or_default(),
     );
     if p.rounds.last() == Some(&None) {
-        return Err(fail(i, "rounds", "ends with a blank round block (it would not read back)"));
+        return Err(fail(
+            i,
+            "rounds",
+            "ends with a blank round block (it would not read back)",
+        ));
     }
     for (k, e) in p.rounds.iter().enumerate() {
         s.push_str("  ");
@@ -387,7 +464,9 @@ fn player_line(i: usize, p: &PlayerRecord) -> W<String> {
                 let _ = write!(
                     s,
                     "{} {} {}",
-                    e.opponent.map(|o| format!("{o:>4}")).unwrap_or_else(|| "0000".into()),
+                    e.opponent
+                        .map(|o| format!("{o:>4}"))
+                        .unwrap_or_else(|| "0000".into()),
                     e.color.map(|c| c.trf_char()).unwrap_or('-'),
                     e.result.trf_char()
                 );

@@ -51,7 +51,8 @@ fn exercise(f: &TrfFile, opts: &ParseOptions) {
     }
     // Whatever was read can be written, and reads back as the same model.
     let text = write(f).unwrap_or_else(|e| panic!("cannot write a parsed file: {e}"));
-    let back = parse_with(&text, opts).unwrap_or_else(|e| panic!("written file rejected: {e}\n{text}"));
+    let back =
+        parse_with(&text, opts).unwrap_or_else(|e| panic!("written file rejected: {e}\n{text}"));
     assert_eq!(&back.file, f);
 }
 
@@ -74,16 +75,47 @@ enum Mutation {
 }
 
 const PIECES: &[&str] = &[
-    "0000 - U", "0000 - H", "  12 w 1", "   1 b =", " - ", "+", "-", "=", "Z", "XXR 0", "XXR 9999", "XXA    1  1.0",
-    "250       1.0 001 999 0001 9999", "260 001 999    1    2", "240 Z 001 0001", "XXZ 1", "XXP 1 2", "152 B", "162  W99.5",
-    "BBW 99999999", "XXS W=999999", "142 999", "###", "\r", "\n", "\r\n", "\t", "é", "\u{FFFF}", "9999", "-9.9", ".5",
+    "0000 - U",
+    "0000 - H",
+    "  12 w 1",
+    "   1 b =",
+    " - ",
+    "+",
+    "-",
+    "=",
+    "Z",
+    "XXR 0",
+    "XXR 9999",
+    "XXA    1  1.0",
+    "250       1.0 001 999 0001 9999",
+    "260 001 999    1    2",
+    "240 Z 001 0001",
+    "XXZ 1",
+    "XXP 1 2",
+    "152 B",
+    "162  W99.5",
+    "BBW 99999999",
+    "XXS W=999999",
+    "142 999",
+    "###",
+    "\r",
+    "\n",
+    "\r\n",
+    "\t",
+    "é",
+    "\u{FFFF}",
+    "9999",
+    "-9.9",
+    ".5",
 ];
 
 fn mutation() -> impl Strategy<Value = Mutation> {
     prop_oneof![
         (any::<usize>(), any::<u8>()).prop_map(|(p, b)| Mutation::SetByte(p, b)),
-        (any::<usize>(), prop::collection::vec(any::<u8>(), 1..6)).prop_map(|(p, b)| Mutation::Insert(p, b)),
-        (any::<usize>(), prop::sample::select(PIECES)).prop_map(|(p, s)| Mutation::Insert(p, s.as_bytes().to_vec())),
+        (any::<usize>(), prop::collection::vec(any::<u8>(), 1..6))
+            .prop_map(|(p, b)| Mutation::Insert(p, b)),
+        (any::<usize>(), prop::sample::select(PIECES))
+            .prop_map(|(p, s)| Mutation::Insert(p, s.as_bytes().to_vec())),
         (any::<usize>(), 1usize..12).prop_map(|(p, n)| Mutation::Delete(p, n)),
         any::<usize>().prop_map(Mutation::DuplicateLine),
         (any::<usize>(), any::<usize>()).prop_map(|(a, b)| Mutation::SwapLines(a, b)),
@@ -114,7 +146,8 @@ fn apply(mut v: Vec<u8>, muts: &[Mutation]) -> Vec<u8> {
             }
             Mutation::Truncate(p) => v.truncate(p % n),
             Mutation::DuplicateLine(p) | Mutation::SwapLines(p, _) => {
-                let mut lines: Vec<Vec<u8>> = v.split(|&b| b == b'\n').map(|l| l.to_vec()).collect();
+                let mut lines: Vec<Vec<u8>> =
+                    v.split(|&b| b == b'\n').map(|l| l.to_vec()).collect();
                 let k = lines.len();
                 match m {
                     Mutation::DuplicateLine(_) => {
@@ -134,8 +167,8 @@ fn apply(mut v: Vec<u8>, muts: &[Mutation]) -> Vec<u8> {
 /// Lines that look like TRF records, so the random input reaches the field readers.
 fn trf_like_line() -> impl Strategy<Value = String> {
     let code = prop::sample::select(vec![
-        "001", "012", "132", "142", "152", "162", "172", "192", "013", "310", "240", "250", "260", "XXR", "XXC", "XXA",
-        "XXS", "XXZ", "XXP", "BBW", "BBU", "###", "DAT", "299", "ESP", "   ",
+        "001", "012", "132", "142", "152", "162", "172", "192", "013", "310", "240", "250", "260",
+        "XXR", "XXC", "XXA", "XXS", "XXZ", "XXP", "BBW", "BBU", "###", "DAT", "299", "ESP", "   ",
     ]);
     (code, "[ 0-9wbWBmfgdlDLHFUZ+=.,/:\\-]{0,130}").prop_map(|(c, rest)| format!("{c} {rest}"))
 }
@@ -189,7 +222,9 @@ fn id() -> impl Strategy<Value = PlayerId> {
 }
 
 fn text(max: usize) -> impl Strategy<Value = String> {
-    prop::string::string_regex(&format!("[ -~À-ÿ]{{0,{max}}}")).unwrap().prop_map(|s| s.trim().to_string())
+    prop::string::string_regex(&format!("[ -~À-ÿ]{{0,{max}}}"))
+        .unwrap()
+        .prop_map(|s| s.trim().to_string())
 }
 
 fn colour() -> impl Strategy<Value = Color> {
@@ -205,13 +240,23 @@ fn entry() -> impl Strategy<Value = Option<RoundEntry>> {
         ResultCode::DrawUnrated,
         ResultCode::LossUnrated,
     ]);
-    let bye = prop::sample::select(vec![ResultCode::HalfBye, ResultCode::FullBye, ResultCode::PairingBye, ResultCode::ZeroBye]);
+    let bye = prop::sample::select(vec![
+        ResultCode::HalfBye,
+        ResultCode::FullBye,
+        ResultCode::PairingBye,
+        ResultCode::ZeroBye,
+    ]);
     let forfeit = prop::sample::select(vec![ResultCode::ForfeitWin, ResultCode::ForfeitLoss]);
     prop_oneof![
         Just(None),
         (id(), colour(), played).prop_map(|(o, c, r)| Some(RoundEntry::game(o, c, r))),
-        (id(), prop::option::of(colour()), forfeit.clone())
-            .prop_map(|(o, c, r)| Some(RoundEntry { opponent: Some(o), color: c, result: r })),
+        (id(), prop::option::of(colour()), forfeit.clone()).prop_map(|(o, c, r)| Some(
+            RoundEntry {
+                opponent: Some(o),
+                color: c,
+                result: r
+            }
+        )),
         forfeit.prop_map(|r| Some(RoundEntry::bye(r))),
         bye.prop_map(|r| Some(RoundEntry::bye(r))),
     ]
@@ -220,25 +265,69 @@ fn entry() -> impl Strategy<Value = Option<RoundEntry>> {
 fn player() -> impl Strategy<Value = PlayerRecord> {
     let title = prop_oneof![
         Just(None),
-        prop::sample::select(vec![Title::GM, Title::IM, Title::WGM, Title::FM, Title::WIM, Title::CM, Title::WFM, Title::WCM]).prop_map(Some),
+        prop::sample::select(vec![
+            Title::GM,
+            Title::IM,
+            Title::WGM,
+            Title::FM,
+            Title::WIM,
+            Title::CM,
+            Title::WFM,
+            Title::WCM
+        ])
+        .prop_map(Some),
         Just(Some(Title::Other("AGM".into()))),
     ];
-    let birth = prop_oneof![
-        Just(None),
-        (0u16..=9999).prop_map(|y| Some(BirthDate::Year(y))),
-        (1900u16..2030, 1u8..=12, 1u8..=28).prop_map(|(year, month, day)| Some(BirthDate::Full { year, month, day })),
-    ];
+    let birth =
+        prop_oneof![
+            Just(None),
+            (0u16..=9999).prop_map(|y| Some(BirthDate::Year(y))),
+            (1900u16..2030, 1u8..=12, 1u8..=28)
+                .prop_map(|(year, month, day)| Some(BirthDate::Full { year, month, day })),
+        ];
     (
-        (id(), prop::option::of(prop_oneof![Just(Sex::Male), Just(Sex::Female)]), title, text(33)),
-        (prop::option::of(0u16..=9999), prop::string::string_regex("[A-Z]{0,3}").unwrap(), prop::option::of(0u64..=99_999_999_999), birth),
-        ((-99i32..=999).prop_map(Score), prop::option::of(0u32..=9999), prop::collection::vec(entry(), 0..14)),
+        (
+            id(),
+            prop::option::of(prop_oneof![Just(Sex::Male), Just(Sex::Female)]),
+            title,
+            text(33),
+        ),
+        (
+            prop::option::of(0u16..=9999),
+            prop::string::string_regex("[A-Z]{0,3}").unwrap(),
+            prop::option::of(0u64..=99_999_999_999),
+            birth,
+        ),
+        (
+            (-99i32..=999).prop_map(Score),
+            prop::option::of(0u32..=9999),
+            prop::collection::vec(entry(), 0..14),
+        ),
     )
-        .prop_map(|((start_number, sex, title, name), (rating, federation, fide_id, birth_date), (points, rank, mut rounds))| {
-            while rounds.last() == Some(&None) {
-                rounds.pop();
-            }
-            PlayerRecord { start_number, sex, title, name, rating, federation, fide_id, birth_date, points, rank, rounds }
-        })
+        .prop_map(
+            |(
+                (start_number, sex, title, name),
+                (rating, federation, fide_id, birth_date),
+                (points, rank, mut rounds),
+            )| {
+                while rounds.last() == Some(&None) {
+                    rounds.pop();
+                }
+                PlayerRecord {
+                    start_number,
+                    sex,
+                    title,
+                    name,
+                    rating,
+                    federation,
+                    fide_id,
+                    birth_date,
+                    points,
+                    rank,
+                    rounds,
+                }
+            },
+        )
 }
 
 fn record() -> impl Strategy<Value = Record> {
@@ -248,28 +337,67 @@ fn record() -> impl Strategy<Value = Record> {
         player().prop_map(Record::Player),
         Just(Record::Blank),
         text(60).prop_map(Record::Comment),
-        (prop::sample::select(TextCode::ALL.to_vec()), text(60)).prop_map(|(code, text)| Record::Text(TextRecord { code, text })),
-        prop::collection::vec(prop::option::of((0u8..=99, 1u8..=12, 1u8..=28)), 0..8).prop_map(|mut v| {
-            while v.last() == Some(&None) { v.pop(); }
-            Record::RoundDates(RoundDates {
-                label: String::new(),
-                dates: v.into_iter().map(|d| d.map(|(yy, month, day)| RoundDate { yy, month, day })).collect(),
-            })
-        }),
+        (prop::sample::select(TextCode::ALL.to_vec()), text(60))
+            .prop_map(|(code, text)| Record::Text(TextRecord { code, text })),
+        prop::collection::vec(prop::option::of((0u8..=99, 1u8..=12, 1u8..=28)), 0..8).prop_map(
+            |mut v| {
+                while v.last() == Some(&None) {
+                    v.pop();
+                }
+                Record::RoundDates(RoundDates {
+                    label: String::new(),
+                    dates: v
+                        .into_iter()
+                        .map(|d| d.map(|(yy, month, day)| RoundDate { yy, month, day }))
+                        .collect(),
+                })
+            }
+        ),
         round.clone().prop_map(Record::Rounds),
         colour().prop_map(Record::InitialColor),
         prop::collection::vec(
-            (prop::sample::select(vec![ScoringSymbol::W, ScoringSymbol::D, ScoringSymbol::L, ScoringSymbol::A, ScoringSymbol::P, ScoringSymbol::X, ScoringSymbol::Z]), score(99)),
+            (
+                prop::sample::select(vec![
+                    ScoringSymbol::W,
+                    ScoringSymbol::D,
+                    ScoringSymbol::L,
+                    ScoringSymbol::A,
+                    ScoringSymbol::P,
+                    ScoringSymbol::X,
+                    ScoringSymbol::Z
+                ]),
+                score(99)
+            ),
             1..6,
         )
-        .prop_map(|v| Record::Scoring(v.into_iter().map(|(symbol, points)| ScoringEntry { symbol, points }).collect())),
-        (prop::string::string_regex("[A-Z]{3}").unwrap(), prop::sample::select(vec!["FIDE", "NRO", "OTHER"]))
-            .prop_map(|(federation, m)| Record::NationalRating(NationalRating { federation, method: m.into() })),
-        (text(32), prop::collection::vec(prop::option::of(id()), 0..6)).prop_map(|(name, mut members)| {
-            while members.last() == Some(&None) { members.pop(); }
-            Record::Team013(Team013 { name, members })
-        }),
-        (prop::sample::select(vec![ByeKind::Full, ByeKind::Half, ByeKind::Zero]), round.clone(), prop::collection::vec(id(), 1..5))
+        .prop_map(|v| Record::Scoring(
+            v.into_iter()
+                .map(|(symbol, points)| ScoringEntry { symbol, points })
+                .collect()
+        )),
+        (
+            prop::string::string_regex("[A-Z]{3}").unwrap(),
+            prop::sample::select(vec!["FIDE", "NRO", "OTHER"])
+        )
+            .prop_map(|(federation, m)| Record::NationalRating(NationalRating {
+                federation,
+                method: m.into()
+            })),
+        (
+            text(32),
+            prop::collection::vec(prop::option::of(id()), 0..6)
+        )
+            .prop_map(|(name, mut members)| {
+                while members.last() == Some(&None) {
+                    members.pop();
+                }
+                Record::Team013(Team013 { name, members })
+            }),
+        (
+            prop::sample::select(vec![ByeKind::Full, ByeKind::Half, ByeKind::Zero]),
+            round.clone(),
+            prop::collection::vec(id(), 1..5)
+        )
             .prop_map(|(kind, round, ids)| Record::Byes(ByeRecord { kind, round, ids })),
         (1i32..=999, round.clone(), 0u32..5, id()).prop_map(|(gp, r, extra, first_id)| {
             Record::Acceleration(AccelerationRecord {
@@ -281,17 +409,38 @@ fn record() -> impl Strategy<Value = Record> {
                 last_id: first_id,
             })
         }),
-        (round.clone(), prop::collection::vec(id(), 2..5))
-            .prop_map(|(r, ids)| Record::Prohibited(ProhibitedRecord { first_round: r, last_round: r, ids })),
+        (round.clone(), prop::collection::vec(id(), 2..5)).prop_map(|(r, ids)| Record::Prohibited(
+            ProhibitedRecord {
+                first_round: r,
+                last_round: r,
+                ids
+            }
+        )),
         round.prop_map(Record::Xxr),
-        prop::sample::select(vec![vec![XxcOption::White1], vec![XxcOption::Rank, XxcOption::Black1], vec![XxcOption::Rank]]).prop_map(Record::Xxc),
-        (id(), prop::collection::vec(score(999).prop_map(|s| Score(s.tenths().abs())), 0..8))
+        prop::sample::select(vec![
+            vec![XxcOption::White1],
+            vec![XxcOption::Rank, XxcOption::Black1],
+            vec![XxcOption::Rank]
+        ])
+        .prop_map(Record::Xxc),
+        (
+            id(),
+            prop::collection::vec(score(999).prop_map(|s| Score(s.tenths().abs())), 0..8)
+        )
             .prop_map(|(player, points)| Record::Xxa(XxaRecord { player, points })),
-        prop::collection::vec((prop::sample::select(XxsCode::ALL.to_vec()), score(100_000)), 1..5)
-            .prop_map(|v| Record::Xxs(v.into_iter().map(|(code, points)| XxsEntry { code, points }).collect())),
+        prop::collection::vec(
+            (prop::sample::select(XxsCode::ALL.to_vec()), score(100_000)),
+            1..5
+        )
+        .prop_map(|v| Record::Xxs(
+            v.into_iter()
+                .map(|(code, points)| XxsEntry { code, points })
+                .collect()
+        )),
         prop::collection::vec(id(), 1..5).prop_map(Record::Xxz),
         prop::collection::vec(id(), 2..5).prop_map(Record::Xxp),
-        (prop::sample::select(BbCode::ALL.to_vec()), score(100_000)).prop_map(|(c, v)| Record::Bb(c, v)),
+        (prop::sample::select(BbCode::ALL.to_vec()), score(100_000))
+            .prop_map(|(c, v)| Record::Bb(c, v)),
         text(60).prop_map(|t| Record::Other(format!("Q{t}").trim_end().to_string())),
     ]
 }

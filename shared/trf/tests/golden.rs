@@ -82,7 +82,10 @@ fn index(dir: &str) -> Vec<IndexRow> {
         .map(|l| {
             let f: Vec<&str> = l.split('\t').collect();
             let param = |k: &str| {
-                f[4].split(' ').find_map(|p| p.strip_prefix(k)).unwrap_or_else(|| panic!("{k} in {l}")).to_string()
+                f[4].split(' ')
+                    .find_map(|p| p.strip_prefix(k))
+                    .unwrap_or_else(|| panic!("{k} in {l}"))
+                    .to_string()
             };
             IndexRow {
                 file: f[0].to_string(),
@@ -130,21 +133,45 @@ fn check_index_views(dir: &str) {
         assert_eq!(f.declared_rounds(), None, "{ctx}");
         assert_eq!(f.round_to_pair(), row.rounds + 1, "{ctx}");
         let ps = f.point_system();
-        assert_eq!((ps.win, ps.draw, ps.loss), (row.win, row.draw, Score::ZERO), "{ctx}");
-        assert_eq!((ps.pairing_bye, ps.half_bye, ps.zero_bye, ps.forfeit_loss), (row.win, row.draw, Score::ZERO, Score::ZERO));
-        let explicit = if dir == "dutch-2017" { PointSource::Bbp } else { PointSource::Record162 };
-        let source = if row.win == Score::ONE { PointSource::Default } else { explicit };
+        assert_eq!(
+            (ps.win, ps.draw, ps.loss),
+            (row.win, row.draw, Score::ZERO),
+            "{ctx}"
+        );
+        assert_eq!(
+            (ps.pairing_bye, ps.half_bye, ps.zero_bye, ps.forfeit_loss),
+            (row.win, row.draw, Score::ZERO, Score::ZERO)
+        );
+        let explicit = if dir == "dutch-2017" {
+            PointSource::Bbp
+        } else {
+            PointSource::Record162
+        };
+        let source = if row.win == Score::ONE {
+            PointSource::Default
+        } else {
+            explicit
+        };
         assert_eq!(f.point_system_source(), source, "{ctx}");
         assert_eq!(f.declared_initial_color(), None, "{ctx}");
         assert!(f.initial_color().is_some(), "{ctx}");
         let acc = f.accelerations();
         if row.baku {
             accelerated += 1;
-            let src = if dir == "dutch-2017" { AccelerationSource::Xxa } else { AccelerationSource::Record250 };
+            let src = if dir == "dutch-2017" {
+                AccelerationSource::Xxa
+            } else {
+                AccelerationSource::Record250
+            };
             assert_eq!(acc.source, src, "{ctx}");
             for p in f.players() {
                 for r in 1..=row.rounds + 1 {
-                    assert_eq!(acc.get(p.start_number, r), baku_expected(row.players, row.rounds, r, p.start_number), "{ctx} player {} round {r}", p.start_number);
+                    assert_eq!(
+                        acc.get(p.start_number, r),
+                        baku_expected(row.players, row.rounds, r, p.start_number),
+                        "{ctx} player {} round {r}",
+                        p.start_number
+                    );
                 }
             }
         } else {
@@ -162,7 +189,11 @@ fn check_index_views(dir: &str) {
         }
         // A complete file: every player's points are the sum of all his results.
         for p in f.players() {
-            assert_eq!(f.score_after(p.start_number, row.rounds), Some(p.points), "{ctx}");
+            assert_eq!(
+                f.score_after(p.start_number, row.rounds),
+                Some(p.points),
+                "{ctx}"
+            );
         }
     }
     assert!(accelerated > 30);
@@ -183,11 +214,19 @@ fn truncate(f: &TrfFile, r: u32) -> TrfFile {
     let mut t = f.clone();
     let total = f.total_rounds();
     let colour = f.initial_color();
-    let scores: BTreeMap<PlayerId, Score> =
-        f.players().map(|p| (p.start_number, f.score_after(p.start_number, r - 1).unwrap())).collect();
+    let scores: BTreeMap<PlayerId, Score> = f
+        .players()
+        .map(|p| {
+            (
+                p.start_number,
+                f.score_after(p.start_number, r - 1).unwrap(),
+            )
+        })
+        .collect();
     for p in t.players_mut() {
         let keep_r = p.entry(r).copied().filter(|e| {
-            e.opponent.is_none() && !matches!(e.result, ResultCode::PairingBye | ResultCode::ForfeitWin)
+            e.opponent.is_none()
+                && !matches!(e.result, ResultCode::PairingBye | ResultCode::ForfeitWin)
         });
         p.rounds.truncate(r as usize - 1);
         if let Some(e) = keep_r {
@@ -225,12 +264,17 @@ fn check_protocol(dir: &str, step: usize) {
                 .players()
                 .filter_map(|p| {
                     let e = p.entry(r)?;
-                    (e.opponent.is_none() && !matches!(e.result, ResultCode::PairingBye | ResultCode::ForfeitWin))
-                        .then_some((p.start_number, e.result))
+                    (e.opponent.is_none()
+                        && !matches!(e.result, ResultCode::PairingBye | ResultCode::ForfeitWin))
+                    .then_some((p.start_number, e.result))
                 })
                 .collect();
             assert_eq!(g.absences(r), expected, "{ctx}");
-            assert_eq!(g.accelerations().points, full.accelerations().points, "{ctx}");
+            assert_eq!(
+                g.accelerations().points,
+                full.accelerations().points,
+                "{ctx}"
+            );
             assert_eq!(g.point_system(), full.point_system(), "{ctx}");
         }
     }
@@ -257,14 +301,19 @@ fn check_conversions(dir: &str) {
             let g = &c.file;
             // A `092` holding a type code (as bbpPairings v6 writes it) marks a file as TRF-2026
             // even when every other record is TRF16; the conversion keeps that free-text record.
-            let code_in_092 = g.text(arbiter_trf::TextCode::TournamentType) == Some("FIDE_DUTCH_2025");
+            let code_in_092 =
+                g.text(arbiter_trf::TextCode::TournamentType) == Some("FIDE_DUTCH_2025");
             if !(target == Profile::Trf16X && code_in_092) {
                 assert_eq!(g.profile(), target, "{ctx}");
             }
             let text = arbiter_trf::write(g).unwrap();
             let back = parse(&text).unwrap_or_else(|e| panic!("{ctx}: {e}"));
             assert_eq!(&back.file, g, "{ctx}");
-            assert_eq!(g.players().collect::<Vec<_>>(), f.players().collect::<Vec<_>>(), "{ctx}");
+            assert_eq!(
+                g.players().collect::<Vec<_>>(),
+                f.players().collect::<Vec<_>>(),
+                "{ctx}"
+            );
             assert_eq!(g.point_system(), f.point_system(), "{ctx}");
             assert_eq!(g.total_rounds(), f.total_rounds(), "{ctx}");
             assert_eq!(g.initial_color(), f.initial_color(), "{ctx}");
@@ -276,11 +325,18 @@ fn check_conversions(dir: &str) {
             if target == Profile::Trf2026 {
                 assert_eq!(g.declared_rounds(), Some(row.rounds), "{ctx}");
                 if dir == "dutch-2025" {
-                    assert_eq!(g.text(arbiter_trf::TextCode::EncodedType), Some("FIDE_DUTCH_2025"));
+                    assert_eq!(
+                        g.text(arbiter_trf::TextCode::EncodedType),
+                        Some("FIDE_DUTCH_2025")
+                    );
                 }
             }
             // And back again.
-            let other = if target == Profile::Trf16X { Profile::Trf2026 } else { Profile::Trf16X };
+            let other = if target == Profile::Trf16X {
+                Profile::Trf2026
+            } else {
+                Profile::Trf16X
+            };
             let h = g.to_profile(other).file;
             assert_eq!(h.point_system(), f.point_system(), "{ctx}");
             assert_eq!(h.accelerations().points, f.accelerations().points, "{ctx}");
@@ -302,7 +358,8 @@ fn dutch_2025_profile_conversions_keep_the_views() {
 // The seed example against expected-pairings.json.
 
 fn seed_json() -> serde_json::Value {
-    let text = std::fs::read_to_string(golden().join("seed-example/expected-pairings.json")).unwrap();
+    let text =
+        std::fs::read_to_string(golden().join("seed-example/expected-pairings.json")).unwrap();
     serde_json::from_str(&text).unwrap()
 }
 
@@ -320,7 +377,10 @@ fn seed_example_views() {
     let json = seed_json();
     let (_, trf) = load("seed-example", "manual-40p-7r.trf");
     let f = &trf.file;
-    assert_eq!(f.players().count(), json["players"].as_array().unwrap().len());
+    assert_eq!(
+        f.players().count(),
+        json["players"].as_array().unwrap().len()
+    );
     assert_eq!(f.total_rounds(), 7);
     assert_eq!(f.declared_rounds(), Some(7));
     assert_eq!(f.round_to_pair(), 7);
@@ -337,7 +397,9 @@ fn seed_example_views() {
     }
     // Rounds 1-6: every board of the json appears on both lines with the right colours.
     for round in 1..=6u32 {
-        let boards = json["rounds"][(round - 1) as usize]["boards"].as_array().unwrap();
+        let boards = json["rounds"][(round - 1) as usize]["boards"]
+            .as_array()
+            .unwrap();
         let mut games = 0;
         for b in boards {
             let white = b["white"].as_u64().unwrap() as PlayerId;
@@ -346,18 +408,36 @@ fn seed_example_views() {
                     let black = black as PlayerId;
                     let we = f.player(white).unwrap().entry(round).unwrap();
                     let be = f.player(black).unwrap().entry(round).unwrap();
-                    assert_eq!((we.opponent, we.color), (Some(black), Some(Color::White)), "round {round}");
-                    assert_eq!((be.opponent, be.color), (Some(white), Some(Color::Black)), "round {round}");
+                    assert_eq!(
+                        (we.opponent, we.color),
+                        (Some(black), Some(Color::White)),
+                        "round {round}"
+                    );
+                    assert_eq!(
+                        (be.opponent, be.color),
+                        (Some(white), Some(Color::Black)),
+                        "round {round}"
+                    );
                     games += 2;
                 }
                 None => {
-                    assert_eq!(f.player(white).unwrap().entry(round).unwrap().result, ResultCode::PairingBye);
+                    assert_eq!(
+                        f.player(white).unwrap().entry(round).unwrap().result,
+                        ResultCode::PairingBye
+                    );
                     games += 1;
                 }
             }
         }
-        assert_eq!(games + not_paired(&json, round).len(), f.players().filter(|p| p.entry(round).is_some()).count());
-        assert_eq!(f.absent_players(round), not_paired(&json, round), "round {round}");
+        assert_eq!(
+            games + not_paired(&json, round).len(),
+            f.players().filter(|p| p.entry(round).is_some()).count()
+        );
+        assert_eq!(
+            f.absent_players(round),
+            not_paired(&json, round),
+            "round {round}"
+        );
     }
 }
 
@@ -384,14 +464,24 @@ fn tiebreak_example_views() {
     assert_eq!(f.round_to_pair(), 6);
     assert_eq!(f.tournament_type().unwrap().code, "CUSTOM_SWISS");
     assert_eq!(f.tournament_type().unwrap().dutch_rules(), None);
-    assert_eq!(f.text(arbiter_trf::TextCode::TieBreaks), Some("BH/C1,BH,DE,SB"));
+    assert_eq!(
+        f.text(arbiter_trf::TextCode::TieBreaks),
+        Some("BH/C1,BH,DE,SB")
+    );
     assert_eq!(f.initial_color(), Some(Color::White));
     assert_eq!(f.absences(2), BTreeMap::from([(6, ResultCode::HalfBye)]));
     assert_eq!(f.absences(5), BTreeMap::from([(5, ResultCode::ZeroBye)]));
     let p3 = f.player(3).unwrap();
     assert_eq!(p3.title, Some(arbiter_trf::Title::WGM));
     assert_eq!(p3.sex, Some(arbiter_trf::Sex::Female));
-    assert_eq!(p3.birth_date, Some(arbiter_trf::BirthDate::Full { year: 1992, month: 3, day: 3 }));
+    assert_eq!(
+        p3.birth_date,
+        Some(arbiter_trf::BirthDate::Full {
+            year: 1992,
+            month: 3,
+            day: 3
+        })
+    );
     assert_eq!(p3.fide_id, Some(100003));
     assert_eq!(p3.rank, Some(1));
     let dates = f.records.iter().find_map(|r| match r {

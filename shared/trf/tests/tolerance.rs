@@ -7,7 +7,10 @@ use arbiter_trf::{Encoding, LineEnding, Record, WarningKind, parse, parse_bytes}
 use common::*;
 
 fn without_blank_records(r: &[Record]) -> Vec<Record> {
-    r.iter().filter(|r| !matches!(r, Record::Blank)).cloned().collect()
+    r.iter()
+        .filter(|r| !matches!(r, Record::Blank))
+        .cloned()
+        .collect()
 }
 
 #[test]
@@ -28,7 +31,10 @@ fn cr_lf_and_crlf_read_the_same() {
     assert_eq!(lf.file, crlf.file);
     assert_eq!(lf.file, cr.file);
     assert_eq!(lf.file, no_final.file);
-    assert_eq!((lf.line_ending, crlf.line_ending, cr.line_ending), (LineEnding::Lf, LineEnding::CrLf, LineEnding::Cr));
+    assert_eq!(
+        (lf.line_ending, crlf.line_ending, cr.line_ending),
+        (LineEnding::Lf, LineEnding::CrLf, LineEnding::Cr)
+    );
     // Each is written back exactly as it came.
     assert_eq!(cr.write().unwrap(), join(&lines, "\r"));
     assert_eq!(crlf.write().unwrap(), join(&lines, "\r\n"));
@@ -42,7 +48,10 @@ fn mixed_line_ends_read_the_same() {
         mixed.push_str(l);
         mixed.push_str(["\n", "\r\n", "\r"][i % 3]);
     }
-    assert_eq!(parse(&mixed).unwrap().file, parse(&base_text()).unwrap().file);
+    assert_eq!(
+        parse(&mixed).unwrap().file,
+        parse(&base_text()).unwrap().file
+    );
 }
 
 #[test]
@@ -59,7 +68,10 @@ fn lower_case_result_and_colour_letters_read_the_same() {
     let a = parse(&join(&upper, "\n")).unwrap();
     let b = parse(&join(&lower, "\n")).unwrap();
     assert_eq!(a.file, b.file);
-    assert_eq!(b.file.player(4).unwrap().entry(3), Some(&RoundEntry::bye(ResultCode::HalfBye)));
+    assert_eq!(
+        b.file.player(4).unwrap().entry(3),
+        Some(&RoundEntry::bye(ResultCode::HalfBye))
+    );
 }
 
 #[test]
@@ -73,7 +85,10 @@ fn unrated_game_letters_are_case_insensitive() {
     let a = parse(&join(&upper, "\n")).unwrap();
     let b = parse(&join(&lower, "\n")).unwrap();
     assert_eq!(a.file, b.file);
-    assert_eq!(a.file.player(1).unwrap().entry(1).unwrap().result, ResultCode::WinUnrated);
+    assert_eq!(
+        a.file.player(1).unwrap().entry(1).unwrap().result,
+        ResultCode::WinUnrated
+    );
 }
 
 #[test]
@@ -130,7 +145,10 @@ fn bye_spellings_read_the_same() {
     let fa = parse(&join(&a, "\n")).unwrap().file;
     assert_eq!(parse(&join(&b, "\n")).unwrap().file, fa);
     assert_eq!(parse(&join(&c, "\n")).unwrap().file, fa);
-    assert_eq!(fa.absent_players(3).into_iter().collect::<Vec<_>>(), vec![1]);
+    assert_eq!(
+        fa.absent_players(3).into_iter().collect::<Vec<_>>(),
+        vec![1]
+    );
 }
 
 #[test]
@@ -140,7 +158,10 @@ fn number_spellings_read_the_same() {
     b[3] = b[3].replace(" 1.5    ", " 1,5    ");
     b[4] = b[4].replace(" 1.0    ", "   1    ");
     assert_ne!(a, b);
-    assert_eq!(parse(&join(&a, "\n")).unwrap().file, parse(&join(&b, "\n")).unwrap().file);
+    assert_eq!(
+        parse(&join(&a, "\n")).unwrap().file,
+        parse(&join(&b, "\n")).unwrap().file
+    );
 }
 
 #[test]
@@ -155,7 +176,10 @@ fn bom_and_latin1_are_decoded() {
     assert_eq!(with_bom.file, utf8.file);
     assert_eq!(with_bom.encoding, Encoding::Utf8);
     assert!(with_bom.warnings.is_empty());
-    let latin1: Vec<u8> = text.chars().map(|c| u8::try_from(u32::from(c)).unwrap()).collect();
+    let latin1: Vec<u8> = text
+        .chars()
+        .map(|c| u8::try_from(u32::from(c)).unwrap())
+        .collect();
     let l1 = parse_bytes(&latin1).unwrap();
     assert_eq!(l1.file, utf8.file);
     assert_eq!(l1.encoding, Encoding::Windows1252);
@@ -171,10 +195,21 @@ fn legacy_titles_and_sex_are_read_as_modern_codes() {
     let p = trf.file.player(1).unwrap();
     assert_eq!(p.title, Some(arbiter_trf::Title::GM));
     assert_eq!(p.sex, Some(arbiter_trf::Sex::Female));
-    assert_eq!(trf.warnings.iter().filter(|w| w.kind == WarningKind::Legacy).count(), 2);
+    assert_eq!(
+        trf.warnings
+            .iter()
+            .filter(|w| w.kind == WarningKind::Legacy)
+            .count(),
+        2
+    );
     // Written the modern way.
     let out = trf.write().unwrap();
-    assert!(out.lines().nth(3).unwrap().starts_with("001    1 w GM Able"));
+    assert!(
+        out.lines()
+            .nth(3)
+            .unwrap()
+            .starts_with("001    1 w GM Able")
+    );
 }
 
 #[test]
@@ -187,8 +222,15 @@ fn byte_counted_columns_are_realigned_in_lenient_mode() {
     lines[3] = shifted;
     let strict = parse(&join(&lines, "\n")).unwrap_err();
     assert_eq!(strict.kind, arbiter_trf::ErrorKind::Misaligned);
-    let lenient = arbiter_trf::parse_with(&join(&lines, "\n"), &arbiter_trf::ParseOptions::lenient()).unwrap();
-    assert!(lenient.warnings.iter().any(|w| w.kind == WarningKind::Realigned));
+    let lenient =
+        arbiter_trf::parse_with(&join(&lines, "\n"), &arbiter_trf::ParseOptions::lenient())
+            .unwrap();
+    assert!(
+        lenient
+            .warnings
+            .iter()
+            .any(|w| w.kind == WarningKind::Realigned)
+    );
     let mut expected = base_lines();
     expected[3] = good;
     assert_eq!(lenient.file, parse(&join(&expected, "\n")).unwrap().file);
@@ -199,9 +241,16 @@ fn shifted_round_area_is_read_as_groups_in_lenient_mode() {
     let mut lines = base_lines();
     lines[5] = lines[5].replace("   1 b 0     4 w 0", "    1 b 0    4 w 0");
     assert!(parse(&join(&lines, "\n")).is_err());
-    let lenient = arbiter_trf::parse_with(&join(&lines, "\n"), &arbiter_trf::ParseOptions::lenient()).unwrap();
+    let lenient =
+        arbiter_trf::parse_with(&join(&lines, "\n"), &arbiter_trf::ParseOptions::lenient())
+            .unwrap();
     assert_eq!(lenient.file, parse(&base_text()).unwrap().file);
-    assert!(lenient.warnings.iter().any(|w| w.kind == WarningKind::Realigned));
+    assert!(
+        lenient
+            .warnings
+            .iter()
+            .any(|w| w.kind == WarningKind::Realigned)
+    );
 }
 
 #[test]
@@ -211,9 +260,20 @@ fn unknown_records_are_kept_with_a_warning() {
     lines.push("XXQ engine option".to_string());
     lines.push("### a comment".to_string());
     let trf = parse(&join(&lines, "\n")).unwrap();
-    let unknown: Vec<_> = trf.warnings.iter().filter(|w| w.kind == WarningKind::UnknownRecord).collect();
-    assert_eq!(unknown.len(), 1, "unknown XX codes are ignored silently: {unknown:?}");
+    let unknown: Vec<_> = trf
+        .warnings
+        .iter()
+        .filter(|w| w.kind == WarningKind::UnknownRecord)
+        .collect();
+    assert_eq!(
+        unknown.len(),
+        1,
+        "unknown XX codes are ignored silently: {unknown:?}"
+    );
     assert_eq!(unknown[0].location.unwrap().line, 3);
-    assert_eq!(trf.file.records[2], Record::Other("999 something new".into()));
+    assert_eq!(
+        trf.file.records[2],
+        Record::Other("999 something new".into())
+    );
     assert_eq!(trf.write().unwrap(), join(&lines, "\n"));
 }
