@@ -1,1 +1,59 @@
-//! FIDE pairing engines: the Dutch system (rule sets dutch-2017 and dutch-2025), pure and deterministic.
+//! FIDE pairing engines, pure and deterministic.
+//!
+//! The Dutch system (C.04.3) is implemented as a sequence of maximum-weight matchings on exact
+//! integer weights: every quality criterion of the rules becomes a bit field of the edge weight,
+//! ordered by priority, so that one matching optimises all of them lexicographically; the
+//! generation order of candidates (transpositions and exchanges, section D) is then enforced
+//! by fixing decisions one player at a time, each checked by re-solving. This is written by hand
+//! because it is the product's core: exact agreement with the FIDE-endorsed engines, no floats,
+//! and speed beyond theirs.
+//!
+//! Rule sets are named by the date they took effect ([`RuleSet`]). The input is a
+//! [`PairingInput`]: the history of every player before the round, nothing else, so a pairing is
+//! a pure function of the history, as the audit invariant requires.
+
+mod dutch;
+mod explain;
+mod input;
+mod record;
+mod state;
+
+pub use explain::{BracketReport, Explanation};
+pub use input::{PairingInput, PlayerInput, RuleSet, RuleSetParseError};
+pub use record::{RecordPlayer, RecordedPairing, TournamentRecord};
+
+use arbiter_core::PlayerId;
+
+/// One board of a round: who has white and who has black.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Board {
+    pub white: PlayerId,
+    pub black: PlayerId,
+}
+
+/// The pairing of one round, boards in publication order (C.04.2 D.9), the pairing-allocated
+/// bye apart.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RoundPairing {
+    pub boards: Vec<Board>,
+    pub bye: Option<PlayerId>,
+    pub explanation: Explanation,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PairingError {
+    /// No pairing satisfies the absolute criteria (C.1-C.3): the arbiter decides (A.9).
+    #[error("no valid pairing exists: {0}")]
+    NoValidPairing(String),
+    /// The input contradicts itself (duplicate ids, unknown opponents, ...).
+    #[error("invalid pairing input: {0}")]
+    InvalidInput(String),
+}
+
+/// Pairs the next round by the given input's rule set.
+pub fn pair(input: &PairingInput) -> Result<RoundPairing, PairingError> {
+    input.validate()?;
+    match input.rule_set {
+        RuleSet::Dutch2017 | RuleSet::Dutch2025 => dutch::pair(input),
+    }
+}

@@ -1,3 +1,57 @@
-//! One module per subcommand.
+//! One module per subcommand, and what they share: loading a TRF file and exit codes.
+
 pub mod check;
 pub mod pair;
+mod trf_record;
+
+use arbiter_pairing::{RuleSet, TournamentRecord};
+use std::path::Path;
+use std::process::ExitCode;
+
+/// Why a command failed, with the exit code each kind maps to.
+pub enum Failure {
+    /// 1: no valid pairing exists.
+    NoPairing(String),
+    /// 3: the input is invalid.
+    Invalid(String),
+    /// 5: a file cannot be read (or written).
+    Unreadable(String),
+}
+
+impl Failure {
+    pub fn report(self) -> ExitCode {
+        match self {
+            Failure::NoPairing(m) => {
+                eprintln!("error: {m}");
+                ExitCode::from(1)
+            }
+            Failure::Invalid(m) => {
+                eprintln!("error: {m}");
+                ExitCode::from(3)
+            }
+            Failure::Unreadable(m) => {
+                eprintln!("error: {m}");
+                ExitCode::from(5)
+            }
+        }
+    }
+}
+
+/// Reads and parses a TRF file into a tournament record.
+pub fn load_record(path: &Path) -> Result<(TournamentRecord, arbiter_trf::TrfFile), Failure> {
+    let bytes = std::fs::read(path).map_err(|e| Failure::Unreadable(format!("cannot read {}: {e}", path.display())))?;
+    let file = arbiter_trf::parse_bytes(&bytes)
+        .map_err(|e| Failure::Invalid(format!("{}: {e}", path.display())))?
+        .file;
+    let record = trf_record::from_trf(&file).map_err(|m| Failure::Invalid(format!("{}: {m}", path.display())))?;
+    Ok((record, file))
+}
+
+/// The rule set: as asked, else the file's type code, else the rules in force on its start
+/// date, else the current rules.
+pub fn rule_set_for(asked: Option<&str>, file: &arbiter_trf::TrfFile) -> Result<RuleSet, Failure> {
+    if let Some(s) = asked {
+        return s.parse().map_err(|e: arbiter_pairing::RuleSetParseError| Failure::Invalid(e.to_string()));
+    }
+    Ok(trf_record::rule_set_of(file).unwrap_or(RuleSet::Dutch2025))
+}

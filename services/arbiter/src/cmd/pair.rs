@@ -1,9 +1,68 @@
+//! `arbiter pair`: pair the next round of a TRF file.
+
+use super::{load_record, rule_set_for, Failure};
+use arbiter_pairing::{pair, PairingError};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(clap::Args)]
-pub struct PairArgs {}
+pub struct PairArgs {
+    /// Rule set: dutch-2017 or dutch-2025 (default: the file's type code, else the rules in
+    /// force on its start date, else dutch-2025).
+    #[arg(long)]
+    pub system: Option<String>,
+    /// The tournament so far (TRF16 with the XX/BB extensions, or TRF-2026).
+    pub input: PathBuf,
+    /// Where to write the pairing (number of pairs, then "white black" lines, "player 0" for
+    /// the bye); standard output when absent.
+    #[arg(short = 'o', long = "out")]
+    pub output: Option<PathBuf>,
+    /// Print, per bracket, its players, pairs, floaters and the criteria not fully met.
+    #[arg(long)]
+    pub explain: bool,
+}
 
-pub fn run(_a: PairArgs) -> ExitCode {
-    eprintln!("arbiter pair: the pairing engine is being built");
-    ExitCode::from(2)
+pub fn run(a: PairArgs) -> ExitCode {
+    match run_inner(&a) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(f) => f.report(),
+    }
+}
+
+fn run_inner(a: &PairArgs) -> Result<(), Failure> {
+    let (record, file) = load_record(&a.input)?;
+    let rule_set = rule_set_for(a.system.as_deref(), &file)?;
+    let round = record.next_round();
+    if round > record.total_rounds.max(1) && record.total_rounds > 0 {
+        return Err(Failure::Invalid(format!(
+            "{}: all {} rounds are already paired",
+            a.input.display(),
+            record.total_rounds
+        )));
+    }
+    let input = record
+        .input_for_round(round, rule_set)
+        .map_err(|m| Failure::Invalid(format!("{}: {m}", a.input.display())))?;
+    let pairing = pair(&input).map_err(|e| match e {
+        PairingError::NoValidPairing(m) => Failure::NoPairing(format!("round {round}: {m}")),
+        PairingError::InvalidInput(m) => Failure::Invalid(format!("{}: {m}", a.input.display())),
+    })?;
+    let mut out = String::new();
+    let n = pairing.boards.len() + pairing.bye.is_some() as usize;
+    out.push_str(&format!("{n}\n"));
+    for b in &pairing.boards {
+        out.push_str(&format!("{} {}\n", b.white, b.black));
+    }
+    if let Some(p) = pairing.bye {
+        out.push_str(&format!("{p} 0\n"));
+    }
+    match &a.output {
+        Some(path) => std::fs::write(path, &out)
+            .map_err(|e| Failure::Unreadable(format!("cannot write {}: {e}", path.display())))?,
+        None => print!("{out}"),
+    }
+    if a.explain {
+        eprint!("{}", pairing.explanation.render());
+    }
+    Ok(())
 }

@@ -1,0 +1,51 @@
+//! From a parsed TRF file to the tournament record the pairing engine replays.
+
+use arbiter_pairing::{RecordPlayer, RuleSet, TournamentRecord};
+use arbiter_trf::{DutchRules, TextCode, TrfFile};
+
+pub fn from_trf(file: &TrfFile) -> Result<TournamentRecord, String> {
+    let acc = file.accelerations();
+    let players: Vec<RecordPlayer> = file
+        .players()
+        .map(|p| RecordPlayer {
+            id: p.start_number,
+            rating: p.rating.unwrap_or(0),
+            rounds: p.rounds.clone(),
+            acceleration: acc.points.get(&p.start_number).cloned().unwrap_or_default(),
+        })
+        .collect();
+    if players.is_empty() {
+        return Err("the file has no players (001 records)".into());
+    }
+    let next = file.round_to_pair();
+    Ok(TournamentRecord {
+        players,
+        points: file.point_system(),
+        total_rounds: file.total_rounds(),
+        initial_color: file.initial_color(),
+        absent_next: file.absent_players(next),
+        forbidden_pairs: file.forbidden_pairs(next).into_iter().collect(),
+    })
+}
+
+/// The rule set a file asks for: its type code (192), else the rules in force on its start
+/// date (042).
+pub fn rule_set_of(file: &TrfFile) -> Option<RuleSet> {
+    if let Some(r) = file.tournament_type().and_then(|t| t.dutch_rules()) {
+        return Some(match r {
+            DutchRules::Dutch2017 => RuleSet::Dutch2017,
+            DutchRules::Dutch2025 => RuleSet::Dutch2025,
+        });
+    }
+    let date = file.text(TextCode::StartDate)?;
+    let digits: Vec<i32> = date
+        .split(|c: char| !c.is_ascii_digit())
+        .filter(|s| !s.is_empty())
+        .filter_map(|s| s.parse().ok())
+        .collect();
+    match digits.as_slice() {
+        [y, m, d, ..] if *y > 1900 => Some(RuleSet::dutch_in_force_on(*y, *m as u32, *d as u32)),
+        [y, m, d, ..] if *y < 100 => Some(RuleSet::dutch_in_force_on(2000 + *y, *m as u32, *d as u32)),
+        _ => None,
+    }
+}

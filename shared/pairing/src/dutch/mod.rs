@@ -1,0 +1,176 @@
+//! The FIDE (Dutch) system: the round loop over brackets (A.9) and colour allocation.
+
+mod bracket2017;
+mod colour;
+mod completion;
+mod weight;
+
+use crate::explain::{BracketReport, Explanation};
+use crate::state::RoundState;
+use crate::{Board, PairingError, PairingInput, RoundPairing};
+use completion::Completion;
+use weight::Acc;
+
+/// The matching graph a bracket is solved on (weights of `N` limbs).
+pub(crate) trait MatchGraph<const N: usize> {
+    fn new(m: usize) -> Self;
+    fn set(&mut self, u: usize, v: usize, w: Acc<N>);
+    fn solve(&mut self);
+    fn mate(&self, v: usize) -> Option<usize>;
+}
+
+/// The weighted-matching core behind [`MatchGraph`].
+pub(crate) struct CoreGraph<const N: usize>(arbiter_matching::Matcher<arbiter_matching::Wide<N>>);
+
+impl<const N: usize> MatchGraph<N> for CoreGraph<N>
+where
+    arbiter_matching::Wide<N>: arbiter_matching::Weight,
+{
+    fn new(m: usize) -> Self {
+        CoreGraph(arbiter_matching::Matcher::new(m))
+    }
+    fn set(&mut self, u: usize, v: usize, w: Acc<N>) {
+        self.0.set_weight(u, v, arbiter_matching::Wide(w.0));
+    }
+    fn solve(&mut self) {
+        self.0.solve();
+    }
+    fn mate(&self, v: usize) -> Option<usize> {
+        self.0.mate(v)
+    }
+}
+
+/// What one bracket produced: pairs as positions in the bracket's group, and which of the
+/// bracket's own positions are paired.
+pub(crate) struct BracketSolver {
+    pub pairs: Vec<(usize, usize)>,
+    pub matched: Vec<bool>,
+}
+
+fn solve_bracket(b: &bracket2017::Bracket, validity: &mut Completion) -> BracketSolver {
+    // Headroom above the widest weight for the matcher's dual variables.
+    let need = b.weight_bits() + 8;
+    macro_rules! run {
+        ($($n:literal),*) => {
+            $( if need <= 64 * $n { return b.solve::<$n, CoreGraph<$n>>(validity); } )*
+        };
+    }
+    run!(1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64);
+    panic!("edge weights of {need} bits exceed the supported width")
+}
+
+pub(crate) fn pair(input: &PairingInput) -> Result<RoundPairing, PairingError> {
+    let st = RoundState::new(input);
+    let n = st.len();
+    let mut explanation = Explanation::new(input);
+    if n == 0 {
+        return Ok(RoundPairing { boards: Vec::new(), bye: None, explanation });
+    }
+    let mut validity = Completion::new(&st);
+    if !validity.complete() {
+        return Err(PairingError::NoValidPairing(
+            "the players cannot all be paired (except one eligible for the bye) without two \
+             players meeting twice or two non-topscorers with the same absolute colour \
+             preference meeting (C.1-C.3)"
+                .into(),
+        ));
+    }
+    let mut mate: Vec<Option<usize>> = vec![None; n];
+    let score = |i: usize| st.players[i].score;
+
+    // The first scoregroup.
+    let mut next = 0;
+    let mut group: Vec<usize> = Vec::new();
+    while next < n && score(next) >= score(0) {
+        group.push(next);
+        next += 1;
+    }
+    let mut special = next == n;
+    let mut mdps = 0usize;
+    let mut ppb = false;
+    while group.len() > 1 || next < n {
+        let cur_end = group.len();
+        if cur_end == mdps {
+            break;
+        }
+        let group_start = next;
+        while next < n && (special || score(next) >= score(group_start)) {
+            group.push(next);
+            next += 1;
+        }
+        let bracket = bracket2017::Bracket::new(&st, &group, mdps, cur_end, special, next == n);
+        let outcome = solve_bracket(&bracket, &mut validity);
+        if !special && !validity.complete() {
+            // A.9: this bracket is the PPB; re-pair it with every remaining player.
+            group.truncate(cur_end);
+            next = group_start;
+            special = true;
+            ppb = true;
+            continue;
+        }
+        let mut report = BracketReport::new(&st, &group[..cur_end], mdps);
+        report.ppb = ppb;
+        report.last = special && !ppb;
+        for &(a, b) in &outcome.pairs {
+            let (x, y) = (group[a], group[b]);
+            mate[x] = Some(y);
+            mate[y] = Some(x);
+            report.pairs.push((st.players[x].id, st.players[y].id));
+        }
+        let mut carried = Vec::new();
+        let mut new_mdps = 0;
+        for (pos, &x) in group.iter().enumerate() {
+            if pos < cur_end && outcome.matched[pos] {
+                continue;
+            }
+            if pos < cur_end {
+                new_mdps += 1;
+                report.downfloaters.push(st.players[x].id);
+            }
+            carried.push(x);
+        }
+        explanation.brackets.push(report);
+        ppb = false;
+        special = next == n;
+        group = carried;
+        mdps = new_mdps;
+    }
+    let unpaired: Vec<usize> = (0..n).filter(|&i| mate[i].is_none()).collect();
+    if unpaired.len() > 1 {
+        return Err(PairingError::NoValidPairing(format!(
+            "{} players were left unpaired",
+            unpaired.len()
+        )));
+    }
+    let bye = unpaired.first().map(|&i| st.players[i].id);
+
+    // Colours (section E) and board order (C.04.2 D.9).
+    let mut boards: Vec<(usize, usize)> = Vec::new();
+    for i in 0..n {
+        if let Some(j) = mate[i] {
+            if st.players[i].id < st.players[j].id {
+                let c = colour::colour_of(&st, i, j);
+                boards.push(if c == arbiter_core::Color::White { (i, j) } else { (j, i) });
+            }
+        }
+    }
+    let key = |&(w, b): &(usize, usize)| {
+        let (hi, lo) = if ranks_above_plain(&st, w, b) { (w, b) } else { (b, w) };
+        (
+            std::cmp::Reverse(st.players[hi].plain_score),
+            std::cmp::Reverse(st.players[lo].plain_score),
+            st.players[hi].rank,
+        )
+    };
+    boards.sort_by_key(key);
+    let boards: Vec<Board> =
+        boards.iter().map(|&(w, b)| Board { white: st.players[w].id, black: st.players[b].id }).collect();
+    explanation.finish(&st, &boards, bye);
+    Ok(RoundPairing { boards, bye, explanation })
+}
+
+/// Ranking by score without virtual points, then effective pairing number (board order).
+fn ranks_above_plain(st: &RoundState, a: usize, b: usize) -> bool {
+    let (x, y) = (&st.players[a], &st.players[b]);
+    (x.plain_score, std::cmp::Reverse(x.rank)) > (y.plain_score, std::cmp::Reverse(y.rank))
+}
