@@ -16,7 +16,9 @@ use std::collections::BTreeMap;
 /// A converted file and what could not be carried over exactly.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Converted {
+    /// The converted file.
     pub file: TrfFile,
+    /// What could not be carried over exactly.
     pub warnings: Vec<TrfWarning>,
 }
 

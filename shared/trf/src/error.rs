@@ -11,17 +11,21 @@ use std::fmt;
 /// inclusive column range of that field.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Location {
+    /// 1-based line number.
     pub line: usize,
+    /// 1-based inclusive column range, when the location is one field.
     pub columns: Option<(usize, usize)>,
 }
 
 impl Location {
+    /// A whole line.
     pub fn line(line: usize) -> Location {
         Location {
             line,
             columns: None,
         }
     }
+    /// Columns `first..=last` of a line.
     pub fn span(line: usize, first: usize, last: usize) -> Location {
         Location {
             line,
@@ -97,10 +101,13 @@ pub enum ErrorKind {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{location} ({field}): {message}")]
 pub struct TrfError {
+    /// The class of the problem.
     pub kind: ErrorKind,
+    /// Where it is.
     pub location: Location,
     /// The field, in words: `round 1 opponent`, `points`, `XXR number of rounds`, ...
     pub field: String,
+    /// What is wrong, usually `expected X, found Y`.
     pub message: String,
 }
 
@@ -141,6 +148,7 @@ impl TrfError {
     pub fn columns(&self) -> Option<(usize, usize)> {
         self.location.columns
     }
+    /// The field, in words.
     pub fn field(&self) -> &str {
         &self.field
     }
@@ -174,9 +182,13 @@ pub enum WarningKind {
 /// Something worth telling the user that does not stop the file from being used.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TrfWarning {
+    /// The class of the remark.
     pub kind: WarningKind,
+    /// Where it is, when it is about one place.
     pub location: Option<Location>,
+    /// The field or record concerned, in words.
     pub field: String,
+    /// The remark.
     pub message: String,
 }
 
@@ -223,6 +235,8 @@ impl From<TrfError> for TrfWarning {
 pub struct TrfWriteError {
     /// 1-based index of the record (= the line it would have been written to).
     pub record: usize,
+    /// The field that does not fit.
     pub field: String,
+    /// Why.
     pub message: String,
 }

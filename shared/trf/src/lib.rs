@@ -12,11 +12,13 @@
 //!   [`TrfFile::initial_color`], [`TrfFile::accelerations`], [`TrfFile::absences`],
 //!   [`TrfFile::forbidden_pairs`], [`TrfFile::tournament_type`], [`TrfFile::round_to_pair`])
 //!   resolve the several ways a file can state the same fact.
-//! * [`write`] / [`write_with`] turn a model back into text; for a parsed file the output is
+//! * [`write()`] / [`write_with`] turn a model back into text; for a parsed file the output is
 //!   the input again (modulo line ends), and `parse(write(x)) == x` for every model the writer
 //!   accepts. [`TrfFile::to_profile`] converts between the TRF16+x and TRF-2026 conventions.
 //!
 //! The crate does no I/O and never panics on input.
+
+#![warn(missing_docs)]
 
 mod check;
 mod convert;
@@ -48,6 +50,7 @@ pub struct ParseOptions {
 }
 
 impl ParseOptions {
+    /// Options with [`ParseOptions::lenient`] set.
     pub fn lenient() -> ParseOptions {
         ParseOptions { lenient: true }
     }
@@ -56,7 +59,9 @@ impl ParseOptions {
 /// A parsed file with what was noticed while reading it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Trf {
+    /// The records.
     pub file: TrfFile,
+    /// What was noticed while reading (encoding, legacy codes, inferred scoring, ...).
     pub warnings: Vec<TrfWarning>,
     /// The first line terminator of the input, to write the file back the same way.
     pub line_ending: LineEnding,
@@ -135,7 +140,7 @@ fn parse_decoded(
 
 impl TrfFile {
     /// Runs the consistency checks of spec/trf.md §8.7 on a model (e.g. one built in code
-    /// before writing it). Locations refer to the lines [`write`] would produce.
+    /// before writing it). Locations refer to the lines [`write()`] would produce.
     pub fn check(&self, opts: &ParseOptions) -> Result<Vec<TrfWarning>, TrfError> {
         let mut warnings = Vec::new();
         check::check(self, &read::SourceMap::default(), opts, &mut warnings)?;

@@ -19,6 +19,7 @@ use std::fmt;
 /// (see [`TrfFile::check`](crate::TrfFile::check)) refer to the file it writes.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct TrfFile {
+    /// One record per line, in file order.
     pub records: Vec<Record>,
 }
 
@@ -118,6 +119,7 @@ pub enum TextCode {
 }
 
 impl TextCode {
+    /// Every free-text code, in code order.
     pub const ALL: [TextCode; 19] = [
         TextCode::TournamentName,
         TextCode::City,
@@ -165,6 +167,7 @@ impl TextCode {
         }
     }
 
+    /// The code for a three-character identifier.
     pub fn from_code(code: &str) -> Option<TextCode> {
         TextCode::ALL.into_iter().find(|c| c.code() == code)
     }
@@ -187,6 +190,7 @@ impl TextCode {
 /// A free-text tournament record.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TextRecord {
+    /// Which record.
     pub code: TextCode,
     /// Everything from column 5, trailing blanks removed (leading blanks kept).
     pub text: String,
@@ -204,8 +208,11 @@ pub struct RoundDates {
 /// A round date as `132` writes it: two-digit year.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct RoundDate {
+    /// Year, two digits.
     pub yy: u8,
+    /// Month, 1-12.
     pub month: u8,
+    /// Day of the month.
     pub day: u8,
 }
 
@@ -219,12 +226,20 @@ impl fmt::Display for RoundDate {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum BirthDate {
     /// `YYYY/MM/DD`; month and day may be `00` when unknown.
-    Full { year: u16, month: u8, day: u8 },
+    Full {
+        /// Year, four digits.
+        year: u16,
+        /// Month, 1-12, or 0 when unknown.
+        month: u8,
+        /// Day, or 0 when unknown.
+        day: u8,
+    },
     /// `YYYY`.
     Year(u16),
 }
 
 impl BirthDate {
+    /// The year.
     pub fn year(self) -> u16 {
         match self {
             BirthDate::Full { year, .. } | BirthDate::Year(year) => year,
@@ -253,19 +268,28 @@ pub enum Sex {
 /// Columns 11-13. Legacy lower-case codes (`g`, `wm`, ...) are read as the modern titles.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Title {
+    /// Grandmaster.
     GM,
+    /// International Master.
     IM,
+    /// Woman Grandmaster.
     WGM,
+    /// FIDE Master.
     FM,
+    /// Woman International Master.
     WIM,
+    /// Candidate Master.
     CM,
+    /// Woman FIDE Master.
     WFM,
+    /// Woman Candidate Master.
     WCM,
     /// Anything else that fits the three columns (kept, with a warning on input).
     Other(String),
 }
 
 impl Title {
+    /// The code as written in columns 11-13.
     pub fn as_str(&self) -> &str {
         match self {
             Title::GM => "GM",
@@ -286,7 +310,9 @@ impl Title {
 pub struct PlayerRecord {
     /// Columns 5-8: pairing number, 1..=9999.
     pub start_number: PlayerId,
+    /// Column 10.
     pub sex: Option<Sex>,
+    /// Columns 11-13.
     pub title: Option<Title>,
     /// Columns 15-47, trimmed.
     pub name: String,
@@ -341,6 +367,7 @@ impl PlayerRecord {
 /// `013` (TRF16 team): columns 5-36 name, members at `37 + 5(k-1)`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Team013 {
+    /// Columns 5-36.
     pub name: String,
     /// Start numbers by board; `None` = blank or `0000`. No trailing `None`.
     pub members: Vec<Option<PlayerId>>,
@@ -387,6 +414,7 @@ pub enum ScoringSymbol {
 }
 
 impl ScoringSymbol {
+    /// The letter written in the record.
     pub fn letter(self) -> char {
         match self {
             ScoringSymbol::W => 'W',
@@ -398,6 +426,7 @@ impl ScoringSymbol {
             ScoringSymbol::Z => 'Z',
         }
     }
+    /// The symbol for an (upper-case) letter.
     pub fn from_letter(c: char) -> Option<ScoringSymbol> {
         Some(match c {
             'W' => ScoringSymbol::W,
@@ -415,7 +444,9 @@ impl ScoringSymbol {
 /// One group of record `162`: symbol at column `6 + 9k`, points at the next four columns.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct ScoringEntry {
+    /// The result symbol.
     pub symbol: ScoringSymbol,
+    /// Its points.
     pub points: Score,
 }
 
@@ -423,7 +454,9 @@ pub struct ScoringEntry {
 /// `LBFN`, `OTHER`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NationalRating {
+    /// Columns 5-7: the federation whose rating is supported.
     pub federation: String,
+    /// Columns 9-13: the starting-rank method.
     pub method: String,
 }
 
@@ -439,6 +472,7 @@ pub enum ByeKind {
 }
 
 impl ByeKind {
+    /// The letter written in the record.
     pub fn letter(self) -> char {
         match self {
             ByeKind::Full => 'F',
@@ -446,6 +480,7 @@ impl ByeKind {
             ByeKind::Zero => 'Z',
         }
     }
+    /// The round-entry result code of this bye.
     pub fn result_code(self) -> ResultCode {
         match self {
             ByeKind::Full => ResultCode::FullBye,
@@ -453,6 +488,7 @@ impl ByeKind {
             ByeKind::Zero => ResultCode::ZeroBye,
         }
     }
+    /// The kind for a letter, case-insensitively.
     pub fn from_letter(c: char) -> Option<ByeKind> {
         match c.to_ascii_uppercase() {
             'F' => Some(ByeKind::Full),
@@ -466,8 +502,11 @@ impl ByeKind {
 /// `240 T RRR id id ...`: players (or teams) with a bye of type `T` in round `RRR`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ByeRecord {
+    /// Column 5: the bye type.
     pub kind: ByeKind,
+    /// Columns 7-9.
     pub round: u32,
+    /// From column 11, every 5 columns; at least one.
     pub ids: Vec<PlayerId>,
 }
 
@@ -478,24 +517,33 @@ pub struct AccelerationRecord {
     pub match_points: Option<Score>,
     /// Columns 10-13: game points (individual events: the virtual points).
     pub game_points: Option<Score>,
+    /// Columns 15-17.
     pub first_round: u32,
+    /// Columns 19-21, not before `first_round`.
     pub last_round: u32,
+    /// Columns 23-26.
     pub first_id: PlayerId,
+    /// Columns 28-31, not below `first_id`.
     pub last_id: PlayerId,
 }
 
 /// `260`: the listed ids must not meet each other in rounds `first_round..=last_round`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ProhibitedRecord {
+    /// Columns 5-7.
     pub first_round: u32,
+    /// Columns 9-11, not before `first_round`.
     pub last_round: u32,
+    /// From column 13, every 5 columns; at least two.
     pub ids: Vec<PlayerId>,
 }
 
 /// `XXA NNNN pp.p pp.p ...`: the virtual points of one player, round by round from round 1.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct XxaRecord {
+    /// Columns 5-8: the start number.
     pub player: PlayerId,
+    /// Round `r` at columns `10 + 5(r-1)`, four columns each.
     pub points: Vec<Score>,
 }
 
@@ -511,6 +559,7 @@ pub enum XxcOption {
 }
 
 impl XxcOption {
+    /// The option as written.
     pub fn as_str(self) -> &'static str {
         match self {
             XxcOption::Rank => "rank",
@@ -554,6 +603,7 @@ pub enum XxsCode {
 }
 
 impl XxsCode {
+    /// Every code.
     pub const ALL: [XxsCode; 14] = [
         XxsCode::WW,
         XxsCode::BW,
@@ -570,6 +620,7 @@ impl XxsCode {
         XxsCode::W,
         XxsCode::D,
     ];
+    /// The code as written.
     pub fn as_str(self) -> &'static str {
         match self {
             XxsCode::WW => "WW",
@@ -588,6 +639,7 @@ impl XxsCode {
             XxsCode::D => "D",
         }
     }
+    /// The code for its (upper-case) spelling.
     pub fn parse_code(s: &str) -> Option<XxsCode> {
         XxsCode::ALL.into_iter().find(|c| c.as_str() == s)
     }
@@ -596,7 +648,9 @@ impl XxsCode {
 /// One `CODE=VALUE` of an `XXS` line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct XxsEntry {
+    /// The code.
     pub code: XxsCode,
+    /// Its value.
     pub points: Score,
 }
 
@@ -618,6 +672,7 @@ pub enum BbCode {
 }
 
 impl BbCode {
+    /// Every code.
     pub const ALL: [BbCode; 6] = [
         BbCode::W,
         BbCode::D,
@@ -626,6 +681,7 @@ impl BbCode {
         BbCode::F,
         BbCode::U,
     ];
+    /// The record identifier.
     pub fn code(self) -> &'static str {
         match self {
             BbCode::W => "BBW",
@@ -636,6 +692,7 @@ impl BbCode {
             BbCode::U => "BBU",
         }
     }
+    /// The code for a record identifier.
     pub fn from_code(s: &str) -> Option<BbCode> {
         BbCode::ALL.into_iter().find(|c| c.code() == s)
     }
@@ -654,13 +711,17 @@ pub enum Profile {
 /// Line terminator of a file. Readers accept all three; the writer uses the one asked for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum LineEnding {
+    /// LF (Unix; the golden corpora).
     Lf,
     #[default]
+    /// CR LF (the writer's default, spec/trf.md §9).
     CrLf,
+    /// Lone CR (what the 2006 text literally asks for).
     Cr,
 }
 
 impl LineEnding {
+    /// The terminator's characters.
     pub fn as_str(self) -> &'static str {
         match self {
             LineEnding::Lf => "\n",

@@ -11,6 +11,7 @@ use crate::model::LineEnding;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum Encoding {
     #[default]
+    /// UTF-8 (a byte order mark, if any, removed).
     Utf8,
     /// Not valid UTF-8: decoded as Windows-1252 (Latin-1 plus the printable 0x80-0x9F range).
     Windows1252,

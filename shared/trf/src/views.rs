@@ -147,7 +147,9 @@ pub enum TournamentSystem {
 /// The two Dutch rule sets, named by the date they took effect.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum DutchRules {
+    /// Baku 2016 rules, in force 2017-07-01 to 2025-06-30 (spec/dutch-2016.md).
     Dutch2017,
+    /// The revision in force from 2025-07-01 (spec/dutch-2025.md).
     Dutch2025,
 }
 
@@ -163,6 +165,7 @@ pub struct TournamentType {
 }
 
 impl TournamentType {
+    /// Reads a code as written in `192` (or `092`).
     pub fn parse(code: &str) -> TournamentType {
         let code = code.trim().to_string();
         let (base, baku) = match code.strip_suffix("_BAKU") {
@@ -214,6 +217,7 @@ pub enum AccelerationSource {
 /// points column, standings or tie-breaks.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Accelerations {
+    /// Where the values came from.
     pub source: AccelerationSource,
     /// Start number -> virtual points of rounds 1, 2, ... (missing rounds: 0).
     pub points: BTreeMap<PlayerId, Vec<Score>>,
@@ -231,6 +235,7 @@ impl Accelerations {
             .copied()
             .unwrap_or(Score::ZERO)
     }
+    /// No player has any virtual points.
     pub fn is_empty(&self) -> bool {
         self.points
             .values()
@@ -283,6 +288,7 @@ impl TrfFile {
         self.players().find(|p| p.start_number == id)
     }
 
+    /// Mutable access to the (first) player with this start number.
     pub fn player_mut(&mut self, id: PlayerId) -> Option<&mut PlayerRecord> {
         self.players_mut().find(|p| p.start_number == id)
     }
