@@ -13,10 +13,34 @@
 //!   [`TrfFile::forbidden_pairs`], [`TrfFile::tournament_type`], [`TrfFile::round_to_pair`])
 //!   resolve the several ways a file can state the same fact.
 //! * [`write()`] / [`write_with`] turn a model back into text; for a parsed file the output is
-//!   the input again (modulo line ends), and `parse(write(x)) == x` for every model the writer
-//!   accepts. [`TrfFile::to_profile`] converts between the TRF16+x and TRF-2026 conventions.
+//!   the input again (modulo line ends), and reading the output gives the model back for every
+//!   model the writer accepts (strictly when the model is consistent, leniently always).
+//!   [`TrfFile::to_profile`] converts between the TRF16+x and TRF-2026 conventions.
 //!
 //! The crate does no I/O and never panics on input.
+//!
+//! ```
+//! use arbiter_core::{Color, Score};
+//!
+//! let text = "012 Club Championship\n\
+//! 001    1      First, Player                     2100                             1.0          2 w 1\n\
+//! 001    2      Second, Player                    2000                             0.0          1 b 0\n\
+//! 001    3      Third, Player                     1900                             0.0       0000 - Z\n\
+//! XXR 5\n";
+//! let trf = arbiter_trf::parse(text)?;
+//! let f = &trf.file;
+//! assert_eq!(f.total_rounds(), 5);
+//! assert_eq!(f.round_to_pair(), 2);
+//! assert_eq!(f.initial_color(), Some(Color::White));
+//! assert_eq!(f.point_system().win, Score::ONE);
+//! assert_eq!(trf.write()?, text);
+//!
+//! let bad = text.replace("   2 w 1", "   2 w =");
+//! let e = arbiter_trf::parse(&bad).unwrap_err();
+//! assert_eq!(e.to_string(), "line 3, column 99 (round 1 result): \
+//!     result 0 does not match = recorded by player 1 on line 2");
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 #![warn(missing_docs)]
 
