@@ -9,6 +9,7 @@ mod color;
 mod result;
 mod score;
 mod scoring;
+pub mod tournament;
 
 pub use color::Color;
 pub use result::{ResultCode, RoundEntry};

@@ -1,0 +1,280 @@
+//! What users and services ask the tournament to do. Players are named by their current pairing
+//! number.
+
+use super::types::{
+    AccelerationMethod, Arbiter, BoardResult, ByeKind, Date, Engine, Pair, PairingSystem,
+    RatingKind, Sex, Title,
+};
+use crate::{Color, PlayerId, PointSystem};
+use serde::{Deserialize, Serialize};
+
+/// A request to change a tournament.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Command {
+    CreateTournament(CreateTournament),
+    UpdateTournament(UpdateTournament),
+    RegisterPlayer(RegisterPlayer),
+    WithdrawPlayer(WithdrawPlayer),
+    RequestBye(RequestBye),
+    CancelBye(CancelBye),
+    DeclareAbsence(DeclareAbsence),
+    StartRound(StartRound),
+    RequestPairing(RequestPairing),
+    ProposePairing(ProposePairing),
+    ReportPairingFailure(ReportPairingFailure),
+    PublishPairing(PublishPairing),
+    RecordResult(RecordResult),
+    CorrectResult(CorrectResult),
+    CloseRound(CloseRound),
+    FinishTournament(FinishTournament),
+}
+
+impl Command {
+    pub fn name(&self) -> &'static str {
+        match self {
+            Command::CreateTournament(_) => "CreateTournament",
+            Command::UpdateTournament(_) => "UpdateTournament",
+            Command::RegisterPlayer(_) => "RegisterPlayer",
+            Command::WithdrawPlayer(_) => "WithdrawPlayer",
+            Command::RequestBye(_) => "RequestBye",
+            Command::CancelBye(_) => "CancelBye",
+            Command::DeclareAbsence(_) => "DeclareAbsence",
+            Command::StartRound(_) => "StartRound",
+            Command::RequestPairing(_) => "RequestPairing",
+            Command::ProposePairing(_) => "ProposePairing",
+            Command::ReportPairingFailure(_) => "ReportPairingFailure",
+            Command::PublishPairing(_) => "PublishPairing",
+            Command::RecordResult(_) => "RecordResult",
+            Command::CorrectResult(_) => "CorrectResult",
+            Command::CloseRound(_) => "CloseRound",
+            Command::FinishTournament(_) => "FinishTournament",
+        }
+    }
+}
+
+/// Acceleration as announced: the method, and optionally the accelerated rounds (default: the
+/// method's rounds for the rule set, see [`super::Acceleration::baku`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AccelerationChoice {
+    pub method: AccelerationMethod,
+    /// `(first_round, last_round)`, inclusive.
+    pub rounds: Option<(u32, u32)>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CreateTournament {
+    pub name: String,
+    pub place: String,
+    /// Organising federation, FIDE three-letter code (or empty).
+    pub federation: String,
+    pub start_date: Date,
+    pub end_date: Date,
+    pub chief_arbiter: Arbiter,
+    pub deputy_arbiters: Vec<Arbiter>,
+    pub pairing_system: PairingSystem,
+    /// `None`: the system's default; for the Dutch system the rule set in force on the start
+    /// date (`dutch-2025` from 2025-07-01, else `dutch-2017`).
+    pub rule_set: Option<String>,
+    pub rounds: u32,
+    /// Points per result, including the values of byes and forfeits.
+    pub scoring: PointSystem,
+    pub initial_color: Option<Color>,
+    pub rating_kind: RatingKind,
+    /// Tie-breaks in order, comma-separated, e.g. "BH/C1, BH, SB, DE".
+    pub tie_breaks: String,
+    pub time_control: String,
+    pub acceleration: Option<AccelerationChoice>,
+    pub fide_rated: bool,
+}
+
+impl CreateTournament {
+    /// A Dutch-system tournament with FIDE scoring, standard rating, the default rule set, no
+    /// acceleration and no tie-breaks; adjust the fields as needed.
+    pub fn new(
+        name: impl Into<String>,
+        start_date: Date,
+        end_date: Date,
+        rounds: u32,
+    ) -> CreateTournament {
+        CreateTournament {
+            name: name.into(),
+            place: String::new(),
+            federation: String::new(),
+            start_date,
+            end_date,
+            chief_arbiter: Arbiter::default(),
+            deputy_arbiters: Vec::new(),
+            pairing_system: PairingSystem::Dutch,
+            rule_set: None,
+            rounds,
+            scoring: PointSystem::default(),
+            initial_color: Some(Color::White),
+            rating_kind: RatingKind::Standard,
+            tie_breaks: String::new(),
+            time_control: String::new(),
+            acceleration: None,
+            fide_rated: true,
+        }
+    }
+}
+
+/// Changes to descriptive data; `None` leaves a field unchanged.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct UpdateTournament {
+    pub name: Option<String>,
+    pub place: Option<String>,
+    pub start_date: Option<Date>,
+    pub end_date: Option<Date>,
+    pub chief_arbiter: Option<Arbiter>,
+    /// C.04.1.a: fixed in advance; may only be changed to a number not below the rounds
+    /// already started (the commentary allows circumstances to force it).
+    pub rounds: Option<u32>,
+    /// Replaces the list, comma-separated.
+    pub tie_breaks: Option<String>,
+}
+
+/// Registers a player. Before round 1 is published he is paired from round 1; later he is a
+/// late entry from the first round whose pairing is not yet published (or `first_round`).
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct RegisterPlayer {
+    pub name: String,
+    pub fide_id: Option<u64>,
+    pub national_id: String,
+    pub rating: u32,
+    pub national_rating: u32,
+    pub k_factor: u32,
+    pub title: Option<Title>,
+    pub federation: String,
+    pub birth_date: Option<Date>,
+    pub sex: Option<Sex>,
+    pub club: String,
+    /// The first round the player can play (a player announcing he arrives for round 3);
+    /// `None` = the first round whose pairing is not yet published.
+    pub first_round: Option<u32>,
+    /// What the rounds before `first_round` score: zero (C.04.2.C.2) unless the regulations
+    /// say otherwise.
+    pub missed_rounds: ByeKind,
+}
+
+impl RegisterPlayer {
+    pub fn new(name: impl Into<String>, rating: u32) -> RegisterPlayer {
+        RegisterPlayer {
+            name: name.into(),
+            rating,
+            ..RegisterPlayer::default()
+        }
+    }
+}
+
+/// The player is not paired from `from_round` on (C.04.2.D.3).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WithdrawPlayer {
+    pub player: PlayerId,
+    pub from_round: u32,
+    pub reason: String,
+}
+
+/// A bye for one round (C.05 §6.7.4, C.04.2.D.4); only before that round's pairing is published.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RequestBye {
+    pub player: PlayerId,
+    pub round: u32,
+    pub kind: ByeKind,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CancelBye {
+    pub player: PlayerId,
+    pub round: u32,
+}
+
+/// The player will not play `round` (C.04.2.D.4): not paired, zero points.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DeclareAbsence {
+    pub player: PlayerId,
+    pub round: u32,
+    pub reason: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StartRound {
+    pub round: u32,
+    pub scheduled_unix_ms: Option<i64>,
+}
+
+/// Asks for a new pairing of the current round (e.g. after a failure or a rejected proposal).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RequestPairing {
+    pub round: u32,
+}
+
+/// An engine's pairing of the round requested.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ProposePairing {
+    pub round: u32,
+    /// The attempt of the `PairingRequested` this answers.
+    pub attempt: u32,
+    /// In board order.
+    pub boards: Vec<Pair>,
+    /// The pairing-allocated bye.
+    pub bye: Option<PlayerId>,
+    pub engine: Engine,
+    pub rule_set: String,
+    pub based_on_version: u64,
+    /// SHA-256 of the engine's canonical input (32 bytes).
+    pub input_digest: Vec<u8>,
+    pub explanation: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ReportPairingFailure {
+    pub round: u32,
+    pub attempt: u32,
+    pub engine: Engine,
+    pub rule_set: String,
+    pub based_on_version: u64,
+    pub input_digest: Vec<u8>,
+    pub reason: String,
+}
+
+/// A pairing set by the arbiter instead of the proposal (C.04.2.A.5: recorded and attributable).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ManualPairing {
+    pub boards: Vec<Pair>,
+    pub bye: Option<PlayerId>,
+}
+
+/// Makes the last proposal official, or the arbiter's own pairing (`changes`, which needs a
+/// `note` giving the reason).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PublishPairing {
+    pub round: u32,
+    /// Stream version of the proposal being published, as the log knows it.
+    pub proposal_version: Option<u64>,
+    pub changes: Option<ManualPairing>,
+    pub note: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RecordResult {
+    pub round: u32,
+    pub board: u32,
+    pub result: BoardResult,
+}
+
+/// A new result for a board that already has one (C.04.2.D.8).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CorrectResult {
+    pub round: u32,
+    pub board: u32,
+    pub result: BoardResult,
+    pub reason: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CloseRound {
+    pub round: u32,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct FinishTournament {}

@@ -1,0 +1,1145 @@
+//! Deciding what a command means: the events it produces, or why it is refused. `decide` reads
+//! only the state and the command, so the same state and command always give the same answer.
+
+use super::command::*;
+use super::error::DomainError;
+use super::event::*;
+use super::state::{Availability, CorrectionEffect, MAX_PLAYERS, MAX_ROUNDS, RoundPhase, State};
+use super::types::{
+    Acceleration, AccelerationMethod, Arbiter, Board, Date, EntryId, Pair, PairingSystem, Player,
+    Unpaired,
+};
+use crate::{PlayerId, PointSystem, ResultCode, Score};
+use std::collections::BTreeSet;
+
+/// The events `command` produces on `state`, or why it is refused. Only `CreateTournament` is
+/// accepted on an empty stream; only `CorrectResult` (for rating purposes, C.04.2.D.8) once the
+/// tournament is finished.
+pub fn decide(state: &State, command: &Command) -> Result<Vec<Event>, DomainError> {
+    let t = match (state.tournament(), command) {
+        (None, Command::CreateTournament(c)) => return create(c),
+        (Some(_), Command::CreateTournament(_)) => {
+            return Err(DomainError::TournamentAlreadyCreated);
+        }
+        (None, c) => return Err(DomainError::TournamentNotCreated { command: c.name() }),
+        (Some(t), _) => t,
+    };
+    if let Some(rounds_played) = state.finished()
+        && !matches!(command, Command::CorrectResult(_))
+    {
+        return Err(DomainError::TournamentFinished {
+            command: command.name(),
+            rounds_played,
+        });
+    }
+    let d = Decider { s: state, t };
+    match command {
+        Command::CreateTournament(_) => Err(DomainError::TournamentAlreadyCreated),
+        Command::UpdateTournament(c) => d.update(c),
+        Command::RegisterPlayer(c) => d.register(c),
+        Command::WithdrawPlayer(c) => d.withdraw(c),
+        Command::RequestBye(c) => d.request_bye(c),
+        Command::CancelBye(c) => d.cancel_bye(c),
+        Command::DeclareAbsence(c) => d.declare_absence(c),
+        Command::StartRound(c) => d.start_round(c),
+        Command::RequestPairing(c) => d.request_pairing(c),
+        Command::ProposePairing(c) => d.propose(c),
+        Command::ReportPairingFailure(c) => d.report_failure(c),
+        Command::PublishPairing(c) => d.publish(c),
+        Command::RecordResult(c) => d.record_result(c),
+        Command::CorrectResult(c) => d.correct_result(c),
+        Command::CloseRound(c) => d.close_round(c),
+        Command::FinishTournament(_) => d.finish(),
+    }
+}
+
+// --- field validation --------------------------------------------------------------------------
+
+const MAX_TEXT: usize = 200;
+const MAX_LONG_TEXT: usize = 100_000;
+
+/// A one-line text: trimmed, no control characters, at most `MAX_TEXT` characters.
+fn line(field: &str, value: &str, required: bool) -> Result<String, DomainError> {
+    let v = value.trim();
+    if required && v.is_empty() {
+        return Err(DomainError::invalid(field, "must not be empty"));
+    }
+    if let Some(c) = v.chars().find(|c| c.is_control()) {
+        return Err(DomainError::invalid(
+            field,
+            format!("contains the control character {c:?}"),
+        ));
+    }
+    if v.chars().count() > MAX_TEXT {
+        return Err(DomainError::invalid(
+            field,
+            format!("longer than {MAX_TEXT} characters"),
+        ));
+    }
+    Ok(v.to_string())
+}
+
+/// A free text (line breaks and tabs allowed), at most `MAX_LONG_TEXT` characters.
+fn text(field: &str, value: &str, required: bool) -> Result<String, DomainError> {
+    if required && value.trim().is_empty() {
+        return Err(DomainError::invalid(field, "must not be empty"));
+    }
+    if let Some(c) = value
+        .chars()
+        .find(|c| c.is_control() && !matches!(c, '\n' | '\r' | '\t'))
+    {
+        return Err(DomainError::invalid(
+            field,
+            format!("contains the control character {c:?}"),
+        ));
+    }
+    if value.chars().count() > MAX_LONG_TEXT {
+        return Err(DomainError::invalid(
+            field,
+            format!("longer than {MAX_LONG_TEXT} characters"),
+        ));
+    }
+    Ok(value.to_string())
+}
+
+fn federation(field: &str, value: &str) -> Result<String, DomainError> {
+    let v = value.trim();
+    if v.is_empty() || (v.len() == 3 && v.bytes().all(|b| b.is_ascii_uppercase())) {
+        Ok(v.to_string())
+    } else {
+        Err(DomainError::invalid(
+            field,
+            format!("{v:?} is not a FIDE federation code (three capital letters)"),
+        ))
+    }
+}
+
+fn fide_id(field: &str, id: Option<u64>) -> Result<Option<u64>, DomainError> {
+    match id {
+        Some(0) => Err(DomainError::invalid(
+            field,
+            "0 is not a FIDE id (leave it out instead)",
+        )),
+        other => Ok(other),
+    }
+}
+
+fn arbiter(field: &str, a: &Arbiter, required: bool) -> Result<Arbiter, DomainError> {
+    let title = a.title.trim();
+    if !matches!(title, "" | "IA" | "FA" | "NA") {
+        return Err(DomainError::invalid(
+            format!("{field}.title"),
+            format!("{title:?} is not IA, FA or NA"),
+        ));
+    }
+    Ok(Arbiter {
+        name: line(&format!("{field}.name"), &a.name, required)?,
+        fide_id: fide_id(&format!("{field}.fide_id"), a.fide_id)?,
+        title: title.to_string(),
+    })
+}
+
+fn complete_date(field: &str, d: Date) -> Result<Date, DomainError> {
+    if d.is_complete() {
+        Ok(d)
+    } else {
+        Err(DomainError::invalid(
+            field,
+            format!("{d} is not a complete date"),
+        ))
+    }
+}
+
+fn rounds(field: &str, n: u32) -> Result<u32, DomainError> {
+    if (1..=MAX_ROUNDS).contains(&n) {
+        Ok(n)
+    } else {
+        Err(DomainError::invalid(
+            field,
+            format!("{n} is not a number of rounds in 1..={MAX_ROUNDS}"),
+        ))
+    }
+}
+
+/// Splits "BH/C1, BH, SB" into its items; each is one token of printable characters.
+fn tie_breaks(value: &str) -> Result<Vec<String>, DomainError> {
+    if value.trim().is_empty() {
+        return Ok(Vec::new());
+    }
+    let items: Vec<String> = value.split(',').map(|s| s.trim().to_string()).collect();
+    if items.len() > 30 {
+        return Err(DomainError::invalid(
+            "tie_breaks",
+            "more than 30 tie-breaks",
+        ));
+    }
+    for (i, item) in items.iter().enumerate() {
+        if item.is_empty() {
+            return Err(DomainError::invalid(
+                "tie_breaks",
+                format!("item {} is empty", i + 1),
+            ));
+        }
+        if item.chars().any(|c| c.is_whitespace() || c.is_control()) || item.chars().count() > 30 {
+            return Err(DomainError::invalid(
+                "tie_breaks",
+                format!(
+                    "item {} ({item:?}) is not one acronym with modifiers, e.g. \"BH/C1\"",
+                    i + 1
+                ),
+            ));
+        }
+    }
+    Ok(items)
+}
+
+fn scoring(p: &PointSystem) -> Result<(), DomainError> {
+    let bad =
+        |field: &str, reason: String| Err(DomainError::invalid(format!("scoring.{field}"), reason));
+    let all = [
+        ("win", p.win),
+        ("draw", p.draw),
+        ("loss", p.loss),
+        ("forfeit_win", p.forfeit_win),
+        ("forfeit_loss", p.forfeit_loss),
+        ("zero_bye", p.zero_bye),
+        ("half_bye", p.half_bye),
+        ("full_bye", p.full_bye),
+        ("pairing_bye", p.pairing_bye),
+    ];
+    for (field, v) in all {
+        if v < Score::ZERO || v > Score::points(100) {
+            return bad(field, format!("{v} is outside 0..=100 points"));
+        }
+    }
+    if p.win == Score::ZERO {
+        return bad("win", "a win must be worth more than 0".into());
+    }
+    if p.draw > p.win {
+        return bad(
+            "draw",
+            format!("a draw ({}) is worth more than a win ({})", p.draw, p.win),
+        );
+    }
+    if p.loss > p.draw {
+        return bad(
+            "loss",
+            format!("a loss ({}) is worth more than a draw ({})", p.loss, p.draw),
+        );
+    }
+    if p.forfeit_loss > p.loss {
+        return bad(
+            "forfeit_loss",
+            format!(
+                "a forfeit loss ({}) is worth more than a loss ({})",
+                p.forfeit_loss, p.loss
+            ),
+        );
+    }
+    // E.04 Art. 7.2: no game is worth more than a normal game.
+    for (field, v) in [
+        ("forfeit_win", p.forfeit_win),
+        ("half_bye", p.half_bye),
+        ("full_bye", p.full_bye),
+        ("pairing_bye", p.pairing_bye),
+    ] {
+        if v > p.win {
+            return bad(field, format!("{v} is worth more than a win ({})", p.win));
+        }
+    }
+    if p.zero_bye > p.draw {
+        return bad(
+            "zero_bye",
+            format!(
+                "a zero-point bye ({}) is worth more than a draw ({})",
+                p.zero_bye, p.draw
+            ),
+        );
+    }
+    Ok(())
+}
+
+fn rule_set(
+    system: PairingSystem,
+    given: Option<&str>,
+    start: Date,
+) -> Result<String, DomainError> {
+    match given {
+        None => Ok(system.default_rule_set(start).to_string()),
+        Some(r) => {
+            let r = r.trim();
+            if system.rule_sets().contains(&r) {
+                Ok(r.to_string())
+            } else {
+                Err(DomainError::invalid(
+                    "rule_set",
+                    format!(
+                        "{r:?} is not a rule set of {system:?} (known: {})",
+                        system.rule_sets().join(", ")
+                    ),
+                ))
+            }
+        }
+    }
+}
+
+fn acceleration(
+    choice: Option<&AccelerationChoice>,
+    system: PairingSystem,
+    rule_set: &str,
+    n_rounds: u32,
+    points: &PointSystem,
+) -> Result<Option<Acceleration>, DomainError> {
+    let Some(c) = choice else { return Ok(None) };
+    if !system.is_swiss() {
+        return Err(DomainError::invalid(
+            "acceleration",
+            format!("{system:?} is not a Swiss system"),
+        ));
+    }
+    match c.method {
+        AccelerationMethod::Baku => {
+            // Virtual points are a win and a draw; the method needs win = two draws, loss = 0.
+            if points.win != points.draw + points.draw || points.loss != Score::ZERO {
+                return Err(DomainError::invalid(
+                    "acceleration",
+                    "Baku acceleration needs a point system where a win is two draws and a loss is 0",
+                ));
+            }
+        }
+    }
+    let a = match c.rounds {
+        None => Acceleration::baku(rule_set, n_rounds),
+        Some((first_round, last_round)) => Acceleration {
+            method: c.method,
+            first_round,
+            last_round,
+        },
+    };
+    if a.first_round == 0 || a.first_round > a.last_round || a.last_round > n_rounds {
+        return Err(DomainError::invalid(
+            "acceleration",
+            format!(
+                "rounds {}..={} are not within the tournament's rounds 1..={n_rounds}",
+                a.first_round, a.last_round
+            ),
+        ));
+    }
+    Ok(Some(a))
+}
+
+fn create(c: &CreateTournament) -> Result<Vec<Event>, DomainError> {
+    let start_date = complete_date("start_date", c.start_date)?;
+    let end_date = complete_date("end_date", c.end_date)?;
+    if end_date < start_date {
+        return Err(DomainError::invalid(
+            "end_date",
+            format!("{end_date} is before the start date {start_date}"),
+        ));
+    }
+    let n_rounds = rounds("rounds", c.rounds)?;
+    scoring(&c.scoring)?;
+    let rule_set = rule_set(c.pairing_system, c.rule_set.as_deref(), start_date)?;
+    let acceleration = acceleration(
+        c.acceleration.as_ref(),
+        c.pairing_system,
+        &rule_set,
+        n_rounds,
+        &c.scoring,
+    )?;
+    let deputy_arbiters = c
+        .deputy_arbiters
+        .iter()
+        .enumerate()
+        .map(|(i, a)| arbiter(&format!("deputy_arbiters[{i}]"), a, true))
+        .collect::<Result<_, _>>()?;
+    Ok(vec![Event::TournamentCreated(TournamentCreated {
+        name: line("name", &c.name, true)?,
+        place: line("place", &c.place, false)?,
+        federation: federation("federation", &c.federation)?,
+        start_date,
+        end_date,
+        chief_arbiter: arbiter("chief_arbiter", &c.chief_arbiter, true)?,
+        deputy_arbiters,
+        pairing_system: c.pairing_system,
+        rule_set,
+        rounds: n_rounds,
+        scoring: c.scoring,
+        initial_color: c.initial_color,
+        rating_kind: c.rating_kind,
+        tie_breaks: tie_breaks(&c.tie_breaks)?,
+        time_control: line("time_control", &c.time_control, false)?,
+        acceleration,
+        fide_rated: c.fide_rated,
+    })])
+}
+
+// --- the other commands ------------------------------------------------------------------------
+
+struct Decider<'a> {
+    s: &'a State,
+    t: &'a TournamentCreated,
+}
+
+impl Decider<'_> {
+    fn entry(&self, player: PlayerId) -> Result<EntryId, DomainError> {
+        self.s.entry_of(player).ok_or(DomainError::UnknownPlayer {
+            player,
+            players: self.s.player_count(),
+        })
+    }
+
+    fn round_in_range(&self, round: u32) -> Result<(), DomainError> {
+        if round == 0 || round > self.t.rounds {
+            return Err(DomainError::RoundOutOfRange {
+                round,
+                rounds: self.t.rounds,
+            });
+        }
+        Ok(())
+    }
+
+    /// `round` is in range and its pairing not yet published.
+    fn round_open(&self, round: u32, hint: &'static str) -> Result<(), DomainError> {
+        self.round_in_range(round)?;
+        match self.s.next_open_round() {
+            Some(open) if round >= open => Ok(()),
+            _ => Err(DomainError::RoundAlreadyPaired { round, hint }),
+        }
+    }
+
+    /// A new request for the pending round, whose input has just changed.
+    fn rerequest(&self) -> Option<Event> {
+        let round = self.s.pending_round()?;
+        let attempt = self.s.round_attempt(round)?.saturating_add(1);
+        Some(Event::PairingRequested(PairingRequested {
+            round,
+            rule_set: self.t.rule_set.clone(),
+            attempt,
+        }))
+    }
+
+    /// A new request if `round` is the pending round.
+    fn rerequest_if_pending(&self, round: u32) -> Option<Event> {
+        if self.s.pending_round() == Some(round) {
+            self.rerequest()
+        } else {
+            None
+        }
+    }
+
+    fn update(&self, c: &UpdateTournament) -> Result<Vec<Event>, DomainError> {
+        if *c == UpdateTournament::default() {
+            return Err(DomainError::NothingToUpdate);
+        }
+        let start = c
+            .start_date
+            .map(|d| complete_date("start_date", d))
+            .transpose()?;
+        let end = c
+            .end_date
+            .map(|d| complete_date("end_date", d))
+            .transpose()?;
+        let (s, e) = (
+            start.unwrap_or(self.t.start_date),
+            end.unwrap_or(self.t.end_date),
+        );
+        if e < s {
+            return Err(DomainError::invalid(
+                "end_date",
+                format!("{e} is before the start date {s}"),
+            ));
+        }
+        let new_rounds = match c.rounds {
+            None => None,
+            Some(n) => {
+                let n = rounds("rounds", n)?;
+                let started = self.s.current_round().unwrap_or(0);
+                if n < started {
+                    return Err(DomainError::invalid(
+                        "rounds",
+                        format!("{n} is fewer than the {started} rounds already started"),
+                    ));
+                }
+                if let Some(a) = self.t.acceleration
+                    && a.last_round > n
+                {
+                    return Err(DomainError::invalid(
+                        "rounds",
+                        format!(
+                            "the acceleration runs to round {}, beyond {n} rounds",
+                            a.last_round
+                        ),
+                    ));
+                }
+                Some(n)
+            }
+        };
+        Ok(vec![Event::TournamentUpdated(TournamentUpdated {
+            name: c
+                .name
+                .as_deref()
+                .map(|v| line("name", v, true))
+                .transpose()?,
+            place: c
+                .place
+                .as_deref()
+                .map(|v| line("place", v, false))
+                .transpose()?,
+            start_date: start,
+            end_date: end,
+            chief_arbiter: c
+                .chief_arbiter
+                .as_ref()
+                .map(|a| arbiter("chief_arbiter", a, true))
+                .transpose()?,
+            rounds: new_rounds,
+            tie_breaks: c.tie_breaks.as_deref().map(tie_breaks).transpose()?,
+        })])
+    }
+
+    fn register(&self, c: &RegisterPlayer) -> Result<Vec<Event>, DomainError> {
+        let mut player = Player {
+            player_id: 0,
+            name: line("name", &c.name, true)?,
+            fide_id: fide_id("fide_id", c.fide_id)?,
+            national_id: line("national_id", &c.national_id, false)?,
+            rating: c.rating,
+            national_rating: c.national_rating,
+            k_factor: c.k_factor,
+            title: c.title,
+            federation: federation("federation", &c.federation)?,
+            birth_date: c.birth_date,
+            sex: c.sex,
+            club: line("club", &c.club, false)?,
+        };
+        for (field, v, max) in [
+            ("rating", c.rating, 9999),
+            ("national_rating", c.national_rating, 9999),
+            ("k_factor", c.k_factor, 100),
+        ] {
+            if v > max {
+                return Err(DomainError::invalid(field, format!("{v} is above {max}")));
+            }
+        }
+        if let Some(id) = player.fide_id
+            && let Some(other) = self.s.player_by_fide_id(id)
+        {
+            return Err(DomainError::DuplicateFideId {
+                fide_id: id,
+                player: other.pairing_number(),
+            });
+        }
+        if self.s.player_count() >= MAX_PLAYERS {
+            return Err(DomainError::TooManyPlayers {
+                players: self.s.player_count(),
+            });
+        }
+        // C.04.2.C.1–2: a player is admitted before the pairing of a round is made, and is
+        // paired from the round he can play.
+        let Some(open) = self.s.next_open_round() else {
+            return Err(DomainError::NoRoundLeftToEnter {
+                rounds: self.t.rounds,
+            });
+        };
+        let first_round = c.first_round.unwrap_or(open);
+        if first_round > self.t.rounds {
+            return Err(DomainError::RoundOutOfRange {
+                round: first_round,
+                rounds: self.t.rounds,
+            });
+        }
+        if first_round < open {
+            return Err(DomainError::EntryTooEarly {
+                round: first_round,
+                earliest: open,
+            });
+        }
+        // C.04.2.B.2–3 and C.3: the newcomer takes his place in the ranking order (after any
+        // player he ties with on every key); everyone below moves down one number.
+        player.player_id = 1 + self
+            .s
+            .players()
+            .filter(|q| q.player.initial_ranking_cmp(&player).is_le())
+            .count() as u32;
+        let mut events = vec![if first_round == 1 {
+            Event::PlayerRegistered(PlayerRegistered { player })
+        } else {
+            Event::LateEntry(LateEntry {
+                player,
+                first_round,
+                missed_rounds: vec![c.missed_rounds.code(); first_round as usize - 1],
+            })
+        }];
+        // Pairing numbers changed under a pending pairing: it has to be made again.
+        events.extend(self.rerequest());
+        Ok(events)
+    }
+
+    fn withdraw(&self, c: &WithdrawPlayer) -> Result<Vec<Event>, DomainError> {
+        let e = self.entry(c.player)?;
+        let Some(p) = self.s.player_by_entry(e) else {
+            return Err(DomainError::UnknownPlayer {
+                player: c.player,
+                players: self.s.player_count(),
+            });
+        };
+        if let Some(w) = &p.withdrawn {
+            return Err(DomainError::PlayerWithdrawn {
+                player: c.player,
+                from_round: w.from_round,
+            });
+        }
+        self.round_open(c.from_round, "a player leaving a paired round loses his game by forfeit; withdraw him from a later round")?;
+        let mut events: Vec<Event> = p
+            .byes
+            .range(c.from_round..)
+            .map(|(round, _)| {
+                Event::ByeCancelled(ByeCancelled {
+                    player_id: c.player,
+                    round: *round,
+                })
+            })
+            .collect();
+        events.push(Event::PlayerWithdrawn(PlayerWithdrawn {
+            player_id: c.player,
+            from_round: c.from_round,
+            reason: line("reason", &c.reason, false)?,
+        }));
+        events.extend(self.rerequest_if_pending(c.from_round));
+        Ok(events)
+    }
+
+    /// The player exists and is to be paired in `round` as far as registration goes.
+    fn check_can_change_round(&self, player: PlayerId, round: u32) -> Result<(), DomainError> {
+        let e = self.entry(player)?;
+        match self.s.player_by_entry(e).map(|p| p.availability(round)) {
+            Some(Availability::Withdrawn { from_round }) => {
+                Err(DomainError::PlayerWithdrawn { player, from_round })
+            }
+            Some(Availability::NotEntered { first_round, .. }) => {
+                Err(DomainError::PlayerNotEntered {
+                    player,
+                    round,
+                    first_round,
+                })
+            }
+            Some(Availability::Absent) => {
+                Err(DomainError::AbsenceAlreadyDeclared { player, round })
+            }
+            Some(Availability::Bye(kind)) => Err(DomainError::ByeAlreadyRequested {
+                player,
+                round,
+                kind,
+            }),
+            Some(Availability::Available) => Ok(()),
+            None => Err(DomainError::UnknownPlayer {
+                player,
+                players: self.s.player_count(),
+            }),
+        }
+    }
+
+    fn request_bye(&self, c: &RequestBye) -> Result<Vec<Event>, DomainError> {
+        self.entry(c.player)?;
+        // C.05 §6.7.2: to be told before the round is paired.
+        self.round_open(
+            c.round,
+            "a bye must be requested before the round is paired",
+        )?;
+        self.check_can_change_round(c.player, c.round)?;
+        let mut events = vec![Event::ByeRequested(ByeRequested {
+            player_id: c.player,
+            round: c.round,
+            kind: c.kind,
+        })];
+        events.extend(self.rerequest_if_pending(c.round));
+        Ok(events)
+    }
+
+    fn cancel_bye(&self, c: &CancelBye) -> Result<Vec<Event>, DomainError> {
+        let e = self.entry(c.player)?;
+        self.round_open(c.round, "the bye is part of the published pairing")?;
+        if !self
+            .s
+            .player_by_entry(e)
+            .is_some_and(|p| p.byes.contains_key(&c.round))
+        {
+            return Err(DomainError::NoByeRequested {
+                player: c.player,
+                round: c.round,
+            });
+        }
+        let mut events = vec![Event::ByeCancelled(ByeCancelled {
+            player_id: c.player,
+            round: c.round,
+        })];
+        events.extend(self.rerequest_if_pending(c.round));
+        Ok(events)
+    }
+
+    fn declare_absence(&self, c: &DeclareAbsence) -> Result<Vec<Event>, DomainError> {
+        self.entry(c.player)?;
+        self.round_open(
+            c.round,
+            "a player missing a paired game loses it by forfeit (record the result)",
+        )?;
+        self.check_can_change_round(c.player, c.round)?;
+        let mut events = vec![Event::AbsenceDeclared(AbsenceDeclared {
+            player_id: c.player,
+            round: c.round,
+            reason: line("reason", &c.reason, false)?,
+        })];
+        events.extend(self.rerequest_if_pending(c.round));
+        Ok(events)
+    }
+
+    fn start_round(&self, c: &StartRound) -> Result<Vec<Event>, DomainError> {
+        self.round_in_range(c.round)?;
+        let expected = self.s.current_round().map_or(1, |n| n + 1);
+        if c.round != expected {
+            return Err(DomainError::RoundOutOfOrder {
+                round: c.round,
+                expected,
+            });
+        }
+        if let Some(previous) = self.s.current_round()
+            && self.s.round_phase(previous) != Some(RoundPhase::Closed)
+        {
+            return Err(DomainError::PreviousRoundNotClosed {
+                round: c.round,
+                previous,
+            });
+        }
+        let available = self
+            .s
+            .players()
+            .filter(|p| p.availability(c.round).is_available())
+            .count() as u32;
+        if available < 2 {
+            return Err(DomainError::NotEnoughPlayers {
+                round: c.round,
+                available,
+            });
+        }
+        Ok(vec![
+            Event::RoundStarted(RoundStarted {
+                round: c.round,
+                scheduled_unix_ms: c.scheduled_unix_ms,
+            }),
+            Event::PairingRequested(PairingRequested {
+                round: c.round,
+                rule_set: self.t.rule_set.clone(),
+                attempt: 1,
+            }),
+        ])
+    }
+
+    /// `round` is started and its pairing pending; returns its phase.
+    fn pending(&self, round: u32) -> Result<RoundPhase, DomainError> {
+        self.round_in_range(round)?;
+        match self.s.round_phase(round) {
+            None => Err(DomainError::RoundNotStarted { round }),
+            Some(p) if p.is_pending() => Ok(p),
+            Some(_) => Err(DomainError::RoundAlreadyPaired {
+                round,
+                hint: "a published pairing is not changed (C.04.2.D.10)",
+            }),
+        }
+    }
+
+    fn request_pairing(&self, c: &RequestPairing) -> Result<Vec<Event>, DomainError> {
+        self.pending(c.round)?;
+        Ok(self.rerequest().into_iter().collect())
+    }
+
+    /// The attempt and rule set of an engine's answer match the pending request.
+    fn check_answer(
+        &self,
+        round: u32,
+        attempt: u32,
+        rule_set: &str,
+    ) -> Result<RoundPhase, DomainError> {
+        let phase = self.pending(round)?;
+        let current = self.s.round_attempt(round).unwrap_or(0);
+        if phase == RoundPhase::Started || phase == RoundPhase::Failed {
+            return Err(DomainError::RoundNotPending { round, phase });
+        }
+        if attempt != current {
+            return Err(DomainError::StaleAttempt {
+                round,
+                attempt,
+                current,
+            });
+        }
+        if phase == RoundPhase::Proposed {
+            return Err(DomainError::AlreadyProposed { round, attempt });
+        }
+        if rule_set != self.t.rule_set {
+            return Err(DomainError::RuleSetMismatch {
+                round,
+                expected: self.t.rule_set.clone(),
+                given: rule_set.to_string(),
+            });
+        }
+        Ok(phase)
+    }
+
+    fn engine(&self, e: &super::types::Engine) -> Result<super::types::Engine, DomainError> {
+        Ok(super::types::Engine {
+            name: line("engine.name", &e.name, true)?,
+            version: line("engine.version", &e.version, false)?,
+        })
+    }
+
+    fn propose(&self, c: &ProposePairing) -> Result<Vec<Event>, DomainError> {
+        self.check_answer(c.round, c.attempt, &c.rule_set)?;
+        if c.input_digest.len() != 32 {
+            return Err(DomainError::invalid(
+                "input_digest",
+                format!("{} bytes, not the 32 of a SHA-256", c.input_digest.len()),
+            ));
+        }
+        let (boards, unpaired) = self.check_pairing(c.round, &c.boards, c.bye)?;
+        Ok(vec![Event::PairingProposed(PairingProposed {
+            round: c.round,
+            attempt: c.attempt,
+            boards,
+            unpaired,
+            engine: self.engine(&c.engine)?,
+            rule_set: c.rule_set.clone(),
+            based_on_version: c.based_on_version,
+            input_digest: c.input_digest.clone(),
+            explanation: text("explanation", &c.explanation, false)?,
+        })])
+    }
+
+    fn report_failure(&self, c: &ReportPairingFailure) -> Result<Vec<Event>, DomainError> {
+        self.check_answer(c.round, c.attempt, &c.rule_set)?;
+        if !c.input_digest.is_empty() && c.input_digest.len() != 32 {
+            return Err(DomainError::invalid(
+                "input_digest",
+                format!("{} bytes, not the 32 of a SHA-256", c.input_digest.len()),
+            ));
+        }
+        Ok(vec![Event::PairingFailed(PairingFailed {
+            round: c.round,
+            attempt: c.attempt,
+            engine: self.engine(&c.engine)?,
+            rule_set: c.rule_set.clone(),
+            based_on_version: c.based_on_version,
+            input_digest: c.input_digest.clone(),
+            reason: text("reason", &c.reason, true)?,
+        })])
+    }
+
+    fn publish(&self, c: &PublishPairing) -> Result<Vec<Event>, DomainError> {
+        self.pending(c.round)?;
+        let proposal = self.s.proposal(c.round);
+        let proposed = proposal.as_ref().map(|p| {
+            let pairs: Vec<Pair> = p
+                .boards
+                .iter()
+                .map(|b| Pair::new(b.white, b.black))
+                .collect();
+            let bye = p
+                .unpaired
+                .iter()
+                .find(|u| u.code == ResultCode::PairingBye)
+                .map(|u| u.player_id);
+            (pairs, bye)
+        });
+        let note = text("note", &c.note, false)?;
+        let (pairs, bye, manually_changed) = match (&c.changes, &proposed) {
+            (None, None) => return Err(DomainError::NoProposal { round: c.round }),
+            (None, Some((pairs, bye))) => (pairs.clone(), *bye, false),
+            (Some(m), _) => {
+                let same = proposed
+                    .as_ref()
+                    .is_some_and(|(pairs, bye)| *pairs == m.boards && *bye == m.bye);
+                if !same && note.trim().is_empty() {
+                    return Err(DomainError::invalid(
+                        "note",
+                        "a pairing changed by hand needs a note giving the reason",
+                    ));
+                }
+                (m.boards.clone(), m.bye, !same)
+            }
+        };
+        let (boards, unpaired) = self.check_pairing(c.round, &pairs, bye)?;
+        Ok(vec![Event::PairingPublished(PairingPublished {
+            round: c.round,
+            proposal_version: if proposal.is_some() {
+                c.proposal_version
+            } else {
+                None
+            },
+            boards,
+            unpaired,
+            manually_changed,
+            note,
+        })])
+    }
+
+    /// Checks a pairing of `round` and numbers its boards; lists every player not on a board
+    /// with his code.
+    fn check_pairing(
+        &self,
+        round: u32,
+        pairs: &[Pair],
+        bye: Option<PlayerId>,
+    ) -> Result<(Vec<Board>, Vec<Unpaired>), DomainError> {
+        let mut seen = BTreeSet::new();
+        let mut check = |pn: PlayerId| -> Result<EntryId, DomainError> {
+            let e = self
+                .s
+                .entry_of(pn)
+                .ok_or(DomainError::PairingUnknownPlayer { round, player: pn })?;
+            if !seen.insert(e) {
+                return Err(DomainError::PairedTwice { round, player: pn });
+            }
+            let availability = self
+                .s
+                .player_by_entry(e)
+                .map_or(Availability::Available, |p| p.availability(round));
+            if !availability.is_available() {
+                return Err(DomainError::NotAvailable {
+                    round,
+                    player: pn,
+                    availability,
+                });
+            }
+            Ok(e)
+        };
+        let mut boards = Vec::with_capacity(pairs.len());
+        let mut games = Vec::with_capacity(pairs.len());
+        for (i, p) in pairs.iter().enumerate() {
+            let board = i as u32 + 1;
+            if p.white == p.black {
+                return Err(DomainError::PairedWithSelf {
+                    round,
+                    board,
+                    player: p.white,
+                });
+            }
+            let w = check(p.white)?;
+            let b = check(p.black)?;
+            boards.push(Board {
+                number: board,
+                white: p.white,
+                black: p.black,
+            });
+            games.push((board, w, b));
+        }
+        let bye_entry = bye.map(&mut check).transpose()?;
+        let mut unpaired = Vec::new();
+        let mut left_out = Vec::new();
+        for p in self.s.players() {
+            if seen.contains(&p.entry) {
+                continue;
+            }
+            match p.availability(round).unpaired_code() {
+                Some(code) => unpaired.push(Unpaired {
+                    player_id: p.pairing_number(),
+                    code,
+                }),
+                None => left_out.push(p.pairing_number()),
+            }
+        }
+        if !left_out.is_empty() {
+            return Err(DomainError::PlayersLeftOut {
+                round,
+                players: left_out,
+            });
+        }
+        if self.t.pairing_system.is_swiss() {
+            // C.04.1.b: two players do not meet twice (only played games count, C.04.2.D.6).
+            for (board, w, b) in &games {
+                if let Some(earlier_round) = self.s.played_before(*w, *b, round) {
+                    return Err(DomainError::Rematch {
+                        round,
+                        board: *board,
+                        white: self.s.pn(*w),
+                        black: self.s.pn(*b),
+                        earlier_round,
+                    });
+                }
+            }
+            // C.04.1.d (and [C2] of dutch-2025): PAB eligibility.
+            if let Some(e) = bye_entry {
+                self.check_bye_eligible(round, e)?;
+            }
+        }
+        if let Some(pn) = bye {
+            unpaired.push(Unpaired {
+                player_id: pn,
+                code: ResultCode::PairingBye,
+            });
+        }
+        unpaired.sort_by_key(|u| u.player_id);
+        Ok((boards, unpaired))
+    }
+
+    fn check_bye_eligible(&self, round: u32, e: EntryId) -> Result<(), DomainError> {
+        let player = self.s.pn(e);
+        let win = self.t.scoring.win;
+        for r in 1..round {
+            let Some(x) = self.s.round_entry(e, r, false) else {
+                continue;
+            };
+            let reason = match x.result {
+                ResultCode::PairingBye => Some("he had the pairing-allocated bye"),
+                ResultCode::ForfeitWin => Some("he won by forfeit"),
+                code if self.t.rule_set == "dutch-2025"
+                    && !code.is_played()
+                    && self.t.scoring.points(code) >= win =>
+                {
+                    Some("he scored a win's points without playing")
+                }
+                _ => None,
+            };
+            if let Some(reason) = reason {
+                return Err(DomainError::ByeNotAllowed {
+                    round,
+                    player,
+                    earlier_round: r,
+                    reason,
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// `round` is published and `board` is one of its boards; returns the board's latest result.
+    fn board(
+        &self,
+        round: u32,
+        board: u32,
+    ) -> Result<Option<super::types::BoardResult>, DomainError> {
+        self.round_in_range(round)?;
+        let Some(phase) = self.s.round_phase(round) else {
+            return Err(DomainError::RoundNotStarted { round });
+        };
+        if phase.is_pending() {
+            return Err(DomainError::RoundNotPublished { round });
+        }
+        let Some(p) = self.s.published(round) else {
+            return Err(DomainError::RoundNotPublished { round });
+        };
+        let Some(b) = (board as usize)
+            .checked_sub(1)
+            .and_then(|i| p.boards.get(i))
+        else {
+            return Err(DomainError::UnknownBoard {
+                round,
+                board,
+                boards: p.boards.len() as u32,
+            });
+        };
+        Ok(b.final_result)
+    }
+
+    fn record_result(&self, c: &RecordResult) -> Result<Vec<Event>, DomainError> {
+        self.round_in_range(c.round)?;
+        if self.s.round_phase(c.round) == Some(RoundPhase::Closed) {
+            return Err(DomainError::RoundClosed { round: c.round });
+        }
+        if let Some(result) = self.board(c.round, c.board)? {
+            return Err(DomainError::ResultAlreadyRecorded {
+                round: c.round,
+                board: c.board,
+                result,
+            });
+        }
+        c.result
+            .check()
+            .map_err(|reason| DomainError::InvalidDecision {
+                round: c.round,
+                board: c.board,
+                reason,
+            })?;
+        Ok(vec![Event::ResultRecorded(ResultRecorded {
+            round: c.round,
+            board: c.board,
+            result: c.result,
+        })])
+    }
+
+    fn correct_result(&self, c: &CorrectResult) -> Result<Vec<Event>, DomainError> {
+        let Some(previous) = self.board(c.round, c.board)? else {
+            return Err(DomainError::ResultNotRecorded {
+                round: c.round,
+                board: c.board,
+            });
+        };
+        if previous == c.result {
+            return Err(DomainError::ResultUnchanged {
+                round: c.round,
+                board: c.board,
+                result: previous,
+            });
+        }
+        c.result
+            .check()
+            .map_err(|reason| DomainError::InvalidDecision {
+                round: c.round,
+                board: c.board,
+                reason,
+            })?;
+        let mut events = vec![Event::ResultCorrected(ResultCorrected {
+            round: c.round,
+            board: c.board,
+            previous,
+            corrected: c.result,
+            reason: line("reason", &c.reason, true)?,
+        })];
+        // C.04.2.D.8: before the next pairing is made, the next pairing uses the correction.
+        if self.s.correction_effect(c.round) == CorrectionEffect::NextPairing {
+            events.extend(self.rerequest_if_pending(c.round + 1));
+        }
+        Ok(events)
+    }
+
+    fn close_round(&self, c: &CloseRound) -> Result<Vec<Event>, DomainError> {
+        self.round_in_range(c.round)?;
+        match self.s.round_phase(c.round) {
+            None => return Err(DomainError::RoundNotStarted { round: c.round }),
+            Some(RoundPhase::Closed) => {
+                return Err(DomainError::RoundAlreadyClosed { round: c.round });
+            }
+            Some(p) if p.is_pending() => {
+                return Err(DomainError::RoundNotPublished { round: c.round });
+            }
+            Some(_) => {}
+        }
+        let Some(p) = self.s.published(c.round) else {
+            return Err(DomainError::RoundNotPublished { round: c.round });
+        };
+        let missing: Vec<u32> = p
+            .boards
+            .iter()
+            .filter(|b| b.result.is_none())
+            .map(|b| b.number)
+            .collect();
+        if !missing.is_empty() {
+            return Err(DomainError::ResultsMissing {
+                round: c.round,
+                boards: missing,
+            });
+        }
+        Ok(vec![Event::RoundClosed(RoundClosed { round: c.round })])
+    }
+
+    fn finish(&self) -> Result<Vec<Event>, DomainError> {
+        let closed = self.s.closed_rounds();
+        if closed < self.t.rounds {
+            return Err(DomainError::RoundsRemaining {
+                closed,
+                rounds: self.t.rounds,
+            });
+        }
+        Ok(vec![Event::TournamentFinished(TournamentFinished {
+            rounds_played: self.t.rounds,
+        })])
+    }
+}

@@ -1,0 +1,238 @@
+//! The tournament's events. Each struct mirrors the message of the same name in
+//! `proto/arbiter/events/v1/events.proto`, field for field:
+//!
+//! - proto enums with an `UNSPECIFIED` value that means "not given" become `Option` (colour,
+//!   title, sex); a `0` that means "not given" (scheduled time, proposal version) also becomes
+//!   `None`;
+//! - a message field that may be absent (date, acceleration, chief arbiter of an update) becomes
+//!   `Option`;
+//! - `ResultRecorded` / `ResultCorrected` carry the per-player codes of an arbiter's decision
+//!   inside [`BoardResult::ArbiterDecision`] instead of two loose fields;
+//! - `TournamentUpdated.tie_breaks` + `replace_tie_breaks` become one `Option<Vec<String>>`.
+//!
+//! Players are named by the pairing number they had when the event was written. Pairing
+//! numbers change only when a player is registered: the new player's `player_id` is the
+//! position he is inserted at, and every player at that number or below moves down by one
+//! (C.04.2.C.3). That rule, applied in log order, is the whole renumbering history.
+//!
+//! The log's other events (ratings, norms, screening) belong to other aggregates and are not
+//! part of this type.
+
+use super::types::{
+    Acceleration, Arbiter, Board, BoardResult, ByeKind, Date, Engine, PairingSystem, Player,
+    RatingKind, Unpaired,
+};
+use crate::{Color, PlayerId, PointSystem, ResultCode};
+use serde::{Deserialize, Serialize};
+
+/// One fact about a tournament.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Event {
+    TournamentCreated(TournamentCreated),
+    TournamentUpdated(TournamentUpdated),
+    PlayerRegistered(PlayerRegistered),
+    LateEntry(LateEntry),
+    PlayerWithdrawn(PlayerWithdrawn),
+    ByeRequested(ByeRequested),
+    ByeCancelled(ByeCancelled),
+    AbsenceDeclared(AbsenceDeclared),
+    RoundStarted(RoundStarted),
+    PairingRequested(PairingRequested),
+    PairingProposed(PairingProposed),
+    PairingFailed(PairingFailed),
+    PairingPublished(PairingPublished),
+    ResultRecorded(ResultRecorded),
+    ResultCorrected(ResultCorrected),
+    RoundClosed(RoundClosed),
+    TournamentFinished(TournamentFinished),
+}
+
+impl Event {
+    /// The proto name of the event's message.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Event::TournamentCreated(_) => "TournamentCreated",
+            Event::TournamentUpdated(_) => "TournamentUpdated",
+            Event::PlayerRegistered(_) => "PlayerRegistered",
+            Event::LateEntry(_) => "LateEntry",
+            Event::PlayerWithdrawn(_) => "PlayerWithdrawn",
+            Event::ByeRequested(_) => "ByeRequested",
+            Event::ByeCancelled(_) => "ByeCancelled",
+            Event::AbsenceDeclared(_) => "AbsenceDeclared",
+            Event::RoundStarted(_) => "RoundStarted",
+            Event::PairingRequested(_) => "PairingRequested",
+            Event::PairingProposed(_) => "PairingProposed",
+            Event::PairingFailed(_) => "PairingFailed",
+            Event::PairingPublished(_) => "PairingPublished",
+            Event::ResultRecorded(_) => "ResultRecorded",
+            Event::ResultCorrected(_) => "ResultCorrected",
+            Event::RoundClosed(_) => "RoundClosed",
+            Event::TournamentFinished(_) => "TournamentFinished",
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TournamentCreated {
+    pub name: String,
+    pub place: String,
+    pub federation: String,
+    pub start_date: Date,
+    pub end_date: Date,
+    pub chief_arbiter: Arbiter,
+    pub deputy_arbiters: Vec<Arbiter>,
+    pub pairing_system: PairingSystem,
+    /// e.g. "dutch-2017", "dutch-2025"; kept for the whole tournament.
+    pub rule_set: String,
+    pub rounds: u32,
+    pub scoring: PointSystem,
+    /// Colour of the top seed on board 1 of round 1; `None` = drawn by lot before round 1.
+    pub initial_color: Option<Color>,
+    pub rating_kind: RatingKind,
+    /// In order of application, e.g. ["BH/C1", "BH", "SB", "DE"].
+    pub tie_breaks: Vec<String>,
+    pub time_control: String,
+    pub acceleration: Option<Acceleration>,
+    pub fide_rated: bool,
+}
+
+/// Changes to descriptive data; `None` = unchanged.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct TournamentUpdated {
+    pub name: Option<String>,
+    pub place: Option<String>,
+    pub start_date: Option<Date>,
+    pub end_date: Option<Date>,
+    pub chief_arbiter: Option<Arbiter>,
+    pub rounds: Option<u32>,
+    /// `Some` replaces the list (proto: `replace_tie_breaks` = true).
+    pub tie_breaks: Option<Vec<String>>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TournamentFinished {
+    pub rounds_played: u32,
+}
+
+/// A player who is paired from round 1. `player.player_id` is the pairing number given to him;
+/// players from that number on move down by one.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlayerRegistered {
+    pub player: Player,
+}
+
+/// A player who joins from a later round (C.04.2.C.2). `player.player_id` is the pairing number
+/// given to him; players from that number on move down by one (C.04.2.C.3).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LateEntry {
+    pub player: Player,
+    /// The first round the player is paired in.
+    pub first_round: u32,
+    /// The code of each round before `first_round`, in round order.
+    pub missed_rounds: Vec<ResultCode>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlayerWithdrawn {
+    pub player_id: PlayerId,
+    /// The first round in which the player is no longer paired.
+    pub from_round: u32,
+    pub reason: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ByeRequested {
+    pub player_id: PlayerId,
+    pub round: u32,
+    pub kind: ByeKind,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ByeCancelled {
+    pub player_id: PlayerId,
+    pub round: u32,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AbsenceDeclared {
+    pub player_id: PlayerId,
+    pub round: u32,
+    pub reason: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RoundStarted {
+    pub round: u32,
+    /// Scheduled start, milliseconds since the Unix epoch.
+    pub scheduled_unix_ms: Option<i64>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PairingRequested {
+    pub round: u32,
+    pub rule_set: String,
+    /// 1 for the first request of a round; one more for every new request.
+    pub attempt: u32,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PairingProposed {
+    pub round: u32,
+    pub attempt: u32,
+    /// Numbered 1..n in the engine's board order.
+    pub boards: Vec<Board>,
+    /// The pairing-allocated bye and every other player not on a board, by pairing number.
+    pub unpaired: Vec<Unpaired>,
+    pub engine: Engine,
+    pub rule_set: String,
+    pub based_on_version: u64,
+    /// SHA-256 of the engine's canonical input.
+    pub input_digest: Vec<u8>,
+    pub explanation: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PairingFailed {
+    pub round: u32,
+    pub attempt: u32,
+    pub engine: Engine,
+    pub rule_set: String,
+    pub based_on_version: u64,
+    pub input_digest: Vec<u8>,
+    pub reason: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PairingPublished {
+    pub round: u32,
+    /// Stream version of the `PairingProposed` being published; `None` for a pairing made by
+    /// hand without a proposal.
+    pub proposal_version: Option<u64>,
+    pub boards: Vec<Board>,
+    pub unpaired: Vec<Unpaired>,
+    pub manually_changed: bool,
+    pub note: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ResultRecorded {
+    pub round: u32,
+    pub board: u32,
+    pub result: BoardResult,
+}
+
+/// A new result for a board that already had one (C.04.2.D.8). What it changes depends on
+/// when it is written; see [`super::CorrectionEffect`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ResultCorrected {
+    pub round: u32,
+    pub board: u32,
+    pub previous: BoardResult,
+    pub corrected: BoardResult,
+    pub reason: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RoundClosed {
+    pub round: u32,
+}

@@ -1,0 +1,53 @@
+//! The tournament aggregate: commands are decided against the state folded from the events
+//! before them, and the events they produce are folded in turn.
+//!
+//! ```text
+//! decide(&State, &Command) -> Result<Vec<Event>, DomainError>
+//! State::apply(&mut self, &Event)              (a pure fold; State::default() = empty stream)
+//! ```
+//!
+//! The aggregate is pure: no I/O, no clock (times arrive as data), no randomness, no hash-map
+//! iteration. Idempotency of commands and optimistic concurrency belong to the event log.
+//!
+//! Rules enforced here, with their sources (`spec/swiss-general.md`, `spec/online-hybrid.md`):
+//!
+//! - Pairing numbers follow the initial ranking (C.04.2.B.2–3): rating descending, then title
+//!   (GM, IM, WGM, FM, WIM, CM, WFM, WCM, untitled), then name; players who tie on all three
+//!   keep their order of registration ([`State::initial_ranking_ties`] lists them). Every new
+//!   player, before round 1 or as a late entry (C.04.2.C.1–3), is inserted at his place in that
+//!   order and the players below him move down one number; the event records the number given,
+//!   which is all a replay needs. Late entrants score the code given for the rounds they miss
+//!   (zero unless the regulations say otherwise, C.04.2.C.2).
+//! - Byes, absences and withdrawals are accepted until the pairing of their round is published
+//!   (C.05 §6.7.2; C.04.2.D.3–4); a change that affects a pairing already requested asks for it
+//!   again (a new `PairingRequested` attempt), so no stale proposal can be published.
+//! - A proposal must pair every available player exactly once, the pairing-allocated bye only
+//!   when their number is odd; for Swiss systems no rematch of a played game (C.04.1.b,
+//!   C.04.2.D.6) and no PAB for a player who already had one or won by forfeit (C.04.1.d), or,
+//!   under `dutch-2025`, who scored a win's points without playing ([C2]).
+//! - A published pairing is not changed (C.04.2.D.10); a pairing set by hand is published with
+//!   `manually_changed` and a note (C.04.2.A.5).
+//! - Result corrections are new events (C.04.2.D.8), whose effect is fixed by when they are
+//!   written: see [`CorrectionEffect`].
+
+mod apply;
+mod command;
+mod decide;
+mod error;
+mod event;
+mod state;
+mod types;
+
+pub use command::*;
+pub use decide::decide;
+pub use error::DomainError;
+pub use event::*;
+pub use state::{
+    Availability, CorrectionEffect, CorrectionRecord, MAX_PLAYERS, MAX_ROUNDS, PairingCandidate,
+    PairingSnapshot, PlayerRecord, PublishedBoard, PublishedPairing, RoundPhase, State, Withdrawal,
+};
+pub use types::{
+    Acceleration, AccelerationMethod, Arbiter, Board, BoardResult, ByeKind, DUTCH_2025_IN_FORCE,
+    Date, DateError, Engine, EntryId, Pair, PairingSystem, Player, RatingKind, Sex, Title,
+    Unpaired, VirtualValue,
+};

@@ -1,0 +1,772 @@
+//! The tournament as folded from its events, and the views other parts of the system read.
+//!
+//! Players are kept by [`EntryId`] (order of registration), which never changes; the pairing
+//! number of each player is the position in the current ranking list. Every view answers in
+//! current pairing numbers.
+
+use super::error::DomainError;
+use super::event::{PairingFailed, PairingProposed, TournamentCreated};
+use super::types::{
+    Acceleration, Board, BoardResult, ByeKind, EntryId, PairingSystem, Player, Unpaired,
+    VirtualValue,
+};
+use crate::{Color, PlayerId, PointSystem, ResultCode, RoundEntry, Score};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::fmt;
+
+/// The most players a tournament may have (TRF pairing numbers have four digits).
+pub const MAX_PLAYERS: u32 = 9999;
+/// The most rounds a tournament may have.
+pub const MAX_ROUNDS: u32 = 99;
+
+/// Where a round is in its life: started → requested → proposed (or failed) → published →
+/// closed. `Started` only lasts until the `PairingRequested` written with it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum RoundPhase {
+    Started,
+    Requested,
+    Proposed,
+    Failed,
+    Published,
+    Closed,
+}
+
+impl RoundPhase {
+    /// Waiting for (or holding an unpublished) pairing.
+    pub fn is_pending(self) -> bool {
+        matches!(
+            self,
+            RoundPhase::Started | RoundPhase::Requested | RoundPhase::Proposed | RoundPhase::Failed
+        )
+    }
+}
+
+impl fmt::Display for RoundPhase {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            RoundPhase::Started => "started",
+            RoundPhase::Requested => "waiting for a pairing",
+            RoundPhase::Proposed => "proposed",
+            RoundPhase::Failed => "failed to pair",
+            RoundPhase::Published => "published",
+            RoundPhase::Closed => "closed",
+        })
+    }
+}
+
+/// Whether a player is to be paired in a round, and if not, what his line carries.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Availability {
+    Available,
+    /// A requested bye (C.05 §6.7.4).
+    Bye(ByeKind),
+    /// Known in advance not to play (C.04.2.D.4).
+    Absent,
+    /// Withdrawn (C.04.2.D.3).
+    Withdrawn {
+        from_round: u32,
+    },
+    /// A round before a late entry (C.04.2.C.2), with the code it scores.
+    NotEntered {
+        first_round: u32,
+        code: ResultCode,
+    },
+}
+
+impl Availability {
+    pub fn is_available(self) -> bool {
+        self == Availability::Available
+    }
+
+    /// The code of an unpaired player's line; `None` for an available player.
+    pub fn unpaired_code(self) -> Option<ResultCode> {
+        match self {
+            Availability::Available => None,
+            Availability::Bye(k) => Some(k.code()),
+            Availability::Absent | Availability::Withdrawn { .. } => Some(ResultCode::ZeroBye),
+            Availability::NotEntered { code, .. } => Some(code),
+        }
+    }
+}
+
+impl fmt::Display for Availability {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Availability::Available => f.write_str("available"),
+            Availability::Bye(k) => write!(f, "{k} requested"),
+            Availability::Absent => f.write_str("declared absent"),
+            Availability::Withdrawn { from_round } => {
+                write!(f, "withdrawn from round {from_round}")
+            }
+            Availability::NotEntered { first_round, .. } => {
+                write!(f, "enters at round {first_round}")
+            }
+        }
+    }
+}
+
+/// What a result correction changes (C.04.2.D.8), fixed by when it is written:
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum CorrectionEffect {
+    /// Before the next round is paired: standings and the next pairing use the corrected result
+    /// (a pairing of the next round already requested is requested again).
+    NextPairing,
+    /// After the next pairing, before the end of that round: the published pairing stands; the
+    /// correction counts for pairings made afterwards and for the standings.
+    LaterPairings,
+    /// After the end of the next round (or of the tournament): pairings and standings go on as
+    /// if the recorded result were right; the correction counts for rating only.
+    FinalEvaluationOnly,
+}
+
+/// A result correction as folded, with the effect it had.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CorrectionRecord {
+    pub round: u32,
+    pub board: u32,
+    pub previous: BoardResult,
+    pub corrected: BoardResult,
+    pub reason: String,
+    pub effect: CorrectionEffect,
+}
+
+/// A withdrawal.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Withdrawal {
+    pub from_round: u32,
+    pub reason: String,
+}
+
+/// A registered player.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlayerRecord {
+    pub entry: EntryId,
+    /// Registration data; `player.player_id` is the current pairing number.
+    pub player: Player,
+    /// 1, or the round a late entrant is first paired in.
+    pub first_round: u32,
+    /// Codes of the rounds before `first_round`.
+    pub missed_rounds: Vec<ResultCode>,
+    pub withdrawn: Option<Withdrawal>,
+    /// Requested byes by round.
+    pub byes: BTreeMap<u32, ByeKind>,
+    /// Declared absences by round, with the reason.
+    pub absences: BTreeMap<u32, String>,
+    /// In group A of Baku acceleration (fixed when round 1 starts, C.04.5.1 rules 2–3).
+    pub accelerated: bool,
+}
+
+impl PlayerRecord {
+    pub fn pairing_number(&self) -> PlayerId {
+        self.player.player_id
+    }
+
+    /// Whether the player is to be paired in `round`, judged from registration data only.
+    pub fn availability(&self, round: u32) -> Availability {
+        if round < self.first_round {
+            let code = self
+                .missed_rounds
+                .get(round.saturating_sub(1) as usize)
+                .copied()
+                .unwrap_or(ResultCode::ZeroBye);
+            return Availability::NotEntered {
+                first_round: self.first_round,
+                code,
+            };
+        }
+        if let Some(w) = &self.withdrawn
+            && w.from_round <= round
+        {
+            return Availability::Withdrawn {
+                from_round: w.from_round,
+            };
+        }
+        if self.absences.contains_key(&round) {
+            return Availability::Absent;
+        }
+        if let Some(k) = self.byes.get(&round) {
+            return Availability::Bye(*k);
+        }
+        Availability::Available
+    }
+}
+
+/// A game of a published pairing.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) struct Game {
+    pub white: EntryId,
+    pub black: EntryId,
+    /// The result pairings and standings use.
+    pub result: Option<BoardResult>,
+    /// The latest result, every correction included (for rating).
+    pub final_result: Option<BoardResult>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) enum Slot {
+    Board(usize, Color),
+    Unpaired(ResultCode),
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) struct Proposal {
+    pub attempt: u32,
+    pub boards: Vec<(EntryId, EntryId)>,
+    pub unpaired: Vec<(EntryId, ResultCode)>,
+    pub engine: super::types::Engine,
+    pub rule_set: String,
+    pub based_on_version: u64,
+    pub input_digest: Vec<u8>,
+    pub explanation: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) struct Published {
+    pub proposal_version: Option<u64>,
+    pub games: Vec<Game>,
+    pub unpaired: Vec<(EntryId, ResultCode)>,
+    pub manually_changed: bool,
+    pub note: String,
+    pub slots: BTreeMap<EntryId, Slot>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) struct RoundRecord {
+    pub phase: RoundPhase,
+    pub attempt: u32,
+    pub scheduled_unix_ms: Option<i64>,
+    pub proposal: Option<Proposal>,
+    pub failure: Option<PairingFailed>,
+    pub published: Option<Published>,
+}
+
+/// One board of a published pairing, by current pairing numbers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PublishedBoard {
+    pub number: u32,
+    pub white: PlayerId,
+    pub black: PlayerId,
+    /// The result standings and pairings use; `None` while the game is on.
+    pub result: Option<BoardResult>,
+    /// The latest result with every correction (differs from `result` only after a
+    /// correction that counts for rating only).
+    pub final_result: Option<BoardResult>,
+}
+
+/// A published pairing, by current pairing numbers.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PublishedPairing {
+    pub round: u32,
+    pub boards: Vec<PublishedBoard>,
+    pub unpaired: Vec<Unpaired>,
+    pub manually_changed: bool,
+    pub note: String,
+    pub proposal_version: Option<u64>,
+}
+
+/// What a pairing engine needs for one round: the tournament's parameters and every registered
+/// player with his history before the round and whether he is to be paired.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PairingSnapshot {
+    pub round: u32,
+    /// The attempt of the pending request (0 when none is pending yet).
+    pub attempt: u32,
+    pub rounds: u32,
+    pub pairing_system: PairingSystem,
+    pub rule_set: String,
+    pub scoring: PointSystem,
+    pub initial_color: Option<Color>,
+    pub acceleration: Option<Acceleration>,
+    /// In pairing-number order.
+    pub players: Vec<PairingCandidate>,
+}
+
+impl PairingSnapshot {
+    /// The players to pair this round.
+    pub fn available(&self) -> impl Iterator<Item = &PairingCandidate> {
+        self.players
+            .iter()
+            .filter(|p| p.availability.is_available())
+    }
+}
+
+/// One player as the pairing of a round sees him.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PairingCandidate {
+    /// `player.player_id` is the current pairing number.
+    pub player: Player,
+    pub entry: EntryId,
+    /// Rounds 1..round-1, oldest first; every round has an entry (unpaired rounds carry their
+    /// bye code).
+    pub history: Vec<RoundEntry>,
+    /// Points before the round (exact, by the tournament's point system).
+    pub score: Score,
+    /// Virtual points of acceleration for this round (pairing only, never in standings).
+    pub virtual_points: Score,
+    pub availability: Availability,
+}
+
+/// A tournament folded from its events. `State::default()` is the empty stream.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct State {
+    pub(crate) tournament: Option<TournamentCreated>,
+    /// By entry id.
+    pub(crate) players: Vec<PlayerRecord>,
+    /// `ranking[pn - 1]` is the player with pairing number `pn`.
+    pub(crate) ranking: Vec<EntryId>,
+    /// `rounds[r - 1]` for every started round.
+    pub(crate) rounds: Vec<RoundRecord>,
+    pub(crate) finished: Option<u32>,
+    pub(crate) corrections: Vec<CorrectionRecord>,
+    /// Baku group A has been fixed (at the start of round 1).
+    pub(crate) accelerated_group_fixed: bool,
+}
+
+impl State {
+    // --- tournament ----------------------------------------------------------------------------
+
+    pub fn is_created(&self) -> bool {
+        self.tournament.is_some()
+    }
+
+    /// The tournament's data, updates included; `None` for an empty stream.
+    pub fn tournament(&self) -> Option<&TournamentCreated> {
+        self.tournament.as_ref()
+    }
+
+    /// `Some(rounds played)` once the tournament is finished.
+    pub fn finished(&self) -> Option<u32> {
+        self.finished
+    }
+
+    pub fn is_finished(&self) -> bool {
+        self.finished.is_some()
+    }
+
+    /// Number of rounds announced (0 before creation).
+    pub fn total_rounds(&self) -> u32 {
+        self.tournament.as_ref().map_or(0, |t| t.rounds)
+    }
+
+    // --- rounds --------------------------------------------------------------------------------
+
+    /// The last round started, if any.
+    pub fn current_round(&self) -> Option<u32> {
+        match self.rounds.len() {
+            0 => None,
+            n => Some(n as u32),
+        }
+    }
+
+    pub fn round_phase(&self, round: u32) -> Option<RoundPhase> {
+        self.round(round).map(|r| r.phase)
+    }
+
+    /// The attempt of the last pairing request of `round` (0 before any).
+    pub fn round_attempt(&self, round: u32) -> Option<u32> {
+        self.round(round).map(|r| r.attempt)
+    }
+
+    /// The scheduled start of `round`, if given.
+    pub fn round_schedule(&self, round: u32) -> Option<i64> {
+        self.round(round).and_then(|r| r.scheduled_unix_ms)
+    }
+
+    /// The current round if its pairing is pending (requested, proposed or failed).
+    pub fn pending_round(&self) -> Option<u32> {
+        let n = self.current_round()?;
+        self.round_phase(n).filter(|p| p.is_pending()).map(|_| n)
+    }
+
+    /// The first round whose pairing is not yet published; `None` when all are (or the
+    /// tournament is finished or not created).
+    pub fn next_open_round(&self) -> Option<u32> {
+        let t = self.tournament.as_ref()?;
+        if self.finished.is_some() {
+            return None;
+        }
+        let r = match self.current_round() {
+            None => 1,
+            Some(n) if self.round_phase(n).is_some_and(|p| p.is_pending()) => n,
+            Some(n) => n + 1,
+        };
+        (r <= t.rounds).then_some(r)
+    }
+
+    /// Rounds whose pairing is published (closed or not).
+    pub fn published_rounds(&self) -> u32 {
+        self.rounds
+            .iter()
+            .take_while(|r| r.published.is_some())
+            .count() as u32
+    }
+
+    /// Rounds closed.
+    pub fn closed_rounds(&self) -> u32 {
+        self.rounds
+            .iter()
+            .take_while(|r| r.phase == RoundPhase::Closed)
+            .count() as u32
+    }
+
+    pub(crate) fn round(&self, round: u32) -> Option<&RoundRecord> {
+        self.rounds.get((round as usize).checked_sub(1)?)
+    }
+
+    pub(crate) fn round_mut(&mut self, round: u32) -> Option<&mut RoundRecord> {
+        self.rounds.get_mut((round as usize).checked_sub(1)?)
+    }
+
+    /// The published pairing of `round`.
+    pub fn published(&self, round: u32) -> Option<PublishedPairing> {
+        let p = self.round(round)?.published.as_ref()?;
+        Some(PublishedPairing {
+            round,
+            boards: p
+                .games
+                .iter()
+                .enumerate()
+                .map(|(i, g)| PublishedBoard {
+                    number: i as u32 + 1,
+                    white: self.pn(g.white),
+                    black: self.pn(g.black),
+                    result: g.result,
+                    final_result: g.final_result,
+                })
+                .collect(),
+            unpaired: self.unpaired_view(&p.unpaired),
+            manually_changed: p.manually_changed,
+            note: p.note.clone(),
+            proposal_version: p.proposal_version,
+        })
+    }
+
+    /// The last proposal of `round` (by current pairing numbers), if one stands.
+    pub fn proposal(&self, round: u32) -> Option<PairingProposed> {
+        let p = self.round(round)?.proposal.as_ref()?;
+        Some(PairingProposed {
+            round,
+            attempt: p.attempt,
+            boards: p
+                .boards
+                .iter()
+                .enumerate()
+                .map(|(i, (w, b))| Board {
+                    number: i as u32 + 1,
+                    white: self.pn(*w),
+                    black: self.pn(*b),
+                })
+                .collect(),
+            unpaired: self.unpaired_view(&p.unpaired),
+            engine: p.engine.clone(),
+            rule_set: p.rule_set.clone(),
+            based_on_version: p.based_on_version,
+            input_digest: p.input_digest.clone(),
+            explanation: p.explanation.clone(),
+        })
+    }
+
+    /// The failure reported for the current attempt of `round`, if any.
+    pub fn pairing_failure(&self, round: u32) -> Option<&PairingFailed> {
+        self.round(round)?.failure.as_ref()
+    }
+
+    fn unpaired_view(&self, list: &[(EntryId, ResultCode)]) -> Vec<Unpaired> {
+        let mut v: Vec<Unpaired> = list
+            .iter()
+            .map(|(e, c)| Unpaired {
+                player_id: self.pn(*e),
+                code: *c,
+            })
+            .collect();
+        v.sort_by_key(|u| u.player_id);
+        v
+    }
+
+    /// Result corrections in log order, with their effect.
+    pub fn corrections(&self) -> &[CorrectionRecord] {
+        &self.corrections
+    }
+
+    /// What a correction of a result of `round` written now would change (C.04.2.D.8).
+    pub fn correction_effect(&self, round: u32) -> CorrectionEffect {
+        if self.finished.is_some() {
+            return CorrectionEffect::FinalEvaluationOnly;
+        }
+        match self.round_phase(round.saturating_add(1)) {
+            None => CorrectionEffect::NextPairing,
+            Some(p) if p.is_pending() => CorrectionEffect::NextPairing,
+            Some(RoundPhase::Published) => CorrectionEffect::LaterPairings,
+            Some(_) => CorrectionEffect::FinalEvaluationOnly,
+        }
+    }
+
+    // --- players -------------------------------------------------------------------------------
+
+    pub fn player_count(&self) -> u32 {
+        self.ranking.len() as u32
+    }
+
+    /// Players in pairing-number order.
+    pub fn players(&self) -> impl Iterator<Item = &PlayerRecord> {
+        self.ranking
+            .iter()
+            .filter_map(|e| self.players.get(e.0 as usize))
+    }
+
+    /// The player with pairing number `pn`.
+    pub fn player(&self, pn: PlayerId) -> Option<&PlayerRecord> {
+        self.players.get(self.entry_of(pn)?.0 as usize)
+    }
+
+    pub fn player_by_entry(&self, entry: EntryId) -> Option<&PlayerRecord> {
+        self.players.get(entry.0 as usize)
+    }
+
+    /// The player registered with a FIDE id.
+    pub fn player_by_fide_id(&self, fide_id: u64) -> Option<&PlayerRecord> {
+        self.players().find(|p| p.player.fide_id == Some(fide_id))
+    }
+
+    pub(crate) fn entry_of(&self, pn: PlayerId) -> Option<EntryId> {
+        self.ranking.get((pn as usize).checked_sub(1)?).copied()
+    }
+
+    /// Current pairing number of an entry (0 if unknown, which the fold never produces).
+    pub(crate) fn pn(&self, e: EntryId) -> PlayerId {
+        self.players
+            .get(e.0 as usize)
+            .map_or(0, |p| p.player.player_id)
+    }
+
+    /// Whether player `pn` is to be paired in `round`.
+    pub fn availability(&self, pn: PlayerId, round: u32) -> Option<Availability> {
+        Some(self.player(pn)?.availability(round))
+    }
+
+    /// Requested byes: (player, round, kind), by player then round.
+    pub fn byes_requested(&self) -> Vec<(PlayerId, u32, ByeKind)> {
+        self.players()
+            .flat_map(|p| p.byes.iter().map(|(r, k)| (p.pairing_number(), *r, *k)))
+            .collect()
+    }
+
+    /// Declared absences: (player, round), by player then round.
+    pub fn absences(&self) -> Vec<(PlayerId, u32)> {
+        self.players()
+            .flat_map(|p| p.absences.keys().map(|r| (p.pairing_number(), *r)))
+            .collect()
+    }
+
+    /// Withdrawals: (player, first round not paired), by player.
+    pub fn withdrawals(&self) -> Vec<(PlayerId, u32)> {
+        self.players()
+            .filter_map(|p| {
+                p.withdrawn
+                    .as_ref()
+                    .map(|w| (p.pairing_number(), w.from_round))
+            })
+            .collect()
+    }
+
+    /// Pairs of players who tie on every key of the initial ranking (rating, title, name); their
+    /// order is the order of registration, which the arbiter should confirm (C.04.2.B.2 leaves
+    /// it open).
+    pub fn initial_ranking_ties(&self) -> Vec<(PlayerId, PlayerId)> {
+        let list: Vec<&PlayerRecord> = self.players().collect();
+        list.windows(2)
+            .filter(|w| w[0].player.initial_ranking_cmp(&w[1].player).is_eq())
+            .map(|w| (w[0].pairing_number(), w[1].pairing_number()))
+            .collect()
+    }
+
+    // --- history and scores --------------------------------------------------------------------
+
+    /// Player `pn`'s entry for `round` as standings, pairings and the TRF hold it; `None` while
+    /// his game is on or the round is not published.
+    pub fn entry(&self, pn: PlayerId, round: u32) -> Option<RoundEntry> {
+        self.round_entry(self.entry_of(pn)?, round, false)
+    }
+
+    /// As [`State::entry`], with every correction (also those that count for rating only).
+    pub fn final_entry(&self, pn: PlayerId, round: u32) -> Option<RoundEntry> {
+        self.round_entry(self.entry_of(pn)?, round, true)
+    }
+
+    /// Player `pn`'s entries for rounds 1..=published rounds.
+    pub fn history(&self, pn: PlayerId) -> Vec<Option<RoundEntry>> {
+        let Some(e) = self.entry_of(pn) else {
+            return Vec::new();
+        };
+        (1..=self.published_rounds())
+            .map(|r| self.round_entry(e, r, false))
+            .collect()
+    }
+
+    pub(crate) fn round_entry(
+        &self,
+        e: EntryId,
+        round: u32,
+        final_view: bool,
+    ) -> Option<RoundEntry> {
+        let p = self.players.get(e.0 as usize)?;
+        if round == 0 {
+            return None;
+        }
+        if round < p.first_round {
+            let code = p
+                .missed_rounds
+                .get(round as usize - 1)
+                .copied()
+                .unwrap_or(ResultCode::ZeroBye);
+            return Some(RoundEntry::bye(code));
+        }
+        let published = self.round(round)?.published.as_ref()?;
+        match published.slots.get(&e)? {
+            Slot::Unpaired(code) => Some(RoundEntry::bye(*code)),
+            Slot::Board(i, color) => {
+                let g = published.games.get(*i)?;
+                let (opponent, result) = match color {
+                    Color::White => (g.black, if final_view { g.final_result } else { g.result }),
+                    Color::Black => (g.white, if final_view { g.final_result } else { g.result }),
+                };
+                Some(RoundEntry::game(
+                    self.pn(opponent),
+                    *color,
+                    result?.code_for(*color),
+                ))
+            }
+        }
+    }
+
+    fn points_of(&self, e: EntryId, rounds: std::ops::RangeInclusive<u32>) -> Score {
+        let system = self
+            .tournament
+            .as_ref()
+            .map(|t| t.scoring)
+            .unwrap_or_default();
+        rounds
+            .filter_map(|r| self.round_entry(e, r, false))
+            .map(|x| system.points(x.result))
+            .sum()
+    }
+
+    /// Player `pn`'s score over the published rounds (results known so far), exact.
+    pub fn score(&self, pn: PlayerId) -> Option<Score> {
+        let e = self.entry_of(pn)?;
+        Some(self.points_of(e, 1..=self.published_rounds()))
+    }
+
+    /// Player `pn`'s score after rounds 1..=`round`.
+    pub fn score_after(&self, pn: PlayerId, round: u32) -> Option<Score> {
+        let e = self.entry_of(pn)?;
+        Some(self.points_of(e, 1..=round.min(self.published_rounds())))
+    }
+
+    /// Every player's score, in pairing-number order.
+    pub fn scores(&self) -> Vec<(PlayerId, Score)> {
+        let n = self.published_rounds();
+        self.players()
+            .map(|p| (p.pairing_number(), self.points_of(p.entry, 1..=n)))
+            .collect()
+    }
+
+    /// Virtual points of acceleration player `pn` gets when `round` is paired.
+    pub fn virtual_points(&self, pn: PlayerId, round: u32) -> Score {
+        let (Some(t), Some(p)) = (self.tournament.as_ref(), self.player(pn)) else {
+            return Score::ZERO;
+        };
+        self.virtual_points_of(t, p, round)
+    }
+
+    fn virtual_points_of(&self, t: &TournamentCreated, p: &PlayerRecord, round: u32) -> Score {
+        if !p.accelerated {
+            return Score::ZERO;
+        }
+        match t.acceleration.and_then(|a| a.phase(round)) {
+            Some(VirtualValue::Full) => t.scoring.win,
+            Some(VirtualValue::Half) => t.scoring.draw,
+            None => Score::ZERO,
+        }
+    }
+
+    /// Whether two entries played a game (over the board) before `round`; the earliest such
+    /// round.
+    pub(crate) fn played_before(&self, a: EntryId, b: EntryId, round: u32) -> Option<u32> {
+        (1..round).find(|&r| {
+            let Some(p) = self.round(r).and_then(|x| x.published.as_ref()) else {
+                return false;
+            };
+            let Some(Slot::Board(i, _)) = p.slots.get(&a) else {
+                return false;
+            };
+            let Some(g) = p.games.get(*i) else {
+                return false;
+            };
+            let opponent = if g.white == a { g.black } else { g.white };
+            opponent == b && g.result.is_some_and(|res| res.codes().0.is_played())
+        })
+    }
+
+    // --- pairing input -------------------------------------------------------------------------
+
+    /// Everything the pairing of `round` depends on: the tournament's parameters, and each
+    /// player's history of rounds 1..round-1, score, virtual points and availability. Only for
+    /// a round whose predecessors are all closed and whose own pairing is not published.
+    pub fn pairing_input(&self, round: u32) -> Result<PairingSnapshot, DomainError> {
+        let Some(t) = self.tournament.as_ref() else {
+            return Err(DomainError::TournamentNotCreated {
+                command: "pairing input",
+            });
+        };
+        if round == 0 || round > t.rounds {
+            return Err(DomainError::RoundOutOfRange {
+                round,
+                rounds: t.rounds,
+            });
+        }
+        for r in 1..round {
+            if self.round_phase(r) != Some(RoundPhase::Closed) {
+                return Err(DomainError::PreviousRoundNotClosed { round, previous: r });
+            }
+        }
+        let attempt = match self.round(round) {
+            None => 0,
+            Some(r) if r.phase.is_pending() => r.attempt,
+            Some(_) => {
+                return Err(DomainError::RoundAlreadyPaired {
+                    round,
+                    hint: "its input is the history before its publication",
+                });
+            }
+        };
+        let players = self
+            .players()
+            .map(|p| PairingCandidate {
+                player: p.player.clone(),
+                entry: p.entry,
+                history: (1..round)
+                    .map(|r| {
+                        self.round_entry(p.entry, r, false)
+                            .unwrap_or(RoundEntry::bye(ResultCode::ZeroBye))
+                    })
+                    .collect(),
+                score: self.points_of(p.entry, 1..=round - 1),
+                virtual_points: self.virtual_points_of(t, p, round),
+                availability: p.availability(round),
+            })
+            .collect();
+        Ok(PairingSnapshot {
+            round,
+            attempt,
+            rounds: t.rounds,
+            pairing_system: t.pairing_system,
+            rule_set: t.rule_set.clone(),
+            scoring: t.scoring,
+            initial_color: t.initial_color,
+            acceleration: t.acceleration,
+            players,
+        })
+    }
+}
