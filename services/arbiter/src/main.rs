@@ -7,7 +7,11 @@ use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
 #[derive(Parser)]
-#[command(name = "arbiter", version, about = "Event-sourced chess tournament service (FIDE rules)")]
+#[command(
+    name = "arbiter",
+    version,
+    about = "Event-sourced chess tournament service (FIDE rules)"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,

@@ -58,12 +58,21 @@ fn pts(tenths: i32) -> String {
 
 impl Explanation {
     pub(crate) fn new(input: &PairingInput) -> Explanation {
-        Explanation { rule_set: input.rule_set, round: input.round, brackets: Vec::new() }
+        Explanation {
+            rule_set: input.rule_set,
+            round: input.round,
+            brackets: Vec::new(),
+        }
     }
 
     /// Evaluates the quality criteria on the final boards, bracket by bracket.
     pub(crate) fn finish(&mut self, st: &RoundState, boards: &[Board], bye: Option<PlayerId>) {
-        let idx: BTreeMap<PlayerId, usize> = st.players.iter().enumerate().map(|(i, p)| (p.id, i)).collect();
+        let idx: BTreeMap<PlayerId, usize> = st
+            .players
+            .iter()
+            .enumerate()
+            .map(|(i, p)| (p.id, i))
+            .collect();
         let mut colour: BTreeMap<PlayerId, Color> = BTreeMap::new();
         for b in boards {
             colour.insert(b.white, Color::White);
@@ -89,18 +98,32 @@ impl Explanation {
                         }
                     }
                     if topscorer_round {
-                        let cd_after = p.played_colours.iter().map(|c| if *c == Color::White { 1i32 } else { -1 }).sum::<i32>()
+                        let cd_after = p
+                            .played_colours
+                            .iter()
+                            .map(|c| if *c == Color::White { 1i32 } else { -1 })
+                            .sum::<i32>()
                             + if got == Some(Color::White) { 1 } else { -1 };
                         if cd_after.abs() > 2 {
                             c8.push(x);
                         }
                         let n = p.played_colours.len();
-                        if n >= 2 && got.is_some() && p.played_colours[n - 1] == p.played_colours[n - 2] && Some(p.played_colours[n - 1]) == got {
+                        if n >= 2
+                            && got.is_some()
+                            && p.played_colours[n - 1] == p.played_colours[n - 2]
+                            && Some(p.played_colours[n - 1]) == got
+                        {
                             c9.push(x);
                         }
                     }
                     // Floats received now: paired with a lower (down) or higher (up) score.
-                    let now = if p.score > o.score { Float::Down } else if p.score < o.score { Float::Up } else { Float::None };
+                    let now = if p.score > o.score {
+                        Float::Down
+                    } else if p.score < o.score {
+                        Float::Up
+                    } else {
+                        Float::None
+                    };
                     for back in 0..2 {
                         if now != Float::None && p.floats[back] == now {
                             let k = back * 2 + if now == Float::Down { 0 } else { 1 };
@@ -127,7 +150,11 @@ impl Explanation {
                 }
             };
             if !br.downfloaters.is_empty() {
-                let what = if br.last { "unpaired (pairing-allocated bye)" } else { "floats down" };
+                let what = if br.last {
+                    "unpaired (pairing-allocated bye)"
+                } else {
+                    "floats down"
+                };
                 say("C.5/C.6", what, &br.downfloaters.clone());
             }
             say("C.8", "colour difference beyond 2 (topscorers)", &c8);
@@ -144,7 +171,11 @@ impl Explanation {
     /// Human-readable text: one block per bracket.
     pub fn render(&self) -> String {
         let mut s = String::new();
-        let _ = writeln!(s, "Round {} paired by the FIDE Dutch system, rule set {}", self.round, self.rule_set);
+        let _ = writeln!(
+            s,
+            "Round {} paired by the FIDE Dutch system, rule set {}",
+            self.round, self.rule_set
+        );
         for (k, b) in self.brackets.iter().enumerate() {
             let kind = if b.ppb {
                 " (penultimate pairing bracket, re-paired so the round can be completed, A.9)"
@@ -154,20 +185,36 @@ impl Explanation {
                 ""
             };
             let _ = writeln!(s, "\nBracket {} - score {}{}", k + 1, pts(b.score), kind);
-            let ids = |v: &[PlayerId]| v.iter().map(|i| i.to_string()).collect::<Vec<_>>().join(" ");
+            let ids = |v: &[PlayerId]| {
+                v.iter()
+                    .map(|i| i.to_string())
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            };
             if !b.moved_down.is_empty() {
                 let _ = writeln!(s, "  moved down: {}", ids(&b.moved_down));
             }
             let _ = writeln!(s, "  residents:  {}", ids(&b.residents));
             let pairs: Vec<String> = b.pairs.iter().map(|(a, c)| format!("{a}-{c}")).collect();
-            let _ = writeln!(s, "  pairs:      {}", if pairs.is_empty() { "-".into() } else { pairs.join(" ") });
+            let _ = writeln!(
+                s,
+                "  pairs:      {}",
+                if pairs.is_empty() {
+                    "-".into()
+                } else {
+                    pairs.join(" ")
+                }
+            );
             if !b.downfloaters.is_empty() {
                 let _ = writeln!(s, "  unpaired:   {}", ids(&b.downfloaters));
             }
             if b.unmet.is_empty() {
                 let _ = writeln!(s, "  all quality criteria met");
             } else {
-                let _ = writeln!(s, "  criteria not fully met (each minimised after every higher one):");
+                let _ = writeln!(
+                    s,
+                    "  criteria not fully met (each minimised after every higher one):"
+                );
                 for u in &b.unmet {
                     let _ = writeln!(s, "    {u}");
                 }

@@ -25,7 +25,11 @@ impl RuleSet {
 
     /// The Dutch rule set in force on a date given as (year, month, day).
     pub fn dutch_in_force_on(year: i32, month: u32, day: u32) -> RuleSet {
-        if (year, month, day) >= (2025, 7, 1) { RuleSet::Dutch2025 } else { RuleSet::Dutch2017 }
+        if (year, month, day) >= (2025, 7, 1) {
+            RuleSet::Dutch2025
+        } else {
+            RuleSet::Dutch2017
+        }
     }
 }
 
@@ -129,7 +133,10 @@ impl PairingInput {
                             ));
                         }
                         let Some(op) = by_id.get(&o) else {
-                            return bad(format!("player {} round {rnd}: unknown opponent {o}", p.id));
+                            return bad(format!(
+                                "player {} round {rnd}: unknown opponent {o}",
+                                p.id
+                            ));
                         };
                         if o == p.id {
                             return bad(format!("player {} round {rnd}: plays himself", p.id));
@@ -142,7 +149,10 @@ impl PairingInput {
                             ));
                         }
                         if e.result.is_played() && e.color.is_none() {
-                            return bad(format!("player {} round {rnd}: played game without colour", p.id));
+                            return bad(format!(
+                                "player {} round {rnd}: played game without colour",
+                                p.id
+                            ));
                         }
                     }
                     None => {

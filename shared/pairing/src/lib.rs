@@ -17,6 +17,7 @@ mod explain;
 mod input;
 mod record;
 mod state;
+pub mod trf;
 
 pub use explain::{BracketReport, Explanation};
 pub use input::{PairingInput, PlayerInput, RuleSet, RuleSetParseError};

@@ -89,23 +89,35 @@ impl TournamentRecord {
     /// round that is not part of the pairing (announced byes, absences), and players listed
     /// in `absent_next` when `round` is the next one, are not paired.
     pub fn input_for_round(&self, round: u32, rule_set: RuleSet) -> Result<PairingInput, String> {
-        let initial = self
-            .initial_colour()
-            .ok_or_else(|| "the initial colour is not recorded and no round-1 game shows it".to_string())?;
+        let initial = self.initial_colour().ok_or_else(|| {
+            "the initial colour is not recorded and no round-1 game shows it".to_string()
+        })?;
         let before = (round - 1) as usize;
         let players = self
             .players
             .iter()
             .map(|p| {
                 let history = (0..before)
-                    .map(|i| p.rounds.get(i).copied().flatten().unwrap_or(RoundEntry::bye(ResultCode::ZeroBye)))
+                    .map(|i| {
+                        p.rounds
+                            .get(i)
+                            .copied()
+                            .flatten()
+                            .unwrap_or(RoundEntry::bye(ResultCode::ZeroBye))
+                    })
                     .collect();
                 let this = p.rounds.get(before).copied().flatten();
                 let available = match this {
                     None => !(round == self.next_round() && self.absent_next.contains(&p.id)),
                     Some(e) => is_paired(&e),
                 };
-                PlayerInput { id: p.id, rating: p.rating, history, available, acceleration: p.acceleration.clone() }
+                PlayerInput {
+                    id: p.id,
+                    rating: p.rating,
+                    history,
+                    available,
+                    acceleration: p.acceleration.clone(),
+                }
             })
             .collect();
         Ok(PairingInput {
@@ -125,11 +137,17 @@ impl TournamentRecord {
         let mut out = RecordedPairing::default();
         let mut seen = BTreeMap::new();
         for p in &self.players {
-            let Some(Some(e)) = p.rounds.get(i) else { continue };
+            let Some(Some(e)) = p.rounds.get(i) else {
+                continue;
+            };
             if e.result == ResultCode::PairingBye {
                 out.bye = Some(p.id);
             } else if let (Some(o), Some(c)) = (e.opponent, e.color) {
-                let (w, b) = if c == Color::White { (p.id, o) } else { (o, p.id) };
+                let (w, b) = if c == Color::White {
+                    (p.id, o)
+                } else {
+                    (o, p.id)
+                };
                 seen.insert((w.min(b), w.max(b)), Board { white: w, black: b });
             }
         }

@@ -105,7 +105,10 @@ impl RoundState {
 
         let total_score = |p: &crate::PlayerInput| -> i32 { p.history.iter().map(points_of).sum() };
         let accel = |p: &crate::PlayerInput, round_index: u32| -> i32 {
-            p.acceleration.get(round_index as usize).map(|s| s.tenths()).unwrap_or(0)
+            p.acceleration
+                .get(round_index as usize)
+                .map(|s| s.tenths())
+                .unwrap_or(0)
         };
         // Accelerated score before the round `back` rounds ago (back = 0: now).
         let score_back = |p: &crate::PlayerInput, back: u32| -> i32 {
@@ -126,12 +129,23 @@ impl RoundState {
             let plain = total_score(p);
             let score = score_back(p, 0);
             // Colour data from played games only (C.04.2 D.5).
-            let played_colours: Vec<Color> =
-                p.history.iter().filter(|e| e.is_played_game()).filter_map(|e| e.color).collect();
-            let whites = played_colours.iter().filter(|c| **c == Color::White).count() as i64;
+            let played_colours: Vec<Color> = p
+                .history
+                .iter()
+                .filter(|e| e.is_played_game())
+                .filter_map(|e| e.color)
+                .collect();
+            let whites = played_colours
+                .iter()
+                .filter(|c| **c == Color::White)
+                .count() as i64;
             let blacks = played_colours.len() as i64 - whites;
             let imbalance = (whites - blacks).unsigned_abs() as u32;
-            let lower = if whites > blacks { Color::Black } else { Color::White };
+            let lower = if whites > blacks {
+                Color::Black
+            } else {
+                Color::White
+            };
             let mut run = 0u32;
             let mut last = None;
             for &c in &played_colours {
@@ -152,7 +166,12 @@ impl RoundState {
                 last.map(Color::opposite)
             };
             let repeated = if run > 1 { last } else { None };
-            let mut pref = ColourPref { colour, imbalance, repeated, strong: false };
+            let mut pref = ColourPref {
+                colour,
+                imbalance,
+                repeated,
+                strong: false,
+            };
             pref.strong = !pref.absolute() && imbalance > 0;
 
             let mut floats = [Float::None; 2];
@@ -166,14 +185,20 @@ impl RoundState {
                         if !e.is_played_game() {
                             Float::Down
                         } else {
-                            compare_float(score_back(p, back), e.opponent.and_then(find).map(|o| score_back(o, back)))
+                            compare_float(
+                                score_back(p, back),
+                                e.opponent.and_then(find).map(|o| score_back(o, back)),
+                            )
                         }
                     }
                     RuleSet::Dutch2025 => {
                         if !e.is_played_game() && points_of(e) > pts.loss.tenths() {
                             Float::Down
                         } else {
-                            compare_float(score_back(p, back), e.opponent.and_then(find).map(|o| score_back(o, back)))
+                            compare_float(
+                                score_back(p, back),
+                                e.opponent.and_then(find).map(|o| score_back(o, back)),
+                            )
                         }
                     }
                 };
@@ -205,7 +230,12 @@ impl RoundState {
         }
         // A.2 order: score descending, then effective pairing number.
         let mut order: Vec<usize> = (0..players.len()).collect();
-        order.sort_by(|&a, &b| players[b].score.cmp(&players[a].score).then(players[a].rank.cmp(&players[b].rank)));
+        order.sort_by(|&a, &b| {
+            players[b]
+                .score
+                .cmp(&players[a].score)
+                .then(players[a].rank.cmp(&players[b].rank))
+        });
         let players: Vec<Player> = order.iter().map(|&i| players[i].clone()).collect();
         let index_of: std::collections::BTreeMap<PlayerId, usize> =
             players.iter().enumerate().map(|(i, p)| (p.id, i)).collect();
@@ -266,7 +296,8 @@ impl RoundState {
         !a.pref.absolute()
             || !b.pref.absolute()
             || a.pref.colour != b.pref.colour
-            || (self.played_rounds + 1 >= self.total_rounds && (a.score > threshold || b.score > threshold))
+            || (self.played_rounds + 1 >= self.total_rounds
+                && (a.score > threshold || b.score > threshold))
     }
 
     /// A.2: `a` is ranked above `b`.

@@ -1,9 +1,10 @@
 //! From a parsed TRF file to the tournament record the pairing engine replays.
 
-use arbiter_pairing::{RecordPlayer, RuleSet, TournamentRecord};
+use crate::{RecordPlayer, RuleSet, TournamentRecord};
 use arbiter_trf::{DutchRules, TextCode, TrfFile};
 
-pub fn from_trf(file: &TrfFile) -> Result<TournamentRecord, String> {
+/// The tournament record of a TRF file (any profile: TRF16 with XX/BB extensions, TRF-2026).
+pub fn record_from_trf(file: &TrfFile) -> Result<TournamentRecord, String> {
     let acc = file.accelerations();
     let players: Vec<RecordPlayer> = file
         .players()
@@ -45,7 +46,9 @@ pub fn rule_set_of(file: &TrfFile) -> Option<RuleSet> {
         .collect();
     match digits.as_slice() {
         [y, m, d, ..] if *y > 1900 => Some(RuleSet::dutch_in_force_on(*y, *m as u32, *d as u32)),
-        [y, m, d, ..] if *y < 100 => Some(RuleSet::dutch_in_force_on(2000 + *y, *m as u32, *d as u32)),
+        [y, m, d, ..] if *y < 100 => {
+            Some(RuleSet::dutch_in_force_on(2000 + *y, *m as u32, *d as u32))
+        }
         _ => None,
     }
 }

@@ -1,8 +1,8 @@
 //! `arbiter check`: replay every round of a complete tournament and report each round whose
 //! recorded pairing differs from the engine's.
 
-use super::{load_record, rule_set_for, Failure};
-use arbiter_pairing::{pair, RecordedPairing};
+use super::{Failure, load_record, rule_set_for};
+use arbiter_pairing::{RecordedPairing, pair};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -35,7 +35,10 @@ fn run_inner(a: &CheckArgs) -> Result<usize, Failure> {
         let recorded = record.recorded(r);
         match pair(&input) {
             Ok(p) => {
-                let engine = RecordedPairing { boards: p.boards.clone(), bye: p.bye };
+                let engine = RecordedPairing {
+                    boards: p.boards.clone(),
+                    bye: p.bye,
+                };
                 if engine.normalized() != recorded.normalized() {
                     differing += 1;
                     println!("round {r}: differs from the engine's pairing");
@@ -49,7 +52,11 @@ fn run_inner(a: &CheckArgs) -> Result<usize, Failure> {
             }
         }
     }
-    println!("{}/{} rounds identical ({rule_set})", rounds as usize - differing, rounds);
+    println!(
+        "{}/{} rounds identical ({rule_set})",
+        rounds as usize - differing,
+        rounds
+    );
     Ok(differing)
 }
 

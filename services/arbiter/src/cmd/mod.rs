@@ -2,7 +2,6 @@
 
 pub mod check;
 pub mod pair;
-mod trf_record;
 
 use arbiter_pairing::{RuleSet, TournamentRecord};
 use std::path::Path;
@@ -39,11 +38,13 @@ impl Failure {
 
 /// Reads and parses a TRF file into a tournament record.
 pub fn load_record(path: &Path) -> Result<(TournamentRecord, arbiter_trf::TrfFile), Failure> {
-    let bytes = std::fs::read(path).map_err(|e| Failure::Unreadable(format!("cannot read {}: {e}", path.display())))?;
+    let bytes = std::fs::read(path)
+        .map_err(|e| Failure::Unreadable(format!("cannot read {}: {e}", path.display())))?;
     let file = arbiter_trf::parse_bytes(&bytes)
         .map_err(|e| Failure::Invalid(format!("{}: {e}", path.display())))?
         .file;
-    let record = trf_record::from_trf(&file).map_err(|m| Failure::Invalid(format!("{}: {m}", path.display())))?;
+    let record = arbiter_pairing::trf::record_from_trf(&file)
+        .map_err(|m| Failure::Invalid(format!("{}: {m}", path.display())))?;
     Ok((record, file))
 }
 
@@ -51,7 +52,9 @@ pub fn load_record(path: &Path) -> Result<(TournamentRecord, arbiter_trf::TrfFil
 /// date, else the current rules.
 pub fn rule_set_for(asked: Option<&str>, file: &arbiter_trf::TrfFile) -> Result<RuleSet, Failure> {
     if let Some(s) = asked {
-        return s.parse().map_err(|e: arbiter_pairing::RuleSetParseError| Failure::Invalid(e.to_string()));
+        return s
+            .parse()
+            .map_err(|e: arbiter_pairing::RuleSetParseError| Failure::Invalid(e.to_string()));
     }
-    Ok(trf_record::rule_set_of(file).unwrap_or(RuleSet::Dutch2025))
+    Ok(arbiter_pairing::trf::rule_set_of(file).unwrap_or(RuleSet::Dutch2025))
 }

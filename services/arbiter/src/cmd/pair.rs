@@ -1,7 +1,7 @@
 //! `arbiter pair`: pair the next round of a TRF file.
 
-use super::{load_record, rule_set_for, Failure};
-use arbiter_pairing::{pair, PairingError};
+use super::{Failure, load_record, rule_set_for};
+use arbiter_pairing::{PairingError, pair};
 use std::path::PathBuf;
 use std::process::ExitCode;
 

@@ -12,7 +12,7 @@
 //! G. the opponent of each S1 player in turn (D.1 transpositions).
 
 use super::completion::Completion;
-use super::weight::{bits, Acc, ScoreDiffFields};
+use super::weight::{Acc, ScoreDiffFields, bits};
 use super::{BracketSolver, MatchGraph};
 use crate::state::{Float, Player, RoundState};
 
@@ -79,7 +79,11 @@ impl<'a> Bracket<'a> {
         let played = self.st.played_rounds;
         let mut b = if self.special { 2 } else { 0 } + pcb + sd;
         if !self.special {
-            b += if self.last_next { pcb.max(self.next_bits) + 3 } else { self.next_bits } + sd;
+            b += if self.last_next {
+                pcb.max(self.next_bits) + 3
+            } else {
+                self.next_bits
+            } + sd;
         }
         b += 4 * pcb;
         if played >= 1 {
@@ -156,7 +160,11 @@ impl<'a> Bracket<'a> {
                 || if lp_.imbalance == hp_.imbalance {
                     lp_.repeated.is_none() || lp_.repeated != hp_.repeated
                 } else {
-                    let denied = if lp_.imbalance > hp_.imbalance { hp_ } else { lp_ };
+                    let denied = if lp_.imbalance > hp_.imbalance {
+                        hp_
+                    } else {
+                        lp_
+                    };
                     denied.repeated != lp_.colour.map(|c| c.opposite())
                 })
         {
@@ -221,7 +229,10 @@ impl<'a> Bracket<'a> {
 
     /// Pairs the bracket; returns the pairs made (player indices) and which bracket positions
     /// (< cur_end) are paired.
-    pub fn solve<const N: usize, G: MatchGraph<N>>(&self, validity: &mut Completion) -> BracketSolver {
+    pub fn solve<const N: usize, G: MatchGraph<N>>(
+        &self,
+        validity: &mut Completion,
+    ) -> BracketSolver {
         let m = self.group.len();
         let (mdps, cur_end) = (self.mdps, self.cur_end);
         let tri = |o: usize, p: usize| o * (o - 1) / 2 + p;
@@ -329,7 +340,9 @@ impl<'a> Bracket<'a> {
                 }
             }
             g.solve();
-            let q = g.mate(p).expect("a moved-down player chosen for pairing has an opponent");
+            let q = g
+                .mate(p)
+                .expect("a moved-down player chosen for pairing has an opponent");
             matched[q] = true;
             finalize(&mut g, p, q);
             validity.fix_pair(self.group[p], self.group[q]);
@@ -337,9 +350,13 @@ impl<'a> Bracket<'a> {
         }
 
         // C. The remainder: fewest exchanges, then smallest difference of exchanged BSNs.
-        let remainder: Vec<usize> =
-            (mdps..cur_end).filter(|&x| g.mate(x).is_none_or(|y| y >= mdps)).collect();
-        let rpairs = remainder.iter().filter(|&&x| g.mate(x).is_some_and(|y| y < x)).count();
+        let remainder: Vec<usize> = (mdps..cur_end)
+            .filter(|&x| g.mate(x).is_none_or(|y| y >= mdps))
+            .collect();
+        let rpairs = remainder
+            .iter()
+            .filter(|&&x| g.mate(x).is_some_and(|y| y < x))
+            .count();
         let exchange_addend = |prem: usize| {
             let mut a = Acc::<N>::ZERO;
             a.add_u64((prem < rpairs) as u64);
@@ -361,7 +378,10 @@ impl<'a> Bracket<'a> {
             }
         }
         g.solve();
-        let exchanges = remainder[..rpairs].iter().filter(|&&x| !upper(&g, x)).count();
+        let exchanges = remainder[..rpairs]
+            .iter()
+            .filter(|&&x| !upper(&g, x))
+            .count();
 
         // D. Which S1 players move to S2: the lowest-ranked first (D.2.c).
         let mut remaining = exchanges;

@@ -48,8 +48,16 @@ pub(crate) fn colour_of(st: &RoundState, i: usize, j: usize) -> Color {
         // number is odd (0-based even), the other colour otherwise.
         None => {
             let higher = if p_is_higher { p } else { o };
-            let higher_colour = if higher.rank % 2 == 0 { initial } else { initial.opposite() };
-            if p_is_higher { higher_colour } else { higher_colour.opposite() }
+            let higher_colour = if higher.rank % 2 == 0 {
+                initial
+            } else {
+                initial.opposite()
+            };
+            if p_is_higher {
+                higher_colour
+            } else {
+                higher_colour.opposite()
+            }
         }
         // E.4: the higher-ranked player gets his preference.
         Some(c) => {

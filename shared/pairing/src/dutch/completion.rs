@@ -35,7 +35,12 @@ impl Completion {
                 adj[d * n + i] = e;
             }
         }
-        let mut c = Completion { n, adj, mate: vec![None; n], fixed: vec![None; n] };
+        let mut c = Completion {
+            n,
+            adj,
+            mate: vec![None; n],
+            fixed: vec![None; n],
+        };
         // Greedy start, then augment.
         for u in 0..n {
             if c.mate[u].is_none() {

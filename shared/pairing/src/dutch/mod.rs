@@ -64,7 +64,11 @@ pub(crate) fn pair(input: &PairingInput) -> Result<RoundPairing, PairingError> {
     let n = st.len();
     let mut explanation = Explanation::new(input);
     if n == 0 {
-        return Ok(RoundPairing { boards: Vec::new(), bye: None, explanation });
+        return Ok(RoundPairing {
+            boards: Vec::new(),
+            bye: None,
+            explanation,
+        });
     }
     let mut validity = Completion::new(&st);
     if !validity.complete() {
@@ -150,12 +154,20 @@ pub(crate) fn pair(input: &PairingInput) -> Result<RoundPairing, PairingError> {
         if let Some(j) = mate[i] {
             if st.players[i].id < st.players[j].id {
                 let c = colour::colour_of(&st, i, j);
-                boards.push(if c == arbiter_core::Color::White { (i, j) } else { (j, i) });
+                boards.push(if c == arbiter_core::Color::White {
+                    (i, j)
+                } else {
+                    (j, i)
+                });
             }
         }
     }
     let key = |&(w, b): &(usize, usize)| {
-        let (hi, lo) = if ranks_above_plain(&st, w, b) { (w, b) } else { (b, w) };
+        let (hi, lo) = if ranks_above_plain(&st, w, b) {
+            (w, b)
+        } else {
+            (b, w)
+        };
         (
             std::cmp::Reverse(st.players[hi].plain_score),
             std::cmp::Reverse(st.players[lo].plain_score),
@@ -163,10 +175,19 @@ pub(crate) fn pair(input: &PairingInput) -> Result<RoundPairing, PairingError> {
         )
     };
     boards.sort_by_key(key);
-    let boards: Vec<Board> =
-        boards.iter().map(|&(w, b)| Board { white: st.players[w].id, black: st.players[b].id }).collect();
+    let boards: Vec<Board> = boards
+        .iter()
+        .map(|&(w, b)| Board {
+            white: st.players[w].id,
+            black: st.players[b].id,
+        })
+        .collect();
     explanation.finish(&st, &boards, bye);
-    Ok(RoundPairing { boards, bye, explanation })
+    Ok(RoundPairing {
+        boards,
+        bye,
+        explanation,
+    })
 }
 
 /// Ranking by score without virtual points, then effective pairing number (board order).

@@ -140,7 +140,10 @@ impl ScoreDiffFields {
     }
 
     pub fn at(&self, diff: i32) -> u32 {
-        *self.shift.get(&diff).expect("score difference was registered for this bracket")
+        *self
+            .shift
+            .get(&diff)
+            .expect("score difference was registered for this bracket")
     }
 }
 
