@@ -1,0 +1,12 @@
+//! The tournament aggregate, command by command: given(events) / when(command) / then(events or
+//! error), plus property tests over random command sequences.
+
+mod support;
+
+mod availability;
+mod lifecycle;
+mod pairing_input;
+mod props;
+mod registration;
+mod results;
+mod rounds;
