@@ -4,6 +4,9 @@
 //! tie-break ever depends on floating-point rounding. Results carry their TRF codes
 //! (spec/trf.md §4) so that a round entry read from a file and one recorded by an arbiter are
 //! the same value.
+//!
+//! [`tournament`] is the tournament aggregate: commands decided against the state folded from
+//! the event log, and the events they produce.
 
 mod color;
 mod result;

@@ -9,6 +9,46 @@
 //! The aggregate is pure: no I/O, no clock (times arrive as data), no randomness, no hash-map
 //! iteration. Idempotency of commands and optimistic concurrency belong to the event log.
 //!
+//! ```
+//! use arbiter_core::tournament::*;
+//! use arbiter_core::Score;
+//!
+//! let mut state = State::default();
+//! let mut run = |state: &mut State, c: Command| -> Result<Vec<Event>, DomainError> {
+//!     let events = decide(state, &c)?;
+//!     events.iter().for_each(|e| state.apply(e));
+//!     Ok(events)
+//! };
+//! let start: Date = "2025-09-01".parse().unwrap();
+//! let mut create = CreateTournament::new("Autumn Open", start, start, 5);
+//! create.chief_arbiter = Arbiter::named("Doe, Jane");
+//! run(&mut state, Command::CreateTournament(create))?;
+//! run(&mut state, Command::RegisterPlayer(RegisterPlayer::new("Player, B", 2100)))?;
+//! run(&mut state, Command::RegisterPlayer(RegisterPlayer::new("Player, A", 2200)))?;
+//! assert_eq!(state.player(1).unwrap().player.name, "Player, A");
+//!
+//! run(&mut state, Command::StartRound(StartRound { round: 1, scheduled_unix_ms: None }))?;
+//! let input = state.pairing_input(1)?; // what the pairing engine is given
+//! assert_eq!(input.rule_set, "dutch-2025");
+//! run(&mut state, Command::ProposePairing(ProposePairing {
+//!     round: 1,
+//!     attempt: input.attempt,
+//!     boards: vec![Pair::new(1, 2)],
+//!     bye: None,
+//!     engine: Engine { name: "some-engine".into(), version: "1".into() },
+//!     rule_set: input.rule_set.clone(),
+//!     based_on_version: 4,
+//!     input_digest: vec![0; 32],
+//!     explanation: String::new(),
+//! }))?;
+//! run(&mut state, Command::PublishPairing(PublishPairing {
+//!     round: 1, proposal_version: Some(5), changes: None, note: String::new(),
+//! }))?;
+//! run(&mut state, Command::RecordResult(RecordResult { round: 1, board: 1, result: BoardResult::Draw }))?;
+//! assert_eq!(state.score(2), Some(Score::HALF));
+//! # Ok::<(), DomainError>(())
+//! ```
+//!
 //! Rules enforced here, with their sources (`spec/swiss-general.md`, `spec/online-hybrid.md`):
 //!
 //! - Pairing numbers follow the initial ranking (C.04.2.B.2–3): rating descending, then title

@@ -478,3 +478,44 @@ fn registration_after_the_tournament_is_finished_is_rejected() {
         })
     );
 }
+
+#[test]
+fn late_entry_while_round_two_is_being_paired_joins_round_two() {
+    let given = Given::with_players(5, 4)
+        .round(
+            1,
+            &[(1, 3), (4, 2)],
+            None,
+            &[BoardResult::WhiteWins, BoardResult::Draw],
+        )
+        .cmd(start(2));
+    let then = given.when(register("Late, Entrant", 2500)).unwrap();
+    assert_eq!(
+        then,
+        vec![
+            Event::LateEntry(LateEntry {
+                player: player(1, "Late, Entrant", 2500),
+                first_round: 2,
+                missed_rounds: vec![ResultCode::ZeroBye],
+            }),
+            requested(2, 2),
+        ]
+    );
+    let input = given
+        .after(register("Late, Entrant", 2500))
+        .pairing_input(2)
+        .unwrap();
+    assert_eq!(input.attempt, 2);
+    let first = &input.players[0];
+    assert_eq!(
+        (first.player.player_id, first.availability),
+        (1, Availability::Available)
+    );
+    assert_eq!(first.history, vec![RoundEntry::bye(ResultCode::ZeroBye)]);
+    // The others moved down one number, and so did their opponents in the history.
+    assert_eq!(
+        input.players[1].history,
+        vec![game(4, Color::White, ResultCode::Win)]
+    );
+    assert_eq!(input.available().count(), 5);
+}
