@@ -60,6 +60,8 @@ fn run(m: usize, model: Model, name: &str) {
     let t = Instant::now();
     matcher.solve();
     let scratch = t.elapsed();
+    let scratch_stats = matcher.last_solve_stats();
+    let mut work = [0usize; 5];
 
     let resolves = m.min(300);
     let mut times = Vec::with_capacity(resolves);
@@ -73,6 +75,16 @@ fn run(m: usize, model: Model, name: &str) {
         let t = Instant::now();
         matcher.solve();
         times.push(t.elapsed());
+        let st = matcher.last_solve_stats();
+        for (acc, x) in work.iter_mut().zip([
+            st.searches,
+            st.scans,
+            st.dual_steps,
+            st.blossoms,
+            st.incremental as usize,
+        ]) {
+            *acc += x;
+        }
     }
     times.sort();
     let mean = times.iter().sum::<Duration>() / resolves as u32;
@@ -84,6 +96,20 @@ fn run(m: usize, model: Model, name: &str) {
         ms(times[resolves - 1]),
         resolves,
     );
+    let per = |x: usize| x as f64 / resolves as f64;
+    println!(
+        "{:>15}  work from scratch: {} searches, {} scans, {} dual steps, {} blossoms;  per re-solve: {:.1} searches, {:.0} scans, {:.0} dual steps, {:.1} blossoms, {:.0}% incremental",
+        "",
+        scratch_stats.searches,
+        scratch_stats.scans,
+        scratch_stats.dual_steps,
+        scratch_stats.blossoms,
+        per(work[0]),
+        per(work[1]),
+        per(work[2]),
+        per(work[3]),
+        100.0 * per(work[4]),
+    );
     // Keep the optimiser honest.
     assert!(matcher.total_weight() > W::ZERO);
 }
@@ -93,7 +119,11 @@ fn main() {
         .skip(1)
         .filter_map(|a| a.parse().ok())
         .collect();
-    let sizes = if sizes.is_empty() { vec![100, 300, 1000] } else { sizes };
+    let sizes = if sizes.is_empty() {
+        vec![100, 300, 1000]
+    } else {
+        sizes
+    };
     println!("Matcher<Wide<4>>, dense graphs");
     for &m in &sizes {
         run(m, Model::Random, "random");

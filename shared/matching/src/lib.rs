@@ -9,7 +9,7 @@ mod matcher;
 mod weight;
 mod wide;
 
-pub use matcher::{Matcher, WeightError};
+pub use matcher::{Matcher, SolveStats, WeightError};
 pub use weight::Weight;
 pub use wide::Wide;
 

@@ -33,6 +33,10 @@ const UNLABELED: u8 = 0;
 const S: u8 = 1;
 const T: u8 = 2;
 
+/// Trees grown at once. More trees meet sooner, but each search starts by scanning every
+/// root's edges; 8 balances the two on dense random graphs.
+const MAX_ROOTS: usize = 8;
+
 /// Above this share of dirty vertices a re-solve starts from scratch instead (it is then cheaper).
 const REBUILD_DIRTY_NUM: usize = 1;
 const REBUILD_DIRTY_DEN: usize = 4;
@@ -58,6 +62,23 @@ fn collect_leaves(childs: &[Vec<u32>], n: usize, b: u32, out: &mut Vec<u32>) {
             collect_leaves(childs, n, c, out);
         }
     }
+}
+
+/// Work done by the last [`Matcher::solve`], for diagnostics and tuning.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SolveStats {
+    /// Whether the previous solution was reused (false: solved from scratch).
+    pub incremental: bool,
+    /// Vertices cut out of their blossoms and unmatched because their edges changed.
+    pub dirty_vertices: usize,
+    /// Alternating-tree searches (each ends with one augmentation or flip).
+    pub searches: usize,
+    /// Edge-row scans of S-vertices (each `O(n)`).
+    pub scans: usize,
+    /// Dual adjustments (each `O(n)`).
+    pub dual_steps: usize,
+    /// Blossoms formed.
+    pub blossoms: usize,
 }
 
 /// Why [`Matcher::try_set_weight`] refused a weight.
@@ -155,17 +176,28 @@ pub struct Matcher<W: Weight> {
     has_list: Vec<bool>,
     /// Non-S vertex: the S-vertex at the other end of its least-slack edge.
     sbest: Vec<u32>,
+    /// Its key `Y_s + Δ + C - 2w`: constant while `s` is S (S-duals fall by exactly what `Δ`
+    /// rises), so comparing keys compares slacks without touching `w[s][u]` again.
+    sbest_key: Vec<W>,
+    /// Total dual step `Δ` of the current search.
+    delta_sum: W,
+    /// Key offset `C = 2^(BITS-3)`, above any doubled weight, so keys are never negative.
+    key_offset: W,
     /// Every S-vertex of the search, in labelling order; `queue[qhead..]` are still to be scanned.
     queue: Vec<u32>,
     qhead: usize,
     mark: Vec<u32>,
     stamp: u32,
     best_to: Vec<(u32, u32)>,
+    best_to_slack: Vec<W>,
     buf: Vec<u32>,
 
     // Incremental bookkeeping.
     changed: Vec<(u32, u32)>,
     rebuild: bool,
+    /// Most trees grown at once.
+    pub(crate) max_roots: usize,
+    stats: SolveStats,
     #[cfg(test)]
     pub(crate) never_rebuild: bool,
 }
@@ -209,14 +241,26 @@ impl<W: Weight> Matcher<W> {
             best_list: vec![Vec::new(); nb],
             has_list: vec![false; nb],
             sbest: vec![NONE; n],
+            sbest_key: vec![W::ZERO; n],
+            delta_sum: W::ZERO,
+            key_offset: {
+                let mut c = W::from_u64(1);
+                for _ in 0..W::BITS - 3 {
+                    c = c.wrapping_add(c);
+                }
+                c
+            },
             queue: Vec::with_capacity(n),
             qhead: 0,
             mark: vec![0; nb],
             stamp: 0,
             best_to: vec![NO_EDGE; nb],
+            best_to_slack: vec![W::ZERO; nb],
             buf: Vec::with_capacity(n),
             changed: Vec::new(),
             rebuild: false,
+            stats: SolveStats::default(),
+            max_roots: MAX_ROOTS,
             #[cfg(test)]
             never_rebuild: false,
         }
@@ -258,7 +302,10 @@ impl<W: Weight> Matcher<W> {
         }
         let bits = w.bit_len();
         if bits > Self::WEIGHT_BITS {
-            return Err(WeightError::TooLarge { bits, max_bits: Self::WEIGHT_BITS });
+            return Err(WeightError::TooLarge {
+                bits,
+                max_bits: Self::WEIGHT_BITS,
+            });
         }
         if self.w[u * n + v] == w {
             return Ok(());
@@ -300,6 +347,11 @@ impl<W: Weight> Matcher<W> {
         (0..self.n).map(|v| self.mate(v)).collect()
     }
 
+    /// Work done by the last [`solve`](Self::solve).
+    pub fn last_solve_stats(&self) -> SolveStats {
+        self.stats
+    }
+
     /// Total weight of the current matching.
     ///
     /// # Panics
@@ -327,20 +379,31 @@ impl<W: Weight> Matcher<W> {
     /// resulting violation restores optimality (`O(n²)` per search at worst, typically much less).
     /// When a large share of the vertices is dirty, it starts from scratch (`O(n³)`).
     pub fn solve(&mut self) {
+        self.stats = SolveStats::default();
         let incremental = !self.rebuild && self.repair();
+        self.stats.incremental = incremental;
         if !incremental {
             self.reset();
         }
         self.changed.clear();
         self.rebuild = false;
         let n = self.n;
-        let mut v = 0;
-        while v < n {
-            if self.mate[v] == NONE && !self.y[v].is_zero() {
-                self.search(v as u32);
-            } else {
-                v += 1;
+        let mut roots = Vec::with_capacity(self.max_roots.min(n));
+        let mut first = 0;
+        loop {
+            roots.clear();
+            for v in first..n {
+                if self.mate[v] == NONE && !self.y[v].is_zero() {
+                    roots.push(v as u32);
+                    if roots.len() == self.max_roots {
+                        break;
+                    }
+                }
             }
+            let Some(&r) = roots.first() else { break };
+            first = r as usize;
+            self.stats.searches += 1;
+            self.search(&roots);
         }
         self.expand_zero_blossoms();
     }
@@ -377,9 +440,7 @@ impl<W: Weight> Matcher<W> {
             }
             for u in v + 1..n {
                 let wt = self.w[v * n + u];
-                if self.mate[u] == NONE
-                    && !wt.is_zero()
-                    && add(self.y[v], self.y[u]) == add(wt, wt)
+                if self.mate[u] == NONE && !wt.is_zero() && add(self.y[v], self.y[u]) == add(wt, wt)
                 {
                     self.mate[v] = u as u32;
                     self.mate[u] = v as u32;
@@ -420,7 +481,11 @@ impl<W: Weight> Matcher<W> {
             if is_dirty[a] || is_dirty[b] {
                 continue;
             }
-            let p = if count[a] > count[b] || (count[a] == count[b] && a < b) { a } else { b };
+            let p = if count[a] > count[b] || (count[a] == count[b] && a < b) {
+                a
+            } else {
+                b
+            };
             is_dirty[p] = true;
             dirty.push(p);
         }
@@ -431,6 +496,7 @@ impl<W: Weight> Matcher<W> {
         if allow_rebuild && dirty.len() * REBUILD_DIRTY_DEN > n * REBUILD_DIRTY_NUM + 8 {
             return false;
         }
+        self.stats.dirty_vertices = dirty.len();
         for &v in &dirty {
             self.dissolve_chain(v as u32);
             let m = self.mate[v];
@@ -563,19 +629,32 @@ impl<W: Weight> Matcher<W> {
             }
         }
         self.sbest.fill(NONE);
+        self.delta_sum = W::ZERO;
         self.queue.clear();
         self.qhead = 0;
     }
 
-    fn search(&mut self, root: u32) {
+    /// Grows alternating trees from `roots` (free vertices with positive duals) until one
+    /// augmentation or flip. Other free vertices are targets.
+    fn search(&mut self, roots: &[u32]) {
         self.reset_search();
-        let b = self.top[root as usize];
-        debug_assert_eq!(self.base[b as usize], root);
-        self.set_s(b, NO_EDGE);
+        // S–S edges between trees have even slack only if all roots' duals share a parity.
+        let parity = self.y[roots[0] as usize].is_odd();
+        for &r in &roots[1..] {
+            if self.y[r as usize].is_odd() != parity {
+                self.raise_by_one(r);
+            }
+        }
+        for &r in roots {
+            let b = self.top[r as usize];
+            debug_assert_eq!(self.base[b as usize], r);
+            self.set_s(b, NO_EDGE);
+        }
         loop {
             while self.qhead < self.queue.len() {
                 let v = self.queue[self.qhead];
                 self.qhead += 1;
+                self.stats.scans += 1;
                 if self.scan(v) {
                     return;
                 }
@@ -583,6 +662,33 @@ impl<W: Weight> Matcher<W> {
             if self.dual_step() {
                 return;
             }
+        }
+    }
+
+    /// Raises by one the dual of free vertex `f` and of every vertex sharing its top-level
+    /// blossom, paying with 2 from that blossom's dual (expanding it first if that is zero), so
+    /// that only edges leaving the blossom gain slack. Keeps feasibility and slackness.
+    fn raise_by_one(&mut self, f: u32) {
+        let n = self.n;
+        let one = W::from_u64(1);
+        loop {
+            let b = self.top[f as usize];
+            if (b as usize) < n {
+                self.y[f as usize] = add(self.y[f as usize], one);
+                return;
+            }
+            if !self.z[b as usize].is_zero() {
+                self.z[b as usize] = sub(self.z[b as usize], W::from_u64(2));
+                let mut leaves = std::mem::take(&mut self.buf);
+                leaves.clear();
+                collect_leaves(&self.childs, n, b, &mut leaves);
+                for &x in &leaves {
+                    self.y[x as usize] = add(self.y[x as usize], one);
+                }
+                self.buf = leaves;
+                return;
+            }
+            self.dissolve_top(b);
         }
     }
 
@@ -603,22 +709,25 @@ impl<W: Weight> Matcher<W> {
         let n = self.n;
         let vi = v as usize;
         let yv = self.y[vi];
+        let key_v = add(add(yv, self.delta_sum), self.key_offset);
+        let mut bv = self.top[vi];
         for u in 0..n {
             let wt = self.w[vi * n + u];
             if wt.is_zero() {
                 continue;
             }
             let bu = self.top[u];
-            let bv = self.top[vi];
             if bu == bv {
                 continue;
             }
-            let sl = sub(add(yv, self.y[u]), add(wt, wt));
+            let tw = add(wt, wt);
             if self.label[bu as usize] == S {
+                let sl = sub(add(yv, self.y[u]), tw);
                 if sl.is_zero() {
                     if self.tight_ss(v, u as u32) {
                         return true;
                     }
+                    bv = self.top[vi];
                 } else {
                     let e = self.best[bv as usize];
                     if e == NO_EDGE || sl < self.slack(e.0, e.1) {
@@ -626,12 +735,13 @@ impl<W: Weight> Matcher<W> {
                     }
                 }
             } else {
-                let sb = self.sbest[u];
-                if sb == NONE || sl < self.slack(sb, u as u32) {
+                let key = sub(key_v, tw);
+                if self.sbest[u] == NONE || key < self.sbest_key[u] {
                     self.sbest[u] = v;
+                    self.sbest_key[u] = key;
                 }
-                if sl.is_zero()
-                    && self.label[bu as usize] == UNLABELED
+                if self.label[bu as usize] == UNLABELED
+                    && add(yv, self.y[u]) == tw
                     && self.tight_unlabeled(v, u as u32)
                 {
                     return true;
@@ -639,6 +749,15 @@ impl<W: Weight> Matcher<W> {
             }
         }
         false
+    }
+
+    /// Current slack of the least-slack edge from an S-vertex to non-S vertex `u`.
+    #[inline(always)]
+    fn sbest_slack(&self, u: usize) -> W {
+        sub(
+            add(self.sbest_key[u], self.y[u]),
+            add(self.key_offset, self.delta_sum),
+        )
     }
 
     /// Tight edge from S-vertex `v` to a vertex `u` of an unlabeled blossom: augment if that
@@ -707,6 +826,7 @@ impl<W: Weight> Matcher<W> {
     /// Shrinks the odd cycle closed by tight edge `(v, u)` through the tree's blossom `lca`.
     fn add_blossom(&mut self, lca: u32, v: u32, u: u32) {
         let n = self.n;
+        self.stats.blossoms += 1;
         let id = self.unused.pop().expect("blossom ids exhausted");
         let idu = id as usize;
         let up = |this: &Self, start: u32| {
@@ -773,7 +893,11 @@ impl<W: Weight> Matcher<W> {
             if self.has_list[ci] {
                 let list = std::mem::take(&mut self.best_list[ci]);
                 for &(x, y) in &list {
-                    self.consider_best(id, x, y, &mut touched);
+                    let by = self.top[y as usize];
+                    if by != id && self.label[by as usize] == S {
+                        let sl = self.slack(x, y);
+                        self.offer_best(by, (x, y), sl, &mut touched);
+                    }
                 }
                 self.best_list[ci] = list;
                 self.best_list[ci].clear();
@@ -781,9 +905,16 @@ impl<W: Weight> Matcher<W> {
             } else {
                 for &x in &leaves[ranges[i].clone()] {
                     let xi = x as usize;
+                    let yx = self.y[xi];
                     for y in 0..n {
-                        if !self.w[xi * n + y].is_zero() {
-                            self.consider_best(id, x, y as u32, &mut touched);
+                        let wt = self.w[xi * n + y];
+                        if wt.is_zero() {
+                            continue;
+                        }
+                        let by = self.top[y];
+                        if by != id && self.label[by as usize] == S {
+                            let sl = sub(add(yx, self.y[y]), add(wt, wt));
+                            self.offer_best(by, (x, y as u32), sl, &mut touched);
                         }
                     }
                 }
@@ -794,12 +925,15 @@ impl<W: Weight> Matcher<W> {
         let mut list = std::mem::take(&mut self.best_list[idu]);
         list.clear();
         let mut b_edge = NO_EDGE;
+        let mut b_slack = W::ZERO;
         for &bu in &touched {
             let e = self.best_to[bu as usize];
+            let sl = self.best_to_slack[bu as usize];
             self.best_to[bu as usize] = NO_EDGE;
             list.push(e);
-            if b_edge == NO_EDGE || self.slack(e.0, e.1) < self.slack(b_edge.0, b_edge.1) {
+            if b_edge == NO_EDGE || sl < b_slack {
                 b_edge = e;
+                b_slack = sl;
             }
         }
         self.best_list[idu] = list;
@@ -809,19 +943,17 @@ impl<W: Weight> Matcher<W> {
         self.cedges[idu] = ed;
     }
 
-    #[inline]
-    fn consider_best(&mut self, id: u32, x: u32, y: u32, touched: &mut Vec<u32>) {
-        let by = self.top[y as usize];
-        if by == id || self.label[by as usize] != S {
+    /// Records `e` (slack `sl`) as the new blossom's edge to S-blossom `by` if it is the least so far.
+    #[inline(always)]
+    fn offer_best(&mut self, by: u32, e: (u32, u32), sl: W, touched: &mut Vec<u32>) {
+        let byi = by as usize;
+        if self.best_to[byi] == NO_EDGE {
+            touched.push(by);
+        } else if sl >= self.best_to_slack[byi] {
             return;
         }
-        let cur = self.best_to[by as usize];
-        if cur == NO_EDGE {
-            touched.push(by);
-            self.best_to[by as usize] = (x, y);
-        } else if self.slack(x, y) < self.slack(cur.0, cur.1) {
-            self.best_to[by as usize] = (x, y);
-        }
+        self.best_to[byi] = e;
+        self.best_to_slack[byi] = sl;
     }
 
     /// Augments along the path root(v) … v – u … (root of u's tree, or u's free blossom).
@@ -867,7 +999,10 @@ impl<W: Weight> Matcher<W> {
             self.rotate(c, v);
         }
         let k = self.childs[bi].len();
-        let i = self.childs[bi].iter().position(|&x| x == c).expect("child of its parent");
+        let i = self.childs[bi]
+            .iter()
+            .position(|&x| x == c)
+            .expect("child of its parent");
         if i > 0 {
             // Edges that become matched: forward from odd i, backward from even i.
             let (lo, hi) = if i % 2 == 1 { (i + 1, k) } else { (0, i - 1) };
@@ -949,21 +1084,20 @@ impl<W: Weight> Matcher<W> {
     /// Computes the next dual step, applies it and handles the event it makes possible.
     /// Returns true when the search is over.
     fn dual_step(&mut self) -> bool {
+        self.stats.dual_steps += 1;
         let n = self.n;
         let mut delta: Option<W> = None;
         let mut kind = 0u8;
         let mut arg = NONE;
         // δ2: tight edge from an S-vertex to an unlabeled blossom.
         for u in 0..n {
-            if self.label[self.top[u] as usize] == UNLABELED {
-                let s = self.sbest[u];
-                if s != NONE {
-                    let sl = self.slack(s, u as u32);
-                    if delta.is_none_or(|d| sl < d) {
-                        delta = Some(sl);
-                        kind = 2;
-                        arg = u as u32;
-                    }
+            if self.label[self.top[u] as usize] == UNLABELED && self.sbest[u] != NONE {
+                let sl = self.sbest_slack(u);
+                debug_assert!(sl == self.slack(self.sbest[u], u as u32));
+                if delta.is_none_or(|d| sl < d) {
+                    delta = Some(sl);
+                    kind = 2;
+                    arg = u as u32;
                 }
             }
         }
@@ -1005,6 +1139,7 @@ impl<W: Weight> Matcher<W> {
             }
         }
         let d = delta.expect("a search always has an S-vertex");
+        self.delta_sum = add(self.delta_sum, d);
         if !d.is_zero() {
             for v in 0..n {
                 match self.label[self.top[v] as usize] {
@@ -1080,12 +1215,18 @@ impl<W: Weight> Matcher<W> {
             chain.reverse();
             let expected_top = chain.first().copied().unwrap_or(v as u32);
             if self.top[v] != expected_top {
-                return Err(format!("top of {v} is {}, expected {expected_top}", self.top[v]));
+                return Err(format!(
+                    "top of {v} is {}, expected {expected_top}",
+                    self.top[v]
+                ));
             }
             let mut sums = vec![W::ZERO];
             for &b in &chain {
                 let last = *sums.last().expect("non-empty");
-                sums.push(last.checked_add(self.z[b as usize]).ok_or("dual sum overflow")?);
+                sums.push(
+                    last.checked_add(self.z[b as usize])
+                        .ok_or("dual sum overflow")?,
+                );
             }
             chains.push(chain);
             zsums.push(sums);
@@ -1100,7 +1241,8 @@ impl<W: Weight> Matcher<W> {
                 .and_then(|s| s.checked_add(zsums[a][common]))
                 .ok_or("dual sum overflow")?;
             let rhs = wt.checked_add(wt).ok_or("weight overflow")?;
-            lhs.checked_sub(rhs).ok_or_else(|| format!("edge ({a}, {b}) is not dual-feasible"))
+            lhs.checked_sub(rhs)
+                .ok_or_else(|| format!("edge ({a}, {b}) is not dual-feasible"))
         };
         for a in 0..n {
             for b in a + 1..n {
@@ -1133,7 +1275,9 @@ impl<W: Weight> Matcher<W> {
                 }
             }
             if self.base[b] != self.base[ch[0] as usize] {
-                return Err(format!("base of blossom {b} differs from its first child's"));
+                return Err(format!(
+                    "base of blossom {b} differs from its first child's"
+                ));
             }
             let child_of = |x: u32| {
                 let mut c = x;

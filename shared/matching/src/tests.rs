@@ -56,6 +56,7 @@ fn graph_strategy(max_n: usize, max_w: u64) -> impl Strategy<Value = (usize, Vec
 
 fn build(n: usize, ws: &[u64]) -> Matcher<u64> {
     let mut m = Matcher::new(n);
+    m.max_roots = 1 + n % 4;
     let mut k = 0;
     for i in 0..n {
         for j in i + 1..n {
@@ -114,7 +115,11 @@ fn random_dense_graphs_have_a_certificate() {
         let mut m = Matcher::<u64>::new(n);
         for i in 0..n {
             for j in i + 1..n {
-                let w = if rng.below(4) < zero_share { 0 } else { rng.below(maxw + 1) };
+                let w = if rng.below(4) < zero_share {
+                    0
+                } else {
+                    rng.below(maxw + 1)
+                };
                 m.set_weight(i, j, w);
             }
         }
@@ -186,11 +191,20 @@ struct Change {
 }
 
 fn scenario() -> impl Strategy<Value = (usize, u64, u64, Vec<Change>)> {
-    (2usize..=40, any::<u64>(), prop_oneof![Just(1u64), Just(5), Just(100), Just(1 << 45)])
+    (
+        2usize..=40,
+        any::<u64>(),
+        prop_oneof![Just(1u64), Just(5), Just(100), Just(1 << 45)],
+    )
         .prop_flat_map(|(n, seed, maxw)| {
             let change = (proptest::collection::vec(0..n, 1..=2), any::<u64>())
                 .prop_map(|(vertices, seed)| Change { vertices, seed });
-            (Just(n), Just(seed), Just(maxw), proptest::collection::vec(change, 1..12))
+            (
+                Just(n),
+                Just(seed),
+                Just(maxw),
+                proptest::collection::vec(change, 1..12),
+            )
         })
 }
 
@@ -219,6 +233,7 @@ fn run_scenario(n: usize, seed: u64, maxw: u64, changes: &[Change], never_rebuil
     let mut rng = Rng(seed | 1);
     let mut m = Matcher::<u64>::new(n);
     m.never_rebuild = never_rebuild;
+    m.max_roots = [1, 2, 3, 8, usize::MAX][(seed % 5) as usize];
     for i in 0..n {
         for j in i + 1..n {
             m.set_weight(i, j, random_weight(&mut rng, maxw));
@@ -333,9 +348,20 @@ fn long_sequences_with_partial_row_changes() {
         let maxw = [1u64, 2, 7, 50, 1 << 40, 1 << 53][rng.below(6) as usize];
         let mut m = Matcher::<u64>::new(n);
         m.never_rebuild = rng.below(2) == 0;
+        m.max_roots = [1, 2, 3, 8, usize::MAX][rng.below(5) as usize];
         let zero = rng.below(5);
-        let wt = |r: &mut Rng| if r.below(5) < zero { 0 } else { random_weight(r, maxw) };
-        for i in 0..n { for j in i + 1..n { m.set_weight(i, j, wt(&mut rng)); } }
+        let wt = |r: &mut Rng| {
+            if r.below(5) < zero {
+                0
+            } else {
+                random_weight(r, maxw)
+            }
+        };
+        for i in 0..n {
+            for j in i + 1..n {
+                m.set_weight(i, j, wt(&mut rng));
+            }
+        }
         m.solve();
         check_valid(&m);
         for _ in 0..30 {
@@ -343,10 +369,16 @@ fn long_sequences_with_partial_row_changes() {
             for _ in 0..k {
                 let v = rng.below(n as u64) as usize;
                 let partial = rng.below(3) == 0;
-                for u in 0..n { if u != v && (!partial || rng.below(4) == 0) { m.set_weight(v, u, wt(&mut rng)); } }
+                for u in 0..n {
+                    if u != v && (!partial || rng.below(4) == 0) {
+                        m.set_weight(v, u, wt(&mut rng));
+                    }
+                }
             }
             m.solve();
-            if let Err(e) = m.verify() { panic!("it={it} n={n}: {e}"); }
+            if let Err(e) = m.verify() {
+                panic!("it={it} n={n}: {e}");
+            }
             assert_eq!(m.total_weight(), fresh_copy(&m).total_weight(), "it={it}");
         }
     }

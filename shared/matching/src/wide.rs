@@ -25,7 +25,7 @@ use core::ops::{Add, AddAssign, BitAnd, BitOr, BitOrAssign, Shl, Shr, Sub, SubAs
 /// assert_eq!(format!("{:x}", Wide::<2>::from_u128(255 << 64)), "ff0000000000000000");
 /// assert_eq!(Wide::<2>::from_u128(12345678901234567890123).to_string(), "12345678901234567890123");
 /// ```
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy)]
 pub struct Wide<const N: usize>(pub [u64; N]);
 
 impl<const N: usize> Wide<N> {
@@ -94,14 +94,13 @@ impl<const N: usize> Wide<N> {
     /// Whether the value is zero.
     #[inline]
     pub const fn is_zero(&self) -> bool {
+        let mut acc = 0u64;
         let mut i = 0;
         while i < N {
-            if self.0[i] != 0 {
-                return false;
-            }
+            acc |= self.0[i];
             i += 1;
         }
-        true
+        acc == 0
     }
 
     /// `self + rhs` modulo `2^(64·N)`, and whether it overflowed.
@@ -236,6 +235,27 @@ impl<const N: usize> Default for Wide<N> {
 impl<const N: usize> From<u64> for Wide<N> {
     fn from(v: u64) -> Self {
         Self::from_u64(v)
+    }
+}
+
+// Limb-wise in registers: the derived array comparison reloads freshly computed limbs with wider
+// vector loads, which stalls on store forwarding in the matcher's inner loop.
+impl<const N: usize> PartialEq for Wide<N> {
+    #[inline]
+    fn eq(&self, other: &Self) -> bool {
+        let mut diff = 0u64;
+        for i in 0..N {
+            diff |= self.0[i] ^ other.0[i];
+        }
+        diff == 0
+    }
+}
+
+impl<const N: usize> Eq for Wide<N> {}
+
+impl<const N: usize> core::hash::Hash for Wide<N> {
+    fn hash<H: core::hash::Hasher>(&self, state: &mut H) {
+        self.0.hash(state);
     }
 }
 

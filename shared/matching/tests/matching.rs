@@ -41,7 +41,15 @@ fn empty_and_tiny_graphs() {
 fn blossom_example() {
     // A heavy triangle 0-1-2 with pendant edges: the optimum must leave the triangle once.
     let mut m = Matcher::<u64>::new(6);
-    for (a, b, w) in [(0, 1, 10), (1, 2, 10), (0, 2, 10), (2, 3, 4), (0, 4, 3), (1, 5, 2), (3, 4, 6)] {
+    for (a, b, w) in [
+        (0, 1, 10),
+        (1, 2, 10),
+        (0, 2, 10),
+        (2, 3, 4),
+        (0, 4, 3),
+        (1, 5, 2),
+        (3, 4, 6),
+    ] {
         m.set_weight(a, b, w);
     }
     m.solve();
@@ -70,11 +78,21 @@ fn weight_limit_is_enforced() {
     assert!(m.try_set_weight(0, 1, (1 << 60) - 1).is_ok());
     assert_eq!(
         m.try_set_weight(0, 1, 1 << 60),
-        Err(WeightError::TooLarge { bits: 61, max_bits: 60 })
+        Err(WeightError::TooLarge {
+            bits: 61,
+            max_bits: 60
+        })
     );
-    assert_eq!(*m.weight(0, 1), (1 << 60) - 1, "a refused weight changes nothing");
+    assert_eq!(
+        *m.weight(0, 1),
+        (1 << 60) - 1,
+        "a refused weight changes nothing"
+    );
     assert_eq!(m.try_set_weight(2, 2, 1), Err(WeightError::SelfLoop(2)));
-    assert_eq!(m.try_set_weight(0, 3, 1), Err(WeightError::OutOfRange { vertex: 3, len: 3 }));
+    assert_eq!(
+        m.try_set_weight(0, 3, 1),
+        Err(WeightError::OutOfRange { vertex: 3, len: 3 })
+    );
     assert_eq!(Matcher::<Wide<4>>::WEIGHT_BITS, 252);
     let mut w = Matcher::<Wide<4>>::new(2);
     assert!(w.try_set_weight(0, 1, Wide::ONE << 251).is_ok());
@@ -117,7 +135,11 @@ fn play(seed: u64, n: usize) -> Vec<Vec<Option<usize>>> {
     let mut m = Matcher::<Wide<4>>::new(n);
     let wt = |r: &mut Rng| {
         // Few distinct values: many ties, so determinism is actually tested.
-        if r.below(4) == 0 { Wide::ZERO } else { (Wide::from_u64(r.below(3)) << 140) | r.below(3) }
+        if r.below(4) == 0 {
+            Wide::ZERO
+        } else {
+            (Wide::from_u64(r.below(3)) << 140) | r.below(3)
+        }
     };
     for i in 0..n {
         for j in i + 1..n {
@@ -127,7 +149,10 @@ fn play(seed: u64, n: usize) -> Vec<Vec<Option<usize>>> {
     m.solve();
     let mut out = vec![m.mates()];
     for step in 0..25 {
-        for v in [rng.below(n as u64) as usize, rng.below(n as u64) as usize].iter().take(1 + step % 2) {
+        for v in [rng.below(n as u64) as usize, rng.below(n as u64) as usize]
+            .iter()
+            .take(1 + step % 2)
+        {
             for u in 0..n {
                 if u != *v {
                     m.set_weight(*v, u, wt(&mut rng));
@@ -182,7 +207,9 @@ fn engine_like_usage_changing_one_vertex_at_a_time() {
         if r.below(10) == 0 {
             Wide::ZERO
         } else {
-            (Wide::from_u64(1 + r.below(2)) << 200) | (Wide::from_u64(r.below(1000)) << 100) | r.next()
+            (Wide::from_u64(1 + r.below(2)) << 200)
+                | (Wide::from_u64(r.below(1000)) << 100)
+                | r.next()
         }
     };
     for i in 0..n {

@@ -119,7 +119,10 @@ fn formatting_of_wide_values() {
     assert_eq!(format!("{:#X}", Wide::<3>::from_u64(0xabc)), "0xABC");
     assert_eq!(Wide::<4>::ZERO.to_string(), "0");
     assert_eq!(format!("{:x}", Wide::<4>::ZERO), "0");
-    assert_eq!(Wide::<1>::from_u64(u64::MAX).to_string(), u64::MAX.to_string());
+    assert_eq!(
+        Wide::<1>::from_u64(u64::MAX).to_string(),
+        u64::MAX.to_string()
+    );
 }
 
 #[test]
