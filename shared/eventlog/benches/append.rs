@@ -1,1 +1,75 @@
-fn main() {}
+//! Append throughput of the event log backends, in events per second.
+//!
+//! `cargo bench -p arbiter-eventlog --bench append` runs the full measurement; it starts its own
+//! nats-server (`$NATS_SERVER_BIN` or `nats-server` on the PATH). Without `--bench` (e.g. under
+//! `cargo test --benches`) it runs a few appends as a smoke test.
+//!
+//! Each run appends to one stream, one command at a time, with an exact expected version, and
+//! events of about 200 bytes. Batch size = events per append (per command).
+//! `ARBITER_BENCH_EVENTS` sets the number of events of a batch-1 run (default 2000); batch-100
+//! runs append 20 times as many.
+
+use arbiter_eventlog::testing::{NatsServer, TempDir};
+use arbiter_eventlog::{EventLog, JetStreamConfig, JetStreamLog, SledLog};
+use std::time::{Duration, Instant};
+
+async fn run<L: EventLog>(log: &L, stream: &str, batch: usize, events: usize) -> (usize, Duration) {
+    let payload = vec![b'x'; 200];
+    let appends = events.div_ceil(batch);
+    let started = Instant::now();
+    for i in 0..appends {
+        let version = (i * batch) as u64;
+        let cmd = format!("cmd-{i}");
+        let batch_events = vec![payload.clone(); batch];
+        log.append(stream, version.into(), &cmd, "bench", batch_events)
+            .await
+            .expect("append");
+    }
+    (appends * batch, started.elapsed())
+}
+
+fn report(backend: &str, batch: usize, (events, took): (usize, Duration)) {
+    let per_sec = events as f64 / took.as_secs_f64();
+    let appends_per_sec = per_sec / batch as f64;
+    println!(
+        "{backend:<10} batch {batch:>3}: {events:>6} events in {:>7.3} s = {per_sec:>9.0} events/s ({appends_per_sec:>7.0} appends/s)",
+        took.as_secs_f64()
+    );
+}
+
+#[tokio::main(flavor = "multi_thread", worker_threads = 2)]
+async fn main() {
+    let full = std::env::args().any(|a| a == "--bench");
+    let events: usize = if full {
+        std::env::var("ARBITER_BENCH_EVENTS")
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(2000)
+    } else {
+        200
+    };
+
+    let dir = TempDir::new("arbiter-bench-sled").expect("temp dir");
+    let sled = SledLog::open(dir.path()).expect("sled");
+    for batch in [1, 100] {
+        let n = if batch == 1 { events } else { events * 20 };
+        report(
+            "sled",
+            batch,
+            run(&sled, &format!("bench-{batch}"), batch, n).await,
+        );
+    }
+
+    let server = NatsServer::start().await.expect("nats-server");
+    let js = JetStreamLog::connect(&[server.url()], JetStreamConfig::default())
+        .await
+        .expect("connect");
+    for batch in [1, 100] {
+        let n = if batch == 1 { events } else { events * 20 };
+        report(
+            "jetstream",
+            batch,
+            run(&js, &format!("bench-{batch}"), batch, n).await,
+        );
+    }
+}

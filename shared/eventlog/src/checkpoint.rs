@@ -50,7 +50,11 @@ fn encode(c: &Checkpoint) -> Vec<u8> {
 }
 
 fn decode(service: &str, stream: &str, v: &[u8]) -> Result<Checkpoint, LogError> {
-    let bad = || storage(format!("corrupt checkpoint for service {service:?}, stream {stream:?}"));
+    let bad = || {
+        storage(format!(
+            "corrupt checkpoint for service {service:?}, stream {stream:?}"
+        ))
+    };
     if v.len() < 9 {
         return Err(bad());
     }
@@ -66,13 +70,19 @@ fn decode(service: &str, stream: &str, v: &[u8]) -> Result<Checkpoint, LogError>
 impl CheckpointStore {
     /// Opens (or creates) a store in the folder `path`.
     pub fn open(path: impl AsRef<Path>) -> Result<CheckpointStore, LogError> {
-        let db = sled::Config::new().path(path.as_ref()).open().map_err(storage)?;
+        let db = sled::Config::new()
+            .path(path.as_ref())
+            .open()
+            .map_err(storage)?;
         CheckpointStore::in_db(&db)
     }
 
     /// A store in a temporary folder, removed on drop (for tests).
     pub fn temporary() -> Result<CheckpointStore, LogError> {
-        let db = sled::Config::new().temporary(true).open().map_err(storage)?;
+        let db = sled::Config::new()
+            .temporary(true)
+            .open()
+            .map_err(storage)?;
         CheckpointStore::in_db(&db)
     }
 
@@ -80,7 +90,10 @@ impl CheckpointStore {
     /// checkpoints in one database (and update both in one sled transaction via [`Self::tree`]).
     pub fn in_db(db: &sled::Db) -> Result<CheckpointStore, LogError> {
         let tree = db.open_tree(TREE).map_err(storage)?;
-        Ok(CheckpointStore { db: db.clone(), tree })
+        Ok(CheckpointStore {
+            db: db.clone(),
+            tree,
+        })
     }
 
     /// The underlying tree (keys and values as written by this module).
@@ -97,7 +110,9 @@ impl CheckpointStore {
 
     /// Stores a checkpoint and flushes: it is durable when this returns.
     pub async fn put(&self, service: &str, stream: &str, c: &Checkpoint) -> Result<(), LogError> {
-        self.tree.insert(key(service, stream), encode(c)).map_err(storage)?;
+        self.tree
+            .insert(key(service, stream), encode(c))
+            .map_err(storage)?;
         self.db.flush_async().await.map_err(storage)?;
         Ok(())
     }
@@ -132,19 +147,31 @@ mod tests {
     async fn put_get_list_remove() {
         let store = CheckpointStore::temporary().unwrap();
         assert_eq!(store.get("reporting", "t1").unwrap(), None);
-        let c1 = Checkpoint { version: 7, snapshot: Some(b"state".to_vec()) };
-        let c2 = Checkpoint { version: 3, snapshot: None };
+        let c1 = Checkpoint {
+            version: 7,
+            snapshot: Some(b"state".to_vec()),
+        };
+        let c2 = Checkpoint {
+            version: 3,
+            snapshot: None,
+        };
         store.put("reporting", "t1", &c1).await.unwrap();
         store.put("reporting", "t2", &c2).await.unwrap();
         // A service whose name is a prefix of another does not see the other's checkpoints.
         store.put("reportingx", "t1", &c2).await.unwrap();
         assert_eq!(store.get("reporting", "t1").unwrap(), Some(c1.clone()));
         let list = store.list("reporting").unwrap();
-        assert_eq!(list, vec![("t1".to_string(), c1), ("t2".to_string(), c2.clone())]);
+        assert_eq!(
+            list,
+            vec![("t1".to_string(), c1), ("t2".to_string(), c2.clone())]
+        );
         store.remove("reporting", "t1").await.unwrap();
         assert_eq!(store.get("reporting", "t1").unwrap(), None);
         // An empty snapshot is kept distinct from no snapshot.
-        let empty = Checkpoint { version: 1, snapshot: Some(vec![]) };
+        let empty = Checkpoint {
+            version: 1,
+            snapshot: Some(vec![]),
+        };
         store.put("x", "t", &empty).await.unwrap();
         assert_eq!(store.get("x", "t").unwrap(), Some(empty));
     }

@@ -26,6 +26,9 @@ pub(crate) struct HeadRecord {
     pub position: u64,
 }
 
+/// The heads recorded per stream, or why the journal could not be read.
+pub(crate) type RecordedHeads = Result<BTreeMap<String, HeadRecord>, String>;
+
 pub(crate) struct HeadJournal {
     file: File,
 }
@@ -72,9 +75,17 @@ fn parse(bytes: &[u8]) -> Result<BTreeMap<String, HeadRecord>, String> {
         let version = u64::from_be_bytes(b[..8].try_into().expect("8 bytes"));
         let hash: Hash = b[8..40].try_into().expect("32 bytes");
         let position = u64::from_be_bytes(b[40..48].try_into().expect("8 bytes"));
-        let entry = out.entry(stream).or_insert(HeadRecord { version, hash, position });
+        let entry = out.entry(stream).or_insert(HeadRecord {
+            version,
+            hash,
+            position,
+        });
         if version >= entry.version {
-            *entry = HeadRecord { version, hash, position };
+            *entry = HeadRecord {
+                version,
+                hash,
+                position,
+            };
         }
         at += len;
     }
@@ -88,7 +99,7 @@ fn sync_dir(dir: &Path) -> io::Result<()> {
 impl HeadJournal {
     /// Opens the journal in `dir`, returning it with the recorded heads. An intact journal is
     /// compacted to one record per stream; a damaged one is left as it is (and reported).
-    pub fn open(dir: &Path) -> io::Result<(HeadJournal, Result<BTreeMap<String, HeadRecord>, String>)> {
+    pub fn open(dir: &Path) -> io::Result<(HeadJournal, RecordedHeads)> {
         let path: PathBuf = dir.join(FILE_NAME);
         let bytes = match std::fs::read(&path) {
             Ok(b) => b,
@@ -122,7 +133,11 @@ mod tests {
     use super::*;
 
     fn rec(v: u64) -> HeadRecord {
-        HeadRecord { version: v, hash: [v as u8; 32], position: v * 10 }
+        HeadRecord {
+            version: v,
+            hash: [v as u8; 32],
+            position: v * 10,
+        }
     }
 
     #[test]

@@ -156,7 +156,9 @@ impl JetStreamLog {
         cfg: JetStreamConfig,
     ) -> Result<JetStreamLog, LogError> {
         validate_token(&cfg.stream_name, "stream_name")?;
-        let js = jetstream::ContextBuilder::new().timeout(cfg.request_timeout).build(client.clone());
+        let js = jetstream::ContextBuilder::new()
+            .timeout(cfg.request_timeout)
+            .build(client.clone());
         let config = StreamConfig {
             name: cfg.stream_name.clone(),
             subjects: vec![format!("{}.*.events", cfg.subject_prefix)],
@@ -188,7 +190,13 @@ impl JetStreamLog {
         })
         .await?;
         Ok(JetStreamLog {
-            inner: Arc::new(Inner { client, js, stream, cfg, heads: Default::default() }),
+            inner: Arc::new(Inner {
+                client,
+                js,
+                stream,
+                cfg,
+                heads: Default::default(),
+            }),
         })
     }
 
@@ -226,7 +234,12 @@ impl JetStreamLog {
         deadline: Instant,
     ) -> Result<Option<StreamMessage>, LogError> {
         retry_until(deadline, "read a message", || async move {
-            match self.inner.stream.get_first_raw_message_by_subject(subject, seq).await {
+            match self
+                .inner
+                .stream
+                .get_first_raw_message_by_subject(subject, seq)
+                .await
+            {
                 Ok(m) => Ok(Attempt::Done(Some(m))),
                 Err(e) => match e.kind() {
                     LastRawMessageErrorKind::NoMessageFound => Ok(Attempt::Done(None)),
@@ -239,7 +252,12 @@ impl JetStreamLog {
     }
 
     /// Reads the subject's messages after `head.seq` into `head`, checking the chain.
-    async fn catch_up(&self, stream: &str, head: &mut Head, deadline: Instant) -> Result<(), LogError> {
+    async fn catch_up(
+        &self,
+        stream: &str,
+        head: &mut Head,
+        deadline: Instant,
+    ) -> Result<(), LogError> {
         let subject = self.subject(stream);
         while let Some(msg) = self.message_from(&subject, head.seq + 1, deadline).await? {
             absorb(stream, head, &msg)?;
@@ -281,7 +299,9 @@ impl JetStreamLog {
                 }
                 // Our own message, found after a lost ack, is not a replay.
                 let ours = pending.as_ref().is_some_and(|(_, evs, _)| {
-                    evs.iter().map(|e| e.event_id).eq(c.event_ids.iter().copied())
+                    evs.iter()
+                        .map(|e| e.event_id)
+                        .eq(c.event_ids.iter().copied())
                 });
                 return Ok(c.outcome(stream, !ours));
             }
@@ -294,7 +314,10 @@ impl JetStreamLog {
                     self.catch_up(stream, &mut head, deadline).await?;
                     continue;
                 }
-                return Err(LogError::Conflict { expected: v, actual: head.version });
+                return Err(LogError::Conflict {
+                    expected: v,
+                    actual: head.version,
+                });
             }
             if pending.as_ref().is_none_or(|(seq, _, _)| *seq != head.seq) {
                 let events = record::build_events(
@@ -386,7 +409,11 @@ impl JetStreamLog {
         }
     }
 
-    async fn read_impl(&self, stream: &str, from_version: Version) -> Result<Vec<StoredEvent>, LogError> {
+    async fn read_impl(
+        &self,
+        stream: &str,
+        from_version: Version,
+    ) -> Result<Vec<StoredEvent>, LogError> {
         validate_stream_name(stream)?;
         let from = from_version.max(1);
         let start_seq = self.start_seq(stream, from);
@@ -425,7 +452,12 @@ impl JetStreamLog {
         let msg = retry_until(self.deadline(), "read the last message", || {
             let subject = subject.clone();
             async move {
-                match self.inner.stream.get_last_raw_message_by_subject(&subject).await {
+                match self
+                    .inner
+                    .stream
+                    .get_last_raw_message_by_subject(&subject)
+                    .await
+                {
                     Ok(m) => Ok(Attempt::Done(Some(m))),
                     Err(e) => match e.kind() {
                         LastRawMessageErrorKind::NoMessageFound => Ok(Attempt::Done(None)),
@@ -438,13 +470,13 @@ impl JetStreamLog {
         .await?;
         match msg {
             None => Ok(0),
-            Some(m) => header_version(&m.headers, HEADER_LAST_VERSION).ok_or_else(|| {
-                LogError::Corrupt {
+            Some(m) => {
+                header_version(&m.headers, HEADER_LAST_VERSION).ok_or_else(|| LogError::Corrupt {
                     stream: stream.to_string(),
                     version: 0,
                     detail: format!("message {} has no {HEADER_LAST_VERSION} header", m.sequence),
-                }
-            }),
+                })
+            }
         }
     }
 
@@ -480,24 +512,35 @@ impl JetStreamLog {
 
     async fn subscribe_impl(&self, from: SubscribeFrom) -> Result<EventStream, LogError> {
         let (filter_subject, deliver_policy, only_stream, from_version) = match &from {
-            SubscribeFrom::Stream { stream, from_version } => {
+            SubscribeFrom::Stream {
+                stream,
+                from_version,
+            } => {
                 validate_stream_name(stream)?;
                 let start = self.start_seq(stream, (*from_version).max(1));
                 (
                     self.subject(stream),
-                    DeliverPolicy::ByStartSequence { start_sequence: start },
+                    DeliverPolicy::ByStartSequence {
+                        start_sequence: start,
+                    },
                     Some(stream.clone()),
                     (*from_version).max(1),
                 )
             }
             SubscribeFrom::All { from_position } => (
                 format!("{}.*.events", self.inner.cfg.subject_prefix),
-                DeliverPolicy::ByStartSequence { start_sequence: (*from_position).max(1) },
+                DeliverPolicy::ByStartSequence {
+                    start_sequence: (*from_position).max(1),
+                },
                 None,
                 1,
             ),
         };
-        let config = pull::OrderedConfig { filter_subject, deliver_policy, ..Default::default() };
+        let config = pull::OrderedConfig {
+            filter_subject,
+            deliver_policy,
+            ..Default::default()
+        };
         let messages = retry_until(self.deadline(), "create an ordered consumer", || {
             let config = config.clone();
             async move {
@@ -559,7 +602,10 @@ impl JetStreamLog {
             }
         })
         .await?;
-        Ok(DurableConsumer { log: self.clone(), consumer })
+        Ok(DurableConsumer {
+            log: self.clone(),
+            consumer,
+        })
     }
 }
 
@@ -588,7 +634,10 @@ impl Delivery {
 
     /// Asks for redelivery (e.g. after a failure handling it).
     pub async fn nak(&self) -> Result<(), LogError> {
-        self.message.ack_with(AckKind::Nak(None)).await.map_err(nats)
+        self.message
+            .ack_with(AckKind::Nak(None))
+            .await
+            .map_err(nats)
     }
 }
 
@@ -612,23 +661,34 @@ impl DurableConsumer {
                 .stream_of_subject(message.subject.as_str())
                 .map(str::to_string)
                 .ok_or_else(|| nats(format!("unexpected subject {}", message.subject)))?;
-            let events = decode_batch(&message.payload, position).map_err(|e| LogError::Corrupt {
-                stream: stream.clone(),
-                version: header_version(&message.headers.clone().unwrap_or_default(), HEADER_FIRST_VERSION)
+            let events =
+                decode_batch(&message.payload, position).map_err(|e| LogError::Corrupt {
+                    stream: stream.clone(),
+                    version: header_version(
+                        &message.headers.clone().unwrap_or_default(),
+                        HEADER_FIRST_VERSION,
+                    )
                     .unwrap_or(0),
-                detail: e.0,
-            })?;
+                    detail: e.0,
+                })?;
             for e in &events {
                 let computed = record::compute_hash(e);
                 if computed != e.hash {
                     return Err(corrupt_link(
                         &stream,
                         e.version,
-                        record::BreakKind::HashMismatch { stored: e.hash, computed },
+                        record::BreakKind::HashMismatch {
+                            stored: e.hash,
+                            computed,
+                        },
                     ));
                 }
             }
-            out.push(Delivery { events, position, message });
+            out.push(Delivery {
+                events,
+                position,
+                message,
+            });
         }
         Ok(out)
     }
@@ -714,7 +774,12 @@ fn corrupt_link(stream: &str, version: Version, kind: record::BreakKind) -> LogE
     LogError::Corrupt {
         stream: stream.to_string(),
         version,
-        detail: ChainBreak { stream: stream.to_string(), version, kind }.to_string(),
+        detail: ChainBreak {
+            stream: stream.to_string(),
+            version,
+            kind,
+        }
+        .to_string(),
     }
 }
 
@@ -758,7 +823,10 @@ fn absorb(stream: &str, head: &mut Head, msg: &StreamMessage) -> Result<(), LogE
             return Err(corrupt_link(
                 stream,
                 e.version,
-                record::BreakKind::VersionGap { expected: 1, found: e.version },
+                record::BreakKind::VersionGap {
+                    expected: 1,
+                    found: e.version,
+                },
             ));
         }
         head.version = e.version;
@@ -783,8 +851,14 @@ fn absorb(stream: &str, head: &mut Head, msg: &StreamMessage) -> Result<(), LogE
 }
 
 fn validate_token(s: &str, what: &str) -> Result<(), LogError> {
-    if s.is_empty() || !s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-') {
-        return Err(LogError::InvalidAppend(format!("{what} {s:?}: use A-Z a-z 0-9 _ -")));
+    if s.is_empty()
+        || !s
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+    {
+        return Err(LogError::InvalidAppend(format!(
+            "{what} {s:?}: use A-Z a-z 0-9 _ -"
+        )));
     }
     Ok(())
 }

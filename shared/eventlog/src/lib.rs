@@ -106,7 +106,10 @@ pub struct AppendOutcome {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SubscribeFrom {
     /// The events of one stream with `version >= from_version`, then every new one.
-    Stream { stream: String, from_version: Version },
+    Stream {
+        stream: String,
+        from_version: Version,
+    },
     /// The events of every stream written by appends at `position >= from_position` (0 or 1 =
     /// from the beginning), in append order, then every new one. All events of one append are
     /// delivered together.
@@ -131,7 +134,11 @@ pub enum LogError {
     TooLarge { size: usize, limit: usize },
     /// A stored event could not be decoded or failed its integrity check.
     #[error("corrupt event at {stream:?} version {version}: {detail}")]
-    Corrupt { stream: String, version: Version, detail: String },
+    Corrupt {
+        stream: String,
+        version: Version,
+        detail: String,
+    },
     /// The embedded store failed (I/O, sled).
     #[error("storage error: {0}")]
     Storage(String),
@@ -190,7 +197,10 @@ pub trait EventLog: Send + Sync + 'static {
 /// `>` or spaces).
 pub fn validate_stream_name(stream: &str) -> Result<(), LogError> {
     let bad = |reason: &str| {
-        Err(LogError::InvalidStream { stream: stream.to_string(), reason: reason.to_string() })
+        Err(LogError::InvalidStream {
+            stream: stream.to_string(),
+            reason: reason.to_string(),
+        })
     };
     if stream.is_empty() {
         return bad("empty");
@@ -198,8 +208,13 @@ pub fn validate_stream_name(stream: &str) -> Result<(), LogError> {
     if stream.len() > MAX_STREAM_NAME {
         return bad("longer than 128 bytes");
     }
-    if let Some(c) = stream.chars().find(|c| !(c.is_ascii_alphanumeric() || *c == '_' || *c == '-')) {
-        return bad(&format!("character {c:?} not allowed (use A-Z a-z 0-9 _ -)"));
+    if let Some(c) = stream
+        .chars()
+        .find(|c| !(c.is_ascii_alphanumeric() || *c == '_' || *c == '-'))
+    {
+        return bad(&format!(
+            "character {c:?} not allowed (use A-Z a-z 0-9 _ -)"
+        ));
     }
     Ok(())
 }
@@ -214,10 +229,14 @@ pub(crate) fn validate_append(
         return Err(LogError::InvalidAppend("empty command id".into()));
     }
     if command_id.len() > 256 {
-        return Err(LogError::InvalidAppend("command id longer than 256 bytes".into()));
+        return Err(LogError::InvalidAppend(
+            "command id longer than 256 bytes".into(),
+        ));
     }
     if command_id.chars().any(char::is_control) {
-        return Err(LogError::InvalidAppend("control character in command id".into()));
+        return Err(LogError::InvalidAppend(
+            "control character in command id".into(),
+        ));
     }
     if events.is_empty() {
         return Err(LogError::InvalidAppend("no events".into()));
@@ -241,7 +260,10 @@ mod tests {
         assert!(validate_stream_name("open-2026_A").is_ok());
         for bad in ["", "a.b", "a b", "a*", "a>", "ä", &"x".repeat(129)] {
             assert!(
-                matches!(validate_stream_name(bad), Err(LogError::InvalidStream { .. })),
+                matches!(
+                    validate_stream_name(bad),
+                    Err(LogError::InvalidStream { .. })
+                ),
                 "{bad:?}"
             );
         }
@@ -257,7 +279,13 @@ mod tests {
     #[test]
     fn append_validation() {
         assert!(validate_append("s", "c", &[vec![]]).is_ok());
-        assert!(matches!(validate_append("s", "", &[vec![]]), Err(LogError::InvalidAppend(_))));
-        assert!(matches!(validate_append("s", "c", &[]), Err(LogError::InvalidAppend(_))));
+        assert!(matches!(
+            validate_append("s", "", &[vec![]]),
+            Err(LogError::InvalidAppend(_))
+        ));
+        assert!(matches!(
+            validate_append("s", "c", &[]),
+            Err(LogError::InvalidAppend(_))
+        ));
     }
 }

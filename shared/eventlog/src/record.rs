@@ -33,7 +33,14 @@ fn put_bytes(out: &mut Vec<u8>, b: &[u8]) {
 /// The canonical encoding of `e` without its hash.
 pub fn canonical_bytes(e: &StoredEvent) -> Vec<u8> {
     let mut out = Vec::with_capacity(
-        DOMAIN.len() + 4 * 4 + 8 * 2 + 16 + 32 + e.stream.len() + e.command_id.len() + e.actor.len()
+        DOMAIN.len()
+            + 4 * 4
+            + 8 * 2
+            + 16
+            + 32
+            + e.stream.len()
+            + e.command_id.len()
+            + e.actor.len()
             + e.payload.len(),
     );
     out.extend_from_slice(DOMAIN);
@@ -71,22 +78,30 @@ struct Reader<'a> {
 
 impl<'a> Reader<'a> {
     fn take(&mut self, n: usize, what: &str) -> Result<&'a [u8], DecodeError> {
-        let end = self.at.checked_add(n).filter(|&e| e <= self.b.len()).ok_or_else(|| {
-            DecodeError(format!(
-                "truncated at byte {} reading {what} ({n} bytes, {} left)",
-                self.at,
-                self.b.len() - self.at
-            ))
-        })?;
+        let end = self
+            .at
+            .checked_add(n)
+            .filter(|&e| e <= self.b.len())
+            .ok_or_else(|| {
+                DecodeError(format!(
+                    "truncated at byte {} reading {what} ({n} bytes, {} left)",
+                    self.at,
+                    self.b.len() - self.at
+                ))
+            })?;
         let s = &self.b[self.at..end];
         self.at = end;
         Ok(s)
     }
     fn u32(&mut self, what: &str) -> Result<u32, DecodeError> {
-        Ok(u32::from_be_bytes(self.take(4, what)?.try_into().expect("4 bytes")))
+        Ok(u32::from_be_bytes(
+            self.take(4, what)?.try_into().expect("4 bytes"),
+        ))
     }
     fn u64(&mut self, what: &str) -> Result<u64, DecodeError> {
-        Ok(u64::from_be_bytes(self.take(8, what)?.try_into().expect("8 bytes")))
+        Ok(u64::from_be_bytes(
+            self.take(8, what)?.try_into().expect("8 bytes"),
+        ))
     }
     fn sized(&mut self, what: &str) -> Result<&'a [u8], DecodeError> {
         let n = self.u32(what)? as usize;
@@ -118,7 +133,10 @@ pub fn decode_record(bytes: &[u8], position: u64) -> Result<StoredEvent, DecodeE
     let prev_hash = r.hash("previous hash")?;
     let hash = r.hash("hash")?;
     if r.at != bytes.len() {
-        return Err(DecodeError(format!("{} trailing bytes", bytes.len() - r.at)));
+        return Err(DecodeError(format!(
+            "{} trailing bytes",
+            bytes.len() - r.at
+        )));
     }
     Ok(StoredEvent {
         stream,
@@ -152,10 +170,16 @@ pub fn decode_batch(bytes: &[u8], position: u64) -> Result<Vec<StoredEvent>, Dec
     let mut out = Vec::with_capacity(n.min(4096));
     for i in 0..n {
         let rec = r.sized("record")?;
-        out.push(decode_record(rec, position).map_err(|e| DecodeError(format!("record {i}: {}", e.0)))?);
+        out.push(
+            decode_record(rec, position)
+                .map_err(|e| DecodeError(format!("record {i}: {}", e.0)))?,
+        );
     }
     if r.at != bytes.len() {
-        return Err(DecodeError(format!("{} trailing bytes after batch", bytes.len() - r.at)));
+        return Err(DecodeError(format!(
+            "{} trailing bytes after batch",
+            bytes.len() - r.at
+        )));
     }
     Ok(out)
 }
@@ -222,25 +246,34 @@ pub fn hex(h: &Hash) -> String {
 /// Checks one event's hash and its link to its predecessor in the same stream. With no
 /// predecessor (`None`), a version-1 event must carry the zero previous hash and a later one is
 /// taken as an anchor.
-pub(crate) fn check_link(
-    e: &StoredEvent,
-    prev: Option<(Version, Hash)>,
-) -> Result<(), BreakKind> {
+pub(crate) fn check_link(e: &StoredEvent, prev: Option<(Version, Hash)>) -> Result<(), BreakKind> {
     let computed = compute_hash(e);
     if computed != e.hash {
-        return Err(BreakKind::HashMismatch { stored: e.hash, computed });
+        return Err(BreakKind::HashMismatch {
+            stored: e.hash,
+            computed,
+        });
     }
     match prev {
         Some((pv, ph)) => {
             if e.version != pv + 1 {
-                return Err(BreakKind::VersionGap { expected: pv + 1, found: e.version });
+                return Err(BreakKind::VersionGap {
+                    expected: pv + 1,
+                    found: e.version,
+                });
             }
             if e.prev_hash != ph {
-                return Err(BreakKind::PrevHashMismatch { expected: ph, found: e.prev_hash });
+                return Err(BreakKind::PrevHashMismatch {
+                    expected: ph,
+                    found: e.prev_hash,
+                });
             }
         }
         None if e.version == 1 && e.prev_hash != ZERO_HASH => {
-            return Err(BreakKind::PrevHashMismatch { expected: ZERO_HASH, found: e.prev_hash });
+            return Err(BreakKind::PrevHashMismatch {
+                expected: ZERO_HASH,
+                found: e.prev_hash,
+            });
         }
         None => {}
     }
@@ -259,7 +292,11 @@ pub fn verify_chain<'a>(events: impl IntoIterator<Item = &'a StoredEvent>) -> Op
     for e in events {
         let prev = last.get(e.stream.as_str()).copied();
         if let Err(kind) = check_link(e, prev) {
-            return Some(ChainBreak { stream: e.stream.clone(), version: e.version, kind });
+            return Some(ChainBreak {
+                stream: e.stream.clone(),
+                version: e.version,
+                kind,
+            });
         }
         last.insert(e.stream.as_str(), (e.version, e.hash));
     }
@@ -303,7 +340,14 @@ mod tests {
     use super::*;
 
     fn chain(n: usize) -> Vec<StoredEvent> {
-        build_events("t1", 0, ZERO_HASH, "c1", "tester", (0..n).map(|i| vec![i as u8; 3]).collect())
+        build_events(
+            "t1",
+            0,
+            ZERO_HASH,
+            "c1",
+            "tester",
+            (0..n).map(|i| vec![i as u8; 3]).collect(),
+        )
     }
 
     #[test]
@@ -365,7 +409,13 @@ mod tests {
         let mut evs = chain(4);
         evs.remove(1);
         let b = verify_chain(&evs).unwrap();
-        assert_eq!(b.kind, BreakKind::VersionGap { expected: 2, found: 3 });
+        assert_eq!(
+            b.kind,
+            BreakKind::VersionGap {
+                expected: 2,
+                found: 3
+            }
+        );
     }
 
     #[test]
@@ -373,14 +423,23 @@ mod tests {
         let mut evs = chain(1);
         evs[0].prev_hash = [1; 32];
         evs[0].hash = compute_hash(&evs[0]);
-        assert!(matches!(verify_chain(&evs).unwrap().kind, BreakKind::PrevHashMismatch { .. }));
+        assert!(matches!(
+            verify_chain(&evs).unwrap().kind,
+            BreakKind::PrevHashMismatch { .. }
+        ));
     }
 
     #[test]
     fn interleaved_streams_are_checked_separately() {
         let a = chain(3);
         let b = build_events("t2", 0, ZERO_HASH, "c9", "x", vec![vec![1], vec![2]]);
-        let mixed = vec![a[0].clone(), b[0].clone(), a[1].clone(), b[1].clone(), a[2].clone()];
+        let mixed = vec![
+            a[0].clone(),
+            b[0].clone(),
+            a[1].clone(),
+            b[1].clone(),
+            a[2].clone(),
+        ];
         assert_eq!(verify_chain(&mixed), None);
     }
 

@@ -16,6 +16,7 @@
 //! damaged log entry as if it were a torn write) is marked damaged: reading or appending to it
 //! fails with [`LogError::Corrupt`] naming the stream and the first missing version.
 
+use crate::heads::{HeadJournal, HeadRecord};
 use crate::record::{self, check_link, decode_record, encode_record, payload_digest};
 use crate::{
     AppendOutcome, EventLog, EventStream, ExpectedVersion, Hash, LogError, StoredEvent,
@@ -24,7 +25,6 @@ use crate::{
 use futures::future::BoxFuture;
 use sled::transaction::{ConflictableTransactionError, TransactionError};
 use sled::{Transactional, Tree};
-use crate::heads::{HeadJournal, HeadRecord};
 use std::collections::{BTreeMap, VecDeque};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -65,7 +65,8 @@ fn be(v: u64) -> [u8; 8] {
 }
 
 fn u64_at(b: &[u8], at: usize) -> Option<u64> {
-    b.get(at..at + 8).map(|s| u64::from_be_bytes(s.try_into().expect("8 bytes")))
+    b.get(at..at + 8)
+        .map(|s| u64::from_be_bytes(s.try_into().expect("8 bytes")))
 }
 
 struct CommandEntry {
@@ -111,7 +112,11 @@ impl SledLog {
     pub fn temporary() -> Result<SledLog, LogError> {
         let path = temp_path();
         std::fs::create_dir_all(&path).map_err(storage)?;
-        let db = sled::Config::new().path(&path).temporary(true).open().map_err(storage)?;
+        let db = sled::Config::new()
+            .path(&path)
+            .temporary(true)
+            .open()
+            .map_err(storage)?;
         SledLog::from_db(db, &path)
     }
 
@@ -126,7 +131,10 @@ impl SledLog {
         let (damage, journal_damage) = match heads {
             Ok(heads) => (check_heads(&db, &heads)?, None),
             Err(why) => {
-                let why = format!("head journal {}: {why}", path.join(crate::heads::FILE_NAME).display());
+                let why = format!(
+                    "head journal {}: {why}",
+                    path.join(crate::heads::FILE_NAME).display()
+                );
                 tracing::error!("{why}; appends are refused");
                 (BTreeMap::new(), Some(why))
             }
@@ -167,22 +175,37 @@ impl SledLog {
     /// Flushes sled's buffers to disk (appends already do; sled closes its files when the
     /// last clone is dropped).
     pub async fn flush(&self) -> Result<(), LogError> {
-        self.inner.db.flush_async().await.map(|_| ()).map_err(storage)
+        self.inner
+            .db
+            .flush_async()
+            .await
+            .map(|_| ())
+            .map_err(storage)
     }
 
     fn events_tree(&self, stream: &str) -> Result<Tree, LogError> {
-        self.inner.db.open_tree(format!("{EVENTS_PREFIX}{stream}")).map_err(storage)
+        self.inner
+            .db
+            .open_tree(format!("{EVENTS_PREFIX}{stream}"))
+            .map_err(storage)
     }
 
     fn commands_tree(&self, stream: &str) -> Result<Tree, LogError> {
-        self.inner.db.open_tree(format!("{COMMANDS_PREFIX}{stream}")).map_err(storage)
+        self.inner
+            .db
+            .open_tree(format!("{COMMANDS_PREFIX}{stream}"))
+            .map_err(storage)
     }
 
     /// Decodes and checks the stored value at `version` of `stream`.
     fn decode_value(stream: &str, version: Version, value: &[u8]) -> Result<StoredEvent, LogError> {
-        let corrupt =
-            |detail: String| LogError::Corrupt { stream: stream.to_string(), version, detail };
-        let position = u64_at(value, 0).ok_or_else(|| corrupt("value shorter than 8 bytes".into()))?;
+        let corrupt = |detail: String| LogError::Corrupt {
+            stream: stream.to_string(),
+            version,
+            detail,
+        };
+        let position =
+            u64_at(value, 0).ok_or_else(|| corrupt("value shorter than 8 bytes".into()))?;
         let e = decode_record(&value[8..], position).map_err(|e| corrupt(e.0))?;
         if e.version != version {
             return Err(corrupt(format!("record says version {}", e.version)));
@@ -254,7 +277,12 @@ impl SledLog {
             check_link(&e, prev).map_err(|kind| LogError::Corrupt {
                 stream: stream.to_string(),
                 version,
-                detail: record::ChainBreak { stream: stream.to_string(), version, kind }.to_string(),
+                detail: record::ChainBreak {
+                    stream: stream.to_string(),
+                    version,
+                    kind,
+                }
+                .to_string(),
             })?;
             prev = Some((version, e.hash));
             out.push(e);
@@ -323,10 +351,15 @@ impl SledLog {
         if let ExpectedVersion::Exact(expected) = expected
             && expected != last_version
         {
-            return Err(LogError::Conflict { expected, actual: last_version });
+            return Err(LogError::Conflict {
+                expected,
+                actual: last_version,
+            });
         }
         let position = match self.inner.all.last().map_err(storage)? {
-            Some((k, _)) => u64_at(&k, 0).ok_or_else(|| storage("bad key in the append index"))? + 1,
+            Some((k, _)) => {
+                u64_at(&k, 0).ok_or_else(|| storage("bad key in the append index"))? + 1
+            }
             None => 1,
         };
         let mut events =
@@ -336,7 +369,12 @@ impl SledLog {
         }
         let first = last_version + 1;
         let last = last_version + events.len() as u64;
-        let entry = CommandEntry { first, last, position, digest };
+        let entry = CommandEntry {
+            first,
+            last,
+            position,
+            digest,
+        };
         let values: Vec<([u8; 8], Vec<u8>)> = events
             .iter()
             .map(|e| {
@@ -377,7 +415,10 @@ impl SledLog {
         let journal = self.inner.journal.clone();
         let stream_name = stream.to_string();
         tokio::task::spawn_blocking(move || {
-            journal.lock().expect("journal lock").record(&stream_name, &head)
+            journal
+                .lock()
+                .expect("journal lock")
+                .record(&stream_name, &head)
         })
         .await
         .map_err(storage)?
@@ -403,7 +444,11 @@ impl SledLog {
             let position = u64_at(&k, 0).ok_or_else(|| storage("bad key in the append index"))?;
             let (first, last) = match (u64_at(&v, 0), u64_at(&v, 8)) {
                 (Some(f), Some(l)) if v.len() >= 16 => (f, l),
-                _ => return Err(storage(format!("bad append index entry at position {position}"))),
+                _ => {
+                    return Err(storage(format!(
+                        "bad append index entry at position {position}"
+                    )));
+                }
             };
             let stream = std::str::from_utf8(&v[16..])
                 .map_err(|_| storage(format!("bad stream name at position {position}")))?;
@@ -426,7 +471,9 @@ impl SledLog {
     fn list_streams_sync(&self) -> Result<Vec<String>, LogError> {
         let mut out = Vec::new();
         for name in self.inner.db.tree_names() {
-            let Some(stream) = std::str::from_utf8(&name).ok().and_then(|n| n.strip_prefix(EVENTS_PREFIX))
+            let Some(stream) = std::str::from_utf8(&name)
+                .ok()
+                .and_then(|n| n.strip_prefix(EVENTS_PREFIX))
             else {
                 continue;
             };
@@ -463,7 +510,9 @@ fn check_heads(
 ) -> Result<BTreeMap<String, LogError>, LogError> {
     let mut damage = BTreeMap::new();
     for (stream, rec) in heads {
-        let tree = db.open_tree(format!("{EVENTS_PREFIX}{stream}")).map_err(storage)?;
+        let tree = db
+            .open_tree(format!("{EVENTS_PREFIX}{stream}"))
+            .map_err(storage)?;
         let problem = match SledLog::head(stream, &tree) {
             Err(e) => Some(e),
             Ok((last, _)) if last < rec.version => Some(LogError::Corrupt {
@@ -500,8 +549,13 @@ fn check_heads(
 }
 
 enum Cursor {
-    Stream { stream: String, next_version: Version },
-    All { next_position: u64 },
+    Stream {
+        stream: String,
+        next_version: Version,
+    },
+    All {
+        next_position: u64,
+    },
 }
 
 struct Subscription {
@@ -524,9 +578,10 @@ impl Subscription {
             // Mark the current state seen before reading, so an append after the read wakes us.
             self.changes.borrow_and_update();
             let read = match &self.cursor {
-                Cursor::Stream { stream, next_version } => {
-                    self.log.read_range(stream, *next_version, None)
-                }
+                Cursor::Stream {
+                    stream,
+                    next_version,
+                } => self.log.read_range(stream, *next_version, None),
                 Cursor::All { next_position } => {
                     self.log.read_positions(*next_position, SUBSCRIPTION_CHUNK)
                 }
@@ -588,14 +643,20 @@ impl EventLog for SledLog {
     fn subscribe(&self, from: SubscribeFrom) -> BoxFuture<'_, Result<EventStream, LogError>> {
         Box::pin(async move {
             let cursor = match from {
-                SubscribeFrom::Stream { stream, from_version } => {
+                SubscribeFrom::Stream {
+                    stream,
+                    from_version,
+                } => {
                     validate_stream_name(&stream)?;
                     self.check_damage(&stream)?;
-                    Cursor::Stream { stream, next_version: from_version.max(1) }
+                    Cursor::Stream {
+                        stream,
+                        next_version: from_version.max(1),
+                    }
                 }
-                SubscribeFrom::All { from_position } => {
-                    Cursor::All { next_position: from_position.max(1) }
-                }
+                SubscribeFrom::All { from_position } => Cursor::All {
+                    next_position: from_position.max(1),
+                },
             };
             let sub = Subscription {
                 log: self.clone(),

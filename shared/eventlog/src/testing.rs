@@ -116,20 +116,36 @@ impl NatsServer {
     }
 
     fn spawn(&mut self) -> io::Result<()> {
-        let log = File::options().create(true).append(true).open(&self.log_file)?;
+        let log = File::options()
+            .create(true)
+            .append(true)
+            .open(&self.log_file)?;
         let mut cmd = Command::new(nats_server_bin());
-        cmd.args(["-a", "127.0.0.1", "-p", &self.port.to_string(), "-n", &self.name, "-js"])
-            .arg("-sd")
-            .arg(&self.store_dir)
-            .args(["-m", &self.monitor_port.to_string()]);
+        cmd.args([
+            "-a",
+            "127.0.0.1",
+            "-p",
+            &self.port.to_string(),
+            "-n",
+            &self.name,
+            "-js",
+        ])
+        .arg("-sd")
+        .arg(&self.store_dir)
+        .args(["-m", &self.monitor_port.to_string()]);
         if let Some(c) = &self.cluster {
-            let routes: Vec<String> =
-                c.routes.iter().map(|p| format!("nats://127.0.0.1:{p}")).collect();
+            let routes: Vec<String> = c
+                .routes
+                .iter()
+                .map(|p| format!("nats://127.0.0.1:{p}"))
+                .collect();
             cmd.args(["--cluster_name", &c.name])
                 .args(["--cluster", &format!("nats://127.0.0.1:{}", c.port)])
                 .args(["--routes", &routes.join(",")]);
         }
-        cmd.stdin(Stdio::null()).stdout(Stdio::from(log.try_clone()?)).stderr(Stdio::from(log));
+        cmd.stdin(Stdio::null())
+            .stdout(Stdio::from(log.try_clone()?))
+            .stderr(Stdio::from(log));
         let child = cmd.spawn().map_err(|e| {
             io::Error::new(
                 e.kind(),
@@ -203,7 +219,11 @@ impl NatsServer {
             if Instant::now() >= deadline {
                 return Err(io::Error::new(
                     io::ErrorKind::TimedOut,
-                    format!("nats-server {} not ready after {timeout:?}; its log:\n{}", self.name, self.log()),
+                    format!(
+                        "nats-server {} not ready after {timeout:?}; its log:\n{}",
+                        self.name,
+                        self.log()
+                    ),
                 ));
             }
             tokio::time::sleep(Duration::from_millis(20)).await;
@@ -249,8 +269,16 @@ impl NatsCluster {
                 .filter(|(j, _)| *j != i)
                 .map(|(_, p)| *p)
                 .collect();
-            let opts = ClusterOpts { name: "arbiter-test".into(), port: cluster_ports[i], routes };
-            nodes.push(NatsServer::new(&format!("n{}", i + 1), dir.path(), Some(opts))?);
+            let opts = ClusterOpts {
+                name: "arbiter-test".into(),
+                port: cluster_ports[i],
+                routes,
+            };
+            nodes.push(NatsServer::new(
+                &format!("n{}", i + 1),
+                dir.path(),
+                Some(opts),
+            )?);
         }
         for node in &mut nodes {
             node.spawn()?;

@@ -54,7 +54,9 @@ async fn reopen_keeps_events_versions_and_command_ids() {
     assert_eq!(log.read("t", 1).await.unwrap(), events);
     assert_eq!(log.last_version("t").await.unwrap(), 3);
     // Idempotency survives the restart.
-    let again = append(&log, "t", ExpectedVersion::Any, "c1", &["a", "b"]).await.unwrap();
+    let again = append(&log, "t", ExpectedVersion::Any, "c1", &["a", "b"])
+        .await
+        .unwrap();
     assert!(again.replayed);
     assert_eq!(again.event_ids, first.event_ids);
     // Versions and positions continue from the last key.
@@ -78,7 +80,11 @@ async fn flipped_byte_on_disk_is_detected() {
             match flip_one_copy(target, copy).await {
                 None => break,
                 Some((stream, version, detail)) => {
-                    assert_eq!((stream.as_str(), version), ("t", target), "copy {copy}: {detail}");
+                    assert_eq!(
+                        (stream.as_str(), version),
+                        ("t", target),
+                        "copy {copy}: {detail}"
+                    );
                     cases += 1;
                 }
             }
@@ -98,7 +104,9 @@ async fn flip_one_copy(target: u64, copy: usize) -> Option<(String, u64, String)
     {
         let log = SledLog::open(dir.path()).unwrap();
         for v in 1..=3u64 {
-            append(&log, "t", v - 1, &format!("c{v}"), &[&marker(v)]).await.unwrap();
+            append(&log, "t", v - 1, &format!("c{v}"), &[&marker(v)])
+                .await
+                .unwrap();
         }
         log.flush().await.unwrap();
     }
@@ -125,7 +133,11 @@ async fn flip_one_copy(target: u64, copy: usize) -> Option<(String, u64, String)
     let log = SledLog::open(dir.path()).expect("the log opens despite the damage");
     let reported = log.damaged_streams();
     match log.read("t", 1).await {
-        Err(LogError::Corrupt { stream, version, detail }) => {
+        Err(LogError::Corrupt {
+            stream,
+            version,
+            detail,
+        }) => {
             // Appending onto a damaged stream is refused too.
             assert!(matches!(
                 append(&log, "t", ExpectedVersion::Any, "c4", &["more"]).await,

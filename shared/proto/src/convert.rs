@@ -14,7 +14,10 @@ pub enum ConvertError {
     #[error("{field}: value {value} is unspecified or unknown")]
     BadEnum { field: &'static str, value: i32 },
     #[error("{field}: {message}")]
-    Invalid { field: &'static str, message: String },
+    Invalid {
+        field: &'static str,
+        message: String,
+    },
 }
 
 impl From<Color> for pb::Color {
@@ -32,7 +35,10 @@ pub fn color_from_wire(value: i32) -> Result<Option<Color>, ConvertError> {
         Ok(pb::Color::Unspecified) => Ok(None),
         Ok(pb::Color::White) => Ok(Some(Color::White)),
         Ok(pb::Color::Black) => Ok(Some(Color::Black)),
-        Err(_) => Err(ConvertError::BadEnum { field: "color", value }),
+        Err(_) => Err(ConvertError::BadEnum {
+            field: "color",
+            value,
+        }),
     }
 }
 
@@ -60,7 +66,10 @@ impl TryFrom<pb::ResultCode> for ResultCode {
     fn try_from(r: pb::ResultCode) -> Result<ResultCode, ConvertError> {
         Ok(match r {
             pb::ResultCode::Unspecified => {
-                return Err(ConvertError::BadEnum { field: "result_code", value: 0 });
+                return Err(ConvertError::BadEnum {
+                    field: "result_code",
+                    value: 0,
+                });
             }
             pb::ResultCode::Win => ResultCode::Win,
             pb::ResultCode::Draw => ResultCode::Draw,
@@ -127,11 +136,16 @@ pub fn board_result_codes(
     black_code: i32,
 ) -> Result<(ResultCode, ResultCode), ConvertError> {
     use ResultCode as R;
-    let r = pb::BoardResult::try_from(result)
-        .map_err(|_| ConvertError::BadEnum { field: "result", value: result })?;
+    let r = pb::BoardResult::try_from(result).map_err(|_| ConvertError::BadEnum {
+        field: "result",
+        value: result,
+    })?;
     Ok(match r {
         pb::BoardResult::Unspecified => {
-            return Err(ConvertError::BadEnum { field: "result", value: result });
+            return Err(ConvertError::BadEnum {
+                field: "result",
+                value: result,
+            });
         }
         pb::BoardResult::WhiteWins => (R::Win, R::Loss),
         pb::BoardResult::Draw => (R::Draw, R::Draw),
@@ -203,7 +217,10 @@ mod tests {
         }
         assert_eq!(
             result_code_from_wire("code", 0),
-            Err(ConvertError::BadEnum { field: "code", value: 0 })
+            Err(ConvertError::BadEnum {
+                field: "code",
+                value: 0
+            })
         );
         assert!(result_code_from_wire("code", 99).is_err());
     }
@@ -221,7 +238,10 @@ mod tests {
     fn point_system_round_trips_in_tenths() {
         let p = PointSystem::with_win_draw(Score(30), Score(10));
         let wire = pb::PointSystem::from(p);
-        assert_eq!((wire.win, wire.draw, wire.pairing_bye, wire.half_bye), (30, 10, 30, 10));
+        assert_eq!(
+            (wire.win, wire.draw, wire.pairing_bye, wire.half_bye),
+            (30, 10, 30, 10)
+        );
         assert_eq!(PointSystem::from(wire), p);
     }
 
@@ -244,15 +264,33 @@ mod tests {
         let ad = pb::BoardResult::ArbiterDecision as i32;
         let loss = pb::ResultCode::Loss as i32;
         let draw = pb::ResultCode::Draw as i32;
-        assert_eq!(board_result_codes(ad, loss, loss).unwrap(), (ResultCode::Loss, ResultCode::Loss));
-        assert_eq!(board_result_codes(ad, draw, loss).unwrap(), (ResultCode::Draw, ResultCode::Loss));
-        assert_eq!(board_result_for(ResultCode::Loss, ResultCode::Loss), pb::BoardResult::ArbiterDecision);
+        assert_eq!(
+            board_result_codes(ad, loss, loss).unwrap(),
+            (ResultCode::Loss, ResultCode::Loss)
+        );
+        assert_eq!(
+            board_result_codes(ad, draw, loss).unwrap(),
+            (ResultCode::Draw, ResultCode::Loss)
+        );
+        assert_eq!(
+            board_result_for(ResultCode::Loss, ResultCode::Loss),
+            pb::BoardResult::ArbiterDecision
+        );
         let err = board_result_codes(ad, 0, loss).unwrap_err();
-        assert_eq!(err, ConvertError::BadEnum { field: "white_code", value: 0 });
+        assert_eq!(
+            err,
+            ConvertError::BadEnum {
+                field: "white_code",
+                value: 0
+            }
+        );
         let half_bye = pb::ResultCode::HalfBye as i32;
         assert!(matches!(
             board_result_codes(ad, loss, half_bye),
-            Err(ConvertError::Invalid { field: "black_code", .. })
+            Err(ConvertError::Invalid {
+                field: "black_code",
+                ..
+            })
         ));
         assert!(board_result_codes(0, 0, 0).is_err());
         assert!(board_result_codes(42, 0, 0).is_err());

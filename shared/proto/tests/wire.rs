@@ -11,9 +11,21 @@ fn created() -> ev::Event {
             name: "Open 2026".into(),
             place: "Oslo".into(),
             federation: "NOR".into(),
-            start_date: Some(ev::Date { year: 2026, month: 7, day: 1 }),
-            end_date: Some(ev::Date { year: 2026, month: 7, day: 9 }),
-            chief_arbiter: Some(ev::Arbiter { name: "Doe, Jane".into(), fide_id: Some(1503014), title: "IA".into() }),
+            start_date: Some(ev::Date {
+                year: 2026,
+                month: 7,
+                day: 1,
+            }),
+            end_date: Some(ev::Date {
+                year: 2026,
+                month: 7,
+                day: 9,
+            }),
+            chief_arbiter: Some(ev::Arbiter {
+                name: "Doe, Jane".into(),
+                fide_id: Some(1503014),
+                title: "IA".into(),
+            }),
             deputy_arbiters: vec![],
             pairing_system: ev::PairingSystem::Dutch as i32,
             rule_set: "dutch-2025".into(),
@@ -71,7 +83,9 @@ fn result_events_carry_forfeits_and_double_forfeits() {
             })),
         };
         let back = ev::Event::decode(e.encode_to_vec().as_slice()).unwrap();
-        let Some(ev::event::Kind::ResultRecorded(r)) = back.kind else { panic!("kind") };
+        let Some(ev::event::Kind::ResultRecorded(r)) = back.kind else {
+            panic!("kind")
+        };
         assert_eq!(r.result(), result);
         assert_eq!((r.round, r.board), (3, 12));
     }
@@ -102,9 +116,18 @@ fn descriptor_set_lists_every_package() {
     ] {
         assert!(packages.contains(&p), "{p} missing from {packages:?}");
     }
-    let services: Vec<&str> =
-        fds.file.iter().flat_map(|f| f.service.iter().map(|s| s.name())).collect();
-    for s in ["Registration", "RoundDirector", "PairingWorker", "Reporting", "RatingWorker"] {
+    let services: Vec<&str> = fds
+        .file
+        .iter()
+        .flat_map(|f| f.service.iter().map(|s| s.name()))
+        .collect();
+    for s in [
+        "Registration",
+        "RoundDirector",
+        "PairingWorker",
+        "Reporting",
+        "RatingWorker",
+    ] {
         assert!(services.contains(&s), "{s} missing from {services:?}");
     }
 }
@@ -119,7 +142,9 @@ impl rep::reporting_server::Reporting for FixedReporting {
     ) -> Result<tonic::Response<rep::Standings>, tonic::Status> {
         let t = req.into_inner().tournament.unwrap_or_default();
         if t.tournament_id.is_empty() {
-            return Err(tonic::Status::invalid_argument("tournament.tournament_id is empty"));
+            return Err(tonic::Status::invalid_argument(
+                "tournament.tournament_id is empty",
+            ));
         }
         Ok(tonic::Response::new(rep::Standings {
             version: 42,
@@ -131,7 +156,10 @@ impl rep::reporting_server::Reporting for FixedReporting {
                 points: 10,
                 tie_breaks: vec![rep::TieBreakValue {
                     code: "BH".into(),
-                    value: Some(common::Decimal { units: 15, scale: 1 }),
+                    value: Some(common::Decimal {
+                        units: 15,
+                        scale: 1,
+                    }),
                 }],
                 ..Default::default()
             }],
@@ -163,7 +191,11 @@ impl rep::reporting_server::Reporting for FixedReporting {
     ) -> Result<tonic::Response<Self::StreamEventsStream>, tonic::Status> {
         let r = req.into_inner();
         let items = (r.from_version.max(1)..=3).map(move |v| {
-            Ok(ev::Envelope { stream: r.tournament_id.clone(), sequence: v, ..Default::default() })
+            Ok(ev::Envelope {
+                stream: r.tournament_id.clone(),
+                sequence: v,
+                ..Default::default()
+            })
         });
         Ok(tonic::Response::new(Box::pin(futures::stream::iter(items))))
     }
@@ -180,11 +212,15 @@ async fn grpc_round_trip_over_tcp() {
             .serve_with_incoming(tokio_stream::wrappers::TcpListenerStream::new(listener)),
     );
 
-    let mut client =
-        rep::reporting_client::ReportingClient::connect(format!("http://{addr}")).await.unwrap();
+    let mut client = rep::reporting_client::ReportingClient::connect(format!("http://{addr}"))
+        .await
+        .unwrap();
     let standings = client
         .get_standings(rep::GetStandingsRequest {
-            tournament: Some(common::TournamentRef { tournament_id: "open".into(), as_of_version: 0 }),
+            tournament: Some(common::TournamentRef {
+                tournament_id: "open".into(),
+                as_of_version: 0,
+            }),
             after_round: 0,
         })
         .await
@@ -192,13 +228,26 @@ async fn grpc_round_trip_over_tcp() {
         .into_inner();
     assert_eq!(standings.version, 42);
     assert_eq!(standings.rows[0].name, "open");
-    assert_eq!(standings.rows[0].tie_breaks[0].value, Some(common::Decimal { units: 15, scale: 1 }));
+    assert_eq!(
+        standings.rows[0].tie_breaks[0].value,
+        Some(common::Decimal {
+            units: 15,
+            scale: 1
+        })
+    );
 
-    let err = client.get_standings(rep::GetStandingsRequest::default()).await.unwrap_err();
+    let err = client
+        .get_standings(rep::GetStandingsRequest::default())
+        .await
+        .unwrap_err();
     assert_eq!(err.code(), tonic::Code::InvalidArgument);
 
     let mut events = client
-        .stream_events(rep::StreamEventsRequest { tournament_id: "open".into(), from_version: 2, follow: false })
+        .stream_events(rep::StreamEventsRequest {
+            tournament_id: "open".into(),
+            from_version: 2,
+            follow: false,
+        })
         .await
         .unwrap()
         .into_inner();

@@ -49,7 +49,9 @@ impl TelemetryConfig {
     pub fn from_env(service_name: &str) -> TelemetryConfig {
         TelemetryConfig {
             service_name: service_name.to_string(),
-            otlp_endpoint: std::env::var(OTLP_ENDPOINT_ENV).ok().filter(|s| !s.trim().is_empty()),
+            otlp_endpoint: std::env::var(OTLP_ENDPOINT_ENV)
+                .ok()
+                .filter(|s| !s.trim().is_empty()),
             default_filter: "info".into(),
             export_timeout: Duration::from_secs(3),
         }
@@ -87,7 +89,9 @@ impl TelemetryGuard {
 
     /// Exports pending spans and stops the exporter.
     pub async fn shutdown(mut self) -> Result<(), TelemetryError> {
-        let Some(provider) = self.provider.take() else { return Ok(()) };
+        let Some(provider) = self.provider.take() else {
+            return Ok(());
+        };
         tokio::task::spawn_blocking(move || provider.shutdown())
             .await
             .map_err(|e| TelemetryError::Shutdown(e.to_string()))?
@@ -164,5 +168,8 @@ pub fn init_with(cfg: TelemetryConfig) -> Result<TelemetryGuard, TelemetryError>
         .with(otel_layer)
         .try_init()
         .is_ok();
-    Ok(TelemetryGuard { provider, installed })
+    Ok(TelemetryGuard {
+        provider,
+        installed,
+    })
 }

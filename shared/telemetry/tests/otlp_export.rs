@@ -37,7 +37,9 @@ impl TraceService for Collector {
                 }
             }
         }
-        Ok(tonic::Response::new(ExportTraceServiceResponse { partial_success: None }))
+        Ok(tonic::Response::new(ExportTraceServiceResponse {
+            partial_success: None,
+        }))
     }
 }
 
@@ -70,7 +72,9 @@ async fn tracing_spans_reach_the_collector() {
     guard.shutdown().await.unwrap();
     let spans = collector.spans.lock().unwrap().clone();
     assert!(
-        spans.iter().any(|(service, name)| name == "start_round" && service.contains("round-director")),
+        spans
+            .iter()
+            .any(|(service, name)| name == "start_round" && service.contains("round-director")),
         "collector got {spans:?}"
     );
     server.abort();

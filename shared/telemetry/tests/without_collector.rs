@@ -4,7 +4,10 @@ use arbiter_telemetry::{TelemetryConfig, init_with};
 
 #[tokio::test]
 async fn logging_only_and_idempotent() {
-    let cfg = TelemetryConfig { otlp_endpoint: None, ..TelemetryConfig::from_env("test-service") };
+    let cfg = TelemetryConfig {
+        otlp_endpoint: None,
+        ..TelemetryConfig::from_env("test-service")
+    };
     let guard = init_with(cfg.clone()).unwrap();
     assert!(guard.installed());
     assert!(!guard.exporting());
