@@ -16,6 +16,7 @@ mod dutch;
 mod explain;
 mod input;
 mod record;
+pub mod simulate;
 mod state;
 pub mod trf;
 

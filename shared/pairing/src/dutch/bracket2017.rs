@@ -73,6 +73,11 @@ impl<'a> Bracket<'a> {
         &self.st.players[self.group[pos]]
     }
 
+    /// Low bits holding the tie-break term below all the rules' fields.
+    fn tie_bits(&self) -> u32 {
+        2 * bits(self.cur_end as u64)
+    }
+
     /// Width in bits of the largest edge weight of this bracket.
     pub fn weight_bits(&self) -> u32 {
         let (pcb, sd) = (self.pcb, self.sd.width);
@@ -92,7 +97,7 @@ impl<'a> Bracket<'a> {
         if played >= 2 {
             b += 2 * pcb + 2 * sd;
         }
-        b + 3 * pcb + 1
+        b + 3 * pcb + 1 + self.tie_bits()
     }
 
     /// The criteria weight of pairing the players at positions `hp < lp`; zero when they
@@ -224,6 +229,13 @@ impl<'a> Bracket<'a> {
         }
         // Room for the generation-order phases.
         w.shl(3 * pcb + 1);
+        // Below every rule: among equally good matchings prefer the one whose residents
+        // paired "upwards" are the highest-ranked, which is the shape the generation order
+        // (B.6) ends with. It never decides a pairing, it only spares re-solving.
+        w.shl(self.tie_bits());
+        if hp >= self.mdps && l_cur {
+            w.add_u64((self.cur_end - hp) as u64);
+        }
         w
     }
 
@@ -269,10 +281,21 @@ impl<'a> Bracket<'a> {
                 }
             }
         };
+        let tie = self.tie_bits();
+        // Adds `add` units of the generation-order phases (above the tie-break term).
         let with = |w: &Acc<N>, add: u64| {
+            let mut a = Acc::<N>::ZERO;
+            a.add_u64(add);
+            a.shl(tie);
             let mut v = *w;
-            v.add_u64(add);
+            v.add(&a);
             v
+        };
+        let minus_one = |w: &mut Acc<N>| {
+            let mut a = Acc::<N>::ZERO;
+            a.add_u64(1);
+            a.shl(tie);
+            w.sub(&a);
         };
 
         // A. Which moved-down players are paired: the highest scores first, and within one
@@ -329,6 +352,7 @@ impl<'a> Bracket<'a> {
                 continue;
             }
             let mut addend = m as u64;
+            let mut best = None;
             for o in (mdps..cur_end).rev() {
                 if matched[o] {
                     continue;
@@ -337,9 +361,14 @@ impl<'a> Bracket<'a> {
                 if !w.is_zero() {
                     g.set(p, o, with(&w, addend));
                     addend += 1;
+                    best = Some(o);
                 }
             }
-            g.solve();
+            // Already with the highest-ranked candidate: the bonuses raise the current
+            // matching at least as much as any other, so it stays optimal.
+            if g.mate(p) != best {
+                g.solve();
+            }
             let q = g
                 .mate(p)
                 .expect("a moved-down player chosen for pairing has an opponent");
@@ -362,7 +391,7 @@ impl<'a> Bracket<'a> {
             a.add_u64((prem < rpairs) as u64);
             a.shl(2 * self.pcb);
             a.sub_u64(prem as u64);
-            a.shl(1);
+            a.shl(1 + tie);
             a
         };
         let computer = |base: &Vec<Acc<N>>, p: usize, o: usize, prem: usize| {
@@ -372,12 +401,18 @@ impl<'a> Bracket<'a> {
             }
             w
         };
-        for (oi, &o) in remainder.iter().enumerate() {
-            for (prem, &p) in remainder.iter().enumerate().take(oi) {
-                g.set(p, o, computer(&base, p, o, prem));
+        // When the players paired "upwards" are already exactly the first `rpairs` of the
+        // remainder (S1), no exchange is needed and the current matching already maximises
+        // the exchange bonuses among the optimal matchings: skip that re-solve.
+        let natural = remainder[..rpairs].iter().all(|&x| upper(&g, x));
+        if !natural {
+            for (oi, &o) in remainder.iter().enumerate() {
+                for (prem, &p) in remainder.iter().enumerate().take(oi) {
+                    g.set(p, o, computer(&base, p, o, prem));
+                }
             }
+            g.solve();
         }
-        g.solve();
         let exchanges = remainder[..rpairs]
             .iter()
             .filter(|&&x| !upper(&g, x))
@@ -393,7 +428,7 @@ impl<'a> Bracket<'a> {
                 for &o in &remainder[pos + 1..] {
                     let mut w = computer(&base, x, o, pos);
                     if !w.is_zero() {
-                        w.sub_u64(1);
+                        minus_one(&mut w);
                         g.set(x, o, w);
                     }
                 }
@@ -448,10 +483,13 @@ impl<'a> Bracket<'a> {
         // F. Fix S1 and S2 of the remainder.
         for (xi, &x) in remainder.iter().enumerate() {
             for &o in &remainder[xi + 1..] {
+                let was = base[tri(o, x)];
                 if !upper(&g, x) || upper(&g, o) {
                     base[tri(o, x)] = Acc::ZERO;
                 }
-                g.set(x, o, base[tri(o, x)]);
+                if !natural || was != base[tri(o, x)] {
+                    g.set(x, o, base[tri(o, x)]);
+                }
             }
         }
 
@@ -461,6 +499,7 @@ impl<'a> Bracket<'a> {
                 continue;
             }
             let mut addend = 0u64;
+            let mut best = None;
             for &o in remainder.iter().rev() {
                 if o <= x || matched[o] {
                     continue;
@@ -468,10 +507,14 @@ impl<'a> Bracket<'a> {
                 let w = base[tri(o, x)];
                 if !w.is_zero() {
                     g.set(x, o, with(&w, addend));
+                    best = Some(o);
                 }
                 addend += 1;
             }
-            g.solve();
+            // As in B: the highest-ranked candidate already paired needs no re-solve.
+            if g.mate(x) != best {
+                g.solve();
+            }
             let q = g.mate(x).expect("an S1 player has an opponent");
             matched[x] = true;
             matched[q] = true;

@@ -34,6 +34,7 @@ where
     }
     fn solve(&mut self) {
         self.0.solve();
+        tracing::trace!(vertices = self.0.len(), stats = ?self.0.last_solve_stats(), "matching solved");
     }
     fn mate(&self, v: usize) -> Option<usize> {
         self.0.mate(v)
@@ -50,6 +51,7 @@ pub(crate) struct BracketSolver {
 fn solve_bracket(b: &bracket2017::Bracket, validity: &mut Completion) -> BracketSolver {
     // Headroom above the widest weight for the matcher's dual variables.
     let need = b.weight_bits() + 8;
+    tracing::trace!(bits = need, vertices = b.group.len(), "bracket weights");
     macro_rules! run {
         ($($n:literal),*) => {
             $( if need <= 64 * $n { return b.solve::<$n, CoreGraph<$n>>(validity); } )*

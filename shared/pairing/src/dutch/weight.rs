@@ -95,6 +95,10 @@ impl<const N: usize> Acc<N> {
         self.add_limbs(&o.0);
     }
 
+    pub fn sub(&mut self, o: &Self) {
+        self.sub_limbs(&o.0);
+    }
+
     /// Number of significant bits.
     pub fn bit_len(&self) -> u32 {
         for i in (0..N).rev() {
