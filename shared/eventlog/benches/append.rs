@@ -1,4 +1,5 @@
-//! Append throughput of the event log backends, in events per second.
+//! Append throughput of the event log backends, in events per second (and, for scale, the time
+//! to read back the batch-1 stream).
 //!
 //! `cargo bench -p arbiter-eventlog --bench append` runs the full measurement; it starts its own
 //! nats-server (`$NATS_SERVER_BIN` or `nats-server` on the PATH). Without `--bench` (e.g. under
@@ -26,6 +27,18 @@ async fn run<L: EventLog>(log: &L, stream: &str, batch: usize, events: usize) ->
             .expect("append");
     }
     (appends * batch, started.elapsed())
+}
+
+async fn read_all<L: EventLog>(backend: &str, log: &L, stream: &str) {
+    let started = Instant::now();
+    let events = log.read(stream, 1).await.expect("read");
+    let took = started.elapsed();
+    println!(
+        "{backend:<10} read    : {:>6} events in {:>7.3} s = {:>9.0} events/s",
+        events.len(),
+        took.as_secs_f64(),
+        events.len() as f64 / took.as_secs_f64()
+    );
 }
 
 fn report(backend: &str, batch: usize, (events, took): (usize, Duration)) {

@@ -40,6 +40,9 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 use uuid::Uuid;
 
+/// Reads spanning at least this many JetStream sequences use an ordered consumer.
+const BULK_READ_MIN_SPAN: u64 = 16;
+
 pub const HEADER_STREAM: &str = "Arbiter-Stream";
 pub const HEADER_COMMAND_ID: &str = "Arbiter-Command-Id";
 pub const HEADER_FIRST_VERSION: &str = "Arbiter-First-Version";
@@ -232,7 +235,7 @@ impl JetStreamLog {
         subject: &str,
         seq: u64,
         deadline: Instant,
-    ) -> Result<Option<StreamMessage>, LogError> {
+    ) -> Result<Option<RawMsg>, LogError> {
         retry_until(deadline, "read a message", || async move {
             match self
                 .inner
@@ -240,7 +243,7 @@ impl JetStreamLog {
                 .get_first_raw_message_by_subject(subject, seq)
                 .await
             {
-                Ok(m) => Ok(Attempt::Done(Some(m))),
+                Ok(m) => Ok(Attempt::Done(Some(RawMsg::from_stored(m)))),
                 Err(e) => match e.kind() {
                     LastRawMessageErrorKind::NoMessageFound => Ok(Attempt::Done(None)),
                     LastRawMessageErrorKind::InvalidSubject => Err(nats(e)),
@@ -251,6 +254,106 @@ impl JetStreamLog {
         .await
     }
 
+    /// The last message of `subject`, or `None`.
+    async fn last_message(
+        &self,
+        subject: &str,
+        deadline: Instant,
+    ) -> Result<Option<RawMsg>, LogError> {
+        retry_until(deadline, "read the last message", || async move {
+            match self
+                .inner
+                .stream
+                .get_last_raw_message_by_subject(subject)
+                .await
+            {
+                Ok(m) => Ok(Attempt::Done(Some(RawMsg::from_stored(m)))),
+                Err(e) => match e.kind() {
+                    LastRawMessageErrorKind::NoMessageFound => Ok(Attempt::Done(None)),
+                    LastRawMessageErrorKind::InvalidSubject => Err(nats(e)),
+                    _ => Ok(Attempt::Retry(e.to_string())),
+                },
+            }
+        })
+        .await
+    }
+
+    /// The messages of `subject` with JetStream sequences in `from..=to`, in order. A short
+    /// range is read message by message; a long one through an ordered consumer (falling back
+    /// to single reads should the consumer fail).
+    async fn messages_between(
+        &self,
+        subject: &str,
+        from: u64,
+        to: u64,
+        deadline: Instant,
+    ) -> Result<Vec<RawMsg>, LogError> {
+        let mut out = Vec::new();
+        if to < from {
+            return Ok(out);
+        }
+        let mut next = from;
+        if to - from >= BULK_READ_MIN_SPAN {
+            if let Err(e) = self.consume_between(subject, from, to, &mut out).await {
+                tracing::debug!(%subject, error = %e, "bulk read failed, reading message by message");
+            }
+            next = out.last().map_or(from, |m| m.seq + 1);
+        }
+        while next <= to {
+            match self.message_from(subject, next, deadline).await? {
+                Some(m) if m.seq <= to => {
+                    next = m.seq + 1;
+                    out.push(m);
+                }
+                _ => break,
+            }
+        }
+        Ok(out)
+    }
+
+    /// Reads `from..=to` of `subject` through an ordered consumer into `out`.
+    async fn consume_between(
+        &self,
+        subject: &str,
+        from: u64,
+        to: u64,
+        out: &mut Vec<RawMsg>,
+    ) -> Result<(), LogError> {
+        let consumer = self
+            .inner
+            .stream
+            .create_consumer(pull::OrderedConfig {
+                filter_subject: subject.to_string(),
+                deliver_policy: DeliverPolicy::ByStartSequence {
+                    start_sequence: from,
+                },
+                ..Default::default()
+            })
+            .await
+            .map_err(nats)?;
+        let mut messages = consumer.messages().await.map_err(nats)?;
+        let timeout = self.inner.cfg.request_timeout;
+        loop {
+            let m = match tokio::time::timeout(timeout, messages.next()).await {
+                Err(_) => return Err(nats("ordered consumer stalled")),
+                Ok(None) => return Err(nats("ordered consumer ended")),
+                Ok(Some(m)) => m.map_err(nats)?,
+            };
+            let seq = m.info().map_err(nats)?.stream_sequence;
+            if seq > to {
+                return Ok(());
+            }
+            out.push(RawMsg {
+                seq,
+                headers: m.headers.clone().unwrap_or_default(),
+                payload: m.payload.to_vec(),
+            });
+            if seq == to {
+                return Ok(());
+            }
+        }
+    }
+
     /// Reads the subject's messages after `head.seq` into `head`, checking the chain.
     async fn catch_up(
         &self,
@@ -259,8 +362,21 @@ impl JetStreamLog {
         deadline: Instant,
     ) -> Result<(), LogError> {
         let subject = self.subject(stream);
-        while let Some(msg) = self.message_from(&subject, head.seq + 1, deadline).await? {
-            absorb(stream, head, &msg)?;
+        if let Some(last) = self.last_message(&subject, deadline).await?
+            && last.seq > head.seq
+        {
+            for msg in self
+                .messages_between(&subject, head.seq + 1, last.seq, deadline)
+                .await?
+            {
+                absorb(stream, head, &msg)?;
+            }
+            if head.seq != last.seq {
+                return Err(LogError::Nats(format!(
+                    "{subject}: read up to sequence {}, the last message is {}",
+                    head.seq, last.seq
+                )));
+            }
         }
         head.loaded = true;
         Ok(())
@@ -420,10 +536,14 @@ impl JetStreamLog {
         let subject = self.subject(stream);
         let deadline = self.deadline();
         let mut out = Vec::new();
+        let Some(last) = self.last_message(&subject, deadline).await? else {
+            return Ok(out);
+        };
         let mut prev: Option<(Version, Hash)> = None;
-        let mut seq = start_seq;
-        while let Some(msg) = self.message_from(&subject, seq, deadline).await? {
-            seq = msg.sequence + 1;
+        for msg in self
+            .messages_between(&subject, start_seq, last.seq, deadline)
+            .await?
+        {
             for e in decode_message(stream, prev.map_or(0, |p| p.0) + 1, &msg)? {
                 if let Err(kind) = check_link(&e, prev) {
                     return Err(corrupt_link(stream, e.version, kind));
@@ -448,33 +568,16 @@ impl JetStreamLog {
 
     async fn last_version_impl(&self, stream: &str) -> Result<Version, LogError> {
         validate_stream_name(stream)?;
-        let subject = self.subject(stream);
-        let msg = retry_until(self.deadline(), "read the last message", || {
-            let subject = subject.clone();
-            async move {
-                match self
-                    .inner
-                    .stream
-                    .get_last_raw_message_by_subject(&subject)
-                    .await
-                {
-                    Ok(m) => Ok(Attempt::Done(Some(m))),
-                    Err(e) => match e.kind() {
-                        LastRawMessageErrorKind::NoMessageFound => Ok(Attempt::Done(None)),
-                        LastRawMessageErrorKind::InvalidSubject => Err(nats(e)),
-                        _ => Ok(Attempt::Retry(e.to_string())),
-                    },
-                }
-            }
-        })
-        .await?;
+        let msg = self
+            .last_message(&self.subject(stream), self.deadline())
+            .await?;
         match msg {
             None => Ok(0),
             Some(m) => {
                 header_version(&m.headers, HEADER_LAST_VERSION).ok_or_else(|| LogError::Corrupt {
                     stream: stream.to_string(),
                     version: 0,
-                    detail: format!("message {} has no {HEADER_LAST_VERSION} header", m.sequence),
+                    detail: format!("message {} has no {HEADER_LAST_VERSION} header", m.seq),
                 })
             }
         }
@@ -770,6 +873,23 @@ impl SubState {
     }
 }
 
+/// A stored message, however it was read.
+struct RawMsg {
+    seq: u64,
+    headers: HeaderMap,
+    payload: Vec<u8>,
+}
+
+impl RawMsg {
+    fn from_stored(m: StreamMessage) -> RawMsg {
+        RawMsg {
+            seq: m.sequence,
+            headers: m.headers,
+            payload: m.payload.to_vec(),
+        }
+    }
+}
+
 fn corrupt_link(stream: &str, version: Version, kind: record::BreakKind) -> LogError {
     LogError::Corrupt {
         stream: stream.to_string(),
@@ -791,14 +911,14 @@ fn header_version(headers: &HeaderMap, name: &str) -> Option<Version> {
 fn decode_message(
     stream: &str,
     version_hint: Version,
-    msg: &StreamMessage,
+    msg: &RawMsg,
 ) -> Result<Vec<StoredEvent>, LogError> {
     let corrupt = |detail: String| LogError::Corrupt {
         stream: stream.to_string(),
         version: header_version(&msg.headers, HEADER_FIRST_VERSION).unwrap_or(version_hint),
-        detail: format!("message {}: {detail}", msg.sequence),
+        detail: format!("message {}: {detail}", msg.seq),
     };
-    let events = decode_batch(&msg.payload, msg.sequence).map_err(|e| corrupt(e.0))?;
+    let events = decode_batch(&msg.payload, msg.seq).map_err(|e| corrupt(e.0))?;
     let (Some(first), Some(last)) = (events.first(), events.last()) else {
         return Err(corrupt("empty batch".into()));
     };
@@ -814,7 +934,7 @@ fn decode_message(
 }
 
 /// Adds one stored message to a head, checking its events' chain.
-fn absorb(stream: &str, head: &mut Head, msg: &StreamMessage) -> Result<(), LogError> {
+fn absorb(stream: &str, head: &mut Head, msg: &RawMsg) -> Result<(), LogError> {
     let events = decode_message(stream, head.version + 1, msg)?;
     for e in &events {
         let prev = (head.version > 0).then_some((head.version, head.hash));
@@ -839,14 +959,14 @@ fn absorb(stream: &str, head: &mut Head, msg: &StreamMessage) -> Result<(), LogE
         CommandInfo {
             first: first.version,
             last: head.version,
-            position: msg.sequence,
+            position: msg.seq,
             event_ids: events.iter().map(|e| e.event_id).collect(),
             last_hash: head.hash,
             digest: payload_digest(&payloads),
         },
     );
-    head.index.push((first.version, msg.sequence));
-    head.seq = msg.sequence;
+    head.index.push((first.version, msg.seq));
+    head.seq = msg.seq;
     Ok(())
 }
 

@@ -12,6 +12,8 @@
 //! - [`JetStreamLog`] is the distributed backend (NATS JetStream as the log of record).
 //! - [`verify_chain`] audits a sequence of stored events.
 //! - [`CheckpointStore`] keeps each service's checkpoints and snapshots in its own sled store.
+//! - [`encode_events`], [`StoredEvent::decode_event`] and [`StoredEvent::to_envelope`] connect
+//!   the opaque payloads with the event schema of `arbiter-proto`.
 //! - `testing` (cargo feature `test-fixtures`) starts real `nats-server` processes for tests.
 
 use futures::future::BoxFuture;
@@ -19,6 +21,7 @@ use futures::stream::BoxStream;
 use uuid::Uuid;
 
 mod checkpoint;
+mod envelope;
 mod heads;
 mod jetstream;
 pub mod record;
@@ -27,6 +30,7 @@ mod sled_log;
 pub mod testing;
 
 pub use checkpoint::{Checkpoint, CheckpointStore};
+pub use envelope::{encode_events, kind_name};
 pub use jetstream::{Delivery, DurableConsumer, JetStreamConfig, JetStreamLog};
 pub use record::{BreakKind, ChainBreak, verify_chain};
 pub use sled_log::SledLog;
