@@ -1,9 +1,9 @@
-//! Solve times on dense random graphs: from scratch, and per incremental re-solve after the edges
-//! of one vertex change (the pairing engine's pattern).
+//! Solve times on dense graphs: from scratch, and per incremental re-solve after the edges of
+//! one vertex change (the pairing engine's pattern).
 //!
 //! `cargo bench -p arbiter-matching [-- sizes...]`, e.g. `-- 100 300`.
 
-use arbiter_matching::{Matcher, Wide};
+use arbiter_matching::{Matcher, SolveStats, Wide};
 use std::time::{Duration, Instant};
 
 struct Rng(u64);
@@ -21,8 +21,8 @@ impl Rng {
 
 type W = Wide<4>;
 
-/// Two weight models: independent random 240-bit values, and lexicographic bit fields with few
-/// distinct values per field (many ties, as pairing criteria produce), 10% missing edges.
+/// Weight models: independent random 240-bit values, and lexicographic bit fields with few
+/// distinct values per field (many ties, as pairing criteria produce) and 10% missing edges.
 #[derive(Clone, Copy)]
 enum Model {
     Random,
@@ -45,11 +45,22 @@ fn weight(model: Model, r: &mut Rng) -> W {
     }
 }
 
+/// What changes between re-solves, always around one vertex `v`.
+#[derive(Clone, Copy)]
+enum Edit {
+    /// Every edge of `v` gets a fresh random weight.
+    NewRow,
+    /// The edge from `v` to its mate is removed.
+    Forbid,
+    /// Every other edge of `v` is halved (the current pair stays optimal).
+    Lock,
+}
+
 fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1e3
 }
 
-fn run(m: usize, model: Model, name: &str) {
+fn build(m: usize, model: Model) -> (Matcher<W>, Rng) {
     let mut rng = Rng(0x5eed_0000 + m as u64);
     let mut matcher = Matcher::<W>::new(m);
     for i in 0..m {
@@ -57,58 +68,67 @@ fn run(m: usize, model: Model, name: &str) {
             matcher.set_weight(i, j, weight(model, &mut rng));
         }
     }
+    (matcher, rng)
+}
+
+fn run(m: usize, model: Model, edit: Edit, name: &str) {
+    let (mut matcher, mut rng) = build(m, model);
     let t = Instant::now();
     matcher.solve();
     let scratch = t.elapsed();
     let scratch_stats = matcher.last_solve_stats();
-    let mut work = [0usize; 5];
 
     let resolves = m.min(300);
     let mut times = Vec::with_capacity(resolves);
+    let mut work = SolveStats::default();
     for k in 0..resolves {
         let v = (k * 7919) % m;
-        for u in 0..m {
-            if u != v {
-                matcher.set_weight(v, u, weight(model, &mut rng));
+        match edit {
+            Edit::NewRow => {
+                for u in 0..m {
+                    if u != v {
+                        matcher.set_weight(v, u, weight(model, &mut rng));
+                    }
+                }
+            }
+            Edit::Forbid => {
+                if let Some(u) = matcher.mate(v) {
+                    matcher.set_weight(v, u, W::ZERO);
+                }
+            }
+            Edit::Lock => {
+                let mate = matcher.mate(v);
+                for u in 0..m {
+                    if u != v && Some(u) != mate {
+                        let w = *matcher.weight(v, u) >> 1;
+                        matcher.set_weight(v, u, w);
+                    }
+                }
             }
         }
         let t = Instant::now();
         matcher.solve();
         times.push(t.elapsed());
         let st = matcher.last_solve_stats();
-        for (acc, x) in work.iter_mut().zip([
-            st.searches,
-            st.scans,
-            st.dual_steps,
-            st.blossoms,
-            st.incremental as usize,
-        ]) {
-            *acc += x;
-        }
+        work.searches += st.searches;
+        work.scans += st.scans;
+        work.dual_steps += st.dual_steps;
+        work.blossoms += st.blossoms;
     }
     times.sort();
     let mean = times.iter().sum::<Duration>() / resolves as u32;
+    let per = |x: usize| x as f64 / resolves as f64;
     println!(
-        "{name:>7} m={m:>5}  from scratch {:>9.2} ms   re-solve after one vertex: mean {:>7.3} ms  median {:>7.3} ms  max {:>7.3} ms  ({} re-solves)",
+        "{name:<16} m={m:>5}  scratch {:>8.2} ms ({:>5} row scans) | re-solve mean {:>7.3} ms, median {:>7.3}, max {:>7.3} ({:>3} runs; per run {:.1} searches, {:.0} row scans, {:.0} dual steps)",
         ms(scratch),
+        scratch_stats.scans,
         ms(mean),
         ms(times[resolves / 2]),
         ms(times[resolves - 1]),
         resolves,
-    );
-    let per = |x: usize| x as f64 / resolves as f64;
-    println!(
-        "{:>15}  work from scratch: {} searches, {} scans, {} dual steps, {} blossoms;  per re-solve: {:.1} searches, {:.0} scans, {:.0} dual steps, {:.1} blossoms, {:.0}% incremental",
-        "",
-        scratch_stats.searches,
-        scratch_stats.scans,
-        scratch_stats.dual_steps,
-        scratch_stats.blossoms,
-        per(work[0]),
-        per(work[1]),
-        per(work[2]),
-        per(work[3]),
-        100.0 * per(work[4]),
+        per(work.searches),
+        per(work.scans),
+        per(work.dual_steps),
     );
     // Keep the optimiser honest.
     assert!(matcher.total_weight() > W::ZERO);
@@ -124,9 +144,11 @@ fn main() {
     } else {
         sizes
     };
-    println!("Matcher<Wide<4>>, dense graphs");
+    println!("Matcher<Wide<4>>, dense graphs; times are wall-clock on this machine");
     for &m in &sizes {
-        run(m, Model::Random, "random");
-        run(m, Model::Fields, "fields");
+        run(m, Model::Random, Edit::NewRow, "random/new-row");
+        run(m, Model::Fields, Edit::NewRow, "fields/new-row");
+        run(m, Model::Fields, Edit::Forbid, "fields/forbid");
+        run(m, Model::Fields, Edit::Lock, "fields/lock");
     }
 }

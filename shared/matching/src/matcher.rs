@@ -499,35 +499,70 @@ impl<W: Weight> Matcher<W> {
         self.stats.dirty_vertices = dirty.len();
         for &v in &dirty {
             self.dissolve_chain(v as u32);
+        }
+        // A dirty vertex keeps its mate when some feasible duals make their edge tight: then
+        // nothing else needs repair. Otherwise both become free. Dirty duals start at zero so
+        // that each is computed against final values of the others (lowering the dual of a
+        // vertex outside any blossom is allowed while its only tight duty is its matched edge).
+        for &v in &dirty {
             let m = self.mate[v];
-            if m != NONE {
+            if m != NONE && (is_dirty[m as usize] || self.w[v * n + m as usize].is_zero()) {
                 self.mate[v] = NONE;
                 self.mate[m as usize] = NONE;
             }
         }
-        // Dirty duals start at zero so that each is computed against final values of the others
-        // (lowering a dual is allowed for a free vertex outside any blossom).
         for &v in &dirty {
             self.y[v] = W::ZERO;
         }
         for &v in &dirty {
-            let mut yv = W::ZERO;
-            for u in 0..n {
-                let wt = self.w[v * n + u];
-                if wt.is_zero() {
+            let m = self.mate[v];
+            let need = self.least_dual(v, m);
+            if m == NONE {
+                self.y[v] = need;
+                continue;
+            }
+            let mi = m as usize;
+            let wt = self.w[v * n + mi];
+            let tw = add(wt, wt);
+            let ym = self.y[mi];
+            if tw >= ym && sub(tw, ym) >= need {
+                self.y[v] = sub(tw, ym);
+                continue;
+            }
+            if self.top[mi] == m {
+                let need_m = self.least_dual(mi, v as u32);
+                if add(need, need_m) <= tw {
+                    self.y[v] = need;
+                    self.y[mi] = sub(tw, need);
                     continue;
                 }
-                let need = add(wt, wt);
-                if need > self.y[u] {
-                    let r = sub(need, self.y[u]);
-                    if r > yv {
-                        yv = r;
-                    }
-                }
             }
-            self.y[v] = yv;
+            self.mate[v] = NONE;
+            self.mate[mi] = NONE;
+            self.y[v] = if tw > ym { need.max(sub(tw, ym)) } else { need };
         }
         true
+    }
+
+    /// The least dual of vertex `v` (outside any blossom) that keeps all its edges except the
+    /// one to `except` feasible.
+    fn least_dual(&self, v: usize, except: u32) -> W {
+        let n = self.n;
+        let mut need = W::ZERO;
+        for u in 0..n {
+            let wt = self.w[v * n + u];
+            if wt.is_zero() || u as u32 == except {
+                continue;
+            }
+            let tw = add(wt, wt);
+            if tw > self.y[u] {
+                let r = sub(tw, self.y[u]);
+                if r > need {
+                    need = r;
+                }
+            }
+        }
+        need
     }
 
     /// Dissolves every blossom containing `v`, outermost first. A blossom's dual is moved into

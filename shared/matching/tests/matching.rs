@@ -239,3 +239,87 @@ fn engine_like_usage_changing_one_vertex_at_a_time() {
     f.solve();
     assert_eq!(f.total_weight(), m.total_weight());
 }
+
+fn random_graph(n: usize, seed: u64) -> Matcher<Wide<4>> {
+    let mut rng = Rng(seed);
+    let mut m = Matcher::<Wide<4>>::new(n);
+    for i in 0..n {
+        for j in i + 1..n {
+            let w = if rng.below(8) == 0 {
+                Wide::ZERO
+            } else {
+                (Wide::from_u64(1 + rng.below(3)) << 150) | rng.below(1000)
+            };
+            m.set_weight(i, j, w);
+        }
+    }
+    m.solve();
+    m
+}
+
+fn scratch_total(m: &Matcher<Wide<4>>) -> Wide<4> {
+    let n = m.len();
+    let mut f = Matcher::<Wide<4>>::new(n);
+    for i in 0..n {
+        for j in i + 1..n {
+            f.set_weight(i, j, *m.weight(i, j));
+        }
+    }
+    f.solve();
+    f.total_weight()
+}
+
+/// Lowering the other edges of a vertex (and raising its matched edge) keeps the matching
+/// optimal; the re-solve usually notices it without any search (a search remains necessary when
+/// the vertex sat in a blossom with a positive dual, whose base pair dissolving it unmatches).
+#[test]
+fn locking_a_pair_rarely_needs_a_search() {
+    let n = 80;
+    let mut m = random_graph(n, 5);
+    let mut without_search = 0;
+    for v in 0..n {
+        let before = m.mates();
+        let mate = m.mate(v);
+        for u in 0..n {
+            if u != v && Some(u) != mate {
+                let w = *m.weight(v, u) >> 1;
+                m.set_weight(v, u, w);
+            }
+        }
+        if let Some(u) = mate {
+            let w = *m.weight(v, u) + Wide::from_u64(7);
+            m.set_weight(v, u, w);
+        }
+        m.solve();
+        m.verify().unwrap();
+        let st = m.last_solve_stats();
+        assert!(st.incremental);
+        if st.searches == 0 {
+            without_search += 1;
+            assert_eq!(m.mates(), before);
+        }
+        assert_eq!(m.mate(v), mate);
+    }
+    assert_eq!(m.total_weight(), scratch_total(&m));
+    assert!(
+        without_search >= n * 3 / 4,
+        "{without_search} of {n} without search"
+    );
+}
+
+/// Forbidding the current pair of each vertex in turn.
+#[test]
+fn forbidding_pairs_one_at_a_time() {
+    let n = 60;
+    let mut m = random_graph(n, 6);
+    for v in 0..n {
+        if let Some(u) = m.mate(v) {
+            m.set_weight(v, u, Wide::ZERO);
+            m.solve();
+            m.verify().unwrap();
+            assert!(m.last_solve_stats().incremental);
+            assert_ne!(m.mate(v), Some(u));
+            assert_eq!(m.total_weight(), scratch_total(&m));
+        }
+    }
+}
