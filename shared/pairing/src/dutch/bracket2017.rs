@@ -12,6 +12,7 @@
 //! G. the opponent of each S1 player in turn (D.1 transpositions).
 
 use super::completion::Completion;
+use super::phases::{Phases, tri};
 use super::weight::{Acc, ScoreDiffFields, bits};
 use super::{BracketSolver, MatchGraph};
 use crate::state::{Float, Player, RoundState};
@@ -246,11 +247,9 @@ impl<'a> Bracket<'a> {
         validity: &mut Completion,
     ) -> BracketSolver {
         let m = self.group.len();
-        let (mdps, cur_end) = (self.mdps, self.cur_end);
-        let tri = |o: usize, p: usize| o * (o - 1) / 2 + p;
         let mut base = vec![Acc::<N>::ZERO; m * m.saturating_sub(1) / 2];
         let mut g = G::new(m);
-        for o in mdps.max(1)..m {
+        for o in self.mdps.max(1)..m {
             for p in 0..o {
                 let w = self.edge::<N>(p, o);
                 if !w.is_zero() {
@@ -259,270 +258,26 @@ impl<'a> Bracket<'a> {
                 base[tri(o, p)] = w;
             }
         }
-        let maxw = {
-            let mut a = Acc::<N>::ZERO;
-            a.add_u64(1);
-            a.shl(self.weight_bits() + 1);
-            a.sub_u64(1);
-            a
-        };
-        g.solve();
-        let resident = |g: &G, x: usize| g.mate(x).is_some_and(|y| y >= mdps && y < cur_end);
-        let upper = |g: &G, x: usize| g.mate(x).is_some_and(|y| y > x && y < cur_end);
-        let mut matched = vec![false; cur_end];
-        let mut pairs = Vec::new();
-        let finalize = |g: &mut G, a: usize, b: usize| {
-            for x in 0..m {
-                if x != a {
-                    g.set(a, x, if x == b { maxw } else { Acc::ZERO });
-                }
-                if x != b {
-                    g.set(b, x, if x == a { maxw } else { Acc::ZERO });
-                }
-            }
-        };
-        let tie = self.tie_bits();
-        // Adds `add` units of the generation-order phases (above the tie-break term).
-        let with = |w: &Acc<N>, add: u64| {
-            let mut a = Acc::<N>::ZERO;
-            a.add_u64(add);
-            a.shl(tie);
-            let mut v = *w;
-            v.add(&a);
-            v
-        };
-        let minus_one = |w: &mut Acc<N>| {
-            let mut a = Acc::<N>::ZERO;
-            a.add_u64(1);
-            a.shl(tie);
-            w.sub(&a);
-        };
-
-        // A. Which moved-down players are paired: the highest scores first, and within one
-        // score the highest-ranked that can be.
-        let score = |pos: usize| self.player(pos).score;
-        let (mut md_score, mut left, mut left_paired) = (i32::MIN, 0usize, 0usize);
-        for p in 0..mdps {
-            if p == 0 || score(p) < md_score {
-                md_score = score(p);
-                left = 0;
-                left_paired = 0;
-                let mut q = p;
-                while q < m && score(q) >= md_score {
-                    left += 1;
-                    if resident(&g, q) {
-                        left_paired += 1;
-                    }
-                    q += 1;
-                }
-            }
-            if left_paired == 0 {
-                continue;
-            }
-            if left <= left_paired {
-                matched[p] = true;
-                continue;
-            }
-            left -= 1;
-            if !resident(&g, p) {
-                for o in mdps..cur_end {
-                    let w = base[tri(o, p)];
-                    if !w.is_zero() {
-                        g.set(p, o, with(&w, 1));
-                    }
-                }
-                g.solve();
-            }
-            if resident(&g, p) {
-                matched[p] = true;
-                left_paired -= 1;
-                for o in mdps..cur_end {
-                    let w = base[tri(o, p)];
-                    if !w.is_zero() {
-                        g.set(p, o, with(&w, (cur_end - mdps) as u64 + 1));
-                    }
-                }
-            }
-        }
-
-        // B. The opponent of each paired moved-down player: the highest-ranked resident
-        // still possible.
-        for p in 0..mdps {
-            if !matched[p] {
-                continue;
-            }
-            let mut addend = m as u64;
-            let mut best = None;
-            for o in (mdps..cur_end).rev() {
-                if matched[o] {
-                    continue;
-                }
-                let w = base[tri(o, p)];
-                if !w.is_zero() {
-                    g.set(p, o, with(&w, addend));
-                    addend += 1;
-                    best = Some(o);
-                }
-            }
-            // Already with the highest-ranked candidate: the bonuses raise the current
-            // matching at least as much as any other, so it stays optimal.
-            if g.mate(p) != best {
-                g.solve();
-            }
-            let q = g
-                .mate(p)
-                .expect("a moved-down player chosen for pairing has an opponent");
-            matched[q] = true;
-            finalize(&mut g, p, q);
-            validity.fix_pair(self.group[p], self.group[q]);
-            pairs.push((p, q));
-        }
-
-        // C. The remainder: fewest exchanges, then smallest difference of exchanged BSNs.
-        let remainder: Vec<usize> = (mdps..cur_end)
-            .filter(|&x| g.mate(x).is_none_or(|y| y >= mdps))
+        let vert: Vec<usize> = (0..m).collect();
+        let scores: Vec<i32> = self
+            .group
+            .iter()
+            .map(|&i| self.st.players[i].score)
             .collect();
-        let rpairs = remainder
-            .iter()
-            .filter(|&&x| g.mate(x).is_some_and(|y| y < x))
-            .count();
-        let exchange_addend = |prem: usize| {
-            let mut a = Acc::<N>::ZERO;
-            a.add_u64((prem < rpairs) as u64);
-            a.shl(2 * self.pcb);
-            a.sub_u64(prem as u64);
-            a.shl(1 + tie);
-            a
+        let phases = Phases {
+            m,
+            mdps: self.mdps,
+            cur_end: self.cur_end,
+            vert: &vert,
+            scores: &scores,
+            res_lo: self.mdps,
+            res_hi: self.cur_end,
+            tie: self.tie_bits(),
+            field_bits: self.pcb,
+            maxw: Acc::<N>::all_ones(self.weight_bits() + 1),
         };
-        let computer = |base: &Vec<Acc<N>>, p: usize, o: usize, prem: usize| {
-            let mut w = base[tri(o, p)];
-            if !w.is_zero() {
-                w.add(&exchange_addend(prem));
-            }
-            w
-        };
-        // When the players paired "upwards" are already exactly the first `rpairs` of the
-        // remainder (S1), no exchange is needed and the current matching already maximises
-        // the exchange bonuses among the optimal matchings: skip that re-solve.
-        let natural = remainder[..rpairs].iter().all(|&x| upper(&g, x));
-        if !natural {
-            for (oi, &o) in remainder.iter().enumerate() {
-                for (prem, &p) in remainder.iter().enumerate().take(oi) {
-                    g.set(p, o, computer(&base, p, o, prem));
-                }
-            }
-            g.solve();
-        }
-        let exchanges = remainder[..rpairs]
-            .iter()
-            .filter(|&&x| !upper(&g, x))
-            .count();
-
-        // D. Which S1 players move to S2: the lowest-ranked first (D.2.c).
-        let mut remaining = exchanges;
-        let mut pos = rpairs;
-        while pos > 0 && remaining > 0 {
-            pos -= 1;
-            let x = remainder[pos];
-            if upper(&g, x) {
-                for &o in &remainder[pos + 1..] {
-                    let mut w = computer(&base, x, o, pos);
-                    if !w.is_zero() {
-                        minus_one(&mut w);
-                        g.set(x, o, w);
-                    }
-                }
-                g.solve();
-            }
-            let exchange = !upper(&g, x);
-            if exchange {
-                remaining -= 1;
-            }
-            for &o in &remainder[pos + 1..] {
-                if exchange {
-                    base[tri(o, x)] = Acc::ZERO;
-                }
-                g.set(x, o, computer(&base, x, o, pos));
-            }
-        }
-
-        // E. Which S2 players move to S1: the highest-ranked first (D.2.d).
-        let mut remaining = exchanges;
-        let mut pos = rpairs;
-        while pos < remainder.len() && remaining > 1 {
-            let x = remainder[pos];
-            let already = upper(&g, x);
-            if !already {
-                for &o in &remainder[pos + 1..] {
-                    let w = computer(&base, x, o, pos);
-                    if !w.is_zero() {
-                        g.set(x, o, with(&w, 1));
-                    }
-                }
-                g.solve();
-            }
-            if upper(&g, x) {
-                remaining -= 1;
-                for &o in &remainder[..pos] {
-                    base[tri(x, o)] = Acc::ZERO;
-                    g.set(x, o, Acc::ZERO);
-                }
-                for o in cur_end..m {
-                    base[tri(o, x)] = Acc::ZERO;
-                    g.set(x, o, Acc::ZERO);
-                }
-            }
-            if !already {
-                for &o in &remainder[pos + 1..] {
-                    g.set(x, o, computer(&base, x, o, pos));
-                }
-            }
-            pos += 1;
-        }
-
-        // F. Fix S1 and S2 of the remainder.
-        for (xi, &x) in remainder.iter().enumerate() {
-            for &o in &remainder[xi + 1..] {
-                let was = base[tri(o, x)];
-                if !upper(&g, x) || upper(&g, o) {
-                    base[tri(o, x)] = Acc::ZERO;
-                }
-                if !natural || was != base[tri(o, x)] {
-                    g.set(x, o, base[tri(o, x)]);
-                }
-            }
-        }
-
-        // G. Each S1 player in turn gets the highest-ranked S2 opponent possible (D.1).
-        for &x in &remainder {
-            if !upper(&g, x) {
-                continue;
-            }
-            let mut addend = 0u64;
-            let mut best = None;
-            for &o in remainder.iter().rev() {
-                if o <= x || matched[o] {
-                    continue;
-                }
-                let w = base[tri(o, x)];
-                if !w.is_zero() {
-                    g.set(x, o, with(&w, addend));
-                    best = Some(o);
-                }
-                addend += 1;
-            }
-            // As in B: the highest-ranked candidate already paired needs no re-solve.
-            if g.mate(x) != best {
-                g.solve();
-            }
-            let q = g.mate(x).expect("an S1 player has an opponent");
-            matched[x] = true;
-            matched[q] = true;
-            finalize(&mut g, x, q);
-            validity.fix_pair(self.group[x], self.group[q]);
-            pairs.push((x, q));
-        }
-
-        BracketSolver { pairs, matched }
+        phases.run(&mut g, &mut base, |a, b| {
+            validity.fix_pair(self.group[a], self.group[b])
+        })
     }
 }

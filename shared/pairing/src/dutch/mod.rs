@@ -3,6 +3,7 @@
 mod bracket2017;
 mod colour;
 mod completion;
+mod phases;
 mod weight;
 
 use crate::explain::{BracketReport, Explanation};
@@ -14,6 +15,7 @@ use weight::Acc;
 /// The matching graph a bracket is solved on (weights of `N` limbs).
 pub(crate) trait MatchGraph<const N: usize> {
     fn new(m: usize) -> Self;
+    fn len(&self) -> usize;
     fn set(&mut self, u: usize, v: usize, w: Acc<N>);
     fn solve(&mut self);
     fn mate(&self, v: usize) -> Option<usize>;
@@ -28,6 +30,9 @@ where
 {
     fn new(m: usize) -> Self {
         CoreGraph(arbiter_matching::Matcher::new(m))
+    }
+    fn len(&self) -> usize {
+        self.0.len()
     }
     fn set(&mut self, u: usize, v: usize, w: Acc<N>) {
         self.0.set_weight(u, v, arbiter_matching::Wide(w.0));

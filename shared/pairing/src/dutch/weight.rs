@@ -15,6 +15,15 @@ pub(crate) struct Acc<const N: usize>(pub [u64; N]);
 impl<const N: usize> Acc<N> {
     pub const ZERO: Self = Acc([0; N]);
 
+    /// 2^bits - 1.
+    pub fn all_ones(bits: u32) -> Self {
+        let mut a = Self::ZERO;
+        a.add_u64(1);
+        a.shl(bits);
+        a.sub_u64(1);
+        a
+    }
+
     pub fn is_zero(&self) -> bool {
         self.0.iter().all(|&l| l == 0)
     }
