@@ -72,6 +72,7 @@ async fn main() {
             run(&sled, &format!("bench-{batch}"), batch, n).await,
         );
     }
+    read_all("sled", &sled, "bench-1").await;
 
     let server = NatsServer::start().await.expect("nats-server");
     let js = JetStreamLog::connect(&[server.url()], JetStreamConfig::default())
@@ -85,4 +86,9 @@ async fn main() {
             run(&js, &format!("bench-{batch}"), batch, n).await,
         );
     }
+    // A fresh connection, with nothing cached.
+    let fresh = JetStreamLog::connect(&[server.url()], JetStreamConfig::default())
+        .await
+        .expect("connect");
+    read_all("jetstream", &fresh, "bench-1").await;
 }

@@ -93,7 +93,7 @@ mod tests {
             ExpectedVersion::Exact(0),
             "c1",
             "director",
-            encode_events(&[ev.clone()]),
+            encode_events(std::slice::from_ref(&ev)),
         )
         .await
         .unwrap();

@@ -1,8 +1,8 @@
 //! Test fixtures (cargo feature `test-fixtures`): real `nats-server` processes and temporary
 //! folders, for this crate's tests and for end-to-end tests elsewhere.
 //!
-//! The server binary is `$NATS_SERVER_BIN`, or `nats-server` on the `PATH` (Debian/Ubuntu:
-//! `apt-get install -y nats-server`). Every server gets free loopback ports and a store folder in
+//! The server binary is `$NATS_SERVER_BIN`, or `nats-server` on the `PATH`, or
+//! `/usr/sbin/nats-server` (Debian/Ubuntu: `apt-get install -y nats-server`). Every server gets free loopback ports and a store folder in
 //! its own temporary folder, and is killed when dropped, so tests can run in parallel.
 //!
 //! ```no_run
@@ -28,11 +28,25 @@ use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-/// The `nats-server` binary: `$NATS_SERVER_BIN`, else `nats-server` (looked up on the `PATH`).
+/// The `nats-server` binary: `$NATS_SERVER_BIN`, else `nats-server` on the `PATH`, else
+/// `/usr/sbin/nats-server` (where the Debian package puts it, not on a normal user's `PATH`).
 pub fn nats_server_bin() -> PathBuf {
-    std::env::var_os("NATS_SERVER_BIN")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from("nats-server"))
+    if let Some(bin) = std::env::var_os("NATS_SERVER_BIN") {
+        return PathBuf::from(bin);
+    }
+    let on_path = std::env::var_os("PATH").and_then(|paths| {
+        std::env::split_paths(&paths)
+            .map(|d| d.join("nats-server"))
+            .find(|p| p.is_file())
+    });
+    let debian = Path::new("/usr/sbin/nats-server");
+    on_path.unwrap_or_else(|| {
+        if debian.is_file() {
+            debian.to_path_buf()
+        } else {
+            PathBuf::from("nats-server")
+        }
+    })
 }
 
 /// A folder under the system temp folder, removed with its contents on drop.

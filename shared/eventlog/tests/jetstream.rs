@@ -290,18 +290,27 @@ async fn long_stream_is_read_in_bulk() {
     let server = NatsServer::start().await.unwrap();
     let a = log_on(&server).await;
     for i in 1..=40u64 {
-        append(&a, "long", i - 1, &format!("c{i}"), &[&format!("e{i}")]).await.unwrap();
+        append(&a, "long", i - 1, &format!("c{i}"), &[&format!("e{i}")])
+            .await
+            .unwrap();
         // Interleave another stream, so the subject's sequences have gaps.
-        append(&a, "noise", ExpectedVersion::Any, &format!("n{i}"), &["n"]).await.unwrap();
+        append(&a, "noise", ExpectedVersion::Any, &format!("n{i}"), &["n"])
+            .await
+            .unwrap();
     }
     let b = log_on(&server).await;
     let all = b.read("long", 1).await.unwrap();
-    assert_eq!(all.iter().map(|e| e.version).collect::<Vec<_>>(), (1..=40).collect::<Vec<_>>());
+    assert_eq!(
+        all.iter().map(|e| e.version).collect::<Vec<_>>(),
+        (1..=40).collect::<Vec<_>>()
+    );
     assert_eq!(verify_chain(&all), None);
     let tail = b.read("long", 25).await.unwrap();
     assert_eq!(tail.first().map(|e| e.version), Some(25));
     assert_eq!(tail.len(), 16);
-    let next = append(&b, "long", ExpectedVersion::Any, "c41", &["e41"]).await.unwrap();
+    let next = append(&b, "long", ExpectedVersion::Any, "c41", &["e41"])
+        .await
+        .unwrap();
     assert_eq!(next.first_version, 41);
     // After its catch-up, b reads from its index.
     assert_eq!(b.read("long", 40).await.unwrap().len(), 2);
