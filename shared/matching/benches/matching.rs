@@ -119,7 +119,7 @@ fn run(m: usize, model: Model, edit: Edit, name: &str) {
     let mean = times.iter().sum::<Duration>() / resolves as u32;
     let per = |x: usize| x as f64 / resolves as f64;
     println!(
-        "{name:<16} m={m:>5}  scratch {:>8.2} ms ({:>5} row scans) | re-solve mean {:>7.3} ms, median {:>7.3}, max {:>7.3} ({:>3} runs; per run {:.1} searches, {:.0} row scans, {:.0} dual steps)",
+        "{name:<16} m={m:>5}  scratch {:>8.2} ms ({:>5} row scans) | re-solve mean {:>7.3} ms, median {:>7.3}, max {:>7.3} ({:>3} runs; per run {:.1} searches, {:.0} row scans, {:.0} dual steps, {:.1} blossoms)",
         ms(scratch),
         scratch_stats.scans,
         ms(mean),
@@ -129,6 +129,7 @@ fn run(m: usize, model: Model, edit: Edit, name: &str) {
         per(work.searches),
         per(work.scans),
         per(work.dual_steps),
+        per(work.blossoms),
     );
     // Keep the optimiser honest.
     assert!(matcher.total_weight() > W::ZERO);

@@ -165,31 +165,43 @@ pub struct Matcher<W: Weight> {
     unused: Vec<u32>,
 
     // Search state (valid for top-level blossoms during one search).
+    //
+    // Duals are updated lazily during a search: with `Δ` the total dual step so far, an
+    // S-vertex stores `Y + Δ`, a T-vertex `Y + C - Δ`, others `Y`; a top-level S-blossom stores
+    // `Z + 2C - 2Δ`, a T-blossom `Z + 2Δ`. Stored values of S-vertices are thus constant and
+    // a dual step is a single addition; `finish_search` decodes everything.
     label: Vec<u8>,
+    /// `label[top[v]]`, per vertex.
+    vlabel: Vec<u8>,
     /// T: `(s, t)` with `s` an S-vertex and `t` in the blossom; S (non-root): the matched edge
     /// `(t, base)` from the parent T-blossom. Always (vertex outside, vertex inside).
     labelend: Vec<(u32, u32)>,
     /// S-blossom: least-slack edge to another S-blossom, oriented (inside, outside).
     best: Vec<(u32, u32)>,
+    /// Its stored-dual sum minus `2w`, i.e. slack + `2Δ` (constant while both ends are S).
+    best_inv: Vec<W>,
     /// S-blossom formed in this search: one least-slack edge per neighbouring S-blossom.
     best_list: Vec<Vec<(u32, u32)>>,
     has_list: Vec<bool>,
     /// Non-S vertex: the S-vertex at the other end of its least-slack edge.
     sbest: Vec<u32>,
-    /// Its key `Y_s + Δ + C - 2w`: constant while `s` is S (S-duals fall by exactly what `Δ`
-    /// rises), so comparing keys compares slacks without touching `w[s][u]` again.
+    /// Its key `Y_s + Δ + C - 2w` (slack + `C + Δ - Y_u`): constant while `s` is S, so keys
+    /// compare slacks without touching `w[s][u]` again.
     sbest_key: Vec<W>,
     /// Total dual step `Δ` of the current search.
     delta_sum: W,
-    /// Key offset `C = 2^(BITS-3)`, above any doubled weight, so keys are never negative.
+    /// Offset `C = 2^(BITS-2)`: above `Δ` and any doubled weight, so stored values stay
+    /// non-negative (see [`Weight`] for the bounds).
     key_offset: W,
+    /// Least stored dual of an S-vertex, and that vertex (for the "dual reaches zero" step).
+    min_s: (W, u32),
     /// Every S-vertex of the search, in labelling order; `queue[qhead..]` are still to be scanned.
     queue: Vec<u32>,
     qhead: usize,
     mark: Vec<u32>,
     stamp: u32,
     best_to: Vec<(u32, u32)>,
-    best_to_slack: Vec<W>,
+    best_to_inv: Vec<W>,
     buf: Vec<u32>,
 
     // Incremental bookkeeping.
@@ -236,8 +248,10 @@ impl<W: Weight> Matcher<W> {
             top: (0..n as u32).collect(),
             unused: (n as u32..nb as u32).rev().collect(),
             label: vec![UNLABELED; nb],
+            vlabel: vec![UNLABELED; n],
             labelend: vec![NO_EDGE; nb],
             best: vec![NO_EDGE; nb],
+            best_inv: vec![W::ZERO; nb],
             best_list: vec![Vec::new(); nb],
             has_list: vec![false; nb],
             sbest: vec![NONE; n],
@@ -245,17 +259,18 @@ impl<W: Weight> Matcher<W> {
             delta_sum: W::ZERO,
             key_offset: {
                 let mut c = W::from_u64(1);
-                for _ in 0..W::BITS - 3 {
+                for _ in 0..W::BITS - 2 {
                     c = c.wrapping_add(c);
                 }
                 c
             },
+            min_s: (W::ZERO, NONE),
             queue: Vec::with_capacity(n),
             qhead: 0,
             mark: vec![0; nb],
             stamp: 0,
             best_to: vec![NO_EDGE; nb],
-            best_to_slack: vec![W::ZERO; nb],
+            best_to_inv: vec![W::ZERO; nb],
             buf: Vec::with_capacity(n),
             changed: Vec::new(),
             rebuild: false,
@@ -655,6 +670,7 @@ impl<W: Weight> Matcher<W> {
 
     fn reset_search(&mut self) {
         self.label.fill(UNLABELED);
+        self.vlabel.fill(UNLABELED);
         self.labelend.fill(NO_EDGE);
         self.best.fill(NO_EDGE);
         for b in 0..self.has_list.len() {
@@ -665,6 +681,7 @@ impl<W: Weight> Matcher<W> {
         }
         self.sbest.fill(NONE);
         self.delta_sum = W::ZERO;
+        self.min_s = (W::ZERO, NONE);
         self.queue.clear();
         self.qhead = 0;
     }
@@ -685,18 +702,105 @@ impl<W: Weight> Matcher<W> {
             debug_assert_eq!(self.base[b as usize], r);
             self.set_s(b, NO_EDGE);
         }
-        loop {
+        'search: loop {
             while self.qhead < self.queue.len() {
                 let v = self.queue[self.qhead];
                 self.qhead += 1;
                 self.stats.scans += 1;
                 if self.scan(v) {
-                    return;
+                    break 'search;
                 }
             }
             if self.dual_step() {
-                return;
+                break;
             }
+        }
+        self.finish_search();
+    }
+
+    /// Decodes the lazily stored duals (see the `label` field) back to plain values.
+    fn finish_search(&mut self) {
+        let n = self.n;
+        for v in 0..n {
+            let l = self.vlabel[v];
+            self.y[v] = self.decode_y(self.y[v], l);
+            self.vlabel[v] = UNLABELED;
+        }
+        for b in n..2 * n {
+            if self.parent[b] == NONE && !self.childs[b].is_empty() {
+                self.z[b] = self.decode_z(self.z[b], self.label[b]);
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn decode_y(&self, stored: W, label: u8) -> W {
+        match label {
+            S => sub(stored, self.delta_sum),
+            T => sub(add(stored, self.delta_sum), self.key_offset),
+            _ => stored,
+        }
+    }
+
+    #[inline(always)]
+    fn encode_y(&self, y: W, label: u8) -> W {
+        match label {
+            S => add(y, self.delta_sum),
+            T => sub(add(y, self.key_offset), self.delta_sum),
+            _ => y,
+        }
+    }
+
+    #[inline(always)]
+    fn decode_z(&self, stored: W, label: u8) -> W {
+        let d2 = add(self.delta_sum, self.delta_sum);
+        match label {
+            S => sub(add(stored, d2), add(self.key_offset, self.key_offset)),
+            T => sub(stored, d2),
+            _ => stored,
+        }
+    }
+
+    #[inline(always)]
+    fn encode_z(&self, z: W, label: u8) -> W {
+        let d2 = add(self.delta_sum, self.delta_sum);
+        match label {
+            S => sub(add(z, add(self.key_offset, self.key_offset)), d2),
+            T => add(z, d2),
+            _ => z,
+        }
+    }
+
+    /// Gives unlabeled top-level blossom `b` label `to` (S or T), re-encoding its duals; new
+    /// S-vertices are queued for scanning.
+    fn relabel(&mut self, b: u32, to: u8) {
+        let bi = b as usize;
+        debug_assert_eq!(self.label[bi], UNLABELED);
+        self.label[bi] = to;
+        if bi >= self.n {
+            self.z[bi] = self.encode_z(self.z[bi], to);
+        }
+        let start = self.queue.len();
+        collect_leaves(&self.childs, self.n, b, &mut self.queue);
+        for i in start..self.queue.len() {
+            let x = self.queue[i];
+            self.leaf_to(x, to);
+        }
+        if to != S {
+            self.queue.truncate(start);
+        }
+    }
+
+    /// Re-encodes vertex `x` for label `to` (from its current one).
+    #[inline]
+    fn leaf_to(&mut self, x: u32, to: u8) {
+        let xi = x as usize;
+        let real = self.decode_y(self.y[xi], self.vlabel[xi]);
+        let stored = self.encode_y(real, to);
+        self.y[xi] = stored;
+        self.vlabel[xi] = to;
+        if to == S && (self.min_s.1 == NONE || stored < self.min_s.0) {
+            self.min_s = (stored, x);
         }
     }
 
@@ -727,72 +831,68 @@ impl<W: Weight> Matcher<W> {
         }
     }
 
-    #[inline(always)]
-    fn slack(&self, a: u32, b: u32) -> W {
+    /// Slack of edge `(a, b)` between different top-level blossoms (debug checks only).
+    #[cfg(debug_assertions)]
+    fn real_slack(&self, a: u32, b: u32) -> W {
         let wt = self.w[a as usize * self.n + b as usize];
-        sub(add(self.y[a as usize], self.y[b as usize]), add(wt, wt))
+        let ya = self.decode_y(self.y[a as usize], self.vlabel[a as usize]);
+        let yb = self.decode_y(self.y[b as usize], self.vlabel[b as usize]);
+        sub(add(ya, yb), add(wt, wt))
     }
 
     fn set_s(&mut self, b: u32, le: (u32, u32)) {
-        self.label[b as usize] = S;
         self.labelend[b as usize] = le;
-        collect_leaves(&self.childs, self.n, b, &mut self.queue);
+        self.relabel(b, S);
     }
 
     /// Scans the edges of S-vertex `v`. Returns true when the search is over.
     fn scan(&mut self, v: u32) -> bool {
         let n = self.n;
         let vi = v as usize;
-        let yv = self.y[vi];
-        let key_v = add(add(yv, self.delta_sum), self.key_offset);
+        let key_v = self.y[vi];
+        let key_cv = add(key_v, self.key_offset);
+        let c_d = add(self.key_offset, self.delta_sum);
+        let d2 = add(self.delta_sum, self.delta_sum);
         let mut bv = self.top[vi];
         for u in 0..n {
             let wt = self.w[vi * n + u];
             if wt.is_zero() {
                 continue;
             }
-            let bu = self.top[u];
-            if bu == bv {
-                continue;
-            }
             let tw = add(wt, wt);
-            if self.label[bu as usize] == S {
-                let sl = sub(add(yv, self.y[u]), tw);
-                if sl.is_zero() {
+            let lu = self.vlabel[u];
+            if lu == S {
+                let bu = self.top[u];
+                if bu == bv {
+                    continue;
+                }
+                let inv = sub(add(key_v, self.y[u]), tw);
+                if inv == d2 {
                     if self.tight_ss(v, u as u32) {
                         return true;
                     }
                     bv = self.top[vi];
-                } else {
-                    let e = self.best[bv as usize];
-                    if e == NO_EDGE || sl < self.slack(e.0, e.1) {
-                        self.best[bv as usize] = (v, u as u32);
-                    }
+                } else if self.best[bv as usize] == NO_EDGE || inv < self.best_inv[bv as usize] {
+                    self.best[bv as usize] = (v, u as u32);
+                    self.best_inv[bv as usize] = inv;
                 }
             } else {
-                let key = sub(key_v, tw);
+                // A tight edge has the least possible key, so it always improves on an edge
+                // that is not tight (an equal key would mean `u` was already reached).
+                let key = sub(key_cv, tw);
                 if self.sbest[u] == NONE || key < self.sbest_key[u] {
                     self.sbest[u] = v;
                     self.sbest_key[u] = key;
-                }
-                if self.label[bu as usize] == UNLABELED
-                    && add(yv, self.y[u]) == tw
-                    && self.tight_unlabeled(v, u as u32)
-                {
-                    return true;
+                    if lu == UNLABELED
+                        && add(key, self.y[u]) == c_d
+                        && self.tight_unlabeled(v, u as u32)
+                    {
+                        return true;
+                    }
                 }
             }
         }
         false
-    }
-
-    /// Current slack of the least-slack edge from an S-vertex to non-S vertex `u`.
-    #[inline(always)]
-    fn sbest_slack(&self, u: usize) -> W {
-        sub(
-            add(self.sbest_key[u], self.y[u]),
-            add(self.key_offset, self.delta_sum),
-        )
     }
 
     /// Tight edge from S-vertex `v` to a vertex `u` of an unlabeled blossom: augment if that
@@ -805,8 +905,8 @@ impl<W: Weight> Matcher<W> {
             self.augment(v, u);
             return true;
         }
-        self.label[bu as usize] = T;
         self.labelend[bu as usize] = (v, u);
+        self.relabel(bu, T);
         let bm = self.top[m as usize];
         debug_assert_eq!(self.label[bm as usize], UNLABELED);
         self.set_s(bm, (bb, m));
@@ -898,12 +998,17 @@ impl<W: Weight> Matcher<W> {
         debug_assert!(k % 2 == 1 && k >= 3);
 
         self.base[idu] = self.base[lca as usize];
-        self.z[idu] = W::ZERO;
+        self.z[idu] = self.encode_z(W::ZERO, S);
         self.parent[idu] = NONE;
         self.label[idu] = S;
         self.labelend[idu] = self.labelend[lca as usize];
+        // Children stop being top-level: their duals freeze at their current values.
         for &c in &ch {
-            self.parent[c as usize] = id;
+            let ci = c as usize;
+            self.parent[ci] = id;
+            if ci >= n {
+                self.z[ci] = self.decode_z(self.z[ci], self.label[ci]);
+            }
         }
         // Vertices, grouped by child; former T-vertices become S and must be scanned.
         let mut leaves = std::mem::take(&mut self.buf);
@@ -914,7 +1019,11 @@ impl<W: Weight> Matcher<W> {
             collect_leaves(&self.childs, n, c, &mut leaves);
             ranges.push(start..leaves.len());
             if self.label[c as usize] == T {
-                self.queue.extend_from_slice(&leaves[start..]);
+                for i in start..leaves.len() {
+                    let x = leaves[i];
+                    self.leaf_to(x, S);
+                    self.queue.push(x);
+                }
             }
         }
         for &x in &leaves {
@@ -930,8 +1039,9 @@ impl<W: Weight> Matcher<W> {
                 for &(x, y) in &list {
                     let by = self.top[y as usize];
                     if by != id && self.label[by as usize] == S {
-                        let sl = self.slack(x, y);
-                        self.offer_best(by, (x, y), sl, &mut touched);
+                        let wt = self.w[x as usize * n + y as usize];
+                        let inv = sub(add(self.y[x as usize], self.y[y as usize]), add(wt, wt));
+                        self.offer_best(by, (x, y), inv, &mut touched);
                     }
                 }
                 self.best_list[ci] = list;
@@ -943,13 +1053,13 @@ impl<W: Weight> Matcher<W> {
                     let yx = self.y[xi];
                     for y in 0..n {
                         let wt = self.w[xi * n + y];
-                        if wt.is_zero() {
+                        if wt.is_zero() || self.vlabel[y] != S {
                             continue;
                         }
                         let by = self.top[y];
-                        if by != id && self.label[by as usize] == S {
-                            let sl = sub(add(yx, self.y[y]), add(wt, wt));
-                            self.offer_best(by, (x, y as u32), sl, &mut touched);
+                        if by != id {
+                            let inv = sub(add(yx, self.y[y]), add(wt, wt));
+                            self.offer_best(by, (x, y as u32), inv, &mut touched);
                         }
                     }
                 }
@@ -960,35 +1070,37 @@ impl<W: Weight> Matcher<W> {
         let mut list = std::mem::take(&mut self.best_list[idu]);
         list.clear();
         let mut b_edge = NO_EDGE;
-        let mut b_slack = W::ZERO;
+        let mut b_inv = W::ZERO;
         for &bu in &touched {
             let e = self.best_to[bu as usize];
-            let sl = self.best_to_slack[bu as usize];
+            let inv = self.best_to_inv[bu as usize];
             self.best_to[bu as usize] = NO_EDGE;
             list.push(e);
-            if b_edge == NO_EDGE || sl < b_slack {
+            if b_edge == NO_EDGE || inv < b_inv {
                 b_edge = e;
-                b_slack = sl;
+                b_inv = inv;
             }
         }
         self.best_list[idu] = list;
         self.has_list[idu] = true;
         self.best[idu] = b_edge;
+        self.best_inv[idu] = b_inv;
         self.childs[idu] = ch;
         self.cedges[idu] = ed;
     }
 
-    /// Records `e` (slack `sl`) as the new blossom's edge to S-blossom `by` if it is the least so far.
+    /// Records S–S edge `e` (with `inv` = slack + 2Δ) as the new blossom's edge to S-blossom `by`
+    /// if it is the least so far.
     #[inline(always)]
-    fn offer_best(&mut self, by: u32, e: (u32, u32), sl: W, touched: &mut Vec<u32>) {
+    fn offer_best(&mut self, by: u32, e: (u32, u32), inv: W, touched: &mut Vec<u32>) {
         let byi = by as usize;
         if self.best_to[byi] == NO_EDGE {
             touched.push(by);
-        } else if sl >= self.best_to_slack[byi] {
+        } else if inv >= self.best_to_inv[byi] {
             return;
         }
         self.best_to[byi] = e;
-        self.best_to_slack[byi] = sl;
+        self.best_to_inv[byi] = inv;
     }
 
     /// Augments along the path root(v) … v – u … (root of u's tree, or u's free blossom).
@@ -1071,6 +1183,8 @@ impl<W: Weight> Matcher<W> {
         let ch = std::mem::take(&mut self.childs[bi]);
         let ed = std::mem::take(&mut self.cedges[bi]);
         let mut leaves = std::mem::take(&mut self.buf);
+        // Children become top-level and unlabeled first (their own duals are plain values, as
+        // for any non-top-level blossom), then the path is labeled.
         for &c in &ch {
             let ci = c as usize;
             self.parent[ci] = NONE;
@@ -1078,6 +1192,7 @@ impl<W: Weight> Matcher<W> {
             collect_leaves(&self.childs, n, c, &mut leaves);
             for &x in &leaves {
                 self.top[x as usize] = c;
+                self.leaf_to(x, UNLABELED);
             }
             self.label[ci] = UNLABELED;
             self.labelend[ci] = NO_EDGE;
@@ -1088,8 +1203,8 @@ impl<W: Weight> Matcher<W> {
         let entry = self.top[j0 as usize];
         let k = ch.len();
         let i = ch.iter().position(|&x| x == entry).expect("entry child");
-        self.label[entry as usize] = T;
         self.labelend[entry as usize] = (s0, j0);
+        self.relabel(entry, T);
         let forward = i % 2 == 1;
         let mut p = i;
         while p != 0 {
@@ -1108,8 +1223,8 @@ impl<W: Weight> Matcher<W> {
                 e2 = (y2, x2);
             }
             self.set_s(ch[q], e1);
-            self.label[ch[r] as usize] = T;
             self.labelend[ch[r] as usize] = e2;
+            self.relabel(ch[r], T);
             p = r;
         }
         self.cedges[bi] = ed;
@@ -1121,42 +1236,53 @@ impl<W: Weight> Matcher<W> {
     fn dual_step(&mut self) -> bool {
         self.stats.dual_steps += 1;
         let n = self.n;
+        let dsum = self.delta_sum;
         let mut delta: Option<W> = None;
         let mut kind = 0u8;
         let mut arg = NONE;
-        // δ2: tight edge from an S-vertex to an unlabeled blossom.
+        // δ2: tight edge from an S-vertex to an unlabeled blossom. Slack = key + Y_u - (C + Δ).
+        let mut best_q: Option<W> = None;
         for u in 0..n {
-            if self.label[self.top[u] as usize] == UNLABELED && self.sbest[u] != NONE {
-                let sl = self.sbest_slack(u);
-                debug_assert!(sl == self.slack(self.sbest[u], u as u32));
-                if delta.is_none_or(|d| sl < d) {
-                    delta = Some(sl);
-                    kind = 2;
+            if self.vlabel[u] == UNLABELED && self.sbest[u] != NONE {
+                let q = add(self.sbest_key[u], self.y[u]);
+                if best_q.is_none_or(|b| q < b) {
+                    best_q = Some(q);
                     arg = u as u32;
                 }
             }
         }
-        // δ3: half the slack of an edge between two S-blossoms.
+        if let Some(q) = best_q {
+            delta = Some(sub(q, add(self.key_offset, dsum)));
+            kind = 2;
+            #[cfg(debug_assertions)]
+            debug_assert!(delta == Some(self.real_slack(self.sbest[arg as usize], arg)));
+        }
+        // δ3: half the slack of an edge between two S-blossoms. Slack = inv - 2Δ.
+        let mut best_inv: Option<(W, u32)> = None;
         for b in 0..2 * n {
-            if self.parent[b] != NONE || self.label[b] != S {
-                continue;
-            }
-            let e = self.best[b];
-            if e != NO_EDGE {
-                let sl = self.slack(e.0, e.1);
-                debug_assert!(!sl.is_odd(), "S–S slack must be even");
-                let h = sl.half();
-                if delta.is_none_or(|d| h < d) {
-                    delta = Some(h);
-                    kind = 3;
-                    arg = b as u32;
+            if self.parent[b] == NONE && self.label[b] == S && self.best[b] != NO_EDGE {
+                let inv = self.best_inv[b];
+                if best_inv.is_none_or(|(i, _)| inv < i) {
+                    best_inv = Some((inv, b as u32));
                 }
+            }
+        }
+        if let Some((inv, b)) = best_inv {
+            let sl = sub(inv, add(dsum, dsum));
+            debug_assert!(!sl.is_odd(), "S–S slack must be even");
+            #[cfg(debug_assertions)]
+            debug_assert!(sl == self.real_slack(self.best[b as usize].0, self.best[b as usize].1));
+            let h = sl.half();
+            if delta.is_none_or(|d| h < d) {
+                delta = Some(h);
+                kind = 3;
+                arg = b;
             }
         }
         // δ4: half the dual of a T-blossom.
         for b in n..2 * n {
             if self.parent[b] == NONE && self.label[b] == T && !self.childs[b].is_empty() {
-                let h = self.z[b].half();
+                let h = self.decode_z(self.z[b], T).half();
                 if delta.is_none_or(|d| h < d) {
                     delta = Some(h);
                     kind = 4;
@@ -1165,35 +1291,15 @@ impl<W: Weight> Matcher<W> {
             }
         }
         // δ1: an S-vertex dual reaching zero.
-        for &v in &self.queue {
-            let yv = self.y[v as usize];
-            if delta.is_none_or(|d| yv < d) {
-                delta = Some(yv);
-                kind = 1;
-                arg = v;
-            }
+        let (key, v) = self.min_s;
+        let yv = sub(key, dsum);
+        if delta.is_none_or(|d| yv < d) {
+            delta = Some(yv);
+            kind = 1;
+            arg = v;
         }
         let d = delta.expect("a search always has an S-vertex");
-        self.delta_sum = add(self.delta_sum, d);
-        if !d.is_zero() {
-            for v in 0..n {
-                match self.label[self.top[v] as usize] {
-                    S => self.y[v] = sub(self.y[v], d),
-                    T => self.y[v] = add(self.y[v], d),
-                    _ => {}
-                }
-            }
-            let d2 = add(d, d);
-            for b in n..2 * n {
-                if self.parent[b] == NONE && !self.childs[b].is_empty() {
-                    match self.label[b] {
-                        S => self.z[b] = add(self.z[b], d2),
-                        T => self.z[b] = sub(self.z[b], d2),
-                        _ => {}
-                    }
-                }
-            }
-        }
+        self.delta_sum = add(dsum, d);
         match kind {
             1 => {
                 self.augment_side(arg, NONE);
