@@ -220,7 +220,11 @@ impl RoundState {
                 score,
                 plain_score: plain,
                 pref,
-                played_games: played_colours.len() as u32,
+                played_games: if input.rule_set == RuleSet::Dutch2025 {
+                    0
+                } else {
+                    played_colours.len() as u32
+                },
                 played_colours,
                 floats,
                 bye_eligible,

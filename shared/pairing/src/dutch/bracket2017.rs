@@ -152,43 +152,7 @@ impl<'a> Bracket<'a> {
             }
         }
         // C.8-C.11: colours.
-        let (lp_, hp_) = (&l.pref, &h.pref);
-        let same = lp_.colour == hp_.colour;
-        w.shl(pcb);
-        if l_cur && (!lp_.absolute_imbalance() || !hp_.absolute_imbalance() || !same) {
-            w.add_u64(1);
-        }
-        w.shl(pcb);
-        if l_cur
-            && (!lp_.absolute()
-                || !hp_.absolute()
-                || !same
-                || if lp_.imbalance == hp_.imbalance {
-                    lp_.repeated.is_none() || lp_.repeated != hp_.repeated
-                } else {
-                    let denied = if lp_.imbalance > hp_.imbalance {
-                        hp_
-                    } else {
-                        lp_
-                    };
-                    denied.repeated != lp_.colour.map(|c| c.opposite())
-                })
-        {
-            w.add_u64(1);
-        }
-        w.shl(pcb);
-        if l_cur && (!same || lp_.colour.is_none() || hp_.colour.is_none()) {
-            w.add_u64(1);
-        }
-        w.shl(pcb);
-        if l_cur
-            && ((!lp_.strong && !lp_.absolute())
-                || (!hp_.strong && !hp_.absolute())
-                || (lp_.absolute() && hp_.absolute())
-                || !same)
-        {
-            w.add_u64(1);
-        }
+        colour_fields(&mut w, l, h, l_cur, pcb);
         // C.12-C.15: repeated floats, one and two rounds back.
         for back in 0..2usize {
             if played as usize > back {
@@ -279,5 +243,53 @@ impl<'a> Bracket<'a> {
         phases.run(&mut g, &mut base, |a, b| {
             validity.fix_pair(self.group[a], self.group[b])
         })
+    }
+}
+
+/// The four colour fields (C.8-C.11 in dutch-2017, [C10]-[C13] in dutch-2025), each `width`
+/// bits, counted only for pairs inside the current bracket (`l_cur`).
+pub(crate) fn colour_fields<const N: usize>(
+    w: &mut Acc<N>,
+    l: &Player,
+    h: &Player,
+    l_cur: bool,
+    pcb: u32,
+) {
+    let (lp_, hp_) = (&l.pref, &h.pref);
+    let same = lp_.colour == hp_.colour;
+    w.shl(pcb);
+    if l_cur && (!lp_.absolute_imbalance() || !hp_.absolute_imbalance() || !same) {
+        w.add_u64(1);
+    }
+    w.shl(pcb);
+    if l_cur
+        && (!lp_.absolute()
+            || !hp_.absolute()
+            || !same
+            || if lp_.imbalance == hp_.imbalance {
+                lp_.repeated.is_none() || lp_.repeated != hp_.repeated
+            } else {
+                let denied = if lp_.imbalance > hp_.imbalance {
+                    hp_
+                } else {
+                    lp_
+                };
+                denied.repeated != lp_.colour.map(|c| c.opposite())
+            })
+    {
+        w.add_u64(1);
+    }
+    w.shl(pcb);
+    if l_cur && (!same || lp_.colour.is_none() || hp_.colour.is_none()) {
+        w.add_u64(1);
+    }
+    w.shl(pcb);
+    if l_cur
+        && ((!lp_.strong && !lp_.absolute())
+            || (!hp_.strong && !hp_.absolute())
+            || (lp_.absolute() && hp_.absolute())
+            || !same)
+    {
+        w.add_u64(1);
     }
 }

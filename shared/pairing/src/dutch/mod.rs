@@ -4,11 +4,12 @@ mod bracket2017;
 mod colour;
 mod completion;
 mod phases;
+mod round2025;
 mod weight;
 
 use crate::explain::{BracketReport, Explanation};
 use crate::state::RoundState;
-use crate::{Board, PairingError, PairingInput, RoundPairing};
+use crate::{Board, PairingError, PairingInput, RoundPairing, RuleSet};
 use completion::Completion;
 use weight::Acc;
 
@@ -66,30 +67,53 @@ fn solve_bracket(b: &bracket2017::Bracket, validity: &mut Completion) -> Bracket
     panic!("edge weights of {need} bits exceed the supported width")
 }
 
-pub(crate) fn pair(input: &PairingInput) -> Result<RoundPairing, PairingError> {
-    let st = RoundState::new(input);
-    let n = st.len();
-    let mut explanation = Explanation::new(input);
-    if n == 0 {
-        return Ok(RoundPairing {
-            boards: Vec::new(),
-            bye: None,
-            explanation,
-        });
+/// One bracket as it was paired: for the explanation.
+pub(crate) struct BracketDone {
+    /// Player indices: moved-down players first, then residents.
+    pub group: Vec<usize>,
+    pub mdps: usize,
+    pub pairs: Vec<(usize, usize)>,
+    pub unpaired: Vec<usize>,
+    pub ppb: bool,
+    pub last: bool,
+}
+
+impl BracketDone {
+    pub fn new(group: &[usize], mdps: usize) -> BracketDone {
+        BracketDone {
+            group: group.to_vec(),
+            mdps,
+            pairs: Vec::new(),
+            unpaired: Vec::new(),
+            ppb: false,
+            last: false,
+        }
     }
-    let mut validity = Completion::new(&st);
+}
+
+fn no_complete_pairing() -> PairingError {
+    PairingError::NoValidPairing(
+        "the players cannot all be paired (except one eligible for the bye) without two \
+         players meeting twice or two non-topscorers with the same absolute colour \
+         preference meeting (C.1-C.3)"
+            .into(),
+    )
+}
+
+/// Rule set dutch-2017: brackets one by one, each on its own graph (the bracket and the next
+/// scoregroup), a completion test after each; when it fails, the PPB is re-paired with every
+/// remaining player and the collapsed last bracket completes the round (A.9).
+fn round_2017(
+    st: &RoundState,
+    brackets: &mut Vec<BracketDone>,
+) -> Result<Vec<Option<usize>>, PairingError> {
+    let n = st.len();
+    let mut validity = Completion::new(st);
     if !validity.complete() {
-        return Err(PairingError::NoValidPairing(
-            "the players cannot all be paired (except one eligible for the bye) without two \
-             players meeting twice or two non-topscorers with the same absolute colour \
-             preference meeting (C.1-C.3)"
-                .into(),
-        ));
+        return Err(no_complete_pairing());
     }
     let mut mate: Vec<Option<usize>> = vec![None; n];
     let score = |i: usize| st.players[i].score;
-
-    // The first scoregroup.
     let mut next = 0;
     let mut group: Vec<usize> = Vec::new();
     while next < n && score(next) >= score(0) {
@@ -109,7 +133,7 @@ pub(crate) fn pair(input: &PairingInput) -> Result<RoundPairing, PairingError> {
             group.push(next);
             next += 1;
         }
-        let bracket = bracket2017::Bracket::new(&st, &group, mdps, cur_end, special, next == n);
+        let bracket = bracket2017::Bracket::new(st, &group, mdps, cur_end, special, next == n);
         let outcome = solve_bracket(&bracket, &mut validity);
         if !special && !validity.complete() {
             // A.9: this bracket is the PPB; re-pair it with every remaining player.
@@ -119,14 +143,14 @@ pub(crate) fn pair(input: &PairingInput) -> Result<RoundPairing, PairingError> {
             ppb = true;
             continue;
         }
-        let mut report = BracketReport::new(&st, &group[..cur_end], mdps);
-        report.ppb = ppb;
-        report.last = special && !ppb;
+        let mut done = BracketDone::new(&group[..cur_end], mdps);
+        done.ppb = ppb;
+        done.last = special && !ppb;
         for &(a, b) in &outcome.pairs {
             let (x, y) = (group[a], group[b]);
             mate[x] = Some(y);
             mate[y] = Some(x);
-            report.pairs.push((st.players[x].id, st.players[y].id));
+            done.pairs.push((x, y));
         }
         let mut carried = Vec::new();
         let mut new_mdps = 0;
@@ -136,15 +160,67 @@ pub(crate) fn pair(input: &PairingInput) -> Result<RoundPairing, PairingError> {
             }
             if pos < cur_end {
                 new_mdps += 1;
-                report.downfloaters.push(st.players[x].id);
+                done.unpaired.push(x);
             }
             carried.push(x);
         }
-        explanation.brackets.push(report);
+        brackets.push(done);
         ppb = false;
         special = next == n;
         group = carried;
         mdps = new_mdps;
+    }
+    Ok(mate)
+}
+
+/// Rule set dutch-2025 on one graph over the whole field, its width chosen for the round.
+fn round_2025(
+    st: &RoundState,
+    brackets: &mut Vec<BracketDone>,
+) -> Result<Vec<Option<usize>>, PairingError> {
+    let need = round2025::Layout::new(st).weight_bits() + 8;
+    tracing::trace!(bits = need, vertices = st.len(), "round weights");
+    macro_rules! run {
+        ($($n:literal),*) => {
+            $( if need <= 64 * $n {
+                return round2025::pair_round::<$n, CoreGraph<$n>>(st, brackets).ok_or_else(no_complete_pairing);
+            } )*
+        };
+    }
+    run!(1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64);
+    Err(PairingError::InvalidInput(format!(
+        "edge weights of {need} bits exceed the supported width"
+    )))
+}
+
+pub(crate) fn pair(input: &PairingInput) -> Result<RoundPairing, PairingError> {
+    let st = RoundState::new(input);
+    let n = st.len();
+    let mut explanation = Explanation::new(input);
+    if n == 0 {
+        return Ok(RoundPairing {
+            boards: Vec::new(),
+            bye: None,
+            explanation,
+        });
+    }
+    let mut brackets = Vec::new();
+    let mate = match input.rule_set {
+        RuleSet::Dutch2017 => round_2017(&st, &mut brackets)?,
+        RuleSet::Dutch2025 => round_2025(&st, &mut brackets)?,
+    };
+    let last = brackets.len().saturating_sub(1);
+    for (k, d) in brackets.iter().enumerate() {
+        let mut report = BracketReport::new(&st, &d.group, d.mdps);
+        report.ppb = d.ppb;
+        report.last = d.last || (input.rule_set == RuleSet::Dutch2025 && k == last);
+        report.pairs = d
+            .pairs
+            .iter()
+            .map(|&(x, y)| (st.players[x].id, st.players[y].id))
+            .collect();
+        report.downfloaters = d.unpaired.iter().map(|&x| st.players[x].id).collect();
+        explanation.brackets.push(report);
     }
     let unpaired: Vec<usize> = (0..n).filter(|&i| mate[i].is_none()).collect();
     if unpaired.len() > 1 {
