@@ -2,26 +2,30 @@
 //!
 //! Why this shape:
 //! * **Exactness.** The linear program has vertex duals `y ≥ 0` and odd-set (blossom) duals
-//!   `z ≥ 0`; both are stored doubled (`Y = 2y`, `Z = 2z`) and every weight enters slacks as `2w`,
-//!   so each dual step is an integer. Blossom duals stay even, and one alternating tree at a time
-//!   means all of its S-vertices have duals of equal parity, which makes the "half the slack of an
-//!   S–S edge" step integral too.
-//! * **One tree per search.** A search starts from a single free vertex whose dual is still
-//!   positive (a complementary-slackness violation) and ends when it reaches any other free vertex
-//!   (augment), or when some S-vertex dual reaches zero (the path to it is flipped, leaving that
-//!   vertex free with a zero dual). Either way one violation disappears and none is created, so
-//!   the free vertices need not share a dual value. That is what makes re-solving cheap: after a
-//!   weight change only a handful of violations are created, each repaired by one search of
-//!   `O(n²)` at worst.
+//!   `z ≥ 0`; both are stored doubled (`Y = 2y`, `Z = 2z`) and weights enter slacks as `2w`, so
+//!   every dual step is an integer: blossom duals stay even, and all S-vertices of a search share
+//!   the parity of their duals (tight edges preserve it, and the roots are aligned by raising a
+//!   root's dual by one), so half the slack of an S–S edge is integral too.
+//! * **Free vertices need not share a dual.** Optimality only asks free vertices to have a zero
+//!   dual. A search grows alternating trees from a few free vertices whose dual is positive and
+//!   stops at the first augmentation (trees meet, or one reaches another free vertex) or when an
+//!   S-vertex dual reaches zero (the path to it is flipped, leaving it free with a zero dual).
+//!   Each search removes at least one violation and creates none. Growing several trees at once
+//!   lets them meet halfway, which explores far less of a dense graph than one tree would.
+//! * **Cheap re-solves.** The optimum's matching, duals and blossoms are kept. Changed edges that
+//!   stay feasible and are neither matched nor inside a blossom need nothing; the others are
+//!   covered by a few dirty vertices, each cut out of its blossoms (a blossom's dual moves into
+//!   its vertices, which keeps the slack of its internal edges) and given the least feasible
+//!   dual; a dirty vertex keeps its mate if some feasible duals make their edge tight, else both
+//!   become free. A handful of violations remain, each repaired by a search of `O(n²)` at worst.
+//! * **Lazy duals.** Within a search, S-vertices store `Y + Δ` (constant) and T-vertices
+//!   `Y + C - Δ`, where `Δ` is the total dual step so far; a dual step is one addition, and
+//!   least-slack edges are compared through these constant keys.
 //! * **Dense storage.** Pairing graphs are complete or nearly so; a row-major weight matrix gives
 //!   sequential scans, and a zero weight means "no edge".
-//! * **Incremental repair** (see [`Matcher::solve`]): the optimum's primal and dual solutions are
-//!   kept; the vertices whose edges changed are cut out of their blossoms (moving blossom duals into
-//!   vertex duals keeps the slack of internal edges), unmatched, and given the smallest feasible
-//!   dual; the searches then remove the remaining violations.
 //!
 //! Blossom ids: `0..n` are the vertices themselves, `n..2n` non-trivial blossoms (a laminar family
-//! of odd sets with at least three children each has fewer than `n/2` members).
+//! of odd sets with at least three members each has fewer than `n/2` of them).
 
 use crate::weight::Weight;
 use core::fmt;
@@ -69,7 +73,8 @@ fn collect_leaves(childs: &[Vec<u32>], n: usize, b: u32, out: &mut Vec<u32>) {
 pub struct SolveStats {
     /// Whether the previous solution was reused (false: solved from scratch).
     pub incremental: bool,
-    /// Vertices cut out of their blossoms and unmatched because their edges changed.
+    /// Vertices repaired because of their changed edges (cut out of their blossoms, given new
+    /// duals, unmatched unless their pair could stay).
     pub dirty_vertices: usize,
     /// Alternating-tree searches (each ends with one augmentation or flip).
     pub searches: usize,
@@ -79,6 +84,27 @@ pub struct SolveStats {
     pub dual_steps: usize,
     /// Blossoms formed.
     pub blossoms: usize,
+}
+
+/// Records S–S edge `e` (with `inv` = slack + 2Δ) as a new blossom's edge to S-blossom `by` if
+/// it is the least so far (`touched` lists the blossoms with an entry).
+#[inline(always)]
+fn offer_best<W: Weight>(
+    best_to: &mut [(u32, u32)],
+    best_to_inv: &mut [W],
+    by: u32,
+    e: (u32, u32),
+    inv: W,
+    touched: &mut Vec<u32>,
+) {
+    let byi = by as usize;
+    if best_to[byi] == NO_EDGE {
+        touched.push(by);
+    } else if inv >= best_to_inv[byi] {
+        return;
+    }
+    best_to[byi] = e;
+    best_to_inv[byi] = inv;
 }
 
 /// Why [`Matcher::try_set_weight`] refused a weight.
@@ -230,7 +256,7 @@ impl<W: Weight> Matcher<W> {
     /// A graph of `n` vertices without edges (every weight 0), with the empty matching.
     ///
     /// # Panics
-    /// If `n ≥ 2³¹` or `n²` weights do not fit in memory addressing.
+    /// If `n ≥ 2³¹ - 1`, or `n²` overflows `usize`.
     pub fn new(n: usize) -> Self {
         assert!(n < (u32::MAX / 2) as usize, "too many vertices");
         let cells = n.checked_mul(n).expect("n² overflows usize");
@@ -387,12 +413,16 @@ impl<W: Weight> Matcher<W> {
 
     /// Computes a maximum-weight matching for the current weights.
     ///
-    /// The previous optimum (matching, vertex and blossom duals, blossom structure) is reused: an
-    /// edge change that keeps its edge dual-feasible and does not touch a matched or blossom edge
-    /// costs nothing; the others are covered by a few "dirty" vertices, each of which is cut out of
-    /// its blossoms, unmatched and given the least feasible dual, after which one search per
-    /// resulting violation restores optimality (`O(n²)` per search at worst, typically much less).
-    /// When a large share of the vertices is dirty, it starts from scratch (`O(n³)`).
+    /// The previous optimum (matching, vertex and blossom duals, blossom structure) is reused. An
+    /// edge change that keeps its edge dual-feasible and is neither matched nor inside a blossom
+    /// costs nothing; the others are covered by a few "dirty" vertices. Each is cut out of its
+    /// blossoms and given the least feasible dual; it keeps its mate if feasible duals can make
+    /// their edge tight, otherwise both become free. Searches growing alternating trees from the
+    /// free vertices with positive duals then restore optimality, each `O(n²)` at worst and usually
+    /// far less. When more than about a quarter of the vertices is dirty (or after very many
+    /// changes), it starts from scratch instead (`O(n³)`).
+    ///
+    /// The result is a function of the sequence of calls only: no hashing, no randomness.
     pub fn solve(&mut self) {
         self.stats = SolveStats::default();
         let incremental = !self.rebuild && self.repair();
@@ -847,52 +877,81 @@ impl<W: Weight> Matcher<W> {
 
     /// Scans the edges of S-vertex `v`. Returns true when the search is over.
     fn scan(&mut self, v: u32) -> bool {
+        let mut from = 0;
+        while let Some((u, both_s)) = self.scan_row(v as usize, from) {
+            let over = if both_s {
+                self.tight_ss(v, u)
+            } else {
+                self.tight_unlabeled(v, u)
+            };
+            if over {
+                return true;
+            }
+            from = u as usize + 1;
+        }
+        false
+    }
+
+    /// Scans row `v` from column `from`, recording least-slack edges, up to the first tight edge
+    /// to an unlabeled vertex or to an S-vertex of another blossom, which it returns (with
+    /// whether its far end is S) for the caller to act on. Kept free of calls so the common
+    /// path stays in registers.
+    #[inline]
+    fn scan_row(&mut self, vi: usize, from: usize) -> Option<(u32, bool)> {
         let n = self.n;
-        let vi = v as usize;
         let key_v = self.y[vi];
         let key_cv = add(key_v, self.key_offset);
         let c_d = add(self.key_offset, self.delta_sum);
         let d2 = add(self.delta_sum, self.delta_sum);
-        let mut bv = self.top[vi];
-        for u in 0..n {
-            let wt = self.w[vi * n + u];
+        let bv = self.top[vi];
+        let row = &self.w[vi * n + from..(vi + 1) * n];
+        let len = row.len();
+        let ys = &self.y[from..from + len];
+        let labels = &self.vlabel[from..from + len];
+        let tops = &self.top[from..from + len];
+        let sbest = &mut self.sbest[from..from + len];
+        let sbest_key = &mut self.sbest_key[from..from + len];
+        let mut best = self.best[bv as usize];
+        let mut best_inv = self.best_inv[bv as usize];
+        let mut event = None;
+        for i in 0..len {
+            let wt = row[i];
             if wt.is_zero() {
                 continue;
             }
             let tw = add(wt, wt);
-            let lu = self.vlabel[u];
+            let lu = labels[i];
+            let u = (from + i) as u32;
             if lu == S {
-                let bu = self.top[u];
-                if bu == bv {
+                if tops[i] == bv {
                     continue;
                 }
-                let inv = sub(add(key_v, self.y[u]), tw);
+                let inv = sub(add(key_v, ys[i]), tw);
                 if inv == d2 {
-                    if self.tight_ss(v, u as u32) {
-                        return true;
-                    }
-                    bv = self.top[vi];
-                } else if self.best[bv as usize] == NO_EDGE || inv < self.best_inv[bv as usize] {
-                    self.best[bv as usize] = (v, u as u32);
-                    self.best_inv[bv as usize] = inv;
+                    event = Some((u, true));
+                    break;
+                }
+                if best == NO_EDGE || inv < best_inv {
+                    best = (vi as u32, u);
+                    best_inv = inv;
                 }
             } else {
                 // A tight edge has the least possible key, so it always improves on an edge
                 // that is not tight (an equal key would mean `u` was already reached).
                 let key = sub(key_cv, tw);
-                if self.sbest[u] == NONE || key < self.sbest_key[u] {
-                    self.sbest[u] = v;
-                    self.sbest_key[u] = key;
-                    if lu == UNLABELED
-                        && add(key, self.y[u]) == c_d
-                        && self.tight_unlabeled(v, u as u32)
-                    {
-                        return true;
+                if sbest[i] == NONE || key < sbest_key[i] {
+                    sbest[i] = vi as u32;
+                    sbest_key[i] = key;
+                    if lu == UNLABELED && add(key, ys[i]) == c_d {
+                        event = Some((u, false));
+                        break;
                     }
                 }
             }
         }
-        false
+        self.best[bv as usize] = best;
+        self.best_inv[bv as usize] = best_inv;
+        event
     }
 
     /// Tight edge from S-vertex `v` to a vertex `u` of an unlabeled blossom: augment if that
@@ -1019,8 +1078,7 @@ impl<W: Weight> Matcher<W> {
             collect_leaves(&self.childs, n, c, &mut leaves);
             ranges.push(start..leaves.len());
             if self.label[c as usize] == T {
-                for i in start..leaves.len() {
-                    let x = leaves[i];
+                for &x in &leaves[start..] {
                     self.leaf_to(x, S);
                     self.queue.push(x);
                 }
@@ -1041,7 +1099,14 @@ impl<W: Weight> Matcher<W> {
                     if by != id && self.label[by as usize] == S {
                         let wt = self.w[x as usize * n + y as usize];
                         let inv = sub(add(self.y[x as usize], self.y[y as usize]), add(wt, wt));
-                        self.offer_best(by, (x, y), inv, &mut touched);
+                        offer_best(
+                            &mut self.best_to,
+                            &mut self.best_to_inv,
+                            by,
+                            (x, y),
+                            inv,
+                            &mut touched,
+                        );
                     }
                 }
                 self.best_list[ci] = list;
@@ -1051,15 +1116,18 @@ impl<W: Weight> Matcher<W> {
                 for &x in &leaves[ranges[i].clone()] {
                     let xi = x as usize;
                     let yx = self.y[xi];
+                    let row = &self.w[xi * n..(xi + 1) * n];
+                    let (ys, labels, tops) = (&self.y[..n], &self.vlabel[..n], &self.top[..n]);
+                    let (best_to, best_to_inv) = (&mut self.best_to, &mut self.best_to_inv);
                     for y in 0..n {
-                        let wt = self.w[xi * n + y];
-                        if wt.is_zero() || self.vlabel[y] != S {
+                        let wt = row[y];
+                        if wt.is_zero() || labels[y] != S {
                             continue;
                         }
-                        let by = self.top[y];
+                        let by = tops[y];
                         if by != id {
-                            let inv = sub(add(yx, self.y[y]), add(wt, wt));
-                            self.offer_best(by, (x, y as u32), inv, &mut touched);
+                            let inv = sub(add(yx, ys[y]), add(wt, wt));
+                            offer_best(best_to, best_to_inv, by, (x, y as u32), inv, &mut touched);
                         }
                     }
                 }
@@ -1087,20 +1155,6 @@ impl<W: Weight> Matcher<W> {
         self.best_inv[idu] = b_inv;
         self.childs[idu] = ch;
         self.cedges[idu] = ed;
-    }
-
-    /// Records S–S edge `e` (with `inv` = slack + 2Δ) as the new blossom's edge to S-blossom `by`
-    /// if it is the least so far.
-    #[inline(always)]
-    fn offer_best(&mut self, by: u32, e: (u32, u32), inv: W, touched: &mut Vec<u32>) {
-        let byi = by as usize;
-        if self.best_to[byi] == NO_EDGE {
-            touched.push(by);
-        } else if inv >= self.best_to_inv[byi] {
-            return;
-        }
-        self.best_to[byi] = e;
-        self.best_to_inv[byi] = inv;
     }
 
     /// Augments along the path root(v) … v – u … (root of u's tree, or u's free blossom).

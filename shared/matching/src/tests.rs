@@ -383,3 +383,74 @@ fn long_sequences_with_partial_row_changes() {
         }
     }
 }
+
+/// Weights at the very top of the allowed range, through many incremental re-solves: every dual
+/// addition and subtraction is overflow-checked in debug builds.
+#[test]
+fn weights_at_the_limit_never_overflow() {
+    let top = (1u64 << Matcher::<u64>::WEIGHT_BITS) - 1;
+    let mut rng = Rng(0xfeed);
+    for round in 0..30 {
+        let n = 2 + rng.below(40) as usize;
+        let mut m = Matcher::<u64>::new(n);
+        m.never_rebuild = round % 2 == 0;
+        m.max_roots = [1, 2, 8][round % 3];
+        let wt = |r: &mut Rng| match r.below(4) {
+            0 => 0,
+            1 => top,
+            _ => top - r.below(1 << 20),
+        };
+        for i in 0..n {
+            for j in i + 1..n {
+                m.set_weight(i, j, wt(&mut rng));
+            }
+        }
+        m.solve();
+        m.verify().unwrap();
+        for _ in 0..15 {
+            let v = rng.below(n as u64) as usize;
+            for u in 0..n {
+                if u != v {
+                    m.set_weight(v, u, wt(&mut rng));
+                }
+            }
+            m.solve();
+            m.verify().unwrap();
+        }
+        // Totals of up to n/2 such weights do not fit in u64; compare in u128.
+        let total: u128 = (0..n)
+            .filter_map(|v| {
+                m.mate(v)
+                    .filter(|&u| v < u)
+                    .map(|u| *m.weight(v, u) as u128)
+            })
+            .sum();
+        let mut f = Matcher::<u128>::new(n);
+        for i in 0..n {
+            for j in i + 1..n {
+                f.set_weight(i, j, *m.weight(i, j) as u128);
+            }
+        }
+        f.solve();
+        assert_eq!(total, f.total_weight());
+    }
+    // Wide<4> at its 252-bit limit.
+    let top4 = crate::Wide::<4>::MAX >> 4;
+    let mut m = Matcher::<crate::Wide<4>>::new(24);
+    m.never_rebuild = true;
+    for step in 0..40 {
+        let v = step % 24;
+        for u in 0..24 {
+            if u != v {
+                let w = if rng.below(5) == 0 {
+                    crate::Wide::ZERO
+                } else {
+                    top4.wrapping_sub(crate::Wide::from_u64(rng.below(1000)))
+                };
+                m.set_weight(v, u, w);
+            }
+        }
+        m.solve();
+        m.verify().unwrap();
+    }
+}

@@ -10,12 +10,13 @@ use core::fmt;
 ///
 /// Implemented for `u64`, `u128` and [`Wide<N>`](crate::Wide).
 ///
-/// **Headroom requirement.** The matcher stores doubled dual variables; every weight given to
-/// [`Matcher::set_weight`](crate::Matcher::set_weight) must therefore be below
-/// `2^(BITS - 4)` (see [`Matcher::WEIGHT_BITS`](crate::Matcher::WEIGHT_BITS)). Within that bound
-/// no intermediate value of the algorithm overflows: vertex duals stay below `4·max`, blossom
-/// duals below `2·max` and a slack is computed from at most two vertex duals and a doubled
-/// weight, all below `2^(BITS - 1)`.
+/// **Headroom requirement.** The matcher works with doubled dual variables, so every weight given
+/// to [`Matcher::set_weight`](crate::Matcher::set_weight) must be below `2^(BITS - 4)`, i.e. have
+/// at most [`Matcher::WEIGHT_BITS`](crate::Matcher::WEIGHT_BITS) significant bits (refused
+/// otherwise). With `M` the largest weight, doubled vertex duals stay at most `3M + 1`, doubled
+/// blossom duals at most `2M`, and every intermediate value (slacks, and the offset encodings of a
+/// search) stays below `2^BITS`, so nothing overflows. Sums of many weights (like
+/// [`Matcher::total_weight`](crate::Matcher::total_weight)) are the caller's concern.
 pub trait Weight: Copy + Clone + Ord + Eq + fmt::Debug + Send + Sync + 'static {
     /// Zero; as an edge weight it means "no edge".
     const ZERO: Self;
