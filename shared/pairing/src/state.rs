@@ -192,8 +192,14 @@ impl RoundState {
                         }
                     }
                     RuleSet::Dutch2025 => {
-                        if !e.is_played_game() && points_of(e) > pts.loss.tenths() {
-                            Float::Down
+                        // An unplayed round floats only a player who scored more than a
+                        // loss in it; a forfeit gives neither side a float by score.
+                        if !e.is_played_game() {
+                            if points_of(e) > pts.loss.tenths() {
+                                Float::Down
+                            } else {
+                                Float::None
+                            }
                         } else {
                             compare_float(
                                 score_back(p, back),
@@ -220,11 +226,7 @@ impl RoundState {
                 score,
                 plain_score: plain,
                 pref,
-                played_games: if input.rule_set == RuleSet::Dutch2025 {
-                    0
-                } else {
-                    played_colours.len() as u32
-                },
+                played_games: played_colours.len() as u32,
                 played_colours,
                 floats,
                 bye_eligible,

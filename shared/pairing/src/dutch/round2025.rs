@@ -129,10 +129,10 @@ impl Layout {
         w.shl(b);
         if view.single_downfloater {
             if h.score == view.bye_score {
-                w.add_u64(ranks[&h.played_games]);
+                w.add_u64(ranks[&(self.played - h.played_games)]);
             }
             if l.score == view.bye_score {
-                w.add_u64(ranks[&l.played_games]);
+                w.add_u64(ranks[&(self.played - l.played_games)]);
             }
         }
         // [C10]-[C13] colours, as in dutch-2017.
@@ -246,13 +246,15 @@ pub(crate) fn pair_round<const N: usize, G: MatchGraph<N>>(
             && (0..n)
                 .take_while(|&i| score(i) >= top)
                 .all(|i| g.mate(i).is_none_or(|m| score(m) >= top));
-        let mut games: Vec<u32> = (0..n)
+        // [C9]: rank the PAB-score players by unplayed rounds, fewest first; the matching
+        // maximises the ranks of the players it pairs, so the one left over has the fewest.
+        let mut unplayed: Vec<u32> = (0..n)
             .filter(|&i| score(i) == view.bye_score)
-            .map(|i| st.players[i].played_games)
+            .map(|i| st.played_rounds - st.players[i].played_games)
             .collect();
-        games.sort_unstable();
-        for (rank, gp) in games.into_iter().enumerate() {
-            ranks.insert(gp, rank as u64);
+        unplayed.sort_unstable();
+        for (rank, u) in unplayed.into_iter().enumerate() {
+            ranks.insert(u, rank as u64);
         }
     }
     let maxw = Acc::<N>::all_ones(lay.weight_bits() + 1);
