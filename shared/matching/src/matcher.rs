@@ -458,7 +458,8 @@ impl<W: Weight> Matcher<W> {
 
     /// Forgets the solution: no blossom, empty matching, `Y_v = max_u w(v, u)` (i.e. `y_v` is
     /// half the heaviest incident weight), then greedily matches the edges that are tight under
-    /// these duals (mutual heaviest edges).
+    /// these duals (mutual heaviest edges), then lowers each remaining free vertex's dual to the
+    /// least feasible value, matching it along the edge this makes tight if the other end is free.
     fn reset(&mut self) {
         let n = self.n;
         for b in n..2 * n {
@@ -491,6 +492,38 @@ impl<W: Weight> Matcher<W> {
                     self.mate[u] = v as u32;
                     break;
                 }
+            }
+        }
+        // Lower each still-free vertex's dual to its least feasible value; match it when that
+        // makes an edge to another free vertex tight.
+        for v in 0..n {
+            if self.mate[v] != NONE || self.y[v].is_zero() {
+                continue;
+            }
+            let mut need = W::ZERO;
+            let mut arg = NONE;
+            for u in 0..n {
+                let wt = self.w[v * n + u];
+                if wt.is_zero() {
+                    continue;
+                }
+                let tw = add(wt, wt);
+                if tw > self.y[u] {
+                    let r = sub(tw, self.y[u]);
+                    let free_tie = r == need
+                        && arg != NONE
+                        && self.mate[arg as usize] != NONE
+                        && self.mate[u] == NONE;
+                    if r > need || free_tie {
+                        need = r;
+                        arg = u as u32;
+                    }
+                }
+            }
+            self.y[v] = need;
+            if arg != NONE && self.mate[arg as usize] == NONE && !need.is_zero() {
+                self.mate[v] = arg;
+                self.mate[arg as usize] = v as u32;
             }
         }
     }
