@@ -424,8 +424,18 @@ impl<W: Weight> Matcher<W> {
     ///
     /// The result is a function of the sequence of calls only: no hashing, no randomness.
     pub fn solve(&mut self) {
+        self.solve_with(false);
+    }
+
+    /// Like [`solve`](Self::solve) but ignores the previous solution (`O(n³)`); for reference
+    /// and testing.
+    pub fn solve_from_scratch(&mut self) {
+        self.solve_with(true);
+    }
+
+    fn solve_with(&mut self, scratch: bool) {
         self.stats = SolveStats::default();
-        let incremental = !self.rebuild && self.repair();
+        let incremental = !scratch && !self.rebuild && self.repair();
         self.stats.incremental = incremental;
         if !incremental {
             self.reset();

@@ -225,7 +225,8 @@ fn fresh_copy<W: Weight>(m: &Matcher<W>) -> Matcher<W> {
             f.set_weight(i, j, *m.weight(i, j));
         }
     }
-    f.solve();
+    f.solve_from_scratch();
+    assert!(!f.last_solve_stats().incremental);
     f
 }
 
@@ -431,7 +432,7 @@ fn weights_at_the_limit_never_overflow() {
                 f.set_weight(i, j, *m.weight(i, j) as u128);
             }
         }
-        f.solve();
+        f.solve_from_scratch();
         assert_eq!(total, f.total_weight());
     }
     // Wide<4> at its 252-bit limit.

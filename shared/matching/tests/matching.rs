@@ -236,7 +236,7 @@ fn engine_like_usage_changing_one_vertex_at_a_time() {
             f.set_weight(i, j, *m.weight(i, j));
         }
     }
-    f.solve();
+    f.solve_from_scratch();
     assert_eq!(f.total_weight(), m.total_weight());
 }
 
@@ -265,7 +265,7 @@ fn scratch_total(m: &Matcher<Wide<4>>) -> Wide<4> {
             f.set_weight(i, j, *m.weight(i, j));
         }
     }
-    f.solve();
+    f.solve_from_scratch();
     f.total_weight()
 }
 
@@ -321,5 +321,28 @@ fn forbidding_pairs_one_at_a_time() {
             assert_ne!(m.mate(v), Some(u));
             assert_eq!(m.total_weight(), scratch_total(&m));
         }
+    }
+}
+
+#[test]
+fn solve_from_scratch_agrees_with_solve() {
+    let mut m = random_graph(45, 11);
+    let mut rng = Rng(12);
+    for _ in 0..20 {
+        let v = rng.below(45) as usize;
+        for u in 0..45 {
+            if u != v {
+                m.set_weight(v, u, Wide::from_u64(rng.below(50)) << 100);
+            }
+        }
+        let mut again = m.clone();
+        m.solve();
+        again.solve_from_scratch();
+        assert!(m.last_solve_stats().incremental);
+        assert!(!again.last_solve_stats().incremental);
+        again.verify().unwrap();
+        assert_eq!(m.total_weight(), again.total_weight());
+        // The clone, re-solved incrementally afterwards, stays optimal too.
+        m = again;
     }
 }
