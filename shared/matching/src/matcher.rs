@@ -739,7 +739,7 @@ impl<W: Weight> Matcher<W> {
     }
 
     // ----------------------------------------------------------------------------------------
-    // One search: an alternating tree grown from `root`.
+    // One search: alternating trees grown from a few free vertices until one augmentation.
 
     fn reset_search(&mut self) {
         self.label.fill(UNLABELED);
