@@ -139,3 +139,18 @@ fn manual_worked_example_all_seven_rounds() {
         assert_eq!(got.bye, want_bye, "round {r}: pairing-allocated bye");
     }
 }
+
+#[test]
+fn dutch_2025_corpus_every_round_identical() {
+    let (total, bad) = replay_corpus("dutch-2025", RuleSet::Dutch2025);
+    println!(
+        "dutch-2025: {}/{} rounds identical",
+        total as usize - bad.len(),
+        total
+    );
+    assert_eq!(total, 5319, "the corpus README counts 5319 rounds");
+    assert!(
+        bad.is_empty(),
+        "rounds differing from the reference engine: {bad:?}"
+    );
+}

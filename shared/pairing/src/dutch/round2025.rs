@@ -323,7 +323,10 @@ pub(crate) fn pair_round<const N: usize, G: MatchGraph<N>>(
             mate_of[y] = Some(x);
             done.pairs.push((x, y));
         }
-        view.single_downfloater = odd && group_start < n && view.bye_score == score(group_start);
+        // [C9] applies to the next bracket when its scoregroup is not above the PAB score and
+        // nobody in it is tentatively paired below that scoregroup: then the one player it
+        // floats is the PAB assignee.
+        view.single_downfloater = odd && group_start < n && score(group_start) <= view.bye_score;
         let mut carried = Vec::new();
         let mut new_mdps = 0;
         for (pos, &x) in group.iter().enumerate() {
@@ -334,7 +337,7 @@ pub(crate) fn pair_round<const N: usize, G: MatchGraph<N>>(
                 new_mdps += 1;
                 done.unpaired.push(x);
             }
-            if score(g.mate(x).unwrap_or(x)) < view.bye_score {
+            if group_start < n && score(g.mate(x).unwrap_or(x)) < score(group_start) {
                 view.single_downfloater = false;
             }
             carried.push(x);
