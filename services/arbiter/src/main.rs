@@ -23,6 +23,8 @@ enum Command {
     Pair(cmd::pair::PairArgs),
     /// Replay every round of a complete TRF tournament and report differing pairings.
     Check(cmd::check::CheckArgs),
+    /// Standings with tie-breaks of a TRF file (text, CSV or JSON).
+    Standings(cmd::standings::StandingsArgs),
 }
 
 fn main() -> ExitCode {
@@ -30,5 +32,6 @@ fn main() -> ExitCode {
     match cli.command {
         Command::Pair(a) => cmd::pair::run(a),
         Command::Check(a) => cmd::check::run(a),
+        Command::Standings(a) => cmd::standings::run(a),
     }
 }

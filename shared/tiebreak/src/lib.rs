@@ -39,6 +39,7 @@ mod report;
 mod rules;
 mod standings;
 mod tables;
+pub mod trf;
 
 pub use defaults::{EventKind, default_tiebreaks, event_kind};
 pub use descriptor::{
