@@ -8,6 +8,9 @@
 use crate::events::v1 as pb;
 use arbiter_core::{Color, PointSystem, ResultCode, Score};
 
+mod events;
+pub use events::*;
+
 /// A wire value that has no domain meaning.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ConvertError {

@@ -1,0 +1,219 @@
+//! The audit of a tournament's stream: the hash chain, the fold, and every published pairing
+//! re-run from the events before it.
+
+use crate::engine::{boards_of, input_digest, input_for};
+use arbiter_core::ResultCode;
+use arbiter_core::tournament::{Event, PairingPublished, Pair, State};
+use arbiter_eventlog::{ChainBreak, StoredEvent, Version, verify_chain};
+use arbiter_pairing::pair;
+use arbiter_proto::convert::event_from_wire;
+use arbiter_round_director::store::{FoldError, Folded, Misfit};
+use std::fmt::Write as _;
+
+/// What re-running one published pairing found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RoundAudit {
+    pub round: u32,
+    /// The version of the `PairingPublished` event.
+    pub published_version: Version,
+    /// Published by hand (not the engine's proposal as it stood).
+    pub manual: bool,
+    pub note: String,
+    /// Every difference between the published pairing and the engine's; empty = identical.
+    pub differences: Vec<String>,
+}
+
+impl RoundAudit {
+    pub fn identical(&self) -> bool {
+        self.differences.is_empty()
+    }
+}
+
+/// The audit of one stream.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AuditReport {
+    pub stream: String,
+    pub events: usize,
+    /// The first broken link of the hash chain.
+    pub chain_break: Option<ChainBreak>,
+    /// Why the stream could not be folded.
+    pub fold_error: Option<FoldError>,
+    /// Events that did not fit the state.
+    pub misfits: Vec<Misfit>,
+    pub rounds: Vec<RoundAudit>,
+    /// The rebuilt state (when the chain is intact and the stream folds).
+    pub folded: Option<Folded>,
+}
+
+impl AuditReport {
+    /// The chain is intact, every event decodes and fits the state.
+    pub fn log_intact(&self) -> bool {
+        self.chain_break.is_none() && self.fold_error.is_none() && self.misfits.is_empty()
+    }
+
+    /// Rounds whose re-run differs: engine-published rounds always; rounds paired by hand only
+    /// with `include_manual`.
+    pub fn differing(&self, include_manual: bool) -> Vec<&RoundAudit> {
+        self.rounds
+            .iter()
+            .filter(|r| !r.identical() && (include_manual || !r.manual))
+            .collect()
+    }
+
+    /// A human-readable summary.
+    pub fn render(&self) -> String {
+        let mut s = String::new();
+        let _ = writeln!(s, "stream {}: {} events", self.stream, self.events);
+        match &self.chain_break {
+            None => {
+                let _ = writeln!(s, "hash chain: intact");
+            }
+            Some(b) => {
+                let _ = writeln!(s, "hash chain: BROKEN at {b}");
+            }
+        }
+        if let Some(e) = &self.fold_error {
+            let _ = writeln!(s, "fold: FAILED: {e}");
+        }
+        for m in &self.misfits {
+            let _ = writeln!(
+                s,
+                "fold: event at version {} does not fit the state: {}",
+                m.version, m.reason
+            );
+        }
+        for r in &self.rounds {
+            let how = if r.manual {
+                format!(" (published by hand: {})", r.note)
+            } else {
+                String::new()
+            };
+            if r.identical() {
+                let _ = writeln!(s, "round {}: re-paired, identical{how}", r.round);
+            } else {
+                let _ = writeln!(s, "round {}: re-paired, DIFFERS{how}", r.round);
+                for d in &r.differences {
+                    let _ = writeln!(s, "  {d}");
+                }
+            }
+        }
+        s
+    }
+}
+
+/// Audits the events of one stream, read in version order from the log.
+pub fn audit(stream: &str, events: &[StoredEvent]) -> AuditReport {
+    let mut report = AuditReport {
+        stream: stream.to_string(),
+        events: events.len(),
+        chain_break: verify_chain(events),
+        fold_error: None,
+        misfits: Vec::new(),
+        rounds: Vec::new(),
+        folded: None,
+    };
+    if report.chain_break.is_some() {
+        return report;
+    }
+    if let Some(first) = events.first()
+        && first.version != 1
+    {
+        report.fold_error = Some(FoldError::Gap {
+            stream: stream.to_string(),
+            expected: 1,
+            found: first.version,
+        });
+        return report;
+    }
+    let mut folded = Folded::default();
+    for e in events {
+        // Re-run the pairing on the state just before each publication.
+        if let Ok(wire) = e.decode_event()
+            && let Ok(Some(Event::PairingPublished(p))) = event_from_wire(&wire)
+        {
+            report
+                .rounds
+                .push(rerun(&folded.state, &p, e.version));
+        }
+        if let Err(err) = folded.apply_stored(e) {
+            report.fold_error = Some(err);
+            return report;
+        }
+    }
+    report.misfits = folded.misfits.clone();
+    report.folded = Some(folded);
+    report
+}
+
+fn pair_text(p: &Pair) -> String {
+    format!("{}-{}", p.white, p.black)
+}
+
+/// Re-runs the pairing of `p.round` on `before` (the state just before its publication).
+fn rerun(before: &State, p: &PairingPublished, version: Version) -> RoundAudit {
+    let mut out = RoundAudit {
+        round: p.round,
+        published_version: version,
+        manual: p.manually_changed || p.proposal_version.is_none(),
+        note: p.note.clone(),
+        differences: Vec::new(),
+    };
+    let input = match input_for(before, p.round, None) {
+        Ok((_, input)) => input,
+        Err(why) => {
+            out.differences
+                .push(format!("the engine's input cannot be built: {why}"));
+            return out;
+        }
+    };
+    let engine = match pair(&input) {
+        Ok(e) => e,
+        Err(e) => {
+            out.differences
+                .push(format!("the engine finds no pairing: {e}"));
+            return out;
+        }
+    };
+    let published: Vec<Pair> = p.boards.iter().map(|b| Pair::new(b.white, b.black)).collect();
+    let computed = boards_of(&engine);
+    for i in 0..published.len().max(computed.len()) {
+        match (published.get(i), computed.get(i)) {
+            (Some(a), Some(b)) if a == b => {}
+            (a, b) => out.differences.push(format!(
+                "board {}: published {}, engine {}",
+                i + 1,
+                a.map_or("-".into(), pair_text),
+                b.map_or("-".into(), pair_text)
+            )),
+        }
+    }
+    let published_bye = p
+        .unpaired
+        .iter()
+        .find(|u| u.code == ResultCode::PairingBye)
+        .map(|u| u.player_id);
+    if published_bye != engine.bye {
+        out.differences.push(format!(
+            "pairing-allocated bye: published {}, engine {}",
+            published_bye.map_or("none".into(), |x| x.to_string()),
+            engine.bye.map_or("none".into(), |x| x.to_string())
+        ));
+    }
+    if !out.manual
+        && let Some(proposal) = before.proposal(p.round)
+    {
+        let digest = input_digest(&input);
+        if proposal.input_digest != digest {
+            out.differences.push(format!(
+                "input digest: the proposal recorded {}, the events before the publication give {}",
+                hex(&proposal.input_digest),
+                hex(&digest)
+            ));
+        }
+    }
+    out
+}
+
+fn hex(b: &[u8]) -> String {
+    b.iter().map(|x| format!("{x:02x}")).collect()
+}

@@ -1,0 +1,188 @@
+//! From a folded tournament to the engine and back: the engine's input for a round, its
+//! canonical digest, and the answer (proposal or failure) the worker appends.
+
+use arbiter_core::tournament::{
+    Engine, PairingSnapshot, PairingSystem, ProposePairing, ReportPairingFailure, State,
+};
+use arbiter_core::{Color, Score};
+use arbiter_pairing::{PairingInput, PlayerInput, RoundPairing, RuleSet, pair};
+use sha2::{Digest, Sha256};
+
+/// The engine the worker runs, as proposals record it.
+pub fn engine() -> Engine {
+    Engine {
+        name: "arbiter-dutch".to_string(),
+        version: env!("CARGO_PKG_VERSION").to_string(),
+    }
+}
+
+/// The engine's input for `round` of a folded tournament, with the tournament's rule set or
+/// `rule_set` instead. Every player's virtual points of acceleration are given for rounds
+/// 1..=round. A tournament without an initial colour (to be drawn by lot) is paired with White
+/// for the top seed.
+pub fn input_for(
+    state: &State,
+    round: u32,
+    rule_set: Option<&str>,
+) -> Result<(PairingSnapshot, PairingInput), String> {
+    let snapshot = state.pairing_input(round).map_err(|e| e.to_string())?;
+    if snapshot.pairing_system != PairingSystem::Dutch {
+        return Err(format!(
+            "no engine for the pairing system {:?} yet",
+            snapshot.pairing_system
+        ));
+    }
+    let name = rule_set.unwrap_or(&snapshot.rule_set);
+    let rule_set: RuleSet = name.parse().map_err(|e| format!("{e}"))?;
+    let players = snapshot
+        .players
+        .iter()
+        .map(|c| {
+            let pn = c.player.player_id;
+            let acceleration: Vec<Score> =
+                (1..=round).map(|r| state.virtual_points(pn, r)).collect();
+            let acceleration = if acceleration.iter().all(|s| *s == Score::ZERO) {
+                Vec::new()
+            } else {
+                acceleration
+            };
+            PlayerInput {
+                id: pn,
+                rating: c.player.rating.min(u16::MAX as u32) as u16,
+                history: c.history.clone(),
+                available: c.availability.is_available(),
+                acceleration,
+            }
+        })
+        .collect();
+    let input = PairingInput {
+        rule_set,
+        round,
+        total_rounds: snapshot.rounds,
+        initial_color: snapshot.initial_color.unwrap_or(Color::White),
+        points: snapshot.scoring,
+        players,
+        forbidden_pairs: Vec::new(),
+    };
+    Ok((snapshot, input))
+}
+
+/// SHA-256 of the canonical encoding of an engine input: every field, in a fixed order, in
+/// fixed-width big-endian integers (the same input gives the same digest on every machine).
+pub fn input_digest(input: &PairingInput) -> [u8; 32] {
+    let mut h = Sha256::new();
+    h.update(b"arbiter.pairing-input.v1\0");
+    let name = input.rule_set.name().as_bytes();
+    h.update((name.len() as u32).to_be_bytes());
+    h.update(name);
+    h.update(input.round.to_be_bytes());
+    h.update(input.total_rounds.to_be_bytes());
+    h.update([color_byte(Some(input.initial_color))]);
+    let p = &input.points;
+    for s in [
+        p.win,
+        p.draw,
+        p.loss,
+        p.forfeit_win,
+        p.forfeit_loss,
+        p.zero_bye,
+        p.half_bye,
+        p.full_bye,
+        p.pairing_bye,
+    ] {
+        h.update(s.tenths().to_be_bytes());
+    }
+    h.update((input.players.len() as u32).to_be_bytes());
+    for pl in &input.players {
+        h.update(pl.id.to_be_bytes());
+        h.update(pl.rating.to_be_bytes());
+        h.update([pl.available as u8]);
+        h.update((pl.history.len() as u32).to_be_bytes());
+        for e in &pl.history {
+            h.update(e.opponent.unwrap_or(0).to_be_bytes());
+            h.update([color_byte(e.color), e.result.trf_char() as u8]);
+        }
+        h.update((pl.acceleration.len() as u32).to_be_bytes());
+        for a in &pl.acceleration {
+            h.update(a.tenths().to_be_bytes());
+        }
+    }
+    h.update((input.forbidden_pairs.len() as u32).to_be_bytes());
+    for (a, b) in &input.forbidden_pairs {
+        h.update(a.to_be_bytes());
+        h.update(b.to_be_bytes());
+    }
+    h.finalize().into()
+}
+
+fn color_byte(c: Option<Color>) -> u8 {
+    match c {
+        None => 0,
+        Some(Color::White) => 1,
+        Some(Color::Black) => 2,
+    }
+}
+
+/// What the worker appends for a pairing request.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Answer {
+    Proposed(ProposePairing),
+    Failed(ReportPairingFailure),
+}
+
+impl Answer {
+    pub fn command(&self) -> arbiter_core::tournament::Command {
+        match self {
+            Answer::Proposed(p) => arbiter_core::tournament::Command::ProposePairing(p.clone()),
+            Answer::Failed(f) => arbiter_core::tournament::Command::ReportPairingFailure(f.clone()),
+        }
+    }
+}
+
+/// Runs the engine on the pending request of `round` as folded in `state` (the stream at
+/// `based_on_version`).
+pub fn answer(state: &State, round: u32, based_on_version: u64) -> Answer {
+    let rule_set = state
+        .tournament()
+        .map(|t| t.rule_set.clone())
+        .unwrap_or_default();
+    let attempt = state.round_attempt(round).unwrap_or(0);
+    let failed = |digest: Vec<u8>, reason: String| {
+        Answer::Failed(ReportPairingFailure {
+            round,
+            attempt,
+            engine: engine(),
+            rule_set: rule_set.clone(),
+            based_on_version,
+            input_digest: digest,
+            reason,
+        })
+    };
+    let input = match input_for(state, round, None) {
+        Ok((_, input)) => input,
+        Err(why) => return failed(Vec::new(), why),
+    };
+    let digest = input_digest(&input).to_vec();
+    match pair(&input) {
+        Ok(p) => Answer::Proposed(ProposePairing {
+            round,
+            attempt,
+            boards: boards_of(&p),
+            bye: p.bye,
+            engine: engine(),
+            rule_set: rule_set.clone(),
+            based_on_version,
+            input_digest: digest,
+            explanation: p.explanation.render(),
+        }),
+        Err(e) => failed(digest, e.to_string()),
+    }
+}
+
+/// The engine's boards as the domain's pairs, in board order.
+pub fn boards_of(p: &RoundPairing) -> Vec<arbiter_core::tournament::Pair> {
+    p.boards
+        .iter()
+        .map(|b| arbiter_core::tournament::Pair::new(b.white, b.black))
+        .collect()
+}

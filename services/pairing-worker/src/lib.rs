@@ -1,0 +1,570 @@
+//! The pairing worker: answers every `PairingRequested` of the event stream. For a request of
+//! round r, attempt a, at version v it folds the tournament's stream up to v, builds the
+//! engine's input (history, availability, point system, rule set, initial colour), runs
+//! `arbiter_pairing::pair`, and appends `PairingProposed` with the engine's name and version,
+//! the rule set, the SHA-256 digest of the canonical input ([`engine::input_digest`]) and the
+//! explanation, or `PairingFailed` with the reason. Its command id is derived from (round,
+//! attempt), so a request handled twice (after a crash, or by two workers) appends once.
+//!
+//! Requests arrive through a [`Feed`]: a subscription to the log resumed from the worker's
+//! checkpoint, or a JetStream durable consumer (workers sharing its name share the work). At
+//! start the worker also answers every request left pending.
+//!
+//! The gRPC API (`arbiter.pairing_worker.v1.PairingWorker`) pairs without appending: dry runs,
+//! TRF files, explanations, and checks of published rounds. [`audit`] re-runs every published
+//! pairing of a stream (what `arbiter replay` reports).
+
+pub mod audit;
+pub mod engine;
+
+use arbiter_core::ResultCode;
+use arbiter_core::tournament::{RoundPhase, State};
+use arbiter_eventlog::{CheckpointStore, EventLog, LogError, Version};
+use arbiter_pairing::{RoundPairing, RuleSet, pair};
+use arbiter_proto::common::v1::TrfFormat;
+use arbiter_proto::events::v1 as pb;
+use arbiter_proto::pairing_worker::v1 as api;
+use arbiter_proto::pairing_worker::v1::pairing_worker_server::{
+    PairingWorker as PairingWorkerApi, PairingWorkerServer,
+};
+use arbiter_round_director::status::unknown_tournament;
+use arbiter_round_director::store::{
+    Batch, CommandContext, Feed, Folded, TournamentStore, stream_of, tournament_of,
+};
+use engine::{Answer, answer, engine, input_digest, input_for};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use tokio::sync::watch;
+use tonic::{Code, Request, Response, Status};
+use tracing::{Instrument, debug, info, info_span, warn};
+
+/// The service's name: actor of its commands, key of its checkpoints, durable consumer name.
+pub const SERVICE: &str = "pairing-worker";
+
+/// Counters, for tests and logs.
+#[derive(Debug, Default)]
+pub struct WorkerStats {
+    pub proposed: AtomicU64,
+    pub failed: AtomicU64,
+    /// Requests already answered or superseded when handled.
+    pub skipped: AtomicU64,
+}
+
+/// Answers pairing requests (see the crate documentation).
+pub struct Worker {
+    store: Arc<TournamentStore>,
+    stats: WorkerStats,
+}
+
+impl Worker {
+    pub fn new(store: Arc<TournamentStore>) -> Worker {
+        Worker {
+            store,
+            stats: WorkerStats::default(),
+        }
+    }
+
+    pub fn stats(&self) -> &WorkerStats {
+        &self.stats
+    }
+
+    pub fn store(&self) -> &Arc<TournamentStore> {
+        &self.store
+    }
+
+    /// Handles one append of the feed: every `PairingRequested` in it.
+    pub async fn handle_batch(&self, batch: Batch) -> Result<(), String> {
+        for e in &batch.events {
+            if tournament_of(&e.stream).is_none() {
+                continue;
+            }
+            let wire = match e.decode_event() {
+                Ok(w) => w,
+                Err(err) => {
+                    warn!(stream = %e.stream, version = e.version, error = %err, "undecodable event skipped");
+                    continue;
+                }
+            };
+            if let Some(pb::event::Kind::PairingRequested(r)) = &wire.kind {
+                self.handle_request(&e.stream, r.round, r.attempt, e.version)
+                    .await?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Answers the request of `attempt` of `round` written at `version` of `stream`, unless it
+    /// is already answered or superseded.
+    pub async fn handle_request(
+        &self,
+        stream: &str,
+        round: u32,
+        attempt: u32,
+        version: Version,
+    ) -> Result<(), String> {
+        let tournament = tournament_of(stream).unwrap_or(stream).to_string();
+        let span = info_span!("pairing_request", %tournament, round, attempt, version);
+        async {
+            let latest = self.store.current(stream).await.map_err(|e| e.to_string())?;
+            let s = &latest.state;
+            if s.round_phase(round) != Some(RoundPhase::Requested)
+                || s.round_attempt(round) != Some(attempt)
+            {
+                debug!("already answered or superseded");
+                self.stats.skipped.fetch_add(1, Ordering::Relaxed);
+                return Ok(());
+            }
+            let at = if latest.version == version {
+                latest.clone()
+            } else {
+                self.store
+                    .as_of(stream, version)
+                    .await
+                    .map_err(|e| e.to_string())?
+            };
+            let answer = tokio::task::spawn_blocking(move || answer(&at.state, round, version))
+                .await
+                .map_err(|e| e.to_string())?;
+            let ctx = CommandContext::new(
+                &tournament,
+                &format!("{SERVICE}:round-{round}:attempt-{attempt}"),
+                None,
+                SERVICE,
+            )
+            .map_err(|e| e.message().to_string())?;
+            match self.store.execute(&ctx, |_| Ok(answer.command())).await {
+                Ok(o) => {
+                    match &answer {
+                        Answer::Proposed(p) => {
+                            self.stats.proposed.fetch_add(1, Ordering::Relaxed);
+                            info!(
+                                version = o.first_version,
+                                boards = p.boards.len(),
+                                bye = ?p.bye,
+                                replayed = o.replayed,
+                                "proposed"
+                            );
+                        }
+                        Answer::Failed(f) => {
+                            self.stats.failed.fetch_add(1, Ordering::Relaxed);
+                            warn!(version = o.first_version, reason = %f.reason, "pairing failed");
+                        }
+                    }
+                    Ok(())
+                }
+                Err(status)
+                    if matches!(
+                        status.code(),
+                        Code::AlreadyExists | Code::Aborted | Code::FailedPrecondition
+                    ) =>
+                {
+                    info!(reason = %status.message(), "request no longer open");
+                    self.stats.skipped.fetch_add(1, Ordering::Relaxed);
+                    Ok(())
+                }
+                Err(status) => Err(format!(
+                    "tournament {tournament} round {round}: {}",
+                    status.message()
+                )),
+            }
+        }
+        .instrument(span)
+        .await
+    }
+
+    /// Answers every request left pending in the log (a crash between an event's delivery and
+    /// its answer, or requests written while no worker ran).
+    pub async fn sweep(&self) -> Result<usize, LogError> {
+        let mut answered = 0;
+        for stream in self.store.log().list_streams().await? {
+            if tournament_of(&stream).is_none() {
+                continue;
+            }
+            let f = match self.store.current(&stream).await {
+                Ok(f) => f,
+                Err(e) => {
+                    warn!(%stream, error = %e, "cannot fold, skipped");
+                    continue;
+                }
+            };
+            let Some(round) = f.state.pending_round() else {
+                continue;
+            };
+            if f.state.round_phase(round) != Some(RoundPhase::Requested) {
+                continue;
+            }
+            let attempt = f.state.round_attempt(round).unwrap_or(0);
+            let Some(version) = f.request_version(round, attempt) else {
+                continue;
+            };
+            if let Err(e) = self.handle_request(&stream, round, attempt, version).await {
+                warn!(%stream, round, error = %e, "pending request not answered");
+            } else {
+                answered += 1;
+            }
+        }
+        Ok(answered)
+    }
+
+    /// Sweeps, then follows `feed` until `shutdown` turns true.
+    pub async fn follow(
+        self: Arc<Self>,
+        feed: Feed,
+        checkpoints: Option<CheckpointStore>,
+        shutdown: watch::Receiver<bool>,
+    ) -> Result<(), LogError> {
+        match self.sweep().await {
+            Ok(n) if n > 0 => info!(requests = n, "answered requests left pending"),
+            Ok(_) => {}
+            Err(e) => warn!(error = %e, "sweep of pending requests failed"),
+        }
+        let worker = self.clone();
+        feed.follow(
+            SERVICE,
+            checkpoints,
+            move |batch| {
+                let worker = worker.clone();
+                async move { worker.handle_batch(batch).await }
+            },
+            shutdown,
+        )
+        .await
+    }
+}
+
+/// The gRPC implementation (queries that append nothing).
+#[derive(Clone)]
+pub struct PairingWorkerService {
+    store: Arc<TournamentStore>,
+}
+
+impl PairingWorkerService {
+    pub fn new(store: Arc<TournamentStore>) -> PairingWorkerService {
+        PairingWorkerService { store }
+    }
+
+    pub fn into_server(self) -> PairingWorkerServer<PairingWorkerService> {
+        PairingWorkerServer::new(self)
+    }
+
+    async fn folded(&self, t: Option<arbiter_proto::common::v1::TournamentRef>) -> Result<(String, Arc<Folded>), Status> {
+        let t = t.unwrap_or_default();
+        let stream = stream_of(&t.tournament_id)?;
+        let f = self
+            .store
+            .as_of(&stream, t.as_of_version)
+            .await
+            .map_err(|e| e.to_status())?;
+        if f.version == 0 {
+            return Err(unknown_tournament(&t.tournament_id));
+        }
+        Ok((t.tournament_id, f))
+    }
+}
+
+fn wire_boards(p: &RoundPairing) -> Vec<pb::Board> {
+    p.boards
+        .iter()
+        .enumerate()
+        .map(|(i, b)| pb::Board {
+            number: i as u32 + 1,
+            white: b.white,
+            black: b.black,
+        })
+        .collect()
+}
+
+fn unpaired_of(state: &State, round: u32, bye: Option<u32>) -> Vec<pb::Unpaired> {
+    let mut out: Vec<pb::Unpaired> = state
+        .players()
+        .filter_map(|p| {
+            let pn = p.pairing_number();
+            let code = if Some(pn) == bye {
+                ResultCode::PairingBye
+            } else {
+                p.availability(round).unpaired_code()?
+            };
+            Some(pb::Unpaired {
+                player_id: pn,
+                code: pb::ResultCode::from(code) as i32,
+            })
+        })
+        .collect();
+    out.sort_by_key(|u| u.player_id);
+    out
+}
+
+/// Runs the engine off the async threads.
+async fn run_engine(
+    input: &arbiter_pairing::PairingInput,
+) -> Result<Result<RoundPairing, arbiter_pairing::PairingError>, Status> {
+    let input = input.clone();
+    tokio::task::spawn_blocking(move || pair(&input))
+        .await
+        .map_err(|e| Status::internal(format!("the engine stopped: {e}")))
+}
+
+#[tonic::async_trait]
+impl PairingWorkerApi for PairingWorkerService {
+    async fn pair(
+        &self,
+        request: Request<api::PairRequest>,
+    ) -> Result<Response<api::PairingResult>, Status> {
+        let r = request.into_inner();
+        let (tid, f) = self.folded(r.tournament).await?;
+        let round = match r.round {
+            0 => f.state.next_open_round().ok_or_else(|| {
+                Status::failed_precondition(format!(
+                    "tournament {tid}: no round is left to pair"
+                ))
+            })?,
+            n => n,
+        };
+        let rule_set = (!r.rule_set.trim().is_empty()).then(|| r.rule_set.trim().to_string());
+        let (_, input) = input_for(&f.state, round, rule_set.as_deref()).map_err(|why| {
+            Status::failed_precondition(format!("tournament {tid}: round {round}: {why}"))
+        })?;
+        let p = run_engine(&input).await?.map_err(|e| {
+            Status::failed_precondition(format!("tournament {tid}: round {round}: {e}"))
+        })?;
+        Ok(Response::new(api::PairingResult {
+            round,
+            boards: wire_boards(&p),
+            unpaired: unpaired_of(&f.state, round, p.bye),
+            engine: Some(arbiter_proto::convert::engine_to_wire(&engine())),
+            rule_set: input.rule_set.name().to_string(),
+            based_on_version: f.version,
+            input_digest: input_digest(&input).to_vec(),
+            explanation: p.explanation.render(),
+        }))
+    }
+
+    async fn pair_trf(
+        &self,
+        request: Request<api::PairTrfRequest>,
+    ) -> Result<Response<api::PairingResult>, Status> {
+        let r = request.into_inner();
+        if r.format != TrfFormat::Unspecified as i32 && TrfFormat::try_from(r.format).is_err() {
+            return Err(Status::invalid_argument(format!(
+                "format: value {} is unknown",
+                r.format
+            )));
+        }
+        let file = arbiter_trf::parse_bytes(&r.trf)
+            .map_err(|e| Status::invalid_argument(format!("trf: {e}")))?
+            .file;
+        let record = arbiter_pairing::trf::record_from_trf(&file)
+            .map_err(|e| Status::invalid_argument(format!("trf: {e}")))?;
+        let rule_set = if r.rule_set.trim().is_empty() {
+            arbiter_pairing::trf::rule_set_of(&file).unwrap_or(RuleSet::Dutch2025)
+        } else {
+            r.rule_set
+                .parse()
+                .map_err(|e| Status::invalid_argument(format!("rule_set: {e}")))?
+        };
+        let round = match r.round {
+            0 => record.next_round(),
+            n => n,
+        };
+        let input = record
+            .input_for_round(round, rule_set)
+            .map_err(|e| Status::invalid_argument(format!("trf: round {round}: {e}")))?;
+        let p = run_engine(&input)
+            .await?
+            .map_err(|e| Status::failed_precondition(format!("round {round}: {e}")))?;
+        let mut unpaired: Vec<pb::Unpaired> = input
+            .players
+            .iter()
+            .filter(|pl| !pl.available)
+            .map(|pl| pb::Unpaired {
+                player_id: pl.id,
+                code: pb::ResultCode::ZeroBye as i32,
+            })
+            .collect();
+        if let Some(b) = p.bye {
+            unpaired.push(pb::Unpaired {
+                player_id: b,
+                code: pb::ResultCode::PairingBye as i32,
+            });
+        }
+        unpaired.sort_by_key(|u| u.player_id);
+        Ok(Response::new(api::PairingResult {
+            round,
+            boards: wire_boards(&p),
+            unpaired,
+            engine: Some(arbiter_proto::convert::engine_to_wire(&engine())),
+            rule_set: rule_set.name().to_string(),
+            based_on_version: 0,
+            input_digest: input_digest(&input).to_vec(),
+            explanation: p.explanation.render(),
+        }))
+    }
+
+    async fn explain(
+        &self,
+        request: Request<api::ExplainRequest>,
+    ) -> Result<Response<api::ExplainResponse>, Status> {
+        let r = request.into_inner();
+        let (tid, f) = self.folded(r.tournament).await?;
+        let proposal = f.state.proposal(r.round).ok_or_else(|| {
+            Status::not_found(format!(
+                "tournament {tid}: round {} has no proposal to explain",
+                r.round
+            ))
+        })?;
+        let explanation = if r.player_id == 0 {
+            proposal.explanation.clone()
+        } else {
+            let needle = r.player_id.to_string();
+            let mut out = String::new();
+            let mut block: Vec<&str> = Vec::new();
+            let flush = |block: &mut Vec<&str>, out: &mut String| {
+                if block.iter().any(|l| {
+                    l.split(|c: char| !c.is_ascii_digit())
+                        .any(|tok| tok == needle)
+                }) {
+                    for l in block.iter() {
+                        out.push_str(l);
+                        out.push('\n');
+                    }
+                }
+                block.clear();
+            };
+            for line in proposal.explanation.lines() {
+                if line.trim().is_empty() {
+                    flush(&mut block, &mut out);
+                } else {
+                    block.push(line);
+                }
+            }
+            flush(&mut block, &mut out);
+            out
+        };
+        Ok(Response::new(api::ExplainResponse {
+            explanation,
+            proposal_version: f.proposal_version(r.round, proposal.attempt).unwrap_or(0),
+        }))
+    }
+
+    async fn check(
+        &self,
+        request: Request<api::CheckRequest>,
+    ) -> Result<Response<api::CheckResponse>, Status> {
+        let r = request.into_inner();
+        let (tid, f) = self.folded(r.tournament).await?;
+        let round = r.round;
+        let published_at = f.publication_version(round).ok_or_else(|| {
+            Status::failed_precondition(format!(
+                "tournament {tid}: round {round} has no published pairing"
+            ))
+        })?;
+        let published = f.state.published(round).ok_or_else(|| {
+            Status::failed_precondition(format!(
+                "tournament {tid}: round {round} has no published pairing"
+            ))
+        })?;
+        let stream = stream_of(&tid)?;
+        let before = self
+            .store
+            .as_of(&stream, published_at - 1)
+            .await
+            .map_err(|e| e.to_status())?;
+        let (_, input) = input_for(&before.state, round, None).map_err(|why| {
+            Status::failed_precondition(format!("tournament {tid}: round {round}: {why}"))
+        })?;
+        let p = run_engine(&input).await?.map_err(|e| {
+            Status::failed_precondition(format!("tournament {tid}: round {round}: {e}"))
+        })?;
+        let mut differences = Vec::new();
+        let computed = wire_boards(&p);
+        for i in 0..published.boards.len().max(computed.len()) {
+            let a = published.boards.get(i).map(|b| pb::Board {
+                number: b.number,
+                white: b.white,
+                black: b.black,
+            });
+            let b = computed.get(i).cloned();
+            let same = matches!((&a, &b), (Some(x), Some(y)) if x.white == y.white && x.black == y.black);
+            if !same {
+                differences.push(api::BoardDifference {
+                    board: i as u32 + 1,
+                    published: a,
+                    recomputed: b,
+                });
+            }
+        }
+        let published_bye = published
+            .unpaired
+            .iter()
+            .find(|u| u.code == ResultCode::PairingBye)
+            .map(|u| u.player_id);
+        let mut unpaired_differences = Vec::new();
+        if published_bye != p.bye {
+            unpaired_differences.extend(published_bye);
+            unpaired_differences.extend(p.bye);
+        }
+        let recomputed = input_digest(&input).to_vec();
+        let published_digest = before
+            .state
+            .proposal(round)
+            .map(|pp| pp.input_digest)
+            .unwrap_or_default();
+        Ok(Response::new(api::CheckResponse {
+            matches: differences.is_empty() && unpaired_differences.is_empty(),
+            published_input_digest: published_digest,
+            recomputed_input_digest: recomputed,
+            differences,
+            unpaired_differences,
+            explanation: p.explanation.render(),
+        }))
+    }
+}
+
+/// How to run the pairing worker on its own.
+pub struct Config {
+    pub log: Arc<dyn EventLog>,
+    /// Where requests come from.
+    pub feed: Feed,
+    /// The service's own store for checkpoints and snapshots.
+    pub checkpoints: CheckpointStore,
+    pub grpc: tokio::net::TcpListener,
+}
+
+/// Answers requests and serves the API until `shutdown` completes, then writes its
+/// checkpoints.
+pub async fn run(
+    config: Config,
+    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+) -> anyhow::Result<()> {
+    let store = Arc::new(TournamentStore::new(
+        config.log,
+        SERVICE,
+        Some(config.checkpoints.clone()),
+    ));
+    let worker = Arc::new(Worker::new(store.clone()));
+    let (stop_tx, stop_rx) = watch::channel(false);
+    let follower = tokio::spawn(worker.clone().follow(
+        config.feed,
+        Some(config.checkpoints),
+        stop_rx,
+    ));
+    let served = tonic::transport::Server::builder()
+        .add_service(PairingWorkerService::new(store.clone()).into_server())
+        .serve_with_incoming_shutdown(
+            tokio_stream::wrappers::TcpListenerStream::new(config.grpc),
+            shutdown,
+        )
+        .await;
+    let _ = stop_tx.send(true);
+    follower.await??;
+    store.checkpoint_all().await;
+    served?;
+    Ok(())
+}
+
+/// Pairs a round from a folded state exactly as the worker would, for callers that need the
+/// engine's answer without a log (tests, tools).
+pub fn pair_round(state: &State, round: u32) -> Result<RoundPairing, String> {
+    let (_, input) = input_for(state, round, None)?;
+    pair(&input).map_err(|e| e.to_string())
+}

@@ -1,0 +1,402 @@
+//! Registration: creates tournaments and keeps their players: registrations, late entries,
+//! withdrawals, bye requests and absences, over gRPC (`arbiter.registration.v1.Registration`).
+//!
+//! Every command goes through the tournament store of `arbiter-round-director` (fold the stream,
+//! `decide`, append with the folded version and the request's command id), so it is idempotent
+//! and safe against concurrent writers; a refused command appends nothing and answers with a
+//! status naming what and where.
+//!
+//! [`run`] serves the API on a listener until shutdown, with its own checkpoint store.
+
+use arbiter_core::tournament::{
+    AccelerationChoice, ByeKind, CancelBye, Command, CreateTournament, DeclareAbsence,
+    PairingSystem, RegisterPlayer, RequestBye, UpdateTournament, WithdrawPlayer,
+};
+use arbiter_core::PointSystem;
+use arbiter_eventlog::{CheckpointStore, EventLog};
+use arbiter_proto::common::v1::CommandResult;
+use arbiter_proto::convert::{
+    acceleration_method_from_str, arbiter_from_wire, bye_kind_from_wire, color_from_wire,
+    date_from_wire, date_to_wire, pairing_system_from_wire, player_from_wire, player_to_wire,
+    rating_kind_from_wire,
+};
+use arbiter_proto::events::v1 as pb;
+use arbiter_proto::registration::v1 as api;
+use arbiter_proto::registration::v1::registration_server::{Registration, RegistrationServer};
+use arbiter_round_director::status::{convert_status, unknown_tournament};
+use arbiter_round_director::store::{
+    CommandContext, Folded, TournamentStore, new_tournament_id, stream_of, tournament_of,
+};
+use std::sync::Arc;
+use tonic::{Request, Response, Status};
+
+/// The service's name: actor of its commands, key of its checkpoints.
+pub const SERVICE: &str = "registration";
+
+/// The gRPC implementation.
+#[derive(Clone)]
+pub struct RegistrationService {
+    store: Arc<TournamentStore>,
+}
+
+impl RegistrationService {
+    pub fn new(store: Arc<TournamentStore>) -> RegistrationService {
+        RegistrationService { store }
+    }
+
+    pub fn store(&self) -> &Arc<TournamentStore> {
+        &self.store
+    }
+
+    pub fn into_server(self) -> RegistrationServer<RegistrationService> {
+        RegistrationServer::new(self)
+    }
+
+    async fn run(
+        &self,
+        ctx: CommandContext,
+        build: impl FnMut(&Folded) -> Result<Command, Status>,
+    ) -> Result<Response<CommandResult>, Status> {
+        let outcome = self.store.execute(&ctx, build).await?;
+        Ok(Response::new(outcome.into()))
+    }
+}
+
+/// The create command of a `TournamentCreated` message (as a client fills it in).
+#[allow(clippy::result_large_err)]
+pub fn create_command(t: &pb::TournamentCreated) -> Result<CreateTournament, Status> {
+    let bad = |e| convert_status("tournament", &e);
+    let start = match &t.start_date {
+        Some(d) => date_from_wire("start_date", d).map_err(bad)?,
+        None => return Err(Status::invalid_argument("tournament.start_date: missing")),
+    };
+    let end = match &t.end_date {
+        Some(d) => date_from_wire("end_date", d).map_err(bad)?,
+        None => start,
+    };
+    let pairing_system = pairing_system_from_wire(t.pairing_system)
+        .map_err(bad)?
+        .unwrap_or(PairingSystem::Dutch);
+    let acceleration = match &t.acceleration {
+        None => None,
+        Some(a) => Some(AccelerationChoice {
+            method: acceleration_method_from_str(&a.method).map_err(bad)?,
+            rounds: (a.first_round != 0 || a.last_round != 0)
+                .then_some((a.first_round, a.last_round)),
+        }),
+    };
+    let mut c = CreateTournament::new(t.name.clone(), start, end, t.rounds);
+    c.place = t.place.clone();
+    c.federation = t.federation.clone();
+    c.chief_arbiter = t
+        .chief_arbiter
+        .as_ref()
+        .map(arbiter_from_wire)
+        .unwrap_or_default();
+    c.deputy_arbiters = t.deputy_arbiters.iter().map(arbiter_from_wire).collect();
+    c.pairing_system = pairing_system;
+    c.rule_set = (!t.rule_set.trim().is_empty()).then(|| t.rule_set.trim().to_string());
+    c.scoring = t.scoring.map(PointSystem::from).unwrap_or_default();
+    c.initial_color = color_from_wire(t.initial_color).map_err(bad)?;
+    c.rating_kind = rating_kind_from_wire(t.rating_kind)
+        .map_err(bad)?
+        .unwrap_or_default();
+    c.tie_breaks = t.tie_breaks.join(", ");
+    c.time_control = t.time_control.clone();
+    c.acceleration = acceleration;
+    c.fide_rated = t.fide_rated;
+    Ok(c)
+}
+
+/// The register command of a `Player` message (its `player_id` is ignored: numbers follow the
+/// initial ranking).
+#[allow(clippy::result_large_err)]
+pub fn register_command(p: Option<&pb::Player>) -> Result<RegisterPlayer, Status> {
+    let p = p.ok_or_else(|| Status::invalid_argument("player: missing"))?;
+    let p = player_from_wire(p).map_err(|e| convert_status("player", &e))?;
+    Ok(RegisterPlayer {
+        name: p.name,
+        fide_id: p.fide_id,
+        national_id: p.national_id,
+        rating: p.rating,
+        national_rating: p.national_rating,
+        k_factor: p.k_factor,
+        title: p.title,
+        federation: p.federation,
+        birth_date: p.birth_date,
+        sex: p.sex,
+        club: p.club,
+        first_round: None,
+        missed_rounds: ByeKind::ZeroPoint,
+    })
+}
+
+#[tonic::async_trait]
+impl Registration for RegistrationService {
+    async fn create_tournament(
+        &self,
+        request: Request<api::CreateTournamentRequest>,
+    ) -> Result<Response<CommandResult>, Status> {
+        let r = request.into_inner();
+        let mut header = r.header.unwrap_or_default();
+        if header.tournament_id.trim().is_empty() {
+            header.tournament_id = new_tournament_id();
+        }
+        let t = r
+            .tournament
+            .ok_or_else(|| Status::invalid_argument("tournament: missing"))?;
+        let command = create_command(&t)?;
+        let ctx = CommandContext::from_header(Some(&header), SERVICE)?;
+        self.run(ctx, |_| Ok(Command::CreateTournament(command.clone())))
+            .await
+    }
+
+    async fn update_tournament(
+        &self,
+        request: Request<api::UpdateTournamentRequest>,
+    ) -> Result<Response<CommandResult>, Status> {
+        let r = request.into_inner();
+        let ctx = CommandContext::from_header(r.header.as_ref(), SERVICE)?;
+        let u = r.update.unwrap_or_default();
+        let bad = |e| convert_status("update", &e);
+        let command = UpdateTournament {
+            name: u.name.clone(),
+            place: u.place.clone(),
+            start_date: u
+                .start_date
+                .as_ref()
+                .map(|d| date_from_wire("start_date", d))
+                .transpose()
+                .map_err(bad)?,
+            end_date: u
+                .end_date
+                .as_ref()
+                .map(|d| date_from_wire("end_date", d))
+                .transpose()
+                .map_err(bad)?,
+            chief_arbiter: u.chief_arbiter.as_ref().map(arbiter_from_wire),
+            rounds: u.rounds,
+            tie_breaks: u.replace_tie_breaks.then(|| u.tie_breaks.join(", ")),
+        };
+        self.run(ctx, |_| Ok(Command::UpdateTournament(command.clone())))
+            .await
+    }
+
+    async fn register_player(
+        &self,
+        request: Request<api::RegisterPlayerRequest>,
+    ) -> Result<Response<CommandResult>, Status> {
+        let r = request.into_inner();
+        let ctx = CommandContext::from_header(r.header.as_ref(), SERVICE)?;
+        let command = register_command(r.player.as_ref())?;
+        self.run(ctx, |_| Ok(Command::RegisterPlayer(command.clone())))
+            .await
+    }
+
+    async fn enter_late(
+        &self,
+        request: Request<api::EnterLateRequest>,
+    ) -> Result<Response<CommandResult>, Status> {
+        let r = request.into_inner();
+        let ctx = CommandContext::from_header(r.header.as_ref(), SERVICE)?;
+        let mut command = register_command(r.player.as_ref())?;
+        command.first_round = (r.first_round != 0).then_some(r.first_round);
+        command.missed_rounds = bye_kind_from_wire(r.missed_rounds)
+            .map_err(|e| convert_status("", &e))?
+            .unwrap_or(ByeKind::ZeroPoint);
+        self.run(ctx, |_| Ok(Command::RegisterPlayer(command.clone())))
+            .await
+    }
+
+    async fn correct_player(
+        &self,
+        _request: Request<api::CorrectPlayerRequest>,
+    ) -> Result<Response<CommandResult>, Status> {
+        Err(Status::unimplemented(
+            "CorrectPlayer: player corrections are not part of the tournament aggregate yet",
+        ))
+    }
+
+    async fn withdraw_player(
+        &self,
+        request: Request<api::WithdrawPlayerRequest>,
+    ) -> Result<Response<CommandResult>, Status> {
+        let r = request.into_inner();
+        let ctx = CommandContext::from_header(r.header.as_ref(), SERVICE)?;
+        self.run(ctx, |f| {
+            let from_round = match r.from_round {
+                0 => f
+                    .state
+                    .next_open_round()
+                    .unwrap_or(f.state.total_rounds() + 1),
+                n => n,
+            };
+            Ok(Command::WithdrawPlayer(WithdrawPlayer {
+                player: r.player_id,
+                from_round,
+                reason: r.reason.clone(),
+            }))
+        })
+        .await
+    }
+
+    async fn request_bye(
+        &self,
+        request: Request<api::RequestByeRequest>,
+    ) -> Result<Response<CommandResult>, Status> {
+        let r = request.into_inner();
+        let ctx = CommandContext::from_header(r.header.as_ref(), SERVICE)?;
+        let kind = bye_kind_from_wire(r.kind)
+            .map_err(|e| convert_status("", &e))?
+            .ok_or_else(|| {
+                Status::invalid_argument("kind: give BYE_KIND_HALF_POINT, _ZERO_POINT or _FULL_POINT")
+            })?;
+        self.run(ctx, |_| {
+            Ok(Command::RequestBye(RequestBye {
+                player: r.player_id,
+                round: r.round,
+                kind,
+            }))
+        })
+        .await
+    }
+
+    async fn cancel_bye(
+        &self,
+        request: Request<api::CancelByeRequest>,
+    ) -> Result<Response<CommandResult>, Status> {
+        let r = request.into_inner();
+        let ctx = CommandContext::from_header(r.header.as_ref(), SERVICE)?;
+        self.run(ctx, |_| {
+            Ok(Command::CancelBye(CancelBye {
+                player: r.player_id,
+                round: r.round,
+            }))
+        })
+        .await
+    }
+
+    async fn declare_absence(
+        &self,
+        request: Request<api::DeclareAbsenceRequest>,
+    ) -> Result<Response<CommandResult>, Status> {
+        let r = request.into_inner();
+        let ctx = CommandContext::from_header(r.header.as_ref(), SERVICE)?;
+        self.run(ctx, |_| {
+            Ok(Command::DeclareAbsence(DeclareAbsence {
+                player: r.player_id,
+                round: r.round,
+                reason: r.reason.clone(),
+            }))
+        })
+        .await
+    }
+
+    async fn list_players(
+        &self,
+        request: Request<api::ListPlayersRequest>,
+    ) -> Result<Response<api::ListPlayersResponse>, Status> {
+        let t = request.into_inner().tournament.unwrap_or_default();
+        let stream = stream_of(&t.tournament_id)?;
+        let f = self
+            .store
+            .as_of(&stream, t.as_of_version)
+            .await
+            .map_err(|e| e.to_status())?;
+        if f.version == 0 {
+            return Err(unknown_tournament(&t.tournament_id));
+        }
+        let players = f
+            .state
+            .players()
+            .map(|p| {
+                let mut rounds_off: Vec<u32> = p
+                    .byes
+                    .keys()
+                    .chain(p.absences.keys())
+                    .copied()
+                    .collect();
+                rounds_off.sort_unstable();
+                rounds_off.dedup();
+                api::RegisteredPlayer {
+                    player: Some(player_to_wire(&p.player)),
+                    status: if p.withdrawn.is_some() {
+                        api::PlayerStatus::Withdrawn
+                    } else {
+                        api::PlayerStatus::Active
+                    } as i32,
+                    first_round: p.first_round,
+                    rounds_off,
+                }
+            })
+            .collect();
+        Ok(Response::new(api::ListPlayersResponse {
+            version: f.version,
+            players,
+        }))
+    }
+
+    async fn list_tournaments(
+        &self,
+        _request: Request<api::ListTournamentsRequest>,
+    ) -> Result<Response<api::ListTournamentsResponse>, Status> {
+        let streams = self
+            .store
+            .log()
+            .list_streams()
+            .await
+            .map_err(|e| arbiter_round_director::status::log_status(&e))?;
+        let mut tournaments = Vec::new();
+        for stream in streams {
+            let Some(id) = tournament_of(&stream) else {
+                continue;
+            };
+            let f = self
+                .store
+                .current(&stream)
+                .await
+                .map_err(|e| e.to_status())?;
+            let Some(t) = f.state.tournament() else {
+                continue;
+            };
+            tournaments.push(api::TournamentSummary {
+                tournament_id: id.to_string(),
+                name: t.name.clone(),
+                start_date: Some(date_to_wire(t.start_date)),
+                rounds: t.rounds,
+                players: f.state.player_count(),
+                version: f.version,
+            });
+        }
+        Ok(Response::new(api::ListTournamentsResponse { tournaments }))
+    }
+}
+
+/// How to run registration on its own.
+pub struct Config {
+    pub log: Arc<dyn EventLog>,
+    /// The service's own store for checkpoints and snapshots.
+    pub checkpoints: CheckpointStore,
+    pub grpc: tokio::net::TcpListener,
+}
+
+/// Serves registration until `shutdown` completes, then writes its checkpoints.
+pub async fn run(
+    config: Config,
+    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+) -> anyhow::Result<()> {
+    let store = Arc::new(TournamentStore::new(
+        config.log,
+        SERVICE,
+        Some(config.checkpoints),
+    ));
+    tonic::transport::Server::builder()
+        .add_service(RegistrationService::new(store.clone()).into_server())
+        .serve_with_incoming_shutdown(
+            tokio_stream::wrappers::TcpListenerStream::new(config.grpc),
+            shutdown,
+        )
+        .await?;
+    store.checkpoint_all().await;
+    Ok(())
+}

@@ -1,0 +1,453 @@
+//! Reporting: the read models of a tournament, folded from its event stream: standings (by
+//! score, then pairing number), the pairings and results of each round, the crosstable, the
+//! TRF16 export of the whole tournament, and the stored events themselves. Served over gRPC
+//! (`arbiter.reporting.v1.Reporting`) and as JSON over HTTP ([`http_router`]):
+//!
+//! ```text
+//! GET /api/tournaments                          every tournament
+//! GET /api/tournaments/{id}/standings[?after_round=N]
+//! GET /api/tournaments/{id}/pairings/{round}
+//! GET /api/tournaments/{id}/trf                 TRF16 text
+//! ```
+//!
+//! The projection follows the log through a [`Feed`] and keeps its snapshots in the service's
+//! own checkpoint store; every query also catches the tournament up with the log, so an answer
+//! reflects every command acknowledged before it.
+
+pub mod views;
+
+use arbiter_eventlog::{CheckpointStore, EventLog, SubscribeFrom};
+use arbiter_proto::common::v1::TrfFormat;
+use arbiter_proto::events::v1 as pb;
+use arbiter_proto::reporting::v1 as api;
+use arbiter_proto::reporting::v1::reporting_server::{Reporting, ReportingServer};
+use arbiter_round_director::status::{log_status, unknown_tournament};
+use arbiter_round_director::store::{
+    Batch, Feed, Folded, TournamentStore, stream_of, tournament_of,
+};
+use axum::extract::{Path, Query, State as AxState};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response as HttpResponse};
+use axum::routing::get;
+use futures::StreamExt;
+use std::collections::BTreeSet;
+use std::sync::Arc;
+use tokio::sync::watch;
+use tonic::{Code, Request, Response, Status};
+use tracing::{Instrument, debug, info_span, warn};
+
+/// The service's name: key of its checkpoints, durable consumer name.
+pub const SERVICE: &str = "reporting";
+
+/// The folded tournament `tournament_id` as of `as_of_version` (0 = latest).
+async fn folded(
+    store: &TournamentStore,
+    tournament_id: &str,
+    as_of_version: u64,
+) -> Result<Arc<Folded>, Status> {
+    let stream = stream_of(tournament_id)?;
+    let f = store
+        .as_of(&stream, as_of_version)
+        .await
+        .map_err(|e| e.to_status())?;
+    if f.version == 0 {
+        return Err(unknown_tournament(tournament_id));
+    }
+    Ok(f)
+}
+
+/// The gRPC implementation.
+#[derive(Clone)]
+pub struct ReportingService {
+    store: Arc<TournamentStore>,
+}
+
+impl ReportingService {
+    pub fn new(store: Arc<TournamentStore>) -> ReportingService {
+        ReportingService { store }
+    }
+
+    pub fn into_server(self) -> ReportingServer<ReportingService> {
+        ReportingServer::new(self)
+    }
+}
+
+#[tonic::async_trait]
+impl Reporting for ReportingService {
+    async fn get_standings(
+        &self,
+        request: Request<api::GetStandingsRequest>,
+    ) -> Result<Response<api::Standings>, Status> {
+        let r = request.into_inner();
+        let t = r.tournament.unwrap_or_default();
+        let f = folded(&self.store, &t.tournament_id, t.as_of_version).await?;
+        let (after, rows) = views::standings(&f.state, r.after_round);
+        Ok(Response::new(api::Standings {
+            version: f.version,
+            after_round: after,
+            rows: rows
+                .into_iter()
+                .map(|s| api::StandingRow {
+                    rank: s.rank,
+                    player_id: s.player_id,
+                    name: s.name,
+                    rating: s.rating,
+                    federation: s.federation,
+                    points: s.points,
+                    tie_breaks: Vec::new(),
+                })
+                .collect(),
+        }))
+    }
+
+    async fn get_pairings(
+        &self,
+        request: Request<api::GetPairingsRequest>,
+    ) -> Result<Response<api::RoundPairings>, Status> {
+        let r = request.into_inner();
+        let t = r.tournament.unwrap_or_default();
+        let f = folded(&self.store, &t.tournament_id, t.as_of_version).await?;
+        let view = views::round_view(&f.state, r.round).ok_or_else(|| {
+            Status::not_found(format!(
+                "tournament {}: round {} has no pairing yet",
+                t.tournament_id, r.round
+            ))
+        })?;
+        Ok(Response::new(api::RoundPairings {
+            version: f.version,
+            round: view.round,
+            published: view.published,
+            boards: view.boards.iter().map(views::BoardView::to_wire).collect(),
+            unpaired: view
+                .unpaired
+                .iter()
+                .map(|u| pb::Unpaired {
+                    player_id: u.player_id,
+                    code: arbiter_core::ResultCode::from_trf(u.code)
+                        .map(|c| pb::ResultCode::from(c) as i32)
+                        .unwrap_or(0),
+                })
+                .collect(),
+        }))
+    }
+
+    async fn get_crosstable(
+        &self,
+        request: Request<api::GetCrosstableRequest>,
+    ) -> Result<Response<api::Crosstable>, Status> {
+        let t = request.into_inner().tournament.unwrap_or_default();
+        let f = folded(&self.store, &t.tournament_id, t.as_of_version).await?;
+        let rows = views::crosstable(&f.state)
+            .into_iter()
+            .map(|row| api::CrosstableRow {
+                player_id: row.player_id,
+                name: row.name,
+                points: row.points,
+                rank: row.rank,
+                cells: row
+                    .cells
+                    .iter()
+                    .enumerate()
+                    .map(|(i, (opponent, color, code))| api::CrosstableCell {
+                        round: i as u32 + 1,
+                        opponent: *opponent,
+                        color: color.map_or(pb::Color::Unspecified, pb::Color::from) as i32,
+                        result: arbiter_core::ResultCode::from_trf(*code)
+                            .filter(|_| *code != ' ')
+                            .map(|c| pb::ResultCode::from(c) as i32)
+                            .unwrap_or(0),
+                    })
+                    .collect(),
+            })
+            .collect();
+        Ok(Response::new(api::Crosstable {
+            version: f.version,
+            rows,
+        }))
+    }
+
+    async fn export_trf(
+        &self,
+        request: Request<api::ExportTrfRequest>,
+    ) -> Result<Response<api::ExportTrfResponse>, Status> {
+        let r = request.into_inner();
+        match TrfFormat::try_from(r.format) {
+            Ok(TrfFormat::Unspecified | TrfFormat::Trf16 | TrfFormat::Trfx) => {}
+            Ok(other) => {
+                return Err(Status::invalid_argument(format!(
+                    "format: {other:?} export is not available yet; use TRF16"
+                )));
+            }
+            Err(_) => {
+                return Err(Status::invalid_argument(format!(
+                    "format: value {} is unknown",
+                    r.format
+                )));
+            }
+        }
+        let t = r.tournament.unwrap_or_default();
+        let f = folded(&self.store, &t.tournament_id, t.as_of_version).await?;
+        let text = views::trf_text(&f.state).map_err(|e| {
+            Status::internal(format!("tournament {}: TRF export: {e}", t.tournament_id))
+        })?;
+        Ok(Response::new(api::ExportTrfResponse {
+            version: f.version,
+            trf: text.into_bytes(),
+            file_name: format!("{}.trf", t.tournament_id),
+        }))
+    }
+
+    type StreamEventsStream = futures::stream::BoxStream<'static, Result<pb::Envelope, Status>>;
+
+    async fn stream_events(
+        &self,
+        request: Request<api::StreamEventsRequest>,
+    ) -> Result<Response<Self::StreamEventsStream>, Status> {
+        let r = request.into_inner();
+        let stream = stream_of(&r.tournament_id)?;
+        let log = self.store.log().clone();
+        let from = r.from_version.max(1);
+        let out: Self::StreamEventsStream = if r.follow {
+            log.subscribe(SubscribeFrom::Stream {
+                stream,
+                from_version: from,
+            })
+            .await
+            .map_err(|e| log_status(&e))?
+            .map(|e| {
+                e.map_err(|e| log_status(&e))
+                    .and_then(|e| e.to_envelope().map_err(|e| log_status(&e)))
+            })
+            .boxed()
+        } else {
+            let events = log.read(&stream, from).await.map_err(|e| log_status(&e))?;
+            if events.is_empty() && log.last_version(&stream).await.unwrap_or(0) == 0 {
+                return Err(unknown_tournament(&r.tournament_id));
+            }
+            futures::stream::iter(
+                events
+                    .into_iter()
+                    .map(|e| e.to_envelope().map_err(|e| log_status(&e))),
+            )
+            .boxed()
+        };
+        Ok(Response::new(out))
+    }
+}
+
+// --- HTTP ----------------------------------------------------------------------------------
+
+fn http_error(s: Status) -> HttpResponse {
+    let code = match s.code() {
+        Code::NotFound => StatusCode::NOT_FOUND,
+        Code::InvalidArgument => StatusCode::BAD_REQUEST,
+        Code::FailedPrecondition => StatusCode::CONFLICT,
+        Code::DataLoss | Code::Internal => StatusCode::INTERNAL_SERVER_ERROR,
+        _ => StatusCode::SERVICE_UNAVAILABLE,
+    };
+    (
+        code,
+        axum::Json(serde_json::json!({ "error": s.message() })),
+    )
+        .into_response()
+}
+
+#[derive(serde::Deserialize)]
+struct StandingsQuery {
+    #[serde(default)]
+    after_round: u32,
+}
+
+async fn http_list(AxState(store): AxState<Arc<TournamentStore>>) -> HttpResponse {
+    let streams = match store.log().list_streams().await {
+        Ok(s) => s,
+        Err(e) => return http_error(log_status(&e)),
+    };
+    let mut out = Vec::new();
+    for s in streams {
+        let Some(id) = tournament_of(&s) else { continue };
+        if let Ok(f) = store.current(&s).await
+            && let Some(t) = f.state.tournament()
+        {
+            out.push(serde_json::json!({
+                "tournament_id": id,
+                "name": t.name,
+                "rounds": t.rounds,
+                "players": f.state.player_count(),
+                "version": f.version,
+            }));
+        }
+    }
+    axum::Json(out).into_response()
+}
+
+async fn http_standings(
+    AxState(store): AxState<Arc<TournamentStore>>,
+    Path(id): Path<String>,
+    Query(q): Query<StandingsQuery>,
+) -> HttpResponse {
+    match folded(&store, &id, 0).await {
+        Ok(f) => {
+            let (after, rows) = views::standings(&f.state, q.after_round);
+            axum::Json(serde_json::json!({
+                "tournament_id": id,
+                "version": f.version,
+                "after_round": after,
+                "rows": rows,
+            }))
+            .into_response()
+        }
+        Err(s) => http_error(s),
+    }
+}
+
+async fn http_pairings(
+    AxState(store): AxState<Arc<TournamentStore>>,
+    Path((id, round)): Path<(String, u32)>,
+) -> HttpResponse {
+    match folded(&store, &id, 0).await {
+        Ok(f) => match views::round_view(&f.state, round) {
+            Some(v) => axum::Json(serde_json::json!({
+                "tournament_id": id,
+                "version": f.version,
+                "pairings": v,
+            }))
+            .into_response(),
+            None => http_error(Status::not_found(format!(
+                "tournament {id}: round {round} has no pairing yet"
+            ))),
+        },
+        Err(s) => http_error(s),
+    }
+}
+
+async fn http_trf(
+    AxState(store): AxState<Arc<TournamentStore>>,
+    Path(id): Path<String>,
+) -> HttpResponse {
+    match folded(&store, &id, 0).await {
+        Ok(f) => match views::trf_text(&f.state) {
+            Ok(text) => (
+                [(axum::http::header::CONTENT_TYPE, "text/plain; charset=utf-8")],
+                text,
+            )
+                .into_response(),
+            Err(e) => http_error(Status::internal(format!("tournament {id}: {e}"))),
+        },
+        Err(s) => http_error(s),
+    }
+}
+
+/// The JSON-over-HTTP API (see the crate documentation).
+pub fn http_router(store: Arc<TournamentStore>) -> axum::Router {
+    axum::Router::new()
+        .route("/healthz", get(|| async { "ok" }))
+        .route("/api/tournaments", get(http_list))
+        .route("/api/tournaments/{id}/standings", get(http_standings))
+        .route("/api/tournaments/{id}/pairings/{round}", get(http_pairings))
+        .route("/api/tournaments/{id}/trf", get(http_trf))
+        .with_state(store)
+}
+
+// --- following the log ---------------------------------------------------------------------
+
+/// Keeps the projection of every tournament current (and its snapshots written) as events
+/// arrive, until `shutdown` turns true.
+pub async fn follow(
+    store: Arc<TournamentStore>,
+    feed: Feed,
+    checkpoints: Option<CheckpointStore>,
+    shutdown: watch::Receiver<bool>,
+) -> Result<(), arbiter_eventlog::LogError> {
+    feed.follow(
+        SERVICE,
+        checkpoints,
+        move |batch: Batch| {
+            let store = store.clone();
+            async move {
+                let streams: BTreeSet<&str> = batch
+                    .events
+                    .iter()
+                    .map(|e| e.stream.as_str())
+                    .filter(|s| tournament_of(s).is_some())
+                    .collect();
+                for stream in streams {
+                    let span = info_span!("project", stream, position = batch.position);
+                    async {
+                        match store.current(stream).await {
+                            Ok(f) => {
+                                debug!(version = f.version, "projection caught up");
+                                Ok(())
+                            }
+                            Err(e) => {
+                                warn!(error = %e, "projection failed");
+                                Err(e.to_string())
+                            }
+                        }
+                    }
+                    .instrument(span)
+                    .await?;
+                }
+                Ok(())
+            }
+        },
+        shutdown,
+    )
+    .await
+}
+
+/// How to run reporting on its own.
+pub struct Config {
+    pub log: Arc<dyn EventLog>,
+    pub feed: Feed,
+    /// The service's own store for checkpoints and snapshots.
+    pub checkpoints: CheckpointStore,
+    pub grpc: tokio::net::TcpListener,
+    /// The JSON-over-HTTP API, when wanted.
+    pub http: Option<tokio::net::TcpListener>,
+}
+
+/// Serves reporting until `shutdown` completes, then writes its checkpoints.
+pub async fn run(
+    config: Config,
+    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+) -> anyhow::Result<()> {
+    let store = Arc::new(TournamentStore::new(
+        config.log,
+        SERVICE,
+        Some(config.checkpoints.clone()),
+    ));
+    let (stop_tx, stop_rx) = watch::channel(false);
+    let follower = tokio::spawn(follow(
+        store.clone(),
+        config.feed,
+        Some(config.checkpoints),
+        stop_rx.clone(),
+    ));
+    let http = config.http.map(|listener| {
+        let router = http_router(store.clone());
+        let mut stop = stop_rx.clone();
+        tokio::spawn(async move {
+            axum::serve(listener, router)
+                .with_graceful_shutdown(async move {
+                    let _ = stop.wait_for(|s| *s).await;
+                })
+                .await
+        })
+    });
+    let served = tonic::transport::Server::builder()
+        .add_service(ReportingService::new(store.clone()).into_server())
+        .serve_with_incoming_shutdown(
+            tokio_stream::wrappers::TcpListenerStream::new(config.grpc),
+            shutdown,
+        )
+        .await;
+    let _ = stop_tx.send(true);
+    follower.await??;
+    if let Some(h) = http {
+        h.await??;
+    }
+    store.checkpoint_all().await;
+    served?;
+    Ok(())
+}

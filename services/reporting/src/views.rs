@@ -1,0 +1,393 @@
+//! The read models, computed from a folded tournament: standings, pairings of a round, the
+//! crosstable, and the TRF16 export.
+
+use arbiter_core::tournament::{PublishedPairing, Sex, State, Title};
+use arbiter_core::{Color, PlayerId, PointSystem, RoundEntry, Score};
+use arbiter_proto::convert::board_result_to_wire;
+use arbiter_proto::events::v1 as pb;
+use arbiter_trf::{
+    BirthDate, PlayerRecord, Record, TextCode, TextRecord, TrfFile, XxcOption, XxsCode, XxsEntry,
+};
+use serde::Serialize;
+
+/// One line of the standings.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Standing {
+    pub rank: u32,
+    pub player_id: PlayerId,
+    pub name: String,
+    pub rating: u32,
+    pub federation: String,
+    /// Points in tenths.
+    pub points: i32,
+}
+
+/// The last round whose results count for the standings "after the last closed round".
+pub fn last_closed_round(state: &State) -> u32 {
+    state.closed_rounds()
+}
+
+/// The standings after `after_round` (0 = after the last closed round): by score, then by
+/// pairing number (tie-breaks are not applied yet).
+pub fn standings(state: &State, after_round: u32) -> (u32, Vec<Standing>) {
+    let after = if after_round == 0 {
+        last_closed_round(state)
+    } else {
+        after_round
+    };
+    let mut rows: Vec<(Score, PlayerId, &arbiter_core::tournament::PlayerRecord)> = state
+        .players()
+        .map(|p| {
+            let pn = p.pairing_number();
+            (state.score_after(pn, after).unwrap_or(Score::ZERO), pn, p)
+        })
+        .collect();
+    rows.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    let out = rows
+        .into_iter()
+        .enumerate()
+        .map(|(i, (score, pn, p))| Standing {
+            rank: i as u32 + 1,
+            player_id: pn,
+            name: p.player.name.clone(),
+            rating: p.player.rating,
+            federation: p.player.federation.clone(),
+            points: score.tenths(),
+        })
+        .collect();
+    (after, out)
+}
+
+/// One board of a round's pairings.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct BoardView {
+    pub board: u32,
+    pub white: PlayerId,
+    pub black: PlayerId,
+    /// e.g. "1-0", "½-½", "+/-"; empty while the game is on.
+    pub result: String,
+    /// Points before the round, tenths.
+    pub white_points: i32,
+    pub black_points: i32,
+    #[serde(skip)]
+    pub wire_result: Option<arbiter_core::tournament::BoardResult>,
+}
+
+/// A player not on a board.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct UnpairedView {
+    pub player_id: PlayerId,
+    /// The TRF code: U (pairing-allocated bye), H, F, Z.
+    pub code: char,
+}
+
+/// The pairings of a round: published, or the standing proposal.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct RoundView {
+    pub round: u32,
+    pub published: bool,
+    pub boards: Vec<BoardView>,
+    pub unpaired: Vec<UnpairedView>,
+}
+
+/// The pairings of `round`: the published pairing with its results, else the current proposal
+/// (unpublished); `None` when the round has neither.
+pub fn round_view(state: &State, round: u32) -> Option<RoundView> {
+    let before = |pn: PlayerId| {
+        state
+            .score_after(pn, round.saturating_sub(1))
+            .unwrap_or(Score::ZERO)
+            .tenths()
+    };
+    if let Some(p) = state.published(round) {
+        return Some(published_view(&p, before));
+    }
+    let p = state.proposal(round)?;
+    Some(RoundView {
+        round,
+        published: false,
+        boards: p
+            .boards
+            .iter()
+            .map(|b| BoardView {
+                board: b.number,
+                white: b.white,
+                black: b.black,
+                result: String::new(),
+                white_points: before(b.white),
+                black_points: before(b.black),
+                wire_result: None,
+            })
+            .collect(),
+        unpaired: p
+            .unpaired
+            .iter()
+            .map(|u| UnpairedView {
+                player_id: u.player_id,
+                code: u.code.trf_char(),
+            })
+            .collect(),
+    })
+}
+
+fn published_view(p: &PublishedPairing, before: impl Fn(PlayerId) -> i32) -> RoundView {
+    RoundView {
+        round: p.round,
+        published: true,
+        boards: p
+            .boards
+            .iter()
+            .map(|b| BoardView {
+                board: b.number,
+                white: b.white,
+                black: b.black,
+                result: b.result.map(|r| r.to_string()).unwrap_or_default(),
+                white_points: before(b.white),
+                black_points: before(b.black),
+                wire_result: b.result,
+            })
+            .collect(),
+        unpaired: p
+            .unpaired
+            .iter()
+            .map(|u| UnpairedView {
+                player_id: u.player_id,
+                code: u.code.trf_char(),
+            })
+            .collect(),
+    }
+}
+
+impl BoardView {
+    /// The board with its result as the reporting API sends it.
+    pub fn to_wire(&self) -> arbiter_proto::reporting::v1::PairedBoard {
+        let (result, white_code, black_code) = match self.wire_result {
+            Some(r) => {
+                let (named, _, _) = board_result_to_wire(r);
+                let (w, b) = r.codes();
+                (
+                    named as i32,
+                    pb::ResultCode::from(w) as i32,
+                    pb::ResultCode::from(b) as i32,
+                )
+            }
+            None => (0, 0, 0),
+        };
+        arbiter_proto::reporting::v1::PairedBoard {
+            board: Some(pb::Board {
+                number: self.board,
+                white: self.white,
+                black: self.black,
+            }),
+            result,
+            white_code,
+            black_code,
+            white_points: self.white_points,
+            black_points: self.black_points,
+        }
+    }
+}
+
+/// Rounds 1..=k whose pairings are published and whose results are all in: the history a TRF
+/// export carries.
+pub fn complete_rounds(state: &State) -> u32 {
+    let mut k = 0;
+    while let Some(p) = state.published(k + 1) {
+        if p.boards.iter().any(|b| b.result.is_none()) {
+            break;
+        }
+        k += 1;
+    }
+    k
+}
+
+fn clean(s: &str, max: usize) -> String {
+    let s: String = s
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect();
+    s.trim().chars().take(max).collect::<String>().trim().to_string()
+}
+
+fn text(code: TextCode, value: &str) -> Option<Record> {
+    let v = clean(value, 200);
+    (!v.is_empty()).then_some(Record::Text(TextRecord { code, text: v }))
+}
+
+fn trf_title(t: Option<Title>) -> Option<arbiter_trf::Title> {
+    Some(match t? {
+        Title::GM => arbiter_trf::Title::GM,
+        Title::IM => arbiter_trf::Title::IM,
+        Title::FM => arbiter_trf::Title::FM,
+        Title::CM => arbiter_trf::Title::CM,
+        Title::WGM => arbiter_trf::Title::WGM,
+        Title::WIM => arbiter_trf::Title::WIM,
+        Title::WFM => arbiter_trf::Title::WFM,
+        Title::WCM => arbiter_trf::Title::WCM,
+    })
+}
+
+fn xxs(p: &PointSystem) -> Vec<XxsEntry> {
+    let e = |code, points| XxsEntry { code, points };
+    vec![
+        e(XxsCode::WW, p.win),
+        e(XxsCode::BW, p.win),
+        e(XxsCode::WD, p.draw),
+        e(XxsCode::BD, p.draw),
+        e(XxsCode::WL, p.loss),
+        e(XxsCode::BL, p.loss),
+        e(XxsCode::ZPB, p.zero_bye),
+        e(XxsCode::HPB, p.half_bye),
+        e(XxsCode::FPB, p.full_bye),
+        e(XxsCode::PAB, p.pairing_bye),
+        e(XxsCode::FW, p.forfeit_win),
+        e(XxsCode::FL, p.forfeit_loss),
+    ]
+}
+
+/// The tournament as a TRF16 file (with the `XXR`, `XXC` and `XXS` engine extensions): every
+/// complete round ([`complete_rounds`]), then, for the next round, the players who will not be
+/// paired in it (requested byes, absences, withdrawals), so that a pairing engine given the file
+/// pairs the next round exactly as the pairing worker does.
+pub fn trf_file(state: &State) -> TrfFile {
+    let mut records = Vec::new();
+    let Some(t) = state.tournament() else {
+        return TrfFile { records };
+    };
+    let date = |d: arbiter_core::tournament::Date| {
+        format!("{:04}/{:02}/{:02}", d.year(), d.month(), d.day())
+    };
+    let k = complete_rounds(state);
+    let rated = state.players().filter(|p| p.player.rating > 0).count();
+    records.extend(text(TextCode::TournamentName, &t.name));
+    records.extend(text(TextCode::City, &t.place));
+    records.extend(text(TextCode::Federation, &t.federation));
+    records.extend(text(TextCode::StartDate, &date(t.start_date)));
+    records.extend(text(TextCode::EndDate, &date(t.end_date)));
+    records.extend(text(
+        TextCode::PlayerCount,
+        &state.player_count().to_string(),
+    ));
+    records.extend(text(TextCode::RatedPlayerCount, &rated.to_string()));
+    records.extend(text(
+        TextCode::TournamentType,
+        &format!("Individual Swiss ({})", t.rule_set),
+    ));
+    records.extend(text(TextCode::ChiefArbiter, &t.chief_arbiter.name));
+    for d in &t.deputy_arbiters {
+        records.extend(text(TextCode::DeputyArbiter, &d.name));
+    }
+    records.extend(text(TextCode::TimeControl, &t.time_control));
+
+    let ranking = if k > 0 {
+        standings(state, k).1
+    } else {
+        Vec::new()
+    };
+    let rank_of = |pn: PlayerId| {
+        ranking
+            .iter()
+            .find(|s| s.player_id == pn)
+            .map(|s| s.rank)
+            .unwrap_or(0)
+    };
+    let next = k + 1;
+    let next_open = next <= t.rounds && !state.is_finished();
+    for p in state.players() {
+        let pn = p.pairing_number();
+        let mut rounds: Vec<Option<RoundEntry>> =
+            (1..=k).map(|r| state.entry(pn, r)).collect();
+        if next_open {
+            rounds.push(p.availability(next).unpaired_code().map(RoundEntry::bye));
+        }
+        while rounds.last().is_some_and(|e| e.is_none()) {
+            rounds.pop();
+        }
+        let pl = &p.player;
+        records.push(Record::Player(PlayerRecord {
+            start_number: pn,
+            sex: pl.sex.map(|s| match s {
+                Sex::Male => arbiter_trf::Sex::Male,
+                Sex::Female => arbiter_trf::Sex::Female,
+            }),
+            title: trf_title(pl.title),
+            name: clean(&pl.name, 33),
+            rating: (pl.rating > 0).then_some(pl.rating.min(9999) as u16),
+            federation: clean(&pl.federation, 3),
+            fide_id: pl.fide_id.filter(|id| *id <= 99_999_999_999),
+            birth_date: pl.birth_date.map(|d| BirthDate::Full {
+                year: d.year() as u16,
+                month: d.month() as u8,
+                day: d.day() as u8,
+            }),
+            points: state.score_after(pn, k).unwrap_or(Score::ZERO),
+            rank: (k > 0).then(|| rank_of(pn)),
+            rounds,
+        }));
+    }
+    records.push(Record::Xxr(t.rounds));
+    match t.initial_color {
+        Some(Color::White) => records.push(Record::Xxc(vec![XxcOption::White1])),
+        Some(Color::Black) => records.push(Record::Xxc(vec![XxcOption::Black1])),
+        None => {}
+    }
+    if t.scoring != PointSystem::default() {
+        records.push(Record::Xxs(xxs(&t.scoring)));
+    }
+    TrfFile { records }
+}
+
+/// The TRF16 text of a tournament (CR LF line ends).
+pub fn trf_text(state: &State) -> Result<String, String> {
+    arbiter_trf::write(&trf_file(state)).map_err(|e| e.to_string())
+}
+
+/// One row of the crosstable.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct CrossRow {
+    pub player_id: PlayerId,
+    pub name: String,
+    pub points: i32,
+    pub rank: u32,
+    /// Per published round: (opponent or 0, colour, TRF code or ' ' while the game is on).
+    pub cells: Vec<(PlayerId, Option<Color>, char)>,
+}
+
+/// The crosstable over every published round, in pairing-number order.
+pub fn crosstable(state: &State) -> Vec<CrossRow> {
+    let (_, ranking) = standings(state, state.published_rounds());
+    let published = state.published_rounds();
+    state
+        .players()
+        .map(|p| {
+            let pn = p.pairing_number();
+            let cells = (1..=published)
+                .map(|r| match state.entry(pn, r) {
+                    Some(e) => (e.opponent.unwrap_or(0), e.color, e.result.trf_char()),
+                    None => {
+                        // The game is on: opponent and colour from the published pairing.
+                        let b = state.published(r).and_then(|pp| {
+                            pp.boards
+                                .iter()
+                                .find(|b| b.white == pn || b.black == pn)
+                                .copied()
+                        });
+                        match b {
+                            Some(b) if b.white == pn => (b.black, Some(Color::White), ' '),
+                            Some(b) => (b.white, Some(Color::Black), ' '),
+                            None => (0, None, ' '),
+                        }
+                    }
+                })
+                .collect();
+            let row = ranking.iter().find(|s| s.player_id == pn);
+            CrossRow {
+                player_id: pn,
+                name: p.player.name.clone(),
+                points: row.map_or(0, |s| s.points),
+                rank: row.map_or(0, |s| s.rank),
+                cells,
+            }
+        })
+        .collect()
+}

@@ -1,0 +1,359 @@
+//! The round director: the tournament's lifecycle once players are in. It starts rounds
+//! (`RoundStarted` + `PairingRequested`), asks for new pairings, publishes the proposal (or the
+//! arbiter's own pairing), records and corrects results, closes rounds and finishes the
+//! tournament, over gRPC (`arbiter.round_director.v1.RoundDirector`).
+//!
+//! It also hosts [`store`], the event-sourced tournament store every service uses to fold a
+//! tournament's stream and to run commands against it, and [`status`], how refusals become gRPC
+//! statuses.
+//!
+//! ```text
+//! StartRound(t, r)      -> RoundStarted, PairingRequested      (the pairing worker answers)
+//! PublishPairing(t, r)  -> PairingPublished                     (proposal version 0 = latest)
+//! RecordResult(t, r, b) -> ResultRecorded
+//! CloseRound(t, r)      -> RoundClosed
+//! ```
+//!
+//! [`run`] serves the API on a listener until shutdown, with its own checkpoint store.
+
+pub mod status;
+pub mod store;
+
+use arbiter_core::tournament::{
+    BoardResult, CloseRound, Command, CorrectResult, FinishTournament, ManualPairing, Pair,
+    PublishPairing, RecordResult, RequestPairing, RoundPhase, StartRound,
+};
+use arbiter_core::ResultCode;
+use arbiter_eventlog::{CheckpointStore, EventLog, SubscribeFrom};
+use arbiter_proto::common::v1::CommandResult;
+use arbiter_proto::convert::{board_result_from_wire, result_code_from_wire};
+use arbiter_proto::round_director::v1 as api;
+use arbiter_proto::round_director::v1::round_director_server::{
+    RoundDirector, RoundDirectorServer,
+};
+use futures::StreamExt;
+use status::{convert_status, unknown_tournament};
+use std::sync::Arc;
+use store::{CommandContext, Folded, TournamentStore, stream_of};
+use tonic::{Request, Response, Status};
+
+/// The service's name: actor of its commands, key of its checkpoints.
+pub const SERVICE: &str = "round-director";
+
+/// The gRPC implementation.
+#[derive(Clone)]
+pub struct RoundDirectorService {
+    store: Arc<TournamentStore>,
+}
+
+impl RoundDirectorService {
+    pub fn new(store: Arc<TournamentStore>) -> RoundDirectorService {
+        RoundDirectorService { store }
+    }
+
+    pub fn store(&self) -> &Arc<TournamentStore> {
+        &self.store
+    }
+
+    pub fn into_server(self) -> RoundDirectorServer<RoundDirectorService> {
+        RoundDirectorServer::new(self)
+    }
+
+    async fn run(
+        &self,
+        header: Option<&arbiter_proto::common::v1::CommandHeader>,
+        build: impl FnMut(&Folded) -> Result<Command, Status>,
+    ) -> Result<Response<CommandResult>, Status> {
+        let ctx = CommandContext::from_header(header, SERVICE)?;
+        let outcome = self.store.execute(&ctx, build).await?;
+        Ok(Response::new(outcome.into()))
+    }
+}
+
+/// The board result of a request: named, or an arbiter's decision with both codes.
+#[allow(clippy::result_large_err)]
+fn board_result(result: i32, white: i32, black: i32) -> Result<BoardResult, Status> {
+    board_result_from_wire(result, white, black).map_err(|e| convert_status("", &e))
+}
+
+/// The phase the API reports for a tournament.
+pub fn phase_of(f: &Folded) -> api::Phase {
+    let s = &f.state;
+    if s.is_finished() {
+        return api::Phase::Finished;
+    }
+    match s.current_round().and_then(|r| s.round_phase(r)) {
+        None => api::Phase::Registration,
+        Some(RoundPhase::Started | RoundPhase::Requested | RoundPhase::Failed) => {
+            api::Phase::AwaitingPairing
+        }
+        Some(RoundPhase::Proposed) => api::Phase::PairingProposed,
+        Some(RoundPhase::Published) => api::Phase::Playing,
+        Some(RoundPhase::Closed) => api::Phase::RoundClosed,
+    }
+}
+
+/// The API's summary of a tournament.
+pub fn tournament_state(tournament_id: &str, f: &Folded) -> api::TournamentState {
+    let s = &f.state;
+    let current = s.current_round().unwrap_or(0);
+    let pending_boards = s
+        .published(current)
+        .filter(|_| s.round_phase(current) == Some(RoundPhase::Published))
+        .map(|p| {
+            p.boards
+                .iter()
+                .filter(|b| b.result.is_none())
+                .map(|b| b.number)
+                .collect()
+        })
+        .unwrap_or_default();
+    api::TournamentState {
+        tournament_id: tournament_id.to_string(),
+        version: f.version,
+        name: s.tournament().map(|t| t.name.clone()).unwrap_or_default(),
+        rounds: s.total_rounds(),
+        current_round: current,
+        phase: phase_of(f) as i32,
+        pending_boards,
+        rule_set: s
+            .tournament()
+            .map(|t| t.rule_set.clone())
+            .unwrap_or_default(),
+    }
+}
+
+#[tonic::async_trait]
+impl RoundDirector for RoundDirectorService {
+    async fn start_round(
+        &self,
+        request: Request<api::StartRoundRequest>,
+    ) -> Result<Response<CommandResult>, Status> {
+        let r = request.into_inner();
+        self.run(r.header.as_ref(), |_| {
+            Ok(Command::StartRound(StartRound {
+                round: r.round,
+                scheduled_unix_ms: (r.scheduled_unix_ms != 0).then_some(r.scheduled_unix_ms),
+            }))
+        })
+        .await
+    }
+
+    async fn request_repairing(
+        &self,
+        request: Request<api::RequestRepairingRequest>,
+    ) -> Result<Response<CommandResult>, Status> {
+        let r = request.into_inner();
+        self.run(r.header.as_ref(), |_| {
+            Ok(Command::RequestPairing(RequestPairing { round: r.round }))
+        })
+        .await
+    }
+
+    async fn publish_pairing(
+        &self,
+        request: Request<api::PublishPairingRequest>,
+    ) -> Result<Response<CommandResult>, Status> {
+        let r = request.into_inner();
+        let tid = r
+            .header
+            .as_ref()
+            .map(|h| h.tournament_id.clone())
+            .unwrap_or_default();
+        self.run(r.header.as_ref(), |f| {
+            let current = f.current_proposal_version(r.round);
+            let proposal_version = match (r.proposal_version, current) {
+                (0, v) => v,
+                (asked, Some(v)) if asked == v => Some(v),
+                (asked, Some(v)) => {
+                    return Err(Status::failed_precondition(format!(
+                        "tournament {tid}: round {}: the proposal at version {asked} is not the \
+                         current one (the current proposal is at version {v})",
+                        r.round
+                    )));
+                }
+                (asked, None) if r.boards.is_empty() => {
+                    return Err(Status::failed_precondition(format!(
+                        "tournament {tid}: round {}: there is no proposal at version {asked} to publish",
+                        r.round
+                    )));
+                }
+                (_, None) => None,
+            };
+            let changes = if r.boards.is_empty() {
+                None
+            } else {
+                let mut bye = None;
+                for u in &r.unpaired {
+                    let code = result_code_from_wire("unpaired.code", u.code)
+                        .map_err(|e| convert_status("", &e))?;
+                    if code == ResultCode::PairingBye {
+                        if bye.is_some() {
+                            return Err(Status::invalid_argument(format!(
+                                "tournament {tid}: round {}: more than one pairing-allocated bye",
+                                r.round
+                            )));
+                        }
+                        bye = Some(u.player_id);
+                    }
+                }
+                Some(ManualPairing {
+                    boards: r.boards.iter().map(|b| Pair::new(b.white, b.black)).collect(),
+                    bye,
+                })
+            };
+            Ok(Command::PublishPairing(PublishPairing {
+                round: r.round,
+                proposal_version,
+                changes,
+                note: r.note.clone(),
+            }))
+        })
+        .await
+    }
+
+    async fn record_result(
+        &self,
+        request: Request<api::RecordResultRequest>,
+    ) -> Result<Response<CommandResult>, Status> {
+        let r = request.into_inner();
+        let result = board_result(r.result, r.white_code, r.black_code)?;
+        self.run(r.header.as_ref(), |_| {
+            Ok(Command::RecordResult(RecordResult {
+                round: r.round,
+                board: r.board,
+                result,
+            }))
+        })
+        .await
+    }
+
+    async fn correct_result(
+        &self,
+        request: Request<api::CorrectResultRequest>,
+    ) -> Result<Response<CommandResult>, Status> {
+        let r = request.into_inner();
+        let result = board_result(r.corrected, r.white_code, r.black_code)?;
+        self.run(r.header.as_ref(), |_| {
+            Ok(Command::CorrectResult(CorrectResult {
+                round: r.round,
+                board: r.board,
+                result,
+                reason: r.reason.clone(),
+            }))
+        })
+        .await
+    }
+
+    async fn close_round(
+        &self,
+        request: Request<api::CloseRoundRequest>,
+    ) -> Result<Response<CommandResult>, Status> {
+        let r = request.into_inner();
+        self.run(r.header.as_ref(), |_| {
+            Ok(Command::CloseRound(CloseRound { round: r.round }))
+        })
+        .await
+    }
+
+    async fn finish_tournament(
+        &self,
+        request: Request<api::FinishTournamentRequest>,
+    ) -> Result<Response<CommandResult>, Status> {
+        let r = request.into_inner();
+        self.run(r.header.as_ref(), |_| {
+            Ok(Command::FinishTournament(FinishTournament {}))
+        })
+        .await
+    }
+
+    async fn get_tournament(
+        &self,
+        request: Request<api::GetTournamentRequest>,
+    ) -> Result<Response<api::TournamentState>, Status> {
+        let r = request.into_inner();
+        let t = r.tournament.unwrap_or_default();
+        let stream = stream_of(&t.tournament_id)?;
+        let f = self
+            .store
+            .as_of(&stream, t.as_of_version)
+            .await
+            .map_err(|e| e.to_status())?;
+        if f.version == 0 {
+            return Err(unknown_tournament(&t.tournament_id));
+        }
+        Ok(Response::new(tournament_state(&t.tournament_id, &f)))
+    }
+
+    type WatchTournamentStream = futures::stream::BoxStream<'static, Result<api::TournamentState, Status>>;
+
+    async fn watch_tournament(
+        &self,
+        request: Request<api::GetTournamentRequest>,
+    ) -> Result<Response<Self::WatchTournamentStream>, Status> {
+        let r = request.into_inner();
+        let tid = r.tournament.unwrap_or_default().tournament_id;
+        let stream = stream_of(&tid)?;
+        let f = self
+            .store
+            .current(&stream)
+            .await
+            .map_err(|e| e.to_status())?;
+        if f.version == 0 {
+            return Err(unknown_tournament(&tid));
+        }
+        let first = tournament_state(&tid, &f);
+        let events = self
+            .store
+            .log()
+            .subscribe(SubscribeFrom::Stream {
+                stream: stream.clone(),
+                from_version: f.version + 1,
+            })
+            .await
+            .map_err(|e| status::log_status(&e))?;
+        let store = self.store.clone();
+        let updates = events.then(move |e| {
+            let store = store.clone();
+            let stream = stream.clone();
+            let tid = tid.clone();
+            async move {
+                e.map_err(|e| status::log_status(&e))?;
+                let f = store.current(&stream).await.map_err(|e| e.to_status())?;
+                Ok(tournament_state(&tid, &f))
+            }
+        });
+        let out = futures::stream::once(async move { Ok(first) }).chain(updates);
+        Ok(Response::new(Box::pin(out)))
+    }
+}
+
+/// How to run the round director on its own.
+pub struct Config {
+    pub log: Arc<dyn EventLog>,
+    /// The service's own store for checkpoints and snapshots.
+    pub checkpoints: CheckpointStore,
+    pub grpc: tokio::net::TcpListener,
+}
+
+/// Serves the round director until `shutdown` completes, then writes its checkpoints.
+pub async fn run(
+    config: Config,
+    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+) -> anyhow::Result<()> {
+    let store = Arc::new(TournamentStore::new(
+        config.log,
+        SERVICE,
+        Some(config.checkpoints),
+    ));
+    let service = RoundDirectorService::new(store.clone());
+    tonic::transport::Server::builder()
+        .add_service(service.into_server())
+        .serve_with_incoming_shutdown(
+            tokio_stream::wrappers::TcpListenerStream::new(config.grpc),
+            shutdown,
+        )
+        .await?;
+    store.checkpoint_all().await;
+    Ok(())
+}

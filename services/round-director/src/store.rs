@@ -1,0 +1,1000 @@
+//! The event-sourced tournament store: how every service turns a tournament's event stream into
+//! state, and commands into events.
+//!
+//! - One stream per tournament, named `tournament-<id>` ([`stream_of`]).
+//! - [`Folded`] is the state of one stream at a version: the domain [`State`], plus what the log
+//!   knows and the aggregate does not (the version of each proposal, every command id with the
+//!   events it wrote).
+//! - [`TournamentStore`] keeps the folded streams of one service in memory, catches them up
+//!   from the log on every use, and writes a snapshot to the service's own
+//!   [`CheckpointStore`] every [`CHECKPOINT_EVERY`] events (and at shutdown), so that a restart
+//!   resumes from the snapshot and reads only the tail.
+//! - [`TournamentStore::execute`] runs a command: fold, `decide`, append with the folded
+//!   version as the expected version and the request's command id. The same command id returns
+//!   the first outcome and appends nothing; an optimistic-concurrency conflict is retried after
+//!   re-reading (up to [`MAX_ATTEMPTS`] times); a refused command appends nothing.
+//! - [`Feed`] delivers every append after a service's checkpoint, for services that react to
+//!   events (pairing worker, reporting): a subscription on the log, or a JetStream durable
+//!   consumer.
+
+use crate::status::{domain_status, log_status};
+use arbiter_core::tournament::{Command, Event, State, decide};
+use arbiter_eventlog::{
+    CheckpointStore, EventLog, ExpectedVersion, JetStreamLog, LogError, StoredEvent,
+    SubscribeFrom, Version, encode_events,
+};
+use arbiter_proto::common::v1::{CommandHeader, CommandResult};
+use arbiter_proto::convert::{event_from_wire, event_to_wire};
+use futures::{FutureExt, StreamExt};
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+use tokio::sync::watch;
+use tonic::Status;
+use tracing::{Instrument, info, info_span, warn};
+
+/// Every tournament's stream is `tournament-<id>`.
+pub const STREAM_PREFIX: &str = "tournament-";
+/// The longest tournament id accepted.
+pub const MAX_TOURNAMENT_ID: usize = 100;
+/// A snapshot is written after this many new events.
+pub const CHECKPOINT_EVERY: u64 = 64;
+/// How many times a command is decided again after an optimistic-concurrency conflict.
+pub const MAX_ATTEMPTS: u32 = 12;
+/// The checkpoint key of a service's position in the all-streams feed.
+pub const FEED_CHECKPOINT: &str = "all-streams-feed";
+
+/// The stream of a tournament id, after checking the id: 1 to 100 characters of
+/// `A-Z a-z 0-9 _ -`.
+#[allow(clippy::result_large_err)]
+pub fn stream_of(tournament_id: &str) -> Result<String, Status> {
+    let id = tournament_id.trim();
+    if id.is_empty() {
+        return Err(Status::invalid_argument("tournament_id: must not be empty"));
+    }
+    if id.len() > MAX_TOURNAMENT_ID {
+        return Err(Status::invalid_argument(format!(
+            "tournament_id: longer than {MAX_TOURNAMENT_ID} characters"
+        )));
+    }
+    if let Some(c) = id
+        .chars()
+        .find(|c| !(c.is_ascii_alphanumeric() || *c == '_' || *c == '-'))
+    {
+        return Err(Status::invalid_argument(format!(
+            "tournament_id {id:?}: character {c:?} not allowed (use A-Z a-z 0-9 _ -)"
+        )));
+    }
+    Ok(format!("{STREAM_PREFIX}{id}"))
+}
+
+/// The tournament id of a tournament stream.
+pub fn tournament_of(stream: &str) -> Option<&str> {
+    stream.strip_prefix(STREAM_PREFIX).filter(|s| !s.is_empty())
+}
+
+/// A fresh tournament id (UUID v7: unique and ordered by creation time).
+pub fn new_tournament_id() -> String {
+    uuid::Uuid::now_v7().to_string()
+}
+
+/// What a stream says about one command id.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CommandRecord {
+    pub first_version: Version,
+    pub last_version: Version,
+    pub event_ids: Vec<String>,
+}
+
+/// An event that did not fit the state it was folded into (the log is a record of facts, so
+/// it is kept; audits report it).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Misfit {
+    pub version: Version,
+    pub reason: String,
+}
+
+/// One stream folded up to `version`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Folded {
+    pub state: State,
+    /// The version of the last event folded (0 = empty stream).
+    pub version: Version,
+    /// The hash of the last event folded.
+    pub head_hash: Vec<u8>,
+    /// `(round, attempt, version)` of every `PairingRequested`.
+    requests: Vec<(u32, u32, Version)>,
+    /// `(round, attempt, version)` of every `PairingProposed`.
+    proposals: Vec<(u32, u32, Version)>,
+    /// `(round, version)` of every `PairingPublished`.
+    publications: Vec<(u32, Version)>,
+    /// Every command id of the stream.
+    commands: BTreeMap<String, CommandRecord>,
+    /// Events that did not fit the state.
+    pub misfits: Vec<Misfit>,
+}
+
+/// Why a stream could not be folded.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FoldError {
+    /// The log failed (or found damage).
+    Log(LogError),
+    /// An event's payload is not a valid event of the schema.
+    Schema {
+        stream: String,
+        version: Version,
+        detail: String,
+    },
+    /// Versions are not consecutive.
+    Gap {
+        stream: String,
+        expected: Version,
+        found: Version,
+    },
+}
+
+impl std::fmt::Display for FoldError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            FoldError::Log(e) => write!(f, "{e}"),
+            FoldError::Schema {
+                stream,
+                version,
+                detail,
+            } => write!(f, "stream {stream:?} version {version}: {detail}"),
+            FoldError::Gap {
+                stream,
+                expected,
+                found,
+            } => write!(
+                f,
+                "stream {stream:?}: expected version {expected}, found {found}"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for FoldError {}
+
+impl From<LogError> for FoldError {
+    fn from(e: LogError) -> FoldError {
+        FoldError::Log(e)
+    }
+}
+
+impl FoldError {
+    pub fn to_status(&self) -> Status {
+        match self {
+            FoldError::Log(e) => log_status(e),
+            other => Status::data_loss(other.to_string()),
+        }
+    }
+}
+
+impl Folded {
+    /// Folds one stored event (the next version). Returns the domain event, `None` for kinds
+    /// outside the tournament aggregate.
+    pub fn apply_stored(&mut self, e: &StoredEvent) -> Result<Option<Event>, FoldError> {
+        if e.version != self.version + 1 {
+            return Err(FoldError::Gap {
+                stream: e.stream.clone(),
+                expected: self.version + 1,
+                found: e.version,
+            });
+        }
+        let wire = e.decode_event()?;
+        let event = event_from_wire(&wire).map_err(|err| FoldError::Schema {
+            stream: e.stream.clone(),
+            version: e.version,
+            detail: err.to_string(),
+        })?;
+        if let Some(ev) = &event {
+            if let Err(why) = self.state.try_apply(ev) {
+                self.misfits.push(Misfit {
+                    version: e.version,
+                    reason: why.to_string(),
+                });
+            } else {
+                match ev {
+                    Event::PairingRequested(p) => {
+                        self.requests.push((p.round, p.attempt, e.version))
+                    }
+                    Event::PairingProposed(p) => {
+                        self.proposals.push((p.round, p.attempt, e.version))
+                    }
+                    Event::PairingPublished(p) => self.publications.push((p.round, e.version)),
+                    _ => {}
+                }
+            }
+        }
+        let rec = self
+            .commands
+            .entry(e.command_id.clone())
+            .or_insert_with(|| CommandRecord {
+                first_version: e.version,
+                last_version: e.version,
+                event_ids: Vec::new(),
+            });
+        rec.last_version = e.version;
+        rec.event_ids.push(e.event_id.to_string());
+        self.version = e.version;
+        self.head_hash = e.hash.to_vec();
+        Ok(event)
+    }
+
+    /// Folds a whole stream read from the log.
+    pub fn from_stored<'a>(
+        events: impl IntoIterator<Item = &'a StoredEvent>,
+    ) -> Result<Folded, FoldError> {
+        let mut f = Folded::default();
+        for e in events {
+            f.apply_stored(e)?;
+        }
+        Ok(f)
+    }
+
+    /// The stream version of the `PairingProposed` answering `attempt` of `round`.
+    pub fn proposal_version(&self, round: u32, attempt: u32) -> Option<Version> {
+        self.proposals
+            .iter()
+            .rev()
+            .find(|(r, a, _)| *r == round && *a == attempt)
+            .map(|(_, _, v)| *v)
+    }
+
+    /// The stream version of the `PairingRequested` of `attempt` of `round`.
+    pub fn request_version(&self, round: u32, attempt: u32) -> Option<Version> {
+        self.requests
+            .iter()
+            .rev()
+            .find(|(r, a, _)| *r == round && *a == attempt)
+            .map(|(_, _, v)| *v)
+    }
+
+    /// The stream version of the `PairingPublished` of `round`.
+    pub fn publication_version(&self, round: u32) -> Option<Version> {
+        self.publications
+            .iter()
+            .find(|(r, _)| *r == round)
+            .map(|(_, v)| *v)
+    }
+
+    /// The version of the latest proposal of `round`, if it still stands.
+    pub fn current_proposal_version(&self, round: u32) -> Option<Version> {
+        let p = self.state.proposal(round)?;
+        self.proposal_version(round, p.attempt)
+    }
+
+    /// What the stream holds for a command id.
+    pub fn command(&self, command_id: &str) -> Option<&CommandRecord> {
+        self.commands.get(command_id)
+    }
+
+    /// Number of distinct command ids in the stream.
+    pub fn command_count(&self) -> usize {
+        self.commands.len()
+    }
+}
+
+/// The outcome of a command, as [`CommandResult`] sends it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CommandOutcome {
+    pub tournament_id: String,
+    pub first_version: Version,
+    pub last_version: Version,
+    pub event_ids: Vec<String>,
+    pub replayed: bool,
+}
+
+impl From<CommandOutcome> for CommandResult {
+    fn from(o: CommandOutcome) -> CommandResult {
+        CommandResult {
+            tournament_id: o.tournament_id,
+            first_version: o.first_version,
+            last_version: o.last_version,
+            event_ids: o.event_ids,
+            replayed: o.replayed,
+        }
+    }
+}
+
+/// Who asks for what, where: the header of a command, checked.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CommandContext {
+    pub tournament_id: String,
+    pub stream: String,
+    pub command_id: String,
+    pub expected_version: Option<Version>,
+    pub actor: String,
+}
+
+impl CommandContext {
+    /// Reads a request's header. A missing command id gets a fresh one (no idempotency); a
+    /// missing actor is `default_actor`.
+    #[allow(clippy::result_large_err)]
+    pub fn from_header(
+        header: Option<&CommandHeader>,
+        default_actor: &str,
+    ) -> Result<CommandContext, Status> {
+        let h = header.ok_or_else(|| Status::invalid_argument("header: missing"))?;
+        CommandContext::new(
+            &h.tournament_id,
+            &h.command_id,
+            h.expected_version,
+            if h.actor.trim().is_empty() {
+                default_actor
+            } else {
+                h.actor.trim()
+            },
+        )
+    }
+
+    #[allow(clippy::result_large_err)]
+    pub fn new(
+        tournament_id: &str,
+        command_id: &str,
+        expected_version: Option<Version>,
+        actor: &str,
+    ) -> Result<CommandContext, Status> {
+        let stream = stream_of(tournament_id)?;
+        let command_id = match command_id.trim() {
+            "" => uuid::Uuid::new_v4().to_string(),
+            c if c.len() > 200 => {
+                return Err(Status::invalid_argument(
+                    "header.command_id: longer than 200 characters",
+                ));
+            }
+            c if c.chars().any(char::is_control) => {
+                return Err(Status::invalid_argument(
+                    "header.command_id: contains a control character",
+                ));
+            }
+            c => c.to_string(),
+        };
+        Ok(CommandContext {
+            tournament_id: tournament_id.trim().to_string(),
+            stream,
+            command_id,
+            expected_version,
+            actor: actor.to_string(),
+        })
+    }
+}
+
+struct Entry {
+    folded: Arc<Folded>,
+    loaded: bool,
+    checkpointed: Version,
+}
+
+/// Counters, for tests and logs.
+#[derive(Debug, Default)]
+pub struct StoreStats {
+    /// Appends refused for a version conflict and decided again.
+    pub conflicts_retried: AtomicU64,
+    /// Commands whose id had been applied before (answered without appending).
+    pub replayed: AtomicU64,
+    /// Commands that appended events.
+    pub appended: AtomicU64,
+    /// Streams resumed from a snapshot.
+    pub resumed_from_checkpoint: AtomicU64,
+}
+
+/// One service's view of the tournament streams (see the module documentation).
+pub struct TournamentStore {
+    log: Arc<dyn EventLog>,
+    service: String,
+    checkpoints: Option<CheckpointStore>,
+    entries: std::sync::Mutex<HashMap<String, Arc<tokio::sync::Mutex<Entry>>>>,
+    stats: StoreStats,
+}
+
+impl TournamentStore {
+    /// A store for `service` over `log`, snapshotting into `checkpoints` (none: no snapshots).
+    pub fn new(
+        log: Arc<dyn EventLog>,
+        service: impl Into<String>,
+        checkpoints: Option<CheckpointStore>,
+    ) -> TournamentStore {
+        TournamentStore {
+            log,
+            service: service.into(),
+            checkpoints,
+            entries: Default::default(),
+            stats: StoreStats::default(),
+        }
+    }
+
+    pub fn log(&self) -> &Arc<dyn EventLog> {
+        &self.log
+    }
+
+    pub fn service(&self) -> &str {
+        &self.service
+    }
+
+    pub fn stats(&self) -> &StoreStats {
+        &self.stats
+    }
+
+    fn entry(&self, stream: &str) -> Arc<tokio::sync::Mutex<Entry>> {
+        let mut map = self.entries.lock().expect("entries lock");
+        map.entry(stream.to_string())
+            .or_insert_with(|| {
+                Arc::new(tokio::sync::Mutex::new(Entry {
+                    folded: Arc::new(Folded::default()),
+                    loaded: false,
+                    checkpointed: 0,
+                }))
+            })
+            .clone()
+    }
+
+    fn forget_if_empty(&self, stream: &str, folded: &Folded) {
+        if folded.version == 0 {
+            self.entries.lock().expect("entries lock").remove(stream);
+        }
+    }
+
+    /// The snapshot of `stream` in this service's checkpoint store, if it still matches the log.
+    async fn load_snapshot(&self, stream: &str) -> Option<(Folded, Vec<StoredEvent>)> {
+        let store = self.checkpoints.as_ref()?;
+        let c = match store.get(&self.service, stream) {
+            Ok(Some(c)) => c,
+            Ok(None) => return None,
+            Err(e) => {
+                warn!(service = %self.service, stream, error = %e, "checkpoint unreadable, folding from the start");
+                return None;
+            }
+        };
+        let folded: Folded = match serde_json::from_slice(c.snapshot.as_deref()?) {
+            Ok(f) => f,
+            Err(e) => {
+                warn!(service = %self.service, stream, error = %e, "snapshot unreadable, folding from the start");
+                return None;
+            }
+        };
+        if folded.version != c.version || folded.version == 0 {
+            return None;
+        }
+        // The snapshot must describe this log: its last event must still be there, unchanged.
+        let tail = match self.log.read(stream, folded.version).await {
+            Ok(t) => t,
+            Err(e) => {
+                warn!(service = %self.service, stream, error = %e, "cannot check the snapshot against the log");
+                return None;
+            }
+        };
+        match tail.first() {
+            Some(e) if e.version == folded.version && e.hash.as_slice() == folded.head_hash => {
+                Some((folded, tail[1..].to_vec()))
+            }
+            _ => {
+                warn!(service = %self.service, stream, version = folded.version, "snapshot does not match the log, folding from the start");
+                None
+            }
+        }
+    }
+
+    /// The current state of `stream`: the cached fold caught up with the log.
+    pub async fn current(&self, stream: &str) -> Result<Arc<Folded>, FoldError> {
+        let entry = self.entry(stream);
+        let mut entry = entry.lock().await;
+        let mut tail = None;
+        if !entry.loaded {
+            if let Some((folded, rest)) = self.load_snapshot(stream).await {
+                info!(service = %self.service, stream, version = folded.version, "resumed from checkpoint");
+                self.stats
+                    .resumed_from_checkpoint
+                    .fetch_add(1, Ordering::Relaxed);
+                entry.checkpointed = folded.version;
+                entry.folded = Arc::new(folded);
+                tail = Some(rest);
+            }
+            entry.loaded = true;
+        }
+        let tail = match tail {
+            Some(t) => t,
+            None => self.log.read(stream, entry.folded.version + 1).await?,
+        };
+        if !tail.is_empty() {
+            let folded = Arc::make_mut(&mut entry.folded);
+            for e in &tail {
+                folded.apply_stored(e)?;
+            }
+        }
+        if entry.folded.version >= entry.checkpointed + CHECKPOINT_EVERY {
+            self.write_checkpoint(stream, &mut entry).await;
+        }
+        let out = entry.folded.clone();
+        drop(entry);
+        self.forget_if_empty(stream, &out);
+        Ok(out)
+    }
+
+    /// The state of `stream` as of `version` (0 = current).
+    pub async fn as_of(&self, stream: &str, version: Version) -> Result<Arc<Folded>, FoldError> {
+        let current = self.current(stream).await?;
+        if version == 0 || version >= current.version {
+            return Ok(current);
+        }
+        let events = self.log.read(stream, 1).await?;
+        let mut f = Folded::default();
+        for e in events.iter().take_while(|e| e.version <= version) {
+            f.apply_stored(e)?;
+        }
+        Ok(Arc::new(f))
+    }
+
+    async fn write_checkpoint(&self, stream: &str, entry: &mut Entry) {
+        let Some(store) = &self.checkpoints else {
+            return;
+        };
+        let snapshot = match serde_json::to_vec(&*entry.folded) {
+            Ok(s) => s,
+            Err(e) => {
+                warn!(service = %self.service, stream, error = %e, "cannot encode snapshot");
+                return;
+            }
+        };
+        let c = arbiter_eventlog::Checkpoint {
+            version: entry.folded.version,
+            snapshot: Some(snapshot),
+        };
+        match store.put(&self.service, stream, &c).await {
+            Ok(()) => entry.checkpointed = c.version,
+            Err(e) => warn!(service = %self.service, stream, error = %e, "cannot write checkpoint"),
+        }
+    }
+
+    /// Writes a snapshot of every stream that moved since its last one (at shutdown).
+    pub async fn checkpoint_all(&self) {
+        let entries: Vec<(String, Arc<tokio::sync::Mutex<Entry>>)> = self
+            .entries
+            .lock()
+            .expect("entries lock")
+            .iter()
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
+        for (stream, entry) in entries {
+            let mut entry = entry.lock().await;
+            if entry.folded.version > entry.checkpointed {
+                self.write_checkpoint(&stream, &mut entry).await;
+            }
+        }
+    }
+
+    /// Runs a command (see the module documentation). `build` turns the request into a domain
+    /// command given the current state; it may be called again after a conflict.
+    pub async fn execute<F>(
+        &self,
+        ctx: &CommandContext,
+        mut build: F,
+    ) -> Result<CommandOutcome, Status>
+    where
+        F: FnMut(&Folded) -> Result<Command, Status>,
+    {
+        let span = info_span!(
+            "command",
+            service = %self.service,
+            tournament = %ctx.tournament_id,
+            command_id = %ctx.command_id,
+            actor = %ctx.actor,
+            command = tracing::field::Empty,
+        );
+        async {
+            for attempt in 0..MAX_ATTEMPTS {
+                let folded = self
+                    .current(&ctx.stream)
+                    .await
+                    .map_err(|e| e.to_status())?;
+                if let Some(rec) = folded.command(&ctx.command_id) {
+                    self.stats.replayed.fetch_add(1, Ordering::Relaxed);
+                    info!(
+                        first = rec.first_version,
+                        last = rec.last_version,
+                        "command id already applied: answering with its first outcome"
+                    );
+                    return Ok(CommandOutcome {
+                        tournament_id: ctx.tournament_id.clone(),
+                        first_version: rec.first_version,
+                        last_version: rec.last_version,
+                        event_ids: rec.event_ids.clone(),
+                        replayed: true,
+                    });
+                }
+                if let Some(expected) = ctx.expected_version
+                    && expected != folded.version
+                {
+                    return Err(Status::aborted(format!(
+                        "tournament {}: expected version {expected}, but the stream is at version {}; \
+                         re-read and retry",
+                        ctx.tournament_id, folded.version
+                    )));
+                }
+                let command = build(&folded)?;
+                tracing::Span::current().record("command", command.name());
+                let events = decide(&folded.state, &command)
+                    .map_err(|e| domain_status(&ctx.tournament_id, &e))?;
+                if events.is_empty() {
+                    return Ok(CommandOutcome {
+                        tournament_id: ctx.tournament_id.clone(),
+                        first_version: folded.version,
+                        last_version: folded.version,
+                        event_ids: Vec::new(),
+                        replayed: false,
+                    });
+                }
+                let wire: Vec<_> = events.iter().map(event_to_wire).collect();
+                let appended = self
+                    .log
+                    .append(
+                        &ctx.stream,
+                        ExpectedVersion::Exact(folded.version),
+                        &ctx.command_id,
+                        &ctx.actor,
+                        encode_events(&wire),
+                    )
+                    .await;
+                match appended {
+                    Ok(o) => {
+                        let kinds: Vec<&str> = events.iter().map(Event::kind).collect();
+                        if o.replayed {
+                            self.stats.replayed.fetch_add(1, Ordering::Relaxed);
+                        } else {
+                            self.stats.appended.fetch_add(1, Ordering::Relaxed);
+                        }
+                        info!(
+                            first = o.first_version,
+                            last = o.last_version,
+                            events = ?kinds,
+                            replayed = o.replayed,
+                            "appended"
+                        );
+                        return Ok(CommandOutcome {
+                            tournament_id: ctx.tournament_id.clone(),
+                            first_version: o.first_version,
+                            last_version: o.last_version,
+                            event_ids: o.event_ids.iter().map(|u| u.to_string()).collect(),
+                            replayed: o.replayed,
+                        });
+                    }
+                    Err(LogError::Conflict { expected, actual }) => {
+                        if ctx.expected_version.is_some() {
+                            return Err(Status::aborted(format!(
+                                "tournament {}: expected version {expected}, but the stream is at \
+                                 version {actual}; re-read and retry",
+                                ctx.tournament_id
+                            )));
+                        }
+                        self.stats.conflicts_retried.fetch_add(1, Ordering::Relaxed);
+                        info!(
+                            attempt,
+                            expected, actual, "version conflict: re-reading and deciding again"
+                        );
+                        let pause = Duration::from_millis(2u64 << attempt.min(6));
+                        tokio::time::sleep(pause).await;
+                    }
+                    Err(e) => return Err(log_status(&e)),
+                }
+            }
+            Err(Status::aborted(format!(
+                "tournament {}: the stream kept changing; gave up after {MAX_ATTEMPTS} attempts",
+                ctx.tournament_id
+            )))
+        }
+        .instrument(span)
+        .await
+    }
+}
+
+/// One append delivered by a [`Feed`].
+#[derive(Debug, Clone)]
+pub struct Batch {
+    pub position: u64,
+    pub events: Vec<StoredEvent>,
+}
+
+/// Where a service that reacts to events gets them from.
+#[derive(Clone)]
+pub enum Feed {
+    /// A subscription to every stream of the log, resumed from the position in the service's
+    /// checkpoint store.
+    Subscription(Arc<dyn EventLog>),
+    /// A JetStream durable consumer named after the service: the server keeps the position;
+    /// several processes of the same service share the work.
+    Durable(JetStreamLog),
+}
+
+impl Feed {
+    /// Delivers every append after this service's position to `handle`, in order, until
+    /// `shutdown` turns true. A batch whose handling fails is delivered again (after a pause).
+    pub async fn follow<F, Fut>(
+        self,
+        service: &str,
+        checkpoints: Option<CheckpointStore>,
+        mut handle: F,
+        mut shutdown: watch::Receiver<bool>,
+    ) -> Result<(), LogError>
+    where
+        F: FnMut(Batch) -> Fut,
+        Fut: std::future::Future<Output = Result<(), String>>,
+    {
+        match self {
+            Feed::Subscription(log) => {
+                let start = match &checkpoints {
+                    Some(c) => c.get(service, FEED_CHECKPOINT)?.map_or(0, |c| c.version),
+                    None => 0,
+                };
+                if start > 0 {
+                    info!(service, position = start, "feed resumed from checkpoint");
+                }
+                let mut events = log
+                    .subscribe(SubscribeFrom::All {
+                        from_position: start + 1,
+                    })
+                    .await?;
+                let mut done = start;
+                let mut saved = start;
+                let mut last_save = Instant::now();
+                let mut pending: Option<StoredEvent> = None;
+                loop {
+                    let first = match pending.take() {
+                        Some(e) => e,
+                        None => {
+                            let next = tokio::select! {
+                                _ = shutdown.changed() => None,
+                                next = events.next() => Some(next),
+                                _ = tokio::time::sleep(Duration::from_millis(500)), if saved < done => {
+                                    save_position(&checkpoints, service, done).await;
+                                    saved = done;
+                                    last_save = Instant::now();
+                                    continue;
+                                }
+                            };
+                            match next {
+                                None => break,
+                                Some(None) => break,
+                                Some(Some(e)) => e?,
+                            }
+                        }
+                    };
+                    if *shutdown.borrow() {
+                        break;
+                    }
+                    let position = first.position;
+                    let mut batch = vec![first];
+                    while let Some(Some(next)) = events.next().now_or_never() {
+                        let e = next?;
+                        if e.position == position {
+                            batch.push(e);
+                        } else {
+                            pending = Some(e);
+                            break;
+                        }
+                    }
+                    let batch = Batch {
+                        position,
+                        events: batch,
+                    };
+                    let mut tries = 0u32;
+                    loop {
+                        match handle(batch.clone()).await {
+                            Ok(()) => break,
+                            Err(e) => {
+                                tries += 1;
+                                warn!(service, position, tries, error = %e, "handling failed, retrying");
+                                if tries >= 5 || *shutdown.borrow() {
+                                    break;
+                                }
+                                tokio::time::sleep(Duration::from_millis(200 * tries as u64))
+                                    .await;
+                            }
+                        }
+                    }
+                    done = position;
+                    if last_save.elapsed() >= Duration::from_millis(250) {
+                        save_position(&checkpoints, service, done).await;
+                        saved = done;
+                        last_save = Instant::now();
+                    }
+                }
+                if saved < done {
+                    save_position(&checkpoints, service, done).await;
+                }
+                Ok(())
+            }
+            Feed::Durable(js) => {
+                let name = service.replace(|c: char| !c.is_ascii_alphanumeric(), "_");
+                let consumer = js.durable_consumer(&name, None).await?;
+                info!(service, consumer = %name, "following the log through a durable consumer");
+                loop {
+                    if *shutdown.borrow() {
+                        break;
+                    }
+                    let fetched = tokio::select! {
+                        _ = shutdown.changed() => break,
+                        f = consumer.fetch(64, Duration::from_millis(500)) => f,
+                    };
+                    let deliveries = match fetched {
+                        Ok(d) => d,
+                        Err(e) => {
+                            warn!(service, error = %e, "fetch failed, retrying");
+                            tokio::time::sleep(Duration::from_millis(250)).await;
+                            continue;
+                        }
+                    };
+                    for d in deliveries {
+                        let batch = Batch {
+                            position: d.position,
+                            events: d.events.clone(),
+                        };
+                        match handle(batch).await {
+                            Ok(()) => {
+                                if let Err(e) = d.ack().await {
+                                    warn!(service, position = d.position, error = %e, "ack failed");
+                                }
+                            }
+                            Err(e) => {
+                                warn!(service, position = d.position, error = %e, "handling failed, asking for redelivery");
+                                let _ = d.nak().await;
+                            }
+                        }
+                    }
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+async fn save_position(checkpoints: &Option<CheckpointStore>, service: &str, position: u64) {
+    if let Some(c) = checkpoints {
+        let cp = arbiter_eventlog::Checkpoint {
+            version: position,
+            snapshot: None,
+        };
+        if let Err(e) = c.put(service, FEED_CHECKPOINT, &cp).await {
+            warn!(service, error = %e, "cannot save the feed position");
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use arbiter_core::tournament::{CreateTournament, RegisterPlayer};
+    use arbiter_eventlog::SledLog;
+
+    fn create() -> Command {
+        let d = "2025-09-01".parse().unwrap();
+        let mut c = CreateTournament::new("Test", d, d, 5);
+        c.chief_arbiter = arbiter_core::tournament::Arbiter::named("Doe, Jane");
+        Command::CreateTournament(c)
+    }
+
+    #[test]
+    fn tournament_ids_are_checked() {
+        assert_eq!(stream_of("open-2026").unwrap(), "tournament-open-2026");
+        assert_eq!(tournament_of("tournament-open-2026"), Some("open-2026"));
+        assert_eq!(tournament_of("other"), None);
+        for bad in ["", " ", "a.b", "a b", "ä", &"x".repeat(101)] {
+            assert_eq!(
+                stream_of(bad).unwrap_err().code(),
+                tonic::Code::InvalidArgument,
+                "{bad:?}"
+            );
+        }
+    }
+
+    #[tokio::test]
+    async fn same_command_id_twice_appends_once() {
+        let log: Arc<dyn EventLog> = Arc::new(SledLog::temporary().unwrap());
+        let store = TournamentStore::new(log.clone(), "test", None);
+        let ctx = CommandContext::new("t1", "c1", None, "me").unwrap();
+        let first = store.execute(&ctx, |_| Ok(create())).await.unwrap();
+        assert!(!first.replayed);
+        let again = store.execute(&ctx, |_| Ok(create())).await.unwrap();
+        assert!(again.replayed);
+        assert_eq!(again.event_ids, first.event_ids);
+        assert_eq!(log.last_version("tournament-t1").await.unwrap(), 1);
+        // A different command id on the same stream is decided again: refused.
+        let other = CommandContext::new("t1", "c2", None, "me").unwrap();
+        let e = store.execute(&other, |_| Ok(create())).await.unwrap_err();
+        assert_eq!(e.code(), tonic::Code::AlreadyExists);
+        assert_eq!(log.last_version("tournament-t1").await.unwrap(), 1);
+    }
+
+    #[tokio::test]
+    async fn stale_expected_version_is_aborted_and_appends_nothing() {
+        let log: Arc<dyn EventLog> = Arc::new(SledLog::temporary().unwrap());
+        let store = TournamentStore::new(log.clone(), "test", None);
+        let ctx = CommandContext::new("t", "c1", Some(0), "me").unwrap();
+        store.execute(&ctx, |_| Ok(create())).await.unwrap();
+        let stale = CommandContext::new("t", "c2", Some(0), "me").unwrap();
+        let e = store
+            .execute(&stale, |_| {
+                Ok(Command::RegisterPlayer(RegisterPlayer::new("A, B", 2000)))
+            })
+            .await
+            .unwrap_err();
+        assert_eq!(e.code(), tonic::Code::Aborted);
+        assert!(e.message().contains("version 1"), "{}", e.message());
+        assert_eq!(log.last_version("tournament-t").await.unwrap(), 1);
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn two_stores_racing_both_succeed_after_retrying() {
+        let log: Arc<dyn EventLog> = Arc::new(SledLog::temporary().unwrap());
+        let a = Arc::new(TournamentStore::new(log.clone(), "a", None));
+        let b = Arc::new(TournamentStore::new(log.clone(), "b", None));
+        let ctx = CommandContext::new("race", "create", None, "me").unwrap();
+        a.execute(&ctx, |_| Ok(create())).await.unwrap();
+        // Both stores have folded version 1; each then registers players concurrently.
+        a.current("tournament-race").await.unwrap();
+        b.current("tournament-race").await.unwrap();
+        let mut tasks = Vec::new();
+        for (i, store) in [a.clone(), b.clone()].into_iter().cycle().take(16).enumerate() {
+            tasks.push(tokio::spawn(async move {
+                let ctx = CommandContext::new("race", &format!("r{i}"), None, "me").unwrap();
+                store
+                    .execute(&ctx, |_| {
+                        Ok(Command::RegisterPlayer(RegisterPlayer::new(
+                            format!("Player, {i:02}"),
+                            2000 + i as u32,
+                        )))
+                    })
+                    .await
+            }));
+        }
+        for t in tasks {
+            t.await.unwrap().unwrap();
+        }
+        assert_eq!(log.last_version("tournament-race").await.unwrap(), 17);
+        let f = a.current("tournament-race").await.unwrap();
+        assert_eq!(f.state.player_count(), 16);
+        let retried = a.stats().conflicts_retried.load(Ordering::Relaxed)
+            + b.stats().conflicts_retried.load(Ordering::Relaxed);
+        assert!(retried > 0, "no conflict was seen");
+    }
+
+    #[tokio::test]
+    async fn snapshot_round_trips_and_resumes() {
+        let dir = arbiter_eventlog::testing::TempDir::new("arbiter-store-snap").unwrap();
+        let log: Arc<dyn EventLog> = Arc::new(SledLog::temporary().unwrap());
+        let checkpoints = CheckpointStore::open(dir.path().join("cp")).unwrap();
+        {
+            let store = TournamentStore::new(log.clone(), "svc", Some(checkpoints.clone()));
+            let ctx = CommandContext::new("s", "c", None, "me").unwrap();
+            store.execute(&ctx, |_| Ok(create())).await.unwrap();
+            for i in 0..5 {
+                let ctx = CommandContext::new("s", &format!("p{i}"), None, "me").unwrap();
+                store
+                    .execute(&ctx, |_| {
+                        Ok(Command::RegisterPlayer(RegisterPlayer::new(
+                            format!("P, {i}"),
+                            1500,
+                        )))
+                    })
+                    .await
+                    .unwrap();
+            }
+            store.current("tournament-s").await.unwrap();
+            store.checkpoint_all().await;
+        }
+        let c = checkpoints.get("svc", "tournament-s").unwrap().unwrap();
+        assert_eq!(c.version, 6);
+        let snap: Folded = serde_json::from_slice(c.snapshot.as_deref().unwrap()).unwrap();
+        let fresh = Folded::from_stored(&log.read("tournament-s", 1).await.unwrap()).unwrap();
+        assert_eq!(snap, fresh);
+        let store = TournamentStore::new(log.clone(), "svc", Some(checkpoints));
+        let f = store.current("tournament-s").await.unwrap();
+        assert_eq!(*f, fresh);
+        assert_eq!(
+            store.stats().resumed_from_checkpoint.load(Ordering::Relaxed),
+            1
+        );
+    }
+}

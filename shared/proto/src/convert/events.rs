@@ -1,0 +1,865 @@
+//! The tournament's domain events (`arbiter_core::tournament::Event`) to and from the log's
+//! schema (`arbiter.events.v1.Event`).
+//!
+//! Domain → wire is infallible ([`event_to_wire`]); wire → domain ([`event_from_wire`]) checks
+//! every enum and required field and answers `Ok(None)` for event kinds that are not part of the
+//! tournament aggregate (ratings, norms, screening, player corrections), which a fold skips.
+//! A domain event survives the round trip unchanged, so a hash computed over an encoded event
+//! is stable.
+
+use super::{ConvertError, color_from_wire, result_code_from_wire};
+use crate::events::v1 as pb;
+use crate::events::v1::event::Kind;
+use arbiter_core::tournament::{
+    AbsenceDeclared, Acceleration, AccelerationMethod, Arbiter, Board, BoardResult, ByeCancelled,
+    ByeKind, ByeRequested, Date, Engine, Event, LateEntry, PairingFailed, PairingProposed,
+    PairingPublished, PairingRequested, PairingSystem, Player, PlayerRegistered, PlayerWithdrawn,
+    RatingKind, ResultCorrected, ResultRecorded, RoundClosed, RoundStarted, Sex, Title,
+    TournamentCreated, TournamentFinished, TournamentUpdated, Unpaired,
+};
+use arbiter_core::{PointSystem, ResultCode};
+
+fn invalid(field: &'static str, message: impl Into<String>) -> ConvertError {
+    ConvertError::Invalid {
+        field,
+        message: message.into(),
+    }
+}
+
+fn bad_enum(field: &'static str, value: i32) -> ConvertError {
+    ConvertError::BadEnum { field, value }
+}
+
+// --- value types -------------------------------------------------------------------------------
+
+/// A domain date on the wire.
+pub fn date_to_wire(d: Date) -> pb::Date {
+    pb::Date {
+        year: d.year(),
+        month: d.month(),
+        day: d.day(),
+    }
+}
+
+/// A wire date; `field` names it in errors.
+pub fn date_from_wire(field: &'static str, d: &pb::Date) -> Result<Date, ConvertError> {
+    Date::new(d.year, d.month, d.day).map_err(|e| invalid(field, e.to_string()))
+}
+
+fn required_date(field: &'static str, d: Option<&pb::Date>) -> Result<Date, ConvertError> {
+    date_from_wire(field, d.ok_or_else(|| invalid(field, "missing"))?)
+}
+
+pub fn title_to_wire(t: Option<Title>) -> pb::Title {
+    match t {
+        None => pb::Title::Unspecified,
+        Some(Title::GM) => pb::Title::Gm,
+        Some(Title::IM) => pb::Title::Im,
+        Some(Title::FM) => pb::Title::Fm,
+        Some(Title::CM) => pb::Title::Cm,
+        Some(Title::WGM) => pb::Title::Wgm,
+        Some(Title::WIM) => pb::Title::Wim,
+        Some(Title::WFM) => pb::Title::Wfm,
+        Some(Title::WCM) => pb::Title::Wcm,
+    }
+}
+
+pub fn title_from_wire(value: i32) -> Result<Option<Title>, ConvertError> {
+    Ok(match pb::Title::try_from(value).map_err(|_| bad_enum("title", value))? {
+        pb::Title::Unspecified => None,
+        pb::Title::Gm => Some(Title::GM),
+        pb::Title::Im => Some(Title::IM),
+        pb::Title::Fm => Some(Title::FM),
+        pb::Title::Cm => Some(Title::CM),
+        pb::Title::Wgm => Some(Title::WGM),
+        pb::Title::Wim => Some(Title::WIM),
+        pb::Title::Wfm => Some(Title::WFM),
+        pb::Title::Wcm => Some(Title::WCM),
+    })
+}
+
+pub fn sex_to_wire(s: Option<Sex>) -> pb::Sex {
+    match s {
+        None => pb::Sex::Unspecified,
+        Some(Sex::Male) => pb::Sex::Male,
+        Some(Sex::Female) => pb::Sex::Female,
+    }
+}
+
+pub fn sex_from_wire(value: i32) -> Result<Option<Sex>, ConvertError> {
+    Ok(match pb::Sex::try_from(value).map_err(|_| bad_enum("sex", value))? {
+        pb::Sex::Unspecified => None,
+        pb::Sex::Male => Some(Sex::Male),
+        pb::Sex::Female => Some(Sex::Female),
+    })
+}
+
+pub fn rating_kind_to_wire(k: RatingKind) -> pb::RatingKind {
+    match k {
+        RatingKind::Standard => pb::RatingKind::Standard,
+        RatingKind::Rapid => pb::RatingKind::Rapid,
+        RatingKind::Blitz => pb::RatingKind::Blitz,
+    }
+}
+
+/// `UNSPECIFIED` is `None` (the caller picks the default).
+pub fn rating_kind_from_wire(value: i32) -> Result<Option<RatingKind>, ConvertError> {
+    Ok(
+        match pb::RatingKind::try_from(value).map_err(|_| bad_enum("rating_kind", value))? {
+            pb::RatingKind::Unspecified => None,
+            pb::RatingKind::Standard => Some(RatingKind::Standard),
+            pb::RatingKind::Rapid => Some(RatingKind::Rapid),
+            pb::RatingKind::Blitz => Some(RatingKind::Blitz),
+        },
+    )
+}
+
+pub fn pairing_system_to_wire(s: PairingSystem) -> pb::PairingSystem {
+    match s {
+        PairingSystem::Dutch => pb::PairingSystem::Dutch,
+        PairingSystem::RoundRobin => pb::PairingSystem::RoundRobin,
+        PairingSystem::DoubleRoundRobin => pb::PairingSystem::DoubleRoundRobin,
+        PairingSystem::Burstein => pb::PairingSystem::Burstein,
+        PairingSystem::Dubov => pb::PairingSystem::Dubov,
+        PairingSystem::Lim => pb::PairingSystem::Lim,
+    }
+}
+
+/// `UNSPECIFIED` is `None` (the caller picks the default).
+pub fn pairing_system_from_wire(value: i32) -> Result<Option<PairingSystem>, ConvertError> {
+    Ok(
+        match pb::PairingSystem::try_from(value).map_err(|_| bad_enum("pairing_system", value))? {
+            pb::PairingSystem::Unspecified => None,
+            pb::PairingSystem::Dutch => Some(PairingSystem::Dutch),
+            pb::PairingSystem::RoundRobin => Some(PairingSystem::RoundRobin),
+            pb::PairingSystem::DoubleRoundRobin => Some(PairingSystem::DoubleRoundRobin),
+            pb::PairingSystem::Burstein => Some(PairingSystem::Burstein),
+            pb::PairingSystem::Dubov => Some(PairingSystem::Dubov),
+            pb::PairingSystem::Lim => Some(PairingSystem::Lim),
+        },
+    )
+}
+
+pub fn bye_kind_to_wire(k: ByeKind) -> pb::ByeKind {
+    match k {
+        ByeKind::HalfPoint => pb::ByeKind::HalfPoint,
+        ByeKind::ZeroPoint => pb::ByeKind::ZeroPoint,
+        ByeKind::FullPoint => pb::ByeKind::FullPoint,
+    }
+}
+
+/// `UNSPECIFIED` is `None`.
+pub fn bye_kind_from_wire(value: i32) -> Result<Option<ByeKind>, ConvertError> {
+    Ok(
+        match pb::ByeKind::try_from(value).map_err(|_| bad_enum("kind", value))? {
+            pb::ByeKind::Unspecified => None,
+            pb::ByeKind::HalfPoint => Some(ByeKind::HalfPoint),
+            pb::ByeKind::ZeroPoint => Some(ByeKind::ZeroPoint),
+            pb::ByeKind::FullPoint => Some(ByeKind::FullPoint),
+        },
+    )
+}
+
+pub fn arbiter_to_wire(a: &Arbiter) -> pb::Arbiter {
+    pb::Arbiter {
+        name: a.name.clone(),
+        fide_id: a.fide_id,
+        title: a.title.clone(),
+    }
+}
+
+pub fn arbiter_from_wire(a: &pb::Arbiter) -> Arbiter {
+    Arbiter {
+        name: a.name.clone(),
+        fide_id: a.fide_id,
+        title: a.title.clone(),
+    }
+}
+
+pub fn player_to_wire(p: &Player) -> pb::Player {
+    pb::Player {
+        player_id: p.player_id,
+        name: p.name.clone(),
+        fide_id: p.fide_id,
+        national_id: p.national_id.clone(),
+        rating: p.rating,
+        national_rating: p.national_rating,
+        k_factor: p.k_factor,
+        title: title_to_wire(p.title) as i32,
+        federation: p.federation.clone(),
+        birth_date: p.birth_date.map(date_to_wire),
+        sex: sex_to_wire(p.sex) as i32,
+        club: p.club.clone(),
+    }
+}
+
+pub fn player_from_wire(p: &pb::Player) -> Result<Player, ConvertError> {
+    Ok(Player {
+        player_id: p.player_id,
+        name: p.name.clone(),
+        fide_id: p.fide_id,
+        national_id: p.national_id.clone(),
+        rating: p.rating,
+        national_rating: p.national_rating,
+        k_factor: p.k_factor,
+        title: title_from_wire(p.title)?,
+        federation: p.federation.clone(),
+        birth_date: p
+            .birth_date
+            .as_ref()
+            .map(|d| date_from_wire("birth_date", d))
+            .transpose()?,
+        sex: sex_from_wire(p.sex)?,
+        club: p.club.clone(),
+    })
+}
+
+pub fn acceleration_to_wire(a: &Acceleration) -> pb::Acceleration {
+    pb::Acceleration {
+        method: a.method.as_str().to_string(),
+        first_round: a.first_round,
+        last_round: a.last_round,
+    }
+}
+
+pub fn acceleration_method_from_str(s: &str) -> Result<AccelerationMethod, ConvertError> {
+    match s.trim().to_ascii_lowercase().as_str() {
+        "baku" => Ok(AccelerationMethod::Baku),
+        other => Err(invalid(
+            "acceleration.method",
+            format!("{other:?} is not a known method (expected \"baku\")"),
+        )),
+    }
+}
+
+pub fn acceleration_from_wire(a: &pb::Acceleration) -> Result<Acceleration, ConvertError> {
+    Ok(Acceleration {
+        method: acceleration_method_from_str(&a.method)?,
+        first_round: a.first_round,
+        last_round: a.last_round,
+    })
+}
+
+pub fn engine_to_wire(e: &Engine) -> pb::Engine {
+    pb::Engine {
+        name: e.name.clone(),
+        version: e.version.clone(),
+    }
+}
+
+pub fn engine_from_wire(e: Option<&pb::Engine>) -> Engine {
+    e.map(|e| Engine {
+        name: e.name.clone(),
+        version: e.version.clone(),
+    })
+    .unwrap_or_default()
+}
+
+pub fn board_to_wire(b: &Board) -> pb::Board {
+    pb::Board {
+        number: b.number,
+        white: b.white,
+        black: b.black,
+    }
+}
+
+pub fn board_from_wire(b: &pb::Board) -> Board {
+    Board {
+        number: b.number,
+        white: b.white,
+        black: b.black,
+    }
+}
+
+pub fn unpaired_to_wire(u: &Unpaired) -> pb::Unpaired {
+    pb::Unpaired {
+        player_id: u.player_id,
+        code: pb::ResultCode::from(u.code) as i32,
+    }
+}
+
+pub fn unpaired_from_wire(u: &pb::Unpaired) -> Result<Unpaired, ConvertError> {
+    Ok(Unpaired {
+        player_id: u.player_id,
+        code: result_code_from_wire("unpaired.code", u.code)?,
+    })
+}
+
+/// A board result as `(result, white_code, black_code)`: the codes are given only for an
+/// arbiter's decision (and 0 otherwise).
+pub fn board_result_to_wire(r: BoardResult) -> (pb::BoardResult, i32, i32) {
+    let named = match r {
+        BoardResult::WhiteWins => pb::BoardResult::WhiteWins,
+        BoardResult::Draw => pb::BoardResult::Draw,
+        BoardResult::BlackWins => pb::BoardResult::BlackWins,
+        BoardResult::WhiteWinsForfeit => pb::BoardResult::WhiteWinsForfeit,
+        BoardResult::BlackWinsForfeit => pb::BoardResult::BlackWinsForfeit,
+        BoardResult::DoubleForfeit => pb::BoardResult::DoubleForfeit,
+        BoardResult::WhiteWinsUnrated => pb::BoardResult::WhiteWinsUnrated,
+        BoardResult::DrawUnrated => pb::BoardResult::DrawUnrated,
+        BoardResult::BlackWinsUnrated => pb::BoardResult::BlackWinsUnrated,
+        BoardResult::ArbiterDecision { white, black } => {
+            return (
+                pb::BoardResult::ArbiterDecision,
+                pb::ResultCode::from(white) as i32,
+                pb::ResultCode::from(black) as i32,
+            );
+        }
+    };
+    (named, 0, 0)
+}
+
+/// Reads a board result; the codes are read only for `BOARD_RESULT_ARBITER_DECISION`.
+pub fn board_result_from_wire(
+    result: i32,
+    white_code: i32,
+    black_code: i32,
+) -> Result<BoardResult, ConvertError> {
+    let r = pb::BoardResult::try_from(result).map_err(|_| bad_enum("result", result))?;
+    Ok(match r {
+        pb::BoardResult::Unspecified => return Err(bad_enum("result", result)),
+        pb::BoardResult::WhiteWins => BoardResult::WhiteWins,
+        pb::BoardResult::Draw => BoardResult::Draw,
+        pb::BoardResult::BlackWins => BoardResult::BlackWins,
+        pb::BoardResult::WhiteWinsForfeit => BoardResult::WhiteWinsForfeit,
+        pb::BoardResult::BlackWinsForfeit => BoardResult::BlackWinsForfeit,
+        pb::BoardResult::DoubleForfeit => BoardResult::DoubleForfeit,
+        pb::BoardResult::WhiteWinsUnrated => BoardResult::WhiteWinsUnrated,
+        pb::BoardResult::DrawUnrated => BoardResult::DrawUnrated,
+        pb::BoardResult::BlackWinsUnrated => BoardResult::BlackWinsUnrated,
+        pb::BoardResult::ArbiterDecision => BoardResult::ArbiterDecision {
+            white: result_code_from_wire("white_code", white_code)?,
+            black: result_code_from_wire("black_code", black_code)?,
+        },
+    })
+}
+
+// --- events ------------------------------------------------------------------------------------
+
+/// The tournament-created event on the wire.
+pub fn tournament_created_to_wire(t: &TournamentCreated) -> pb::TournamentCreated {
+    pb::TournamentCreated {
+        name: t.name.clone(),
+        place: t.place.clone(),
+        federation: t.federation.clone(),
+        start_date: Some(date_to_wire(t.start_date)),
+        end_date: Some(date_to_wire(t.end_date)),
+        chief_arbiter: Some(arbiter_to_wire(&t.chief_arbiter)),
+        deputy_arbiters: t.deputy_arbiters.iter().map(arbiter_to_wire).collect(),
+        pairing_system: pairing_system_to_wire(t.pairing_system) as i32,
+        rule_set: t.rule_set.clone(),
+        rounds: t.rounds,
+        scoring: Some(pb::PointSystem::from(t.scoring)),
+        initial_color: t
+            .initial_color
+            .map_or(pb::Color::Unspecified, pb::Color::from) as i32,
+        rating_kind: rating_kind_to_wire(t.rating_kind) as i32,
+        tie_breaks: t.tie_breaks.clone(),
+        time_control: t.time_control.clone(),
+        acceleration: t.acceleration.as_ref().map(acceleration_to_wire),
+        fide_rated: t.fide_rated,
+    }
+}
+
+fn tournament_created_from_wire(t: &pb::TournamentCreated) -> Result<TournamentCreated, ConvertError> {
+    Ok(TournamentCreated {
+        name: t.name.clone(),
+        place: t.place.clone(),
+        federation: t.federation.clone(),
+        start_date: required_date("start_date", t.start_date.as_ref())?,
+        end_date: required_date("end_date", t.end_date.as_ref())?,
+        chief_arbiter: t
+            .chief_arbiter
+            .as_ref()
+            .map(arbiter_from_wire)
+            .unwrap_or_default(),
+        deputy_arbiters: t.deputy_arbiters.iter().map(arbiter_from_wire).collect(),
+        pairing_system: pairing_system_from_wire(t.pairing_system)?
+            .ok_or_else(|| bad_enum("pairing_system", t.pairing_system))?,
+        rule_set: t.rule_set.clone(),
+        rounds: t.rounds,
+        scoring: t.scoring.map(PointSystem::from).unwrap_or_default(),
+        initial_color: color_from_wire(t.initial_color)?,
+        rating_kind: rating_kind_from_wire(t.rating_kind)?.unwrap_or_default(),
+        tie_breaks: t.tie_breaks.clone(),
+        time_control: t.time_control.clone(),
+        acceleration: t
+            .acceleration
+            .as_ref()
+            .map(acceleration_from_wire)
+            .transpose()?,
+        fide_rated: t.fide_rated,
+    })
+}
+
+fn codes(list: &[ResultCode]) -> Vec<i32> {
+    list.iter().map(|c| pb::ResultCode::from(*c) as i32).collect()
+}
+
+/// A domain event on the wire.
+pub fn event_to_wire(e: &Event) -> pb::Event {
+    let kind = match e {
+        Event::TournamentCreated(t) => Kind::TournamentCreated(tournament_created_to_wire(t)),
+        Event::TournamentUpdated(u) => Kind::TournamentUpdated(pb::TournamentUpdated {
+            name: u.name.clone(),
+            place: u.place.clone(),
+            start_date: u.start_date.map(date_to_wire),
+            end_date: u.end_date.map(date_to_wire),
+            chief_arbiter: u.chief_arbiter.as_ref().map(arbiter_to_wire),
+            rounds: u.rounds,
+            tie_breaks: u.tie_breaks.clone().unwrap_or_default(),
+            replace_tie_breaks: u.tie_breaks.is_some(),
+        }),
+        Event::PlayerRegistered(p) => Kind::PlayerRegistered(pb::PlayerRegistered {
+            player: Some(player_to_wire(&p.player)),
+        }),
+        Event::LateEntry(l) => Kind::LateEntry(pb::LateEntry {
+            player: Some(player_to_wire(&l.player)),
+            first_round: l.first_round,
+            missed_rounds: codes(&l.missed_rounds),
+        }),
+        Event::PlayerWithdrawn(w) => Kind::PlayerWithdrawn(pb::PlayerWithdrawn {
+            player_id: w.player_id,
+            from_round: w.from_round,
+            reason: w.reason.clone(),
+        }),
+        Event::ByeRequested(b) => Kind::ByeRequested(pb::ByeRequested {
+            player_id: b.player_id,
+            round: b.round,
+            kind: bye_kind_to_wire(b.kind) as i32,
+        }),
+        Event::ByeCancelled(b) => Kind::ByeCancelled(pb::ByeCancelled {
+            player_id: b.player_id,
+            round: b.round,
+        }),
+        Event::AbsenceDeclared(a) => Kind::AbsenceDeclared(pb::AbsenceDeclared {
+            player_id: a.player_id,
+            round: a.round,
+            reason: a.reason.clone(),
+        }),
+        Event::RoundStarted(r) => Kind::RoundStarted(pb::RoundStarted {
+            round: r.round,
+            scheduled_unix_ms: r.scheduled_unix_ms.unwrap_or(0),
+        }),
+        Event::PairingRequested(r) => Kind::PairingRequested(pb::PairingRequested {
+            round: r.round,
+            rule_set: r.rule_set.clone(),
+            attempt: r.attempt,
+        }),
+        Event::PairingProposed(p) => Kind::PairingProposed(pb::PairingProposed {
+            round: p.round,
+            attempt: p.attempt,
+            boards: p.boards.iter().map(board_to_wire).collect(),
+            unpaired: p.unpaired.iter().map(unpaired_to_wire).collect(),
+            engine: Some(engine_to_wire(&p.engine)),
+            rule_set: p.rule_set.clone(),
+            based_on_version: p.based_on_version,
+            input_digest: p.input_digest.clone(),
+            explanation: p.explanation.clone(),
+        }),
+        Event::PairingFailed(f) => Kind::PairingFailed(pb::PairingFailed {
+            round: f.round,
+            attempt: f.attempt,
+            engine: Some(engine_to_wire(&f.engine)),
+            rule_set: f.rule_set.clone(),
+            based_on_version: f.based_on_version,
+            input_digest: f.input_digest.clone(),
+            reason: f.reason.clone(),
+        }),
+        Event::PairingPublished(p) => Kind::PairingPublished(pb::PairingPublished {
+            round: p.round,
+            proposal_version: p.proposal_version.unwrap_or(0),
+            boards: p.boards.iter().map(board_to_wire).collect(),
+            unpaired: p.unpaired.iter().map(unpaired_to_wire).collect(),
+            manually_changed: p.manually_changed,
+            note: p.note.clone(),
+        }),
+        Event::ResultRecorded(r) => {
+            let (result, white_code, black_code) = board_result_to_wire(r.result);
+            Kind::ResultRecorded(pb::ResultRecorded {
+                round: r.round,
+                board: r.board,
+                result: result as i32,
+                white_code,
+                black_code,
+            })
+        }
+        Event::ResultCorrected(c) => {
+            let (previous, previous_white_code, previous_black_code) =
+                board_result_to_wire(c.previous);
+            let (corrected, white_code, black_code) = board_result_to_wire(c.corrected);
+            Kind::ResultCorrected(pb::ResultCorrected {
+                round: c.round,
+                board: c.board,
+                previous: previous as i32,
+                corrected: corrected as i32,
+                white_code,
+                black_code,
+                reason: c.reason.clone(),
+                previous_white_code,
+                previous_black_code,
+            })
+        }
+        Event::RoundClosed(r) => Kind::RoundClosed(pb::RoundClosed { round: r.round }),
+        Event::TournamentFinished(f) => Kind::TournamentFinished(pb::TournamentFinished {
+            rounds_played: f.rounds_played,
+        }),
+    };
+    pb::Event { kind: Some(kind) }
+}
+
+fn required_player(p: Option<&pb::Player>) -> Result<Player, ConvertError> {
+    player_from_wire(p.ok_or_else(|| invalid("player", "missing"))?)
+}
+
+/// A wire event as a domain event; `Ok(None)` for kinds outside the tournament aggregate
+/// (ratings, norms, screening, player corrections) and for an empty event.
+pub fn event_from_wire(e: &pb::Event) -> Result<Option<Event>, ConvertError> {
+    let Some(kind) = &e.kind else {
+        return Ok(None);
+    };
+    Ok(Some(match kind {
+        Kind::TournamentCreated(t) => Event::TournamentCreated(tournament_created_from_wire(t)?),
+        Kind::TournamentUpdated(u) => Event::TournamentUpdated(TournamentUpdated {
+            name: u.name.clone(),
+            place: u.place.clone(),
+            start_date: u
+                .start_date
+                .as_ref()
+                .map(|d| date_from_wire("start_date", d))
+                .transpose()?,
+            end_date: u
+                .end_date
+                .as_ref()
+                .map(|d| date_from_wire("end_date", d))
+                .transpose()?,
+            chief_arbiter: u.chief_arbiter.as_ref().map(arbiter_from_wire),
+            rounds: u.rounds,
+            tie_breaks: u.replace_tie_breaks.then(|| u.tie_breaks.clone()),
+        }),
+        Kind::PlayerRegistered(p) => Event::PlayerRegistered(PlayerRegistered {
+            player: required_player(p.player.as_ref())?,
+        }),
+        Kind::LateEntry(l) => Event::LateEntry(LateEntry {
+            player: required_player(l.player.as_ref())?,
+            first_round: l.first_round,
+            missed_rounds: l
+                .missed_rounds
+                .iter()
+                .map(|c| result_code_from_wire("missed_rounds", *c))
+                .collect::<Result<_, _>>()?,
+        }),
+        Kind::PlayerWithdrawn(w) => Event::PlayerWithdrawn(PlayerWithdrawn {
+            player_id: w.player_id,
+            from_round: w.from_round,
+            reason: w.reason.clone(),
+        }),
+        Kind::ByeRequested(b) => Event::ByeRequested(ByeRequested {
+            player_id: b.player_id,
+            round: b.round,
+            kind: bye_kind_from_wire(b.kind)?.ok_or_else(|| bad_enum("kind", b.kind))?,
+        }),
+        Kind::ByeCancelled(b) => Event::ByeCancelled(ByeCancelled {
+            player_id: b.player_id,
+            round: b.round,
+        }),
+        Kind::AbsenceDeclared(a) => Event::AbsenceDeclared(AbsenceDeclared {
+            player_id: a.player_id,
+            round: a.round,
+            reason: a.reason.clone(),
+        }),
+        Kind::RoundStarted(r) => Event::RoundStarted(RoundStarted {
+            round: r.round,
+            scheduled_unix_ms: (r.scheduled_unix_ms != 0).then_some(r.scheduled_unix_ms),
+        }),
+        Kind::PairingRequested(r) => Event::PairingRequested(PairingRequested {
+            round: r.round,
+            rule_set: r.rule_set.clone(),
+            attempt: r.attempt,
+        }),
+        Kind::PairingProposed(p) => Event::PairingProposed(PairingProposed {
+            round: p.round,
+            attempt: p.attempt,
+            boards: p.boards.iter().map(board_from_wire).collect(),
+            unpaired: p
+                .unpaired
+                .iter()
+                .map(unpaired_from_wire)
+                .collect::<Result<_, _>>()?,
+            engine: engine_from_wire(p.engine.as_ref()),
+            rule_set: p.rule_set.clone(),
+            based_on_version: p.based_on_version,
+            input_digest: p.input_digest.clone(),
+            explanation: p.explanation.clone(),
+        }),
+        Kind::PairingFailed(f) => Event::PairingFailed(PairingFailed {
+            round: f.round,
+            attempt: f.attempt,
+            engine: engine_from_wire(f.engine.as_ref()),
+            rule_set: f.rule_set.clone(),
+            based_on_version: f.based_on_version,
+            input_digest: f.input_digest.clone(),
+            reason: f.reason.clone(),
+        }),
+        Kind::PairingPublished(p) => Event::PairingPublished(PairingPublished {
+            round: p.round,
+            proposal_version: (p.proposal_version != 0).then_some(p.proposal_version),
+            boards: p.boards.iter().map(board_from_wire).collect(),
+            unpaired: p
+                .unpaired
+                .iter()
+                .map(unpaired_from_wire)
+                .collect::<Result<_, _>>()?,
+            manually_changed: p.manually_changed,
+            note: p.note.clone(),
+        }),
+        Kind::ResultRecorded(r) => Event::ResultRecorded(ResultRecorded {
+            round: r.round,
+            board: r.board,
+            result: board_result_from_wire(r.result, r.white_code, r.black_code)?,
+        }),
+        Kind::ResultCorrected(c) => Event::ResultCorrected(ResultCorrected {
+            round: c.round,
+            board: c.board,
+            previous: board_result_from_wire(
+                c.previous,
+                c.previous_white_code,
+                c.previous_black_code,
+            )?,
+            corrected: board_result_from_wire(c.corrected, c.white_code, c.black_code)?,
+            reason: c.reason.clone(),
+        }),
+        Kind::RoundClosed(r) => Event::RoundClosed(RoundClosed { round: r.round }),
+        Kind::TournamentFinished(f) => Event::TournamentFinished(TournamentFinished {
+            rounds_played: f.rounds_played,
+        }),
+        Kind::PlayerCorrected(_)
+        | Kind::RatingChangesComputed(_)
+        | Kind::NormResult(_)
+        | Kind::GameSubmitted(_)
+        | Kind::ScreeningCompleted(_)
+        | Kind::FlagRaised(_) => return Ok(None),
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use arbiter_core::Color;
+    use arbiter_core::Score;
+    use prost::Message;
+
+    fn round_trip(e: Event) {
+        let wire = event_to_wire(&e);
+        let bytes = wire.encode_to_vec();
+        let back = pb::Event::decode(bytes.as_slice()).unwrap();
+        assert_eq!(event_from_wire(&back).unwrap(), Some(e));
+    }
+
+    fn date(s: &str) -> Date {
+        s.parse().unwrap()
+    }
+
+    #[test]
+    fn every_domain_event_survives_the_wire() {
+        round_trip(Event::TournamentCreated(TournamentCreated {
+            name: "Open".into(),
+            place: "Oslo".into(),
+            federation: "NOR".into(),
+            start_date: date("2025-09-01"),
+            end_date: date("2025-09-09"),
+            chief_arbiter: Arbiter {
+                name: "Doe, Jane".into(),
+                fide_id: Some(7),
+                title: "IA".into(),
+            },
+            deputy_arbiters: vec![Arbiter::named("Roe, Rick")],
+            pairing_system: PairingSystem::Dutch,
+            rule_set: "dutch-2025".into(),
+            rounds: 9,
+            scoring: PointSystem::with_win_draw(Score(30), Score(10)),
+            initial_color: None,
+            rating_kind: RatingKind::Rapid,
+            tie_breaks: vec!["BH/C1".into(), "SB".into()],
+            time_control: "90'+30\"".into(),
+            acceleration: Some(Acceleration::baku("dutch-2025", 9)),
+            fide_rated: true,
+        }));
+        round_trip(Event::TournamentUpdated(TournamentUpdated {
+            name: Some("Open B".into()),
+            tie_breaks: Some(vec![]),
+            ..Default::default()
+        }));
+        round_trip(Event::TournamentUpdated(TournamentUpdated {
+            start_date: Some(date("2025-09-02")),
+            rounds: Some(11),
+            ..Default::default()
+        }));
+        let player = Player {
+            player_id: 3,
+            name: "Player, A".into(),
+            fide_id: Some(12345),
+            national_id: "N1".into(),
+            rating: 2100,
+            national_rating: 2050,
+            k_factor: 20,
+            title: Some(Title::WFM),
+            federation: "FRA".into(),
+            birth_date: Some(date("1990-00-00")),
+            sex: Some(Sex::Female),
+            club: "Club".into(),
+        };
+        round_trip(Event::PlayerRegistered(PlayerRegistered {
+            player: player.clone(),
+        }));
+        round_trip(Event::LateEntry(LateEntry {
+            player,
+            first_round: 3,
+            missed_rounds: vec![ResultCode::ZeroBye, ResultCode::HalfBye],
+        }));
+        round_trip(Event::PlayerWithdrawn(PlayerWithdrawn {
+            player_id: 4,
+            from_round: 5,
+            reason: "ill".into(),
+        }));
+        round_trip(Event::ByeRequested(ByeRequested {
+            player_id: 2,
+            round: 4,
+            kind: ByeKind::HalfPoint,
+        }));
+        round_trip(Event::ByeCancelled(ByeCancelled {
+            player_id: 2,
+            round: 4,
+        }));
+        round_trip(Event::AbsenceDeclared(AbsenceDeclared {
+            player_id: 2,
+            round: 4,
+            reason: String::new(),
+        }));
+        round_trip(Event::RoundStarted(RoundStarted {
+            round: 1,
+            scheduled_unix_ms: None,
+        }));
+        round_trip(Event::RoundStarted(RoundStarted {
+            round: 2,
+            scheduled_unix_ms: Some(1_700_000_000_000),
+        }));
+        round_trip(Event::PairingRequested(PairingRequested {
+            round: 1,
+            rule_set: "dutch-2017".into(),
+            attempt: 2,
+        }));
+        round_trip(Event::PairingProposed(PairingProposed {
+            round: 1,
+            attempt: 1,
+            boards: vec![Board {
+                number: 1,
+                white: 1,
+                black: 2,
+            }],
+            unpaired: vec![Unpaired {
+                player_id: 3,
+                code: ResultCode::PairingBye,
+            }],
+            engine: Engine {
+                name: "e".into(),
+                version: "1".into(),
+            },
+            rule_set: "dutch-2025".into(),
+            based_on_version: 9,
+            input_digest: vec![1; 32],
+            explanation: "why".into(),
+        }));
+        round_trip(Event::PairingFailed(PairingFailed {
+            round: 1,
+            attempt: 1,
+            engine: Engine::default(),
+            rule_set: "dutch-2025".into(),
+            based_on_version: 9,
+            input_digest: vec![],
+            reason: "none".into(),
+        }));
+        round_trip(Event::PairingPublished(PairingPublished {
+            round: 1,
+            proposal_version: None,
+            boards: vec![],
+            unpaired: vec![],
+            manually_changed: true,
+            note: "by hand".into(),
+        }));
+        round_trip(Event::PairingPublished(PairingPublished {
+            round: 1,
+            proposal_version: Some(12),
+            boards: vec![],
+            unpaired: vec![],
+            manually_changed: false,
+            note: String::new(),
+        }));
+        for result in [
+            BoardResult::WhiteWins,
+            BoardResult::DoubleForfeit,
+            BoardResult::ArbiterDecision {
+                white: ResultCode::Win,
+                black: ResultCode::Loss,
+            },
+            BoardResult::ArbiterDecision {
+                white: ResultCode::Loss,
+                black: ResultCode::Loss,
+            },
+        ] {
+            round_trip(Event::ResultRecorded(ResultRecorded {
+                round: 1,
+                board: 2,
+                result,
+            }));
+            round_trip(Event::ResultCorrected(ResultCorrected {
+                round: 1,
+                board: 2,
+                previous: result,
+                corrected: BoardResult::ArbiterDecision {
+                    white: ResultCode::Draw,
+                    black: ResultCode::Loss,
+                },
+                reason: "appeal".into(),
+            }));
+        }
+        round_trip(Event::RoundClosed(RoundClosed { round: 1 }));
+        round_trip(Event::TournamentFinished(TournamentFinished {
+            rounds_played: 9,
+        }));
+        let _ = Color::White;
+    }
+
+    #[test]
+    fn bad_wire_values_name_the_field() {
+        let e = pb::Event {
+            kind: Some(Kind::ByeRequested(pb::ByeRequested {
+                player_id: 1,
+                round: 1,
+                kind: 0,
+            })),
+        };
+        assert_eq!(
+            event_from_wire(&e),
+            Err(ConvertError::BadEnum {
+                field: "kind",
+                value: 0
+            })
+        );
+        let e = pb::Event {
+            kind: Some(Kind::PlayerRegistered(pb::PlayerRegistered { player: None })),
+        };
+        assert!(matches!(
+            event_from_wire(&e),
+            Err(ConvertError::Invalid {
+                field: "player",
+                ..
+            })
+        ));
+        let other = pb::Event {
+            kind: Some(Kind::GameSubmitted(pb::GameSubmitted::default())),
+        };
+        assert_eq!(event_from_wire(&other), Ok(None));
+        assert_eq!(event_from_wire(&pb::Event { kind: None }), Ok(None));
+    }
+}
