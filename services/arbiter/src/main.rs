@@ -25,6 +25,8 @@ enum Command {
     Check(cmd::check::CheckArgs),
     /// Standings with tie-breaks of a TRF file (text, CSV or JSON).
     Standings(cmd::standings::StandingsArgs),
+    /// Rating changes, performances and title-norm status of a TRF file.
+    Rate(cmd::rate::RateArgs),
 }
 
 fn main() -> ExitCode {
@@ -33,5 +35,6 @@ fn main() -> ExitCode {
         Command::Pair(a) => cmd::pair::run(a),
         Command::Check(a) => cmd::check::run(a),
         Command::Standings(a) => cmd::standings::run(a),
+        Command::Rate(a) => cmd::rate::run(a),
     }
 }

@@ -2,6 +2,7 @@
 
 pub mod check;
 pub mod pair;
+pub mod rate;
 pub mod standings;
 
 use arbiter_pairing::{RuleSet, TournamentRecord};
