@@ -1,0 +1,201 @@
+//! Escaping, links and the document shell every page shares.
+
+use crate::model::Page;
+use std::fmt::Write as _;
+
+/// Escapes text for element content and for quoted attribute values: `&`, `<`, `>`, `"` and
+/// `'` become character references; NUL, which HTML forbids, becomes U+FFFD.
+pub fn escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + s.len() / 8);
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            '\0' => out.push('\u{FFFD}'),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// A link target that cannot run script: relative references, fragments and `http:`,
+/// `https:` and `mailto:` URLs pass; anything else with a scheme becomes `#`.
+pub fn safe_href(href: &str) -> &str {
+    let t = href.trim_start();
+    let scheme_end = t.find([':', '/', '?', '#']);
+    match scheme_end {
+        Some(i) if t[i..].starts_with(':') => {
+            let scheme = t[..i].to_ascii_lowercase();
+            if matches!(scheme.as_str(), "http" | "https" | "mailto") {
+                href
+            } else {
+                "#"
+            }
+        }
+        _ => href,
+    }
+}
+
+/// `href="..."`, made safe and escaped.
+pub(crate) fn href_attr(href: &str) -> String {
+    format!("href=\"{}\"", escape(safe_href(href)))
+}
+
+/// The player link of a page, when it has a pattern: `{id}` replaced by the pairing number.
+pub(crate) fn player_link(page: &Page, id: u32, text_html: &str) -> String {
+    match &page.player_href {
+        Some(pattern) => {
+            let href = pattern.replace("{id}", &id.to_string());
+            format!("<a {}>{text_html}</a>", href_attr(&href))
+        }
+        None => text_html.to_string(),
+    }
+}
+
+/// The stylesheet: readable on a phone (wide tables scroll sideways inside their box, the
+/// name column stays in view), light and dark colour schemes, and a plain print layout.
+pub(crate) const STYLE: &str = "\
+:root{color-scheme:light dark;--line:#8884;--head:#8881;--muted:#777}\
+*{box-sizing:border-box}\
+body{font:16px/1.45 system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;margin:0 auto;max-width:80rem;padding:.75rem}\
+header h1{font-size:1.35rem;margin:.1rem 0}\
+header p{margin:0 0 .6rem;color:var(--muted)}\
+nav{display:flex;flex-wrap:wrap;gap:.25rem 1rem;margin:.25rem 0 .75rem}\
+a{color:inherit}\
+.scroll{overflow-x:auto;-webkit-overflow-scrolling:touch;max-width:100%}\
+table{border-collapse:collapse;font-variant-numeric:tabular-nums;margin:0 0 1rem}\
+th,td{padding:.3rem .5rem;border-bottom:1px solid var(--line);text-align:right;white-space:nowrap;vertical-align:baseline}\
+thead th{background:var(--head);font-weight:600}\
+th.name,td.name,td.bye{text-align:left;white-space:normal;min-width:9rem}\
+td.res,th.res,td.c{text-align:center}\
+td.place.shared{color:var(--muted)}\
+tbody tr:nth-child(even){background:var(--head)}\
+.crosstable td.name,.crosstable th.name{position:sticky;left:0;background:Canvas}\
+.crosstable td.r{text-align:left;font-size:.92em}\
+.crosstable .opp{text-decoration:none}\
+.title{font-size:.8em;font-weight:600;margin-right:.25em}\
+dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.15rem 1rem;margin:0 0 1rem}\
+dl.facts dt{color:var(--muted)}dl.facts dd{margin:0}\
+h2{font-size:1.1rem;margin:1rem 0 .4rem}\
+footer{color:var(--muted);font-size:.85rem;margin-top:1rem}\
+@media (max-width:40rem){body{font-size:15px;padding:.4rem}th,td{padding:.25rem .35rem}.opt{display:none}}\
+@media print{\
+:root{color-scheme:light}\
+body{max-width:none;padding:0;font-size:9.5pt;color:#000;background:#fff}\
+nav,.noprint{display:none}\
+.scroll{overflow:visible}\
+.crosstable td.name,.crosstable th.name{position:static}\
+.opt{display:table-cell}\
+thead{display:table-header-group}\
+tr{break-inside:avoid}\
+tbody tr:nth-child(even),thead th{background:none}\
+th,td{border-bottom:1px solid #999}\
+a{text-decoration:none}\
+}";
+
+/// Subscribes to the server-sent events named in `data-events`/`data-names` and, on each, fetches
+/// the page again and swaps its `#live` element in. Without it (or without EventSource) the
+/// page is complete as served.
+pub(crate) const LIVE_SCRIPT: &str = "\
+(function(){var s=document.currentScript;if(!s||!window.EventSource||!window.fetch||!window.DOMParser)return;\
+var u=s.getAttribute('data-events'),n=(s.getAttribute('data-names')||'message').split(',');\
+var busy=false,again=false;\
+function reload(){if(busy){again=true;return}busy=true;\
+fetch(location.href,{cache:'no-store',headers:{Accept:'text/html'}}).then(function(r){return r.ok?r.text():null}).then(function(t){\
+if(!t)return;var d=new DOMParser().parseFromString(t,'text/html'),f=d.getElementById('live'),o=document.getElementById('live');\
+if(f&&o)o.replaceWith(document.importNode(f,true))}).catch(function(){}).then(function(){busy=false;if(again){again=false;reload()}})}\
+var es=new EventSource(u);for(var i=0;i<n.length;i++){if(n[i])es.addEventListener(n[i],reload)}})();";
+
+/// A complete document: head with the stylesheet, header (title, subtitle, navigation), the
+/// page's `main` (id `live`), footer, and the live script when the page has an events URL.
+pub(crate) fn document(page: &Page, class: &str, subtitle: &str, main: &str) -> String {
+    let mut out = String::with_capacity(main.len() + STYLE.len() + 1024);
+    let lang = page.lang.as_deref().unwrap_or("en");
+    let title = if subtitle.is_empty() {
+        escape(&page.title)
+    } else if page.title.is_empty() {
+        escape(subtitle)
+    } else {
+        format!("{} \u{2013} {}", escape(subtitle), escape(&page.title))
+    };
+    let _ = write!(
+        out,
+        "<!DOCTYPE html>\n<html lang=\"{}\">\n<head>\n<meta charset=\"utf-8\">\n\
+<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
+<title>{title}</title>\n<style>{STYLE}</style>\n</head>\n<body class=\"{class}\">\n<header>\n",
+        escape(lang)
+    );
+    if !page.title.is_empty() {
+        let _ = writeln!(out, "<h1>{}</h1>", escape(&page.title));
+    }
+    if !subtitle.is_empty() {
+        let _ = writeln!(out, "<p class=\"sub\">{}</p>", escape(subtitle));
+    }
+    if !page.nav.is_empty() {
+        out.push_str("<nav>");
+        for l in &page.nav {
+            let _ = write!(out, "<a {}>{}</a>", href_attr(&l.href), escape(&l.label));
+        }
+        out.push_str("</nav>\n");
+    }
+    out.push_str("</header>\n<main id=\"live\">\n");
+    out.push_str(main);
+    out.push_str("</main>\n");
+    if let Some(f) = &page.footer {
+        let _ = writeln!(out, "<footer>{}</footer>", escape(f));
+    }
+    if let Some(live) = &page.live {
+        let names: Vec<&str> = live
+            .events
+            .iter()
+            .map(|e| e.trim())
+            .filter(|e| !e.is_empty() && !e.contains(','))
+            .collect();
+        let names = if names.is_empty() {
+            "message".to_string()
+        } else {
+            names.join(",")
+        };
+        let _ = writeln!(
+            out,
+            "<script data-events=\"{}\" data-names=\"{}\">{LIVE_SCRIPT}</script>",
+            escape(&live.url),
+            escape(&names)
+        );
+    }
+    out.push_str("</body>\n</html>\n");
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escapes_markup_and_quotes() {
+        assert_eq!(
+            escape("<script>alert('x')</script> & \"y\""),
+            "&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; &amp; &quot;y&quot;"
+        );
+        assert_eq!(escape("Ñandú, José"), "Ñandú, José");
+    }
+
+    #[test]
+    fn hrefs_cannot_run_script() {
+        assert_eq!(safe_href("/t/1/players/3"), "/t/1/players/3");
+        assert_eq!(safe_href("players/3?x=a:b"), "players/3?x=a:b");
+        assert_eq!(safe_href("https://example.org/a"), "https://example.org/a");
+        assert_eq!(safe_href("JavaScript:alert(1)"), "#");
+        assert_eq!(safe_href(" data:text/html,x"), "#");
+        assert_eq!(safe_href("#p3"), "#p3");
+    }
+
+    #[test]
+    fn the_script_has_no_closing_tag_inside() {
+        assert!(!LIVE_SCRIPT.to_ascii_lowercase().contains("</script"));
+        assert!(!STYLE.to_ascii_lowercase().contains("</style"));
+    }
+}
