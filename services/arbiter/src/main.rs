@@ -27,6 +27,18 @@ enum Command {
     Standings(cmd::standings::StandingsArgs),
     /// Rating changes, performances and title-norm status of a TRF file.
     Rate(cmd::rate::RateArgs),
+    /// Run the services: all in one process over a data folder, or one (--only) over NATS.
+    Serve(cmd::serve::ServeArgs),
+    /// Turn a TRF file into a tournament's event stream; prints the tournament id.
+    Import(cmd::import::ImportArgs),
+    /// Verify a tournament's hash chain, rebuild it, and re-run every published pairing.
+    Replay(cmd::replay::ReplayArgs),
+    /// Write a tournament's TRF16 export.
+    Export(cmd::export::ExportArgs),
+    /// Run a tournament on a running server from the command line.
+    Client(cmd::client::ClientArgs),
+    /// Play a seeded random tournament on a running server and print the standings.
+    Demo(cmd::demo::DemoArgs),
 }
 
 fn main() -> ExitCode {
@@ -36,5 +48,11 @@ fn main() -> ExitCode {
         Command::Check(a) => cmd::check::run(a),
         Command::Standings(a) => cmd::standings::run(a),
         Command::Rate(a) => cmd::rate::run(a),
+        Command::Serve(a) => cmd::serve::run(a),
+        Command::Import(a) => cmd::import::run(a),
+        Command::Replay(a) => cmd::replay::run(a),
+        Command::Export(a) => cmd::export::run(a),
+        Command::Client(a) => cmd::client::run(a),
+        Command::Demo(a) => cmd::demo::run(a),
     }
 }

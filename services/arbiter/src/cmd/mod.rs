@@ -5,6 +5,15 @@ pub mod pair;
 pub mod rate;
 pub mod standings;
 
+// The event-sourced service: serve, import, replay, export, client, demo.
+pub mod backend;
+pub mod client;
+pub mod demo;
+pub mod export;
+pub mod import;
+pub mod replay;
+pub mod serve;
+
 use arbiter_pairing::{RuleSet, TournamentRecord};
 use std::path::Path;
 use std::process::ExitCode;

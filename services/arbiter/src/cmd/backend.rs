@@ -1,0 +1,138 @@
+//! What the event-sourced subcommands (serve, import, replay, export, client, demo) share:
+//! where the event log is, and their exit codes.
+
+use arbiter_eventlog::{EventLog, JetStreamConfig, JetStreamLog, SledLog};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::Arc;
+
+/// Where the event log is: a sled data folder (default) or NATS JetStream.
+#[derive(clap::Args, Debug, Clone)]
+pub struct LogArgs {
+    /// Data folder of the embedded log (the event log is in its `log` subfolder).
+    #[arg(long, default_value = "./data")]
+    pub data: PathBuf,
+    /// NATS server URLs (comma-separated): use JetStream as the log instead of the data folder.
+    #[arg(long, value_delimiter = ',')]
+    pub nats: Vec<String>,
+}
+
+/// The log as opened.
+pub enum OpenedLog {
+    Sled(SledLog),
+    JetStream(JetStreamLog),
+}
+
+impl OpenedLog {
+    pub fn as_dyn(&self) -> Arc<dyn EventLog> {
+        match self {
+            OpenedLog::Sled(l) => Arc::new(l.clone()),
+            OpenedLog::JetStream(l) => Arc::new(l.clone()),
+        }
+    }
+
+    pub fn describe(&self, args: &LogArgs) -> String {
+        match self {
+            OpenedLog::Sled(_) => format!("sled:{}", log_dir(&args.data).display()),
+            OpenedLog::JetStream(_) => format!("nats:{}", args.nats.join(",")),
+        }
+    }
+}
+
+/// The folder of the sled event log inside a data folder.
+pub fn log_dir(data: &Path) -> PathBuf {
+    data.join("log")
+}
+
+impl LogArgs {
+    pub fn uses_nats(&self) -> bool {
+        !self.nats.is_empty()
+    }
+
+    /// Opens the log named by the arguments.
+    pub async fn open(&self) -> Result<OpenedLog, Exit> {
+        if self.uses_nats() {
+            let log = JetStreamLog::connect(&self.nats, JetStreamConfig::default())
+                .await
+                .map_err(|e| {
+                    Exit::Unavailable(format!(
+                        "cannot use JetStream at {}: {e}",
+                        self.nats.join(",")
+                    ))
+                })?;
+            return Ok(OpenedLog::JetStream(log));
+        }
+        let dir = log_dir(&self.data);
+        let log = SledLog::open(&dir).map_err(|e| {
+            Exit::Unavailable(format!(
+                "cannot open the event log in {}: {e} (is `arbiter serve` running on this data \
+                 folder? sled allows one process at a time)",
+                dir.display()
+            ))
+        })?;
+        Ok(OpenedLog::Sled(log))
+    }
+}
+
+/// How an event-sourced subcommand ends.
+#[derive(Debug)]
+pub enum Exit {
+    /// 2: a re-run pairing differs from the published one, or a command was refused.
+    Differs(String),
+    /// 3: the input (a file, an argument) is invalid.
+    Invalid(String),
+    /// 4: the event log is damaged (hash chain, undecodable or misfitting events).
+    Damaged(String),
+    /// 5: the log, a file or a server cannot be reached.
+    Unavailable(String),
+}
+
+impl Exit {
+    pub fn code(&self) -> u8 {
+        match self {
+            Exit::Differs(_) => 2,
+            Exit::Invalid(_) => 3,
+            Exit::Damaged(_) => 4,
+            Exit::Unavailable(_) => 5,
+        }
+    }
+
+    pub fn report(self) -> ExitCode {
+        let code = self.code();
+        let (Exit::Differs(m) | Exit::Invalid(m) | Exit::Damaged(m) | Exit::Unavailable(m)) = self;
+        eprintln!("error: {m}");
+        ExitCode::from(code)
+    }
+}
+
+/// Runs an async subcommand on a fresh multi-threaded runtime.
+pub fn block_on<F>(f: F) -> ExitCode
+where
+    F: std::future::Future<Output = Result<(), Exit>>,
+{
+    let rt = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => rt,
+        Err(e) => return Exit::Unavailable(format!("cannot start the runtime: {e}")).report(),
+    };
+    match rt.block_on(f) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => e.report(),
+    }
+}
+
+/// A gRPC status as an exit: refusals are 2, bad arguments 3, damage 4, transport 5.
+pub fn status_exit(context: &str, s: &tonic::Status) -> Exit {
+    use tonic::Code;
+    let m = format!("{context}: {:?}: {}", s.code(), s.message());
+    match s.code() {
+        Code::InvalidArgument | Code::OutOfRange => Exit::Invalid(m),
+        Code::DataLoss => Exit::Damaged(m),
+        Code::Unavailable | Code::DeadlineExceeded | Code::Unknown | Code::Internal => {
+            Exit::Unavailable(m)
+        }
+        _ => Exit::Differs(m),
+    }
+}

@@ -1,0 +1,74 @@
+//! `arbiter export TOURNAMENT`: the tournament as a TRF16 file, folded from its event stream
+//! (a data folder or JetStream), or asked of a running server (`--server`).
+
+use super::backend::{Exit, LogArgs, block_on, status_exit};
+use arbiter_proto::common::v1::{TournamentRef, TrfFormat};
+use arbiter_proto::reporting::v1::ExportTrfRequest;
+use arbiter_proto::reporting::v1::reporting_client::ReportingClient;
+use arbiter_round_director::store::{Folded, stream_of};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(clap::Args, Debug)]
+pub struct ExportArgs {
+    /// The tournament id.
+    pub tournament: String,
+    #[command(flatten)]
+    pub log: LogArgs,
+    /// Ask a running server's reporting service instead of reading the log.
+    #[arg(long, conflicts_with = "nats")]
+    pub server: Option<String>,
+    /// Where to write the file; standard output when absent.
+    #[arg(short = 'o', long = "out")]
+    pub output: Option<PathBuf>,
+}
+
+pub fn run(a: ExportArgs) -> ExitCode {
+    block_on(export(a))
+}
+
+async fn export(a: ExportArgs) -> Result<(), Exit> {
+    let text = match &a.server {
+        Some(url) => {
+            let mut client = ReportingClient::connect(url.clone())
+                .await
+                .map_err(|e| Exit::Unavailable(format!("cannot reach {url}: {e}")))?;
+            let r = client
+                .export_trf(ExportTrfRequest {
+                    tournament: Some(TournamentRef {
+                        tournament_id: a.tournament.clone(),
+                        as_of_version: 0,
+                    }),
+                    format: TrfFormat::Trf16 as i32,
+                })
+                .await
+                .map_err(|s| status_exit("export", &s))?
+                .into_inner();
+            String::from_utf8_lossy(&r.trf).into_owned()
+        }
+        None => {
+            let stream = stream_of(&a.tournament)
+                .map_err(|s| Exit::Invalid(format!("tournament id: {}", s.message())))?;
+            let log = a.log.open().await?.as_dyn();
+            let events = log.read(&stream, 1).await.map_err(|e| match e {
+                arbiter_eventlog::LogError::Corrupt { .. } => Exit::Damaged(e.to_string()),
+                other => Exit::Unavailable(other.to_string()),
+            })?;
+            if events.is_empty() {
+                return Err(Exit::Invalid(format!(
+                    "tournament {} does not exist",
+                    a.tournament
+                )));
+            }
+            let folded = Folded::from_stored(&events).map_err(|e| Exit::Damaged(e.to_string()))?;
+            arbiter_reporting::views::trf_text(&folded.state)
+                .map_err(|e| Exit::Invalid(format!("tournament {}: {e}", a.tournament)))?
+        }
+    };
+    match &a.output {
+        Some(path) => std::fs::write(path, &text)
+            .map_err(|e| Exit::Unavailable(format!("cannot write {}: {e}", path.display())))?,
+        None => print!("{text}"),
+    }
+    Ok(())
+}

@@ -1,0 +1,244 @@
+//! `arbiter serve`: every service in one process over the embedded sled log (the default), or
+//! one service (`--only`) over NATS JetStream. One gRPC port and one HTTP port on 127.0.0.1,
+//! printed at start; Ctrl-C (or SIGTERM) shuts down cleanly: servers stop, followers stop,
+//! checkpoints are written, the log is flushed.
+
+use super::backend::{Exit, LogArgs, OpenedLog, block_on};
+use arbiter_eventlog::CheckpointStore;
+use arbiter_pairing_worker::{PairingWorkerService, Worker};
+use arbiter_registration::RegistrationService;
+use arbiter_reporting::ReportingService;
+use arbiter_round_director::RoundDirectorService;
+use arbiter_round_director::store::{Feed, TournamentStore};
+use std::io::Write as _;
+use std::net::SocketAddr;
+use std::path::Path;
+use std::process::ExitCode;
+use std::sync::Arc;
+use tokio::net::TcpListener;
+use tokio::sync::watch;
+use tracing::{info, warn};
+
+/// The services `--only` can name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ServiceName {
+    Registration,
+    RoundDirector,
+    PairingWorker,
+    Reporting,
+}
+
+impl ServiceName {
+    const ALL: [ServiceName; 4] = [
+        ServiceName::Registration,
+        ServiceName::RoundDirector,
+        ServiceName::PairingWorker,
+        ServiceName::Reporting,
+    ];
+
+    fn name(self) -> &'static str {
+        match self {
+            ServiceName::Registration => arbiter_registration::SERVICE,
+            ServiceName::RoundDirector => arbiter_round_director::SERVICE,
+            ServiceName::PairingWorker => arbiter_pairing_worker::SERVICE,
+            ServiceName::Reporting => arbiter_reporting::SERVICE,
+        }
+    }
+}
+
+#[derive(clap::Args, Debug)]
+pub struct ServeArgs {
+    #[command(flatten)]
+    pub log: LogArgs,
+    /// Run only this service (its checkpoints in DATA/<service>); needs --nats, the log the
+    /// other services' processes share.
+    #[arg(long, value_enum, requires = "nats")]
+    pub only: Option<ServiceName>,
+    /// gRPC port on 127.0.0.1 (0 = any free port).
+    #[arg(long, default_value_t = 7070)]
+    pub grpc_port: u16,
+    /// HTTP port on 127.0.0.1 for the JSON reporting API (0 = any free port).
+    #[arg(long, default_value_t = 7080)]
+    pub http_port: u16,
+}
+
+pub fn run(a: ServeArgs) -> ExitCode {
+    block_on(serve(a))
+}
+
+async fn bind(port: u16, what: &str) -> Result<TcpListener, Exit> {
+    let addr = SocketAddr::from(([127, 0, 0, 1], port));
+    TcpListener::bind(addr)
+        .await
+        .map_err(|e| Exit::Unavailable(format!("cannot listen on {addr} for {what}: {e}")))
+}
+
+fn checkpoints(data: &Path, service: &str) -> Result<CheckpointStore, Exit> {
+    let dir = data.join(service);
+    CheckpointStore::open(&dir).map_err(|e| {
+        Exit::Unavailable(format!(
+            "cannot open the checkpoint store of {service} in {}: {e} (is another process using it?)",
+            dir.display()
+        ))
+    })
+}
+
+/// Resolves on Ctrl-C or SIGTERM.
+async fn shutdown_signal() {
+    #[cfg(unix)]
+    {
+        let mut term =
+            match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+                Ok(s) => s,
+                Err(_) => {
+                    let _ = tokio::signal::ctrl_c().await;
+                    return;
+                }
+            };
+        tokio::select! {
+            _ = tokio::signal::ctrl_c() => {}
+            _ = term.recv() => {}
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = tokio::signal::ctrl_c().await;
+    }
+}
+
+async fn serve(a: ServeArgs) -> Result<(), Exit> {
+    let services: Vec<ServiceName> = match a.only {
+        Some(s) => vec![s],
+        None => ServiceName::ALL.to_vec(),
+    };
+    let telemetry_name = match a.only {
+        Some(s) => format!("arbiter-{}", s.name()),
+        None => "arbiter".to_string(),
+    };
+    let telemetry = arbiter_telemetry::init(&telemetry_name)
+        .map_err(|e| Exit::Unavailable(format!("telemetry: {e}")))?;
+
+    std::fs::create_dir_all(&a.log.data).map_err(|e| {
+        Exit::Unavailable(format!(
+            "cannot create the data folder {}: {e}",
+            a.log.data.display()
+        ))
+    })?;
+    let opened = a.log.open().await?;
+    if let OpenedLog::Sled(l) = &opened {
+        for e in l.damaged_streams() {
+            warn!("damaged stream: {e}");
+        }
+    }
+    let log = opened.as_dyn();
+    let feed = match &opened {
+        OpenedLog::Sled(_) => Feed::Subscription(log.clone()),
+        OpenedLog::JetStream(js) => Feed::Durable(js.clone()),
+    };
+
+    let grpc = bind(a.grpc_port, "gRPC").await?;
+    let grpc_addr = grpc.local_addr().map_err(|e| Exit::Unavailable(e.to_string()))?;
+    let with_reporting = services.contains(&ServiceName::Reporting);
+    let http = if with_reporting {
+        Some(bind(a.http_port, "HTTP").await?)
+    } else {
+        None
+    };
+    let http_addr = match &http {
+        Some(l) => Some(l.local_addr().map_err(|e| Exit::Unavailable(e.to_string()))?),
+        None => None,
+    };
+
+    let (stop_tx, stop_rx) = watch::channel(false);
+    let mut routes = tonic::service::RoutesBuilder::default();
+    let mut http = http;
+    let mut stores: Vec<Arc<TournamentStore>> = Vec::new();
+    let mut followers = Vec::new();
+    let mut http_task = None;
+    for s in &services {
+        let cp = checkpoints(&a.log.data, s.name())?;
+        let store = Arc::new(TournamentStore::new(log.clone(), s.name(), Some(cp.clone())));
+        stores.push(store.clone());
+        match s {
+            ServiceName::Registration => {
+                routes.add_service(RegistrationService::new(store).into_server());
+            }
+            ServiceName::RoundDirector => {
+                routes.add_service(RoundDirectorService::new(store).into_server());
+            }
+            ServiceName::PairingWorker => {
+                let worker = Arc::new(Worker::new(store.clone()));
+                followers.push(tokio::spawn(worker.follow(
+                    feed.clone(),
+                    Some(cp),
+                    stop_rx.clone(),
+                )));
+                routes.add_service(PairingWorkerService::new(store).into_server());
+            }
+            ServiceName::Reporting => {
+                followers.push(tokio::spawn(arbiter_reporting::follow(
+                    store.clone(),
+                    feed.clone(),
+                    Some(cp),
+                    stop_rx.clone(),
+                )));
+                if let Some(listener) = http.take() {
+                    let app = arbiter_reporting::http_router(store.clone());
+                    let mut stop = stop_rx.clone();
+                    http_task = Some(tokio::spawn(async move {
+                        axum::serve(listener, app)
+                            .with_graceful_shutdown(async move {
+                                let _ = stop.wait_for(|s| *s).await;
+                            })
+                            .await
+                    }));
+                }
+                routes.add_service(ReportingService::new(store).into_server());
+            }
+        }
+    }
+
+    let names: Vec<&str> = services.iter().map(|s| s.name()).collect();
+    let mut line = format!(
+        "arbiter serving {}: grpc=http://{grpc_addr}",
+        names.join(",")
+    );
+    if let Some(h) = http_addr {
+        line.push_str(&format!(" http=http://{h}"));
+    }
+    line.push_str(&format!(" log={}", opened.describe(&a.log)));
+    println!("{line}");
+    let _ = std::io::stdout().flush();
+    info!("{line}");
+
+    let served = tonic::transport::Server::builder()
+        .add_routes(routes.routes())
+        .serve_with_incoming_shutdown(
+            tokio_stream::wrappers::TcpListenerStream::new(grpc),
+            shutdown_signal(),
+        )
+        .await;
+    info!("shutting down");
+    let _ = stop_tx.send(true);
+    for f in followers {
+        match f.await {
+            Ok(Ok(())) => {}
+            Ok(Err(e)) => warn!("follower stopped with an error: {e}"),
+            Err(e) => warn!("follower failed: {e}"),
+        }
+    }
+    if let Some(h) = http_task {
+        let _ = h.await;
+    }
+    for s in &stores {
+        s.checkpoint_all().await;
+    }
+    if let OpenedLog::Sled(l) = &opened
+        && let Err(e) = l.flush().await
+    {
+        warn!("flushing the log: {e}");
+    }
+    info!("stopped");
+    let _ = telemetry.shutdown().await;
+    served.map_err(|e| Exit::Unavailable(format!("gRPC server: {e}")))
+}
