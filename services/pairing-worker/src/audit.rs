@@ -174,8 +174,15 @@ fn rerun(before: &State, p: &PairingPublished, version: Version) -> RoundAudit {
             return out;
         }
     };
-    let published: Vec<Pair> = p.boards.iter().map(|b| Pair::new(b.white, b.black)).collect();
-    let computed = boards_of(&engine);
+    let mut published: Vec<Pair> = p.boards.iter().map(|b| Pair::new(b.white, b.black)).collect();
+    let mut computed = boards_of(&engine);
+    if out.manual {
+        // A pairing made by hand (or imported from a file, which records no board order) is
+        // compared as a set of games with their colours.
+        let key = |x: &Pair| (x.white.min(x.black), x.white.max(x.black), x.white);
+        published.sort_by_key(key);
+        computed.sort_by_key(key);
+    }
     for i in 0..published.len().max(computed.len()) {
         match (published.get(i), computed.get(i)) {
             (Some(a), Some(b)) if a == b => {}

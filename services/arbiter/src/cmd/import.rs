@@ -31,6 +31,10 @@ pub struct ImportArgs {
     /// The tournament id (default: the file name without extension).
     #[arg(long)]
     pub id: Option<String>,
+    /// The rule set: dutch-2017 or dutch-2025 (default: the file's type code, else the rules in
+    /// force on its start date, else dutch-2025).
+    #[arg(long)]
+    pub rule_set: Option<String>,
 }
 
 pub fn run(a: ImportArgs) -> ExitCode {
@@ -166,7 +170,14 @@ async fn import(a: ImportArgs) -> Result<(), Exit> {
         n: 0,
         events: 0,
     };
-    let summary = import_file(&mut im, &file, &a.input.display().to_string()).await?;
+    let rule_set = match &a.rule_set {
+        Some(r) => Some(
+            r.parse::<arbiter_pairing::RuleSet>()
+                .map_err(|e| Exit::Invalid(format!("--rule-set: {e}")))?,
+        ),
+        None => None,
+    };
+    let summary = import_file(&mut im, &file, &a.input.display().to_string(), rule_set).await?;
     if let super::backend::OpenedLog::Sled(l) = &opened {
         let _ = l.flush().await;
     }
@@ -186,14 +197,20 @@ async fn import(a: ImportArgs) -> Result<(), Exit> {
 }
 
 /// Imports a parsed file; returns (players, rounds).
-async fn import_file(im: &mut Importer, file: &TrfFile, source: &str) -> Result<(u32, u32), Exit> {
+async fn import_file(
+    im: &mut Importer,
+    file: &TrfFile,
+    source: &str,
+    rule_set: Option<arbiter_pairing::RuleSet>,
+) -> Result<(u32, u32), Exit> {
     let invalid = |m: String| Exit::Invalid(format!("{source}: {m}"));
     let mut players: Vec<&arbiter_trf::PlayerRecord> = file.players().collect();
     players.sort_by_key(|p| p.start_number);
     if players.is_empty() {
         return Err(invalid("the file has no players (001 records)".into()));
     }
-    let rule_set = arbiter_pairing::trf::rule_set_of(file)
+    let rule_set = rule_set
+        .or_else(|| arbiter_pairing::trf::rule_set_of(file))
         .unwrap_or(arbiter_pairing::RuleSet::Dutch2025);
     let start = file
         .text(TextCode::StartDate)
