@@ -64,11 +64,18 @@ impl LogArgs {
         }
         let dir = log_dir(&self.data);
         let log = SledLog::open(&dir).map_err(|e| {
-            Exit::Unavailable(format!(
-                "cannot open the event log in {}: {e} (is `arbiter serve` running on this data \
-                 folder? sled allows one process at a time)",
-                dir.display()
-            ))
+            if e.to_string().to_ascii_lowercase().contains("corrupt") {
+                Exit::Damaged(format!(
+                    "the event log in {} is damaged: {e}",
+                    dir.display()
+                ))
+            } else {
+                Exit::Unavailable(format!(
+                    "cannot open the event log in {}: {e} (is `arbiter serve` running on this \
+                     data folder? sled allows one process at a time)",
+                    dir.display()
+                ))
+            }
         })?;
         Ok(OpenedLog::Sled(log))
     }
