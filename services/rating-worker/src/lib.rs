@@ -1,0 +1,417 @@
+//! The rating worker: follows every tournament stream and appends, for each result as it comes
+//! in, the rating changes of the event so far, and at the end the title-norm results.
+//!
+//! - On `ResultRecorded`, `ResultCorrected` and `RoundClosed` it appends one
+//!   `RatingChangesComputed`: per player the rating before, K, rated games, score, expected
+//!   score, `K × (score − expected)` and the performance, through the last published round, under
+//!   the rating regulations in force on the start date and in the tournament's rating kind
+//!   ([`compute`]).
+//! - On `TournamentFinished` it appends one `NormResult` per player and title above the one he
+//!   holds (standard events): achieved or not, with every failing condition and by how much. A
+//!   correction after the end (it counts for rating only, C.04.2.D.8) appends the rating changes
+//!   and the norm results again.
+//! - Only tournaments rated by FIDE (`fide_rated`) get events; the API answers for every one.
+//!
+//! What it appends is a function of the stream up to the triggering event (the stream folded
+//! to that event's version), and the append's command id is derived from the triggering
+//! event's id ([`command_id`]). Handling a trigger twice (a restart before the checkpoint was
+//! written, two workers, a sweep) therefore writes nothing new: the command id is found in the
+//! stream, or the log answers the identical append as a replay.
+//!
+//! Events arrive through a [`Feed`] resumed from the worker's checkpoint. At start the worker
+//! also sweeps the tail of every stream since its last sweep and answers triggers left without
+//! an answer (a batch the feed gave up on).
+//!
+//! The gRPC API (`arbiter.rating_worker.v1.RatingWorker`, [`RatingWorkerService`]) computes the
+//! same figures for any version of a stream. [`registry`] keeps the FIDE rating list in a sled
+//! tree for registration and the command line.
+
+pub mod compute;
+pub mod registry;
+mod service;
+
+pub use service::RatingWorkerService;
+
+use arbiter_core::tournament::State;
+use arbiter_eventlog::{
+    Checkpoint, CheckpointStore, EventLog, ExpectedVersion, LogError, StoredEvent, encode_events,
+};
+use arbiter_proto::events::v1 as pb;
+use arbiter_proto::events::v1::event::Kind;
+use arbiter_round_director::store::{Batch, Feed, Folded, TournamentStore, tournament_of};
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use tokio::sync::watch;
+use tracing::{Instrument, debug, info, info_span, warn};
+
+/// The service's name: actor of its appends, key of its checkpoints, durable consumer name.
+pub const SERVICE: &str = "rating-worker";
+
+/// The command id of what the worker appends for the event `event_id`.
+pub fn command_id(event_id: impl std::fmt::Display) -> String {
+    format!("{SERVICE}:{event_id}")
+}
+
+/// What an event asks of the worker.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Trigger {
+    /// `ResultRecorded`, `RoundClosed`: the rating changes.
+    Ratings,
+    /// `ResultCorrected`: the rating changes, and the norms again if the tournament is over.
+    Correction,
+    /// `TournamentFinished`: the norm results.
+    Finished,
+}
+
+impl Trigger {
+    /// The trigger of a wire event, if it is one.
+    pub fn of(event: &pb::Event) -> Option<Trigger> {
+        match event.kind.as_ref()? {
+            Kind::ResultRecorded(_) | Kind::RoundClosed(_) => Some(Trigger::Ratings),
+            Kind::ResultCorrected(_) => Some(Trigger::Correction),
+            Kind::TournamentFinished(_) => Some(Trigger::Finished),
+            _ => None,
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Trigger::Ratings => "ratings",
+            Trigger::Correction => "correction",
+            Trigger::Finished => "finished",
+        }
+    }
+}
+
+/// What the worker appends for `trigger`, given the tournament folded up to the triggering
+/// event (empty: nothing to append).
+pub fn answer(state: &State, trigger: Trigger) -> Vec<pb::Event> {
+    if !state.tournament().is_some_and(|t| t.fide_rated) {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    if matches!(trigger, Trigger::Ratings | Trigger::Correction)
+        && let Some(r) = compute::event_ratings(state)
+    {
+        out.push(pb::Event {
+            kind: Some(Kind::RatingChangesComputed(r.to_event())),
+        });
+    }
+    if trigger == Trigger::Finished || (trigger == Trigger::Correction && state.is_finished()) {
+        out.extend(
+            compute::norm_results(state, None)
+                .into_iter()
+                .map(|n| pb::Event {
+                    kind: Some(Kind::NormResult(n)),
+                }),
+        );
+    }
+    out
+}
+
+/// Counters, for tests and logs.
+#[derive(Debug, Default)]
+pub struct WorkerStats {
+    /// Triggers seen.
+    pub triggers: AtomicU64,
+    /// Appends written.
+    pub appended: AtomicU64,
+    /// Triggers whose answer was already in the stream (or that the log answered as a replay).
+    pub already_answered: AtomicU64,
+    /// Triggers with nothing to append (not rated by FIDE, no norms to check).
+    pub nothing_to_append: AtomicU64,
+}
+
+/// Answers triggers (see the crate documentation).
+pub struct Worker {
+    store: Arc<TournamentStore>,
+    checkpoints: Option<CheckpointStore>,
+    /// Per stream, the fold at the last event seen, advanced event by event as the feed
+    /// delivers them, so that the state at a trigger is at hand without re-reading the stream.
+    cursors: tokio::sync::Mutex<HashMap<String, Folded>>,
+    stats: WorkerStats,
+}
+
+/// The checkpoint key under which the sweep records how far it has read `stream`.
+fn sweep_key(stream: &str) -> String {
+    format!("sweep:{stream}")
+}
+
+impl Worker {
+    pub fn new(store: Arc<TournamentStore>, checkpoints: Option<CheckpointStore>) -> Worker {
+        Worker {
+            store,
+            checkpoints,
+            cursors: Default::default(),
+            stats: WorkerStats::default(),
+        }
+    }
+
+    pub fn stats(&self) -> &WorkerStats {
+        &self.stats
+    }
+
+    pub fn store(&self) -> &Arc<TournamentStore> {
+        &self.store
+    }
+
+    /// Handles one append of the feed.
+    pub async fn handle_batch(&self, batch: Batch) -> Result<(), String> {
+        for e in &batch.events {
+            self.handle_event(e).await?;
+        }
+        Ok(())
+    }
+
+    /// Folds `e` into its stream's cursor and, if it is a trigger not yet answered, appends the
+    /// answer.
+    pub async fn handle_event(&self, e: &StoredEvent) -> Result<(), String> {
+        let Some(tournament) = tournament_of(&e.stream) else {
+            return Ok(());
+        };
+        let mut cursors = self.cursors.lock().await;
+        match cursors.get_mut(&e.stream) {
+            Some(c) if c.version + 1 == e.version => {
+                if let Err(err) = c.apply_stored(e) {
+                    warn!(stream = %e.stream, version = e.version, error = %err, "cursor dropped");
+                    cursors.remove(&e.stream);
+                }
+            }
+            Some(c) if c.version >= e.version => {}
+            _ => {
+                cursors.remove(&e.stream);
+            }
+        }
+        let wire = match e.decode_event() {
+            Ok(w) => w,
+            Err(err) => {
+                warn!(stream = %e.stream, version = e.version, error = %err, "undecodable event skipped");
+                return Ok(());
+            }
+        };
+        let Some(trigger) = Trigger::of(&wire) else {
+            return Ok(());
+        };
+        self.stats.triggers.fetch_add(1, Ordering::Relaxed);
+        let command = command_id(e.event_id);
+        let span = info_span!(
+            "rating_trigger",
+            %tournament,
+            version = e.version,
+            trigger = trigger.name(),
+            command_id = %command,
+        );
+        async {
+            let current = self
+                .store
+                .current(&e.stream)
+                .await
+                .map_err(|x| x.to_string())?;
+            if current.command(&command).is_some() {
+                debug!("already answered");
+                self.stats.already_answered.fetch_add(1, Ordering::Relaxed);
+                return Ok(());
+            }
+            // The state at the trigger: the cursor when it is there, else a fold of the stream
+            // up to the trigger (which becomes the cursor).
+            let at_cursor = cursors
+                .get(&e.stream)
+                .filter(|c| c.version == e.version)
+                .is_some();
+            if !at_cursor {
+                let f = self
+                    .store
+                    .as_of(&e.stream, e.version)
+                    .await
+                    .map_err(|x| x.to_string())?;
+                if f.version != e.version {
+                    return Err(format!(
+                        "stream {} folded to version {} instead of {}",
+                        e.stream, f.version, e.version
+                    ));
+                }
+                let behind = cursors.get(&e.stream).is_none_or(|c| c.version < e.version);
+                if behind {
+                    cursors.insert(e.stream.clone(), (*f).clone());
+                }
+                self.answer_with(&f.state, e, trigger, &command).await
+            } else {
+                let state = &cursors.get(&e.stream).expect("cursor at the trigger").state;
+                self.answer_with(state, e, trigger, &command).await
+            }
+        }
+        .instrument(span)
+        .await?;
+        if trigger == Trigger::Finished {
+            // Finished tournaments rarely change again: free the cursor.
+            cursors.remove(&e.stream);
+        }
+        Ok(())
+    }
+
+    async fn answer_with(
+        &self,
+        state: &State,
+        e: &StoredEvent,
+        trigger: Trigger,
+        command: &str,
+    ) -> Result<(), String> {
+        let events = if trigger == Trigger::Ratings {
+            answer(state, trigger)
+        } else {
+            // Norm searches may take a while: off the async threads.
+            let state = state.clone();
+            tokio::task::spawn_blocking(move || answer(&state, trigger))
+                .await
+                .map_err(|x| format!("norm computation stopped: {x}"))?
+        };
+        if events.is_empty() {
+            debug!("nothing to append");
+            self.stats.nothing_to_append.fetch_add(1, Ordering::Relaxed);
+            return Ok(());
+        }
+        let appended = self
+            .store
+            .log()
+            .append(
+                &e.stream,
+                ExpectedVersion::Any,
+                command,
+                SERVICE,
+                encode_events(&events),
+            )
+            .await;
+        match appended {
+            Ok(o) if o.replayed => {
+                info!(first = o.first_version, "answer was already in the log");
+                self.stats.already_answered.fetch_add(1, Ordering::Relaxed);
+                Ok(())
+            }
+            Ok(o) => {
+                info!(
+                    first = o.first_version,
+                    last = o.last_version,
+                    events = events.len(),
+                    "appended"
+                );
+                self.stats.appended.fetch_add(1, Ordering::Relaxed);
+                Ok(())
+            }
+            Err(LogError::CommandIdReused { .. }) => {
+                // Another answer to the same trigger is in the stream: it stands.
+                warn!("a different answer to this trigger is already in the stream; kept");
+                self.stats.already_answered.fetch_add(1, Ordering::Relaxed);
+                Ok(())
+            }
+            Err(x) => Err(format!("stream {}: {x}", e.stream)),
+        }
+    }
+
+    /// Reads every tournament stream from where the last sweep stopped and answers the
+    /// triggers without an answer. Returns the number of events read.
+    pub async fn sweep(&self) -> Result<u64, LogError> {
+        let mut read = 0u64;
+        for stream in self.store.log().list_streams().await? {
+            if tournament_of(&stream).is_none() {
+                continue;
+            }
+            let from = match &self.checkpoints {
+                Some(c) => c
+                    .get(SERVICE, &sweep_key(&stream))?
+                    .map_or(0, |c| c.version),
+                None => 0,
+            };
+            let events = self.store.log().read(&stream, from + 1).await?;
+            let mut done = from;
+            for e in &events {
+                if let Err(err) = self.handle_event(e).await {
+                    warn!(%stream, version = e.version, error = %err, "sweep stopped on this stream");
+                    break;
+                }
+                done = e.version;
+                read += 1;
+            }
+            if done > from
+                && let Some(c) = &self.checkpoints
+            {
+                let mark = Checkpoint {
+                    version: done,
+                    snapshot: None,
+                };
+                if let Err(err) = c.put(SERVICE, &sweep_key(&stream), &mark).await {
+                    warn!(%stream, error = %err, "cannot record the sweep position");
+                }
+            }
+        }
+        Ok(read)
+    }
+
+    /// Sweeps, then follows `feed` until `shutdown` turns true.
+    pub async fn follow(
+        self: Arc<Self>,
+        feed: Feed,
+        checkpoints: Option<CheckpointStore>,
+        shutdown: watch::Receiver<bool>,
+    ) -> Result<(), LogError> {
+        let span = info_span!("rating_worker_sweep");
+        match self.sweep().instrument(span).await {
+            Ok(n) if n > 0 => info!(events = n, "swept the streams' tails"),
+            Ok(_) => {}
+            Err(e) => warn!(error = %e, "sweep failed"),
+        }
+        let worker = self.clone();
+        feed.follow(
+            SERVICE,
+            checkpoints,
+            move |batch| {
+                let worker = worker.clone();
+                async move { worker.handle_batch(batch).await }
+            },
+            shutdown,
+        )
+        .await
+    }
+}
+
+/// How to run the rating worker on its own.
+pub struct Config {
+    pub log: Arc<dyn EventLog>,
+    /// Where events come from.
+    pub feed: Feed,
+    /// The service's own store for checkpoints and snapshots.
+    pub checkpoints: CheckpointStore,
+    pub grpc: tokio::net::TcpListener,
+}
+
+/// Answers triggers and serves the API until `shutdown` completes, then writes its
+/// checkpoints.
+pub async fn run(
+    config: Config,
+    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+) -> anyhow::Result<()> {
+    let store = Arc::new(TournamentStore::new(
+        config.log,
+        SERVICE,
+        Some(config.checkpoints.clone()),
+    ));
+    let worker = Arc::new(Worker::new(store.clone(), Some(config.checkpoints.clone())));
+    let (stop_tx, stop_rx) = watch::channel(false);
+    let follower = tokio::spawn(worker.clone().follow(
+        config.feed,
+        Some(config.checkpoints),
+        stop_rx,
+    ));
+    let served = tonic::transport::Server::builder()
+        .add_service(RatingWorkerService::new(store.clone()).into_server())
+        .serve_with_incoming_shutdown(
+            tokio_stream::wrappers::TcpListenerStream::new(config.grpc),
+            shutdown,
+        )
+        .await;
+    let _ = stop_tx.send(true);
+    follower.await??;
+    store.checkpoint_all().await;
+    served?;
+    Ok(())
+}
