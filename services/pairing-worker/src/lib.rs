@@ -568,3 +568,113 @@ pub fn pair_round(state: &State, round: u32) -> Result<RoundPairing, String> {
     let (_, input) = input_for(state, round, None)?;
     pair(&input).map_err(|e| e.to_string())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use arbiter_core::tournament::{
+        Arbiter, Command, CreateTournament, RegisterPlayer, StartRound,
+    };
+    use arbiter_eventlog::SledLog;
+    use arbiter_round_director::store::CommandContext;
+
+    async fn tournament(store: &TournamentStore, players: u32) {
+        let d = "2025-09-01".parse().unwrap();
+        let mut c = CreateTournament::new("Worker test", d, d, 3);
+        c.chief_arbiter = Arbiter::named("Doe, Jane");
+        let ctx = CommandContext::new("w", "create", None, "test").unwrap();
+        store
+            .execute(&ctx, |_| Ok(Command::CreateTournament(c.clone())))
+            .await
+            .unwrap();
+        for i in 1..=players {
+            let ctx = CommandContext::new("w", &format!("p{i}"), None, "test").unwrap();
+            store
+                .execute(&ctx, |_| {
+                    Ok(Command::RegisterPlayer(RegisterPlayer::new(
+                        format!("Player, {i}"),
+                        2000 + 10 * i,
+                    )))
+                })
+                .await
+                .unwrap();
+        }
+        let ctx = CommandContext::new("w", "start-1", None, "test").unwrap();
+        store
+            .execute(&ctx, |_| {
+                Ok(Command::StartRound(StartRound {
+                    round: 1,
+                    scheduled_unix_ms: None,
+                }))
+            })
+            .await
+            .unwrap();
+    }
+
+    #[tokio::test]
+    async fn a_request_handled_twice_is_answered_once_with_the_input_digest() {
+        let log: Arc<dyn EventLog> = Arc::new(SledLog::temporary().unwrap());
+        let store = Arc::new(TournamentStore::new(log.clone(), SERVICE, None));
+        tournament(&store, 5).await;
+        let f = store.current("tournament-w").await.unwrap();
+        let requested = f.request_version(1, 1).unwrap();
+        assert_eq!(requested, f.version);
+        let worker = Worker::new(store.clone());
+        worker
+            .handle_request("tournament-w", 1, 1, requested)
+            .await
+            .unwrap();
+        worker
+            .handle_request("tournament-w", 1, 1, requested)
+            .await
+            .unwrap();
+        assert_eq!(worker.stats().proposed.load(Ordering::Relaxed), 1);
+        assert_eq!(worker.stats().skipped.load(Ordering::Relaxed), 1);
+        assert_eq!(log.last_version("tournament-w").await.unwrap(), requested + 1);
+        let after = store.current("tournament-w").await.unwrap();
+        let p = after.state.proposal(1).expect("a proposal");
+        assert_eq!((p.boards.len(), p.unpaired.len()), (2, 1), "5 players: 2 boards and a bye");
+        assert_eq!(p.engine, engine());
+        assert_eq!(p.rule_set, "dutch-2025");
+        assert_eq!(p.based_on_version, requested);
+        assert!(p.explanation.contains("Round 1"), "{}", p.explanation);
+        // The digest is the canonical input's, recomputed from the events before the request.
+        let before = store.as_of("tournament-w", requested).await.unwrap();
+        let (_, input) = input_for(&before.state, 1, None).unwrap();
+        assert_eq!(p.input_digest, input_digest(&input).to_vec());
+        // The sweep finds nothing left to answer.
+        assert_eq!(worker.sweep().await.unwrap(), 0);
+    }
+
+    #[test]
+    fn the_digest_covers_every_input_field() {
+        let mut s = arbiter_core::tournament::State::default();
+        let d = "2025-09-01".parse().unwrap();
+        let mut c = CreateTournament::new("Digest", d, d, 3);
+        c.chief_arbiter = Arbiter::named("Doe, Jane");
+        for e in arbiter_core::tournament::decide(&s, &Command::CreateTournament(c)).unwrap() {
+            s.apply(&e);
+        }
+        for i in 1..=4 {
+            let r = Command::RegisterPlayer(RegisterPlayer::new(format!("P, {i}"), 1500 + i));
+            for e in arbiter_core::tournament::decide(&s, &r).unwrap() {
+                s.apply(&e);
+            }
+        }
+        let (_, input) = input_for(&s, 1, None).unwrap();
+        let base = input_digest(&input);
+        assert_eq!(base, input_digest(&input.clone()), "deterministic");
+        let mut other = input.clone();
+        other.players[2].available = false;
+        assert_ne!(input_digest(&other), base);
+        let mut other = input.clone();
+        other.initial_color = arbiter_core::Color::Black;
+        assert_ne!(input_digest(&other), base);
+        let mut other = input.clone();
+        other.rule_set = arbiter_pairing::RuleSet::Dutch2017;
+        assert_ne!(input_digest(&other), base);
+        let mut other = input;
+        other.players[0].rating += 1;
+        assert_ne!(input_digest(&other), base);
+    }
+}

@@ -400,3 +400,67 @@ pub async fn run(
     store.checkpoint_all().await;
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn created() -> pb::TournamentCreated {
+        pb::TournamentCreated {
+            name: "Open".into(),
+            start_date: Some(pb::Date {
+                year: 2024,
+                month: 5,
+                day: 1,
+            }),
+            rounds: 7,
+            tie_breaks: vec!["BH/C1".into(), "SB".into()],
+            acceleration: Some(pb::Acceleration {
+                method: "Baku".into(),
+                first_round: 0,
+                last_round: 0,
+            }),
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn a_tournament_message_becomes_the_create_command() {
+        let c = create_command(&created()).unwrap();
+        assert_eq!(c.end_date, c.start_date, "no end date: the start date");
+        assert_eq!(c.pairing_system, PairingSystem::Dutch);
+        assert_eq!(c.rule_set, None, "the rules in force on the start date");
+        assert_eq!(c.initial_color, None, "unspecified: drawn by lot");
+        assert_eq!(c.tie_breaks, "BH/C1, SB");
+        assert_eq!(c.scoring, PointSystem::default());
+        let a = c.acceleration.unwrap();
+        assert_eq!(a.rounds, None, "the method's default rounds");
+    }
+
+    #[test]
+    fn bad_fields_are_named() {
+        let mut t = created();
+        t.start_date = None;
+        let e = create_command(&t).unwrap_err();
+        assert_eq!(e.code(), tonic::Code::InvalidArgument);
+        assert!(e.message().contains("start_date"), "{}", e.message());
+        let mut t = created();
+        t.start_date = Some(pb::Date {
+            year: 2024,
+            month: 2,
+            day: 30,
+        });
+        let e = create_command(&t).unwrap_err();
+        assert!(e.message().contains("tournament.start_date"), "{}", e.message());
+        let mut t = created();
+        t.pairing_system = 42;
+        assert!(create_command(&t).unwrap_err().message().contains("pairing_system"));
+        let e = register_command(Some(&pb::Player {
+            title: 99,
+            ..Default::default()
+        }))
+        .unwrap_err();
+        assert!(e.message().contains("player.title"), "{}", e.message());
+        assert!(register_command(None).is_err());
+    }
+}

@@ -391,3 +391,125 @@ pub fn crosstable(state: &State) -> Vec<CrossRow> {
         })
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use arbiter_core::tournament::{
+        Arbiter, BoardResult, ByeKind, CloseRound, Command, CreateTournament, ProposePairing,
+        PublishPairing, RecordResult, RegisterPlayer, RequestBye, StartRound, decide,
+    };
+
+    fn run(s: &mut State, c: Command) {
+        for e in decide(s, &c).unwrap_or_else(|e| panic!("{}: {e}", c.name())) {
+            s.apply(&e);
+        }
+    }
+
+    /// Five players; round 1 played (1-4 drawn, 5-2 won by 2 on forfeit, 3 on the
+    /// pairing-allocated bye); a half-point bye announced by 4 for round 2.
+    fn played() -> State {
+        let mut s = State::default();
+        let d = "2025-09-01".parse().unwrap();
+        let mut c = CreateTournament::new("Views", d, d, 3);
+        c.chief_arbiter = Arbiter::named("Doe, Jane");
+        run(&mut s, Command::CreateTournament(c));
+        for i in 1..=5u32 {
+            run(
+                &mut s,
+                Command::RegisterPlayer(RegisterPlayer::new(format!("Player, {i}"), 2100 - i)),
+            );
+        }
+        run(&mut s, Command::StartRound(StartRound { round: 1, scheduled_unix_ms: None }));
+        run(
+            &mut s,
+            Command::ProposePairing(ProposePairing {
+                round: 1,
+                attempt: 1,
+                boards: vec![
+                    arbiter_core::tournament::Pair::new(1, 4),
+                    arbiter_core::tournament::Pair::new(5, 2),
+                ],
+                bye: Some(3),
+                engine: Default::default(),
+                rule_set: "dutch-2025".into(),
+                based_on_version: 8,
+                input_digest: vec![0; 32],
+                explanation: String::new(),
+            }),
+        );
+        run(
+            &mut s,
+            Command::PublishPairing(PublishPairing {
+                round: 1,
+                proposal_version: Some(9),
+                changes: None,
+                note: String::new(),
+            }),
+        );
+        run(
+            &mut s,
+            Command::RecordResult(RecordResult { round: 1, board: 1, result: BoardResult::Draw }),
+        );
+        run(
+            &mut s,
+            Command::RecordResult(RecordResult {
+                round: 1,
+                board: 2,
+                result: BoardResult::BlackWinsForfeit,
+            }),
+        );
+        run(&mut s, Command::CloseRound(CloseRound { round: 1 }));
+        run(
+            &mut s,
+            Command::RequestBye(RequestBye { player: 4, round: 2, kind: ByeKind::HalfPoint }),
+        );
+        s
+    }
+
+    #[test]
+    fn standings_by_score_then_pairing_number() {
+        let (after, rows) = standings(&played(), 0);
+        assert_eq!(after, 1);
+        let order: Vec<(u32, i32)> = rows.iter().map(|r| (r.player_id, r.points)).collect();
+        assert_eq!(order, vec![(2, 10), (3, 10), (1, 5), (4, 5), (5, 0)]);
+        assert_eq!(rows.iter().map(|r| r.rank).collect::<Vec<_>>(), vec![1, 2, 3, 4, 5]);
+    }
+
+    #[test]
+    fn the_trf_export_reads_back_with_history_and_next_round_byes() {
+        let s = played();
+        let text = trf_text(&s).unwrap();
+        let file = arbiter_trf::parse(&text).expect("the export parses strictly").file;
+        assert_eq!(file.total_rounds(), 3);
+        assert_eq!(file.initial_color(), Some(Color::White));
+        let record = arbiter_pairing::trf::record_from_trf(&file).unwrap();
+        assert_eq!(record.next_round(), 2);
+        let r1 = record.recorded(1);
+        assert_eq!(r1.bye, Some(3));
+        assert_eq!(r1.boards.len(), 2);
+        let p4 = file.player(4).unwrap();
+        assert_eq!(p4.rounds.len(), 2, "round 1 and the announced bye of round 2");
+        assert_eq!(p4.rounds[1].unwrap().result, arbiter_core::ResultCode::HalfBye);
+        let input = record
+            .input_for_round(2, arbiter_pairing::RuleSet::Dutch2025)
+            .unwrap();
+        assert!(!input.players.iter().find(|p| p.id == 4).unwrap().available);
+        let p2 = file.player(2).unwrap();
+        assert_eq!(p2.points, Score::ONE);
+        assert_eq!(p2.rounds[0].unwrap().result, arbiter_core::ResultCode::ForfeitWin);
+    }
+
+    #[test]
+    fn round_view_shows_results_and_points_before_the_round() {
+        let s = played();
+        let v = round_view(&s, 1).unwrap();
+        assert!(v.published);
+        assert_eq!(v.boards[0].result, "½-½");
+        assert_eq!(v.boards[1].result, "-/+");
+        assert_eq!(v.unpaired[0].code, 'U');
+        assert!(round_view(&s, 2).is_none());
+        let x = crosstable(&s);
+        assert_eq!(x[0].cells, vec![(4, Some(Color::White), '=')]);
+    }
+}

@@ -697,6 +697,31 @@ pub struct Batch {
     pub events: Vec<StoredEvent>,
 }
 
+impl Batch {
+    /// The span a service handles this append in: position, stream, versions and event kinds.
+    pub fn span(&self, service: &str) -> tracing::Span {
+        let kinds: Vec<&'static str> = self
+            .events
+            .iter()
+            .map(|e| {
+                e.decode_event()
+                    .map(|w| arbiter_eventlog::kind_name(&w))
+                    .unwrap_or("Undecodable")
+            })
+            .collect();
+        let first = self.events.first();
+        info_span!(
+            "events",
+            service,
+            position = self.position,
+            stream = first.map(|e| e.stream.as_str()).unwrap_or(""),
+            first_version = first.map(|e| e.version).unwrap_or(0),
+            last_version = self.events.last().map(|e| e.version).unwrap_or(0),
+            kinds = ?kinds,
+        )
+    }
+}
+
 /// Where a service that reacts to events gets them from.
 #[derive(Clone)]
 pub enum Feed {
@@ -779,16 +804,18 @@ impl Feed {
                         position,
                         events: batch,
                     };
+                    let span = batch.span(service);
                     let mut tries = 0u32;
                     loop {
-                        match handle(batch.clone()).await {
+                        match handle(batch.clone()).instrument(span.clone()).await {
                             Ok(()) => break,
                             Err(e) => {
                                 tries += 1;
-                                warn!(service, position, tries, error = %e, "handling failed, retrying");
                                 if tries >= 5 || *shutdown.borrow() {
+                                    tracing::error!(service, position, error = %e, "handling failed, giving up on this append");
                                     break;
                                 }
+                                warn!(service, position, tries, error = %e, "handling failed, retrying");
                                 tokio::time::sleep(Duration::from_millis(200 * tries as u64))
                                     .await;
                             }
@@ -831,7 +858,8 @@ impl Feed {
                             position: d.position,
                             events: d.events.clone(),
                         };
-                        match handle(batch).await {
+                        let span = batch.span(service);
+                        match handle(batch).instrument(span).await {
                             Ok(()) => {
                                 if let Err(e) = d.ack().await {
                                     warn!(service, position = d.position, error = %e, "ack failed");

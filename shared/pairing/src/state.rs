@@ -59,7 +59,6 @@ pub(crate) struct Player {
 /// All players to be paired, sorted by pairing score then effective pairing number (A.2).
 pub(crate) struct RoundState {
     pub players: Vec<Player>,
-    pub rule_set: RuleSet,
     pub played_rounds: u32,
     pub total_rounds: u32,
     pub initial_colour: Color,
@@ -249,7 +248,6 @@ impl RoundState {
         let n = players.len();
         let mut state = RoundState {
             players,
-            rule_set: input.rule_set,
             played_rounds: played,
             total_rounds: input.total_rounds,
             initial_colour: input.initial_color,

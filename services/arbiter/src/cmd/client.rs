@@ -32,6 +32,8 @@ use std::time::{Duration, Instant};
 use tonic::transport::Channel;
 
 #[derive(clap::Args, Debug)]
+#[command(after_help = "Exit codes: 0 done; 2 the server refused the command (the message \
+says why); 3 invalid arguments; 5 the server cannot be reached.")]
 pub struct ClientArgs {
     #[command(flatten)]
     pub conn: Connection,

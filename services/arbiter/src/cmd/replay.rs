@@ -12,6 +12,8 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 #[derive(clap::Args, Debug)]
+#[command(after_help = "Exit codes: 0 every check passed; 2 a re-run pairing differs; \
+3 no such tournament (or a bad argument); 4 the log is damaged; 5 the log cannot be opened.")]
 pub struct ReplayArgs {
     /// The tournament id.
     pub tournament: String,

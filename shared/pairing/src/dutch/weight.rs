@@ -108,15 +108,6 @@ impl<const N: usize> Acc<N> {
         self.sub_limbs(&o.0);
     }
 
-    /// Number of significant bits.
-    pub fn bit_len(&self) -> u32 {
-        for i in (0..N).rev() {
-            if self.0[i] != 0 {
-                return 64 * i as u32 + 64 - self.0[i].leading_zeros();
-            }
-        }
-        0
-    }
 }
 
 /// Bits needed to represent `x` (0 for 0).
@@ -174,7 +165,6 @@ mod tests {
         assert_eq!(a.0, [u64::MAX, (1 << 6) - 1]);
         a.add_bit(0);
         assert_eq!(a.0, [0, 1 << 6]);
-        assert_eq!(a.bit_len(), 71);
         a.sub_bit(70);
         assert!(a.is_zero());
     }
