@@ -39,6 +39,8 @@ enum Command {
     Client(cmd::client::ClientArgs),
     /// Play a seeded random tournament on a running server and print the standings.
     Demo(cmd::demo::DemoArgs),
+    /// The FIDE rating-list registry: import a list, show a player.
+    Ratings(cmd::ratings::RatingsArgs),
 }
 
 fn main() -> ExitCode {
@@ -54,5 +56,6 @@ fn main() -> ExitCode {
         Command::Export(a) => cmd::export::run(a),
         Command::Client(a) => cmd::client::run(a),
         Command::Demo(a) => cmd::demo::run(a),
+        Command::Ratings(a) => cmd::ratings::run(a),
     }
 }

@@ -14,6 +14,9 @@ pub mod import;
 pub mod replay;
 pub mod serve;
 
+// The FIDE rating-list registry.
+pub mod ratings;
+
 use arbiter_pairing::{RuleSet, TournamentRecord};
 use std::path::Path;
 use std::process::ExitCode;

@@ -26,14 +26,16 @@ pub enum ServiceName {
     RoundDirector,
     PairingWorker,
     Reporting,
+    RatingWorker,
 }
 
 impl ServiceName {
-    const ALL: [ServiceName; 4] = [
+    const ALL: [ServiceName; 5] = [
         ServiceName::Registration,
         ServiceName::RoundDirector,
         ServiceName::PairingWorker,
         ServiceName::Reporting,
+        ServiceName::RatingWorker,
     ];
 
     fn name(self) -> &'static str {
@@ -42,6 +44,7 @@ impl ServiceName {
             ServiceName::RoundDirector => arbiter_round_director::SERVICE,
             ServiceName::PairingWorker => arbiter_pairing_worker::SERVICE,
             ServiceName::Reporting => arbiter_reporting::SERVICE,
+            ServiceName::RatingWorker => arbiter_rating_worker::SERVICE,
         }
     }
 }
@@ -194,6 +197,21 @@ async fn serve(a: ServeArgs) -> Result<(), Exit> {
                     }));
                 }
                 routes.add_service(ReportingService::new(store).into_server());
+            }
+            ServiceName::RatingWorker => {
+                // Rating changes and norms: follows the log like the pairing worker.
+                let worker = Arc::new(arbiter_rating_worker::Worker::new(
+                    store.clone(),
+                    Some(cp.clone()),
+                ));
+                followers.push(tokio::spawn(worker.follow(
+                    feed.clone(),
+                    Some(cp),
+                    stop_rx.clone(),
+                )));
+                routes.add_service(
+                    arbiter_rating_worker::RatingWorkerService::new(store).into_server(),
+                );
             }
         }
     }

@@ -7,7 +7,8 @@
 //!   bounded page cache. Progress is reported every [`ImportOptions::progress_every`] records.
 //! - A bad record does not stop the import: it is counted, and the first
 //!   [`ImportOptions::keep_errors`] errors are kept with their line, column and field. A bad
-//!   header, an I/O error or a list without a single valid record stops it.
+//!   header, an I/O error or a list without a single valid record stops it (as does any bad
+//!   record with [`ImportOptions::strict`]).
 //! - An import writes a new tree and switches to it only when it has succeeded, so the
 //!   previous list stays in use until then (and stays if the import fails). Trees left by an
 //!   interrupted import are removed when the registry is opened.
@@ -428,6 +429,8 @@ pub struct ImportOptions {
     pub keep_errors: usize,
     /// Records between two progress reports.
     pub progress_every: u64,
+    /// A single bad record fails the import (the list in use stays).
+    pub strict: bool,
 }
 
 impl Default for ImportOptions {
@@ -438,6 +441,7 @@ impl Default for ImportOptions {
             batch: 10_000,
             keep_errors: 100,
             progress_every: 100_000,
+            strict: false,
         }
     }
 }
@@ -761,6 +765,14 @@ impl Registry {
         }
         if in_batch > 0 {
             tree.apply_batch(batch).map_err(|e| fail(storage(e)))?;
+        }
+        if options.strict && errors > 0 {
+            let first = first_errors
+                .first()
+                .map_or_else(String::new, |e| format!("; the first: {e}"));
+            return Err(fail(RegistryError::Format(format!(
+                "{errors} records could not be read{first}"
+            ))));
         }
         if written == 0 {
             let why = match first_errors.first() {

@@ -23,10 +23,10 @@ pub fn record(first_id: u64, i: u64) -> ListRecord {
         CategoryRating {
             rating: Some(rating(7919, 1400)),
             games: Some((i % 9) as u16),
-            k: Some(if i % 5 == 0 { 40 } else { 20 }),
+            k: Some(if i.is_multiple_of(5) { 40 } else { 20 }),
         }
     };
-    let rapid = if i % 3 == 0 {
+    let rapid = if i.is_multiple_of(3) {
         CategoryRating::default()
     } else {
         CategoryRating {
@@ -35,7 +35,7 @@ pub fn record(first_id: u64, i: u64) -> ListRecord {
             k: Some(20),
         }
     };
-    let blitz = if i % 7 == 0 {
+    let blitz = if i.is_multiple_of(7) {
         CategoryRating {
             rating: Some(rating(1_299_709, 1200)),
             games: Some(0),
@@ -52,7 +52,7 @@ pub fn record(first_id: u64, i: u64) -> ListRecord {
         _ => None,
     };
     let women_title = (woman && i % 6 == 5).then_some(Title::WIM);
-    let name = if i % 97 == 0 {
+    let name = if i.is_multiple_of(97) {
         format!("Núñez-{i}, José")
     } else if woman {
         format!("Player{i}, Anna")

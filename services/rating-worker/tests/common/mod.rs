@@ -186,7 +186,7 @@ pub fn pairs(round: u32) -> Vec<(u32, u32)> {
     let n = 10u32;
     let mut ring: Vec<u32> = (1..n).collect();
     ring.rotate_left(((round - 1) * 4 % (n - 1)) as usize);
-    let mut out = vec![if round % 2 == 0 {
+    let mut out = vec![if round.is_multiple_of(2) {
         (ring[0], n)
     } else {
         (n, ring[0])

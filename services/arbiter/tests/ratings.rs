@@ -1,0 +1,383 @@
+//! `arbiter ratings import/show` on generated FIDE lists, and the rating worker inside
+//! `arbiter serve`: embedded (every service in one process) and alone (`--only rating-worker`)
+//! over NATS JetStream.
+
+mod support;
+
+use arbiter_eventlog::testing::NatsServer;
+use arbiter_proto::events::v1 as pb;
+use arbiter_proto::rating_worker::v1 as rw;
+use arbiter_proto::rating_worker::v1::rating_worker_client::RatingWorkerClient;
+use arbiter_proto::reporting::v1 as rep;
+use arbiter_rating_worker::registry::synthetic::{record, text_column, write_text_list};
+use futures::StreamExt;
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+use std::time::{Duration, Instant};
+use support::*;
+
+const FIRST_ID: u64 = 2_000_000;
+
+fn write_list(path: &Path, players: u64, corrupt_lines: &[(usize, &str, &str)]) {
+    let mut v = Vec::new();
+    write_text_list(&mut v, FIRST_ID, players).unwrap();
+    let text = String::from_utf8(v).unwrap();
+    let mut lines: Vec<String> = text.lines().map(String::from).collect();
+    for &(line, label, with) in corrupt_lines {
+        let col = text_column(label).unwrap() - 1;
+        let mut chars: Vec<char> = lines[line - 1].chars().collect();
+        for (i, c) in with.chars().enumerate() {
+            chars[col + i] = c;
+        }
+        lines[line - 1] = chars.into_iter().collect();
+    }
+    std::fs::write(path, lines.join("\n") + "\n").unwrap();
+}
+
+#[test]
+fn ratings_import_reports_bad_lines_and_show_prints_players() {
+    let work = TempDir::new("arbiter-ratings-cli").unwrap();
+    let data = work.path().join("data");
+    let data_arg = data.to_str().unwrap();
+    let list = work.path().join("players_list_foa.txt");
+    // Line 102 is player 100: a letter in the standard rating; line 5002: a bad federation.
+    write_list(
+        &list,
+        10_000,
+        &[(102, "SRtng", "2x"), (5_002, "Fed", "N0R")],
+    );
+
+    let r = run(&[
+        "ratings",
+        "import",
+        list.to_str().unwrap(),
+        "--data",
+        data_arg,
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("imported 9998 players"), "{}", r.stdout);
+    assert!(r.stdout.contains("2 unreadable"), "{}", r.stdout);
+    let rating_col = text_column("SRtng").unwrap();
+    let fed_col = text_column("Fed").unwrap();
+    assert!(
+        r.stderr.contains(&format!(
+            "line 102, column {rating_col}, field standard_rating"
+        )),
+        "{}",
+        r.stderr
+    );
+    assert!(
+        r.stderr
+            .contains(&format!("line 5002, column {fed_col}, field federation")),
+        "{}",
+        r.stderr
+    );
+    assert!(
+        r.stderr.contains("players read (100% of the file)"),
+        "{}",
+        r.stderr
+    );
+
+    let want = record(FIRST_ID, 50);
+    let id = (FIRST_ID + 50).to_string();
+    let r = run(&["ratings", "show", &id, "--data", data_arg]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains(&want.name), "{}", r.stdout);
+    assert!(r.stdout.contains("title      GM"), "{}", r.stdout);
+    let std = want.standard;
+    assert!(
+        r.stdout.contains(&format!(
+            "standard   {} (games {}, K {})",
+            std.rating.unwrap(),
+            std.games.unwrap(),
+            std.k.unwrap()
+        )),
+        "{}",
+        r.stdout
+    );
+    assert!(r.stdout.contains("(9998 players)"), "{}", r.stdout);
+
+    // The unreadable player is not in the list; neither is a stranger.
+    let r = run(&[
+        "ratings",
+        "show",
+        &(FIRST_ID + 100).to_string(),
+        "--data",
+        data_arg,
+    ]);
+    assert_eq!(r.code, 3);
+    assert!(
+        r.stderr.contains("is not in the rating list"),
+        "{}",
+        r.stderr
+    );
+    let r = run(&["ratings", "show", "12x", "--data", data_arg]);
+    assert_eq!(r.code, 3);
+    assert!(r.stderr.contains("expected a number"), "{}", r.stderr);
+
+    // --strict: the bad lines fail the import and the list in use stays.
+    let small = work.path().join("small.txt");
+    write_list(&small, 20, &[(3, "SRtng", "x")]);
+    let r = run(&[
+        "ratings",
+        "import",
+        small.to_str().unwrap(),
+        "--data",
+        data_arg,
+        "--strict",
+    ]);
+    assert_eq!(r.code, 3, "{}", r.stdout);
+    assert!(
+        r.stderr.contains("1 records could not be read"),
+        "{}",
+        r.stderr
+    );
+    assert!(r.stderr.contains("line 3"), "{}", r.stderr);
+    let r = run(&["ratings", "show", &id, "--data", data_arg]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    // A file that is not a list; a file that is not there.
+    let bad = work.path().join("notes.txt");
+    std::fs::write(&bad, "hello\nworld\n").unwrap();
+    let r = run(&[
+        "ratings",
+        "import",
+        bad.to_str().unwrap(),
+        "--data",
+        data_arg,
+    ]);
+    assert_eq!(r.code, 3);
+    assert!(r.stderr.contains("line 1: header"), "{}", r.stderr);
+    let r = run(&[
+        "ratings",
+        "import",
+        "/nonexistent/list.txt",
+        "--data",
+        data_arg,
+    ]);
+    assert_eq!(r.code, 5);
+    // Still the first list.
+    let r = run(&["ratings", "show", &id, "--data", data_arg]);
+    assert!(r.stdout.contains("(9998 players)"), "{}", r.stdout);
+}
+
+/// Every event of a tournament, from reporting.
+async fn stream_of(d: &mut Driver) -> Vec<pb::Envelope> {
+    let mut s =
+        d.c.rep
+            .stream_events(rep::StreamEventsRequest {
+                tournament_id: d.tid.clone(),
+                from_version: 1,
+                follow: false,
+            })
+            .await
+            .expect("stream events")
+            .into_inner();
+    let mut out = Vec::new();
+    while let Some(e) = s.next().await {
+        out.push(e.expect("event"));
+    }
+    out
+}
+
+fn is_trigger(e: &pb::Envelope) -> bool {
+    use pb::event::Kind;
+    matches!(
+        e.payload.as_ref().and_then(|p| p.kind.as_ref()),
+        Some(Kind::ResultRecorded(_))
+            | Some(Kind::ResultCorrected(_))
+            | Some(Kind::RoundClosed(_))
+            | Some(Kind::TournamentFinished(_))
+    )
+}
+
+/// Waits until every trigger of the stream is answered by the rating worker, then checks each
+/// is answered by exactly one append; returns the stream.
+async fn answered_once(d: &mut Driver) -> Vec<pb::Envelope> {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        let events = stream_of(d).await;
+        let triggers: BTreeSet<String> = events
+            .iter()
+            .filter(|e| is_trigger(e))
+            .map(|e| format!("rating-worker:{}", e.event_id))
+            .collect();
+        let mut appends: BTreeMap<String, Vec<u64>> = BTreeMap::new();
+        for e in events.iter().filter(|e| e.actor == "rating-worker") {
+            appends
+                .entry(e.command_id.clone())
+                .or_default()
+                .push(e.sequence);
+        }
+        let answered: BTreeSet<String> = appends.keys().cloned().collect();
+        if answered == triggers {
+            for (id, versions) in &appends {
+                let contiguous = versions.windows(2).all(|w| w[1] == w[0] + 1);
+                assert!(contiguous, "{id}: one append, versions {versions:?}");
+            }
+            return events;
+        }
+        assert!(answered.is_subset(&triggers), "answers without a trigger");
+        assert!(
+            Instant::now() < deadline,
+            "{} of {} triggers answered after 60 s",
+            answered.len(),
+            triggers.len()
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+fn small_plan(players: u32, rounds: u32) -> Plan {
+    Plan {
+        players,
+        rounds,
+        seed: 77,
+        early_byes: Vec::new(),
+        late_byes: Vec::new(),
+        withdrawals: Vec::new(),
+        forfeit_permille: 0,
+    }
+}
+
+/// The last `RatingChangesComputed` of a stream.
+fn last_changes(events: &[pb::Envelope]) -> pb::RatingChangesComputed {
+    events
+        .iter()
+        .rev()
+        .find_map(|e| match e.payload.as_ref().and_then(|p| p.kind.as_ref()) {
+            Some(pb::event::Kind::RatingChangesComputed(r)) => Some(r.clone()),
+            _ => None,
+        })
+        .expect("rating changes in the stream")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn serve_runs_the_rating_worker_embedded() {
+    let work = TempDir::new("arbiter-serve-ratings").unwrap();
+    let data = work.path().join("data");
+    let data_arg = data.to_str().unwrap();
+    let mut server = Server::start(&["--data", data_arg], &work.path().join("serve.log"));
+    let plan = small_plan(12, 3);
+    let mut d = Driver::new(
+        Clients::new(&Endpoints::one(&server.grpc)),
+        "rated-2025",
+        plan.clone(),
+        work.path(),
+    );
+    d.create().await;
+    d.register_all().await;
+    for round in 1..=plan.rounds {
+        d.play_round(round).await;
+    }
+    d.finish().await;
+    let events = answered_once(&mut d).await;
+    let last = last_changes(&events);
+    assert_eq!(last.through_round, 3);
+    assert_eq!(last.regulations, "b02-2024");
+    assert_eq!(last.changes.len(), 12);
+    // Zero-sum among rated players of equal K is not guaranteed; every player played 3 games.
+    assert!(last.changes.iter().all(|c| c.games == 3), "{last:?}");
+    assert!(
+        events.iter().any(|e| matches!(
+            e.payload.as_ref().and_then(|p| p.kind.as_ref()),
+            Some(pb::event::Kind::NormResult(_))
+        )),
+        "norm results at the end"
+    );
+
+    let mut client = RatingWorkerClient::connect(server.grpc.clone())
+        .await
+        .unwrap();
+    let ev = client
+        .get_event_ratings(rw::GetEventRatingsRequest {
+            tournament: tref("rated-2025"),
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!((ev.through_round, ev.changes), (3, last.changes.clone()));
+
+    let status = server.interrupt();
+    assert!(status.success(), "serve exited with {status:?}");
+    assert!(
+        data.join("rating-worker").is_dir(),
+        "the worker's checkpoint store"
+    );
+    let replay = run(&["replay", "rated-2025", "--data", data_arg]);
+    assert_eq!(replay.code, 0, "{}\n{}", replay.stdout, replay.stderr);
+    assert!(
+        replay.stdout.contains("hash chain: intact"),
+        "{}",
+        replay.stdout
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn serve_only_rating_worker_over_nats_catches_up_and_restarts_cleanly() {
+    let nats = NatsServer::start()
+        .await
+        .expect("nats-server (apt-get install nats-server)");
+    let url = nats.url();
+    let work = TempDir::new("arbiter-ratings-nats").unwrap();
+    let data = work.path().join("data");
+    let service = |name: &str| {
+        Server::start(
+            &[
+                "--only",
+                name,
+                "--nats",
+                &url,
+                "--data",
+                data.to_str().unwrap(),
+            ],
+            &work.path().join(format!("{name}.log")),
+        )
+    };
+    let registration = service("registration");
+    let director = service("round-director");
+    let _pairing = service("pairing-worker");
+    let reporting = service("reporting");
+    let endpoints = Endpoints {
+        registration: registration.grpc.clone(),
+        director: director.grpc.clone(),
+        reporting: reporting.grpc.clone(),
+    };
+    let plan = small_plan(10, 3);
+    let mut d = Driver::new(
+        Clients::new(&endpoints),
+        "rated-nats",
+        plan.clone(),
+        work.path(),
+    );
+    d.create().await;
+    d.register_all().await;
+    // Round 1 is played before the rating worker exists: it catches up from the log.
+    d.play_round(1).await;
+    let mut ratings = service("rating-worker");
+    d.play_round(2).await;
+    // Killed with SIGKILL and restarted: nothing is answered twice.
+    ratings.kill9();
+    d.play_round(3).await;
+    ratings.restart();
+    d.finish().await;
+    let events = answered_once(&mut d).await;
+    assert_eq!(last_changes(&events).through_round, 3);
+    let mut client = RatingWorkerClient::connect(ratings.grpc.clone())
+        .await
+        .unwrap();
+    let p = client
+        .get_player_rating(rw::GetPlayerRatingRequest {
+            tournament: tref("rated-nats"),
+            player_id: 1,
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(p.games.len(), 3);
+    assert_eq!(
+        p.total.unwrap().games as usize,
+        p.games.iter().filter(|g| g.rated).count()
+    );
+    let status = ratings.interrupt();
+    assert!(status.success(), "rating worker exited with {status:?}");
+}
