@@ -431,7 +431,10 @@ mod tests {
                     arbiter_core::tournament::Pair::new(5, 2),
                 ],
                 bye: Some(3),
-                engine: Default::default(),
+                engine: arbiter_core::tournament::Engine {
+                    name: "test".into(),
+                    version: "1".into(),
+                },
                 rule_set: "dutch-2025".into(),
                 based_on_version: 8,
                 input_digest: vec![0; 32],
