@@ -48,7 +48,12 @@ async fn swiss_40x9_separate_services_over_nats() {
         reporting: reporting.grpc.clone(),
     };
     let plan = Plan::swiss_40x9();
-    let mut d = Driver::new(Clients::new(&endpoints), "open-nats", plan.clone(), work.path());
+    let mut d = Driver::new(
+        Clients::new(&endpoints),
+        "open-nats",
+        plan.clone(),
+        work.path(),
+    );
     d.create().await;
     d.register_all().await;
     let wait = Duration::from_secs(60);
@@ -90,7 +95,10 @@ async fn swiss_40x9_separate_services_over_nats() {
                     .await
                     .unwrap()
                     .into_inner();
-                    assert!(again.replayed, "{id} sent again after the restart is replayed");
+                    assert!(
+                        again.replayed,
+                        "{id} sent again after the restart is replayed"
+                    );
                 } else {
                     reporting.kill9();
                     reporting.restart();
@@ -126,7 +134,12 @@ async fn swiss_40x9_separate_services_over_nats() {
         "{}",
         replay.stdout
     );
-    for s in [&mut registration, &mut director, &mut worker, &mut reporting] {
+    for s in [
+        &mut registration,
+        &mut director,
+        &mut worker,
+        &mut reporting,
+    ] {
         let status = s.interrupt();
         assert!(status.success(), "{status:?}");
     }
@@ -196,21 +209,30 @@ async fn two_registration_processes_race_on_one_stream() {
         async move {
             let mut h = header("race", &format!("racer-{i}"));
             h.as_mut().unwrap().expected_version = Some(v);
-            reg.register_player(reg::RegisterPlayerRequest { header: h, player: p })
-                .await
+            reg.register_player(reg::RegisterPlayerRequest {
+                header: h,
+                player: p,
+            })
+            .await
         }
     };
     let (ra, rb) = tokio::join!(send(&ca, 1), send(&cb, 2));
     let outcomes = [ra, rb];
-    assert_eq!(outcomes.iter().filter(|r| r.is_ok()).count(), 1, "{outcomes:?}");
+    assert_eq!(
+        outcomes.iter().filter(|r| r.is_ok()).count(),
+        1,
+        "{outcomes:?}"
+    );
     let lost = outcomes.iter().find_map(|r| r.as_ref().err()).unwrap();
     assert_eq!(lost.code(), Code::Aborted, "{lost:?}");
     assert_eq!(version(&cb).await.version, v + 1);
 
     // No expected version: every command lands once; the loser of each race retries.
     let conflicted = || {
-        a.log().contains("version conflict: re-reading and deciding again")
-            || b.log().contains("version conflict: re-reading and deciding again")
+        a.log()
+            .contains("version conflict: re-reading and deciding again")
+            || b.log()
+                .contains("version conflict: re-reading and deciding again")
     };
     let mut sent = 1u64;
     for batch in 0..5u64 {

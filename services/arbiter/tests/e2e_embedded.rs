@@ -29,7 +29,9 @@ async fn swiss_40x9_embedded_server() {
         }
         // Round 5: the server dies (SIGKILL) with half the results in.
         d.start_round(round).await;
-        let proposal = d.wait_proposal(round, std::time::Duration::from_secs(60)).await;
+        let proposal = d
+            .wait_proposal(round, std::time::Duration::from_secs(60))
+            .await;
         d.check_proposal(round, &proposal).await;
         d.publish(round).await;
         let pairing = pairing_of(&proposal);
@@ -38,7 +40,11 @@ async fn swiss_40x9_embedded_server() {
         let before = d.version().await;
         server.kill9();
         server.restart();
-        assert_eq!(d.version().await, before, "no event lost or added by the crash");
+        assert_eq!(
+            d.version().await,
+            before,
+            "no event lost or added by the crash"
+        );
         // The last command again, same command id: the first outcome, nothing appended.
         let (id, req) = d.last_result.clone().unwrap();
         let again = retry("resend", || {
@@ -94,7 +100,11 @@ async fn swiss_40x9_embedded_server() {
     assert!(status.success(), "serve exited with {status:?}");
     let replay = run(&["replay", "open-2025", "--data", data_arg]);
     assert_eq!(replay.code, 0, "{}\n{}", replay.stdout, replay.stderr);
-    assert!(replay.stdout.contains("hash chain: intact"), "{}", replay.stdout);
+    assert!(
+        replay.stdout.contains("hash chain: intact"),
+        "{}",
+        replay.stdout
+    );
     assert!(
         replay.stdout.contains("9 rounds re-paired, 0 differing"),
         "{}",

@@ -28,7 +28,10 @@ fn player(name: &str, rating: u32, fide_id: u64) -> Option<pb::Player> {
 /// A server with a 2-round tournament "bad" of six players.
 async fn small_tournament(work: &TempDir) -> (Server, Driver) {
     let data = work.path().join("data");
-    let server = Server::start(&["--data", data.to_str().unwrap()], &work.path().join("serve.log"));
+    let server = Server::start(
+        &["--data", data.to_str().unwrap()],
+        &work.path().join("serve.log"),
+    );
     let c = Clients::new(&Endpoints::one(&server.grpc));
     let plan = Plan {
         players: 6,
@@ -58,7 +61,11 @@ async fn refused<T: std::fmt::Debug>(
     let s = got.expect_err(what);
     assert_eq!(s.code(), code, "{what}: {s:?}");
     for w in words {
-        assert!(s.message().contains(w), "{what}: {:?} lacks {w:?}", s.message());
+        assert!(
+            s.message().contains(w),
+            "{what}: {:?} lacks {w:?}",
+            s.message()
+        );
     }
     assert_eq!(d.version().await, before, "{what}: nothing appended");
 }
@@ -78,7 +85,14 @@ async fn bad_input_is_refused_with_a_clear_status_and_appends_nothing() {
             player: player("Copy, Cat", 1500, 1_000_001),
         })
         .await;
-    refused(&mut d, "duplicate FIDE id", r, Code::AlreadyExists, &["bad", "FIDE id 1000001"]).await;
+    refused(
+        &mut d,
+        "duplicate FIDE id",
+        r,
+        Code::AlreadyExists,
+        &["bad", "FIDE id 1000001"],
+    )
+    .await;
 
     // A result for a round not started, then for a round started but not published.
     let result = |round, board| rd::RecordResultRequest {
@@ -90,7 +104,14 @@ async fn bad_input_is_refused_with_a_clear_status_and_appends_nothing() {
         black_code: 0,
     };
     let r = c.rd.record_result(result(1, 1)).await;
-    refused(&mut d, "result, round not started", r, Code::FailedPrecondition, &["round 1"]).await;
+    refused(
+        &mut d,
+        "result, round not started",
+        r,
+        Code::FailedPrecondition,
+        &["round 1"],
+    )
+    .await;
     d.start_round(1).await;
     let proposal = d.wait_proposal(1, Duration::from_secs(30)).await;
     let r = c.rd.record_result(result(1, 1)).await;
@@ -106,11 +127,25 @@ async fn bad_input_is_refused_with_a_clear_status_and_appends_nothing() {
 
     // An unknown board; an unspecified result.
     let r = c.rd.record_result(result(1, 99)).await;
-    refused(&mut d, "unknown board", r, Code::NotFound, &["round 1", "board 99"]).await;
+    refused(
+        &mut d,
+        "unknown board",
+        r,
+        Code::NotFound,
+        &["round 1", "board 99"],
+    )
+    .await;
     let mut unspecified = result(1, 1);
     unspecified.result = 0;
     let r = c.rd.record_result(unspecified).await;
-    refused(&mut d, "unspecified result", r, Code::InvalidArgument, &["result"]).await;
+    refused(
+        &mut d,
+        "unspecified result",
+        r,
+        Code::InvalidArgument,
+        &["result"],
+    )
+    .await;
 
     // A bye for a round whose pairing is already published.
     let r = c
@@ -132,9 +167,8 @@ async fn bad_input_is_refused_with_a_clear_status_and_appends_nothing() {
     .await;
 
     // An unknown tournament: commands and queries.
-    let r = c
-        .rd
-        .start_round(rd::StartRoundRequest {
+    let r =
+        c.rd.start_round(rd::StartRoundRequest {
             header: header("nope", "x"),
             round: 1,
             scheduled_unix_ms: 0,
@@ -142,7 +176,10 @@ async fn bad_input_is_refused_with_a_clear_status_and_appends_nothing() {
         .await;
     let s = r.unwrap_err();
     assert_eq!(s.code(), Code::NotFound, "{s:?}");
-    assert!(s.message().contains("tournament nope does not exist"), "{s:?}");
+    assert!(
+        s.message().contains("tournament nope does not exist"),
+        "{s:?}"
+    );
     let s = c
         .rep
         .get_standings(rep::GetStandingsRequest {
@@ -168,24 +205,36 @@ async fn bad_input_is_refused_with_a_clear_status_and_appends_nothing() {
     d.close(1).await;
     d.play_round(2).await;
     d.finish().await;
-    let r = c
-        .rd
-        .start_round(rd::StartRoundRequest {
+    let r =
+        c.rd.start_round(rd::StartRoundRequest {
             header: header("bad", "start-3"),
             round: 3,
             scheduled_unix_ms: 0,
         })
         .await;
-    refused(&mut d, "pairing a finished tournament", r, Code::FailedPrecondition, &["finished"]).await;
-    let r = c
-        .rd
-        .request_repairing(rd::RequestRepairingRequest {
+    refused(
+        &mut d,
+        "pairing a finished tournament",
+        r,
+        Code::FailedPrecondition,
+        &["finished"],
+    )
+    .await;
+    let r =
+        c.rd.request_repairing(rd::RequestRepairingRequest {
             header: header("bad", "repair-2"),
             round: 2,
             reason: "again".into(),
         })
         .await;
-    refused(&mut d, "re-pairing a finished tournament", r, Code::FailedPrecondition, &["finished"]).await;
+    refused(
+        &mut d,
+        "re-pairing a finished tournament",
+        r,
+        Code::FailedPrecondition,
+        &["finished"],
+    )
+    .await;
     let mut worker = PairingWorkerClient::new(
         tonic::transport::Channel::from_shared(server.grpc.clone())
             .unwrap()
@@ -198,7 +247,14 @@ async fn bad_input_is_refused_with_a_clear_status_and_appends_nothing() {
             rule_set: String::new(),
         })
         .await;
-    refused(&mut d, "dry-run pairing of a finished tournament", r, Code::FailedPrecondition, &["no round is left"]).await;
+    refused(
+        &mut d,
+        "dry-run pairing of a finished tournament",
+        r,
+        Code::FailedPrecondition,
+        &["no round is left"],
+    )
+    .await;
     assert!(d.version().await > v0);
     d.check_stream().await;
 }
@@ -212,12 +268,20 @@ async fn same_command_id_twice_is_one_event() {
         header: header("bad", "register-once"),
         player: player("Once, Only", 1800, 77),
     };
-    let first = d.c.reg.register_player(req.clone()).await.unwrap().into_inner();
+    let first =
+        d.c.reg
+            .register_player(req.clone())
+            .await
+            .unwrap()
+            .into_inner();
     let second = d.c.reg.register_player(req).await.unwrap().into_inner();
     assert!(!first.replayed);
     assert!(second.replayed);
     assert_eq!(first.event_ids, second.event_ids);
-    assert_eq!((second.first_version, second.last_version), (v0 + 1, v0 + 1));
+    assert_eq!(
+        (second.first_version, second.last_version),
+        (v0 + 1, v0 + 1)
+    );
     assert_eq!(d.version().await, v0 + 1);
 }
 
@@ -270,7 +334,11 @@ async fn racing_writers_one_wins_the_other_conflicts_or_retries() {
         }
         let mut versions = Vec::new();
         for t in tasks {
-            let r = t.await.unwrap().expect("every writer succeeds").into_inner();
+            let r = t
+                .await
+                .unwrap()
+                .expect("every writer succeeds")
+                .into_inner();
             versions.push(r.first_version);
         }
         versions.sort_unstable();
@@ -278,7 +346,10 @@ async fn racing_writers_one_wins_the_other_conflicts_or_retries() {
         assert_eq!(versions.len(), 16, "each writer got its own version");
         total += 16;
         assert_eq!(d.version().await, v + 16);
-        if server.log().contains("version conflict: re-reading and deciding again") {
+        if server
+            .log()
+            .contains("version conflict: re-reading and deciding again")
+        {
             break;
         }
     }
@@ -332,14 +403,32 @@ fn import_replay_and_a_flipped_byte() {
     let golden_arg = golden.to_str().unwrap();
 
     // A tournament paired by a reference engine: imported, audited, every round identical.
-    let im = run(&["import", golden_arg, "--data", data_arg, "--rule-set", "dutch-2017"]);
+    let im = run(&[
+        "import",
+        golden_arg,
+        "--data",
+        data_arg,
+        "--rule-set",
+        "dutch-2017",
+    ]);
     assert_eq!(im.code, 0, "{}", im.stderr);
     assert_eq!(im.stdout.trim(), "t0009");
     let replay = run(&["replay", "t0009", "--data", data_arg, "--strict"]);
     assert_eq!(replay.code, 0, "{}\n{}", replay.stdout, replay.stderr);
-    assert!(replay.stdout.contains("9 rounds re-paired, 0 differing"), "{}", replay.stdout);
+    assert!(
+        replay.stdout.contains("9 rounds re-paired, 0 differing"),
+        "{}",
+        replay.stdout
+    );
     // Importing again appends nothing (every command id is already there).
-    let again = run(&["import", golden_arg, "--data", data_arg, "--rule-set", "dutch-2017"]);
+    let again = run(&[
+        "import",
+        golden_arg,
+        "--data",
+        data_arg,
+        "--rule-set",
+        "dutch-2017",
+    ]);
     assert_eq!(again.code, 0, "{}", again.stderr);
     assert!(again.stderr.contains("at version 125"), "{}", again.stderr);
     // The export of the imported tournament re-pairs identically too.
@@ -369,7 +458,14 @@ fn import_replay_and_a_flipped_byte() {
     for copy in 0.. {
         let dir = work.path().join(format!("tamper-{copy}"));
         let dir_arg = dir.to_str().unwrap();
-        let im = run(&["import", golden_arg, "--data", dir_arg, "--rule-set", "dutch-2017"]);
+        let im = run(&[
+            "import",
+            golden_arg,
+            "--data",
+            dir_arg,
+            "--rule-set",
+            "dutch-2017",
+        ]);
         assert_eq!(im.code, 0, "{}", im.stderr);
         if !flip_nth(&dir, b"Test0005 Player0005", copy) {
             break;

@@ -3,7 +3,7 @@
 
 use crate::engine::{boards_of, input_digest, input_for};
 use arbiter_core::ResultCode;
-use arbiter_core::tournament::{Event, PairingPublished, Pair, State};
+use arbiter_core::tournament::{Event, Pair, PairingPublished, State};
 use arbiter_eventlog::{ChainBreak, StoredEvent, Version, verify_chain};
 use arbiter_pairing::pair;
 use arbiter_proto::convert::event_from_wire;
@@ -131,9 +131,7 @@ pub fn audit(stream: &str, events: &[StoredEvent]) -> AuditReport {
         if let Ok(wire) = e.decode_event()
             && let Ok(Some(Event::PairingPublished(p))) = event_from_wire(&wire)
         {
-            report
-                .rounds
-                .push(rerun(&folded.state, &p, e.version));
+            report.rounds.push(rerun(&folded.state, &p, e.version));
         }
         if let Err(err) = folded.apply_stored(e) {
             report.fold_error = Some(err);
@@ -174,7 +172,11 @@ fn rerun(before: &State, p: &PairingPublished, version: Version) -> RoundAudit {
             return out;
         }
     };
-    let mut published: Vec<Pair> = p.boards.iter().map(|b| Pair::new(b.white, b.black)).collect();
+    let mut published: Vec<Pair> = p
+        .boards
+        .iter()
+        .map(|b| Pair::new(b.white, b.black))
+        .collect();
     let mut computed = boards_of(&engine);
     if out.manual {
         // A pairing made by hand (or imported from a file, which records no board order) is

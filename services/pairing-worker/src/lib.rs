@@ -105,7 +105,11 @@ impl Worker {
         let tournament = tournament_of(stream).unwrap_or(stream).to_string();
         let span = info_span!("pairing_request", %tournament, round, attempt, version);
         async {
-            let latest = self.store.current(stream).await.map_err(|e| e.to_string())?;
+            let latest = self
+                .store
+                .current(stream)
+                .await
+                .map_err(|e| e.to_string())?;
             let s = &latest.state;
             if s.round_phase(round) != Some(RoundPhase::Requested)
                 || s.round_attempt(round) != Some(attempt)
@@ -247,7 +251,10 @@ impl PairingWorkerService {
         PairingWorkerServer::new(self)
     }
 
-    async fn folded(&self, t: Option<arbiter_proto::common::v1::TournamentRef>) -> Result<(String, Arc<Folded>), Status> {
+    async fn folded(
+        &self,
+        t: Option<arbiter_proto::common::v1::TournamentRef>,
+    ) -> Result<(String, Arc<Folded>), Status> {
         let t = t.unwrap_or_default();
         let stream = stream_of(&t.tournament_id)?;
         let f = self
@@ -314,9 +321,7 @@ impl PairingWorkerApi for PairingWorkerService {
         let (tid, f) = self.folded(r.tournament).await?;
         let round = match r.round {
             0 => f.state.next_open_round().ok_or_else(|| {
-                Status::failed_precondition(format!(
-                    "tournament {tid}: no round is left to pair"
-                ))
+                Status::failed_precondition(format!("tournament {tid}: no round is left to pair"))
             })?,
             n => n,
         };
@@ -484,7 +489,8 @@ impl PairingWorkerApi for PairingWorkerService {
                 black: b.black,
             });
             let b = computed.get(i).cloned();
-            let same = matches!((&a, &b), (Some(x), Some(y)) if x.white == y.white && x.black == y.black);
+            let same =
+                matches!((&a, &b), (Some(x), Some(y)) if x.white == y.white && x.black == y.black);
             if !same {
                 differences.push(api::BoardDifference {
                     board: i as u32 + 1,
@@ -630,10 +636,17 @@ mod tests {
             .unwrap();
         assert_eq!(worker.stats().proposed.load(Ordering::Relaxed), 1);
         assert_eq!(worker.stats().skipped.load(Ordering::Relaxed), 1);
-        assert_eq!(log.last_version("tournament-w").await.unwrap(), requested + 1);
+        assert_eq!(
+            log.last_version("tournament-w").await.unwrap(),
+            requested + 1
+        );
         let after = store.current("tournament-w").await.unwrap();
         let p = after.state.proposal(1).expect("a proposal");
-        assert_eq!((p.boards.len(), p.unpaired.len()), (2, 1), "5 players: 2 boards and a bye");
+        assert_eq!(
+            (p.boards.len(), p.unpaired.len()),
+            (2, 1),
+            "5 players: 2 boards and a bye"
+        );
         assert_eq!(p.engine, engine());
         assert_eq!(p.rule_set, "dutch-2025");
         assert_eq!(p.based_on_version, requested);

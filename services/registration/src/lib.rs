@@ -8,11 +8,11 @@
 //!
 //! [`run`] serves the API on a listener until shutdown, with its own checkpoint store.
 
+use arbiter_core::PointSystem;
 use arbiter_core::tournament::{
     AccelerationChoice, ByeKind, CancelBye, Command, CreateTournament, DeclareAbsence,
     PairingSystem, RegisterPlayer, RequestBye, UpdateTournament, WithdrawPlayer,
 };
-use arbiter_core::PointSystem;
 use arbiter_eventlog::{CheckpointStore, EventLog};
 use arbiter_proto::common::v1::CommandResult;
 use arbiter_proto::convert::{
@@ -249,7 +249,9 @@ impl Registration for RegistrationService {
         let kind = bye_kind_from_wire(r.kind)
             .map_err(|e| convert_status("", &e))?
             .ok_or_else(|| {
-                Status::invalid_argument("kind: give BYE_KIND_HALF_POINT, _ZERO_POINT or _FULL_POINT")
+                Status::invalid_argument(
+                    "kind: give BYE_KIND_HALF_POINT, _ZERO_POINT or _FULL_POINT",
+                )
             })?;
         self.run(ctx, |_| {
             Ok(Command::RequestBye(RequestBye {
@@ -310,12 +312,8 @@ impl Registration for RegistrationService {
             .state
             .players()
             .map(|p| {
-                let mut rounds_off: Vec<u32> = p
-                    .byes
-                    .keys()
-                    .chain(p.absences.keys())
-                    .copied()
-                    .collect();
+                let mut rounds_off: Vec<u32> =
+                    p.byes.keys().chain(p.absences.keys()).copied().collect();
                 rounds_off.sort_unstable();
                 rounds_off.dedup();
                 api::RegisteredPlayer {
@@ -451,10 +449,19 @@ mod tests {
             day: 30,
         });
         let e = create_command(&t).unwrap_err();
-        assert!(e.message().contains("tournament.start_date"), "{}", e.message());
+        assert!(
+            e.message().contains("tournament.start_date"),
+            "{}",
+            e.message()
+        );
         let mut t = created();
         t.pairing_system = 42;
-        assert!(create_command(&t).unwrap_err().message().contains("pairing_system"));
+        assert!(
+            create_command(&t)
+                .unwrap_err()
+                .message()
+                .contains("pairing_system")
+        );
         let e = register_command(Some(&pb::Player {
             title: 99,
             ..Default::default()

@@ -265,7 +265,9 @@ async fn http_list(AxState(store): AxState<Arc<TournamentStore>>) -> HttpRespons
     };
     let mut out = Vec::new();
     for s in streams {
-        let Some(id) = tournament_of(&s) else { continue };
+        let Some(id) = tournament_of(&s) else {
+            continue;
+        };
         if let Ok(f) = store.current(&s).await
             && let Some(t) = f.state.tournament()
         {
@@ -328,7 +330,10 @@ async fn http_trf(
     match folded(&store, &id, 0).await {
         Ok(f) => match views::trf_text(&f.state) {
             Ok(text) => (
-                [(axum::http::header::CONTENT_TYPE, "text/plain; charset=utf-8")],
+                [(
+                    axum::http::header::CONTENT_TYPE,
+                    "text/plain; charset=utf-8",
+                )],
                 text,
             )
                 .into_response(),

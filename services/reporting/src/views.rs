@@ -206,7 +206,12 @@ fn clean(s: &str, max: usize) -> String {
         .chars()
         .map(|c| if c.is_control() { ' ' } else { c })
         .collect();
-    s.trim().chars().take(max).collect::<String>().trim().to_string()
+    s.trim()
+        .chars()
+        .take(max)
+        .collect::<String>()
+        .trim()
+        .to_string()
 }
 
 fn text(code: TextCode, value: &str) -> Option<Record> {
@@ -295,8 +300,7 @@ pub fn trf_file(state: &State) -> TrfFile {
     let next_open = next <= t.rounds && !state.is_finished();
     for p in state.players() {
         let pn = p.pairing_number();
-        let mut rounds: Vec<Option<RoundEntry>> =
-            (1..=k).map(|r| state.entry(pn, r)).collect();
+        let mut rounds: Vec<Option<RoundEntry>> = (1..=k).map(|r| state.entry(pn, r)).collect();
         if next_open {
             rounds.push(p.availability(next).unpaired_code().map(RoundEntry::bye));
         }
@@ -420,7 +424,13 @@ mod tests {
                 Command::RegisterPlayer(RegisterPlayer::new(format!("Player, {i}"), 2100 - i)),
             );
         }
-        run(&mut s, Command::StartRound(StartRound { round: 1, scheduled_unix_ms: None }));
+        run(
+            &mut s,
+            Command::StartRound(StartRound {
+                round: 1,
+                scheduled_unix_ms: None,
+            }),
+        );
         run(
             &mut s,
             Command::ProposePairing(ProposePairing {
@@ -452,7 +462,11 @@ mod tests {
         );
         run(
             &mut s,
-            Command::RecordResult(RecordResult { round: 1, board: 1, result: BoardResult::Draw }),
+            Command::RecordResult(RecordResult {
+                round: 1,
+                board: 1,
+                result: BoardResult::Draw,
+            }),
         );
         run(
             &mut s,
@@ -465,7 +479,11 @@ mod tests {
         run(&mut s, Command::CloseRound(CloseRound { round: 1 }));
         run(
             &mut s,
-            Command::RequestBye(RequestBye { player: 4, round: 2, kind: ByeKind::HalfPoint }),
+            Command::RequestBye(RequestBye {
+                player: 4,
+                round: 2,
+                kind: ByeKind::HalfPoint,
+            }),
         );
         s
     }
@@ -476,14 +494,19 @@ mod tests {
         assert_eq!(after, 1);
         let order: Vec<(u32, i32)> = rows.iter().map(|r| (r.player_id, r.points)).collect();
         assert_eq!(order, vec![(2, 10), (3, 10), (1, 5), (4, 5), (5, 0)]);
-        assert_eq!(rows.iter().map(|r| r.rank).collect::<Vec<_>>(), vec![1, 2, 3, 4, 5]);
+        assert_eq!(
+            rows.iter().map(|r| r.rank).collect::<Vec<_>>(),
+            vec![1, 2, 3, 4, 5]
+        );
     }
 
     #[test]
     fn the_trf_export_reads_back_with_history_and_next_round_byes() {
         let s = played();
         let text = trf_text(&s).unwrap();
-        let file = arbiter_trf::parse(&text).expect("the export parses strictly").file;
+        let file = arbiter_trf::parse(&text)
+            .expect("the export parses strictly")
+            .file;
         assert_eq!(file.total_rounds(), 3);
         assert_eq!(file.initial_color(), Some(Color::White));
         let record = arbiter_pairing::trf::record_from_trf(&file).unwrap();
@@ -492,15 +515,25 @@ mod tests {
         assert_eq!(r1.bye, Some(3));
         assert_eq!(r1.boards.len(), 2);
         let p4 = file.player(4).unwrap();
-        assert_eq!(p4.rounds.len(), 2, "round 1 and the announced bye of round 2");
-        assert_eq!(p4.rounds[1].unwrap().result, arbiter_core::ResultCode::HalfBye);
+        assert_eq!(
+            p4.rounds.len(),
+            2,
+            "round 1 and the announced bye of round 2"
+        );
+        assert_eq!(
+            p4.rounds[1].unwrap().result,
+            arbiter_core::ResultCode::HalfBye
+        );
         let input = record
             .input_for_round(2, arbiter_pairing::RuleSet::Dutch2025)
             .unwrap();
         assert!(!input.players.iter().find(|p| p.id == 4).unwrap().available);
         let p2 = file.player(2).unwrap();
         assert_eq!(p2.points, Score::ONE);
-        assert_eq!(p2.rounds[0].unwrap().result, arbiter_core::ResultCode::ForfeitWin);
+        assert_eq!(
+            p2.rounds[0].unwrap().result,
+            arbiter_core::ResultCode::ForfeitWin
+        );
     }
 
     #[test]

@@ -19,11 +19,11 @@
 pub mod status;
 pub mod store;
 
+use arbiter_core::ResultCode;
 use arbiter_core::tournament::{
     BoardResult, CloseRound, Command, CorrectResult, FinishTournament, ManualPairing, Pair,
     PublishPairing, RecordResult, RequestPairing, RoundPhase, StartRound,
 };
-use arbiter_core::ResultCode;
 use arbiter_eventlog::{CheckpointStore, EventLog, SubscribeFrom};
 use arbiter_proto::common::v1::CommandResult;
 use arbiter_proto::convert::{board_result_from_wire, result_code_from_wire};
@@ -285,7 +285,8 @@ impl RoundDirector for RoundDirectorService {
         Ok(Response::new(tournament_state(&t.tournament_id, &f)))
     }
 
-    type WatchTournamentStream = futures::stream::BoxStream<'static, Result<api::TournamentState, Status>>;
+    type WatchTournamentStream =
+        futures::stream::BoxStream<'static, Result<api::TournamentState, Status>>;
 
     async fn watch_tournament(
         &self,

@@ -20,8 +20,8 @@
 use crate::status::{domain_status, log_status};
 use arbiter_core::tournament::{Command, Event, State, decide};
 use arbiter_eventlog::{
-    CheckpointStore, EventLog, ExpectedVersion, JetStreamLog, LogError, StoredEvent,
-    SubscribeFrom, Version, encode_events,
+    CheckpointStore, EventLog, ExpectedVersion, JetStreamLog, LogError, StoredEvent, SubscribeFrom,
+    Version, encode_events,
 };
 use arbiter_proto::common::v1::{CommandHeader, CommandResult};
 use arbiter_proto::convert::{event_from_wire, event_to_wire};
@@ -816,8 +816,7 @@ impl Feed {
                                     break;
                                 }
                                 warn!(service, position, tries, error = %e, "handling failed, retrying");
-                                tokio::time::sleep(Duration::from_millis(200 * tries as u64))
-                                    .await;
+                                tokio::time::sleep(Duration::from_millis(200 * tries as u64)).await;
                             }
                         }
                     }
@@ -964,7 +963,12 @@ mod tests {
         a.current("tournament-race").await.unwrap();
         b.current("tournament-race").await.unwrap();
         let mut tasks = Vec::new();
-        for (i, store) in [a.clone(), b.clone()].into_iter().cycle().take(16).enumerate() {
+        for (i, store) in [a.clone(), b.clone()]
+            .into_iter()
+            .cycle()
+            .take(16)
+            .enumerate()
+        {
             tasks.push(tokio::spawn(async move {
                 let ctx = CommandContext::new("race", &format!("r{i}"), None, "me").unwrap();
                 store
@@ -1021,7 +1025,10 @@ mod tests {
         let f = store.current("tournament-s").await.unwrap();
         assert_eq!(*f, fresh);
         assert_eq!(
-            store.stats().resumed_from_checkpoint.load(Ordering::Relaxed),
+            store
+                .stats()
+                .resumed_from_checkpoint
+                .load(Ordering::Relaxed),
             1
         );
     }

@@ -32,8 +32,10 @@ use std::time::{Duration, Instant};
 use tonic::transport::Channel;
 
 #[derive(clap::Args, Debug)]
-#[command(after_help = "Exit codes: 0 done; 2 the server refused the command (the message \
-says why); 3 invalid arguments; 5 the server cannot be reached.")]
+#[command(
+    after_help = "Exit codes: 0 done; 2 the server refused the command (the message \
+says why); 3 invalid arguments; 5 the server cannot be reached."
+)]
 pub struct ClientArgs {
     #[command(flatten)]
     pub conn: Connection,
@@ -261,7 +263,11 @@ impl Clients {
         }
     }
 
-    pub async fn start_round(&mut self, tournament: &str, round: u32) -> Result<CommandResult, Exit> {
+    pub async fn start_round(
+        &mut self,
+        tournament: &str,
+        round: u32,
+    ) -> Result<CommandResult, Exit> {
         Ok(self
             .director
             .start_round(rd::StartRoundRequest {
@@ -415,7 +421,11 @@ pub fn render_pairings(p: &rep::RoundPairings, names: &BTreeMap<u32, String>) ->
         let code = arbiter_proto::convert::result_code_from_wire("code", u.code)
             .map(|c| c.trf_char())
             .unwrap_or('?');
-        out.push_str(&format!("   -  {:>3} {:<28} bye ({code})\n", u.player_id, name(u.player_id)));
+        out.push_str(&format!(
+            "   -  {:>3} {:<28} bye ({code})\n",
+            u.player_id,
+            name(u.player_id)
+        ));
     }
     out
 }
@@ -522,22 +532,24 @@ async fn client(a: ClientArgs) -> Result<(), Exit> {
                 ..Default::default()
             });
             let r = match first_round {
-                None => c
-                    .registration
-                    .register_player(reg::RegisterPlayerRequest {
-                        header: c.header(&tournament),
-                        player,
-                    })
-                    .await,
-                Some(first_round) => c
-                    .registration
-                    .enter_late(reg::EnterLateRequest {
-                        header: c.header(&tournament),
-                        player,
-                        first_round,
-                        missed_rounds: 0,
-                    })
-                    .await,
+                None => {
+                    c.registration
+                        .register_player(reg::RegisterPlayerRequest {
+                            header: c.header(&tournament),
+                            player,
+                        })
+                        .await
+                }
+                Some(first_round) => {
+                    c.registration
+                        .enter_late(reg::EnterLateRequest {
+                            header: c.header(&tournament),
+                            player,
+                            first_round,
+                            missed_rounds: 0,
+                        })
+                        .await
+                }
             }
             .map_err(|s| status_exit("register", &s))?
             .into_inner();
@@ -573,7 +585,9 @@ async fn client(a: ClientArgs) -> Result<(), Exit> {
                 "zero" | "z" => pb::ByeKind::ZeroPoint,
                 "full" | "f" => pb::ByeKind::FullPoint,
                 other => {
-                    return Err(Exit::Invalid(format!("--kind {other:?}: half, zero or full")));
+                    return Err(Exit::Invalid(format!(
+                        "--kind {other:?}: half, zero or full"
+                    )));
                 }
             };
             let r = c
@@ -718,9 +732,8 @@ async fn client(a: ClientArgs) -> Result<(), Exit> {
                 .map_err(|s| status_exit("export", &s))?
                 .into_inner();
             match output {
-                Some(p) => std::fs::write(&p, &r.trf).map_err(|e| {
-                    Exit::Unavailable(format!("cannot write {}: {e}", p.display()))
-                })?,
+                Some(p) => std::fs::write(&p, &r.trf)
+                    .map_err(|e| Exit::Unavailable(format!("cannot write {}: {e}", p.display())))?,
                 None => print!("{}", String::from_utf8_lossy(&r.trf)),
             }
         }

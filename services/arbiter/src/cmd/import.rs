@@ -10,9 +10,9 @@
 
 use super::backend::{Exit, LogArgs, block_on, status_exit};
 use arbiter_core::tournament::{
-    Arbiter, BoardResult, ByeKind, Command, CreateTournament, Date, DeclareAbsence, EntryId,
-    ManualPairing, Pair, PublishPairing, RecordResult, RegisterPlayer, RequestBye, Sex,
-    StartRound, Title, CloseRound,
+    Arbiter, BoardResult, ByeKind, CloseRound, Command, CreateTournament, Date, DeclareAbsence,
+    EntryId, ManualPairing, Pair, PublishPairing, RecordResult, RegisterPlayer, RequestBye, Sex,
+    StartRound, Title,
 };
 use arbiter_core::{Color, PlayerId, ResultCode, RoundEntry};
 use arbiter_round_director::store::{CommandContext, TournamentStore, stream_of};
@@ -73,11 +73,7 @@ fn id_from_path(p: &std::path::Path) -> String {
         })
         .take(100)
         .collect();
-    if id.is_empty() {
-        "imported".into()
-    } else {
-        id
-    }
+    if id.is_empty() { "imported".into() } else { id }
 }
 
 fn title_of(t: &arbiter_trf::Title) -> Option<Title> {
@@ -244,7 +240,12 @@ async fn import_file(
         end,
         file.total_rounds().max(rounds_played).clamp(1, 99),
     );
-    create.place = file.text(TextCode::City).unwrap_or("").chars().take(200).collect();
+    create.place = file
+        .text(TextCode::City)
+        .unwrap_or("")
+        .chars()
+        .take(200)
+        .collect();
     create.federation = federation(file.text(TextCode::Federation).unwrap_or(""));
     create.chief_arbiter = Arbiter::named(
         file.text(TextCode::ChiefArbiter)
@@ -470,7 +471,10 @@ mod tests {
 
     #[test]
     fn ids_from_file_names() {
-        assert_eq!(id_from_path(std::path::Path::new("/x/open 2025.trf")), "open-2025");
+        assert_eq!(
+            id_from_path(std::path::Path::new("/x/open 2025.trf")),
+            "open-2025"
+        );
         assert_eq!(id_from_path(std::path::Path::new(".trf")), "-trf");
     }
 }

@@ -12,8 +12,10 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 #[derive(clap::Args, Debug)]
-#[command(after_help = "Exit codes: 0 every check passed; 2 a re-run pairing differs; \
-3 no such tournament (or a bad argument); 4 the log is damaged; 5 the log cannot be opened.")]
+#[command(
+    after_help = "Exit codes: 0 every check passed; 2 a re-run pairing differs; \
+3 no such tournament (or a bad argument); 4 the log is damaged; 5 the log cannot be opened."
+)]
 pub struct ReplayArgs {
     /// The tournament id.
     pub tournament: String,
@@ -46,9 +48,10 @@ async fn replay(a: ReplayArgs) -> Result<(), Exit> {
     let log = opened.as_dyn();
     let started = Instant::now();
     let events = log.read(&stream, 1).await.map_err(|e| match e {
-        arbiter_eventlog::LogError::Corrupt { .. } => {
-            Exit::Damaged(format!("tournament {}: the log is damaged: {e}", a.tournament))
-        }
+        arbiter_eventlog::LogError::Corrupt { .. } => Exit::Damaged(format!(
+            "tournament {}: the log is damaged: {e}",
+            a.tournament
+        )),
         other => Exit::Unavailable(format!("tournament {}: {other}", a.tournament)),
     })?;
     if events.is_empty() {
@@ -58,11 +61,10 @@ async fn replay(a: ReplayArgs) -> Result<(), Exit> {
             opened.describe(&a.log)
         )));
     }
-    let report = tokio::task::spawn_blocking(move || {
-        arbiter_pairing_worker::audit::audit(&stream, &events)
-    })
-    .await
-    .map_err(|e| Exit::Unavailable(format!("the audit stopped: {e}")))?;
+    let report =
+        tokio::task::spawn_blocking(move || arbiter_pairing_worker::audit::audit(&stream, &events))
+            .await
+            .map_err(|e| Exit::Unavailable(format!("the audit stopped: {e}")))?;
     print!("{}", report.render());
     let elapsed = started.elapsed();
     let differing = report.differing(a.strict);

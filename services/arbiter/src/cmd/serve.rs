@@ -140,7 +140,9 @@ async fn serve(a: ServeArgs) -> Result<(), Exit> {
     };
 
     let grpc = bind(a.grpc_port, "gRPC").await?;
-    let grpc_addr = grpc.local_addr().map_err(|e| Exit::Unavailable(e.to_string()))?;
+    let grpc_addr = grpc
+        .local_addr()
+        .map_err(|e| Exit::Unavailable(e.to_string()))?;
     let with_reporting = services.contains(&ServiceName::Reporting);
     let http = if with_reporting {
         Some(bind(a.http_port, "HTTP").await?)
@@ -148,7 +150,10 @@ async fn serve(a: ServeArgs) -> Result<(), Exit> {
         None
     };
     let http_addr = match &http {
-        Some(l) => Some(l.local_addr().map_err(|e| Exit::Unavailable(e.to_string()))?),
+        Some(l) => Some(
+            l.local_addr()
+                .map_err(|e| Exit::Unavailable(e.to_string()))?,
+        ),
         None => None,
     };
 
@@ -160,7 +165,11 @@ async fn serve(a: ServeArgs) -> Result<(), Exit> {
     let mut http_task = None;
     for s in &services {
         let cp = checkpoints(&a.log.data, s.name())?;
-        let store = Arc::new(TournamentStore::new(log.clone(), s.name(), Some(cp.clone())));
+        let store = Arc::new(TournamentStore::new(
+            log.clone(),
+            s.name(),
+            Some(cp.clone()),
+        ));
         stores.push(store.clone());
         match s {
             ServiceName::Registration => {

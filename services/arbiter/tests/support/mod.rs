@@ -81,7 +81,10 @@ pub struct Server {
 }
 
 fn port_of(url: &str) -> u16 {
-    url.rsplit(':').next().and_then(|p| p.parse().ok()).unwrap_or(0)
+    url.rsplit(':')
+        .next()
+        .and_then(|p| p.parse().ok())
+        .unwrap_or(0)
 }
 
 impl Server {
@@ -293,7 +296,9 @@ pub fn parse_pair_output(s: &str) -> Pairing {
     let mut boards = Vec::new();
     let mut bye = None;
     for l in lines.take(n) {
-        let mut it = l.split_whitespace().map(|x| x.parse::<u32>().expect("number"));
+        let mut it = l
+            .split_whitespace()
+            .map(|x| x.parse::<u32>().expect("number"));
         let (w, b) = (it.next().expect("white"), it.next().expect("black"));
         if b == 0 {
             bye = Some(w);
@@ -602,7 +607,10 @@ impl Driver {
             .expect("input");
         let p = arbiter_pairing::pair(&input).expect("engine pairs");
         let in_process: Pairing = (p.boards.iter().map(|b| (b.white, b.black)).collect(), p.bye);
-        assert_eq!(served, in_process, "round {round}: differs from arbiter_pairing::pair");
+        assert_eq!(
+            served, in_process,
+            "round {round}: differs from arbiter_pairing::pair"
+        );
         self.pairing_byes += served.1.is_some() as u32;
     }
 
@@ -823,11 +831,23 @@ impl Driver {
             }
         }
         for (k, n) in &requests {
-            assert_eq!(proposals.get(k), Some(&1), "request {k:?} ({n}) answered once");
+            assert_eq!(
+                proposals.get(k),
+                Some(&1),
+                "request {k:?} ({n}) answered once"
+            );
         }
-        assert_eq!(proposals.len(), requests.len(), "no proposal without a request");
+        assert_eq!(
+            proposals.len(),
+            requests.len(),
+            "no proposal without a request"
+        );
         for (round, boards) in &boards_per_round {
-            assert_eq!(published.get(round), Some(&1), "round {round} published once");
+            assert_eq!(
+                published.get(round),
+                Some(&1),
+                "round {round} published once"
+            );
             assert_eq!(closed.get(round), Some(&1), "round {round} closed once");
             for b in 1..=*boards as u32 {
                 assert_eq!(

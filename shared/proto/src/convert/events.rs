@@ -65,17 +65,19 @@ pub fn title_to_wire(t: Option<Title>) -> pb::Title {
 }
 
 pub fn title_from_wire(value: i32) -> Result<Option<Title>, ConvertError> {
-    Ok(match pb::Title::try_from(value).map_err(|_| bad_enum("title", value))? {
-        pb::Title::Unspecified => None,
-        pb::Title::Gm => Some(Title::GM),
-        pb::Title::Im => Some(Title::IM),
-        pb::Title::Fm => Some(Title::FM),
-        pb::Title::Cm => Some(Title::CM),
-        pb::Title::Wgm => Some(Title::WGM),
-        pb::Title::Wim => Some(Title::WIM),
-        pb::Title::Wfm => Some(Title::WFM),
-        pb::Title::Wcm => Some(Title::WCM),
-    })
+    Ok(
+        match pb::Title::try_from(value).map_err(|_| bad_enum("title", value))? {
+            pb::Title::Unspecified => None,
+            pb::Title::Gm => Some(Title::GM),
+            pb::Title::Im => Some(Title::IM),
+            pb::Title::Fm => Some(Title::FM),
+            pb::Title::Cm => Some(Title::CM),
+            pb::Title::Wgm => Some(Title::WGM),
+            pb::Title::Wim => Some(Title::WIM),
+            pb::Title::Wfm => Some(Title::WFM),
+            pb::Title::Wcm => Some(Title::WCM),
+        },
+    )
 }
 
 pub fn sex_to_wire(s: Option<Sex>) -> pb::Sex {
@@ -87,11 +89,13 @@ pub fn sex_to_wire(s: Option<Sex>) -> pb::Sex {
 }
 
 pub fn sex_from_wire(value: i32) -> Result<Option<Sex>, ConvertError> {
-    Ok(match pb::Sex::try_from(value).map_err(|_| bad_enum("sex", value))? {
-        pb::Sex::Unspecified => None,
-        pb::Sex::Male => Some(Sex::Male),
-        pb::Sex::Female => Some(Sex::Female),
-    })
+    Ok(
+        match pb::Sex::try_from(value).map_err(|_| bad_enum("sex", value))? {
+            pb::Sex::Unspecified => None,
+            pb::Sex::Male => Some(Sex::Male),
+            pb::Sex::Female => Some(Sex::Female),
+        },
+    )
 }
 
 pub fn rating_kind_to_wire(k: RatingKind) -> pb::RatingKind {
@@ -361,7 +365,9 @@ pub fn tournament_created_to_wire(t: &TournamentCreated) -> pb::TournamentCreate
     }
 }
 
-fn tournament_created_from_wire(t: &pb::TournamentCreated) -> Result<TournamentCreated, ConvertError> {
+fn tournament_created_from_wire(
+    t: &pb::TournamentCreated,
+) -> Result<TournamentCreated, ConvertError> {
     Ok(TournamentCreated {
         name: t.name.clone(),
         place: t.place.clone(),
@@ -393,7 +399,9 @@ fn tournament_created_from_wire(t: &pb::TournamentCreated) -> Result<TournamentC
 }
 
 fn codes(list: &[ResultCode]) -> Vec<i32> {
-    list.iter().map(|c| pb::ResultCode::from(*c) as i32).collect()
+    list.iter()
+        .map(|c| pb::ResultCode::from(*c) as i32)
+        .collect()
 }
 
 /// A domain event on the wire.
@@ -847,7 +855,9 @@ mod tests {
             })
         );
         let e = pb::Event {
-            kind: Some(Kind::PlayerRegistered(pb::PlayerRegistered { player: None })),
+            kind: Some(Kind::PlayerRegistered(pb::PlayerRegistered {
+                player: None,
+            })),
         };
         assert!(matches!(
             event_from_wire(&e),
