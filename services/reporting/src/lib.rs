@@ -10,11 +10,14 @@
 //! GET /api/tournaments/{id}/trf                 TRF16 text
 //! ```
 //!
+//! The same port serves the tournament's HTML pages and their live updates ([`web`]).
+//!
 //! The projection follows the log through a [`Feed`] and keeps its snapshots in the service's
 //! own checkpoint store; every query also catches the tournament up with the log, so an answer
 //! reflects every command acknowledged before it.
 
 pub mod views;
+pub mod web;
 
 use arbiter_eventlog::{CheckpointStore, EventLog, SubscribeFrom};
 use arbiter_proto::common::v1::TrfFormat;
@@ -351,7 +354,8 @@ pub fn http_router(store: Arc<TournamentStore>) -> axum::Router {
         .route("/api/tournaments/{id}/standings", get(http_standings))
         .route("/api/tournaments/{id}/pairings/{round}", get(http_pairings))
         .route("/api/tournaments/{id}/trf", get(http_trf))
-        .with_state(store)
+        .with_state(store.clone())
+        .merge(web::router(store, None))
 }
 
 // --- following the log ---------------------------------------------------------------------

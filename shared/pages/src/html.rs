@@ -74,6 +74,8 @@ td.res,th.res,td.c{text-align:center}\
 td.place.shared{color:var(--muted)}\
 tbody tr:nth-child(even){background:var(--head)}\
 .crosstable td.name,.crosstable th.name{position:sticky;left:0;background:Canvas}\
+.crosstable thead th.name,.crosstable tbody tr:nth-child(even) td.name{background-image:linear-gradient(var(--head),var(--head))}\
+.crosstable th.round{text-align:left}\
 .crosstable td.r{text-align:left;font-size:.92em}\
 .crosstable .opp{text-decoration:none}\
 .title{font-size:.8em;font-weight:600;margin-right:.25em}\
@@ -81,13 +83,15 @@ dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.15rem 1rem;marg
 dl.facts dt{color:var(--muted)}dl.facts dd{margin:0}\
 h2{font-size:1.1rem;margin:1rem 0 .4rem}\
 footer{color:var(--muted);font-size:.85rem;margin-top:1rem}\
-@media (max-width:40rem){body{font-size:15px;padding:.4rem}th,td{padding:.25rem .35rem}.opt{display:none}}\
+@media (max-width:40rem){body{font-size:15px;padding:.4rem}th,td{padding:.25rem .35rem}.opt{display:none}\
+.pairings th.name,.pairings td.name{min-width:0}.pairings th.pts,.pairings td.pts{display:none}}\
 @media print{\
 :root{color-scheme:light}\
 body{max-width:none;padding:0;font-size:9.5pt;color:#000;background:#fff}\
 nav,.noprint{display:none}\
 .scroll{overflow:visible}\
 .crosstable td.name,.crosstable th.name{position:static}\
+.crosstable tbody tr:nth-child(n) td.name,.crosstable thead tr th.name{background:none}\
 .opt{display:table-cell}\
 thead{display:table-header-group}\
 tr{break-inside:avoid}\
@@ -97,16 +101,19 @@ a{text-decoration:none}\
 }";
 
 /// Subscribes to the server-sent events named in `data-events`/`data-names` and, on each, fetches
-/// the page again and swaps its `#live` element in. Without it (or without EventSource) the
-/// page is complete as served.
+/// the page again and swaps in its `#live` element, its header and footer (whose subtitle and
+/// links follow the data) and its title. Without it (or without EventSource) the page is
+/// complete as served.
 pub(crate) const LIVE_SCRIPT: &str = "\
 (function(){var s=document.currentScript;if(!s||!window.EventSource||!window.fetch||!window.DOMParser)return;\
 var u=s.getAttribute('data-events'),n=(s.getAttribute('data-names')||'message').split(',');\
 var busy=false,again=false;\
+function put(f,o){if(f&&o)o.replaceWith(document.importNode(f,true))}\
 function reload(){if(busy){again=true;return}busy=true;\
 fetch(location.href,{cache:'no-store',headers:{Accept:'text/html'}}).then(function(r){return r.ok?r.text():null}).then(function(t){\
-if(!t)return;var d=new DOMParser().parseFromString(t,'text/html'),f=d.getElementById('live'),o=document.getElementById('live');\
-if(f&&o)o.replaceWith(document.importNode(f,true))}).catch(function(){}).then(function(){busy=false;if(again){again=false;reload()}})}\
+if(!t)return;var d=new DOMParser().parseFromString(t,'text/html');put(d.getElementById('live'),document.getElementById('live'));\
+put(d.querySelector('body>header'),document.querySelector('body>header'));put(d.querySelector('body>footer'),document.querySelector('body>footer'));\
+if(d.title)document.title=d.title}).catch(function(){}).then(function(){busy=false;if(again){again=false;reload()}})}\
 var es=new EventSource(u);for(var i=0;i<n.length;i++){if(n[i])es.addEventListener(n[i],reload)}})();";
 
 /// A complete document: head with the stylesheet, header (title, subtitle, navigation), the

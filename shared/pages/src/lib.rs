@@ -10,7 +10,7 @@
 //!
 //! When [`Page::live`] is set, the document ends with a tiny inline script that subscribes to
 //! server-sent events at that URL and, on each event, fetches the page again and swaps in its
-//! `<main id="live">`. The pages are complete without it.
+//! `<main id="live">`, header, footer and title. The pages are complete without it.
 //!
 //! Mounting on a web framework is a matter of returning the string with [`CONTENT_TYPE`]:
 //!
