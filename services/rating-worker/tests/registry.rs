@@ -53,7 +53,7 @@ fn imports_a_ten_thousand_line_list_and_looks_players_up() {
 
     let options = ImportOptions {
         progress_every: 2_500,
-        batch: 1_000,
+        flush_every: 1_000,
         ..ImportOptions::default()
     };
     let mut seen = Vec::new();
@@ -332,4 +332,28 @@ fn a_failed_import_leaves_the_list_in_use() {
     drop(registry);
     let registry = Registry::open(dir.path().join("ratings")).unwrap();
     assert_eq!(registry.len(), 500);
+}
+
+#[test]
+fn a_fide_id_listed_twice_counts_once_and_the_later_record_stands() {
+    let list = String::from_utf8(text_list(5)).unwrap();
+    let mut lines: Vec<String> = list.lines().map(String::from).collect();
+    // Player 4's line again at the end, renamed.
+    let again = lines[5].replace("Player4", "Renamed4");
+    lines.push(again);
+    let list = lines.join("\n") + "\n";
+    let registry = Registry::temporary().unwrap();
+    let r = registry
+        .import(
+            list.as_bytes(),
+            None,
+            "twice.txt",
+            &ImportOptions::default(),
+            |_| {},
+        )
+        .unwrap();
+    assert_eq!((r.records, r.players), (6, 5));
+    assert_eq!(registry.len(), 5);
+    let e = registry.get(FIRST_ID + 4).unwrap().unwrap();
+    assert!(e.name.starts_with("Renamed4"), "{}", e.name);
 }

@@ -3,8 +3,9 @@
 //! fill in a player's data from his FIDE id alone ([`RegistryEntry::fill`]).
 //!
 //! - [`Registry::import_file`] streams a list into the database with bounded memory: one record
-//!   at a time from the reader, written in batches of [`ImportOptions::batch`] records, with a
-//!   bounded page cache. Progress is reported every [`ImportOptions::progress_every`] records.
+//!   at a time from the reader, one insert per record, a flush every
+//!   [`ImportOptions::flush_every`] records, a bounded page cache. Progress is reported every
+//!   [`ImportOptions::progress_every`] records.
 //! - A bad record does not stop the import: it is counted, and the first
 //!   [`ImportOptions::keep_errors`] errors are kept with their line, column and field. A bad
 //!   header, an I/O error or a list without a single valid record stops it (as does any bad
@@ -423,8 +424,8 @@ pub struct ImportOptions {
     pub format: Option<ListFormat>,
     /// The category of a per-category list's rating column (standard for the combined list).
     pub category: Category,
-    /// Records per write batch.
-    pub batch: usize,
+    /// Records written between two flushes to disk.
+    pub flush_every: u64,
     /// How many record errors are kept (all are counted).
     pub keep_errors: usize,
     /// Records between two progress reports.
@@ -438,7 +439,7 @@ impl Default for ImportOptions {
         ImportOptions {
             format: None,
             category: Category::Standard,
-            batch: 10_000,
+            flush_every: 100_000,
             keep_errors: 100,
             progress_every: 100_000,
             strict: false,
@@ -647,9 +648,12 @@ impl Registry {
         Ok(self.get(id)?.map(|e| e.fill(p, kind)))
     }
 
-    /// Players in the list in use.
+    /// Players in the list in use (as counted by its import).
     pub fn len(&self) -> u64 {
-        self.tree().map_or(0, |t| t.len() as u64)
+        if self.tree().is_none() {
+            return 0;
+        }
+        self.info().ok().flatten().map_or(0, |i| i.players)
     }
 
     pub fn is_empty(&self) -> bool {
@@ -725,10 +729,9 @@ impl Registry {
             let _ = self.db.drop_tree(&name);
             e
         };
-        let batch_size = options.batch.max(1);
+        let flush_every = options.flush_every.max(1);
         let every = options.progress_every.max(1);
-        let mut batch = sled::Batch::default();
-        let mut in_batch = 0usize;
+        let mut players = 0u64;
         let (mut written, mut errors) = (0u64, 0u64);
         let mut first_errors = Vec::new();
         let report = |written: u64, errors: u64| Progress {
@@ -742,13 +745,16 @@ impl Registry {
             match item {
                 Ok(rec) => {
                     let entry = RegistryEntry::from(&rec);
-                    batch.insert(&key(entry.fide_id), entry.encode());
-                    in_batch += 1;
+                    // One insert per record: sled's batches keep what they wrote in memory
+                    // (3 GB for a million records, against 0.1 GB this way); the tree is not
+                    // in use until the import succeeds, so nothing needs their atomicity.
+                    let previous = tree
+                        .insert(key(entry.fide_id), entry.encode())
+                        .map_err(|e| fail(storage(e)))?;
+                    players += u64::from(previous.is_none());
                     written += 1;
-                    if in_batch >= batch_size {
-                        tree.apply_batch(std::mem::take(&mut batch))
-                            .map_err(|e| fail(storage(e)))?;
-                        in_batch = 0;
+                    if written.is_multiple_of(flush_every) {
+                        tree.flush().map_err(|e| fail(storage(e)))?;
                     }
                     if written.is_multiple_of(every) {
                         progress(&report(written, errors));
@@ -762,9 +768,6 @@ impl Registry {
                     }
                 }
             }
-        }
-        if in_batch > 0 {
-            tree.apply_batch(batch).map_err(|e| fail(storage(e)))?;
         }
         if options.strict && errors > 0 {
             let first = first_errors
@@ -782,7 +785,6 @@ impl Registry {
             return Err(fail(RegistryError::Format(why)));
         }
         tree.flush().map_err(|e| fail(storage(e)))?;
-        let players = tree.len() as u64;
         let info = ListInfo {
             source: source.to_string(),
             format: format.name().to_string(),
