@@ -126,21 +126,51 @@ pub fn audit(stream: &str, events: &[StoredEvent]) -> AuditReport {
         return report;
     }
     let mut folded = Folded::default();
+    // The state just before each publication, to re-run its pairing on.
+    let mut publications: Vec<(State, PairingPublished, Version)> = Vec::new();
     for e in events {
-        // Re-run the pairing on the state just before each publication.
         if let Ok(wire) = e.decode_event()
             && let Ok(Some(Event::PairingPublished(p))) = event_from_wire(&wire)
         {
-            report.rounds.push(rerun(&folded.state, &p, e.version));
+            publications.push((folded.state.clone(), p, e.version));
         }
         if let Err(err) = folded.apply_stored(e) {
             report.fold_error = Some(err);
             return report;
         }
     }
+    report.rounds = rerun_all(&publications);
     report.misfits = folded.misfits.clone();
     report.folded = Some(folded);
     report
+}
+
+/// Re-runs the pairings, each on its own state, on as many threads as there are cores (the
+/// results keep the order of the publications).
+fn rerun_all(publications: &[(State, PairingPublished, Version)]) -> Vec<RoundAudit> {
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .clamp(1, publications.len().max(1));
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let mut out: Vec<Option<RoundAudit>> = vec![None; publications.len()];
+    let slots = std::sync::Mutex::new(&mut out);
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            scope.spawn(|| {
+                loop {
+                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    let Some((state, p, version)) = publications.get(i) else {
+                        break;
+                    };
+                    let audit = rerun(state, p, *version);
+                    slots.lock().expect("slots")[i] = Some(audit);
+                }
+            });
+        }
+    });
+    out.into_iter()
+        .map(|a| a.expect("every round re-run"))
+        .collect()
 }
 
 fn pair_text(p: &Pair) -> String {

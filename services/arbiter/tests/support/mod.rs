@@ -857,11 +857,36 @@ impl Driver {
                 );
             }
         }
+        // Other services (e.g. ratings) may add their own facts to the stream; the tournament's
+        // events are the ones the driver's commands and the pairing worker wrote.
+        let tournament_events = events
+            .iter()
+            .filter(|e| {
+                e.payload.as_ref().is_some_and(|p| {
+                    matches!(arbiter_proto::convert::event_from_wire(p), Ok(Some(_)))
+                })
+            })
+            .count();
         assert_eq!(
-            events.len() as u64,
-            self.expected_events,
+            tournament_events as u64, self.expected_events,
             "every acknowledged command's events, each once"
         );
+        // One append per command id: its events are consecutive versions.
+        let mut ranges: BTreeMap<&str, (u64, u64, u64)> = BTreeMap::new();
+        for e in &events {
+            let r = ranges
+                .entry(e.command_id.as_str())
+                .or_insert((e.sequence, e.sequence, 0));
+            r.1 = e.sequence;
+            r.2 += 1;
+        }
+        for (id, (first, last, n)) in ranges {
+            assert_eq!(
+                last - first + 1,
+                n,
+                "command {id:?} appended more than once"
+            );
+        }
         events
     }
 }
