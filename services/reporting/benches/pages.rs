@@ -22,6 +22,9 @@ const PLAYERS: u32 = 500;
 const ROUNDS: u32 = 11;
 const TARGET: Duration = Duration::from_millis(200);
 
+/// A page to time: its name and a function rendering it (returns the size).
+type Timed<'a> = (&'static str, Box<dyn Fn() -> usize + 'a>);
+
 /// The tournament as the reporting service folds it, and every event in log order, grouped by
 /// the command that wrote them.
 fn tournament() -> (State, Vec<Vec<Event>>) {
@@ -172,7 +175,7 @@ fn main() {
         version: events as u64,
         state: &state,
     };
-    let pages: Vec<(&str, Box<dyn Fn() -> usize>)> = vec![
+    let pages: Vec<Timed> = vec![
         (
             "standings",
             Box::new(|| {

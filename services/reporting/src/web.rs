@@ -838,7 +838,7 @@ async fn standings_html(
 }
 
 async fn crosstable_html(AxState(web): AxState<Web>, Path(id): Path<String>) -> Response {
-    html(with_state(&web, &id, |cx| crosstable_page(cx)).await)
+    html(with_state(&web, &id, crosstable_page).await)
 }
 
 async fn latest_pairings_html(AxState(web): AxState<Web>, Path(id): Path<String>) -> Response {
@@ -879,7 +879,7 @@ async fn ranking_api(
 }
 
 async fn crosstable_api(AxState(web): AxState<Web>, Path(id): Path<String>) -> Response {
-    json_response(with_state(&web, &id, |cx| crosstable_json(cx)).await)
+    json_response(with_state(&web, &id, crosstable_json).await)
 }
 
 async fn player_api(AxState(web): AxState<Web>, Path((id, pn)): Path<(String, u32)>) -> Response {
