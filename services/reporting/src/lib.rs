@@ -348,6 +348,15 @@ async fn http_trf(
 
 /// The JSON-over-HTTP API (see the crate documentation).
 pub fn http_router(store: Arc<TournamentStore>) -> axum::Router {
+    http_router_until(store, None)
+}
+
+/// [`http_router`] whose event streams end when `shutdown` turns true, so that a graceful
+/// shutdown of the server does not wait for open pages (see [`web::router`]).
+pub fn http_router_until(
+    store: Arc<TournamentStore>,
+    shutdown: Option<watch::Receiver<bool>>,
+) -> axum::Router {
     axum::Router::new()
         .route("/healthz", get(|| async { "ok" }))
         .route("/api/tournaments", get(http_list))
@@ -355,7 +364,7 @@ pub fn http_router(store: Arc<TournamentStore>) -> axum::Router {
         .route("/api/tournaments/{id}/pairings/{round}", get(http_pairings))
         .route("/api/tournaments/{id}/trf", get(http_trf))
         .with_state(store.clone())
-        .merge(web::router(store, None))
+        .merge(web::router(store, shutdown))
 }
 
 // --- following the log ---------------------------------------------------------------------
@@ -434,7 +443,7 @@ pub async fn run(
         stop_rx.clone(),
     ));
     let http = config.http.map(|listener| {
-        let router = http_router(store.clone());
+        let router = http_router_until(store.clone(), Some(stop_rx.clone()));
         let mut stop = stop_rx.clone();
         tokio::spawn(async move {
             axum::serve(listener, router)

@@ -58,11 +58,11 @@ use tokio::sync::watch;
 use tonic::{Code, Status};
 
 /// How long one event-stream response lasts before the browser is asked to reconnect.
-pub const STREAM_LIFETIME: Duration = Duration::from_secs(30);
+pub const STREAM_LIFETIME: Duration = Duration::from_secs(15);
 /// How soon a browser reconnects after a response ended.
 pub const RECONNECT: Duration = Duration::from_millis(1000);
 /// Comment lines sent while nothing happens, so proxies and clients keep the connection.
-pub const KEEP_ALIVE: Duration = Duration::from_secs(15);
+pub const KEEP_ALIVE: Duration = Duration::from_secs(10);
 
 /// Why a page cannot be shown.
 #[derive(Debug, Clone, PartialEq, Eq)]

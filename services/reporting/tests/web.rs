@@ -365,7 +365,7 @@ async fn the_event_stream_tells_of_every_append() {
 async fn event_streams_end_at_shutdown() {
     let fx = Fixture::round_one_published().await;
     let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
-    let app = arbiter_reporting::web::router(fx.store.clone(), Some(stop_rx));
+    let app = arbiter_reporting::http_router_until(fx.store.clone(), Some(stop_rx));
     let resp = app
         .oneshot(
             Request::get("/t/club-open/events")
