@@ -59,6 +59,12 @@ impl Fixture {
     /// Six players (one with a title, one whose name needs escaping), tie-breaks BH/C1, BH, SB;
     /// round 1 published as 1-4, 5-2, 3-6 (board order), no result yet.
     async fn round_one_published() -> Fixture {
+        Fixture::round_one(false).await
+    }
+
+    /// As [`Fixture::round_one_published`]; with `seventh`, a seventh player who gets the
+    /// pairing-allocated bye.
+    async fn round_one(seventh: bool) -> Fixture {
         let mut fx = Fixture::new();
         fx.run(|_| {
             let d = "2026-03-01".parse().unwrap();
@@ -69,15 +75,17 @@ impl Fixture {
             Command::CreateTournament(c)
         })
         .await;
-        let players: [(&str, u32, Option<Title>); 6] = [
+        let players: [(&str, u32, Option<Title>); 7] = [
             ("Carlsen, Magnus", 2830, Some(Title::GM)),
             ("Ødegård, Åse", 2400, None),
             ("O'Neil & <Sons>", 2300, None),
             ("Berg, Ida", 2200, None),
             ("Dahl, Ola", 2100, None),
             ("Eide, Kari", 2000, None),
+            ("Fjord, Nils", 1900, None),
         ];
-        for (name, rating, title) in players {
+        let n = if seventh { 7 } else { 6 };
+        for (name, rating, title) in players.into_iter().take(n) {
             fx.run(move |_| {
                 let mut r = RegisterPlayer::new(name, rating);
                 r.title = title;
@@ -98,7 +106,7 @@ impl Fixture {
                 round: 1,
                 attempt: f.state.round_attempt(1).unwrap_or(1),
                 boards: vec![Pair::new(1, 4), Pair::new(5, 2), Pair::new(3, 6)],
-                bye: None,
+                bye: seventh.then_some(7),
                 engine: Engine {
                     name: "by-hand".into(),
                     version: "1".into(),
@@ -265,6 +273,43 @@ async fn pages_follow_the_results() {
         row(&st, "p4").contains("<td class=\"place\">4</td>"),
         "by pairing number"
     );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_bye_is_listed_and_counted() {
+    let mut fx = Fixture::round_one(true).await;
+    let pairings = fx.page("/t/club-open/pairings/1").await;
+    let byes = &pairings[pairings.find("<h2>Not paired</h2>").expect("a bye section")..];
+    assert!(
+        byes.contains("Fjord, Nils") && byes.contains("pairing-allocated bye"),
+        "{byes}"
+    );
+    fx.result(1, 1, BoardResult::WhiteWins).await;
+    fx.result(1, 2, BoardResult::BlackWinsForfeit).await;
+    fx.result(1, 3, BoardResult::Draw).await;
+    let pairings = fx.page("/t/club-open/pairings/1").await;
+    assert!(
+        row(&pairings, "b2").contains("<td class=\"res\">-/+</td>"),
+        "forfeit"
+    );
+    let st = fx.page("/t/club-open/standings").await;
+    assert!(
+        row(&st, "p7").contains("<td class=\"pts\">1.0</td>"),
+        "the bye scores a point"
+    );
+    let cross = fx.page("/t/club-open/crosstable").await;
+    assert!(
+        row(&cross, "p7").contains(">PAB</span>"),
+        "{}",
+        row(&cross, "p7")
+    );
+    assert!(
+        row(&cross, "p2").contains("<span class=\"res\">+</span>"),
+        "forfeit win"
+    );
+    let card = fx.json("/api/tournaments/club-open/players/7").await;
+    assert_eq!(card["games"][0]["description"], "pairing-allocated bye");
+    assert_eq!(card["games"][0]["opponent"], serde_json::Value::Null);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
