@@ -69,7 +69,7 @@ a{color:inherit}\
 table{border-collapse:collapse;font-variant-numeric:tabular-nums;margin:0 0 1rem}\
 th,td{padding:.3rem .5rem;border-bottom:1px solid var(--line);text-align:right;white-space:nowrap;vertical-align:baseline}\
 thead th{background:var(--head);font-weight:600}\
-th.name,td.name,td.bye{text-align:left;white-space:normal;min-width:9rem}\
+th.name,td.name,.byes th.bye,.byes td.bye{text-align:left;white-space:normal;min-width:9rem}\
 td.res,th.res,td.c{text-align:center}\
 td.place.shared{color:var(--muted)}\
 tbody tr:nth-child(even){background:var(--head)}\
