@@ -306,8 +306,7 @@ fn live_points(state: &State, pn: PlayerId) -> Score {
     state.score(pn).unwrap_or(Score::ZERO)
 }
 
-/// A player's entry in `round` as the crosstable and the card show it: the recorded entry, or,
-/// while the game is on, the opponent and colour without a result.
+/// Player `pn`'s opponent and colour on a published board of `round` (for a game still on).
 fn pending_game(state: &State, pn: PlayerId, round: u32) -> Option<(PlayerId, Color)> {
     let p = state.published(round)?;
     p.boards.iter().find_map(|b| {
@@ -703,7 +702,8 @@ pub fn ranking_json(
     Ok(v)
 }
 
-/// The crosstable as JSON.
+/// The crosstable as JSON: places and points after `after_round`, every published round (a
+/// game still on with its opponent and colour and a `null` result).
 pub fn crosstable_json(cx: &Context<'_>) -> Result<Value, PageError> {
     let (r, table) = crosstable(cx)?;
     let rows: Vec<Value> = table
@@ -735,19 +735,19 @@ pub fn crosstable_json(cx: &Context<'_>) -> Result<Value, PageError> {
     Ok(json!({
         "tournament_id": cx.id,
         "version": cx.version,
-        "places_after_round": r.after_round,
+        "after_round": r.after_round,
         "rounds": table.rounds,
         "rows": rows,
     }))
 }
 
-/// A player card as JSON.
+/// A player card as JSON: place and tie-breaks after `after_round`, points and games so far.
 pub fn player_json_doc(cx: &Context<'_>, pn: PlayerId) -> Result<Value, PageError> {
     let (r, card) = player_card(cx, pn)?;
     Ok(json!({
         "tournament_id": cx.id,
         "version": cx.version,
-        "places_after_round": r.after_round,
+        "after_round": r.after_round,
         "player": player_json(&card.player),
         "place": card.place,
         "points": card.points,

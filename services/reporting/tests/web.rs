@@ -260,6 +260,7 @@ async fn pages_follow_the_results() {
         .await;
     assert_eq!(asked["tiebreaks_from"], "request");
     let cross = fx.json("/api/tournaments/club-open/crosstable").await;
+    assert_eq!(cross["after_round"], 1);
     assert_eq!(cross["rows"][0]["rounds"][0]["result"], "1");
     let player = fx.json("/api/tournaments/club-open/players/6").await;
     assert_eq!(player["points"], "1.0");
