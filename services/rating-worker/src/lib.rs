@@ -215,31 +215,24 @@ impl Worker {
             }
             // The state at the trigger: the cursor when it is there, else a fold of the stream
             // up to the trigger (which becomes the cursor).
-            let at_cursor = cursors
-                .get(&e.stream)
-                .filter(|c| c.version == e.version)
-                .is_some();
-            if !at_cursor {
-                let f = self
-                    .store
-                    .as_of(&e.stream, e.version)
-                    .await
-                    .map_err(|x| x.to_string())?;
-                if f.version != e.version {
-                    return Err(format!(
-                        "stream {} folded to version {} instead of {}",
-                        e.stream, f.version, e.version
-                    ));
-                }
-                let behind = cursors.get(&e.stream).is_none_or(|c| c.version < e.version);
-                if behind {
-                    cursors.insert(e.stream.clone(), (*f).clone());
-                }
-                self.answer_with(&f.state, e, trigger, &command).await
-            } else {
-                let state = &cursors.get(&e.stream).expect("cursor at the trigger").state;
-                self.answer_with(state, e, trigger, &command).await
+            if let Some(c) = cursors.get(&e.stream).filter(|c| c.version == e.version) {
+                return self.answer_with(&c.state, e, trigger, &command).await;
             }
+            let f = self
+                .store
+                .as_of(&e.stream, e.version)
+                .await
+                .map_err(|x| x.to_string())?;
+            if f.version != e.version {
+                return Err(format!(
+                    "stream {} folded to version {} instead of {}",
+                    e.stream, f.version, e.version
+                ));
+            }
+            if cursors.get(&e.stream).is_none_or(|c| c.version < e.version) {
+                cursors.insert(e.stream.clone(), (*f).clone());
+            }
+            self.answer_with(&f.state, e, trigger, &command).await
         }
         .instrument(span)
         .await?;
