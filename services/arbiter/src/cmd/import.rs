@@ -397,14 +397,23 @@ async fn import_file(
             games.push((map(p.start_number)?, map(o)?, e.result, black.result));
         }
         // Board order: the higher score before the round first, then the lower pairing number.
-        let before = |pn: PlayerId| folded_score(&im.store, &im.tournament, pn, r);
-        let mut keyed = Vec::new();
-        for g in games {
-            let s = before(g.0).await?.max(before(g.1).await?);
-            keyed.push((std::cmp::Reverse(s), g.0.min(g.1), g));
-        }
-        keyed.sort_by(|a, b| (a.0, a.1).cmp(&(b.0, b.1)));
-        let games: Vec<_> = keyed.into_iter().map(|k| k.2).collect();
+        let folded = im
+            .store
+            .current(&stream_of(&im.tournament).expect("checked"))
+            .await
+            .map_err(|e| Exit::Damaged(e.to_string()))?;
+        let before = |pn: PlayerId| {
+            folded
+                .state
+                .score_after(pn, r - 1)
+                .map_or(0, |s| s.tenths())
+        };
+        games.sort_by_key(|g| {
+            (
+                std::cmp::Reverse(before(g.0).max(before(g.1))),
+                g.0.min(g.1),
+            )
+        });
         im.run(
             &format!("round {r}: publish the recorded pairing"),
             Command::PublishPairing(PublishPairing {
@@ -436,22 +445,6 @@ async fn import_file(
         .await?;
     }
     Ok((players.len() as u32, rounds_played))
-}
-
-async fn folded_score(
-    store: &TournamentStore,
-    tournament: &str,
-    pn: PlayerId,
-    round: u32,
-) -> Result<i32, Exit> {
-    let f = store
-        .current(&stream_of(tournament).expect("checked"))
-        .await
-        .map_err(|e| Exit::Damaged(e.to_string()))?;
-    Ok(f.state
-        .score_after(pn, round - 1)
-        .map(|s| s.tenths())
-        .unwrap_or(0))
 }
 
 #[cfg(test)]
