@@ -74,6 +74,20 @@ impl Worker {
 
     /// Handles one append of the feed: every `PairingRequested` in it.
     pub async fn handle_batch(&self, batch: Batch) -> Result<(), String> {
+        // Keep the fold current from the delivered events (no log read when they are the next
+        // versions).
+        let streams: std::collections::BTreeSet<&str> = batch
+            .events
+            .iter()
+            .map(|e| e.stream.as_str())
+            .filter(|s| tournament_of(s).is_some())
+            .collect();
+        for stream in streams {
+            self.store
+                .absorb(stream, &batch.events)
+                .await
+                .map_err(|e| e.to_string())?;
+        }
         for e in &batch.events {
             if tournament_of(&e.stream).is_none() {
                 continue;

@@ -392,7 +392,7 @@ pub async fn follow(
                 for stream in streams {
                     let span = info_span!("project", stream, position = batch.position);
                     async {
-                        match store.current(stream).await {
+                        match store.absorb(stream, &batch.events).await {
                             Ok(f) => {
                                 debug!(version = f.version, "projection caught up");
                                 Ok(())

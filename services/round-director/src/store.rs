@@ -497,6 +497,9 @@ impl TournamentStore {
         }
         let tail = match tail {
             Some(t) => t,
+            // Ask for the stream's version first (one cheap request): reading a JetStream
+            // subject from a version scans it, so it is done only when there is a tail.
+            None if self.log.last_version(stream).await? <= entry.folded.version => Vec::new(),
             None => self.log.read(stream, entry.folded.version + 1).await?,
         };
         if !tail.is_empty() {
@@ -512,6 +515,39 @@ impl TournamentStore {
         drop(entry);
         self.forget_if_empty(stream, &out);
         Ok(out)
+    }
+
+    /// Folds events delivered by a [`Feed`] without reading the log when they are the next
+    /// versions of the cached fold; events already folded are skipped, and a gap (or a stream
+    /// not loaded yet) is caught up from the log as [`TournamentStore::current`] does.
+    pub async fn absorb(
+        &self,
+        stream: &str,
+        events: &[StoredEvent],
+    ) -> Result<Arc<Folded>, FoldError> {
+        {
+            let entry = self.entry(stream);
+            let mut entry = entry.lock().await;
+            let next = entry.folded.version + 1;
+            let fresh: Vec<&StoredEvent> = events
+                .iter()
+                .filter(|e| e.stream == stream && e.version >= next)
+                .collect();
+            if entry.loaded && fresh.is_empty() {
+                return Ok(entry.folded.clone());
+            }
+            if entry.loaded && fresh[0].version == next {
+                let folded = Arc::make_mut(&mut entry.folded);
+                for e in fresh {
+                    folded.apply_stored(e)?;
+                }
+                if entry.folded.version >= entry.checkpointed + CHECKPOINT_EVERY {
+                    self.write_checkpoint(stream, &mut entry).await;
+                }
+                return Ok(entry.folded.clone());
+            }
+        }
+        self.current(stream).await
     }
 
     /// The state of `stream` as of `version` (0 = current).
@@ -990,6 +1026,39 @@ mod tests {
         let retried = a.stats().conflicts_retried.load(Ordering::Relaxed)
             + b.stats().conflicts_retried.load(Ordering::Relaxed);
         assert!(retried > 0, "no conflict was seen");
+    }
+
+    #[tokio::test]
+    async fn delivered_events_are_folded_once_and_gaps_caught_up() {
+        let log: Arc<dyn EventLog> = Arc::new(SledLog::temporary().unwrap());
+        let writer = TournamentStore::new(log.clone(), "writer", None);
+        let reader = TournamentStore::new(log.clone(), "reader", None);
+        let ctx = CommandContext::new("a", "c", None, "me").unwrap();
+        writer.execute(&ctx, |_| Ok(create())).await.unwrap();
+        assert_eq!(reader.current("tournament-a").await.unwrap().version, 1);
+        for i in 0..3 {
+            let ctx = CommandContext::new("a", &format!("p{i}"), None, "me").unwrap();
+            writer
+                .execute(&ctx, |_| {
+                    Ok(Command::RegisterPlayer(RegisterPlayer::new(
+                        format!("P, {i}"),
+                        1500,
+                    )))
+                })
+                .await
+                .unwrap();
+        }
+        let all = log.read("tournament-a", 1).await.unwrap();
+        // The next version: folded from the delivery.
+        let f = reader.absorb("tournament-a", &all[1..2]).await.unwrap();
+        assert_eq!((f.version, f.state.player_count()), (2, 1));
+        // Already folded: skipped.
+        let f = reader.absorb("tournament-a", &all[0..2]).await.unwrap();
+        assert_eq!(f.version, 2);
+        // A gap: caught up from the log.
+        let f = reader.absorb("tournament-a", &all[3..4]).await.unwrap();
+        assert_eq!((f.version, f.state.player_count()), (4, 3));
+        assert_eq!(*f, Folded::from_stored(&all).unwrap());
     }
 
     #[tokio::test]
