@@ -37,11 +37,11 @@ async fn swiss_40x9_embedded_server() {
         let pairing = pairing_of(&proposal);
         let half = pairing.0.len() / 2;
         d.results(round, &pairing, 0..half).await;
-        let before = d.version().await;
+        let before = d.quiet_version().await;
         server.kill9();
         server.restart();
         assert_eq!(
-            d.version().await,
+            d.quiet_version().await,
             before,
             "no event lost or added by the crash"
         );

@@ -783,6 +783,22 @@ impl Driver {
             .version
     }
 
+    /// The stream version once the workers have caught up (no new event for 0.7 s; at most
+    /// 20 s): the rating worker appends its own events after results, so a version read while
+    /// it is still working would move under the test.
+    pub async fn quiet_version(&mut self) -> u64 {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+        let mut last = self.version().await;
+        loop {
+            tokio::time::sleep(std::time::Duration::from_millis(700)).await;
+            let v = self.version().await;
+            if v == last || std::time::Instant::now() > deadline {
+                return v;
+            }
+            last = v;
+        }
+    }
+
     /// Every event of the stream, checked: versions 1..=n without gaps, one proposal per
     /// request, one publication per round, one result per board, one close per round.
     pub async fn check_stream(&mut self) -> Vec<pb::Envelope> {
