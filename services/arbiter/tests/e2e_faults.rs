@@ -486,3 +486,114 @@ fn import_replay_and_a_flipped_byte() {
     eprintln!("{cases} damaged copies detected");
     assert!(cases >= 1, "the payload was not found on disk");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn queries_watch_explain_check_and_crosstable() {
+    use arbiter_proto::pairing_worker::v1::pairing_worker_client::PairingWorkerClient;
+    use futures::StreamExt;
+    let work = TempDir::new("arbiter-e2e-queries").unwrap();
+    let (server, mut d) = small_tournament(&work).await;
+    let mut c = d.c.clone();
+
+    // WatchTournament: the current state first, then one message per change.
+    let mut watch =
+        c.rd.watch_tournament(rd::GetTournamentRequest {
+            tournament: tref("bad"),
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    let first = watch.next().await.unwrap().unwrap();
+    assert_eq!(first.phase, rd::Phase::Registration as i32);
+    d.start_round(1).await;
+    let proposal = d.wait_proposal(1, Duration::from_secs(30)).await;
+    let mut seen = first.version;
+    while seen < first.version + 3 {
+        let s = tokio::time::timeout(Duration::from_secs(30), watch.next())
+            .await
+            .expect("a state within 30 s")
+            .unwrap()
+            .unwrap();
+        assert!(s.version >= seen, "states arrive in order");
+        seen = s.version;
+    }
+
+    // The worker's dry run agrees with its proposal; Explain returns the proposal's reasoning.
+    let mut worker = PairingWorkerClient::new(
+        tonic::transport::Channel::from_shared(server.grpc.clone())
+            .unwrap()
+            .connect_lazy(),
+    );
+    let dry = worker
+        .pair(pw::PairRequest {
+            tournament: tref("bad"),
+            round: 1,
+            rule_set: String::new(),
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    let dry_boards: Vec<(u32, u32)> = dry.boards.iter().map(|b| (b.white, b.black)).collect();
+    assert_eq!(dry_boards, pairing_of(&proposal).0);
+    assert_eq!(dry.input_digest.len(), 32);
+    let explained = worker
+        .explain(pw::ExplainRequest {
+            tournament: tref("bad"),
+            round: 1,
+            player_id: 0,
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert!(explained.explanation.contains("Round 1"), "{explained:?}");
+    assert!(explained.proposal_version > 0);
+
+    // After publication, Check re-runs the engine on the history before it.
+    d.publish(1).await;
+    let check = worker
+        .check(pw::CheckRequest {
+            tournament: tref("bad"),
+            round: 1,
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert!(check.matches, "{check:?}");
+    assert_eq!(check.published_input_digest, check.recomputed_input_digest);
+
+    let pairing = pairing_of(&proposal);
+    d.results(1, &pairing, 0..pairing.0.len()).await;
+    d.close(1).await;
+    let x = c
+        .rep
+        .get_crosstable(rep::GetCrosstableRequest {
+            tournament: tref("bad"),
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(x.rows.len(), 6);
+    assert!(x.rows.iter().all(|r| r.cells.len() == 1));
+    let list = c
+        .reg
+        .list_tournaments(reg::ListTournamentsRequest {})
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(list.tournaments.len(), 1);
+    assert_eq!(list.tournaments[0].players, 6);
+    // The event feed of the tournament, from a version on.
+    let mut events = c
+        .rep
+        .stream_events(rep::StreamEventsRequest {
+            tournament_id: "bad".into(),
+            from_version: 5,
+            follow: false,
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    let first = events.next().await.unwrap().unwrap();
+    assert_eq!(first.sequence, 5);
+    assert_eq!(first.hash.len(), 32);
+}

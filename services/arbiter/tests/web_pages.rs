@@ -45,11 +45,9 @@ fn tool(var: &str, name: &str) -> PathBuf {
     })
 }
 
+/// A port outside the ephemeral range, so parallel tests' connections cannot take it first.
 fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .map(|a| a.port())
-        .expect("a free port")
+    arbiter_eventlog::testing::free_port().expect("a free port")
 }
 
 /// A chromedriver process, killed on drop.

@@ -81,9 +81,36 @@ impl Drop for TempDir {
     }
 }
 
-/// A currently free TCP port on 127.0.0.1 (free when asked; another process may take it).
+/// A currently free TCP port on 127.0.0.1 for a server started later.
+///
+/// Ports come from 20000-32767, below the kernel's usual ephemeral range (32768-60999), so the
+/// outgoing connections and `bind(0)` listeners of other tests running at the same time cannot
+/// take the port between this check and the server's own bind. The start is spread by process id
+/// and a counter; a port that does not bind now is skipped.
 pub fn free_port() -> io::Result<u16> {
+    const LOW: u32 = 20_000;
+    const SPAN: u32 = 12_768;
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.subsec_nanos())
+        .unwrap_or(0);
+    let seed = std::process::id().wrapping_mul(2_654_435_761) ^ nanos;
+    for _ in 0..SPAN {
+        let k = NEXT.fetch_add(1, Ordering::Relaxed) as u32;
+        // 7919 is prime and does not divide SPAN, so the walk visits every port.
+        let port = (LOW + (seed.wrapping_add(k.wrapping_mul(7919))) % SPAN) as u16;
+        if TcpListener::bind(("127.0.0.1", port)).is_ok() {
+            return Ok(port);
+        }
+    }
     Ok(TcpListener::bind("127.0.0.1:0")?.local_addr()?.port())
+}
+
+/// Whether a server's failure to start was a port taken by someone else (worth a retry on
+/// fresh ports).
+fn port_taken(e: &io::Error) -> bool {
+    e.to_string().contains("address already in use")
 }
 
 #[derive(Clone)]
@@ -107,7 +134,19 @@ pub struct NatsServer {
 
 impl NatsServer {
     /// Starts a single JetStream server and waits until it is ready.
+    /// A port taken between choosing it and the server's bind is retried on fresh ports.
     pub async fn start() -> io::Result<NatsServer> {
+        let mut attempt = 0;
+        loop {
+            attempt += 1;
+            match Self::start_once().await {
+                Err(e) if attempt < 5 && port_taken(&e) => continue,
+                r => return r,
+            }
+        }
+    }
+
+    async fn start_once() -> io::Result<NatsServer> {
         let dir = TempDir::new("arbiter-nats")?;
         let mut server = NatsServer::new("single", dir.path(), None)?;
         server._dir = Some(dir);
@@ -272,7 +311,19 @@ pub struct NatsCluster {
 impl NatsCluster {
     /// Starts `n` nodes (named `n1`, `n2`, ...) and waits until each has JetStream enabled.
     /// The JetStream meta leader may still be being elected; create streams with a retry.
+    /// A port taken between choosing it and a node's bind is retried on fresh ports.
     pub async fn start(n: usize) -> io::Result<NatsCluster> {
+        let mut attempt = 0;
+        loop {
+            attempt += 1;
+            match Self::start_once(n).await {
+                Err(e) if attempt < 5 && port_taken(&e) => continue,
+                r => return r,
+            }
+        }
+    }
+
+    async fn start_once(n: usize) -> io::Result<NatsCluster> {
         let dir = TempDir::new("arbiter-nats-cluster")?;
         let cluster_ports: Vec<u16> = (0..n).map(|_| free_port()).collect::<io::Result<_>>()?;
         let mut nodes = Vec::with_capacity(n);
