@@ -597,3 +597,57 @@ async fn queries_watch_explain_check_and_crosstable() {
     assert_eq!(first.sequence, 5);
     assert_eq!(first.hash.len(), 32);
 }
+
+/// An arbiter publishes an amended pairing (board 1's colours swapped): the pairing worker's
+/// Check reports the difference and the colour rule the engine followed on that board.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn amended_publication_is_checked_with_its_deciding_rule() {
+    let work = TempDir::new("arbiter-e2e-amended").unwrap();
+    let (server, mut d) = small_tournament(&work).await;
+    d.start_round(1).await;
+    let proposal = d.wait_proposal(1, Duration::from_secs(30)).await;
+    let mut boards: Vec<pb::Board> = proposal.boards.iter().filter_map(|b| b.board).collect();
+    let first = boards[0];
+    boards[0] = pb::Board {
+        number: first.number,
+        white: first.black,
+        black: first.white,
+    };
+    let mut rdc = d.c.rd.clone();
+    rdc.publish_pairing(rd::PublishPairingRequest {
+        header: header("bad", "publish-amended-1"),
+        round: 1,
+        proposal_version: 0,
+        boards,
+        unpaired: proposal.unpaired.clone(),
+        note: "colours of board 1 changed by the arbiter".into(),
+    })
+    .await
+    .expect("publish the amended pairing");
+    let mut worker = PairingWorkerClient::new(
+        tonic::transport::Channel::from_shared(server.grpc.clone())
+            .unwrap()
+            .connect_lazy(),
+    );
+    let check = worker
+        .check(pw::CheckRequest {
+            tournament: tref("bad"),
+            round: 1,
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert!(!check.matches, "{check:?}");
+    assert_eq!(check.differences.len(), 1, "{check:?}");
+    // Round 1: nobody has a colour history, so only the initial-colour rule can decide.
+    assert!(
+        check.deciding_rule == "E.5" || check.deciding_rule == "5.2.5",
+        "{check:?}"
+    );
+    assert!(
+        check
+            .verdict
+            .contains(&format!("colours of {} - {}", first.white, first.black)),
+        "{check:?}"
+    );
+}

@@ -486,8 +486,16 @@ async fn pages_in_a_browser_update_live() {
     }
     screenshot(&b, &shots, "standings-live.png").await;
 
-    b.close().await.expect("close the browser");
-    drop(driver);
+    // Ctrl-C with the page still open: its event stream ends with the server instead of
+    // holding the shutdown until the stream's next keep-alive (15 s).
+    let asked = Instant::now();
     let status = server.interrupt();
     assert!(status.success(), "serve stopped cleanly: {status:?}");
+    assert!(
+        asked.elapsed() < Duration::from_secs(10),
+        "an open page held the shutdown for {:?}",
+        asked.elapsed()
+    );
+    b.close().await.expect("close the browser");
+    drop(driver);
 }

@@ -21,6 +21,8 @@ pub struct RoundAudit {
     pub note: String,
     /// Every difference between the published pairing and the engine's; empty = identical.
     pub differences: Vec<String>,
+    /// When the pairs differ: the rule that decides for the engine's pairing.
+    pub verdict: Option<String>,
 }
 
 impl RoundAudit {
@@ -94,6 +96,9 @@ impl AuditReport {
                 let _ = writeln!(s, "round {}: re-paired, DIFFERS{how}", r.round);
                 for d in &r.differences {
                     let _ = writeln!(s, "  {d}");
+                }
+                if let Some(v) = &r.verdict {
+                    let _ = writeln!(s, "  why: {v}");
                 }
             }
         }
@@ -185,6 +190,7 @@ fn rerun(before: &State, p: &PairingPublished, version: Version) -> RoundAudit {
         manual: p.manually_changed || p.proposal_version.is_none(),
         note: p.note.clone(),
         differences: Vec::new(),
+        verdict: None,
     };
     let input = match input_for(before, p.round, None) {
         Ok((_, input)) => input,
@@ -237,6 +243,24 @@ fn rerun(before: &State, p: &PairingPublished, version: Version) -> RoundAudit {
             published_bye.map_or("none".into(), |x| x.to_string()),
             engine.bye.map_or("none".into(), |x| x.to_string())
         ));
+    }
+    if !out.differences.is_empty() {
+        let other = arbiter_pairing::RecordedPairing {
+            boards: p
+                .boards
+                .iter()
+                .map(|b| arbiter_pairing::Board {
+                    white: b.white,
+                    black: b.black,
+                })
+                .collect(),
+            bye: published_bye,
+        };
+        out.verdict = arbiter_pairing::compare(&input, &other)
+            .ok()
+            .map(|c| c.verdict)
+            .filter(|v| *v != arbiter_pairing::Verdict::Identical)
+            .map(|v| v.to_string());
     }
     if !out.manual
         && let Some(proposal) = before.proposal(p.round)

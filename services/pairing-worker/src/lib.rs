@@ -529,7 +529,34 @@ impl PairingWorkerApi for PairingWorkerService {
             .proposal(round)
             .map(|pp| pp.input_digest)
             .unwrap_or_default();
+        let verdict = if differences.is_empty() && unpaired_differences.is_empty() {
+            None
+        } else {
+            let recorded = arbiter_pairing::RecordedPairing {
+                boards: published
+                    .boards
+                    .iter()
+                    .map(|b| arbiter_pairing::Board {
+                        white: b.white,
+                        black: b.black,
+                    })
+                    .collect(),
+                bye: published_bye,
+            };
+            let input = input.clone();
+            tokio::task::spawn_blocking(move || arbiter_pairing::compare(&input, &recorded))
+                .await
+                .map_err(|e| Status::internal(format!("the engine stopped: {e}")))?
+                .ok()
+                .map(|c| c.verdict)
+        };
         Ok(Response::new(api::CheckResponse {
+            deciding_rule: verdict
+                .as_ref()
+                .and_then(|v| v.rule())
+                .unwrap_or_default()
+                .to_string(),
+            verdict: verdict.map(|v| v.to_string()).unwrap_or_default(),
             matches: differences.is_empty() && unpaired_differences.is_empty(),
             published_input_digest: published_digest,
             recomputed_input_digest: recomputed,

@@ -113,10 +113,18 @@ pub struct RoundEntry {
 
 impl RoundEntry {
     pub fn bye(result: ResultCode) -> RoundEntry {
-        RoundEntry { opponent: None, color: None, result }
+        RoundEntry {
+            opponent: None,
+            color: None,
+            result,
+        }
     }
     pub fn game(opponent: PlayerId, color: Color, result: ResultCode) -> RoundEntry {
-        RoundEntry { opponent: Some(opponent), color: Some(color), result }
+        RoundEntry {
+            opponent: Some(opponent),
+            color: Some(color),
+            result,
+        }
     }
     /// A game that took place over the board (colour and opponent count for pairing history).
     pub fn is_played_game(&self) -> bool {

@@ -7,7 +7,9 @@ use std::str::FromStr;
 ///
 /// Tenths are enough for every point system FIDE uses (1/½/0, 3/1/0, 2/1/0, Baku virtual
 /// points of 1 and ½) and match the TRF points column (`%4.1f`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default, Serialize, Deserialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default, Serialize, Deserialize,
+)]
 pub struct Score(pub i32);
 
 impl Score {
@@ -100,9 +102,20 @@ impl FromStr for Score {
         if frac_trim.len() > 1 {
             return Err(err());
         }
-        let i: i32 = if int.is_empty() { 0 } else { int.parse().map_err(|_| err())? };
-        let d: i32 = frac_trim.chars().next().map(|c| c as i32 - '0' as i32).unwrap_or(0);
-        let v = i.checked_mul(10).and_then(|v| v.checked_add(d)).ok_or_else(err)?;
+        let i: i32 = if int.is_empty() {
+            0
+        } else {
+            int.parse().map_err(|_| err())?
+        };
+        let d: i32 = frac_trim
+            .chars()
+            .next()
+            .map(|c| c as i32 - '0' as i32)
+            .unwrap_or(0);
+        let v = i
+            .checked_mul(10)
+            .and_then(|v| v.checked_add(d))
+            .ok_or_else(err)?;
         Ok(Score(if neg { -v } else { v }))
     }
 }

@@ -19,10 +19,12 @@ mod record;
 pub mod simulate;
 mod state;
 pub mod trf;
+mod verdict;
 
 pub use explain::{BracketReport, Explanation};
 pub use input::{PairingInput, PlayerInput, RuleSet, RuleSetParseError};
 pub use record::{RecordPlayer, RecordedPairing, TournamentRecord};
+pub use verdict::{Comparison, Verdict};
 
 use arbiter_core::PlayerId;
 
@@ -57,5 +59,14 @@ pub fn pair(input: &PairingInput) -> Result<RoundPairing, PairingError> {
     input.validate()?;
     match input.rule_set {
         RuleSet::Dutch2017 | RuleSet::Dutch2025 => dutch::pair(input),
+    }
+}
+
+/// Pairs the round and says how `other` (e.g. the pairing recorded in a tournament file)
+/// compares with the engine's pairing, naming the deciding rule.
+pub fn compare(input: &PairingInput, other: &RecordedPairing) -> Result<Comparison, PairingError> {
+    input.validate()?;
+    match input.rule_set {
+        RuleSet::Dutch2017 | RuleSet::Dutch2025 => dutch::compare(input, other),
     }
 }

@@ -604,12 +604,23 @@ fn legacy_few_games_rank_last() {
     let t = mini();
     let list: TieBreakList = "ARO".parse().unwrap();
     let order = |o: &Options| -> Vec<u32> {
-        standings(&t, &list.0, o).unwrap().rows.iter().map(|r| r.id).collect()
+        standings(&t, &list.0, o)
+            .unwrap()
+            .rows
+            .iter()
+            .map(|r| r.id)
+            .collect()
     };
     assert_eq!(order(&legacy()), vec![1, 6, 2, 3, 5, 4]);
-    let few = Options { few_games_rank_last: Some(3), ..legacy() };
+    let few = Options {
+        few_games_rank_last: Some(3),
+        ..legacy()
+    };
     assert_eq!(order(&few), vec![1, 2, 6, 3, 5, 4]);
     // Not a C.07 rule: ignored under the C.07 rule sets.
-    let c07 = Options { few_games_rank_last: Some(3), ..o2024() };
+    let c07 = Options {
+        few_games_rank_last: Some(3),
+        ..o2024()
+    };
     assert_eq!(order(&c07), vec![1, 6, 2, 3, 5, 4]);
 }

@@ -292,7 +292,9 @@ proptest! {
 
 #[test]
 fn empty_and_roundless_tournaments() {
-    let list: TieBreakList = "BH/C1,BH,SB,PS,DE,WIN,BPG,ARO,TPR,PTP,APRO,AOB,FB,KS".parse().unwrap();
+    let list: TieBreakList = "BH/C1,BH,SB,PS,DE,WIN,BPG,ARO,TPR,PTP,APRO,AOB,FB,KS"
+        .parse()
+        .unwrap();
     let empty = Tournament::new(0);
     let st = standings(&empty, &list.0, &Options::default()).unwrap();
     assert!(st.rows.is_empty());
@@ -300,7 +302,11 @@ fn empty_and_roundless_tournaments() {
     one.players.push(Player::new(1, "Solo", None));
     let st = standings(&one, &list.0, &Options::default()).unwrap();
     assert_eq!((st.rows[0].rank, st.rows[0].rank_to), (1, 1));
-    for f in [arbiter_tiebreak::Format::Text, arbiter_tiebreak::Format::Csv, arbiter_tiebreak::Format::Json] {
+    for f in [
+        arbiter_tiebreak::Format::Text,
+        arbiter_tiebreak::Format::Csv,
+        arbiter_tiebreak::Format::Json,
+    ] {
         assert!(!arbiter_tiebreak::render(&st, f).is_empty());
     }
 }

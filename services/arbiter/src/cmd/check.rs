@@ -1,8 +1,8 @@
 //! `arbiter check`: replay every round of a complete tournament and report each round whose
-//! recorded pairing differs from the engine's.
+//! recorded pairing differs from the engine's, with the rule that decides between them.
 
 use super::{Failure, load_record, rule_set_for};
-use arbiter_pairing::{RecordedPairing, pair};
+use arbiter_pairing::{RecordedPairing, Verdict, compare};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -33,18 +33,19 @@ fn run_inner(a: &CheckArgs) -> Result<usize, Failure> {
             .input_for_round(r, rule_set)
             .map_err(|m| Failure::Invalid(format!("{}: round {r}: {m}", a.input.display())))?;
         let recorded = record.recorded(r);
-        match pair(&input) {
-            Ok(p) => {
+        match compare(&input, &recorded) {
+            Ok(c) if c.verdict == Verdict::Identical => {}
+            Ok(c) => {
+                differing += 1;
+                let p = c.engine;
                 let engine = RecordedPairing {
                     boards: p.boards.clone(),
                     bye: p.bye,
                 };
-                if engine.normalized() != recorded.normalized() {
-                    differing += 1;
-                    println!("round {r}: differs from the engine's pairing");
-                    print_diff(&recorded, &engine);
-                    print!("{}", indent(&p.explanation.render()));
-                }
+                println!("round {r}: differs from the engine's pairing");
+                println!("  {}", c.verdict);
+                print_diff(&recorded, &engine);
+                print!("{}", indent(&p.explanation.render()));
             }
             Err(e) => {
                 differing += 1;

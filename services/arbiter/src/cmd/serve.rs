@@ -195,7 +195,9 @@ async fn serve(a: ServeArgs) -> Result<(), Exit> {
                     stop_rx.clone(),
                 )));
                 if let Some(listener) = http.take() {
-                    let app = arbiter_reporting::http_router(store.clone());
+                    // Open event streams (SSE) end on shutdown instead of holding it up.
+                    let app =
+                        arbiter_reporting::http_router_until(store.clone(), Some(stop_rx.clone()));
                     let mut stop = stop_rx.clone();
                     http_task = Some(tokio::spawn(async move {
                         axum::serve(listener, app)

@@ -13,7 +13,7 @@
 
 use super::completion::Completion;
 use super::phases::{Phases, tri};
-use super::weight::{Acc, ScoreDiffFields, bits};
+use super::weight::{Acc, ScoreDiffFields, Sink, bits};
 use super::{BracketSolver, MatchGraph};
 use crate::state::{Float, Player, RoundState};
 
@@ -105,8 +105,15 @@ impl<'a> Bracket<'a> {
     /// may not meet.
     pub fn edge<const N: usize>(&self, hp: usize, lp: usize) -> Acc<N> {
         let mut w = Acc::<N>::ZERO;
+        self.edge_into(hp, lp, &mut w);
+        w
+    }
+
+    /// Writes the criteria fields of the pair at positions `hp < lp` into `w`; false (and
+    /// nothing written) when they may not meet.
+    pub fn edge_into<S: Sink>(&self, hp: usize, lp: usize, w: &mut S) -> bool {
         if !self.st.compatible(self.group[hp], self.group[lp]) {
-            return w;
+            return false;
         }
         let (h, l) = (self.player(hp), self.player(lp));
         let (h_cur, l_cur) = (hp < self.cur_end, lp < self.cur_end);
@@ -116,16 +123,17 @@ impl<'a> Bracket<'a> {
         let played = self.st.played_rounds;
 
         // C.4 / A.9: complete the round, leaving unpaired only a player who may get the bye.
+        w.field("C.4", 0);
         if self.special {
             w.add_u64(1 + not_elig(h) + not_elig(l));
         }
         // C.5: as many pairs as possible in this bracket.
-        w.shl(pcb);
+        w.field("C.5", pcb);
         if l_cur {
             w.add_u64(1);
         }
         // C.6: the smallest PSD.
-        w.shl(sd.width);
+        w.field("C.6", sd.width);
         if l_cur {
             w.add_bit(sd.at(down(h)));
             w.add_bit(sd.at(down(l)));
@@ -134,16 +142,15 @@ impl<'a> Bracket<'a> {
         // C.7: the best pairing of the next bracket (pairs, then scores of the floaters).
         if !self.special {
             if self.last_next {
-                w.shl(pcb.max(self.next_bits));
-                w.shl(3);
+                w.field("C.7", pcb.max(self.next_bits) + 3);
                 w.add_u64(1 + not_elig(h) + not_elig(l));
             } else {
-                w.shl(self.next_bits);
+                w.field("C.7", self.next_bits);
                 if !l_cur {
                     w.add_u64(1);
                 }
             }
-            w.shl(sd.width);
+            w.field("C.7", sd.width);
             if h_cur {
                 w.add_bit(sd.at(down(h)));
             }
@@ -152,11 +159,11 @@ impl<'a> Bracket<'a> {
             }
         }
         // C.8-C.11: colours.
-        colour_fields(&mut w, l, h, l_cur, pcb);
+        colour_fields(w, l, h, l_cur, pcb, ["C.8", "C.9", "C.10", "C.11"]);
         // C.12-C.15: repeated floats, one and two rounds back.
         for back in 0..2usize {
             if played as usize > back {
-                w.shl(pcb);
+                w.field(["C.12", "C.14"][back], pcb);
                 if l_cur {
                     if l.floats[back] == Float::Down {
                         w.add_u64(1);
@@ -165,7 +172,7 @@ impl<'a> Bracket<'a> {
                         w.add_u64(1);
                     }
                 }
-                w.shl(pcb);
+                w.field(["C.13", "C.15"][back], pcb);
                 if l_cur && h.score > l.score && l.floats[back] == Float::Up {
                     w.sub_u64(1);
                 }
@@ -174,7 +181,7 @@ impl<'a> Bracket<'a> {
         // C.16-C.19: score differences of repeated floaters.
         for back in 0..2usize {
             if played as usize > back {
-                w.shl(sd.width);
+                w.field(["C.16", "C.18"][back], sd.width);
                 if l_cur {
                     if l.floats[back] == Float::Down {
                         w.add_bit(sd.at(down(l)));
@@ -186,22 +193,22 @@ impl<'a> Bracket<'a> {
                         }
                     }
                 }
-                w.shl(sd.width);
+                w.field(["C.17", "C.19"][back], sd.width);
                 if l_cur && l.floats[back] == Float::Up && h.score > l.score {
                     w.sub_bit(sd.at(h.score - l.score));
                 }
             }
         }
         // Room for the generation-order phases.
-        w.shl(3 * pcb + 1);
+        w.field(PHASES, 3 * pcb + 1);
         // Below every rule: among equally good matchings prefer the one whose residents
         // paired "upwards" are the highest-ranked, which is the shape the generation order
         // (B.6) ends with. It never decides a pairing, it only spares re-solving.
-        w.shl(self.tie_bits());
+        w.field(TIE, self.tie_bits());
         if hp >= self.mdps && l_cur {
             w.add_u64((self.cur_end - hp) as u64);
         }
-        w
+        true
     }
 
     /// Pairs the bracket; returns the pairs made (player indices) and which bracket positions
@@ -246,22 +253,28 @@ impl<'a> Bracket<'a> {
     }
 }
 
+/// Names of the fields below the rules' own: room for the generation-order phases, and the
+/// tie-break term. They never decide between two pairings on the criteria.
+pub(crate) const PHASES: &str = "generation order";
+pub(crate) const TIE: &str = "tie-break";
+
 /// The four colour fields (C.8-C.11 in dutch-2017, [C10]-[C13] in dutch-2025), each `width`
 /// bits, counted only for pairs inside the current bracket (`l_cur`).
-pub(crate) fn colour_fields<const N: usize>(
-    w: &mut Acc<N>,
+pub(crate) fn colour_fields<S: Sink>(
+    w: &mut S,
     l: &Player,
     h: &Player,
     l_cur: bool,
     pcb: u32,
+    rules: [&'static str; 4],
 ) {
     let (lp_, hp_) = (&l.pref, &h.pref);
     let same = lp_.colour == hp_.colour;
-    w.shl(pcb);
+    w.field(rules[0], pcb);
     if l_cur && (!lp_.absolute_imbalance() || !hp_.absolute_imbalance() || !same) {
         w.add_u64(1);
     }
-    w.shl(pcb);
+    w.field(rules[1], pcb);
     if l_cur
         && (!lp_.absolute()
             || !hp_.absolute()
@@ -279,11 +292,11 @@ pub(crate) fn colour_fields<const N: usize>(
     {
         w.add_u64(1);
     }
-    w.shl(pcb);
+    w.field(rules[2], pcb);
     if l_cur && (!same || lp_.colour.is_none() || hp_.colour.is_none()) {
         w.add_u64(1);
     }
-    w.shl(pcb);
+    w.field(rules[3], pcb);
     if l_cur
         && ((!lp_.strong && !lp_.absolute())
             || (!hp_.strong && !hp_.absolute())

@@ -1,5 +1,6 @@
 //! The FIDE (Dutch) system: the round loop over brackets (A.9) and colour allocation.
 
+mod audit;
 mod bracket2017;
 mod colour;
 mod completion;
@@ -9,7 +10,8 @@ mod weight;
 
 use crate::explain::{BracketReport, Explanation};
 use crate::state::RoundState;
-use crate::{Board, PairingError, PairingInput, RoundPairing, RuleSet};
+use crate::{Board, PairingError, PairingInput, RecordedPairing, RoundPairing, RuleSet};
+use audit::Audit;
 use completion::Completion;
 use weight::Acc;
 
@@ -106,6 +108,7 @@ fn no_complete_pairing() -> PairingError {
 fn round_2017(
     st: &RoundState,
     brackets: &mut Vec<BracketDone>,
+    mut audit: Option<&mut Audit>,
 ) -> Result<Vec<Option<usize>>, PairingError> {
     let n = st.len();
     let mut validity = Completion::new(st);
@@ -143,6 +146,9 @@ fn round_2017(
             ppb = true;
             continue;
         }
+        if let Some(a) = audit.as_deref_mut() {
+            audit_2017(&bracket, &outcome.pairs, brackets.len(), a);
+        }
         let mut done = BracketDone::new(&group[..cur_end], mdps);
         done.ppb = ppb;
         done.last = special && !ppb;
@@ -173,17 +179,52 @@ fn round_2017(
     Ok(mate)
 }
 
+/// Follows another pairing through one dutch-2017 bracket (see [`audit`]).
+fn audit_2017(b: &bracket2017::Bracket, pairs: &[(usize, usize)], index: usize, a: &mut Audit) {
+    if a.found.is_some() {
+        return;
+    }
+    let need = b.weight_bits() + 8;
+    macro_rules! run {
+        ($($n:literal),*) => {
+            $( if need <= 64 * $n { return audit_2017_n::<$n>(b, pairs, index, a); } )*
+        };
+    }
+    run!(1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64);
+}
+
+fn audit_2017_n<const N: usize>(
+    b: &bracket2017::Bracket,
+    pairs: &[(usize, usize)],
+    index: usize,
+    a: &mut Audit,
+) where
+    arbiter_matching::Wide<N>: arbiter_matching::Weight,
+{
+    let universe: Vec<usize> = (0..b.group.len()).collect();
+    a.bracket::<N, CoreGraph<N>>(
+        index,
+        &universe,
+        &universe[..b.cur_end],
+        pairs,
+        |p| b.group[p],
+        |p, o| b.edge::<N>(p, o),
+        |p, o, w| b.edge_into(p, o, w),
+    );
+}
+
 /// Rule set dutch-2025 on one graph over the whole field, its width chosen for the round.
 fn round_2025(
     st: &RoundState,
     brackets: &mut Vec<BracketDone>,
+    audit: Option<&mut Audit>,
 ) -> Result<Vec<Option<usize>>, PairingError> {
     let need = round2025::Layout::new(st).weight_bits() + 8;
     tracing::trace!(bits = need, vertices = st.len(), "round weights");
     macro_rules! run {
         ($($n:literal),*) => {
             $( if need <= 64 * $n {
-                return round2025::pair_round::<$n, CoreGraph<$n>>(st, brackets).ok_or_else(no_complete_pairing);
+                return round2025::pair_round::<$n, CoreGraph<$n>>(st, brackets, audit).ok_or_else(no_complete_pairing);
             } )*
         };
     }
@@ -194,7 +235,14 @@ fn round_2025(
 }
 
 pub(crate) fn pair(input: &PairingInput) -> Result<RoundPairing, PairingError> {
-    let st = RoundState::new(input);
+    pair_state(input, &RoundState::new(input), None)
+}
+
+fn pair_state(
+    input: &PairingInput,
+    st: &RoundState,
+    audit: Option<&mut Audit>,
+) -> Result<RoundPairing, PairingError> {
     let n = st.len();
     let mut explanation = Explanation::new(input);
     if n == 0 {
@@ -206,12 +254,12 @@ pub(crate) fn pair(input: &PairingInput) -> Result<RoundPairing, PairingError> {
     }
     let mut brackets = Vec::new();
     let mate = match input.rule_set {
-        RuleSet::Dutch2017 => round_2017(&st, &mut brackets)?,
-        RuleSet::Dutch2025 => round_2025(&st, &mut brackets)?,
+        RuleSet::Dutch2017 => round_2017(st, &mut brackets, audit)?,
+        RuleSet::Dutch2025 => round_2025(st, &mut brackets, audit)?,
     };
     let last = brackets.len().saturating_sub(1);
     for (k, d) in brackets.iter().enumerate() {
-        let mut report = BracketReport::new(&st, &d.group, d.mdps);
+        let mut report = BracketReport::new(st, &d.group, d.mdps);
         report.ppb = d.ppb;
         report.last = d.last || (input.rule_set == RuleSet::Dutch2025 && k == last);
         report.pairs = d
@@ -236,7 +284,7 @@ pub(crate) fn pair(input: &PairingInput) -> Result<RoundPairing, PairingError> {
     for i in 0..n {
         if let Some(j) = mate[i] {
             if st.players[i].id < st.players[j].id {
-                let c = colour::colour_of(&st, i, j);
+                let c = colour::colour_of(st, i, j);
                 boards.push(if c == arbiter_core::Color::White {
                     (i, j)
                 } else {
@@ -246,7 +294,7 @@ pub(crate) fn pair(input: &PairingInput) -> Result<RoundPairing, PairingError> {
         }
     }
     let key = |&(w, b): &(usize, usize)| {
-        let (hi, lo) = if ranks_above_plain(&st, w, b) {
+        let (hi, lo) = if ranks_above_plain(st, w, b) {
             (w, b)
         } else {
             (b, w)
@@ -265,7 +313,7 @@ pub(crate) fn pair(input: &PairingInput) -> Result<RoundPairing, PairingError> {
             black: st.players[b].id,
         })
         .collect();
-    explanation.finish(&st, &boards, bye);
+    explanation.finish(st, &boards, bye);
     Ok(RoundPairing {
         boards,
         bye,
@@ -277,4 +325,207 @@ pub(crate) fn pair(input: &PairingInput) -> Result<RoundPairing, PairingError> {
 fn ranks_above_plain(st: &RoundState, a: usize, b: usize) -> bool {
     let (x, y) = (&st.players[a], &st.players[b]);
     (x.plain_score, std::cmp::Reverse(x.rank)) > (y.plain_score, std::cmp::Reverse(y.rank))
+}
+
+/// Pairs the round and judges `other` against the engine's pairing ([`crate::compare`]).
+pub(crate) fn compare(
+    input: &PairingInput,
+    other: &RecordedPairing,
+) -> Result<crate::Comparison, PairingError> {
+    use crate::verdict::{Comparison, Verdict, ids};
+    use std::collections::{BTreeMap, BTreeSet};
+    let st = RoundState::new(input);
+    let n = st.len();
+    let v2025 = input.rule_set == RuleSet::Dutch2025;
+    let absolute = |k: usize| {
+        if v2025 {
+            ["[C1]", "[C2]", "[C3]"][k]
+        } else {
+            ["C.1", "C.2", "C.3"][k]
+        }
+        .to_string()
+    };
+    let index_of: BTreeMap<arbiter_core::PlayerId, usize> = st
+        .players
+        .iter()
+        .enumerate()
+        .map(|(i, p)| (p.id, i))
+        .collect();
+    let mut problems = Vec::new();
+    let mut seen = BTreeSet::new();
+    let mut note = |id: arbiter_core::PlayerId, problems: &mut Vec<String>| {
+        if !index_of.contains_key(&id) {
+            problems.push(format!(
+                "player {id} is not one of the players to pair this round"
+            ));
+        } else if !seen.insert(id) {
+            problems.push(format!("player {id} appears more than once"));
+        }
+    };
+    for b in &other.boards {
+        note(b.white, &mut problems);
+        note(b.black, &mut problems);
+    }
+    if let Some(bye) = other.bye {
+        note(bye, &mut problems);
+    }
+    let left: Vec<arbiter_core::PlayerId> = st
+        .players
+        .iter()
+        .map(|p| p.id)
+        .filter(|id| !seen.contains(id))
+        .collect();
+    if left.len() + other.bye.is_some() as usize > 1 {
+        problems.push(format!(
+            "more than one player without an opponent ({}{})",
+            other.bye.map(|b| format!("bye {b}, ")).unwrap_or_default(),
+            ids(&left)
+        ));
+    }
+    let engine = pair_state(input, &st, None)?;
+    let not_a_pairing = |detail: String, engine: RoundPairing| Comparison {
+        engine,
+        verdict: Verdict::NotAPairing { detail },
+    };
+    if !problems.is_empty() {
+        return Ok(not_a_pairing(problems.join("; "), engine));
+    }
+    let bye = other.bye.or(left.first().copied());
+    let mut mate: Vec<Option<usize>> = vec![None; n];
+    for b in &other.boards {
+        let (w, k) = (index_of[&b.white], index_of[&b.black]);
+        mate[w] = Some(k);
+        mate[k] = Some(w);
+        if !st.compatible(w, k) {
+            let met = input
+                .players
+                .iter()
+                .find(|p| p.id == b.white)
+                .and_then(|p| {
+                    p.history
+                        .iter()
+                        .position(|e| e.is_played_game() && e.opponent == Some(b.black))
+                });
+            let (rule, detail) = if let Some(r) = met {
+                (
+                    absolute(0),
+                    format!(
+                        "{} and {} already played each other in round {}",
+                        b.white,
+                        b.black,
+                        r + 1
+                    ),
+                )
+            } else if input
+                .forbidden_pairs
+                .iter()
+                .any(|&(x, y)| (x, y) == (b.white, b.black) || (y, x) == (b.white, b.black))
+            {
+                (
+                    absolute(0),
+                    format!(
+                        "{} and {} are a forbidden pair of this tournament",
+                        b.white, b.black
+                    ),
+                )
+            } else {
+                let c = st.players[w]
+                    .pref
+                    .colour
+                    .map(|c| format!("{c:?}"))
+                    .unwrap_or_default();
+                (
+                    absolute(2),
+                    format!(
+                        "{} and {} are not topscorers and both have an absolute preference for {c}",
+                        b.white, b.black
+                    ),
+                )
+            };
+            return Ok(Comparison {
+                engine,
+                verdict: Verdict::Absolute { rule, detail },
+            });
+        }
+    }
+    if let Some(b) = bye
+        && !st.players[index_of[&b]].bye_eligible
+    {
+        return Ok(Comparison {
+            engine,
+            verdict: Verdict::Absolute {
+                rule: absolute(1),
+                detail: format!(
+                    "player {b} may not receive the pairing-allocated bye (already had one, \
+                         or an unplayed round scored as a win)"
+                ),
+            },
+        });
+    }
+    let same = {
+        let mut a = engine.boards.clone();
+        let mut o = other.boards.clone();
+        a.sort();
+        o.sort();
+        a == o && engine.bye == bye
+    };
+    if same {
+        return Ok(Comparison {
+            engine,
+            verdict: Verdict::Identical,
+        });
+    }
+    let mut audit = Audit::new(mate);
+    let engine = pair_state(input, &st, Some(&mut audit))?;
+    let score_of = |k: usize| {
+        engine
+            .explanation
+            .brackets
+            .get(k)
+            .map(|b| arbiter_core::Score(b.score).to_string())
+            .unwrap_or_default()
+    };
+    let verdict = match audit.found {
+        Some(f) => match f.rule {
+            Some(rule) => Verdict::Criterion {
+                bracket: f.bracket,
+                bracket_score: score_of(f.bracket),
+                rule: rule.to_string(),
+                meaning: audit::describe(rule).to_string(),
+                counts: f.counts,
+                engine_better: f.engine_better,
+            },
+            None => Verdict::GenerationOrder {
+                bracket: f.bracket,
+                bracket_score: score_of(f.bracket),
+            },
+        },
+        None => {
+            // Every bracket paired the same players: only colours differ.
+            let flipped = engine.boards.iter().find(|e| {
+                other
+                    .boards
+                    .iter()
+                    .any(|o| o.white == e.black && o.black == e.white)
+            });
+            match flipped {
+                Some(&board) => {
+                    let (_, rule) = colour::colour_and_rule(
+                        &st,
+                        index_of[&board.white],
+                        index_of[&board.black],
+                    );
+                    Verdict::Colour {
+                        board,
+                        rule: rule.name(input.rule_set).to_string(),
+                        meaning: rule.describe().to_string(),
+                    }
+                }
+                None => Verdict::NotAPairing {
+                    detail: "it differs from the engine's pairing outside every bracket".into(),
+                },
+            }
+        }
+    };
+    Ok(Comparison { engine, verdict })
 }

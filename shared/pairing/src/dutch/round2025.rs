@@ -16,7 +16,7 @@
 
 use super::MatchGraph;
 use super::phases::{Phases, tri};
-use super::weight::{Acc, bits};
+use super::weight::{Acc, Sink, bits};
 use crate::state::{Float, Player, RoundState};
 use std::collections::BTreeMap;
 
@@ -99,34 +99,54 @@ impl Layout {
         tie: u64,
     ) -> Acc<N> {
         let mut w = Acc::<N>::ZERO;
+        self.edge_into(st, hi, li, l_cur, l_next, view, ranks, tie, &mut w);
+        w
+    }
+
+    /// Writes the fields of [`Layout::edge`] into `w`; false (nothing written) when the two
+    /// may not meet.
+    #[allow(clippy::too_many_arguments)]
+    pub fn edge_into<S: Sink>(
+        &self,
+        st: &RoundState,
+        hi: usize,
+        li: usize,
+        l_cur: bool,
+        l_next: bool,
+        view: BracketView,
+        ranks: &BTreeMap<u32, u64>,
+        tie: u64,
+        w: &mut S,
+    ) -> bool {
         if !st.compatible(hi, li) {
-            return w;
+            return false;
         }
         let (h, l): (&Player, &Player) = (&st.players[hi], &st.players[li]);
         let (b, s) = (self.sgsb, self.sgs);
         let candidate = |p: &Player| p.bye_eligible && p.score <= view.bye_score;
         // [C4]/[C5]: complete the round, the unpaired player an eligible one of the PAB score.
+        w.field("[C4]/[C5]", 0);
         w.add_u64(1 + (!candidate(h)) as u64 + (!candidate(l)) as u64);
         // [C6] pairs in this bracket; [C7] the scores paired.
-        w.shl(b);
+        w.field("[C6]", b);
         if l_cur {
             w.add_u64(1);
         }
-        w.shl(s);
+        w.field("[C7]", s);
         if l_cur {
             w.add_bit(self.at(h.score));
         }
         // [C8] the next bracket: its pairs, then its scores paired.
-        w.shl(b);
+        w.field("[C8]", b);
         if l_next {
             w.add_u64(1);
         }
-        w.shl(s);
+        w.field("[C8]", s);
         if l_next {
             w.add_bit(self.at(h.score));
         }
         // [C9] the PAB assignee's games played (rank among those with the PAB score).
-        w.shl(b);
+        w.field("[C9]", b);
         if view.single_downfloater {
             if h.score == view.bye_score {
                 w.add_u64(ranks[&(self.played - h.played_games)]);
@@ -136,11 +156,11 @@ impl Layout {
             }
         }
         // [C10]-[C13] colours, as in dutch-2017.
-        super::bracket2017::colour_fields(&mut w, l, h, l_cur, b);
+        super::bracket2017::colour_fields(w, l, h, l_cur, b, ["[C10]", "[C11]", "[C12]", "[C13]"]);
         // [C14]-[C17] repeated floats.
         for back in 0..2usize {
             if self.played as usize > back {
-                w.shl(b);
+                w.field(["[C14]", "[C16]"][back], b);
                 if l_cur {
                     if l.floats[back] == Float::Down {
                         w.add_u64(1);
@@ -149,7 +169,7 @@ impl Layout {
                         w.add_u64(1);
                     }
                 }
-                w.shl(b);
+                w.field(["[C15]", "[C17]"][back], b);
                 if l_cur && !(h.score > l.score && l.floats[back] == Float::Up) {
                     w.add_u64(1);
                 }
@@ -158,7 +178,7 @@ impl Layout {
         // [C18]-[C21] scores of repeated floaters.
         for back in 0..2usize {
             if self.played as usize > back {
-                w.shl(s);
+                w.field(["[C18]", "[C20]"][back], s);
                 if l_cur {
                     if l.floats[back] == Float::Down {
                         w.add_bit(self.at(l.score));
@@ -167,16 +187,16 @@ impl Layout {
                         w.add_bit(self.at(h.score));
                     }
                 }
-                w.shl(s);
+                w.field(["[C19]", "[C21]"][back], s);
                 if l_cur && !(l.floats[back] == Float::Up && h.score > l.score) {
                     w.add_bit(self.at(h.score));
                 }
             }
         }
-        w.shl(3 * b + 1);
-        w.shl(self.tie);
+        w.field(super::bracket2017::PHASES, 3 * b + 1);
+        w.field(super::bracket2017::TIE, self.tie);
         w.add_u64(tie);
-        w
+        true
     }
 
     /// The pre-pass weight (odd fields): complete the round leaving unpaired an eligible
@@ -202,6 +222,7 @@ impl Layout {
 pub(crate) fn pair_round<const N: usize, G: MatchGraph<N>>(
     st: &RoundState,
     brackets: &mut Vec<super::BracketDone>,
+    mut audit: Option<&mut super::audit::Audit>,
 ) -> Option<Vec<Option<usize>>> {
     let n = st.len();
     let lay = Layout::new(st);
@@ -316,6 +337,56 @@ pub(crate) fn pair_round<const N: usize, G: MatchGraph<N>>(
             maxw,
         };
         let outcome = phases.run(&mut g, &mut base, |_, _| {});
+        if let Some(a) = audit.as_deref_mut() {
+            // Vertices are player indices; the bracket's group is in index order.
+            let mut universe: Vec<usize> = group.clone();
+            universe.extend(next..n);
+            let pos_of = |x: usize| group.binary_search(&x).ok();
+            let outside = BracketView {
+                bye_score: view.bye_score,
+                single_downfloater: false,
+            };
+            let fields =
+                |x: usize, y: usize, w: &mut super::weight::Breakdown| match (pos_of(x), pos_of(y))
+                {
+                    (Some(_), Some(py)) => {
+                        lay.edge_into(st, x, y, py < cur_end, py >= cur_end, view, &ranks, 0, w)
+                    }
+                    _ => lay.edge_into(st, x, y, false, false, outside, &no_ranks, 0, w),
+                };
+            let acc = |x: usize, y: usize| {
+                let mut w = Acc::<N>::ZERO;
+                match (pos_of(x), pos_of(y)) {
+                    (Some(_), Some(py)) => lay.edge_into(
+                        st,
+                        x,
+                        y,
+                        py < cur_end,
+                        py >= cur_end,
+                        view,
+                        &ranks,
+                        0,
+                        &mut w,
+                    ),
+                    _ => lay.edge_into(st, x, y, false, false, outside, &no_ranks, 0, &mut w),
+                };
+                w
+            };
+            let pairs: Vec<(usize, usize)> = outcome
+                .pairs
+                .iter()
+                .map(|&(p, q)| (group[p], group[q]))
+                .collect();
+            a.bracket::<N, G>(
+                brackets.len(),
+                &universe,
+                &group[..cur_end],
+                &pairs,
+                |x| x,
+                acc,
+                fields,
+            );
+        }
         let mut done = super::BracketDone::new(&group[..cur_end], mdps);
         for &(a, b) in &outcome.pairs {
             let (x, y) = (group[a], group[b]);

@@ -107,7 +107,146 @@ impl<const N: usize> Acc<N> {
     pub fn sub(&mut self, o: &Self) {
         self.sub_limbs(&o.0);
     }
+}
 
+/// Where an edge weight is written, field by field, highest priority first. [`Acc`] packs the
+/// fields into one integer for the matching; [`Breakdown`] keeps them apart, so that two
+/// pairings can be compared criterion by criterion (`arbiter check`).
+pub(crate) trait Sink {
+    /// Starts the next field, `width` bits below the previous one, holding criterion `rule`.
+    fn field(&mut self, rule: &'static str, width: u32);
+    fn add_u64(&mut self, x: u64);
+    fn sub_u64(&mut self, x: u64);
+    fn add_bit(&mut self, bit: u32);
+    fn sub_bit(&mut self, bit: u32);
+}
+
+impl<const N: usize> Sink for Acc<N> {
+    fn field(&mut self, _rule: &'static str, width: u32) {
+        self.shl(width);
+    }
+    fn add_u64(&mut self, x: u64) {
+        Acc::add_u64(self, x);
+    }
+    fn sub_u64(&mut self, x: u64) {
+        Acc::sub_u64(self, x);
+    }
+    fn add_bit(&mut self, bit: u32) {
+        Acc::add_bit(self, bit);
+    }
+    fn sub_bit(&mut self, bit: u32) {
+        Acc::sub_bit(self, bit);
+    }
+}
+
+/// The fields of one weight (or of a sum of weights) kept apart: each a signed sum of powers
+/// of two (bit -> multiplicity), so no field borrows from the one above.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Breakdown {
+    pub fields: Vec<(&'static str, BTreeMap<u32, i64>)>,
+}
+
+impl Sink for Breakdown {
+    fn field(&mut self, rule: &'static str, _width: u32) {
+        self.fields.push((rule, BTreeMap::new()));
+    }
+    fn add_u64(&mut self, x: u64) {
+        for b in 0..64 {
+            if x >> b & 1 == 1 {
+                self.add_bit(b);
+            }
+        }
+    }
+    fn sub_u64(&mut self, x: u64) {
+        for b in 0..64 {
+            if x >> b & 1 == 1 {
+                self.sub_bit(b);
+            }
+        }
+    }
+    fn add_bit(&mut self, bit: u32) {
+        self.bump(bit, 1);
+    }
+    fn sub_bit(&mut self, bit: u32) {
+        self.bump(bit, -1);
+    }
+}
+
+impl Breakdown {
+    fn bump(&mut self, bit: u32, by: i64) {
+        let (_, f) = self
+            .fields
+            .last_mut()
+            .expect("a field is started before it is written");
+        *f.entry(bit).or_insert(0) += by;
+    }
+
+    /// Adds another breakdown of the same layout (an empty one is a zero of any layout).
+    pub fn add(&mut self, o: &Breakdown) {
+        if self.fields.is_empty() {
+            self.fields = o
+                .fields
+                .iter()
+                .map(|(r, _)| (*r, BTreeMap::new()))
+                .collect();
+        }
+        for ((ra, fa), (rb, fb)) in self.fields.iter_mut().zip(&o.fields) {
+            debug_assert_eq!(ra, rb, "breakdowns of one layout");
+            for (&bit, &c) in fb {
+                *fa.entry(bit).or_insert(0) += c;
+            }
+        }
+    }
+
+    /// The first field, in priority order, whose value differs, and whether `self` is the
+    /// greater there; fields named in `skip` do not count. `None` when all are equal.
+    pub fn first_difference(&self, o: &Breakdown, skip: &[&str]) -> Option<(&'static str, bool)> {
+        for ((rule, fa), (_, fb)) in self.fields.iter().zip(&o.fields) {
+            if skip.contains(rule) {
+                continue;
+            }
+            let mut d: BTreeMap<u32, i64> = fa.clone();
+            for (&bit, &c) in fb {
+                *d.entry(bit).or_insert(0) -= c;
+            }
+            match sign(&d) {
+                std::cmp::Ordering::Equal => continue,
+                ord => return Some((rule, ord == std::cmp::Ordering::Greater)),
+            }
+        }
+        None
+    }
+
+    /// A field's value when it is a plain count (every term below bit 63).
+    pub fn count(&self, index: usize) -> Option<i64> {
+        let (_, f) = self.fields.get(index)?;
+        f.iter()
+            .try_fold(0i64, |acc, (&bit, &c)| (bit < 62).then(|| acc + (c << bit)))
+    }
+}
+
+/// The sign of the number sum(c * 2^bit).
+fn sign(d: &BTreeMap<u32, i64>) -> std::cmp::Ordering {
+    let (Some(&lo), Some(&hi)) = (d.keys().next(), d.keys().next_back()) else {
+        return std::cmp::Ordering::Equal;
+    };
+    // Carry upwards until every digit is 0 or 1; what is left above is the sign.
+    let mut carry = 0i64;
+    let mut any = false;
+    let mut bit = lo;
+    while bit <= hi || (carry != 0 && carry != -1) {
+        let v = d.get(&bit).copied().unwrap_or(0) + carry;
+        any |= v.rem_euclid(2) == 1;
+        carry = v.div_euclid(2);
+        bit += 1;
+    }
+    if carry < 0 {
+        std::cmp::Ordering::Less
+    } else if any {
+        std::cmp::Ordering::Greater
+    } else {
+        std::cmp::Ordering::Equal
+    }
 }
 
 /// Bits needed to represent `x` (0 for 0).
@@ -167,6 +306,32 @@ mod tests {
         assert_eq!(a.0, [0, 1 << 6]);
         a.sub_bit(70);
         assert!(a.is_zero());
+    }
+
+    #[test]
+    fn breakdown_signs_compare_sums_of_powers() {
+        let mut a = Breakdown::default();
+        a.field("x", 4);
+        a.add_bit(3); // 8
+        let mut b = Breakdown::default();
+        b.field("x", 4);
+        b.add_u64(7);
+        assert_eq!(a.first_difference(&b, &[]), Some(("x", true)));
+        assert_eq!(b.first_difference(&a, &[]), Some(("x", false)));
+        b.add_u64(1);
+        assert_eq!(a.first_difference(&b, &[]), None);
+        // Negative terms: 2^5 - 2^1 = 30 against 2^4 + 2^3 + 2^2 + 2 = 30, then 31.
+        let mut c = Breakdown::default();
+        c.field("y", 6);
+        c.add_bit(5);
+        c.sub_bit(1);
+        let mut e = Breakdown::default();
+        e.field("y", 6);
+        e.add_u64(30);
+        assert_eq!(c.first_difference(&e, &[]), None);
+        e.add_u64(1);
+        assert_eq!(c.first_difference(&e, &[]), Some(("y", false)));
+        assert_eq!(c.count(0), Some(30));
     }
 
     #[test]
