@@ -89,21 +89,36 @@ fn port_of(url: &str) -> u16 {
 
 impl Server {
     /// Starts `arbiter serve ARGS` on free ports; its log (stderr) is appended to `log_path`.
+    /// Ports come from below the ephemeral range (so restarts after kill -9 find them free);
+    /// a port taken by another test between choosing and binding is retried on fresh ports.
     pub fn start(args: &[&str], log_path: &Path) -> Server {
-        let mut s = Server {
-            child: None,
-            args: args.iter().map(|a| a.to_string()).collect(),
-            grpc: String::new(),
-            http: None,
-            grpc_port: 0,
-            http_port: 0,
-            log_path: log_path.to_path_buf(),
-        };
-        s.spawn();
-        s
+        let mut last = String::new();
+        for _ in 0..5 {
+            let port = || arbiter_eventlog::testing::free_port().expect("a free port");
+            let mut s = Server {
+                child: None,
+                args: args.iter().map(|a| a.to_string()).collect(),
+                grpc: String::new(),
+                http: None,
+                grpc_port: port(),
+                http_port: port(),
+                log_path: log_path.to_path_buf(),
+            };
+            match s.try_spawn() {
+                Ok(()) => return s,
+                Err(e) => last = e,
+            }
+        }
+        panic!("{last}")
     }
 
     fn spawn(&mut self) {
+        if let Err(e) = self.try_spawn() {
+            panic!("{e}");
+        }
+    }
+
+    fn try_spawn(&mut self) -> Result<(), String> {
         let log = std::fs::OpenOptions::new()
             .create(true)
             .append(true)
@@ -132,11 +147,14 @@ impl Server {
             Ok(l) => l,
             Err(_) => {
                 let _ = child.kill();
-                panic!(
-                    "arbiter serve {:?} printed no address in 60 s; log:\n{}",
+                let _ = child.wait();
+                return Err(format!(
+                    "arbiter serve {:?} (grpc port {}, http port {}) printed no address; log:\n{}",
                     self.args,
+                    self.grpc_port,
+                    self.http_port,
                     std::fs::read_to_string(&self.log_path).unwrap_or_default()
-                );
+                ));
             }
         };
         let field = |name: &str| {
@@ -148,6 +166,7 @@ impl Server {
         self.grpc_port = port_of(&self.grpc);
         self.http_port = self.http.as_deref().map_or(0, port_of);
         self.child = Some(child);
+        Ok(())
     }
 
     pub fn pid(&self) -> u32 {
