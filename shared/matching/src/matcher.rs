@@ -258,12 +258,19 @@ impl<W: Weight> Matcher<W> {
     /// # Panics
     /// If `n ≥ 2³¹ - 1`, or `n²` overflows `usize`.
     pub fn new(n: usize) -> Self {
-        assert!(n < (u32::MAX / 2) as usize, "too many vertices");
         let cells = n.checked_mul(n).expect("n² overflows usize");
+        Self::with_weights(n, vec![W::ZERO; cells])
+    }
+
+    /// A graph of `n` vertices with the row-major weights `w` (`n²` of them, symmetric, zero
+    /// diagonal) and the empty matching.
+    fn with_weights(n: usize, w: Vec<W>) -> Self {
+        assert!(n < (u32::MAX / 2) as usize, "too many vertices");
+        debug_assert_eq!(w.len(), n * n);
         let nb = 2 * n;
         Matcher {
             n,
-            w: vec![W::ZERO; cells],
+            w,
             mate: vec![NONE; n],
             y: vec![W::ZERO; n],
             parent: vec![NONE; nb],
@@ -630,6 +637,115 @@ impl<W: Weight> Matcher<W> {
             self.y[v] = if tw > ym { need.max(sub(tw, ym)) } else { need };
         }
         true
+    }
+
+    /// Drops the vertices with `keep[v] == false` and renumbers the others in their order
+    /// (vertex `v` becomes the number of kept vertices before it). Returns the old number of each
+    /// new vertex.
+    ///
+    /// The solution of the kept vertices is reused by the next [`solve`](Self::solve): every
+    /// blossom holding a dropped vertex is dissolved (its dual moved into its vertices, which
+    /// keeps all duals feasible), and a kept vertex whose mate is dropped, or whose matched edge
+    /// was the base edge of a dissolved blossom, becomes free. Removing edges never makes duals
+    /// infeasible, so the only violations left are free vertices with a positive dual, which the
+    /// searches of the next solve remove. Intended for vertices whose pairs are settled (a
+    /// pairing engine drops the players paired in earlier brackets), so that later solves scan
+    /// smaller rows.
+    ///
+    /// # Panics
+    /// If `keep.len() != self.len()`.
+    pub fn retain(&mut self, keep: &[bool]) -> Vec<usize> {
+        let n = self.n;
+        assert_eq!(keep.len(), n, "one flag per vertex");
+        for (v, _) in keep.iter().enumerate().filter(|(_, k)| !**k) {
+            self.dissolve_chain(v as u32);
+        }
+        for v in 0..n {
+            let m = self.mate[v];
+            if keep[v] && m != NONE && !keep[m as usize] {
+                self.mate[v] = NONE;
+            }
+        }
+        let old_of: Vec<usize> = (0..n).filter(|&v| keep[v]).collect();
+        let k = old_of.len();
+        let mut new_v = vec![NONE; n];
+        for (i, &v) in old_of.iter().enumerate() {
+            new_v[v] = i as u32;
+        }
+        // Live blossoms (none holds a dropped vertex now) get ids k.. in their old order.
+        let mut new_b = vec![NONE; 2 * n];
+        let mut live = Vec::new();
+        for (b, id) in new_b.iter_mut().enumerate().skip(n) {
+            if !self.childs[b].is_empty() {
+                *id = (k + live.len()) as u32;
+                live.push(b);
+            }
+        }
+        let id = |x: u32| -> u32 {
+            if (x as usize) < n {
+                new_v[x as usize]
+            } else {
+                new_b[x as usize]
+            }
+        };
+        // The weights move within their own buffer: entry (i, j) goes to i*k + j from
+        // v*n + u with v >= i, u >= j, n >= k, so every source lies at or after its
+        // destination and after every earlier destination, and is read before it is written.
+        let mut w = std::mem::take(&mut self.w);
+        for (i, &v) in old_of.iter().enumerate() {
+            for (j, &u) in old_of.iter().enumerate() {
+                w[i * k + j] = w[v * n + u];
+            }
+        }
+        w.truncate(k * k);
+        let mut out = Matcher::<W>::with_weights(k, w);
+        out.max_roots = self.max_roots;
+        for (i, &v) in old_of.iter().enumerate() {
+            out.mate[i] = if self.mate[v] == NONE {
+                NONE
+            } else {
+                new_v[self.mate[v] as usize]
+            };
+            out.y[i] = self.y[v];
+            out.top[i] = id(self.top[v]);
+            out.parent[i] = if self.parent[v] == NONE {
+                NONE
+            } else {
+                id(self.parent[v])
+            };
+        }
+        for &b in &live {
+            let nb = new_b[b] as usize;
+            out.childs[nb] = self.childs[b].iter().map(|&c| id(c)).collect();
+            out.cedges[nb] = self.cedges[b]
+                .iter()
+                .map(|&(x, y)| (new_v[x as usize], new_v[y as usize]))
+                .collect();
+            out.base[nb] = new_v[self.base[b] as usize];
+            out.z[nb] = self.z[b];
+            out.parent[nb] = if self.parent[b] == NONE {
+                NONE
+            } else {
+                id(self.parent[b])
+            };
+        }
+        out.unused = ((k + live.len()) as u32..2 * k as u32).rev().collect();
+        if self.rebuild {
+            out.rebuild = true;
+        } else {
+            out.changed = self
+                .changed
+                .iter()
+                .filter(|&&(a, b)| keep[a as usize] && keep[b as usize])
+                .map(|&(a, b)| (new_v[a as usize], new_v[b as usize]))
+                .collect();
+        }
+        #[cfg(test)]
+        {
+            out.never_rebuild = self.never_rebuild;
+        }
+        *self = out;
+        old_of
     }
 
     /// The least dual of vertex `v` (outside any blossom) that keeps all its edges except the

@@ -22,6 +22,9 @@ pub(crate) trait MatchGraph<const N: usize> {
     fn set(&mut self, u: usize, v: usize, w: Acc<N>);
     fn solve(&mut self);
     fn mate(&self, v: usize) -> Option<usize>;
+    /// Drops the vertices not kept, renumbering the rest in order, keeping the solution as a
+    /// warm start.
+    fn retain(&mut self, keep: &[bool]);
 }
 
 /// The weighted-matching core behind [`MatchGraph`].
@@ -46,6 +49,9 @@ where
     }
     fn mate(&self, v: usize) -> Option<usize> {
         self.0.mate(v)
+    }
+    fn retain(&mut self, keep: &[bool]) {
+        self.0.retain(keep);
     }
 }
 

@@ -288,12 +288,18 @@ pub(crate) fn pair_round<const N: usize, G: MatchGraph<N>>(
         next += 1;
     }
     let mut mdps = 0usize;
-    let mut res_lo = 0usize; // vertex of the first resident
+    // The graph drops the players paired in earlier brackets now and then (their rows would
+    // only lengthen every scan): `vx` is each player's vertex, `px` each vertex's player; both
+    // keep the players' order, which the phases rely on.
+    let mut vx: Vec<usize> = (0..n).collect();
+    let mut px: Vec<usize> = (0..n).collect();
+    let mut settled = 0usize;
     while group.len() > 1 || next < n {
         let cur_end = group.len();
         if cur_end == mdps {
             break;
         }
+        let res_lo = if mdps < cur_end { vx[group[mdps]] } else { 0 };
         let res_hi = res_lo + (cur_end - mdps);
         let group_start = next;
         while next < n && score(next) >= score(group_start) {
@@ -319,16 +325,17 @@ pub(crate) fn pair_round<const N: usize, G: MatchGraph<N>>(
                     &ranks,
                     tie,
                 );
-                g.set(group[p], group[o], w);
+                g.set(vx[group[p]], vx[group[o]], w);
                 base[tri(o, p)] = w;
             }
         }
         let scores: Vec<i32> = group.iter().map(|&i| score(i)).collect();
+        let vert: Vec<usize> = group.iter().map(|&i| vx[i]).collect();
         let phases = Phases {
             m,
             mdps,
             cur_end,
-            vert: &group,
+            vert: &vert,
             scores: &scores,
             res_lo,
             res_hi,
@@ -408,7 +415,8 @@ pub(crate) fn pair_round<const N: usize, G: MatchGraph<N>>(
                 new_mdps += 1;
                 done.unpaired.push(x);
             }
-            if group_start < n && score(g.mate(x).unwrap_or(x)) < score(group_start) {
+            let mate = g.mate(vx[x]).map_or(x, |v| px[v]);
+            if group_start < n && score(mate) < score(group_start) {
                 view.single_downfloater = false;
             }
             carried.push(x);
@@ -416,7 +424,16 @@ pub(crate) fn pair_round<const N: usize, G: MatchGraph<N>>(
         brackets.push(done);
         group = carried;
         mdps = new_mdps;
-        res_lo = res_hi;
+        settled += 2 * brackets.last().map_or(0, |d| d.pairs.len());
+        if settled >= 16 && settled * 8 >= g.len() {
+            let keep: Vec<bool> = px.iter().map(|&x| mate_of[x].is_none()).collect();
+            g.retain(&keep);
+            px.retain(|&x| mate_of[x].is_none());
+            for (v, &x) in px.iter().enumerate() {
+                vx[x] = v;
+            }
+            settled = 0;
+        }
     }
     Some(mate_of)
 }
