@@ -37,11 +37,11 @@ async fn swiss_40x9_embedded_server() {
         let pairing = pairing_of(&proposal);
         let half = pairing.0.len() / 2;
         d.results(round, &pairing, 0..half).await;
-        let before = d.quiet_version().await;
+        let before = d.own_events().await;
         server.kill9();
         server.restart();
         assert_eq!(
-            d.quiet_version().await,
+            d.own_events().await,
             before,
             "no event lost or added by the crash"
         );
@@ -56,7 +56,7 @@ async fn swiss_40x9_embedded_server() {
         .unwrap()
         .into_inner();
         assert!(again.replayed, "{id} sent twice must be replayed");
-        assert_eq!(d.version().await, before);
+        assert_eq!(d.own_events().await, before);
         d.results(round, &pairing, half..pairing.0.len()).await;
         d.close(round).await;
         d.after_close(round).await;

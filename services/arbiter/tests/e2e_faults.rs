@@ -12,6 +12,7 @@ use arbiter_proto::pairing_worker::v1::pairing_worker_client::PairingWorkerClien
 use arbiter_proto::registration::v1 as reg;
 use arbiter_proto::reporting::v1 as rep;
 use arbiter_proto::round_director::v1 as rd;
+use futures::StreamExt;
 use std::time::Duration;
 use support::*;
 use tonic::Code;
@@ -48,16 +49,16 @@ async fn small_tournament(work: &TempDir) -> (Server, Driver) {
     (server, d)
 }
 
-/// Asserts a refusal: its code, that its message names what and where, and that the stream did
-/// not move.
+/// Asserts a refusal: its code, that its message names what and where, and that nothing was
+/// appended for it (`before`: [`Driver::own_events`] just before the request).
 async fn refused<T: std::fmt::Debug>(
     d: &mut Driver,
+    before: usize,
     what: &str,
     got: Result<tonic::Response<T>, tonic::Status>,
     code: Code,
     words: &[&str],
 ) {
-    let before = d.version().await;
     let s = got.expect_err(what);
     assert_eq!(s.code(), code, "{what}: {s:?}");
     for w in words {
@@ -67,7 +68,7 @@ async fn refused<T: std::fmt::Debug>(
             s.message()
         );
     }
-    assert_eq!(d.version().await, before, "{what}: nothing appended");
+    assert_eq!(d.own_events().await, before, "{what}: nothing appended");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -78,6 +79,7 @@ async fn bad_input_is_refused_with_a_clear_status_and_appends_nothing() {
     let v0 = d.version().await;
 
     // The same FIDE id registered twice.
+    let before = d.own_events().await;
     let r = c
         .reg
         .register_player(reg::RegisterPlayerRequest {
@@ -87,6 +89,7 @@ async fn bad_input_is_refused_with_a_clear_status_and_appends_nothing() {
         .await;
     refused(
         &mut d,
+        before,
         "duplicate FIDE id",
         r,
         Code::AlreadyExists,
@@ -103,9 +106,11 @@ async fn bad_input_is_refused_with_a_clear_status_and_appends_nothing() {
         white_code: 0,
         black_code: 0,
     };
+    let before = d.own_events().await;
     let r = c.rd.record_result(result(1, 1)).await;
     refused(
         &mut d,
+        before,
         "result, round not started",
         r,
         Code::FailedPrecondition,
@@ -114,9 +119,11 @@ async fn bad_input_is_refused_with_a_clear_status_and_appends_nothing() {
     .await;
     d.start_round(1).await;
     let proposal = d.wait_proposal(1, Duration::from_secs(30)).await;
+    let before = d.own_events().await;
     let r = c.rd.record_result(result(1, 1)).await;
     refused(
         &mut d,
+        before,
         "result, round not published",
         r,
         Code::FailedPrecondition,
@@ -126,9 +133,11 @@ async fn bad_input_is_refused_with_a_clear_status_and_appends_nothing() {
     d.publish(1).await;
 
     // An unknown board; an unspecified result.
+    let before = d.own_events().await;
     let r = c.rd.record_result(result(1, 99)).await;
     refused(
         &mut d,
+        before,
         "unknown board",
         r,
         Code::NotFound,
@@ -137,9 +146,11 @@ async fn bad_input_is_refused_with_a_clear_status_and_appends_nothing() {
     .await;
     let mut unspecified = result(1, 1);
     unspecified.result = 0;
+    let before = d.own_events().await;
     let r = c.rd.record_result(unspecified).await;
     refused(
         &mut d,
+        before,
         "unspecified result",
         r,
         Code::InvalidArgument,
@@ -148,6 +159,7 @@ async fn bad_input_is_refused_with_a_clear_status_and_appends_nothing() {
     .await;
 
     // A bye for a round whose pairing is already published.
+    let before = d.own_events().await;
     let r = c
         .reg
         .request_bye(reg::RequestByeRequest {
@@ -159,6 +171,7 @@ async fn bad_input_is_refused_with_a_clear_status_and_appends_nothing() {
         .await;
     refused(
         &mut d,
+        before,
         "bye after the pairing",
         r,
         Code::FailedPrecondition,
@@ -205,6 +218,7 @@ async fn bad_input_is_refused_with_a_clear_status_and_appends_nothing() {
     d.close(1).await;
     d.play_round(2).await;
     d.finish().await;
+    let before = d.own_events().await;
     let r =
         c.rd.start_round(rd::StartRoundRequest {
             header: header("bad", "start-3"),
@@ -214,12 +228,14 @@ async fn bad_input_is_refused_with_a_clear_status_and_appends_nothing() {
         .await;
     refused(
         &mut d,
+        before,
         "pairing a finished tournament",
         r,
         Code::FailedPrecondition,
         &["finished"],
     )
     .await;
+    let before = d.own_events().await;
     let r =
         c.rd.request_repairing(rd::RequestRepairingRequest {
             header: header("bad", "repair-2"),
@@ -229,6 +245,7 @@ async fn bad_input_is_refused_with_a_clear_status_and_appends_nothing() {
         .await;
     refused(
         &mut d,
+        before,
         "re-pairing a finished tournament",
         r,
         Code::FailedPrecondition,
@@ -240,6 +257,7 @@ async fn bad_input_is_refused_with_a_clear_status_and_appends_nothing() {
             .unwrap()
             .connect_lazy(),
     );
+    let before = d.own_events().await;
     let r = worker
         .pair(pw::PairRequest {
             tournament: tref("bad"),
@@ -249,6 +267,7 @@ async fn bad_input_is_refused_with_a_clear_status_and_appends_nothing() {
         .await;
     refused(
         &mut d,
+        before,
         "dry-run pairing of a finished tournament",
         r,
         Code::FailedPrecondition,
@@ -490,7 +509,6 @@ fn import_replay_and_a_flipped_byte() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn queries_watch_explain_check_and_crosstable() {
     use arbiter_proto::pairing_worker::v1::pairing_worker_client::PairingWorkerClient;
-    use futures::StreamExt;
     let work = TempDir::new("arbiter-e2e-queries").unwrap();
     let (server, mut d) = small_tournament(&work).await;
     let mut c = d.c.clone();

@@ -8,6 +8,7 @@ use arbiter_eventlog::testing::NatsServer;
 use arbiter_proto::events::v1 as pb;
 use arbiter_proto::rating_worker::v1 as rw;
 use arbiter_proto::rating_worker::v1::rating_worker_client::RatingWorkerClient;
+use arbiter_proto::registration::v1 as reg;
 use arbiter_proto::reporting::v1 as rep;
 use arbiter_rating_worker::registry::synthetic::{record, text_column, write_text_list};
 use futures::StreamExt;
@@ -380,4 +381,87 @@ async fn serve_only_rating_worker_over_nats_catches_up_and_restarts_cleanly() {
     );
     let status = ratings.interrupt();
     assert!(status.success(), "rating worker exited with {status:?}");
+}
+
+/// A list imported into the data folder is used by `arbiter serve`'s registration: a player
+/// registered by FIDE id alone gets name, rating, K and federation from the list; what the
+/// registration gives is kept; an id the list does not have still needs a name.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn serve_completes_registrations_from_the_rating_list() {
+    let work = TempDir::new("arbiter-ratings-registration").unwrap();
+    let data = work.path().join("data");
+    let data_arg = data.to_str().unwrap();
+    let list = work.path().join("players_list_foa.txt");
+    write_list(&list, 50, &[]);
+    let r = run(&[
+        "ratings",
+        "import",
+        list.to_str().unwrap(),
+        "--data",
+        data_arg,
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+
+    let server = Server::start(&["--data", data_arg], &work.path().join("serve.log"));
+    let c = Clients::new(&Endpoints::one(&server.grpc));
+    let mut d = Driver::new(c, "listed", small_plan(0, 1), work.path());
+    d.create().await;
+    let mut regc = d.c.reg.clone();
+    let listed = record(FIRST_ID, 7);
+    let by_id = |id: u64, name: &str, n: u32| reg::RegisterPlayerRequest {
+        header: header("listed", &format!("register-{n}")),
+        player: Some(pb::Player {
+            name: name.into(),
+            fide_id: Some(id),
+            ..Default::default()
+        }),
+    };
+    regc.register_player(by_id(listed.fide_id, "", 1))
+        .await
+        .expect("registered from the list");
+    regc.register_player(by_id(record(FIRST_ID, 8).fide_id, "Given, Name", 2))
+        .await
+        .expect("registered with a name of its own");
+    let unknown = regc
+        .register_player(by_id(FIRST_ID + 10_000, "", 3))
+        .await
+        .expect_err("not in the list and no name");
+    assert_eq!(unknown.code(), tonic::Code::InvalidArgument, "{unknown:?}");
+    assert!(unknown.message().contains("name"), "{unknown:?}");
+
+    let players: Vec<pb::Player> = regc
+        .list_players(reg::ListPlayersRequest {
+            tournament: tref("listed"),
+        })
+        .await
+        .unwrap()
+        .into_inner()
+        .players
+        .into_iter()
+        .filter_map(|p| p.player)
+        .collect();
+    assert_eq!(players.len(), 2);
+    let first = players
+        .iter()
+        .find(|p| p.fide_id == Some(listed.fide_id))
+        .expect("the listed player");
+    assert_eq!(first.name, listed.name);
+    assert_eq!(Some(first.rating as u16), listed.standard.rating);
+    assert_eq!(Some(first.k_factor as u8), listed.standard.k);
+    assert_eq!(
+        first.federation,
+        listed
+            .federation
+            .map(|f| f.as_str().to_string())
+            .unwrap_or_default()
+    );
+    let second = players
+        .iter()
+        .find(|p| p.fide_id == Some(record(FIRST_ID, 8).fide_id))
+        .expect("the named player");
+    assert_eq!(second.name, "Given, Name");
+    assert_eq!(
+        Some(second.rating as u16),
+        record(FIRST_ID, 8).standard.rating
+    );
 }

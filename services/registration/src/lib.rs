@@ -33,15 +33,58 @@ use tonic::{Request, Response, Status};
 /// The service's name: actor of its commands, key of its checkpoints.
 pub const SERVICE: &str = "registration";
 
+/// Where registration looks up a player registered by FIDE id: the FIDE rating list
+/// (`arbiter ratings import`). Kept as a trait so that this service does not depend on how the
+/// list is stored.
+pub trait PlayerDirectory: Send + Sync + 'static {
+    /// Fills what `p` leaves empty (name, rating and K of `kind`, title, federation, birth
+    /// year, sex) from the list entry of its FIDE id; what `p` gives is kept. The names of the
+    /// fields filled; `None` when `p` has no FIDE id or the list does not have it.
+    fn complete(
+        &self,
+        p: &mut RegisterPlayer,
+        kind: arbiter_core::tournament::RatingKind,
+    ) -> Result<Option<Vec<&'static str>>, String>;
+}
+
 /// The gRPC implementation.
 #[derive(Clone)]
 pub struct RegistrationService {
     store: Arc<TournamentStore>,
+    directory: Option<Arc<dyn PlayerDirectory>>,
 }
 
 impl RegistrationService {
     pub fn new(store: Arc<TournamentStore>) -> RegistrationService {
-        RegistrationService { store }
+        RegistrationService {
+            store,
+            directory: None,
+        }
+    }
+
+    /// Registrations by FIDE id are completed from `directory` (the rating list).
+    pub fn with_directory(mut self, directory: Arc<dyn PlayerDirectory>) -> RegistrationService {
+        self.directory = Some(directory);
+        self
+    }
+
+    /// The command as registered: completed from the rating list when there is one.
+    fn completed(&self, f: &Folded, command: &RegisterPlayer) -> Result<Command, Status> {
+        let mut c = command.clone();
+        if let (Some(dir), Some(t)) = (&self.directory, f.state.tournament()) {
+            match dir.complete(&mut c, t.rating_kind) {
+                Ok(Some(filled)) => {
+                    tracing::info!(fide_id = ?c.fide_id, ?filled, "registration completed from the rating list");
+                }
+                Ok(None) => {}
+                Err(e) => {
+                    return Err(Status::unavailable(format!(
+                        "player: the rating list cannot be read: {e}"
+                    )));
+                }
+            }
+        }
+        Ok(Command::RegisterPlayer(c))
     }
 
     pub fn store(&self) -> &Arc<TournamentStore> {
@@ -189,8 +232,7 @@ impl Registration for RegistrationService {
         let r = request.into_inner();
         let ctx = CommandContext::from_header(r.header.as_ref(), SERVICE)?;
         let command = register_command(r.player.as_ref())?;
-        self.run(ctx, |_| Ok(Command::RegisterPlayer(command.clone())))
-            .await
+        self.run(ctx, |f| self.completed(f, &command)).await
     }
 
     async fn enter_late(
@@ -204,8 +246,7 @@ impl Registration for RegistrationService {
         command.missed_rounds = bye_kind_from_wire(r.missed_rounds)
             .map_err(|e| convert_status("", &e))?
             .unwrap_or(ByeKind::ZeroPoint);
-        self.run(ctx, |_| Ok(Command::RegisterPlayer(command.clone())))
-            .await
+        self.run(ctx, |f| self.completed(f, &command)).await
     }
 
     async fn correct_player(

@@ -173,7 +173,11 @@ async fn serve(a: ServeArgs) -> Result<(), Exit> {
         stores.push(store.clone());
         match s {
             ServiceName::Registration => {
-                routes.add_service(RegistrationService::new(store).into_server());
+                let mut service = RegistrationService::new(store);
+                if let Some(list) = rating_list(&a.log.data)? {
+                    service = service.with_directory(list);
+                }
+                routes.add_service(service.into_server());
             }
             ServiceName::RoundDirector => {
                 routes.add_service(RoundDirectorService::new(store).into_server());
@@ -270,4 +274,35 @@ async fn serve(a: ServeArgs) -> Result<(), Exit> {
     info!("stopped");
     let _ = telemetry.shutdown().await;
     served.map_err(|e| Exit::Unavailable(format!("gRPC server: {e}")))
+}
+
+/// The FIDE rating list of the data folder (`arbiter ratings import`), for registration to
+/// complete players registered by FIDE id; `None` when no list was imported.
+fn rating_list(
+    data: &std::path::Path,
+) -> Result<Option<Arc<dyn arbiter_registration::PlayerDirectory>>, Exit> {
+    let dir = super::ratings::registry_dir(data);
+    if !dir.exists() {
+        return Ok(None);
+    }
+    let registry = arbiter_rating_worker::registry::Registry::open(&dir)
+        .map_err(|e| Exit::Unavailable(format!("the rating list in {}: {e}", dir.display())))?;
+    info!(
+        players = registry.len(),
+        "registration completes players from the rating list"
+    );
+    Ok(Some(Arc::new(RatingList(registry))))
+}
+
+/// The rating list as registration's player directory.
+struct RatingList(arbiter_rating_worker::registry::Registry);
+
+impl arbiter_registration::PlayerDirectory for RatingList {
+    fn complete(
+        &self,
+        p: &mut arbiter_core::tournament::RegisterPlayer,
+        kind: arbiter_core::tournament::RatingKind,
+    ) -> Result<Option<Vec<&'static str>>, String> {
+        self.0.complete(p, kind).map_err(|e| e.to_string())
+    }
 }
