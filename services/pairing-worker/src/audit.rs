@@ -245,17 +245,10 @@ fn rerun(before: &State, p: &PairingPublished, version: Version) -> RoundAudit {
         ));
     }
     if !out.differences.is_empty() {
-        let other = arbiter_pairing::RecordedPairing {
-            boards: p
-                .boards
-                .iter()
-                .map(|b| arbiter_pairing::Board {
-                    white: b.white,
-                    black: b.black,
-                })
-                .collect(),
-            bye: published_bye,
-        };
+        let other = crate::engine::recorded_pairing(
+            p.boards.iter().map(|b| (b.white, b.black)),
+            published_bye,
+        );
         out.verdict = arbiter_pairing::compare(&input, &other)
             .ok()
             .map(|c| c.verdict)

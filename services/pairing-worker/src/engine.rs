@@ -180,6 +180,21 @@ pub fn answer(state: &State, round: u32, based_on_version: u64) -> Answer {
 }
 
 /// The engine's boards as the domain's pairs, in board order.
+/// A published pairing, its boards as (white, black) and its pairing-allocated bye, in the form
+/// [`arbiter_pairing::compare`] judges against the engine's.
+pub fn recorded_pairing(
+    boards: impl IntoIterator<Item = (arbiter_core::PlayerId, arbiter_core::PlayerId)>,
+    bye: Option<arbiter_core::PlayerId>,
+) -> arbiter_pairing::RecordedPairing {
+    arbiter_pairing::RecordedPairing {
+        boards: boards
+            .into_iter()
+            .map(|(white, black)| arbiter_pairing::Board { white, black })
+            .collect(),
+        bye,
+    }
+}
+
 pub fn boards_of(p: &RoundPairing) -> Vec<arbiter_core::tournament::Pair> {
     p.boards
         .iter()

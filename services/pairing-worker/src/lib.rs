@@ -532,17 +532,10 @@ impl PairingWorkerApi for PairingWorkerService {
         let verdict = if differences.is_empty() && unpaired_differences.is_empty() {
             None
         } else {
-            let recorded = arbiter_pairing::RecordedPairing {
-                boards: published
-                    .boards
-                    .iter()
-                    .map(|b| arbiter_pairing::Board {
-                        white: b.white,
-                        black: b.black,
-                    })
-                    .collect(),
-                bye: published_bye,
-            };
+            let recorded = engine::recorded_pairing(
+                published.boards.iter().map(|b| (b.white, b.black)),
+                published_bye,
+            );
             let input = input.clone();
             tokio::task::spawn_blocking(move || arbiter_pairing::compare(&input, &recorded))
                 .await

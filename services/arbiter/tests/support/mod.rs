@@ -802,33 +802,8 @@ impl Driver {
             .version
     }
 
-    /// Events of the stream the tournament's own commands caused: all but the rating
-    /// worker's, which it appends after results and at the end whenever it gets to them, so
-    /// that "nothing lost or added" can be checked while it works.
-    pub async fn own_events(&mut self) -> usize {
-        let mut s = self
-            .c
-            .rep
-            .stream_events(rep::StreamEventsRequest {
-                tournament_id: self.tid.clone(),
-                from_version: 1,
-                follow: false,
-            })
-            .await
-            .expect("stream events")
-            .into_inner();
-        let mut n = 0;
-        while let Some(e) = s.next().await {
-            if e.expect("event").actor != arbiter_rating_worker::SERVICE {
-                n += 1;
-            }
-        }
-        n
-    }
-
-    /// Every event of the stream, checked: versions 1..=n without gaps, one proposal per
-    /// request, one publication per round, one result per board, one close per round.
-    pub async fn check_stream(&mut self) -> Vec<pb::Envelope> {
+    /// Every event of the stream, as stored.
+    pub async fn events(&mut self) -> Vec<pb::Envelope> {
         let mut s = self
             .c
             .rep
@@ -844,6 +819,24 @@ impl Driver {
         while let Some(e) = s.next().await {
             events.push(e.expect("event"));
         }
+        events
+    }
+
+    /// Events of the stream the tournament's own commands caused: all but the rating
+    /// worker's, which it appends after results and at the end whenever it gets to them, so
+    /// that "nothing lost or added" can be checked while it works.
+    pub async fn own_events(&mut self) -> usize {
+        self.events()
+            .await
+            .iter()
+            .filter(|e| e.actor != arbiter_rating_worker::SERVICE)
+            .count()
+    }
+
+    /// Every event of the stream, checked: versions 1..=n without gaps, one proposal per
+    /// request, one publication per round, one result per board, one close per round.
+    pub async fn check_stream(&mut self) -> Vec<pb::Envelope> {
+        let events = self.events().await;
         for (i, e) in events.iter().enumerate() {
             assert_eq!(e.sequence, i as u64 + 1, "versions must be 1..=n");
         }
