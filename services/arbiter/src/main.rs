@@ -41,6 +41,8 @@ enum Command {
     Demo(cmd::demo::DemoArgs),
     /// The FIDE rating-list registry: import a list, show a player.
     Ratings(cmd::ratings::RatingsArgs),
+    /// A round-robin schedule from the FIDE Berger tables.
+    Berger(cmd::berger::BergerArgs),
 }
 
 fn main() -> ExitCode {
@@ -57,5 +59,6 @@ fn main() -> ExitCode {
         Command::Client(a) => cmd::client::run(a),
         Command::Demo(a) => cmd::demo::run(a),
         Command::Ratings(a) => cmd::ratings::run(a),
+        Command::Berger(a) => cmd::berger::run(a),
     }
 }

@@ -1,5 +1,6 @@
 //! One module per subcommand, and what they share: loading a TRF file and exit codes.
 
+pub mod berger;
 pub mod check;
 pub mod pair;
 pub mod rate;
