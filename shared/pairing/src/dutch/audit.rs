@@ -12,7 +12,7 @@
 //! of them, the generation order (B/D) decided.
 
 use super::MatchGraph;
-use super::weight::{Acc, Breakdown};
+use super::weight::{Acc, Breakdown, Sink};
 use std::collections::BTreeSet;
 
 /// What the audit found in the first bracket where the other pairing differs.
@@ -63,10 +63,9 @@ impl Audit {
 
     /// Compares the engine's bracket pairing with the other's and records the verdict when
     /// they differ. `universe`: vertices still to pair when the bracket starts; `cur`: those
-    /// of the bracket itself; `acc`/`fields`: the edge weight of two vertices (lower vertex
-    /// first), packed and by field (`None`/false when they may not meet); `paired_apart`: two
-    /// bracket vertices the engine never pairs with each other.
-    #[allow(clippy::too_many_arguments)]
+    /// of the bracket itself; `player`: the player of a vertex; `weigh`: writes the edge weight
+    /// of two vertices (lower vertex first) into a sink, packed for the matcher or field by
+    /// field, false when they may not meet.
     pub fn bracket<const N: usize, G: MatchGraph<N>>(
         &mut self,
         index: usize,
@@ -74,8 +73,7 @@ impl Audit {
         cur: &[usize],
         engine_pairs: &[(usize, usize)],
         player: impl Fn(usize) -> usize,
-        acc: impl Fn(usize, usize) -> Acc<N>,
-        fields: impl Fn(usize, usize, &mut Breakdown) -> bool,
+        weigh: impl Fn(usize, usize, &mut dyn Sink) -> bool,
     ) {
         if self.found.is_some() {
             return;
@@ -87,8 +85,8 @@ impl Audit {
         if norm(&other_pairs) == norm(engine_pairs) {
             return;
         }
-        let engine = settle::<N, G>(universe, cur, engine_pairs, &acc, &fields);
-        let other = settle::<N, G>(universe, cur, &other_pairs, &acc, &fields);
+        let engine = settle::<N, G>(universe, cur, engine_pairs, &weigh);
+        let other = settle::<N, G>(universe, cur, &other_pairs, &weigh);
         let found = match engine.first_difference(&other, &NOT_RULES) {
             None => Found {
                 bracket: index,
@@ -122,8 +120,7 @@ fn settle<const N: usize, G: MatchGraph<N>>(
     universe: &[usize],
     cur: &[usize],
     fixed: &[(usize, usize)],
-    acc: &impl Fn(usize, usize) -> Acc<N>,
-    fields: &impl Fn(usize, usize, &mut Breakdown) -> bool,
+    weigh: &impl Fn(usize, usize, &mut dyn Sink) -> bool,
 ) -> Breakdown {
     let taken: BTreeSet<usize> = fixed.iter().flat_map(|&(a, b)| [a, b]).collect();
     let in_cur: BTreeSet<usize> = cur.iter().copied().collect();
@@ -139,7 +136,8 @@ fn settle<const N: usize, G: MatchGraph<N>>(
             if in_cur.contains(&a) && in_cur.contains(&b) {
                 continue;
             }
-            let w = acc(a, b);
+            let mut w = Acc::<N>::ZERO;
+            weigh(a, b, &mut w);
             if !w.is_zero() {
                 g.set(i, j, w);
             }
@@ -149,7 +147,7 @@ fn settle<const N: usize, G: MatchGraph<N>>(
     let mut total = Breakdown::default();
     let mut add = |a: usize, b: usize| {
         let mut one = Breakdown::default();
-        fields(a.min(b), a.max(b), &mut one);
+        weigh(a.min(b), a.max(b), &mut one);
         total.add(&one);
     };
     for &(a, b) in fixed {

@@ -111,7 +111,7 @@ impl<'a> Bracket<'a> {
 
     /// Writes the criteria fields of the pair at positions `hp < lp` into `w`; false (and
     /// nothing written) when they may not meet.
-    pub fn edge_into<S: Sink>(&self, hp: usize, lp: usize, w: &mut S) -> bool {
+    pub fn edge_into<S: Sink + ?Sized>(&self, hp: usize, lp: usize, w: &mut S) -> bool {
         if !self.st.compatible(self.group[hp], self.group[lp]) {
             return false;
         }
@@ -260,7 +260,7 @@ pub(crate) const TIE: &str = "tie-break";
 
 /// The four colour fields (C.8-C.11 in dutch-2017, [C10]-[C13] in dutch-2025), each `width`
 /// bits, counted only for pairs inside the current bracket (`l_cur`).
-pub(crate) fn colour_fields<S: Sink>(
+pub(crate) fn colour_fields<S: Sink + ?Sized>(
     w: &mut S,
     l: &Player,
     h: &Player,

@@ -214,7 +214,6 @@ fn audit_2017_n<const N: usize>(
         &universe[..b.cur_end],
         pairs,
         |p| b.group[p],
-        |p, o| b.edge::<N>(p, o),
         |p, o, w| b.edge_into(p, o, w),
     );
 }

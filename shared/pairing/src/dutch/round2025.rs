@@ -106,7 +106,7 @@ impl Layout {
     /// Writes the fields of [`Layout::edge`] into `w`; false (nothing written) when the two
     /// may not meet.
     #[allow(clippy::too_many_arguments)]
-    pub fn edge_into<S: Sink>(
+    pub fn edge_into<S: Sink + ?Sized>(
         &self,
         st: &RoundState,
         hi: usize,
@@ -353,31 +353,11 @@ pub(crate) fn pair_round<const N: usize, G: MatchGraph<N>>(
                 bye_score: view.bye_score,
                 single_downfloater: false,
             };
-            let fields =
-                |x: usize, y: usize, w: &mut super::weight::Breakdown| match (pos_of(x), pos_of(y))
-                {
-                    (Some(_), Some(py)) => {
-                        lay.edge_into(st, x, y, py < cur_end, py >= cur_end, view, &ranks, 0, w)
-                    }
-                    _ => lay.edge_into(st, x, y, false, false, outside, &no_ranks, 0, w),
-                };
-            let acc = |x: usize, y: usize| {
-                let mut w = Acc::<N>::ZERO;
-                match (pos_of(x), pos_of(y)) {
-                    (Some(_), Some(py)) => lay.edge_into(
-                        st,
-                        x,
-                        y,
-                        py < cur_end,
-                        py >= cur_end,
-                        view,
-                        &ranks,
-                        0,
-                        &mut w,
-                    ),
-                    _ => lay.edge_into(st, x, y, false, false, outside, &no_ranks, 0, &mut w),
-                };
-                w
+            let weigh = |x: usize, y: usize, w: &mut dyn Sink| match (pos_of(x), pos_of(y)) {
+                (Some(_), Some(py)) => {
+                    lay.edge_into(st, x, y, py < cur_end, py >= cur_end, view, &ranks, 0, w)
+                }
+                _ => lay.edge_into(st, x, y, false, false, outside, &no_ranks, 0, w),
             };
             let pairs: Vec<(usize, usize)> = outcome
                 .pairs
@@ -390,8 +370,7 @@ pub(crate) fn pair_round<const N: usize, G: MatchGraph<N>>(
                 &group[..cur_end],
                 &pairs,
                 |x| x,
-                acc,
-                fields,
+                weigh,
             );
         }
         let mut done = super::BracketDone::new(&group[..cur_end], mdps);
