@@ -1,5 +1,6 @@
-//! Reporting: the read models of a tournament, folded from its event stream: standings (by
-//! score, then pairing number), the pairings and results of each round, the crosstable, the
+//! Reporting: the read models of a tournament, folded from its event stream: standings (points,
+//! then the tournament's C.07 tie-breaks, shared places: [`ranking`], the one computation every
+//! interface uses), the pairings and results of each round, the crosstable, the
 //! TRF16 export of the whole tournament, and the stored events themselves. Served over gRPC
 //! (`arbiter.reporting.v1.Reporting`) and as JSON over HTTP ([`http_router`]):
 //!
@@ -16,6 +17,7 @@
 //! own checkpoint store; every query also catches the tournament up with the log, so an answer
 //! reflects every command acknowledged before it.
 
+pub mod ranking;
 pub mod views;
 pub mod web;
 
@@ -84,23 +86,13 @@ impl Reporting for ReportingService {
         let r = request.into_inner();
         let t = r.tournament.unwrap_or_default();
         let f = folded(&self.store, &t.tournament_id, t.as_of_version).await?;
-        let (after, rows) = views::standings(&f.state, r.after_round);
-        Ok(Response::new(api::Standings {
-            version: f.version,
-            after_round: after,
-            rows: rows
-                .into_iter()
-                .map(|s| api::StandingRow {
-                    rank: s.rank,
-                    player_id: s.player_id,
-                    name: s.name,
-                    rating: s.rating,
-                    federation: s.federation,
-                    points: s.points,
-                    tie_breaks: Vec::new(),
-                })
-                .collect(),
-        }))
+        let after = (r.after_round > 0).then_some(r.after_round);
+        let version = f.version;
+        let rk = tokio::task::spawn_blocking(move || ranking::ranking(&f.state, after, None))
+            .await
+            .map_err(|e| Status::internal(format!("standings task: {e}")))?
+            .map_err(|e| e.to_status())?;
+        Ok(Response::new(standings_to_wire(version, &rk)))
     }
 
     async fn get_pairings(
@@ -238,6 +230,62 @@ impl Reporting for ReportingService {
     }
 }
 
+/// The standings as `GetStandings` answers them.
+pub fn standings_to_wire(version: u64, rk: &ranking::Ranking) -> api::Standings {
+    use arbiter_proto::common::v1::Decimal;
+    api::Standings {
+        version,
+        after_round: rk.after_round,
+        rows: rk
+            .lines()
+            .into_iter()
+            .map(|l| api::StandingRow {
+                rank: l.rank,
+                player_id: l.player_id,
+                name: l.name,
+                rating: l.rating,
+                federation: l.federation,
+                points: l.points,
+                tie_breaks: l
+                    .tie_breaks
+                    .into_iter()
+                    .map(|v| api::TieBreakValue {
+                        code: v.code,
+                        value: v.units.map(|units| Decimal {
+                            units,
+                            scale: v.scale,
+                        }),
+                    })
+                    .collect(),
+                rank_to: l.rank_to,
+                place: l.place,
+            })
+            .collect(),
+        tie_break_list: rk.codes(),
+        tie_break_source: match rk.source {
+            ranking::ListSource::Tournament => api::TieBreakSource::Tournament,
+            ranking::ListSource::Recommended => api::TieBreakSource::Recommended,
+            ranking::ListSource::Request => api::TieBreakSource::Unspecified,
+        } as i32,
+        rule_version: rk.rule_version().to_string(),
+        notes: rk.notes(),
+    }
+}
+
+/// The standings as the JSON API sends them (`/api/tournaments/{id}/standings`).
+pub fn standings_json(id: &str, version: u64, rk: &ranking::Ranking) -> serde_json::Value {
+    serde_json::json!({
+        "tournament_id": id,
+        "version": version,
+        "after_round": rk.after_round,
+        "tie_breaks": rk.codes(),
+        "tie_breaks_from": rk.source.as_str(),
+        "rule_version": rk.rule_version(),
+        "notes": rk.notes(),
+        "rows": rk.lines(),
+    })
+}
+
 // --- HTTP ----------------------------------------------------------------------------------
 
 fn http_error(s: Status) -> HttpResponse {
@@ -291,18 +339,16 @@ async fn http_standings(
     Path(id): Path<String>,
     Query(q): Query<StandingsQuery>,
 ) -> HttpResponse {
-    match folded(&store, &id, 0).await {
-        Ok(f) => {
-            let (after, rows) = views::standings(&f.state, q.after_round);
-            axum::Json(serde_json::json!({
-                "tournament_id": id,
-                "version": f.version,
-                "after_round": after,
-                "rows": rows,
-            }))
-            .into_response()
-        }
-        Err(s) => http_error(s),
+    let f = match folded(&store, &id, 0).await {
+        Ok(f) => f,
+        Err(s) => return http_error(s),
+    };
+    let after = (q.after_round > 0).then_some(q.after_round);
+    let version = f.version;
+    match tokio::task::spawn_blocking(move || ranking::ranking(&f.state, after, None)).await {
+        Ok(Ok(rk)) => axum::Json(standings_json(&id, version, &rk)).into_response(),
+        Ok(Err(e)) => http_error(e.to_status()),
+        Err(e) => http_error(Status::internal(format!("standings task: {e}"))),
     }
 }
 

@@ -1,5 +1,5 @@
-//! The read models, computed from a folded tournament: standings, pairings of a round, the
-//! crosstable, and the TRF16 export.
+//! The read models, computed from a folded tournament: pairings of a round, the crosstable, and
+//! the TRF16 export. Their places come from [`crate::ranking`].
 
 use arbiter_core::tournament::{PublishedPairing, Sex, State, Title};
 use arbiter_core::{Color, PlayerId, PointSystem, RoundEntry, Score};
@@ -9,54 +9,6 @@ use arbiter_trf::{
     BirthDate, PlayerRecord, Record, TextCode, TextRecord, TrfFile, XxcOption, XxsCode, XxsEntry,
 };
 use serde::Serialize;
-
-/// One line of the standings.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Standing {
-    pub rank: u32,
-    pub player_id: PlayerId,
-    pub name: String,
-    pub rating: u32,
-    pub federation: String,
-    /// Points in tenths.
-    pub points: i32,
-}
-
-/// The last round whose results count for the standings "after the last closed round".
-pub fn last_closed_round(state: &State) -> u32 {
-    state.closed_rounds()
-}
-
-/// The standings after `after_round` (0 = after the last closed round): by score, then by
-/// pairing number (tie-breaks are not applied yet).
-pub fn standings(state: &State, after_round: u32) -> (u32, Vec<Standing>) {
-    let after = if after_round == 0 {
-        last_closed_round(state)
-    } else {
-        after_round
-    };
-    let mut rows: Vec<(Score, PlayerId, &arbiter_core::tournament::PlayerRecord)> = state
-        .players()
-        .map(|p| {
-            let pn = p.pairing_number();
-            (state.score_after(pn, after).unwrap_or(Score::ZERO), pn, p)
-        })
-        .collect();
-    rows.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
-    let out = rows
-        .into_iter()
-        .enumerate()
-        .map(|(i, (score, pn, p))| Standing {
-            rank: i as u32 + 1,
-            player_id: pn,
-            name: p.player.name.clone(),
-            rating: p.player.rating,
-            federation: p.player.federation.clone(),
-            points: score.tenths(),
-        })
-        .collect();
-    (after, out)
-}
 
 /// One board of a round's pairings.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -284,17 +236,16 @@ pub fn trf_file(state: &State) -> TrfFile {
     }
     records.extend(text(TextCode::TimeControl, &t.time_control));
 
-    let ranking = if k > 0 {
-        standings(state, k).1
-    } else {
-        Vec::new()
-    };
+    // The 001 rank is the place in the standings every other interface shows (shared places
+    // give every tied player the first place of the range).
+    let ranking = (k > 0)
+        .then(|| crate::ranking::ranking(state, Some(k), None).ok())
+        .flatten();
     let rank_of = |pn: PlayerId| {
         ranking
-            .iter()
-            .find(|s| s.player_id == pn)
-            .map(|s| s.rank)
-            .unwrap_or(0)
+            .as_ref()
+            .and_then(|r| r.place_of(pn))
+            .map_or(0, |(rank, _)| rank)
     };
     let next = k + 1;
     let next_open = next <= t.rounds && !state.is_finished();
@@ -357,12 +308,28 @@ pub struct CrossRow {
     pub cells: Vec<(PlayerId, Option<Color>, char)>,
 }
 
-/// The crosstable over every published round, in pairing-number order.
+/// The crosstable over every published round, in the order of the standings after the
+/// complete rounds ([`crate::ranking`]; `rank` is the first place of a shared range, 0 before
+/// any round is complete), players without a place by pairing number.
 pub fn crosstable(state: &State) -> Vec<CrossRow> {
-    let (_, ranking) = standings(state, state.published_rounds());
+    let ranking = crate::ranking::ranking(state, None, None).ok();
     let published = state.published_rounds();
-    state
-        .players()
+    let mut players: Vec<_> = state.players().collect();
+    let place = |pn: PlayerId| {
+        ranking
+            .as_ref()
+            .filter(|r| r.after_round > 0)
+            .and_then(|r| r.place_of(pn))
+    };
+    let order = |pn: PlayerId| {
+        ranking
+            .as_ref()
+            .and_then(|r| r.standings.rows.iter().position(|s| s.id == pn))
+            .unwrap_or(usize::MAX)
+    };
+    players.sort_by_key(|p| (order(p.pairing_number()), p.pairing_number()));
+    players
+        .into_iter()
         .map(|p| {
             let pn = p.pairing_number();
             let cells = (1..=published)
@@ -384,12 +351,12 @@ pub fn crosstable(state: &State) -> Vec<CrossRow> {
                     }
                 })
                 .collect();
-            let row = ranking.iter().find(|s| s.player_id == pn);
+            let after = ranking.as_ref().map_or(0, |r| r.after_round);
             CrossRow {
                 player_id: pn,
                 name: p.player.name.clone(),
-                points: row.map_or(0, |s| s.points),
-                rank: row.map_or(0, |s| s.rank),
+                points: state.score_after(pn, after).unwrap_or(Score::ZERO).tenths(),
+                rank: place(pn).map_or(0, |(rank, _)| rank),
                 cells,
             }
         })
@@ -489,15 +456,21 @@ mod tests {
     }
 
     #[test]
-    fn standings_by_score_then_pairing_number() {
-        let (after, rows) = standings(&played(), 0);
-        assert_eq!(after, 1);
-        let order: Vec<(u32, i32)> = rows.iter().map(|r| (r.player_id, r.points)).collect();
-        assert_eq!(order, vec![(2, 10), (3, 10), (1, 5), (4, 5), (5, 0)]);
-        assert_eq!(
-            rows.iter().map(|r| r.rank).collect::<Vec<_>>(),
-            vec![1, 2, 3, 4, 5]
-        );
+    fn the_export_and_the_crosstable_rank_as_the_standings() {
+        let s = played();
+        let rk = crate::ranking::ranking(&s, None, None).unwrap();
+        assert_eq!(rk.after_round, 1);
+        // Points decide first: 2 (forfeit win) and 3 (bye) 1, then 1 and 4 ½, then 5.
+        let points: Vec<i32> = rk.lines().iter().map(|l| l.points).collect();
+        assert_eq!(points, vec![10, 10, 5, 5, 0]);
+        let file = arbiter_trf::parse(&trf_text(&s).unwrap()).unwrap().file;
+        let x = crosstable(&s);
+        for (i, l) in rk.lines().iter().enumerate() {
+            let p = file.player(l.player_id).unwrap();
+            assert_eq!(p.rank, Some(l.rank), "001 rank of {}", l.player_id);
+            assert_eq!(p.points.tenths(), l.points);
+            assert_eq!((x[i].player_id, x[i].rank), (l.player_id, l.rank));
+        }
     }
 
     #[test]
@@ -546,6 +519,7 @@ mod tests {
         assert_eq!(v.unpaired[0].code, 'U');
         assert!(round_view(&s, 2).is_none());
         let x = crosstable(&s);
-        assert_eq!(x[0].cells, vec![(4, Some(Color::White), '=')]);
+        let p1 = x.iter().find(|r| r.player_id == 1).unwrap();
+        assert_eq!(p1.cells, vec![(4, Some(Color::White), '=')]);
     }
 }

@@ -2,6 +2,8 @@
 //! what keeps them current:
 //!
 //! ```text
+//! GET /                                index: every tournament (name, place, dates, rounds,
+//!                                      players, status, links)
 //! GET /t/{id}                          overview: the standings, with links to every page
 //! GET /t/{id}/standings[?after_round=N][&tiebreaks=BH/C1,BH,SB]
 //! GET /t/{id}/crosstable
@@ -30,20 +32,21 @@
 //! from the last id they saw.
 
 use crate::folded;
-use arbiter_core::tournament::{Availability, PairingSystem, State};
-use arbiter_core::{Color, PlayerId, ResultCode, RoundEntry, Score};
+pub use crate::ranking::{ListSource, Ranking, model, ranking};
+use crate::ranking::{plain_name, rule_version_words};
+use arbiter_core::tournament::{Availability, State};
+use arbiter_core::{Color, PlayerId, RoundEntry, Score};
 use arbiter_eventlog::SubscribeFrom;
 use arbiter_pages::{
     Board, ByeLine, CardGame, Crosstable, CrosstableRow, Link, Live, Page, Pairings, PlayerCard,
-    PlayerInfo, Seat, StandingsTable, board_result, escape, place_label, render_crosstable,
-    render_pairings, render_player_card, render_standings, result_description, result_label,
+    PlayerInfo, Seat, StandingsTable, TournamentSummary, board_result, escape, place_label,
+    render_crosstable, render_index, render_pairings, render_player_card, render_standings,
+    result_description, result_label,
 };
+use arbiter_proto::events::v1 as pb;
 use arbiter_round_director::status::log_status;
-use arbiter_round_director::store::{TournamentStore, stream_of};
-use arbiter_tiebreak::{
-    Format, Options, PairingKind, RuleSet, Standings, TieBreak, TieBreakList, Tournament,
-    default_tiebreaks, event_kind,
-};
+use arbiter_round_director::store::{TournamentStore, stream_of, tournament_of};
+use arbiter_tiebreak::Format;
 use axum::extract::{Path, Query, State as AxState};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
@@ -95,6 +98,15 @@ impl PageError {
         }
     }
 
+    /// The gRPC status of the same failure.
+    pub fn to_status(&self) -> Status {
+        match self {
+            PageError::NotFound(m) => Status::not_found(m.clone()),
+            PageError::BadRequest(m) => Status::invalid_argument(m.clone()),
+            PageError::Internal(m) => Status::internal(m.clone()),
+        }
+    }
+
     fn html(&self) -> Response {
         let title = match self {
             PageError::NotFound(_) => "Not found",
@@ -132,135 +144,9 @@ fn html_headers() -> [(header::HeaderName, HeaderValue); 2] {
 
 // --- from the projection to the page data ----------------------------------------------------
 
-/// Where the tie-break list of a standings table came from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ListSource {
-    /// The tournament's own list.
-    Tournament,
-    /// The recommended list for the kind of event (the tournament has none).
-    Recommended,
-    /// Given with the request.
-    Request,
-}
-
-impl ListSource {
-    fn as_str(self) -> &'static str {
-        match self {
-            ListSource::Tournament => "tournament",
-            ListSource::Recommended => "recommended",
-            ListSource::Request => "request",
-        }
-    }
-}
-
-/// The standings of a tournament after some round, with everything the pages say about them.
-#[derive(Debug, Clone)]
-pub struct Ranking {
-    /// The rounds counted: 1..=after_round.
-    pub after_round: u32,
-    /// The tie-break engine's model of those rounds.
-    pub model: Tournament,
-    pub standings: Standings,
-    pub source: ListSource,
-    /// Set when the tournament's list could not be read and the recommended one was used.
-    pub note: Option<String>,
-}
-
 /// Rounds 1..=k whose pairings are published and whose results are all in.
 pub fn complete_rounds(state: &State) -> u32 {
     crate::views::complete_rounds(state)
-}
-
-/// The tie-break engine's model of `state` over rounds 1..=rounds. A round a player has no
-/// entry for (not yet published, or his game still on) counts as an absence.
-pub fn model(state: &State, rounds: u32) -> Tournament {
-    let mut m = Tournament::new(rounds);
-    if let Some(t) = state.tournament() {
-        m.point_system = t.scoring;
-        let d = t.start_date;
-        m.start_date = arbiter_tiebreak::Date::new(
-            u16::try_from(d.year()).unwrap_or(0),
-            d.month() as u8,
-            d.day() as u8,
-        );
-        m.pairing = match t.pairing_system {
-            PairingSystem::RoundRobin | PairingSystem::DoubleRoundRobin => {
-                PairingKind::PreDetermined
-            }
-            _ => PairingKind::Swiss,
-        };
-    }
-    m.players = state
-        .players()
-        .map(|p| {
-            let pn = p.pairing_number();
-            arbiter_tiebreak::Player {
-                id: pn,
-                name: p.player.name.clone(),
-                rating: (p.player.rating > 0).then_some(p.player.rating),
-                federation: Some(p.player.federation.clone()).filter(|f| !f.trim().is_empty()),
-                rounds: (1..=rounds)
-                    .map(|r| {
-                        state
-                            .entry(pn, r)
-                            .unwrap_or(RoundEntry::bye(ResultCode::ZeroBye))
-                    })
-                    .collect(),
-            }
-        })
-        .collect();
-    m
-}
-
-/// The standings after `after_round` (`None`, or a round not yet complete: the last complete
-/// round), with the tie-breaks `tiebreaks` (`None`: the tournament's list, else the
-/// recommended one).
-pub fn ranking(
-    state: &State,
-    after_round: Option<u32>,
-    tiebreaks: Option<&str>,
-) -> Result<Ranking, PageError> {
-    let complete = complete_rounds(state);
-    let after = after_round.map_or(complete, |r| r.min(complete));
-    let m = model(state, after);
-    let recommended = || default_tiebreaks(event_kind(&m)).0;
-    let mut note = None;
-    let (list, source): (Vec<TieBreak>, ListSource) = match tiebreaks {
-        Some(text) if !text.trim().is_empty() => {
-            let list: TieBreakList = text
-                .parse()
-                .map_err(|e| PageError::BadRequest(format!("tiebreaks {text:?}: {e}")))?;
-            (list.0, ListSource::Request)
-        }
-        _ => {
-            let own = state
-                .tournament()
-                .map(|t| t.tie_breaks.join(","))
-                .unwrap_or_default();
-            if own.trim().is_empty() {
-                (recommended(), ListSource::Recommended)
-            } else {
-                match own.parse::<TieBreakList>() {
-                    Ok(list) => (list.0, ListSource::Tournament),
-                    Err(e) => {
-                        note = Some(format!(
-                            "the tournament's tie-breaks ({own}) cannot be used ({e}); the recommended list applies"
-                        ));
-                        (recommended(), ListSource::Recommended)
-                    }
-                }
-            }
-        }
-    };
-    let standings = arbiter_tiebreak::standings(&m, &list, &Options::default())
-        .map_err(|e| PageError::Internal(format!("standings after round {after}: {e}")))?;
-    Ok(Ranking {
-        after_round: after,
-        model: m,
-        standings,
-        source,
-        note,
-    })
 }
 
 fn info(state: &State, pn: PlayerId) -> PlayerInfo {
@@ -329,6 +215,46 @@ pub struct Context<'a> {
     /// The stream version the page is rendered from.
     pub version: u64,
     pub state: &'a State,
+    /// The rating worker's last figures for the tournament (player pages only).
+    pub ratings: Option<&'a pb::RatingChangesComputed>,
+}
+
+fn date_text(d: arbiter_core::tournament::Date) -> String {
+    format!("{:04}-{:02}-{:02}", d.year(), d.month(), d.day())
+}
+
+/// "2026-03-01", or "2026-03-01 to 2026-03-03".
+pub fn dates_text(t: &arbiter_core::tournament::TournamentCreated) -> String {
+    if t.start_date == t.end_date {
+        date_text(t.start_date)
+    } else {
+        format!("{} to {}", date_text(t.start_date), date_text(t.end_date))
+    }
+}
+
+fn arbiter_text(a: &arbiter_core::tournament::Arbiter) -> String {
+    let name = a.name.trim();
+    match a.title.trim() {
+        "" => name.to_string(),
+        _ if name.is_empty() => String::new(),
+        title => format!("{title} {name}"),
+    }
+}
+
+/// Where the tournament stands: "registration", "round 3 of 9 in progress", "after round 3 of
+/// 9", "finished".
+pub fn status_text(state: &State) -> String {
+    let total = state.total_rounds();
+    if state.is_finished() {
+        return "finished".to_string();
+    }
+    if let Some((r, _, _)) = round_in_progress(state) {
+        return format!("round {r} of {total} in progress");
+    }
+    match state.published_rounds() {
+        0 => "registration".to_string(),
+        r => format!("after round {r} of {total}"),
+    }
 }
 
 impl Context<'_> {
@@ -349,24 +275,36 @@ impl Context<'_> {
             ));
         }
         let mut footer = footer;
-        if let Some(t) = self.state.tournament() {
-            let mut facts = Vec::new();
-            if !t.place.trim().is_empty() {
-                facts.push(t.place.trim().to_string());
-            }
-            let d = |d: arbiter_core::tournament::Date| {
-                format!("{:04}-{:02}-{:02}", d.year(), d.month(), d.day())
-            };
-            if t.start_date == t.end_date {
-                facts.push(d(t.start_date));
-            } else {
-                facts.push(format!("{} to {}", d(t.start_date), d(t.end_date)));
-            }
-            facts.push(format!("{} rounds", t.rounds));
-            facts.push(format!("pairings {}", t.rule_set));
-            footer.push(facts.join(", "));
-        }
         footer.push(format!("log version {}", self.version));
+        // The tournament header: what an organiser and a player look for first.
+        let mut facts: Vec<(String, String)> = Vec::new();
+        if let Some(t) = self.state.tournament() {
+            let mut fact = |k: &str, v: String| facts.push((k.to_string(), v));
+            fact("Place", t.place.trim().to_string());
+            fact("Dates", dates_text(t));
+            fact("Rounds", t.rounds.to_string());
+            fact("Chief arbiter", arbiter_text(&t.chief_arbiter));
+            let deputies: Vec<String> = t
+                .deputy_arbiters
+                .iter()
+                .map(arbiter_text)
+                .filter(|d| !d.is_empty())
+                .collect();
+            let word = if deputies.len() > 1 {
+                "Deputy arbiters"
+            } else {
+                "Deputy arbiter"
+            };
+            fact(word, deputies.join(", "));
+            fact("Time control", t.time_control.trim().to_string());
+            fact("Pairing rules", t.rule_set.clone());
+            let tb = arbiter_tiebreak::RuleSet::for_start_date(arbiter_tiebreak::Date::new(
+                u16::try_from(t.start_date.year()).unwrap_or(0),
+                t.start_date.month() as u8,
+                t.start_date.day() as u8,
+            ));
+            fact("Tie-break rules", rule_version_words(tb).to_string());
+        }
         Page {
             title: self
                 .state
@@ -377,6 +315,7 @@ impl Context<'_> {
             lang: None,
             nav,
             player_href: Some(format!("{base}/players/{{id}}")),
+            facts,
             footer: Some(footer.join(" · ")),
             live: Some(Live::new(format!("{base}/events?after={}", self.version))),
         }
@@ -411,14 +350,7 @@ impl Context<'_> {
             ListSource::Recommended => format!("Tie-breaks: {list} (recommended list)"),
             ListSource::Request => format!("Tie-breaks: {list} (as asked)"),
         });
-        out.push(
-            match r.standings.rule_set {
-                RuleSet::Legacy2009 => "rules before C.07",
-                RuleSet::C07_2024 => "FIDE C.07 of 2024",
-                RuleSet::C07_2026 => "FIDE C.07 of 2026",
-            }
-            .to_string(),
-        );
+        out.push(rule_version_words(r.standings.rule_set).to_string());
         if let Some(n) = &r.note {
             out.push(n.clone());
         }
@@ -451,6 +383,13 @@ pub fn standings_page(
     } else {
         format!("Standings {}", cx.rounds_word(r.after_round))
     };
+    table.legend = r
+        .standings
+        .tiebreaks
+        .iter()
+        .filter(|_| r.after_round > 0)
+        .map(|tb| (tb.to_string(), plain_name(tb)))
+        .collect();
     arbiter_pages::set_titles(table.players_mut(), title_of(cx.state));
     if !finished && let Some(p) = progress_line(cx.state) {
         sub.push_str(" · ");
@@ -499,11 +438,15 @@ pub fn crosstable(cx: &Context<'_>) -> Result<(Ranking, Crosstable), PageError> 
             }
         })
         .collect();
+    let by_rank = r.after_round > 0;
     Ok((
         r,
         Crosstable {
             rounds: published,
             rows,
+            // Rows follow the standings once a round is complete; opponents are then named by
+            // their line, as on chess-results.com.
+            by_rank,
         },
     ))
 }
@@ -543,6 +486,7 @@ pub fn pairings(cx: &Context<'_>, round: u32) -> Result<Pairings, PageError> {
     };
     Ok(Pairings {
         round,
+        amendment: p.manually_changed.then(|| p.note.clone()),
         boards: p
             .boards
             .iter()
@@ -609,6 +553,7 @@ pub fn player_card(cx: &Context<'_>, pn: PlayerId) -> Result<(Ranking, PlayerCar
                 color: e.color,
                 result: result_label(e.result).to_string(),
                 description: result_description(e.result).to_string(),
+                rating_change: None,
             },
             None => {
                 let (opponent, color) = match pending_game(cx.state, pn, round) {
@@ -621,6 +566,7 @@ pub fn player_card(cx: &Context<'_>, pn: PlayerId) -> Result<(Ranking, PlayerCar
                     color,
                     result: String::new(),
                     description: "game in progress".to_string(),
+                    rating_change: None,
                 }
             }
         };
@@ -628,6 +574,9 @@ pub fn player_card(cx: &Context<'_>, pn: PlayerId) -> Result<(Ranking, PlayerCar
     }
     card.points = live_points(cx.state, pn).to_string();
     card.player = info(cx.state, pn);
+    if let Some(rc) = cx.ratings {
+        rating_changes(cx.state, rc, pn, &mut card);
+    }
     let lookup = title_of(cx.state);
     for g in card.games.iter_mut() {
         if let Some(o) = g.opponent.as_mut() {
@@ -635,6 +584,70 @@ pub fn player_card(cx: &Context<'_>, pn: PlayerId) -> Result<(Ranking, PlayerCar
         }
     }
     Ok((r, card))
+}
+
+/// Tenths of a rating point with their sign: "+12.4", "-3.0", "0.0".
+fn signed_tenths(t: i64) -> String {
+    let sign = match t.signum() {
+        1 => "+",
+        -1 => "-",
+        _ => "",
+    };
+    let a = t.unsigned_abs();
+    format!("{sign}{}.{}", a / 10, a % 10)
+}
+
+/// The rating worker's figures on the card: the total change it computed, and per rated game
+/// `K × (score − expected score)` from the game's opponent rating (B.02 8.3, by
+/// [`arbiter_rating::rating_change`] under the regulations the worker named).
+fn rating_changes(
+    state: &State,
+    rc: &pb::RatingChangesComputed,
+    pn: PlayerId,
+    card: &mut arbiter_pages::PlayerCard,
+) {
+    let Some(ch) = rc.changes.iter().find(|c| c.player_id == pn) else {
+        return;
+    };
+    let Some(rule_set) = arbiter_rating::RuleSet::from_id(&rc.regulations) else {
+        return;
+    };
+    let Ok(rating) = u16::try_from(ch.rating_before) else {
+        return;
+    };
+    if rating == 0 || ch.k_factor == 0 {
+        return;
+    }
+    let games: Vec<arbiter_rating::RatedGame> = (1..=rc.through_round)
+        .filter_map(|r| {
+            let e = state.entry(pn, r)?;
+            let o = e.opponent?;
+            let opp = state
+                .player(o)
+                .and_then(|p| u16::try_from(p.player.rating).ok())
+                .filter(|&x| x > 0);
+            Some(arbiter_rating::RatedGame::new(r, opp, e.result))
+        })
+        .collect();
+    let computed = arbiter_rating::rating_change(rule_set, rating, ch.k_factor, &games);
+    for g in &computed.games {
+        // Hundredths of a point times K, shown in tenths (0.5 up, as the worker rounds).
+        let tenths = arbiter_rating::round_half_up(i64::from(g.delta_r.times(ch.k_factor).0), 10);
+        if let Some(cg) = card.games.iter_mut().find(|c| c.round == g.round) {
+            cg.rating_change = Some(signed_tenths(tenths));
+        }
+    }
+    card.rating_change = Some((
+        signed_tenths(i64::from(ch.change_tenths)),
+        format!(
+            "{} rated game{} through round {}, rating {}, K {}",
+            ch.games,
+            if ch.games == 1 { "" } else { "s" },
+            rc.through_round,
+            ch.rating_before,
+            ch.k_factor
+        ),
+    ));
 }
 
 /// The player card page.
@@ -794,15 +807,60 @@ where
     T: Send + 'static,
     F: FnOnce(&Context<'_>) -> Result<T, PageError> + Send + 'static,
 {
+    with_state_and(web, id, false, build).await
+}
+
+/// The last `RatingChangesComputed` of the stream up to `version` (the rating worker appends
+/// its figures to the tournament's own stream).
+async fn last_ratings(
+    web: &Web,
+    id: &str,
+    version: u64,
+) -> Result<Option<pb::RatingChangesComputed>, PageError> {
+    let stream = stream_of(id).map_err(PageError::from_status)?;
+    let events = web
+        .store
+        .log()
+        .read(&stream, 1)
+        .await
+        .map_err(|e| PageError::from_status(log_status(&e)))?;
+    Ok(events
+        .iter()
+        .rev()
+        .filter(|e| e.version <= version)
+        .filter_map(|e| e.decode_event().ok())
+        .find_map(|ev| match ev.kind {
+            Some(pb::event::Kind::RatingChangesComputed(r)) => Some(r),
+            _ => None,
+        }))
+}
+
+/// [`with_state`], with the rating worker's figures when `with_ratings`.
+async fn with_state_and<T, F>(
+    web: &Web,
+    id: &str,
+    with_ratings: bool,
+    build: F,
+) -> Result<T, PageError>
+where
+    T: Send + 'static,
+    F: FnOnce(&Context<'_>) -> Result<T, PageError> + Send + 'static,
+{
     let f = folded(&web.store, id, 0)
         .await
         .map_err(PageError::from_status)?;
+    let ratings = if with_ratings {
+        last_ratings(web, id, f.version).await?
+    } else {
+        None
+    };
     let id = id.to_string();
     tokio::task::spawn_blocking(move || {
         let cx = Context {
             id: &id,
             version: f.version,
             state: &f.state,
+            ratings: ratings.as_ref(),
         };
         build(&cx)
     })
@@ -837,6 +895,65 @@ async fn standings_html(
     )
 }
 
+/// One line of the index page.
+pub fn summary(id: &str, state: &State) -> Option<TournamentSummary> {
+    let t = state.tournament()?;
+    let base = format!("/t/{id}");
+    let mut links = vec![
+        Link::new("Standings", format!("{base}/standings")),
+        Link::new("Crosstable", format!("{base}/crosstable")),
+    ];
+    if let r @ 1.. = state.published_rounds() {
+        links.push(Link::new(
+            format!("Round {r} pairings"),
+            format!("{base}/pairings/{r}"),
+        ));
+    }
+    Some(TournamentSummary {
+        name: t.name.clone(),
+        href: base,
+        place: t.place.trim().to_string(),
+        dates: dates_text(t),
+        rounds: t.rounds,
+        players: state.player_count(),
+        status: status_text(state),
+        links,
+    })
+}
+
+/// The index page: every tournament, the latest start first (then by name).
+async fn index_html(AxState(web): AxState<Web>) -> Response {
+    let streams = match web.store.log().list_streams().await {
+        Ok(s) => s,
+        Err(e) => return PageError::from_status(log_status(&e)).html(),
+    };
+    let mut rows: Vec<(arbiter_core::tournament::Date, TournamentSummary)> = Vec::new();
+    for s in streams {
+        let Some(id) = tournament_of(&s) else {
+            continue;
+        };
+        if let Ok(f) = web.store.current(&s).await
+            && let Some(line) = summary(id, &f.state)
+            && let Some(t) = f.state.tournament()
+        {
+            rows.push((t.start_date, line));
+        }
+    }
+    rows.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.name.cmp(&b.1.name)));
+    let rows: Vec<TournamentSummary> = rows.into_iter().map(|(_, r)| r).collect();
+    let page = Page {
+        title: "Tournaments".to_string(),
+        subtitle: Some(format!(
+            "{} tournament{}",
+            rows.len(),
+            if rows.len() == 1 { "" } else { "s" }
+        )),
+        footer: Some("JSON: /api/tournaments".to_string()),
+        ..Page::default()
+    };
+    (html_headers(), render_index(&page, &rows)).into_response()
+}
+
 async fn crosstable_html(AxState(web): AxState<Web>, Path(id): Path<String>) -> Response {
     html(with_state(&web, &id, crosstable_page).await)
 }
@@ -862,7 +979,7 @@ async fn pairings_html(
 }
 
 async fn player_html(AxState(web): AxState<Web>, Path((id, pn)): Path<(String, u32)>) -> Response {
-    html(with_state(&web, &id, move |cx| player_page(cx, pn)).await)
+    html(with_state_and(&web, &id, true, move |cx| player_page(cx, pn)).await)
 }
 
 async fn ranking_api(
@@ -883,7 +1000,7 @@ async fn crosstable_api(AxState(web): AxState<Web>, Path(id): Path<String>) -> R
 }
 
 async fn player_api(AxState(web): AxState<Web>, Path((id, pn)): Path<(String, u32)>) -> Response {
-    json_response(with_state(&web, &id, move |cx| player_json_doc(cx, pn)).await)
+    json_response(with_state_and(&web, &id, true, move |cx| player_json_doc(cx, pn)).await)
 }
 
 /// Server-sent events: one per batch of appends to the tournament's stream after `after` (or
@@ -987,6 +1104,7 @@ pub fn router(
     shutdown: Option<watch::Receiver<bool>>,
 ) -> axum::Router {
     axum::Router::new()
+        .route("/", get(index_html))
         .route("/t/{id}", get(standings_html))
         .route("/t/{id}/standings", get(standings_html))
         .route("/t/{id}/crosstable", get(crosstable_html))

@@ -97,6 +97,7 @@ impl StandingsTable {
                         .collect(),
                 })
                 .collect(),
+            legend: Vec::new(),
         }
     }
 }
@@ -136,6 +137,7 @@ impl Crosstable {
                     rounds: (1..=t.rounds).map(|r| p.entry(r)).collect(),
                 })
                 .collect(),
+            by_rank: false,
         }
     }
 }
@@ -196,6 +198,7 @@ impl Pairings {
                 })
                 .collect(),
             byes,
+            amendment: None,
         }
     }
 }
@@ -226,6 +229,7 @@ impl PlayerCard {
                 color: e.color,
                 result: result_label(e.result).to_string(),
                 description: result_description(e.result).to_string(),
+                rating_change: None,
             });
         }
         let performance =
@@ -258,6 +262,7 @@ impl PlayerCard {
                         .collect()
                 })
                 .unwrap_or_default(),
+            rating_change: None,
         })
     }
 }

@@ -82,6 +82,12 @@ tbody tr:nth-child(even){background:var(--head)}\
 dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.15rem 1rem;margin:0 0 1rem}\
 dl.facts dt{color:var(--muted)}dl.facts dd{margin:0}\
 h2{font-size:1.1rem;margin:1rem 0 .4rem}\
+dl.event{display:flex;flex-wrap:wrap;gap:.1rem 1.25rem;margin:0 0 .5rem;font-size:.9rem}\
+dl.event div{display:flex;gap:.35rem}dl.event dt{color:var(--muted)}dl.event dd{margin:0}\
+dl.legend{display:grid;grid-template-columns:max-content 1fr;gap:.1rem 1rem;margin:0 0 1rem;font-size:.9rem}\
+dl.legend dt{font-weight:600}dl.legend dd{margin:0}\
+p.amended{border-left:3px solid #c80;padding:.3rem .6rem;background:var(--head)}\
+td.up{color:#080}td.down{color:#b00}.muted{color:var(--muted)}\
 footer{color:var(--muted);font-size:.85rem;margin-top:1rem}\
 @media (max-width:40rem){body{font-size:15px;padding:.4rem}th,td{padding:.25rem .35rem}.opt{display:none}\
 .pairings th.name,.pairings td.name{min-width:0}.pairings th.pts,.pairings td.pts{display:none}}\
@@ -140,6 +146,23 @@ pub(crate) fn document(page: &Page, class: &str, subtitle: &str, main: &str) -> 
     }
     if !subtitle.is_empty() {
         let _ = writeln!(out, "<p class=\"sub\">{}</p>", escape(subtitle));
+    }
+    let facts: Vec<&(String, String)> = page
+        .facts
+        .iter()
+        .filter(|(_, v)| !v.trim().is_empty())
+        .collect();
+    if !facts.is_empty() {
+        out.push_str("<dl class=\"event\">");
+        for (k, v) in facts {
+            let _ = write!(
+                out,
+                "<div><dt>{}</dt><dd>{}</dd></div>",
+                escape(k),
+                escape(v)
+            );
+        }
+        out.push_str("</dl>\n");
     }
     if !page.nav.is_empty() {
         out.push_str("<nav>");

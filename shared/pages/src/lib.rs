@@ -1,5 +1,6 @@
-//! Server-side HTML pages of a tournament: standings, Swiss crosstable, pairings of a round and
-//! player cards.
+//! Server-side HTML pages of a tournament: standings (with a tie-break legend), Swiss crosstable
+//! (by pairing number, or by rank as chess-results.com shows it), pairings of a round (with the
+//! arbiter's amendment note), player cards (with rating changes), and an index of tournaments.
 //!
 //! Each page is one function from plain data to a complete HTML document (`String`): no I/O,
 //! no templates on disk, no JavaScript build step. Documents carry a small inline stylesheet
@@ -46,7 +47,9 @@ mod render;
 pub use build::{board_result, result_description, result_label, set_titles};
 pub use html::{escape, safe_href};
 pub use model::*;
-pub use render::{render_crosstable, render_pairings, render_player_card, render_standings};
+pub use render::{
+    render_crosstable, render_index, render_pairings, render_player_card, render_standings,
+};
 
 /// The media type of every page.
 pub const CONTENT_TYPE: &str = "text/html; charset=utf-8";

@@ -18,6 +18,9 @@ pub struct Page {
     /// Where a player's name links to: `{id}` is replaced by the pairing number, e.g.
     /// `/events/open-2026/players/{id}`. No links when absent.
     pub player_href: Option<String>,
+    /// The event's facts shown under the heading, in order (e.g. `("Place", "Bergen")`,
+    /// `("Chief arbiter", "IA Doe, Jane")`); empty values are left out.
+    pub facts: Vec<(String, String)>,
     /// A line at the bottom (rules used, time of the last update, ...).
     pub footer: Option<String>,
     /// Live updates: when set, a small inline script subscribes to the server-sent events and
@@ -79,6 +82,8 @@ pub struct StandingsTable {
     pub tiebreaks: Vec<String>,
     /// In rank order.
     pub rows: Vec<StandingsRow>,
+    /// Under the table: each tie-break code with its plain name.
+    pub legend: Vec<(String, String)>,
 }
 
 /// One line of the standings.
@@ -117,6 +122,10 @@ pub struct Crosstable {
     /// Round columns shown.
     pub rounds: u32,
     pub rows: Vec<CrosstableRow>,
+    /// Rows are in rank order and numbered 1, 2, 3, ... in the `Rk` column, and opponents are
+    /// referred to by that number, as chess-results.com does (the pairing number stays in the
+    /// `No` column and in each cell's tooltip). Otherwise opponents are shown by pairing number.
+    pub by_rank: bool,
 }
 
 /// One player of the crosstable.
@@ -139,6 +148,9 @@ pub struct Pairings {
     pub boards: Vec<Board>,
     /// Players without an opponent this round (pairing-allocated bye, requested byes, absent).
     pub byes: Vec<ByeLine>,
+    /// Set when the arbiter changed the engine's pairing before publishing it: the note
+    /// explaining the change (C.04.2.A.5).
+    pub amendment: Option<String>,
 }
 
 /// One board.
@@ -181,6 +193,9 @@ pub struct PlayerCard {
     pub performance: Option<CardPerformance>,
     /// Tie-break names and values, formatted.
     pub tiebreaks: Vec<(String, String)>,
+    /// The rating change over the event so far, formatted with its sign (e.g. "+12.4"), and
+    /// what it counts (e.g. "through round 5, K 20").
+    pub rating_change: Option<(String, String)>,
 }
 
 /// One round of a player card.
@@ -195,6 +210,26 @@ pub struct CardGame {
     pub result: String,
     /// The result in words (e.g. "win", "forfeit loss", "half-point bye").
     pub description: String,
+    /// The rating change of this game (`K × (score − expected score)`), formatted with its sign;
+    /// `None` when the game is not rated or not computed yet.
+    pub rating_change: Option<String>,
+}
+
+/// One tournament on the index page.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct TournamentSummary {
+    pub name: String,
+    /// Its pages.
+    pub href: String,
+    pub place: String,
+    /// e.g. "2026-03-01 to 2026-03-03".
+    pub dates: String,
+    pub rounds: u32,
+    pub players: u32,
+    /// e.g. "registration", "round 3 of 9 in progress", "finished".
+    pub status: String,
+    /// Further links (crosstable, last pairings, ...).
+    pub links: Vec<Link>,
 }
 
 /// Performance over played games against rated opponents (B.01 1.4.8 arithmetic).

@@ -1,7 +1,7 @@
 //! The four pages.
 
 use crate::build::{result_description, result_label};
-use crate::html::{document, escape, player_link};
+use crate::html::{document, escape, href_attr, player_link};
 use crate::model::*;
 use arbiter_core::{Color, ResultCode};
 use std::fmt::Write as _;
@@ -66,20 +66,29 @@ pub fn render_standings(page: &Page, table: &StandingsTable) -> String {
         m.push_str("</tr>\n");
     }
     m.push_str("</tbody>\n</table>\n</div>\n");
+    if !table.legend.is_empty() {
+        m.push_str("<h2>Tie-breaks</h2>\n<dl class=\"legend\">\n");
+        for (code, name) in &table.legend {
+            let _ = writeln!(m, "<dt>{}</dt><dd>{}</dd>", escape(code), escape(name));
+        }
+        m.push_str("</dl>\n");
+    }
     let sub = page.subtitle.clone().unwrap_or_else(|| "Standings".into());
     document(page, "page-standings", &sub, &m)
 }
 
-/// One crosstable cell: opponent (linking to the opponent's row), colour, result.
-fn cross_cell(e: &arbiter_core::RoundEntry) -> String {
+/// One crosstable cell: opponent (linking to the opponent's row), colour, result. The
+/// opponent is shown by `shown(o)` (the pairing number, or the opponent's rank number).
+fn cross_cell(e: &arbiter_core::RoundEntry, shown: &dyn Fn(u32) -> String) -> String {
     let label = escape(result_label(e.result));
     let desc = result_description(e.result);
     match e.opponent {
         Some(o) => format!(
-            "<td class=\"r {}\" title=\"{} {}\"><a class=\"opp\" href=\"#p{o}\">{o}</a><span class=\"c\">{}</span> <span class=\"res\">{label}</span></td>",
+            "<td class=\"r {}\" title=\"{} {} against No {o}\"><a class=\"opp\" href=\"#p{o}\">{}</a><span class=\"c\">{}</span> <span class=\"res\">{label}</span></td>",
             result_class(e.result),
             desc,
             colour_word(e.color),
+            escape(&shown(o)),
             colour_letter(e.color),
         ),
         None => format!(
@@ -103,8 +112,24 @@ fn result_class(r: ResultCode) -> &'static str {
 
 /// A Swiss crosstable: per round the opponent's pairing number (a link to that row), the
 /// colour and the result. Wide tables scroll sideways with the name column kept in view.
+///
+/// With [`Crosstable::by_rank`], the first column numbers the rows 1, 2, 3, ... (a shared place
+/// keeps its range in the tooltip) and opponents are referred to by that number.
 pub fn render_crosstable(page: &Page, table: &Crosstable) -> String {
-    let with_place = table.rows.iter().any(|r| r.place.is_some());
+    let with_place = table.by_rank || table.rows.iter().any(|r| r.place.is_some());
+    let line: std::collections::HashMap<u32, usize> = table
+        .rows
+        .iter()
+        .enumerate()
+        .map(|(i, r)| (r.player.id, i + 1))
+        .collect();
+    let shown = |o: u32| -> String {
+        if table.by_rank {
+            line.get(&o).map_or_else(String::new, |n| n.to_string())
+        } else {
+            o.to_string()
+        }
+    };
     let mut m = String::new();
     m.push_str("<div class=\"scroll\">\n<table class=\"crosstable\">\n<thead><tr>");
     if with_place {
@@ -115,9 +140,17 @@ pub fn render_crosstable(page: &Page, table: &Crosstable) -> String {
         let _ = write!(m, "<th scope=\"col\" class=\"round\">R{r}</th>");
     }
     m.push_str("<th scope=\"col\" class=\"pts\">Pts</th></tr></thead>\n<tbody>\n");
-    for row in &table.rows {
+    for (i, row) in table.rows.iter().enumerate() {
         let _ = write!(m, "<tr id=\"p{}\">", row.player.id);
-        if with_place {
+        if table.by_rank {
+            let place = row.place.as_deref().unwrap_or("");
+            let _ = write!(
+                m,
+                "<td class=\"place\" title=\"place {}\">{}</td>",
+                escape(place),
+                i + 1
+            );
+        } else if with_place {
             let _ = write!(
                 m,
                 "<td class=\"place\">{}</td>",
@@ -134,7 +167,7 @@ pub fn render_crosstable(page: &Page, table: &Crosstable) -> String {
         );
         for r in 0..table.rounds as usize {
             match row.rounds.get(r) {
-                Some(e) => m.push_str(&cross_cell(e)),
+                Some(e) => m.push_str(&cross_cell(e, &shown)),
                 None => m.push_str("<td class=\"r\"></td>"),
             }
         }
@@ -164,6 +197,15 @@ fn seat_cells(page: &Page, s: &Seat, white_side: bool) -> String {
 /// opponent (byes) underneath.
 pub fn render_pairings(page: &Page, p: &Pairings) -> String {
     let mut m = String::new();
+    if let Some(note) = &p.amendment {
+        let note = note.trim();
+        let _ = writeln!(
+            m,
+            "<p class=\"amended\"><strong>Amended by the arbiter.</strong>{}{}</p>",
+            if note.is_empty() { "" } else { " " },
+            escape(note)
+        );
+    }
     m.push_str("<div class=\"scroll\">\n<table class=\"pairings\">\n<thead><tr>");
     m.push_str("<th scope=\"col\" class=\"board\">Bd</th><th scope=\"col\" class=\"no opt\">No</th><th scope=\"col\" class=\"name\">White</th><th scope=\"col\" class=\"rtg opt\">Rtg</th><th scope=\"col\" class=\"pts\">Pts</th><th scope=\"col\" class=\"res\">Result</th><th scope=\"col\" class=\"pts\">Pts</th><th scope=\"col\" class=\"name\">Black</th><th scope=\"col\" class=\"rtg opt\">Rtg</th><th scope=\"col\" class=\"no opt\">No</th>");
     m.push_str("</tr></thead>\n<tbody>\n");
@@ -226,23 +268,51 @@ pub fn render_player_card(page: &Page, card: &PlayerCard) -> String {
     );
     fact("Place", escape(card.place.as_deref().unwrap_or_default()));
     fact("Points", escape(&card.points));
+    if let Some((total, what)) = &card.rating_change {
+        let what = if what.is_empty() {
+            String::new()
+        } else {
+            format!(" <span class=\"muted\">({})</span>", escape(what))
+        };
+        fact(
+            "Rating change",
+            format!("<span class=\"rchg\">{}</span>{what}", escape(total)),
+        );
+    }
     m.push_str("</dl>\n");
 
-    m.push_str("<h2>Games</h2>\n<div class=\"scroll\">\n<table class=\"games\">\n<thead><tr><th scope=\"col\" class=\"round\">Rd</th><th scope=\"col\" class=\"c\">Colour</th><th scope=\"col\" class=\"no opt\">No</th><th scope=\"col\" class=\"name\">Opponent</th><th scope=\"col\" class=\"rtg\">Rtg</th><th scope=\"col\" class=\"res\">Result</th></tr></thead>\n<tbody>\n");
+    let with_change = card.games.iter().any(|g| g.rating_change.is_some());
+    m.push_str("<h2>Games</h2>\n<div class=\"scroll\">\n<table class=\"games\">\n<thead><tr><th scope=\"col\" class=\"round\">Rd</th><th scope=\"col\" class=\"c\">Colour</th><th scope=\"col\" class=\"no opt\">No</th><th scope=\"col\" class=\"name\">Opponent</th><th scope=\"col\" class=\"rtg\">Rtg</th><th scope=\"col\" class=\"res\">Result</th>");
+    if with_change {
+        m.push_str("<th scope=\"col\" class=\"rchg\" title=\"rating change: K × (score − expected score)\">±</th>");
+    }
+    m.push_str("</tr></thead>\n<tbody>\n");
     for g in &card.games {
         let (no, name, rtg) = match &g.opponent {
             Some(o) => (o.id.to_string(), name_html(page, o), opt_num(o.rating)),
             None => (String::new(), escape(&g.description), String::new()),
         };
-        let _ = writeln!(
+        let _ = write!(
             m,
-            "<tr id=\"r{}\"><td class=\"round\">{}</td><td class=\"c\">{}</td><td class=\"no opt\">{no}</td><td class=\"name\">{name}</td><td class=\"rtg\">{rtg}</td><td class=\"res\" title=\"{}\">{}</td></tr>",
+            "<tr id=\"r{}\"><td class=\"round\">{}</td><td class=\"c\">{}</td><td class=\"no opt\">{no}</td><td class=\"name\">{name}</td><td class=\"rtg\">{rtg}</td><td class=\"res\" title=\"{}\">{}</td>",
             g.round,
             g.round,
             colour_letter(g.color),
             escape(&g.description),
             escape(&g.result)
         );
+        if with_change {
+            let v = g.rating_change.as_deref().unwrap_or("");
+            let class = if v.starts_with('+') {
+                "rchg up"
+            } else if v.starts_with('-') {
+                "rchg down"
+            } else {
+                "rchg"
+            };
+            let _ = write!(m, "<td class=\"{class}\">{}</td>", escape(v));
+        }
+        m.push_str("</tr>\n");
     }
     m.push_str("</tbody>\n</table>\n</div>\n");
 
@@ -269,4 +339,40 @@ pub fn render_player_card(page: &Page, card: &PlayerCard) -> String {
     }
     let sub = page.subtitle.clone().unwrap_or_else(|| p.name.clone());
     document(page, "page-player", &sub, &m)
+}
+
+/// The index of every tournament: name (linking to its pages), place, dates, rounds, players,
+/// status and further links.
+pub fn render_index(page: &Page, tournaments: &[TournamentSummary]) -> String {
+    let mut m = String::new();
+    if tournaments.is_empty() {
+        m.push_str("<p class=\"empty\">No tournaments yet.</p>\n");
+    } else {
+        m.push_str("<div class=\"scroll\">\n<table class=\"tournaments\">\n<thead><tr><th scope=\"col\" class=\"name\">Tournament</th><th scope=\"col\" class=\"place opt\">Place</th><th scope=\"col\" class=\"dates\">Dates</th><th scope=\"col\" class=\"rounds\">Rounds</th><th scope=\"col\" class=\"players\">Players</th><th scope=\"col\" class=\"status\">Status</th><th scope=\"col\" class=\"links opt\">Pages</th></tr></thead>\n<tbody>\n");
+        for t in tournaments {
+            let links: Vec<String> = t
+                .links
+                .iter()
+                .map(|l| format!("<a {}>{}</a>", href_attr(&l.href), escape(&l.label)))
+                .collect();
+            let _ = writeln!(
+                m,
+                "<tr><td class=\"name\"><a {}>{}</a></td><td class=\"place opt\">{}</td><td class=\"dates\">{}</td><td class=\"rounds\">{}</td><td class=\"players\">{}</td><td class=\"status\">{}</td><td class=\"links opt\">{}</td></tr>",
+                href_attr(&t.href),
+                escape(&t.name),
+                escape(&t.place),
+                escape(&t.dates),
+                t.rounds,
+                t.players,
+                escape(&t.status),
+                links.join(" · ")
+            );
+        }
+        m.push_str("</tbody>\n</table>\n</div>\n");
+    }
+    let sub = page
+        .subtitle
+        .clone()
+        .unwrap_or_else(|| "Tournaments".into());
+    document(page, "page-index", &sub, &m)
 }

@@ -294,6 +294,7 @@ fn pairings_of_a_round_in_progress_have_no_results() {
             result: None,
         }],
         byes: Vec::new(),
+        amendment: None,
     };
     let html = render_pairings(&page("Live"), &p);
     let root = check_shell(&html);

@@ -341,22 +341,84 @@ impl Clients {
             .await
             .map_err(|s| status_exit("standings", &s))?
             .into_inner();
-        let mut out = format!(
-            "Standings after round {} (version {})\n Rank  No  Name                             Rating  Points\n",
-            s.after_round, s.version
-        );
-        for r in s.rows {
-            out.push_str(&format!(
-                "{:>5} {:>3}  {:<32} {:>6}  {:>6}\n",
-                r.rank,
-                r.player_id,
-                r.name,
-                r.rating,
-                points(r.points)
-            ));
-        }
-        Ok(out)
+        Ok(standings_text(&s))
     }
+}
+
+/// A tie-break value as the rules print it (`units / 10^scale`); "" when undefined.
+fn decimal_text(v: Option<&arbiter_proto::common::v1::Decimal>) -> String {
+    let Some(d) = v else {
+        return String::new();
+    };
+    if d.scale == 0 {
+        return d.units.to_string();
+    }
+    let p = 10i64.pow(d.scale.min(18));
+    let sign = if d.units < 0 { "-" } else { "" };
+    let a = d.units.unsigned_abs();
+    format!(
+        "{sign}{}.{:0w$}",
+        a / p as u64,
+        a % p as u64,
+        w = d.scale as usize
+    )
+}
+
+/// The standings as `arbiter client standings` prints them: place (a shared one as "3-5"),
+/// pairing number, name, rating, points and one column per tie-break, then the list used, where
+/// it came from and the rule version.
+pub fn standings_text(s: &rep::Standings) -> String {
+    let mut out = format!(
+        "Standings after round {} (version {})\n",
+        s.after_round, s.version
+    );
+    let mut head = format!(
+        "{:>5} {:>4}  {:<32} {:>6} {:>6}",
+        "Place", "No", "Name", "Rating", "Points"
+    );
+    for code in &s.tie_break_list {
+        head.push_str(&format!(" {code:>7}"));
+    }
+    out.push_str(head.trim_end());
+    out.push('\n');
+    for r in &s.rows {
+        let mut line = format!(
+            "{:>5} {:>4}  {:<32} {:>6} {:>6}",
+            r.place,
+            r.player_id,
+            r.name,
+            r.rating,
+            points(r.points)
+        );
+        for (k, code) in s.tie_break_list.iter().enumerate() {
+            let v = r
+                .tie_breaks
+                .get(k)
+                .filter(|v| v.code == *code)
+                .and_then(|v| v.value.as_ref());
+            line.push_str(&format!(" {:>w$}", decimal_text(v), w = code.len().max(7)));
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    let from = match rep::TieBreakSource::try_from(s.tie_break_source) {
+        Ok(rep::TieBreakSource::Tournament) => "the tournament's list",
+        Ok(rep::TieBreakSource::Recommended) => "the recommended list",
+        _ => "as given",
+    };
+    let list = if s.tie_break_list.is_empty() {
+        "none".to_string()
+    } else {
+        s.tie_break_list.join(",")
+    };
+    out.push_str(&format!(
+        "Tie-breaks: {list} ({from}); rules {}\n",
+        s.rule_version
+    ));
+    for n in &s.notes {
+        out.push_str(&format!("Note: {n}\n"));
+    }
+    out
 }
 
 /// Points in tenths as text: "3", "3.5".
