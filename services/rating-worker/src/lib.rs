@@ -95,6 +95,7 @@ pub fn answer(state: &State, trigger: Trigger) -> Vec<pb::Event> {
         && let Some(r) = compute::event_ratings(state)
     {
         out.push(pb::Event {
+            origin: None,
             kind: Some(Kind::RatingChangesComputed(r.to_event())),
         });
     }
@@ -103,6 +104,7 @@ pub fn answer(state: &State, trigger: Trigger) -> Vec<pb::Event> {
             compute::norm_results(state, None)
                 .into_iter()
                 .map(|n| pb::Event {
+                    origin: None,
                     kind: Some(Kind::NormResult(n)),
                 }),
         );

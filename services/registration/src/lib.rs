@@ -180,16 +180,16 @@ impl Registration for RegistrationService {
         &self,
         request: Request<api::CreateTournamentRequest>,
     ) -> Result<Response<CommandResult>, Status> {
-        let r = request.into_inner();
-        let mut header = r.header.unwrap_or_default();
+        let mut r = request.into_inner();
+        let header = r.header.get_or_insert_with(Default::default);
         if header.tournament_id.trim().is_empty() {
             header.tournament_id = new_tournament_id();
         }
+        let ctx = CommandContext::for_request(&r, SERVICE)?;
         let t = r
             .tournament
             .ok_or_else(|| Status::invalid_argument("tournament: missing"))?;
         let command = create_command(&t)?;
-        let ctx = CommandContext::from_header(Some(&header), SERVICE)?;
         self.run(ctx, |_| Ok(Command::CreateTournament(command.clone())))
             .await
     }
@@ -199,7 +199,7 @@ impl Registration for RegistrationService {
         request: Request<api::UpdateTournamentRequest>,
     ) -> Result<Response<CommandResult>, Status> {
         let r = request.into_inner();
-        let ctx = CommandContext::from_header(r.header.as_ref(), SERVICE)?;
+        let ctx = CommandContext::for_request(&r, SERVICE)?;
         let u = r.update.unwrap_or_default();
         let bad = |e| convert_status("update", &e);
         let command = UpdateTournament {
@@ -230,7 +230,7 @@ impl Registration for RegistrationService {
         request: Request<api::RegisterPlayerRequest>,
     ) -> Result<Response<CommandResult>, Status> {
         let r = request.into_inner();
-        let ctx = CommandContext::from_header(r.header.as_ref(), SERVICE)?;
+        let ctx = CommandContext::for_request(&r, SERVICE)?;
         let command = register_command(r.player.as_ref())?;
         self.run(ctx, |f| self.completed(f, &command)).await
     }
@@ -240,7 +240,7 @@ impl Registration for RegistrationService {
         request: Request<api::EnterLateRequest>,
     ) -> Result<Response<CommandResult>, Status> {
         let r = request.into_inner();
-        let ctx = CommandContext::from_header(r.header.as_ref(), SERVICE)?;
+        let ctx = CommandContext::for_request(&r, SERVICE)?;
         let mut command = register_command(r.player.as_ref())?;
         command.first_round = (r.first_round != 0).then_some(r.first_round);
         command.missed_rounds = bye_kind_from_wire(r.missed_rounds)
@@ -263,7 +263,7 @@ impl Registration for RegistrationService {
         request: Request<api::WithdrawPlayerRequest>,
     ) -> Result<Response<CommandResult>, Status> {
         let r = request.into_inner();
-        let ctx = CommandContext::from_header(r.header.as_ref(), SERVICE)?;
+        let ctx = CommandContext::for_request(&r, SERVICE)?;
         self.run(ctx, |f| {
             let from_round = match r.from_round {
                 0 => f
@@ -286,7 +286,7 @@ impl Registration for RegistrationService {
         request: Request<api::RequestByeRequest>,
     ) -> Result<Response<CommandResult>, Status> {
         let r = request.into_inner();
-        let ctx = CommandContext::from_header(r.header.as_ref(), SERVICE)?;
+        let ctx = CommandContext::for_request(&r, SERVICE)?;
         let kind = bye_kind_from_wire(r.kind)
             .map_err(|e| convert_status("", &e))?
             .ok_or_else(|| {
@@ -309,7 +309,7 @@ impl Registration for RegistrationService {
         request: Request<api::CancelByeRequest>,
     ) -> Result<Response<CommandResult>, Status> {
         let r = request.into_inner();
-        let ctx = CommandContext::from_header(r.header.as_ref(), SERVICE)?;
+        let ctx = CommandContext::for_request(&r, SERVICE)?;
         self.run(ctx, |_| {
             Ok(Command::CancelBye(CancelBye {
                 player: r.player_id,
@@ -324,7 +324,7 @@ impl Registration for RegistrationService {
         request: Request<api::DeclareAbsenceRequest>,
     ) -> Result<Response<CommandResult>, Status> {
         let r = request.into_inner();
-        let ctx = CommandContext::from_header(r.header.as_ref(), SERVICE)?;
+        let ctx = CommandContext::for_request(&r, SERVICE)?;
         self.run(ctx, |_| {
             Ok(Command::DeclareAbsence(DeclareAbsence {
                 player: r.player_id,

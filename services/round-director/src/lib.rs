@@ -16,6 +16,7 @@
 //!
 //! [`run`] serves the API on a listener until shutdown, with its own checkpoint store.
 
+pub mod edge;
 pub mod status;
 pub mod store;
 
@@ -61,10 +62,10 @@ impl RoundDirectorService {
 
     async fn run(
         &self,
-        header: Option<&arbiter_proto::common::v1::CommandHeader>,
+        request: &impl store::CommandRequest,
         build: impl FnMut(&Folded) -> Result<Command, Status>,
     ) -> Result<Response<CommandResult>, Status> {
-        let ctx = CommandContext::from_header(header, SERVICE)?;
+        let ctx = CommandContext::for_request(request, SERVICE)?;
         let outcome = self.store.execute(&ctx, build).await?;
         Ok(Response::new(outcome.into()))
     }
@@ -130,7 +131,7 @@ impl RoundDirector for RoundDirectorService {
         request: Request<api::StartRoundRequest>,
     ) -> Result<Response<CommandResult>, Status> {
         let r = request.into_inner();
-        self.run(r.header.as_ref(), |_| {
+        self.run(&r, |_| {
             Ok(Command::StartRound(StartRound {
                 round: r.round,
                 scheduled_unix_ms: (r.scheduled_unix_ms != 0).then_some(r.scheduled_unix_ms),
@@ -144,7 +145,7 @@ impl RoundDirector for RoundDirectorService {
         request: Request<api::RequestRepairingRequest>,
     ) -> Result<Response<CommandResult>, Status> {
         let r = request.into_inner();
-        self.run(r.header.as_ref(), |_| {
+        self.run(&r, |_| {
             Ok(Command::RequestPairing(RequestPairing { round: r.round }))
         })
         .await
@@ -160,7 +161,7 @@ impl RoundDirector for RoundDirectorService {
             .as_ref()
             .map(|h| h.tournament_id.clone())
             .unwrap_or_default();
-        self.run(r.header.as_ref(), |f| {
+        self.run(&r, |f| {
             let current = f.current_proposal_version(r.round);
             let proposal_version = match (r.proposal_version, current) {
                 (0, v) => v,
@@ -218,7 +219,7 @@ impl RoundDirector for RoundDirectorService {
     ) -> Result<Response<CommandResult>, Status> {
         let r = request.into_inner();
         let result = board_result(r.result, r.white_code, r.black_code)?;
-        self.run(r.header.as_ref(), |_| {
+        self.run(&r, |_| {
             Ok(Command::RecordResult(RecordResult {
                 round: r.round,
                 board: r.board,
@@ -234,7 +235,7 @@ impl RoundDirector for RoundDirectorService {
     ) -> Result<Response<CommandResult>, Status> {
         let r = request.into_inner();
         let result = board_result(r.corrected, r.white_code, r.black_code)?;
-        self.run(r.header.as_ref(), |_| {
+        self.run(&r, |_| {
             Ok(Command::CorrectResult(CorrectResult {
                 round: r.round,
                 board: r.board,
@@ -250,7 +251,7 @@ impl RoundDirector for RoundDirectorService {
         request: Request<api::CloseRoundRequest>,
     ) -> Result<Response<CommandResult>, Status> {
         let r = request.into_inner();
-        self.run(r.header.as_ref(), |_| {
+        self.run(&r, |_| {
             Ok(Command::CloseRound(CloseRound { round: r.round }))
         })
         .await
@@ -261,7 +262,7 @@ impl RoundDirector for RoundDirectorService {
         request: Request<api::FinishTournamentRequest>,
     ) -> Result<Response<CommandResult>, Status> {
         let r = request.into_inner();
-        self.run(r.header.as_ref(), |_| {
+        self.run(&r, |_| {
             Ok(Command::FinishTournament(FinishTournament {}))
         })
         .await

@@ -86,6 +86,14 @@ pub struct CommandRecord {
     pub first_version: Version,
     pub last_version: Version,
     pub event_ids: Vec<String>,
+    /// The command that wrote the events (`CommandOrigin.command`), or the kind of its first
+    /// event when the append carries no origin (internal appends, older logs).
+    #[serde(default)]
+    pub command: String,
+    /// The digest of the request that wrote the events (`CommandOrigin.request_digest`); `None`
+    /// for appends without an origin.
+    #[serde(default)]
+    pub request_digest: Option<Vec<u8>>,
 }
 
 /// An event that did not fit the state it was folded into (the log is a record of facts, so
@@ -212,10 +220,18 @@ impl Folded {
         let rec = self
             .commands
             .entry(e.command_id.clone())
-            .or_insert_with(|| CommandRecord {
-                first_version: e.version,
-                last_version: e.version,
-                event_ids: Vec::new(),
+            .or_insert_with(|| {
+                let (command, request_digest) = match &wire.origin {
+                    Some(o) => (o.command.clone(), Some(o.request_digest.clone())),
+                    None => (arbiter_eventlog::kind_name(&wire).to_string(), None),
+                };
+                CommandRecord {
+                    first_version: e.version,
+                    last_version: e.version,
+                    event_ids: Vec::new(),
+                    command,
+                    request_digest,
+                }
             });
         rec.last_version = e.version;
         rec.event_ids.push(e.event_id.to_string());
@@ -308,9 +324,98 @@ pub struct CommandContext {
     pub command_id: String,
     pub expected_version: Option<Version>,
     pub actor: String,
+    /// The request the command id is bound to (requests from the gRPC edge); `None` for the
+    /// services' own appends, whose command ids are derived from what they answer.
+    pub request: Option<RequestBinding>,
+}
+
+/// A command id's binding to its request: the command's name and the digest of its canonical
+/// request ([`request_digest`]). It is stored on the first event of the append
+/// (`Event.origin`), so the binding is as durable as the events, in every backend.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RequestBinding {
+    pub command: &'static str,
+    pub digest: [u8; 32],
+}
+
+/// The digest a command id is bound to: SHA-256 over the method name and the request message
+/// without its header, in protobuf encoding (prost writes fields in field-number order, so
+/// the same request always encodes the same). The header is left out on purpose: it carries
+/// the command id itself, the actor and the expected version, and a client retrying after a
+/// lost answer may re-read and send another expected version for the same request.
+pub fn request_digest(command: &str, body_without_header: &impl prost::Message) -> [u8; 32] {
+    arbiter_eventlog::record::payload_digest(&[
+        b"arbiter.request.v1".to_vec(),
+        command.as_bytes().to_vec(),
+        body_without_header.encode_to_vec(),
+    ])
+}
+
+/// A command request of the gRPC API: its header and its body, for [`CommandContext::for_request`].
+pub trait CommandRequest: prost::Message + Clone + crate::edge::Check {
+    /// The gRPC method, e.g. `"RegisterPlayer"`.
+    const COMMAND: &'static str;
+    fn header(&self) -> Option<&CommandHeader>;
+    /// The request without its header.
+    fn body(&self) -> Self;
+}
+
+macro_rules! command_requests {
+    ($($ty:path => $name:literal),* $(,)?) => {$(
+        impl CommandRequest for $ty {
+            const COMMAND: &'static str = $name;
+            fn header(&self) -> Option<&CommandHeader> {
+                self.header.as_ref()
+            }
+            fn body(&self) -> Self {
+                let mut b = self.clone();
+                b.header = None;
+                b
+            }
+        }
+    )*};
+}
+
+command_requests! {
+    arbiter_proto::registration::v1::CreateTournamentRequest => "CreateTournament",
+    arbiter_proto::registration::v1::UpdateTournamentRequest => "UpdateTournament",
+    arbiter_proto::registration::v1::RegisterPlayerRequest => "RegisterPlayer",
+    arbiter_proto::registration::v1::EnterLateRequest => "EnterLate",
+    arbiter_proto::registration::v1::CorrectPlayerRequest => "CorrectPlayer",
+    arbiter_proto::registration::v1::WithdrawPlayerRequest => "WithdrawPlayer",
+    arbiter_proto::registration::v1::RequestByeRequest => "RequestBye",
+    arbiter_proto::registration::v1::CancelByeRequest => "CancelBye",
+    arbiter_proto::registration::v1::DeclareAbsenceRequest => "DeclareAbsence",
+    arbiter_proto::round_director::v1::StartRoundRequest => "StartRound",
+    arbiter_proto::round_director::v1::RequestRepairingRequest => "RequestRepairing",
+    arbiter_proto::round_director::v1::PublishPairingRequest => "PublishPairing",
+    arbiter_proto::round_director::v1::RecordResultRequest => "RecordResult",
+    arbiter_proto::round_director::v1::CorrectResultRequest => "CorrectResult",
+    arbiter_proto::round_director::v1::CloseRoundRequest => "CloseRound",
+    arbiter_proto::round_director::v1::FinishTournamentRequest => "FinishTournament",
 }
 
 impl CommandContext {
+    /// The context of a request from the gRPC edge: its header read by
+    /// [`CommandContext::from_header`] (with the edge's checks of the actor, see
+    /// [`crate::edge`]), the command id bound to the request.
+    #[allow(clippy::result_large_err)]
+    pub fn for_request<R: CommandRequest>(
+        request: &R,
+        default_actor: &str,
+    ) -> Result<CommandContext, Status> {
+        if let Some(h) = request.header() {
+            crate::edge::check_actor("header.actor", &h.actor)?;
+        }
+        request.check()?;
+        let mut ctx = CommandContext::from_header(request.header(), default_actor)?;
+        ctx.request = Some(RequestBinding {
+            command: R::COMMAND,
+            digest: request_digest(R::COMMAND, &request.body()),
+        });
+        Ok(ctx)
+    }
+
     /// Reads a request's header. A missing command id gets a fresh one (no idempotency); a
     /// missing actor is `default_actor`.
     #[allow(clippy::result_large_err)]
@@ -359,6 +464,7 @@ impl CommandContext {
             command_id,
             expected_version,
             actor: actor.to_string(),
+            request: None,
         })
     }
 }
@@ -627,6 +733,7 @@ impl TournamentStore {
                     .await
                     .map_err(|e| e.to_status())?;
                 if let Some(rec) = folded.command(&ctx.command_id) {
+                    check_binding(ctx, rec)?;
                     self.stats.replayed.fetch_add(1, Ordering::Relaxed);
                     info!(
                         first = rec.first_version,
@@ -663,7 +770,13 @@ impl TournamentStore {
                         replayed: false,
                     });
                 }
-                let wire: Vec<_> = events.iter().map(event_to_wire).collect();
+                let mut wire: Vec<_> = events.iter().map(event_to_wire).collect();
+                if let (Some(b), Some(first)) = (&ctx.request, wire.first_mut()) {
+                    first.origin = Some(arbiter_proto::events::v1::CommandOrigin {
+                        command: b.command.to_string(),
+                        request_digest: b.digest.to_vec(),
+                    });
+                }
                 let appended = self
                     .log
                     .append(
@@ -713,6 +826,11 @@ impl TournamentStore {
                         let pause = Duration::from_millis(2u64 << attempt.min(6));
                         tokio::time::sleep(pause).await;
                     }
+                    Err(LogError::CommandIdReused { .. }) if attempt + 1 < MAX_ATTEMPTS => {
+                        // Another request with this command id was appended since the stream
+                        // was read: read again, and answer as that command's replay or refuse.
+                        info!(attempt, "command id appended meanwhile: re-reading");
+                    }
                     Err(e) => return Err(log_status(&e)),
                 }
             }
@@ -724,6 +842,33 @@ impl TournamentStore {
         .instrument(span)
         .await
     }
+}
+
+/// Refuses a command id already used by another request: the same id must carry the same
+/// request (see [`request_digest`]). An append without a recorded request (a service's own
+/// append, or a log written before requests were bound) cannot be compared, so a request from
+/// the edge is refused there too rather than answered with someone else's events; the
+/// services' own appends (no binding) keep being answered as replays.
+#[allow(clippy::result_large_err)]
+fn check_binding(ctx: &CommandContext, rec: &CommandRecord) -> Result<(), Status> {
+    let Some(b) = &ctx.request else {
+        return Ok(());
+    };
+    if rec.request_digest.as_deref() == Some(b.digest.as_slice()) {
+        return Ok(());
+    }
+    Err(Status::already_exists(format!(
+        "header.command_id {:?} was already used in tournament {} by {} at stream version {} \
+         (events {}..={}) with a different request; this {} was refused and nothing was \
+         appended (use a new command id for a new request)",
+        ctx.command_id,
+        ctx.tournament_id,
+        rec.command,
+        rec.first_version,
+        rec.first_version,
+        rec.last_version,
+        b.command,
+    )))
 }
 
 /// One append delivered by a [`Feed`].
@@ -968,6 +1113,115 @@ mod tests {
         let e = store.execute(&other, |_| Ok(create())).await.unwrap_err();
         assert_eq!(e.code(), tonic::Code::AlreadyExists);
         assert_eq!(log.last_version("tournament-t1").await.unwrap(), 1);
+    }
+
+    fn bound(ctx: CommandContext, command: &'static str, request: &[u8]) -> CommandContext {
+        CommandContext {
+            request: Some(RequestBinding {
+                command,
+                digest: arbiter_eventlog::record::payload_digest(&[request.to_vec()]),
+            }),
+            ..ctx
+        }
+    }
+
+    fn register(name: &str) -> Command {
+        Command::RegisterPlayer(RegisterPlayer::new(name, 2000))
+    }
+
+    /// The command id binding on one backend: the same id with another request is refused
+    /// naming the first command, nothing appended; the same request is a replay even after the
+    /// stream moved on; a fresh store (a restart) reads the binding back from the log.
+    async fn command_id_binding(log: Arc<dyn EventLog>) {
+        let store = TournamentStore::new(log.clone(), "test", None);
+        let ctx = CommandContext::new("b", "create", None, "me").unwrap();
+        store.execute(&ctx, |_| Ok(create())).await.unwrap();
+        let a = bound(
+            CommandContext::new("b", "reg-1", None, "me").unwrap(),
+            "RegisterPlayer",
+            b"Alpha",
+        );
+        let first = store
+            .execute(&a, |_| Ok(register("Alpha, A")))
+            .await
+            .unwrap();
+        assert_eq!((first.first_version, first.replayed), (2, false));
+        let stored = log.read("tournament-b", 2).await.unwrap().remove(0);
+        let origin = stored.decode_event().unwrap().origin.expect("origin");
+        assert_eq!(origin.command, "RegisterPlayer");
+        assert_eq!(
+            origin.request_digest,
+            a.request.as_ref().unwrap().digest.to_vec()
+        );
+
+        let other = bound(a.clone(), "RegisterPlayer", b"Bravo");
+        let unused = || -> Result<Command, Status> { panic!("a refused request is not decided") };
+        for s in [&store, &TournamentStore::new(log.clone(), "fresh", None)] {
+            let e = s.execute(&other, |_| unused()).await.unwrap_err();
+            assert_eq!(e.code(), tonic::Code::AlreadyExists, "{e:?}");
+            for w in [
+                "\"reg-1\"",
+                "RegisterPlayer",
+                "version 2",
+                "nothing was appended",
+            ] {
+                assert!(e.message().contains(w), "{w}: {}", e.message());
+            }
+            // Another command with the id: refused naming the first one.
+            let start = bound(a.clone(), "StartRound", b"1");
+            let e = s.execute(&start, |_| unused()).await.unwrap_err();
+            assert!(e.message().contains("by RegisterPlayer"), "{}", e.message());
+        }
+        assert_eq!(log.last_version("tournament-b").await.unwrap(), 2);
+
+        // The stream moves on; the first request again is still its first outcome.
+        let c = bound(
+            CommandContext::new("b", "reg-2", None, "me").unwrap(),
+            "RegisterPlayer",
+            b"Charlie",
+        );
+        store
+            .execute(&c, |_| Ok(register("Charlie, C")))
+            .await
+            .unwrap();
+        for s in [&store, &TournamentStore::new(log.clone(), "fresh2", None)] {
+            let again = s.execute(&a, |_| Ok(register("Alpha, A"))).await.unwrap();
+            assert!(again.replayed);
+            assert_eq!(again.event_ids, first.event_ids);
+            assert_eq!((again.first_version, again.last_version), (2, 2));
+        }
+        // An append without a recorded request (here the unbound create) cannot be compared:
+        // a bound request with its id is refused, an unbound one (a service's own) replays.
+        let e = store
+            .execute(&bound(ctx.clone(), "CreateTournament", b"x"), |_| unused())
+            .await
+            .unwrap_err();
+        assert!(
+            e.message().contains("by TournamentCreated"),
+            "{}",
+            e.message()
+        );
+        assert!(store.execute(&ctx, |_| unused()).await.unwrap().replayed);
+        assert_eq!(log.last_version("tournament-b").await.unwrap(), 3);
+    }
+
+    #[tokio::test]
+    async fn command_ids_are_bound_to_their_request_sled() {
+        command_id_binding(Arc::new(SledLog::temporary().unwrap())).await;
+    }
+
+    #[tokio::test]
+    async fn command_ids_are_bound_to_their_request_jetstream() {
+        let nats = arbiter_eventlog::testing::NatsServer::start()
+            .await
+            .expect("nats-server (apt-get install nats-server)");
+        let log = arbiter_eventlog::JetStreamLog::connect(
+            &[nats.url()],
+            arbiter_eventlog::JetStreamConfig::default(),
+        )
+        .await
+        .unwrap();
+        command_id_binding(Arc::new(log)).await;
     }
 
     #[tokio::test]

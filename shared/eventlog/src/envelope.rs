@@ -83,6 +83,7 @@ mod tests {
     async fn proto_events_round_trip_through_the_log() {
         let log = SledLog::temporary().unwrap();
         let ev = Event {
+            origin: None,
             kind: Some(Kind::RoundStarted(RoundStarted {
                 round: 4,
                 scheduled_unix_ms: 0,

@@ -7,6 +7,7 @@ use prost::Message;
 
 fn created() -> ev::Event {
     ev::Event {
+        origin: None,
         kind: Some(ev::event::Kind::TournamentCreated(ev::TournamentCreated {
             name: "Open 2026".into(),
             place: "Oslo".into(),
@@ -75,6 +76,7 @@ fn result_events_carry_forfeits_and_double_forfeits() {
         ev::BoardResult::DoubleForfeit,
     ] {
         let e = ev::Event {
+            origin: None,
             kind: Some(ev::event::Kind::ResultRecorded(ev::ResultRecorded {
                 round: 3,
                 board: 12,

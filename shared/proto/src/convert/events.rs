@@ -513,7 +513,10 @@ pub fn event_to_wire(e: &Event) -> pb::Event {
             rounds_played: f.rounds_played,
         }),
     };
-    pb::Event { kind: Some(kind) }
+    pb::Event {
+        kind: Some(kind),
+        origin: None,
+    }
 }
 
 fn required_player(p: Option<&pb::Player>) -> Result<Player, ConvertError> {
@@ -841,6 +844,7 @@ mod tests {
     #[test]
     fn bad_wire_values_name_the_field() {
         let e = pb::Event {
+            origin: None,
             kind: Some(Kind::ByeRequested(pb::ByeRequested {
                 player_id: 1,
                 round: 1,
@@ -855,6 +859,7 @@ mod tests {
             })
         );
         let e = pb::Event {
+            origin: None,
             kind: Some(Kind::PlayerRegistered(pb::PlayerRegistered {
                 player: None,
             })),
@@ -867,9 +872,16 @@ mod tests {
             })
         ));
         let other = pb::Event {
+            origin: None,
             kind: Some(Kind::GameSubmitted(pb::GameSubmitted::default())),
         };
         assert_eq!(event_from_wire(&other), Ok(None));
-        assert_eq!(event_from_wire(&pb::Event { kind: None }), Ok(None));
+        assert_eq!(
+            event_from_wire(&pb::Event {
+                kind: None,
+                origin: None
+            }),
+            Ok(None)
+        );
     }
 }

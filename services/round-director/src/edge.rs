@@ -1,0 +1,408 @@
+//! Validation at the gRPC edge: what a client may put in a command request, checked before
+//! anything is decided, so that a refusal is an `INVALID_ARGUMENT` naming the field (with its
+//! message path, e.g. `tournament.tie_breaks[1]`) and nothing is appended.
+//!
+//! The limits live here, each with its reason. The domain (`arbiter_core::tournament::decide`)
+//! keeps its own checks of what an event may hold; these are the stricter rules for what a
+//! client may send. The services' own appends (pairing worker, rating worker, import) do not come
+//! through this edge: they build their commands from the log or from a file.
+
+use arbiter_core::tournament::PairingSystem;
+use arbiter_proto::convert::pairing_system_from_wire;
+use arbiter_proto::events::v1 as pb;
+use arbiter_proto::registration::v1 as reg;
+use arbiter_proto::round_director::v1 as rd;
+use arbiter_tiebreak::TieBreakList;
+use tonic::Status;
+
+/// The longest actor: a user name, an e-mail address or a system's name fits; a 100 kB actor
+/// would be copied into every event of the command and every audit line.
+pub const MAX_ACTOR_CHARS: usize = 128;
+
+/// Actor names of the services themselves. A client may not send them: the log's actor is how
+/// an auditor tells a worker's append (a proposal, a rating change) from an arbiter's decision.
+/// The services' own appends do not go through this edge. (A command sent without an actor is
+/// recorded under the name of the service that received it, as before.)
+pub const RESERVED_ACTORS: &[&str] = &[
+    "registration",
+    "round-director",
+    "pairing-worker",
+    "rating-worker",
+    "reporting",
+    // `arbiter import` (services/arbiter/src/cmd/import.rs).
+    "import",
+];
+
+/// The longest one-line text (names, place, time control, club, ids, short reasons): the same
+/// bound the tournament aggregate keeps for one-line fields; TRF columns are much narrower.
+pub const MAX_LINE_CHARS: usize = 200;
+
+/// The longest note or reason where line breaks make sense (the note on an amended pairing, the
+/// reason for a result correction or a new pairing): a few paragraphs; they are shown on the
+/// pages and kept in the log forever.
+pub const MAX_NOTE_CHARS: usize = 2_000;
+
+/// The most tie-break items a list may have (the aggregate's own bound).
+pub const MAX_TIE_BREAKS: usize = 30;
+
+/// The pairing systems a tournament may be created with: those the pairing worker can pair.
+/// The others of the schema (round robins, Burstein, Dubov, Lim) would be accepted and then
+/// never paired, so they are refused until their engines exist.
+pub const SUPPORTED_PAIRING_SYSTEMS: &[(PairingSystem, &str)] =
+    &[(PairingSystem::Dutch, "PAIRING_SYSTEM_DUTCH")];
+
+fn invalid(field: &str, reason: impl std::fmt::Display) -> Status {
+    Status::invalid_argument(format!("{field}: {reason}"))
+}
+
+/// The header's actor: at most [`MAX_ACTOR_CHARS`], no control characters, none of
+/// [`RESERVED_ACTORS`] (compared without case and surrounding blanks). Empty is allowed (the
+/// receiving service's name is recorded).
+#[allow(clippy::result_large_err)]
+pub fn check_actor(field: &str, actor: &str) -> Result<(), Status> {
+    let n = actor.chars().count();
+    if n > MAX_ACTOR_CHARS {
+        return Err(invalid(
+            field,
+            format!("{n} characters, the limit is {MAX_ACTOR_CHARS}"),
+        ));
+    }
+    if let Some(c) = actor.chars().find(|c| c.is_control()) {
+        return Err(invalid(
+            field,
+            format!("contains the control character {c:?}"),
+        ));
+    }
+    let a = actor.trim();
+    if let Some(r) = RESERVED_ACTORS.iter().find(|r| r.eq_ignore_ascii_case(a)) {
+        return Err(invalid(
+            field,
+            format!("{r:?} is reserved for the service's own appends; give your own name"),
+        ));
+    }
+    Ok(())
+}
+
+/// A one-line text: at most [`MAX_LINE_CHARS`], no control characters.
+#[allow(clippy::result_large_err)]
+pub fn check_line(field: &str, value: &str) -> Result<(), Status> {
+    check_text(field, value, MAX_LINE_CHARS, false)
+}
+
+/// A note: at most [`MAX_NOTE_CHARS`]; line breaks and tabs allowed, no other control character.
+#[allow(clippy::result_large_err)]
+pub fn check_note(field: &str, value: &str) -> Result<(), Status> {
+    check_text(field, value, MAX_NOTE_CHARS, true)
+}
+
+#[allow(clippy::result_large_err)]
+fn check_text(field: &str, value: &str, max: usize, multiline: bool) -> Result<(), Status> {
+    let n = value.chars().count();
+    if n > max {
+        return Err(invalid(
+            field,
+            format!("{n} characters, the limit is {max}"),
+        ));
+    }
+    if let Some(c) = value
+        .chars()
+        .find(|c| c.is_control() && !(multiline && matches!(c, '\n' | '\r' | '\t')))
+    {
+        let what = if multiline {
+            "control character (only line breaks and tabs are allowed)"
+        } else {
+            "control character (one line of text expected)"
+        };
+        return Err(invalid(field, format!("contains the {what} {c:?}")));
+    }
+    Ok(())
+}
+
+/// A tie-break list as the API sends it (items, each possibly a comma-separated list): every
+/// item must parse with the tie-break parser of `arbiter_tiebreak`, acronym and modifiers, so
+/// that an unknown code is refused here instead of being replaced by the recommended list when
+/// standings are computed.
+#[allow(clippy::result_large_err)]
+pub fn check_tie_breaks(field: &str, items: &[String]) -> Result<(), Status> {
+    let mut count = 0;
+    for (i, item) in items.iter().enumerate() {
+        let f = format!("{field}[{i}]");
+        check_line(&f, item)?;
+        if item.trim().is_empty() {
+            return Err(invalid(&f, "empty tie-break"));
+        }
+        let list: TieBreakList = item
+            .parse()
+            .map_err(|e| invalid(&f, format!("{item:?}: {e}")))?;
+        count += list.len();
+    }
+    if count > MAX_TIE_BREAKS {
+        return Err(invalid(
+            field,
+            format!("{count} tie-breaks, the limit is {MAX_TIE_BREAKS}"),
+        ));
+    }
+    Ok(())
+}
+
+/// The pairing system and rule set of a new tournament: a supported system (unspecified =
+/// Dutch), and a rule set of it when one is named.
+#[allow(clippy::result_large_err)]
+pub fn check_pairing(prefix: &str, pairing_system: i32, rule_set: &str) -> Result<(), Status> {
+    let supported = || {
+        SUPPORTED_PAIRING_SYSTEMS
+            .iter()
+            .map(|(_, n)| *n)
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let system = pairing_system_from_wire(pairing_system)
+        .map_err(|e| Status::invalid_argument(format!("{prefix}.{e}")))?
+        .unwrap_or(PairingSystem::Dutch);
+    if !SUPPORTED_PAIRING_SYSTEMS.iter().any(|(s, _)| *s == system) {
+        let name = pb::PairingSystem::try_from(pairing_system)
+            .map(|p| p.as_str_name())
+            .unwrap_or("?");
+        return Err(invalid(
+            &format!("{prefix}.pairing_system"),
+            format!(
+                "{name} cannot be paired by this server yet; supported: {}",
+                supported()
+            ),
+        ));
+    }
+    let r = rule_set.trim();
+    check_line(&format!("{prefix}.rule_set"), rule_set)?;
+    if !r.is_empty() && !system.rule_sets().contains(&r) {
+        return Err(invalid(
+            &format!("{prefix}.rule_set"),
+            format!(
+                "unknown rule set {r:?} for {system:?}; known: {} (empty: the rules in force on \
+                 the start date)",
+                system.rule_sets().join(", ")
+            ),
+        ));
+    }
+    Ok(())
+}
+
+#[allow(clippy::result_large_err)]
+fn check_arbiter(field: &str, a: &pb::Arbiter) -> Result<(), Status> {
+    check_line(&format!("{field}.name"), &a.name)?;
+    check_line(&format!("{field}.title"), &a.title)
+}
+
+#[allow(clippy::result_large_err)]
+fn check_player(field: &str, p: Option<&pb::Player>) -> Result<(), Status> {
+    let Some(p) = p else { return Ok(()) };
+    check_line(&format!("{field}.name"), &p.name)?;
+    check_line(&format!("{field}.national_id"), &p.national_id)?;
+    check_line(&format!("{field}.federation"), &p.federation)?;
+    check_line(&format!("{field}.club"), &p.club)
+}
+
+/// The edge checks of one command request's body (the header's are in
+/// [`crate::store::CommandContext::for_request`]).
+pub trait Check {
+    #[allow(clippy::result_large_err)]
+    fn check(&self) -> Result<(), Status>;
+}
+
+impl Check for reg::CreateTournamentRequest {
+    fn check(&self) -> Result<(), Status> {
+        let Some(t) = &self.tournament else {
+            return Ok(());
+        };
+        check_line("tournament.name", &t.name)?;
+        check_line("tournament.place", &t.place)?;
+        check_line("tournament.federation", &t.federation)?;
+        check_line("tournament.time_control", &t.time_control)?;
+        if let Some(a) = &t.chief_arbiter {
+            check_arbiter("tournament.chief_arbiter", a)?;
+        }
+        for (i, a) in t.deputy_arbiters.iter().enumerate() {
+            check_arbiter(&format!("tournament.deputy_arbiters[{i}]"), a)?;
+        }
+        check_pairing("tournament", t.pairing_system, &t.rule_set)?;
+        check_tie_breaks("tournament.tie_breaks", &t.tie_breaks)
+    }
+}
+
+impl Check for reg::UpdateTournamentRequest {
+    fn check(&self) -> Result<(), Status> {
+        let Some(u) = &self.update else {
+            return Ok(());
+        };
+        for (field, v) in [("update.name", &u.name), ("update.place", &u.place)] {
+            if let Some(v) = v {
+                check_line(field, v)?;
+            }
+        }
+        if let Some(a) = &u.chief_arbiter {
+            check_arbiter("update.chief_arbiter", a)?;
+        }
+        if u.replace_tie_breaks {
+            check_tie_breaks("update.tie_breaks", &u.tie_breaks)?;
+        }
+        Ok(())
+    }
+}
+
+impl Check for reg::RegisterPlayerRequest {
+    fn check(&self) -> Result<(), Status> {
+        check_player("player", self.player.as_ref())
+    }
+}
+
+impl Check for reg::EnterLateRequest {
+    fn check(&self) -> Result<(), Status> {
+        check_player("player", self.player.as_ref())
+    }
+}
+
+impl Check for reg::CorrectPlayerRequest {
+    fn check(&self) -> Result<(), Status> {
+        check_player("player", self.player.as_ref())?;
+        for (i, f) in self.fields.iter().enumerate() {
+            check_line(&format!("fields[{i}]"), f)?;
+        }
+        check_note("reason", &self.reason)
+    }
+}
+
+impl Check for reg::WithdrawPlayerRequest {
+    fn check(&self) -> Result<(), Status> {
+        check_line("reason", &self.reason)
+    }
+}
+
+impl Check for reg::DeclareAbsenceRequest {
+    fn check(&self) -> Result<(), Status> {
+        check_line("reason", &self.reason)
+    }
+}
+
+impl Check for rd::RequestRepairingRequest {
+    fn check(&self) -> Result<(), Status> {
+        check_note("reason", &self.reason)
+    }
+}
+
+impl Check for rd::PublishPairingRequest {
+    fn check(&self) -> Result<(), Status> {
+        check_note("note", &self.note)
+    }
+}
+
+impl Check for rd::CorrectResultRequest {
+    fn check(&self) -> Result<(), Status> {
+        check_note("reason", &self.reason)
+    }
+}
+
+/// Requests with no free text: the header is all there is to check.
+macro_rules! nothing_to_check {
+    ($($ty:path),* $(,)?) => {$(
+        impl Check for $ty {
+            fn check(&self) -> Result<(), Status> {
+                Ok(())
+            }
+        }
+    )*};
+}
+
+nothing_to_check! {
+    reg::RequestByeRequest,
+    reg::CancelByeRequest,
+    rd::StartRoundRequest,
+    rd::RecordResultRequest,
+    rd::CloseRoundRequest,
+    rd::FinishTournamentRequest,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn actors() {
+        assert!(check_actor("a", "").is_ok());
+        assert!(check_actor("a", "Ana Pérez (chief arbiter)").is_ok());
+        assert!(check_actor("a", &"x".repeat(MAX_ACTOR_CHARS)).is_ok());
+        let e = check_actor("header.actor", &"x".repeat(MAX_ACTOR_CHARS + 1)).unwrap_err();
+        assert!(
+            e.message().starts_with("header.actor: 129 characters"),
+            "{}",
+            e.message()
+        );
+        assert!(check_actor("a", "bob\nalice").is_err());
+        for r in ["pairing-worker", " Rating-Worker ", "ROUND-DIRECTOR"] {
+            let e = check_actor("header.actor", r).unwrap_err();
+            assert!(e.message().contains("reserved"), "{r}: {}", e.message());
+        }
+    }
+
+    #[test]
+    fn texts() {
+        assert!(check_line("f", "Open de Bilbao").is_ok());
+        assert!(check_line("f", "two\nlines").is_err());
+        assert!(check_note("f", "two\nlines\ttab").is_ok());
+        assert!(check_note("f", "bell\u{7}").is_err());
+        assert!(
+            check_line("f", &"é".repeat(MAX_LINE_CHARS)).is_ok(),
+            "characters, not bytes"
+        );
+        assert!(check_line("f", &"x".repeat(MAX_LINE_CHARS + 1)).is_err());
+        assert!(check_note("f", &"x".repeat(MAX_NOTE_CHARS + 1)).is_err());
+    }
+
+    #[test]
+    fn tie_breaks_parse_with_the_tie_break_parser() {
+        let ok = |v: &[&str]| {
+            check_tie_breaks("t", &v.iter().map(|s| s.to_string()).collect::<Vec<_>>())
+        };
+        assert!(ok(&["BH/C1", "BH", "SB"]).is_ok());
+        assert!(ok(&["BH/C1, SB"]).is_ok());
+        for (bad, at) in [
+            (&["BH", "FOO"][..], "t[1]"),
+            (&["BH/C99"][..], "t[0]"),
+            (&[""][..], "t[0]"),
+        ] {
+            let e = ok(bad).unwrap_err();
+            assert_eq!(e.code(), tonic::Code::InvalidArgument);
+            assert!(
+                e.message().starts_with(&format!("{at}: ")),
+                "{}",
+                e.message()
+            );
+        }
+    }
+
+    #[test]
+    fn pairing_systems() {
+        assert!(check_pairing("t", 0, "").is_ok());
+        assert!(check_pairing("t", pb::PairingSystem::Dutch as i32, "dutch-2017").is_ok());
+        for s in [
+            pb::PairingSystem::RoundRobin,
+            pb::PairingSystem::DoubleRoundRobin,
+            pb::PairingSystem::Burstein,
+            pb::PairingSystem::Dubov,
+            pb::PairingSystem::Lim,
+        ] {
+            let e = check_pairing("t", s as i32, "").unwrap_err();
+            assert!(
+                e.message().starts_with("t.pairing_system: "),
+                "{}",
+                e.message()
+            );
+            assert!(
+                e.message().contains("PAIRING_SYSTEM_DUTCH"),
+                "{}",
+                e.message()
+            );
+        }
+        let e = check_pairing("t", 0, "dutch-2099").unwrap_err();
+        assert!(e.message().starts_with("t.rule_set: "), "{}", e.message());
+        assert!(check_pairing("t", 99, "").is_err());
+    }
+}
