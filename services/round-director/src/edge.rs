@@ -38,8 +38,9 @@ pub const RESERVED_ACTORS: &[&str] = &[
 pub const MAX_LINE_CHARS: usize = 200;
 
 /// The longest note or reason where line breaks make sense (the note on an amended pairing, the
-/// reason for a result correction or a new pairing): a few paragraphs; they are shown on the
-/// pages and kept in the log forever.
+/// reason for asking a new pairing or for a player correction): a few paragraphs; they are
+/// shown on the pages and kept in the log forever. (A result correction's reason is one line,
+/// as the aggregate records it.)
 pub const MAX_NOTE_CHARS: usize = 2_000;
 
 /// The most tie-break items a list may have (the aggregate's own bound).
@@ -296,7 +297,7 @@ impl Check for rd::PublishPairingRequest {
 
 impl Check for rd::CorrectResultRequest {
     fn check(&self) -> Result<(), Status> {
-        check_note("reason", &self.reason)
+        check_line("reason", &self.reason)
     }
 }
 
