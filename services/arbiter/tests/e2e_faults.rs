@@ -607,6 +607,7 @@ async fn queries_watch_explain_check_and_crosstable() {
             tournament_id: "bad".into(),
             from_version: 5,
             follow: false,
+            raw_payload: false,
         })
         .await
         .unwrap()

@@ -169,6 +169,7 @@ async fn stream_of(d: &mut Driver) -> Vec<pb::Envelope> {
                 tournament_id: d.tid.clone(),
                 from_version: 1,
                 follow: false,
+                raw_payload: false,
             })
             .await
             .expect("stream events")

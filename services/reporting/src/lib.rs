@@ -202,6 +202,14 @@ impl Reporting for ReportingService {
         let stream = stream_of(&r.tournament_id)?;
         let log = self.store.log().clone();
         let from = r.from_version.max(1);
+        let raw = r.raw_payload;
+        let envelope = move |e: &arbiter_eventlog::StoredEvent| {
+            if raw {
+                e.to_envelope_with_payload()
+            } else {
+                e.to_envelope()
+            }
+        };
         let out: Self::StreamEventsStream = if r.follow {
             log.subscribe(SubscribeFrom::Stream {
                 stream,
@@ -209,9 +217,9 @@ impl Reporting for ReportingService {
             })
             .await
             .map_err(|e| log_status(&e))?
-            .map(|e| {
+            .map(move |e| {
                 e.map_err(|e| log_status(&e))
-                    .and_then(|e| e.to_envelope().map_err(|e| log_status(&e)))
+                    .and_then(|e| envelope(&e).map_err(|e| log_status(&e)))
             })
             .boxed()
         } else {
@@ -222,7 +230,7 @@ impl Reporting for ReportingService {
             futures::stream::iter(
                 events
                     .into_iter()
-                    .map(|e| e.to_envelope().map_err(|e| log_status(&e))),
+                    .map(move |e| envelope(&e).map_err(|e| log_status(&e))),
             )
             .boxed()
         };

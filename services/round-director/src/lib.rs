@@ -17,6 +17,7 @@
 //! [`run`] serves the API on a listener until shutdown, with its own checkpoint store.
 
 pub mod edge;
+pub mod heads;
 pub mod status;
 pub mod store;
 
@@ -45,11 +46,22 @@ pub const SERVICE: &str = "round-director";
 #[derive(Clone)]
 pub struct RoundDirectorService {
     store: Arc<TournamentStore>,
+    /// Signs the chain head after each publication and finish (none: no signed heads).
+    signer: Option<Arc<arbiter_eventlog::HeadSigner>>,
 }
 
 impl RoundDirectorService {
     pub fn new(store: Arc<TournamentStore>) -> RoundDirectorService {
-        RoundDirectorService { store }
+        RoundDirectorService {
+            store,
+            signer: None,
+        }
+    }
+
+    /// Signs the chain head after each `PairingPublished` and `TournamentFinished`.
+    pub fn with_signer(mut self, signer: Arc<arbiter_eventlog::HeadSigner>) -> Self {
+        self.signer = Some(signer);
+        self
     }
 
     pub fn store(&self) -> &Arc<TournamentStore> {
@@ -67,6 +79,16 @@ impl RoundDirectorService {
     ) -> Result<Response<CommandResult>, Status> {
         let ctx = CommandContext::for_request(request, SERVICE)?;
         let outcome = self.store.execute(&ctx, build).await?;
+        if let Some(signer) = &self.signer {
+            heads::sign_heads(
+                self.store.log(),
+                signer,
+                &ctx.stream,
+                outcome.first_version,
+                outcome.last_version,
+            )
+            .await;
+        }
         Ok(Response::new(outcome.into()))
     }
 }
@@ -262,10 +284,8 @@ impl RoundDirector for RoundDirectorService {
         request: Request<api::FinishTournamentRequest>,
     ) -> Result<Response<CommandResult>, Status> {
         let r = request.into_inner();
-        self.run(&r, |_| {
-            Ok(Command::FinishTournament(FinishTournament {}))
-        })
-        .await
+        self.run(&r, |_| Ok(Command::FinishTournament(FinishTournament {})))
+            .await
     }
 
     async fn get_tournament(

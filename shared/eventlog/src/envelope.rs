@@ -35,8 +35,47 @@ impl StoredEvent {
             payload: Some(self.decode_event()?),
             previous_hash: self.prev_hash.to_vec(),
             hash: self.hash.to_vec(),
+            payload_bytes: Vec::new(),
         })
     }
+
+    /// [`Self::to_envelope`] with the stored payload bytes as well, so the receiver can
+    /// recompute the hash (see [`envelope_to_stored`]).
+    pub fn to_envelope_with_payload(&self) -> Result<Envelope, LogError> {
+        let mut env = self.to_envelope()?;
+        env.payload_bytes = self.payload.clone();
+        Ok(env)
+    }
+}
+
+/// A stored event back from an envelope that carries its payload bytes (as
+/// [`StoredEvent::to_envelope_with_payload`] sends it), for checking the chain on the client.
+/// `position` is unknown on that side and left 0.
+pub fn envelope_to_stored(env: &Envelope) -> Result<StoredEvent, String> {
+    let at = |what: &str| format!("{what} of event {} of {}", env.sequence, env.stream);
+    let hash32 = |b: &[u8], what: &str| -> Result<crate::Hash, String> {
+        b.try_into()
+            .map_err(|_| format!("{}: {} bytes, not 32", at(what), b.len()))
+    };
+    if env.payload_bytes.is_empty() {
+        return Err(format!(
+            "{}: missing (the server did not send the stored payload)",
+            at("payload bytes")
+        ));
+    }
+    Ok(StoredEvent {
+        stream: env.stream.clone(),
+        version: env.sequence,
+        event_id: uuid::Uuid::parse_str(&env.event_id)
+            .map_err(|e| format!("{}: {e}", at("event id")))?,
+        command_id: env.command_id.clone(),
+        actor: env.actor.clone(),
+        time_unix_ms: env.time_unix_ms,
+        payload: env.payload_bytes.clone(),
+        prev_hash: hash32(&env.previous_hash, "previous hash")?,
+        hash: hash32(&env.hash, "hash")?,
+        position: 0,
+    })
 }
 
 /// The short name of an event's kind (e.g. `"ResultRecorded"`), for logs and metrics;
@@ -69,6 +108,7 @@ pub fn kind_name(event: &Event) -> &'static str {
             Kind::GameSubmitted(_) => "GameSubmitted",
             Kind::ScreeningCompleted(_) => "ScreeningCompleted",
             Kind::FlagRaised(_) => "FlagRaised",
+            Kind::ChainHeadSigned(_) => "ChainHeadSigned",
         },
     }
 }
@@ -110,6 +150,47 @@ mod tests {
         assert_eq!(env.hash, stored.hash.to_vec());
         assert_eq!(env.event_id, stored.event_id.to_string());
         assert_eq!(env.payload, Some(ev));
+    }
+
+    #[tokio::test]
+    async fn an_envelope_with_its_payload_bytes_gives_back_the_stored_event() {
+        let log = SledLog::temporary().unwrap();
+        let ev = Event {
+            origin: None,
+            kind: Some(Kind::RoundStarted(RoundStarted {
+                round: 1,
+                scheduled_unix_ms: 5,
+            })),
+        };
+        for c in ["c1", "c2"] {
+            log.append(
+                "t",
+                ExpectedVersion::Any,
+                c,
+                "d",
+                encode_events(&[ev.clone()]),
+            )
+            .await
+            .unwrap();
+        }
+        let stored = log.read("t", 1).await.unwrap();
+        let back: Vec<StoredEvent> = stored
+            .iter()
+            .map(|e| envelope_to_stored(&e.to_envelope_with_payload().unwrap()).unwrap())
+            .collect();
+        assert_eq!(crate::verify_chain(&back), None);
+        for (b, s) in back.iter().zip(&stored) {
+            assert_eq!(
+                *b,
+                StoredEvent {
+                    position: 0,
+                    ..s.clone()
+                }
+            );
+        }
+        // Without the payload bytes the chain cannot be checked: a clear error.
+        let err = envelope_to_stored(&stored[0].to_envelope().unwrap()).unwrap_err();
+        assert!(err.contains("payload bytes of event 1 of t"), "{err}");
     }
 
     #[tokio::test]

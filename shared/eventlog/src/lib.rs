@@ -10,7 +10,8 @@
 //!   guarded by optimistic concurrency ([`ExpectedVersion`]).
 //! - [`SledLog`] is the embedded backend (one process, a data folder).
 //! - [`JetStreamLog`] is the distributed backend (NATS JetStream as the log of record).
-//! - [`verify_chain`] audits a sequence of stored events.
+//! - [`verify_chain`] audits a sequence of stored events; [`signing`] signs chain heads with
+//!   the deployment's Ed25519 key and checks a log against a published signed head.
 //! - [`CheckpointStore`] keeps each service's checkpoints and snapshots in its own sled store.
 //! - [`encode_events`], [`StoredEvent::decode_event`] and [`StoredEvent::to_envelope`] connect
 //!   the opaque payloads with the event schema of `arbiter-proto`.
@@ -25,14 +26,16 @@ mod envelope;
 mod heads;
 mod jetstream;
 pub mod record;
+pub mod signing;
 mod sled_log;
 #[cfg(feature = "test-fixtures")]
 pub mod testing;
 
 pub use checkpoint::{Checkpoint, CheckpointStore};
-pub use envelope::{encode_events, kind_name};
+pub use envelope::{encode_events, envelope_to_stored, kind_name};
 pub use jetstream::{Delivery, DurableConsumer, JetStreamConfig, JetStreamLog};
 pub use record::{BreakKind, ChainBreak, verify_chain};
+pub use signing::{HeadMismatch, HeadSigner, SignedHead};
 pub use sled_log::SledLog;
 
 /// A version within a stream. The first event of a stream has version 1; version 0 means

@@ -54,6 +54,7 @@ fn envelope_round_trips_through_bytes() {
         payload: Some(created()),
         previous_hash: vec![0; 32],
         hash: vec![7; 32],
+        payload_bytes: Vec::new(),
     };
     let bytes = env.encode_to_vec();
     let back = ev::Envelope::decode(bytes.as_slice()).unwrap();
@@ -249,6 +250,7 @@ async fn grpc_round_trip_over_tcp() {
             tournament_id: "open".into(),
             from_version: 2,
             follow: false,
+            raw_payload: false,
         })
         .await
         .unwrap()

@@ -21,6 +21,10 @@ pub struct ExportArgs {
     /// Where to write the file; standard output when absent.
     #[arg(short = 'o', long = "out")]
     pub output: Option<PathBuf>,
+    /// Also write the tournament's signed chain heads (JSON, with the public key) to this
+    /// file, for `arbiter replay --against`.
+    #[arg(long, value_name = "OUT.json")]
+    pub heads: Option<PathBuf>,
 }
 
 pub fn run(a: ExportArgs) -> ExitCode {
@@ -44,6 +48,12 @@ async fn export(a: ExportArgs) -> Result<(), Exit> {
                 .await
                 .map_err(|s| status_exit("export", &s))?
                 .into_inner();
+            if let Some(path) = &a.heads {
+                let stream = stream_of(&a.tournament)
+                    .map_err(|s| Exit::Invalid(format!("tournament id: {}", s.message())))?;
+                let events = super::heads::fetch_events(url, &a.tournament).await?;
+                super::heads::write_heads_file(path, &a.tournament, &stream, &events)?;
+            }
             String::from_utf8_lossy(&r.trf).into_owned()
         }
         None => {
@@ -59,6 +69,9 @@ async fn export(a: ExportArgs) -> Result<(), Exit> {
                     "tournament {} does not exist",
                     a.tournament
                 )));
+            }
+            if let Some(path) = &a.heads {
+                super::heads::write_heads_file(path, &a.tournament, &stream, &events)?;
             }
             let folded = Folded::from_stored(&events).map_err(|e| Exit::Damaged(e.to_string()))?;
             arbiter_reporting::views::trf_text(&folded.state)

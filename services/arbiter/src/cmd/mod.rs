@@ -11,6 +11,7 @@ pub mod backend;
 pub mod client;
 pub mod demo;
 pub mod export;
+pub mod heads;
 pub mod import;
 pub mod replay;
 pub mod serve;

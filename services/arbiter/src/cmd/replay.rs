@@ -1,28 +1,54 @@
-//! `arbiter replay TOURNAMENT`: the audit of a tournament's stream. Verifies the hash chain,
-//! rebuilds the state by folding every event, and re-runs every published pairing from the
-//! events before it, reporting each difference.
+//! `arbiter replay TOURNAMENT`: the audit of a tournament's stream. Verifies the hash chain and
+//! the signed chain heads the log records, rebuilds the state by folding every event, and
+//! re-runs every published pairing from the events before it, reporting each difference.
 //!
-//! Exit codes: 0 all is well; 2 a re-run pairing differs from an engine-published one (or,
-//! with `--strict`, from one published by hand); 3 no such tournament; 4 the log is damaged
-//! (broken chain, undecodable or misfitting events); 5 the log cannot be opened.
+//! The stream is read from the data folder or JetStream, or through a running server
+//! (`--server`, the reporting service's StreamEvents with the stored payloads: the chain is
+//! verified here, not taken on trust). `--against` checks the log against signed heads
+//! published earlier (a heads file from `arbiter export --heads`): a log restored from an
+//! older copy or a rewritten history no longer holds them.
+//!
+//! Every round whose re-run differs counts, including rounds published by hand (an amended
+//! pairing is a difference an auditor must see); `--lenient` leaves those out of the count.
+//!
+//! Exit codes: 0 all is well; 2 a re-run pairing differs; 3 no such tournament or a bad
+//! argument; 4 the log is damaged or tampered with (broken chain, undecodable or misfitting
+//! events, a signed head it no longer holds); 5 the log or server cannot be reached.
 
 use super::backend::{Exit, LogArgs, OpenedLog, block_on};
+use super::heads;
+use arbiter_eventlog::{LogError, SignedHead, StoredEvent};
+use arbiter_proto::events::v1::event::Kind;
 use arbiter_round_director::store::stream_of;
+use std::collections::BTreeSet;
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
 #[derive(clap::Args, Debug)]
 #[command(
     after_help = "Exit codes: 0 every check passed; 2 a re-run pairing differs; \
-3 no such tournament (or a bad argument); 4 the log is damaged; 5 the log cannot be opened."
+3 no such tournament (or a bad argument); 4 the log is damaged or does not hold a signed head \
+(rollback, rewritten history); 5 the log or the server cannot be reached."
 )]
 pub struct ReplayArgs {
     /// The tournament id.
     pub tournament: String,
     #[command(flatten)]
     pub log: LogArgs,
-    /// Also fail when a pairing published by hand differs from the engine's.
+    /// Read the stream through a running server (e.g. http://127.0.0.1:7070) instead of the
+    /// data folder, which `arbiter serve` holds locked; the hash chain is verified here.
+    #[arg(long, conflicts_with = "nats")]
+    pub server: Option<String>,
+    /// Signed chain heads published earlier (a heads file from `arbiter export --heads`, or
+    /// one head): the log must still hold exactly each signed event at its version.
+    #[arg(long, value_name = "HEADS.json")]
+    pub against: Vec<PathBuf>,
+    /// Do not count rounds published by hand as differing (they are still listed).
     #[arg(long)]
+    pub lenient: bool,
+    /// Count rounds published by hand as differing: the default, kept for old scripts.
+    #[arg(long, hide = true, conflicts_with = "lenient")]
     pub strict: bool,
 }
 
@@ -30,13 +56,20 @@ pub fn run(a: ReplayArgs) -> ExitCode {
     block_on(replay(a))
 }
 
-async fn replay(a: ReplayArgs) -> Result<(), Exit> {
-    let stream = stream_of(&a.tournament)
-        .map_err(|s| Exit::Invalid(format!("tournament id: {}", s.message())))?;
-    let opened = a.log.open().await?;
+/// The stream's events from the data folder or JetStream.
+async fn read_local(a: &ReplayArgs, stream: &str) -> Result<(Vec<StoredEvent>, String), Exit> {
+    let opened = a.log.open().await.map_err(|e| match e {
+        Exit::Unavailable(m) if !a.log.uses_nats() && m.to_ascii_lowercase().contains("lock") => {
+            Exit::Unavailable(format!(
+                "{m}\nthe data folder is locked by a running `arbiter serve`: replay through it \
+                 with --server http://127.0.0.1:GRPC_PORT"
+            ))
+        }
+        other => other,
+    })?;
     if let OpenedLog::Sled(l) = &opened
         && let Some(e) = l.damaged_streams().into_iter().find(|e| match e {
-            arbiter_eventlog::LogError::Corrupt { stream: s, .. } => *s == stream,
+            LogError::Corrupt { stream: s, .. } => s == stream,
             _ => true,
         })
     {
@@ -45,36 +78,154 @@ async fn replay(a: ReplayArgs) -> Result<(), Exit> {
             a.tournament
         )));
     }
-    let log = opened.as_dyn();
-    let started = Instant::now();
-    let events = log.read(&stream, 1).await.map_err(|e| match e {
-        arbiter_eventlog::LogError::Corrupt { .. } => Exit::Damaged(format!(
+    let events = opened.as_dyn().read(stream, 1).await.map_err(|e| match e {
+        LogError::Corrupt { .. } => Exit::Damaged(format!(
             "tournament {}: the log is damaged: {e}",
             a.tournament
         )),
         other => Exit::Unavailable(format!("tournament {}: {other}", a.tournament)),
     })?;
+    Ok((events, opened.describe(&a.log)))
+}
+
+/// The versions of the events whose head the round director signs.
+fn signable(events: &[StoredEvent]) -> Vec<(u64, String)> {
+    events
+        .iter()
+        .filter_map(|e| {
+            let what = match e.decode_event().ok()?.kind? {
+                Kind::PairingPublished(p) => format!("round {} published", p.round),
+                Kind::TournamentFinished(_) => "tournament finished".to_string(),
+                _ => return None,
+            };
+            Some((e.version, what))
+        })
+        .collect()
+}
+
+async fn replay(a: ReplayArgs) -> Result<(), Exit> {
+    let stream = stream_of(&a.tournament)
+        .map_err(|s| Exit::Invalid(format!("tournament id: {}", s.message())))?;
+    // A bad heads file is a bad argument: say so before reading anything.
+    let mut against: Vec<(PathBuf, Vec<SignedHead>)> = Vec::new();
+    for path in &a.against {
+        against.push((path.clone(), heads::read_heads_file(path)?));
+    }
+    let started = Instant::now();
+    let (events, source) = match &a.server {
+        Some(url) => (
+            heads::fetch_events(url, &a.tournament).await?,
+            format!("server {url}"),
+        ),
+        None => read_local(&a, &stream).await?,
+    };
     if events.is_empty() {
         return Err(Exit::Invalid(format!(
-            "tournament {} does not exist in {}",
-            a.tournament,
-            opened.describe(&a.log)
+            "tournament {} does not exist in {source}",
+            a.tournament
         )));
     }
-    let report =
-        tokio::task::spawn_blocking(move || arbiter_pairing_worker::audit::audit(&stream, &events))
-            .await
-            .map_err(|e| Exit::Unavailable(format!("the audit stopped: {e}")))?;
+    let audit_events = events.clone();
+    let audit_stream = stream.clone();
+    let report = tokio::task::spawn_blocking(move || {
+        arbiter_pairing_worker::audit::audit(&audit_stream, &audit_events)
+    })
+    .await
+    .map_err(|e| Exit::Unavailable(format!("the audit stopped: {e}")))?;
     print!("{}", report.render());
-    let elapsed = started.elapsed();
-    let differing = report.differing(a.strict);
+
+    // What does not hold: signed heads the log records or the auditor brought.
+    let mut tampered: Vec<String> = Vec::new();
+    let logged = heads::logged_heads(&stream, &events);
+    let mut keys = BTreeSet::new();
+    let mut signed_versions = BTreeSet::new();
+    let mut verified = 0;
+    for l in &logged {
+        match &l.head {
+            Err(m) => tampered.push(format!("the signed head at version {}: {m}", l.at)),
+            Ok(h) => {
+                keys.insert(h.key_id());
+                signed_versions.insert(h.version);
+                match h.check_against(&stream, &events) {
+                    Ok(()) => verified += 1,
+                    Err(m) => tampered.push(format!(
+                        "the signed head recorded at version {} ({}, version {}): {m}",
+                        l.at, l.covers, h.version
+                    )),
+                }
+            }
+        }
+    }
+    let keys: Vec<String> = keys.into_iter().collect();
     println!(
-        "{} events, {} rounds re-paired, {} differing, in {:.1} ms",
+        "signed heads in the log: {} of {} verify{}",
+        verified,
+        logged.len(),
+        if keys.is_empty() {
+            String::new()
+        } else {
+            format!(" (key {})", keys.join(", "))
+        }
+    );
+    if keys.len() > 1 {
+        println!("  note: the heads are signed by more than one key");
+    }
+    let unsigned: Vec<String> = signable(&events)
+        .into_iter()
+        .filter(|(v, _)| !signed_versions.contains(v))
+        .map(|(v, what)| format!("{what} (version {v})"))
+        .collect();
+    if !unsigned.is_empty() {
+        println!("  without a signed head: {}", unsigned.join(", "));
+    }
+    for (path, list) in &against {
+        for h in list {
+            let label = format!(
+                "against {}: head of {} at version {} signed by {}",
+                path.display(),
+                h.stream,
+                h.version,
+                h.key_id()
+            );
+            match h.check_against(&stream, &events) {
+                Ok(()) => println!("{label}: held"),
+                Err(m) => {
+                    println!("{label}: FAILS: {m}");
+                    tampered.push(format!("{label}: {m}"));
+                }
+            }
+        }
+    }
+
+    let elapsed = started.elapsed();
+    let differing = report.differing(a.strict || !a.lenient);
+    let by_hand = differing.iter().filter(|r| r.manual).count();
+    let hidden = report.differing(true).len() - differing.len();
+    println!(
+        "{} events, {} rounds re-paired, {} differing{}{}, {} signed heads verified, in {:.1} ms",
         report.events,
         report.rounds.len(),
         differing.len(),
+        if by_hand > 0 {
+            format!(" ({by_hand} published by hand)")
+        } else {
+            String::new()
+        },
+        if hidden > 0 {
+            format!(" ({hidden} more published by hand, not counted: --lenient)")
+        } else {
+            String::new()
+        },
+        verified,
         elapsed.as_secs_f64() * 1000.0
     );
+    if !tampered.is_empty() {
+        return Err(Exit::Damaged(format!(
+            "tournament {}: the log does not hold its signed heads:\n  {}",
+            a.tournament,
+            tampered.join("\n  ")
+        )));
+    }
     if !report.log_intact() {
         return Err(Exit::Damaged(format!(
             "tournament {}: the event log does not verify (see above)",
@@ -84,8 +235,9 @@ async fn replay(a: ReplayArgs) -> Result<(), Exit> {
     if !differing.is_empty() {
         let rounds: Vec<String> = differing.iter().map(|r| r.round.to_string()).collect();
         return Err(Exit::Differs(format!(
-            "tournament {}: re-run pairing differs in round(s) {}",
+            "tournament {}: {} round(s) differ from a re-run of the engine: {}",
             a.tournament,
+            differing.len(),
             rounds.join(", ")
         )));
     }

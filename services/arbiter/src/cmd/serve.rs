@@ -63,6 +63,11 @@ pub struct ServeArgs {
     /// HTTP port on 127.0.0.1 for the JSON reporting API (0 = any free port).
     #[arg(long, default_value_t = 7080)]
     pub http_port: u16,
+    /// The Ed25519 key that signs chain heads (a file of 64 hex digits, mode 0600). Default:
+    /// DATA/head-signing.key, created on first start. One key per deployment: round-director
+    /// processes of a distributed deployment must be given the same file.
+    #[arg(long, env = "ARBITER_SIGNING_KEY")]
+    pub signing_key: Option<std::path::PathBuf>,
 }
 
 pub fn run(a: ServeArgs) -> ExitCode {
@@ -157,6 +162,12 @@ async fn serve(a: ServeArgs) -> Result<(), Exit> {
         None => None,
     };
 
+    let signer = if services.contains(&ServiceName::RoundDirector) {
+        Some(head_signer(&a)?)
+    } else {
+        None
+    };
+
     let (stop_tx, stop_rx) = watch::channel(false);
     let mut routes = tonic::service::RoutesBuilder::default();
     let mut http = http;
@@ -180,7 +191,11 @@ async fn serve(a: ServeArgs) -> Result<(), Exit> {
                 routes.add_service(service.into_server());
             }
             ServiceName::RoundDirector => {
-                routes.add_service(RoundDirectorService::new(store).into_server());
+                let mut service = RoundDirectorService::new(store);
+                if let Some(signer) = &signer {
+                    service = service.with_signer(signer.clone());
+                }
+                routes.add_service(service.into_server());
             }
             ServiceName::PairingWorker => {
                 let worker = Arc::new(Worker::new(store.clone()));
@@ -274,6 +289,19 @@ async fn serve(a: ServeArgs) -> Result<(), Exit> {
     info!("stopped");
     let _ = telemetry.shutdown().await;
     served.map_err(|e| Exit::Unavailable(format!("gRPC server: {e}")))
+}
+
+/// The key that signs chain heads: the given file (which must exist), or the data folder's
+/// own, created on first start.
+fn head_signer(a: &ServeArgs) -> Result<Arc<arbiter_eventlog::HeadSigner>, Exit> {
+    use arbiter_eventlog::HeadSigner;
+    let signer = match &a.signing_key {
+        Some(path) => HeadSigner::load(path),
+        None => HeadSigner::load_or_create(&a.log.data.join(arbiter_eventlog::signing::KEY_FILE)),
+    }
+    .map_err(Exit::Invalid)?;
+    info!(key = %signer.key_id(), "chain heads are signed");
+    Ok(Arc::new(signer))
 }
 
 /// The FIDE rating list of the data folder (`arbiter ratings import`), for registration to

@@ -811,6 +811,7 @@ impl Driver {
                 tournament_id: self.tid.clone(),
                 from_version: 1,
                 follow: false,
+                raw_payload: false,
             })
             .await
             .expect("stream events")

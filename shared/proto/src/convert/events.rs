@@ -649,7 +649,8 @@ pub fn event_from_wire(e: &pb::Event) -> Result<Option<Event>, ConvertError> {
         | Kind::NormResult(_)
         | Kind::GameSubmitted(_)
         | Kind::ScreeningCompleted(_)
-        | Kind::FlagRaised(_) => return Ok(None),
+        | Kind::FlagRaised(_)
+        | Kind::ChainHeadSigned(_) => return Ok(None),
     }))
 }
 

@@ -1,0 +1,198 @@
+//! Signed chain heads outside the log: the heads file `arbiter export T --heads OUT.json`
+//! writes and `arbiter replay T --against FILE` checks, and reading a stream through a running
+//! server (`--server`) with its stored payloads, so the chain can be verified on this side.
+//!
+//! The heads file (JSON):
+//!
+//! ```text
+//! { "format": "arbiter-signed-heads/1", "tournament": ID, "stream": STREAM,
+//!   "heads": [ { "version": N, "hash": HEX32, "signed_unix_ms": MS, "public_key": HEX32,
+//!                "key_id": "ed25519:...", "signature": HEX64, "covers": "..." } ] }
+//! ```
+//!
+//! A single head object (with "stream") is accepted as well.
+
+use super::backend::{Exit, status_exit};
+use arbiter_eventlog::signing::{from_hex, hex};
+use arbiter_eventlog::{SignedHead, StoredEvent, envelope_to_stored};
+use arbiter_proto::events::v1::event::Kind;
+use arbiter_proto::reporting::v1::StreamEventsRequest;
+use arbiter_proto::reporting::v1::reporting_client::ReportingClient;
+use futures::StreamExt;
+use serde_json::{Value, json};
+use std::path::Path;
+
+pub const FORMAT: &str = "arbiter-signed-heads/1";
+
+/// A signed head recorded in the log, with the version of its `ChainHeadSigned` event.
+pub struct LoggedHead {
+    pub head: Result<SignedHead, String>,
+    pub covers: String,
+    /// The version of the `ChainHeadSigned` event itself.
+    pub at: u64,
+}
+
+/// The `ChainHeadSigned` events of a stream.
+pub fn logged_heads(stream: &str, events: &[StoredEvent]) -> Vec<LoggedHead> {
+    events
+        .iter()
+        .filter_map(|e| match e.decode_event().ok()?.kind? {
+            Kind::ChainHeadSigned(h) => Some(LoggedHead {
+                head: SignedHead::from_wire(stream, &h),
+                covers: h.covers.clone(),
+                at: e.version,
+            }),
+            _ => None,
+        })
+        .collect()
+}
+
+fn head_json(h: &SignedHead, covers: &str) -> Value {
+    json!({
+        "stream": h.stream,
+        "version": h.version,
+        "hash": hex(&h.hash),
+        "signed_unix_ms": h.time_unix_ms,
+        "public_key": hex(&h.public_key),
+        "key_id": h.key_id(),
+        "signature": hex(&h.signature),
+        "covers": covers,
+    })
+}
+
+/// The heads file of a tournament: every signed head its log records.
+pub fn heads_file(tournament: &str, stream: &str, events: &[StoredEvent]) -> Value {
+    let heads: Vec<Value> = logged_heads(stream, events)
+        .iter()
+        .filter_map(|l| l.head.as_ref().ok().map(|h| head_json(h, &l.covers)))
+        .collect();
+    json!({
+        "format": FORMAT,
+        "tournament": tournament,
+        "stream": stream,
+        "heads": heads,
+    })
+}
+
+/// Writes the heads file; an error when the log records no signed head (nothing to publish).
+pub fn write_heads_file(
+    path: &Path,
+    tournament: &str,
+    stream: &str,
+    events: &[StoredEvent],
+) -> Result<usize, Exit> {
+    let file = heads_file(tournament, stream, events);
+    let n = file["heads"].as_array().map_or(0, Vec::len);
+    if n == 0 {
+        return Err(Exit::Invalid(format!(
+            "tournament {tournament}: the log records no signed chain head (heads are signed when \
+             a round is published or the tournament finished by a server with a signing key)"
+        )));
+    }
+    let text = serde_json::to_string_pretty(&file).expect("JSON values serialise");
+    std::fs::write(path, text + "\n")
+        .map_err(|e| Exit::Unavailable(format!("cannot write {}: {e}", path.display())))?;
+    Ok(n)
+}
+
+fn field<'a>(v: &'a Value, name: &str, at: &str) -> Result<&'a Value, String> {
+    v.get(name)
+        .ok_or_else(|| format!("{at}: missing field {name:?}"))
+}
+
+fn str_field<'a>(v: &'a Value, name: &str, at: &str) -> Result<&'a str, String> {
+    field(v, name, at)?
+        .as_str()
+        .ok_or_else(|| format!("{at}: field {name:?} is not a string"))
+}
+
+fn head_from_json(v: &Value, stream: Option<&str>, at: &str) -> Result<SignedHead, String> {
+    let stream = match v.get("stream").and_then(Value::as_str).or(stream) {
+        Some(s) => s.to_string(),
+        None => return Err(format!("{at}: missing field \"stream\"")),
+    };
+    let version = field(v, "version", at)?
+        .as_u64()
+        .filter(|v| *v > 0)
+        .ok_or_else(|| format!("{at}: field \"version\" is not a positive integer"))?;
+    let time_unix_ms = field(v, "signed_unix_ms", at)?
+        .as_i64()
+        .ok_or_else(|| format!("{at}: field \"signed_unix_ms\" is not an integer"))?;
+    Ok(SignedHead {
+        stream,
+        version,
+        hash: from_hex(str_field(v, "hash", at)?, &format!("{at}: hash"))?,
+        time_unix_ms,
+        public_key: from_hex(
+            str_field(v, "public_key", at)?,
+            &format!("{at}: public_key"),
+        )?,
+        signature: from_hex(str_field(v, "signature", at)?, &format!("{at}: signature"))?,
+    })
+}
+
+/// Reads a heads file (or a single head).
+pub fn read_heads_file(path: &Path) -> Result<Vec<SignedHead>, Exit> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| Exit::Unavailable(format!("cannot read {}: {e}", path.display())))?;
+    let name = path.display().to_string();
+    let v: Value = serde_json::from_str(&text).map_err(|e| {
+        Exit::Invalid(format!(
+            "{name}: not JSON: {e} (line {}, column {})",
+            e.line(),
+            e.column()
+        ))
+    })?;
+    let parsed = match v.get("heads") {
+        Some(list) => {
+            let stream = v.get("stream").and_then(Value::as_str);
+            let list = list
+                .as_array()
+                .ok_or_else(|| Exit::Invalid(format!("{name}: field \"heads\" is not a list")))?;
+            list.iter()
+                .enumerate()
+                .map(|(i, h)| head_from_json(h, stream, &format!("{name}: heads[{i}]")))
+                .collect::<Result<Vec<_>, _>>()
+        }
+        None => head_from_json(&v, None, &name).map(|h| vec![h]),
+    }
+    .map_err(Exit::Invalid)?;
+    if parsed.is_empty() {
+        return Err(Exit::Invalid(format!("{name}: no heads in the file")));
+    }
+    Ok(parsed)
+}
+
+/// Every event of a tournament's stream, read through a running server's reporting service
+/// with the stored payloads, so that the hash chain is checked here and not taken on trust.
+pub async fn fetch_events(url: &str, tournament: &str) -> Result<Vec<StoredEvent>, Exit> {
+    let mut client = ReportingClient::connect(url.to_string())
+        .await
+        .map_err(|e| Exit::Unavailable(format!("cannot reach {url}: {e}")))?;
+    let mut s = client
+        .stream_events(StreamEventsRequest {
+            tournament_id: tournament.to_string(),
+            from_version: 1,
+            follow: false,
+            raw_payload: true,
+        })
+        .await
+        .map_err(|s| match s.code() {
+            tonic::Code::NotFound => Exit::Invalid(format!(
+                "tournament {tournament} does not exist on {url}: {}",
+                s.message()
+            )),
+            _ => status_exit(&format!("tournament {tournament}"), &s),
+        })?
+        .into_inner();
+    let mut events = Vec::new();
+    while let Some(e) = s.next().await {
+        let env = e.map_err(|s| status_exit(&format!("tournament {tournament}"), &s))?;
+        events.push(envelope_to_stored(&env).map_err(|m| {
+            Exit::Unavailable(format!(
+                "{url}: {m} (a server older than this client cannot be replayed through)"
+            ))
+        })?);
+    }
+    Ok(events)
+}

@@ -1,0 +1,383 @@
+//! `arbiter replay` as an auditor uses it, on real sled files and a real `arbiter serve`:
+//!
+//! - through a running server (`--server`), while the data folder is locked by it (a plain
+//!   `--data` replay then says to use `--server`);
+//! - a doctored round (an arbiter-amended pairing published through the API, and a pairing
+//!   rewritten directly in a copy of the log) makes it exit 2 and count the round;
+//! - signed chain heads: the round director signs the head after each publication and the
+//!   finish; `arbiter export --heads` writes them; a rollback of the data folder (log and head
+//!   journal restored from an older copy) and a rewritten history are caught by
+//!   `replay --against`, while the plain audit of the older copy passes.
+
+mod support;
+
+use arbiter_eventlog::{EventLog, ExpectedVersion, SledLog, encode_events};
+use arbiter_proto::events::v1 as pb;
+use arbiter_proto::events::v1::event::Kind;
+use arbiter_proto::round_director::v1 as rd;
+use std::path::Path;
+use support::*;
+
+fn small_plan(rounds: u32) -> Plan {
+    Plan {
+        players: 12,
+        rounds,
+        seed: 9_090,
+        early_byes: vec![],
+        late_byes: vec![],
+        withdrawals: vec![],
+        forfeit_permille: 0,
+    }
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}
+
+fn show(r: &Run) -> String {
+    format!("exit {}\n{}\n{}", r.code, r.stdout, r.stderr)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn replay_through_a_live_server_counts_an_amended_round() {
+    let work = TempDir::new("arbiter-replay-live").unwrap();
+    let data = work.path().join("data");
+    let data_arg = data.to_str().unwrap();
+    let server = Server::start(&["--data", data_arg], &work.path().join("serve.log"));
+    let url = server.grpc.clone();
+    let c = Clients::new(&Endpoints::one(&url));
+    let mut d = Driver::new(c, "live-audit", small_plan(3), work.path());
+    d.create().await;
+    d.register_all().await;
+    d.play_round(1).await;
+    d.play_round(2).await;
+
+    // The server holds the data folder: the plain replay says how to get through.
+    let locked = run(&["replay", "live-audit", "--data", data_arg]);
+    assert_eq!(locked.code, 5, "{}", show(&locked));
+    assert!(
+        locked.stderr.contains("--server"),
+        "the message points to --server: {}",
+        show(&locked)
+    );
+
+    let live = run(&["replay", "live-audit", "--server", &url]);
+    assert_eq!(live.code, 0, "{}", show(&live));
+    assert!(
+        live.stdout.contains("hash chain: intact"),
+        "{}",
+        show(&live)
+    );
+    assert!(
+        live.stdout.contains("2 rounds re-paired, 0 differing"),
+        "{}",
+        show(&live)
+    );
+    assert!(
+        live.stdout
+            .contains("signed heads in the log: 2 of 2 verify"),
+        "{}",
+        show(&live)
+    );
+
+    // Round 3: the arbiter publishes the proposal with board 1's colours swapped.
+    d.start_round(3).await;
+    let proposal = d.wait_proposal(3, std::time::Duration::from_secs(60)).await;
+    let (mut boards, bye) = pairing_of(&proposal);
+    let (w, b) = boards[0];
+    boards[0] = (b, w);
+    let published =
+        d.c.rd
+            .publish_pairing(rd::PublishPairingRequest {
+                header: header("live-audit", "publish-3-amended"),
+                round: 3,
+                boards: boards
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &(white, black))| pb::Board {
+                        number: i as u32 + 1,
+                        white,
+                        black,
+                    })
+                    .collect(),
+                unpaired: bye
+                    .map(|p| pb::Unpaired {
+                        player_id: p,
+                        code: pb::ResultCode::PairingBye as i32,
+                    })
+                    .into_iter()
+                    .collect(),
+                note: "colours of board 1 swapped by the arbiter".into(),
+                ..Default::default()
+            })
+            .await;
+    assert!(published.is_ok(), "{published:?}");
+
+    let amended = run(&["replay", "live-audit", "--server", &url]);
+    assert_eq!(amended.code, 2, "{}", show(&amended));
+    assert!(
+        amended
+            .stdout
+            .contains("3 rounds re-paired, 1 differing (1 published by hand)"),
+        "{}",
+        show(&amended)
+    );
+    assert!(
+        amended
+            .stdout
+            .contains(&format!("board 1: published {b}-{w}, engine {w}-{b}"))
+            || amended.stdout.contains("DIFFERS"),
+        "{}",
+        show(&amended)
+    );
+    assert!(
+        amended.stderr.contains("1 round(s) differ"),
+        "{}",
+        show(&amended)
+    );
+    assert!(
+        amended
+            .stdout
+            .contains("signed heads in the log: 3 of 3 verify"),
+        "{}",
+        show(&amended)
+    );
+    // Leaving hand-published rounds out is a choice the auditor makes, and it says so.
+    let lenient = run(&["replay", "live-audit", "--server", &url, "--lenient"]);
+    assert_eq!(lenient.code, 0, "{}", show(&lenient));
+    assert!(
+        lenient
+            .stdout
+            .contains("1 more published by hand, not counted"),
+        "{}",
+        show(&lenient)
+    );
+    let unknown = run(&["replay", "nope", "--server", &url]);
+    assert_eq!(unknown.code, 3, "{}", show(&unknown));
+}
+
+/// Appends `events` into a fresh log at `dir`, one append per command as in the original
+/// (same command id and actor), leaving out the signed heads and passing each payload
+/// through `edit`.
+async fn rebuild_log(
+    dir: &Path,
+    stream: &str,
+    events: &[arbiter_eventlog::StoredEvent],
+    mut edit: impl FnMut(&mut pb::Event),
+) {
+    let log = SledLog::open(dir).unwrap();
+    let mut version = 0;
+    let mut batches: Vec<(String, String, Vec<pb::Event>)> = Vec::new();
+    for e in events {
+        let mut ev = e.decode_event().unwrap();
+        if matches!(ev.kind, Some(Kind::ChainHeadSigned(_))) {
+            continue;
+        }
+        edit(&mut ev);
+        match batches.last_mut() {
+            Some((id, _, list)) if *id == e.command_id => list.push(ev),
+            _ => batches.push((e.command_id.clone(), e.actor.clone(), vec![ev])),
+        }
+    }
+    for (command_id, actor, list) in batches {
+        let o = log
+            .append(
+                stream,
+                ExpectedVersion::Exact(version),
+                &command_id,
+                &actor,
+                encode_events(&list),
+            )
+            .await
+            .unwrap();
+        version = o.last_version;
+    }
+    log.flush().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rollback_or_a_rewrite_is_caught_against_a_signed_head() {
+    let work = TempDir::new("arbiter-replay-heads").unwrap();
+    let data = work.path().join("data");
+    let data_arg = data.to_str().unwrap().to_string();
+    let mut server = Server::start(&["--data", &data_arg], &work.path().join("serve.log"));
+    let c = Clients::new(&Endpoints::one(&server.grpc));
+    let mut d = Driver::new(c, "heads", small_plan(2), work.path());
+    d.create().await;
+    d.register_all().await;
+    d.play_round(1).await;
+    assert!(server.interrupt().success());
+
+    // The key was made on first start, private to its owner.
+    let key = data.join("head-signing.key");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(&key).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o600, "the signing key is private");
+    }
+    let older = work.path().join("older");
+    copy_dir(&data, &older);
+
+    server.restart();
+    d.play_round(2).await;
+    d.finish().await;
+    let heads = work.path().join("heads.json");
+    let export = run(&[
+        "export",
+        "heads",
+        "--server",
+        &server.grpc,
+        "--heads",
+        heads.to_str().unwrap(),
+        "--out",
+        work.path().join("heads.trf").to_str().unwrap(),
+    ]);
+    assert_eq!(export.code, 0, "{}", show(&export));
+    assert!(server.interrupt().success());
+
+    let file: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&heads).unwrap()).unwrap();
+    let list = file["heads"].as_array().unwrap();
+    let covers: Vec<&str> = list.iter().map(|h| h["covers"].as_str().unwrap()).collect();
+    assert_eq!(
+        covers,
+        [
+            "PairingPublished round 1",
+            "PairingPublished round 2",
+            "TournamentFinished"
+        ]
+    );
+    assert!(
+        list.iter().all(|h| h["key_id"] == list[0]["key_id"]),
+        "one key per deployment: {file}"
+    );
+    let heads_arg = heads.to_str().unwrap();
+
+    // The log as it is holds every published head.
+    let good = run(&[
+        "replay",
+        "heads",
+        "--data",
+        &data_arg,
+        "--against",
+        heads_arg,
+    ]);
+    assert_eq!(good.code, 0, "{}", show(&good));
+    assert_eq!(good.stdout.matches(": held").count(), 3, "{}", show(&good));
+    let good_copy = work.path().join("good");
+    copy_dir(&data, &good_copy);
+
+    // Rollback: the log and its head journal restored from the copy taken after round 1.
+    std::fs::remove_dir_all(&data).unwrap();
+    copy_dir(&older, &data);
+    let plain = run(&["replay", "heads", "--data", &data_arg]);
+    assert_eq!(
+        plain.code,
+        0,
+        "on its own the older copy is a consistent log: {}",
+        show(&plain)
+    );
+    let rolled = run(&[
+        "replay",
+        "heads",
+        "--data",
+        &data_arg,
+        "--against",
+        heads_arg,
+    ]);
+    assert_eq!(rolled.code, 4, "{}", show(&rolled));
+    assert!(rolled.stderr.contains("ROLLBACK"), "{}", show(&rolled));
+    assert!(
+        rolled.stdout.contains("PairingPublished") || rolled.stdout.contains("FAILS"),
+        "{}",
+        show(&rolled)
+    );
+
+    // A rewritten history: the same events appended again into a fresh log (a valid chain of
+    // its own) with the last round's first board turned around, and without the signed heads.
+    let stream = "tournament-heads";
+    let events = {
+        let log = SledLog::open(&good_copy.join("log")).unwrap();
+        log.read(stream, 1).await.unwrap()
+    };
+    let forged = work.path().join("forged");
+    rebuild_log(&forged.join("log"), stream, &events, |ev| {
+        if let Some(Kind::PairingPublished(p)) = ev.kind.as_mut()
+            && p.round == 2
+        {
+            let b = &mut p.boards[0];
+            std::mem::swap(&mut b.white, &mut b.black);
+        }
+    })
+    .await;
+    let forged_arg = forged.to_str().unwrap();
+    let doctored = run(&["replay", "heads", "--data", forged_arg]);
+    assert_eq!(doctored.code, 2, "{}", show(&doctored));
+    assert!(
+        doctored.stdout.contains("2 rounds re-paired, 1 differing"),
+        "{}",
+        show(&doctored)
+    );
+    assert!(
+        doctored.stdout.contains("without a signed head"),
+        "{}",
+        show(&doctored)
+    );
+    let rewritten = run(&[
+        "replay",
+        "heads",
+        "--data",
+        forged_arg,
+        "--against",
+        heads_arg,
+    ]);
+    assert_eq!(rewritten.code, 4, "{}", show(&rewritten));
+    assert!(
+        rewritten.stderr.contains("REWRITTEN"),
+        "{}",
+        show(&rewritten)
+    );
+
+    // A head file altered by hand does not verify.
+    let mut altered = file.clone();
+    altered["heads"][0]["version"] = serde_json::json!(list[0]["version"].as_u64().unwrap() - 1);
+    let altered_path = work.path().join("altered.json");
+    std::fs::write(&altered_path, altered.to_string()).unwrap();
+    let good_arg = good_copy.to_str().unwrap();
+    let bad_sig = run(&[
+        "replay",
+        "heads",
+        "--data",
+        good_arg,
+        "--against",
+        altered_path.to_str().unwrap(),
+    ]);
+    assert_eq!(bad_sig.code, 4, "{}", show(&bad_sig));
+    assert!(
+        bad_sig.stderr.contains("signature does not verify"),
+        "{}",
+        show(&bad_sig)
+    );
+    let garbage = work.path().join("garbage.json");
+    std::fs::write(&garbage, "{\"heads\": [{\"version\": 1}]}").unwrap();
+    let bad_file = run(&[
+        "replay",
+        "heads",
+        "--data",
+        good_arg,
+        "--against",
+        garbage.to_str().unwrap(),
+    ]);
+    assert_eq!(bad_file.code, 3, "{}", show(&bad_file));
+    assert!(bad_file.stderr.contains("heads[0]"), "{}", show(&bad_file));
+}
