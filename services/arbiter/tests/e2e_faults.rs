@@ -167,6 +167,7 @@ async fn bad_input_is_refused_with_a_clear_status_and_appends_nothing() {
             player_id: 2,
             round: 1,
             kind: pb::ByeKind::HalfPoint as i32,
+            ..Default::default()
         })
         .await;
     refused(
@@ -640,6 +641,7 @@ async fn amended_publication_is_checked_with_its_deciding_rule() {
         boards,
         unpaired: proposal.unpaired.clone(),
         note: "colours of board 1 changed by the arbiter".into(),
+        ..Default::default()
     })
     .await
     .expect("publish the amended pairing");

@@ -23,6 +23,7 @@ use arbiter_proto::convert::{
 use arbiter_proto::events::v1 as pb;
 use arbiter_proto::registration::v1 as api;
 use arbiter_proto::registration::v1::registration_server::{Registration, RegistrationServer};
+use arbiter_round_director::players::{self, PlayerRef};
 use arbiter_round_director::status::{convert_status, unknown_tournament};
 use arbiter_round_director::store::{
     CommandContext, Folded, TournamentStore, new_tournament_id, stream_of, tournament_of,
@@ -102,6 +103,31 @@ impl RegistrationService {
     ) -> Result<Response<CommandResult>, Status> {
         let outcome = self.store.execute(&ctx, build).await?;
         Ok(Response::new(outcome.into()))
+    }
+
+    /// Runs a registration and answers with the player's entry number and pairing number.
+    async fn register(
+        &self,
+        ctx: CommandContext,
+        command: &RegisterPlayer,
+    ) -> Result<Response<CommandResult>, Status> {
+        let stream = ctx.stream.clone();
+        let mut result = self
+            .run(ctx, |f| self.completed(f, command))
+            .await?
+            .into_inner();
+        let f = self
+            .store
+            .current(&stream)
+            .await
+            .map_err(|e| e.to_status())?;
+        if let Some(p) = players::entry_registered_at(&f, result.first_version)
+            .and_then(|e| f.state.player_by_entry(e))
+        {
+            result.entry = p.entry.number();
+            result.player_id = p.pairing_number();
+        }
+        Ok(Response::new(result))
     }
 }
 
@@ -220,6 +246,12 @@ impl Registration for RegistrationService {
             chief_arbiter: u.chief_arbiter.as_ref().map(arbiter_from_wire),
             rounds: u.rounds,
             tie_breaks: u.replace_tie_breaks.then(|| u.tie_breaks.join(", ")),
+            federation: u.federation.clone(),
+            deputy_arbiters: u
+                .replace_deputy_arbiters
+                .then(|| u.deputy_arbiters.iter().map(arbiter_from_wire).collect()),
+            time_control: u.time_control.clone(),
+            rating_kind: rating_kind_from_wire(u.rating_kind).map_err(bad)?,
         };
         self.run(ctx, |_| Ok(Command::UpdateTournament(command.clone())))
             .await
@@ -232,7 +264,7 @@ impl Registration for RegistrationService {
         let r = request.into_inner();
         let ctx = CommandContext::for_request(&r, SERVICE)?;
         let command = register_command(r.player.as_ref())?;
-        self.run(ctx, |f| self.completed(f, &command)).await
+        self.register(ctx, &command).await
     }
 
     async fn enter_late(
@@ -246,7 +278,7 @@ impl Registration for RegistrationService {
         command.missed_rounds = bye_kind_from_wire(r.missed_rounds)
             .map_err(|e| convert_status("", &e))?
             .unwrap_or(ByeKind::ZeroPoint);
-        self.run(ctx, |f| self.completed(f, &command)).await
+        self.register(ctx, &command).await
     }
 
     async fn correct_player(
@@ -264,7 +296,14 @@ impl Registration for RegistrationService {
     ) -> Result<Response<CommandResult>, Status> {
         let r = request.into_inner();
         let ctx = CommandContext::for_request(&r, SERVICE)?;
+        let who = PlayerRef::new(
+            r.entry,
+            r.player_id,
+            r.numbering_version,
+            ctx.expected_version,
+        );
         self.run(ctx, |f| {
+            let player = players::resolve(f, "player", who)?;
             let from_round = match r.from_round {
                 0 => f
                     .state
@@ -273,7 +312,7 @@ impl Registration for RegistrationService {
                 n => n,
             };
             Ok(Command::WithdrawPlayer(WithdrawPlayer {
-                player: r.player_id,
+                player,
                 from_round,
                 reason: r.reason.clone(),
             }))
@@ -294,9 +333,15 @@ impl Registration for RegistrationService {
                     "kind: give BYE_KIND_HALF_POINT, _ZERO_POINT or _FULL_POINT",
                 )
             })?;
-        self.run(ctx, |_| {
+        let who = PlayerRef::new(
+            r.entry,
+            r.player_id,
+            r.numbering_version,
+            ctx.expected_version,
+        );
+        self.run(ctx, |f| {
             Ok(Command::RequestBye(RequestBye {
-                player: r.player_id,
+                player: players::resolve(f, "player", who)?,
                 round: r.round,
                 kind,
             }))
@@ -310,9 +355,15 @@ impl Registration for RegistrationService {
     ) -> Result<Response<CommandResult>, Status> {
         let r = request.into_inner();
         let ctx = CommandContext::for_request(&r, SERVICE)?;
-        self.run(ctx, |_| {
+        let who = PlayerRef::new(
+            r.entry,
+            r.player_id,
+            r.numbering_version,
+            ctx.expected_version,
+        );
+        self.run(ctx, |f| {
             Ok(Command::CancelBye(CancelBye {
-                player: r.player_id,
+                player: players::resolve(f, "player", who)?,
                 round: r.round,
             }))
         })
@@ -325,9 +376,15 @@ impl Registration for RegistrationService {
     ) -> Result<Response<CommandResult>, Status> {
         let r = request.into_inner();
         let ctx = CommandContext::for_request(&r, SERVICE)?;
-        self.run(ctx, |_| {
+        let who = PlayerRef::new(
+            r.entry,
+            r.player_id,
+            r.numbering_version,
+            ctx.expected_version,
+        );
+        self.run(ctx, |f| {
             Ok(Command::DeclareAbsence(DeclareAbsence {
-                player: r.player_id,
+                player: players::resolve(f, "player", who)?,
                 round: r.round,
                 reason: r.reason.clone(),
             }))
@@ -366,12 +423,14 @@ impl Registration for RegistrationService {
                     } as i32,
                     first_round: p.first_round,
                     rounds_off,
+                    entry: p.entry.number(),
                 }
             })
             .collect();
         Ok(Response::new(api::ListPlayersResponse {
             version: f.version,
             players,
+            numbering_version: players::numbering_version(&f),
         }))
     }
 

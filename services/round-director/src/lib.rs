@@ -18,6 +18,7 @@
 
 pub mod edge;
 pub mod heads;
+pub mod players;
 pub mod status;
 pub mod store;
 
@@ -34,6 +35,7 @@ use arbiter_proto::round_director::v1::round_director_server::{
     RoundDirector, RoundDirectorServer,
 };
 use futures::StreamExt;
+use players::PlayerRef;
 use status::{convert_status, unknown_tournament};
 use std::sync::Arc;
 use store::{CommandContext, Folded, TournamentStore, stream_of};
@@ -206,8 +208,19 @@ impl RoundDirector for RoundDirectorService {
             let changes = if r.boards.is_empty() {
                 None
             } else {
+                // Numbers by entry, or pairing numbers checked against the numbering read.
+                let expected = r.header.as_ref().and_then(|h| h.expected_version);
+                let player = |what: String, n: u32| -> Result<u32, Status> {
+                    let p = if r.by_entry {
+                        PlayerRef::new(n, 0, None, None)
+                    } else {
+                        PlayerRef::new(0, n, r.numbering_version, expected)
+                    };
+                    players::resolve(f, &what, p)
+                        .map_err(|s| Status::new(s.code(), format!("tournament {tid}: {}", s.message())))
+                };
                 let mut bye = None;
-                for u in &r.unpaired {
+                for (i, u) in r.unpaired.iter().enumerate() {
                     let code = result_code_from_wire("unpaired.code", u.code)
                         .map_err(|e| convert_status("", &e))?;
                     if code == ResultCode::PairingBye {
@@ -217,13 +230,17 @@ impl RoundDirector for RoundDirectorService {
                                 r.round
                             )));
                         }
-                        bye = Some(u.player_id);
+                        bye = Some(player(format!("unpaired[{i}]"), u.player_id)?);
                     }
                 }
-                Some(ManualPairing {
-                    boards: r.boards.iter().map(|b| Pair::new(b.white, b.black)).collect(),
-                    bye,
-                })
+                let mut boards = Vec::with_capacity(r.boards.len());
+                for (i, b) in r.boards.iter().enumerate() {
+                    boards.push(Pair::new(
+                        player(format!("boards[{i}].white"), b.white)?,
+                        player(format!("boards[{i}].black"), b.black)?,
+                    ));
+                }
+                Some(ManualPairing { boards, bye })
             };
             Ok(Command::PublishPairing(PublishPairing {
                 round: r.round,

@@ -118,6 +118,9 @@ pub struct Folded {
     proposals: Vec<(u32, u32, Version)>,
     /// `(round, version)` of every `PairingPublished`.
     publications: Vec<(u32, Version)>,
+    /// The version of each player's registration, by entry (no serde default: a snapshot
+    /// written without it is folded again from the start).
+    registrations: Vec<Version>,
     /// Every command id of the stream.
     commands: BTreeMap<String, CommandRecord>,
     /// Events that did not fit the state.
@@ -213,6 +216,9 @@ impl Folded {
                         self.proposals.push((p.round, p.attempt, e.version))
                     }
                     Event::PairingPublished(p) => self.publications.push((p.round, e.version)),
+                    Event::PlayerRegistered(_) | Event::LateEntry(_) => {
+                        self.registrations.push(e.version)
+                    }
                     _ => {}
                 }
             }
@@ -283,6 +289,11 @@ impl Folded {
         self.proposal_version(round, p.attempt)
     }
 
+    /// The version of each player's registration event, by entry (order of registration).
+    pub fn registration_versions(&self) -> &[Version] {
+        &self.registrations
+    }
+
     /// What the stream holds for a command id.
     pub fn command(&self, command_id: &str) -> Option<&CommandRecord> {
         self.commands.get(command_id)
@@ -312,6 +323,7 @@ impl From<CommandOutcome> for CommandResult {
             last_version: o.last_version,
             event_ids: o.event_ids,
             replayed: o.replayed,
+            ..Default::default()
         }
     }
 }

@@ -1,20 +1,32 @@
 //! `arbiter client ...`: run a tournament from the command line against a running server
-//! (`arbiter serve`), without writing a gRPC client.
+//! (`arbiter serve`), without writing a gRPC client. The subcommands follow the tournament:
 //!
 //! ```text
-//! arbiter client create --name "Club Open" --rounds 5          prints the tournament id
-//! arbiter client register ID --name "Carlsen, Magnus" --rating 2830
+//! arbiter client create --name "Club Open" --rounds 5 --tie-breaks "BH/C1,BH,SB"   prints the id
+//! arbiter client update ID --place Oslo --federation NOR --time-control "90'+30\""
+//! arbiter client register ID --name "Carlsen, Magnus" --rating 2830   prints number and entry
+//! arbiter client late-entry ID --name "Late, L" --rating 2100 --first-round 3
+//! arbiter client players ID                                    numbers, entries, numbering version
+//! arbiter client bye ID E7 3 --kind half                       E7 = entry 7; 12 = pairing number
 //! arbiter client start-round ID 1                              waits for the proposal
-//! arbiter client publish ID 1
-//! arbiter client result ID 1 1 1-0
+//! arbiter client publish ID 1                                  or --board 1-4 --board 3-2 --note ..
+//! arbiter client result ID 1 1 -/+
+//! arbiter client correct ID 1 1 1-0 --reason "scoresheets"
 //! arbiter client close ID 1
+//! arbiter client finish ID
 //! arbiter client standings ID
 //! ```
+//!
+//! Players are named by entry number (`E7`: order of registration, never changes) or by
+//! pairing number (`12`). A pairing number is sent with the numbering version it was read
+//! from: `--as-of V` (the version `players` printed), else the list read just before the
+//! command; the server refuses it if a registration since gave that number to another player.
 //!
 //! Exit codes: 0 done; 2 the server refused the command (the message says why); 3 invalid
 //! arguments; 5 the server cannot be reached.
 
 use super::backend::{Exit, block_on, status_exit};
+use arbiter_core::ResultCode;
 use arbiter_core::tournament::BoardResult;
 use arbiter_proto::common::v1::{CommandHeader, CommandResult, TournamentRef, TrfFormat};
 use arbiter_proto::convert::{board_result_to_wire, date_to_wire};
@@ -33,7 +45,13 @@ use tonic::transport::Channel;
 
 #[derive(clap::Args, Debug)]
 #[command(
-    after_help = "Exit codes: 0 done; 2 the server refused the command (the message \
+    about = "Run a tournament on a running server: the subcommands in the order a tournament \
+needs them (1 set-up, 2 players, 3 byes/absences/withdrawals, 4 pairing, 5 publish, 6 results, \
+7 corrections, 8 close, 9 finish, 10 standings/export).",
+    after_help = "Players: E7 is entry number 7 (order of registration, never changes); 12 is \
+pairing number 12, sent with the numbering version it was read from (--as-of V as printed by \
+`players`, else the list read just before the command) and refused if a registration since gave \
+it to another player.\n\nExit codes: 0 done; 2 the server refused the command (the message \
 says why); 3 invalid arguments; 5 the server cannot be reached."
 )]
 pub struct ClientArgs {
@@ -63,9 +81,90 @@ pub struct Connection {
     pub reporting: Option<String>,
 }
 
+/// A player on the command line: `E7` (or `e7`) is the player with entry number 7, his stable
+/// number (order of registration, never changes); `7` (or `#7`) is pairing number 7.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PlayerArg {
+    Entry(u32),
+    Number(u32),
+}
+
+impl std::str::FromStr for PlayerArg {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<PlayerArg, String> {
+        let t = s.trim();
+        let (entry, digits) = match t.chars().next() {
+            Some('E' | 'e') => (true, &t[1..]),
+            Some('#') => (false, &t[1..]),
+            _ => (false, t),
+        };
+        match digits.parse::<u32>() {
+            Ok(n) if n > 0 && entry => Ok(PlayerArg::Entry(n)),
+            Ok(n) if n > 0 => Ok(PlayerArg::Number(n)),
+            _ => Err(format!(
+                "{s:?}: a pairing number (12) or an entry number (E7), both from 1"
+            )),
+        }
+    }
+}
+
+/// The registration data of a player.
+#[derive(clap::Args, Debug, Clone)]
+pub struct PlayerData {
+    /// "Surname, Given names".
+    #[arg(long)]
+    pub name: String,
+    #[arg(long, default_value_t = 0)]
+    pub rating: u32,
+    #[arg(long)]
+    pub fide_id: Option<u64>,
+    /// GM, IM, WGM, FM, WIM, CM, WFM, WCM.
+    #[arg(long)]
+    pub title: Option<String>,
+    /// FIDE federation code, e.g. NOR.
+    #[arg(long, default_value = "")]
+    pub federation: String,
+}
+
+/// Which list pairing numbers given on the command line were read from.
+#[derive(clap::Args, Debug, Clone, Copy)]
+pub struct AsOf {
+    /// Pairing numbers are those of the list at this numbering version (printed by
+    /// `players`); refused if a registration since gave one of them to another player.
+    /// Default: the list as it is now, read just before the command.
+    #[arg(long)]
+    pub as_of: Option<u64>,
+}
+
+/// Tournament data that can be set at creation and changed later.
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct TournamentData {
+    #[arg(long)]
+    pub place: Option<String>,
+    /// Organising federation, FIDE code (e.g. NOR).
+    #[arg(long)]
+    pub federation: Option<String>,
+    /// A deputy arbiter (repeat for several); replaces the list.
+    #[arg(long = "deputy")]
+    pub deputies: Vec<String>,
+    /// e.g. "90'+30\"".
+    #[arg(long)]
+    pub time_control: Option<String>,
+    /// standard, rapid or blitz (only before round 1 starts).
+    #[arg(long)]
+    pub rating_kind: Option<String>,
+    /// Tie-breaks in order, comma-separated, e.g. "BH/C1,BH,SB,DE".
+    #[arg(long)]
+    pub tie_breaks: Option<String>,
+}
+
+/// The subcommands in the order a tournament needs them. Players are named as `E7` (entry
+/// number: stable) or `12` (pairing number: late entries and registrations before round 1
+/// change it, see --as-of).
 #[derive(clap::Subcommand, Debug)]
 pub enum ClientCommand {
-    /// Create a tournament; prints its id.
+    /// 1. Set-up: create a tournament; prints its id.
     Create {
         #[arg(long)]
         name: String,
@@ -89,44 +188,101 @@ pub enum ClientCommand {
         /// Colour of the top seed in round 1: white or black.
         #[arg(long, default_value = "white")]
         initial_color: String,
+        #[command(flatten)]
+        data: TournamentData,
     },
-    /// Register a player.
-    Register {
+    /// 1. Set-up: change name, place, federation, arbiters, time control, rating list,
+    /// tie-breaks, dates or rounds.
+    Update {
         tournament: String,
         #[arg(long)]
-        name: String,
-        #[arg(long, default_value_t = 0)]
-        rating: u32,
+        name: Option<String>,
+        /// The chief arbiter.
         #[arg(long)]
-        fide_id: Option<u64>,
-        /// GM, IM, WGM, FM, WIM, CM, WFM, WCM.
+        arbiter: Option<String>,
+        /// Remove every deputy arbiter.
+        #[arg(long, conflicts_with = "deputies")]
+        no_deputies: bool,
         #[arg(long)]
-        title: Option<String>,
-        /// FIDE federation code, e.g. NOR.
-        #[arg(long, default_value = "")]
-        federation: String,
+        rounds: Option<u32>,
+        /// YYYY-MM-DD.
+        #[arg(long)]
+        start: Option<String>,
+        /// YYYY-MM-DD.
+        #[arg(long)]
+        end: Option<String>,
+        #[command(flatten)]
+        data: TournamentData,
+    },
+    /// 1. Set-up: set the tie-break list, e.g. "BH/C1,BH,SB,DE".
+    TieBreaks { tournament: String, list: String },
+    /// 2. Players: register a player; prints his pairing number and entry number.
+    Register {
+        tournament: String,
+        #[command(flatten)]
+        player: PlayerData,
         /// A late entry from this round.
         #[arg(long)]
         first_round: Option<u32>,
     },
-    /// Withdraw a player (from the next round to pair, or --from-round).
+    /// 2. Players: a late entry (C.04.2.C): paired from --first-round; prints his numbers.
+    LateEntry {
+        tournament: String,
+        #[command(flatten)]
+        player: PlayerData,
+        /// The first round he is paired in (default: the next round to pair).
+        #[arg(long)]
+        first_round: Option<u32>,
+        /// What the rounds he missed score: zero or half.
+        #[arg(long, default_value = "zero")]
+        missed: String,
+    },
+    /// 2. Players: list them: pairing number, entry number, name, rating, status.
+    Players { tournament: String },
+    /// 3. Before a round: request a bye (half, zero or full).
+    Bye {
+        tournament: String,
+        /// E7 (entry) or 12 (pairing number).
+        player: PlayerArg,
+        round: u32,
+        #[arg(long, default_value = "half")]
+        kind: String,
+        #[command(flatten)]
+        as_of: AsOf,
+    },
+    /// 3. Before a round: cancel a requested bye.
+    CancelBye {
+        tournament: String,
+        /// E7 (entry) or 12 (pairing number).
+        player: PlayerArg,
+        round: u32,
+        #[command(flatten)]
+        as_of: AsOf,
+    },
+    /// 3. Before a round: declare a player absent from a round (not paired, zero points).
+    Absent {
+        tournament: String,
+        /// E7 (entry) or 12 (pairing number).
+        player: PlayerArg,
+        round: u32,
+        #[arg(long, default_value = "")]
+        reason: String,
+        #[command(flatten)]
+        as_of: AsOf,
+    },
+    /// 3. Before a round: withdraw a player (from the next round to pair, or --from-round).
     Withdraw {
         tournament: String,
-        player: u32,
+        /// E7 (entry) or 12 (pairing number).
+        player: PlayerArg,
         #[arg(long)]
         from_round: Option<u32>,
         #[arg(long, default_value = "")]
         reason: String,
+        #[command(flatten)]
+        as_of: AsOf,
     },
-    /// Request a bye: half, zero or full.
-    Bye {
-        tournament: String,
-        player: u32,
-        round: u32,
-        #[arg(long, default_value = "half")]
-        kind: String,
-    },
-    /// Start a round and wait for the pairing worker's proposal.
+    /// 4. Pairing: start a round and wait for the pairing worker's proposal.
     StartRound {
         tournament: String,
         round: u32,
@@ -134,40 +290,72 @@ pub enum ClientCommand {
         #[arg(long, default_value_t = 30)]
         wait: u64,
     },
-    /// Show the pairings of a round (proposed or published).
+    /// 4. Pairing: show the pairings of a round (proposed or published).
     Pairings { tournament: String, round: u32 },
-    /// Publish the proposal of a round.
-    Publish { tournament: String, round: u32 },
-    /// Record a result: 1-0, 0-1, 1/2, +/-, -/+, -/-.
+    /// 4. Pairing: ask the pairing worker for a new pairing of a started round.
+    Repair {
+        tournament: String,
+        round: u32,
+        #[arg(long, default_value = "")]
+        reason: String,
+    },
+    /// 5. Publish: the proposal, or an amended pairing (--board W-B ... with a --note).
+    Publish {
+        tournament: String,
+        round: u32,
+        /// A board of the amended pairing, White-Black in board order, e.g. 12-5 or E3-E9
+        /// (repeat for every board).
+        #[arg(long = "board")]
+        boards: Vec<String>,
+        /// The pairing-allocated bye of the amended pairing.
+        #[arg(long)]
+        bye: Option<PlayerArg>,
+        /// Why the pairing was amended (required with --board).
+        #[arg(long, default_value = "")]
+        note: String,
+        #[command(flatten)]
+        as_of: AsOf,
+    },
+    /// 6. Results: record one: 1-0, 0-1, 1/2, +/-, -/+, -/-, W/L, D/D, L/W (not rated), or an
+    /// arbiter's decision 0-0, 1/2-0, 0-1/2, 1-1/2, 1/2-1, 1-1.
     Result {
         tournament: String,
         round: u32,
         board: u32,
+        #[arg(allow_hyphen_values = true)]
         result: String,
     },
-    /// Close a round (every result in).
+    /// 7. Corrections: correct a recorded result (C.04.2.D.8).
+    Correct {
+        tournament: String,
+        round: u32,
+        board: u32,
+        #[arg(allow_hyphen_values = true)]
+        result: String,
+        #[arg(long)]
+        reason: String,
+    },
+    /// 8. Close a round (every result in).
     Close { tournament: String, round: u32 },
-    /// Finish the tournament.
+    /// 9. Finish the tournament.
     Finish { tournament: String },
-    /// Show the standings.
+    /// 10. Show the standings.
     Standings {
         tournament: String,
         /// After this round (default: the last closed round).
         #[arg(long, default_value_t = 0)]
         after_round: u32,
     },
-    /// List the players.
-    Players { tournament: String },
-    /// Show the tournament's state.
-    Show { tournament: String },
-    /// List the tournaments.
-    List,
-    /// Write the TRF16 export.
+    /// 10. Write the TRF16 export.
     Export {
         tournament: String,
         #[arg(short = 'o', long = "out")]
         output: Option<PathBuf>,
     },
+    /// Any time: show the tournament's state.
+    Show { tournament: String },
+    /// Any time: list the tournaments.
+    List,
 }
 
 /// Clients of the services.
@@ -263,6 +451,133 @@ impl Clients {
         }
     }
 
+    /// The player list (with its numbering version).
+    pub async fn players(&mut self, tournament: &str) -> Result<reg::ListPlayersResponse, Exit> {
+        Ok(self
+            .registration
+            .list_players(reg::ListPlayersRequest {
+                tournament: Self::tref(tournament),
+            })
+            .await
+            .map_err(|s| status_exit("players", &s))?
+            .into_inner())
+    }
+
+    /// How a command names `player`: an entry number as it is; a pairing number with the
+    /// numbering it was read from (`--as-of`, else the list read now), so that the server
+    /// refuses it if a registration gave the number to another player since.
+    pub async fn player_ref(
+        &mut self,
+        tournament: &str,
+        player: PlayerArg,
+        as_of: AsOf,
+    ) -> Result<WirePlayer, Exit> {
+        Ok(match player {
+            PlayerArg::Entry(entry) => WirePlayer {
+                entry,
+                player_id: 0,
+                numbering_version: None,
+            },
+            PlayerArg::Number(player_id) => WirePlayer {
+                entry: 0,
+                player_id,
+                numbering_version: Some(match as_of.as_of {
+                    Some(v) => v,
+                    None => self.players(tournament).await?.version,
+                }),
+            },
+        })
+    }
+
+    pub async fn update(
+        &mut self,
+        tournament: &str,
+        update: pb::TournamentUpdated,
+    ) -> Result<CommandResult, Exit> {
+        Ok(self
+            .registration
+            .update_tournament(reg::UpdateTournamentRequest {
+                header: self.header(tournament),
+                update: Some(update),
+            })
+            .await
+            .map_err(|s| status_exit("update", &s))?
+            .into_inner())
+    }
+
+    /// Publishes the arbiter's own pairing of `round`: boards "W-B" in board order and the
+    /// pairing-allocated bye, players by pairing number (read as of `as_of`, else now) or by
+    /// entry (translated with the list read now, and its version sent with them).
+    pub async fn publish_amended(
+        &mut self,
+        tournament: &str,
+        round: u32,
+        boards: &[String],
+        bye: Option<PlayerArg>,
+        note: String,
+        as_of: AsOf,
+    ) -> Result<CommandResult, Exit> {
+        let list = self.players(tournament).await?;
+        let by_entry: BTreeMap<u32, u32> = list
+            .players
+            .iter()
+            .filter_map(|p| p.player.as_ref().map(|pl| (p.entry, pl.player_id)))
+            .collect();
+        let uses_entries = boards.iter().any(|b| b.contains(['E', 'e']))
+            || matches!(bye, Some(PlayerArg::Entry(_)));
+        if uses_entries && as_of.as_of.is_some() {
+            return Err(Exit::Invalid(
+                "--as-of: give pairing numbers only, or entry numbers without --as-of".into(),
+            ));
+        }
+        let number = |p: PlayerArg| -> Result<u32, Exit> {
+            match p {
+                PlayerArg::Number(n) => Ok(n),
+                PlayerArg::Entry(e) => by_entry
+                    .get(&e)
+                    .copied()
+                    .ok_or_else(|| Exit::Invalid(format!("E{e}: no player has this entry number"))),
+            }
+        };
+        let mut wire = Vec::with_capacity(boards.len());
+        for (i, b) in boards.iter().enumerate() {
+            let (w, bl) = b.split_once('-').ok_or_else(|| {
+                Exit::Invalid(format!("--board {b:?}: White-Black, e.g. 12-5 or E3-E9"))
+            })?;
+            let parse = |t: &str| -> Result<PlayerArg, Exit> {
+                t.parse::<PlayerArg>()
+                    .map_err(|e| Exit::Invalid(format!("--board {b:?}: {e}")))
+            };
+            wire.push(pb::Board {
+                number: i as u32 + 1,
+                white: number(parse(w)?)?,
+                black: number(parse(bl)?)?,
+            });
+        }
+        let unpaired = match bye {
+            None => Vec::new(),
+            Some(p) => vec![pb::Unpaired {
+                player_id: number(p)?,
+                code: pb::ResultCode::PairingBye as i32,
+            }],
+        };
+        Ok(self
+            .director
+            .publish_pairing(rd::PublishPairingRequest {
+                header: self.header(tournament),
+                round,
+                proposal_version: 0,
+                boards: wire,
+                unpaired,
+                note,
+                by_entry: false,
+                numbering_version: Some(as_of.as_of.unwrap_or(list.version)),
+            })
+            .await
+            .map_err(|s| status_exit("publish", &s))?
+            .into_inner())
+    }
+
     pub async fn start_round(
         &mut self,
         tournament: &str,
@@ -290,6 +605,7 @@ impl Clients {
                 boards: Vec::new(),
                 unpaired: Vec::new(),
                 note: String::new(),
+                ..Default::default()
             })
             .await
             .map_err(|s| status_exit("publish", &s))?
@@ -421,6 +737,89 @@ pub fn standings_text(s: &rep::Standings) -> String {
     out
 }
 
+/// A player as a command request names him.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct WirePlayer {
+    pub entry: u32,
+    pub player_id: u32,
+    pub numbering_version: Option<u64>,
+}
+
+fn wire_date(s: &str) -> Result<pb::Date, Exit> {
+    let d: arbiter_core::tournament::Date = s
+        .parse()
+        .map_err(|e| Exit::Invalid(format!("date {s:?}: {e}")))?;
+    Ok(date_to_wire(d))
+}
+
+fn named_arbiter(name: String) -> pb::Arbiter {
+    pb::Arbiter {
+        name,
+        fide_id: None,
+        title: String::new(),
+    }
+}
+
+fn rating_kind(s: &str) -> Result<pb::RatingKind, Exit> {
+    match s.to_ascii_lowercase().as_str() {
+        "standard" | "std" => Ok(pb::RatingKind::Standard),
+        "rapid" => Ok(pb::RatingKind::Rapid),
+        "blitz" => Ok(pb::RatingKind::Blitz),
+        other => Err(Exit::Invalid(format!(
+            "--rating-kind {other:?}: standard, rapid or blitz"
+        ))),
+    }
+}
+
+/// "BH/C1, BH,SB" as a list; the server checks the codes.
+fn tie_break_list(s: &str) -> Vec<String> {
+    s.split(',')
+        .map(str::trim)
+        .filter(|t| !t.is_empty())
+        .map(str::to_string)
+        .collect()
+}
+
+fn player_wire(p: PlayerData) -> Result<pb::Player, Exit> {
+    let title = match p.title.as_deref().map(str::to_ascii_uppercase).as_deref() {
+        None => pb::Title::Unspecified,
+        Some("GM") => pb::Title::Gm,
+        Some("IM") => pb::Title::Im,
+        Some("WGM") => pb::Title::Wgm,
+        Some("FM") => pb::Title::Fm,
+        Some("WIM") => pb::Title::Wim,
+        Some("CM") => pb::Title::Cm,
+        Some("WFM") => pb::Title::Wfm,
+        Some("WCM") => pb::Title::Wcm,
+        Some(other) => return Err(Exit::Invalid(format!("--title {other:?}"))),
+    };
+    Ok(pb::Player {
+        name: p.name,
+        rating: p.rating,
+        fide_id: p.fide_id,
+        title: title as i32,
+        federation: p.federation,
+        ..Default::default()
+    })
+}
+
+fn result_arg(s: &str) -> Result<BoardResult, Exit> {
+    parse_result(s).ok_or_else(|| {
+        Exit::Invalid(format!(
+            "result {s:?}: write 1-0, 0-1, 1/2, +/-, -/+, -/-, W/L, D/D, L/W, or a decision \
+             0-0, 1/2-0, 0-1/2, 1-1/2, 1/2-1, 1-1"
+        ))
+    })
+}
+
+fn print_registered(r: &CommandResult) {
+    print_result("registered", r);
+    println!(
+        "pairing number {}, entry E{} (the entry never changes; the pairing number may)",
+        r.player_id, r.entry
+    );
+}
+
 /// Points in tenths as text: "3", "3.5".
 pub fn points(tenths: i32) -> String {
     if tenths % 10 == 0 {
@@ -439,7 +838,27 @@ pub fn parse_result(s: &str) -> Option<BoardResult> {
         "+/-" | "+-" | "1F-0" => BoardResult::WhiteWinsForfeit,
         "-/+" | "-+" | "0-1F" => BoardResult::BlackWinsForfeit,
         "-/-" | "--" | "0F-0F" => BoardResult::DoubleForfeit,
-        _ => return None,
+        "W/L" | "w/l" | "1U-0U" => BoardResult::WhiteWinsUnrated,
+        "D/D" | "d/d" | "=U-=U" => BoardResult::DrawUnrated,
+        "L/W" | "l/w" | "0U-1U" => BoardResult::BlackWinsUnrated,
+        // Arbiter decisions over the board that no named result covers (C.04.2.D.8 leaves the
+        // scores to the arbiter): each side's points.
+        other => {
+            let (w, b) = other.split_once('-')?;
+            let code = |t: &str| match t {
+                "1" => Some(ResultCode::Win),
+                "1/2" | "½" | "0.5" | "=" => Some(ResultCode::Draw),
+                "0" => Some(ResultCode::Loss),
+                _ => None,
+            };
+            let (white, black) = (code(w)?, code(b)?);
+            match (white, black) {
+                (ResultCode::Win, ResultCode::Loss) => BoardResult::WhiteWins,
+                (ResultCode::Loss, ResultCode::Win) => BoardResult::BlackWins,
+                (ResultCode::Draw, ResultCode::Draw) => BoardResult::Draw,
+                _ => BoardResult::ArbiterDecision { white, black },
+            }
+        }
     })
 }
 
@@ -521,13 +940,8 @@ async fn client(a: ClientArgs) -> Result<(), Exit> {
             arbiter,
             id,
             initial_color,
+            data,
         } => {
-            let date = |s: &str| -> Result<pb::Date, Exit> {
-                let d: arbiter_core::tournament::Date = s
-                    .parse()
-                    .map_err(|e| Exit::Invalid(format!("date {s:?}: {e}")))?;
-                Ok(date_to_wire(d))
-            };
             let color = match initial_color.to_ascii_lowercase().as_str() {
                 "white" | "w" => pb::Color::White,
                 "black" | "b" => pb::Color::Black,
@@ -537,24 +951,33 @@ async fn client(a: ClientArgs) -> Result<(), Exit> {
                     )));
                 }
             };
+            let rating_kind = match &data.rating_kind {
+                Some(k) => rating_kind(k)?,
+                None => pb::RatingKind::Standard,
+            };
             let r = c
                 .registration
                 .create_tournament(reg::CreateTournamentRequest {
                     header: c.header(&id.unwrap_or_default()),
                     tournament: Some(pb::TournamentCreated {
                         name,
-                        start_date: Some(date(&start)?),
-                        end_date: Some(date(end.as_deref().unwrap_or(&start))?),
-                        chief_arbiter: Some(pb::Arbiter {
-                            name: arbiter,
-                            fide_id: None,
-                            title: String::new(),
-                        }),
+                        place: data.place.clone().unwrap_or_default(),
+                        federation: data.federation.clone().unwrap_or_default(),
+                        start_date: Some(wire_date(&start)?),
+                        end_date: Some(wire_date(end.as_deref().unwrap_or(&start))?),
+                        chief_arbiter: Some(named_arbiter(arbiter)),
+                        deputy_arbiters: data.deputies.iter().cloned().map(named_arbiter).collect(),
                         pairing_system: pb::PairingSystem::Dutch as i32,
                         rule_set: rule_set.unwrap_or_default(),
                         rounds,
                         initial_color: color as i32,
-                        rating_kind: pb::RatingKind::Standard as i32,
+                        rating_kind: rating_kind as i32,
+                        tie_breaks: data
+                            .tie_breaks
+                            .as_deref()
+                            .map(tie_break_list)
+                            .unwrap_or_default(),
+                        time_control: data.time_control.clone().unwrap_or_default(),
                         fide_rated: true,
                         ..Default::default()
                     }),
@@ -564,35 +987,56 @@ async fn client(a: ClientArgs) -> Result<(), Exit> {
                 .into_inner();
             println!("{}", r.tournament_id);
         }
-        ClientCommand::Register {
+        ClientCommand::Update {
             tournament,
             name,
-            rating,
-            fide_id,
-            title,
-            federation,
+            arbiter,
+            no_deputies,
+            rounds,
+            start,
+            end,
+            data,
+        } => {
+            let update = pb::TournamentUpdated {
+                name,
+                place: data.place,
+                start_date: start.as_deref().map(wire_date).transpose()?,
+                end_date: end.as_deref().map(wire_date).transpose()?,
+                chief_arbiter: arbiter.map(named_arbiter),
+                rounds,
+                replace_tie_breaks: data.tie_breaks.is_some(),
+                tie_breaks: data
+                    .tie_breaks
+                    .as_deref()
+                    .map(tie_break_list)
+                    .unwrap_or_default(),
+                federation: data.federation,
+                replace_deputy_arbiters: no_deputies || !data.deputies.is_empty(),
+                deputy_arbiters: data.deputies.into_iter().map(named_arbiter).collect(),
+                time_control: data.time_control,
+                rating_kind: match &data.rating_kind {
+                    Some(k) => rating_kind(k)? as i32,
+                    None => 0,
+                },
+            };
+            let r = c.update(&tournament, update).await?;
+            print_result("updated", &r);
+        }
+        ClientCommand::TieBreaks { tournament, list } => {
+            let update = pb::TournamentUpdated {
+                replace_tie_breaks: true,
+                tie_breaks: tie_break_list(&list),
+                ..Default::default()
+            };
+            let r = c.update(&tournament, update).await?;
+            print_result("tie-breaks set", &r);
+        }
+        ClientCommand::Register {
+            tournament,
+            player,
             first_round,
         } => {
-            let title = match title.as_deref().map(str::to_ascii_uppercase).as_deref() {
-                None => pb::Title::Unspecified,
-                Some("GM") => pb::Title::Gm,
-                Some("IM") => pb::Title::Im,
-                Some("WGM") => pb::Title::Wgm,
-                Some("FM") => pb::Title::Fm,
-                Some("WIM") => pb::Title::Wim,
-                Some("CM") => pb::Title::Cm,
-                Some("WFM") => pb::Title::Wfm,
-                Some("WCM") => pb::Title::Wcm,
-                Some(other) => return Err(Exit::Invalid(format!("--title {other:?}"))),
-            };
-            let player = Some(pb::Player {
-                name,
-                rating,
-                fide_id,
-                title: title as i32,
-                federation,
-                ..Default::default()
-            });
+            let player = Some(player_wire(player)?);
             let r = match first_round {
                 None => {
                     c.registration
@@ -615,19 +1059,47 @@ async fn client(a: ClientArgs) -> Result<(), Exit> {
             }
             .map_err(|s| status_exit("register", &s))?
             .into_inner();
-            print_result("registered", &r);
+            print_registered(&r);
+        }
+        ClientCommand::LateEntry {
+            tournament,
+            player,
+            first_round,
+            missed,
+        } => {
+            let missed = match missed.to_ascii_lowercase().as_str() {
+                "zero" | "z" | "0" => pb::ByeKind::ZeroPoint,
+                "half" | "h" => pb::ByeKind::HalfPoint,
+                other => return Err(Exit::Invalid(format!("--missed {other:?}: zero or half"))),
+            };
+            let r = c
+                .registration
+                .enter_late(reg::EnterLateRequest {
+                    header: c.header(&tournament),
+                    player: Some(player_wire(player)?),
+                    first_round: first_round.unwrap_or(0),
+                    missed_rounds: missed as i32,
+                })
+                .await
+                .map_err(|s| status_exit("late-entry", &s))?
+                .into_inner();
+            print_registered(&r);
         }
         ClientCommand::Withdraw {
             tournament,
             player,
             from_round,
             reason,
+            as_of,
         } => {
+            let who = c.player_ref(&tournament, player, as_of).await?;
             let r = c
                 .registration
                 .withdraw_player(reg::WithdrawPlayerRequest {
                     header: c.header(&tournament),
-                    player_id: player,
+                    player_id: who.player_id,
+                    entry: who.entry,
+                    numbering_version: who.numbering_version,
                     from_round: from_round.unwrap_or(0),
                     reason,
                 })
@@ -641,6 +1113,7 @@ async fn client(a: ClientArgs) -> Result<(), Exit> {
             player,
             round,
             kind,
+            as_of,
         } => {
             let kind = match kind.to_ascii_lowercase().as_str() {
                 "half" | "h" => pb::ByeKind::HalfPoint,
@@ -652,11 +1125,14 @@ async fn client(a: ClientArgs) -> Result<(), Exit> {
                     )));
                 }
             };
+            let who = c.player_ref(&tournament, player, as_of).await?;
             let r = c
                 .registration
                 .request_bye(reg::RequestByeRequest {
                     header: c.header(&tournament),
-                    player_id: player,
+                    player_id: who.player_id,
+                    entry: who.entry,
+                    numbering_version: who.numbering_version,
                     round,
                     kind: kind as i32,
                 })
@@ -664,6 +1140,50 @@ async fn client(a: ClientArgs) -> Result<(), Exit> {
                 .map_err(|s| status_exit("bye", &s))?
                 .into_inner();
             print_result("bye requested", &r);
+        }
+        ClientCommand::CancelBye {
+            tournament,
+            player,
+            round,
+            as_of,
+        } => {
+            let who = c.player_ref(&tournament, player, as_of).await?;
+            let r = c
+                .registration
+                .cancel_bye(reg::CancelByeRequest {
+                    header: c.header(&tournament),
+                    player_id: who.player_id,
+                    entry: who.entry,
+                    numbering_version: who.numbering_version,
+                    round,
+                })
+                .await
+                .map_err(|s| status_exit("cancel-bye", &s))?
+                .into_inner();
+            print_result("bye cancelled", &r);
+        }
+        ClientCommand::Absent {
+            tournament,
+            player,
+            round,
+            reason,
+            as_of,
+        } => {
+            let who = c.player_ref(&tournament, player, as_of).await?;
+            let r = c
+                .registration
+                .declare_absence(reg::DeclareAbsenceRequest {
+                    header: c.header(&tournament),
+                    player_id: who.player_id,
+                    entry: who.entry,
+                    numbering_version: who.numbering_version,
+                    round,
+                    reason,
+                })
+                .await
+                .map_err(|s| status_exit("absent", &s))?
+                .into_inner();
+            print_result("absence declared", &r);
         }
         ClientCommand::StartRound {
             tournament,
@@ -685,9 +1205,40 @@ async fn client(a: ClientArgs) -> Result<(), Exit> {
             let names = c.names(&tournament).await?;
             print!("{}", render_pairings(&p, &names));
         }
-        ClientCommand::Publish { tournament, round } => {
-            let r = c.publish(&tournament, round).await?;
-            print_result("published", &r);
+        ClientCommand::Repair {
+            tournament,
+            round,
+            reason,
+        } => {
+            let r = c
+                .director
+                .request_repairing(rd::RequestRepairingRequest {
+                    header: c.header(&tournament),
+                    round,
+                    reason,
+                })
+                .await
+                .map_err(|s| status_exit("repair", &s))?
+                .into_inner();
+            print_result("new pairing requested", &r);
+        }
+        ClientCommand::Publish {
+            tournament,
+            round,
+            boards,
+            bye,
+            note,
+            as_of,
+        } => {
+            if boards.is_empty() && bye.is_none() {
+                let r = c.publish(&tournament, round).await?;
+                print_result("published", &r);
+            } else {
+                let r = c
+                    .publish_amended(&tournament, round, &boards, bye, note, as_of)
+                    .await?;
+                print_result("amended pairing published", &r);
+            }
         }
         ClientCommand::Result {
             tournament,
@@ -695,13 +1246,33 @@ async fn client(a: ClientArgs) -> Result<(), Exit> {
             board,
             result,
         } => {
-            let res = parse_result(&result).ok_or_else(|| {
-                Exit::Invalid(format!(
-                    "result {result:?}: write 1-0, 0-1, 1/2, +/-, -/+ or -/-"
-                ))
-            })?;
+            let res = result_arg(&result)?;
             let r = c.result(&tournament, round, board, res).await?;
             print_result("result recorded", &r);
+        }
+        ClientCommand::Correct {
+            tournament,
+            round,
+            board,
+            result,
+            reason,
+        } => {
+            let (w, wc, bc) = board_result_to_wire(result_arg(&result)?);
+            let r = c
+                .director
+                .correct_result(rd::CorrectResultRequest {
+                    header: c.header(&tournament),
+                    round,
+                    board,
+                    corrected: w as i32,
+                    white_code: wc,
+                    black_code: bc,
+                    reason,
+                })
+                .await
+                .map_err(|s| status_exit("correct", &s))?
+                .into_inner();
+            print_result("result corrected", &r);
         }
         ClientCommand::Close { tournament, round } => {
             let r = c.close(&tournament, round).await?;
@@ -725,27 +1296,30 @@ async fn client(a: ClientArgs) -> Result<(), Exit> {
             print!("{}", c.standings(&tournament, after_round).await?);
         }
         ClientCommand::Players { tournament } => {
-            let players = c
-                .registration
-                .list_players(reg::ListPlayersRequest {
-                    tournament: Clients::tref(&tournament),
-                })
-                .await
-                .map_err(|s| status_exit("players", &s))?
-                .into_inner();
+            let players = c.players(&tournament).await?;
+            println!(
+                "Players (version {}, numbering version {}: give it as --as-of with pairing numbers)",
+                players.version, players.numbering_version
+            );
+            println!("  No  Entry  Name                             Rating  Status");
             for p in players.players {
                 let Some(pl) = p.player else { continue };
-                println!(
-                    "{:>4}  {:<32} {:>5}  {}",
+                let status = if p.status == reg::PlayerStatus::Withdrawn as i32 {
+                    "withdrawn".to_string()
+                } else if p.first_round > 1 {
+                    format!("from round {}", p.first_round)
+                } else {
+                    String::new()
+                };
+                let line = format!(
+                    "{:>4}  {:>5}  {:<32} {:>6}  {}",
                     pl.player_id,
+                    format!("E{}", p.entry),
                     pl.name,
                     pl.rating,
-                    if p.status == reg::PlayerStatus::Withdrawn as i32 {
-                        "withdrawn"
-                    } else {
-                        ""
-                    }
+                    status
                 );
+                println!("{}", line.trim_end());
             }
         }
         ClientCommand::Show { tournament } => {

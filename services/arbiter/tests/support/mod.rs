@@ -516,6 +516,7 @@ impl Driver {
                 player_id: player,
                 round,
                 kind: kind as i32,
+                ..Default::default()
             })
             .await
             .expect("bye")
@@ -532,6 +533,7 @@ impl Driver {
                 player_id: player,
                 from_round: 0,
                 reason: "withdrew".into(),
+                ..Default::default()
             })
             .await
             .expect("withdraw")
@@ -646,6 +648,8 @@ impl Driver {
                     proposal_version: 0,
                     boards: vec![],
                     unpaired: vec![],
+                    by_entry: false,
+                    numbering_version: None,
                     note: String::new(),
                 })
                 .await

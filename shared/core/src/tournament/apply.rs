@@ -77,6 +77,18 @@ impl State {
                 if let Some(v) = &e.tie_breaks {
                     t.tie_breaks = v.clone();
                 }
+                if let Some(v) = &e.federation {
+                    t.federation = v.clone();
+                }
+                if let Some(v) = &e.deputy_arbiters {
+                    t.deputy_arbiters = v.clone();
+                }
+                if let Some(v) = &e.time_control {
+                    t.time_control = v.clone();
+                }
+                if let Some(v) = e.rating_kind {
+                    t.rating_kind = v;
+                }
             }
             Event::PlayerRegistered(e) => self.insert_player(&e.player, 1, Vec::new()),
             Event::LateEntry(e) => {
@@ -356,6 +368,7 @@ impl State {
         self.players.push(PlayerRecord {
             entry,
             player: stored,
+            entered_at: pn,
             first_round,
             missed_rounds,
             withdrawn: None,

@@ -131,6 +131,13 @@ pub struct UpdateTournament {
     pub rounds: Option<u32>,
     /// Replaces the list, comma-separated.
     pub tie_breaks: Option<String>,
+    /// Organising federation, FIDE three-letter code (empty: none).
+    pub federation: Option<String>,
+    /// Replaces the list of deputy arbiters.
+    pub deputy_arbiters: Option<Vec<Arbiter>>,
+    pub time_control: Option<String>,
+    /// The rating list used; only before round 1 starts (every round is rated from it).
+    pub rating_kind: Option<RatingKind>,
 }
 
 /// Registers a player. Before round 1 is published he is paired from round 1; later he is a

@@ -475,6 +475,17 @@ impl Decider<'_> {
                 Some(n)
             }
         };
+        // Every round is rated from the list chosen; switching lists once play has begun
+        // would rate rounds of one event from two lists.
+        let rating_kind = match c.rating_kind {
+            Some(k) if k != self.t.rating_kind && self.s.current_round().is_some() => {
+                return Err(DomainError::invalid(
+                    "rating_kind",
+                    "the rating list cannot change once round 1 has started",
+                ));
+            }
+            other => other,
+        };
         Ok(vec![Event::TournamentUpdated(TournamentUpdated {
             name: c
                 .name
@@ -495,6 +506,27 @@ impl Decider<'_> {
                 .transpose()?,
             rounds: new_rounds,
             tie_breaks: c.tie_breaks.as_deref().map(tie_breaks).transpose()?,
+            federation: c
+                .federation
+                .as_deref()
+                .map(|v| federation("federation", v))
+                .transpose()?,
+            deputy_arbiters: c
+                .deputy_arbiters
+                .as_ref()
+                .map(|list| {
+                    list.iter()
+                        .enumerate()
+                        .map(|(i, a)| arbiter(&format!("deputy_arbiters[{i}]"), a, true))
+                        .collect::<Result<Vec<_>, _>>()
+                })
+                .transpose()?,
+            time_control: c
+                .time_control
+                .as_deref()
+                .map(|v| line("time_control", v, false))
+                .transpose()?,
+            rating_kind,
         })])
     }
 

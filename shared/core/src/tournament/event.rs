@@ -107,6 +107,12 @@ pub struct TournamentUpdated {
     pub rounds: Option<u32>,
     /// `Some` replaces the list (proto: `replace_tie_breaks` = true).
     pub tie_breaks: Option<Vec<String>>,
+    pub federation: Option<String>,
+    /// `Some` replaces the list (proto: `replace_deputy_arbiters` = true).
+    pub deputy_arbiters: Option<Vec<Arbiter>>,
+    pub time_control: Option<String>,
+    /// Only before round 1 starts: ratings of every round are computed from this list.
+    pub rating_kind: Option<RatingKind>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

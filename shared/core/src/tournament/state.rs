@@ -144,6 +144,8 @@ pub struct PlayerRecord {
     pub entry: EntryId,
     /// Registration data; `player.player_id` is the current pairing number.
     pub player: Player,
+    /// The pairing number his registration gave him (players from it on moved down by one).
+    pub entered_at: PlayerId,
     /// 1, or the round a late entrant is first paired in.
     pub first_round: u32,
     /// Codes of the rounds before `first_round`.
@@ -522,6 +524,36 @@ impl State {
 
     pub fn player_by_entry(&self, entry: EntryId) -> Option<&PlayerRecord> {
         self.players.get(entry.0 as usize)
+    }
+
+    /// The player with stable entry number `entry_number` (1-based order of registration,
+    /// see [`EntryId::number`]).
+    pub fn player_by_entry_number(&self, entry_number: u32) -> Option<&PlayerRecord> {
+        self.player_by_entry(EntryId::from_number(entry_number)?)
+    }
+
+    /// The first registration after the first `registered` ones that gave pairing number `pn`
+    /// to another player, if any: a client that read the list when `registered` players were
+    /// in it and names `pn` now would reach someone else. Registrations that append a player
+    /// at the end move nobody and are not reported; a number that did not exist yet counts
+    /// from the registration that created it.
+    ///
+    /// Registration `i` (0-based) inserts at `a` among `i` players: it moves number `pn` to
+    /// another player iff `a <= pn <= i`.
+    pub fn number_moved_since(&self, pn: PlayerId, registered: u32) -> Option<EntryId> {
+        self.players
+            .iter()
+            .enumerate()
+            .skip(registered as usize)
+            .find(|(i, p)| p.entered_at <= pn && pn as usize <= *i)
+            .map(|(_, p)| p.entry)
+    }
+
+    /// Whether registration `entry` moved any player to another number (it was not appended at
+    /// the end of the list).
+    pub fn renumbered_by(&self, entry: EntryId) -> bool {
+        self.player_by_entry(entry)
+            .is_some_and(|p| p.entered_at <= entry.0)
     }
 
     /// The player registered with a FIDE id.

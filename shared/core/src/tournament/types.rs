@@ -596,9 +596,25 @@ impl Player {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct EntryId(pub u32);
 
+impl EntryId {
+    /// The player's stable number as the API shows it: the order of registration, 1-based
+    /// (1 = the first player registered). Derived from the log's order rather than stored in
+    /// the registration event, so logs written before it was shown fold to the same numbers,
+    /// a replay gives every player the same number, and 0 stays free for "not given" on the
+    /// wire.
+    pub fn number(self) -> u32 {
+        self.0 + 1
+    }
+
+    /// The entry of a stable number; `None` for 0.
+    pub fn from_number(n: u32) -> Option<EntryId> {
+        n.checked_sub(1).map(EntryId)
+    }
+}
+
 impl fmt::Display for EntryId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "entry #{}", self.0)
+        write!(f, "entry {}", self.number())
     }
 }
 

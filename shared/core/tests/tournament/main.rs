@@ -4,6 +4,7 @@
 mod support;
 
 mod availability;
+mod identity;
 mod lifecycle;
 mod pairing_input;
 mod props;

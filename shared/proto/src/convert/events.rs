@@ -417,6 +417,19 @@ pub fn event_to_wire(e: &Event) -> pb::Event {
             rounds: u.rounds,
             tie_breaks: u.tie_breaks.clone().unwrap_or_default(),
             replace_tie_breaks: u.tie_breaks.is_some(),
+            federation: u.federation.clone(),
+            deputy_arbiters: u
+                .deputy_arbiters
+                .iter()
+                .flatten()
+                .map(arbiter_to_wire)
+                .collect(),
+            replace_deputy_arbiters: u.deputy_arbiters.is_some(),
+            time_control: u.time_control.clone(),
+            rating_kind: u
+                .rating_kind
+                .map_or(pb::RatingKind::Unspecified, rating_kind_to_wire)
+                as i32,
         }),
         Event::PlayerRegistered(p) => Kind::PlayerRegistered(pb::PlayerRegistered {
             player: Some(player_to_wire(&p.player)),
@@ -547,6 +560,12 @@ pub fn event_from_wire(e: &pb::Event) -> Result<Option<Event>, ConvertError> {
             chief_arbiter: u.chief_arbiter.as_ref().map(arbiter_from_wire),
             rounds: u.rounds,
             tie_breaks: u.replace_tie_breaks.then(|| u.tie_breaks.clone()),
+            federation: u.federation.clone(),
+            deputy_arbiters: u
+                .replace_deputy_arbiters
+                .then(|| u.deputy_arbiters.iter().map(arbiter_from_wire).collect()),
+            time_control: u.time_control.clone(),
+            rating_kind: rating_kind_from_wire(u.rating_kind)?,
         }),
         Kind::PlayerRegistered(p) => Event::PlayerRegistered(PlayerRegistered {
             player: required_player(p.player.as_ref())?,
@@ -700,6 +719,17 @@ mod tests {
         round_trip(Event::TournamentUpdated(TournamentUpdated {
             name: Some("Open B".into()),
             tie_breaks: Some(vec![]),
+            ..Default::default()
+        }));
+        round_trip(Event::TournamentUpdated(TournamentUpdated {
+            federation: Some("NOR".into()),
+            deputy_arbiters: Some(vec![Arbiter::named("Deputy, D")]),
+            time_control: Some("90'+30\"".into()),
+            rating_kind: Some(RatingKind::Blitz),
+            ..Default::default()
+        }));
+        round_trip(Event::TournamentUpdated(TournamentUpdated {
+            deputy_arbiters: Some(vec![]),
             ..Default::default()
         }));
         round_trip(Event::TournamentUpdated(TournamentUpdated {

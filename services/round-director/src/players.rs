@@ -1,0 +1,137 @@
+//! How commands name players: by stable entry number or by pairing number checked against the
+//! numbering the client read (proto: arbiter.registration.v1, "PLAYER NUMBERS").
+//!
+//! A player's entry number is his place in the order of registration (1-based,
+//! [`EntryId::number`]); it never changes. His pairing number follows the initial ranking, so
+//! a registration before round 1 or a late entry that is inserted above him moves him down one
+//! (C.04.2.C.3). A command naming a pairing number is refused, with nothing appended, when a
+//! registration after the version the client read gave that number to another player.
+
+use crate::store::Folded;
+use arbiter_core::PlayerId;
+use arbiter_core::tournament::EntryId;
+use arbiter_eventlog::Version;
+use tonic::Status;
+
+/// How a request names a player.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct PlayerRef {
+    /// Stable entry number; 0 = not given.
+    pub entry: u32,
+    /// Pairing number; 0 = not given.
+    pub player_id: PlayerId,
+    /// The numbering `player_id` was read from (`numbering_version`, else the header's
+    /// expected version).
+    pub read_at: Option<Version>,
+}
+
+impl PlayerRef {
+    pub fn new(
+        entry: u32,
+        player_id: PlayerId,
+        numbering_version: Option<Version>,
+        expected_version: Option<Version>,
+    ) -> PlayerRef {
+        PlayerRef {
+            entry,
+            player_id,
+            read_at: numbering_version.or(expected_version),
+        }
+    }
+}
+
+/// The version of the last registration that changed a pairing number (0: none).
+pub fn numbering_version(f: &Folded) -> Version {
+    let versions = f.registration_versions();
+    (0..versions.len())
+        .rev()
+        .find(|&i| f.state.renumbered_by(EntryId(i as u32)))
+        .map_or(0, |i| versions[i])
+}
+
+/// The entry registered by the event at `version`, if that event is a registration.
+pub fn entry_registered_at(f: &Folded, version: Version) -> Option<EntryId> {
+    f.registration_versions()
+        .iter()
+        .position(|v| *v == version)
+        .map(|i| EntryId(i as u32))
+}
+
+/// The player's current pairing number, or why the reference cannot be trusted. `what` names
+/// the field in messages (e.g. "player", "boards[3].white").
+#[allow(clippy::result_large_err)]
+pub fn resolve(f: &Folded, what: &str, r: PlayerRef) -> Result<PlayerId, Status> {
+    let by_entry = match r.entry {
+        0 => None,
+        n => Some(
+            f.state
+                .player_by_entry_number(n)
+                .map(|p| p.pairing_number())
+                .ok_or_else(|| {
+                    Status::not_found(format!(
+                        "{what}: no player has entry number {n} (entries are 1..={})",
+                        f.state.player_count()
+                    ))
+                })?,
+        ),
+    };
+    match (by_entry, r.player_id) {
+        (None, 0) => Err(Status::invalid_argument(format!(
+            "{what}: give the player's entry (stable number) or player_id (pairing number)"
+        ))),
+        (Some(pn), 0) => Ok(pn),
+        (Some(pn), given) if pn != given => Err(Status::failed_precondition(format!(
+            "{what}: entry {} has pairing number {pn}, not {given}; give one of the two",
+            r.entry
+        ))),
+        (Some(pn), _) => Ok(pn),
+        (None, pn) => check_number(f, what, pn, r.read_at).map(|()| pn),
+    }
+}
+
+/// Refuses pairing number `pn` when a registration after `read_at` gave it to another player
+/// (see the module documentation and the proto for the default without a version).
+#[allow(clippy::result_large_err)]
+fn check_number(
+    f: &Folded,
+    what: &str,
+    pn: PlayerId,
+    read_at: Option<Version>,
+) -> Result<(), Status> {
+    let versions = f.registration_versions();
+    let since = match read_at {
+        Some(v) if v > f.version => {
+            return Err(Status::invalid_argument(format!(
+                "{what}: numbering_version {v} is ahead of the tournament (version {})",
+                f.version
+            )));
+        }
+        Some(v) => v,
+        // No version: the list is provisional until round 1 is published; from then on a
+        // number is checked against the numbering of that publication.
+        None => match f.publication_version(1) {
+            None => return Ok(()),
+            Some(v) => v,
+        },
+    };
+    let registered = versions.iter().take_while(|x| **x <= since).count() as u32;
+    let Some(mover) = f.state.number_moved_since(pn, registered) else {
+        return Ok(());
+    };
+    let moved_at = versions.get(mover.0 as usize).copied().unwrap_or(0);
+    let now = f
+        .state
+        .player(pn)
+        .map(|p| format!("{} (entry {})", p.player.name, p.entry.number()))
+        .unwrap_or_else(|| "nobody".into());
+    let basis = match read_at {
+        Some(v) => format!("the numbering of version {v}"),
+        None => "no numbering_version, so the numbering of round 1's publication".into(),
+    };
+    Err(Status::failed_precondition(format!(
+        "{what}: pairing number {pn} was given to another player by the registration at \
+         version {moved_at} (entry {}), after {basis}; number {pn} is now {now}. Re-read the \
+         players (ListPlayers) and send its numbering_version, or name the player by entry",
+        mover.number()
+    )))
+}

@@ -1,0 +1,216 @@
+//! Stable player identity beside the pairing number: entry numbers never change, and the state
+//! tells which registration gave a pairing number to another player (what a command naming a
+//! stale number is refused for).
+
+use crate::support::*;
+use arbiter_core::tournament::*;
+
+fn by_number(state: &State) -> Vec<(u32, u32, String)> {
+    state
+        .players()
+        .map(|p| (p.pairing_number(), p.entry.number(), p.player.name.clone()))
+        .collect()
+}
+
+#[test]
+fn entry_numbers_follow_registration_order_and_never_move() {
+    let given = Given::tournament(5)
+        .cmd(register("C", 2200))
+        .cmd(register("A", 2400))
+        .cmd(register("B", 2300));
+    // (pairing number, entry number, name): ranking by rating, entries by registration.
+    assert_eq!(
+        by_number(&given.state()),
+        vec![(1, 2, "A".into()), (2, 3, "B".into()), (3, 1, "C".into())]
+    );
+    let state = given.after(register("Top", 2500));
+    assert_eq!(
+        by_number(&state),
+        vec![
+            (1, 4, "Top".into()),
+            (2, 2, "A".into()),
+            (3, 3, "B".into()),
+            (4, 1, "C".into())
+        ]
+    );
+    for n in 1..=4 {
+        assert_eq!(
+            state.player_by_entry_number(n).unwrap().entry.number(),
+            n,
+            "entry {n}"
+        );
+    }
+    assert_eq!(state.player_by_entry_number(0), None, "0 means not given");
+    assert_eq!(state.player_by_entry_number(5), None);
+    assert_eq!(state.player_by_entry_number(4).unwrap().player.name, "Top");
+}
+
+#[test]
+fn a_late_entry_moves_the_numbers_below_him_only() {
+    // Three players paired in round 1; a late entry rated between 1 and 2 joins for round 2.
+    let given = Given::with_players(5, 4).round(
+        1,
+        &[(1, 3), (4, 2)],
+        None,
+        &[BoardResult::Draw, BoardResult::Draw],
+    );
+    let before = given.state();
+    assert_eq!(before.player(2).unwrap().player.name, "Player 02");
+    let late = Command::RegisterPlayer(RegisterPlayer::new("Late, L", 2350));
+    let then = given.when(late.clone()).unwrap();
+    let Event::LateEntry(e) = &then[0] else {
+        panic!("{then:?}")
+    };
+    assert_eq!(e.player.player_id, 2, "inserted at number 2");
+    let after = given.after(late);
+    assert_eq!(
+        by_number(&after),
+        vec![
+            (1, 1, "Player 01".into()),
+            (2, 5, "Late, L".into()),
+            (3, 2, "Player 02".into()),
+            (4, 3, "Player 03".into()),
+            (5, 4, "Player 04".into())
+        ]
+    );
+    // Read with 4 players registered: number 1 still names the same player, numbers 2..4
+    // were given to others by entry 5, number 5 did not exist and was made by that move.
+    assert_eq!(after.number_moved_since(1, 4), None);
+    for pn in 2..=4 {
+        assert_eq!(after.number_moved_since(pn, 4), Some(EntryId(4)), "{pn}");
+    }
+    assert_eq!(after.number_moved_since(5, 4), None);
+    // Read after the late entry: nothing has moved since.
+    for pn in 1..=5 {
+        assert_eq!(after.number_moved_since(pn, 5), None, "{pn}");
+    }
+    assert!(after.renumbered_by(EntryId(4)));
+    // The same person before and after, by entry.
+    assert_eq!(
+        before.player_by_entry_number(2).unwrap().player.name,
+        after.player_by_entry_number(2).unwrap().player.name
+    );
+    assert_eq!(after.player_by_entry_number(2).unwrap().pairing_number(), 3);
+}
+
+#[test]
+fn appending_at_the_end_moves_nobody() {
+    let given = Given::with_players(5, 3);
+    let state = given.after(register("Weakest", 1000));
+    assert!(!state.renumbered_by(EntryId(3)), "appended at number 4");
+    assert!((1..=4).all(|pn| state.number_moved_since(pn, 3).is_none()));
+    // Registrations before round 1 renumber too (C.04.2.B: the list is provisional).
+    let state = given.after(register("Strongest", 2900));
+    assert!(state.renumbered_by(EntryId(3)));
+    assert_eq!(state.number_moved_since(1, 3), Some(EntryId(3)));
+    // Numbers 1..3 were made by appends (nobody moved) and first moved by entry 4.
+    assert_eq!(state.number_moved_since(3, 0), Some(EntryId(3)));
+    assert_eq!(state.number_moved_since(4, 0), None, "created by the move");
+}
+
+#[test]
+fn a_bye_by_entry_number_reaches_the_same_person_after_a_late_entry() {
+    let given = Given::with_players(5, 4).round(
+        1,
+        &[(1, 3), (4, 2)],
+        None,
+        &[BoardResult::WhiteWins, BoardResult::BlackWins],
+    );
+    let entry = 3;
+    let name = given
+        .state()
+        .player_by_entry_number(entry)
+        .unwrap()
+        .player
+        .name
+        .clone();
+    let given = given.cmd(register("Late, L", 2350));
+    let state = given.state();
+    let p = state.player_by_entry_number(entry).unwrap();
+    assert_eq!(p.player.name, name);
+    let then = given
+        .when(bye(p.pairing_number(), 2, ByeKind::HalfPoint))
+        .unwrap();
+    assert_eq!(
+        then,
+        vec![Event::ByeRequested(ByeRequested {
+            player_id: 4,
+            round: 2,
+            kind: ByeKind::HalfPoint
+        })]
+    );
+    let after = given.after(bye(4, 2, ByeKind::HalfPoint));
+    assert_eq!(
+        after.player_by_entry_number(entry).unwrap().byes.get(&2),
+        Some(&ByeKind::HalfPoint)
+    );
+}
+
+#[test]
+fn tournament_data_updates_and_the_rating_list_is_fixed_once_play_begins() {
+    let given = Given::with_players(5, 2);
+    let update = UpdateTournament {
+        place: Some("Oslo".into()),
+        federation: Some("NOR".into()),
+        deputy_arbiters: Some(vec![Arbiter::named("Deputy, D")]),
+        time_control: Some("90'+30\"".into()),
+        rating_kind: Some(RatingKind::Rapid),
+        ..Default::default()
+    };
+    let then = given
+        .when(Command::UpdateTournament(update.clone()))
+        .unwrap();
+    assert_eq!(
+        then,
+        vec![Event::TournamentUpdated(TournamentUpdated {
+            place: Some("Oslo".into()),
+            federation: Some("NOR".into()),
+            deputy_arbiters: Some(vec![Arbiter::named("Deputy, D")]),
+            time_control: Some("90'+30\"".into()),
+            rating_kind: Some(RatingKind::Rapid),
+            ..Default::default()
+        })]
+    );
+    let state = given.after(Command::UpdateTournament(update));
+    let t = state.tournament().unwrap();
+    assert_eq!(
+        (
+            t.place.as_str(),
+            t.federation.as_str(),
+            t.deputy_arbiters.len(),
+            t.time_control.as_str(),
+            t.rating_kind
+        ),
+        ("Oslo", "NOR", 1, "90'+30\"", RatingKind::Rapid)
+    );
+    let err = given
+        .when(Command::UpdateTournament(UpdateTournament {
+            federation: Some("Norway".into()),
+            ..Default::default()
+        }))
+        .unwrap_err();
+    assert!(
+        matches!(err, DomainError::Invalid { ref field, .. } if field == "federation"),
+        "{err}"
+    );
+    let started = given.cmd(start(1));
+    let err = started
+        .when(Command::UpdateTournament(UpdateTournament {
+            rating_kind: Some(RatingKind::Blitz),
+            ..Default::default()
+        }))
+        .unwrap_err();
+    assert!(
+        matches!(err, DomainError::Invalid { ref field, .. } if field == "rating_kind"),
+        "{err}"
+    );
+    // Naming the list already in use changes nothing and is accepted.
+    assert!(
+        started
+            .when(Command::UpdateTournament(UpdateTournament {
+                rating_kind: Some(RatingKind::Standard),
+                ..Default::default()
+            }))
+            .is_ok()
+    );
+}
