@@ -234,13 +234,21 @@ impl Check for reg::UpdateTournamentRequest {
         let Some(u) = &self.update else {
             return Ok(());
         };
-        for (field, v) in [("update.name", &u.name), ("update.place", &u.place)] {
+        for (field, v) in [
+            ("update.name", &u.name),
+            ("update.place", &u.place),
+            ("update.federation", &u.federation),
+            ("update.time_control", &u.time_control),
+        ] {
             if let Some(v) = v {
                 check_line(field, v)?;
             }
         }
         if let Some(a) = &u.chief_arbiter {
             check_arbiter("update.chief_arbiter", a)?;
+        }
+        for (i, a) in u.deputy_arbiters.iter().enumerate() {
+            check_arbiter(&format!("update.deputy_arbiters[{i}]"), a)?;
         }
         if u.replace_tie_breaks {
             check_tie_breaks("update.tie_breaks", &u.tie_breaks)?;
@@ -377,6 +385,60 @@ mod tests {
                 e.message()
             );
         }
+    }
+
+    #[test]
+    fn update_fields_are_named() {
+        let update = |u: pb::TournamentUpdated| reg::UpdateTournamentRequest {
+            header: None,
+            update: Some(u),
+        };
+        let e = update(pb::TournamentUpdated {
+            time_control: Some("90'\n+30\"".into()),
+            ..Default::default()
+        })
+        .check()
+        .unwrap_err();
+        assert!(
+            e.message().starts_with("update.time_control: "),
+            "{}",
+            e.message()
+        );
+        let e = update(pb::TournamentUpdated {
+            deputy_arbiters: vec![
+                pb::Arbiter::default(),
+                pb::Arbiter {
+                    name: "D".repeat(MAX_LINE_CHARS + 1),
+                    ..Default::default()
+                },
+            ],
+            replace_deputy_arbiters: true,
+            ..Default::default()
+        })
+        .check()
+        .unwrap_err();
+        assert!(
+            e.message().starts_with("update.deputy_arbiters[1].name: "),
+            "{}",
+            e.message()
+        );
+        // Tie-breaks are checked only when they replace the list.
+        let u = pb::TournamentUpdated {
+            tie_breaks: vec!["FOO".into()],
+            ..Default::default()
+        };
+        assert!(update(u.clone()).check().is_ok());
+        let e = update(pb::TournamentUpdated {
+            replace_tie_breaks: true,
+            ..u
+        })
+        .check()
+        .unwrap_err();
+        assert!(
+            e.message().starts_with("update.tie_breaks[0]: "),
+            "{}",
+            e.message()
+        );
     }
 
     #[test]
