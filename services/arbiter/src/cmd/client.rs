@@ -45,9 +45,6 @@ use tonic::transport::Channel;
 
 #[derive(clap::Args, Debug)]
 #[command(
-    about = "Run a tournament on a running server: the subcommands in the order a tournament \
-needs them (1 set-up, 2 players, 3 byes/absences/withdrawals, 4 pairing, 5 publish, 6 results, \
-7 corrections, 8 close, 9 finish, 10 standings/export).",
     after_help = "Players: E7 is entry number 7 (order of registration, never changes); 12 is \
 pairing number 12, sent with the numbering version it was read from (--as-of V as printed by \
 `players`, else the list read just before the command) and refused if a registration since gave \
