@@ -783,6 +783,26 @@ async fn the_edge_refuses_bad_fields_by_name_and_appends_nothing() {
         })
         .await;
     invalid(&mut c, t, before, "header.command_id", &["200"], got).await;
+    // An id of the pairing worker's answer, sent first by a client, would stop round 1 from
+    // ever being paired; one of a signed head would stop the head from being signed.
+    for id in ["pairing-worker:round-1:attempt-1", "chain-head-9"] {
+        let got =
+            c.rd.start_round(rd::StartRoundRequest {
+                header: header(t, id),
+                round: 1,
+                scheduled_unix_ms: 0,
+            })
+            .await;
+        invalid(
+            &mut c,
+            t,
+            before,
+            "header.command_id",
+            &[id, "services' own"],
+            got,
+        )
+        .await;
+    }
 
     d.start_round(1).await;
     d.wait_proposal(1, Duration::from_secs(60)).await;

@@ -33,6 +33,18 @@ pub const RESERVED_ACTORS: &[&str] = &[
     "import",
 ];
 
+/// Command-id prefixes of the services' own appends: the pairing worker's
+/// `pairing-worker:round-R:attempt-A`, the rating worker's `rating-worker:<event id>`, `arbiter
+/// import`'s `import:<n>` and the signed chain heads' `chain-head-<version>`. A client's command
+/// sent first under such an id would take the place of the service's append (the worker would
+/// find its id used and take it as done: the round never paired, the head never signed).
+pub const RESERVED_COMMAND_ID_PREFIXES: &[&str] = &[
+    "pairing-worker:",
+    "rating-worker:",
+    "import:",
+    "chain-head-",
+];
+
 /// The longest one-line text (names, place, time control, club, ids, short reasons): the same
 /// bound the tournament aggregate keeps for one-line fields; TRF columns are much narrower.
 pub const MAX_LINE_CHARS: usize = 200;
@@ -82,6 +94,23 @@ pub fn check_actor(field: &str, actor: &str) -> Result<(), Status> {
         ));
     }
     Ok(())
+}
+
+/// The header's command id may not start with one of [`RESERVED_COMMAND_ID_PREFIXES`] (its
+/// length and characters are checked with the rest of the header).
+#[allow(clippy::result_large_err)]
+pub fn check_command_id(field: &str, command_id: &str) -> Result<(), Status> {
+    let id = command_id.trim();
+    match RESERVED_COMMAND_ID_PREFIXES
+        .iter()
+        .find(|p| id.starts_with(*p))
+    {
+        Some(p) => Err(invalid(
+            field,
+            format!("{id:?}: ids starting with {p:?} are the services' own; choose another"),
+        )),
+        None => Ok(()),
+    }
 }
 
 /// A one-line text: at most [`MAX_LINE_CHARS`], no control characters.
@@ -348,6 +377,25 @@ mod tests {
         for r in ["pairing-worker", " Rating-Worker ", "ROUND-DIRECTOR"] {
             let e = check_actor("header.actor", r).unwrap_err();
             assert!(e.message().contains("reserved"), "{r}: {}", e.message());
+        }
+    }
+
+    #[test]
+    fn command_ids() {
+        assert!(check_command_id("c", "register-7").is_ok());
+        assert!(check_command_id("c", "my-pairing-worker:1").is_ok());
+        for id in [
+            "pairing-worker:round-2:attempt-1",
+            "rating-worker:0190",
+            " import:3",
+            "chain-head-41",
+        ] {
+            let e = check_command_id("header.command_id", id).unwrap_err();
+            assert!(
+                e.message().starts_with("header.command_id: "),
+                "{}",
+                e.message()
+            );
         }
     }
 

@@ -418,6 +418,7 @@ impl CommandContext {
     ) -> Result<CommandContext, Status> {
         if let Some(h) = request.header() {
             crate::edge::check_actor("header.actor", &h.actor)?;
+            crate::edge::check_command_id("header.command_id", &h.command_id)?;
         }
         request.check()?;
         let mut ctx = CommandContext::from_header(request.header(), default_actor)?;
