@@ -89,6 +89,46 @@ async fn replay_through_a_live_server_counts_an_amended_round() {
         show(&live)
     );
 
+    // The heads are published over HTTP (the document `replay --against` reads) and the
+    // tournament pages name the key and the latest signed head.
+    let http = server.http.clone().expect("http address");
+    let (status, body) = http_get(&http, "/api/tournaments/live-audit/heads");
+    assert_eq!(status, 200, "{body}");
+    let doc: serde_json::Value = serde_json::from_str(&body).unwrap();
+    let heads = doc["heads"].as_array().unwrap();
+    assert_eq!(heads.len(), 2, "{doc}");
+    let key_id = heads[1]["key_id"].as_str().unwrap().to_string();
+    let public_key = heads[1]["public_key"].as_str().unwrap();
+    assert_eq!(public_key.len(), 64, "{doc}");
+    let (status, page) = http_get(&http, "/t/live-audit/standings");
+    assert_eq!(status, 200);
+    assert!(page.contains("Signed chain head"), "{page}");
+    assert!(page.contains(&key_id), "the page names the key {key_id}");
+    assert!(
+        page.contains(&format!(
+            "version {} (PairingPublished round 2)",
+            heads[1]["version"]
+        )),
+        "{page}"
+    );
+    let published = work.path().join("published-heads.json");
+    std::fs::write(&published, &body).unwrap();
+    let against = run(&[
+        "replay",
+        "live-audit",
+        "--server",
+        &url,
+        "--against",
+        published.to_str().unwrap(),
+    ]);
+    assert_eq!(against.code, 0, "{}", show(&against));
+    assert_eq!(
+        against.stdout.matches(": held").count(),
+        2,
+        "{}",
+        show(&against)
+    );
+
     // Round 3: the arbiter publishes the proposal with board 1's colours swapped.
     d.start_round(3).await;
     let proposal = d.wait_proposal(3, std::time::Duration::from_secs(60)).await;

@@ -17,6 +17,7 @@
 //! own checkpoint store; every query also catches the tournament up with the log, so an answer
 //! reflects every command acknowledged before it.
 
+pub mod heads;
 pub mod ranking;
 pub mod views;
 pub mod web;

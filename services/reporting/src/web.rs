@@ -217,6 +217,8 @@ pub struct Context<'a> {
     pub state: &'a State,
     /// The rating worker's last figures for the tournament (player pages only).
     pub ratings: Option<&'a pb::RatingChangesComputed>,
+    /// The last signed chain head of the stream, shown in the header.
+    pub signed_head: Option<&'a arbiter_round_director::store::SignedHeadNote>,
 }
 
 fn date_text(d: arbiter_core::tournament::Date) -> String {
@@ -304,6 +306,24 @@ impl Context<'_> {
                 t.start_date.day() as u8,
             ));
             fact("Tie-break rules", rule_version_words(tb).to_string());
+            if let Some(h) = self.signed_head {
+                // The key and the head an auditor checks the log against (the full key and
+                // the signatures: the heads JSON linked in the navigation).
+                fact(
+                    "Signed chain head",
+                    format!(
+                        "version {} ({}), hash {}…, key {}",
+                        h.version,
+                        h.covers,
+                        arbiter_eventlog::signing::hex(&h.head_hash[..h.head_hash.len().min(8)]),
+                        h.key_id
+                    ),
+                );
+                nav.push(Link::new(
+                    "Signed heads",
+                    format!("/api/tournaments/{}/heads", self.id),
+                ));
+            }
         }
         Page {
             title: self
@@ -672,9 +692,12 @@ fn color_json(c: Option<Color>) -> Value {
     }
 }
 
-fn player_json(p: &PlayerInfo) -> Value {
+/// A player: `no` is his current pairing number, `entry` his stable entry number (order of
+/// registration; late entries change the first, never the second).
+fn player_json(cx: &Context<'_>, p: &PlayerInfo) -> Value {
     json!({
         "no": p.id,
+        "entry": cx.state.player(p.id).map(|r| r.entry.number()),
         "name": p.name,
         "title": p.title,
         "rating": p.rating,
@@ -708,6 +731,17 @@ pub fn ranking_json(
         o.insert("version".into(), json!(cx.version));
         o.insert("after_round".into(), json!(r.after_round));
         o.insert("tiebreaks_from".into(), json!(r.source.as_str()));
+        // Each row's stable entry number beside its pairing number (`no`).
+        if let Some(Value::Array(rows)) = o.get_mut("standings") {
+            for row in rows.iter_mut().filter_map(Value::as_object_mut) {
+                let entry = row
+                    .get("no")
+                    .and_then(Value::as_u64)
+                    .and_then(|no| cx.state.player(no as u32))
+                    .map(|p| p.entry.number());
+                row.insert("entry".into(), json!(entry));
+            }
+        }
         if let Some(n) = &r.note {
             o.insert("note".into(), json!(n));
         }
@@ -739,7 +773,7 @@ pub fn crosstable_json(cx: &Context<'_>) -> Result<Value, PageError> {
             }
             json!({
                 "place": row.place,
-                "player": player_json(&row.player),
+                "player": player_json(cx, &row.player),
                 "points": row.points,
                 "rounds": rounds,
             })
@@ -761,12 +795,12 @@ pub fn player_json_doc(cx: &Context<'_>, pn: PlayerId) -> Result<Value, PageErro
         "tournament_id": cx.id,
         "version": cx.version,
         "after_round": r.after_round,
-        "player": player_json(&card.player),
+        "player": player_json(cx, &card.player),
         "place": card.place,
         "points": card.points,
         "games": card.games.iter().map(|g| json!({
             "round": g.round,
-            "opponent": g.opponent.as_ref().map(player_json),
+            "opponent": g.opponent.as_ref().map(|o| player_json(cx, o)),
             "color": color_json(g.color),
             "result": g.result,
             "description": g.description,
@@ -861,6 +895,7 @@ where
             version: f.version,
             state: &f.state,
             ratings: ratings.as_ref(),
+            signed_head: f.signed_head.as_ref(),
         };
         build(&cx)
     })
@@ -1003,6 +1038,27 @@ async fn player_api(AxState(web): AxState<Web>, Path((id, pn)): Path<(String, u3
     json_response(with_state_and(&web, &id, true, move |cx| player_json_doc(cx, pn)).await)
 }
 
+/// The signed chain heads the stream records, with the public key (`arbiter replay
+/// --against` reads this document).
+async fn heads_api(AxState(web): AxState<Web>, Path(id): Path<String>) -> Response {
+    let doc = async {
+        let stream = stream_of(&id).map_err(PageError::from_status)?;
+        let events = web
+            .store
+            .log()
+            .read(&stream, 1)
+            .await
+            .map_err(|e| PageError::from_status(log_status(&e)))?;
+        if events.is_empty() {
+            return Err(PageError::from_status(
+                arbiter_round_director::status::unknown_tournament(&id),
+            ));
+        }
+        Ok(crate::heads::heads_file(&id, &stream, &events))
+    };
+    json_response(doc.await)
+}
+
 /// Server-sent events: one per batch of appends to the tournament's stream after `after` (or
 /// the `Last-Event-ID` header), named by nothing (the `message` type pages listen to).
 async fn events(
@@ -1115,5 +1171,6 @@ pub fn router(
         .route("/api/tournaments/{id}/ranking", get(ranking_api))
         .route("/api/tournaments/{id}/crosstable", get(crosstable_api))
         .route("/api/tournaments/{id}/players/{pn}", get(player_api))
+        .route("/api/tournaments/{id}/heads", get(heads_api))
         .with_state(Web { store, shutdown })
 }

@@ -125,6 +125,25 @@ pub struct Folded {
     commands: BTreeMap<String, CommandRecord>,
     /// Events that did not fit the state.
     pub misfits: Vec<Misfit>,
+    /// The last signed chain head the stream records (a snapshot written before this field
+    /// reads as none until the next head is signed).
+    #[serde(default)]
+    pub signed_head: Option<SignedHeadNote>,
+}
+
+/// A `ChainHeadSigned` event as the pages show it (the auditor's tools verify it: `arbiter
+/// replay`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SignedHeadNote {
+    /// The version of the `ChainHeadSigned` event.
+    pub at: Version,
+    /// The version it signs, and that event's hash.
+    pub version: Version,
+    pub head_hash: Vec<u8>,
+    pub key_id: String,
+    pub public_key: Vec<u8>,
+    pub signed_unix_ms: i64,
+    pub covers: String,
 }
 
 /// Why a stream could not be folded.
@@ -196,6 +215,17 @@ impl Folded {
             });
         }
         let wire = e.decode_event()?;
+        if let Some(arbiter_proto::events::v1::event::Kind::ChainHeadSigned(h)) = &wire.kind {
+            self.signed_head = Some(SignedHeadNote {
+                at: e.version,
+                version: h.version,
+                head_hash: h.head_hash.clone(),
+                key_id: h.key_id.clone(),
+                public_key: h.public_key.clone(),
+                signed_unix_ms: h.signed_unix_ms,
+                covers: h.covers.clone(),
+            });
+        }
         let event = event_from_wire(&wire).map_err(|err| FoldError::Schema {
             stream: e.stream.clone(),
             version: e.version,

@@ -2,77 +2,21 @@
 //! writes and `arbiter replay T --against FILE` checks, and reading a stream through a running
 //! server (`--server`) with its stored payloads, so the chain can be verified on this side.
 //!
-//! The heads file (JSON):
-//!
-//! ```text
-//! { "format": "arbiter-signed-heads/1", "tournament": ID, "stream": STREAM,
-//!   "heads": [ { "version": N, "hash": HEX32, "signed_unix_ms": MS, "public_key": HEX32,
-//!                "key_id": "ed25519:...", "signature": HEX64, "covers": "..." } ] }
-//! ```
-//!
-//! A single head object (with "stream") is accepted as well.
+//! The heads file is the JSON document of `arbiter_reporting::heads` (the HTTP API serves the
+//! same at `/api/tournaments/{id}/heads`); a single head object (with "stream") is accepted
+//! as well.
 
 use super::backend::{Exit, status_exit};
-use arbiter_eventlog::signing::{from_hex, hex};
+use arbiter_eventlog::signing::from_hex;
 use arbiter_eventlog::{SignedHead, StoredEvent, envelope_to_stored};
-use arbiter_proto::events::v1::event::Kind;
 use arbiter_proto::reporting::v1::StreamEventsRequest;
 use arbiter_proto::reporting::v1::reporting_client::ReportingClient;
 use futures::StreamExt;
-use serde_json::{Value, json};
+use serde_json::Value;
 use std::path::Path;
 
-pub const FORMAT: &str = "arbiter-signed-heads/1";
-
-/// A signed head recorded in the log, with the version of its `ChainHeadSigned` event.
-pub struct LoggedHead {
-    pub head: Result<SignedHead, String>,
-    pub covers: String,
-    /// The version of the `ChainHeadSigned` event itself.
-    pub at: u64,
-}
-
-/// The `ChainHeadSigned` events of a stream.
-pub fn logged_heads(stream: &str, events: &[StoredEvent]) -> Vec<LoggedHead> {
-    events
-        .iter()
-        .filter_map(|e| match e.decode_event().ok()?.kind? {
-            Kind::ChainHeadSigned(h) => Some(LoggedHead {
-                head: SignedHead::from_wire(stream, &h),
-                covers: h.covers.clone(),
-                at: e.version,
-            }),
-            _ => None,
-        })
-        .collect()
-}
-
-fn head_json(h: &SignedHead, covers: &str) -> Value {
-    json!({
-        "stream": h.stream,
-        "version": h.version,
-        "hash": hex(&h.hash),
-        "signed_unix_ms": h.time_unix_ms,
-        "public_key": hex(&h.public_key),
-        "key_id": h.key_id(),
-        "signature": hex(&h.signature),
-        "covers": covers,
-    })
-}
-
-/// The heads file of a tournament: every signed head its log records.
-pub fn heads_file(tournament: &str, stream: &str, events: &[StoredEvent]) -> Value {
-    let heads: Vec<Value> = logged_heads(stream, events)
-        .iter()
-        .filter_map(|l| l.head.as_ref().ok().map(|h| head_json(h, &l.covers)))
-        .collect();
-    json!({
-        "format": FORMAT,
-        "tournament": tournament,
-        "stream": stream,
-        "heads": heads,
-    })
-}
+use arbiter_reporting::heads::heads_file;
+pub use arbiter_reporting::heads::logged_heads;
 
 /// Writes the heads file; an error when the log records no signed head (nothing to publish).
 pub fn write_heads_file(
