@@ -1248,6 +1248,125 @@ mod tests {
         assert_eq!(log.last_version("tournament-b").await.unwrap(), 3);
     }
 
+    /// A log on which, just before a chosen command id is appended, another writer (another
+    /// process of the service) appends other events under the same id: the race between a
+    /// store's fold and its append.
+    struct Racing {
+        inner: Arc<dyn EventLog>,
+        before: std::sync::Mutex<Option<(String, Vec<Vec<u8>>)>>,
+    }
+
+    impl EventLog for Racing {
+        fn append<'a>(
+            &'a self,
+            stream: &'a str,
+            expected: ExpectedVersion,
+            command_id: &'a str,
+            actor: &'a str,
+            events: Vec<Vec<u8>>,
+        ) -> futures::future::BoxFuture<'a, Result<arbiter_eventlog::AppendOutcome, LogError>>
+        {
+            let first = {
+                let mut b = self.before.lock().unwrap();
+                match b.as_ref() {
+                    Some((id, _)) if id == command_id => b.take(),
+                    _ => None,
+                }
+            };
+            Box::pin(async move {
+                if let Some((id, payloads)) = first {
+                    let o = self
+                        .inner
+                        .append(stream, ExpectedVersion::Any, &id, "other", payloads)
+                        .await?;
+                    assert!(!o.replayed);
+                }
+                self.inner
+                    .append(stream, expected, command_id, actor, events)
+                    .await
+            })
+        }
+        fn read<'a>(
+            &'a self,
+            stream: &'a str,
+            from_version: Version,
+        ) -> futures::future::BoxFuture<'a, Result<Vec<StoredEvent>, LogError>> {
+            self.inner.read(stream, from_version)
+        }
+        fn last_version<'a>(
+            &'a self,
+            stream: &'a str,
+        ) -> futures::future::BoxFuture<'a, Result<Version, LogError>> {
+            self.inner.last_version(stream)
+        }
+        fn subscribe(
+            &self,
+            from: SubscribeFrom,
+        ) -> futures::future::BoxFuture<'_, Result<arbiter_eventlog::EventStream, LogError>>
+        {
+            self.inner.subscribe(from)
+        }
+        fn list_streams(&self) -> futures::future::BoxFuture<'_, Result<Vec<String>, LogError>> {
+            self.inner.list_streams()
+        }
+    }
+
+    /// Two writers race with one command id: the loser's append meets the winner's events in
+    /// the log (CommandIdReused) and is answered as the command's binding says: another request
+    /// is refused naming the winner, the same request is the winner's outcome.
+    #[tokio::test]
+    async fn a_command_id_raced_by_another_writer() {
+        // The other writer's events: the same tournament, "Bravo" registered under "reg-1".
+        let elsewhere: Arc<dyn EventLog> = Arc::new(SledLog::temporary().unwrap());
+        let other = TournamentStore::new(elsewhere.clone(), "other", None);
+        let create_ctx = CommandContext::new("r", "create", None, "me").unwrap();
+        other.execute(&create_ctx, |_| Ok(create())).await.unwrap();
+        let id = CommandContext::new("r", "reg-1", None, "me").unwrap();
+        let bravo = bound(id.clone(), "RegisterPlayer", b"Bravo");
+        other
+            .execute(&bravo, |_| Ok(register("Bravo, B")))
+            .await
+            .unwrap();
+        let bravo_payload = elsewhere.read("tournament-r", 2).await.unwrap()[0]
+            .payload
+            .clone();
+
+        for (ours, command, refused) in [
+            (
+                bound(id.clone(), "RegisterPlayer", b"Alpha"),
+                "Alpha, A",
+                true,
+            ),
+            (bravo.clone(), "Bravo, B", false),
+        ] {
+            let inner: Arc<dyn EventLog> = Arc::new(SledLog::temporary().unwrap());
+            let log = Arc::new(Racing {
+                inner: inner.clone(),
+                before: std::sync::Mutex::new(None),
+            });
+            let store = TournamentStore::new(log.clone(), "test", None);
+            store.execute(&create_ctx, |_| Ok(create())).await.unwrap();
+            *log.before.lock().unwrap() = Some(("reg-1".into(), vec![bravo_payload.clone()]));
+            let got = store.execute(&ours, |_| Ok(register(command))).await;
+            if refused {
+                let e = got.unwrap_err();
+                assert_eq!(e.code(), tonic::Code::AlreadyExists, "{e:?}");
+                assert!(
+                    e.message()
+                        .contains("by RegisterPlayer at stream version 2"),
+                    "{}",
+                    e.message()
+                );
+            } else {
+                let o = got.unwrap();
+                assert!(o.replayed);
+                assert_eq!((o.first_version, o.last_version), (2, 2));
+            }
+            assert_eq!(inner.last_version("tournament-r").await.unwrap(), 2);
+            assert!(log.before.lock().unwrap().is_none(), "the race happened");
+        }
+    }
+
     #[tokio::test]
     async fn command_ids_are_bound_to_their_request_sled() {
         command_id_binding(Arc::new(SledLog::temporary().unwrap())).await;
