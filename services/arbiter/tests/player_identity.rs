@@ -391,5 +391,45 @@ async fn a_stale_pairing_number_is_refused_and_the_entry_number_reaches_the_same
     assert!(published.published);
     let published: Vec<pb::Board> = published.boards.iter().filter_map(|b| b.board).collect();
     assert_eq!(published, boards, "the same boards, by current numbers");
+
+    // The JSON player data shows the entry number beside the current pairing number.
+    let http = server.http.clone().expect("http address");
+    let json = |path: &str| -> serde_json::Value {
+        let (status, body) = http_get(&http, path);
+        assert_eq!(status, 200, "{path}: {body}");
+        serde_json::from_str(&body).unwrap_or_else(|e| panic!("{path}: {e}: {body}"))
+    };
+    let v = json(&format!("/api/tournaments/{TID}/standings"));
+    let rows = v["rows"].as_array().expect("rows");
+    assert_eq!(rows.len(), 7, "{v}");
+    for row in rows {
+        let (no, e) = (
+            row["player_id"].as_u64().unwrap(),
+            row["entry"].as_u64().unwrap(),
+        );
+        let (pn, name, _) = by_entry(&now, e as u32);
+        assert_eq!(
+            (no, row["name"].as_str().unwrap()),
+            (pn as u64, name.as_str()),
+            "{row}"
+        );
+    }
+    let v = json(&format!("/api/tournaments/{TID}/crosstable"));
+    let late_row = v["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["player"]["name"] == "Late, L")
+        .expect("the late entrant");
+    assert_eq!(
+        (
+            late_row["player"]["no"].as_u64(),
+            late_row["player"]["entry"].as_u64()
+        ),
+        (Some(3), Some(7))
+    );
+    let v = json(&format!("/api/tournaments/{TID}/players/4"));
+    assert_eq!(v["player"]["entry"].as_u64(), Some(3), "{v}");
+    assert_eq!(v["player"]["name"], name.as_str());
     drop(server);
 }

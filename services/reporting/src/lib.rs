@@ -354,8 +354,25 @@ async fn http_standings(
     };
     let after = (q.after_round > 0).then_some(q.after_round);
     let version = f.version;
-    match tokio::task::spawn_blocking(move || ranking::ranking(&f.state, after, None)).await {
-        Ok(Ok(rk)) => axum::Json(standings_json(&id, version, &rk)).into_response(),
+    let rows = move || {
+        ranking::ranking(&f.state, after, None).map(|rk| {
+            let mut v = standings_json(&id, version, &rk);
+            // Each row's stable entry number beside its pairing number (`player_id`).
+            if let Some(rows) = v.get_mut("rows").and_then(|r| r.as_array_mut()) {
+                for row in rows.iter_mut().filter_map(|r| r.as_object_mut()) {
+                    let entry = row
+                        .get("player_id")
+                        .and_then(|n| n.as_u64())
+                        .and_then(|n| f.state.player(n as u32))
+                        .map(|p| p.entry.number());
+                    row.insert("entry".into(), serde_json::json!(entry));
+                }
+            }
+            v
+        })
+    };
+    match tokio::task::spawn_blocking(rows).await {
+        Ok(Ok(v)) => axum::Json(v).into_response(),
         Ok(Err(e)) => http_error(e.to_status()),
         Err(e) => http_error(Status::internal(format!("standings task: {e}"))),
     }
