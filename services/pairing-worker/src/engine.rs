@@ -62,7 +62,7 @@ pub fn input_for(
         initial_color: snapshot.initial_color.unwrap_or(Color::White),
         points: snapshot.scoring,
         players,
-        forbidden_pairs: Vec::new(),
+        forbidden_pairs: snapshot.forbidden_pairs.clone(),
     };
     Ok((snapshot, input))
 }

@@ -20,6 +20,7 @@
 pub mod heads;
 pub mod ranking;
 pub mod views;
+pub mod trf_export;
 pub mod web;
 
 use arbiter_eventlog::{CheckpointStore, EventLog, SubscribeFrom};
@@ -167,23 +168,22 @@ impl Reporting for ReportingService {
         request: Request<api::ExportTrfRequest>,
     ) -> Result<Response<api::ExportTrfResponse>, Status> {
         let r = request.into_inner();
-        match TrfFormat::try_from(r.format) {
-            Ok(TrfFormat::Unspecified | TrfFormat::Trf16 | TrfFormat::Trfx) => {}
-            Ok(other) => {
-                return Err(Status::invalid_argument(format!(
-                    "format: {other:?} export is not available yet; use TRF16"
-                )));
+        let dialect = match TrfFormat::try_from(r.format) {
+            Ok(TrfFormat::Unspecified | TrfFormat::Trf16 | TrfFormat::Trfx) => {
+                trf_export::Dialect::Trfx
             }
             Err(_) => {
+            Ok(TrfFormat::Trfbx) => trf_export::Dialect::Trfbx,
+            Ok(TrfFormat::Trf2026) => trf_export::Dialect::Trf2026,
                 return Err(Status::invalid_argument(format!(
                     "format: value {} is unknown",
                     r.format
                 )));
             }
-        }
+        };
         let t = r.tournament.unwrap_or_default();
         let f = folded(&self.store, &t.tournament_id, t.as_of_version).await?;
-        let text = views::trf_text(&f.state).map_err(|e| {
+        let text = trf_export::trf_export(&f.state, dialect).map_err(|e| {
             Status::internal(format!("tournament {}: TRF export: {e}", t.tournament_id))
         })?;
         Ok(Response::new(api::ExportTrfResponse {

@@ -109,6 +109,9 @@ pub fn kind_name(event: &Event) -> &'static str {
             Kind::ScreeningCompleted(_) => "ScreeningCompleted",
             Kind::FlagRaised(_) => "FlagRaised",
             Kind::ChainHeadSigned(_) => "ChainHeadSigned",
+            Kind::VirtualPointsSet(_) => "VirtualPointsSet",
+            Kind::PairingsForbidden(_) => "PairingsForbidden",
+            Kind::TeamRecorded(_) => "TeamRecorded",
         },
     }
 }

@@ -38,6 +38,7 @@ fn created() -> ev::Event {
             time_control: "90'/40+30'+30\"".into(),
             acceleration: None,
             fide_rated: true,
+            ..Default::default()
         })),
     }
 }

@@ -83,6 +83,17 @@ fn gen_bb(s: &Scorer) -> Option<Vec<Record>> {
     )
 }
 
+/// The bbpPairings `BB?` lines of a point system (none for FIDE's default), or `None` when
+/// their codes cannot express it (forfeit or bye values apart from win and draw).
+pub fn bb_records(ps: PointSystem) -> Option<Vec<Record>> {
+    gen_bb(&Scorer::uniform(ps))
+}
+
+/// The JaVaFo `XXS` line of a point system (`None` for JaVaFo's defaults).
+pub fn xxs_record(ps: PointSystem) -> Option<Record> {
+    gen_xxs(&Scorer::uniform(ps))
+}
+
 /// One `XXS` line with every value that differs from JaVaFo's defaults.
 fn gen_xxs(s: &Scorer) -> Option<Record> {
     let ps = s.ps;

@@ -53,7 +53,7 @@ mod text;
 mod views;
 mod write;
 
-pub use convert::Converted;
+pub use convert::{Converted, bb_records, xxs_record};
 pub use error::{ErrorKind, Found, Location, TrfError, TrfWarning, TrfWriteError, WarningKind};
 pub use model::*;
 pub use text::{Encoding, decode};

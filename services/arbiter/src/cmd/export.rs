@@ -1,10 +1,12 @@
-//! `arbiter export TOURNAMENT`: the tournament as a TRF16 file, folded from its event stream
-//! (a data folder or JetStream), or asked of a running server (`--server`).
+//! `arbiter export TOURNAMENT`: the tournament as a TRF file in the dialect asked for (TRF(x),
+//! TRF(bx) or TRF-2026), folded from its event stream (a data folder or JetStream), or asked of
+//! a running server (`--server`).
 
 use super::backend::{Exit, LogArgs, block_on, status_exit};
 use arbiter_proto::common::v1::{TournamentRef, TrfFormat};
 use arbiter_proto::reporting::v1::ExportTrfRequest;
 use arbiter_proto::reporting::v1::reporting_client::ReportingClient;
+use arbiter_reporting::trf_export::Dialect;
 use arbiter_round_director::store::{Folded, stream_of};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -18,6 +20,10 @@ pub struct ExportArgs {
     /// Ask a running server's reporting service instead of reading the log.
     #[arg(long, conflicts_with = "nats")]
     pub server: Option<String>,
+    /// The dialect: trfx (TRF16 with JaVaFo's XX lines), trfbx (with bbpPairings' BB point
+    /// lines) or trf2026.
+    #[arg(long, default_value = "trfx", value_parser = parse_dialect)]
+    pub format: Dialect,
     /// Where to write the file; standard output when absent.
     #[arg(short = 'o', long = "out")]
     pub output: Option<PathBuf>,
@@ -25,6 +31,10 @@ pub struct ExportArgs {
     /// file, for `arbiter replay --against`.
     #[arg(long, value_name = "OUT.json")]
     pub heads: Option<PathBuf>,
+}
+
+fn parse_dialect(s: &str) -> Result<Dialect, String> {
+    Dialect::parse(s).ok_or_else(|| format!("{s:?}: expected trfx, trfbx or trf2026"))
 }
 
 pub fn run(a: ExportArgs) -> ExitCode {
@@ -43,7 +53,11 @@ async fn export(a: ExportArgs) -> Result<(), Exit> {
                         tournament_id: a.tournament.clone(),
                         as_of_version: 0,
                     }),
-                    format: TrfFormat::Trf16 as i32,
+                    format: match a.format {
+                        Dialect::Trfx => TrfFormat::Trfx,
+                        Dialect::Trfbx => TrfFormat::Trfbx,
+                        Dialect::Trf2026 => TrfFormat::Trf2026,
+                    } as i32,
                 })
                 .await
                 .map_err(|s| status_exit("export", &s))?
@@ -74,7 +88,7 @@ async fn export(a: ExportArgs) -> Result<(), Exit> {
                 super::heads::write_heads_file(path, &a.tournament, &stream, &events)?;
             }
             let folded = Folded::from_stored(&events).map_err(|e| Exit::Damaged(e.to_string()))?;
-            arbiter_reporting::views::trf_text(&folded.state)
+            arbiter_reporting::trf_export::trf_export(&folded.state, a.format)
                 .map_err(|e| Exit::Invalid(format!("tournament {}: {e}", a.tournament)))?
         }
     };

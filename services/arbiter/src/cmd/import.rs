@@ -1,22 +1,29 @@
-//! `arbiter import IN.trf`: turns a TRF file into a tournament's event stream, through the same
-//! commands the services run: the tournament is created, the players registered (in start-number
-//! order), then each paired round is started, its pairing published as recorded (a pairing by
+//! `arbiter import IN.trf...`: turns TRF files into tournaments' event streams, through the same
+//! commands the services run: the tournament is created with the file's header (name, city,
+//! federation, dates, arbiters, time control, type, round dates, point system, initial colour,
+//! rule set), the players registered (in start-number order), their virtual points of
+//! acceleration (`XXA`, `250`), forbidden pairings (`XXP`, `260`) and teams (`013`, `310`)
+//! recorded, then each paired round is started, its pairing published as recorded (a pairing by
 //! hand, noted as imported), its results recorded and the round closed. Players not paired in a
-//! round get their bye (`H`, `F`, `Z`) or an absence. Byes already announced for the next round
-//! are requested too. Prints the tournament id.
+//! round get their bye (`H`, `F`, `Z`) or an absence; byes announced for the next round (its
+//! column, `XXZ`, `240`) are requested too. Prints each tournament id.
 //!
-//! Every command has the id `import:<n>`, so importing the same file again into the same
-//! tournament appends nothing.
+//! The rule set is the one asked for (`--system`), else the file's type code, else the rules in
+//! force on its start date; a file that states neither is refused. Every file is first imported
+//! into memory: a file the commands refuse is reported with its line, column and field, and
+//! nothing of any file is written. Every command has the id `import:<n>`, so importing the same
+//! file again into the same tournament appends nothing.
 
 use super::backend::{Exit, LogArgs, block_on, status_exit};
 use arbiter_core::tournament::{
     Arbiter, BoardResult, ByeKind, CloseRound, Command, CreateTournament, Date, DeclareAbsence,
-    EntryId, ManualPairing, Pair, PublishPairing, RecordResult, RegisterPlayer, RequestBye, Sex,
-    StartRound, Title,
+    DomainError, EntryId, ForbidPairings, ManualPairing, Pair, PublishPairing, RecordResult,
+    RecordTeam, RegisterPlayer, RequestBye, SetVirtualPoints, Sex, StartRound, State, TeamRecorded,
+    Title, decide,
 };
 use arbiter_core::{Color, PlayerId, ResultCode, RoundEntry};
 use arbiter_round_director::store::{CommandContext, TournamentStore, stream_of};
-use arbiter_trf::{TextCode, TrfFile};
+use arbiter_trf::{AccelerationSource, Record, TextCode, TrfFile};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -24,17 +31,18 @@ use std::sync::Arc;
 
 #[derive(clap::Args, Debug)]
 pub struct ImportArgs {
-    /// The TRF file (TRF16 with the XX/BB extensions, or TRF-2026).
-    pub input: PathBuf,
+    /// The TRF files (TRF16 with the XX/BB extensions, or TRF-2026).
+    #[arg(required = true)]
+    pub inputs: Vec<PathBuf>,
     #[command(flatten)]
     pub log: LogArgs,
-    /// The tournament id (default: the file name without extension).
+    /// The tournament id (default: the file name without extension); only with one file.
     #[arg(long)]
     pub id: Option<String>,
     /// The rule set: dutch-2017 or dutch-2025 (default: the file's type code, else the rules in
-    /// force on its start date, else dutch-2025).
-    #[arg(long)]
-    pub rule_set: Option<String>,
+    /// force on its start date; a file with neither is refused).
+    #[arg(long = "system", alias = "rule-set")]
+    pub system: Option<String>,
 }
 
 pub fn run(a: ImportArgs) -> ExitCode {
@@ -122,148 +130,287 @@ fn board_result(white: ResultCode, black: ResultCode) -> BoardResult {
     }
 }
 
-struct Importer {
-    store: Arc<TournamentStore>,
-    tournament: String,
-    n: u32,
-    events: u64,
+/// A file's import, worked out in memory: the commands in order, each with what it does.
+pub struct Plan {
+    pub tournament: String,
+    pub commands: Vec<(String, Command)>,
+    pub players: u32,
+    pub rounds: u32,
+    pub renumbered: bool,
 }
 
-impl Importer {
-    async fn run(&mut self, what: &str, command: Command) -> Result<(), Exit> {
-        self.n += 1;
-        let ctx = CommandContext::new(
-            &self.tournament,
-            &format!("import:{}", self.n),
-            None,
-            "import",
-        )
-        .map_err(|s| status_exit("tournament id", &s))?;
-        let o = self
-            .store
-            .execute(&ctx, |_| Ok(command.clone()))
-            .await
-            .map_err(|s| status_exit(what, &s))?;
-        self.events = o.last_version;
+/// Where in the file a command comes from: its line, and the columns and field when known.
+#[derive(Clone)]
+struct At {
+    line: usize,
+    columns: Option<(usize, usize)>,
+    field: String,
+}
+
+impl At {
+    fn line(line: usize, field: impl Into<String>) -> At {
+        At {
+            line,
+            columns: None,
+            field: field.into(),
+        }
+    }
+    fn cols(line: usize, from: usize, to: usize, field: impl Into<String>) -> At {
+        At {
+            line,
+            columns: Some((from, to)),
+            field: field.into(),
+        }
+    }
+}
+
+impl std::fmt::Display for At {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.columns {
+            Some((a, b)) if a == b => write!(f, "line {}, column {a}", self.line)?,
+            Some((a, b)) => write!(f, "line {}, columns {a}-{b}", self.line)?,
+            None => write!(f, "line {}", self.line)?,
+        }
+        write!(f, " ({})", self.field)
+    }
+}
+
+/// The columns of a `001` field a registration error names.
+fn player_columns(field: &str) -> (usize, usize, &'static str) {
+    match field {
+        f if f.contains("name") => (15, 47, "name"),
+        f if f.contains("rating") => (49, 52, "rating"),
+        f if f.contains("federation") => (54, 56, "federation"),
+        f if f.contains("fide") => (58, 68, "FIDE id"),
+        f if f.contains("birth") => (70, 79, "birth date"),
+        f if f.contains("title") => (11, 13, "title"),
+        f if f.contains("sex") => (10, 10, "sex"),
+        _ => (5, 8, "start number"),
+    }
+}
+
+/// The header record a tournament field comes from.
+fn header_code(field: &str) -> TextCode {
+    match field {
+        f if f.contains("place") => TextCode::City,
+        f if f.contains("federation") => TextCode::Federation,
+        f if f.contains("start") => TextCode::StartDate,
+        f if f.contains("end") => TextCode::EndDate,
+        f if f.contains("deputy") => TextCode::DeputyArbiter,
+        f if f.contains("chief") || f.contains("arbiter") => TextCode::ChiefArbiter,
+        f if f.contains("time_control") => TextCode::TimeControl,
+        f if f.contains("tournament_type") => TextCode::TournamentType,
+        _ => TextCode::TournamentName,
+    }
+}
+
+/// Imports into a state in memory: each command decided and applied, or refused naming where
+/// the file says what it asks.
+struct Planner {
+    state: State,
+    commands: Vec<(String, Command)>,
+}
+
+impl Planner {
+    fn run(&mut self, at: &At, what: String, command: Command) -> Result<(), String> {
+        let events = decide(&self.state, &command).map_err(|e| format!("{at}: {what}: {e}"))?;
+        for e in &events {
+            self.state
+                .try_apply(e)
+                .map_err(|e| format!("{at}: {what}: {e}"))?;
+        }
+        self.commands.push((what, command));
         Ok(())
     }
 }
 
-async fn import(a: ImportArgs) -> Result<(), Exit> {
-    let bytes = std::fs::read(&a.input)
-        .map_err(|e| Exit::Unavailable(format!("cannot read {}: {e}", a.input.display())))?;
-    let trf = arbiter_trf::parse_bytes(&bytes)
-        .map_err(|e| Exit::Invalid(format!("{}: {e}", a.input.display())))?;
-    let file = trf.file;
-    let id = a.id.clone().unwrap_or_else(|| id_from_path(&a.input));
-    let stream = stream_of(&id).map_err(|s| status_exit("--id", &s))?;
-    let opened = a.log.open().await?;
-    let log = opened.as_dyn();
-    let store = Arc::new(TournamentStore::new(log.clone(), "import", None));
-    let mut im = Importer {
-        store: store.clone(),
-        tournament: id.clone(),
-        n: 0,
-        events: 0,
-    };
-    let rule_set = match &a.rule_set {
-        Some(r) => Some(
-            r.parse::<arbiter_pairing::RuleSet>()
-                .map_err(|e| Exit::Invalid(format!("--rule-set: {e}")))?,
-        ),
-        None => None,
-    };
-    let summary = import_file(&mut im, &file, &a.input.display().to_string(), rule_set).await?;
-    if let super::backend::OpenedLog::Sled(l) = &opened {
-        let _ = l.flush().await;
-    }
-    let version = log
-        .last_version(&stream)
-        .await
-        .map_err(|e| Exit::Unavailable(e.to_string()))?;
-    eprintln!(
-        "imported {}: {} players, {} rounds, stream {stream} at version {version} ({})",
-        a.input.display(),
-        summary.0,
-        summary.1,
-        opened.describe(&a.log)
-    );
-    println!("{id}");
-    Ok(())
+/// The rule set of a file: as asked, else its type code (`092`/`192`), else the rules in force
+/// on its start date (`042`); never a default.
+pub fn rule_set_for(
+    asked: Option<arbiter_pairing::RuleSet>,
+    file: &TrfFile,
+) -> Result<arbiter_pairing::RuleSet, String> {
+    asked
+        .or_else(|| arbiter_pairing::trf::rule_set_of(file))
+        .ok_or_else(|| {
+            "the file names no rule set (no type code in record 092 or 192) and no start date \
+             (record 042) to tell the rules in force; give it with --system dutch-2017 or \
+             --system dutch-2025"
+                .to_string()
+        })
 }
 
-/// Imports a parsed file; returns (players, rounds).
-async fn import_file(
-    im: &mut Importer,
+/// Works out the import of a parsed file into tournament `id`, in memory. Errors name the
+/// line, columns and field of the record at fault (and never panic).
+pub fn plan(
     file: &TrfFile,
-    source: &str,
-    rule_set: Option<arbiter_pairing::RuleSet>,
-) -> Result<(u32, u32), Exit> {
-    let invalid = |m: String| Exit::Invalid(format!("{source}: {m}"));
+    id: &str,
+    asked: Option<arbiter_pairing::RuleSet>,
+) -> Result<Plan, String> {
+    let line_of = |pred: &dyn Fn(&Record) -> bool| -> usize {
+        file.records.iter().position(pred).map_or(1, |i| i + 1)
+    };
+    let text_line = |code: TextCode| line_of(&|r| matches!(r, Record::Text(t) if t.code == code));
+    let player_line =
+        |sn: PlayerId| line_of(&|r| matches!(r, Record::Player(p) if p.start_number == sn));
     let mut players: Vec<&arbiter_trf::PlayerRecord> = file.players().collect();
     players.sort_by_key(|p| p.start_number);
     if players.is_empty() {
-        return Err(invalid("the file has no players (001 records)".into()));
+        return Err("line 1 (001 records): the file has no players".into());
     }
-    let rule_set = rule_set
-        .or_else(|| arbiter_pairing::trf::rule_set_of(file))
-        .unwrap_or(arbiter_pairing::RuleSet::Dutch2025);
-    let start = file
-        .text(TextCode::StartDate)
-        .and_then(parse_trf_date)
-        .unwrap_or_else(|| match rule_set {
-            arbiter_pairing::RuleSet::Dutch2017 => Date::ymd(2017, 7, 1).expect("date"),
-            arbiter_pairing::RuleSet::Dutch2025 => Date::ymd(2025, 7, 1).expect("date"),
-        });
-    let end = file
-        .text(TextCode::EndDate)
-        .and_then(parse_trf_date)
-        .filter(|d| *d >= start)
-        .unwrap_or(start);
+    let rule_set = rule_set_for(asked, file)?;
+    // With 310 teams, TRF-2026 names teams in 240/250/260: a team event, which the service does
+    // not run.
+    if file.records.iter().any(|r| matches!(r, Record::Team310(_)))
+        && let Some(i) = file.records.iter().position(|r| {
+            matches!(
+                r,
+                Record::Byes(_) | Record::Acceleration(_) | Record::Prohibited(_)
+            )
+        })
+    {
+        return Err(format!(
+            "{}: with 310 team records its ids are team numbers: team events are not supported",
+            At::cols(i + 1, 1, 3, "team record ids")
+        ));
+    }
+    let date_of = |code: TextCode, name: &str| -> Result<Option<Date>, String> {
+        match file.text(code) {
+            None => Ok(None),
+            Some(s) if s.trim().is_empty() => Ok(None),
+            Some(s) => parse_trf_date(s).map(Some).ok_or_else(|| {
+                format!(
+                    "{}: {s:?} is not a date (YYYY/MM/DD)",
+                    At::cols(text_line(code), 5, 4 + s.len().max(1), name)
+                )
+            }),
+        }
+    };
+    // A file without dates gets the first day of its rule set (the service needs a date).
+    let start = date_of(TextCode::StartDate, "start date")?.unwrap_or_else(|| match rule_set {
+        arbiter_pairing::RuleSet::Dutch2017 => Date::ymd(2017, 7, 1).expect("date"),
+        arbiter_pairing::RuleSet::Dutch2025 => Date::ymd(2025, 7, 1).expect("date"),
+    });
+    let end = match date_of(TextCode::EndDate, "end date")? {
+        Some(d) if d < start => {
+            return Err(format!(
+                "{}: the end date {d} is before the start date {start}",
+                At::line(text_line(TextCode::EndDate), "end date")
+            ));
+        }
+        Some(d) => d,
+        None => start,
+    };
     let paired: Vec<u32> = (1..=file.round_columns())
         .filter(|&r| file.is_round_paired(r))
         .collect();
     let rounds_played = paired.len() as u32;
-    if paired.iter().enumerate().any(|(i, r)| *r != i as u32 + 1) {
-        return Err(invalid(format!(
-            "paired rounds {paired:?} are not consecutive from round 1"
-        )));
+    if let Some((i, r)) = paired
+        .iter()
+        .enumerate()
+        .find(|(i, r)| **r != *i as u32 + 1)
+    {
+        return Err(format!(
+            "line {} (round {}): round {r} is paired but round {} is not",
+            player_line(players[0].start_number),
+            i + 1,
+            i + 1
+        ));
+    }
+    let total = file.total_rounds().max(rounds_played);
+    if total > 99 {
+        return Err(format!(
+            "{}: {total} rounds; at most 99",
+            At::line(
+                line_of(&|r| matches!(r, Record::Xxr(_) | Record::Rounds(_))),
+                "number of rounds"
+            )
+        ));
     }
     let name = file
         .tournament_name()
         .map(str::to_string)
         .filter(|s| !s.trim().is_empty())
-        .unwrap_or_else(|| im.tournament.clone());
-    let mut create = CreateTournament::new(
-        name.chars().take(200).collect::<String>(),
-        start,
-        end,
-        file.total_rounds().max(rounds_played).clamp(1, 99),
-    );
-    create.place = file
-        .text(TextCode::City)
-        .unwrap_or("")
-        .chars()
-        .take(200)
-        .collect();
+        .unwrap_or_else(|| id.to_string());
+    let mut create = CreateTournament::new(name, start, end, total.max(1));
+    create.place = file.text(TextCode::City).unwrap_or("").to_string();
     create.federation = federation(file.text(TextCode::Federation).unwrap_or(""));
     create.chief_arbiter = Arbiter::named(
         file.text(TextCode::ChiefArbiter)
-            .map(|s| s.trim().chars().take(200).collect::<String>())
+            .map(|s| s.trim().to_string())
             .filter(|s| !s.is_empty())
             .unwrap_or_else(|| "(not given in the file)".into()),
     );
+    create.deputy_arbiters = file
+        .records
+        .iter()
+        .filter_map(|r| match r {
+            Record::Text(t) if t.code == TextCode::DeputyArbiter && !t.text.trim().is_empty() => {
+                Some(Arbiter::named(t.text.trim()))
+            }
+            _ => None,
+        })
+        .collect();
     create.rule_set = Some(rule_set.name().to_string());
     create.scoring = file.point_system();
     create.initial_color = Some(file.initial_color().unwrap_or(Color::White));
-    create.time_control = file
-        .text(TextCode::TimeControl)
+    create.time_control = file.text(TextCode::TimeControl).unwrap_or("").to_string();
+    create.tournament_type = file
+        .text(TextCode::TournamentType)
         .unwrap_or("")
-        .chars()
-        .take(200)
-        .collect();
-    im.run("create the tournament", Command::CreateTournament(create))
-        .await?;
+        .trim()
+        .to_string();
+    create.round_dates = file
+        .records
+        .iter()
+        .find_map(|r| match r {
+            Record::RoundDates(d) => Some(d),
+            _ => None,
+        })
+        .map(|d| {
+            d.dates
+                .iter()
+                .enumerate()
+                .map(|(i, x)| match x {
+                    None => Ok(None),
+                    Some(x) => Date::ymd(2000 + x.yy as i32, x.month as u32, x.day as u32)
+                        .map(Some)
+                        .map_err(|_| {
+                            format!(
+                                "{}: {x} is not a date",
+                                At::cols(
+                                    line_of(&|r| matches!(r, Record::RoundDates(_))),
+                                    92 + 10 * i,
+                                    99 + 10 * i,
+                                    format!("round {} date", i + 1)
+                                )
+                            )
+                        }),
+                })
+                .collect::<Result<Vec<_>, String>>()
+        })
+        .transpose()?
+        .unwrap_or_default();
+    let mut pl = Planner {
+        state: State::default(),
+        commands: Vec::new(),
+    };
+    if let Err(e) = decide(&pl.state, &Command::CreateTournament(create.clone())) {
+        let field = match &e {
+            DomainError::Invalid { field, .. } => field.clone(),
+            _ => "tournament".into(),
+        };
+        let code = header_code(&field);
+        return Err(format!(
+            "{}: {e}",
+            At::line(text_line(code), format!("{} {field}", code.code()))
+        ));
+    }
+    pl.run(
+        &At::line(1, "header"),
+        "create the tournament".into(),
+        Command::CreateTournament(create),
+    )?;
 
     for p in &players {
         let birth_date = p.birth_date.and_then(|b| match b {
@@ -285,56 +432,191 @@ async fn import_file(
             }),
             ..RegisterPlayer::default()
         };
-        im.run(
-            &format!("player {} ({})", p.start_number, p.name),
-            Command::RegisterPlayer(register),
-        )
-        .await?;
+        let command = Command::RegisterPlayer(register);
+        if let Err(e) = decide(&pl.state, &command) {
+            let (a, b, field) = match &e {
+                DomainError::Invalid { field, .. } => player_columns(field),
+                _ => (5, 8, "start number"),
+            };
+            return Err(format!(
+                "{}: player {}: {e}",
+                At::cols(player_line(p.start_number), a, b, field),
+                p.start_number
+            ));
+        }
+        pl.run(
+            &At::line(player_line(p.start_number), "player"),
+            format!("player {} ({})", p.start_number, p.name),
+            command,
+        )?;
     }
     // Start numbers of the file -> pairing numbers given (registration order = file order).
-    let folded = im
-        .store
-        .current(&stream_of(&im.tournament).expect("checked"))
-        .await
-        .map_err(|e| Exit::Damaged(e.to_string()))?;
     let mut pn_of: BTreeMap<PlayerId, PlayerId> = BTreeMap::new();
     for (i, p) in players.iter().enumerate() {
-        let pn = folded
+        let pn = pl
             .state
             .player_by_entry(EntryId(i as u32))
             .map(|r| r.pairing_number())
-            .ok_or_else(|| Exit::Damaged("a registered player is missing".into()))?;
+            .ok_or_else(|| format!("player {} was not registered", p.start_number))?;
         pn_of.insert(p.start_number, pn);
     }
-    if pn_of.iter().any(|(a, b)| a != b) {
-        eprintln!(
-            "note: {source}: the file's start numbers do not follow the initial ranking \
-             (rating, title, name); players get the pairing numbers of the ranking and the \
-             history is renumbered"
-        );
-    }
-    let map = |sn: PlayerId| -> Result<PlayerId, Exit> {
+    let renumbered = pn_of.iter().any(|(a, b)| a != b);
+    let map = |sn: PlayerId, at: &At| -> Result<PlayerId, String> {
         pn_of
             .get(&sn)
             .copied()
-            .ok_or_else(|| invalid(format!("unknown player {sn}")))
+            .ok_or_else(|| format!("{at}: there is no player {sn}"))
     };
 
+    // Acceleration: every player's virtual points as the file gives them.
+    let acc = file.accelerations();
+    if acc.source != AccelerationSource::None {
+        for (&sn, points) in &acc.points {
+            if points.iter().all(|s| *s == arbiter_core::Score::ZERO) {
+                continue;
+            }
+            let at = match acc.source {
+                AccelerationSource::Xxa => At::line(
+                    line_of(&|r| matches!(r, Record::Xxa(x) if x.player == sn)),
+                    "XXA virtual points",
+                ),
+                AccelerationSource::Record250 => At::line(
+                    line_of(
+                        &|r| matches!(r, Record::Acceleration(a) if (a.first_id..=a.last_id).contains(&sn)),
+                    ),
+                    "250 acceleration",
+                ),
+                _ => At::line(text_line(TextCode::EncodedType), "type code (Baku)"),
+            };
+            let player = map(sn, &at)?;
+            pl.run(
+                &at,
+                format!("virtual points of player {sn}"),
+                Command::SetVirtualPoints(SetVirtualPoints {
+                    player,
+                    points: points.clone(),
+                }),
+            )?;
+        }
+    }
+    // Forbidden pairings and teams, in file order.
+    for (i, r) in file.records.iter().enumerate() {
+        let line = i + 1;
+        match r {
+            Record::Xxp(ids) | Record::Prohibited(arbiter_trf::ProhibitedRecord { ids, .. }) => {
+                // The ids' columns: from 13 in record 260, from 5 in XXP, five columns each.
+                let (rounds, field, from) = match r {
+                    // Every round of the event: the whole event, as XXP says it.
+                    Record::Prohibited(p) if p.first_round <= 1 && p.last_round >= total => {
+                        (None, "260", 13)
+                    }
+                    Record::Prohibited(p) => (Some((p.first_round, p.last_round)), "260", 13),
+                    _ => (None, "XXP", 5),
+                };
+                let at = At::cols(
+                    line,
+                    from,
+                    from + 5 * ids.len().max(1) - 2,
+                    format!("{field} forbidden pairing"),
+                );
+                let players = ids
+                    .iter()
+                    .map(|&sn| map(sn, &at))
+                    .collect::<Result<Vec<_>, _>>()?;
+                pl.run(
+                    &at,
+                    format!("forbidden pairing on line {line}"),
+                    Command::ForbidPairings(ForbidPairings { players, rounds }),
+                )?;
+            }
+            Record::Team013(t) => {
+                let at = At::cols(
+                    line,
+                    37,
+                    35 + 5 * t.members.len().max(1),
+                    "013 team members",
+                );
+                let members = t
+                    .members
+                    .iter()
+                    .map(|m| m.map(|sn| map(sn, &at)).transpose())
+                    .collect::<Result<Vec<_>, _>>()?;
+                pl.run(
+                    &at,
+                    format!("team {}", t.name),
+                    Command::RecordTeam(RecordTeam {
+                        team: TeamRecorded {
+                            name: t.name.clone(),
+                            members,
+                            ..TeamRecorded::default()
+                        },
+                    }),
+                )?;
+            }
+            Record::Team310(t) => {
+                let at = At::cols(
+                    line,
+                    74,
+                    72 + 5 * t.members.len().max(1),
+                    "310 team members",
+                );
+                let members = t
+                    .members
+                    .iter()
+                    .map(|m| m.map(|sn| map(sn, &at)).transpose())
+                    .collect::<Result<Vec<_>, _>>()?;
+                pl.run(
+                    &at,
+                    format!("team {}", t.name),
+                    Command::RecordTeam(RecordTeam {
+                        team: TeamRecorded {
+                            number: t.number,
+                            name: t.name.clone(),
+                            nickname: t.nickname.clone(),
+                            strength: t.strength,
+                            match_points: t.match_points,
+                            game_points: t.game_points,
+                            rank: t.rank,
+                            members,
+                        },
+                    }),
+                )?;
+            }
+            _ => {}
+        }
+    }
+
+    let round_at = |sn: PlayerId, r: u32| {
+        let c = 92 + 10 * (r as usize - 1);
+        At::cols(player_line(sn), c, c + 7, format!("round {r}"))
+    };
     for r in 1..=rounds_played + 1 {
-        if r > rounds_played && (r > file.round_columns() || r > file.total_rounds()) {
+        if r > rounds_played && r > total {
             break;
         }
-        // Players not paired this round: their bye or absence.
+        // Players not paired this round: their bye or absence. For the next round: the byes
+        // announced in its column, by XXZ or by record 240.
+        let announced = if r > rounds_played {
+            file.absences(r)
+        } else {
+            BTreeMap::new()
+        };
         for p in &players {
             let e = p.entry(r).copied();
             if e.as_ref().is_some_and(is_paired) {
                 continue;
             }
-            if r > rounds_played && e.is_none() {
-                continue; // next round: only announced byes
-            }
-            let pn = map(p.start_number)?;
-            let command = match e.map(|e| e.result) {
+            let code = if r > rounds_played {
+                match announced.get(&p.start_number) {
+                    Some(c) => Some(*c),
+                    None => continue,
+                }
+            } else {
+                e.map(|e| e.result)
+            };
+            let at = round_at(p.start_number, r);
+            let pn = map(p.start_number, &at)?;
+            let command = match code {
                 Some(ResultCode::HalfBye) => Command::RequestBye(RequestBye {
                     player: pn,
                     round: r,
@@ -358,64 +640,62 @@ async fn import_file(
                     reason: "not paired in the imported file".into(),
                 }),
             };
-            im.run(&format!("round {r}: player {}", p.start_number), command)
-                .await?;
+            pl.run(
+                &at,
+                format!("round {r}: player {}", p.start_number),
+                command,
+            )?;
         }
         if r > rounds_played {
             break;
         }
-        im.run(
-            &format!("round {r}: start"),
+        pl.run(
+            &At::line(player_line(players[0].start_number), format!("round {r}")),
+            format!("round {r}: start"),
             Command::StartRound(StartRound {
                 round: r,
                 scheduled_unix_ms: None,
             }),
-        )
-        .await?;
+        )?;
         // The recorded pairing: each game once, from White's line.
-        let mut games: Vec<(PlayerId, PlayerId, ResultCode, ResultCode)> = Vec::new();
+        let mut games: Vec<(PlayerId, PlayerId, ResultCode, ResultCode, PlayerId)> = Vec::new();
         let mut bye = None;
         for p in &players {
             let Some(e) = p.entry(r) else { continue };
+            let at = round_at(p.start_number, r);
             if e.result == ResultCode::PairingBye && e.opponent.is_none() {
-                bye = Some(map(p.start_number)?);
+                bye = Some(map(p.start_number, &at)?);
                 continue;
             }
             let (Some(o), Some(Color::White)) = (e.opponent, e.color) else {
                 if e.opponent.is_some() && e.color.is_none() {
-                    return Err(invalid(format!(
-                        "round {r}: player {} has an opponent but no colour",
-                        p.start_number
-                    )));
+                    return Err(format!("{at}: an opponent but no colour"));
                 }
                 continue;
             };
             let black = file
                 .player(o)
                 .and_then(|q| q.entry(r))
-                .ok_or_else(|| invalid(format!("round {r}: opponent {o} has no entry")))?;
-            games.push((map(p.start_number)?, map(o)?, e.result, black.result));
+                .ok_or_else(|| format!("{at}: opponent {o} has no entry in round {r}"))?;
+            games.push((
+                map(p.start_number, &at)?,
+                map(o, &at)?,
+                e.result,
+                black.result,
+                p.start_number,
+            ));
         }
         // Board order: the higher score before the round first, then the lower pairing number.
-        let folded = im
-            .store
-            .current(&stream_of(&im.tournament).expect("checked"))
-            .await
-            .map_err(|e| Exit::Damaged(e.to_string()))?;
-        let before = |pn: PlayerId| {
-            folded
-                .state
-                .score_after(pn, r - 1)
-                .map_or(0, |s| s.tenths())
-        };
+        let before = |pn: PlayerId| pl.state.score_after(pn, r - 1).map_or(0, |s| s.tenths());
         games.sort_by_key(|g| {
             (
                 std::cmp::Reverse(before(g.0).max(before(g.1))),
                 g.0.min(g.1),
             )
         });
-        im.run(
-            &format!("round {r}: publish the recorded pairing"),
+        pl.run(
+            &At::line(player_line(players[0].start_number), format!("round {r}")),
+            format!("round {r}: publish the recorded pairing"),
             Command::PublishPairing(PublishPairing {
                 round: r,
                 proposal_version: None,
@@ -423,28 +703,117 @@ async fn import_file(
                     boards: games.iter().map(|g| Pair::new(g.0, g.1)).collect(),
                     bye,
                 }),
-                note: format!("imported from {source}"),
+                note: "imported from a TRF file".into(),
             }),
-        )
-        .await?;
+        )?;
         for (i, g) in games.iter().enumerate() {
-            im.run(
-                &format!("round {r}, board {}: result", i + 1),
+            pl.run(
+                &round_at(g.4, r),
+                format!("round {r}, board {}: result", i + 1),
                 Command::RecordResult(RecordResult {
                     round: r,
                     board: i as u32 + 1,
                     result: board_result(g.2, g.3),
                 }),
-            )
-            .await?;
+            )?;
         }
-        im.run(
-            &format!("round {r}: close"),
+        pl.run(
+            &At::line(player_line(players[0].start_number), format!("round {r}")),
+            format!("round {r}: close"),
             Command::CloseRound(CloseRound { round: r }),
-        )
-        .await?;
+        )?;
     }
-    Ok((players.len() as u32, rounds_played))
+    Ok(Plan {
+        tournament: id.to_string(),
+        commands: pl.commands,
+        players: players.len() as u32,
+        rounds: rounds_played,
+        renumbered,
+    })
+}
+
+/// Appends a plan's commands through the tournament store (ids `import:<n>`).
+async fn execute(store: &Arc<TournamentStore>, plan: &Plan) -> Result<u64, Exit> {
+    let mut last = 0;
+    for (n, (what, command)) in plan.commands.iter().enumerate() {
+        let ctx = CommandContext::new(
+            &plan.tournament,
+            &format!("import:{}", n + 1),
+            None,
+            "import",
+        )
+        .map_err(|s| status_exit("tournament id", &s))?;
+        let o = store
+            .execute(&ctx, |_| Ok(command.clone()))
+            .await
+            .map_err(|s| status_exit(what, &s))?;
+        last = o.last_version;
+    }
+    Ok(last)
+}
+
+async fn import(a: ImportArgs) -> Result<(), Exit> {
+    if a.id.is_some() && a.inputs.len() > 1 {
+        return Err(Exit::Invalid(
+            "--id names one tournament; give one file with it".into(),
+        ));
+    }
+    let asked = match &a.system {
+        Some(r) => Some(
+            r.parse::<arbiter_pairing::RuleSet>()
+                .map_err(|e| Exit::Invalid(format!("--system: {e}")))?,
+        ),
+        None => None,
+    };
+    // Every file is read and imported in memory first: nothing is written unless all are good.
+    let mut plans = Vec::with_capacity(a.inputs.len());
+    let mut ids = std::collections::BTreeSet::new();
+    for input in &a.inputs {
+        let source = input.display().to_string();
+        let bytes = std::fs::read(input)
+            .map_err(|e| Exit::Unavailable(format!("cannot read {source}: {e}")))?;
+        let trf = arbiter_trf::parse_bytes(&bytes)
+            .map_err(|e| Exit::Invalid(format!("{source}: {e}")))?;
+        let id = a.id.clone().unwrap_or_else(|| id_from_path(input));
+        stream_of(&id).map_err(|s| status_exit("--id", &s))?;
+        if !ids.insert(id.clone()) {
+            return Err(Exit::Invalid(format!(
+                "{source}: tournament id {id} is given by two files"
+            )));
+        }
+        let plan =
+            plan(&trf.file, &id, asked).map_err(|m| Exit::Invalid(format!("{source}: {m}")))?;
+        if plan.renumbered {
+            eprintln!(
+                "note: {source}: the file's start numbers do not follow the initial ranking \
+                 (rating, title, name); players get the pairing numbers of the ranking and the \
+                 history is renumbered"
+            );
+        }
+        plans.push((source, plan));
+    }
+    let opened = a.log.open().await?;
+    let log = opened.as_dyn();
+    let store = Arc::new(TournamentStore::new(log.clone(), "import", None));
+    for (source, plan) in &plans {
+        execute(&store, plan).await?;
+        let stream = stream_of(&plan.tournament).map_err(|s| status_exit("--id", &s))?;
+        let version = log
+            .last_version(&stream)
+            .await
+            .map_err(|e| Exit::Unavailable(e.to_string()))?;
+        eprintln!(
+            "imported {source}: {} players, {} rounds, stream {stream} at version {version} ({})",
+            plan.players,
+            plan.rounds,
+            opened.describe(&a.log)
+        );
+        println!("{}", plan.tournament);
+    }
+    if let super::backend::OpenedLog::Sled(l) = &opened {
+        let _ = l.flush().await;
+    }
+    Ok(())
 }
 
 #[cfg(test)]

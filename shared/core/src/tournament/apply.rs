@@ -249,6 +249,38 @@ impl State {
             Event::TournamentFinished(e) => {
                 self.finished = Some(e.rounds_played);
             }
+            Event::VirtualPointsSet(e) => {
+                let p = self.player_mut(e.player_id, event)?;
+                p.virtual_points = Some(e.points.clone());
+            }
+            Event::PairingsForbidden(e) => {
+                let mut ids = Vec::with_capacity(e.player_ids.len());
+                for &pn in &e.player_ids {
+                    let Some(id) = self.entry_of(pn) else {
+                        return Err(inconsistent(event, format!("player {pn} does not exist")));
+                    };
+                    ids.push(id);
+                }
+                self.forbidden.push((ids, e.rounds));
+            }
+            Event::TeamRecorded(e) => {
+                let mut members = Vec::with_capacity(e.members.len());
+                for m in &e.members {
+                    members.push(match m {
+                        None => None,
+                        Some(pn) => match self.entry_of(*pn) {
+                            Some(id) => Some(id),
+                            None => {
+                                return Err(inconsistent(
+                                    event,
+                                    format!("team member {pn} does not exist"),
+                                ));
+                            }
+                        },
+                    });
+                }
+                self.teams.push((e.clone(), members));
+            }
         }
         Ok(())
     }
@@ -375,6 +407,7 @@ impl State {
             byes: BTreeMap::new(),
             absences: BTreeMap::new(),
             accelerated,
+            virtual_points: None,
         });
     }
 

@@ -27,6 +27,9 @@ pub enum Command {
     CorrectResult(CorrectResult),
     CloseRound(CloseRound),
     FinishTournament(FinishTournament),
+    SetVirtualPoints(SetVirtualPoints),
+    ForbidPairings(ForbidPairings),
+    RecordTeam(RecordTeam),
 }
 
 impl Command {
@@ -48,6 +51,9 @@ impl Command {
             Command::CorrectResult(_) => "CorrectResult",
             Command::CloseRound(_) => "CloseRound",
             Command::FinishTournament(_) => "FinishTournament",
+            Command::SetVirtualPoints(_) => "SetVirtualPoints",
+            Command::ForbidPairings(_) => "ForbidPairings",
+            Command::RecordTeam(_) => "RecordTeam",
         }
     }
 }
@@ -85,6 +91,10 @@ pub struct CreateTournament {
     pub time_control: String,
     pub acceleration: Option<AccelerationChoice>,
     pub fide_rated: bool,
+    /// The TRF "type of tournament" (092) as written; empty when not given.
+    pub tournament_type: String,
+    /// The planned date of each round; `None` = not scheduled.
+    pub round_dates: Vec<Option<Date>>,
 }
 
 impl CreateTournament {
@@ -114,6 +124,8 @@ impl CreateTournament {
             time_control: String::new(),
             acceleration: None,
             fide_rated: true,
+            tournament_type: String::new(),
+            round_dates: Vec::new(),
         }
     }
 }
@@ -285,3 +297,26 @@ pub struct CloseRound {
 
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub struct FinishTournament {}
+
+/// Sets a player's virtual points of acceleration for rounds 1, 2, ... (as TRF `XXA` carries
+/// them); they replace the announced method's values for him. Only rounds whose pairing is not
+/// published may change.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SetVirtualPoints {
+    pub player: PlayerId,
+    pub points: Vec<crate::Score>,
+}
+
+/// The players must not meet each other in `rounds` (inclusive; `None` = the whole event), as
+/// TRF `XXP` / record 260 say. Only from a round whose pairing is not published.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ForbidPairings {
+    pub players: Vec<PlayerId>,
+    pub rounds: Option<(u32, u32)>,
+}
+
+/// Records a team (TRF 013 / 310); members by current pairing number.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RecordTeam {
+    pub team: super::event::TeamRecorded,
+}

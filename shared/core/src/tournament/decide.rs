@@ -50,6 +50,9 @@ pub fn decide(state: &State, command: &Command) -> Result<Vec<Event>, DomainErro
         Command::CorrectResult(c) => d.correct_result(c),
         Command::CloseRound(c) => d.close_round(c),
         Command::FinishTournament(_) => d.finish(),
+        Command::SetVirtualPoints(c) => d.set_virtual_points(c),
+        Command::ForbidPairings(c) => d.forbid_pairings(c),
+        Command::RecordTeam(c) => d.record_team(c),
     }
 }
 
@@ -369,6 +372,20 @@ fn create(c: &CreateTournament) -> Result<Vec<Event>, DomainError> {
         rating_kind: c.rating_kind,
         tie_breaks: tie_breaks(&c.tie_breaks)?,
         time_control: line("time_control", &c.time_control, false)?,
+        tournament_type: line("tournament_type", &c.tournament_type, false)?,
+        round_dates: {
+            let mut v = c.round_dates.clone();
+            while v.last() == Some(&None) {
+                v.pop();
+            }
+            if v.len() > MAX_ROUNDS as usize {
+                return Err(DomainError::invalid(
+                    "round_dates",
+                    format!("more than {MAX_ROUNDS} dates"),
+                ));
+            }
+            v
+        },
         acceleration,
         fide_rated: c.fide_rated,
     })])
@@ -382,6 +399,117 @@ struct Decider<'a> {
 }
 
 impl Decider<'_> {
+    /// The first round whose pairing may still change (past the last round when none).
+    fn first_unpaired_round(&self) -> u32 {
+        self.s
+            .next_open_round()
+            .unwrap_or(self.t.rounds.saturating_add(1))
+    }
+
+    fn set_virtual_points(&self, c: &SetVirtualPoints) -> Result<Vec<Event>, DomainError> {
+        self.entry(c.player)?;
+        if c.points.len() > self.t.rounds as usize {
+            return Err(DomainError::invalid(
+                "points",
+                format!(
+                    "{} rounds of virtual points for a tournament of {} rounds",
+                    c.points.len(),
+                    self.t.rounds
+                ),
+            ));
+        }
+        if let Some(i) = c
+            .points
+            .iter()
+            .position(|s| !(0..=9999).contains(&s.tenths()))
+        {
+            return Err(DomainError::invalid(
+                "points",
+                format!("round {}: virtual points must be 0 to 999.9", i + 1),
+            ));
+        }
+        let at = |r: u32| c.points.get(r as usize - 1).copied().unwrap_or(Score::ZERO);
+        let open = self.first_unpaired_round();
+        if let Some(r) =
+            (1..open.min(self.t.rounds + 1)).find(|&r| at(r) != self.s.virtual_points(c.player, r))
+        {
+            return Err(DomainError::invalid(
+                "points",
+                format!("round {r} is already paired; its virtual points cannot change"),
+            ));
+        }
+        let mut points = c.points.clone();
+        while points.last() == Some(&Score::ZERO) {
+            points.pop();
+        }
+        let mut events = vec![Event::VirtualPointsSet(VirtualPointsSet {
+            player_id: c.player,
+            points,
+        })];
+        if let Some(r) = self.s.pending_round()
+            && at(r) != self.s.virtual_points(c.player, r)
+        {
+            events.extend(self.rerequest());
+        }
+        Ok(events)
+    }
+
+    fn forbid_pairings(&self, c: &ForbidPairings) -> Result<Vec<Event>, DomainError> {
+        let mut seen = BTreeSet::new();
+        for &p in &c.players {
+            self.entry(p)?;
+            if !seen.insert(p) {
+                return Err(DomainError::invalid(
+                    "players",
+                    format!("player {p} is listed twice"),
+                ));
+            }
+        }
+        if seen.len() < 2 {
+            return Err(DomainError::invalid("players", "at least two players"));
+        }
+        let (first, last) = c.rounds.unwrap_or((1, self.t.rounds));
+        if first == 0 || first > last || last > self.t.rounds {
+            return Err(DomainError::invalid(
+                "rounds",
+                format!(
+                    "rounds {first} to {last} are not within 1 to {}",
+                    self.t.rounds
+                ),
+            ));
+        }
+        if first < self.first_unpaired_round() {
+            return Err(DomainError::RoundAlreadyPaired {
+                round: first,
+                hint: "forbid the pairings from a round not yet paired",
+            });
+        }
+        let mut events = vec![Event::PairingsForbidden(PairingsForbidden {
+            player_ids: c.players.clone(),
+            rounds: c.rounds,
+        })];
+        if self
+            .s
+            .pending_round()
+            .is_some_and(|r| (first..=last).contains(&r))
+        {
+            events.extend(self.rerequest());
+        }
+        Ok(events)
+    }
+
+    fn record_team(&self, c: &RecordTeam) -> Result<Vec<Event>, DomainError> {
+        let t = &c.team;
+        for m in t.members.iter().flatten() {
+            self.entry(*m)?;
+        }
+        Ok(vec![Event::TeamRecorded(TeamRecorded {
+            name: line("team.name", &t.name, true)?,
+            nickname: line("team.nickname", &t.nickname, false)?,
+            ..t.clone()
+        })])
+    }
+
     fn entry(&self, player: PlayerId) -> Result<EntryId, DomainError> {
         self.s.entry_of(player).ok_or(DomainError::UnknownPlayer {
             player,

@@ -45,6 +45,9 @@ pub enum Event {
     ResultCorrected(ResultCorrected),
     RoundClosed(RoundClosed),
     TournamentFinished(TournamentFinished),
+    VirtualPointsSet(VirtualPointsSet),
+    PairingsForbidden(PairingsForbidden),
+    TeamRecorded(TeamRecorded),
 }
 
 impl Event {
@@ -68,6 +71,9 @@ impl Event {
             Event::ResultCorrected(_) => "ResultCorrected",
             Event::RoundClosed(_) => "RoundClosed",
             Event::TournamentFinished(_) => "TournamentFinished",
+            Event::VirtualPointsSet(_) => "VirtualPointsSet",
+            Event::PairingsForbidden(_) => "PairingsForbidden",
+            Event::TeamRecorded(_) => "TeamRecorded",
         }
     }
 }
@@ -94,6 +100,12 @@ pub struct TournamentCreated {
     pub time_control: String,
     pub acceleration: Option<Acceleration>,
     pub fide_rated: bool,
+    /// The TRF "type of tournament" (092) as written; empty when not given.
+    #[serde(default)]
+    pub tournament_type: String,
+    /// The planned date of each round (TRF 132); `None` = a blank slot. No trailing `None`.
+    #[serde(default)]
+    pub round_dates: Vec<Option<Date>>,
 }
 
 /// Changes to descriptive data; `None` = unchanged.
@@ -113,6 +125,36 @@ pub struct TournamentUpdated {
     pub time_control: Option<String>,
     /// Only before round 1 starts: ratings of every round are computed from this list.
     pub rating_kind: Option<RatingKind>,
+}
+
+/// A player's virtual points of acceleration for rounds 1, 2, ... (missing rounds: 0). They
+/// replace the announced method's values for this player (TRF `XXA`, record 250).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct VirtualPointsSet {
+    pub player_id: PlayerId,
+    pub points: Vec<crate::Score>,
+}
+
+/// The players must not meet each other in rounds `first_round..=last_round`; `None` = the
+/// whole event (TRF `XXP`, record 260).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PairingsForbidden {
+    pub player_ids: Vec<PlayerId>,
+    pub rounds: Option<(u32, u32)>,
+}
+
+/// A team (TRF 013 / 310): members by pairing number in board order, `None` = an empty board.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct TeamRecorded {
+    /// TRF-2026 team number; 0 = not given.
+    pub number: u32,
+    pub name: String,
+    pub nickname: String,
+    pub strength: Option<u32>,
+    pub match_points: Option<crate::Score>,
+    pub game_points: Option<crate::Score>,
+    pub rank: Option<u32>,
+    pub members: Vec<Option<PlayerId>>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -157,6 +157,10 @@ pub struct PlayerRecord {
     pub absences: BTreeMap<u32, String>,
     /// In group A of Baku acceleration (fixed when round 1 starts, C.04.5.1 rules 2–3).
     pub accelerated: bool,
+    /// Virtual points set for this player, rounds 1, 2, ... (`VirtualPointsSet`); they replace
+    /// the method's values.
+    #[serde(default)]
+    pub virtual_points: Option<Vec<Score>>,
 }
 
 impl PlayerRecord {
@@ -282,6 +286,9 @@ pub struct PairingSnapshot {
     pub acceleration: Option<Acceleration>,
     /// In pairing-number order.
     pub players: Vec<PairingCandidate>,
+    /// Pairs `(a, b)`, `a < b`, that must not meet in this round.
+    #[serde(default)]
+    pub forbidden_pairs: Vec<(PlayerId, PlayerId)>,
 }
 
 impl PairingSnapshot {
@@ -323,6 +330,12 @@ pub struct State {
     pub(crate) corrections: Vec<CorrectionRecord>,
     /// Baku group A has been fixed (at the start of round 1).
     pub(crate) accelerated_group_fixed: bool,
+    /// Players who must not meet, with the rounds (`None` = the whole event).
+    #[serde(default)]
+    pub(crate) forbidden: Vec<(Vec<EntryId>, Option<(u32, u32)>)>,
+    /// Teams, members by entry.
+    #[serde(default)]
+    pub(crate) teams: Vec<(super::event::TeamRecorded, Vec<Option<EntryId>>)>,
 }
 
 impl State {
@@ -713,6 +726,13 @@ impl State {
     }
 
     fn virtual_points_of(&self, t: &TournamentCreated, p: &PlayerRecord, round: u32) -> Score {
+        if let Some(v) = &p.virtual_points {
+            return round
+                .checked_sub(1)
+                .and_then(|i| v.get(i as usize))
+                .copied()
+                .unwrap_or(Score::ZERO);
+        }
         if !p.accelerated {
             return Score::ZERO;
         }
@@ -721,6 +741,49 @@ impl State {
             Some(VirtualValue::Half) => t.scoring.draw,
             None => Score::ZERO,
         }
+    }
+
+    /// The virtual points set explicitly for player `pn` (rounds 1, 2, ...), if any.
+    pub fn explicit_virtual_points(&self, pn: PlayerId) -> Option<&[Score]> {
+        self.player(pn)?.virtual_points.as_deref()
+    }
+
+    /// Every forbidden-pairing record in current pairing numbers, with its rounds (`None` = the
+    /// whole event), in log order.
+    pub fn forbidden_records(&self) -> Vec<(Vec<PlayerId>, Option<(u32, u32)>)> {
+        self.forbidden
+            .iter()
+            .map(|(ids, r)| (ids.iter().map(|&e| self.pn(e)).collect(), *r))
+            .collect()
+    }
+
+    /// Pairs `(a, b)`, `a < b`, that must not meet in `round`, in current pairing numbers.
+    pub fn forbidden_pairs(&self, round: u32) -> Vec<(PlayerId, PlayerId)> {
+        let mut out = std::collections::BTreeSet::new();
+        for (ids, rounds) in self.forbidden_records() {
+            if rounds.is_some_and(|(a, b)| !(a..=b).contains(&round)) {
+                continue;
+            }
+            for (i, &a) in ids.iter().enumerate() {
+                for &b in &ids[i + 1..] {
+                    if a != b {
+                        out.insert((a.min(b), a.max(b)));
+                    }
+                }
+            }
+        }
+        out.into_iter().collect()
+    }
+
+    /// The teams, members in current pairing numbers, in log order.
+    pub fn teams(&self) -> Vec<super::event::TeamRecorded> {
+        self.teams
+            .iter()
+            .map(|(t, members)| super::event::TeamRecorded {
+                members: members.iter().map(|m| m.map(|e| self.pn(e))).collect(),
+                ..t.clone()
+            })
+            .collect()
     }
 
     /// Whether two entries played a game (over the board) before `round`; the earliest such
@@ -799,6 +862,7 @@ impl State {
             initial_color: t.initial_color,
             acceleration: t.acceleration,
             players,
+            forbidden_pairs: self.forbidden_pairs(round),
         })
     }
 }

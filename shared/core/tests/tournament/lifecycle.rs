@@ -55,6 +55,8 @@ fn create_tournament_records_everything_given() {
             time_control: "90'/40+30'+30\"".into(),
             acceleration: None,
             fide_rated: true,
+            tournament_type: String::new(),
+            round_dates: Vec::new(),
         })]
     );
 }

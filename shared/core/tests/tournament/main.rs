@@ -6,6 +6,7 @@ mod support;
 mod availability;
 mod identity;
 mod lifecycle;
+mod pairing_data;
 mod pairing_input;
 mod props;
 mod registration;

@@ -17,6 +17,7 @@ use arbiter_core::tournament::{
     RatingKind, ResultCorrected, ResultRecorded, RoundClosed, RoundStarted, Sex, Title,
     TournamentCreated, TournamentFinished, TournamentUpdated, Unpaired,
 };
+use arbiter_core::tournament::{PairingsForbidden, TeamRecorded, VirtualPointsSet};
 use arbiter_core::{PointSystem, ResultCode};
 
 fn invalid(field: &'static str, message: impl Into<String>) -> ConvertError {
@@ -362,6 +363,12 @@ pub fn tournament_created_to_wire(t: &TournamentCreated) -> pb::TournamentCreate
         time_control: t.time_control.clone(),
         acceleration: t.acceleration.as_ref().map(acceleration_to_wire),
         fide_rated: t.fide_rated,
+        tournament_type: t.tournament_type.clone(),
+        round_dates: t
+            .round_dates
+            .iter()
+            .map(|d| d.map(date_to_wire).unwrap_or_default())
+            .collect(),
     }
 }
 
@@ -395,6 +402,18 @@ fn tournament_created_from_wire(
             .map(acceleration_from_wire)
             .transpose()?,
         fide_rated: t.fide_rated,
+        tournament_type: t.tournament_type.clone(),
+        round_dates: t
+            .round_dates
+            .iter()
+            .map(|d| {
+                if *d == pb::Date::default() {
+                    Ok(None)
+                } else {
+                    date_from_wire("round_dates", d).map(Some)
+                }
+            })
+            .collect::<Result<_, _>>()?,
     })
 }
 
@@ -524,6 +543,25 @@ pub fn event_to_wire(e: &Event) -> pb::Event {
         Event::RoundClosed(r) => Kind::RoundClosed(pb::RoundClosed { round: r.round }),
         Event::TournamentFinished(f) => Kind::TournamentFinished(pb::TournamentFinished {
             rounds_played: f.rounds_played,
+        }),
+        Event::VirtualPointsSet(v) => Kind::VirtualPointsSet(pb::VirtualPointsSet {
+            player_id: v.player_id,
+            points: v.points.iter().map(|s| s.tenths()).collect(),
+        }),
+        Event::PairingsForbidden(f) => Kind::PairingsForbidden(pb::PairingsForbidden {
+            player_ids: f.player_ids.clone(),
+            first_round: f.rounds.map_or(0, |r| r.0),
+            last_round: f.rounds.map_or(0, |r| r.1),
+        }),
+        Event::TeamRecorded(t) => Kind::TeamRecorded(pb::TeamRecorded {
+            number: t.number,
+            name: t.name.clone(),
+            nickname: t.nickname.clone(),
+            strength: t.strength,
+            match_points: t.match_points.map(|s| s.tenths()),
+            game_points: t.game_points.map(|s| s.tenths()),
+            rank: t.rank,
+            members: t.members.iter().map(|m| m.unwrap_or(0)).collect(),
         }),
     };
     pb::Event {
@@ -663,6 +701,33 @@ pub fn event_from_wire(e: &pb::Event) -> Result<Option<Event>, ConvertError> {
         Kind::TournamentFinished(f) => Event::TournamentFinished(TournamentFinished {
             rounds_played: f.rounds_played,
         }),
+        Kind::VirtualPointsSet(v) => Event::VirtualPointsSet(VirtualPointsSet {
+            player_id: v.player_id,
+            points: v.points.iter().map(|&t| arbiter_core::Score(t)).collect(),
+        }),
+        Kind::PairingsForbidden(f) => Event::PairingsForbidden(PairingsForbidden {
+            player_ids: f.player_ids.clone(),
+            rounds: match (f.first_round, f.last_round) {
+                (0, 0) => None,
+                (a, b) if a >= 1 && a <= b => Some((a, b)),
+                (a, b) => {
+                    return Err(invalid(
+                        "pairings_forbidden.first_round",
+                        format!("rounds {a} to {b}"),
+                    ));
+                }
+            },
+        }),
+        Kind::TeamRecorded(t) => Event::TeamRecorded(TeamRecorded {
+            number: t.number,
+            name: t.name.clone(),
+            nickname: t.nickname.clone(),
+            strength: t.strength,
+            match_points: t.match_points.map(arbiter_core::Score),
+            game_points: t.game_points.map(arbiter_core::Score),
+            rank: t.rank,
+            members: t.members.iter().map(|&m| (m != 0).then_some(m)).collect(),
+        }),
         Kind::PlayerCorrected(_)
         | Kind::RatingChangesComputed(_)
         | Kind::NormResult(_)
@@ -715,6 +780,34 @@ mod tests {
             time_control: "90'+30\"".into(),
             acceleration: Some(Acceleration::baku("dutch-2025", 9)),
             fide_rated: true,
+            tournament_type: "FIDE_DUTCH_2025".into(),
+            round_dates: vec![
+                Some("2025-09-01".parse().unwrap()),
+                None,
+                Some("2025-09-03".parse().unwrap()),
+            ],
+        }));
+        round_trip(Event::VirtualPointsSet(VirtualPointsSet {
+            player_id: 3,
+            points: vec![Score(10), Score(10), Score(5)],
+        }));
+        round_trip(Event::PairingsForbidden(PairingsForbidden {
+            player_ids: vec![4, 9, 2],
+            rounds: Some((2, 5)),
+        }));
+        round_trip(Event::PairingsForbidden(PairingsForbidden {
+            player_ids: vec![1, 2],
+            rounds: None,
+        }));
+        round_trip(Event::TeamRecorded(TeamRecorded {
+            number: 2,
+            name: "Club A".into(),
+            nickname: "CLA".into(),
+            strength: Some(2100),
+            match_points: Some(Score(30)),
+            game_points: None,
+            rank: Some(1),
+            members: vec![Some(3), None, Some(7)],
         }));
         round_trip(Event::TournamentUpdated(TournamentUpdated {
             name: Some("Open B".into()),

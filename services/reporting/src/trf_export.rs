@@ -1,0 +1,221 @@
+//! The TRF export in each dialect, with everything an import carried in: the tournament header
+//! (`092` type as written, `112` deputies, `132` round dates), the point system, acceleration
+//! (the virtual points of every player, round by round), forbidden pairings and teams.
+//!
+//! [`crate::views::trf_file`] writes the players, results, standings and the engine lines of
+//! TRF16; this module adds what it does not know and writes the records of the dialect asked
+//! for: JaVaFo's (`XXS`, `XXA`, `XXP`, `013`), bbpPairings' (`BB?` for the point system where
+//! its codes express it), or TRF-2026 (`142`, `152`, `162`, `192`, `250`, `260`, `310`).
+
+use arbiter_core::tournament::{State, TeamRecorded};
+use arbiter_core::{PlayerId, Score};
+use arbiter_trf::{
+    Profile, ProhibitedRecord, Record, RoundDate, RoundDates, Team013, Team310, TextCode,
+    TextRecord, TrfFile, XxaRecord,
+};
+
+/// The dialect of an export.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Dialect {
+    /// TRF16 with JaVaFo's extension lines (`XXR`, `XXC`, `XXS`, `XXA`, `XXP`): TRF(x).
+    Trfx,
+    /// TRF16 with bbpPairings' point lines (`BB?`) where they express the point system, else
+    /// `XXS`: TRF(bx).
+    Trfbx,
+    /// TRF-2026.
+    Trf2026,
+}
+
+impl Dialect {
+    /// The dialect for a name as the command line writes it.
+    pub fn parse(s: &str) -> Option<Dialect> {
+        match s.to_ascii_lowercase().as_str() {
+            "trf16" | "trfx" | "trf-x" => Some(Dialect::Trfx),
+            "trfbx" | "trf-bx" => Some(Dialect::Trfbx),
+            "trf2026" | "trf-2026" => Some(Dialect::Trf2026),
+            _ => None,
+        }
+    }
+
+    /// The dialect a parsed file is written in: TRF-2026 when its records say so, TRF(bx)
+    /// when it has `BB?` lines, else TRF(x).
+    pub fn of(file: &TrfFile) -> Dialect {
+        if file.profile() == Profile::Trf2026 {
+            Dialect::Trf2026
+        } else if file.records.iter().any(|r| matches!(r, Record::Bb(..))) {
+            Dialect::Trfbx
+        } else {
+            Dialect::Trfx
+        }
+    }
+}
+
+/// The rule set's encoded type code (TRF-2026 `192`; bbpPairings v6 reads it from `092`).
+fn type_code(rule_set: &str) -> Option<&'static str> {
+    match rule_set {
+        "dutch-2017" => Some("FIDE_DUTCH_2017"),
+        "dutch-2025" => Some("FIDE_DUTCH_2025"),
+        "berger" => Some("BERGER_ROUNDROBIN"),
+        _ => None,
+    }
+}
+
+fn text(code: TextCode, text: impl Into<String>) -> Record {
+    Record::Text(TextRecord {
+        code,
+        text: text.into(),
+    })
+}
+
+/// The virtual points of every player who has any, rounds 1..=rounds.
+fn virtual_points(state: &State, rounds: u32) -> Vec<(PlayerId, Vec<Score>)> {
+    state
+        .players()
+        .filter_map(|p| {
+            let pn = p.pairing_number();
+            let mut v: Vec<Score> = match state.explicit_virtual_points(pn) {
+                Some(v) => v.to_vec(),
+                None => (1..=rounds).map(|r| state.virtual_points(pn, r)).collect(),
+            };
+            while v.last() == Some(&Score::ZERO) {
+                v.pop();
+            }
+            (!v.is_empty()).then_some((pn, v))
+        })
+        .collect()
+}
+
+fn team013(t: &TeamRecorded) -> Record {
+    Record::Team013(Team013 {
+        name: t.name.clone(),
+        members: t.members.clone(),
+    })
+}
+
+fn team310(t: &TeamRecorded, i: usize) -> Record {
+    Record::Team310(Team310 {
+        number: if t.number > 0 { t.number } else { i as u32 + 1 },
+        name: t.name.clone(),
+        nickname: t.nickname.clone(),
+        strength: t.strength,
+        match_points: t.match_points,
+        game_points: t.game_points,
+        rank: t.rank,
+        members: t.members.clone(),
+    })
+}
+
+/// The tournament as a TRF model in `dialect`.
+pub fn trf_export_file(state: &State, dialect: Dialect) -> TrfFile {
+    let mut file = crate::views::trf_file(state);
+    let Some(t) = state.tournament() else {
+        return file;
+    };
+    let teams = state.teams();
+
+    // Header: the type as the file wrote it (else the rule set's code), the number of teams,
+    // in record-code order, then the round dates.
+    let header_end = file
+        .records
+        .iter()
+        .position(|r| matches!(r, Record::Player(_)))
+        .unwrap_or(file.records.len());
+    let mut header: Vec<Record> = file
+        .records
+        .drain(..header_end)
+        .filter(|r| !matches!(r, Record::Text(x) if x.code == TextCode::TournamentType))
+        .collect();
+    if !teams.is_empty() {
+        header.push(text(TextCode::TeamCount, teams.len().to_string()));
+    }
+    let type_text = if t.tournament_type.is_empty() {
+        type_code(&t.rule_set).unwrap_or_default().to_string()
+    } else {
+        t.tournament_type.clone()
+    };
+    if !type_text.is_empty() {
+        header.push(text(TextCode::TournamentType, type_text));
+    }
+    header.sort_by_key(|r| match r {
+        Record::Text(x) => Some(x.code),
+        _ => None,
+    });
+    if !t.round_dates.is_empty() {
+        header.push(Record::RoundDates(RoundDates {
+            label: String::new(),
+            dates: t
+                .round_dates
+                .iter()
+                .map(|d| {
+                    d.map(|d| RoundDate {
+                        yy: d.year().rem_euclid(100) as u8,
+                        month: d.month() as u8,
+                        day: d.day() as u8,
+                    })
+                })
+                .collect(),
+        }));
+    }
+    file.records.splice(0..0, header);
+
+    // Point system in bbpPairings' lines where they express it.
+    if dialect == Dialect::Trfbx
+        && let Some(bb) = arbiter_trf::bb_records(t.scoring)
+    {
+        file.records.retain(|r| !matches!(r, Record::Xxs(_)));
+        file.records.extend(bb);
+    }
+    for (player, points) in virtual_points(state, t.rounds) {
+        file.records.push(Record::Xxa(XxaRecord { player, points }));
+    }
+    let forbidden = state.forbidden_records();
+    for (ids, rounds) in &forbidden {
+        if rounds.is_none() {
+            file.records.push(Record::Xxp(ids.clone()));
+        }
+    }
+    if dialect != Dialect::Trf2026 {
+        // TRF16 has no rounds for a forbidden pairing: written for the round to pair only.
+        let next = state.closed_rounds() + 1;
+        for (ids, rounds) in &forbidden {
+            if let Some((a, b)) = rounds
+                && (*a..=*b).contains(&next)
+            {
+                file.records.push(Record::Xxp(ids.clone()));
+            }
+        }
+        file.records.extend(teams.iter().map(team013));
+        return file;
+    }
+    let mut file = file.to_profile(Profile::Trf2026).file;
+    for (ids, rounds) in &forbidden {
+        if let Some((a, b)) = rounds {
+            file.records.push(Record::Prohibited(ProhibitedRecord {
+                first_round: *a,
+                last_round: *b,
+                ids: ids.clone(),
+            }));
+        }
+    }
+    // With a 310 record in the file, TRF-2026 reads the ids of 240/250/260 as team numbers: the
+    // teams of an individual event with such records are written as 013 (which TRF-2026 still
+    // reads), else as 310.
+    let ids_name_players = file.records.iter().any(|r| {
+        matches!(
+            r,
+            Record::Byes(_) | Record::Acceleration(_) | Record::Prohibited(_)
+        )
+    });
+    if ids_name_players {
+        file.records.extend(teams.iter().map(team013));
+    } else {
+        file.records
+            .extend(teams.iter().enumerate().map(|(i, t)| team310(t, i)));
+    }
+    file
+}
+
+/// The tournament as TRF text in `dialect` (CR LF line ends).
+pub fn trf_export(state: &State, dialect: Dialect) -> Result<String, String> {
+    arbiter_trf::write(&trf_export_file(state, dialect)).map_err(|e| e.to_string())
+}
