@@ -431,5 +431,28 @@ async fn a_stale_pairing_number_is_refused_and_the_entry_number_reaches_the_same
     let v = json(&format!("/api/tournaments/{TID}/players/4"));
     assert_eq!(v["player"]["entry"].as_u64(), Some(3), "{v}");
     assert_eq!(v["player"]["name"], name.as_str());
+    let v = json(&format!("/api/tournaments/{TID}/players"));
+    assert_eq!(v["numbering_version"].as_u64(), Some(late.first_version));
+    let listed: Vec<(u64, u64, String)> = v["players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            (
+                p["no"].as_u64().unwrap(),
+                p["entry"].as_u64().unwrap(),
+                p["name"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    let expected: Vec<(u64, u64, String)> = now
+        .players
+        .iter()
+        .map(|p| {
+            let pl = p.player.as_ref().unwrap();
+            (pl.player_id as u64, p.entry as u64, pl.name.clone())
+        })
+        .collect();
+    assert_eq!(listed, expected, "the same list as ListPlayers");
     drop(server);
 }

@@ -9,6 +9,7 @@
 //! GET /api/tournaments/{id}/standings[?after_round=N]
 //! GET /api/tournaments/{id}/pairings/{round}
 //! GET /api/tournaments/{id}/trf                 TRF16 text
+//! GET /api/tournaments/{id}/players             the players: entry and pairing numbers
 //! ```
 //!
 //! The same port serves the tournament's HTML pages and their live updates ([`web`]).
@@ -398,6 +399,43 @@ async fn http_pairings(
     }
 }
 
+/// The player list as JSON: each player's stable entry number (order of registration) beside
+/// his current pairing number, and the numbering version to send back with pairing numbers.
+pub fn players_json(id: &str, f: &Folded) -> serde_json::Value {
+    let players: Vec<serde_json::Value> = f
+        .state
+        .players()
+        .map(|p| {
+            serde_json::json!({
+                "entry": p.entry.number(),
+                "no": p.pairing_number(),
+                "name": p.player.name,
+                "fide_id": p.player.fide_id,
+                "rating": p.player.rating,
+                "federation": p.player.federation,
+                "first_round": p.first_round,
+                "withdrawn_from": p.withdrawn.as_ref().map(|w| w.from_round),
+            })
+        })
+        .collect();
+    serde_json::json!({
+        "tournament_id": id,
+        "version": f.version,
+        "numbering_version": arbiter_round_director::players::numbering_version(f),
+        "players": players,
+    })
+}
+
+async fn http_players(
+    AxState(store): AxState<Arc<TournamentStore>>,
+    Path(id): Path<String>,
+) -> HttpResponse {
+    match folded(&store, &id, 0).await {
+        Ok(f) => axum::Json(players_json(&id, &f)).into_response(),
+        Err(s) => http_error(s),
+    }
+}
+
 async fn http_trf(
     AxState(store): AxState<Arc<TournamentStore>>,
     Path(id): Path<String>,
@@ -435,6 +473,7 @@ pub fn http_router_until(
         .route("/api/tournaments/{id}/standings", get(http_standings))
         .route("/api/tournaments/{id}/pairings/{round}", get(http_pairings))
         .route("/api/tournaments/{id}/trf", get(http_trf))
+        .route("/api/tournaments/{id}/players", get(http_players))
         .with_state(store.clone())
         .merge(web::router(store, shutdown))
 }
