@@ -1,8 +1,10 @@
 //! The public pages in a real browser: `arbiter serve` (the binary) with a small tournament
 //! played through gRPC, headless Chromium driven over WebDriver (chromedriver). The test reads
-//! the standings, crosstable and pairings as a visitor sees them, then records results while a
-//! page is open and waits for the page to show them through its server-sent events, without a
-//! reload. Screenshots go to the target folder.
+//! the index of tournaments, the tournament header, the standings with their tie-break legend,
+//! the crosstable (by rank), the pairings of an amended round and a player card with its rating
+//! changes as a visitor sees them, then records results while a page is open and waits for the
+//! page to show them through its server-sent events, without a reload. Screenshots go to the
+//! target folder.
 //!
 //! Needs Chromium and its driver (Debian: `apt-get install chromium chromium-driver`); their
 //! paths can be given in `CHROMIUM` and `CHROMEDRIVER`.
@@ -210,6 +212,12 @@ async fn create(c: &mut Clients) {
                         fide_id: None,
                         title: "IA".into(),
                     }),
+                    deputy_arbiters: vec![pb::Arbiter {
+                        name: "Deputy, Dina".into(),
+                        fide_id: None,
+                        title: "FA".into(),
+                    }],
+                    time_control: "90 min/40 moves + 30 min, 30 s per move".into(),
                     pairing_system: pb::PairingSystem::Dutch as i32,
                     rounds: 3,
                     initial_color: pb::Color::White as i32,
@@ -334,9 +342,29 @@ async fn pages_in_a_browser_update_live() {
     let mut after1 = BTreeMap::new();
     points(&r1, &res1, &mut after1);
     d.start_round(2).await;
-    let r2 = pairing_of(&d.wait_proposal(2, Duration::from_secs(60)).await).0;
+    let mut r2 = pairing_of(&d.wait_proposal(2, Duration::from_secs(60)).await).0;
     assert_eq!(r2.len(), 3);
-    d.publish(2).await;
+    // The arbiter swaps the colours of board 3 before publishing, with a note.
+    let (w3, b3) = r2[2];
+    r2[2] = (b3, w3);
+    let note = "Colours of board 3 swapped: the players met in a club match last week";
+    c.rd.publish_pairing(rd::PublishPairingRequest {
+        header: header(TID, "publish-2"),
+        round: 2,
+        boards: r2
+            .iter()
+            .enumerate()
+            .map(|(i, &(white, black))| pb::Board {
+                number: i as u32 + 1,
+                white,
+                black,
+            })
+            .collect(),
+        note: note.into(),
+        ..Default::default()
+    })
+    .await
+    .expect("publish the amended round 2");
     record(&mut c, 2, 1, BoardResult::WhiteWins).await;
 
     let shots = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("web-pages");
@@ -346,8 +374,79 @@ async fn pages_in_a_browser_update_live() {
     std::fs::create_dir_all(&profile).unwrap();
     let b = browser(&driver, &chromium, &profile).await;
 
+    // The index: one line per tournament, with where, when, how far and links.
+    b.goto(&format!("{base}/")).await.expect("index");
+    let cells = js(
+        &b,
+        "return Array.from(document.querySelectorAll('table.tournaments tbody tr td')).map(e => e.textContent.trim());",
+    )
+    .await;
+    assert_eq!(
+        cells,
+        json!([
+            "Web Open",
+            "Bergen",
+            "2026-03-01 to 2026-03-03",
+            "3",
+            "6",
+            "round 2 of 3 in progress",
+            "Standings · Crosstable · Round 2 pairings"
+        ]),
+        "the index line of the tournament"
+    );
+    let href = js(
+        &b,
+        "return document.querySelector('table.tournaments td.name a').getAttribute('href');",
+    )
+    .await;
+    assert_eq!(href, json!(format!("/t/{TID}")));
+    screenshot(&b, &shots, "index.png").await;
+
     // Standings after round 1: every name, the points, the tournament's tie-breaks.
     open(&b, &base, &format!("/t/{TID}/standings")).await;
+    // The tournament header: place, dates, arbiters, time control, rule sets (then further
+    // facts, such as the signed chain head).
+    let facts = js(
+        &b,
+        "return Array.from(document.querySelectorAll('header dl.event div')).map(e => [e.querySelector('dt').textContent, e.querySelector('dd').textContent]);",
+    )
+    .await;
+    assert_eq!(
+        json!(facts.as_array().expect("facts")[..8]),
+        json!([
+            ["Place", "Bergen"],
+            ["Dates", "2026-03-01 to 2026-03-03"],
+            ["Rounds", "3"],
+            ["Chief arbiter", "IA Arbiter, Chief"],
+            ["Deputy arbiter", "FA Deputy, Dina"],
+            ["Time control", "90 min/40 moves + 30 min, 30 s per move"],
+            ["Pairing rules", "dutch-2025"],
+            ["Tie-break rules", "FIDE C.07 of 2026"]
+        ]),
+        "the tournament header"
+    );
+    // The legend names every tie-break column in plain words.
+    let legend = js(
+        &b,
+        "return Array.from(document.querySelectorAll('dl.legend dt')).map(e => [e.textContent, e.nextElementSibling.textContent]);",
+    )
+    .await;
+    let legend = legend.as_array().expect("legend").clone();
+    assert_eq!(
+        legend.iter().map(|x| x[0].clone()).collect::<Vec<_>>(),
+        vec![json!("BH/C1"), json!("BH"), json!("SB")]
+    );
+    assert!(
+        legend[0][1].as_str().unwrap().starts_with("Buchholz")
+            && legend[0][1].as_str().unwrap().contains("lowest value cut"),
+        "{legend:?}"
+    );
+    assert!(
+        legend[2][1]
+            .as_str()
+            .unwrap()
+            .starts_with("Sonneborn-Berger")
+    );
     assert_eq!(
         b.title().await.unwrap(),
         "Standings after round 1 of 3 · round 2 in progress, 1 of 3 results in \u{2013} Web Open"
@@ -379,8 +478,35 @@ async fn pages_in_a_browser_update_live() {
     );
     screenshot(&b, &shots, "standings.png").await;
 
-    // Crosstable: round 1 complete, round 2 with board 1's result.
+    // Crosstable: round 1 complete, round 2 with board 1's result. Rows follow the standings
+    // (the first column numbers them) and opponents are named by that number.
+    let order = js(
+        &b,
+        "return Array.from(document.querySelectorAll('table.standings tbody tr')).map(e => e.id);",
+    )
+    .await;
     open(&b, &base, &format!("/t/{TID}/crosstable")).await;
+    let rows = js(
+        &b,
+        "return Array.from(document.querySelectorAll('table.crosstable tbody tr')).map(e => [e.id, e.querySelector('td.place').textContent, e.querySelector('td.no').textContent]);",
+    )
+    .await;
+    let rows = rows.as_array().expect("rows").clone();
+    assert_eq!(
+        rows.iter().map(|r| r[0].clone()).collect::<Vec<_>>(),
+        order.as_array().unwrap().clone(),
+        "the crosstable follows the standings"
+    );
+    let mut line: BTreeMap<u32, String> = BTreeMap::new();
+    for (i, r) in rows.iter().enumerate() {
+        assert_eq!(r[1], json!((i + 1).to_string()), "rank column");
+        assert_eq!(
+            r[0],
+            json!(format!("p{}", r[2].as_str().unwrap())),
+            "No column"
+        );
+        line.insert(r[2].as_str().unwrap().parse().unwrap(), (i + 1).to_string());
+    }
     for (i, (&(w, bl), r)) in r1.iter().zip(&res1).enumerate() {
         let (rw, rb) = match r {
             BoardResult::WhiteWins => ("1", "0"),
@@ -396,13 +522,13 @@ async fn pages_in_a_browser_update_live() {
         let bc = js(&b, &cells(bl)).await;
         assert_eq!(
             wc[0],
-            json!(format!("{bl}w {rw}")),
+            json!(format!("{}w {rw}", line[&bl])),
             "board {}: white's cell",
             i + 1
         );
         assert_eq!(
             bc[0],
-            json!(format!("{w}b {rb}")),
+            json!(format!("{}b {rb}", line[&w])),
             "board {}: black's cell",
             i + 1
         );
@@ -415,7 +541,11 @@ async fn pages_in_a_browser_update_live() {
         ),
     )
     .await;
-    assert_eq!(cells[1], json!(format!("{b2}w 1")), "round 2, board 1");
+    assert_eq!(
+        cells[1],
+        json!(format!("{}w 1", line[&b2])),
+        "round 2, board 1"
+    );
     screenshot(&b, &shots, "crosstable.png").await;
 
     // Pairings of round 2: board numbers, names, the result in, the games still on.
@@ -438,6 +568,11 @@ async fn pages_in_a_browser_update_live() {
             i + 1
         );
     }
+    assert_eq!(
+        text(&b, "p.amended").await,
+        format!("Amended by the arbiter. {note}"),
+        "the amendment note"
+    );
     assert_eq!(text(&b, "tr#b1 td.res").await, "1-0");
     assert_eq!(text(&b, "tr#b2 td.res").await, "");
     assert_eq!(text(&b, "tr#b3 td.res").await, "");
@@ -457,6 +592,61 @@ async fn pages_in_a_browser_update_live() {
         "Round 2 pairings · 2 of 3 results in"
     );
     screenshot(&b, &shots, "pairings-live.png").await;
+
+    // Player cards: the rating change of each rated game (K x (score - expected score)) and in
+    // total, once the rating worker has appended its figures for round 1.
+    let (w1, b1) = r1[0];
+    for (pn, sign) in [(w1, '+'), (b1, '-')] {
+        let deadline = Instant::now() + LIVE_WAIT;
+        let facts = loop {
+            open(&b, &base, &format!("/t/{TID}/players/{pn}")).await;
+            let facts = js(
+                &b,
+                "return Array.from(document.querySelectorAll('dl.facts dt')).map(e => [e.textContent, e.nextElementSibling.textContent]);",
+            )
+            .await;
+            if facts.to_string().contains("Rating change") {
+                break facts;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "player {pn}: no rating change on the card after {LIVE_WAIT:?}: {facts}"
+            );
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        };
+        let total = text(&b, "dl.facts span.rchg").await;
+        let per_game = js(
+            &b,
+            "return Array.from(document.querySelectorAll('table.games tbody tr')).map(e => e.querySelector('td.rchg').textContent);",
+        )
+        .await;
+        let per_game: Vec<String> = per_game
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_str().unwrap().to_string())
+            .collect();
+        assert!(
+            per_game[0].starts_with(sign),
+            "player {pn} {} round 1: {per_game:?} ({facts})",
+            if sign == '+' { "won" } else { "lost" }
+        );
+        // The total is the worker's K x sum of (score - expected), rounded once; the games are
+        // rounded one by one, so they may differ by a tenth per game.
+        let t = |s: &str| -> i64 {
+            let v: f64 = s.trim_start_matches('+').parse().unwrap_or(0.0);
+            (v * 10.0).round() as i64
+        };
+        let games: Vec<&String> = per_game.iter().filter(|v| !v.is_empty()).collect();
+        let sum: i64 = games.iter().map(|v| t(v)).sum();
+        assert!(
+            (sum - t(&total)).abs() <= games.len() as i64,
+            "player {pn}: games {per_game:?} vs total {total}"
+        );
+    }
+    screenshot(&b, &shots, "player-card.png").await;
+    // Six pages with live updates were opened so far: the streams of the pages left behind
+    // must not hold the browser's connections (the next page would then miss its update).
 
     // The last result completes round 2: the open standings move to "after round 2".
     open(&b, &base, &format!("/t/{TID}/standings")).await;

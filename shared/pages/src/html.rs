@@ -87,6 +87,7 @@ dl.event div{display:flex;gap:.35rem}dl.event dt{color:var(--muted)}dl.event dd{
 dl.legend{display:grid;grid-template-columns:max-content 1fr;gap:.1rem 1rem;margin:0 0 1rem;font-size:.9rem}\
 dl.legend dt{font-weight:600}dl.legend dd{margin:0}\
 p.amended{border-left:3px solid #c80;padding:.3rem .6rem;background:var(--head)}\
+.tournaments th,.tournaments td{text-align:left}.tournaments td.rounds,.tournaments td.players,.tournaments th.rounds,.tournaments th.players{text-align:right}\
 td.up{color:#080}td.down{color:#b00}.muted{color:var(--muted)}\
 footer{color:var(--muted);font-size:.85rem;margin-top:1rem}\
 @media (max-width:40rem){body{font-size:15px;padding:.4rem}th,td{padding:.25rem .35rem}.opt{display:none}\
@@ -109,7 +110,10 @@ a{text-decoration:none}\
 /// Subscribes to the server-sent events named in `data-events`/`data-names` and, on each, fetches
 /// the page again and swaps in its `#live` element, its header and footer (whose subtitle and
 /// links follow the data) and its title. Without it (or without EventSource) the page is
-/// complete as served.
+/// complete as served. The subscription is closed when the page is left (`pagehide`) and opened
+/// again if the browser brings the page back from its cache: a browser keeps only a few
+/// connections per server, and streams of pages no longer shown would otherwise hold them until
+/// the server ends them.
 pub(crate) const LIVE_SCRIPT: &str = "\
 (function(){var s=document.currentScript;if(!s||!window.EventSource||!window.fetch||!window.DOMParser)return;\
 var u=s.getAttribute('data-events'),n=(s.getAttribute('data-names')||'message').split(',');\
@@ -120,7 +124,9 @@ fetch(location.href,{cache:'no-store',headers:{Accept:'text/html'}}).then(functi
 if(!t)return;var d=new DOMParser().parseFromString(t,'text/html');put(d.getElementById('live'),document.getElementById('live'));\
 put(d.querySelector('body>header'),document.querySelector('body>header'));put(d.querySelector('body>footer'),document.querySelector('body>footer'));\
 if(d.title)document.title=d.title}).catch(function(){}).then(function(){busy=false;if(again){again=false;reload()}})}\
-var es=new EventSource(u);for(var i=0;i<n.length;i++){if(n[i])es.addEventListener(n[i],reload)}})();";
+var es=null;function listen(){es=new EventSource(u);for(var i=0;i<n.length;i++){if(n[i])es.addEventListener(n[i],reload)}}listen();\
+addEventListener('pagehide',function(){if(es){es.close();es=null}});\
+addEventListener('pageshow',function(e){if(e.persisted&&!es){listen();reload()}})})();";
 
 /// A complete document: head with the stylesheet, header (title, subtitle, navigation), the
 /// page's `main` (id `live`), footer, and the live script when the page has an events URL.

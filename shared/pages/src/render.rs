@@ -348,7 +348,7 @@ pub fn render_index(page: &Page, tournaments: &[TournamentSummary]) -> String {
     if tournaments.is_empty() {
         m.push_str("<p class=\"empty\">No tournaments yet.</p>\n");
     } else {
-        m.push_str("<div class=\"scroll\">\n<table class=\"tournaments\">\n<thead><tr><th scope=\"col\" class=\"name\">Tournament</th><th scope=\"col\" class=\"place opt\">Place</th><th scope=\"col\" class=\"dates\">Dates</th><th scope=\"col\" class=\"rounds\">Rounds</th><th scope=\"col\" class=\"players\">Players</th><th scope=\"col\" class=\"status\">Status</th><th scope=\"col\" class=\"links opt\">Pages</th></tr></thead>\n<tbody>\n");
+        m.push_str("<div class=\"scroll\">\n<table class=\"tournaments\">\n<thead><tr><th scope=\"col\" class=\"name\">Tournament</th><th scope=\"col\" class=\"where opt\">Place</th><th scope=\"col\" class=\"dates\">Dates</th><th scope=\"col\" class=\"rounds\">Rounds</th><th scope=\"col\" class=\"players\">Players</th><th scope=\"col\" class=\"status\">Status</th><th scope=\"col\" class=\"links opt\">Pages</th></tr></thead>\n<tbody>\n");
         for t in tournaments {
             let links: Vec<String> = t
                 .links
@@ -357,7 +357,7 @@ pub fn render_index(page: &Page, tournaments: &[TournamentSummary]) -> String {
                 .collect();
             let _ = writeln!(
                 m,
-                "<tr><td class=\"name\"><a {}>{}</a></td><td class=\"place opt\">{}</td><td class=\"dates\">{}</td><td class=\"rounds\">{}</td><td class=\"players\">{}</td><td class=\"status\">{}</td><td class=\"links opt\">{}</td></tr>",
+                "<tr><td class=\"name\"><a {}>{}</a></td><td class=\"where opt\">{}</td><td class=\"dates\">{}</td><td class=\"rounds\">{}</td><td class=\"players\">{}</td><td class=\"status\">{}</td><td class=\"links opt\">{}</td></tr>",
                 href_attr(&t.href),
                 escape(&t.name),
                 escape(&t.place),
