@@ -347,7 +347,7 @@ async fn a_rollback_or_a_rewrite_is_caught_against_a_signed_head() {
     // its own) with the last round's first board turned around, and without the signed heads.
     let stream = "tournament-heads";
     let events = {
-        let log = SledLog::open(&good_copy.join("log")).unwrap();
+        let log = SledLog::open(good_copy.join("log")).unwrap();
         log.read(stream, 1).await.unwrap()
     };
     let forged = work.path().join("forged");

@@ -79,3 +79,78 @@ pub async fn sign_heads(
     }
     signed
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use arbiter_eventlog::{SignedHead, SledLog};
+
+    fn event(kind: Kind) -> pb::Event {
+        pb::Event {
+            kind: Some(kind),
+            ..Default::default()
+        }
+    }
+
+    #[tokio::test]
+    async fn signs_publications_and_finishes_once() {
+        let log: Arc<dyn EventLog> = Arc::new(SledLog::temporary().unwrap());
+        let signer = HeadSigner::from_seed([3; 32]);
+        let batch = vec![
+            event(Kind::RoundClosed(pb::RoundClosed { round: 1 })),
+            event(Kind::PairingPublished(pb::PairingPublished {
+                round: 2,
+                ..Default::default()
+            })),
+        ];
+        let o = log
+            .append(
+                "s",
+                ExpectedVersion::Exact(0),
+                "c1",
+                "x",
+                encode_events(&batch),
+            )
+            .await
+            .unwrap();
+        assert_eq!(
+            sign_heads(&log, &signer, "s", 1, o.last_version).await,
+            vec![2]
+        );
+        // The same command answered again (a retry): nothing signed twice.
+        assert!(sign_heads(&log, &signer, "s", 1, 2).await.is_empty());
+        let f = log
+            .append(
+                "s",
+                ExpectedVersion::Any,
+                "c2",
+                "x",
+                encode_events(&[event(Kind::TournamentFinished(pb::TournamentFinished {
+                    rounds_played: 2,
+                }))]),
+            )
+            .await
+            .unwrap();
+        assert_eq!(
+            sign_heads(&log, &signer, "s", f.first_version, f.last_version).await,
+            vec![f.first_version]
+        );
+        let events = log.read("s", 1).await.unwrap();
+        let heads: Vec<(SignedHead, String)> = events
+            .iter()
+            .filter_map(|e| match e.decode_event().unwrap().kind {
+                Some(Kind::ChainHeadSigned(h)) => {
+                    Some((SignedHead::from_wire("s", &h).unwrap(), h.covers))
+                }
+                _ => None,
+            })
+            .collect();
+        assert_eq!(heads.len(), 2);
+        assert_eq!(heads[0].1, "PairingPublished round 2");
+        assert_eq!(heads[1].1, "TournamentFinished");
+        for (h, _) in &heads {
+            assert_eq!(h.check_against("s", &events), Ok(()));
+            assert_eq!(h.key_id(), signer.key_id());
+        }
+    }
+}

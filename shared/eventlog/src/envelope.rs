@@ -171,7 +171,7 @@ mod tests {
                 ExpectedVersion::Any,
                 c,
                 "d",
-                encode_events(&[ev.clone()]),
+                encode_events(std::slice::from_ref(&ev)),
             )
             .await
             .unwrap();
