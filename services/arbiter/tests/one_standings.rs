@@ -84,6 +84,20 @@ const EVENTS: &[Event] = &[
         withdraw_after: 2,
         correct_after: 4,
     },
+    // A short list: players equal on points and on DE share their place.
+    Event {
+        tid: "one-truth-d",
+        players: 7,
+        rounds: 3,
+        seed: 5,
+        tie_breaks: &["DE"],
+        start: (2026, 5, 4),
+        unrated: &[],
+        early_bye: (3, 2),
+        late_after: 1,
+        withdraw_after: 2,
+        correct_after: 1,
+    },
 ];
 
 /// A line of the standings, as every interface must give it. Tie-break values are canonical
@@ -359,7 +373,8 @@ fn points_of(code: i32) -> i32 {
 }
 
 /// Every interface's standings of a finished event, compared.
-async fn compare(c: &mut Clients, server: &Server, work: &std::path::Path, e: &Event) {
+/// Compares; returns how many players share a place.
+async fn compare(c: &mut Clients, server: &Server, work: &std::path::Path, e: &Event) -> usize {
     let tid = e.tid;
     // gRPC.
     let g = c
@@ -568,6 +583,64 @@ async fn compare(c: &mut Clients, server: &Server, work: &std::path::Path, e: &E
         .collect();
     assert_eq!(page, grpc, "{tid}: HTML page vs GetStandings");
 
+    // The crosstables (gRPC, JSON, HTML): rows in the order of the standings, with their
+    // places and points.
+    let x = c
+        .rep
+        .get_crosstable(rep::GetCrosstableRequest {
+            tournament: tref(tid),
+        })
+        .await
+        .expect("GetCrosstable")
+        .into_inner();
+    assert_eq!(
+        x.rows
+            .iter()
+            .map(|r| (r.player_id, r.rank, r.points))
+            .collect::<Vec<_>>(),
+        grpc.iter()
+            .map(|l| (l.no, l.rank, l.points))
+            .collect::<Vec<_>>(),
+        "{tid}: GetCrosstable vs GetStandings"
+    );
+    let (status, body) = http_get(&http, &format!("/api/tournaments/{tid}/crosstable"));
+    assert_eq!(status, 200, "{body}");
+    let xj: Value = serde_json::from_str(&body).expect("crosstable json");
+    let xj: Vec<(u32, (u32, u32), i32)> = xj["rows"]
+        .as_array()
+        .expect("rows")
+        .iter()
+        .map(|r| {
+            (
+                r["player"]["no"].as_u64().unwrap() as u32,
+                place(r["place"].as_str().unwrap()),
+                tenths(r["points"].as_str().unwrap()),
+            )
+        })
+        .collect();
+    assert_eq!(
+        xj,
+        grpc.iter()
+            .map(|l| (l.no, (l.rank, l.rank_to), l.points))
+            .collect::<Vec<_>>(),
+        "{tid}: JSON crosstable vs GetStandings"
+    );
+    let (status, html) = http_get(&http, &format!("/t/{tid}/crosstable"));
+    assert_eq!(status, 200);
+    let xh: Vec<(u32, i32)> = table_rows(&html, "crosstable")
+        .into_iter()
+        .enumerate()
+        .map(|(i, cells)| {
+            assert_eq!(cells[0], (i + 1).to_string(), "{tid}: rank line");
+            (cells[1].parse().expect("no"), tenths(cells.last().unwrap()))
+        })
+        .collect();
+    assert_eq!(
+        xh,
+        grpc.iter().map(|l| (l.no, l.points)).collect::<Vec<_>>(),
+        "{tid}: HTML crosstable vs GetStandings"
+    );
+
     // The TRF export: 001 rank (first place of a shared range) and points.
     let export = c
         .rep
@@ -628,6 +701,7 @@ async fn compare(c: &mut Clients, server: &Server, work: &std::path::Path, e: &E
         offline, grpc,
         "{tid}: arbiter standings on the export vs GetStandings"
     );
+    grpc.iter().filter(|l| l.rank_to > l.rank).count()
 }
 
 /// The cells (text, tags removed) of each body row of `<table class="{class}">`.
@@ -670,13 +744,14 @@ async fn standings_are_the_same_on_every_interface() {
         &work.path().join("serve.log"),
     );
     let mut c = Clients::new(&Endpoints::one(&server.grpc));
-    let (mut forfeits, mut pabs) = (0, 0);
+    let (mut forfeits, mut pabs, mut shared) = (0, 0, 0);
     for e in EVENTS {
         let (f, p) = play(&mut c, e).await;
         forfeits += f;
         pabs += p;
-        compare(&mut c, &server, work.path(), e).await;
+        shared += compare(&mut c, &server, work.path(), e).await;
     }
+    assert!(shared > 0, "some players share a place");
     assert!(forfeits > 0, "the seeds play forfeits");
     assert!(pabs > 0, "the seeds give a pairing-allocated bye");
 }
