@@ -742,6 +742,17 @@ async fn the_edge_refuses_bad_fields_by_name_and_appends_nothing() {
             .await;
         invalid(&mut c, t, before, "header.actor", &words, got).await;
     }
+    // No actor: recorded as "anonymous", not as the receiving service.
+    let h = as_actor(header(t, "nameless"), "");
+    let o = c
+        .reg
+        .register_player(register(h, named("Nameless, N")))
+        .await
+        .expect("a command without an actor")
+        .into_inner();
+    let e = d.events().await;
+    let e = e.iter().find(|e| e.sequence == o.first_version).unwrap();
+    assert_eq!(e.actor, arbiter_round_director::edge::ANONYMOUS_ACTOR);
     let long = pb::Player {
         name: "L".repeat(300),
         ..named("")

@@ -31,7 +31,8 @@ use arbiter_round_director::store::{
 use std::sync::Arc;
 use tonic::{Request, Response, Status};
 
-/// The service's name: actor of its commands, key of its checkpoints.
+/// The service's name: key of its checkpoints; a client may not use it as actor (see
+/// `arbiter_round_director::edge`).
 pub const SERVICE: &str = "registration";
 
 /// Where registration looks up a player registered by FIDE id: the FIDE rating list
@@ -211,7 +212,7 @@ impl Registration for RegistrationService {
         if header.tournament_id.trim().is_empty() {
             header.tournament_id = new_tournament_id();
         }
-        let ctx = CommandContext::for_request(&r, SERVICE)?;
+        let ctx = CommandContext::for_request(&r)?;
         let t = r
             .tournament
             .ok_or_else(|| Status::invalid_argument("tournament: missing"))?;
@@ -225,7 +226,7 @@ impl Registration for RegistrationService {
         request: Request<api::UpdateTournamentRequest>,
     ) -> Result<Response<CommandResult>, Status> {
         let r = request.into_inner();
-        let ctx = CommandContext::for_request(&r, SERVICE)?;
+        let ctx = CommandContext::for_request(&r)?;
         let u = r.update.unwrap_or_default();
         let bad = |e| convert_status("update", &e);
         let command = UpdateTournament {
@@ -262,7 +263,7 @@ impl Registration for RegistrationService {
         request: Request<api::RegisterPlayerRequest>,
     ) -> Result<Response<CommandResult>, Status> {
         let r = request.into_inner();
-        let ctx = CommandContext::for_request(&r, SERVICE)?;
+        let ctx = CommandContext::for_request(&r)?;
         let command = register_command(r.player.as_ref())?;
         self.register(ctx, &command).await
     }
@@ -272,7 +273,7 @@ impl Registration for RegistrationService {
         request: Request<api::EnterLateRequest>,
     ) -> Result<Response<CommandResult>, Status> {
         let r = request.into_inner();
-        let ctx = CommandContext::for_request(&r, SERVICE)?;
+        let ctx = CommandContext::for_request(&r)?;
         let mut command = register_command(r.player.as_ref())?;
         command.first_round = (r.first_round != 0).then_some(r.first_round);
         command.missed_rounds = bye_kind_from_wire(r.missed_rounds)
@@ -295,7 +296,7 @@ impl Registration for RegistrationService {
         request: Request<api::WithdrawPlayerRequest>,
     ) -> Result<Response<CommandResult>, Status> {
         let r = request.into_inner();
-        let ctx = CommandContext::for_request(&r, SERVICE)?;
+        let ctx = CommandContext::for_request(&r)?;
         let who = PlayerRef::new(
             r.entry,
             r.player_id,
@@ -325,7 +326,7 @@ impl Registration for RegistrationService {
         request: Request<api::RequestByeRequest>,
     ) -> Result<Response<CommandResult>, Status> {
         let r = request.into_inner();
-        let ctx = CommandContext::for_request(&r, SERVICE)?;
+        let ctx = CommandContext::for_request(&r)?;
         let kind = bye_kind_from_wire(r.kind)
             .map_err(|e| convert_status("", &e))?
             .ok_or_else(|| {
@@ -354,7 +355,7 @@ impl Registration for RegistrationService {
         request: Request<api::CancelByeRequest>,
     ) -> Result<Response<CommandResult>, Status> {
         let r = request.into_inner();
-        let ctx = CommandContext::for_request(&r, SERVICE)?;
+        let ctx = CommandContext::for_request(&r)?;
         let who = PlayerRef::new(
             r.entry,
             r.player_id,
@@ -375,7 +376,7 @@ impl Registration for RegistrationService {
         request: Request<api::DeclareAbsenceRequest>,
     ) -> Result<Response<CommandResult>, Status> {
         let r = request.into_inner();
-        let ctx = CommandContext::for_request(&r, SERVICE)?;
+        let ctx = CommandContext::for_request(&r)?;
         let who = PlayerRef::new(
             r.entry,
             r.player_id,

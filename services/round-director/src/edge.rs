@@ -21,8 +21,7 @@ pub const MAX_ACTOR_CHARS: usize = 128;
 
 /// Actor names of the services themselves. A client may not send them: the log's actor is how
 /// an auditor tells a worker's append (a proposal, a rating change) from an arbiter's decision.
-/// The services' own appends do not go through this edge. (A command sent without an actor is
-/// recorded under the name of the service that received it, as before.)
+/// The services' own appends do not go through this edge.
 pub const RESERVED_ACTORS: &[&str] = &[
     "registration",
     "round-director",
@@ -44,6 +43,10 @@ pub const RESERVED_COMMAND_ID_PREFIXES: &[&str] = &[
     "import:",
     "chain-head-",
 ];
+
+/// The actor recorded for a request that names none: not a service's name, so that an auditor
+/// never takes an anonymous client's command for a service's own append.
+pub const ANONYMOUS_ACTOR: &str = "anonymous";
 
 /// The longest one-line text (names, place, time control, club, ids, short reasons): the same
 /// bound the tournament aggregate keeps for one-line fields; TRF columns are much narrower.
@@ -69,8 +72,8 @@ fn invalid(field: &str, reason: impl std::fmt::Display) -> Status {
 }
 
 /// The header's actor: at most [`MAX_ACTOR_CHARS`], no control characters, none of
-/// [`RESERVED_ACTORS`] (compared without case and surrounding blanks). Empty is allowed (the
-/// receiving service's name is recorded).
+/// [`RESERVED_ACTORS`] (compared without case and surrounding blanks). Empty is allowed
+/// ([`ANONYMOUS_ACTOR`] is recorded).
 #[allow(clippy::result_large_err)]
 pub fn check_actor(field: &str, actor: &str) -> Result<(), Status> {
     let n = actor.chars().count();

@@ -41,7 +41,8 @@ use std::sync::Arc;
 use store::{CommandContext, Folded, TournamentStore, stream_of};
 use tonic::{Request, Response, Status};
 
-/// The service's name: actor of its commands, key of its checkpoints.
+/// The service's name: actor of its own appends (signed chain heads), key of its checkpoints;
+/// a client may not use it as actor ([`edge::RESERVED_ACTORS`]).
 pub const SERVICE: &str = "round-director";
 
 /// The gRPC implementation.
@@ -79,7 +80,7 @@ impl RoundDirectorService {
         request: &impl store::CommandRequest,
         build: impl FnMut(&Folded) -> Result<Command, Status>,
     ) -> Result<Response<CommandResult>, Status> {
-        let ctx = CommandContext::for_request(request, SERVICE)?;
+        let ctx = CommandContext::for_request(request)?;
         let outcome = self.store.execute(&ctx, build).await?;
         if let Some(signer) = &self.signer {
             heads::sign_heads(

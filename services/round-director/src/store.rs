@@ -442,16 +442,13 @@ impl CommandContext {
     /// [`CommandContext::from_header`] (with the edge's checks of the actor, see
     /// [`crate::edge`]), the command id bound to the request.
     #[allow(clippy::result_large_err)]
-    pub fn for_request<R: CommandRequest>(
-        request: &R,
-        default_actor: &str,
-    ) -> Result<CommandContext, Status> {
+    pub fn for_request<R: CommandRequest>(request: &R) -> Result<CommandContext, Status> {
         if let Some(h) = request.header() {
             crate::edge::check_actor("header.actor", &h.actor)?;
             crate::edge::check_command_id("header.command_id", &h.command_id)?;
         }
         request.check()?;
-        let mut ctx = CommandContext::from_header(request.header(), default_actor)?;
+        let mut ctx = CommandContext::from_header(request.header(), crate::edge::ANONYMOUS_ACTOR)?;
         ctx.request = Some(RequestBinding {
             command: R::COMMAND,
             digest: request_digest(R::COMMAND, &request.body()),
