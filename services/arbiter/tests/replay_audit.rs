@@ -420,4 +420,19 @@ async fn a_rollback_or_a_rewrite_is_caught_against_a_signed_head() {
     ]);
     assert_eq!(bad_file.code, 3, "{}", show(&bad_file));
     assert!(bad_file.stderr.contains("heads[0]"), "{}", show(&bad_file));
+    // Heads of another tournament are a wrong argument, not a finding about this log.
+    let other = run(&[
+        "replay",
+        "other",
+        "--data",
+        good_arg,
+        "--against",
+        heads_arg,
+    ]);
+    assert_eq!(other.code, 3, "{}", show(&other));
+    assert!(
+        other.stderr.contains("not of tournament other"),
+        "{}",
+        show(&other)
+    );
 }

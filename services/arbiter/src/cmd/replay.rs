@@ -109,7 +109,16 @@ async fn replay(a: ReplayArgs) -> Result<(), Exit> {
     // A bad heads file is a bad argument: say so before reading anything.
     let mut against: Vec<(PathBuf, Vec<SignedHead>)> = Vec::new();
     for path in &a.against {
-        against.push((path.clone(), heads::read_heads_file(path)?));
+        let list = heads::read_heads_file(path)?;
+        if let Some(h) = list.iter().find(|h| h.stream != stream) {
+            return Err(Exit::Invalid(format!(
+                "{}: a head of stream {}, not of tournament {} (stream {stream})",
+                path.display(),
+                h.stream,
+                a.tournament
+            )));
+        }
+        against.push((path.clone(), list));
     }
     let started = Instant::now();
     let (events, source) = match &a.server {
@@ -195,6 +204,19 @@ async fn replay(a: ReplayArgs) -> Result<(), Exit> {
                 }
             }
         }
+    }
+
+    let foreign: BTreeSet<String> = against
+        .iter()
+        .flat_map(|(_, list)| list.iter().map(SignedHead::key_id))
+        .filter(|k| !keys.is_empty() && !keys.contains(k))
+        .collect();
+    if !foreign.is_empty() {
+        println!(
+            "  note: the heads given are signed by {}, the log's own by {}",
+            foreign.into_iter().collect::<Vec<_>>().join(", "),
+            keys.join(", ")
+        );
     }
 
     let elapsed = started.elapsed();
