@@ -475,3 +475,149 @@ fn documents_are_html_with_the_declared_media_type() {
     assert!(root.one("table", "crosstable").body_rows().is_empty());
     assert_eq!(root.one("title", "").text(), "Crosstable");
 }
+
+#[test]
+fn crosstable_by_rank_names_opponents_by_their_line() {
+    let file = trf("tiebreaks/swiss-unplayed.trf");
+    let t = tb_trf::tournament_from_trf(&file);
+    let st = standings_of(&t, "BH/C1,BH");
+    let mut table = Crosstable::from_tournament(&t, Some(&st));
+    table.by_rank = true;
+    let html = render_crosstable(&page("By rank"), &table);
+    let root = check_shell(&html);
+    let body = root.one("table", "crosstable").body_rows();
+    let ids: Vec<u32> = st.rows.iter().map(|r| r.id).collect();
+    let line_of = |id: u32| ids.iter().position(|&x| x == id).unwrap() + 1;
+    for (i, cells) in body.iter().enumerate() {
+        let id = ids[i];
+        assert_eq!(
+            cells[0].text(),
+            (i + 1).to_string(),
+            "the rank column numbers lines"
+        );
+        assert_eq!(
+            cells[1].text(),
+            id.to_string(),
+            "the pairing number stays visible"
+        );
+        let rec = file.player(id).unwrap();
+        for r in 1..=file.total_rounds() as usize {
+            let Some(o) = rec.entry(r as u32).and_then(|e| e.opponent) else {
+                continue;
+            };
+            let cell = cells[4 + r];
+            let a = cell.one("a", "opp");
+            assert_eq!(a.text(), line_of(o).to_string(), "#{id} round {r}");
+            assert_eq!(a.attr("href"), Some(format!("#p{o}").as_str()));
+            assert!(
+                cell.attr("title")
+                    .unwrap()
+                    .ends_with(&format!("against No {o}"))
+            );
+        }
+    }
+}
+
+#[test]
+fn the_index_the_header_the_legend_the_amendment_and_rating_changes() {
+    let mut p = page("Tournaments");
+    let rows = vec![TournamentSummary {
+        name: "Club <Open>".into(),
+        href: "/t/club".into(),
+        place: "Bergen".into(),
+        dates: "2026-03-01 to 2026-03-03".into(),
+        rounds: 7,
+        players: 42,
+        status: "round 3 of 7 in progress".into(),
+        links: vec![Link::new("Standings", "/t/club/standings")],
+    }];
+    let root = check_shell(&render_index(&p, &rows));
+    let body = root.one("table", "tournaments").body_rows();
+    let texts: Vec<String> = body[0].iter().map(|c| c.text()).collect();
+    assert_eq!(
+        texts,
+        [
+            "Club <Open>",
+            "Bergen",
+            "2026-03-01 to 2026-03-03",
+            "7",
+            "42",
+            "round 3 of 7 in progress",
+            "Standings"
+        ]
+    );
+    assert_eq!(body[0][0].one("a", "").attr("href"), Some("/t/club"));
+    assert!(render_index(&p, &[]).contains("No tournaments yet."));
+
+    // The header facts: empty values left out, text escaped.
+    p.facts = vec![
+        ("Place".into(), "Bergen".into()),
+        ("Deputy arbiter".into(), String::new()),
+        ("Time control".into(), "90' + 30\" <inc>".into()),
+    ];
+    let table = StandingsTable {
+        tiebreaks: vec!["BH/C1".into()],
+        rows: Vec::new(),
+        legend: vec![("BH/C1".into(), "Buchholz, the lowest value cut".into())],
+    };
+    let root = check_shell(&render_standings(&p, &table));
+    let dl = root.one("dl", "event");
+    let dts: Vec<String> = dl.tags("dt").iter().map(|e| e.text()).collect();
+    let dds: Vec<String> = dl.tags("dd").iter().map(|e| e.text()).collect();
+    assert_eq!(dts, ["Place", "Time control"]);
+    assert_eq!(dds, ["Bergen", "90' + 30\" <inc>"]);
+    let legend = root.one("dl", "legend");
+    assert_eq!(legend.one("dt", "").text(), "BH/C1");
+    assert_eq!(
+        legend.one("dd", "").text(),
+        "Buchholz, the lowest value cut"
+    );
+
+    let pairings = Pairings {
+        round: 2,
+        amendment: Some("Board 3: colours <swapped>".into()),
+        ..Pairings::default()
+    };
+    let root = check_shell(&render_pairings(&p, &pairings));
+    assert_eq!(
+        root.one("p", "amended").text(),
+        "Amended by the arbiter. Board 3: colours <swapped>"
+    );
+    assert!(
+        check_shell(&render_pairings(&p, &Pairings::default()))
+            .find_all(&|e| e.has_class("amended"))
+            .is_empty()
+    );
+
+    let card = PlayerCard {
+        player: PlayerInfo {
+            id: 4,
+            name: "Nilsen, Kari".into(),
+            ..PlayerInfo::default()
+        },
+        points: "1.0".into(),
+        games: vec![
+            CardGame {
+                round: 1,
+                result: "0".into(),
+                rating_change: Some("-5.0".into()),
+                ..CardGame::default()
+            },
+            CardGame {
+                round: 2,
+                result: "1 bye".into(),
+                ..CardGame::default()
+            },
+        ],
+        rating_change: Some(("-5.0".into(), "1 rated game, K 20".into())),
+        ..PlayerCard::default()
+    };
+    let root = check_shell(&render_player_card(&p, &card));
+    let games = root.one("table", "games");
+    assert_eq!(games.head_texts().last().unwrap(), "±");
+    let rows = games.body_rows();
+    assert_eq!(rows[0].last().unwrap().text(), "-5.0");
+    assert!(rows[0].last().unwrap().has_class("down"));
+    assert_eq!(rows[1].last().unwrap().text(), "");
+    assert_eq!(root.one("span", "rchg").text(), "-5.0");
+}
