@@ -174,6 +174,8 @@ fn main() {
         id: "bench",
         version: events as u64,
         state: &state,
+        ratings: None,
+        signed_head: None,
     };
     let pages: Vec<Timed> = vec![
         (
