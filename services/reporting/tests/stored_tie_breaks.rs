@@ -26,7 +26,7 @@ async fn stored_with_list(list: &str) -> Arc<TournamentStore> {
     let mut commands = vec![Command::CreateTournament(c)];
     for (i, rating) in [2100, 2000, 1900, 1800].into_iter().enumerate() {
         commands.push(Command::RegisterPlayer(RegisterPlayer::new(
-            &format!("Player, {i}"),
+            format!("Player, {i}"),
             rating,
         )));
     }
