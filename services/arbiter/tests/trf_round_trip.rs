@@ -11,7 +11,9 @@
 //!   `001` rank column is not compared (it is derived: the export writes the service's
 //!   standings under the tournament's tie-breaks, which TRF16 files do not name, while the
 //!   corpora's ranks come from their generator); a rating written `0` equals a blank one, a
-//!   FIDE id `0` a blank one (both mean "none");
+//!   FIDE id `0` a blank one (both mean "none"); the byes announced for the round to pair are
+//!   compared as the absences they mean (the round column, `XXZ` and `240` say the same thing;
+//!   the export writes the column);
 //! * records the export adds are allowed only where the original lacks them and the service
 //!   must state them (dates, counts of players, type code, chief arbiter, number of rounds,
 //!   initial colour); anything else added is a difference.
@@ -93,6 +95,7 @@ const DERIVED: [&str; 12] = [
 fn player_difference(
     a: &arbiter_trf::PlayerRecord,
     b: &arbiter_trf::PlayerRecord,
+    skip_round: Option<usize>,
 ) -> Option<String> {
     let zero_none = |v: Option<u64>| v.filter(|&x| x > 0);
     let fields: [(&str, String, String); 9] = [
@@ -126,7 +129,7 @@ fn player_difference(
         }
     }
     let n = a.rounds.len().max(b.rounds.len());
-    for i in 0..n {
+    for i in (0..n).filter(|&i| Some(i + 1) != skip_round) {
         let x = a.rounds.get(i).copied().flatten();
         let y = b.rounds.get(i).copied().flatten();
         if x != y {
@@ -163,8 +166,31 @@ fn compare(original: &TrfFile, export: &TrfFile) -> Result<Vec<String>, String> 
     };
     let original_codes: std::collections::BTreeSet<String> =
         original.records.iter().map(code).collect();
+    // The byes announced for the round to pair: the round column, XXZ and 240 say the same
+    // thing three ways (the export writes the column); compared as the absences they mean.
+    let rtp = original.round_to_pair();
+    let announced = |r: &Record| match r {
+        Record::Xxz(_) => true,
+        Record::Byes(b) => b.round == rtp,
+        _ => false,
+    };
+    let next_open =
+        (rtp as usize) > original.round_columns() as usize || !original.is_round_paired(rtp);
+    let skip_round = next_open.then_some(rtp as usize);
+    if next_open && original.absences(rtp) != export.absences(rtp) {
+        return Err(format!(
+            "the byes announced for round {rtp}: {:?} in the original, {:?} in the export",
+            original.absences(rtp),
+            export.absences(rtp)
+        ));
+    }
+    for r in left.iter_mut() {
+        if r.is_some_and(|r| announced(r)) {
+            *r = None;
+        }
+    }
     for (i, r) in original.records.iter().enumerate() {
-        if matches!(r, Record::Blank) {
+        if matches!(r, Record::Blank) || announced(r) {
             continue;
         }
         let line = i + 1;
@@ -182,7 +208,7 @@ fn compare(original: &TrfFile, export: &TrfFile) -> Result<Vec<String>, String> 
                 let Some(Record::Player(q)) = left[j] else {
                     unreachable!()
                 };
-                if let Some(d) = player_difference(p, q) {
+                if let Some(d) = player_difference(p, q, skip_round) {
                     return Err(format!("line {line} (001 player {}): {d}", p.start_number));
                 }
                 Some(j)
@@ -489,12 +515,16 @@ fn header_teams_and_forbidden_pairs_survive_every_dialect() {
 
     // A TRF-2026 team record (310) with every column, in a file whose ids name players only.
     let base = std::fs::read_to_string(golden("dutch-2025/t0001.trf")).unwrap();
+    // With records the service carries without interpreting them.
     let text = format!(
-        "{base}310 {:>3} {:<32} {:<5} {:>6} {:>6} {:>6} {:>3}  {:>4} {:>4}\n",
+        "182 Pairing, Controller\n202 BH:CUT1 BH SB\n### a comment\n{base}\
+         310 {:>3} {:<32} {:<5} {:>6} {:>6} {:>6} {:>3}  {:>4} {:>4}\nZZZ an unknown record\n",
         1, "Club B", "CLB", 2100, "3.0", "", 2, 3, 5
     );
     let with_team = parse(text.as_bytes(), "t0001 with a team");
-    assert!(with_team.records.iter().any(|r| code(r) == "310"));
+    for c in ["310", "182", "202", "###", "ZZZ"] {
+        assert!(with_team.records.iter().any(|r| code(r) == c), "{c}");
+    }
     let path = work.file("teams.trf", &text);
     let im = arbiter(["import", path.to_str().unwrap(), "--data", d]);
     assert_eq!(im.code, 0, "{}", im.stderr);
@@ -509,6 +539,64 @@ fn header_teams_and_forbidden_pairs_survive_every_dialect() {
     lossy.records.retain(|r| code(r) != "XXA");
     let e = compare(&original, &lossy).unwrap_err();
     assert!(e.contains("(XXA)"), "{e}");
+}
+
+/// A tournament in progress: five of twelve rounds played, byes announced for round 6 in the
+/// column (a half-point bye) and by XXZ (zero-point byes). Imported, they are byes requested for
+/// round 6; the export writes them in the round-6 column, which means the same.
+#[test]
+fn a_tournament_in_progress_keeps_its_announced_byes() {
+    let work = scratch("progress");
+    let d = work.0.join("data");
+    let d = d.to_str().unwrap();
+    let full = parse(
+        &std::fs::read(golden("dutch-2017/t0041.trf")).unwrap(),
+        "t0041",
+    );
+    let mut f = full.clone();
+    for p in f.players_mut() {
+        p.rounds.truncate(5);
+        p.points = full.score_after(p.start_number, 5).unwrap();
+        p.rank = None;
+    }
+    f.player_mut(9)
+        .unwrap()
+        .rounds
+        .push(Some(arbiter_core::RoundEntry::bye(
+            arbiter_core::ResultCode::HalfBye,
+        )));
+    f.records.push(Record::Xxr(12));
+    f.records.push(Record::Xxz(vec![7, 8]));
+    let text = arbiter_trf::write_with(&f, arbiter_trf::LineEnding::Lf).unwrap();
+    let original = parse(text.as_bytes(), "t0041 after round 5");
+    assert_eq!(original.round_to_pair(), 6);
+    assert_eq!(original.absences(6).len(), 3);
+    let path = work.file("progress.trf", &text);
+    let im = arbiter([
+        "import",
+        path.to_str().unwrap(),
+        "--data",
+        d,
+        "--system",
+        "dutch-2017",
+    ]);
+    assert_eq!(im.code, 0, "{}", im.stderr);
+    let replay = arbiter(["replay", "progress", "--data", d, "--strict"]);
+    assert_eq!(replay.code, 0, "{}\n{}", replay.stdout, replay.stderr);
+    assert!(
+        replay.stdout.contains("5 rounds re-paired, 0 differing"),
+        "{}",
+        replay.stdout
+    );
+    for dialect in ["trfx", "trf2026"] {
+        let x = arbiter(["export", "progress", "--data", d, "--format", dialect]);
+        assert_eq!(x.code, 0, "{}", x.stderr);
+        let export = parse(x.stdout.as_bytes(), dialect);
+        assert_eq!(export.absences(6), original.absences(6), "{dialect}");
+        if dialect == "trfx" {
+            compare(&original, &export).unwrap_or_else(|e| panic!("{e}"));
+        }
+    }
 }
 
 /// A bad file among good ones: refused naming file, line, columns and field; nothing of any

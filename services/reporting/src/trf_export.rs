@@ -105,6 +105,19 @@ fn team310(t: &TeamRecorded, i: usize) -> Record {
     })
 }
 
+/// A carried line as the reader types it (an unknown one verbatim).
+fn carried(line: &str) -> Record {
+    arbiter_trf::parse_with(line, &arbiter_trf::ParseOptions::lenient())
+        .ok()
+        .and_then(|t| {
+            t.file
+                .records
+                .into_iter()
+                .find(|r| !matches!(r, Record::Blank))
+        })
+        .unwrap_or_else(|| Record::Other(line.to_string()))
+}
+
 /// The tournament as a TRF model in `dialect`.
 pub fn trf_export_file(state: &State, dialect: Dialect) -> TrfFile {
     let mut file = crate::views::trf_file(state);
@@ -156,6 +169,8 @@ pub fn trf_export_file(state: &State, dialect: Dialect) -> TrfFile {
                 .collect(),
         }));
     }
+    // Records carried from an imported file, verbatim, after the header.
+    header.extend(t.trf_records.iter().map(|l| carried(l)));
     file.records.splice(0..0, header);
 
     // Point system in bbpPairings' lines where they express it.

@@ -357,9 +357,35 @@ pub fn plan(
     create.time_control = file.text(TextCode::TimeControl).unwrap_or("").to_string();
     create.tournament_type = file
         .text(TextCode::TournamentType)
+        .or_else(|| file.text(TextCode::EncodedType))
         .unwrap_or("")
         .trim()
         .to_string();
+    // Records the service does not interpret travel verbatim.
+    for r in &file.records {
+        let carried = match r {
+            Record::Text(t) => matches!(
+                t.code,
+                TextCode::PairingController
+                    | TextCode::TieBreaks
+                    | TextCode::StandingsTieBreaks
+                    | TextCode::EncodedTimeControl
+                    | TextCode::BoardColours
+                    | TextCode::TeamScoring
+            ),
+            Record::NationalRating(_) | Record::Comment(_) | Record::Other(_) => true,
+            _ => false,
+        };
+        if carried {
+            let line = arbiter_trf::write(&TrfFile {
+                records: vec![r.clone()],
+            })
+            .map_err(|e| format!("a carried record: {e}"))?;
+            create
+                .trf_records
+                .push(line.trim_end_matches(['\r', '\n']).to_string());
+        }
+    }
     create.round_dates = file
         .records
         .iter()

@@ -95,6 +95,8 @@ pub struct CreateTournament {
     pub tournament_type: String,
     /// The planned date of each round; `None` = not scheduled.
     pub round_dates: Vec<Option<Date>>,
+    /// TRF records carried but not interpreted, verbatim, one line each.
+    pub trf_records: Vec<String>,
 }
 
 impl CreateTournament {
@@ -126,6 +128,7 @@ impl CreateTournament {
             fide_rated: true,
             tournament_type: String::new(),
             round_dates: Vec::new(),
+            trf_records: Vec::new(),
         }
     }
 }

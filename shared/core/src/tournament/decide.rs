@@ -386,6 +386,26 @@ fn create(c: &CreateTournament) -> Result<Vec<Event>, DomainError> {
             }
             v
         },
+        trf_records: {
+            if c.trf_records.len() > 10_000 {
+                return Err(DomainError::invalid(
+                    "trf_records",
+                    "more than 10000 records",
+                ));
+            }
+            for (i, r) in c.trf_records.iter().enumerate() {
+                if r.chars().any(|c| c.is_control()) || r.chars().count() > 1000 {
+                    return Err(DomainError::invalid(
+                        "trf_records",
+                        format!(
+                            "record {} is not one line of at most 1000 characters",
+                            i + 1
+                        ),
+                    ));
+                }
+            }
+            c.trf_records.clone()
+        },
         acceleration,
         fide_rated: c.fide_rated,
     })])

@@ -106,6 +106,9 @@ pub struct TournamentCreated {
     /// The planned date of each round (TRF 132); `None` = a blank slot. No trailing `None`.
     #[serde(default)]
     pub round_dates: Vec<Option<Date>>,
+    /// TRF records carried but not interpreted, verbatim, one line each, in file order.
+    #[serde(default)]
+    pub trf_records: Vec<String>,
 }
 
 /// Changes to descriptive data; `None` = unchanged.

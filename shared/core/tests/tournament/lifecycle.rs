@@ -57,6 +57,7 @@ fn create_tournament_records_everything_given() {
             fide_rated: true,
             tournament_type: String::new(),
             round_dates: Vec::new(),
+            trf_records: Vec::new(),
         })]
     );
 }

@@ -369,6 +369,7 @@ pub fn tournament_created_to_wire(t: &TournamentCreated) -> pb::TournamentCreate
             .iter()
             .map(|d| d.map(date_to_wire).unwrap_or_default())
             .collect(),
+        trf_records: t.trf_records.clone(),
     }
 }
 
@@ -414,6 +415,7 @@ fn tournament_created_from_wire(
                 }
             })
             .collect::<Result<_, _>>()?,
+        trf_records: t.trf_records.clone(),
     })
 }
 
@@ -781,6 +783,7 @@ mod tests {
             acceleration: Some(Acceleration::baku("dutch-2025", 9)),
             fide_rated: true,
             tournament_type: "FIDE_DUTCH_2025".into(),
+            trf_records: vec!["202 BH:CUT1 BH SB".into(), "### a comment".into()],
             round_dates: vec![
                 Some("2025-09-01".parse().unwrap()),
                 None,
