@@ -336,10 +336,11 @@ pub enum ClientCommand {
     Close { tournament: String, round: u32 },
     /// 9. Finish the tournament.
     Finish { tournament: String },
-    /// 10. Show the standings.
+    /// 10. Show the standings: place (shared as "3-5"), points and the tournament's tie-breaks
+    /// (else the recommended list), as on the pages and in the export.
     Standings {
         tournament: String,
-        /// After this round (default: the last closed round).
+        /// After this round (default: the last round whose results are all in).
         #[arg(long, default_value_t = 0)]
         after_round: u32,
     },
