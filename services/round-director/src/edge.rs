@@ -250,6 +250,7 @@ impl Check for reg::CreateTournamentRequest {
         check_line("tournament.place", &t.place)?;
         check_line("tournament.federation", &t.federation)?;
         check_line("tournament.time_control", &t.time_control)?;
+        check_line("tournament.tournament_type", &t.tournament_type)?;
         if let Some(a) = &t.chief_arbiter {
             check_arbiter("tournament.chief_arbiter", a)?;
         }
