@@ -61,6 +61,10 @@ pub const MAX_NOTE_CHARS: usize = 2_000;
 /// The most tie-break items a list may have (the aggregate's own bound).
 pub const MAX_TIE_BREAKS: usize = 30;
 
+/// The most deputy arbiters a tournament may list: far more than any event has, few enough
+/// that a request cannot fill an event with megabytes of names.
+pub const MAX_DEPUTY_ARBITERS: usize = 100;
+
 /// The pairing systems a tournament may be created with: those the pairing worker can pair.
 /// The others of the schema (round robins, Burstein, Dubov, Lim) would be accepted and then
 /// never paired, so they are refused until their engines exist.
@@ -220,6 +224,23 @@ pub fn check_pairing(prefix: &str, pairing_system: i32, rule_set: &str) -> Resul
 }
 
 #[allow(clippy::result_large_err)]
+fn check_deputies(field: &str, deputies: &[pb::Arbiter]) -> Result<(), Status> {
+    if deputies.len() > MAX_DEPUTY_ARBITERS {
+        return Err(invalid(
+            field,
+            format!(
+                "{} deputy arbiters, the limit is {MAX_DEPUTY_ARBITERS}",
+                deputies.len()
+            ),
+        ));
+    }
+    for (i, a) in deputies.iter().enumerate() {
+        check_arbiter(&format!("{field}[{i}]"), a)?;
+    }
+    Ok(())
+}
+
+#[allow(clippy::result_large_err)]
 fn check_arbiter(field: &str, a: &pb::Arbiter) -> Result<(), Status> {
     check_line(&format!("{field}.name"), &a.name)?;
     check_line(&format!("{field}.title"), &a.title)
@@ -254,9 +275,7 @@ impl Check for reg::CreateTournamentRequest {
         if let Some(a) = &t.chief_arbiter {
             check_arbiter("tournament.chief_arbiter", a)?;
         }
-        for (i, a) in t.deputy_arbiters.iter().enumerate() {
-            check_arbiter(&format!("tournament.deputy_arbiters[{i}]"), a)?;
-        }
+        check_deputies("tournament.deputy_arbiters", &t.deputy_arbiters)?;
         check_pairing("tournament", t.pairing_system, &t.rule_set)?;
         check_tie_breaks("tournament.tie_breaks", &t.tie_breaks)
     }
@@ -280,9 +299,7 @@ impl Check for reg::UpdateTournamentRequest {
         if let Some(a) = &u.chief_arbiter {
             check_arbiter("update.chief_arbiter", a)?;
         }
-        for (i, a) in u.deputy_arbiters.iter().enumerate() {
-            check_arbiter(&format!("update.deputy_arbiters[{i}]"), a)?;
-        }
+        check_deputies("update.deputy_arbiters", &u.deputy_arbiters)?;
         if u.replace_tie_breaks {
             check_tie_breaks("update.tie_breaks", &u.tie_breaks)?;
         }
@@ -305,6 +322,9 @@ impl Check for reg::EnterLateRequest {
 impl Check for reg::CorrectPlayerRequest {
     fn check(&self) -> Result<(), Status> {
         check_player("player", self.player.as_ref())?;
+        if self.fields.len() > 20 {
+            return Err(invalid("fields", "more than 20 field names"));
+        }
         for (i, f) in self.fields.iter().enumerate() {
             check_line(&format!("fields[{i}]"), f)?;
         }
@@ -474,6 +494,13 @@ mod tests {
             "{}",
             e.message()
         );
+        let e = update(pb::TournamentUpdated {
+            deputy_arbiters: vec![pb::Arbiter::default(); MAX_DEPUTY_ARBITERS + 1],
+            ..Default::default()
+        })
+        .check()
+        .unwrap_err();
+        assert!(e.message().contains("the limit is 100"), "{}", e.message());
         // Tie-breaks are checked only when they replace the list.
         let u = pb::TournamentUpdated {
             tie_breaks: vec!["FOO".into()],
