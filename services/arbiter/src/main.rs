@@ -36,7 +36,7 @@ enum Command {
     /// Write a tournament's TRF16 export.
     Export(cmd::export::ExportArgs),
     /// Run a tournament on a running server from the command line.
-    Client(cmd::client::ClientArgs),
+    Client(Box<cmd::client::ClientArgs>),
     /// Play a seeded random tournament on a running server and print the standings.
     Demo(cmd::demo::DemoArgs),
     /// The FIDE rating-list registry: import a list, show a player.
@@ -56,7 +56,7 @@ fn main() -> ExitCode {
         Command::Import(a) => cmd::import::run(a),
         Command::Replay(a) => cmd::replay::run(a),
         Command::Export(a) => cmd::export::run(a),
-        Command::Client(a) => cmd::client::run(a),
+        Command::Client(a) => cmd::client::run(*a),
         Command::Demo(a) => cmd::demo::run(a),
         Command::Ratings(a) => cmd::ratings::run(a),
         Command::Berger(a) => cmd::berger::run(a),

@@ -189,7 +189,7 @@ pub enum ClientCommand {
         data: TournamentData,
     },
     /// 1. Set-up: change name, place, federation, arbiters, time control, rating list,
-    /// tie-breaks, dates or rounds.
+    ///    tie-breaks, dates or rounds.
     Update {
         tournament: String,
         #[arg(long)]
@@ -314,7 +314,7 @@ pub enum ClientCommand {
         as_of: AsOf,
     },
     /// 6. Results: record one: 1-0, 0-1, 1/2, +/-, -/+, -/-, W/L, D/D, L/W (not rated), or an
-    /// arbiter's decision 0-0, 1/2-0, 0-1/2, 1-1/2, 1/2-1, 1-1.
+    ///    arbiter's decision 0-0, 1/2-0, 0-1/2, 1-1/2, 1/2-1, 1-1.
     Result {
         tournament: String,
         round: u32,
@@ -337,7 +337,7 @@ pub enum ClientCommand {
     /// 9. Finish the tournament.
     Finish { tournament: String },
     /// 10. Show the standings: place (shared as "3-5"), points and the tournament's tie-breaks
-    /// (else the recommended list), as on the pages and in the export.
+    ///     (else the recommended list), as on the pages and in the export.
     Standings {
         tournament: String,
         /// After this round (default: the last round whose results are all in).
