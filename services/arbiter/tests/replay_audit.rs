@@ -7,7 +7,9 @@
 //! - signed chain heads: the round director signs the head after each publication and the
 //!   finish; `arbiter export --heads` writes them; a rollback of the data folder (log and head
 //!   journal restored from an older copy) and a rewritten history are caught by
-//!   `replay --against`, while the plain audit of the older copy passes.
+//!   `replay --against`, while the plain audit of the older copy passes; a server started on
+//!   the rewritten log signs the heads it lacks with a key of its own, and the published heads
+//!   still catch it.
 
 mod support;
 
@@ -387,6 +389,52 @@ async fn a_rollback_or_a_rewrite_is_caught_against_a_signed_head() {
         "{}",
         show(&rewritten)
     );
+
+    // The forger serves the rewritten log: the server signs the heads it lacks, with a key of
+    // its own (the deployment's key stayed behind). The published heads still catch it.
+    let mut forger = Server::start(&["--data", forged_arg], &work.path().join("forger.log"));
+    let forger_http = forger.http.clone().expect("http address");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    loop {
+        let (status, body) = http_get(&forger_http, "/api/tournaments/heads/heads");
+        let n = serde_json::from_str::<serde_json::Value>(&body)
+            .ok()
+            .and_then(|v| v["heads"].as_array().map(Vec::len))
+            .unwrap_or(0);
+        if status == 200 && n == 3 {
+            break;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the missing heads were not signed at start: {status} {body}"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    assert!(forger.interrupt().success());
+    let resigned = run(&[
+        "replay",
+        "heads",
+        "--data",
+        forged_arg,
+        "--against",
+        heads_arg,
+    ]);
+    assert_eq!(resigned.code, 4, "{}", show(&resigned));
+    assert!(
+        resigned
+            .stdout
+            .contains("signed heads in the log: 3 of 3 verify"),
+        "{}",
+        show(&resigned)
+    );
+    assert!(
+        resigned
+            .stdout
+            .contains("note: the heads given are signed by"),
+        "{}",
+        show(&resigned)
+    );
+    assert!(resigned.stderr.contains("REWRITTEN"), "{}", show(&resigned));
 
     // A head file altered by hand does not verify.
     let mut altered = file.clone();

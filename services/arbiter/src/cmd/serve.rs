@@ -9,7 +9,7 @@ use arbiter_pairing_worker::{PairingWorkerService, Worker};
 use arbiter_registration::RegistrationService;
 use arbiter_reporting::ReportingService;
 use arbiter_round_director::RoundDirectorService;
-use arbiter_round_director::store::{Feed, TournamentStore};
+use arbiter_round_director::store::{Feed, TournamentStore, tournament_of};
 use std::io::Write as _;
 use std::net::SocketAddr;
 use std::path::Path;
@@ -194,6 +194,19 @@ async fn serve(a: ServeArgs) -> Result<(), Exit> {
                 let mut service = RoundDirectorService::new(store);
                 if let Some(signer) = &signer {
                     service = service.with_signer(signer.clone());
+                    // Heads lost to a stop between a publication and its signature, or never
+                    // signed (logs from before signed heads), are signed now.
+                    let (log, signer) = (log.clone(), signer.clone());
+                    tokio::spawn(async move {
+                        let streams = log.list_streams().await.unwrap_or_default();
+                        for s in streams.iter().filter(|s| tournament_of(s).is_some()) {
+                            let signed =
+                                arbiter_round_director::heads::sign_missing(&log, &signer, s).await;
+                            if !signed.is_empty() {
+                                info!(stream = %s, versions = ?signed, "signed missing chain heads");
+                            }
+                        }
+                    });
                 }
                 routes.add_service(service.into_server());
             }
