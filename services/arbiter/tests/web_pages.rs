@@ -637,6 +637,18 @@ async fn pages_in_a_browser_update_live() {
             let v: f64 = s.trim_start_matches('+').parse().unwrap_or(0.0);
             (v * 10.0).round() as i64
         };
+        // The JSON card says the same.
+        let (status, body) = http_get(&base, &format!("/api/tournaments/{TID}/players/{pn}"));
+        assert_eq!(status, 200, "{body}");
+        let card: Value = serde_json::from_str(&body).expect("card json");
+        assert_eq!(card["rating_change"]["total"], json!(total));
+        let json_games: Vec<String> = card["games"]
+            .as_array()
+            .expect("games")
+            .iter()
+            .map(|g| g["rating_change"].as_str().unwrap_or("").to_string())
+            .collect();
+        assert_eq!(json_games, per_game, "player {pn}: JSON card");
         let games: Vec<&String> = per_game.iter().filter(|v| !v.is_empty()).collect();
         let sum: i64 = games.iter().map(|v| t(v)).sum();
         assert!(

@@ -804,7 +804,12 @@ pub fn player_json_doc(cx: &Context<'_>, pn: PlayerId) -> Result<Value, PageErro
             "color": color_json(g.color),
             "result": g.result,
             "description": g.description,
+            "rating_change": g.rating_change,
         })).collect::<Vec<_>>(),
+        "rating_change": card.rating_change.as_ref().map(|(total, what)| json!({
+            "total": total,
+            "counted": what,
+        })),
         "performance": card.performance.as_ref().map(|p| json!({
             "games": p.games,
             "points": p.points,
