@@ -445,10 +445,11 @@ impl CommandContext {
     pub fn for_request<R: CommandRequest>(request: &R) -> Result<CommandContext, Status> {
         if let Some(h) = request.header() {
             crate::edge::check_actor("header.actor", &h.actor)?;
-            crate::edge::check_command_id("header.command_id", &h.command_id)?;
         }
         request.check()?;
         let mut ctx = CommandContext::from_header(request.header(), crate::edge::ANONYMOUS_ACTOR)?;
+        // After the header's own checks, so that an overlong id is not echoed back.
+        crate::edge::check_command_id("header.command_id", &ctx.command_id)?;
         ctx.request = Some(RequestBinding {
             command: R::COMMAND,
             digest: request_digest(R::COMMAND, &request.body()),
