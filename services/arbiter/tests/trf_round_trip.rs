@@ -13,10 +13,12 @@
 //!   corpora's ranks come from their generator); a rating written `0` equals a blank one, a
 //!   FIDE id `0` a blank one (both mean "none"); the byes announced for the round to pair are
 //!   compared as the absences they mean (the round column, `XXZ` and `240` say the same thing;
-//!   the export writes the column);
+//!   the export writes the column); in a TRF-2026 original, JaVaFo lines restating its 2026
+//!   records (`XXR`, `XXC`, `XXS`, `BB?`, `XXA`, `XXP`) are compared as what they mean (number of
+//!   rounds, initial colour, point system, acceleration, forbidden pairs);
 //! * records the export adds are allowed only where the original lacks them and the service
-//!   must state them (dates, counts of players, type code, chief arbiter, number of rounds,
-//!   initial colour); anything else added is a difference.
+//!   must state them (name, dates, counts of players, type code, chief arbiter, number of
+//!   rounds, initial colour); anything else added is a difference.
 //!
 //! Last, on every 25th file, the export imported again and exported again must give the same
 //! bytes (nothing is lost or changed by a second pass either).
@@ -87,8 +89,8 @@ fn code(r: &Record) -> String {
 }
 
 /// Records the export may add when the original has none of that code.
-const DERIVED: [&str; 12] = [
-    "042", "052", "062", "072", "082", "092", "102", "142", "152", "192", "XXR", "XXC",
+const DERIVED: [&str; 13] = [
+    "012", "042", "052", "062", "072", "082", "092", "102", "142", "152", "192", "XXR", "XXC",
 ];
 
 /// The first field in which two `001` records differ (rank excluded, see the module comment).
@@ -189,8 +191,38 @@ fn compare(original: &TrfFile, export: &TrfFile) -> Result<Vec<String>, String> 
             *r = None;
         }
     }
+    // A TRF-2026 file may restate its records in JaVaFo's lines for older engines (XXR = 142,
+    // XXC = 152, XXS/BB? = 162, XXA = 250, XXP = 260); a TRF-2026 export writes the 2026
+    // records only, so those lines are compared as what they mean.
+    let restated = |r: &Record| {
+        original.profile() == arbiter_trf::Profile::Trf2026
+            && matches!(
+                r,
+                Record::Xxr(_)
+                    | Record::Xxc(_)
+                    | Record::Xxs(_)
+                    | Record::Bb(..)
+                    | Record::Xxa(_)
+                    | Record::Xxp(_)
+            )
+    };
+    if original.records.iter().any(restated) {
+        let total = original.total_rounds();
+        let same = total == export.total_rounds()
+            && original.initial_color() == export.initial_color()
+            && original.point_system() == export.point_system()
+            && original.accelerations().points == export.accelerations().points
+            && (1..=total).all(|r| original.forbidden_pairs(r) == export.forbidden_pairs(r));
+        if !same {
+            return Err(
+                "the JaVaFo lines of the TRF-2026 original mean something else in the \
+                        export (rounds, colour, points, acceleration or forbidden pairs)"
+                    .into(),
+            );
+        }
+    }
     for (i, r) in original.records.iter().enumerate() {
-        if matches!(r, Record::Blank) || announced(r) {
+        if matches!(r, Record::Blank) || announced(r) || restated(r) {
             continue;
         }
         let line = i + 1;
@@ -641,4 +673,81 @@ fn bad_files_are_refused_and_nothing_is_written() {
         let replay = arbiter(["replay", "t0060", "--data", d]);
         assert_eq!(replay.code, 3, "{}", replay.stdout);
     }
+}
+
+/// The other TRF files of the golden folder (the manual's worked example and its round inputs,
+/// the tie-break example with a full header, the dutch-2025 rule cases): imported, exported in
+/// their dialect, compared record by record.
+#[test]
+fn the_other_golden_trf_files_round_trip() {
+    let work = scratch("others");
+    let d = work.0.join("data");
+    let d = d.to_str().unwrap();
+    let mut files = Vec::new();
+    for dir in [
+        "seed-example",
+        "seed-example/inputs",
+        "tiebreaks",
+        "dutch-2025-cases",
+    ] {
+        files.extend(corpus_any(dir));
+    }
+    assert!(files.len() >= 16, "{files:?}");
+    let mut failures = Vec::new();
+    for (i, f) in files.iter().enumerate() {
+        let bytes = std::fs::read(f).unwrap();
+        let original = parse(&bytes, &f.display().to_string());
+        let id = format!("other{i}");
+        // The worked example names its rules in free text ("Baku 2016") and has no dates.
+        let system = if f.to_str().unwrap().contains("seed-example") {
+            "dutch-2017"
+        } else {
+            "dutch-2025"
+        };
+        let asked = arbiter_pairing::trf::rule_set_of(&original).is_none();
+        let mut args = vec!["import", f.to_str().unwrap(), "--data", d, "--id", &id];
+        if asked {
+            args.extend(["--system", system]);
+        }
+        let im = arbiter(&args);
+        assert_eq!(im.code, 0, "{}: {}", f.display(), im.stderr);
+        let dialect = match arbiter_reporting::trf_export::Dialect::of(&original) {
+            arbiter_reporting::trf_export::Dialect::Trfx => "trfx",
+            arbiter_reporting::trf_export::Dialect::Trfbx => "trfbx",
+            arbiter_reporting::trf_export::Dialect::Trf2026 => "trf2026",
+        };
+        let ex = arbiter(["export", &id, "--data", d, "--format", dialect]);
+        assert_eq!(ex.code, 0, "{}: {}", f.display(), ex.stderr);
+        let export = parse(ex.stdout.as_bytes(), "export");
+        if let Err(e) = compare(&original, &export) {
+            failures.push(format!("{}: {e}", f.display()));
+        }
+        // The manual's worked example was paired by the rules: every round replays strictly.
+        if f.ends_with("manual-40p-7r.trf") {
+            let replay = arbiter(["replay", &id, "--data", d, "--strict"]);
+            assert_eq!(replay.code, 0, "{}\n{}", replay.stdout, replay.stderr);
+            let paired = (1..=original.round_columns())
+                .filter(|&r| original.is_round_paired(r))
+                .count();
+            assert_eq!(paired, 6, "the file holds rounds 1-6 (round 7 to pair)");
+            assert!(
+                replay
+                    .stdout
+                    .contains(&format!("{paired} rounds re-paired, 0 differing")),
+                "{}",
+                replay.stdout
+            );
+        }
+    }
+    assert!(failures.is_empty(), "{failures:#?}");
+}
+
+fn corpus_any(dir: &str) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(golden(dir))
+        .expect("golden folder")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.extension().is_some_and(|x| x == "trf"))
+        .collect();
+    files.sort();
+    files
 }

@@ -367,6 +367,7 @@ pub fn plan(
             Record::Text(t) => matches!(
                 t.code,
                 TextCode::PairingController
+                    | TextCode::EncodedType
                     | TextCode::TieBreaks
                     | TextCode::StandingsTieBreaks
                     | TextCode::EncodedTimeControl
