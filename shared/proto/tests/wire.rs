@@ -167,6 +167,7 @@ impl rep::reporting_server::Reporting for FixedReporting {
                 }],
                 ..Default::default()
             }],
+            ..Default::default()
         }))
     }
     async fn get_pairings(
