@@ -431,3 +431,57 @@ async fn event_streams_end_at_shutdown() {
     .await;
     assert!(end.is_ok(), "the stream must end when the server stops");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_index_lists_every_tournament() {
+    let empty = Fixture::new();
+    let html = empty.page("/").await;
+    assert!(html.contains("No tournaments yet."), "{html}");
+
+    let mut fx = Fixture::round_one_published().await;
+    let html = fx.page("/").await;
+    let line = row_of_index(&html);
+    assert!(
+        line.contains("<a href=\"/t/club-open\">Club Open &lt;2026&gt;</a>"),
+        "{line}"
+    );
+    for cell in [
+        "<td class=\"where opt\">Oslo</td>",
+        "<td class=\"dates\">2026-03-01</td>",
+        "<td class=\"rounds\">3</td>",
+        "<td class=\"players\">6</td>",
+        "<td class=\"status\">round 1 of 3 in progress</td>",
+        "href=\"/t/club-open/pairings/1\"",
+    ] {
+        assert!(line.contains(cell), "{cell} in {line}");
+    }
+    // Every page of the tournament has its header: place and dates, the chief arbiter, the
+    // rules.
+    let st = fx.page("/t/club-open/standings").await;
+    for fact in [
+        "<dt>Place</dt><dd>Oslo</dd>",
+        "<dt>Dates</dt><dd>2026-03-01</dd>",
+        "<dt>Chief arbiter</dt><dd>Doe, Jane</dd>",
+        "<dt>Pairing rules</dt>",
+        "<dt>Tie-break rules</dt><dd>FIDE C.07 of 2026</dd>",
+    ] {
+        assert!(st.contains(fact), "{fact} in the header");
+    }
+    for board in 1..=3 {
+        fx.result(1, board, BoardResult::Draw).await;
+    }
+    let line = row_of_index(&fx.page("/").await).to_string();
+    assert!(
+        line.contains("<td class=\"status\">after round 1 of 3</td>"),
+        "{line}"
+    );
+}
+
+/// The first body row of the index table.
+fn row_of_index(html: &str) -> &str {
+    let start = html
+        .find("<tbody>\n<tr>")
+        .unwrap_or_else(|| panic!("no index row in\n{html}"));
+    let end = html[start..].find("</tr>").unwrap() + start;
+    &html[start..end]
+}
