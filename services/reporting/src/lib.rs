@@ -20,8 +20,8 @@
 
 pub mod heads;
 pub mod ranking;
-pub mod views;
 pub mod trf_export;
+pub mod views;
 pub mod web;
 
 use arbiter_eventlog::{CheckpointStore, EventLog, SubscribeFrom};
@@ -173,9 +173,9 @@ impl Reporting for ReportingService {
             Ok(TrfFormat::Unspecified | TrfFormat::Trf16 | TrfFormat::Trfx) => {
                 trf_export::Dialect::Trfx
             }
-            Err(_) => {
             Ok(TrfFormat::Trfbx) => trf_export::Dialect::Trfbx,
             Ok(TrfFormat::Trf2026) => trf_export::Dialect::Trf2026,
+            Err(_) => {
                 return Err(Status::invalid_argument(format!(
                     "format: value {} is unknown",
                     r.format
