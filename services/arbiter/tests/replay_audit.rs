@@ -318,6 +318,7 @@ async fn a_rollback_or_a_rewrite_is_caught_against_a_signed_head() {
     assert_eq!(good.stdout.matches(": held").count(), 3, "{}", show(&good));
     let good_copy = work.path().join("good");
     copy_dir(&data, &good_copy);
+    let good_arg = good_copy.to_str().unwrap();
 
     // Rollback: the log and its head journal restored from the copy taken after round 1.
     std::fs::remove_dir_all(&data).unwrap();
@@ -435,13 +436,28 @@ async fn a_rollback_or_a_rewrite_is_caught_against_a_signed_head() {
         show(&resigned)
     );
     assert!(resigned.stderr.contains("REWRITTEN"), "{}", show(&resigned));
+    // Knowing only the deployment's published key is enough to reject the re-signed log.
+    let key_id = list[0]["key_id"].as_str().unwrap();
+    let pinned = run(&["replay", "heads", "--data", forged_arg, "--key", key_id]);
+    assert_eq!(pinned.code, 4, "{}", show(&pinned));
+    assert!(
+        pinned
+            .stderr
+            .contains(&format!("not by the deployment's key {key_id}")),
+        "{}",
+        show(&pinned)
+    );
+    let public_key = list[0]["public_key"].as_str().unwrap();
+    let genuine = run(&["replay", "heads", "--data", good_arg, "--key", public_key]);
+    assert_eq!(genuine.code, 0, "{}", show(&genuine));
+    let bad_key = run(&["replay", "heads", "--data", good_arg, "--key", "ed25519:zz"]);
+    assert_eq!(bad_key.code, 3, "{}", show(&bad_key));
 
     // A head file altered by hand does not verify.
     let mut altered = file.clone();
     altered["heads"][0]["version"] = serde_json::json!(list[0]["version"].as_u64().unwrap() - 1);
     let altered_path = work.path().join("altered.json");
     std::fs::write(&altered_path, altered.to_string()).unwrap();
-    let good_arg = good_copy.to_str().unwrap();
     let bad_sig = run(&[
         "replay",
         "heads",

@@ -44,6 +44,10 @@ pub struct ReplayArgs {
     /// one head): the log must still hold exactly each signed event at its version.
     #[arg(long, value_name = "HEADS.json")]
     pub against: Vec<PathBuf>,
+    /// The deployment's key as published (its id `ed25519:...` or the 64-hex-digit public
+    /// key): every signed head, in the log or given, must be signed by it.
+    #[arg(long, value_name = "KEY")]
+    pub key: Option<String>,
     /// Do not count rounds published by hand as differing (they are still listed).
     #[arg(long)]
     pub lenient: bool,
@@ -120,6 +124,21 @@ async fn replay(a: ReplayArgs) -> Result<(), Exit> {
         }
         against.push((path.clone(), list));
     }
+    let pinned = match a.key.as_deref().map(str::trim) {
+        None => None,
+        Some(k) if k.starts_with("ed25519:") && k.len() == 8 + 16 => Some(k.to_string()),
+        Some(k) => Some(arbiter_eventlog::signing::key_id(
+            &arbiter_eventlog::signing::from_hex::<32>(k, "--key")
+                .map_err(|m| Exit::Invalid(format!("{m} (or give its id, ed25519:...)")))?,
+        )),
+    };
+    let not_pinned = |h: &SignedHead| match &pinned {
+        Some(k) if h.key_id() != *k => Some(format!(
+            "signed by key {}, not by the deployment's key {k}",
+            h.key_id()
+        )),
+        _ => None,
+    };
     let started = Instant::now();
     let (events, source) = match &a.server {
         Some(url) => (
@@ -156,6 +175,10 @@ async fn replay(a: ReplayArgs) -> Result<(), Exit> {
                 keys.insert(h.key_id());
                 signed_versions.insert(h.version);
                 match h.check_against(&stream, &events) {
+                    Ok(()) if let Some(m) = not_pinned(h) => tampered.push(format!(
+                        "the signed head recorded at version {} ({}, version {}): {m}",
+                        l.at, l.covers, h.version
+                    )),
                     Ok(()) => verified += 1,
                     Err(m) => tampered.push(format!(
                         "the signed head recorded at version {} ({}, version {}): {m}",
@@ -196,7 +219,11 @@ async fn replay(a: ReplayArgs) -> Result<(), Exit> {
                 h.version,
                 h.key_id()
             );
-            match h.check_against(&stream, &events) {
+            match h
+                .check_against(&stream, &events)
+                .map_err(|m| m.to_string())
+                .and_then(|()| not_pinned(h).map_or(Ok(()), Err))
+            {
                 Ok(()) => println!("{label}: held"),
                 Err(m) => {
                     println!("{label}: FAILS: {m}");
