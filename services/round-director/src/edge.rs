@@ -53,9 +53,9 @@ pub const ANONYMOUS_ACTOR: &str = "anonymous";
 pub const MAX_LINE_CHARS: usize = 200;
 
 /// The longest note or reason where line breaks make sense (the note on an amended pairing, the
-/// reason for asking a new pairing or for a player correction): a few paragraphs; they are
-/// shown on the pages and kept in the log forever. (A result correction's reason is one line,
-/// as the aggregate records it.)
+/// reason for asking a new pairing): a few paragraphs; they are shown on the pages and kept in
+/// the log forever. (The reasons of result and player corrections, withdrawals and absences
+/// are one line, as the aggregate records them.)
 pub const MAX_NOTE_CHARS: usize = 2_000;
 
 /// The most tie-break items a list may have (the aggregate's own bound).
@@ -328,7 +328,7 @@ impl Check for reg::CorrectPlayerRequest {
         for (i, f) in self.fields.iter().enumerate() {
             check_line(&format!("fields[{i}]"), f)?;
         }
-        check_note("reason", &self.reason)
+        check_line("reason", &self.reason)
     }
 }
 
