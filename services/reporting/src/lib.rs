@@ -332,11 +332,19 @@ async fn http_list(AxState(store): AxState<Arc<TournamentStore>>) -> HttpRespons
         if let Ok(f) = store.current(&s).await
             && let Some(t) = f.state.tournament()
         {
+            let date = |d: arbiter_core::tournament::Date| {
+                format!("{:04}-{:02}-{:02}", d.year(), d.month(), d.day())
+            };
+            // What the index page shows, for scripts.
             out.push(serde_json::json!({
                 "tournament_id": id,
                 "name": t.name,
+                "place": t.place,
+                "start_date": date(t.start_date),
+                "end_date": date(t.end_date),
                 "rounds": t.rounds,
                 "players": f.state.player_count(),
+                "status": web::status_text(&f.state),
                 "version": f.version,
             }));
         }

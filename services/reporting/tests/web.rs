@@ -455,6 +455,22 @@ async fn the_index_lists_every_tournament() {
     ] {
         assert!(line.contains(cell), "{cell} in {line}");
     }
+    // The JSON list says the same.
+    let list = fx.json("/api/tournaments").await;
+    assert_eq!(
+        list,
+        serde_json::json!([{
+            "tournament_id": "club-open",
+            "name": "Club Open <2026>",
+            "place": "Oslo",
+            "start_date": "2026-03-01",
+            "end_date": "2026-03-01",
+            "rounds": 3,
+            "players": 6,
+            "status": "round 1 of 3 in progress",
+            "version": list[0]["version"],
+        }])
+    );
     // Every page of the tournament has its header: place and dates, the chief arbiter, the
     // rules.
     let st = fx.page("/t/club-open/standings").await;
