@@ -596,10 +596,10 @@ async fn compare(c: &mut Clients, server: &Server, work: &std::path::Path, e: &E
     assert_eq!(
         x.rows
             .iter()
-            .map(|r| (r.player_id, r.rank, r.points))
+            .map(|r| (r.player_id, place(&r.place), r.rank, r.rank_to, r.points))
             .collect::<Vec<_>>(),
         grpc.iter()
-            .map(|l| (l.no, l.rank, l.points))
+            .map(|l| (l.no, (l.rank, l.rank_to), l.rank, l.rank_to, l.points))
             .collect::<Vec<_>>(),
         "{tid}: GetCrosstable vs GetStandings"
     );

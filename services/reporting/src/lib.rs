@@ -142,6 +142,12 @@ impl Reporting for ReportingService {
                 name: row.name,
                 points: row.points,
                 rank: row.rank,
+                rank_to: row.rank_to,
+                place: if row.rank == 0 {
+                    String::new()
+                } else {
+                    arbiter_pages::place_label(row.rank, row.rank_to)
+                },
                 cells: row
                     .cells
                     .iter()

@@ -304,6 +304,8 @@ pub struct CrossRow {
     pub name: String,
     pub points: i32,
     pub rank: u32,
+    /// Last place of a shared range (`rank` when not shared; 0 without a place).
+    pub rank_to: u32,
     /// Per published round: (opponent or 0, colour, TRF code or ' ' while the game is on).
     pub cells: Vec<(PlayerId, Option<Color>, char)>,
 }
@@ -357,6 +359,7 @@ pub fn crosstable(state: &State) -> Vec<CrossRow> {
                 name: p.player.name.clone(),
                 points: state.score_after(pn, after).unwrap_or(Score::ZERO).tenths(),
                 rank: place(pn).map_or(0, |(rank, _)| rank),
+                rank_to: place(pn).map_or(0, |(_, to)| to),
                 cells,
             }
         })
