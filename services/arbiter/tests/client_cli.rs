@@ -122,6 +122,7 @@ async fn every_client_subcommand_against_a_real_server() {
         "register",
         "late-entry",
         "players",
+        "correct-player",
         "bye",
         "cancel-bye",
         "absent",
@@ -288,6 +289,40 @@ async fn every_client_subcommand_against_a_real_server() {
         vec![2],
         "Foxtrot (number 6) absent in round 2"
     );
+
+    // A corrected rating before round 1: Echo (E5, number 5) moves above Delta to number 4.
+    let out = ok(
+        &server,
+        &[
+            "correct-player",
+            TID,
+            "E5",
+            "--rating",
+            "1950",
+            "--reason",
+            "rating list misread",
+        ],
+    );
+    assert!(out.starts_with("player corrected"), "{out}");
+    let l = players(&mut c).await;
+    assert_eq!(entry(&l, 5).0, 4);
+    assert_eq!(entry(&l, 4).0, 5);
+    // Number 5 read before the correction (Echo) is now Delta's: refused, naming the cause.
+    let stale = cli(
+        &server,
+        &["bye", TID, "5", "2", "--as-of", &read_at.to_string()],
+    );
+    assert_eq!(stale.code, 2, "{}", stale.stderr);
+    assert!(
+        stale.stderr.contains("pairing number 5") && stale.stderr.contains("correction of Echo"),
+        "{}",
+        stale.stderr
+    );
+    let bad = cli(
+        &server,
+        &["correct-player", TID, "E5", "--reason", "nothing"],
+    );
+    assert_eq!(bad.code, 3, "{}", bad.stderr);
 
     // 4. Pairing: start, ask for a new pairing, wait for it.
     let out = ok(&server, &["start-round", TID, "1", "--wait", "60"]);

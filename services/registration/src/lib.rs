@@ -10,8 +10,8 @@
 
 use arbiter_core::PointSystem;
 use arbiter_core::tournament::{
-    AccelerationChoice, ByeKind, CancelBye, Command, CreateTournament, DeclareAbsence,
-    PairingSystem, RegisterPlayer, RequestBye, UpdateTournament, WithdrawPlayer,
+    AccelerationChoice, ByeKind, CancelBye, Command, CorrectPlayer, CreateTournament,
+    DeclareAbsence, PairingSystem, RegisterPlayer, RequestBye, UpdateTournament, WithdrawPlayer,
 };
 use arbiter_eventlog::{CheckpointStore, EventLog};
 use arbiter_proto::common::v1::CommandResult;
@@ -284,11 +284,30 @@ impl Registration for RegistrationService {
 
     async fn correct_player(
         &self,
-        _request: Request<api::CorrectPlayerRequest>,
+        request: Request<api::CorrectPlayerRequest>,
     ) -> Result<Response<CommandResult>, Status> {
-        Err(Status::unimplemented(
-            "CorrectPlayer: player corrections are not part of the tournament aggregate yet",
-        ))
+        let r = request.into_inner();
+        let ctx = CommandContext::for_request(&r)?;
+        let wire = r
+            .player
+            .as_ref()
+            .ok_or_else(|| Status::invalid_argument("player: missing"))?;
+        let corrected = player_from_wire(wire).map_err(|e| convert_status("player", &e))?;
+        let who = PlayerRef::new(
+            r.entry,
+            wire.player_id,
+            r.numbering_version,
+            ctx.expected_version,
+        );
+        self.run(ctx, |f| {
+            Ok(Command::CorrectPlayer(CorrectPlayer {
+                player: players::resolve(f, "player", who)?,
+                corrected: corrected.clone(),
+                fields: r.fields.clone(),
+                reason: r.reason.clone(),
+            }))
+        })
+        .await
     }
 
     async fn withdraw_player(

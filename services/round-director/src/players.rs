@@ -4,8 +4,9 @@
 //! A player's entry number is his place in the order of registration (1-based,
 //! [`EntryId::number`]); it never changes. His pairing number follows the initial ranking, so
 //! a registration before round 1 or a late entry that is inserted above him moves him down one
-//! (C.04.2.C.3). A command naming a pairing number is refused, with nothing appended, when a
-//! registration after the version the client read gave that number to another player.
+//! (C.04.2.C.3), and so does a corrected rating before round 1 starts. A command naming a
+//! pairing number is refused, with nothing appended, when a registration or correction after
+//! the version the client read gave that number to another player.
 
 use crate::store::Folded;
 use arbiter_core::PlayerId;
@@ -40,13 +41,16 @@ impl PlayerRef {
     }
 }
 
-/// The version of the last registration that changed a pairing number (0: none).
+/// The version of the last registration or correction that changed a pairing number (0: none).
 pub fn numbering_version(f: &Folded) -> Version {
-    let versions = f.registration_versions();
-    (0..versions.len())
+    let versions = f.numbering_versions();
+    f.state
+        .numbering_changes()
+        .iter()
+        .zip(versions)
         .rev()
-        .find(|&i| f.state.renumbered_by(EntryId(i as u32)))
-        .map_or(0, |i| versions[i])
+        .find(|(c, _)| c.moves())
+        .map_or(0, |(_, v)| *v)
 }
 
 /// The entry registered by the event at `version`, if that event is a registration.
@@ -89,7 +93,8 @@ pub fn resolve(f: &Folded, what: &str, r: PlayerRef) -> Result<PlayerId, Status>
     }
 }
 
-/// Refuses pairing number `pn` when a registration after `read_at` gave it to another player
+/// Refuses pairing number `pn` when a registration or correction after `read_at` gave it to
+/// another player
 /// (see the module documentation and the proto for the default without a version).
 #[allow(clippy::result_large_err)]
 fn check_number(
@@ -98,7 +103,7 @@ fn check_number(
     pn: PlayerId,
     read_at: Option<Version>,
 ) -> Result<(), Status> {
-    let versions = f.registration_versions();
+    let versions = f.numbering_versions();
     let since = match read_at {
         Some(v) if v > f.version => {
             return Err(Status::invalid_argument(format!(
@@ -114,11 +119,26 @@ fn check_number(
             Some(v) => v,
         },
     };
-    let registered = versions.iter().take_while(|x| **x <= since).count() as u32;
-    let Some(mover) = f.state.number_moved_since(pn, registered) else {
+    let seen = versions.iter().take_while(|x| **x <= since).count();
+    let Some((change, mover)) = f.state.number_moved_since(pn, seen) else {
         return Ok(());
     };
-    let moved_at = versions.get(mover.0 as usize).copied().unwrap_or(0);
+    let moved_at = versions.get(change).copied().unwrap_or(0);
+    let by = match f.state.player_by_entry(mover) {
+        Some(p) if f.registration_versions().get(mover.0 as usize) == Some(&moved_at) => {
+            format!(
+                "the registration of {} (entry {})",
+                p.player.name,
+                mover.number()
+            )
+        }
+        Some(p) => format!(
+            "the correction of {} (entry {})",
+            p.player.name,
+            mover.number()
+        ),
+        None => format!("entry {}", mover.number()),
+    };
     let now = f
         .state
         .player(pn)
@@ -129,9 +149,8 @@ fn check_number(
         None => "no numbering_version, so the numbering of round 1's publication".into(),
     };
     Err(Status::failed_precondition(format!(
-        "{what}: pairing number {pn} was given to another player by the registration at \
-         version {moved_at} (entry {}), after {basis}; number {pn} is now {now}. Re-read the \
-         players (ListPlayers) and send its numbering_version, or name the player by entry",
-        mover.number()
+        "{what}: pairing number {pn} was given to another player by {by} at version \
+         {moved_at}, after {basis}; number {pn} is now {now}. Re-read the players (ListPlayers) \
+         and send its numbering_version, or name the player by entry"
     )))
 }

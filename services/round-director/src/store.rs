@@ -121,6 +121,9 @@ pub struct Folded {
     /// The version of each player's registration, by entry (no serde default: a snapshot
     /// written without it is folded again from the start).
     registrations: Vec<Version>,
+    /// The version of each registration and correction, in the order of
+    /// `State::numbering_changes`.
+    numbering: Vec<Version>,
     /// Every command id of the stream.
     commands: BTreeMap<String, CommandRecord>,
     /// Events that did not fit the state.
@@ -247,8 +250,10 @@ impl Folded {
                     }
                     Event::PairingPublished(p) => self.publications.push((p.round, e.version)),
                     Event::PlayerRegistered(_) | Event::LateEntry(_) => {
-                        self.registrations.push(e.version)
+                        self.registrations.push(e.version);
+                        self.numbering.push(e.version);
                     }
+                    Event::PlayerCorrected(_) => self.numbering.push(e.version),
                     _ => {}
                 }
             }
@@ -322,6 +327,12 @@ impl Folded {
     /// The version of each player's registration event, by entry (order of registration).
     pub fn registration_versions(&self) -> &[Version] {
         &self.registrations
+    }
+
+    /// The version of each event of `State::numbering_changes` (registrations and
+    /// corrections).
+    pub fn numbering_versions(&self) -> &[Version] {
+        &self.numbering
     }
 
     /// What the stream holds for a command id.

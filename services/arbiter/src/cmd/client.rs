@@ -236,6 +236,30 @@ pub enum ClientCommand {
     },
     /// 2. Players: list them: pairing number, entry number, name, rating, status.
     Players { tournament: String },
+    /// 2. Players: correct a player's data (before round 1 starts he moves to his place).
+    CorrectPlayer {
+        tournament: String,
+        /// E7 (entry) or 12 (pairing number).
+        player: PlayerArg,
+        #[arg(long)]
+        name: Option<String>,
+        #[arg(long)]
+        rating: Option<u32>,
+        #[arg(long)]
+        fide_id: Option<u64>,
+        /// GM, IM, WGM, FM, WIM, CM, WFM, WCM, or "none".
+        #[arg(long)]
+        title: Option<String>,
+        #[arg(long)]
+        federation: Option<String>,
+        #[arg(long)]
+        club: Option<String>,
+        /// Why (recorded with the correction).
+        #[arg(long)]
+        reason: String,
+        #[command(flatten)]
+        as_of: AsOf,
+    },
     /// 3. Before a round: request a bye (half, zero or full).
     Bye {
         tournament: String,
@@ -1105,6 +1129,80 @@ async fn client(a: ClientArgs) -> Result<(), Exit> {
                 .map_err(|s| status_exit("withdraw", &s))?
                 .into_inner();
             print_result("withdrawn", &r);
+        }
+        ClientCommand::CorrectPlayer {
+            tournament,
+            player,
+            name,
+            rating,
+            fide_id,
+            title,
+            federation,
+            club,
+            reason,
+            as_of,
+        } => {
+            let mut fields = Vec::new();
+            let mut p = pb::Player::default();
+            if let Some(v) = name {
+                p.name = v;
+                fields.push("name");
+            }
+            if let Some(v) = rating {
+                p.rating = v;
+                fields.push("rating");
+            }
+            if let Some(v) = fide_id {
+                p.fide_id = Some(v);
+                fields.push("fide_id");
+            }
+            if let Some(v) = title {
+                p.title = match v.to_ascii_lowercase().as_str() {
+                    "none" | "" => pb::Title::Unspecified as i32,
+                    _ => {
+                        player_wire(PlayerData {
+                            name: String::new(),
+                            rating: 0,
+                            fide_id: None,
+                            title: Some(v),
+                            federation: String::new(),
+                        })?
+                        .title
+                    }
+                };
+                fields.push("title");
+            }
+            if let Some(v) = federation {
+                p.federation = v;
+                fields.push("federation");
+            }
+            if let Some(v) = club {
+                p.club = v;
+                fields.push("club");
+            }
+            if fields.is_empty() {
+                return Err(Exit::Invalid(
+                    "give what to correct: --name, --rating, --fide-id, --title, --federation \
+                     or --club"
+                        .into(),
+                ));
+            }
+            let who = c.player_ref(&tournament, player, as_of).await?;
+            p.player_id = who.player_id;
+            let r = c
+                .registration
+                .correct_player(reg::CorrectPlayerRequest {
+                    header: c.header(&tournament),
+                    player: Some(p),
+                    fields: fields.into_iter().map(String::from).collect(),
+                    reason,
+                    entry: who.entry,
+                    numbering_version: who.numbering_version,
+                })
+                .await
+                .map_err(|s| status_exit("correct-player", &s))?
+                .into_inner();
+            print_result("player corrected", &r);
         }
         ClientCommand::Bye {
             tournament,

@@ -94,6 +94,7 @@ impl State {
             Event::LateEntry(e) => {
                 self.insert_player(&e.player, e.first_round.max(1), e.missed_rounds.clone())
             }
+            Event::PlayerCorrected(e) => self.correct_player(e, event)?,
             Event::PlayerWithdrawn(e) => {
                 let p = self.player_mut(e.player_id, event)?;
                 p.withdrawn = Some(Withdrawal {
@@ -285,6 +286,49 @@ impl State {
         Ok(())
     }
 
+    /// Takes the corrected fields, and moves the player to his new number: the players between
+    /// move up or down by one.
+    fn correct_player(
+        &mut self,
+        e: &super::event::PlayerCorrected,
+        event: &Event,
+    ) -> Result<(), DomainError> {
+        let from = e.player.player_id;
+        let n = self.ranking.len() as u32;
+        let to = e.new_player_id.unwrap_or(from);
+        if to == 0 || to > n {
+            return Err(inconsistent(
+                event,
+                format!("new pairing number {to} is not in 1..={n}"),
+            ));
+        }
+        let p = self.player_mut(from, event)?;
+        let entry = p.entry;
+        let mut corrected = p.player.clone();
+        for f in &e.fields {
+            if !super::types::Player::copy_field(&mut corrected, &e.player, f) {
+                return Err(inconsistent(event, format!("unknown field {f:?}")));
+            }
+        }
+        corrected.player_id = from;
+        p.player = corrected;
+        if to != from {
+            self.ranking.remove(from as usize - 1);
+            self.ranking.insert(to as usize - 1, entry);
+            for (i, e) in self.ranking.iter().enumerate() {
+                if let Some(p) = self.players.get_mut(e.0 as usize) {
+                    p.player.player_id = i as u32 + 1;
+                }
+            }
+        }
+        self.numbering.push(super::state::NumberingChange {
+            lo: from.min(to),
+            hi: if to == from { 0 } else { from.max(to) },
+            cause: entry,
+        });
+        Ok(())
+    }
+
     fn player_mut(
         &mut self,
         pn: PlayerId,
@@ -390,6 +434,12 @@ impl State {
                 .max()
                 .is_some_and(|last| pn <= last);
         self.ranking.insert(pn as usize - 1, entry);
+        // Numbers pn..=n pass to other players (none when appended at n + 1).
+        self.numbering.push(super::state::NumberingChange {
+            lo: pn,
+            hi: n,
+            cause: entry,
+        });
         for (i, e) in self.ranking.iter().enumerate().skip(pn as usize) {
             if let Some(p) = self.players.get_mut(e.0 as usize) {
                 p.player.player_id = i as u32 + 1;

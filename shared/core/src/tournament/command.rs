@@ -15,6 +15,7 @@ pub enum Command {
     UpdateTournament(UpdateTournament),
     RegisterPlayer(RegisterPlayer),
     WithdrawPlayer(WithdrawPlayer),
+    CorrectPlayer(CorrectPlayer),
     RequestBye(RequestBye),
     CancelBye(CancelBye),
     DeclareAbsence(DeclareAbsence),
@@ -39,6 +40,7 @@ impl Command {
             Command::UpdateTournament(_) => "UpdateTournament",
             Command::RegisterPlayer(_) => "RegisterPlayer",
             Command::WithdrawPlayer(_) => "WithdrawPlayer",
+            Command::CorrectPlayer(_) => "CorrectPlayer",
             Command::RequestBye(_) => "RequestBye",
             Command::CancelBye(_) => "CancelBye",
             Command::DeclareAbsence(_) => "DeclareAbsence",
@@ -186,6 +188,18 @@ impl RegisterPlayer {
             ..RegisterPlayer::default()
         }
     }
+}
+
+/// Corrects a player's registration data (a misspelt name, a wrong rating, title or FIDE id):
+/// the `fields` named take their value from `corrected` (its `player_id` is ignored). Field
+/// names as in [`Player`]: name, fide_id, national_id, rating, national_rating, k_factor,
+/// title, federation, birth_date, sex, club.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CorrectPlayer {
+    pub player: PlayerId,
+    pub corrected: super::types::Player,
+    pub fields: Vec<String>,
+    pub reason: String,
 }
 
 /// The player is not paired from `from_round` on (C.04.2.D.3).

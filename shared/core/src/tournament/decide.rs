@@ -38,6 +38,7 @@ pub fn decide(state: &State, command: &Command) -> Result<Vec<Event>, DomainErro
         Command::UpdateTournament(c) => d.update(c),
         Command::RegisterPlayer(c) => d.register(c),
         Command::WithdrawPlayer(c) => d.withdraw(c),
+        Command::CorrectPlayer(c) => d.correct_player(c),
         Command::RequestBye(c) => d.request_bye(c),
         Command::CancelBye(c) => d.cancel_bye(c),
         Command::DeclareAbsence(c) => d.declare_absence(c),
@@ -752,6 +753,113 @@ impl Decider<'_> {
             })
         }];
         // Pairing numbers changed under a pending pairing: it has to be made again.
+        events.extend(self.rerequest());
+        Ok(events)
+    }
+
+    /// A correction of registration data. Until round 1 starts the list is provisional
+    /// (C.04.2.B): the corrected player takes his place in the ranking order and the players
+    /// between move by one. From round 1 on the numbers stay (they are on the pairings and
+    /// decide the order within score groups); the data is corrected.
+    fn correct_player(&self, c: &CorrectPlayer) -> Result<Vec<Event>, DomainError> {
+        let e = self.entry(c.player)?;
+        let Some(p) = self.s.player_by_entry(e) else {
+            return Err(DomainError::UnknownPlayer {
+                player: c.player,
+                players: self.s.player_count(),
+            });
+        };
+        let mut fields: Vec<String> = Vec::new();
+        for f in &c.fields {
+            let f = f.trim();
+            if !Player::FIELDS.contains(&f) {
+                return Err(DomainError::invalid(
+                    "fields",
+                    format!(
+                        "{f:?} is not a player field ({})",
+                        Player::FIELDS.join(", ")
+                    ),
+                ));
+            }
+            if !fields.iter().any(|x| x == f) {
+                fields.push(f.to_string());
+            }
+        }
+        if fields.is_empty() {
+            return Err(DomainError::invalid(
+                "fields",
+                "name the fields to correct, e.g. rating",
+            ));
+        }
+        let v = &c.corrected;
+        let mut given = v.clone();
+        for f in &fields {
+            match f.as_str() {
+                "name" => given.name = line("name", &v.name, true)?,
+                "fide_id" => given.fide_id = fide_id("fide_id", v.fide_id)?,
+                "national_id" => given.national_id = line("national_id", &v.national_id, false)?,
+                "federation" => given.federation = federation("federation", &v.federation)?,
+                "club" => given.club = line("club", &v.club, false)?,
+                "rating" | "national_rating" | "k_factor" => {
+                    let (value, max) = match f.as_str() {
+                        "rating" => (v.rating, 9999),
+                        "national_rating" => (v.national_rating, 9999),
+                        _ => (v.k_factor, 100),
+                    };
+                    if value > max {
+                        return Err(DomainError::invalid(
+                            f.clone(),
+                            format!("{value} is above {max}"),
+                        ));
+                    }
+                }
+                _ => {}
+            }
+        }
+        let mut corrected = p.player.clone();
+        for f in &fields {
+            corrected.copy_field(&given, f);
+        }
+        if corrected == p.player {
+            return Err(DomainError::invalid(
+                "fields",
+                format!("player {} already has these values", c.player),
+            ));
+        }
+        if let Some(id) = corrected.fide_id
+            && let Some(other) = self.s.player_by_fide_id(id)
+            && other.entry != e
+        {
+            return Err(DomainError::DuplicateFideId {
+                fide_id: id,
+                player: other.pairing_number(),
+            });
+        }
+        let reason = line("reason", &c.reason, true)?;
+        // C.04.2.B.2-3: his place among the others, ties after those registered before him.
+        let new_player_id = if self.s.current_round().is_none() {
+            let place = 1 + self
+                .s
+                .players()
+                .filter(|q| q.entry != e)
+                .filter(|q| {
+                    q.player
+                        .initial_ranking_cmp(&corrected)
+                        .then(q.entry.cmp(&e))
+                        .is_lt()
+                })
+                .count() as u32;
+            (place != c.player).then_some(place)
+        } else {
+            None
+        };
+        let mut events = vec![Event::PlayerCorrected(PlayerCorrected {
+            player: corrected,
+            fields,
+            reason,
+            new_player_id,
+        })];
+        // The pairing input holds the player's data: a pending pairing is made again.
         events.extend(self.rerequest());
         Ok(events)
     }

@@ -11,9 +11,11 @@
 //! - `TournamentUpdated.tie_breaks` + `replace_tie_breaks` become one `Option<Vec<String>>`.
 //!
 //! Players are named by the pairing number they had when the event was written. Pairing
-//! numbers change only when a player is registered: the new player's `player_id` is the
-//! position he is inserted at, and every player at that number or below moves down by one
-//! (C.04.2.C.3). That rule, applied in log order, is the whole renumbering history.
+//! numbers change only when a player is registered (the new player's `player_id` is the
+//! position he is inserted at, and every player at that number or below moves down by one,
+//! C.04.2.C.3) and when a correction before round 1 moves a player
+//! (`PlayerCorrected.new_player_id`; the players between move by one). These two rules,
+//! applied in log order, are the whole renumbering history.
 //!
 //! The log's other events (ratings, norms, screening) belong to other aggregates and are not
 //! part of this type.
@@ -33,6 +35,7 @@ pub enum Event {
     PlayerRegistered(PlayerRegistered),
     LateEntry(LateEntry),
     PlayerWithdrawn(PlayerWithdrawn),
+    PlayerCorrected(PlayerCorrected),
     ByeRequested(ByeRequested),
     ByeCancelled(ByeCancelled),
     AbsenceDeclared(AbsenceDeclared),
@@ -59,6 +62,7 @@ impl Event {
             Event::PlayerRegistered(_) => "PlayerRegistered",
             Event::LateEntry(_) => "LateEntry",
             Event::PlayerWithdrawn(_) => "PlayerWithdrawn",
+            Event::PlayerCorrected(_) => "PlayerCorrected",
             Event::ByeRequested(_) => "ByeRequested",
             Event::ByeCancelled(_) => "ByeCancelled",
             Event::AbsenceDeclared(_) => "AbsenceDeclared",
@@ -181,6 +185,18 @@ pub struct LateEntry {
     pub first_round: u32,
     /// The code of each round before `first_round`, in round order.
     pub missed_rounds: Vec<ResultCode>,
+}
+
+/// Corrected registration data. `player.player_id` names the player (his number when the
+/// event was written); the `fields` named take their values from `player`. Before round 1
+/// starts the initial ranking follows the corrected data: `new_player_id` is the number he moves
+/// to (the players between move up or down by one), `None` when he keeps his number.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlayerCorrected {
+    pub player: Player,
+    pub fields: Vec<String>,
+    pub reason: String,
+    pub new_player_id: Option<PlayerId>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

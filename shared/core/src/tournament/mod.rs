@@ -57,7 +57,12 @@
 //!   player, before round 1 or as a late entry (C.04.2.C.1–3), is inserted at his place in that
 //!   order and the players below him move down one number; the event records the number given,
 //!   which is all a replay needs. Late entrants score the code given for the rounds they miss
-//!   (zero unless the regulations say otherwise, C.04.2.C.2).
+//!   (zero unless the regulations say otherwise, C.04.2.C.2). A correction of registration data
+//!   before round 1 starts moves the player to his place for the corrected data (the list is
+//!   provisional until then); from round 1 on numbers change only by late entries. Every
+//!   player also has an entry number ([`EntryId::number`], order of registration) that never
+//!   changes; [`State::number_moved_since`] tells whether a number read earlier still names the
+//!   same player.
 //! - Byes, absences and withdrawals are accepted until the pairing of their round is published
 //!   (C.05 §6.7.2; C.04.2.D.3–4); a change that affects a pairing already requested asks for it
 //!   again (a new `PairingRequested` attempt), so no stale proposal can be published.

@@ -138,6 +138,29 @@ pub struct Withdrawal {
     pub reason: String,
 }
 
+/// One change of pairing numbers: the numbers `lo..=hi` passed to other players (none when
+/// `lo > hi`: a player appended at the end, or a correction that kept his place), caused by the
+/// registration or the correction of `cause`. The state keeps one per registration and per
+/// correction, in log order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NumberingChange {
+    pub lo: PlayerId,
+    pub hi: PlayerId,
+    pub cause: EntryId,
+}
+
+impl NumberingChange {
+    /// Whether any player's number changed.
+    pub fn moves(&self) -> bool {
+        self.lo <= self.hi
+    }
+
+    /// Whether number `pn` passed to another player.
+    pub fn covers(&self, pn: PlayerId) -> bool {
+        self.lo <= pn && pn <= self.hi
+    }
+}
+
 /// A registered player.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PlayerRecord {
@@ -324,6 +347,8 @@ pub struct State {
     pub(crate) players: Vec<PlayerRecord>,
     /// `ranking[pn - 1]` is the player with pairing number `pn`.
     pub(crate) ranking: Vec<EntryId>,
+    /// Every registration and correction, with the numbers it gave to other players.
+    pub(crate) numbering: Vec<NumberingChange>,
     /// `rounds[r - 1]` for every started round.
     pub(crate) rounds: Vec<RoundRecord>,
     pub(crate) finished: Option<u32>,
@@ -545,28 +570,24 @@ impl State {
         self.player_by_entry(EntryId::from_number(entry_number)?)
     }
 
-    /// The first registration after the first `registered` ones that gave pairing number `pn`
-    /// to another player, if any: a client that read the list when `registered` players were
-    /// in it and names `pn` now would reach someone else. Registrations that append a player
-    /// at the end move nobody and are not reported; a number that did not exist yet counts
-    /// from the registration that created it.
-    ///
-    /// Registration `i` (0-based) inserts at `a` among `i` players: it moves number `pn` to
-    /// another player iff `a <= pn <= i`.
-    pub fn number_moved_since(&self, pn: PlayerId, registered: u32) -> Option<EntryId> {
-        self.players
-            .iter()
-            .enumerate()
-            .skip(registered as usize)
-            .find(|(i, p)| p.entered_at <= pn && pn as usize <= *i)
-            .map(|(_, p)| p.entry)
+    /// Every registration and correction in log order, with the pairing numbers it gave to
+    /// other players.
+    pub fn numbering_changes(&self) -> &[NumberingChange] {
+        &self.numbering
     }
 
-    /// Whether registration `entry` moved any player to another number (it was not appended at
-    /// the end of the list).
-    pub fn renumbered_by(&self, entry: EntryId) -> bool {
-        self.player_by_entry(entry)
-            .is_some_and(|p| p.entered_at <= entry.0)
+    /// The first change after the first `seen` of [`State::numbering_changes`] that gave
+    /// pairing number `pn` to another player, if any (its index and cause): a client that
+    /// read the list after `seen` changes and names `pn` now would reach someone else.
+    /// Registrations that append a player at the end move nobody; a number that did not exist
+    /// yet counts from the registration that created it.
+    pub fn number_moved_since(&self, pn: PlayerId, seen: usize) -> Option<(usize, EntryId)> {
+        self.numbering
+            .iter()
+            .enumerate()
+            .skip(seen)
+            .find(|(_, c)| c.covers(pn))
+            .map(|(i, c)| (i, c.cause))
     }
 
     /// The player registered with a FIDE id.

@@ -570,6 +570,40 @@ pub struct Player {
 }
 
 impl Player {
+    /// The fields a correction may name ([`Player::copy_field`]).
+    pub const FIELDS: [&'static str; 11] = [
+        "name",
+        "fide_id",
+        "national_id",
+        "rating",
+        "national_rating",
+        "k_factor",
+        "title",
+        "federation",
+        "birth_date",
+        "sex",
+        "club",
+    ];
+
+    /// Copies field `name` of `from` into `self`; false for a name not in [`Player::FIELDS`].
+    pub fn copy_field(&mut self, from: &Player, name: &str) -> bool {
+        match name {
+            "name" => self.name = from.name.clone(),
+            "fide_id" => self.fide_id = from.fide_id,
+            "national_id" => self.national_id = from.national_id.clone(),
+            "rating" => self.rating = from.rating,
+            "national_rating" => self.national_rating = from.national_rating,
+            "k_factor" => self.k_factor = from.k_factor,
+            "title" => self.title = from.title,
+            "federation" => self.federation = from.federation.clone(),
+            "birth_date" => self.birth_date = from.birth_date,
+            "sex" => self.sex = from.sex,
+            "club" => self.club = from.club.clone(),
+            _ => return false,
+        }
+        true
+    }
+
     /// The order of the initial ranking list (C.04.2.B.2): rating descending, then title in the
     /// order GM, IM, WGM, FM, WIM, CM, WFM, WCM, untitled, then name alphabetically
     /// (case-insensitive first, then exact, so that the order is total on distinct names).

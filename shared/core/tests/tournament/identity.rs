@@ -77,14 +77,18 @@ fn a_late_entry_moves_the_numbers_below_him_only() {
     // were given to others by entry 5, number 5 did not exist and was made by that move.
     assert_eq!(after.number_moved_since(1, 4), None);
     for pn in 2..=4 {
-        assert_eq!(after.number_moved_since(pn, 4), Some(EntryId(4)), "{pn}");
+        assert_eq!(
+            after.number_moved_since(pn, 4),
+            Some((4, EntryId(4))),
+            "{pn}"
+        );
     }
     assert_eq!(after.number_moved_since(5, 4), None);
     // Read after the late entry: nothing has moved since.
     for pn in 1..=5 {
         assert_eq!(after.number_moved_since(pn, 5), None, "{pn}");
     }
-    assert!(after.renumbered_by(EntryId(4)));
+    assert!(after.numbering_changes()[4].moves());
     // The same person before and after, by entry.
     assert_eq!(
         before.player_by_entry_number(2).unwrap().player.name,
@@ -97,14 +101,17 @@ fn a_late_entry_moves_the_numbers_below_him_only() {
 fn appending_at_the_end_moves_nobody() {
     let given = Given::with_players(5, 3);
     let state = given.after(register("Weakest", 1000));
-    assert!(!state.renumbered_by(EntryId(3)), "appended at number 4");
+    assert!(
+        !state.numbering_changes()[3].moves(),
+        "appended at number 4"
+    );
     assert!((1..=4).all(|pn| state.number_moved_since(pn, 3).is_none()));
     // Registrations before round 1 renumber too (C.04.2.B: the list is provisional).
     let state = given.after(register("Strongest", 2900));
-    assert!(state.renumbered_by(EntryId(3)));
-    assert_eq!(state.number_moved_since(1, 3), Some(EntryId(3)));
+    assert!(state.numbering_changes()[3].moves());
+    assert_eq!(state.number_moved_since(1, 3), Some((3, EntryId(3))));
     // Numbers 1..3 were made by appends (nobody moved) and first moved by entry 4.
-    assert_eq!(state.number_moved_since(3, 0), Some(EntryId(3)));
+    assert_eq!(state.number_moved_since(3, 0), Some((3, EntryId(3))));
     assert_eq!(state.number_moved_since(4, 0), None, "created by the move");
 }
 
@@ -213,4 +220,151 @@ fn tournament_data_updates_and_the_rating_list_is_fixed_once_play_begins() {
             }))
             .is_ok()
     );
+}
+
+fn correct(player: u32, corrected: Player, fields: &[&str]) -> Command {
+    Command::CorrectPlayer(CorrectPlayer {
+        player,
+        corrected,
+        fields: fields.iter().map(|f| f.to_string()).collect(),
+        reason: "entry form misread".into(),
+    })
+}
+
+#[test]
+fn a_corrected_rating_before_round_1_moves_the_player_to_his_place() {
+    // Ratings 2400, 2300, 2200, 2100: numbers 1..4 by registration.
+    let given = Given::with_players(5, 4);
+    let fixed = Player {
+        rating: 2350,
+        ..Player::default()
+    };
+    let then = given.when(correct(4, fixed.clone(), &["rating"])).unwrap();
+    let mut expected = given.state().player(4).unwrap().player.clone();
+    expected.rating = 2350;
+    assert_eq!(
+        then,
+        vec![Event::PlayerCorrected(PlayerCorrected {
+            player: expected,
+            fields: vec!["rating".into()],
+            reason: "entry form misread".into(),
+            new_player_id: Some(2),
+        })]
+    );
+    let state = given.after(correct(4, fixed, &["rating"]));
+    assert_eq!(
+        by_number(&state),
+        vec![
+            (1, 1, "Player 01".into()),
+            (2, 4, "Player 04".into()),
+            (3, 2, "Player 02".into()),
+            (4, 3, "Player 03".into())
+        ]
+    );
+    // Numbers 2..4 passed to other players; number 1 did not.
+    assert_eq!(state.number_moved_since(1, 4), None);
+    for pn in 2..=4 {
+        assert_eq!(
+            state.number_moved_since(pn, 4),
+            Some((4, EntryId(3))),
+            "{pn}"
+        );
+    }
+    // Down the list, too: Player 01 corrected to 2000 goes last.
+    let state = given.after(correct(
+        1,
+        Player {
+            rating: 2000,
+            ..Player::default()
+        },
+        &["rating"],
+    ));
+    assert_eq!(state.player(4).unwrap().player.name, "Player 01");
+    assert_eq!(state.player(1).unwrap().player.name, "Player 02");
+}
+
+#[test]
+fn a_correction_that_keeps_the_place_or_comes_after_round_1_starts_moves_nobody() {
+    let given = Given::with_players(5, 4);
+    let club = Player {
+        club: "Oslo SK".into(),
+        rating: 1000,
+        ..Player::default()
+    };
+    // Only the field named is taken: the rating given alongside is ignored.
+    let state = given.after(correct(3, club.clone(), &["club"]));
+    let p = state.player(3).unwrap();
+    assert_eq!((p.player.club.as_str(), p.player.rating), ("Oslo SK", 2200));
+    assert!(!state.numbering_changes()[4].moves());
+    let started = given.cmd(start(1));
+    let then = started
+        .when(correct(
+            4,
+            Player {
+                rating: 2500,
+                ..Player::default()
+            },
+            &["rating"],
+        ))
+        .unwrap();
+    let Event::PlayerCorrected(c) = &then[0] else {
+        panic!("{then:?}")
+    };
+    assert_eq!(
+        c.new_player_id, None,
+        "numbers stay once round 1 has started"
+    );
+    assert_eq!(c.player.rating, 2500);
+    // The pending pairing of round 1 is asked again: its input changed.
+    assert!(matches!(then.get(1), Some(Event::PairingRequested(r)) if r.attempt == 2));
+}
+
+#[test]
+fn correction_rejections() {
+    let given = Given::with_players(5, 3);
+    let some = Player {
+        rating: 1900,
+        ..Player::default()
+    };
+    let field_of = |r: Result<Vec<Event>, DomainError>| match r.unwrap_err() {
+        DomainError::Invalid { field, .. } => field,
+        other => panic!("{other}"),
+    };
+    assert_eq!(
+        field_of(given.when(correct(1, some.clone(), &[]))),
+        "fields"
+    );
+    assert_eq!(
+        field_of(given.when(correct(1, some.clone(), &["elo"]))),
+        "fields"
+    );
+    assert_eq!(
+        field_of(given.when(correct(
+            1,
+            Player {
+                rating: 12000,
+                ..Player::default()
+            },
+            &["rating"]
+        ))),
+        "rating"
+    );
+    assert_eq!(
+        field_of(given.when(correct(1, Player::default(), &["name"]))),
+        "name"
+    );
+    let same = given.state().player(1).unwrap().player.clone();
+    assert_eq!(
+        field_of(given.when(correct(1, same, &["rating"]))),
+        "fields"
+    );
+    let mut no_reason = correct(1, some.clone(), &["rating"]);
+    if let Command::CorrectPlayer(c) = &mut no_reason {
+        c.reason = " ".into();
+    }
+    assert_eq!(field_of(given.when(no_reason)), "reason");
+    assert!(matches!(
+        given.when(correct(9, some, &["rating"])),
+        Err(DomainError::UnknownPlayer { player: 9, .. })
+    ));
 }

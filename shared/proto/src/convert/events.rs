@@ -3,7 +3,7 @@
 //!
 //! Domain → wire is infallible ([`event_to_wire`]); wire → domain ([`event_from_wire`]) checks
 //! every enum and required field and answers `Ok(None)` for event kinds that are not part of the
-//! tournament aggregate (ratings, norms, screening, player corrections), which a fold skips.
+//! tournament aggregate (ratings, norms, screening, signed heads), which a fold skips.
 //! A domain event survives the round trip unchanged, so a hash computed over an encoded event
 //! is stable.
 
@@ -13,9 +13,9 @@ use crate::events::v1::event::Kind;
 use arbiter_core::tournament::{
     AbsenceDeclared, Acceleration, AccelerationMethod, Arbiter, Board, BoardResult, ByeCancelled,
     ByeKind, ByeRequested, Date, Engine, Event, LateEntry, PairingFailed, PairingProposed,
-    PairingPublished, PairingRequested, PairingSystem, Player, PlayerRegistered, PlayerWithdrawn,
-    RatingKind, ResultCorrected, ResultRecorded, RoundClosed, RoundStarted, Sex, Title,
-    TournamentCreated, TournamentFinished, TournamentUpdated, Unpaired,
+    PairingPublished, PairingRequested, PairingSystem, Player, PlayerCorrected, PlayerRegistered,
+    PlayerWithdrawn, RatingKind, ResultCorrected, ResultRecorded, RoundClosed, RoundStarted, Sex,
+    Title, TournamentCreated, TournamentFinished, TournamentUpdated, Unpaired,
 };
 use arbiter_core::tournament::{PairingsForbidden, TeamRecorded, VirtualPointsSet};
 use arbiter_core::{PointSystem, ResultCode};
@@ -460,6 +460,12 @@ pub fn event_to_wire(e: &Event) -> pb::Event {
             first_round: l.first_round,
             missed_rounds: codes(&l.missed_rounds),
         }),
+        Event::PlayerCorrected(c) => Kind::PlayerCorrected(pb::PlayerCorrected {
+            player: Some(player_to_wire(&c.player)),
+            fields: c.fields.clone(),
+            reason: c.reason.clone(),
+            new_player_id: c.new_player_id,
+        }),
         Event::PlayerWithdrawn(w) => Kind::PlayerWithdrawn(pb::PlayerWithdrawn {
             player_id: w.player_id,
             from_round: w.from_round,
@@ -730,8 +736,13 @@ pub fn event_from_wire(e: &pb::Event) -> Result<Option<Event>, ConvertError> {
             rank: t.rank,
             members: t.members.iter().map(|&m| (m != 0).then_some(m)).collect(),
         }),
-        Kind::PlayerCorrected(_)
-        | Kind::RatingChangesComputed(_)
+        Kind::PlayerCorrected(c) => Event::PlayerCorrected(PlayerCorrected {
+            player: required_player(c.player.as_ref())?,
+            fields: c.fields.clone(),
+            reason: c.reason.clone(),
+            new_player_id: c.new_player_id,
+        }),
+        Kind::RatingChangesComputed(_)
         | Kind::NormResult(_)
         | Kind::GameSubmitted(_)
         | Kind::ScreeningCompleted(_)
@@ -827,6 +838,26 @@ mod tests {
         round_trip(Event::TournamentUpdated(TournamentUpdated {
             deputy_arbiters: Some(vec![]),
             ..Default::default()
+        }));
+        round_trip(Event::PlayerCorrected(PlayerCorrected {
+            player: Player {
+                player_id: 4,
+                name: "Corrected, C".into(),
+                rating: 2210,
+                ..Player::default()
+            },
+            fields: vec!["rating".into(), "name".into()],
+            reason: "typo on the entry form".into(),
+            new_player_id: Some(2),
+        }));
+        round_trip(Event::PlayerCorrected(PlayerCorrected {
+            player: Player {
+                player_id: 4,
+                ..Player::default()
+            },
+            fields: vec!["club".into()],
+            reason: "club".into(),
+            new_player_id: None,
         }));
         round_trip(Event::TournamentUpdated(TournamentUpdated {
             start_date: Some(date("2025-09-02")),
