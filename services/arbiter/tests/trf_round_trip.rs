@@ -667,6 +667,41 @@ fn a_tournament_in_progress_keeps_its_announced_byes() {
     }
 }
 
+/// A type code with Baku acceleration (`..._BAKU`) and no acceleration records: imported as
+/// the virtual points the code implies, exported as the code alone in both dialects.
+#[test]
+fn a_baku_type_code_is_kept_without_restating_its_points() {
+    let work = scratch("baku");
+    let d = work.0.join("data");
+    let d = d.to_str().unwrap();
+    let text = std::fs::read_to_string(golden("dutch-2025/t0001.trf"))
+        .unwrap()
+        .replacen("092 FIDE_DUTCH_2025\n", "092 FIDE_DUTCH_2025_BAKU\n", 1);
+    let original = parse(text.as_bytes(), "baku");
+    let implied = original.accelerations();
+    assert_eq!(implied.source, arbiter_trf::AccelerationSource::ImpliedBaku);
+    assert!(!implied.is_empty());
+    let path = work.file("baku.trf", &text);
+    let im = arbiter(["import", path.to_str().unwrap(), "--data", d]);
+    assert_eq!(im.code, 0, "{}", im.stderr);
+    for dialect in ["trf2026", "trfx"] {
+        let x = arbiter(["export", "baku", "--data", d, "--format", dialect]);
+        assert_eq!(x.code, 0, "{}", x.stderr);
+        let export = parse(x.stdout.as_bytes(), dialect);
+        assert!(
+            !export
+                .records
+                .iter()
+                .any(|r| matches!(code(r).as_str(), "250" | "XXA")),
+            "{dialect}: the points are restated"
+        );
+        assert_eq!(export.accelerations().points, implied.points, "{dialect}");
+        if dialect == "trf2026" {
+            compare(&original, &export).unwrap_or_else(|e| panic!("{e}"));
+        }
+    }
+}
+
 /// A bad file among good ones: refused naming file, line, columns and field; nothing of any
 /// file is written.
 #[test]
@@ -685,6 +720,10 @@ fn bad_files_are_refused_and_nothing_is_written() {
         (
             format!("{text}XXP  999    1\n"),
             "(XXP id 1): no 001 record has start number 999",
+        ),
+        (
+            format!("{text}XXC rank\n"),
+            "(XXC rank): pairing by ranking ids instead of pairing numbers is not supported",
         ),
     ];
     for (i, (bad, says)) in cases.iter().enumerate() {

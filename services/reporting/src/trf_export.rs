@@ -10,8 +10,8 @@
 use arbiter_core::tournament::{State, TeamRecorded};
 use arbiter_core::{PlayerId, Score};
 use arbiter_trf::{
-    Profile, ProhibitedRecord, Record, RoundDate, RoundDates, Team013, Team310, TextCode,
-    TextRecord, TrfFile, XxaRecord,
+    AccelerationSource, Profile, ProhibitedRecord, Record, RoundDate, RoundDates, Team013, Team310,
+    TextCode, TextRecord, TrfFile, XxaRecord,
 };
 
 /// The dialect of an export.
@@ -180,8 +180,18 @@ pub fn trf_export_file(state: &State, dialect: Dialect) -> TrfFile {
         file.records.retain(|r| !matches!(r, Record::Xxs(_)));
         file.records.extend(bb);
     }
-    for (player, points) in virtual_points(state, t.rounds) {
-        file.records.push(Record::Xxa(XxaRecord { player, points }));
+    // The virtual points, unless the type code (`..._BAKU`) already implies exactly these.
+    let points = virtual_points(state, t.rounds);
+    let implied = file.accelerations();
+    let said = implied.source == AccelerationSource::ImpliedBaku
+        && implied.points.len() == points.len()
+        && points
+            .iter()
+            .all(|(pn, v)| implied.points.get(pn) == Some(v));
+    if !said {
+        for (player, points) in points {
+            file.records.push(Record::Xxa(XxaRecord { player, points }));
+        }
     }
     let forbidden = state.forbidden_records();
     for (ids, rounds) in &forbidden {

@@ -477,6 +477,12 @@ impl TrfFile {
     }
 
     /// The scorer in force and where it came from.
+    /// The file's point system gives a result different points with White and with Black
+    /// (JaVaFo's `XXS BW=...`, `BD=...`, `BL=...`), which a [`PointSystem`] cannot say.
+    pub fn has_colour_dependent_scoring(&self) -> bool {
+        self.scoring().0.is_colour_dependent()
+    }
+
     pub(crate) fn scoring(&self) -> (Scorer, PointSource) {
         if let Some(&(src, s)) = self.explicit_scorers().first() {
             return (s, src);

@@ -259,6 +259,26 @@ pub fn plan(
         return Err("line 1 (001 records): the file has no players".into());
     }
     let rule_set = rule_set_for(asked, file)?;
+    // What the service cannot do is refused rather than dropped: the replay would differ.
+    if file.has_colour_dependent_scoring() {
+        return Err(format!(
+            "{}: points that depend on the colour (BW, BD, BL) are not supported",
+            At::line(
+                line_of(&|r| matches!(r, Record::Xxs(_))),
+                "XXS point system"
+            )
+        ));
+    }
+    if let Some(i) = file
+        .records
+        .iter()
+        .position(|r| matches!(r, Record::Xxc(o) if o.contains(&arbiter_trf::XxcOption::Rank)))
+    {
+        return Err(format!(
+            "{}: pairing by ranking ids instead of pairing numbers is not supported",
+            At::line(i + 1, "XXC rank")
+        ));
+    }
     // With 310 teams, TRF-2026 names teams in 240/250/260: a team event, which the service does
     // not run.
     if file.records.iter().any(|r| matches!(r, Record::Team310(_)))
