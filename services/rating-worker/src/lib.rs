@@ -397,12 +397,9 @@ pub async fn run(
         Some(config.checkpoints),
         stop_rx,
     ));
-    let served = tonic::transport::Server::builder()
+    let served = arbiter_round_director::net::grpc_server()
         .add_service(RatingWorkerService::new(store.clone()).into_server())
-        .serve_with_incoming_shutdown(
-            tokio_stream::wrappers::TcpListenerStream::new(config.grpc),
-            shutdown,
-        )
+        .serve_with_incoming_shutdown(arbiter_round_director::net::incoming(config.grpc), shutdown)
         .await;
     let _ = stop_tx.send(true);
     follower.await??;

@@ -508,12 +508,9 @@ pub async fn run(
         SERVICE,
         Some(config.checkpoints),
     ));
-    tonic::transport::Server::builder()
+    arbiter_round_director::net::grpc_server()
         .add_service(RegistrationService::new(store.clone()).into_server())
-        .serve_with_incoming_shutdown(
-            tokio_stream::wrappers::TcpListenerStream::new(config.grpc),
-            shutdown,
-        )
+        .serve_with_incoming_shutdown(arbiter_round_director::net::incoming(config.grpc), shutdown)
         .await?;
     store.checkpoint_all().await;
     Ok(())

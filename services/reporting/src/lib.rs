@@ -539,6 +539,20 @@ pub async fn follow(
     .await
 }
 
+/// The HTTP port's connections, each with `TCP_NODELAY` set (why: see
+/// [`arbiter_round_director::net`]).
+pub fn http_incoming(
+    listener: tokio::net::TcpListener,
+) -> axum::serve::TapIo<tokio::net::TcpListener, fn(&mut tokio::net::TcpStream)> {
+    use axum::serve::ListenerExt;
+    fn nodelay(tcp: &mut tokio::net::TcpStream) {
+        if let Err(e) = tcp.set_nodelay(true) {
+            tracing::debug!(error = %e, "cannot set TCP_NODELAY on an HTTP connection");
+        }
+    }
+    listener.tap_io(nodelay as fn(&mut tokio::net::TcpStream))
+}
+
 /// How to run reporting on its own.
 pub struct Config {
     pub log: Arc<dyn EventLog>,
@@ -571,19 +585,16 @@ pub async fn run(
         let router = http_router_until(store.clone(), Some(stop_rx.clone()));
         let mut stop = stop_rx.clone();
         tokio::spawn(async move {
-            axum::serve(listener, router)
+            axum::serve(http_incoming(listener), router)
                 .with_graceful_shutdown(async move {
                     let _ = stop.wait_for(|s| *s).await;
                 })
                 .await
         })
     });
-    let served = tonic::transport::Server::builder()
+    let served = arbiter_round_director::net::grpc_server()
         .add_service(ReportingService::new(store.clone()).into_server())
-        .serve_with_incoming_shutdown(
-            tokio_stream::wrappers::TcpListenerStream::new(config.grpc),
-            shutdown,
-        )
+        .serve_with_incoming_shutdown(arbiter_round_director::net::incoming(config.grpc), shutdown)
         .await;
     let _ = stop_tx.send(true);
     follower.await??;

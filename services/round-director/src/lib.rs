@@ -18,6 +18,7 @@
 
 pub mod edge;
 pub mod heads;
+pub mod net;
 pub mod players;
 pub mod status;
 pub mod store;
@@ -387,12 +388,9 @@ pub async fn run(
         Some(config.checkpoints),
     ));
     let service = RoundDirectorService::new(store.clone());
-    tonic::transport::Server::builder()
+    crate::net::grpc_server()
         .add_service(service.into_server())
-        .serve_with_incoming_shutdown(
-            tokio_stream::wrappers::TcpListenerStream::new(config.grpc),
-            shutdown,
-        )
+        .serve_with_incoming_shutdown(crate::net::incoming(config.grpc), shutdown)
         .await?;
     store.checkpoint_all().await;
     Ok(())

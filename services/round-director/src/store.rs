@@ -12,7 +12,10 @@
 //! - [`TournamentStore::execute`] runs a command: fold, `decide`, append with the folded
 //!   version as the expected version and the request's command id. The same command id returns
 //!   the first outcome and appends nothing; an optimistic-concurrency conflict is retried after
-//!   re-reading (up to [`MAX_ATTEMPTS`] times); a refused command appends nothing.
+//!   re-reading (up to [`MAX_ATTEMPTS`] times); a refused command appends nothing. Commands to
+//!   one stream take turns in this process (a per-stream async mutex, FIFO), so tasks of one
+//!   process never race each other's appends; the retries are left for other processes
+//!   writing the same stream.
 //! - [`Feed`] delivers every append after a service's checkpoint, for services that react to
 //!   events (pairing worker, reporting): a subscription on the log, or a JetStream durable
 //!   consumer.
@@ -546,6 +549,9 @@ pub struct TournamentStore {
     service: String,
     checkpoints: Option<CheckpointStore>,
     entries: std::sync::Mutex<HashMap<String, Arc<tokio::sync::Mutex<Entry>>>>,
+    /// One turn per stream for commands (see the module documentation). Kept apart from the
+    /// fold's lock so that reads are not held up by a command waiting for its append.
+    turns: std::sync::Mutex<HashMap<String, Arc<tokio::sync::Mutex<()>>>>,
     stats: StoreStats,
 }
 
@@ -561,8 +567,14 @@ impl TournamentStore {
             service: service.into(),
             checkpoints,
             entries: Default::default(),
+            turns: Default::default(),
             stats: StoreStats::default(),
         }
+    }
+
+    fn turn(&self, stream: &str) -> Arc<tokio::sync::Mutex<()>> {
+        let mut map = self.turns.lock().expect("turns lock");
+        map.entry(stream.to_string()).or_default().clone()
     }
 
     pub fn log(&self) -> &Arc<dyn EventLog> {
@@ -779,6 +791,9 @@ impl TournamentStore {
             command = tracing::field::Empty,
         );
         async {
+            // tokio's mutex queues waiters in arrival order: commands to one stream are
+            // decided and appended one after the other, each on the state the previous left.
+            let _turn = self.turn(&ctx.stream).lock_owned().await;
             for attempt in 0..MAX_ATTEMPTS {
                 let folded = self
                     .current(&ctx.stream)
@@ -1451,6 +1466,45 @@ mod tests {
         let retried = a.stats().conflicts_retried.load(Ordering::Relaxed)
             + b.stats().conflicts_retried.load(Ordering::Relaxed);
         assert!(retried > 0, "no conflict was seen");
+    }
+
+    /// Tasks of one process writing one stream take turns: no conflict, no retry, every
+    /// command appended once.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn writers_in_one_process_take_turns_without_conflicts() {
+        let log: Arc<dyn EventLog> = Arc::new(SledLog::temporary().unwrap());
+        let store = Arc::new(TournamentStore::new(log.clone(), "one", None));
+        let ctx = CommandContext::new("turns", "create", None, "me").unwrap();
+        store.execute(&ctx, |_| Ok(create())).await.unwrap();
+        let mut tasks = Vec::new();
+        for w in 0..8u32 {
+            let store = store.clone();
+            tasks.push(tokio::spawn(async move {
+                for i in 0..25u32 {
+                    let ctx =
+                        CommandContext::new("turns", &format!("w{w}-{i}"), None, "me").unwrap();
+                    let o = store
+                        .execute(&ctx, |_| {
+                            Ok(Command::RegisterPlayer(RegisterPlayer::new(
+                                format!("Player, {w}-{i}"),
+                                1500 + w * 25 + i,
+                            )))
+                        })
+                        .await
+                        .unwrap();
+                    assert!(!o.replayed);
+                }
+            }));
+        }
+        for t in tasks {
+            t.await.unwrap();
+        }
+        assert_eq!(log.last_version("tournament-turns").await.unwrap(), 201);
+        assert_eq!(store.stats().conflicts_retried.load(Ordering::Relaxed), 0);
+        assert_eq!(store.stats().appended.load(Ordering::Relaxed), 201);
+        let f = store.current("tournament-turns").await.unwrap();
+        assert_eq!(f.state.player_count(), 200);
+        assert_eq!(f.command_count(), 201);
     }
 
     #[tokio::test]

@@ -44,9 +44,12 @@ pub fn run(a: ExportArgs) -> ExitCode {
 async fn export(a: ExportArgs) -> Result<(), Exit> {
     let text = match &a.server {
         Some(url) => {
-            let mut client = ReportingClient::connect(url.clone())
-                .await
-                .map_err(|e| Exit::Unavailable(format!("cannot reach {url}: {e}")))?;
+            let mut client = ReportingClient::connect(
+                arbiter_round_director::net::endpoint(url)
+                    .map_err(|e| Exit::Invalid(format!("server address {url:?}: {e}")))?,
+            )
+            .await
+            .map_err(|e| Exit::Unavailable(format!("cannot reach {url}: {e}")))?;
             let r = client
                 .export_trf(ExportTrfRequest {
                     tournament: Some(TournamentRef {

@@ -110,9 +110,12 @@ pub fn read_heads_file(path: &Path) -> Result<Vec<SignedHead>, Exit> {
 /// Every event of a tournament's stream, read through a running server's reporting service
 /// with the stored payloads, so that the hash chain is checked here and not taken on trust.
 pub async fn fetch_events(url: &str, tournament: &str) -> Result<Vec<StoredEvent>, Exit> {
-    let mut client = ReportingClient::connect(url.to_string())
-        .await
-        .map_err(|e| Exit::Unavailable(format!("cannot reach {url}: {e}")))?;
+    let mut client = ReportingClient::connect(
+        arbiter_round_director::net::endpoint(url)
+            .map_err(|e| Exit::Invalid(format!("server address {url:?}: {e}")))?,
+    )
+    .await
+    .map_err(|e| Exit::Unavailable(format!("cannot reach {url}: {e}")))?;
     let mut s = client
         .stream_events(StreamEventsRequest {
             tournament_id: tournament.to_string(),

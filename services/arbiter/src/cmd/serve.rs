@@ -232,7 +232,7 @@ async fn serve(a: ServeArgs) -> Result<(), Exit> {
                         arbiter_reporting::http_router_until(store.clone(), Some(stop_rx.clone()));
                     let mut stop = stop_rx.clone();
                     http_task = Some(tokio::spawn(async move {
-                        axum::serve(listener, app)
+                        axum::serve(arbiter_reporting::http_incoming(listener), app)
                             .with_graceful_shutdown(async move {
                                 let _ = stop.wait_for(|s| *s).await;
                             })
@@ -272,10 +272,10 @@ async fn serve(a: ServeArgs) -> Result<(), Exit> {
     let _ = std::io::stdout().flush();
     info!("{line}");
 
-    let served = tonic::transport::Server::builder()
+    let served = arbiter_round_director::net::grpc_server()
         .add_routes(routes.routes())
         .serve_with_incoming_shutdown(
-            tokio_stream::wrappers::TcpListenerStream::new(grpc),
+            arbiter_round_director::net::incoming(grpc),
             shutdown_signal(),
         )
         .await;
