@@ -455,7 +455,8 @@ async fn http_trf(
     Path(id): Path<String>,
 ) -> HttpResponse {
     match folded(&store, &id, 0).await {
-        Ok(f) => match views::trf_text(&f.state) {
+        // The same file as ExportTrf's default dialect.
+        Ok(f) => match trf_export::trf_export(&f.state, trf_export::Dialect::Trfx) {
             Ok(text) => (
                 [(
                     axum::http::header::CONTENT_TYPE,
