@@ -3,9 +3,15 @@
 //! A service folding a stream records, per (service, stream), the last version it has applied
 //! and optionally an opaque snapshot of its state at that version. On restart it loads the
 //! snapshot and resumes reading at `version + 1`.
+//!
+//! Writes are made durable by one flusher thread per store that serves every waiting `put` with
+//! one blocking `Db::flush()` (group commit), never `flush_async` (it deadlocks in sled 0.34
+//! under concurrent use: spacejam/sled#1308).
 
 use crate::{LogError, Version};
 use std::path::Path;
+use std::sync::Arc;
+use tokio::sync::{mpsc, oneshot};
 
 const TREE: &str = "arbiter.checkpoints";
 
@@ -20,8 +26,66 @@ pub struct Checkpoint {
 /// Checkpoints keyed by (service, stream). Cheap to clone.
 #[derive(Clone)]
 pub struct CheckpointStore {
-    db: sled::Db,
     tree: sled::Tree,
+    flusher: Arc<Flusher>,
+}
+
+type FlushReply = oneshot::Sender<Result<(), String>>;
+
+/// The thread that flushes a database for every caller waiting on it, one flush per group.
+struct Flusher {
+    requests: Option<mpsc::UnboundedSender<FlushReply>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Flusher {
+    fn start(db: sled::Db) -> Result<Flusher, LogError> {
+        let (requests, mut inbox) = mpsc::unbounded_channel::<FlushReply>();
+        let thread = std::thread::Builder::new()
+            .name("arbiter-checkpoint-flusher".into())
+            .spawn(move || {
+                while let Some(first) = inbox.blocking_recv() {
+                    let mut group = vec![first];
+                    while let Ok(r) = inbox.try_recv() {
+                        group.push(r);
+                    }
+                    // Everything inserted before these requests were sent is covered.
+                    let result = db.flush().map(|_| ()).map_err(|e| e.to_string());
+                    for reply in group {
+                        let _ = reply.send(result.clone());
+                    }
+                }
+                let _ = db.flush();
+            })
+            .map_err(storage)?;
+        Ok(Flusher {
+            requests: Some(requests),
+            thread: Some(thread),
+        })
+    }
+
+    async fn flush(&self) -> Result<(), LogError> {
+        let (reply, answer) = oneshot::channel();
+        self.requests
+            .as_ref()
+            .ok_or_else(|| storage("checkpoint store closed"))?
+            .send(reply)
+            .map_err(|_| storage("the checkpoint flusher has stopped"))?;
+        answer
+            .await
+            .map_err(|_| storage("the checkpoint flusher stopped before answering"))?
+            .map_err(|e| storage(format!("flushing checkpoints failed: {e}")))
+    }
+}
+
+impl Drop for Flusher {
+    /// Flushes what is left and releases the database before the store is gone.
+    fn drop(&mut self) {
+        self.requests.take();
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
 }
 
 fn storage(e: impl std::fmt::Display) -> LogError {
@@ -91,8 +155,8 @@ impl CheckpointStore {
     pub fn in_db(db: &sled::Db) -> Result<CheckpointStore, LogError> {
         let tree = db.open_tree(TREE).map_err(storage)?;
         Ok(CheckpointStore {
-            db: db.clone(),
             tree,
+            flusher: Arc::new(Flusher::start(db.clone())?),
         })
     }
 
@@ -113,14 +177,12 @@ impl CheckpointStore {
         self.tree
             .insert(key(service, stream), encode(c))
             .map_err(storage)?;
-        self.db.flush_async().await.map_err(storage)?;
-        Ok(())
+        self.flusher.flush().await
     }
 
     pub async fn remove(&self, service: &str, stream: &str) -> Result<(), LogError> {
         self.tree.remove(key(service, stream)).map_err(storage)?;
-        self.db.flush_async().await.map_err(storage)?;
-        Ok(())
+        self.flusher.flush().await
     }
 
     /// Every checkpoint of a service, by stream name (sorted).

@@ -121,9 +121,16 @@ impl HeadJournal {
         Ok((HeadJournal { file }, heads))
     }
 
-    /// Records a stream's new head, durably.
-    pub fn record(&mut self, stream: &str, h: &HeadRecord) -> io::Result<()> {
-        self.file.write_all(&encode(stream, h))?;
+    /// Records new heads of streams, durably, with one write and one sync for all.
+    pub fn record_all<'a>(
+        &mut self,
+        heads: impl IntoIterator<Item = (&'a str, &'a HeadRecord)>,
+    ) -> io::Result<()> {
+        let mut bytes = Vec::new();
+        for (stream, h) in heads {
+            bytes.extend(encode(stream, h));
+        }
+        self.file.write_all(&bytes)?;
         self.file.sync_data()
     }
 }

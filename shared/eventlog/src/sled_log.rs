@@ -7,11 +7,22 @@
 //! - tree `a`: key = position (u64 BE), value = first version, last version (u64 BE each) +
 //!   stream name: the order of all appends, for subscriptions to every stream.
 //!
-//! An append is one sled transaction over the three trees, followed by a flush, so it is
-//! durable (and atomic) when `append` returns. Versions and positions are derived from the last
-//! key of their tree, never from `Db::generate_id` (which jumps after a restart).
+//! All writes go through one writer thread per log (see [`Writer`]), which takes appends from
+//! a channel, applies each as one sled transaction over the three trees, and makes the whole
+//! group durable with one blocking `Db::flush()` before answering any of them (group commit):
+//! `append` returns only once its events are on disk. No `flush_async` anywhere: concurrent
+//! `flush_async` calls deadlock in sled 0.34 (spacejam/sled#1308, #1241), which hung the
+//! server under load. Versions and positions are derived from the last key of their tree, never
+//! from `Db::generate_id` (which jumps after a restart).
 //!
-//! After the flush the stream's new head is recorded in the head journal (see `heads.rs`). On
+//! Readers see only durable events: sled shows an insert at once, so reads, `last_version`,
+//! `list_streams` and subscriptions are bounded by the durable head of each stream and the
+//! durable position, which the writer advances after the flush. A failed flush fails every
+//! append of its group, none of it becomes visible, and later appends are refused (sled's state
+//! is unknown after an I/O error; a restart recovers what is on disk).
+//!
+//! After the flush the group's new stream heads are recorded in the head journal (see
+//! `heads.rs`), with one sync for the group. On
 //! open, a stream that no longer reaches its recorded head (sled drops everything after a
 //! damaged log entry as if it were a torn write) is marked damaged: reading or appending to it
 //! fails with [`LogError::Corrupt`] naming the stream and the first missing version.
@@ -25,16 +36,18 @@ use crate::{
 use futures::future::BoxFuture;
 use sled::transaction::{ConflictableTransactionError, TransactionError};
 use sled::{Transactional, Tree};
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
-use tokio::sync::{Mutex, watch};
+use std::sync::{Arc, RwLock};
+use tokio::sync::{mpsc, oneshot, watch};
 
 const EVENTS_PREFIX: &str = "s/";
 const COMMANDS_PREFIX: &str = "c/";
 const ALL_TREE: &str = "a";
 /// Appends read per step by an all-streams subscription.
 const SUBSCRIPTION_CHUNK: usize = 256;
+/// The most requests the writer applies before one flush (bounds the wait of the first).
+const MAX_GROUP: usize = 1024;
 
 /// The sled-backed [`EventLog`]. Cheap to clone (shared state).
 #[derive(Clone)]
@@ -45,15 +58,46 @@ pub struct SledLog {
 struct Inner {
     db: sled::Db,
     all: Tree,
-    journal: Arc<std::sync::Mutex<HeadJournal>>,
+    shared: Arc<Shared>,
     /// Streams found damaged on open.
     damage: BTreeMap<String, LogError>,
     /// The head journal could not be read: appends are refused.
     journal_damage: Option<String>,
-    /// Serialises appends: versions and positions are read from the last keys, then written.
-    append_lock: Mutex<()>,
-    /// The position of the last append, for subscriptions.
+    /// To the writer thread; `None` once closed.
+    requests: Option<mpsc::UnboundedSender<Request>>,
+    writer: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Drop for Inner {
+    /// Closes the channel and waits for the writer to drain it and flush, so the sled files are
+    /// released (and durable) when the last clone of the log is gone.
+    fn drop(&mut self) {
+        self.requests.take();
+        if let Some(w) = self.writer.take() {
+            let _ = w.join();
+        }
+    }
+}
+
+/// What the writer publishes for readers.
+struct Shared {
+    /// The durable head version of each stream with events.
+    durable: RwLock<HashMap<String, Version>>,
+    /// The position of the last durable append, for subscriptions.
     notify: watch::Sender<u64>,
+}
+
+enum Request {
+    Append {
+        stream: String,
+        expected: ExpectedVersion,
+        command_id: String,
+        actor: String,
+        payloads: Vec<Vec<u8>>,
+        digest: Hash,
+        reply: oneshot::Sender<Result<AppendOutcome, LogError>>,
+    },
+    Flush(oneshot::Sender<Result<(), LogError>>),
 }
 
 fn storage(e: impl std::fmt::Display) -> LogError {
@@ -127,6 +171,21 @@ impl SledLog {
             None => 0,
         };
         let (notify, _) = watch::channel(last_position);
+        let mut durable = HashMap::new();
+        for name in db.tree_names() {
+            let Some(stream) = std::str::from_utf8(&name)
+                .ok()
+                .and_then(|n| n.strip_prefix(EVENTS_PREFIX))
+            else {
+                continue;
+            };
+            let tree = db.open_tree(&name).map_err(storage)?;
+            if let Some((k, _)) = tree.last().map_err(storage)?
+                && let Ok(v) = Self::key_version(stream, &k)
+            {
+                durable.insert(stream.to_string(), v);
+            }
+        }
         let (journal, heads) = HeadJournal::open(path).map_err(storage)?;
         let (damage, journal_damage) = match heads {
             Ok(heads) => (check_heads(&db, &heads)?, None),
@@ -142,15 +201,33 @@ impl SledLog {
         for e in damage.values() {
             tracing::error!("{e}");
         }
+        let shared = Arc::new(Shared {
+            durable: RwLock::new(durable),
+            notify,
+        });
+        let (requests, inbox) = mpsc::unbounded_channel();
+        let writer = Writer {
+            db: db.clone(),
+            all: all.clone(),
+            journal,
+            shared: shared.clone(),
+            trees: HashMap::new(),
+            last_position,
+            failed: None,
+        };
+        let writer = std::thread::Builder::new()
+            .name("arbiter-log-writer".into())
+            .spawn(move || writer.run(inbox))
+            .map_err(storage)?;
         Ok(SledLog {
             inner: Arc::new(Inner {
                 db,
                 all,
-                journal: Arc::new(std::sync::Mutex::new(journal)),
+                shared,
                 damage,
                 journal_damage,
-                append_lock: Mutex::new(()),
-                notify,
+                requests: Some(requests),
+                writer: Some(writer),
             }),
         })
     }
@@ -172,28 +249,32 @@ impl SledLog {
         }
     }
 
-    /// Flushes sled's buffers to disk (appends already do; sled closes its files when the
-    /// last clone is dropped).
+    /// Waits until everything queued before it is durable (appends already are when they
+    /// return; dropping the last clone drains the queue and flushes too).
     pub async fn flush(&self) -> Result<(), LogError> {
-        self.inner
-            .db
-            .flush_async()
+        let (reply, answer) = oneshot::channel();
+        self.send(Request::Flush(reply))?;
+        answer
             .await
-            .map(|_| ())
-            .map_err(storage)
+            .map_err(|_| storage("the log's writer stopped before answering"))?
+    }
+
+    /// The durable head version of a stream (0: no durable events).
+    fn durable_version(&self, stream: &str) -> Version {
+        self.inner
+            .shared
+            .durable
+            .read()
+            .expect("durable heads lock")
+            .get(stream)
+            .copied()
+            .unwrap_or(0)
     }
 
     fn events_tree(&self, stream: &str) -> Result<Tree, LogError> {
         self.inner
             .db
             .open_tree(format!("{EVENTS_PREFIX}{stream}"))
-            .map_err(storage)
-    }
-
-    fn commands_tree(&self, stream: &str) -> Result<Tree, LogError> {
-        self.inner
-            .db
-            .open_tree(format!("{COMMANDS_PREFIX}{stream}"))
             .map_err(storage)
     }
 
@@ -239,8 +320,8 @@ impl SledLog {
         }
     }
 
-    /// Events `from..=to` of a stream (to = `None`: to the end), each checked against its hash
-    /// and its predecessor.
+    /// Durable events `from..=to` of a stream (to = `None`: to the durable end), each checked
+    /// against its hash and its predecessor.
     fn read_range(
         &self,
         stream: &str,
@@ -248,7 +329,22 @@ impl SledLog {
         to: Option<Version>,
     ) -> Result<Vec<StoredEvent>, LogError> {
         self.check_damage(stream)?;
-        let tree = self.events_tree(stream)?;
+        let durable = self.durable_version(stream);
+        let to = to.map_or(durable, |t| t.min(durable));
+        if to == 0 || from.max(1) > to {
+            return Ok(Vec::new());
+        }
+        Self::read_tree(stream, &self.events_tree(stream)?, from, Some(to))
+    }
+
+    /// Events `from..=to` of a stream's tree (durable or not), each checked against its hash
+    /// and its predecessor.
+    fn read_tree(
+        stream: &str,
+        tree: &Tree,
+        from: Version,
+        to: Option<Version>,
+    ) -> Result<Vec<StoredEvent>, LogError> {
         let from = from.max(1);
         let mut prev = if from > 1 {
             match tree.get(be(from - 1)).map_err(storage)? {
@@ -291,8 +387,8 @@ impl SledLog {
     }
 
     fn replayed(
-        &self,
         stream: &str,
+        events_tree: &Tree,
         entry: CommandEntry,
         digest: Hash,
         command_id: &str,
@@ -303,7 +399,7 @@ impl SledLog {
                 command_id: command_id.to_string(),
             });
         }
-        let events = self.read_range(stream, entry.first, Some(entry.last))?;
+        let events = Self::read_tree(stream, events_tree, entry.first, Some(entry.last))?;
         let last = events.last().ok_or_else(|| LogError::Corrupt {
             stream: stream.to_string(),
             version: entry.first,
@@ -334,112 +430,45 @@ impl SledLog {
             return Err(LogError::Storage(why.clone()));
         }
         let digest = payload_digest(&payloads);
-        let _guard = self.inner.append_lock.lock().await;
-        let events_tree = self.events_tree(stream)?;
-        let commands_tree = self.commands_tree(stream)?;
-
-        if let Some(v) = commands_tree.get(command_id).map_err(storage)? {
-            let entry = CommandEntry::decode(&v).ok_or_else(|| LogError::Corrupt {
-                stream: stream.to_string(),
-                version: 0,
-                detail: format!("bad command index entry for {command_id:?}"),
-            })?;
-            return self.replayed(stream, entry, digest, command_id);
-        }
-
-        let (last_version, last_hash) = Self::head(stream, &events_tree)?;
-        if let ExpectedVersion::Exact(expected) = expected
-            && expected != last_version
-        {
-            return Err(LogError::Conflict {
-                expected,
-                actual: last_version,
-            });
-        }
-        let position = match self.inner.all.last().map_err(storage)? {
-            Some((k, _)) => {
-                u64_at(&k, 0).ok_or_else(|| storage("bad key in the append index"))? + 1
-            }
-            None => 1,
-        };
-        let mut events =
-            record::build_events(stream, last_version, last_hash, command_id, actor, payloads);
-        for e in &mut events {
-            e.position = position;
-        }
-        let first = last_version + 1;
-        let last = last_version + events.len() as u64;
-        let entry = CommandEntry {
-            first,
-            last,
-            position,
-            digest,
-        };
-        let values: Vec<([u8; 8], Vec<u8>)> = events
-            .iter()
-            .map(|e| {
-                let mut v = be(position).to_vec();
-                v.extend_from_slice(&encode_record(e));
-                (be(e.version), v)
-            })
-            .collect();
-        let mut all_value = Vec::with_capacity(16 + stream.len());
-        all_value.extend_from_slice(&be(first));
-        all_value.extend_from_slice(&be(last));
-        all_value.extend_from_slice(stream.as_bytes());
-
-        let tx = (&events_tree, &commands_tree, &self.inner.all).transaction(|(et, ct, at)| {
-            // Under the append lock nothing else writes; these checks guard the invariants
-            // should that ever change.
-            if et.get(be(first))?.is_some() || at.get(be(position))?.is_some() {
-                return Err(ConflictableTransactionError::Abort("version already taken"));
-            }
-            for (k, v) in &values {
-                et.insert(k, v.as_slice())?;
-            }
-            ct.insert(command_id.as_bytes(), entry.encode())?;
-            at.insert(&be(position), all_value.as_slice())?;
-            Ok(())
-        });
-        match tx {
-            Ok(()) => {}
-            Err(TransactionError::Abort(why)) => return Err(storage(why)),
-            Err(TransactionError::Storage(e)) => return Err(storage(e)),
-        }
-        self.inner.db.flush_async().await.map_err(storage)?;
-        let head = HeadRecord {
-            version: last,
-            hash: events.last().map(|e| e.hash).unwrap_or(last_hash),
-            position,
-        };
-        let journal = self.inner.journal.clone();
-        let stream_name = stream.to_string();
-        tokio::task::spawn_blocking(move || {
-            journal
-                .lock()
-                .expect("journal lock")
-                .record(&stream_name, &head)
-        })
-        .await
-        .map_err(storage)?
-        .map_err(storage)?;
-        self.inner.notify.send_replace(position);
-
-        Ok(AppendOutcome {
+        let (reply, answer) = oneshot::channel();
+        self.send(Request::Append {
             stream: stream.to_string(),
-            first_version: first,
-            last_version: last,
-            event_ids: events.iter().map(|e| e.event_id).collect(),
-            last_hash: events.last().map(|e| e.hash).unwrap_or(last_hash),
-            position,
-            replayed: false,
-        })
+            expected,
+            command_id: command_id.to_string(),
+            actor: actor.to_string(),
+            payloads,
+            digest,
+            reply,
+        })?;
+        answer
+            .await
+            .map_err(|_| storage("the log's writer stopped before answering"))?
+    }
+
+    fn send(&self, request: Request) -> Result<(), LogError> {
+        self.inner
+            .requests
+            .as_ref()
+            .ok_or_else(|| storage("the log is closed"))?
+            .send(request)
+            .map_err(|_| storage("the log's writer has stopped"))
     }
 
     /// Reads up to `max` appends at positions `>= from` of every stream.
     fn read_positions(&self, from: u64, max: usize) -> Result<Vec<StoredEvent>, LogError> {
         let mut out = Vec::new();
-        for item in self.inner.all.range(be(from.max(1))..).take(max) {
+        // The durable position is read before the streams' durable heads, which the writer
+        // advances first: every append up to it is readable.
+        let durable = *self.inner.shared.notify.borrow();
+        if from.max(1) > durable {
+            return Ok(out);
+        }
+        for item in self
+            .inner
+            .all
+            .range(be(from.max(1))..=be(durable))
+            .take(max)
+        {
             let (k, v) = item.map_err(storage)?;
             let position = u64_at(&k, 0).ok_or_else(|| storage("bad key in the append index"))?;
             let (first, last) = match (u64_at(&v, 0), u64_at(&v, 8)) {
@@ -469,19 +498,16 @@ impl SledLog {
     }
 
     fn list_streams_sync(&self) -> Result<Vec<String>, LogError> {
-        let mut out = Vec::new();
-        for name in self.inner.db.tree_names() {
-            let Some(stream) = std::str::from_utf8(&name)
-                .ok()
-                .and_then(|n| n.strip_prefix(EVENTS_PREFIX))
-            else {
-                continue;
-            };
-            let tree = self.inner.db.open_tree(&name).map_err(storage)?;
-            if !tree.is_empty() {
-                out.push(stream.to_string());
-            }
-        }
+        let mut out: Vec<String> = self
+            .inner
+            .shared
+            .durable
+            .read()
+            .expect("durable heads lock")
+            .iter()
+            .filter(|(_, v)| **v > 0)
+            .map(|(s, _)| s.clone())
+            .collect();
         out.extend(self.inner.damage.keys().cloned());
         out.sort();
         out.dedup();
@@ -636,7 +662,7 @@ impl EventLog for SledLog {
         Box::pin(async move {
             validate_stream_name(stream)?;
             self.check_damage(stream)?;
-            Ok(Self::head(stream, &self.events_tree(stream)?)?.0)
+            Ok(self.durable_version(stream))
         })
     }
 
@@ -662,7 +688,7 @@ impl EventLog for SledLog {
                 log: self.clone(),
                 cursor,
                 buffer: VecDeque::new(),
-                changes: self.inner.notify.subscribe(),
+                changes: self.inner.shared.notify.subscribe(),
                 failed: false,
             };
             let stream: EventStream = Box::pin(futures::stream::unfold(sub, Subscription::next));
@@ -672,5 +698,239 @@ impl EventLog for SledLog {
 
     fn list_streams(&self) -> BoxFuture<'_, Result<Vec<String>, LogError>> {
         Box::pin(async move { self.list_streams_sync() })
+    }
+}
+
+/// The one writer of a log, on its own thread: takes a group of requests from the channel
+/// (whatever is queued, up to [`MAX_GROUP`]), applies each append, makes the group durable with
+/// one blocking flush and one head-journal sync, publishes the new durable heads, then answers.
+/// Being alone, it needs no lock between reading a stream's head and writing after it.
+struct Writer {
+    db: sled::Db,
+    all: Tree,
+    journal: HeadJournal,
+    shared: Arc<Shared>,
+    /// Each stream's events and command trees, opened once.
+    trees: HashMap<String, (Tree, Tree)>,
+    last_position: u64,
+    /// Why a group could not be made durable; appends are refused from then on.
+    failed: Option<String>,
+}
+
+type AppendReply = oneshot::Sender<Result<AppendOutcome, LogError>>;
+
+impl Writer {
+    fn run(mut self, mut inbox: mpsc::UnboundedReceiver<Request>) {
+        while let Some(first) = inbox.blocking_recv() {
+            let mut group = vec![first];
+            while group.len() < MAX_GROUP {
+                match inbox.try_recv() {
+                    Ok(r) => group.push(r),
+                    Err(_) => break,
+                }
+            }
+            self.commit(group);
+        }
+        // Every sender is gone: the queue is drained; leave nothing unflushed.
+        if let Err(e) = self.db.flush() {
+            tracing::error!("final flush of the event log failed: {e}");
+        }
+    }
+
+    fn commit(&mut self, group: Vec<Request>) {
+        let mut appends: Vec<(AppendReply, Result<AppendOutcome, LogError>)> = Vec::new();
+        let mut flushes = Vec::new();
+        let mut heads: BTreeMap<String, HeadRecord> = BTreeMap::new();
+        for request in group {
+            match request {
+                Request::Append {
+                    stream,
+                    expected,
+                    command_id,
+                    actor,
+                    payloads,
+                    digest,
+                    reply,
+                } => {
+                    let result = match &self.failed {
+                        Some(why) => Err(LogError::Storage(why.clone())),
+                        None => {
+                            self.apply(&stream, expected, &command_id, &actor, payloads, digest)
+                        }
+                    };
+                    if let Ok(o) = &result
+                        && !o.replayed
+                    {
+                        let head = HeadRecord {
+                            version: o.last_version,
+                            hash: o.last_hash,
+                            position: o.position,
+                        };
+                        heads.insert(stream, head);
+                    }
+                    appends.push((reply, result));
+                }
+                Request::Flush(reply) => flushes.push(reply),
+            }
+        }
+        let durable = match &self.failed {
+            Some(why) => Err(why.clone()),
+            None => self.make_durable(&heads),
+        };
+        match durable {
+            Ok(()) => {
+                {
+                    let mut d = self.shared.durable.write().expect("durable heads lock");
+                    for (stream, h) in &heads {
+                        d.insert(stream.clone(), h.version);
+                    }
+                }
+                if let Some(p) = heads.values().map(|h| h.position).max() {
+                    self.shared.notify.send_replace(p);
+                }
+                for (reply, result) in appends {
+                    let _ = reply.send(result);
+                }
+                for reply in flushes {
+                    let _ = reply.send(Ok(()));
+                }
+            }
+            Err(why) => {
+                if self.failed.is_none() {
+                    tracing::error!("{why}; the log refuses appends until it is reopened");
+                    self.failed = Some(why.clone());
+                }
+                for (reply, result) in appends {
+                    // Refusals that wrote nothing stand; anything that wrote is not durable.
+                    let result = match result {
+                        Ok(_) => Err(LogError::Storage(why.clone())),
+                        Err(e) => Err(e),
+                    };
+                    let _ = reply.send(result);
+                }
+                for reply in flushes {
+                    let _ = reply.send(Err(LogError::Storage(why.clone())));
+                }
+            }
+        }
+    }
+
+    /// One flush for the whole group, then its heads in the journal with one sync.
+    fn make_durable(&mut self, heads: &BTreeMap<String, HeadRecord>) -> Result<(), String> {
+        self.db
+            .flush()
+            .map_err(|e| format!("flushing the event log failed: {e}"))?;
+        if !heads.is_empty() {
+            self.journal
+                .record_all(heads.iter().map(|(s, h)| (s.as_str(), h)))
+                .map_err(|e| format!("writing the head journal failed: {e}"))?;
+        }
+        Ok(())
+    }
+
+    fn trees(&mut self, stream: &str) -> Result<(Tree, Tree), LogError> {
+        if let Some(t) = self.trees.get(stream) {
+            return Ok(t.clone());
+        }
+        let events = self
+            .db
+            .open_tree(format!("{EVENTS_PREFIX}{stream}"))
+            .map_err(storage)?;
+        let commands = self
+            .db
+            .open_tree(format!("{COMMANDS_PREFIX}{stream}"))
+            .map_err(storage)?;
+        self.trees
+            .insert(stream.to_string(), (events.clone(), commands.clone()));
+        Ok((events, commands))
+    }
+
+    /// Checks and writes one append (not yet durable). The checks see earlier appends of the
+    /// same group, which become durable together with this one or not at all.
+    fn apply(
+        &mut self,
+        stream: &str,
+        expected: ExpectedVersion,
+        command_id: &str,
+        actor: &str,
+        payloads: Vec<Vec<u8>>,
+        digest: Hash,
+    ) -> Result<AppendOutcome, LogError> {
+        let (events_tree, commands_tree) = self.trees(stream)?;
+        if let Some(v) = commands_tree.get(command_id).map_err(storage)? {
+            let entry = CommandEntry::decode(&v).ok_or_else(|| LogError::Corrupt {
+                stream: stream.to_string(),
+                version: 0,
+                detail: format!("bad command index entry for {command_id:?}"),
+            })?;
+            return SledLog::replayed(stream, &events_tree, entry, digest, command_id);
+        }
+
+        let (last_version, last_hash) = SledLog::head(stream, &events_tree)?;
+        if let ExpectedVersion::Exact(expected) = expected
+            && expected != last_version
+        {
+            return Err(LogError::Conflict {
+                expected,
+                actual: last_version,
+            });
+        }
+        let position = self.last_position + 1;
+        let mut events =
+            record::build_events(stream, last_version, last_hash, command_id, actor, payloads);
+        for e in &mut events {
+            e.position = position;
+        }
+        let first = last_version + 1;
+        let last = last_version + events.len() as u64;
+        let entry = CommandEntry {
+            first,
+            last,
+            position,
+            digest,
+        };
+        let values: Vec<([u8; 8], Vec<u8>)> = events
+            .iter()
+            .map(|e| {
+                let mut v = be(position).to_vec();
+                v.extend_from_slice(&encode_record(e));
+                (be(e.version), v)
+            })
+            .collect();
+        let mut all_value = Vec::with_capacity(16 + stream.len());
+        all_value.extend_from_slice(&be(first));
+        all_value.extend_from_slice(&be(last));
+        all_value.extend_from_slice(stream.as_bytes());
+
+        // One transaction, so a crash keeps the events, the command index and the append
+        // order together or drops them together.
+        let tx = (&events_tree, &commands_tree, &self.all).transaction(|(et, ct, at)| {
+            // The writer is alone; these checks guard the invariants should that ever change.
+            if et.get(be(first))?.is_some() || at.get(be(position))?.is_some() {
+                return Err(ConflictableTransactionError::Abort("version already taken"));
+            }
+            for (k, v) in &values {
+                et.insert(k, v.as_slice())?;
+            }
+            ct.insert(command_id.as_bytes(), entry.encode())?;
+            at.insert(&be(position), all_value.as_slice())?;
+            Ok(())
+        });
+        match tx {
+            Ok(()) => {}
+            Err(TransactionError::Abort(why)) => return Err(storage(why)),
+            Err(TransactionError::Storage(e)) => return Err(storage(e)),
+        }
+        self.last_position = position;
+        let last_hash = events.last().map(|e| e.hash).unwrap_or(last_hash);
+        Ok(AppendOutcome {
+            stream: stream.to_string(),
+            first_version: first,
+            last_version: last,
+            event_ids: events.iter().map(|e| e.event_id).collect(),
+            last_hash,
+            position,
+            replayed: false,
+        })
     }
 }
