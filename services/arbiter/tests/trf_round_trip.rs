@@ -28,6 +28,8 @@
 //! same bytes (nothing is lost or changed by a second pass either).
 
 mod common;
+#[allow(dead_code, unused_imports)]
+mod support;
 
 use arbiter_reporting::trf_export::{Dialect, trf_export};
 use arbiter_trf::{Record, TrfFile};
@@ -601,6 +603,19 @@ fn header_teams_and_forbidden_pairs_survive_every_dialect() {
     let added = compare(&with_team, &parse(t26.stdout.as_bytes(), "teams export"))
         .unwrap_or_else(|e| panic!("{e}"));
     assert!(added.contains(&"082".to_string()), "{added:?}");
+
+    // The reporting service's ExportTrf gives the same files, dialect by dialect.
+    let offline: Vec<String> = ["trfx", "trfbx", "trf2026"]
+        .iter()
+        .map(|f| arbiter_ok(["export", "open", "--data", d, "--format", f]))
+        .collect();
+    {
+        let server = support::Server::start(&["--data", d], &work.0.join("serve.log"));
+        for (f, want) in ["trfx", "trfbx", "trf2026"].iter().zip(&offline) {
+            let got = arbiter_ok(["export", "open", "--server", &server.grpc, "--format", f]);
+            assert_eq!(&got, want, "{f}: ExportTrf differs from the offline export");
+        }
+    }
 
     // The comparison does see a loss: the export without its XXA lines is refused.
     let mut lossy = export.clone();
