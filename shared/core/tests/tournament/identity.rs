@@ -368,3 +368,68 @@ fn correction_rejections() {
         Err(DomainError::UnknownPlayer { player: 9, .. })
     ));
 }
+
+/// One step of a random registration phase: a new player rated `r`, or a correction of the
+/// rating of the player with entry `i % players` to `r`.
+#[derive(Debug, Clone, Copy)]
+enum Step {
+    Register(u32),
+    Correct(u32, u32),
+}
+
+fn steps() -> impl proptest::strategy::Strategy<Value = Vec<Step>> {
+    use proptest::prelude::*;
+    proptest::collection::vec(
+        prop_oneof![
+            3 => (1000u32..1100).prop_map(Step::Register),
+            1 => (0u32..64, 1000u32..1100).prop_map(|(i, r)| Step::Correct(i, r)),
+        ],
+        1..24,
+    )
+}
+
+proptest::proptest! {
+    /// `number_moved_since` agrees with the states themselves: for a list read after `k`
+    /// numbering changes, number `pn` is reported moved at the first later change after which
+    /// another player holds it, and not at all when it still names the same player (a number
+    /// that did not exist yet is not a move when it comes into being).
+    #[test]
+    fn a_moved_number_is_reported_exactly_when_its_holder_changes(steps in steps()) {
+        let mut given = Given::tournament(5);
+        let mut states = vec![given.state()];
+        for (i, s) in steps.iter().enumerate() {
+            let state = states.last().unwrap();
+            let command = match *s {
+                Step::Register(r) => register(&format!("P{i:02}"), r),
+                Step::Correct(_, _) if state.player_count() == 0 => continue,
+                Step::Correct(e, r) => {
+                    let entry = e % state.player_count();
+                    let p = state.player_by_entry(EntryId(entry)).unwrap();
+                    if p.player.rating == r {
+                        continue;
+                    }
+                    correct(
+                        p.pairing_number(),
+                        Player { rating: r, ..Player::default() },
+                        &["rating"],
+                    )
+                }
+            };
+            given = given.cmd(command);
+            states.push(given.state());
+        }
+        let last = states.last().unwrap();
+        proptest::prop_assert_eq!(last.numbering_changes().len(), states.len() - 1);
+        let holder = |s: &State, pn: u32| s.player(pn).map(|p| p.entry);
+        for k in 0..states.len() {
+            for pn in 1..=last.player_count() {
+                let expected = (k..states.len() - 1).find(|&j| {
+                    holder(&states[j], pn).is_some()
+                        && holder(&states[j], pn) != holder(&states[j + 1], pn)
+                });
+                let got = last.number_moved_since(pn, k).map(|(j, _)| j);
+                proptest::prop_assert_eq!(got, expected, "number {} read after {} changes", pn, k);
+            }
+        }
+    }
+}
