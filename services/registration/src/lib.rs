@@ -299,9 +299,10 @@ impl Registration for RegistrationService {
             r.numbering_version,
             ctx.expected_version,
         );
+        let tid = ctx.tournament_id.clone();
         self.run(ctx, |f| {
             Ok(Command::CorrectPlayer(CorrectPlayer {
-                player: players::resolve(f, "player", who)?,
+                player: players::resolve_in(&tid, f, "player", who)?,
                 corrected: corrected.clone(),
                 fields: r.fields.clone(),
                 reason: r.reason.clone(),
@@ -322,8 +323,9 @@ impl Registration for RegistrationService {
             r.numbering_version,
             ctx.expected_version,
         );
+        let tid = ctx.tournament_id.clone();
         self.run(ctx, |f| {
-            let player = players::resolve(f, "player", who)?;
+            let player = players::resolve_in(&tid, f, "player", who)?;
             let from_round = match r.from_round {
                 0 => f
                     .state
@@ -359,9 +361,10 @@ impl Registration for RegistrationService {
             r.numbering_version,
             ctx.expected_version,
         );
+        let tid = ctx.tournament_id.clone();
         self.run(ctx, |f| {
             Ok(Command::RequestBye(RequestBye {
-                player: players::resolve(f, "player", who)?,
+                player: players::resolve_in(&tid, f, "player", who)?,
                 round: r.round,
                 kind,
             }))
@@ -381,9 +384,10 @@ impl Registration for RegistrationService {
             r.numbering_version,
             ctx.expected_version,
         );
+        let tid = ctx.tournament_id.clone();
         self.run(ctx, |f| {
             Ok(Command::CancelBye(CancelBye {
-                player: players::resolve(f, "player", who)?,
+                player: players::resolve_in(&tid, f, "player", who)?,
                 round: r.round,
             }))
         })
@@ -402,9 +406,10 @@ impl Registration for RegistrationService {
             r.numbering_version,
             ctx.expected_version,
         );
+        let tid = ctx.tournament_id.clone();
         self.run(ctx, |f| {
             Ok(Command::DeclareAbsence(DeclareAbsence {
-                player: players::resolve(f, "player", who)?,
+                player: players::resolve_in(&tid, f, "player", who)?,
                 round: r.round,
                 reason: r.reason.clone(),
             }))

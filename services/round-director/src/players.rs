@@ -61,6 +61,22 @@ pub fn entry_registered_at(f: &Folded, version: Version) -> Option<EntryId> {
         .map(|i| EntryId(i as u32))
 }
 
+/// [`resolve`] with the tournament named first in a refusal, as every status names it.
+#[allow(clippy::result_large_err)]
+pub fn resolve_in(
+    tournament_id: &str,
+    f: &Folded,
+    what: &str,
+    r: PlayerRef,
+) -> Result<PlayerId, Status> {
+    resolve(f, what, r).map_err(|s| {
+        Status::new(
+            s.code(),
+            format!("tournament {tournament_id}: {}", s.message()),
+        )
+    })
+}
+
 /// The player's current pairing number, or why the reference cannot be trusted. `what` names
 /// the field in messages (e.g. "player", "boards[3].white").
 #[allow(clippy::result_large_err)]
