@@ -682,6 +682,52 @@ fn a_tournament_in_progress_keeps_its_announced_byes() {
     }
 }
 
+/// A round left blank (not paired) where the generator wrote a zero-point bye: imported as an
+/// absence, exported blank again; every round still replays strictly.
+#[test]
+fn a_blank_round_stays_blank() {
+    let work = scratch("blank");
+    let d = work.0.join("data");
+    let d = d.to_str().unwrap();
+    let mut f = parse(
+        &std::fs::read(golden("dutch-2017/t0001.trf")).unwrap(),
+        "t0001",
+    );
+    let (player, round) = f
+        .players_mut()
+        .find_map(|p| {
+            let i = p.rounds.iter().position(|e| {
+                e.is_some_and(|e| {
+                    e.opponent.is_none() && e.result == arbiter_core::ResultCode::ZeroBye
+                })
+            })?;
+            p.rounds[i] = None;
+            Some((p.start_number, i + 1))
+        })
+        .expect("a zero-point bye");
+    let text = arbiter_trf::write_with(&f, arbiter_trf::LineEnding::Lf).unwrap();
+    let original = parse(text.as_bytes(), "t0001 with a blank round");
+    assert_eq!(original.player(player).unwrap().entry(round as u32), None);
+    let path = work.file("blank.trf", &text);
+    let im = arbiter([
+        "import",
+        path.to_str().unwrap(),
+        "--data",
+        d,
+        "--system",
+        "dutch-2017",
+    ]);
+    assert_eq!(im.code, 0, "{}", im.stderr);
+    let replay = arbiter(["replay", "blank", "--data", d, "--strict"]);
+    assert_eq!(replay.code, 0, "{}\n{}", replay.stdout, replay.stderr);
+    let export = parse(
+        arbiter_ok(["export", "blank", "--data", d]).as_bytes(),
+        "export",
+    );
+    assert_eq!(export.player(player).unwrap().entry(round as u32), None);
+    compare(&original, &export).unwrap_or_else(|e| panic!("{e}"));
+}
+
 /// A type code with Baku acceleration (`..._BAKU`) and no acceleration records: imported as
 /// the virtual points the code implies, exported as the code alone in both dialects.
 #[test]

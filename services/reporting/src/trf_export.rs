@@ -8,11 +8,15 @@
 //! its codes express it), or TRF-2026 (`142`, `152`, `162`, `192`, `250`, `260`, `310`).
 
 use arbiter_core::tournament::{State, TeamRecorded};
-use arbiter_core::{PlayerId, Score};
+use arbiter_core::{PlayerId, ResultCode, Score};
 use arbiter_trf::{
     AccelerationSource, Profile, ProhibitedRecord, Record, RoundDate, RoundDates, Team013, Team310,
     TextCode, TextRecord, TrfFile, XxaRecord,
 };
+
+/// The reason `arbiter import` gives the absence of a player whose round block is blank (not
+/// paired): the export writes such a round blank again, where other absences are `Z`.
+pub const NOT_PAIRED_IN_FILE: &str = "not paired in the imported file";
 
 /// The dialect of an export.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -125,6 +129,27 @@ pub fn trf_export_file(state: &State, dialect: Dialect) -> TrfFile {
         return file;
     };
     let teams = state.teams();
+
+    // Rounds imported blank stay blank.
+    for p in state.players() {
+        let Some(rec) = file.player_mut(p.pairing_number()) else {
+            continue;
+        };
+        for (r, why) in &p.absences {
+            let slot = (*r as usize)
+                .checked_sub(1)
+                .and_then(|i| rec.rounds.get_mut(i));
+            if let Some(slot) = slot
+                && why == NOT_PAIRED_IN_FILE
+                && slot.is_some_and(|e| e.opponent.is_none() && e.result == ResultCode::ZeroBye)
+            {
+                *slot = None;
+            }
+        }
+        while rec.rounds.last() == Some(&None) {
+            rec.rounds.pop();
+        }
+    }
 
     // Header: the type as the file wrote it (else the rule set's code), the number of teams,
     // in record-code order, then the round dates.

@@ -684,7 +684,7 @@ pub fn plan(
                 None => Command::DeclareAbsence(DeclareAbsence {
                     player: pn,
                     round: r,
-                    reason: "not paired in the imported file".into(),
+                    reason: arbiter_reporting::trf_export::NOT_PAIRED_IN_FILE.into(),
                 }),
             };
             pl.run(
