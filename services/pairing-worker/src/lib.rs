@@ -7,8 +7,17 @@
 //! attempt), so a request handled twice (after a crash, or by two workers) appends once.
 //!
 //! Requests arrive through a [`Feed`]: a subscription to the log resumed from the worker's
-//! checkpoint, or a JetStream durable consumer (workers sharing its name share the work). At
-//! start the worker also answers every request left pending.
+//! checkpoint, or a JetStream durable consumer (workers sharing its name share the work, one
+//! delivery to one worker). At start the worker also answers every request left pending.
+//!
+//! The worker is a pool: up to [`Worker::slots`] engines run at once (default: the machine's
+//! cores), admitted in order of arrival (a FIFO semaphore), so a large event's pairing holds
+//! one slot and never a small event's request while a slot is free. Each tournament's
+//! requests are still handled one after the other, in log order (one queue per stream).
+//! Following the embedded log, the feed moves on as soon as a request is queued: a request
+//! lost to a crash is still unanswered in the log and the sweep at the next start answers it.
+//! Following a durable consumer, a delivery is acknowledged only once answered, so another
+//! worker gets it again if this one dies.
 //!
 //! The gRPC API (`arbiter.pairing_worker.v1.PairingWorker`) pairs without appending: dry runs,
 //! TRF files, explanations, and checks of published rounds. [`audit`] re-runs every published
@@ -32,9 +41,10 @@ use arbiter_round_director::store::{
     Batch, CommandContext, Feed, Folded, TournamentStore, stream_of, tournament_of,
 };
 use engine::{Answer, answer, engine, input_digest, input_for};
+use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
-use tokio::sync::watch;
+use tokio::sync::{Semaphore, oneshot, watch};
 use tonic::{Code, Request, Response, Status};
 use tracing::{Instrument, debug, info, info_span, warn};
 
@@ -48,20 +58,144 @@ pub struct WorkerStats {
     pub failed: AtomicU64,
     /// Requests already answered or superseded when handled.
     pub skipped: AtomicU64,
+    /// Engines running now.
+    pub running: AtomicU64,
+    /// Requests given up after repeated failures (answered by the next start's sweep).
+    pub abandoned: AtomicU64,
+}
+
+/// One pairing request read from the log: `attempt` of `round`, written at `version`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PairingRequest {
+    pub stream: String,
+    pub round: u32,
+    pub attempt: u32,
+    pub version: Version,
+}
+
+/// A queued request and who waits for its answer (a durable delivery to acknowledge).
+struct Job {
+    request: PairingRequest,
+    done: Option<oneshot::Sender<()>>,
 }
 
 /// Answers pairing requests (see the crate documentation).
 pub struct Worker {
     store: Arc<TournamentStore>,
     stats: WorkerStats,
+    /// Engine slots; tokio's semaphore admits waiters in arrival order.
+    slots: Arc<Semaphore>,
+    slot_count: usize,
+    /// Requests waiting, per stream; a stream present here has a task working its queue.
+    queues: std::sync::Mutex<HashMap<String, VecDeque<Job>>>,
+    /// Turns true at shutdown: queued requests are dropped, running ones abandoned.
+    stop: watch::Sender<bool>,
+}
+
+/// The default pool size: one engine per core.
+pub fn default_slots() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
 impl Worker {
     pub fn new(store: Arc<TournamentStore>) -> Worker {
+        Worker::with_slots(store, default_slots())
+    }
+
+    /// A worker running at most `slots` engines at once (at least one).
+    pub fn with_slots(store: Arc<TournamentStore>, slots: usize) -> Worker {
+        let slots = slots.max(1);
         Worker {
             store,
             stats: WorkerStats::default(),
+            slots: Arc::new(Semaphore::new(slots)),
+            slot_count: slots,
+            queues: Default::default(),
+            stop: watch::channel(false).0,
         }
+    }
+
+    /// How many engines may run at once.
+    pub fn slots(&self) -> usize {
+        self.slot_count
+    }
+
+    /// Queues `request` behind its stream's earlier ones; the returned receiver completes when
+    /// it has been handled (answered, skipped or given up), and is dropped unanswered at
+    /// shutdown.
+    pub fn submit(self: &Arc<Self>, request: PairingRequest) -> oneshot::Receiver<()> {
+        let (tx, rx) = oneshot::channel();
+        let job = Job {
+            request,
+            done: Some(tx),
+        };
+        let stream = job.request.stream.clone();
+        let mut queues = self.queues.lock().expect("queues lock");
+        if let Some(q) = queues.get_mut(&stream) {
+            q.push_back(job);
+            return rx;
+        }
+        queues.insert(stream.clone(), VecDeque::from([job]));
+        drop(queues);
+        let worker = self.clone();
+        let mut stop = self.stop.subscribe();
+        tokio::spawn(async move {
+            tokio::select! {
+                _ = stop.wait_for(|s| *s) => {}
+                _ = worker.drain(&stream) => {}
+            }
+        });
+        rx
+    }
+
+    /// Works one stream's queue until it is empty.
+    async fn drain(&self, stream: &str) {
+        loop {
+            let job = {
+                let mut queues = self.queues.lock().expect("queues lock");
+                let Some(q) = queues.get_mut(stream) else {
+                    return;
+                };
+                match q.pop_front() {
+                    Some(j) => j,
+                    None => {
+                        queues.remove(stream);
+                        return;
+                    }
+                }
+            };
+            let r = &job.request;
+            let mut tries = 0u32;
+            loop {
+                match self
+                    .handle_request(&r.stream, r.round, r.attempt, r.version)
+                    .await
+                {
+                    Ok(()) => break,
+                    Err(e) => {
+                        tries += 1;
+                        if tries >= 5 {
+                            tracing::error!(stream, round = r.round, error = %e, "pairing request given up until the next start");
+                            self.stats.abandoned.fetch_add(1, Ordering::Relaxed);
+                            break;
+                        }
+                        warn!(stream, round = r.round, tries, error = %e, "pairing request failed, retrying");
+                        tokio::time::sleep(std::time::Duration::from_millis(200 * tries as u64))
+                            .await;
+                    }
+                }
+            }
+            if let Some(done) = job.done {
+                let _ = done.send(());
+            }
+        }
+    }
+
+    /// Stops the pool: queued requests are dropped and running pairings abandoned (they are
+    /// still unanswered in the log, and answered after the next start).
+    pub fn shutdown(&self) {
+        let _ = self.stop.send(true);
+        self.queues.lock().expect("queues lock").clear();
     }
 
     pub fn stats(&self) -> &WorkerStats {
@@ -72,8 +206,9 @@ impl Worker {
         &self.store
     }
 
-    /// Handles one append of the feed: every `PairingRequested` in it.
-    pub async fn handle_batch(&self, batch: Batch) -> Result<(), String> {
+    /// Handles one append of the feed: folds it, and queues every `PairingRequested` in it;
+    /// with `wait`, returns once they have been handled.
+    pub async fn handle_batch(self: &Arc<Self>, batch: Batch, wait: bool) -> Result<(), String> {
         // Keep the fold current from the delivered events (no log read when they are the next
         // versions).
         let streams: std::collections::BTreeSet<&str> = batch
@@ -88,6 +223,7 @@ impl Worker {
                 .await
                 .map_err(|e| e.to_string())?;
         }
+        let mut waiting = Vec::new();
         for e in &batch.events {
             if tournament_of(&e.stream).is_none() {
                 continue;
@@ -100,8 +236,18 @@ impl Worker {
                 }
             };
             if let Some(pb::event::Kind::PairingRequested(r)) = &wire.kind {
-                self.handle_request(&e.stream, r.round, r.attempt, e.version)
-                    .await?;
+                waiting.push(self.submit(PairingRequest {
+                    stream: e.stream.clone(),
+                    round: r.round,
+                    attempt: r.attempt,
+                    version: e.version,
+                }));
+            }
+        }
+        if wait {
+            for w in waiting {
+                w.await
+                    .map_err(|_| "stopped before the request was answered".to_string())?;
             }
         }
         Ok(())
@@ -140,9 +286,23 @@ impl Worker {
                     .await
                     .map_err(|e| e.to_string())?
             };
-            let answer = tokio::task::spawn_blocking(move || answer(&at.state, round, version))
+            // A slot of the pool for the engine's run; the slot goes with the blocking task,
+            // so a pairing abandoned at shutdown keeps its core until it ends.
+            let slot = self
+                .slots
+                .clone()
+                .acquire_owned()
                 .await
                 .map_err(|e| e.to_string())?;
+            self.stats.running.fetch_add(1, Ordering::Relaxed);
+            let answer = tokio::task::spawn_blocking(move || {
+                let a = answer(&at.state, round, version);
+                drop(slot);
+                a
+            })
+            .await;
+            self.stats.running.fetch_sub(1, Ordering::Relaxed);
+            let answer = answer.map_err(|e| e.to_string())?;
             let ctx = CommandContext::new(
                 &tournament,
                 &format!("{SERVICE}:round-{round}:attempt-{attempt}"),
@@ -191,9 +351,25 @@ impl Worker {
     }
 
     /// Answers every request left pending in the log (a crash between an event's delivery and
-    /// its answer, or requests written while no worker ran).
+    /// its answer, or requests written while no worker ran), one after the other.
     pub async fn sweep(&self) -> Result<usize, LogError> {
         let mut answered = 0;
+        for r in self.pending().await? {
+            if let Err(e) = self
+                .handle_request(&r.stream, r.round, r.attempt, r.version)
+                .await
+            {
+                warn!(stream = %r.stream, round = r.round, error = %e, "pending request not answered");
+            } else {
+                answered += 1;
+            }
+        }
+        Ok(answered)
+    }
+
+    /// The requests left unanswered in the log.
+    pub async fn pending(&self) -> Result<Vec<PairingRequest>, LogError> {
+        let mut out = Vec::new();
         for stream in self.store.log().list_streams().await? {
             if tournament_of(&stream).is_none() {
                 continue;
@@ -215,38 +391,51 @@ impl Worker {
             let Some(version) = f.request_version(round, attempt) else {
                 continue;
             };
-            if let Err(e) = self.handle_request(&stream, round, attempt, version).await {
-                warn!(%stream, round, error = %e, "pending request not answered");
-            } else {
-                answered += 1;
-            }
+            out.push(PairingRequest {
+                stream,
+                round,
+                attempt,
+                version,
+            });
         }
-        Ok(answered)
+        Ok(out)
     }
 
-    /// Sweeps, then follows `feed` until `shutdown` turns true.
+    /// Queues the requests left pending, then follows `feed` until `shutdown` turns true, and
+    /// stops the pool.
     pub async fn follow(
         self: Arc<Self>,
         feed: Feed,
         checkpoints: Option<CheckpointStore>,
         shutdown: watch::Receiver<bool>,
     ) -> Result<(), LogError> {
-        match self.sweep().await {
-            Ok(n) if n > 0 => info!(requests = n, "answered requests left pending"),
-            Ok(_) => {}
+        match self.pending().await {
+            Ok(pending) => {
+                if !pending.is_empty() {
+                    info!(requests = pending.len(), "answering requests left pending");
+                }
+                for r in pending {
+                    let _ = self.submit(r);
+                }
+            }
             Err(e) => warn!(error = %e, "sweep of pending requests failed"),
         }
+        // A durable delivery is acknowledged once answered (see the crate documentation).
+        let wait = matches!(feed, Feed::Durable(_));
         let worker = self.clone();
-        feed.follow(
-            SERVICE,
-            checkpoints,
-            move |batch| {
-                let worker = worker.clone();
-                async move { worker.handle_batch(batch).await }
-            },
-            shutdown,
-        )
-        .await
+        let followed = feed
+            .follow(
+                SERVICE,
+                checkpoints,
+                move |batch| {
+                    let worker = worker.clone();
+                    async move { worker.handle_batch(batch, wait).await }
+                },
+                shutdown,
+            )
+            .await;
+        self.shutdown();
+        followed
     }
 }
 
@@ -588,12 +777,9 @@ pub async fn run(
         Some(config.checkpoints),
         stop_rx,
     ));
-    let served = tonic::transport::Server::builder()
+    let served = arbiter_round_director::net::grpc_server()
         .add_service(PairingWorkerService::new(store.clone()).into_server())
-        .serve_with_incoming_shutdown(
-            tokio_stream::wrappers::TcpListenerStream::new(config.grpc),
-            shutdown,
-        )
+        .serve_with_incoming_shutdown(arbiter_round_director::net::incoming(config.grpc), shutdown)
         .await;
     let _ = stop_tx.send(true);
     follower.await??;

@@ -124,10 +124,13 @@ where
         Ok(rt) => rt,
         Err(e) => return Exit::Unavailable(format!("cannot start the runtime: {e}")).report(),
     };
-    match rt.block_on(f) {
+    let code = match rt.block_on(f) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => e.report(),
-    }
+    };
+    // Blocking tasks still running (a pairing abandoned at shutdown) are not waited for.
+    rt.shutdown_timeout(std::time::Duration::from_millis(200));
+    code
 }
 
 /// A gRPC status as an exit: refusals are 2, bad arguments 3, damage 4, transport 5.

@@ -1,7 +1,10 @@
 //! `arbiter serve`: every service in one process over the embedded sled log (the default), or
 //! one service (`--only`) over NATS JetStream. One gRPC port and one HTTP port on 127.0.0.1,
-//! printed at start; Ctrl-C (or SIGTERM) shuts down cleanly: servers stop, followers stop,
-//! checkpoints are written, the log is flushed.
+//! printed at start; Ctrl-C (or SIGTERM) shuts down cleanly within [`SHUTDOWN_BUDGET`]: the
+//! ports stop accepting, calls in flight finish, followers and pairing workers stop (a running
+//! pairing is abandoned: its request is still unanswered in the log and is answered after the
+//! restart), checkpoints are written, the log is flushed. A step that overruns its share of
+//! the budget is cut short; what was acknowledged is already durable in the log.
 
 use super::backend::{Exit, LogArgs, OpenedLog, block_on};
 use arbiter_eventlog::CheckpointStore;
@@ -15,6 +18,7 @@ use std::net::SocketAddr;
 use std::path::Path;
 use std::process::ExitCode;
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 use tokio::net::TcpListener;
 use tokio::sync::watch;
 use tracing::{info, warn};
@@ -68,7 +72,20 @@ pub struct ServeArgs {
     /// processes of a distributed deployment must be given the same file.
     #[arg(long, env = "ARBITER_SIGNING_KEY")]
     pub signing_key: Option<std::path::PathBuf>,
+    /// Pairings the pairing worker runs at once (default: one per core).
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..))]
+    pub pairing_slots: Option<u16>,
 }
+
+/// From the shutdown signal to the exit.
+pub const SHUTDOWN_BUDGET: Duration = Duration::from_secs(5);
+/// Of the budget: calls in flight to finish.
+const DRAIN_CALLS: Duration = Duration::from_millis(2500);
+/// Of the budget: followers and workers to stop.
+const STOP_FOLLOWERS: Duration = Duration::from_millis(1000);
+/// Of the budget: checkpoints to be written (a checkpoint not written only means a longer
+/// catch-up at the next start).
+const WRITE_CHECKPOINTS: Duration = Duration::from_millis(700);
 
 pub fn run(a: ServeArgs) -> ExitCode {
     block_on(serve(a))
@@ -211,7 +228,11 @@ async fn serve(a: ServeArgs) -> Result<(), Exit> {
                 routes.add_service(service.into_server());
             }
             ServiceName::PairingWorker => {
-                let worker = Arc::new(Worker::new(store.clone()));
+                let worker = Arc::new(match a.pairing_slots {
+                    Some(n) => Worker::with_slots(store.clone(), n as usize),
+                    None => Worker::new(store.clone()),
+                });
+                info!(slots = worker.slots(), "pairing pool");
                 followers.push(tokio::spawn(worker.follow(
                     feed.clone(),
                     Some(cp),
@@ -272,34 +293,83 @@ async fn serve(a: ServeArgs) -> Result<(), Exit> {
     let _ = std::io::stdout().flush();
     info!("{line}");
 
-    let served = arbiter_round_director::net::grpc_server()
-        .add_routes(routes.routes())
-        .serve_with_incoming_shutdown(
-            arbiter_round_director::net::incoming(grpc),
-            shutdown_signal(),
-        )
-        .await;
+    let (drain_tx, drain_rx) = tokio::sync::oneshot::channel::<()>();
+    let mut server = tokio::spawn(
+        arbiter_round_director::net::grpc_server()
+            .add_routes(routes.routes())
+            .serve_with_incoming_shutdown(
+                arbiter_round_director::net::incoming(grpc),
+                async move {
+                    let _ = drain_rx.await;
+                },
+            ),
+    );
+    let ended_early = tokio::select! {
+        _ = shutdown_signal() => None,
+        r = &mut server => Some(r),
+    };
+    let stopping = Instant::now();
     info!("shutting down");
+    // Stop accepting; calls in flight finish (their appends are durable once answered).
+    let _ = drain_tx.send(());
     let _ = stop_tx.send(true);
-    for f in followers {
-        match f.await {
-            Ok(Ok(())) => {}
-            Ok(Err(e)) => warn!("follower stopped with an error: {e}"),
-            Err(e) => warn!("follower failed: {e}"),
+    let served = match ended_early {
+        Some(r) => r,
+        None => match tokio::time::timeout(DRAIN_CALLS, &mut server).await {
+            Ok(r) => r,
+            Err(_) => {
+                warn!("calls still open after {DRAIN_CALLS:?}: closing their connections");
+                server.abort();
+                Ok(Ok(()))
+            }
+        },
+    };
+    let served = served.unwrap_or_else(|e| {
+        warn!("gRPC server task: {e}");
+        Ok(())
+    });
+    let followers_until = Instant::now() + STOP_FOLLOWERS;
+    for mut f in followers {
+        match tokio::time::timeout_at(followers_until.into(), &mut f).await {
+            Ok(Ok(Ok(()))) => {}
+            Ok(Ok(Err(e))) => warn!("follower stopped with an error: {e}"),
+            Ok(Err(e)) => warn!("follower failed: {e}"),
+            Err(_) => {
+                // Its position was not saved: the events since are delivered again (every
+                // follower is idempotent).
+                warn!("a follower did not stop in time: abandoned");
+                f.abort();
+            }
         }
     }
-    if let Some(h) = http_task {
-        let _ = h.await;
+    if let Some(mut h) = http_task
+        && tokio::time::timeout(Duration::from_millis(200), &mut h)
+            .await
+            .is_err()
+    {
+        h.abort();
     }
-    for s in &stores {
-        s.checkpoint_all().await;
+    let checkpoints = async {
+        for s in &stores {
+            s.checkpoint_all().await;
+        }
+    };
+    if tokio::time::timeout(WRITE_CHECKPOINTS, checkpoints)
+        .await
+        .is_err()
+    {
+        warn!("checkpoints not all written in time: the next start folds more of the log");
     }
     if let OpenedLog::Sled(l) = &opened
         && let Err(e) = l.flush().await
     {
         warn!("flushing the log: {e}");
     }
-    info!("stopped");
+    let elapsed = stopping.elapsed();
+    if elapsed > SHUTDOWN_BUDGET {
+        warn!(?elapsed, "shutdown took longer than {SHUTDOWN_BUDGET:?}");
+    }
+    info!(elapsed_ms = elapsed.as_millis() as u64, "stopped");
     let _ = telemetry.shutdown().await;
     served.map_err(|e| Exit::Unavailable(format!("gRPC server: {e}")))
 }
