@@ -206,6 +206,26 @@ impl Server {
         }
     }
 
+    /// SIGTERM; returns the exit status and the time from the signal to the exit (the process
+    /// is killed after 30 s).
+    pub fn terminate(&mut self) -> (ExitStatus, Duration) {
+        let mut c = self.child.take().expect("running");
+        let sent = Instant::now();
+        let _ = Command::new("kill")
+            .args(["-TERM", &c.id().to_string()])
+            .status();
+        loop {
+            if let Some(status) = c.try_wait().expect("wait") {
+                return (status, sent.elapsed());
+            }
+            if sent.elapsed() > Duration::from_secs(30) {
+                let _ = c.kill();
+                panic!("arbiter serve did not stop within 30 s of SIGTERM");
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    }
+
     /// The process's log so far.
     pub fn log(&self) -> String {
         std::fs::read_to_string(&self.log_path).unwrap_or_default()
