@@ -175,20 +175,56 @@ pub struct Clients {
     pub rep: ReportingClient<Channel>,
 }
 
+/// Where each service answers (one address for `arbiter serve` with every service).
+#[derive(Debug, Clone)]
+pub struct Urls {
+    pub registration: String,
+    pub director: String,
+    pub reporting: String,
+}
+
+impl Urls {
+    pub fn one(url: &str) -> Urls {
+        Urls {
+            registration: url.into(),
+            director: url.into(),
+            reporting: url.into(),
+        }
+    }
+}
+
+fn channel(url: &str) -> Channel {
+    Endpoint::from_shared(url.to_string())
+        .expect("url")
+        .tcp_nodelay(true)
+        .connect_timeout(Duration::from_secs(5))
+        .timeout(Duration::from_secs(60))
+        .http2_keep_alive_interval(Duration::from_secs(20))
+        .keep_alive_while_idle(true)
+        .connect_lazy()
+}
+
 impl Clients {
     pub fn new(url: &str) -> Clients {
-        let ch = Endpoint::from_shared(url.to_string())
-            .expect("url")
-            .tcp_nodelay(true)
-            .connect_timeout(Duration::from_secs(5))
-            .timeout(Duration::from_secs(60))
-            .http2_keep_alive_interval(Duration::from_secs(20))
-            .keep_alive_while_idle(true)
-            .connect_lazy();
+        Clients::to(&Urls::one(url))
+    }
+
+    pub fn to(u: &Urls) -> Clients {
+        let ch = channel(&u.registration);
+        let rd = if u.director == u.registration {
+            ch.clone()
+        } else {
+            channel(&u.director)
+        };
+        let rep = if u.reporting == u.registration {
+            ch.clone()
+        } else {
+            channel(&u.reporting)
+        };
         Clients {
-            reg: RegistrationClient::new(ch.clone()),
-            rd: RoundDirectorClient::new(ch.clone()),
-            rep: ReportingClient::new(ch),
+            reg: RegistrationClient::new(ch),
+            rd: RoundDirectorClient::new(rd),
+            rep: ReportingClient::new(rep),
         }
     }
 }
@@ -575,9 +611,9 @@ impl Play {
 
 /// Plays `cfg.events` events against the server at `url`; returns when all are done (or
 /// gave up).
-pub async fn play(url: &str, cfg: &LoadConfig, stats: Arc<Stats>) -> Duration {
+pub async fn play(urls: &Urls, cfg: &LoadConfig, stats: Arc<Stats>) -> Duration {
     let clients: Vec<Clients> = (0..cfg.connections.max(1))
-        .map(|_| Clients::new(url))
+        .map(|_| Clients::to(urls))
         .collect();
     let slots = Arc::new(tokio::sync::Semaphore::new(cfg.concurrency.max(1) as usize));
     let t0 = Instant::now();
@@ -673,10 +709,43 @@ pub fn check_acks(tid: &str, events: &[pb::Envelope], acks: &[Ack]) -> Vec<Strin
     problems
 }
 
+/// Every pairing request (round, attempt) of a stream answered exactly once (a proposal or a
+/// failure), whatever the number of pairing workers. Returns the problems and the number of
+/// requests.
+pub fn check_proposals(tid: &str, events: &[pb::Envelope]) -> (Vec<String>, u64) {
+    let mut requests: BTreeMap<(u32, u32), u32> = BTreeMap::new();
+    let mut answers: BTreeMap<(u32, u32), u32> = BTreeMap::new();
+    for e in events {
+        match e.payload.as_ref().and_then(|p| p.kind.as_ref()) {
+            Some(Kind::PairingRequested(p)) => {
+                *requests.entry((p.round, p.attempt)).or_default() += 1
+            }
+            Some(Kind::PairingProposed(p)) => {
+                *answers.entry((p.round, p.attempt)).or_default() += 1
+            }
+            Some(Kind::PairingFailed(p)) => *answers.entry((p.round, p.attempt)).or_default() += 1,
+            _ => {}
+        }
+    }
+    let mut problems = Vec::new();
+    for (k, n) in &answers {
+        if *n != 1 || !requests.contains_key(k) {
+            problems.push(format!(
+                "{tid}: round {} attempt {}: {n} answers to {} requests",
+                k.0,
+                k.1,
+                requests.get(k).copied().unwrap_or(0)
+            ));
+        }
+    }
+    (problems, requests.len() as u64)
+}
+
 /// An `arbiter serve` process on a data folder, restartable on the same ports.
 pub struct ServerProc {
     bin: PathBuf,
     data: PathBuf,
+    extra: Vec<String>,
     child: Option<Child>,
     pub grpc_port: u16,
     pub http_port: u16,
@@ -693,9 +762,15 @@ fn free_port() -> u16 {
 
 impl ServerProc {
     pub fn start(bin: &Path, data: &Path, log_path: &Path) -> ServerProc {
+        ServerProc::start_with(bin, data, log_path, &[])
+    }
+
+    /// `arbiter serve --data DATA EXTRA...` (e.g. `--only pairing-worker --nats URLS`).
+    pub fn start_with(bin: &Path, data: &Path, log_path: &Path, extra: &[&str]) -> ServerProc {
         let mut s = ServerProc {
             bin: bin.to_path_buf(),
             data: data.to_path_buf(),
+            extra: extra.iter().map(|a| a.to_string()).collect(),
             child: None,
             grpc_port: free_port(),
             http_port: free_port(),
@@ -719,6 +794,7 @@ impl ServerProc {
             .arg("serve")
             .arg("--data")
             .arg(&self.data)
+            .args(&self.extra)
             .args(["--grpc-port", &self.grpc_port.to_string()])
             .args(["--http-port", &self.http_port.to_string()])
             .env("RUST_LOG", "warn")
@@ -868,8 +944,8 @@ pub fn replay(bin: &Path, args: &[&str]) -> Result<String, String> {
     }
 }
 
-/// Checks every tournament's stream through the server against the acknowledged commands;
-/// returns (events, bytes of the stored events, problems).
+/// Checks every tournament's stream through the server against the acknowledged commands,
+/// and that every pairing request was answered once; returns (events, bytes of the stored events, problems).
 pub async fn check_log(url: &str, acks: &HashMap<String, Vec<Ack>>) -> (u64, u64, Vec<String>) {
     let c = Clients::new(url);
     let mut problems = Vec::new();
@@ -882,6 +958,7 @@ pub async fn check_log(url: &str, acks: &HashMap<String, Vec<Ack>>) -> (u64, u64
                 events += evs.len() as u64;
                 bytes += evs.iter().map(event_bytes).sum::<u64>();
                 problems.extend(check_acks(tid, &evs, &acks[tid]));
+                problems.extend(check_proposals(tid, &evs).0);
             }
             Err(s) => problems.push(format!("{tid}: cannot read the stream: {s:?}")),
         }
@@ -970,7 +1047,7 @@ pub async fn run_load(
     let mut server = ServerProc::start(bin, &data, &work.join("serve.log"));
     let url = server.url.clone();
     let stats = Arc::new(Stats::default());
-    let wall = play(&url, cfg, stats.clone()).await;
+    let wall = play(&Urls::one(&url), cfg, stats.clone()).await;
     let (stored_events, log_bytes, problems) = check_log(&url, &stats.acks()).await;
     // VmHWM is the peak of the process's life: read it before the process goes.
     server.sample_rss();
