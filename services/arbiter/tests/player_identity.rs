@@ -454,5 +454,43 @@ async fn a_stale_pairing_number_is_refused_and_the_entry_number_reaches_the_same
         })
         .collect();
     assert_eq!(listed, expected, "the same list as ListPlayers");
+
+    // The export carries the same players document beside the TRF.
+    let out = work.path().join("players.json");
+    let trf = work.path().join("identity.trf");
+    let r = run(&[
+        "export",
+        TID,
+        "--server",
+        &server.grpc,
+        "-o",
+        trf.to_str().unwrap(),
+        "--players",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let exported: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    assert_eq!(
+        exported, v,
+        "export --players writes the JSON API's document"
+    );
     drop(server);
+    // And from the data folder, with the server stopped.
+    let offline = work.path().join("players-offline.json");
+    let r = run(&[
+        "export",
+        TID,
+        "--data",
+        data.to_str().unwrap(),
+        "-o",
+        trf.to_str().unwrap(),
+        "--players",
+        offline.to_str().unwrap(),
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let exported: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&offline).unwrap()).unwrap();
+    assert_eq!(exported["players"], v["players"]);
+    assert_eq!(exported["numbering_version"], v["numbering_version"]);
 }

@@ -31,6 +31,18 @@ pub struct ExportArgs {
     /// file, for `arbiter replay --against`.
     #[arg(long, value_name = "OUT.json")]
     pub heads: Option<PathBuf>,
+    /// Also write the players (JSON: each player's entry number, which never changes, beside
+    /// his current pairing number, and the numbering version) to this file.
+    #[arg(long, value_name = "OUT.json")]
+    pub players: Option<PathBuf>,
+}
+
+/// Writes the players document of `folded` (`/api/tournaments/{id}/players`) to `path`.
+fn write_players(path: &std::path::Path, tournament: &str, folded: &Folded) -> Result<(), Exit> {
+    let doc = arbiter_reporting::players_json(tournament, folded);
+    let text = serde_json::to_string_pretty(&doc).expect("JSON values serialise");
+    std::fs::write(path, text + "\n")
+        .map_err(|e| Exit::Unavailable(format!("cannot write {}: {e}", path.display())))
 }
 
 fn parse_dialect(s: &str) -> Result<Dialect, String> {
@@ -71,6 +83,12 @@ async fn export(a: ExportArgs) -> Result<(), Exit> {
                 let events = super::heads::fetch_events(url, &a.tournament).await?;
                 super::heads::write_heads_file(path, &a.tournament, &stream, &events)?;
             }
+            if let Some(path) = &a.players {
+                let events = super::heads::fetch_events(url, &a.tournament).await?;
+                let folded =
+                    Folded::from_stored(&events).map_err(|e| Exit::Damaged(e.to_string()))?;
+                write_players(path, &a.tournament, &folded)?;
+            }
             String::from_utf8_lossy(&r.trf).into_owned()
         }
         None => {
@@ -91,6 +109,9 @@ async fn export(a: ExportArgs) -> Result<(), Exit> {
                 super::heads::write_heads_file(path, &a.tournament, &stream, &events)?;
             }
             let folded = Folded::from_stored(&events).map_err(|e| Exit::Damaged(e.to_string()))?;
+            if let Some(path) = &a.players {
+                write_players(path, &a.tournament, &folded)?;
+            }
             arbiter_reporting::trf_export::trf_export(&folded.state, a.format)
                 .map_err(|e| Exit::Invalid(format!("tournament {}: {e}", a.tournament)))?
         }
