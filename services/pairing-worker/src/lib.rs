@@ -17,7 +17,8 @@
 //! Following the embedded log, the feed moves on as soon as a request is queued: a request
 //! lost to a crash is still unanswered in the log and the sweep at the next start answers it.
 //! Following a durable consumer, a delivery is acknowledged only once answered, so another
-//! worker gets it again if this one dies.
+//! worker gets it again if this one dies, and a worker holds no more requests than it has
+//! slots, leaving the rest to the other workers.
 //!
 //! The gRPC API (`arbiter.pairing_worker.v1.PairingWorker`) pairs without appending: dry runs,
 //! TRF files, explanations, and checks of published rounds. [`audit`] re-runs every published
@@ -209,6 +210,21 @@ impl Worker {
     /// Handles one append of the feed: folds it, and queues every `PairingRequested` in it;
     /// with `wait`, returns once they have been handled.
     pub async fn handle_batch(self: &Arc<Self>, batch: Batch, wait: bool) -> Result<(), String> {
+        let waiting = self.queue_batch(&batch).await?;
+        if wait {
+            for w in waiting {
+                w.await
+                    .map_err(|_| "stopped before the request was answered".to_string())?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Folds one append and queues its requests; one receiver per request queued.
+    async fn queue_batch(
+        self: &Arc<Self>,
+        batch: &Batch,
+    ) -> Result<Vec<oneshot::Receiver<()>>, String> {
         // Keep the fold current from the delivered events (no log read when they are the next
         // versions).
         let streams: std::collections::BTreeSet<&str> = batch
@@ -244,13 +260,7 @@ impl Worker {
                 }));
             }
         }
-        if wait {
-            for w in waiting {
-                w.await
-                    .map_err(|_| "stopped before the request was answered".to_string())?;
-            }
-        }
-        Ok(())
+        Ok(waiting)
     }
 
     /// Answers the request of `attempt` of `round` written at `version` of `stream`, unless it
@@ -420,22 +430,103 @@ impl Worker {
             }
             Err(e) => warn!(error = %e, "sweep of pending requests failed"),
         }
-        // A durable delivery is acknowledged once answered (see the crate documentation).
-        let wait = matches!(feed, Feed::Durable(_));
-        let worker = self.clone();
-        let followed = feed
-            .follow(
-                SERVICE,
-                checkpoints,
-                move |batch| {
-                    let worker = worker.clone();
-                    async move { worker.handle_batch(batch, wait).await }
-                },
-                shutdown,
-            )
-            .await;
+        let followed = match feed {
+            Feed::Durable(js) => self.clone().follow_durable(js, shutdown).await,
+            feed => {
+                let worker = self.clone();
+                feed.follow(
+                    SERVICE,
+                    checkpoints,
+                    move |batch| {
+                        let worker = worker.clone();
+                        async move { worker.handle_batch(batch, false).await }
+                    },
+                    shutdown,
+                )
+                .await
+            }
+        };
         self.shutdown();
         followed
+    }
+
+    /// Follows the JetStream durable consumer that every worker process shares: a delivery
+    /// with requests is acknowledged once they are answered (a worker that dies leaves them
+    /// to another), and while as many requests as slots are in hand no more is fetched, so
+    /// that the others stay with the server for an idle worker.
+    async fn follow_durable(
+        self: Arc<Self>,
+        js: arbiter_eventlog::JetStreamLog,
+        mut shutdown: watch::Receiver<bool>,
+    ) -> Result<(), LogError> {
+        let name = SERVICE.replace(|c: char| !c.is_ascii_alphanumeric(), "_");
+        let consumer = js.durable_consumer(&name, None).await?;
+        info!(consumer = %name, slots = self.slot_count, "sharing pairing requests through a durable consumer");
+        let mut in_hand = tokio::task::JoinSet::new();
+        'fetching: loop {
+            while in_hand.len() >= self.slot_count {
+                tokio::select! {
+                    _ = shutdown.wait_for(|s| *s) => break 'fetching,
+                    _ = in_hand.join_next() => {}
+                }
+            }
+            while in_hand.try_join_next().is_some() {}
+            if *shutdown.borrow() {
+                break;
+            }
+            let fetched = tokio::select! {
+                _ = shutdown.wait_for(|s| *s) => break,
+                f = consumer.fetch(16, std::time::Duration::from_millis(500)) => f,
+            };
+            let deliveries = match fetched {
+                Ok(d) => d,
+                Err(e) => {
+                    warn!(error = %e, "fetch failed, retrying");
+                    tokio::time::sleep(std::time::Duration::from_millis(250)).await;
+                    continue;
+                }
+            };
+            for d in deliveries {
+                let batch = Batch {
+                    position: d.position,
+                    events: d.events.clone(),
+                };
+                let span = batch.span(SERVICE);
+                match self.queue_batch(&batch).instrument(span).await {
+                    Ok(waiting) if waiting.is_empty() => {
+                        if let Err(e) = d.ack().await {
+                            warn!(position = d.position, error = %e, "ack failed");
+                        }
+                    }
+                    Ok(waiting) => {
+                        in_hand.spawn(async move {
+                            for w in waiting {
+                                if w.await.is_err() {
+                                    // Stopped first: another worker (or this one restarted)
+                                    // gets it again.
+                                    let _ = d.nak().await;
+                                    return;
+                                }
+                            }
+                            if let Err(e) = d.ack().await {
+                                warn!(position = d.position, error = %e, "ack failed");
+                            }
+                        });
+                    }
+                    Err(e) => {
+                        warn!(position = d.position, error = %e, "handling failed, asking for redelivery");
+                        let _ = d.nak().await;
+                    }
+                }
+            }
+        }
+        // Requests in hand are given back: the pool's stop drops their receivers (naks).
+        self.shutdown();
+        let _ = tokio::time::timeout(std::time::Duration::from_millis(500), async {
+            while in_hand.join_next().await.is_some() {}
+        })
+        .await;
+        Ok(())
     }
 }
 
