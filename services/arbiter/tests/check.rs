@@ -123,3 +123,30 @@ fn exchanged_opponents_in_round_1_are_decided_by_the_generation_order() {
         r.stdout
     );
 }
+
+/// A file that names no rule set (no 192 type code, no 042 start date, like the golden corpora's)
+/// is refused by `pair` and `check` without `--system` (exit 3, saying what to give), and is
+/// checked under the rule set given: the two rule sets differ, so neither is a silent default.
+#[test]
+fn a_file_naming_no_rule_set_needs_system() {
+    let path = golden("dutch-2017/t0001.trf");
+    let text = std::fs::read_to_string(&path).expect("golden file");
+    assert!(
+        !text
+            .lines()
+            .any(|l| l.starts_with("042") || l.starts_with("192")),
+        "the fixture must name no rule set"
+    );
+    for cmd in ["pair", "check"] {
+        let r = arbiter([cmd, path.to_str().unwrap()]);
+        assert_eq!(r.code, 3, "{cmd}: stdout {} stderr {}", r.stdout, r.stderr);
+        assert!(
+            r.stderr.contains("names no rule set") && r.stderr.contains("--system"),
+            "{cmd}: {}",
+            r.stderr
+        );
+    }
+    // Under the rule set its generator used, every round of the file is the engine's pairing.
+    let r = arbiter(["check", "--system", "dutch-2017", path.to_str().unwrap()]);
+    assert_eq!(r.code, 0, "stdout {} stderr {}", r.stdout, r.stderr);
+}

@@ -72,5 +72,13 @@ pub fn rule_set_for(asked: Option<&str>, file: &arbiter_trf::TrfFile) -> Result<
             .parse()
             .map_err(|e: arbiter_pairing::RuleSetParseError| Failure::Invalid(e.to_string()));
     }
-    Ok(arbiter_pairing::trf::rule_set_of(file).unwrap_or(RuleSet::Dutch2025))
+    // Never a silent default: the two rule sets pair differently, so a file that names neither
+    // (no 192 type code, no 042 start date) needs the arbiter to say which applies.
+    arbiter_pairing::trf::rule_set_of(file).ok_or_else(|| {
+        Failure::Invalid(
+            "the file names no rule set (no 192 type code, no 042 start date): \
+             give --system dutch-2017 or --system dutch-2025"
+                .to_string(),
+        )
+    })
 }
