@@ -883,3 +883,69 @@ fn corpus_any(dir: &str) -> Vec<PathBuf> {
     files.sort();
     files
 }
+
+/// The file's tie-break list (record 202) becomes the tournament's: the standings of the
+/// TRF-2026 export name the same list as the standings of the file itself, and a TRF-2026 export
+/// of a tournament whose 202 was left out still writes the list from the tournament; a 202 that
+/// does not parse is refused, naming its line.
+#[test]
+fn the_tie_break_list_travels_with_the_tournament() {
+    let work = scratch("tiebreaks");
+    let data = work.0.join("data");
+    let d = data.to_str().unwrap();
+    let original = golden("tiebreaks/swiss-unplayed.trf");
+    let text = std::fs::read_to_string(&original).unwrap();
+    let list_line = text
+        .lines()
+        .find(|l| l.starts_with("202 "))
+        .expect("the golden file names its tie-breaks")
+        .to_string();
+
+    let im = arbiter([
+        "import",
+        original.to_str().unwrap(),
+        "--data",
+        d,
+        "--id",
+        "tb",
+    ]);
+    assert_eq!(im.code, 0, "{}", im.stderr);
+    let ex = arbiter(["export", "tb", "--data", d, "--format", "trf2026"]);
+    assert_eq!(ex.code, 0, "{}", ex.stderr);
+    assert!(ex.stdout.lines().any(|l| l == list_line), "{}", ex.stdout);
+    let exported = work.file("export.trf", &ex.stdout);
+    let from_file = arbiter_ok(["standings", original.to_str().unwrap(), "--format", "csv"]);
+    let from_export = arbiter_ok(["standings", exported.to_str().unwrap(), "--format", "csv"]);
+    assert_eq!(from_file, from_export);
+
+    // The list is the tournament's, not only a carried line: the record is written again from
+    // it when the file gave it among the records the service interprets.
+    let moved = text.replace(&format!("{list_line}\n"), "").replace(
+        "012 Example Open (tie-break golden)\n",
+        &format!("012 Example Open (tie-break golden)\n{list_line}\n"),
+    );
+    let moved_path = work.file("moved.trf", &moved);
+    let im = arbiter([
+        "import",
+        moved_path.to_str().unwrap(),
+        "--data",
+        d,
+        "--id",
+        "tb2",
+    ]);
+    assert_eq!(im.code, 0, "{}", im.stderr);
+    let ex = arbiter(["export", "tb2", "--data", d, "--format", "trf2026"]);
+    assert_eq!(ex.code, 0, "{}", ex.stderr);
+    assert_eq!(
+        ex.stdout.lines().filter(|l| l.starts_with("202 ")).count(),
+        1,
+        "{}",
+        ex.stdout
+    );
+
+    let bad = work.file("bad.trf", text.replace(&list_line, "202 BH/C1,BH/C99,SB"));
+    let r = arbiter(["import", bad.to_str().unwrap(), "--data", d, "--id", "tb3"]);
+    assert_eq!(r.code, 3, "{}", r.stderr);
+    assert!(r.stderr.contains("record 202"), "{}", r.stderr);
+    assert!(r.stderr.contains("line 14"), "{}", r.stderr);
+}

@@ -194,8 +194,38 @@ pub fn trf_export_file(state: &State, dialect: Dialect) -> TrfFile {
                 .collect(),
         }));
     }
-    // Records carried from an imported file, verbatim, after the header.
-    header.extend(t.trf_records.iter().map(|l| carried(l)));
+    // Records carried from an imported file, verbatim, after the header; a carried tie-break
+    // record (202/212) only while it still says the tournament's list (an update replaces it).
+    let list_of = |r: &Record| match r {
+        Record::Text(x) if matches!(x.code, TextCode::TieBreaks | TextCode::StandingsTieBreaks) => {
+            Some(
+                arbiter_tiebreak::trf::parse_list(&x.text, 5)
+                    .map(|l| {
+                        l.0.iter()
+                            .map(|t| t.to_string())
+                            .filter(|t| t != "PTS")
+                            .collect::<Vec<_>>()
+                    })
+                    .ok(),
+            )
+        }
+        _ => None,
+    };
+    let mut list_carried = false;
+    for r in t.trf_records.iter().map(|l| carried(l)) {
+        match list_of(&r) {
+            Some(Some(list)) if list == t.tie_breaks => {
+                list_carried = true;
+                header.push(r);
+            }
+            Some(_) => {}
+            None => header.push(r),
+        }
+    }
+    // TRF-2026 names the tie-breaks (202); TRF16 and its extensions have no record for them.
+    if dialect == Dialect::Trf2026 && !list_carried && !t.tie_breaks.is_empty() {
+        header.push(text(TextCode::TieBreaks, t.tie_breaks.join(",")));
+    }
     file.records.splice(0..0, header);
 
     // Point system in bbpPairings' lines where they express it.

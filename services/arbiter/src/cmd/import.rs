@@ -381,6 +381,18 @@ pub fn plan(
         .unwrap_or("")
         .trim()
         .to_string();
+    // The file's tie-break list (212, else 202) becomes the tournament's, so the service ranks
+    // as the file says; a list that does not parse is refused, naming line and column.
+    if let Some(found) = arbiter_tiebreak::trf::file_tiebreaks(file).map_err(|e| e.to_string())? {
+        create.tie_breaks = found
+            .list
+            .0
+            .iter()
+            .map(|t| t.to_string())
+            .filter(|t| t != "PTS")
+            .collect::<Vec<_>>()
+            .join(",");
+    }
     // Records the service does not interpret travel verbatim.
     for r in &file.records {
         let carried = match r {
