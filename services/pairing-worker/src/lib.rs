@@ -77,7 +77,8 @@ pub struct PairingRequest {
 /// A queued request and who waits for its answer (a durable delivery to acknowledge).
 struct Job {
     request: PairingRequest,
-    done: Option<oneshot::Sender<()>>,
+    /// Told true once answered (or found answered), false if given up.
+    done: Option<oneshot::Sender<bool>>,
 }
 
 /// Answers pairing requests (see the crate documentation).
@@ -121,10 +122,10 @@ impl Worker {
         self.slot_count
     }
 
-    /// Queues `request` behind its stream's earlier ones; the returned receiver completes when
-    /// it has been handled (answered, skipped or given up), and is dropped unanswered at
-    /// shutdown.
-    pub fn submit(self: &Arc<Self>, request: PairingRequest) -> oneshot::Receiver<()> {
+    /// Queues `request` behind its stream's earlier ones; the returned receiver gets true once
+    /// it is answered (or found answered or superseded), false if it was given up after
+    /// repeated failures, and is dropped unanswered at shutdown.
+    pub fn submit(self: &Arc<Self>, request: PairingRequest) -> oneshot::Receiver<bool> {
         let (tx, rx) = oneshot::channel();
         let job = Job {
             request,
@@ -167,27 +168,27 @@ impl Worker {
             };
             let r = &job.request;
             let mut tries = 0u32;
-            loop {
+            let answered = loop {
                 match self
                     .handle_request(&r.stream, r.round, r.attempt, r.version)
                     .await
                 {
-                    Ok(()) => break,
+                    Ok(()) => break true,
                     Err(e) => {
                         tries += 1;
                         if tries >= 5 {
-                            tracing::error!(stream, round = r.round, error = %e, "pairing request given up until the next start");
+                            tracing::error!(stream, round = r.round, error = %e, "pairing request given up (answered after the next start, or by another worker)");
                             self.stats.abandoned.fetch_add(1, Ordering::Relaxed);
-                            break;
+                            break false;
                         }
                         warn!(stream, round = r.round, tries, error = %e, "pairing request failed, retrying");
                         tokio::time::sleep(std::time::Duration::from_millis(200 * tries as u64))
                             .await;
                     }
                 }
-            }
+            };
             if let Some(done) = job.done {
-                let _ = done.send(());
+                let _ = done.send(answered);
             }
         }
     }
@@ -213,8 +214,11 @@ impl Worker {
         let waiting = self.queue_batch(&batch).await?;
         if wait {
             for w in waiting {
-                w.await
-                    .map_err(|_| "stopped before the request was answered".to_string())?;
+                match w.await {
+                    Ok(true) => {}
+                    Ok(false) => return Err("a pairing request was given up".to_string()),
+                    Err(_) => return Err("stopped before the request was answered".to_string()),
+                }
             }
         }
         Ok(())
@@ -224,7 +228,7 @@ impl Worker {
     async fn queue_batch(
         self: &Arc<Self>,
         batch: &Batch,
-    ) -> Result<Vec<oneshot::Receiver<()>>, String> {
+    ) -> Result<Vec<oneshot::Receiver<bool>>, String> {
         // Keep the fold current from the delivered events (no log read when they are the next
         // versions).
         let streams: std::collections::BTreeSet<&str> = batch
@@ -501,9 +505,9 @@ impl Worker {
                     Ok(waiting) => {
                         in_hand.spawn(async move {
                             for w in waiting {
-                                if w.await.is_err() {
-                                    // Stopped first: another worker (or this one restarted)
-                                    // gets it again.
+                                if w.await != Ok(true) {
+                                    // Given up, or stopped first: another worker (or this
+                                    // one restarted) gets it again.
                                     let _ = d.nak().await;
                                     return;
                                 }
