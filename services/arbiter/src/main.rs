@@ -46,7 +46,19 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            // A usage error is invalid input: exit 3 as every subcommand documents, not clap's
+            // 2, which `check`, `replay` and `client` use for "differs" / "refused".
+            return if e.use_stderr() {
+                ExitCode::from(3)
+            } else {
+                ExitCode::SUCCESS
+            };
+        }
+    };
     match cli.command {
         Command::Pair(a) => cmd::pair::run(a),
         Command::Check(a) => cmd::check::run(a),

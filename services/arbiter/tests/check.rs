@@ -150,3 +150,22 @@ fn a_file_naming_no_rule_set_needs_system() {
     let r = arbiter(["check", "--system", "dutch-2017", path.to_str().unwrap()]);
     assert_eq!(r.code, 0, "stdout {} stderr {}", r.stdout, r.stderr);
 }
+
+/// A mistyped command line is invalid input (exit 3), never the 2 with which `check` and
+/// `replay` say "a round differs" and `client` says "refused"; help is not an error.
+#[test]
+fn usage_errors_exit_3_and_help_exits_0() {
+    for args in [
+        vec!["check", "--sytem", "dutch-2017", "x.trf"],
+        vec!["replay"],
+        vec!["client", "bye", "t", "3", "--round", "2"],
+        vec!["no-such-command"],
+    ] {
+        let r = arbiter(&args);
+        assert_eq!(r.code, 3, "{args:?}: {}", r.stderr);
+        assert!(r.stderr.contains("Usage"), "{args:?}: {}", r.stderr);
+    }
+    let r = arbiter(["check", "--help"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("Usage"), "{}", r.stdout);
+}
