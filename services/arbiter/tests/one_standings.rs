@@ -560,6 +560,41 @@ async fn compare(c: &mut Clients, server: &Server, work: &std::path::Path, e: &E
         })
         .collect();
     assert_eq!(json, grpc, "{tid}: JSON vs GetStandings");
+    // The stable id beside the pairing number: the same in gRPC, JSON and the crosstable, and
+    // the one ListPlayers gives.
+    let grpc_entries: Vec<(u32, u32)> = g.rows.iter().map(|r| (r.player_id, r.entry)).collect();
+    let json_entries: Vec<(u32, u32)> = j["rows"]
+        .as_array()
+        .expect("rows")
+        .iter()
+        .map(|r| {
+            (
+                r["player_id"].as_u64().unwrap() as u32,
+                r["entry"].as_u64().unwrap() as u32,
+            )
+        })
+        .collect();
+    assert_eq!(json_entries, grpc_entries, "{tid}: entry numbers");
+    assert!(
+        grpc_entries.iter().all(|&(_, e)| e > 0),
+        "{tid}: every row has its entry"
+    );
+    let listed = c
+        .reg
+        .list_players(reg::ListPlayersRequest {
+            tournament: tref(tid),
+        })
+        .await
+        .expect("ListPlayers")
+        .into_inner();
+    for (pn, entry) in &grpc_entries {
+        let p = listed
+            .players
+            .iter()
+            .find(|p| p.player.as_ref().is_some_and(|x| x.player_id == *pn))
+            .expect("listed");
+        assert_eq!(p.entry, *entry, "{tid}: player {pn}'s entry");
+    }
 
     // HTML: the rows of the standings table.
     let (status, html) = http_get(&http, &format!("/t/{tid}/standings"));

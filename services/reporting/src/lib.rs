@@ -91,11 +91,13 @@ impl Reporting for ReportingService {
         let f = folded(&self.store, &t.tournament_id, t.as_of_version).await?;
         let after = (r.after_round > 0).then_some(r.after_round);
         let version = f.version;
-        let rk = tokio::task::spawn_blocking(move || ranking::ranking(&f.state, after, None))
-            .await
-            .map_err(|e| Status::internal(format!("standings task: {e}")))?
-            .map_err(|e| e.to_status())?;
-        Ok(Response::new(standings_to_wire(version, &rk)))
+        let (rk, entries) = tokio::task::spawn_blocking(move || {
+            ranking::ranking(&f.state, after, None).map(|rk| (rk, entry_numbers(&f.state)))
+        })
+        .await
+        .map_err(|e| Status::internal(format!("standings task: {e}")))?
+        .map_err(|e| e.to_status())?;
+        Ok(Response::new(standings_to_wire(version, &rk, &entries)))
     }
 
     async fn get_pairings(
@@ -135,9 +137,11 @@ impl Reporting for ReportingService {
     ) -> Result<Response<api::Crosstable>, Status> {
         let t = request.into_inner().tournament.unwrap_or_default();
         let f = folded(&self.store, &t.tournament_id, t.as_of_version).await?;
+        let entries = entry_numbers(&f.state);
         let rows = views::crosstable(&f.state)
             .into_iter()
             .map(|row| api::CrosstableRow {
+                entry: entries.get(&row.player_id).copied().unwrap_or(0),
                 player_id: row.player_id,
                 name: row.name,
                 points: row.points,
@@ -246,8 +250,20 @@ impl Reporting for ReportingService {
     }
 }
 
+/// Every player's entry number (stable id) by current pairing number.
+fn entry_numbers(state: &arbiter_core::tournament::State) -> std::collections::BTreeMap<u32, u32> {
+    state
+        .players()
+        .map(|p| (p.pairing_number(), p.entry.number()))
+        .collect()
+}
+
 /// The standings as `GetStandings` answers them.
-pub fn standings_to_wire(version: u64, rk: &ranking::Ranking) -> api::Standings {
+pub fn standings_to_wire(
+    version: u64,
+    rk: &ranking::Ranking,
+    entries: &std::collections::BTreeMap<u32, u32>,
+) -> api::Standings {
     use arbiter_proto::common::v1::Decimal;
     api::Standings {
         version,
@@ -256,6 +272,7 @@ pub fn standings_to_wire(version: u64, rk: &ranking::Ranking) -> api::Standings 
             .lines()
             .into_iter()
             .map(|l| api::StandingRow {
+                entry: entries.get(&l.player_id).copied().unwrap_or(0),
                 rank: l.rank,
                 player_id: l.player_id,
                 name: l.name,
