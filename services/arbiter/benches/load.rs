@@ -16,7 +16,7 @@
 //! on the stopped server's data folder for every event (or `--replay K` of them).
 //!
 //! `--kill-trials T`: batches of events (default 8 x 20 players x 5 rounds) are played while
-//! the server is SIGKILLed at random moments (0.1-1.5 s apart) and restarted on the same
+//! the server is SIGKILLed at random moments (0.05-1 s apart) and restarted on the same
 //! folder; the driver sends unanswered commands again with the same command id. After each
 //! restart every command acknowledged before the kill must be in the log exactly once (its
 //! acknowledged versions, nothing else with its id), two of the events must pass `arbiter
@@ -34,6 +34,7 @@ use arbiter_eventlog::testing::{NatsCluster, TempDir};
 use load::*;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -194,7 +195,7 @@ async fn kill_trials(a: &Args, work: &Path) -> bool {
             tokio::spawn(async move { play(&Urls::one(&url), &cfg, stats).await })
         };
         while !load.is_finished() && trial < a.kill_trials {
-            tokio::time::sleep(Duration::from_millis(rng.random_range(100..1500))).await;
+            tokio::time::sleep(Duration::from_millis(rng.random_range(50..1000))).await;
             if load.is_finished() {
                 break;
             }
@@ -208,6 +209,13 @@ async fn kill_trials(a: &Args, work: &Path) -> bool {
             .await
             .map(|_| stats.acks())
             .expect("kill");
+            // This batch's events (earlier batches were checked after earlier kills and are
+            // checked again at the end).
+            let mine = format!("{}-", cfg.prefix);
+            let acks: HashMap<String, Vec<Ack>> = acks
+                .into_iter()
+                .filter(|(t, _)| t.starts_with(&mine))
+                .collect();
             let s = server.clone();
             let restarted = tokio::task::spawn_blocking(move || s.lock().unwrap().spawn())
                 .await
@@ -220,7 +228,7 @@ async fn kill_trials(a: &Args, work: &Path) -> bool {
                     return false;
                 }
             }
-            let (_, _, problems) = check_log(&url, &acks).await;
+            let problems = check_log(&url, &acks).await.problems;
             let mut with_acks: Vec<&String> = acks.keys().collect();
             with_acks.sort();
             let mut replayed = Vec::new();
@@ -236,7 +244,7 @@ async fn kill_trials(a: &Args, work: &Path) -> bool {
             }
             let bad_replays: Vec<String> = replayed.into_iter().filter_map(Result::err).collect();
             println!(
-                "trial {trial}: killed with {} commands acknowledged; restart {:.2} s; {} missing/doubled; replays failed {}",
+                "trial {trial}: killed with {} commands of batch {batch} acknowledged; restart {:.2} s; {} missing/doubled; replays failed {}",
                 acks.values().map(Vec::len).sum::<usize>(),
                 restarts.last().map_or(0.0, Duration::as_secs_f64),
                 problems.len(),
@@ -256,8 +264,9 @@ async fn kill_trials(a: &Args, work: &Path) -> bool {
         batch += 1;
     }
     let wall = t_all.elapsed();
-    let (events, bytes, problems) = check_log(&url, &stats.acks()).await;
-    failures.extend(problems.into_iter().map(|p| format!("final: {p}")));
+    let check = check_log(&url, &stats.acks()).await;
+    let (events, bytes) = (check.events, check.bytes);
+    failures.extend(check.problems.into_iter().map(|p| format!("final: {p}")));
     let stop = server.lock().unwrap().terminate(Duration::from_secs(60));
     println!("load average after: {}", load_average());
     let replays = replay_all(&data, &tids);
@@ -364,7 +373,8 @@ async fn distributed(a: &Args, work: &Path) -> bool {
     let stats = Arc::new(Stats::default());
     let wall = play(&urls, cfg, stats.clone()).await;
     println!("load average after: {}", load_average());
-    let (stored_events, log_bytes, problems) = check_log(&urls.reporting, &stats.acks()).await;
+    let check = check_log(&urls.reporting, &stats.acks()).await;
+    let (log_bytes, problems) = (check.bytes, check.problems);
     let mut peak_total = 0;
     let mut stops = Vec::new();
     for (name, p) in &mut procs {
@@ -387,8 +397,9 @@ async fn distributed(a: &Args, work: &Path) -> bool {
         events_finished: stats
             .events_finished
             .load(std::sync::atomic::Ordering::Relaxed),
-        stored_events,
+        stored_events: check.events,
         log_bytes,
+        pairing_requests: check.pairing_requests,
         data_allocated,
         data_length,
         log_dir_allocated: 0,

@@ -37,6 +37,10 @@ async fn four_events_at_once_no_errors_logs_replay() {
     assert_eq!(calls("result to standings"), 20, "one probe per round");
     // Per event: create, 20 registrations, 5 x (start, publish, 10 results, close), finish.
     assert_eq!(stats.ack_count(), 4 * (1 + 20 + 5 * 13 + 1));
+    assert_eq!(
+        report.pairing_requests, 20,
+        "one pairing request a round, each answered once"
+    );
     assert!(report.log_bytes > 0 && report.stored_events > 0);
     assert!(
         report.stop.is_some_and(|d| d < Duration::from_secs(30)),

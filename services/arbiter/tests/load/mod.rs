@@ -944,26 +944,40 @@ pub fn replay(bin: &Path, args: &[&str]) -> Result<String, String> {
     }
 }
 
+/// What the log check found.
+#[derive(Debug, Default)]
+pub struct LogCheck {
+    pub events: u64,
+    /// Bytes of the stored events (`event_bytes`).
+    pub bytes: u64,
+    /// Pairing requests, each answered exactly once unless a problem says otherwise.
+    pub pairing_requests: u64,
+    pub problems: Vec<String>,
+}
+
 /// Checks every tournament's stream through the server against the acknowledged commands,
-/// and that every pairing request was answered once; returns (events, bytes of the stored events, problems).
-pub async fn check_log(url: &str, acks: &HashMap<String, Vec<Ack>>) -> (u64, u64, Vec<String>) {
+/// and that every pairing request was answered once.
+pub async fn check_log(url: &str, acks: &HashMap<String, Vec<Ack>>) -> LogCheck {
     let c = Clients::new(url);
-    let mut problems = Vec::new();
-    let (mut events, mut bytes) = (0, 0);
+    let mut out = LogCheck::default();
     let mut tids: Vec<&String> = acks.keys().collect();
     tids.sort();
     for tid in tids {
         match read_stream(&c, tid).await {
             Ok(evs) => {
-                events += evs.len() as u64;
-                bytes += evs.iter().map(event_bytes).sum::<u64>();
-                problems.extend(check_acks(tid, &evs, &acks[tid]));
-                problems.extend(check_proposals(tid, &evs).0);
+                out.events += evs.len() as u64;
+                out.bytes += evs.iter().map(event_bytes).sum::<u64>();
+                out.problems.extend(check_acks(tid, &evs, &acks[tid]));
+                let (p, n) = check_proposals(tid, &evs);
+                out.problems.extend(p);
+                out.pairing_requests += n;
             }
-            Err(s) => problems.push(format!("{tid}: cannot read the stream: {s:?}")),
+            Err(s) => out
+                .problems
+                .push(format!("{tid}: cannot read the stream: {s:?}")),
         }
     }
-    (events, bytes, problems)
+    out
 }
 
 /// A run's figures.
@@ -973,6 +987,7 @@ pub struct Report {
     pub events_finished: u64,
     pub stored_events: u64,
     pub log_bytes: u64,
+    pub pairing_requests: u64,
     pub data_allocated: u64,
     pub data_length: u64,
     pub log_dir_allocated: u64,
@@ -1018,6 +1033,10 @@ pub fn print_report(cfg: &LoadConfig, stats: &Stats, r: &Report) {
         r.peak_rss_kb as f64 / 1024.0
     );
     println!(
+        "pairing requests: {}, each answered by exactly one proposal unless listed below",
+        r.pairing_requests
+    );
+    println!(
         "log: {} events, {:.1} MB stored (payload + envelope fields, read back via StreamEvents)",
         r.stored_events,
         mb(r.log_bytes)
@@ -1048,7 +1067,7 @@ pub async fn run_load(
     let url = server.url.clone();
     let stats = Arc::new(Stats::default());
     let wall = play(&Urls::one(&url), cfg, stats.clone()).await;
-    let (stored_events, log_bytes, problems) = check_log(&url, &stats.acks()).await;
+    let check = check_log(&url, &stats.acks()).await;
     // VmHWM is the peak of the process's life: read it before the process goes.
     server.sample_rss();
     let stop = server.terminate(Duration::from_secs(60)).map(|(_, d)| d);
@@ -1058,13 +1077,14 @@ pub async fn run_load(
         wall,
         results: stats.results.load(Ordering::Relaxed),
         events_finished: stats.events_finished.load(Ordering::Relaxed),
-        stored_events,
-        log_bytes,
+        stored_events: check.events,
+        log_bytes: check.bytes,
+        pairing_requests: check.pairing_requests,
         data_allocated,
         data_length,
         log_dir_allocated,
         peak_rss_kb: server.peak_rss_kb,
         stop,
     };
-    (report, stats, problems)
+    (report, stats, check.problems)
 }
