@@ -1,6 +1,7 @@
 //! Two pairing-worker processes (`arbiter serve --only pairing-worker`) sharing the work as
 //! one JetStream durable consumer, over a real nats-server: six events played at once, every
-//! round gets exactly one `PairingProposed` whichever worker took its request.
+//! round gets exactly one `PairingProposed` whichever worker took its request; and a small
+//! event's request goes to the idle worker while the other runs a 1,000-player pairing.
 
 mod support;
 
@@ -122,4 +123,109 @@ async fn two_pairing_workers_propose_once_per_round() {
         EVENTS * ROUNDS as usize,
         "{answered:?}"
     );
+}
+
+/// Two workers of one slot each: while one runs a large event's pairing (and, its slot full,
+/// fetches nothing more), the other takes a small event's request: the small event is
+/// proposed first although it asked second.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_small_event_is_not_held_behind_a_large_pairing() {
+    let nats = NatsServer::start()
+        .await
+        .expect("nats-server (apt-get install nats-server)");
+    let url = nats.url();
+    let work = TempDir::new("arbiter-e2e-workers-fair").unwrap();
+    let data = work.path().join("data");
+    let registration = service("registration", &url, &data, &work.path().join("reg.log"));
+    let director = service("round-director", &url, &data, &work.path().join("rd.log"));
+    let reporting = service("reporting", &url, &data, &work.path().join("rep.log"));
+    let _workers: Vec<Server> = (0..2)
+        .map(|i| {
+            Server::start(
+                &[
+                    "--only",
+                    "pairing-worker",
+                    "--nats",
+                    &url,
+                    "--data",
+                    work.path().join(format!("worker-{i}")).to_str().unwrap(),
+                    "--pairing-slots",
+                    "1",
+                ],
+                &work.path().join(format!("worker-{i}.log")),
+            )
+        })
+        .collect();
+    let endpoints = Endpoints {
+        registration: registration.grpc.clone(),
+        director: director.grpc.clone(),
+        reporting: reporting.grpc.clone(),
+    };
+    let plan = |players| Plan {
+        players,
+        rounds: 5,
+        seed: 11,
+        early_byes: Vec::new(),
+        late_byes: Vec::new(),
+        withdrawals: Vec::new(),
+        forfeit_permille: 0,
+    };
+    let mut large = Driver::new(Clients::new(&endpoints), "large", plan(1000), work.path());
+    large.create().await;
+    // 1,000 registrations from eight clients at once.
+    let mut tasks = Vec::new();
+    for w in 0..8u32 {
+        let mut c = Clients::new(&endpoints);
+        tasks.push(tokio::spawn(async move {
+            for i in 0..125u32 {
+                c.reg
+                    .register_player(arbiter_proto::registration::v1::RegisterPlayerRequest {
+                        header: header("large", &format!("w{w}-{i}")),
+                        player: Some(pb::Player {
+                            name: format!("Large{w}, Player {i:03}"),
+                            rating: 1200 + (w * 125 + i) * 997 % 1500,
+                            federation: "NOR".into(),
+                            ..Default::default()
+                        }),
+                    })
+                    .await
+                    .expect("register");
+            }
+        }));
+    }
+    for t in tasks {
+        t.await.unwrap();
+    }
+    let mut small = Driver::new(Clients::new(&endpoints), "small", plan(8), work.path());
+    small.create().await;
+    small.register_all().await;
+
+    large.start_round(1).await;
+    // Long enough for one worker's fetch to end with the large request in hand (a fetch
+    // waits at most 500 ms), far shorter than the large pairing.
+    tokio::time::sleep(Duration::from_millis(1200)).await;
+    small.start_round(1).await;
+    let p = small.wait_proposal(1, Duration::from_secs(60)).await;
+    assert_eq!(pairing_of(&p).0.len(), 4);
+    let large_events = large.events().await;
+    let proposed = |events: &[pb::Envelope]| {
+        events
+            .iter()
+            .filter(|e| {
+                matches!(
+                    e.payload.as_ref().and_then(|p| p.kind.as_ref()),
+                    Some(pb::event::Kind::PairingProposed(_))
+                )
+            })
+            .count()
+    };
+    assert_eq!(
+        proposed(&large_events),
+        0,
+        "the large pairing was proposed before the small one"
+    );
+    let p = large.wait_proposal(1, Duration::from_secs(300)).await;
+    assert_eq!(pairing_of(&p).0.len(), 500);
+    assert_eq!(proposed(&large.events().await), 1);
+    assert_eq!(proposed(&small.events().await), 1);
 }
