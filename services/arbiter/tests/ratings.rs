@@ -302,8 +302,8 @@ async fn serve_runs_the_rating_worker_embedded() {
     let status = server.interrupt();
     assert!(status.success(), "serve exited with {status:?}");
     assert!(
-        data.join("rating-worker").is_dir(),
-        "the worker's checkpoint store"
+        data.join("checkpoints").is_dir(),
+        "the checkpoint store the services share"
     );
     let replay = run(&["replay", "rated-2025", "--data", data_arg]);
     assert_eq!(replay.code, 0, "{}\n{}", replay.stdout, replay.stderr);

@@ -6,9 +6,13 @@
 //!   knows and the aggregate does not (the version of each proposal, every command id with the
 //!   events it wrote).
 //! - [`TournamentStore`] keeps the folded streams of one service in memory, catches them up
-//!   from the log on every use, and writes a snapshot to the service's own
-//!   [`CheckpointStore`] every [`CHECKPOINT_EVERY`] events (and at shutdown), so that a restart
-//!   resumes from the snapshot and reads only the tail.
+//!   from the log on every use, and writes a snapshot to its [`CheckpointStore`] once the
+//!   events folded since the last one are as large as that snapshot (and at least
+//!   [`CHECKPOINT_EVERY`] of them), and at shutdown, so that a restart resumes from the
+//!   snapshot and reads only the tail. Snapshot writes are thus proportional to the log's
+//!   growth, not to the state's size (a full snapshot every few events of a 10,000-player
+//!   event wrote 10x the log). A snapshot is the same for every service, so it is keyed by
+//!   stream alone ([`SNAPSHOT_OWNER`]): services sharing a checkpoint store share one copy.
 //! - [`TournamentStore::execute`] runs a command: fold, `decide`, append with the folded
 //!   version as the expected version and the request's command id. The same command id returns
 //!   the first outcome and appends nothing; an optimistic-concurrency conflict is retried after
@@ -42,8 +46,16 @@ use tracing::{Instrument, info, info_span, warn};
 pub const STREAM_PREFIX: &str = "tournament-";
 /// The longest tournament id accepted.
 pub const MAX_TOURNAMENT_ID: usize = 100;
-/// A snapshot is written after this many new events.
+/// A snapshot is written after at least this many new events (and see [`TournamentStore`]).
 pub const CHECKPOINT_EVERY: u64 = 64;
+/// Streams shorter than this are not snapshotted: folding them again from the log costs less
+/// than keeping a copy of their state (a 100-player event's snapshot is as large as its log).
+pub const SNAPSHOT_MIN_EVENTS: u64 = 1000;
+/// The checkpoint-store owner of the stream snapshots (in place of a service name).
+pub const SNAPSHOT_OWNER: &str = "folded-stream";
+/// What an event takes in the log besides its payload, command id and actor (ids, hashes,
+/// version, time, index entries), for the snapshot trigger.
+const EVENT_OVERHEAD: u64 = 150;
 /// How many times a command is decided again after an optimistic-concurrency conflict.
 pub const MAX_ATTEMPTS: u32 = 12;
 /// The checkpoint key of a service's position in the all-streams feed.
@@ -528,6 +540,25 @@ struct Entry {
     folded: Arc<Folded>,
     loaded: bool,
     checkpointed: Version,
+    /// The size of the last snapshot, and about how many bytes of log were folded since.
+    snapshot_bytes: u64,
+    since_bytes: u64,
+}
+
+impl Entry {
+    fn fold(&mut self, e: &StoredEvent) -> Result<(), FoldError> {
+        Arc::make_mut(&mut self.folded).apply_stored(e)?;
+        self.since_bytes +=
+            (e.payload.len() + e.command_id.len() + e.actor.len()) as u64 + EVENT_OVERHEAD;
+        Ok(())
+    }
+
+    /// A snapshot now costs no more than the log written since the last one.
+    fn snapshot_due(&self) -> bool {
+        self.folded.version >= SNAPSHOT_MIN_EVENTS
+            && self.folded.version >= self.checkpointed + CHECKPOINT_EVERY
+            && self.since_bytes >= self.snapshot_bytes
+    }
 }
 
 /// Counters, for tests and logs.
@@ -597,6 +628,8 @@ impl TournamentStore {
                     folded: Arc::new(Folded::default()),
                     loaded: false,
                     checkpointed: 0,
+                    snapshot_bytes: 0,
+                    since_bytes: 0,
                 }))
             })
             .clone()
@@ -609,9 +642,9 @@ impl TournamentStore {
     }
 
     /// The snapshot of `stream` in this service's checkpoint store, if it still matches the log.
-    async fn load_snapshot(&self, stream: &str) -> Option<(Folded, Vec<StoredEvent>)> {
+    async fn load_snapshot(&self, stream: &str) -> Option<(Folded, usize, Vec<StoredEvent>)> {
         let store = self.checkpoints.as_ref()?;
-        let c = match store.get(&self.service, stream) {
+        let c = match store.get(SNAPSHOT_OWNER, stream) {
             Ok(Some(c)) => c,
             Ok(None) => return None,
             Err(e) => {
@@ -639,7 +672,8 @@ impl TournamentStore {
         };
         match tail.first() {
             Some(e) if e.version == folded.version && e.hash.as_slice() == folded.head_hash => {
-                Some((folded, tail[1..].to_vec()))
+                let size = c.snapshot.as_ref().map_or(0, Vec::len);
+                Some((folded, size, tail[1..].to_vec()))
             }
             _ => {
                 warn!(service = %self.service, stream, version = folded.version, "snapshot does not match the log, folding from the start");
@@ -654,12 +688,13 @@ impl TournamentStore {
         let mut entry = entry.lock().await;
         let mut tail = None;
         if !entry.loaded {
-            if let Some((folded, rest)) = self.load_snapshot(stream).await {
+            if let Some((folded, size, rest)) = self.load_snapshot(stream).await {
                 info!(service = %self.service, stream, version = folded.version, "resumed from checkpoint");
                 self.stats
                     .resumed_from_checkpoint
                     .fetch_add(1, Ordering::Relaxed);
                 entry.checkpointed = folded.version;
+                entry.snapshot_bytes = size as u64;
                 entry.folded = Arc::new(folded);
                 tail = Some(rest);
             }
@@ -672,14 +707,11 @@ impl TournamentStore {
             None if self.log.last_version(stream).await? <= entry.folded.version => Vec::new(),
             None => self.log.read(stream, entry.folded.version + 1).await?,
         };
-        if !tail.is_empty() {
-            let folded = Arc::make_mut(&mut entry.folded);
-            for e in &tail {
-                folded.apply_stored(e)?;
-            }
+        for e in &tail {
+            entry.fold(e)?;
         }
-        if entry.folded.version >= entry.checkpointed + CHECKPOINT_EVERY {
-            self.write_checkpoint(stream, &mut entry).await;
+        if entry.snapshot_due() {
+            self.write_checkpoint(stream, &mut entry, false).await;
         }
         let out = entry.folded.clone();
         drop(entry);
@@ -707,12 +739,11 @@ impl TournamentStore {
                 return Ok(entry.folded.clone());
             }
             if entry.loaded && fresh[0].version == next {
-                let folded = Arc::make_mut(&mut entry.folded);
                 for e in fresh {
-                    folded.apply_stored(e)?;
+                    entry.fold(e)?;
                 }
-                if entry.folded.version >= entry.checkpointed + CHECKPOINT_EVERY {
-                    self.write_checkpoint(stream, &mut entry).await;
+                if entry.snapshot_due() {
+                    self.write_checkpoint(stream, &mut entry, false).await;
                 }
                 return Ok(entry.folded.clone());
             }
@@ -734,10 +765,27 @@ impl TournamentStore {
         Ok(Arc::new(f))
     }
 
-    async fn write_checkpoint(&self, stream: &str, entry: &mut Entry) {
+    async fn write_checkpoint(&self, stream: &str, entry: &mut Entry, latest: bool) {
         let Some(store) = &self.checkpoints else {
             return;
         };
+        // Another service sharing the store may have written this stream's snapshot already
+        // (services fold at about the same pace): take it as ours rather than write a copy, and
+        // never replace it with an older one. At shutdown (`latest`) only one as new as ours
+        // will do.
+        if let Ok(Some(c)) = store.get(SNAPSHOT_OWNER, stream) {
+            let enough = if latest {
+                c.version >= entry.folded.version
+            } else {
+                c.version > entry.checkpointed
+            };
+            if enough {
+                entry.checkpointed = c.version.min(entry.folded.version);
+                entry.snapshot_bytes = c.snapshot.as_ref().map_or(0, Vec::len) as u64;
+                entry.since_bytes = 0;
+                return;
+            }
+        }
         let snapshot = match serde_json::to_vec(&*entry.folded) {
             Ok(s) => s,
             Err(e) => {
@@ -749,8 +797,17 @@ impl TournamentStore {
             version: entry.folded.version,
             snapshot: Some(snapshot),
         };
-        match store.put(&self.service, stream, &c).await {
-            Ok(()) => entry.checkpointed = c.version,
+        let size = c.snapshot.as_ref().map_or(0, Vec::len) as u64;
+        match store.put(SNAPSHOT_OWNER, stream, &c).await {
+            Ok(()) => {
+                entry.checkpointed = c.version;
+                entry.snapshot_bytes = size;
+                entry.since_bytes = 0;
+                // A snapshot kept under the service's name by an older version is dead weight.
+                if let Ok(Some(_)) = store.get(&self.service, stream) {
+                    let _ = store.remove(&self.service, stream).await;
+                }
+            }
             Err(e) => warn!(service = %self.service, stream, error = %e, "cannot write checkpoint"),
         }
     }
@@ -766,8 +823,10 @@ impl TournamentStore {
             .collect();
         for (stream, entry) in entries {
             let mut entry = entry.lock().await;
-            if entry.folded.version > entry.checkpointed {
-                self.write_checkpoint(&stream, &mut entry).await;
+            if entry.folded.version > entry.checkpointed
+                && entry.folded.version >= SNAPSHOT_MIN_EVENTS
+            {
+                self.write_checkpoint(&stream, &mut entry, true).await;
             }
         }
     }
@@ -1549,7 +1608,10 @@ mod tests {
             let store = TournamentStore::new(log.clone(), "svc", Some(checkpoints.clone()));
             let ctx = CommandContext::new("s", "c", None, "me").unwrap();
             store.execute(&ctx, |_| Ok(create())).await.unwrap();
-            for i in 0..5 {
+            // A short stream is folded again rather than snapshotted.
+            let ctx = CommandContext::new("short", "c", None, "me").unwrap();
+            store.execute(&ctx, |_| Ok(create())).await.unwrap();
+            for i in 0..SNAPSHOT_MIN_EVENTS {
                 let ctx = CommandContext::new("s", &format!("p{i}"), None, "me").unwrap();
                 store
                     .execute(&ctx, |_| {
@@ -1564,8 +1626,15 @@ mod tests {
             store.current("tournament-s").await.unwrap();
             store.checkpoint_all().await;
         }
-        let c = checkpoints.get("svc", "tournament-s").unwrap().unwrap();
-        assert_eq!(c.version, 6);
+        let c = checkpoints
+            .get(SNAPSHOT_OWNER, "tournament-s")
+            .unwrap()
+            .unwrap();
+        assert_eq!(c.version, SNAPSHOT_MIN_EVENTS + 1);
+        assert_eq!(
+            checkpoints.get(SNAPSHOT_OWNER, "tournament-short").unwrap(),
+            None
+        );
         let snap: Folded = serde_json::from_slice(c.snapshot.as_deref().unwrap()).unwrap();
         let fresh = Folded::from_stored(&log.read("tournament-s", 1).await.unwrap()).unwrap();
         assert_eq!(snap, fresh);

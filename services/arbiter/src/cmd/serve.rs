@@ -98,6 +98,9 @@ async fn bind(port: u16, what: &str) -> Result<TcpListener, Exit> {
         .map_err(|e| Exit::Unavailable(format!("cannot listen on {addr} for {what}: {e}")))
 }
 
+/// The checkpoint store in `data/<name>`: `checkpoints` when several services share one
+/// process (they fold the same streams, so they share one copy of each snapshot), else the
+/// service's name.
 fn checkpoints(data: &Path, service: &str) -> Result<CheckpointStore, Exit> {
     let dir = data.join(service);
     CheckpointStore::open(&dir).map_err(|e| {
@@ -191,8 +194,15 @@ async fn serve(a: ServeArgs) -> Result<(), Exit> {
     let mut stores: Vec<Arc<TournamentStore>> = Vec::new();
     let mut followers = Vec::new();
     let mut http_task = None;
+    let shared_checkpoints = match services.len() {
+        1 => None,
+        _ => Some(checkpoints(&a.log.data, "checkpoints")?),
+    };
     for s in &services {
-        let cp = checkpoints(&a.log.data, s.name())?;
+        let cp = match &shared_checkpoints {
+            Some(cp) => cp.clone(),
+            None => checkpoints(&a.log.data, s.name())?,
+        };
         let store = Arc::new(TournamentStore::new(
             log.clone(),
             s.name(),
