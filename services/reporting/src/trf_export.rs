@@ -218,6 +218,9 @@ pub fn trf_export_file(state: &State, dialect: Dialect) -> TrfFile {
                 list_carried = true;
                 header.push(r);
             }
+            // A list the file gave but the tie-break parser cannot read stays as written
+            // while the tournament has no list of its own.
+            Some(None) if t.tie_breaks.is_empty() => header.push(r),
             Some(_) => {}
             None => header.push(r),
         }

@@ -137,6 +137,8 @@ pub struct Plan {
     pub players: u32,
     pub rounds: u32,
     pub renumbered: bool,
+    /// What was read but could not be used, with its line (printed, never silent).
+    pub warnings: Vec<String>,
 }
 
 /// Where in the file a command comes from: its line, and the columns and field when known.
@@ -383,15 +385,23 @@ pub fn plan(
         .to_string();
     // The file's tie-break list (212, else 202) becomes the tournament's, so the service ranks
     // as the file says; a list that does not parse is refused, naming line and column.
-    if let Some(found) = arbiter_tiebreak::trf::file_tiebreaks(file).map_err(|e| e.to_string())? {
-        create.tie_breaks = found
-            .list
-            .0
-            .iter()
-            .map(|t| t.to_string())
-            .filter(|t| t != "PTS")
-            .collect::<Vec<_>>()
-            .join(",");
+    let mut warnings = Vec::new();
+    match arbiter_tiebreak::trf::file_tiebreaks(file) {
+        Ok(None) => {}
+        Err(e) => warnings.push(format!(
+            "{e}; the record is kept as written and the recommended tie-breaks apply until \
+             the arbiter sets a list (arbiter client tie-breaks)"
+        )),
+        Ok(Some(found)) => {
+            create.tie_breaks = found
+                .list
+                .0
+                .iter()
+                .map(|t| t.to_string())
+                .filter(|t| t != "PTS")
+                .collect::<Vec<_>>()
+                .join(",");
+        }
     }
     // Records the service does not interpret travel verbatim.
     for r in &file.records {
@@ -788,6 +798,7 @@ pub fn plan(
         players: players.len() as u32,
         rounds: rounds_played,
         renumbered,
+        warnings,
     })
 }
 
@@ -848,6 +859,9 @@ async fn import(a: ImportArgs) -> Result<(), Exit> {
                  (rating, title, name); players get the pairing numbers of the ranking and the \
                  history is renumbered"
             );
+        }
+        for w in &plan.warnings {
+            eprintln!("warning: {source}: {w}");
         }
         plans.push((source, plan));
     }
