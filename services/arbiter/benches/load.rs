@@ -8,6 +8,10 @@
 //! cargo bench -p arbiter --bench load -- --kill-trials 100         # kill -9 at random moments
 //! ```
 //!
+//! `--think-ms MS` pauses before each command of an event (uniform in 0..2 MS): an offered
+//! load rather than a closed loop, where every event sends its next command as soon as the
+//! last is answered and latency grows with the events in flight (Little's law).
+//!
 //! Prints wall time, results/s, p50/p99/max of every call, the time from a round's last result
 //! to standings that count it, the wait for a pairing (StartRound acknowledged to the
 //! PairingProposed event seen on StreamEvents), errors by kind, the server's peak RSS (VmHWM),
@@ -51,7 +55,7 @@ struct Args {
 fn usage() -> ! {
     eprintln!(
         "usage: load [--events N] [--players P] [--rounds R] [--concurrency C] \
-[--connections K] [--seed S] [--replay K] [--kill-trials T | --distributed] [--keep DIR]"
+[--connections K] [--seed S] [--think-ms MS] [--replay K] [--kill-trials T | --distributed] [--keep DIR]"
     );
     std::process::exit(3)
 }
@@ -92,6 +96,7 @@ fn parse_args() -> Args {
             "--concurrency" => concurrency = Some(num()),
             "--connections" => a.cfg.connections = num(),
             "--seed" => a.cfg.seed = u64::from(num()),
+            "--think-ms" => a.cfg.think = Duration::from_millis(u64::from(num())),
             "--replay" => a.replay = Some(num()),
             "--kill-trials" => a.kill_trials = num(),
             "--distributed" => a.distributed = true,

@@ -53,6 +53,10 @@ pub struct LoadConfig {
     /// Retry transport failures (the server was killed and is restarting) with the same
     /// command id instead of counting them as errors.
     pub survive_restarts: bool,
+    /// Mean pause before each command of an event (uniform in 0..2x), as arbiters and
+    /// players take time between results; zero plays each event as fast as the server
+    /// answers (a closed loop: latency then grows with the number of events in flight).
+    pub think: Duration,
 }
 
 impl LoadConfig {
@@ -66,6 +70,7 @@ impl LoadConfig {
             seed: 2026,
             prefix: "load".into(),
             survive_restarts: false,
+            think: Duration::ZERO,
         }
     }
 
@@ -272,7 +277,7 @@ impl Play {
     /// and is sent again (same command id) up to 3 times; a transport failure while surviving
     /// restarts is sent again for up to 120 s without counting.
     async fn command<F, Fut>(
-        &self,
+        &mut self,
         kind: &'static str,
         command_id: &str,
         mut f: F,
@@ -281,6 +286,11 @@ impl Play {
         F: FnMut() -> Fut,
         Fut: std::future::Future<Output = Result<tonic::Response<CommandResult>, tonic::Status>>,
     {
+        if !self.cfg.think.is_zero() {
+            let ms = self.cfg.think.as_millis() as u64;
+            let pause = self.rng.random_range(0..=2 * ms);
+            tokio::time::sleep(Duration::from_millis(pause)).await;
+        }
         let started = Instant::now();
         let mut failures = 0;
         loop {
@@ -998,8 +1008,13 @@ pub struct Report {
 pub fn print_report(cfg: &LoadConfig, stats: &Stats, r: &Report) {
     let mb = |b: u64| b as f64 / 1_048_576.0;
     println!(
-        "events {} x {} players x {} rounds (concurrency {}, {} connections)",
-        cfg.events, cfg.players, cfg.rounds, cfg.concurrency, cfg.connections
+        "events {} x {} players x {} rounds (concurrency {}, {} connections, think {} ms)",
+        cfg.events,
+        cfg.players,
+        cfg.rounds,
+        cfg.concurrency,
+        cfg.connections,
+        cfg.think.as_millis()
     );
     println!(
         "finished events: {}/{}; wall {:.1} s; results {} ({:.0}/s); acknowledged commands {}",
