@@ -15,7 +15,7 @@ use arbiter_proto::rating_worker::v1::rating_worker_client::RatingWorkerClient;
 use arbiter_rating::norms::NormKind;
 use arbiter_rating::round_half_up;
 use arbiter_rating_worker::{Config, SERVICE, Worker, command_id, run};
-use arbiter_round_director::store::{FEED_CHECKPOINT, Feed, TournamentStore};
+use arbiter_round_director::store::{FEED_CHECKPOINT, Feed, SNAPSHOT_OWNER, TournamentStore};
 use common::*;
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -427,7 +427,7 @@ async fn restarts_resume_from_the_checkpoint_and_never_append_twice() {
         .unwrap()
         .version;
     assert!(position > 0);
-    let snapshot = checkpoints.get(SERVICE, STREAM).unwrap().unwrap();
+    let snapshot = checkpoints.get(SNAPSHOT_OWNER, STREAM).unwrap().unwrap();
     let last_trigger = trigger_events(&log).await.last().unwrap().version;
     assert!(snapshot.version >= last_trigger && snapshot.snapshot.is_some());
     drop(w);

@@ -17,7 +17,9 @@
 use arbiter_core::tournament::{Command, CreateTournament, RegisterPlayer};
 use arbiter_eventlog::testing::TempDir;
 use arbiter_eventlog::{CheckpointStore, EventLog, SledLog};
-use arbiter_round_director::store::{CommandContext, SNAPSHOT_OWNER, TournamentStore};
+use arbiter_round_director::store::{
+    CommandContext, SNAPSHOT_MIN_EVENTS, SNAPSHOT_OWNER, TournamentStore,
+};
 use std::path::Path;
 use std::sync::Arc;
 use std::time::Instant;
@@ -123,7 +125,11 @@ async fn main() {
         let stores: Vec<TournamentStore> = SERVICES
             .iter()
             .zip(&cps)
-            .map(|(s, cp)| TournamentStore::new(log.clone(), *s, Some(cp.clone())))
+            .map(|(s, cp)| {
+                // As `arbiter serve` over a sled log.
+                TournamentStore::new(log.clone(), *s, Some(cp.clone()))
+                    .with_snapshot_min_events(SNAPSHOT_MIN_EVENTS)
+            })
             .collect();
         let stores = Arc::new(stores);
         let mut tasks = Vec::new();

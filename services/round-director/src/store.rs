@@ -48,8 +48,10 @@ pub const STREAM_PREFIX: &str = "tournament-";
 pub const MAX_TOURNAMENT_ID: usize = 100;
 /// A snapshot is written after at least this many new events (and see [`TournamentStore`]).
 pub const CHECKPOINT_EVERY: u64 = 64;
-/// Streams shorter than this are not snapshotted: folding them again from the log costs less
-/// than keeping a copy of their state (a 100-player event's snapshot is as large as its log).
+/// The shortest stream snapshotted over a local (sled) log ([`TournamentStore::with_snapshot_min_events`]):
+/// folding a shorter one again from the log costs less than keeping a copy of its state (a
+/// 100-player event's snapshot is as large as its log). Over JetStream, where reading a stream
+/// is slow, every stream is snapshotted.
 pub const SNAPSHOT_MIN_EVENTS: u64 = 1000;
 /// The checkpoint-store owner of the stream snapshots (in place of a service name).
 pub const SNAPSHOT_OWNER: &str = "folded-stream";
@@ -554,8 +556,8 @@ impl Entry {
     }
 
     /// A snapshot now costs no more than the log written since the last one.
-    fn snapshot_due(&self) -> bool {
-        self.folded.version >= SNAPSHOT_MIN_EVENTS
+    fn snapshot_due(&self, min_events: u64) -> bool {
+        self.folded.version >= min_events
             && self.folded.version >= self.checkpointed + CHECKPOINT_EVERY
             && self.since_bytes >= self.snapshot_bytes
     }
@@ -579,6 +581,8 @@ pub struct TournamentStore {
     log: Arc<dyn EventLog>,
     service: String,
     checkpoints: Option<CheckpointStore>,
+    /// Streams shorter than this are never snapshotted (0: all are).
+    snapshot_min_events: u64,
     entries: std::sync::Mutex<HashMap<String, Arc<tokio::sync::Mutex<Entry>>>>,
     /// One turn per stream for commands (see the module documentation). Kept apart from the
     /// fold's lock so that reads are not held up by a command waiting for its append.
@@ -597,10 +601,17 @@ impl TournamentStore {
             log,
             service: service.into(),
             checkpoints,
+            snapshot_min_events: 0,
             entries: Default::default(),
             turns: Default::default(),
             stats: StoreStats::default(),
         }
+    }
+
+    /// Snapshots only streams of at least `n` events (see [`SNAPSHOT_MIN_EVENTS`]).
+    pub fn with_snapshot_min_events(mut self, n: u64) -> TournamentStore {
+        self.snapshot_min_events = n;
+        self
     }
 
     fn turn(&self, stream: &str) -> Arc<tokio::sync::Mutex<()>> {
@@ -710,7 +721,7 @@ impl TournamentStore {
         for e in &tail {
             entry.fold(e)?;
         }
-        if entry.snapshot_due() {
+        if entry.snapshot_due(self.snapshot_min_events) {
             self.write_checkpoint(stream, &mut entry, false).await;
         }
         let out = entry.folded.clone();
@@ -742,7 +753,7 @@ impl TournamentStore {
                 for e in fresh {
                     entry.fold(e)?;
                 }
-                if entry.snapshot_due() {
+                if entry.snapshot_due(self.snapshot_min_events) {
                     self.write_checkpoint(stream, &mut entry, false).await;
                 }
                 return Ok(entry.folded.clone());
@@ -824,7 +835,7 @@ impl TournamentStore {
         for (stream, entry) in entries {
             let mut entry = entry.lock().await;
             if entry.folded.version > entry.checkpointed
-                && entry.folded.version >= SNAPSHOT_MIN_EVENTS
+                && entry.folded.version >= self.snapshot_min_events
             {
                 self.write_checkpoint(&stream, &mut entry, true).await;
             }
@@ -1608,10 +1619,7 @@ mod tests {
             let store = TournamentStore::new(log.clone(), "svc", Some(checkpoints.clone()));
             let ctx = CommandContext::new("s", "c", None, "me").unwrap();
             store.execute(&ctx, |_| Ok(create())).await.unwrap();
-            // A short stream is folded again rather than snapshotted.
-            let ctx = CommandContext::new("short", "c", None, "me").unwrap();
-            store.execute(&ctx, |_| Ok(create())).await.unwrap();
-            for i in 0..SNAPSHOT_MIN_EVENTS {
+            for i in 0..5 {
                 let ctx = CommandContext::new("s", &format!("p{i}"), None, "me").unwrap();
                 store
                     .execute(&ctx, |_| {
@@ -1630,7 +1638,15 @@ mod tests {
             .get(SNAPSHOT_OWNER, "tournament-s")
             .unwrap()
             .unwrap();
-        assert_eq!(c.version, SNAPSHOT_MIN_EVENTS + 1);
+        assert_eq!(c.version, 6);
+        // With a minimum, a shorter stream is folded again rather than snapshotted.
+        {
+            let store = TournamentStore::new(log.clone(), "svc", Some(checkpoints.clone()))
+                .with_snapshot_min_events(7);
+            let ctx = CommandContext::new("short", "c", None, "me").unwrap();
+            store.execute(&ctx, |_| Ok(create())).await.unwrap();
+            store.checkpoint_all().await;
+        }
         assert_eq!(
             checkpoints.get(SNAPSHOT_OWNER, "tournament-short").unwrap(),
             None

@@ -12,7 +12,7 @@ use arbiter_pairing_worker::{PairingWorkerService, Worker};
 use arbiter_registration::RegistrationService;
 use arbiter_reporting::ReportingService;
 use arbiter_round_director::RoundDirectorService;
-use arbiter_round_director::store::{Feed, TournamentStore, tournament_of};
+use arbiter_round_director::store::{Feed, SNAPSHOT_MIN_EVENTS, TournamentStore, tournament_of};
 use std::io::Write as _;
 use std::net::SocketAddr;
 use std::path::Path;
@@ -203,11 +203,11 @@ async fn serve(a: ServeArgs) -> Result<(), Exit> {
             Some(cp) => cp.clone(),
             None => checkpoints(&a.log.data, s.name())?,
         };
-        let store = Arc::new(TournamentStore::new(
-            log.clone(),
-            s.name(),
-            Some(cp.clone()),
-        ));
+        let mut store = TournamentStore::new(log.clone(), s.name(), Some(cp.clone()));
+        if let OpenedLog::Sled(_) = &opened {
+            store = store.with_snapshot_min_events(SNAPSHOT_MIN_EVENTS);
+        }
+        let store = Arc::new(store);
         stores.push(store.clone());
         match s {
             ServiceName::Registration => {
