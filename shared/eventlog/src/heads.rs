@@ -31,7 +31,19 @@ pub(crate) type RecordedHeads = Result<BTreeMap<String, HeadRecord>, String>;
 
 pub(crate) struct HeadJournal {
     file: File,
+    dir: PathBuf,
+    /// The last head of each stream, to rewrite the journal compactly.
+    heads: BTreeMap<String, HeadRecord>,
+    /// Bytes in the journal file.
+    size: u64,
+    /// [`COMPACT_MIN`] (smaller in tests).
+    compact_min: u64,
 }
+
+/// The journal is rewritten with one record per stream once it grows past this many bytes per
+/// stream (and past [`COMPACT_MIN`]), so it stays a small fraction of the log.
+const COMPACT_FACTOR: u64 = 8 * 100;
+const COMPACT_MIN: u64 = 1 << 20;
 
 fn encode(stream: &str, h: &HeadRecord) -> Vec<u8> {
     let mut out = Vec::with_capacity(4 + 1 + stream.len() + 8 + 32 + 8 + 8);
@@ -96,6 +108,22 @@ fn sync_dir(dir: &Path) -> io::Result<()> {
     File::open(dir)?.sync_all()
 }
 
+/// Replaces the journal with one record per stream (a new file renamed over the old, so a
+/// crash leaves one or the other whole). Returns its size.
+fn rewrite(dir: &Path, heads: &BTreeMap<String, HeadRecord>) -> io::Result<u64> {
+    let tmp = dir.join(format!("{FILE_NAME}.tmp"));
+    let mut bytes = Vec::new();
+    for (stream, rec) in heads {
+        bytes.extend(encode(stream, rec));
+    }
+    let mut f = File::create(&tmp)?;
+    f.write_all(&bytes)?;
+    f.sync_all()?;
+    std::fs::rename(&tmp, dir.join(FILE_NAME))?;
+    sync_dir(dir)?;
+    Ok(bytes.len() as u64)
+}
+
 impl HeadJournal {
     /// Opens the journal in `dir`, returning it with the recorded heads. An intact journal is
     /// compacted to one record per stream; a damaged one is left as it is (and reported).
@@ -107,18 +135,19 @@ impl HeadJournal {
             Err(e) => return Err(e),
         };
         let heads = parse(&bytes);
+        let mut size = bytes.len() as u64;
         if let Ok(h) = &heads {
-            let tmp = dir.join(format!("{FILE_NAME}.tmp"));
-            let mut f = File::create(&tmp)?;
-            for (stream, rec) in h {
-                f.write_all(&encode(stream, rec))?;
-            }
-            f.sync_all()?;
-            std::fs::rename(&tmp, &path)?;
-            sync_dir(dir)?;
+            size = rewrite(dir, h)?;
         }
         let file = OpenOptions::new().create(true).append(true).open(&path)?;
-        Ok((HeadJournal { file }, heads))
+        let journal = HeadJournal {
+            file,
+            dir: dir.to_path_buf(),
+            heads: heads.clone().unwrap_or_default(),
+            size,
+            compact_min: COMPACT_MIN,
+        };
+        Ok((journal, heads))
     }
 
     /// Records new heads of streams, durably, with one write and one sync for all.
@@ -129,9 +158,22 @@ impl HeadJournal {
         let mut bytes = Vec::new();
         for (stream, h) in heads {
             bytes.extend(encode(stream, h));
+            self.heads.insert(stream.to_string(), *h);
         }
         self.file.write_all(&bytes)?;
-        self.file.sync_data()
+        self.file.sync_data()?;
+        self.size += bytes.len() as u64;
+        if self.size
+            > self
+                .compact_min
+                .max(COMPACT_FACTOR * self.heads.len() as u64)
+        {
+            self.size = rewrite(&self.dir, &self.heads)?;
+            self.file = OpenOptions::new()
+                .append(true)
+                .open(self.dir.join(FILE_NAME))?;
+        }
+        Ok(())
     }
 }
 
@@ -160,6 +202,27 @@ mod tests {
         assert_eq!(heads["a"], rec(2));
         assert_eq!(heads["b"], rec(1));
         assert_eq!(parse(&full).unwrap().len(), 2);
+    }
+
+    #[test]
+    fn the_journal_is_compacted_as_it_grows() {
+        let dir = std::env::temp_dir().join(format!("arbiter-heads-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let (mut j, heads) = HeadJournal::open(&dir).unwrap();
+        assert!(heads.unwrap().is_empty());
+        j.compact_min = 4096;
+        let one = encode("a", &rec(1)).len() as u64;
+        let n = 4096 / one + 10;
+        for v in 1..=n {
+            j.record_all([("a", &rec(v)), ("b", &rec(1))]).unwrap();
+        }
+        let size = std::fs::metadata(dir.join(FILE_NAME)).unwrap().len();
+        assert!(size < 4096, "{size} bytes after {n} records");
+        drop(j);
+        let (_, heads) = HeadJournal::open(&dir).unwrap();
+        let heads = heads.unwrap();
+        assert_eq!((heads["a"], heads["b"]), (rec(n), rec(1)));
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
