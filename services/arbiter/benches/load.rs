@@ -405,6 +405,7 @@ async fn distributed(a: &Args, work: &Path) -> bool {
         stored_events: check.events,
         log_bytes,
         pairing_requests: check.pairing_requests,
+        kinds: check.kinds,
         data_allocated,
         data_length,
         log_dir_allocated: 0,

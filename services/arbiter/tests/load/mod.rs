@@ -962,6 +962,8 @@ pub struct LogCheck {
     pub bytes: u64,
     /// Pairing requests, each answered exactly once unless a problem says otherwise.
     pub pairing_requests: u64,
+    /// Events and their stored bytes by kind, to see what the log is made of.
+    pub kinds: BTreeMap<&'static str, (u64, u64)>,
     pub problems: Vec<String>,
 }
 
@@ -977,6 +979,15 @@ pub async fn check_log(url: &str, acks: &HashMap<String, Vec<Ack>>) -> LogCheck 
             Ok(evs) => {
                 out.events += evs.len() as u64;
                 out.bytes += evs.iter().map(event_bytes).sum::<u64>();
+                for e in &evs {
+                    let kind = e
+                        .payload
+                        .as_ref()
+                        .map_or("none", arbiter_eventlog::kind_name);
+                    let k = out.kinds.entry(kind).or_default();
+                    k.0 += 1;
+                    k.1 += event_bytes(e);
+                }
                 out.problems.extend(check_acks(tid, &evs, &acks[tid]));
                 let (p, n) = check_proposals(tid, &evs);
                 out.problems.extend(p);
@@ -998,6 +1009,7 @@ pub struct Report {
     pub stored_events: u64,
     pub log_bytes: u64,
     pub pairing_requests: u64,
+    pub kinds: BTreeMap<&'static str, (u64, u64)>,
     pub data_allocated: u64,
     pub data_length: u64,
     pub log_dir_allocated: u64,
@@ -1056,6 +1068,9 @@ pub fn print_report(cfg: &LoadConfig, stats: &Stats, r: &Report) {
         r.stored_events,
         mb(r.log_bytes)
     );
+    for (kind, (n, bytes)) in &r.kinds {
+        println!("  {kind:<24} {n:>9} events {:>9.1} MB", mb(*bytes));
+    }
     println!(
         "data folder: {:.1} MB on disk ({:.1} MB file lengths), {:.2}x the log; of which log/ {:.1} MB",
         mb(r.data_allocated),
@@ -1095,6 +1110,7 @@ pub async fn run_load(
         stored_events: check.events,
         log_bytes: check.bytes,
         pairing_requests: check.pairing_requests,
+        kinds: check.kinds,
         data_allocated,
         data_length,
         log_dir_allocated,
