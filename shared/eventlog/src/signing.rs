@@ -212,29 +212,25 @@ impl SignedHead {
         stream: &str,
         w: &arbiter_proto::events::v1::ChainHeadSigned,
     ) -> Result<SignedHead, String> {
-        let sized = |b: &[u8], n: usize, what: &str| {
-            if b.len() == n {
-                Ok(())
-            } else {
-                Err(format!(
-                    "ChainHeadSigned at version {}: {what} has {} bytes, not {n}",
-                    w.version,
-                    b.len()
-                ))
-            }
-        };
-        sized(&w.head_hash, 32, "head_hash")?;
-        sized(&w.public_key, 32, "public_key")?;
-        sized(&w.signature, 64, "signature")?;
         Ok(SignedHead {
             stream: stream.to_string(),
             version: w.version,
-            hash: w.head_hash.as_slice().try_into().expect("32 bytes"),
+            hash: fixed(&w.head_hash, "head_hash", w.version)?,
             time_unix_ms: w.signed_unix_ms,
-            public_key: w.public_key.as_slice().try_into().expect("32 bytes"),
-            signature: w.signature.as_slice().try_into().expect("64 bytes"),
+            public_key: fixed(&w.public_key, "public_key", w.version)?,
+            signature: fixed(&w.signature, "signature", w.version)?,
         })
     }
+}
+
+/// A stored field of a fixed size, or an error naming it.
+fn fixed<const N: usize>(b: &[u8], what: &str, version: u64) -> Result<[u8; N], String> {
+    b.try_into().map_err(|_| {
+        format!(
+            "ChainHeadSigned at version {version}: {what} has {} bytes, not {N}",
+            b.len()
+        )
+    })
 }
 
 /// The deployment's signing key.
