@@ -569,6 +569,29 @@ pub fn plan(
         }
     }
     // Forbidden pairings and teams, in file order.
+    // A team record (013 or 310, whose member columns start at `first`): its members mapped
+    // to pairing numbers, then one RecordTeam command.
+    let record_team = |pl: &mut Planner,
+                       (line, first, code): (usize, usize, &str),
+                       raw: &[Option<PlayerId>],
+                       mut team: TeamRecorded|
+     -> Result<(), String> {
+        let at = At::cols(
+            line,
+            first,
+            first - 2 + 5 * raw.len().max(1),
+            format!("{code} team members"),
+        );
+        team.members = raw
+            .iter()
+            .map(|m| m.map(|sn| map(sn, &at)).transpose())
+            .collect::<Result<Vec<_>, _>>()?;
+        pl.run(
+            &at,
+            format!("team {}", team.name),
+            Command::RecordTeam(RecordTeam { team }),
+        )
+    };
     for (i, r) in file.records.iter().enumerate() {
         let line = i + 1;
         match r {
@@ -598,59 +621,30 @@ pub fn plan(
                     Command::ForbidPairings(ForbidPairings { players, rounds }),
                 )?;
             }
-            Record::Team013(t) => {
-                let at = At::cols(
-                    line,
-                    37,
-                    35 + 5 * t.members.len().max(1),
-                    "013 team members",
-                );
-                let members = t
-                    .members
-                    .iter()
-                    .map(|m| m.map(|sn| map(sn, &at)).transpose())
-                    .collect::<Result<Vec<_>, _>>()?;
-                pl.run(
-                    &at,
-                    format!("team {}", t.name),
-                    Command::RecordTeam(RecordTeam {
-                        team: TeamRecorded {
-                            name: t.name.clone(),
-                            members,
-                            ..TeamRecorded::default()
-                        },
-                    }),
-                )?;
-            }
-            Record::Team310(t) => {
-                let at = At::cols(
-                    line,
-                    74,
-                    72 + 5 * t.members.len().max(1),
-                    "310 team members",
-                );
-                let members = t
-                    .members
-                    .iter()
-                    .map(|m| m.map(|sn| map(sn, &at)).transpose())
-                    .collect::<Result<Vec<_>, _>>()?;
-                pl.run(
-                    &at,
-                    format!("team {}", t.name),
-                    Command::RecordTeam(RecordTeam {
-                        team: TeamRecorded {
-                            number: t.number,
-                            name: t.name.clone(),
-                            nickname: t.nickname.clone(),
-                            strength: t.strength,
-                            match_points: t.match_points,
-                            game_points: t.game_points,
-                            rank: t.rank,
-                            members,
-                        },
-                    }),
-                )?;
-            }
+            Record::Team013(t) => record_team(
+                &mut pl,
+                (line, 37, "013"),
+                &t.members,
+                TeamRecorded {
+                    name: t.name.clone(),
+                    ..TeamRecorded::default()
+                },
+            )?,
+            Record::Team310(t) => record_team(
+                &mut pl,
+                (line, 74, "310"),
+                &t.members,
+                TeamRecorded {
+                    number: t.number,
+                    name: t.name.clone(),
+                    nickname: t.nickname.clone(),
+                    strength: t.strength,
+                    match_points: t.match_points,
+                    game_points: t.game_points,
+                    rank: t.rank,
+                    members: Vec::new(),
+                },
+            )?,
             _ => {}
         }
     }
