@@ -1,14 +1,16 @@
 //! The same 40-player, 9-round Swiss with every service in its own process
-//! (`arbiter serve --only ...`) over a real nats-server with JetStream that the test starts
-//! itself. Faults on the way: the pairing worker is killed (SIGKILL) as round 3 starts, the round
+//! (`arbiter serve --only ...`) over a 3-node nats-server JetStream cluster, all started by
+//! `deploy/local/cluster.sh` (the script users run, exercised here). Faults on the way: the pairing worker is killed (SIGKILL) as round 3 starts, the round
 //! director with half of round 4's results in, reporting in the middle of round 6; each is
 //! restarted and the tournament goes on with no event lost or duplicated. At the end
 //! `arbiter replay --nats` passes. A second test races two registration processes on one
 //! stream.
 
+mod cluster;
 mod support;
 
 use arbiter_eventlog::testing::NatsServer;
+use cluster::LocalCluster;
 use arbiter_proto::events::v1 as pb;
 use arbiter_proto::registration::v1 as reg;
 use std::path::Path;
@@ -32,20 +34,17 @@ fn service(name: &str, nats: &str, data: &Path, work: &Path) -> Server {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn swiss_40x9_separate_services_over_nats() {
-    let nats = NatsServer::start()
-        .await
-        .expect("nats-server (apt-get install nats-server)");
-    let url = nats.url();
     let work = TempDir::new("arbiter-e2e-nats").unwrap();
-    let data = work.path().join("data");
-    let mut registration = service("registration", &url, &data, work.path());
-    let mut director = service("round-director", &url, &data, work.path());
-    let mut worker = service("pairing-worker", &url, &data, work.path());
-    let mut reporting = service("reporting", &url, &data, work.path());
+    let mut cluster = LocalCluster::start(
+        &work.path().join("cluster"),
+        &["registration", "round-director", "pairing-worker", "reporting"],
+    );
+    let url = cluster.nats_urls();
+    const WORKER: &str = "pairing-worker-1";
     let endpoints = Endpoints {
-        registration: registration.grpc.clone(),
-        director: director.grpc.clone(),
-        reporting: reporting.grpc.clone(),
+        registration: cluster.grpc("registration"),
+        director: cluster.grpc("round-director"),
+        reporting: cluster.grpc("reporting"),
     };
     let plan = Plan::swiss_40x9();
     let mut d = Driver::new(
@@ -64,8 +63,8 @@ async fn swiss_40x9_separate_services_over_nats() {
                 // The pairing worker dies as the request is written; restarted, it answers it
                 // once.
                 d.start_round(round).await;
-                worker.kill9();
-                worker.restart();
+                cluster.kill9(WORKER);
+                cluster.restart(WORKER);
                 let p = d.wait_proposal(round, wait).await;
                 d.check_proposal(round, &p).await;
                 d.publish(round).await;
@@ -84,8 +83,8 @@ async fn swiss_40x9_separate_services_over_nats() {
                 d.results(round, &pairing, 0..half).await;
                 let before = d.version().await;
                 if round == 4 {
-                    director.kill9();
-                    director.restart();
+                    cluster.kill9("round-director");
+                    cluster.restart("round-director");
                     let (id, req) = d.last_result.clone().unwrap();
                     let again = retry("resend", || {
                         let mut rd = d.c.rd.clone();
@@ -100,8 +99,8 @@ async fn swiss_40x9_separate_services_over_nats() {
                         "{id} sent again after the restart is replayed"
                     );
                 } else {
-                    reporting.kill9();
-                    reporting.restart();
+                    cluster.kill9("reporting");
+                    cluster.restart("reporting");
                 }
                 assert_eq!(d.version().await, before, "no event lost or added");
                 d.results(round, &pairing, half..pairing.0.len()).await;
@@ -109,9 +108,9 @@ async fn swiss_40x9_separate_services_over_nats() {
                 d.after_close(round).await;
                 if round == 6 {
                     assert!(
-                        reporting.log().contains("resumed from checkpoint"),
+                        cluster.log("reporting").contains("resumed from checkpoint"),
                         "reporting resumes from its snapshot:\n{}",
-                        reporting.log()
+                        cluster.log("reporting")
                     );
                 }
             }
@@ -122,7 +121,7 @@ async fn swiss_40x9_separate_services_over_nats() {
     let events = d.check_stream().await;
     assert!(d.forfeits > 0);
     assert!(
-        worker.log().contains("proposed"),
+        cluster.log(WORKER).contains("proposed"),
         "the restarted worker answered"
     );
     assert!(kinds(&events).iter().any(|(_, k)| *k == "PlayerWithdrawn"));
@@ -134,14 +133,23 @@ async fn swiss_40x9_separate_services_over_nats() {
         "{}",
         replay.stdout
     );
-    for s in [
-        &mut registration,
-        &mut director,
-        &mut worker,
-        &mut reporting,
+    // Every service and NATS node stops cleanly on its signal (exit status 0).
+    let stop = cluster.stop();
+    assert!(stop.ok, "cluster.sh stop:\n{}", stop.output);
+    for name in [
+        "registration",
+        "round-director",
+        WORKER,
+        "reporting",
+        "nats-1",
+        "nats-2",
+        "nats-3",
     ] {
-        let status = s.interrupt();
-        assert!(status.success(), "{status:?}");
+        assert!(
+            stop.output.contains(&format!("{name}: exited 0")),
+            "{name}:\n{}",
+            stop.output
+        );
     }
 }
 
