@@ -80,11 +80,12 @@ json.dump(out, sys.stdout)
         .args(&args)
         .output()
         .unwrap_or_else(|e| panic!("python3 cannot run ({e}); the YAML parser is PyYAML: {INSTALL}"));
+    let err = String::from_utf8_lossy(&out.stderr);
     assert!(
-        out.status.success(),
-        "YAML under deploy/ does not parse:\n{}",
-        String::from_utf8_lossy(&out.stderr)
+        !err.contains("No module named 'yaml'"),
+        "python3 has no PyYAML; install it: {INSTALL}"
     );
+    assert!(out.status.success(), "YAML under deploy/ does not parse:\n{err}");
     let map: BTreeMap<String, Vec<Value>> =
         serde_json::from_slice(&out.stdout).expect("the parser's JSON");
     map.into_iter().map(|(k, v)| (PathBuf::from(k), v)).collect()
