@@ -20,7 +20,8 @@ use support::{bin, root};
 /// port). Any other flag must be in `arbiter serve --help`; drop a name here once it is.
 const COMING_FLAGS: &[&str] = &["--listen", "--metrics-port"];
 
-const INSTALL: &str = "pip install kubernetes-validate==1.37.0 check-jsonschema==0.39.0 (see .ci/run)";
+const INSTALL: &str =
+    "pip install kubernetes-validate==1.37.0 check-jsonschema==0.39.0 (see .ci/run)";
 
 fn deploy() -> PathBuf {
     root().join("deploy")
@@ -34,10 +35,7 @@ fn yaml_files(dir: &Path) -> Vec<PathBuf> {
             let p = e.unwrap().path();
             if p.is_dir() {
                 stack.push(p);
-            } else if matches!(
-                p.extension().and_then(|x| x.to_str()),
-                Some("yaml" | "yml")
-            ) {
+            } else if matches!(p.extension().and_then(|x| x.to_str()), Some("yaml" | "yml")) {
                 out.push(p);
             }
         }
@@ -79,16 +77,23 @@ json.dump(out, sys.stdout)
     let out = Command::new("python3")
         .args(&args)
         .output()
-        .unwrap_or_else(|e| panic!("python3 cannot run ({e}); the YAML parser is PyYAML: {INSTALL}"));
+        .unwrap_or_else(|e| {
+            panic!("python3 cannot run ({e}); the YAML parser is PyYAML: {INSTALL}")
+        });
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
         !err.contains("No module named 'yaml'"),
         "python3 has no PyYAML; install it: {INSTALL}"
     );
-    assert!(out.status.success(), "YAML under deploy/ does not parse:\n{err}");
+    assert!(
+        out.status.success(),
+        "YAML under deploy/ does not parse:\n{err}"
+    );
     let map: BTreeMap<String, Vec<Value>> =
         serde_json::from_slice(&out.stdout).expect("the parser's JSON");
-    map.into_iter().map(|(k, v)| (PathBuf::from(k), v)).collect()
+    map.into_iter()
+        .map(|(k, v)| (PathBuf::from(k), v))
+        .collect()
 }
 
 fn k8s_dir() -> PathBuf {
@@ -146,8 +151,17 @@ fn serve_services() -> BTreeSet<String> {
 
 /// Checks an `arbiter serve ...` argument list: every flag is the binary's (or coming), and
 /// `--only` names a real service. Returns the `--only` value.
-fn check_serve_args(args: &[String], services: &BTreeSet<String>, help: &str, at: &str) -> Option<String> {
-    assert_eq!(args.first().map(String::as_str), Some("serve"), "{at}: {args:?}");
+fn check_serve_args(
+    args: &[String],
+    services: &BTreeSet<String>,
+    help: &str,
+    at: &str,
+) -> Option<String> {
+    assert_eq!(
+        args.first().map(String::as_str),
+        Some("serve"),
+        "{at}: {args:?}"
+    );
     for a in args.iter().filter(|a| a.starts_with("--")) {
         let flag = a.split('=').next().unwrap();
         assert!(
@@ -155,12 +169,16 @@ fn check_serve_args(args: &[String], services: &BTreeSet<String>, help: &str, at
             "{at}: arbiter serve has no flag {flag}"
         );
     }
-    let only = args
-        .iter()
-        .position(|a| a == "--only")
-        .map(|i| args.get(i + 1).unwrap_or_else(|| panic!("{at}: --only without a value")).clone());
+    let only = args.iter().position(|a| a == "--only").map(|i| {
+        args.get(i + 1)
+            .unwrap_or_else(|| panic!("{at}: --only without a value"))
+            .clone()
+    });
     if let Some(o) = &only {
-        assert!(services.contains(o), "{at}: --only {o} is not one of {services:?}");
+        assert!(
+            services.contains(o),
+            "{at}: --only {o} is not one of {services:?}"
+        );
     }
     only
 }
@@ -224,15 +242,26 @@ fn the_validators_refuse_broken_files() {
     let text = std::fs::read_to_string(k8s_dir().join("pairing-worker.yaml")).unwrap();
     let bad = work.path().join("k8s.yaml");
     std::fs::write(&bad, text.replacen("replicas: 2", "replicas: two", 1)).unwrap();
-    let (ok, out) = tool("kubernetes-validate", &["--strict", "-k", "1.32.0", bad.to_str().unwrap()]);
+    let (ok, out) = tool(
+        "kubernetes-validate",
+        &["--strict", "-k", "1.32.0", bad.to_str().unwrap()],
+    );
     assert!(!ok && out.contains("replicas"), "{out}");
 
     let text = std::fs::read_to_string(deploy().join("compose/all-in-one.yaml")).unwrap();
     let bad = work.path().join("compose.yaml");
-    std::fs::write(&bad, text.replacen("restart: unless-stopped", "restart_policy: sometimes", 1)).unwrap();
+    std::fs::write(
+        &bad,
+        text.replacen("restart: unless-stopped", "restart_policy: sometimes", 1),
+    )
+    .unwrap();
     let (ok, out) = tool(
         "check-jsonschema",
-        &["--builtin-schema", "vendor.compose-spec", bad.to_str().unwrap()],
+        &[
+            "--builtin-schema",
+            "vendor.compose-spec",
+            bad.to_str().unwrap(),
+        ],
     );
     assert!(!ok && out.contains("restart_policy"), "{out}");
 }
@@ -240,11 +269,13 @@ fn the_validators_refuse_broken_files() {
 #[test]
 fn kubernetes_references_resolve() {
     let objects = k8s_objects();
-    let by_kind = |kind: &str| -> Vec<&Value> {
-        objects.iter().filter(|o| s(o, "/kind") == kind).collect()
-    };
+    let by_kind =
+        |kind: &str| -> Vec<&Value> { objects.iter().filter(|o| s(o, "/kind") == kind).collect() };
     let names = |kind: &str| -> BTreeSet<String> {
-        by_kind(kind).iter().map(|o| s(o, "/metadata/name").to_string()).collect()
+        by_kind(kind)
+            .iter()
+            .map(|o| s(o, "/metadata/name").to_string())
+            .collect()
     };
     let config_maps: BTreeMap<String, &Value> = by_kind("ConfigMap")
         .into_iter()
@@ -267,7 +298,9 @@ fn kubernetes_references_resolve() {
     }
 
     let secret_key = |name: &str, key: &str, at: &str| {
-        let sec = secrets.get(name).unwrap_or_else(|| panic!("{at}: no Secret {name}"));
+        let sec = secrets
+            .get(name)
+            .unwrap_or_else(|| panic!("{at}: no Secret {name}"));
         assert!(
             sec.pointer(&format!("/stringData/{key}")).is_some()
                 || sec.pointer(&format!("/data/{key}")).is_some(),
@@ -277,9 +310,22 @@ fn kubernetes_references_resolve() {
 
     for w in &workloads {
         let at = id(w);
-        let labels = w.pointer("/spec/template/metadata/labels").unwrap().as_object().unwrap();
-        for (k, v) in w.pointer("/spec/selector/matchLabels").unwrap().as_object().unwrap() {
-            assert_eq!(labels.get(k), Some(v), "{at}: selector {k}={v} not on its pods");
+        let labels = w
+            .pointer("/spec/template/metadata/labels")
+            .unwrap()
+            .as_object()
+            .unwrap();
+        for (k, v) in w
+            .pointer("/spec/selector/matchLabels")
+            .unwrap()
+            .as_object()
+            .unwrap()
+        {
+            assert_eq!(
+                labels.get(k),
+                Some(v),
+                "{at}: selector {k}={v} not on its pods"
+            );
         }
         let pod = w.pointer("/spec/template/spec").unwrap();
         let volumes: BTreeMap<String, &Value> = arr(pod, "/volumes")
@@ -297,15 +343,26 @@ fn kubernetes_references_resolve() {
             if let Some(name) = v.pointer("/configMap/name").and_then(Value::as_str) {
                 assert!(config_maps.contains_key(name), "{at}: no ConfigMap {name}");
             }
-            if let Some(name) = v.pointer("/persistentVolumeClaim/claimName").and_then(Value::as_str) {
-                assert!(claims.contains(name), "{at}: no PersistentVolumeClaim {name}");
+            if let Some(name) = v
+                .pointer("/persistentVolumeClaim/claimName")
+                .and_then(Value::as_str)
+            {
+                assert!(
+                    claims.contains(name),
+                    "{at}: no PersistentVolumeClaim {name}"
+                );
             }
         }
         for c in arr(pod, "/containers") {
             let at = format!("{at} container {}", s(c, "/name"));
             let ports: BTreeMap<String, i64> = arr(c, "/ports")
                 .iter()
-                .map(|p| (s(p, "/name").to_string(), p["containerPort"].as_i64().unwrap()))
+                .map(|p| {
+                    (
+                        s(p, "/name").to_string(),
+                        p["containerPort"].as_i64().unwrap(),
+                    )
+                })
                 .collect();
             let declared = |port: &Value, what: &str| match port {
                 Value::Number(n) => assert!(
@@ -337,8 +394,13 @@ fn kubernetes_references_resolve() {
             for e in arr(c, "/env") {
                 if let Some(r) = e.pointer("/valueFrom/configMapKeyRef") {
                     let (name, key) = (s(r, "/name"), s(r, "/key"));
-                    let cm = config_maps.get(name).unwrap_or_else(|| panic!("{at}: no ConfigMap {name}"));
-                    assert!(cm.pointer(&format!("/data/{key}")).is_some(), "{at}: ConfigMap {name} has no {key}");
+                    let cm = config_maps
+                        .get(name)
+                        .unwrap_or_else(|| panic!("{at}: no ConfigMap {name}"));
+                    assert!(
+                        cm.pointer(&format!("/data/{key}")).is_some(),
+                        "{at}: ConfigMap {name} has no {key}"
+                    );
                 }
                 if let Some(r) = e.pointer("/valueFrom/secretKeyRef") {
                     secret_key(s(r, "/name"), s(r, "/key"), &at);
@@ -350,7 +412,9 @@ fn kubernetes_references_resolve() {
                     volumes.contains_key(name) || templates.contains(name),
                     "{at}: mounts volume {name}, which the pod does not have"
                 );
-                if let (Some(v), Some(sub)) = (volumes.get(name), m.get("subPath").and_then(Value::as_str)) {
+                if let (Some(v), Some(sub)) =
+                    (volumes.get(name), m.get("subPath").and_then(Value::as_str))
+                {
                     if let Some(sec) = v.pointer("/secret/secretName").and_then(Value::as_str) {
                         secret_key(sec, sub, &at);
                     }
@@ -362,38 +426,63 @@ fn kubernetes_references_resolve() {
     // Every Service selects the pods of a workload, on ports those pods declare.
     for svc in by_kind("Service") {
         let at = id(svc);
-        let sel = svc.pointer("/spec/selector").and_then(Value::as_object).unwrap_or_else(|| panic!("{at}: no selector"));
+        let sel = svc
+            .pointer("/spec/selector")
+            .and_then(Value::as_object)
+            .unwrap_or_else(|| panic!("{at}: no selector"));
         let target = workloads
             .iter()
             .find(|w| {
-                let labels = w.pointer("/spec/template/metadata/labels").unwrap().as_object().unwrap();
+                let labels = w
+                    .pointer("/spec/template/metadata/labels")
+                    .unwrap()
+                    .as_object()
+                    .unwrap();
                 sel.iter().all(|(k, v)| labels.get(k) == Some(v))
             })
-            .unwrap_or_else(|| panic!("{at}: selector {sel:?} matches no Deployment or StatefulSet"));
+            .unwrap_or_else(|| {
+                panic!("{at}: selector {sel:?} matches no Deployment or StatefulSet")
+            });
         let pod_ports: BTreeSet<String> = arr(target, "/spec/template/spec/containers")
             .iter()
             .flat_map(|c| arr(c, "/ports").iter().map(|p| s(p, "/name").to_string()))
             .collect();
         for p in arr(svc, "/spec/ports") {
             let t = s(p, "/targetPort");
-            assert!(pod_ports.contains(t), "{at}: targetPort {t} not among {}'s ports {pod_ports:?}", id(target));
+            assert!(
+                pod_ports.contains(t),
+                "{at}: targetPort {t} not among {}'s ports {pod_ports:?}",
+                id(target)
+            );
         }
     }
 
     // The NATS StatefulSet: three nodes behind a headless Service, every node routed and
     // every node given to the services.
-    let nats = by_kind("StatefulSet").into_iter().find(|o| s(o, "/metadata/name") == "nats").expect("StatefulSet nats");
+    let nats = by_kind("StatefulSet")
+        .into_iter()
+        .find(|o| s(o, "/metadata/name") == "nats")
+        .expect("StatefulSet nats");
     let replicas = nats["spec"]["replicas"].as_i64().unwrap();
     assert_eq!(replicas, 3);
     let headless = s(nats, "/spec/serviceName");
-    let svc = by_kind("Service").into_iter().find(|o| s(o, "/metadata/name") == headless).expect("the headless Service");
+    let svc = by_kind("Service")
+        .into_iter()
+        .find(|o| s(o, "/metadata/name") == headless)
+        .expect("the headless Service");
     assert_eq!(s(svc, "/spec/clusterIP"), "None", "{headless} is headless");
     let conf = s(config_maps["nats-config"], "/data/nats.conf");
     let urls = s(config_maps["arbiter-config"], "/data/NATS_URLS");
     for i in 0..replicas {
         let host = format!("nats-{i}.{headless}");
-        assert!(conf.contains(&format!("nats://{host}:6222")), "route to {host}:\n{conf}");
-        assert!(urls.contains(&format!("nats://{host}:4222")), "{host} in NATS_URLS {urls}");
+        assert!(
+            conf.contains(&format!("nats://{host}:6222")),
+            "route to {host}:\n{conf}"
+        );
+        assert!(
+            urls.contains(&format!("nats://{host}:4222")),
+            "{host} in NATS_URLS {urls}"
+        );
     }
     assert!(conf.contains("jetstream"), "{conf}");
 
@@ -406,15 +495,22 @@ fn kubernetes_references_resolve() {
         let at = id(d);
         let c = &arr(d, "/spec/template/spec/containers")[0];
         let args = strings(arr(c, "/args"));
-        let only = check_serve_args(&args, &services, &help, &at).unwrap_or_else(|| panic!("{at}: no --only"));
+        let only = check_serve_args(&args, &services, &help, &at)
+            .unwrap_or_else(|| panic!("{at}: no --only"));
         assert_eq!(only, s(d, "/metadata/name"), "{at} runs {only}");
         let replicas = d["spec"]["replicas"].as_i64().unwrap();
-        assert_eq!(replicas, if only == "pairing-worker" { 2 } else { 1 }, "{at}");
+        assert_eq!(
+            replicas,
+            if only == "pairing-worker" { 2 } else { 1 },
+            "{at}"
+        );
         // The files the environment names are where the Secrets are mounted.
         let mounts: Vec<String> = arr(c, "/volumeMounts")
             .iter()
             .map(|m| match m.get("subPath").and_then(Value::as_str) {
-                Some(sub) if !s(m, "/mountPath").ends_with(sub) => format!("{}/{sub}", s(m, "/mountPath")),
+                Some(sub) if !s(m, "/mountPath").ends_with(sub) => {
+                    format!("{}/{sub}", s(m, "/mountPath"))
+                }
                 _ => s(m, "/mountPath").to_string(),
             })
             .collect();
@@ -426,7 +522,9 @@ fn kubernetes_references_resolve() {
             let key = s(e, "/valueFrom/configMapKeyRef/key");
             let file = s(config, &format!("/data/{key}"));
             assert!(
-                mounts.iter().any(|m| file == m || file.starts_with(&format!("{m}/"))),
+                mounts
+                    .iter()
+                    .any(|m| file == m || file.starts_with(&format!("{m}/"))),
                 "{at}: {var}={file} is not under a mount {mounts:?}"
             );
         }
@@ -435,7 +533,10 @@ fn kubernetes_references_resolve() {
     assert_eq!(seen, services, "one Deployment per service");
 
     // The kustomization lists exactly the manifests.
-    let k = parse_all(&[k8s_dir().join("kustomization.yaml")]).into_values().next().unwrap();
+    let k = parse_all(&[k8s_dir().join("kustomization.yaml")])
+        .into_values()
+        .next()
+        .unwrap();
     let listed: BTreeSet<String> = strings(arr(&k[0], "/resources")).into_iter().collect();
     let present: BTreeSet<String> = k8s_files()
         .iter()
@@ -454,33 +555,54 @@ fn compose_references_resolve() {
         let at_file = file.file_name().unwrap().to_string_lossy().to_string();
         let doc = &docs[0];
         let top = |k: &str| -> BTreeSet<String> {
-            doc.get(k).and_then(Value::as_object).map_or_else(BTreeSet::new, |m| m.keys().cloned().collect())
+            doc.get(k)
+                .and_then(Value::as_object)
+                .map_or_else(BTreeSet::new, |m| m.keys().cloned().collect())
         };
         let (volumes, secrets) = (top("volumes"), top("secrets"));
         let svcs = doc["services"].as_object().unwrap();
         let mut onlys = Vec::new();
         for (name, svc) in svcs {
             let at = format!("{at_file}: service {name}");
-            for d in svc.get("depends_on").and_then(Value::as_object).map(|m| m.keys().collect()).unwrap_or_else(Vec::new) {
+            for d in svc
+                .get("depends_on")
+                .and_then(Value::as_object)
+                .map(|m| m.keys().collect())
+                .unwrap_or_else(Vec::new)
+            {
                 assert!(svcs.contains_key(d), "{at}: depends on {d}, not a service");
             }
             for sec in arr(svc, "/secrets") {
-                let src = sec.get("source").and_then(Value::as_str).or(sec.as_str()).unwrap();
+                let src = sec
+                    .get("source")
+                    .and_then(Value::as_str)
+                    .or(sec.as_str())
+                    .unwrap();
                 assert!(secrets.contains(src), "{at}: secret {src} not declared");
             }
             for v in strings(arr(svc, "/volumes")) {
                 let source = v.split(':').next().unwrap();
-                assert!(volumes.contains(source), "{at}: volume {source} not declared");
+                assert!(
+                    volumes.contains(source),
+                    "{at}: volume {source} not declared"
+                );
             }
             let health = strings(arr(svc, "/healthcheck/test"));
             let image = s(svc, "/image");
             if image.starts_with("nats:") {
                 let args = strings(arr(svc, "/command"));
-                let routes = &args[args.iter().position(|a| a == "--routes").expect("--routes") + 1];
+                let routes =
+                    &args[args.iter().position(|a| a == "--routes").expect("--routes") + 1];
                 for other in svcs.keys().filter(|k| k.starts_with("nats-") && *k != name) {
-                    assert!(routes.contains(&format!("nats://{other}:6222")), "{at}: no route to {other}");
+                    assert!(
+                        routes.contains(&format!("nats://{other}:6222")),
+                        "{at}: no route to {other}"
+                    );
                 }
-                assert!(args.contains(&"--jetstream".to_string()), "{at}: JetStream off");
+                assert!(
+                    args.contains(&"--jetstream".to_string()),
+                    "{at}: JetStream off"
+                );
                 assert!(!health.is_empty(), "{at}: no healthcheck");
                 continue;
             }
@@ -490,12 +612,19 @@ fn compose_references_resolve() {
             if let Some(i) = args.iter().position(|a| a == "--nats") {
                 for url in args[i + 1].split(',') {
                     let host = url.trim_start_matches("nats://").split(':').next().unwrap();
-                    assert!(svcs.contains_key(host), "{at}: --nats names {host}, not a service");
+                    assert!(
+                        svcs.contains_key(host),
+                        "{at}: --nats names {host}, not a service"
+                    );
                 }
             }
             // A healthcheck runs the image's binary with one of its real commands.
             if !health.is_empty() {
-                assert_eq!(health[..2], ["CMD", "/usr/local/bin/arbiter"], "{at}: {health:?}");
+                assert_eq!(
+                    health[..2],
+                    ["CMD", "/usr/local/bin/arbiter"],
+                    "{at}: {health:?}"
+                );
                 let words: Vec<&str> = health[2..]
                     .iter()
                     .map(String::as_str)
@@ -504,16 +633,28 @@ fn compose_references_resolve() {
                 let mut probe = words.clone();
                 probe.push("--help");
                 let r = support::run(&probe);
-                assert_eq!(r.code, 0, "{at}: `arbiter {}` is not a command: {}", words.join(" "), r.stderr);
+                assert_eq!(
+                    r.code,
+                    0,
+                    "{at}: `arbiter {}` is not a command: {}",
+                    words.join(" "),
+                    r.stderr
+                );
             }
             if let Some(o) = only {
-                let n = svc.pointer("/deploy/replicas").and_then(Value::as_i64).unwrap_or(1);
+                let n = svc
+                    .pointer("/deploy/replicas")
+                    .and_then(Value::as_i64)
+                    .unwrap_or(1);
                 if o == "pairing-worker" {
                     assert_eq!(n, 2, "{at}: two pairing workers");
                 }
                 onlys.push(o);
             } else {
-                assert!(!health.is_empty(), "{at}: the all-in-one server has no healthcheck");
+                assert!(
+                    !health.is_empty(),
+                    "{at}: the all-in-one server has no healthcheck"
+                );
             }
         }
         if !onlys.is_empty() {
@@ -537,7 +678,11 @@ fn the_image_runs_the_one_binary_as_a_non_root_user() {
         .join("\n")
         .replace("\\\n", " ");
     let stages: Vec<&str> = joined.split("\nFROM ").collect();
-    assert!(stages.len() >= 2, "{}: a build stage and a runtime stage", path.display());
+    assert!(
+        stages.len() >= 2,
+        "{}: a build stage and a runtime stage",
+        path.display()
+    );
     assert!(
         stages[..stages.len() - 1]
             .iter()
@@ -562,24 +707,43 @@ fn the_image_runs_the_one_binary_as_a_non_root_user() {
     // The entry point is the binary the stage copies in, and nothing else is copied but data.
     let copies = instr("COPY ");
     assert!(
-        copies.iter().any(|c| c.ends_with(&format!(" {}", entry[0]))),
+        copies
+            .iter()
+            .any(|c| c.ends_with(&format!(" {}", entry[0]))),
         "{} is not copied into the final stage: {copies:?}",
         entry[0]
     );
     assert!(!instr("VOLUME ").is_empty(), "a data volume");
     let cmd: Vec<String> = serde_json::from_str(instr("CMD ")[0]).expect("CMD in exec form");
-    check_serve_args(&cmd, &serve_services(), &support::run(&["serve", "--help"]).stdout, "Dockerfile CMD");
+    check_serve_args(
+        &cmd,
+        &serve_services(),
+        &support::run(&["serve", "--help"]).stdout,
+        "Dockerfile CMD",
+    );
 
-    let ignore = std::fs::read_to_string(deploy().join("container/Dockerfile.dockerignore")).unwrap();
-    assert!(ignore.lines().any(|l| l.trim() == "target/"), "the build context leaves target/ out");
+    let ignore =
+        std::fs::read_to_string(deploy().join("container/Dockerfile.dockerignore")).unwrap();
+    assert!(
+        ignore.lines().any(|l| l.trim() == "target/"),
+        "the build context leaves target/ out"
+    );
     assert!(bin().is_file());
 }
 
 #[test]
 fn the_local_cluster_script_is_valid_bash_and_refuses_bad_arguments() {
     let script = deploy().join("local/cluster.sh");
-    let out = Command::new("bash").arg("-n").arg(&script).output().unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = Command::new("bash")
+        .arg("-n")
+        .arg(&script)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let run = |args: &[&str]| {
         Command::new("bash")
             .arg(&script)
@@ -590,7 +754,12 @@ fn the_local_cluster_script_is_valid_bash_and_refuses_bad_arguments() {
     };
     let work = support::TempDir::new("arbiter-cluster-args").unwrap();
     let dir = work.path().join("c");
-    let out = run(&["start", dir.to_str().unwrap(), "--services", "registration,scheduler"]);
+    let out = run(&[
+        "start",
+        dir.to_str().unwrap(),
+        "--services",
+        "registration,scheduler",
+    ]);
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("unknown service 'scheduler'"), "{err}");

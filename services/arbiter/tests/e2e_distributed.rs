@@ -10,9 +10,9 @@ mod cluster;
 mod support;
 
 use arbiter_eventlog::testing::NatsServer;
-use cluster::LocalCluster;
 use arbiter_proto::events::v1 as pb;
 use arbiter_proto::registration::v1 as reg;
+use cluster::LocalCluster;
 use std::path::Path;
 use std::time::Duration;
 use support::*;
@@ -37,7 +37,12 @@ async fn swiss_40x9_separate_services_over_nats() {
     let work = TempDir::new("arbiter-e2e-nats").unwrap();
     let mut cluster = LocalCluster::start(
         &work.path().join("cluster"),
-        &["registration", "round-director", "pairing-worker", "reporting"],
+        &[
+            "registration",
+            "round-director",
+            "pairing-worker",
+            "reporting",
+        ],
     );
     let url = cluster.nats_urls();
     const WORKER: &str = "pairing-worker-1";

@@ -57,8 +57,8 @@ impl LocalCluster {
 
     fn read_env(&mut self) {
         let path = self.dir.join("cluster.env");
-        let text = std::fs::read_to_string(&path)
-            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let text =
+            std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         self.env = text
             .lines()
             .filter_map(|l| l.split_once('='))
@@ -80,7 +80,10 @@ impl LocalCluster {
 
     /// The gRPC address of process `name` (e.g. `round-director`, `pairing-worker-1`).
     pub fn grpc(&self, name: &str) -> String {
-        self.var(&format!("ARBITER_{}_GRPC", name.to_uppercase().replace('-', "_")))
+        self.var(&format!(
+            "ARBITER_{}_GRPC",
+            name.to_uppercase().replace('-', "_")
+        ))
     }
 
     /// SIGKILL one process (`cluster.sh kill`): no shutdown, no final checkpoint.
