@@ -160,13 +160,14 @@ $(tail -n 20 "$dir/logs/$name.log")"
 
 # Writes the addresses of every arbiter process into cluster.env (after the NATS lines).
 write_env() {
-  local dir=$1 name key w
+  local dir=$1 name key w words
   grep '^NATS_' "$dir/cluster.env" >"$dir/cluster.env.tmp"
   for f in "$dir"/run/*.address; do
     [ -e "$f" ] || continue
     name=$(basename "$f" .address)
     key=$(echo "$name" | tr 'a-z-' 'A-Z_')
-    for w in $(cat "$f"); do
+    read -r -a words <"$f"
+    for w in "${words[@]}"; do
       case $w in
         grpc=*) echo "ARBITER_${key}_GRPC=${w#grpc=}" ;;
         http=*) echo "ARBITER_${key}_HTTP=${w#http=}" ;;

@@ -414,10 +414,9 @@ fn kubernetes_references_resolve() {
                 );
                 if let (Some(v), Some(sub)) =
                     (volumes.get(name), m.get("subPath").and_then(Value::as_str))
+                    && let Some(sec) = v.pointer("/secret/secretName").and_then(Value::as_str)
                 {
-                    if let Some(sec) = v.pointer("/secret/secretName").and_then(Value::as_str) {
-                        secret_key(sec, sub, &at);
-                    }
+                    secret_key(sec, sub, &at);
                 }
             }
         }
