@@ -27,6 +27,7 @@ mod heads;
 mod jetstream;
 pub mod record;
 pub mod signing;
+mod sled_config;
 mod sled_log;
 #[cfg(feature = "test-fixtures")]
 pub mod testing;

@@ -148,7 +148,9 @@ impl SledLog {
     pub fn open(path: impl AsRef<Path>) -> Result<SledLog, LogError> {
         let path = path.as_ref();
         std::fs::create_dir_all(path).map_err(storage)?;
-        let db = sled::Config::new().path(path).open().map_err(storage)?;
+        let db = crate::sled_config::config(path, crate::sled_config::LOG_CACHE_BYTES)
+            .open()
+            .map_err(storage)?;
         SledLog::from_db(db, path)
     }
 
@@ -156,9 +158,8 @@ impl SledLog {
     pub fn temporary() -> Result<SledLog, LogError> {
         let path = temp_path();
         std::fs::create_dir_all(&path).map_err(storage)?;
-        let db = sled::Config::new()
+        let db = crate::sled_config::temporary(crate::sled_config::LOG_CACHE_BYTES)
             .path(&path)
-            .temporary(true)
             .open()
             .map_err(storage)?;
         SledLog::from_db(db, &path)
