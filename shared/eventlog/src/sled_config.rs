@@ -43,8 +43,10 @@ pub(crate) fn temporary(cache_bytes: u64) -> sled::Config {
 
 /// The compression setting recorded by sled in an existing database (`None`: a new one).
 fn existing_compression(path: &Path) -> Option<bool> {
-    let text = std::fs::read_to_string(path.join("conf")).ok()?;
-    text.lines().find_map(|l| {
+    // Text lines followed by a binary checksum.
+    let bytes = std::fs::read(path.join("conf")).ok()?;
+    String::from_utf8_lossy(&bytes)
+        .lines().find_map(|l| {
         let v = l.strip_prefix("use_compression:")?.trim();
         v.parse::<bool>().ok()
     })
