@@ -185,8 +185,7 @@ fn is_trigger(e: &pb::Envelope) -> bool {
     use pb::event::Kind;
     matches!(
         e.payload.as_ref().and_then(|p| p.kind.as_ref()),
-        Some(Kind::ResultRecorded(_))
-            | Some(Kind::ResultCorrected(_))
+        Some(Kind::ResultCorrected(_))
             | Some(Kind::RoundClosed(_))
             | Some(Kind::TournamentFinished(_))
     )

@@ -1,11 +1,13 @@
-//! The rating worker: follows every tournament stream and appends, for each result as it comes
-//! in, the rating changes of the event so far, and at the end the title-norm results.
+//! The rating worker: follows every tournament stream and appends, as each round is closed, the
+//! rating changes of the event so far, and at the end the title-norm results.
 //!
-//! - On `ResultRecorded`, `ResultCorrected` and `RoundClosed` it appends one
-//!   `RatingChangesComputed`: per player the rating before, K, rated games, score, expected
-//!   score, `K × (score − expected)` and the performance, through the last published round, under
-//!   the rating regulations in force on the start date and in the tournament's rating kind
-//!   ([`compute`]).
+//! - On `RoundClosed` and `ResultCorrected` it appends one `RatingChangesComputed`: per player
+//!   the rating before, K, rated games, score, expected score, `K × (score − expected)` and the
+//!   performance, through the last published round, under the rating regulations in force on
+//!   the start date and in the tournament's rating kind ([`compute`]). Not on every
+//!   `ResultRecorded`: each answer carries the whole event's figures, so one per result made
+//!   these answers most of the log (a 50-board round wrote its table 50 times); the figures at
+//!   any version, mid-round included, are one call away in the gRPC API.
 //! - On `TournamentFinished` it appends one `NormResult` per player and title above the one he
 //!   holds (standard events): achieved or not, with every failing condition and by how much. A
 //!   correction after the end (it counts for rating only, C.04.2.D.8) appends the rating changes
@@ -56,7 +58,7 @@ pub fn command_id(event_id: impl std::fmt::Display) -> String {
 /// What an event asks of the worker.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Trigger {
-    /// `ResultRecorded`, `RoundClosed`: the rating changes.
+    /// `RoundClosed`: the rating changes.
     Ratings,
     /// `ResultCorrected`: the rating changes, and the norms again if the tournament is over.
     Correction,
@@ -68,7 +70,7 @@ impl Trigger {
     /// The trigger of a wire event, if it is one.
     pub fn of(event: &pb::Event) -> Option<Trigger> {
         match event.kind.as_ref()? {
-            Kind::ResultRecorded(_) | Kind::RoundClosed(_) => Some(Trigger::Ratings),
+            Kind::RoundClosed(_) => Some(Trigger::Ratings),
             Kind::ResultCorrected(_) => Some(Trigger::Correction),
             Kind::TournamentFinished(_) => Some(Trigger::Finished),
             _ => None,

@@ -106,8 +106,8 @@ async fn rating_changes_and_norms_equal_the_rating_library() {
     finish(&arbiter).await;
 
     let triggers = trigger_events(&log).await;
-    // Five results and a closing per round, one correction, the finish.
-    assert_eq!(triggers.len(), 9 * 6 + 1 + 1);
+    // A closing per round (not each result), one correction, the finish.
+    assert_eq!(triggers.len(), 9 + 1 + 1);
     wait_for_answers(&log, triggers.len()).await;
 
     // Every trigger answered once, under the command id derived from it.
@@ -153,20 +153,18 @@ async fn rating_changes_and_norms_equal_the_rating_library() {
         // Answers are written in the order of their triggers.
         assert!(r.through_round >= last_through);
         last_through = r.through_round;
-        // Mid-round answers count only the boards already recorded; compare the complete
-        // rounds: the answers to closings and to the correction.
-        if matches!(
+        // Every answer is to a closing or to the correction: complete rounds.
+        assert!(matches!(
             trigger.decode_event().unwrap().kind,
             Some(Kind::RoundClosed(_)) | Some(Kind::ResultCorrected(_))
-        ) {
-            let known: &[Correction] = if trigger.version >= correction_version {
-                &[correction]
-            } else {
-                &[]
-            };
-            check_changes(&r, known);
-            checked += 1;
-        }
+        ));
+        let known: &[Correction] = if trigger.version >= correction_version {
+            &[correction]
+        } else {
+            &[]
+        };
+        check_changes(&r, known);
+        checked += 1;
     }
     assert_eq!(checked, 9 + 1);
     // The final figures: Echo 6.5 points, the correction applied.
@@ -418,9 +416,10 @@ async fn restarts_resume_from_the_checkpoint_and_never_append_twice() {
     for round in 1..=4 {
         play_round(&arbiter, round).await;
     }
-    wait_for_answers(&log, 4 * 6).await;
+    // One answer per closed round.
+    wait_for_answers(&log, 4).await;
     let w = first.stop().await;
-    assert_eq!(w.stats().appended.load(Ordering::Relaxed), 24);
+    assert_eq!(w.stats().appended.load(Ordering::Relaxed), 4);
     let position = checkpoints
         .get(SERVICE, FEED_CHECKPOINT)
         .unwrap()
@@ -447,7 +446,7 @@ async fn restarts_resume_from_the_checkpoint_and_never_append_twice() {
     assert_ne!(board_result(late.white, late.black), late.result);
     correct(&arbiter, late).await;
     let triggers = trigger_events(&log).await.len();
-    assert_eq!(triggers, 9 * 6 + 1 + 1);
+    assert_eq!(triggers, 9 + 1 + 1);
 
     // Second run: resumes from the checkpoint, answers only what is new.
     let checkpoints = CheckpointStore::open(&cp_dir).unwrap();
@@ -456,7 +455,7 @@ async fn restarts_resume_from_the_checkpoint_and_never_append_twice() {
     let w = second.stop().await;
     assert_eq!(
         w.stats().appended.load(Ordering::Relaxed),
-        (triggers - 24) as u64
+        (triggers - 4) as u64
     );
     assert_eq!(
         w.store()

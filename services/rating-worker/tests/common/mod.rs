@@ -423,8 +423,7 @@ pub async fn trigger_events(log: &Arc<dyn EventLog>) -> Vec<StoredEvent> {
             let w = e.decode_event().unwrap();
             matches!(
                 w.kind,
-                Some(Kind::ResultRecorded(_))
-                    | Some(Kind::ResultCorrected(_))
+                Some(Kind::ResultCorrected(_))
                     | Some(Kind::RoundClosed(_))
                     | Some(Kind::TournamentFinished(_))
             )
