@@ -134,8 +134,25 @@ pub struct Worker {
     /// Per stream, the fold at the last event seen, advanced event by event as the feed
     /// delivers them, so that the state at a trigger is at hand without re-reading the stream.
     cursors: tokio::sync::Mutex<HashMap<String, Folded>>,
-    stats: WorkerStats,
+    stats: Arc<WorkerStats>,
+    appends: Appends,
 }
+
+/// Answers on their way to the log. The feed does not wait for each append (a durable append
+/// waits for a flush, and one at a time the worker fell behind hundreds of busy streams): the
+/// answer is computed in feed order, then appended by a task that waits for the stream's
+/// previous answer, so a stream's answers stay in the order of their triggers. At most
+/// [`MAX_APPENDS_IN_FLIGHT`] at once (the feed waits beyond that). An answer lost to a stop
+/// before its append is found missing by the next start's sweep.
+struct Appends {
+    last: std::sync::Mutex<HashMap<String, tokio::task::JoinHandle<()>>>,
+    slots: Arc<tokio::sync::Semaphore>,
+}
+
+/// Appends of answers in flight at once.
+const MAX_APPENDS_IN_FLIGHT: usize = 64;
+/// Attempts of one append before it is left to the next sweep.
+const APPEND_ATTEMPTS: u32 = 3;
 
 /// The checkpoint key under which the sweep records how far it has read `stream`.
 fn sweep_key(stream: &str) -> String {
@@ -148,7 +165,22 @@ impl Worker {
             store,
             checkpoints,
             cursors: Default::default(),
-            stats: WorkerStats::default(),
+            stats: Arc::new(WorkerStats::default()),
+            appends: Appends {
+                last: Default::default(),
+                slots: Arc::new(tokio::sync::Semaphore::new(MAX_APPENDS_IN_FLIGHT)),
+            },
+        }
+    }
+
+    /// Waits until every answer handed to the log so far is appended (or given up).
+    pub async fn settle(&self) {
+        let pending: Vec<tokio::task::JoinHandle<()>> = {
+            let mut last = self.appends.last.lock().expect("appends lock");
+            last.drain().map(|(_, h)| h).collect()
+        };
+        for h in pending {
+            let _ = h.await;
         }
     }
 
@@ -268,41 +300,33 @@ impl Worker {
             self.stats.nothing_to_append.fetch_add(1, Ordering::Relaxed);
             return Ok(());
         }
-        let appended = self
-            .store
-            .log()
-            .append(
-                &e.stream,
-                ExpectedVersion::Any,
-                command,
-                SERVICE,
-                encode_events(&events),
-            )
-            .await;
-        match appended {
-            Ok(o) if o.replayed => {
-                info!(first = o.first_version, "answer was already in the log");
-                self.stats.already_answered.fetch_add(1, Ordering::Relaxed);
-                Ok(())
+        self.submit(&e.stream, command, events).await;
+        Ok(())
+    }
+
+    /// Hands an answer to the log (see [`Appends`]).
+    async fn submit(&self, stream: &str, command: &str, events: Vec<pb::Event>) {
+        // Never closed, so always a permit.
+        let permit = self.appends.slots.clone().acquire_owned().await.ok();
+        let log = self.store.log().clone();
+        let stats = self.stats.clone();
+        let key = stream.to_string();
+        let (stream, command) = (stream.to_string(), command.to_string());
+        let mut last = self.appends.last.lock().expect("appends lock");
+        let before = last.remove(&key);
+        let span = tracing::Span::current();
+        let task = tokio::spawn(
+            async move {
+                if let Some(before) = before {
+                    let _ = before.await;
+                }
+                append_answer(&log, &stats, &stream, &command, &events).await;
+                drop(permit);
             }
-            Ok(o) => {
-                info!(
-                    first = o.first_version,
-                    last = o.last_version,
-                    events = events.len(),
-                    "appended"
-                );
-                self.stats.appended.fetch_add(1, Ordering::Relaxed);
-                Ok(())
-            }
-            Err(LogError::CommandIdReused { .. }) => {
-                // Another answer to the same trigger is in the stream: it stands.
-                warn!("a different answer to this trigger is already in the stream; kept");
-                self.stats.already_answered.fetch_add(1, Ordering::Relaxed);
-                Ok(())
-            }
-            Err(x) => Err(format!("stream {}: {x}", e.stream)),
-        }
+            .instrument(span),
+        );
+        last.insert(key, task);
+        last.retain(|_, h| !h.is_finished());
     }
 
     /// Reads every tournament stream from where the last sweep stopped and answers the
@@ -329,6 +353,8 @@ impl Worker {
                 done = e.version;
                 read += 1;
             }
+            // The position is recorded only once the answers up to it are in the log.
+            self.settle().await;
             if done > from
                 && let Some(c) = &self.checkpoints
             {
@@ -358,16 +384,71 @@ impl Worker {
             Err(e) => warn!(error = %e, "sweep failed"),
         }
         let worker = self.clone();
-        feed.follow(
-            SERVICE,
-            checkpoints,
-            move |batch| {
-                let worker = worker.clone();
-                async move { worker.handle_batch(batch).await }
-            },
-            shutdown,
-        )
-        .await
+        let followed = feed
+            .follow(
+                SERVICE,
+                checkpoints,
+                move |batch| {
+                    let worker = worker.clone();
+                    async move { worker.handle_batch(batch).await }
+                },
+                shutdown,
+            )
+            .await;
+        self.settle().await;
+        followed
+    }
+}
+
+/// Appends one answer, a few times if the log refuses for a passing reason; an answer still
+/// not appended is found missing by the next sweep.
+async fn append_answer(
+    log: &Arc<dyn EventLog>,
+    stats: &WorkerStats,
+    stream: &str,
+    command: &str,
+    events: &[pb::Event],
+) {
+    for attempt in 1..=APPEND_ATTEMPTS {
+        let appended = log
+            .append(
+                stream,
+                ExpectedVersion::Any,
+                command,
+                SERVICE,
+                encode_events(events),
+            )
+            .await;
+        match appended {
+            Ok(o) if o.replayed => {
+                info!(first = o.first_version, "answer was already in the log");
+                stats.already_answered.fetch_add(1, Ordering::Relaxed);
+                return;
+            }
+            Ok(o) => {
+                info!(
+                    first = o.first_version,
+                    last = o.last_version,
+                    events = events.len(),
+                    "appended"
+                );
+                stats.appended.fetch_add(1, Ordering::Relaxed);
+                return;
+            }
+            Err(LogError::CommandIdReused { .. }) => {
+                // Another answer to the same trigger is in the stream: it stands.
+                warn!("a different answer to this trigger is already in the stream; kept");
+                stats.already_answered.fetch_add(1, Ordering::Relaxed);
+                return;
+            }
+            Err(x) if attempt < APPEND_ATTEMPTS => {
+                warn!(%stream, attempt, error = %x, "answer not appended; trying again");
+                tokio::time::sleep(std::time::Duration::from_millis(50 << attempt)).await;
+            }
+            Err(x) => {
+                warn!(%stream, error = %x, "answer not appended; the next sweep answers it");
+            }
+        }
     }
 }
 
