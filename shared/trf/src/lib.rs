@@ -46,7 +46,9 @@
 
 mod check;
 mod convert;
+mod dates;
 mod error;
+mod legacy;
 mod model;
 mod read;
 mod text;
@@ -69,14 +71,37 @@ use error::Location as Loc;
 pub struct ParseOptions {
     /// Turn consistency errors (spec/trf.md §8.7) into warnings, read blank points as 0.0, and
     /// read misaligned `001` lines with the fallbacks of §8.1 (byte-counted columns, then the
-    /// round area as opponent/colour/result groups). Syntax errors stay errors.
+    /// round area as opponent/colour/result groups). Syntax errors stay errors. Independent of
+    /// [`ParseOptions::tolerant`]: a lenient reading of a written model gives the model back.
     pub lenient: bool,
+    /// Read what older programs write, with a warning each: dates in other orders and
+    /// separators (or dropped when unreadable: nothing computes from them), malformed FIDE id,
+    /// sex and rank dropped, the legacy bye codes (`0000 - =`, `0000 - +`, `0000 - -`, blank
+    /// blocks in a paired round), a forfeit whose colour only the opponent's line gives.
+    /// Consistency errors and everything pairing reads (start numbers, ratings, points,
+    /// games) stay strict. Without it (the default) the reader is as strict as the spec.
+    pub tolerant: bool,
 }
 
 impl ParseOptions {
     /// Options with [`ParseOptions::lenient`] set.
     pub fn lenient() -> ParseOptions {
-        ParseOptions { lenient: true }
+        ParseOptions {
+            lenient: true,
+            tolerant: false,
+        }
+    }
+
+    /// Options with [`ParseOptions::tolerant`] set: how arbiter reads files by default.
+    pub fn tolerant() -> ParseOptions {
+        ParseOptions {
+            lenient: false,
+            tolerant: true,
+        }
+    }
+
+    pub(crate) fn tolerates(&self) -> bool {
+        self.tolerant
     }
 }
 

@@ -7,6 +7,7 @@
 //! are read as blank-separated tokens instead.
 
 use crate::ParseOptions;
+use crate::dates::{self, BirthReading};
 use crate::error::{ErrorKind, Location, TrfError, TrfWarning, WarningKind};
 use crate::model::*;
 use crate::text::Line;
@@ -32,14 +33,20 @@ pub(crate) fn read_records(
 ) -> R<(Vec<Record>, SourceMap)> {
     let mut records = Vec::with_capacity(lines.len());
     let mut map = SourceMap::default();
+    let mut legacy_pab = Vec::new();
     for (i, text) in lines.iter().enumerate() {
         let line = Line::new(i + 1, text);
         let mut spans = Vec::new();
-        let rec = read_record(&line, opts, warnings, &mut spans)?;
+        let mut rounds = Vec::new();
+        let rec = read_record(&line, opts, warnings, &mut spans, &mut rounds)?;
         if !spans.is_empty() {
             map.id_spans.insert(records.len(), spans);
         }
+        legacy_pab.extend(rounds.into_iter().map(|r| (records.len(), r)));
         records.push(rec);
+    }
+    if opts.tolerates() {
+        crate::legacy::normalise(&mut records, &legacy_pab, warnings);
     }
     Ok((records, map))
 }
@@ -117,6 +124,7 @@ fn read_record(
     opts: &ParseOptions,
     w: &mut Vec<TrfWarning>,
     spans: &mut Vec<(usize, usize)>,
+    legacy_pab: &mut Vec<usize>,
 ) -> R<Record> {
     if l.len() == 0 {
         return Ok(Record::Blank);
@@ -142,8 +150,12 @@ fn read_record(
         return Ok(Record::Bb(bb, v));
     }
     Ok(match code.as_str() {
-        "001" => Record::Player(read_player(l, opts, w)?),
-        "132" => Record::RoundDates(read_round_dates(l)?),
+        "001" => Record::Player(read_player(l, opts, w, legacy_pab)?),
+        "132" => Record::RoundDates(if opts.tolerates() {
+            read_round_dates_tolerant(l, w)
+        } else {
+            read_round_dates(l)?
+        }),
         "142" => Record::Rounds(rounds_token(l, "142 number of rounds")?),
         "152" => {
             let (t, a, b) = single_token(l, 5, "152 initial colour", "W or B")?;
@@ -385,6 +397,121 @@ fn read_round_dates(l: &Line) -> R<RoundDates> {
         dates.pop();
     }
     Ok(RoundDates { label, dates })
+}
+
+/// `132` as older programs write it: each date in the layout the whole line fits best
+/// (see [`dates`]), four-digit years and shifted columns read as blank-separated tokens,
+/// unreadable dates dropped. Never an error: nothing pairs or ranks by round dates.
+fn read_round_dates_tolerant(l: &Line, w: &mut Vec<TrfWarning>) -> RoundDates {
+    if let Ok(d) = read_round_dates(l) {
+        return d;
+    }
+    let label = l.cols(5, 91).trim().to_string();
+    // Fixed 10-column slots when every non-blank slot has its separators blank, else tokens.
+    let mut fields: Vec<Option<(String, usize, usize)>> = Vec::new();
+    let mut s = 92;
+    let mut fixed = true;
+    while s <= l.len() {
+        if l.at(s + 8) != ' ' || l.at(s + 9) != ' ' {
+            fixed = false;
+            break;
+        }
+        let t = l.cols(s, s + 7).trim().to_string();
+        fields.push((!t.is_empty()).then_some((t, s, s + 7)));
+        s += 10;
+    }
+    if !fixed {
+        fields = l.tokens(92).into_iter().map(Some).collect();
+        w.push(TrfWarning::new(
+            WarningKind::Realigned,
+            Some(Location::span(l.no, 92, l.len().max(92))),
+            "132 round dates",
+            "the dates are not in their 10-column slots; read one date per blank-separated word, in round order",
+        ));
+    }
+    // One layout for the whole line: the first order (by the separator's convention) under
+    // which every date is possible and the dates do not go back in time.
+    let texts: Vec<&str> = fields.iter().flatten().map(|f| f.0.as_str()).collect();
+    let sep = texts
+        .iter()
+        .find_map(|t| dates::separator(t))
+        .unwrap_or('/');
+    let orders = dates::orders_for(sep);
+    let all = |o: dates::Order| {
+        texts
+            .iter()
+            .map(|t| dates::round_date_in(t, o))
+            .collect::<Option<Vec<_>>>()
+    };
+    let chosen = orders
+        .iter()
+        .copied()
+        .find(|&o| all(o).is_some_and(|v| v.windows(2).all(|p| date_key(p[0]) <= date_key(p[1]))))
+        .or_else(|| orders.iter().copied().find(|&o| all(o).is_some()));
+    let mut out = Vec::new();
+    for (k, f) in fields.iter().enumerate() {
+        let Some((t, a, b)) = f else {
+            out.push(None);
+            continue;
+        };
+        let field = format!("132 round {} date", k + 1);
+        let loc = Some(Location::span(l.no, *a, *b));
+        // Per date when no single layout fits them all.
+        let order = chosen.or_else(|| {
+            orders
+                .iter()
+                .copied()
+                .find(|&o| dates::round_date_in(t, o).is_some())
+        });
+        match order.and_then(|o| dates::round_date_in(t, o).map(|d| (o, d))) {
+            Some((o, d)) => {
+                if Some(d) != parse_round_date(t) {
+                    let others: Vec<String> = orders
+                        .iter()
+                        .filter(|&&x| x != o)
+                        .filter_map(|&x| {
+                            dates::round_date_in(t, x)
+                                .filter(|&e| e != d)
+                                .map(|e| format!("{} as {}", e, dates::order_name(t, x)))
+                        })
+                        .collect();
+                    let why = if others.is_empty() {
+                        "the only possible reading".to_string()
+                    } else {
+                        format!("also possible: {}", others.join(", "))
+                    };
+                    w.push(TrfWarning::new(
+                        WarningKind::Legacy,
+                        loc,
+                        field,
+                        format!(
+                            "{t:?} is not YY/MM/DD; read as {d} (assumed {}; {why})",
+                            dates::order_name(t, o)
+                        ),
+                    ));
+                }
+                out.push(Some(d));
+            }
+            None => {
+                w.push(TrfWarning::new(
+                    WarningKind::Unusual,
+                    loc,
+                    field,
+                    format!("{t:?} is not a date in any layout known; ignored (read as blank)"),
+                ));
+                out.push(None);
+            }
+        }
+    }
+    while out.last() == Some(&None) {
+        out.pop();
+    }
+    RoundDates { label, dates: out }
+}
+
+/// Sort key of a round date; two-digit years are this century's (TRF gives no other).
+fn date_key(d: RoundDate) -> (u8, u8, u8) {
+    (d.yy, d.month, d.day)
 }
 
 fn read_162(l: &Line) -> R<Vec<ScoringEntry>> {
@@ -711,15 +838,22 @@ fn read_xxs(l: &Line) -> R<Vec<XxsEntry>> {
 // ---------------------------------------------------------------------------------------------
 // 001
 
-fn read_player(l: &Line, opts: &ParseOptions, w: &mut Vec<TrfWarning>) -> R<PlayerRecord> {
+fn read_player(
+    l: &Line,
+    opts: &ParseOptions,
+    w: &mut Vec<TrfWarning>,
+    legacy_pab: &mut Vec<usize>,
+) -> R<PlayerRecord> {
     let mut local = Vec::new();
+    let mut pabs = Vec::new();
     let first = read_player_fixed(l, opts, &mut local).and_then(|mut p| {
-        p.rounds = read_rounds_fixed(l, &mut local)?;
+        p.rounds = read_rounds_fixed(l, opts, &mut local, &mut pabs)?;
         Ok(p)
     });
     let e = match first {
         Ok(p) => {
             w.append(&mut local);
+            legacy_pab.append(&mut pabs);
             return Ok(p);
         }
         Err(e) => e,
@@ -731,11 +865,13 @@ fn read_player(l: &Line, opts: &ParseOptions, w: &mut Vec<TrfWarning>) -> R<Play
     if !l.is_ascii() {
         let mut local = Vec::new();
         let bl = l.byte_columns();
+        let mut pabs = Vec::new();
         if let Ok(mut p) = read_player_fixed(&bl, opts, &mut local)
-            && let Ok(r) = read_rounds_fixed(&bl, &mut local)
+            && let Ok(r) = read_rounds_fixed(&bl, opts, &mut local, &mut pabs)
         {
             p.rounds = r;
             w.append(&mut local);
+            legacy_pab.append(&mut pabs);
             w.push(TrfWarning::new(
                 WarningKind::Realigned,
                 Some(Location::line(l.no)),
@@ -787,6 +923,15 @@ fn read_player_fixed(l: &Line, opts: &ParseOptions, w: &mut Vec<TrfWarning>) -> 
             ));
             Some(Sex::Female)
         }
+        c if opts.tolerates() => {
+            w.push(TrfWarning::new(
+                WarningKind::Unusual,
+                Some(Location::span(l.no, 10, 10)),
+                "sex",
+                format!("{c:?} is not m, w or blank; ignored (read as blank)"),
+            ));
+            None
+        }
         _ => return Err(err(l, 10, 10, "sex", "m, w or blank")),
     };
     let title = read_title(l, w);
@@ -798,21 +943,51 @@ fn read_player_fixed(l: &Line, opts: &ParseOptions, w: &mut Vec<TrfWarning>) -> 
     blank(l, 53, "rating")?;
     let federation = l.cols(54, 56).trim().to_string();
     blank(l, 57, "federation")?;
-    let fide_id = optional_number(l, 58, 68, "FIDE id", "a FIDE id (digits) or blank")?;
+    let fide_id = optional_number(l, 58, 68, "FIDE id", "a FIDE id (digits) or blank")
+        .or_else(|e| dropped(opts, w, e))?;
     blank(l, 69, "FIDE id")?;
     let bd = l.cols(70, 79);
     let birth_date = if bd.trim().is_empty() {
         None
+    } else if let Some(d) = parse_birth_date(&bd) {
+        Some(d)
     } else {
-        Some(parse_birth_date(&bd).ok_or_else(|| {
-            err(
-                l,
-                70,
-                79,
-                "birth date",
-                "a date YYYY/MM/DD (or the year YYYY)",
-            )
-        })?)
+        let e = err(
+            l,
+            70,
+            79,
+            "birth date",
+            "a date YYYY/MM/DD (or the year YYYY)",
+        );
+        if !opts.tolerates() {
+            return Err(e);
+        }
+        let t = bd.trim();
+        let loc = Some(Location::span(l.no, 70, 79));
+        match dates::birth_date_tolerant(t) {
+            BirthReading::Date(d, layout) => {
+                w.push(TrfWarning::new(
+                    WarningKind::Legacy,
+                    loc,
+                    "birth date",
+                    format!("{t:?} is not YYYY/MM/DD; read as {d} (assumed {layout})"),
+                ));
+                Some(d)
+            }
+            BirthReading::Placeholder => {
+                w.push(TrfWarning::new(
+                    WarningKind::Legacy,
+                    loc,
+                    "birth date",
+                    format!("{t:?} is a placeholder without digits; read as blank (no birth date)"),
+                ));
+                None
+            }
+            BirthReading::Unreadable => {
+                dropped::<()>(opts, w, e)?;
+                None
+            }
+        }
     };
     blank(l, 80, "birth date")?;
     let pts = l.cols(81, 84);
@@ -829,7 +1004,9 @@ fn read_player_fixed(l: &Line, opts: &ParseOptions, w: &mut Vec<TrfWarning>) -> 
             .map_err(|_| err(l, 81, 84, "points", "the points, e.g. 4.5"))?
     };
     blank(l, 85, "points")?;
-    let rank = optional_number(l, 86, 89, "rank", "a rank (digits) or blank")?.map(|r| r as u32);
+    let rank = optional_number(l, 86, 89, "rank", "a rank (digits) or blank")
+        .or_else(|e| dropped(opts, w, e))?
+        .map(|r| r as u32);
     Ok(PlayerRecord {
         start_number,
         sex,
@@ -843,6 +1020,21 @@ fn read_player_fixed(l: &Line, opts: &ParseOptions, w: &mut Vec<TrfWarning>) -> 
         rank,
         rounds: Vec::new(),
     })
+}
+
+/// Tolerant reading of a field nothing pairs or ranks by: the syntax error becomes a warning
+/// and the field is read as blank.
+fn dropped<T>(opts: &ParseOptions, w: &mut Vec<TrfWarning>, e: TrfError) -> R<Option<T>> {
+    if !opts.tolerates() {
+        return Err(e);
+    }
+    w.push(TrfWarning::new(
+        WarningKind::Unusual,
+        Some(e.location),
+        e.field,
+        format!("{}; ignored (read as blank)", e.message),
+    ));
+    Ok(None)
 }
 
 fn read_title(l: &Line, w: &mut Vec<TrfWarning>) -> Option<Title> {
@@ -891,7 +1083,12 @@ fn read_title(l: &Line, w: &mut Vec<TrfWarning>) -> Option<Title> {
     })
 }
 
-fn read_rounds_fixed(l: &Line, w: &mut Vec<TrfWarning>) -> R<Vec<Option<RoundEntry>>> {
+fn read_rounds_fixed(
+    l: &Line,
+    opts: &ParseOptions,
+    w: &mut Vec<TrfWarning>,
+    legacy_pab: &mut Vec<usize>,
+) -> R<Vec<Option<RoundEntry>>> {
     blank(l, 90, "rank")?;
     blank(l, 91, "rank")?;
     let mut rounds = Vec::new();
@@ -942,7 +1139,19 @@ fn read_rounds_fixed(l: &Line, w: &mut Vec<TrfWarning>) -> R<Vec<Option<RoundEnt
         if opp.trim().is_empty() && cc == ' ' && result.is_none() {
             rounds.push(None);
         } else {
-            rounds.push(Some(entry(l, r, s, opponent, color, result, w)?));
+            let legacy = if opts.tolerates() && opponent.is_none() {
+                crate::legacy::bye_code(l, r, s, result, w)
+            } else {
+                None
+            };
+            if let Some(e) = legacy {
+                if e.result == ResultCode::PairingBye {
+                    legacy_pab.push(r);
+                }
+                rounds.push(Some(e));
+            } else {
+                rounds.push(Some(entry(l, r, s, opponent, color, result, w)?));
+            }
         }
         r += 1;
     }
