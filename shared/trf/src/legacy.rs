@@ -124,6 +124,9 @@ fn forfeit_colours(records: &mut [Record], w: &mut Vec<TrfWarning>) {
                 let mine = c.opposite();
                 e.color = Some(mine);
                 let s = 92 + 10 * i + 5;
+                // The reader's "forfeit without the scheduled colour" is answered by this one.
+                let here = Location::span(idx + 1, s, s);
+                w.retain(|x| !(x.kind == WarningKind::Unusual && x.location == Some(here)));
                 w.push(TrfWarning::new(
                     WarningKind::Legacy,
                     Some(Location::span(idx + 1, s, s)),
