@@ -11,13 +11,13 @@
 //! everything and prints the size of `log/` and of the whole folder (as `du` counts it: blocks
 //! allocated), and the peak RSS.
 //!
-//! `cargo bench -p arbiter-round-director --bench store_disk`; without `--bench` (under
+//! `cargo bench -p arbiter-service-kit --bench store_disk`; without `--bench` (under
 //! `cargo test --benches`) it plays a few small events as a smoke test.
 
 use arbiter_core::tournament::{Command, CreateTournament, RegisterPlayer};
 use arbiter_eventlog::testing::TempDir;
 use arbiter_eventlog::{CheckpointStore, EventLog, SledLog};
-use arbiter_round_director::store::{
+use arbiter_service_kit::store::{
     CommandContext, SNAPSHOT_MIN_EVENTS, SNAPSHOT_OWNER, TournamentStore,
 };
 use std::path::Path;
