@@ -31,9 +31,7 @@ use arbiter_proto::reporting::v1 as api;
 use arbiter_proto::reporting::v1::reporting_server::{Reporting, ReportingServer};
 use arbiter_service_kit::Host;
 use arbiter_service_kit::status::{log_status, unknown_tournament};
-use arbiter_service_kit::store::{
-    Batch, Feed, Folded, TournamentStore, stream_of, tournament_of,
-};
+use arbiter_service_kit::store::{Batch, Feed, Folded, TournamentStore, stream_of, tournament_of};
 use axum::extract::{Path, Query, State as AxState};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response as HttpResponse};

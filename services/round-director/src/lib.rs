@@ -27,10 +27,10 @@ use arbiter_proto::round_director::v1 as api;
 use arbiter_proto::round_director::v1::round_director_server::{
     RoundDirector, RoundDirectorServer,
 };
+use arbiter_service_kit::Host;
 use arbiter_service_kit::players::{self, PlayerRef};
 use arbiter_service_kit::status::{self, convert_status, unknown_tournament};
 use arbiter_service_kit::store::{self, CommandContext, Folded, TournamentStore, stream_of};
-use arbiter_service_kit::Host;
 use futures::StreamExt;
 use std::sync::Arc;
 use tonic::{Request, Response, Status};

@@ -136,10 +136,8 @@ impl Host {
     /// Serves a gRPC service (behind the [`Host::layer`]s; reported by health and reflection).
     pub fn grpc<S>(&mut self, service: S) -> &mut Self
     where
-        S: Service<
-                tonic::codegen::http::Request<tonic::body::Body>,
-                Error = Infallible,
-            > + NamedService
+        S: Service<tonic::codegen::http::Request<tonic::body::Body>, Error = Infallible>
+            + NamedService
             + Clone
             + Send
             + Sync
@@ -164,7 +162,8 @@ impl Host {
         <L::Service as Service<axum::extract::Request>>::Error: Into<Infallible> + 'static,
         <L::Service as Service<axum::extract::Request>>::Future: Send + 'static,
     {
-        self.layers.push(Box::new(move |router| router.layer(layer)));
+        self.layers
+            .push(Box::new(move |router| router.layer(layer)));
         self
     }
 
@@ -236,7 +235,9 @@ pub struct Bound {
 impl Bound {
     /// The gRPC port's address (the port actually bound).
     pub fn grpc_addr(&self) -> SocketAddr {
-        self.grpc.local_addr().expect("a bound listener has an address")
+        self.grpc
+            .local_addr()
+            .expect("a bound listener has an address")
     }
 
     /// The HTTP port's address, if one is served.
@@ -248,10 +249,7 @@ impl Bound {
 
     /// Serves until `shutdown` completes (or the gRPC server fails), then shuts down within
     /// [`SHUTDOWN_BUDGET`] (see the module documentation).
-    pub async fn run(
-        self,
-        shutdown: impl Future<Output = ()> + Send,
-    ) -> Result<(), HostError> {
+    pub async fn run(self, shutdown: impl Future<Output = ()> + Send) -> Result<(), HostError> {
         let Bound { host, grpc, http } = self;
         let Host {
             store,
@@ -268,7 +266,9 @@ impl Bound {
 
         let (health, health_service) = tonic_health::server::health_reporter();
         for name in &services {
-            health.set_service_status(name, ServingStatus::Serving).await;
+            health
+                .set_service_status(name, ServingStatus::Serving)
+                .await;
         }
         let advertised = services.iter().copied().chain([
             tonic_health::pb::health_server::SERVICE_NAME,

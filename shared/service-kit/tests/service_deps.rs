@@ -65,10 +65,7 @@ fn offending(manifest: &DocumentMut, services: &BTreeMap<&str, &str>) -> Vec<Str
     let mut out = Vec::new();
     for (table, deps) in dependency_tables(manifest) {
         for (key, spec) in deps.iter() {
-            let package = spec
-                .get("package")
-                .and_then(Item::as_str)
-                .unwrap_or(key);
+            let package = spec.get("package").and_then(Item::as_str).unwrap_or(key);
             if let Some(folder) = services.get(package) {
                 out.push(format!(
                     "[{table}] {key} is the service crate {package} (services/{folder})"

@@ -145,10 +145,9 @@ async fn serve(a: ServeArgs) -> Result<(), Exit> {
             ServiceName::RoundDirector => {
                 arbiter_round_director::register(&mut host, signer.clone())
             }
-            ServiceName::PairingWorker => arbiter_pairing_worker::register(
-                &mut host,
-                a.pairing_slots.map(|n| n as usize),
-            ),
+            ServiceName::PairingWorker => {
+                arbiter_pairing_worker::register(&mut host, a.pairing_slots.map(|n| n as usize))
+            }
             ServiceName::Reporting => arbiter_reporting::register(&mut host),
             ServiceName::RatingWorker => arbiter_rating_worker::register(&mut host),
         }
