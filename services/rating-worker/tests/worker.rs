@@ -369,7 +369,7 @@ async fn rating_changes_and_norms_equal_the_rating_library() {
     task.await.unwrap().unwrap();
 }
 
-/// The worker's pieces as `run` assembles them, with their counters at hand.
+/// The worker's pieces as `register` assembles them, with their counters at hand.
 struct Running {
     worker: Arc<Worker>,
     stop: watch::Sender<bool>,
