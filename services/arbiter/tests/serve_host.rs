@@ -1,7 +1,8 @@
-//! `arbiter serve` over real gRPC: server reflection lists every service of the process and
-//! serves their descriptors; the standard health service answers SERVING while running and
-//! turns NOT_SERVING as soon as SIGTERM arrives, while calls are still open, and the process
-//! then exits 0 within the shutdown budget.
+//! What the service host gives `arbiter serve`, over real gRPC: server reflection lists every
+//! service of the process and serves their descriptors; the standard health service answers
+//! SERVING while running and turns NOT_SERVING as soon as SIGTERM arrives, while calls are
+//! still open, and the process then exits 0 within the shutdown budget; both ports listen on
+//! the `--listen` address.
 
 mod support;
 
@@ -227,4 +228,36 @@ async fn health_turns_not_serving_on_sigterm_before_open_calls_drain() {
         !matches!(rest, Some(Ok(_))),
         "a tournament state after the stop: {rest:?}"
     );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn both_ports_listen_on_the_listen_address() {
+    let work = TempDir::new("arbiter-listen").unwrap();
+    let data = work.path().join("data");
+    // Another loopback address than the default 127.0.0.1 (all of 127/8 is loopback).
+    let server = Server::start(
+        &["--data", data.to_str().unwrap(), "--listen", "127.0.0.2"],
+        &work.path().join("serve.log"),
+    );
+    assert!(
+        server.grpc.starts_with("http://127.0.0.2:"),
+        "gRPC on {}",
+        server.grpc
+    );
+    let http = server.http.clone().expect("an HTTP port");
+    assert!(http.starts_with("http://127.0.0.2:"), "HTTP on {http}");
+    let mut health = HealthClient::new(channel(&server.grpc).await);
+    assert_eq!(check(&mut health, "").await, ServingStatus::Serving);
+    let (code, body) = http_get(&http, "/healthz");
+    assert_eq!((code, body.as_str()), (200, "ok"));
+
+    let bad = run(&[
+        "serve",
+        "--data",
+        data.to_str().unwrap(),
+        "--listen",
+        "localhost:7070",
+    ]);
+    assert_eq!(bad.code, 3, "{}", bad.stderr);
+    assert!(bad.stderr.contains("--listen"), "{}", bad.stderr);
 }
