@@ -14,8 +14,8 @@
 //!
 //! The same port serves the tournament's HTML pages and their live updates ([`web`]).
 //!
-//! The projection follows the log through a [`Feed`] and keeps its snapshots in the service's
-//! own checkpoint store; every query also catches the tournament up with the log, so an answer
+//! The projection follows the log through a [`Feed`] and keeps its snapshots in the host's
+//! checkpoint store; every query also catches the tournament up with the log, so an answer
 //! reflects every command acknowledged before it.
 
 pub mod heads;
