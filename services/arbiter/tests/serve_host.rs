@@ -172,7 +172,6 @@ async fn health_turns_not_serving_on_sigterm_before_open_calls_drain() {
                 tournament_id: "draining".into(),
                 as_of_version: 0,
             }),
-            ..Default::default()
         })
         .await
         .expect("WatchTournament")
