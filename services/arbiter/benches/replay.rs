@@ -18,7 +18,7 @@ use arbiter_eventlog::{EventLog, ExpectedVersion, SledLog, encode_events, verify
 use arbiter_pairing_worker::audit::audit;
 use arbiter_pairing_worker::engine::{Answer, answer};
 use arbiter_proto::convert::event_to_wire;
-use arbiter_round_director::store::Folded;
+use arbiter_service_kit::store::Folded;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::time::{Duration, Instant};

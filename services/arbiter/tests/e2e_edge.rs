@@ -16,7 +16,7 @@ use arbiter_proto::events::v1 as pb;
 use arbiter_proto::registration::v1 as reg;
 use arbiter_proto::reporting::v1 as rep;
 use arbiter_proto::round_director::v1 as rd;
-use arbiter_round_director::edge::{MAX_ACTOR_CHARS, MAX_LINE_CHARS, MAX_NOTE_CHARS};
+use arbiter_service_kit::edge::{MAX_ACTOR_CHARS, MAX_LINE_CHARS, MAX_NOTE_CHARS};
 use futures::StreamExt;
 use std::future::Future;
 use std::time::{Duration, Instant};
@@ -752,7 +752,7 @@ async fn the_edge_refuses_bad_fields_by_name_and_appends_nothing() {
         .into_inner();
     let e = d.events().await;
     let e = e.iter().find(|e| e.sequence == o.first_version).unwrap();
-    assert_eq!(e.actor, arbiter_round_director::edge::ANONYMOUS_ACTOR);
+    assert_eq!(e.actor, arbiter_service_kit::edge::ANONYMOUS_ACTOR);
     let long = pb::Player {
         name: "L".repeat(300),
         ..named("")

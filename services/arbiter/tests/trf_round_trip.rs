@@ -371,7 +371,7 @@ fn run_corpus(dir: &str, system: Option<&str>) -> Outcome {
             let events = log.read(&stream, 1).await.unwrap();
             assert!(!events.is_empty(), "{stream}: no events");
 
-            let state = arbiter_round_director::store::Folded::from_stored(&events)
+            let state = arbiter_service_kit::store::Folded::from_stored(&events)
                 .unwrap_or_else(|e| panic!("{stream}: {e}"))
                 .state;
             let text = trf_export(&state, dialect_name(&original).1)

@@ -7,7 +7,7 @@ use arbiter_core::tournament::{Event, Pair, PairingPublished, State};
 use arbiter_eventlog::{ChainBreak, StoredEvent, Version, verify_chain};
 use arbiter_pairing::pair;
 use arbiter_proto::convert::event_from_wire;
-use arbiter_round_director::store::{FoldError, Folded, Misfit};
+use arbiter_service_kit::store::{FoldError, Folded, Misfit};
 use std::fmt::Write as _;
 
 /// What re-running one published pairing found.

@@ -29,7 +29,7 @@ pub mod engine;
 
 use arbiter_core::ResultCode;
 use arbiter_core::tournament::{RoundPhase, State};
-use arbiter_eventlog::{CheckpointStore, EventLog, LogError, Version};
+use arbiter_eventlog::{CheckpointStore, LogError, Version};
 use arbiter_pairing::{RoundPairing, RuleSet, pair};
 use arbiter_proto::common::v1::TrfFormat;
 use arbiter_proto::events::v1 as pb;
@@ -37,8 +37,9 @@ use arbiter_proto::pairing_worker::v1 as api;
 use arbiter_proto::pairing_worker::v1::pairing_worker_server::{
     PairingWorker as PairingWorkerApi, PairingWorkerServer,
 };
-use arbiter_round_director::status::unknown_tournament;
-use arbiter_round_director::store::{
+use arbiter_service_kit::Host;
+use arbiter_service_kit::status::unknown_tournament;
+use arbiter_service_kit::store::{
     Batch, CommandContext, Feed, Folded, TournamentStore, stream_of, tournament_of,
 };
 use engine::{Answer, answer, engine, input_digest, input_for};
@@ -844,43 +845,24 @@ impl PairingWorkerApi for PairingWorkerService {
     }
 }
 
-/// How to run the pairing worker on its own.
-pub struct Config {
-    pub log: Arc<dyn EventLog>,
-    /// Where requests come from.
-    pub feed: Feed,
-    /// The service's own store for checkpoints and snapshots.
-    pub checkpoints: CheckpointStore,
-    pub grpc: tokio::net::TcpListener,
-}
-
-/// Answers requests and serves the API until `shutdown` completes, then writes its
-/// checkpoints.
-pub async fn run(
-    config: Config,
-    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
-) -> anyhow::Result<()> {
-    let store = Arc::new(TournamentStore::new(
-        config.log,
+/// Adds the pairing worker to `host`: the pool (`slots` engines at once, default one per core)
+/// following the host's feed, and the gRPC API.
+pub fn register(host: &mut Host, slots: Option<usize>) {
+    let store = host.store().clone();
+    let worker = Arc::new(match slots {
+        Some(n) => Worker::with_slots(store.clone(), n),
+        None => Worker::new(store.clone()),
+    });
+    info!(slots = worker.slots(), "pairing pool");
+    host.follower(
         SERVICE,
-        Some(config.checkpoints.clone()),
-    ));
-    let worker = Arc::new(Worker::new(store.clone()));
-    let (stop_tx, stop_rx) = watch::channel(false);
-    let follower = tokio::spawn(worker.clone().follow(
-        config.feed,
-        Some(config.checkpoints),
-        stop_rx,
-    ));
-    let served = arbiter_round_director::net::grpc_server()
-        .add_service(PairingWorkerService::new(store.clone()).into_server())
-        .serve_with_incoming_shutdown(arbiter_round_director::net::incoming(config.grpc), shutdown)
-        .await;
-    let _ = stop_tx.send(true);
-    follower.await??;
-    store.checkpoint_all().await;
-    served?;
-    Ok(())
+        worker.follow(
+            host.feed().clone(),
+            host.checkpoints().cloned(),
+            host.stopping(),
+        ),
+    );
+    host.grpc(PairingWorkerService::new(store).into_server());
 }
 
 /// Pairs a round from a folded state exactly as the worker would, for callers that need the
@@ -896,8 +878,8 @@ mod tests {
     use arbiter_core::tournament::{
         Arbiter, Command, CreateTournament, RegisterPlayer, StartRound,
     };
-    use arbiter_eventlog::SledLog;
-    use arbiter_round_director::store::CommandContext;
+    use arbiter_eventlog::{EventLog, SledLog};
+    use arbiter_service_kit::store::CommandContext;
 
     async fn tournament(store: &TournamentStore, players: u32) {
         let d = "2025-09-01".parse().unwrap();

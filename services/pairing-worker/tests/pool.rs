@@ -6,7 +6,7 @@ use arbiter_core::tournament::{Arbiter, Command, CreateTournament, RegisterPlaye
 use arbiter_eventlog::{EventLog, SledLog, StoredEvent};
 use arbiter_pairing_worker::{SERVICE, Worker};
 use arbiter_proto::events::v1 as pb;
-use arbiter_round_director::store::{CommandContext, Feed, TournamentStore};
+use arbiter_service_kit::store::{CommandContext, Feed, TournamentStore};
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};

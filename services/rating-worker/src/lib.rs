@@ -36,11 +36,12 @@ pub use service::RatingWorkerService;
 
 use arbiter_core::tournament::State;
 use arbiter_eventlog::{
-    Checkpoint, CheckpointStore, EventLog, ExpectedVersion, LogError, StoredEvent, encode_events,
+    Checkpoint, CheckpointStore, ExpectedVersion, LogError, StoredEvent, encode_events,
 };
 use arbiter_proto::events::v1 as pb;
 use arbiter_proto::events::v1::event::Kind;
-use arbiter_round_director::store::{Batch, Feed, Folded, TournamentStore, tournament_of};
+use arbiter_service_kit::Host;
+use arbiter_service_kit::store::{Batch, Feed, Folded, TournamentStore, tournament_of};
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -452,41 +453,18 @@ async fn append_answer(
     }
 }
 
-/// How to run the rating worker on its own.
-pub struct Config {
-    pub log: Arc<dyn EventLog>,
-    /// Where events come from.
-    pub feed: Feed,
-    /// The service's own store for checkpoints and snapshots.
-    pub checkpoints: CheckpointStore,
-    pub grpc: tokio::net::TcpListener,
-}
-
-/// Answers triggers and serves the API until `shutdown` completes, then writes its
-/// checkpoints.
-pub async fn run(
-    config: Config,
-    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
-) -> anyhow::Result<()> {
-    let store = Arc::new(TournamentStore::new(
-        config.log,
+/// Adds the rating worker to `host`: the worker following the host's feed (its sweep position
+/// in the host's checkpoints), and the gRPC API.
+pub fn register(host: &mut Host) {
+    let store = host.store().clone();
+    let worker = Arc::new(Worker::new(store.clone(), host.checkpoints().cloned()));
+    host.follower(
         SERVICE,
-        Some(config.checkpoints.clone()),
-    ));
-    let worker = Arc::new(Worker::new(store.clone(), Some(config.checkpoints.clone())));
-    let (stop_tx, stop_rx) = watch::channel(false);
-    let follower = tokio::spawn(worker.clone().follow(
-        config.feed,
-        Some(config.checkpoints),
-        stop_rx,
-    ));
-    let served = arbiter_round_director::net::grpc_server()
-        .add_service(RatingWorkerService::new(store.clone()).into_server())
-        .serve_with_incoming_shutdown(arbiter_round_director::net::incoming(config.grpc), shutdown)
-        .await;
-    let _ = stop_tx.send(true);
-    follower.await??;
-    store.checkpoint_all().await;
-    served?;
-    Ok(())
+        worker.follow(
+            host.feed().clone(),
+            host.checkpoints().cloned(),
+            host.stopping(),
+        ),
+    );
+    host.grpc(RatingWorkerService::new(store).into_server());
 }

@@ -14,8 +14,10 @@ use arbiter_proto::rating_worker::v1 as api;
 use arbiter_proto::rating_worker::v1::rating_worker_client::RatingWorkerClient;
 use arbiter_rating::norms::NormKind;
 use arbiter_rating::round_half_up;
-use arbiter_rating_worker::{Config, SERVICE, Worker, command_id, run};
-use arbiter_round_director::store::{FEED_CHECKPOINT, Feed, SNAPSHOT_OWNER, TournamentStore};
+use arbiter_rating_worker::{SERVICE, Worker, command_id};
+use arbiter_service_kit::Host;
+use arbiter_service_kit::host::HostError;
+use arbiter_service_kit::store::{FEED_CHECKPOINT, Feed, SNAPSHOT_OWNER, TournamentStore};
 use common::*;
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -28,25 +30,28 @@ fn director(log: &Arc<dyn EventLog>) -> TournamentStore {
     TournamentStore::new(log.clone(), "round-director", None)
 }
 
-/// Starts `run` on a loopback port; returns its address, the way to stop it and its task.
+/// Starts the worker in a service host on a loopback port, as `arbiter serve --only
+/// rating-worker` does; returns its address, the way to stop it and its task.
 async fn start_worker(
     log: &Arc<dyn EventLog>,
     checkpoints: CheckpointStore,
 ) -> (
     std::net::SocketAddr,
     oneshot::Sender<()>,
-    tokio::task::JoinHandle<anyhow::Result<()>>,
+    tokio::task::JoinHandle<Result<(), HostError>>,
 ) {
-    let grpc = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = grpc.local_addr().unwrap();
+    let store = Arc::new(TournamentStore::new(
+        log.clone(),
+        SERVICE,
+        Some(checkpoints.clone()),
+    ));
+    let mut host = Host::new(store, Feed::Subscription(log.clone()), Some(checkpoints));
+    arbiter_rating_worker::register(&mut host);
+    let any = std::net::SocketAddr::from(([127, 0, 0, 1], 0));
+    let bound = host.bind(any, any).await.unwrap();
+    let addr = bound.grpc_addr();
     let (tx, rx) = oneshot::channel::<()>();
-    let config = Config {
-        log: log.clone(),
-        feed: Feed::Subscription(log.clone()),
-        checkpoints,
-        grpc,
-    };
-    let task = tokio::spawn(run(config, async move {
+    let task = tokio::spawn(bound.run(async move {
         let _ = rx.await;
     }));
     (addr, tx, task)
@@ -362,7 +367,7 @@ async fn rating_changes_and_norms_equal_the_rating_library() {
     task.await.unwrap().unwrap();
 }
 
-/// The worker's pieces as `run` assembles them, with their counters at hand.
+/// The worker's pieces as `register` assembles them, with their counters at hand.
 struct Running {
     worker: Arc<Worker>,
     stop: watch::Sender<bool>,

@@ -1,19 +1,18 @@
 //! Registration: creates tournaments and keeps their players: registrations, late entries,
 //! withdrawals, bye requests and absences, over gRPC (`arbiter.registration.v1.Registration`).
 //!
-//! Every command goes through the tournament store of `arbiter-round-director` (fold the stream,
+//! Every command goes through the tournament store of `arbiter-service-kit` (fold the stream,
 //! `decide`, append with the folded version and the request's command id), so it is idempotent
 //! and safe against concurrent writers; a refused command appends nothing and answers with a
 //! status naming what and where.
 //!
-//! [`run`] serves the API on a listener until shutdown, with its own checkpoint store.
+//! [`register`] adds the service to a [`Host`].
 
 use arbiter_core::PointSystem;
 use arbiter_core::tournament::{
     AccelerationChoice, ByeKind, CancelBye, Command, CorrectPlayer, CreateTournament,
     DeclareAbsence, PairingSystem, RegisterPlayer, RequestBye, UpdateTournament, WithdrawPlayer,
 };
-use arbiter_eventlog::{CheckpointStore, EventLog};
 use arbiter_proto::common::v1::CommandResult;
 use arbiter_proto::convert::{
     acceleration_method_from_str, arbiter_from_wire, bye_kind_from_wire, color_from_wire,
@@ -23,16 +22,17 @@ use arbiter_proto::convert::{
 use arbiter_proto::events::v1 as pb;
 use arbiter_proto::registration::v1 as api;
 use arbiter_proto::registration::v1::registration_server::{Registration, RegistrationServer};
-use arbiter_round_director::players::{self, PlayerRef};
-use arbiter_round_director::status::{convert_status, unknown_tournament};
-use arbiter_round_director::store::{
+use arbiter_service_kit::Host;
+use arbiter_service_kit::players::{self, PlayerRef};
+use arbiter_service_kit::status::{convert_status, unknown_tournament};
+use arbiter_service_kit::store::{
     CommandContext, Folded, TournamentStore, new_tournament_id, stream_of, tournament_of,
 };
 use std::sync::Arc;
 use tonic::{Request, Response, Status};
 
 /// The service's name: key of its checkpoints; a client may not use it as actor (see
-/// `arbiter_round_director::edge`).
+/// `arbiter_service_kit::edge`).
 pub const SERVICE: &str = "registration";
 
 /// Where registration looks up a player registered by FIDE id: the FIDE rating list
@@ -468,7 +468,7 @@ impl Registration for RegistrationService {
             .log()
             .list_streams()
             .await
-            .map_err(|e| arbiter_round_director::status::log_status(&e))?;
+            .map_err(|e| arbiter_service_kit::status::log_status(&e))?;
         let mut tournaments = Vec::new();
         for stream in streams {
             let Some(id) = tournament_of(&stream) else {
@@ -495,30 +495,14 @@ impl Registration for RegistrationService {
     }
 }
 
-/// How to run registration on its own.
-pub struct Config {
-    pub log: Arc<dyn EventLog>,
-    /// The service's own store for checkpoints and snapshots.
-    pub checkpoints: CheckpointStore,
-    pub grpc: tokio::net::TcpListener,
-}
-
-/// Serves registration until `shutdown` completes, then writes its checkpoints.
-pub async fn run(
-    config: Config,
-    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
-) -> anyhow::Result<()> {
-    let store = Arc::new(TournamentStore::new(
-        config.log,
-        SERVICE,
-        Some(config.checkpoints),
-    ));
-    arbiter_round_director::net::grpc_server()
-        .add_service(RegistrationService::new(store.clone()).into_server())
-        .serve_with_incoming_shutdown(arbiter_round_director::net::incoming(config.grpc), shutdown)
-        .await?;
-    store.checkpoint_all().await;
-    Ok(())
+/// Adds registration to `host`, over the host's store; players registered by FIDE id are
+/// completed from `directory` when one is given.
+pub fn register(host: &mut Host, directory: Option<Arc<dyn PlayerDirectory>>) {
+    let mut service = RegistrationService::new(host.store().clone());
+    if let Some(list) = directory {
+        service = service.with_directory(list);
+    }
+    host.grpc(service.into_server());
 }
 
 #[cfg(test)]

@@ -13,7 +13,7 @@ use arbiter_eventlog::{EventLog, ExpectedVersion, SledLog, encode_events};
 use arbiter_pairing::simulate::Simulation;
 use arbiter_proto::convert::event_to_wire;
 use arbiter_reporting::web::{self, Context};
-use arbiter_round_director::store::TournamentStore;
+use arbiter_service_kit::store::TournamentStore;
 use std::io::{Read, Write};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -220,7 +220,7 @@ fn main() {
         .expect("runtime");
     rt.block_on(async {
         let log_store: Arc<dyn EventLog> = Arc::new(SledLog::temporary().expect("sled"));
-        let stream = arbiter_round_director::store::stream_of("bench").expect("stream");
+        let stream = arbiter_service_kit::store::stream_of("bench").expect("stream");
         for (i, chunk) in log.chunks(64).enumerate() {
             let wire: Vec<_> = chunk.iter().flatten().map(event_to_wire).collect();
             log_store

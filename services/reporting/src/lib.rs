@@ -14,8 +14,8 @@
 //!
 //! The same port serves the tournament's HTML pages and their live updates ([`web`]).
 //!
-//! The projection follows the log through a [`Feed`] and keeps its snapshots in the service's
-//! own checkpoint store; every query also catches the tournament up with the log, so an answer
+//! The projection follows the log through a [`Feed`] and keeps its snapshots in the host's
+//! checkpoint store; every query also catches the tournament up with the log, so an answer
 //! reflects every command acknowledged before it.
 
 pub mod heads;
@@ -24,15 +24,14 @@ pub mod trf_export;
 pub mod views;
 pub mod web;
 
-use arbiter_eventlog::{CheckpointStore, EventLog, SubscribeFrom};
+use arbiter_eventlog::{CheckpointStore, SubscribeFrom};
 use arbiter_proto::common::v1::TrfFormat;
 use arbiter_proto::events::v1 as pb;
 use arbiter_proto::reporting::v1 as api;
 use arbiter_proto::reporting::v1::reporting_server::{Reporting, ReportingServer};
-use arbiter_round_director::status::{log_status, unknown_tournament};
-use arbiter_round_director::store::{
-    Batch, Feed, Folded, TournamentStore, stream_of, tournament_of,
-};
+use arbiter_service_kit::Host;
+use arbiter_service_kit::status::{log_status, unknown_tournament};
+use arbiter_service_kit::store::{Batch, Feed, Folded, TournamentStore, stream_of, tournament_of};
 use axum::extract::{Path, Query, State as AxState};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response as HttpResponse};
@@ -452,7 +451,7 @@ pub fn players_json(id: &str, f: &Folded) -> serde_json::Value {
     serde_json::json!({
         "tournament_id": id,
         "version": f.version,
-        "numbering_version": arbiter_round_director::players::numbering_version(f),
+        "numbering_version": arbiter_service_kit::players::numbering_version(f),
         "players": players,
     })
 }
@@ -557,69 +556,20 @@ pub async fn follow(
     .await
 }
 
-/// The HTTP port's connections, each with `TCP_NODELAY` set (why: see
-/// [`arbiter_round_director::net`]).
-pub fn http_incoming(
-    listener: tokio::net::TcpListener,
-) -> axum::serve::TapIo<tokio::net::TcpListener, fn(&mut tokio::net::TcpStream)> {
-    use axum::serve::ListenerExt;
-    fn nodelay(tcp: &mut tokio::net::TcpStream) {
-        if let Err(e) = tcp.set_nodelay(true) {
-            tracing::debug!(error = %e, "cannot set TCP_NODELAY on an HTTP connection");
-        }
-    }
-    listener.tap_io(nodelay as fn(&mut tokio::net::TcpStream))
-}
-
-/// How to run reporting on its own.
-pub struct Config {
-    pub log: Arc<dyn EventLog>,
-    pub feed: Feed,
-    /// The service's own store for checkpoints and snapshots.
-    pub checkpoints: CheckpointStore,
-    pub grpc: tokio::net::TcpListener,
-    /// The JSON-over-HTTP API, when wanted.
-    pub http: Option<tokio::net::TcpListener>,
-}
-
-/// Serves reporting until `shutdown` completes, then writes its checkpoints.
-pub async fn run(
-    config: Config,
-    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
-) -> anyhow::Result<()> {
-    let store = Arc::new(TournamentStore::new(
-        config.log,
+/// Adds reporting to `host`: the projection following the host's feed, the gRPC API and the
+/// HTTP router (JSON API and pages; open event streams end when shutdown starts instead of
+/// holding it up).
+pub fn register(host: &mut Host) {
+    let store = host.store().clone();
+    host.follower(
         SERVICE,
-        Some(config.checkpoints.clone()),
-    ));
-    let (stop_tx, stop_rx) = watch::channel(false);
-    let follower = tokio::spawn(follow(
-        store.clone(),
-        config.feed,
-        Some(config.checkpoints),
-        stop_rx.clone(),
-    ));
-    let http = config.http.map(|listener| {
-        let router = http_router_until(store.clone(), Some(stop_rx.clone()));
-        let mut stop = stop_rx.clone();
-        tokio::spawn(async move {
-            axum::serve(http_incoming(listener), router)
-                .with_graceful_shutdown(async move {
-                    let _ = stop.wait_for(|s| *s).await;
-                })
-                .await
-        })
-    });
-    let served = arbiter_round_director::net::grpc_server()
-        .add_service(ReportingService::new(store.clone()).into_server())
-        .serve_with_incoming_shutdown(arbiter_round_director::net::incoming(config.grpc), shutdown)
-        .await;
-    let _ = stop_tx.send(true);
-    follower.await??;
-    if let Some(h) = http {
-        h.await??;
-    }
-    store.checkpoint_all().await;
-    served?;
-    Ok(())
+        follow(
+            store.clone(),
+            host.feed().clone(),
+            host.checkpoints().cloned(),
+            host.stopping(),
+        ),
+    );
+    host.http(http_router_until(store.clone(), Some(host.stopping())));
+    host.grpc(ReportingService::new(store).into_server());
 }

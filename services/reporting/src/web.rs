@@ -44,8 +44,8 @@ use arbiter_pages::{
     result_description, result_label,
 };
 use arbiter_proto::events::v1 as pb;
-use arbiter_round_director::status::log_status;
-use arbiter_round_director::store::{TournamentStore, stream_of, tournament_of};
+use arbiter_service_kit::status::log_status;
+use arbiter_service_kit::store::{TournamentStore, stream_of, tournament_of};
 use arbiter_tiebreak::Format;
 use axum::extract::{Path, Query, State as AxState};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
@@ -218,7 +218,7 @@ pub struct Context<'a> {
     /// The rating worker's last figures for the tournament (player pages only).
     pub ratings: Option<&'a pb::RatingChangesComputed>,
     /// The last signed chain head of the stream, shown in the header.
-    pub signed_head: Option<&'a arbiter_round_director::store::SignedHeadNote>,
+    pub signed_head: Option<&'a arbiter_service_kit::store::SignedHeadNote>,
 }
 
 fn date_text(d: arbiter_core::tournament::Date) -> String {
@@ -1056,7 +1056,7 @@ async fn heads_api(AxState(web): AxState<Web>, Path(id): Path<String>) -> Respon
             .map_err(|e| PageError::from_status(log_status(&e)))?;
         if events.is_empty() {
             return Err(PageError::from_status(
-                arbiter_round_director::status::unknown_tournament(&id),
+                arbiter_service_kit::status::unknown_tournament(&id),
             ));
         }
         Ok(crate::heads::heads_file(&id, &stream, &events))

@@ -8,7 +8,7 @@ use arbiter_eventlog::{EventLog, SledLog};
 use arbiter_proto::common::v1::TournamentRef;
 use arbiter_proto::reporting::v1 as api;
 use arbiter_proto::reporting::v1::reporting_client::ReportingClient;
-use arbiter_round_director::store::{CommandContext, TournamentStore};
+use arbiter_service_kit::store::{CommandContext, TournamentStore};
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
 use std::sync::Arc;

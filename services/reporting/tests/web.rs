@@ -6,7 +6,7 @@ use arbiter_core::tournament::{
     PublishPairing, RecordResult, RegisterPlayer, StartRound, Title,
 };
 use arbiter_eventlog::{EventLog, SledLog};
-use arbiter_round_director::store::{CommandContext, TournamentStore};
+use arbiter_service_kit::store::{CommandContext, TournamentStore};
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
 use futures::StreamExt;
@@ -35,7 +35,7 @@ impl Fixture {
     }
 
     /// Runs `c` on the tournament's stream; returns the stream version after it.
-    async fn run(&mut self, c: impl Fn(&arbiter_round_director::store::Folded) -> Command) -> u64 {
+    async fn run(&mut self, c: impl Fn(&arbiter_service_kit::store::Folded) -> Command) -> u64 {
         self.commands += 1;
         let ctx = CommandContext::new(T, &format!("c{}", self.commands), None, "test").unwrap();
         self.store

@@ -3,10 +3,6 @@
 //! arbiter's own pairing), records and corrects results, closes rounds and finishes the
 //! tournament, over gRPC (`arbiter.round_director.v1.RoundDirector`).
 //!
-//! It also hosts [`store`], the event-sourced tournament store every service uses to fold a
-//! tournament's stream and to run commands against it, and [`status`], how refusals become gRPC
-//! statuses.
-//!
 //! ```text
 //! StartRound(t, r)      -> RoundStarted, PairingRequested      (the pairing worker answers)
 //! PublishPairing(t, r)  -> PairingPublished                     (proposal version 0 = latest)
@@ -14,36 +10,33 @@
 //! CloseRound(t, r)      -> RoundClosed
 //! ```
 //!
-//! [`run`] serves the API on a listener until shutdown, with its own checkpoint store.
+//! [`register`] adds the service to a [`Host`] (the store, validation and statuses it uses
+//! are in `arbiter-service-kit`).
 
-pub mod edge;
 pub mod heads;
-pub mod net;
-pub mod players;
-pub mod status;
-pub mod store;
 
 use arbiter_core::ResultCode;
 use arbiter_core::tournament::{
     BoardResult, CloseRound, Command, CorrectResult, FinishTournament, ManualPairing, Pair,
     PublishPairing, RecordResult, RequestPairing, RoundPhase, StartRound,
 };
-use arbiter_eventlog::{CheckpointStore, EventLog, SubscribeFrom};
+use arbiter_eventlog::SubscribeFrom;
 use arbiter_proto::common::v1::CommandResult;
 use arbiter_proto::convert::{board_result_from_wire, result_code_from_wire};
 use arbiter_proto::round_director::v1 as api;
 use arbiter_proto::round_director::v1::round_director_server::{
     RoundDirector, RoundDirectorServer,
 };
+use arbiter_service_kit::Host;
+use arbiter_service_kit::players::{self, PlayerRef};
+use arbiter_service_kit::status::{self, convert_status, unknown_tournament};
+use arbiter_service_kit::store::{self, CommandContext, Folded, TournamentStore, stream_of};
 use futures::StreamExt;
-use players::PlayerRef;
-use status::{convert_status, unknown_tournament};
 use std::sync::Arc;
-use store::{CommandContext, Folded, TournamentStore, stream_of};
 use tonic::{Request, Response, Status};
 
 /// The service's name: actor of its own appends (signed chain heads), key of its checkpoints;
-/// a client may not use it as actor ([`edge::RESERVED_ACTORS`]).
+/// a client may not use it as actor ([`arbiter_service_kit::edge::RESERVED_ACTORS`]).
 pub const SERVICE: &str = "round-director";
 
 /// The gRPC implementation.
@@ -369,29 +362,23 @@ impl RoundDirector for RoundDirectorService {
     }
 }
 
-/// How to run the round director on its own.
-pub struct Config {
-    pub log: Arc<dyn EventLog>,
-    /// The service's own store for checkpoints and snapshots.
-    pub checkpoints: CheckpointStore,
-    pub grpc: tokio::net::TcpListener,
-}
-
-/// Serves the round director until `shutdown` completes, then writes its checkpoints.
-pub async fn run(
-    config: Config,
-    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
-) -> anyhow::Result<()> {
-    let store = Arc::new(TournamentStore::new(
-        config.log,
-        SERVICE,
-        Some(config.checkpoints),
-    ));
-    let service = RoundDirectorService::new(store.clone());
-    crate::net::grpc_server()
-        .add_service(service.into_server())
-        .serve_with_incoming_shutdown(crate::net::incoming(config.grpc), shutdown)
-        .await?;
-    store.checkpoint_all().await;
-    Ok(())
+/// Adds the round director to `host`, over the host's store. With a `signer`, chain heads are
+/// signed after each publication and finish, and heads left unsigned (a stop between a
+/// publication and its signature, or logs from before signed heads) are signed at start.
+pub fn register(host: &mut Host, signer: Option<Arc<arbiter_eventlog::HeadSigner>>) {
+    let mut service = RoundDirectorService::new(host.store().clone());
+    if let Some(signer) = signer {
+        service = service.with_signer(signer.clone());
+        let log = host.store().log().clone();
+        host.task(async move {
+            let streams = log.list_streams().await.unwrap_or_default();
+            for s in streams.iter().filter(|s| store::tournament_of(s).is_some()) {
+                let signed = heads::sign_missing(&log, &signer, s).await;
+                if !signed.is_empty() {
+                    tracing::info!(stream = %s, versions = ?signed, "signed missing chain heads");
+                }
+            }
+        });
+    }
+    host.grpc(service.into_server());
 }

@@ -389,8 +389,8 @@ pub struct Clients {
 }
 
 fn channel(url: &str) -> Result<Channel, Exit> {
-    // TCP_NODELAY and HTTP/2 keep-alive: see arbiter_round_director::net.
-    Ok(arbiter_round_director::net::endpoint(url)
+    // TCP_NODELAY and HTTP/2 keep-alive: see arbiter_service_kit::net.
+    Ok(arbiter_service_kit::net::endpoint(url)
         .map_err(|e| Exit::Invalid(format!("server address {url:?}: {e}")))?
         .connect_timeout(Duration::from_secs(5))
         .connect_lazy())

@@ -7,7 +7,7 @@ use arbiter_proto::common::v1::{TournamentRef, TrfFormat};
 use arbiter_proto::reporting::v1::ExportTrfRequest;
 use arbiter_proto::reporting::v1::reporting_client::ReportingClient;
 use arbiter_reporting::trf_export::Dialect;
-use arbiter_round_director::store::{Folded, stream_of};
+use arbiter_service_kit::store::{Folded, stream_of};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -57,7 +57,7 @@ async fn export(a: ExportArgs) -> Result<(), Exit> {
     let text = match &a.server {
         Some(url) => {
             let mut client = ReportingClient::connect(
-                arbiter_round_director::net::endpoint(url)
+                arbiter_service_kit::net::endpoint(url)
                     .map_err(|e| Exit::Invalid(format!("server address {url:?}: {e}")))?,
             )
             .await

@@ -111,7 +111,7 @@ pub fn read_heads_file(path: &Path) -> Result<Vec<SignedHead>, Exit> {
 /// with the stored payloads, so that the hash chain is checked here and not taken on trust.
 pub async fn fetch_events(url: &str, tournament: &str) -> Result<Vec<StoredEvent>, Exit> {
     let mut client = ReportingClient::connect(
-        arbiter_round_director::net::endpoint(url)
+        arbiter_service_kit::net::endpoint(url)
             .map_err(|e| Exit::Invalid(format!("server address {url:?}: {e}")))?,
     )
     .await

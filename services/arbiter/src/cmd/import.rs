@@ -22,7 +22,7 @@ use arbiter_core::tournament::{
     Title, decide,
 };
 use arbiter_core::{Color, PlayerId, ResultCode, RoundEntry};
-use arbiter_round_director::store::{CommandContext, TournamentStore, stream_of};
+use arbiter_service_kit::store::{CommandContext, TournamentStore, stream_of};
 use arbiter_trf::{AccelerationSource, Record, TextCode, TrfFile};
 use std::collections::BTreeMap;
 use std::path::PathBuf;

@@ -19,7 +19,7 @@ use super::backend::{Exit, LogArgs, OpenedLog, block_on};
 use super::heads;
 use arbiter_eventlog::{LogError, SignedHead, StoredEvent};
 use arbiter_proto::events::v1::event::Kind;
-use arbiter_round_director::store::stream_of;
+use arbiter_service_kit::store::stream_of;
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 use std::process::ExitCode;

@@ -16,7 +16,7 @@ use arbiter_rating::norms::{NormEvent, NormKind, NormOpponent, NormRound, NormSe
 use arbiter_rating::{
     Federation, KFactor, KInputs, RatedGame, RatingChange, RuleSet, Titles, rating_change,
 };
-use arbiter_round_director::store::{CommandContext, TournamentStore};
+use arbiter_service_kit::store::{CommandContext, TournamentStore};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 

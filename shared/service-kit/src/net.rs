@@ -42,6 +42,19 @@ pub fn incoming(listener: TcpListener) -> TcpIncoming {
         .with_keepalive(Some(TCP_KEEPALIVE))
 }
 
+/// The HTTP port's connections, each with `TCP_NODELAY` set (why: see above).
+pub fn http_incoming(
+    listener: TcpListener,
+) -> axum::serve::TapIo<TcpListener, fn(&mut tokio::net::TcpStream)> {
+    use axum::serve::ListenerExt;
+    fn nodelay(tcp: &mut tokio::net::TcpStream) {
+        if let Err(e) = tcp.set_nodelay(true) {
+            tracing::debug!(error = %e, "cannot set TCP_NODELAY on an HTTP connection");
+        }
+    }
+    listener.tap_io(nodelay as fn(&mut tokio::net::TcpStream))
+}
+
 /// A client endpoint for `url` with `TCP_NODELAY` and HTTP/2 keep-alive (also while idle, so
 /// that a long-lived client notices a restarted server).
 pub fn endpoint(url: &str) -> Result<Endpoint, tonic::transport::Error> {

@@ -1,23 +1,22 @@
 //! Disk taken by the services' checkpoints compared with the event log itself.
 //!
-//! Lays out a data folder as `arbiter serve` does: the sled log in `log/`, and the checkpoint
-//! store the services share in `checkpoints/` (`ARBITER_DISK_PER_SERVICE=1`: one store per
-//! service in `<service>/`, as distributed processes have), each service folding every stream
-//! with its own
-//! [`TournamentStore`] (one executes the commands, the others catch up after each, as the
-//! feed followers do). It plays one large event (`ARBITER_DISK_PLAYERS` registrations, default
+//! Lays out a data folder as `arbiter serve` does: the sled log in `log/`, and the one
+//! [`TournamentStore`] the services of the process share, its checkpoints in `checkpoints/`
+//! (`ARBITER_DISK_PER_SERVICE=1`: one store per service, its checkpoints in `<service>/`, as
+//! distributed processes have, each folding every stream: one executes the commands, the
+//! others catch up after each, as the feed followers do). It plays one large event (`ARBITER_DISK_PLAYERS` registrations, default
 //! 9,999, the most a pairing number can name) and `ARBITER_DISK_SMALL` small events (default 300) of `ARBITER_DISK_SMALL_PLAYERS`
 //! players (default 100), 16 at a time; then writes the shutdown checkpoints, closes
 //! everything and prints the size of `log/` and of the whole folder (as `du` counts it: blocks
 //! allocated), and the peak RSS.
 //!
-//! `cargo bench -p arbiter-round-director --bench store_disk`; without `--bench` (under
+//! `cargo bench -p arbiter-service-kit --bench store_disk`; without `--bench` (under
 //! `cargo test --benches`) it plays a few small events as a smoke test.
 
 use arbiter_core::tournament::{Command, CreateTournament, RegisterPlayer};
 use arbiter_eventlog::testing::TempDir;
 use arbiter_eventlog::{CheckpointStore, EventLog, SledLog};
-use arbiter_round_director::store::{
+use arbiter_service_kit::store::{
     CommandContext, SNAPSHOT_MIN_EVENTS, SNAPSHOT_OWNER, TournamentStore,
 };
 use std::path::Path;
@@ -115,14 +114,15 @@ async fn main() {
         let shared = (!per_service).then(|| {
             CheckpointStore::open(dir.path().join("checkpoints")).expect("checkpoint store")
         });
-        let cps: Vec<CheckpointStore> = SERVICES
+        let names: &[&str] = if per_service { &SERVICES } else { &["arbiter"] };
+        let cps: Vec<CheckpointStore> = names
             .iter()
             .map(|s| match &shared {
                 Some(cp) => cp.clone(),
                 None => CheckpointStore::open(dir.path().join(s)).expect("checkpoint store"),
             })
             .collect();
-        let stores: Vec<TournamentStore> = SERVICES
+        let stores: Vec<TournamentStore> = names
             .iter()
             .zip(&cps)
             .map(|(s, cp)| {
@@ -155,7 +155,6 @@ async fn main() {
         }
         let live: usize = cps
             .iter()
-            .take(if per_service { cps.len() } else { 1 })
             .map(|cp| {
                 cp.list(SNAPSHOT_OWNER)
                     .expect("list")
@@ -177,9 +176,12 @@ async fn main() {
     let total = du(dir.path());
     let mb = |b: u64| b as f64 / 1_048_576.0;
     println!(
-        "1 event of {big} players + {small} events of {small_players} players, {} services: \
-         {:.1} s",
-        SERVICES.len(),
+        "1 event of {big} players + {small} events of {small_players} players, {}: {:.1} s",
+        if per_service {
+            "one store per service"
+        } else {
+            "one shared store"
+        },
         took.as_secs_f64()
     );
     println!("log/            {:>9.1} MB", mb(log));
