@@ -1,18 +1,35 @@
 //! From a parsed TRF file to the tournament record the pairing engine replays.
 
 use crate::{RecordPlayer, RuleSet, TournamentRecord};
+use arbiter_core::{ResultCode, RoundEntry};
 use arbiter_trf::{DutchRules, TextCode, TrfFile};
 
 /// The tournament record of a TRF file (any profile: TRF16 with XX/BB extensions, TRF-2026).
 pub fn record_from_trf(file: &TrfFile) -> Result<TournamentRecord, String> {
     let acc = file.accelerations();
+    // A blank block in a round that was paired is a player who was not paired (withdrawn or
+    // absent; spec/trf.md §4: a blank result is `Z`), as the endorsed checkers read it; only
+    // the round to be paired keeps blanks as "to be paired".
+    let paired: Vec<u32> = (1..=file.round_columns())
+        .filter(|&r| file.is_round_paired(r))
+        .collect();
     let players: Vec<RecordPlayer> = file
         .players()
-        .map(|p| RecordPlayer {
-            id: p.start_number,
-            rating: p.rating.unwrap_or(0),
-            rounds: p.rounds.clone(),
-            acceleration: acc.points.get(&p.start_number).cloned().unwrap_or_default(),
+        .map(|p| {
+            let mut rounds = p.rounds.clone();
+            for &r in &paired {
+                let i = r as usize - 1;
+                if rounds.len() <= i {
+                    rounds.resize(i + 1, None);
+                }
+                rounds[i].get_or_insert(RoundEntry::bye(ResultCode::ZeroBye));
+            }
+            RecordPlayer {
+                id: p.start_number,
+                rating: p.rating.unwrap_or(0),
+                rounds,
+                acceleration: acc.points.get(&p.start_number).cloned().unwrap_or_default(),
+            }
         })
         .collect();
     if players.is_empty() {

@@ -143,9 +143,11 @@ fn forfeit_colours(records: &mut [Record], w: &mut Vec<TrfWarning>) {
 }
 
 /// A blank block in a round that was paired (a withdrawn or absent player's column, often
-/// simply not filled in by the program) is `Z`: not paired, no points (§4: a blank result is
-/// `Z`). The round being paired next has no games yet and keeps its blanks ("to be paired").
-fn blank_blocks(records: &mut [Record], w: &mut Vec<TrfWarning>) {
+/// simply not filled in by the program) means `Z`: not paired, no points (§4: a blank result
+/// is `Z`); the pairing record, the import and the standings read it so. The model keeps the
+/// blank (an export writes the file back as it came); the warning says how it is read. The
+/// round being paired next has no games yet and keeps its blanks ("to be paired").
+fn blank_blocks(records: &[Record], w: &mut Vec<TrfWarning>) {
     let mut paired = BTreeSet::new();
     for rec in records.iter() {
         if let Record::Player(p) = rec {
@@ -160,22 +162,18 @@ fn blank_blocks(records: &mut [Record], w: &mut Vec<TrfWarning>) {
         }
     }
     let Some(&last) = paired.last() else { return };
-    for (idx, rec) in records.iter_mut().enumerate() {
+    for (idx, rec) in records.iter().enumerate() {
         let Record::Player(p) = rec else { continue };
         for i in 0..=last {
             if !paired.contains(&i) || p.rounds.get(i).is_some_and(Option::is_some) {
                 continue;
             }
-            if p.rounds.len() <= i {
-                p.rounds.resize(i + 1, None);
-            }
-            p.rounds[i] = Some(RoundEntry::bye(ResultCode::ZeroBye));
             let s = 92 + 10 * i;
             w.push(TrfWarning::new(
                 WarningKind::Legacy,
                 Some(Location::span(idx + 1, s, s + 7)),
                 format!("round {}", i + 1),
-                "blank in a paired round; read as 0000 - Z (not paired, no points)",
+                "blank in a paired round; read as 0000 - Z (not paired, no points) and kept blank",
             ));
         }
     }

@@ -2,6 +2,8 @@
 //! it reads in the tolerant mode with the warning its variation calls for, is refused by the
 //! strict mode where the spec refuses it, and reads as the same model as its normalised twin.
 
+use arbiter_core::{ResultCode, RoundEntry};
+use arbiter_trf::TrfFile;
 use arbiter_trf::{
     Encoding, ErrorKind, ParseOptions, Trf, TrfError, WarningKind, parse_bytes_with,
 };
@@ -147,9 +149,24 @@ fn every_variant_reads_tolerantly_with_its_warning() {
             t.warnings
         );
         if c.same_model {
-            assert_eq!(t.file, twin(c.name).file, "{}", c.name);
+            assert_eq!(blanks_as_zero(&t.file), twin(c.name).file, "{}", c.name);
         }
     }
+}
+
+/// The model keeps a blank block as written (an export gives the file back); it means `Z`.
+fn blanks_as_zero(f: &TrfFile) -> TrfFile {
+    let paired = f.round_to_pair() as usize - 1;
+    let mut f = f.clone();
+    for p in f.players_mut() {
+        if p.rounds.len() < paired {
+            p.rounds.resize(paired, None);
+        }
+        for e in &mut p.rounds[..paired] {
+            e.get_or_insert(RoundEntry::bye(ResultCode::ZeroBye));
+        }
+    }
+    f
 }
 
 #[test]

@@ -1,8 +1,9 @@
 //! `arbiter check`: replay every round of a complete tournament and report each round whose
 //! recorded pairing differs from the engine's, with the rule that decides between them.
 
+use super::trf_input::{ReadArgs, WarningFormat};
 use super::{Failure, load_record, rule_set_for};
-use arbiter_pairing::{RecordedPairing, Verdict, compare};
+use arbiter_pairing::{Board, PairingInput, RecordedPairing, TournamentRecord, Verdict, compare};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -13,6 +14,11 @@ pub struct CheckArgs {
     pub system: Option<String>,
     /// A tournament with its rounds paired (TRF).
     pub input: PathBuf,
+    #[command(flatten)]
+    pub read: ReadArgs,
+    /// How reading warnings are printed on standard error: text or json (one object a line).
+    #[arg(long, default_value = "text")]
+    pub format: String,
 }
 
 pub fn run(a: CheckArgs) -> ExitCode {
@@ -24,7 +30,7 @@ pub fn run(a: CheckArgs) -> ExitCode {
 }
 
 fn run_inner(a: &CheckArgs) -> Result<usize, Failure> {
-    let (record, file) = load_record(&a.input)?;
+    let (record, file) = load_record(&a.input, &a.read, WarningFormat::for_output(&a.format))?;
     let rule_set = rule_set_for(a.system.as_deref(), &file)?;
     let rounds = record.paired_rounds();
     let mut differing = 0;
@@ -32,7 +38,7 @@ fn run_inner(a: &CheckArgs) -> Result<usize, Failure> {
         let input = record
             .input_for_round(r, rule_set)
             .map_err(|m| Failure::Invalid(format!("{}: round {r}: {m}", a.input.display())))?;
-        let recorded = record.recorded(r);
+        let recorded = with_colourless_forfeits(&record, r, &input);
         match compare(&input, &recorded) {
             Ok(c) if c.verdict == Verdict::Identical => {}
             Ok(c) => {
@@ -59,6 +65,49 @@ fn run_inner(a: &CheckArgs) -> Result<usize, Failure> {
         rounds
     );
     Ok(differing)
+}
+
+/// The recorded pairing of round `r`, with the forfeits written with colour `-` on both lines:
+/// a forfeit is a pairing of its round whatever colour is written (as the endorsed checkers
+/// count it), and colours of a game not played are no difference, so such a board takes the
+/// engine's colours when the engine made the same pair.
+fn with_colourless_forfeits(
+    record: &TournamentRecord,
+    r: u32,
+    input: &PairingInput,
+) -> RecordedPairing {
+    let mut recorded = record.recorded(r);
+    let i = (r - 1) as usize;
+    let mut pairs = Vec::new();
+    for p in &record.players {
+        if let Some(Some(e)) = p.rounds.get(i)
+            && let (Some(o), None) = (e.opponent, e.color)
+        {
+            let pair = (p.id.min(o), p.id.max(o));
+            let known = recorded
+                .boards
+                .iter()
+                .any(|b| (b.white.min(b.black), b.white.max(b.black)) == pair);
+            if !known && !pairs.contains(&pair) {
+                pairs.push(pair);
+            }
+        }
+    }
+    if pairs.is_empty() {
+        return recorded;
+    }
+    let engine = arbiter_pairing::pair(input)
+        .map(|p| p.boards)
+        .unwrap_or_default();
+    for (a, b) in pairs {
+        let board = engine
+            .iter()
+            .find(|e| (e.white, e.black) == (b, a))
+            .copied()
+            .unwrap_or(Board { white: a, black: b });
+        recorded.boards.push(board);
+    }
+    recorded
 }
 
 fn print_diff(recorded: &RecordedPairing, engine: &RecordedPairing) {

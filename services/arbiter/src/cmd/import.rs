@@ -43,6 +43,12 @@ pub struct ImportArgs {
     /// force on its start date; a file with neither is refused).
     #[arg(long = "system", alias = "rule-set")]
     pub system: Option<String>,
+    #[command(flatten)]
+    pub read: super::trf_input::ReadArgs,
+    /// How reading and import warnings are printed on standard error: text or json (one object
+    /// a line).
+    #[arg(long, default_value = "text")]
+    pub format: String,
 }
 
 pub fn run(a: ImportArgs) -> ExitCode {
@@ -730,10 +736,23 @@ pub fn plan(
                 bye = Some(map(p.start_number, &at)?);
                 continue;
             }
-            let (Some(o), Some(Color::White)) = (e.opponent, e.color) else {
-                if e.opponent.is_some() && e.color.is_none() {
-                    return Err(format!("{at}: an opponent but no colour"));
-                }
+            // A forfeit written with colour `-` on both lines is still a pairing of its round;
+            // its colours were never played (C.04.1 colour history skips forfeits), so the
+            // lower start number is put on White's side of the board.
+            let colourless_forfeit = |o: PlayerId| {
+                !e.result.is_played()
+                    && file
+                        .player(o)
+                        .and_then(|q| q.entry(r))
+                        .is_some_and(|q| q.color.is_none() && q.opponent == Some(p.start_number))
+            };
+            let white = match (e.opponent, e.color) {
+                (Some(o), Some(Color::White)) => Some(o),
+                (Some(o), None) if colourless_forfeit(o) => (p.start_number < o).then_some(o),
+                (Some(_), None) => return Err(format!("{at}: an opponent but no colour")),
+                _ => None,
+            };
+            let Some(o) = white else {
                 continue;
             };
             let black = file
@@ -836,8 +855,9 @@ async fn import(a: ImportArgs) -> Result<(), Exit> {
         let source = input.display().to_string();
         let bytes = std::fs::read(input)
             .map_err(|e| Exit::Unavailable(format!("cannot read {source}: {e}")))?;
-        let trf = arbiter_trf::parse_bytes(&bytes)
-            .map_err(|e| Exit::Invalid(format!("{source}: {e}")))?;
+        let trf = super::trf_input::parse(&bytes, &source, &a.read).map_err(Exit::Invalid)?;
+        let format = super::trf_input::WarningFormat::for_output(&a.format);
+        super::trf_input::print_warnings(&source, &trf.warnings, format);
         let id = a.id.clone().unwrap_or_else(|| id_from_path(input));
         stream_of(&id).map_err(|s| status_exit("--id", &s))?;
         if !ids.insert(id.clone()) {
@@ -855,7 +875,13 @@ async fn import(a: ImportArgs) -> Result<(), Exit> {
             );
         }
         for w in &plan.warnings {
-            eprintln!("warning: {source}: {w}");
+            match format {
+                super::trf_input::WarningFormat::Text => eprintln!("warning: {source}: {w}"),
+                super::trf_input::WarningFormat::Json => eprintln!(
+                    "{}",
+                    serde_json::json!({"file": source, "kind": "Import", "message": w})
+                ),
+            }
         }
         plans.push((source, plan));
     }

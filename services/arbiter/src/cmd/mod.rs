@@ -5,6 +5,7 @@ pub mod check;
 pub mod pair;
 pub mod rate;
 pub mod standings;
+pub mod trf_input;
 
 // The event-sourced service: serve, import, replay, export, client, demo.
 pub mod backend;
@@ -52,13 +53,17 @@ impl Failure {
     }
 }
 
-/// Reads and parses a TRF file into a tournament record.
-pub fn load_record(path: &Path) -> Result<(TournamentRecord, arbiter_trf::TrfFile), Failure> {
-    let bytes = std::fs::read(path)
-        .map_err(|e| Failure::Unreadable(format!("cannot read {}: {e}", path.display())))?;
-    let file = arbiter_trf::parse_bytes(&bytes)
-        .map_err(|e| Failure::Invalid(format!("{}: {e}", path.display())))?
-        .file;
+/// Reads and parses a TRF file into a tournament record, printing its warnings.
+pub fn load_record(
+    path: &Path,
+    read: &trf_input::ReadArgs,
+    format: trf_input::WarningFormat,
+) -> Result<(TournamentRecord, arbiter_trf::TrfFile), Failure> {
+    let file = trf_input::read_trf(path, read, format)?.file;
+    if read.strict {
+        trf_input::strict_byes(&file)
+            .map_err(|m| Failure::Invalid(format!("{}: {m}", path.display())))?;
+    }
     let record = arbiter_pairing::trf::record_from_trf(&file)
         .map_err(|m| Failure::Invalid(format!("{}: {m}", path.display())))?;
     Ok((record, file))

@@ -1,5 +1,6 @@
 //! `arbiter pair`: pair the next round of a TRF file.
 
+use super::trf_input::{ReadArgs, WarningFormat};
 use super::{Failure, load_record, rule_set_for};
 use arbiter_pairing::{PairingError, pair};
 use std::path::PathBuf;
@@ -20,6 +21,11 @@ pub struct PairArgs {
     /// Print, per bracket, its players, pairs, floaters and the criteria not fully met.
     #[arg(long)]
     pub explain: bool,
+    #[command(flatten)]
+    pub read: ReadArgs,
+    /// How reading warnings are printed on standard error: text or json (one object a line).
+    #[arg(long, default_value = "text")]
+    pub format: String,
 }
 
 pub fn run(a: PairArgs) -> ExitCode {
@@ -30,7 +36,7 @@ pub fn run(a: PairArgs) -> ExitCode {
 }
 
 fn run_inner(a: &PairArgs) -> Result<(), Failure> {
-    let (record, file) = load_record(&a.input)?;
+    let (record, file) = load_record(&a.input, &a.read, WarningFormat::for_output(&a.format))?;
     let rule_set = rule_set_for(a.system.as_deref(), &file)?;
     let round = record.next_round();
     if round > record.total_rounds.max(1) && record.total_rounds > 0 {

@@ -6,6 +6,7 @@
 //! the file, line, column and field, or the option), 5 the file cannot be read.
 
 use super::Failure;
+use super::trf_input::{ReadArgs, WarningFormat};
 use arbiter_tiebreak::{Format, Options, RuleSet, TieBreakList, standings_report_with, trf};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -32,6 +33,8 @@ pub struct StandingsArgs {
     /// regulations publish one.
     #[arg(long)]
     pub unrated_rating: Option<u32>,
+    #[command(flatten)]
+    pub read: ReadArgs,
 }
 
 pub fn run(a: StandingsArgs) -> ExitCode {
@@ -44,16 +47,9 @@ pub fn run(a: StandingsArgs) -> ExitCode {
     }
 }
 
-/// Reads and parses a TRF file; warnings go to standard error.
+/// Reads and parses a TRF file in the default (tolerant) mode; warnings go to standard error.
 pub fn read_trf(path: &Path) -> Result<arbiter_trf::Trf, Failure> {
-    let bytes = std::fs::read(path)
-        .map_err(|e| Failure::Unreadable(format!("cannot read {}: {e}", path.display())))?;
-    let trf = arbiter_trf::parse_bytes(&bytes)
-        .map_err(|e| Failure::Invalid(format!("{}: {e}", path.display())))?;
-    for w in &trf.warnings {
-        eprintln!("warning: {}: {w}", path.display());
-    }
-    Ok(trf)
+    super::trf_input::read_trf(path, &ReadArgs::default(), WarningFormat::Text)
 }
 
 fn run_inner(a: &StandingsArgs) -> Result<String, Failure> {
@@ -78,7 +74,8 @@ fn run_inner(a: &StandingsArgs) -> Result<String, Failure> {
         })
         .transpose()?;
 
-    let file = read_trf(&a.input)?.file;
+    let file =
+        super::trf_input::read_trf(&a.input, &a.read, WarningFormat::for_output(&a.format))?.file;
     let shown = a.input.display();
     let list = match asked {
         Some(l) => l,
