@@ -883,11 +883,13 @@ fn read_player(
     }
     // Fixed part fine, round area shifted: read the round area as (opponent colour result) groups.
     let mut local = Vec::new();
+    let mut pabs = Vec::new();
     if let Ok(mut p) = read_player_fixed(l, opts, &mut local)
-        && let Some(r) = read_rounds_tokens(l)
+        && let Some(r) = read_rounds_tokens(l, opts, &mut local, &mut pabs)
     {
         p.rounds = r;
         w.append(&mut local);
+        legacy_pab.append(&mut pabs);
         w.push(TrfWarning::new(
                 WarningKind::Realigned,
                 Some(Location::line(l.no)),
@@ -1258,7 +1260,12 @@ fn entry(
 }
 
 /// Lenient fallback: the round area from column 90 as groups of three tokens.
-fn read_rounds_tokens(l: &Line) -> Option<Vec<Option<RoundEntry>>> {
+fn read_rounds_tokens(
+    l: &Line,
+    opts: &ParseOptions,
+    w: &mut Vec<TrfWarning>,
+    legacy_pab: &mut Vec<usize>,
+) -> Option<Vec<Option<RoundEntry>>> {
     let toks = l.tokens(90);
     if !toks.len().is_multiple_of(3) {
         return None;
@@ -1276,6 +1283,17 @@ fn read_rounds_tokens(l: &Line) -> Option<Vec<Option<RoundEntry>>> {
         let result = ResultCode::from_trf(rc.next()?)?;
         if c.next().is_some() || rc.next().is_some() {
             return None;
+        }
+        let r = out.len() + 1;
+        if opts.tolerates()
+            && opponent.is_none()
+            && let Some(e) = crate::legacy::bye_code(l, r, g[0].1, Some(result), w)
+        {
+            if e.result == ResultCode::PairingBye {
+                legacy_pab.push(r);
+            }
+            out.push(Some(e));
+            continue;
         }
         let mut ignored = Vec::new();
         let probe = Line::new(l.no, "");

@@ -23,6 +23,11 @@ fn samples() -> &'static Vec<Vec<u8>> {
         .map(|f| std::fs::read(g.join(f)).unwrap())
         .collect();
         v.push(common::base_text().into_bytes());
+        // Files as older programs write them (legacy dates, byes, encodings).
+        let l = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/legacy");
+        for f in ["all-at-once.trf", "dates-iso.trf", "forfeit-colourless.trf"] {
+            v.push(std::fs::read(l.join(f)).unwrap());
+        }
         v
     })
 }
@@ -57,7 +62,16 @@ fn exercise(f: &TrfFile, opts: &ParseOptions) {
 }
 
 fn try_all(bytes: &[u8]) {
-    for opts in [ParseOptions::default(), ParseOptions::lenient()] {
+    let both = ParseOptions {
+        lenient: true,
+        tolerant: true,
+    };
+    for opts in [
+        ParseOptions::default(),
+        ParseOptions::lenient(),
+        ParseOptions::tolerant(),
+        both,
+    ] {
         if let Ok(t) = parse_bytes_with(bytes, &opts) {
             exercise(&t.file, &opts);
         }
@@ -107,6 +121,16 @@ const PIECES: &[&str] = &[
     "9999",
     "-9.9",
     ".5",
+    "0000 - =",
+    "0000 - +",
+    "0000 - -",
+    "        ",
+    "10.09.13",
+    "11.25.02",
+    "2013-09-10",
+    "1969.12.06",
+    ".  .",
+    "\u{8A}",
 ];
 
 fn mutation() -> impl Strategy<Value = Mutation> {
@@ -191,7 +215,7 @@ proptest! {
 
     #[test]
     fn mutated_corpus_files_never_panic(
-        which in 0usize..7,
+        which in 0usize..10,
         muts in prop::collection::vec(mutation(), 1..4),
     ) {
         let input = apply(samples()[which].clone(), &muts);
@@ -201,7 +225,12 @@ proptest! {
 
 #[test]
 fn the_unmutated_samples_are_accepted() {
+    // The legacy files (the last three) only in the tolerant mode.
     for s in samples() {
+        let t = parse_bytes_with(s, &ParseOptions::tolerant()).unwrap();
+        exercise(&t.file, &ParseOptions::tolerant());
+    }
+    for s in &samples()[..samples().len() - 3] {
         let t = parse_bytes_with(s, &ParseOptions::default()).unwrap();
         exercise(&t.file, &ParseOptions::default());
     }
