@@ -1,0 +1,302 @@
+//! Who may call what.
+//!
+//! - [`keys::KeySet`]: the Ed25519 keys that sign and verify the deployment's own tokens, kept
+//!   as a JWK set (rotation: several keys, a token names its key by `kid`; the last key signs).
+//! - [`Claims`]: what a token says: `sub`, `role`, `tournaments`, `entry`, `iss`, `aud`, `exp`,
+//!   `iat`.
+//! - [`verify::Verifier`]: checks a bearer token (the deployment's keys, or an OIDC issuer's
+//!   JWKS) and turns it into a [`Principal`].
+//! - [`layer::AuthLayer`]: the tower layer in front of every gRPC service: no token or a bad
+//!   one on a call that changes something is `UNAUTHENTICATED`; a good one puts the
+//!   [`Principal`] in the request's extensions.
+//! - [`Principal::authorize`]: the role a command needs on a tournament; a refusal is
+//!   `PERMISSION_DENIED` naming the role needed and the tournament.
+
+pub mod keys;
+pub mod layer;
+pub mod verify;
+
+use serde::{Deserialize, Serialize};
+use tonic::Status;
+
+/// The `iss` of the deployment's own tokens.
+pub const ISSUER: &str = "arbiter";
+/// The `aud` every token must carry.
+pub const AUDIENCE: &str = "arbiter";
+/// `tournaments` entry that covers every tournament.
+pub const ALL_TOURNAMENTS: &str = "*";
+
+/// What a token's holder is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Role {
+    /// Creates tournaments, appoints arbiters, may do everything.
+    Admin,
+    /// Everything that changes the tournaments of the token.
+    ChiefArbiter,
+    /// Everything that changes the tournaments of the token.
+    Arbiter,
+    /// His own bye requests and withdrawal (entry `entry`) in the tournaments of the token.
+    Player,
+    /// Screening results; no call that changes a tournament.
+    FairPlayOfficer,
+    /// No token: reads only.
+    Public,
+}
+
+impl Role {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Role::Admin => "admin",
+            Role::ChiefArbiter => "chief-arbiter",
+            Role::Arbiter => "arbiter",
+            Role::Player => "player",
+            Role::FairPlayOfficer => "fair-play-officer",
+            Role::Public => "public",
+        }
+    }
+
+    /// Parses the claim's spelling.
+    pub fn parse(s: &str) -> Option<Role> {
+        serde_json::from_value(serde_json::Value::String(s.to_string())).ok()
+    }
+}
+
+impl std::fmt::Display for Role {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// The claims of a token.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Claims {
+    pub sub: String,
+    pub role: Role,
+    /// Tournament ids (or `"*"`), for arbiters, players and fair-play officers.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tournaments: Vec<String>,
+    /// A player's entry number.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub entry: Option<u32>,
+    pub iss: String,
+    pub aud: String,
+    pub exp: u64,
+    pub iat: u64,
+}
+
+/// The authenticated caller of one request.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Principal {
+    /// The token's `sub`: recorded as the actor of the events the call appends.
+    pub subject: String,
+    pub role: Role,
+    pub tournaments: Vec<String>,
+    pub entry: Option<u32>,
+}
+
+/// What a command may touch once authorized.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Grant {
+    /// Anything the command names.
+    Full,
+    /// Only the player with this entry number (a player's own requests).
+    OwnEntry(u32),
+}
+
+impl Grant {
+    /// Refuses a command about another player than the one the grant allows.
+    #[allow(clippy::result_large_err)]
+    pub fn check_entry(self, tournament: &str, entry: u32) -> Result<(), Status> {
+        match self {
+            Grant::Full => Ok(()),
+            Grant::OwnEntry(own) if own == entry => Ok(()),
+            Grant::OwnEntry(own) => Err(Status::permission_denied(format!(
+                "a player's token (entry {own}) may only act for entry {own} in tournament \
+                 {tournament:?}, not for entry {entry}; an arbiter of the tournament may"
+            ))),
+        }
+    }
+}
+
+/// Player commands: the player himself may send them, for his own entry.
+const PLAYER_OWN: &[&str] = &["RequestBye", "CancelBye", "WithdrawPlayer"];
+
+impl Principal {
+    /// The caller without a token.
+    pub fn public() -> Principal {
+        Principal {
+            subject: String::new(),
+            role: Role::Public,
+            tournaments: Vec::new(),
+            entry: None,
+        }
+    }
+
+    /// Whether the token names `tournament` (or every tournament).
+    pub fn covers(&self, tournament: &str) -> bool {
+        self.tournaments
+            .iter()
+            .any(|t| t == ALL_TOURNAMENTS || t == tournament)
+    }
+
+    fn scope(&self) -> String {
+        if self.tournaments.is_empty() {
+            "no tournament".to_string()
+        } else {
+            format!("tournaments {}", self.tournaments.join(", "))
+        }
+    }
+
+    /// May this caller run `command` (the gRPC method name) on `tournament`? Refusals name the
+    /// role needed and the tournament.
+    #[allow(clippy::result_large_err)]
+    pub fn authorize(&self, command: &str, tournament: &str) -> Result<Grant, Status> {
+        let needs_arbiter = || {
+            Status::permission_denied(format!(
+                "{command} on tournament {tournament:?} needs an admin, or a chief-arbiter or \
+                 arbiter token for that tournament; the token of {:?} is {} for {}",
+                self.subject,
+                self.role,
+                self.scope()
+            ))
+        };
+        match self.role {
+            Role::Public => Err(Status::unauthenticated(format!(
+                "{command} changes tournament {tournament:?}: send a bearer token \
+                 (authorization: Bearer TOKEN)"
+            ))),
+            Role::Admin => Ok(Grant::Full),
+            _ if command == "CreateTournament" => Err(Status::permission_denied(format!(
+                "CreateTournament needs an admin token; the token of {:?} is {}",
+                self.subject, self.role
+            ))),
+            Role::ChiefArbiter | Role::Arbiter if self.covers(tournament) => Ok(Grant::Full),
+            Role::ChiefArbiter | Role::Arbiter => Err(needs_arbiter()),
+            Role::FairPlayOfficer => Err(Status::permission_denied(format!(
+                "{command} on tournament {tournament:?}: a fair-play officer may not change a \
+                 tournament; it needs an arbiter of the tournament"
+            ))),
+            Role::Player if !self.covers(tournament) => Err(needs_arbiter()),
+            Role::Player => match command {
+                "RegisterPlayer" | "EnterLate" => Err(Status::permission_denied(format!(
+                    "{command} on tournament {tournament:?}: the tournament does not allow self \
+                     registration (there is no such setting yet); an arbiter of the tournament \
+                     registers players"
+                ))),
+                "RecordResult" => Err(Status::permission_denied(format!(
+                    "RecordResult on tournament {tournament:?}: the tournament does not let \
+                     players record their own results (there is no such setting yet); an \
+                     arbiter of the tournament records them"
+                ))),
+                c if PLAYER_OWN.contains(&c) => match self.entry {
+                    Some(e) => Ok(Grant::OwnEntry(e)),
+                    None => Err(Status::permission_denied(format!(
+                        "{command} on tournament {tournament:?}: the player token of {:?} \
+                         names no entry",
+                        self.subject
+                    ))),
+                },
+                _ => Err(needs_arbiter()),
+            },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p(role: Role, t: &[&str], entry: Option<u32>) -> Principal {
+        Principal {
+            subject: "s".into(),
+            role,
+            tournaments: t.iter().map(|s| s.to_string()).collect(),
+            entry,
+        }
+    }
+
+    #[test]
+    fn roles_per_command() {
+        use tonic::Code::{PermissionDenied, Unauthenticated};
+        let code = |r: Result<Grant, Status>| r.map_err(|s| s.code());
+        assert_eq!(
+            code(p(Role::Admin, &[], None).authorize("CreateTournament", "t")),
+            Ok(Grant::Full)
+        );
+        assert_eq!(
+            code(p(Role::Arbiter, &["*"], None).authorize("CreateTournament", "t")),
+            Err(PermissionDenied)
+        );
+        assert_eq!(
+            code(p(Role::Arbiter, &["t"], None).authorize("RecordResult", "t")),
+            Ok(Grant::Full)
+        );
+        assert_eq!(
+            code(p(Role::ChiefArbiter, &["*"], None).authorize("CloseRound", "u")),
+            Ok(Grant::Full)
+        );
+        assert_eq!(
+            code(p(Role::Arbiter, &["t"], None).authorize("RecordResult", "u")),
+            Err(PermissionDenied)
+        );
+        assert_eq!(
+            code(p(Role::Player, &["t"], Some(3)).authorize("RequestBye", "t")),
+            Ok(Grant::OwnEntry(3))
+        );
+        assert_eq!(
+            code(p(Role::Player, &["t"], Some(3)).authorize("RequestBye", "u")),
+            Err(PermissionDenied)
+        );
+        assert_eq!(
+            code(p(Role::Player, &["t"], None).authorize("CancelBye", "t")),
+            Err(PermissionDenied)
+        );
+        assert_eq!(
+            code(p(Role::Player, &["t"], Some(3)).authorize("RecordResult", "t")),
+            Err(PermissionDenied)
+        );
+        assert_eq!(
+            code(p(Role::Player, &["t"], Some(3)).authorize("RegisterPlayer", "t")),
+            Err(PermissionDenied)
+        );
+        assert_eq!(
+            code(p(Role::FairPlayOfficer, &["*"], None).authorize("CorrectResult", "t")),
+            Err(PermissionDenied)
+        );
+        assert_eq!(
+            code(Principal::public().authorize("StartRound", "t")),
+            Err(Unauthenticated)
+        );
+        assert!(Grant::OwnEntry(3).check_entry("t", 3).is_ok());
+        let e = Grant::OwnEntry(3).check_entry("t", 4).unwrap_err();
+        assert_eq!(e.code(), PermissionDenied);
+        assert!(e.message().contains("entry 4"), "{}", e.message());
+    }
+
+    #[test]
+    fn refusals_name_role_and_tournament() {
+        let e = p(Role::Arbiter, &["a"], None)
+            .authorize("StartRound", "b")
+            .unwrap_err();
+        assert!(
+            e.message().contains("\"b\"") && e.message().contains("arbiter"),
+            "{}",
+            e.message()
+        );
+    }
+
+    #[test]
+    fn role_spellings() {
+        for r in [
+            Role::Admin,
+            Role::ChiefArbiter,
+            Role::Arbiter,
+            Role::Player,
+            Role::FairPlayOfficer,
+        ] {
+            assert_eq!(Role::parse(r.as_str()), Some(r));
+        }
+        assert_eq!(Role::parse("root"), None);
+    }
+}

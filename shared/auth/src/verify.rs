@@ -1,0 +1,258 @@
+//! Checking a bearer token: its key (by `kid`), signature, issuer, audience and expiry, then
+//! its claims, into a [`Principal`].
+//!
+//! Two kinds of token are accepted: the deployment's own (issuer [`crate::ISSUER`], signed
+//! by a key of its [`KeySet`], EdDSA), and, when configured, an OIDC issuer's (signed by a key
+//! of the issuer's JWKS, RS256/ES256/EdDSA), whose claims are read under the same names:
+//! `sub`, `role`, `tournaments` (a list or one space-separated string) and `entry`.
+
+use crate::keys::KeySet;
+use crate::{AUDIENCE, ISSUER, Principal, Role};
+use jsonwebtoken::jwk::JwkSet;
+use jsonwebtoken::{Algorithm, DecodingKey, Validation, errors::ErrorKind};
+use std::collections::HashMap;
+
+/// Seconds of clock difference tolerated on `exp`.
+pub const LEEWAY_SECONDS: u64 = 30;
+
+/// Why a token was not accepted (the message of the `UNAUTHENTICATED` status).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct AuthError(pub String);
+
+/// An OIDC issuer whose tokens are accepted too.
+pub struct Oidc {
+    pub issuer: String,
+    pub audience: String,
+    keys: HashMap<String, (DecodingKey, Algorithm)>,
+}
+
+impl Oidc {
+    /// The issuer's JWKS document (`{"keys": [...]}`); keys without `kid` are skipped (a
+    /// token names its key).
+    pub fn from_jwks(issuer: &str, audience: &str, jwks: &str) -> Result<Oidc, String> {
+        let set: JwkSet = serde_json::from_str(jwks).map_err(|e| format!("the OIDC JWKS: {e}"))?;
+        let mut keys = HashMap::new();
+        for k in &set.keys {
+            let Some(kid) = &k.common.key_id else {
+                continue;
+            };
+            let alg = match &k.algorithm {
+                jsonwebtoken::jwk::AlgorithmParameters::RSA(_) => Algorithm::RS256,
+                jsonwebtoken::jwk::AlgorithmParameters::EllipticCurve(_) => Algorithm::ES256,
+                jsonwebtoken::jwk::AlgorithmParameters::OctetKeyPair(_) => Algorithm::EdDSA,
+                _ => continue,
+            };
+            let key =
+                DecodingKey::from_jwk(k).map_err(|e| format!("the OIDC JWKS: key {kid:?}: {e}"))?;
+            keys.insert(kid.clone(), (key, alg));
+        }
+        if keys.is_empty() {
+            return Err(
+                "the OIDC JWKS has no usable key (RSA, EC P-256 or Ed25519 with a kid)".into(),
+            );
+        }
+        Ok(Oidc {
+            issuer: issuer.to_string(),
+            audience: audience.to_string(),
+            keys,
+        })
+    }
+}
+
+/// Verifies bearer tokens.
+pub struct Verifier {
+    local: HashMap<String, DecodingKey>,
+    oidc: Option<Oidc>,
+}
+
+fn reason(e: &jsonwebtoken::errors::Error, kid: &str) -> String {
+    match e.kind() {
+        ErrorKind::ExpiredSignature => "the token has expired".into(),
+        ErrorKind::InvalidSignature => {
+            format!("the token's signature does not verify with key {kid:?}")
+        }
+        ErrorKind::InvalidIssuer => "the token's issuer (iss) is not accepted".into(),
+        ErrorKind::InvalidAudience => format!("the token's audience (aud) is not {AUDIENCE:?}"),
+        ErrorKind::InvalidAlgorithm => "the token's algorithm does not match its key".into(),
+        ErrorKind::MissingRequiredClaim(c) => format!("the token has no {c:?} claim"),
+        other => format!("the token is malformed: {other:?}"),
+    }
+}
+
+impl Verifier {
+    /// Verifies the deployment's tokens with `keys` (private parts are not needed).
+    pub fn new(keys: &KeySet) -> Result<Verifier, String> {
+        let mut local = HashMap::new();
+        for k in &keys.keys {
+            local.insert(k.kid.clone(), k.decoding_key()?);
+        }
+        Ok(Verifier { local, oidc: None })
+    }
+
+    /// Also accepts the tokens of `oidc`.
+    pub fn with_oidc(mut self, oidc: Oidc) -> Verifier {
+        self.oidc = Some(oidc);
+        self
+    }
+
+    /// The caller a token stands for.
+    pub fn verify(&self, token: &str) -> Result<Principal, AuthError> {
+        let header = jsonwebtoken::decode_header(token)
+            .map_err(|e| AuthError(format!("the token is not a JWT: {e}")))?;
+        let kid = header
+            .kid
+            .ok_or_else(|| AuthError("the token's header names no key (kid)".into()))?;
+        let (key, alg, iss) = if let Some(k) = self.local.get(&kid) {
+            (k, Algorithm::EdDSA, ISSUER)
+        } else if let Some((k, alg)) = self.oidc.as_ref().and_then(|o| o.keys.get(&kid)) {
+            let o = self.oidc.as_ref().expect("found in it");
+            (k, *alg, o.issuer.as_str())
+        } else {
+            return Err(AuthError(format!(
+                "the token is signed with key {kid:?}, which this server does not know \
+                 (a key of another deployment, or one removed from the key set)"
+            )));
+        };
+        let audience = match &self.oidc {
+            Some(o) if iss == o.issuer => o.audience.as_str(),
+            _ => AUDIENCE,
+        };
+        let mut v = Validation::new(alg);
+        v.leeway = LEEWAY_SECONDS;
+        v.set_issuer(&[iss]);
+        v.set_audience(&[audience]);
+        v.set_required_spec_claims(&["exp", "sub", "iss", "aud"]);
+        let data =
+            jsonwebtoken::decode::<serde_json::Map<String, serde_json::Value>>(token, key, &v)
+                .map_err(|e| AuthError(reason(&e, &kid)))?;
+        principal(&data.claims)
+    }
+}
+
+/// The principal of verified claims.
+fn principal(c: &serde_json::Map<String, serde_json::Value>) -> Result<Principal, AuthError> {
+    let subject = c
+        .get("sub")
+        .and_then(|v| v.as_str())
+        .filter(|s| !s.trim().is_empty())
+        .ok_or_else(|| AuthError("the token's subject (sub) is empty".into()))?
+        .trim()
+        .to_string();
+    let role = match c.get("role").and_then(|v| v.as_str()) {
+        Some(r) => Role::parse(r).ok_or_else(|| {
+            AuthError(format!(
+                "the token's role {r:?} is not one of admin, chief-arbiter, arbiter, player, \
+                 fair-play-officer"
+            ))
+        })?,
+        None => return Err(AuthError("the token has no role claim".into())),
+    };
+    let tournaments = match c.get("tournaments") {
+        None | Some(serde_json::Value::Null) => Vec::new(),
+        Some(serde_json::Value::String(s)) => s.split_whitespace().map(str::to_string).collect(),
+        Some(serde_json::Value::Array(a)) => a
+            .iter()
+            .map(|v| v.as_str().map(str::to_string))
+            .collect::<Option<Vec<_>>>()
+            .ok_or_else(|| AuthError("the token's tournaments are not all strings".into()))?,
+        Some(_) => {
+            return Err(AuthError(
+                "the token's tournaments claim is not a list".into(),
+            ));
+        }
+    };
+    let entry = match c.get("entry") {
+        None | Some(serde_json::Value::Null) => None,
+        Some(v) => Some(
+            v.as_u64()
+                .and_then(|n| u32::try_from(n).ok())
+                .filter(|n| *n > 0)
+                .ok_or_else(|| {
+                    AuthError(format!("the token's entry {v} is not an entry number"))
+                })?,
+        ),
+    };
+    Ok(Principal {
+        subject,
+        role,
+        tournaments,
+        entry,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Claims;
+    use crate::keys::Jwk;
+
+    fn now() -> u64 {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_secs()
+    }
+
+    fn claims(exp: u64) -> Claims {
+        Claims {
+            sub: "ana".into(),
+            role: Role::Arbiter,
+            tournaments: vec!["t1".into()],
+            entry: None,
+            iss: ISSUER.into(),
+            aud: AUDIENCE.into(),
+            exp,
+            iat: now(),
+        }
+    }
+
+    #[test]
+    fn own_tokens_verify_by_kid_after_rotation() {
+        let mut set = KeySet {
+            keys: vec![Jwk::generate().unwrap()],
+        };
+        let old = set.issue(&claims(now() + 60), None).unwrap();
+        set.add_generated().unwrap();
+        let new = set.issue(&claims(now() + 60), None).unwrap();
+        let v = Verifier::new(&set.public()).unwrap();
+        for t in [&old, &new] {
+            let p = v.verify(t).unwrap();
+            assert_eq!((p.subject.as_str(), p.role), ("ana", Role::Arbiter));
+            assert_eq!(p.tournaments, vec!["t1".to_string()]);
+        }
+        assert_eq!(
+            jsonwebtoken::decode_header(&new).unwrap().kid.as_deref(),
+            Some(set.keys[1].kid.as_str())
+        );
+    }
+
+    #[test]
+    fn bad_tokens_are_named() {
+        let set = KeySet {
+            keys: vec![Jwk::generate().unwrap()],
+        };
+        let v = Verifier::new(&set).unwrap();
+        let expired = set.issue(&claims(now() - 3600), None).unwrap();
+        assert!(v.verify(&expired).unwrap_err().0.contains("expired"));
+        let other = KeySet {
+            keys: vec![Jwk::generate().unwrap()],
+        };
+        let foreign = other.issue(&claims(now() + 60), None).unwrap();
+        assert!(v.verify(&foreign).unwrap_err().0.contains("does not know"));
+        // The same kid, another key: the signature is wrong.
+        let mut forged = other.clone();
+        forged.keys[0].kid = set.keys[0].kid.clone();
+        let t = forged.issue(&claims(now() + 60), None).unwrap();
+        assert!(v.verify(&t).unwrap_err().0.contains("signature"));
+        let mut c = claims(now() + 60);
+        c.aud = "else".into();
+        assert!(
+            v.verify(&set.issue(&c, None).unwrap())
+                .unwrap_err()
+                .0
+                .contains("audience")
+        );
+        assert!(v.verify("abc").unwrap_err().0.contains("not a JWT"));
+    }
+}
