@@ -36,7 +36,7 @@ pub use service::RatingWorkerService;
 
 use arbiter_core::tournament::State;
 use arbiter_eventlog::{
-    Checkpoint, CheckpointStore, ExpectedVersion, LogError, StoredEvent, encode_events,
+    Checkpoint, CheckpointStore, EventLog, ExpectedVersion, LogError, StoredEvent, encode_events,
 };
 use arbiter_proto::events::v1 as pb;
 use arbiter_proto::events::v1::event::Kind;
