@@ -55,7 +55,7 @@ const fn case(
     }
 }
 
-// Players 1-13 are on lines 6-18; the 132 record is line 5.
+// Players 1-13 are on lines 6-18; the 132 record is line 5 (line 6 in the round robin).
 const CASES: &[Case] = &[
     case(
         "dates-dotted",
@@ -127,6 +127,11 @@ const CASES: &[Case] = &[
         "encoding-latin1",
         (WarningKind::Encoding, None, "encoding"),
         None,
+    ),
+    case(
+        "round-robin-teams",
+        (WarningKind::Legacy, Some(6), "132 round 1 date"),
+        Some((6, (92, 99), "132 round 1 date")),
     ),
     case(
         "all-at-once",
@@ -280,4 +285,22 @@ fn several_wins_without_opponent_in_a_round_are_full_point_byes() {
             .iter()
             .any(|w| w.message.contains("full-point bye"))
     );
+}
+
+#[test]
+fn a_round_robin_with_team_records_reads_in_both_layouts() {
+    let t = tolerant("round-robin-teams");
+    let teams: Vec<&arbiter_trf::Team013> = t
+        .file
+        .records
+        .iter()
+        .filter_map(|r| match r {
+            arbiter_trf::Record::Team013(team) => Some(team),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(teams.len(), 2);
+    assert_eq!(teams[0].members, vec![Some(1), Some(2), Some(3)]);
+    assert_eq!(t.file.total_rounds(), 5);
+    assert_eq!(t.file.round_to_pair(), 6);
 }

@@ -84,6 +84,7 @@ fn describe(bytes: &[u8], source: &str, read: &ReadArgs, e: &TrfError) -> String
                 .warnings
                 .iter()
                 .filter(|w| w.location.is_some_and(|l| l.line == e.line()))
+                .take(1)
                 .map(|w| w.message.clone())
                 .collect();
             let how = if same_line.is_empty() {

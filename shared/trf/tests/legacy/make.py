@@ -260,6 +260,49 @@ def main():
         birth = pl(pid)[7].replace("/", ".")
         v = with_player(v, pid, player_line(pl(pid), bl=bl, birth=birth))
     write("all-at-once", v, base, encoding="cp1252", ending="\n")
+    round_robin()
+
+
+def round_robin():
+    """A six-player round robin by the Berger table (`arbiter berger 6`), with two 013 team
+    records, as an older program writes it (dotted dates, Latin-1), and its twin."""
+    table = subprocess.run(
+        [ARBITER, "berger", "6"], check=True, capture_output=True, text=True
+    ).stdout.split("\n")
+    rounds = []
+    for line in table:
+        if line.strip():
+            games = [tuple(map(int, g.split("-"))) for g in line.split()[1:]]
+            rounds.append([(w, b, RNG.choice(["1", "=", "0"])) for w, b in games])
+    global ROUNDS, SCORE
+    saved = ROUNDS, SCORE
+    ROUNDS = [(g, {}) for g in rounds]
+    players = [(p[0], *p[1:3], p[3].replace("Š", "S"), *p[4:]) for p in PLAYERS[:6]]
+    SCORE = scores(ROUNDS)
+    dates = [(13, 10, d) for d in range(1, 6)]
+
+    def lines(date_texts, birth):
+        out = [
+            "012 Legacy Round Robin",
+            "022 Testville",
+            "042 2013/10/01",
+            "062 6",
+            "092 Individual: Round-Robin",
+            date_line(date_texts),
+        ]
+        out += [player_line(p, birth=birth(p)) for p in players]
+        out += [
+            "013 Northern Club                    1    2    3",
+            "013 Southern Club                    4    5    6",
+        ]
+        return out
+
+    twin = lines([f"{y:02d}/{m:02d}/{d:02d}" for y, m, d in dates], lambda p: p[7])
+    variant = lines(
+        [f"{d:02d}.{m:02d}.{y:02d}" for y, m, d in dates], lambda p: p[7].replace("/", "-")
+    )
+    write("round-robin-teams", variant, twin, encoding="latin-1")
+    ROUNDS, SCORE = saved
 
 
 if __name__ == "__main__":
