@@ -141,8 +141,16 @@ spawn_service() {
   local dir=$1 name=$2 line="" deadline
   # shellcheck disable=SC1090
   . "$dir/run/$name.conf"
-  launch "$dir" "$name" env RUST_LOG="${RUST_LOG:-info}" "$BIN" serve --only "$SERVICE" \
-    --nats "$NATS_URLS" --data "$dir/data/$name" \
+  # Every process verifies tokens with the same key set: ARBITER_TOKEN_KEYS, else one made for
+  # the cluster with an admin token beside it (DIR/admin.token, for `arbiter client --token`).
+  local keys="${ARBITER_TOKEN_KEYS:-$dir/token-keys.json}"
+  if [ ! -e "$keys" ]; then
+    "$BIN" token new-key --token-keys "$keys" >/dev/null || die "cannot create the token keys $keys"
+    (umask 077 && "$BIN" token issue --role admin --subject admin --expires 3650d \
+      --token-keys "$keys" >"$dir/admin.token") || die "cannot issue the admin token"
+  fi
+  launch "$dir" "$name" env RUST_LOG="${RUST_LOG:-info}" ARBITER_TOKEN_KEYS="$keys" "$BIN" serve \
+    --only "$SERVICE" --nats "$NATS_URLS" --data "$dir/data/$name" \
     --grpc-port "$GRPC_PORT" --http-port "$HTTP_PORT"
   deadline=$((SECONDS + READY_SECS))
   until line=$(grep -m1 'grpc=' "$dir/run/$name.out" 2>/dev/null); do

@@ -43,6 +43,8 @@ enum Command {
     Ratings(cmd::ratings::RatingsArgs),
     /// A round-robin schedule from the FIDE Berger tables.
     Berger(cmd::berger::BergerArgs),
+    /// Bearer tokens: issue one, add a signing key, print the public keys.
+    Token(cmd::token::TokenArgs),
 }
 
 fn main() -> ExitCode {
@@ -72,5 +74,6 @@ fn main() -> ExitCode {
         Command::Demo(a) => cmd::demo::run(a),
         Command::Ratings(a) => cmd::ratings::run(a),
         Command::Berger(a) => cmd::berger::run(a),
+        Command::Token(a) => cmd::token::run(a),
     }
 }

@@ -742,7 +742,7 @@ async fn the_edge_refuses_bad_fields_by_name_and_appends_nothing() {
             .await;
         invalid(&mut c, t, before, "header.actor", &words, got).await;
     }
-    // No actor: recorded as "anonymous", not as the receiving service.
+    // No actor in the header: the token's subject is recorded, as always.
     let h = as_actor(header(t, "nameless"), "");
     let o = c
         .reg
@@ -752,7 +752,9 @@ async fn the_edge_refuses_bad_fields_by_name_and_appends_nothing() {
         .into_inner();
     let e = d.events().await;
     let e = e.iter().find(|e| e.sequence == o.first_version).unwrap();
-    assert_eq!(e.actor, arbiter_service_kit::edge::ANONYMOUS_ACTOR);
+    assert_eq!(e.actor, support::token::SUBJECT);
+    // ...and so it is one of ours from now on.
+    let before = before + 1;
     let long = pb::Player {
         name: "L".repeat(300),
         ..named("")
@@ -867,7 +869,8 @@ async fn the_edge_refuses_bad_fields_by_name_and_appends_nothing() {
         .iter()
         .find(|e| e.sequence == ok.first_version)
         .expect("the correction");
-    assert_eq!(fix.actor, "Chief Arbiter");
+    // The header says "Chief Arbiter"; the log records who the token says.
+    assert_eq!(fix.actor, support::token::SUBJECT);
     let origin = fix
         .payload
         .as_ref()

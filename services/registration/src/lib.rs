@@ -22,6 +22,7 @@ use arbiter_proto::convert::{
 use arbiter_proto::events::v1 as pb;
 use arbiter_proto::registration::v1 as api;
 use arbiter_proto::registration::v1::registration_server::{Registration, RegistrationServer};
+use arbiter_auth::layer::principal;
 use arbiter_service_kit::Host;
 use arbiter_service_kit::players::{self, PlayerRef};
 use arbiter_service_kit::status::{convert_status, unknown_tournament};
@@ -207,12 +208,13 @@ impl Registration for RegistrationService {
         &self,
         request: Request<api::CreateTournamentRequest>,
     ) -> Result<Response<CommandResult>, Status> {
+        let caller = principal(&request)?;
         let mut r = request.into_inner();
         let header = r.header.get_or_insert_with(Default::default);
         if header.tournament_id.trim().is_empty() {
             header.tournament_id = new_tournament_id();
         }
-        let ctx = CommandContext::for_request(&r)?;
+        let ctx = CommandContext::for_request(&caller, &r)?;
         let t = r
             .tournament
             .ok_or_else(|| Status::invalid_argument("tournament: missing"))?;
@@ -225,8 +227,9 @@ impl Registration for RegistrationService {
         &self,
         request: Request<api::UpdateTournamentRequest>,
     ) -> Result<Response<CommandResult>, Status> {
+        let caller = principal(&request)?;
         let r = request.into_inner();
-        let ctx = CommandContext::for_request(&r)?;
+        let ctx = CommandContext::for_request(&caller, &r)?;
         let u = r.update.unwrap_or_default();
         let bad = |e| convert_status("update", &e);
         let command = UpdateTournament {
@@ -262,8 +265,9 @@ impl Registration for RegistrationService {
         &self,
         request: Request<api::RegisterPlayerRequest>,
     ) -> Result<Response<CommandResult>, Status> {
+        let caller = principal(&request)?;
         let r = request.into_inner();
-        let ctx = CommandContext::for_request(&r)?;
+        let ctx = CommandContext::for_request(&caller, &r)?;
         let command = register_command(r.player.as_ref())?;
         self.register(ctx, &command).await
     }
@@ -272,8 +276,9 @@ impl Registration for RegistrationService {
         &self,
         request: Request<api::EnterLateRequest>,
     ) -> Result<Response<CommandResult>, Status> {
+        let caller = principal(&request)?;
         let r = request.into_inner();
-        let ctx = CommandContext::for_request(&r)?;
+        let ctx = CommandContext::for_request(&caller, &r)?;
         let mut command = register_command(r.player.as_ref())?;
         command.first_round = (r.first_round != 0).then_some(r.first_round);
         command.missed_rounds = bye_kind_from_wire(r.missed_rounds)
@@ -286,8 +291,9 @@ impl Registration for RegistrationService {
         &self,
         request: Request<api::CorrectPlayerRequest>,
     ) -> Result<Response<CommandResult>, Status> {
+        let caller = principal(&request)?;
         let r = request.into_inner();
-        let ctx = CommandContext::for_request(&r)?;
+        let ctx = CommandContext::for_request(&caller, &r)?;
         let wire = r
             .player
             .as_ref()
@@ -315,8 +321,9 @@ impl Registration for RegistrationService {
         &self,
         request: Request<api::WithdrawPlayerRequest>,
     ) -> Result<Response<CommandResult>, Status> {
+        let caller = principal(&request)?;
         let r = request.into_inner();
-        let ctx = CommandContext::for_request(&r)?;
+        let ctx = CommandContext::for_request(&caller, &r)?;
         let who = PlayerRef::new(
             r.entry,
             r.player_id,
@@ -324,8 +331,9 @@ impl Registration for RegistrationService {
             ctx.expected_version,
         );
         let tid = ctx.tournament_id.clone();
+        let grant = ctx.grant;
         self.run(ctx, |f| {
-            let player = players::resolve_in(&tid, f, "player", who)?;
+            let player = players::resolve_granted(&tid, f, "player", who, grant)?;
             let from_round = match r.from_round {
                 0 => f
                     .state
@@ -346,8 +354,9 @@ impl Registration for RegistrationService {
         &self,
         request: Request<api::RequestByeRequest>,
     ) -> Result<Response<CommandResult>, Status> {
+        let caller = principal(&request)?;
         let r = request.into_inner();
-        let ctx = CommandContext::for_request(&r)?;
+        let ctx = CommandContext::for_request(&caller, &r)?;
         let kind = bye_kind_from_wire(r.kind)
             .map_err(|e| convert_status("", &e))?
             .ok_or_else(|| {
@@ -362,9 +371,10 @@ impl Registration for RegistrationService {
             ctx.expected_version,
         );
         let tid = ctx.tournament_id.clone();
+        let grant = ctx.grant;
         self.run(ctx, |f| {
             Ok(Command::RequestBye(RequestBye {
-                player: players::resolve_in(&tid, f, "player", who)?,
+                player: players::resolve_granted(&tid, f, "player", who, grant)?,
                 round: r.round,
                 kind,
             }))
@@ -376,8 +386,9 @@ impl Registration for RegistrationService {
         &self,
         request: Request<api::CancelByeRequest>,
     ) -> Result<Response<CommandResult>, Status> {
+        let caller = principal(&request)?;
         let r = request.into_inner();
-        let ctx = CommandContext::for_request(&r)?;
+        let ctx = CommandContext::for_request(&caller, &r)?;
         let who = PlayerRef::new(
             r.entry,
             r.player_id,
@@ -385,9 +396,10 @@ impl Registration for RegistrationService {
             ctx.expected_version,
         );
         let tid = ctx.tournament_id.clone();
+        let grant = ctx.grant;
         self.run(ctx, |f| {
             Ok(Command::CancelBye(CancelBye {
-                player: players::resolve_in(&tid, f, "player", who)?,
+                player: players::resolve_granted(&tid, f, "player", who, grant)?,
                 round: r.round,
             }))
         })
@@ -398,8 +410,9 @@ impl Registration for RegistrationService {
         &self,
         request: Request<api::DeclareAbsenceRequest>,
     ) -> Result<Response<CommandResult>, Status> {
+        let caller = principal(&request)?;
         let r = request.into_inner();
-        let ctx = CommandContext::for_request(&r)?;
+        let ctx = CommandContext::for_request(&caller, &r)?;
         let who = PlayerRef::new(
             r.entry,
             r.player_id,

@@ -27,6 +27,8 @@ use arbiter_proto::round_director::v1 as api;
 use arbiter_proto::round_director::v1::round_director_server::{
     RoundDirector, RoundDirectorServer,
 };
+use arbiter_auth::Principal;
+use arbiter_auth::layer::principal;
 use arbiter_service_kit::Host;
 use arbiter_service_kit::players::{self, PlayerRef};
 use arbiter_service_kit::status::{self, convert_status, unknown_tournament};
@@ -71,10 +73,11 @@ impl RoundDirectorService {
 
     async fn run(
         &self,
+        caller: &Principal,
         request: &impl store::CommandRequest,
         build: impl FnMut(&Folded) -> Result<Command, Status>,
     ) -> Result<Response<CommandResult>, Status> {
-        let ctx = CommandContext::for_request(request)?;
+        let ctx = CommandContext::for_request(caller, request)?;
         let outcome = self.store.execute(&ctx, build).await?;
         if let Some(signer) = &self.signer {
             heads::sign_heads(
@@ -149,8 +152,9 @@ impl RoundDirector for RoundDirectorService {
         &self,
         request: Request<api::StartRoundRequest>,
     ) -> Result<Response<CommandResult>, Status> {
+        let caller = principal(&request)?;
         let r = request.into_inner();
-        self.run(&r, |_| {
+        self.run(&caller, &r, |_| {
             Ok(Command::StartRound(StartRound {
                 round: r.round,
                 scheduled_unix_ms: (r.scheduled_unix_ms != 0).then_some(r.scheduled_unix_ms),
@@ -163,8 +167,9 @@ impl RoundDirector for RoundDirectorService {
         &self,
         request: Request<api::RequestRepairingRequest>,
     ) -> Result<Response<CommandResult>, Status> {
+        let caller = principal(&request)?;
         let r = request.into_inner();
-        self.run(&r, |_| {
+        self.run(&caller, &r, |_| {
             Ok(Command::RequestPairing(RequestPairing { round: r.round }))
         })
         .await
@@ -174,13 +179,14 @@ impl RoundDirector for RoundDirectorService {
         &self,
         request: Request<api::PublishPairingRequest>,
     ) -> Result<Response<CommandResult>, Status> {
+        let caller = principal(&request)?;
         let r = request.into_inner();
         let tid = r
             .header
             .as_ref()
             .map(|h| h.tournament_id.clone())
             .unwrap_or_default();
-        self.run(&r, |f| {
+        self.run(&caller, &r, |f| {
             let current = f.current_proposal_version(r.round);
             let proposal_version = match (r.proposal_version, current) {
                 (0, v) => v,
@@ -251,9 +257,11 @@ impl RoundDirector for RoundDirectorService {
         &self,
         request: Request<api::RecordResultRequest>,
     ) -> Result<Response<CommandResult>, Status> {
+        let caller = principal(&request)?;
         let r = request.into_inner();
-        let result = board_result(r.result, r.white_code, r.black_code)?;
-        self.run(&r, |_| {
+        // Read after the caller is authorized (in `run`): a refusal does not depend on the body.
+        self.run(&caller, &r, |_| {
+            let result = board_result(r.result, r.white_code, r.black_code)?;
             Ok(Command::RecordResult(RecordResult {
                 round: r.round,
                 board: r.board,
@@ -267,9 +275,11 @@ impl RoundDirector for RoundDirectorService {
         &self,
         request: Request<api::CorrectResultRequest>,
     ) -> Result<Response<CommandResult>, Status> {
+        let caller = principal(&request)?;
         let r = request.into_inner();
-        let result = board_result(r.corrected, r.white_code, r.black_code)?;
-        self.run(&r, |_| {
+        // Read after the caller is authorized (in `run`): a refusal does not depend on the body.
+        self.run(&caller, &r, |_| {
+            let result = board_result(r.corrected, r.white_code, r.black_code)?;
             Ok(Command::CorrectResult(CorrectResult {
                 round: r.round,
                 board: r.board,
@@ -284,8 +294,9 @@ impl RoundDirector for RoundDirectorService {
         &self,
         request: Request<api::CloseRoundRequest>,
     ) -> Result<Response<CommandResult>, Status> {
+        let caller = principal(&request)?;
         let r = request.into_inner();
-        self.run(&r, |_| {
+        self.run(&caller, &r, |_| {
             Ok(Command::CloseRound(CloseRound { round: r.round }))
         })
         .await
@@ -295,8 +306,9 @@ impl RoundDirector for RoundDirectorService {
         &self,
         request: Request<api::FinishTournamentRequest>,
     ) -> Result<Response<CommandResult>, Status> {
+        let caller = principal(&request)?;
         let r = request.into_inner();
-        self.run(&r, |_| Ok(Command::FinishTournament(FinishTournament {})))
+        self.run(&caller, &r, |_| Ok(Command::FinishTournament(FinishTournament {})))
             .await
     }
 

@@ -4,7 +4,6 @@
 //! ([`KeySet::add_generated`]); tokens name their key by `kid`, so the old key keeps verifying
 //! the tokens it signed until it is removed; the last key of the set signs new tokens.
 
-use crate::Claims;
 use base64::Engine as _;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD as B64;
 use jsonwebtoken::{Algorithm, DecodingKey, EncodingKey, Header};
@@ -203,8 +202,8 @@ impl KeySet {
         Ok(key)
     }
 
-    /// Signs `claims` with [`KeySet::signing_key`].
-    pub fn issue(&self, claims: &Claims, kid: Option<&str>) -> Result<String, String> {
+    /// Signs `claims` (normally [`crate::Claims`]) with [`KeySet::signing_key`].
+    pub fn issue<C: Serialize>(&self, claims: &C, kid: Option<&str>) -> Result<String, String> {
         let key = self.signing_key(kid)?;
         let seed = decode32("d", &key.kid, key.d.as_deref().unwrap_or_default())?;
         let mut header = Header::new(Algorithm::EdDSA);

@@ -12,6 +12,7 @@
 //! - [`Principal::authorize`]: the role a command needs on a tournament; a refusal is
 //!   `PERMISSION_DENIED` naming the role needed and the tournament.
 
+pub mod client;
 pub mod keys;
 pub mod layer;
 pub mod verify;

@@ -44,10 +44,6 @@ pub const RESERVED_COMMAND_ID_PREFIXES: &[&str] = &[
     "chain-head-",
 ];
 
-/// The actor recorded for a request that names none: not a service's name, so that an auditor
-/// never takes an anonymous client's command for a service's own append.
-pub const ANONYMOUS_ACTOR: &str = "anonymous";
-
 /// The longest one-line text (names, place, time control, club, ids, short reasons): the same
 /// bound the tournament aggregate keeps for one-line fields; TRF columns are much narrower.
 pub const MAX_LINE_CHARS: usize = 200;
@@ -76,8 +72,9 @@ fn invalid(field: &str, reason: impl std::fmt::Display) -> Status {
 }
 
 /// The header's actor: at most [`MAX_ACTOR_CHARS`], no control characters, none of
-/// [`RESERVED_ACTORS`] (compared without case and surrounding blanks). Empty is allowed
-/// ([`ANONYMOUS_ACTOR`] is recorded).
+/// [`RESERVED_ACTORS`] (compared without case and surrounding blanks). Empty is allowed. Checked
+/// for the token's subject, which is recorded as the actor, and for the header's actor, which
+/// is not (a client's claim is not who it is).
 #[allow(clippy::result_large_err)]
 pub fn check_actor(field: &str, actor: &str) -> Result<(), Status> {
     let n = actor.chars().count();

@@ -77,6 +77,28 @@ pub fn resolve_in(
     })
 }
 
+/// [`resolve_in`] for a command whose caller may be limited to his own entry (a player's
+/// token, [`arbiter_auth::Grant::OwnEntry`]): another player is `PERMISSION_DENIED`.
+#[allow(clippy::result_large_err)]
+pub fn resolve_granted(
+    tournament_id: &str,
+    f: &Folded,
+    what: &str,
+    r: PlayerRef,
+    grant: arbiter_auth::Grant,
+) -> Result<PlayerId, Status> {
+    let pn = resolve_in(tournament_id, f, what, r)?;
+    if let arbiter_auth::Grant::OwnEntry(_) = grant {
+        let entry = f
+            .state
+            .player(pn)
+            .map(|p| p.entry.number())
+            .ok_or_else(|| Status::not_found(format!("{what}: no player {pn}")))?;
+        grant.check_entry(tournament_id, entry)?;
+    }
+    Ok(pn)
+}
+
 /// The player's current pairing number, or why the reference cannot be trusted. `what` names
 /// the field in messages (e.g. "player", "boards[3].white").
 #[allow(clippy::result_large_err)]

@@ -25,6 +25,7 @@
 //!   consumer.
 
 use crate::status::{domain_status, log_status};
+use arbiter_auth::{Grant, Principal};
 use arbiter_core::tournament::{Command, Event, State, decide};
 use arbiter_eventlog::{
     CheckpointStore, EventLog, ExpectedVersion, JetStreamLog, LogError, StoredEvent, SubscribeFrom,
@@ -397,6 +398,8 @@ pub struct CommandContext {
     /// The request the command id is bound to (requests from the gRPC edge); `None` for the
     /// services' own appends, whose command ids are derived from what they answer.
     pub request: Option<RequestBinding>,
+    /// What the caller may touch ([`Grant::Full`] for the services' own appends).
+    pub grant: Grant,
 }
 
 /// A command id's binding to its request: the command's name and the digest of its canonical
@@ -466,43 +469,41 @@ command_requests! {
 }
 
 impl CommandContext {
-    /// The context of a request from the gRPC edge: its header read by
-    /// [`CommandContext::from_header`] (with the edge's checks of the actor, see
-    /// [`crate::edge`]), the command id bound to the request.
+    /// The context of a request from the gRPC edge, for the caller the authentication layer
+    /// found (`arbiter_auth::layer::principal`): the caller must be allowed the command on the
+    /// header's tournament ([`Principal::authorize`]: `UNAUTHENTICATED` or `PERMISSION_DENIED`
+    /// before anything is decided), the actor recorded is the token's subject (the header's
+    /// actor is checked as before but not recorded: a client's claim is not who it is), the
+    /// command id is bound to the request. A player's own commands carry
+    /// [`Grant::OwnEntry`] in [`CommandContext::grant`], which the handler checks against the
+    /// player the command resolves to.
     #[allow(clippy::result_large_err)]
-    pub fn for_request<R: CommandRequest>(request: &R) -> Result<CommandContext, Status> {
-        if let Some(h) = request.header() {
-            crate::edge::check_actor("header.actor", &h.actor)?;
-        }
+    pub fn for_request<R: CommandRequest>(
+        principal: &Principal,
+        request: &R,
+    ) -> Result<CommandContext, Status> {
+        let h = request
+            .header()
+            .ok_or_else(|| Status::invalid_argument("header: missing"))?;
+        stream_of(&h.tournament_id)?;
+        let grant = principal.authorize(R::COMMAND, h.tournament_id.trim())?;
+        crate::edge::check_actor("the token's subject (sub)", &principal.subject)?;
+        crate::edge::check_actor("header.actor", &h.actor)?;
         request.check()?;
-        let mut ctx = CommandContext::from_header(request.header(), crate::edge::ANONYMOUS_ACTOR)?;
+        let mut ctx = CommandContext::new(
+            &h.tournament_id,
+            &h.command_id,
+            h.expected_version,
+            &principal.subject,
+        )?;
         // After the header's own checks, so that an overlong id is not echoed back.
         crate::edge::check_command_id("header.command_id", &ctx.command_id)?;
+        ctx.grant = grant;
         ctx.request = Some(RequestBinding {
             command: R::COMMAND,
             digest: request_digest(R::COMMAND, &request.body()),
         });
         Ok(ctx)
-    }
-
-    /// Reads a request's header. A missing command id gets a fresh one (no idempotency); a
-    /// missing actor is `default_actor`.
-    #[allow(clippy::result_large_err)]
-    pub fn from_header(
-        header: Option<&CommandHeader>,
-        default_actor: &str,
-    ) -> Result<CommandContext, Status> {
-        let h = header.ok_or_else(|| Status::invalid_argument("header: missing"))?;
-        CommandContext::new(
-            &h.tournament_id,
-            &h.command_id,
-            h.expected_version,
-            if h.actor.trim().is_empty() {
-                default_actor
-            } else {
-                h.actor.trim()
-            },
-        )
     }
 
     #[allow(clippy::result_large_err)]
@@ -534,6 +535,7 @@ impl CommandContext {
             expected_version,
             actor: actor.to_string(),
             request: None,
+            grant: Grant::Full,
         })
     }
 }

@@ -26,6 +26,8 @@
 //! arguments; 5 the server cannot be reached.
 
 use super::backend::{Exit, block_on, status_exit};
+use super::token::client_token;
+use arbiter_auth::client::WithToken;
 use arbiter_core::ResultCode;
 use arbiter_core::tournament::BoardResult;
 use arbiter_proto::common::v1::{CommandHeader, CommandResult, TournamentRef, TrfFormat};
@@ -76,6 +78,13 @@ pub struct Connection {
     /// The reporting service, when run as its own process.
     #[arg(long, global = true)]
     pub reporting: Option<String>,
+    /// The bearer token sent with every call (default: DATA/admin.token of --data, the token
+    /// `arbiter serve` writes there on first start; none: reads only).
+    #[arg(long, global = true, env = "ARBITER_TOKEN", hide_env_values = true)]
+    pub token: Option<String>,
+    /// The server's data folder, for its admin token when no --token is given.
+    #[arg(long, global = true, default_value = "./data")]
+    pub data: PathBuf,
 }
 
 /// A player on the command line: `E7` (or `e7`) is the player with entry number 7, his stable
@@ -382,11 +391,14 @@ pub enum ClientCommand {
 
 /// Clients of the services.
 pub struct Clients {
-    pub registration: RegistrationClient<Channel>,
-    pub director: RoundDirectorClient<Channel>,
-    pub reporting: ReportingClient<Channel>,
+    pub registration: RegistrationClient<Authed>,
+    pub director: RoundDirectorClient<Authed>,
+    pub reporting: ReportingClient<Authed>,
     command_id: Option<String>,
 }
+
+/// A channel whose calls carry the bearer token.
+pub type Authed = WithToken<Channel>;
 
 fn channel(url: &str) -> Result<Channel, Exit> {
     // TCP_NODELAY and HTTP/2 keep-alive: see arbiter_service_kit::net.
@@ -400,10 +412,14 @@ impl Clients {
     /// Clients of the services at `c` (connected on first use).
     pub fn connect(c: &Connection, command_id: Option<String>) -> Result<Clients, Exit> {
         let url = |o: &Option<String>| o.clone().unwrap_or_else(|| c.server.clone());
+        let token = client_token(c.token.as_deref(), &c.data)?;
+        let authed = |url: &str| {
+            WithToken::new(channel(url)?, token.as_deref()).map_err(|e| Exit::Invalid(format!("--token: {e}")))
+        };
         Ok(Clients {
-            registration: RegistrationClient::new(channel(&url(&c.registration))?),
-            director: RoundDirectorClient::new(channel(&url(&c.director))?),
-            reporting: ReportingClient::new(channel(&url(&c.reporting))?),
+            registration: RegistrationClient::new(authed(&url(&c.registration))?),
+            director: RoundDirectorClient::new(authed(&url(&c.director))?),
+            reporting: ReportingClient::new(authed(&url(&c.reporting))?),
             command_id,
         })
     }

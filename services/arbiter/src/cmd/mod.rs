@@ -16,6 +16,7 @@ pub mod heads;
 pub mod import;
 pub mod replay;
 pub mod serve;
+pub mod token;
 
 // The FIDE rating-list registry.
 pub mod ratings;

@@ -69,6 +69,8 @@ pub struct ServeArgs {
     /// processes of a distributed deployment must be given the same file.
     #[arg(long, env = "ARBITER_SIGNING_KEY")]
     pub signing_key: Option<std::path::PathBuf>,
+    #[command(flatten)]
+    pub auth: super::token::AuthArgs,
     /// Pairings the pairing worker runs at once (default: one per core).
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..))]
     pub pairing_slots: Option<u16>,
@@ -137,6 +139,7 @@ async fn serve(a: ServeArgs) -> Result<(), Exit> {
         store = store.with_snapshot_min_events(SNAPSHOT_MIN_EVENTS);
     }
     let mut host = Host::new(Arc::new(store), feed, Some(cp));
+    host.layer(super::token::server_layer(&a.auth, &a.log.data)?);
     for s in &services {
         match s {
             ServiceName::Registration => {

@@ -27,6 +27,7 @@ fn script(args: &[&str]) -> ScriptRun {
         .arg(&path)
         .args(args)
         .env("ARBITER_BIN", bin())
+        .env("ARBITER_TOKEN_KEYS", &crate::support::token::auth().path)
         .output()
         .unwrap_or_else(|e| panic!("cannot run {}: {e}", path.display()));
     ScriptRun {

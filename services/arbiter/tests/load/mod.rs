@@ -175,9 +175,9 @@ fn pct(sorted: &[u64], q: usize) -> f64 {
 /// gRPC clients over one connection.
 #[derive(Clone)]
 pub struct Clients {
-    pub reg: RegistrationClient<Channel>,
-    pub rd: RoundDirectorClient<Channel>,
-    pub rep: ReportingClient<Channel>,
+    pub reg: RegistrationClient<Authed>,
+    pub rd: RoundDirectorClient<Authed>,
+    pub rep: ReportingClient<Authed>,
 }
 
 /// Where each service answers (one address for `arbiter serve` with every service).
@@ -198,7 +198,17 @@ impl Urls {
     }
 }
 
-fn channel(url: &str) -> Channel {
+#[path = "../support/token.rs"]
+pub mod token;
+
+type Authed = arbiter_auth::client::WithToken<Channel>;
+
+/// A channel sending the tests' admin token.
+fn channel(url: &str) -> Authed {
+    token::admin(raw_channel(url))
+}
+
+fn raw_channel(url: &str) -> Channel {
     Endpoint::from_shared(url.to_string())
         .expect("url")
         .tcp_nodelay(true)
@@ -808,6 +818,7 @@ impl ServerProc {
             .args(["--grpc-port", &self.grpc_port.to_string()])
             .args(["--http-port", &self.http_port.to_string()])
             .env("RUST_LOG", "warn")
+            .env("ARBITER_TOKEN_KEYS", &token::auth().path)
             .stdout(Stdio::piped())
             .stderr(Stdio::from(log))
             .spawn()

@@ -4,6 +4,8 @@
 
 #![allow(dead_code)]
 
+pub mod token;
+
 use arbiter_core::tournament::BoardResult;
 use arbiter_proto::common::v1::{CommandHeader, CommandResult, TournamentRef, TrfFormat};
 use arbiter_proto::convert::board_result_to_wire;
@@ -46,6 +48,7 @@ pub fn run(args: &[&str]) -> Run {
     let mut child = Command::new(bin())
         .args(args)
         .env("RUST_LOG", "warn")
+        .env("ARBITER_TOKEN", &token::auth().admin)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -130,6 +133,7 @@ impl Server {
             .args(["--grpc-port", &self.grpc_port.to_string()])
             .args(["--http-port", &self.http_port.to_string()])
             .env("RUST_LOG", "info")
+            .env("ARBITER_TOKEN_KEYS", &token::auth().path)
             .stdout(Stdio::piped())
             .stderr(Stdio::from(log))
             .spawn()
@@ -256,20 +260,25 @@ impl Endpoints {
     }
 }
 
-fn channel(url: &str) -> Channel {
-    Channel::from_shared(url.to_string())
-        .expect("url")
-        .connect_timeout(Duration::from_secs(5))
-        .timeout(Duration::from_secs(60))
-        .connect_lazy()
+/// A channel to `url` whose calls carry the tests' admin token.
+pub fn channel(url: &str) -> Authed {
+    token::admin(
+        Channel::from_shared(url.to_string())
+            .expect("url")
+            .connect_timeout(Duration::from_secs(5))
+            .timeout(Duration::from_secs(60))
+            .connect_lazy(),
+    )
 }
+
+pub type Authed = arbiter_auth::client::WithToken<Channel>;
 
 /// gRPC clients of the services.
 #[derive(Clone)]
 pub struct Clients {
-    pub reg: RegistrationClient<Channel>,
-    pub rd: RoundDirectorClient<Channel>,
-    pub rep: ReportingClient<Channel>,
+    pub reg: RegistrationClient<Authed>,
+    pub rd: RoundDirectorClient<Authed>,
+    pub rep: ReportingClient<Authed>,
 }
 
 impl Clients {
