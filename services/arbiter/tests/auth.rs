@@ -8,6 +8,7 @@
 
 mod support;
 
+use arbiter_auth::client::WithToken;
 use arbiter_auth::keys::{Jwk, KeySet};
 use arbiter_auth::{AUDIENCE, Role};
 use arbiter_proto::events::v1 as pb;
@@ -17,7 +18,6 @@ use arbiter_proto::reporting::v1 as rep;
 use arbiter_proto::reporting::v1::reporting_client::ReportingClient;
 use arbiter_proto::round_director::v1 as rd;
 use arbiter_proto::round_director::v1::round_director_client::RoundDirectorClient;
-use arbiter_auth::client::WithToken;
 use futures::StreamExt;
 use prost::Message as _;
 use std::io::{BufRead, BufReader};
@@ -99,14 +99,23 @@ async fn events(url: &str, tid: &str) -> Vec<(u64, String)> {
     out
 }
 
-fn refused<T: std::fmt::Debug>(what: &str, got: Result<T, tonic::Status>, code: Code, words: &[&str]) {
+fn refused<T: std::fmt::Debug>(
+    what: &str,
+    got: Result<T, tonic::Status>,
+    code: Code,
+    words: &[&str],
+) {
     let s = match got {
         Ok(v) => panic!("{what}: accepted ({v:?}), expected {code:?}"),
         Err(s) => s,
     };
     assert_eq!(s.code(), code, "{what}: {s:?}");
     for w in words {
-        assert!(s.message().contains(w), "{what}: {:?} does not say {w:?}", s.message());
+        assert!(
+            s.message().contains(w),
+            "{what}: {:?} does not say {w:?}",
+            s.message()
+        );
     }
 }
 
@@ -147,8 +156,14 @@ async fn every_method_needs_a_token(url: &str) {
             }
         }
     }
-    let public: usize = arbiter_auth::layer::PUBLIC_READS.iter().map(|(_, m)| m.len()).sum();
-    assert_eq!(listed, public, "a public read is listed that the descriptor set does not have");
+    let public: usize = arbiter_auth::layer::PUBLIC_READS
+        .iter()
+        .map(|(_, m)| m.len())
+        .sum();
+    assert_eq!(
+        listed, public,
+        "a public read is listed that the descriptor set does not have"
+    );
     assert!(guarded.len() >= 16, "the commands: {guarded:?}");
     let mut grpc = tonic::client::Grpc::new(raw(url));
     for path in &guarded {
@@ -207,7 +222,10 @@ async fn calls_are_authenticated_and_authorized_per_tournament() {
         .await
         .expect("the admin creates");
     }
-    for (i, name) in ["Alpha, A", "Beta, B", "Gamma, C", "Delta, D"].iter().enumerate() {
+    for (i, name) in ["Alpha, A", "Beta, B", "Gamma, C", "Delta, D"]
+        .iter()
+        .enumerate()
+    {
         admin
             .reg
             .register_player(reg::RegisterPlayerRequest {
@@ -260,14 +278,54 @@ async fn calls_are_authenticated_and_authorized_per_tournament() {
 
     let before = events(&url, "t1").await.len();
     let cases: Vec<(&str, Option<&str>, Code, Vec<&str>)> = vec![
-        ("no token", None, Code::Unauthenticated, vec!["needs a bearer token"]),
-        ("expired", Some(&expired), Code::Unauthenticated, vec!["expired"]),
-        ("foreign key", Some(&foreign), Code::Unauthenticated, vec!["does not know"]),
-        ("wrong signature", Some(&forged), Code::Unauthenticated, vec!["signature"]),
-        ("garbage", Some("not-a-jwt"), Code::Unauthenticated, vec!["not a JWT"]),
-        ("player", Some(&player_1), Code::PermissionDenied, vec!["\"t1\"", "arbiter"]),
-        ("arbiter of t2", Some(&arbiter_t2), Code::PermissionDenied, vec!["\"t1\"", "arbiter", "t2"]),
-        ("fair-play officer", Some(&officer), Code::PermissionDenied, vec!["fair-play officer"]),
+        (
+            "no token",
+            None,
+            Code::Unauthenticated,
+            vec!["needs a bearer token"],
+        ),
+        (
+            "expired",
+            Some(&expired),
+            Code::Unauthenticated,
+            vec!["expired"],
+        ),
+        (
+            "foreign key",
+            Some(&foreign),
+            Code::Unauthenticated,
+            vec!["does not know"],
+        ),
+        (
+            "wrong signature",
+            Some(&forged),
+            Code::Unauthenticated,
+            vec!["signature"],
+        ),
+        (
+            "garbage",
+            Some("not-a-jwt"),
+            Code::Unauthenticated,
+            vec!["not a JWT"],
+        ),
+        (
+            "player",
+            Some(&player_1),
+            Code::PermissionDenied,
+            vec!["\"t1\"", "arbiter"],
+        ),
+        (
+            "arbiter of t2",
+            Some(&arbiter_t2),
+            Code::PermissionDenied,
+            vec!["\"t1\"", "arbiter", "t2"],
+        ),
+        (
+            "fair-play officer",
+            Some(&officer),
+            Code::PermissionDenied,
+            vec!["fair-play officer"],
+        ),
     ];
     for (who, token, code, words) in &cases {
         let mut c = with(&url, *token);
@@ -319,8 +377,15 @@ async fn calls_are_authenticated_and_authorized_per_tournament() {
         Code::PermissionDenied,
         &["admin"],
     );
-    assert_eq!(events(&url, "t1").await.len(), before, "refusals append nothing");
-    assert!(events(&url, "t2").await.len() == 1, "t2 has only its creation");
+    assert_eq!(
+        events(&url, "t1").await.len(),
+        before,
+        "refusals append nothing"
+    );
+    assert!(
+        events(&url, "t2").await.len() == 1,
+        "t2 has only its creation"
+    );
 
     // What each may do is recorded under its subject, whatever the header claims.
     let own = player
@@ -375,7 +440,10 @@ async fn calls_are_authenticated_and_authorized_per_tournament() {
     let wrong_aud = idp.issue(&oidc_claims(AUDIENCE), None).unwrap();
     refused(
         "an OIDC token for another audience",
-        with(&url, Some(&wrong_aud)).rd.start_round(start("t1", "s-aud")).await,
+        with(&url, Some(&wrong_aud))
+            .rd
+            .start_round(start("t1", "s-aud"))
+            .await,
         Code::Unauthenticated,
         &["audience"],
     );
@@ -403,7 +471,15 @@ fn the_first_start_writes_an_admin_token_that_the_cli_uses() {
     let work = TempDir::new("arbiter-auth-default").unwrap();
     let data = work.path().join("data");
     let mut child = Command::new(support::bin())
-        .args(["serve", "--data", data.to_str().unwrap(), "--grpc-port", "0", "--http-port", "0"])
+        .args([
+            "serve",
+            "--data",
+            data.to_str().unwrap(),
+            "--grpc-port",
+            "0",
+            "--http-port",
+            "0",
+        ])
         .env_remove("ARBITER_TOKEN_KEYS")
         .env("RUST_LOG", "warn")
         .stdout(Stdio::piped())
@@ -421,26 +497,57 @@ fn the_first_start_writes_an_admin_token_that_the_cli_uses() {
         .to_string();
     let run = |args: &[&str], token_env: bool| {
         let mut c = Command::new(support::bin());
-        c.args(args).env_remove("ARBITER_TOKEN").env_remove("ARBITER_TOKEN_KEYS");
+        c.args(args)
+            .env_remove("ARBITER_TOKEN")
+            .env_remove("ARBITER_TOKEN_KEYS");
         if token_env {
             c.env("ARBITER_TOKEN", "not-a-jwt");
         }
         c.output().unwrap()
     };
     let d = data.to_str().unwrap();
-    let demo = run(&["demo", "--server", &url, "--data", d, "--players", "4", "--rounds", "1"], false);
+    let demo = run(
+        &[
+            "demo",
+            "--server",
+            &url,
+            "--data",
+            d,
+            "--players",
+            "4",
+            "--rounds",
+            "1",
+        ],
+        false,
+    );
     let elsewhere = work.path().join("elsewhere");
-    let no_token = run(&["demo", "--server", &url, "--data", elsewhere.to_str().unwrap()], false);
+    let no_token = run(
+        &[
+            "demo",
+            "--server",
+            &url,
+            "--data",
+            elsewhere.to_str().unwrap(),
+        ],
+        false,
+    );
     let bad_env = run(&["demo", "--server", &url, "--data", d], true);
     let _ = child.kill();
     let mut err = String::new();
     let _ = std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut err);
     let _ = child.wait();
-    assert!(demo.status.success(), "{}", String::from_utf8_lossy(&demo.stderr));
+    assert!(
+        demo.status.success(),
+        "{}",
+        String::from_utf8_lossy(&demo.stderr)
+    );
     #[cfg(unix)]
     for f in ["admin.token", "token-keys.json"] {
         use std::os::unix::fs::PermissionsExt;
-        let mode = std::fs::metadata(data.join(f)).unwrap().permissions().mode();
+        let mode = std::fs::metadata(data.join(f))
+            .unwrap()
+            .permissions()
+            .mode();
         assert_eq!(mode & 0o777, 0o600, "{f}");
         assert!(err.contains(f), "the server says where {f} is: {err}");
     }

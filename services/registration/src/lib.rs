@@ -8,6 +8,7 @@
 //!
 //! [`register`] adds the service to a [`Host`].
 
+use arbiter_auth::layer::principal;
 use arbiter_core::PointSystem;
 use arbiter_core::tournament::{
     AccelerationChoice, ByeKind, CancelBye, Command, CorrectPlayer, CreateTournament,
@@ -22,7 +23,6 @@ use arbiter_proto::convert::{
 use arbiter_proto::events::v1 as pb;
 use arbiter_proto::registration::v1 as api;
 use arbiter_proto::registration::v1::registration_server::{Registration, RegistrationServer};
-use arbiter_auth::layer::principal;
 use arbiter_service_kit::Host;
 use arbiter_service_kit::players::{self, PlayerRef};
 use arbiter_service_kit::status::{convert_status, unknown_tournament};

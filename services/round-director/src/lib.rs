@@ -15,6 +15,8 @@
 
 pub mod heads;
 
+use arbiter_auth::Principal;
+use arbiter_auth::layer::principal;
 use arbiter_core::ResultCode;
 use arbiter_core::tournament::{
     BoardResult, CloseRound, Command, CorrectResult, FinishTournament, ManualPairing, Pair,
@@ -27,8 +29,6 @@ use arbiter_proto::round_director::v1 as api;
 use arbiter_proto::round_director::v1::round_director_server::{
     RoundDirector, RoundDirectorServer,
 };
-use arbiter_auth::Principal;
-use arbiter_auth::layer::principal;
 use arbiter_service_kit::Host;
 use arbiter_service_kit::players::{self, PlayerRef};
 use arbiter_service_kit::status::{self, convert_status, unknown_tournament};
@@ -308,8 +308,10 @@ impl RoundDirector for RoundDirectorService {
     ) -> Result<Response<CommandResult>, Status> {
         let caller = principal(&request)?;
         let r = request.into_inner();
-        self.run(&caller, &r, |_| Ok(Command::FinishTournament(FinishTournament {})))
-            .await
+        self.run(&caller, &r, |_| {
+            Ok(Command::FinishTournament(FinishTournament {}))
+        })
+        .await
     }
 
     async fn get_tournament(

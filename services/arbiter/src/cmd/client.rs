@@ -414,7 +414,8 @@ impl Clients {
         let url = |o: &Option<String>| o.clone().unwrap_or_else(|| c.server.clone());
         let token = client_token(c.token.as_deref(), &c.data)?;
         let authed = |url: &str| {
-            WithToken::new(channel(url)?, token.as_deref()).map_err(|e| Exit::Invalid(format!("--token: {e}")))
+            WithToken::new(channel(url)?, token.as_deref())
+                .map_err(|e| Exit::Invalid(format!("--token: {e}")))
         };
         Ok(Clients {
             registration: RegistrationClient::new(authed(&url(&c.registration))?),

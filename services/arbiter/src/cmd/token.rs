@@ -55,7 +55,9 @@ fn now() -> u64 {
 /// own (created on first start, with an admin token).
 pub fn server_layer(a: &AuthArgs, data: &Path) -> Result<AuthLayer, Exit> {
     let keys = match &a.token_keys {
-        Some(path) => KeySet::load(path).map_err(|e| Exit::Invalid(format!("--token-keys: {e}")))?,
+        Some(path) => {
+            KeySet::load(path).map_err(|e| Exit::Invalid(format!("--token-keys: {e}")))?
+        }
         None => {
             let path = data.join(KEYS_FILE);
             let (keys, created) = KeySet::load_or_create(&path).map_err(Exit::Unavailable)?;
@@ -75,7 +77,8 @@ pub fn server_layer(a: &AuthArgs, data: &Path) -> Result<AuthLayer, Exit> {
             keys
         }
     };
-    let mut verifier = Verifier::new(&keys).map_err(|e| Exit::Invalid(format!("token keys: {e}")))?;
+    let mut verifier =
+        Verifier::new(&keys).map_err(|e| Exit::Invalid(format!("token keys: {e}")))?;
     if let (Some(jwks), Some(iss), Some(aud)) = (&a.oidc_jwks, &a.oidc_issuer, &a.oidc_audience) {
         let text = std::fs::read_to_string(jwks)
             .map_err(|e| Exit::Invalid(format!("--oidc-jwks {}: {e}", jwks.display())))?;
@@ -241,10 +244,14 @@ fn token(a: TokenArgs) -> Result<(), Exit> {
                 )));
             }
             if role == Role::Player && entry.is_none() {
-                return Err(Exit::Invalid("--entry: a player token needs the player's entry number".into()));
+                return Err(Exit::Invalid(
+                    "--entry: a player token needs the player's entry number".into(),
+                ));
             }
             if role != Role::Player && entry.is_some() {
-                return Err(Exit::Invalid(format!("--entry: only player tokens have one, not {role}")));
+                return Err(Exit::Invalid(format!(
+                    "--entry: only player tokens have one, not {role}"
+                )));
             }
             let subject = subject.unwrap_or_else(|| match entry {
                 Some(e) => format!("{role} E{e}"),
