@@ -557,3 +557,29 @@ fn the_first_start_writes_an_admin_token_that_the_cli_uses() {
     assert_eq!(bad_env.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&bad_env.stderr).contains("not a JWT"));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn private_reads_need_a_token_too() {
+    let work = TempDir::new("arbiter-auth-private").unwrap();
+    let data = work.path().join("data");
+    let server = Server::start(
+        &["--data", data.to_str().unwrap(), "--private-reads"],
+        &work.path().join("serve.log"),
+    );
+    let list = |token: Option<&str>| {
+        let mut c = with(&server.grpc, token).reg;
+        async move {
+            c.list_tournaments(reg::ListTournamentsRequest::default())
+                .await
+        }
+    };
+    refused(
+        "a read without a token",
+        support::retry("list", || list(None)).await,
+        Code::Unauthenticated,
+        &["needs a bearer token"],
+    );
+    let player = issue(&auth().keys, "Alpha", Role::Player, &["t1"], Some(1), 600);
+    list(Some(&player)).await.expect("any role reads");
+    list(Some(&auth().admin)).await.expect("the admin reads");
+}
