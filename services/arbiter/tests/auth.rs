@@ -183,18 +183,30 @@ async fn every_method_needs_a_token(url: &str) {
 async fn calls_are_authenticated_and_authorized_per_tournament() {
     let work = TempDir::new("arbiter-auth").unwrap();
     let data = work.path().join("data");
-    // The OIDC issuer's key set, made here; the server gets its public part as a file.
     let idp = KeySet {
         keys: vec![Jwk::generate().unwrap()],
     };
-    let jwks = work.path().join("idp-jwks.json");
-    std::fs::write(&jwks, idp.public().to_json()).unwrap();
+    // The OIDC issuer's key set, made here and published by a local HTTP server, as an
+    // issuer's jwks_uri.
+    let published = idp.public().to_json();
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let jwks = format!("http://{}/jwks.json", listener.local_addr().unwrap());
+    tokio::spawn(
+        axum::serve(
+            listener,
+            axum::Router::new().route(
+                "/jwks.json",
+                axum::routing::get(move || async move { published }),
+            ),
+        )
+        .into_future(),
+    );
     let server = Server::start(
         &[
             "--data",
             data.to_str().unwrap(),
             "--oidc-jwks",
-            jwks.to_str().unwrap(),
+            &jwks,
             "--oidc-issuer",
             "https://idp.example",
             "--oidc-audience",
@@ -562,8 +574,24 @@ fn the_first_start_writes_an_admin_token_that_the_cli_uses() {
 async fn private_reads_need_a_token_too() {
     let work = TempDir::new("arbiter-auth-private").unwrap();
     let data = work.path().join("data");
+    // An OIDC issuer's JWKS given as a file.
+    let idp = KeySet {
+        keys: vec![Jwk::generate().unwrap()],
+    };
+    let jwks = work.path().join("jwks.json");
+    std::fs::write(&jwks, idp.public().to_json()).unwrap();
     let server = Server::start(
-        &["--data", data.to_str().unwrap(), "--private-reads"],
+        &[
+            "--data",
+            data.to_str().unwrap(),
+            "--private-reads",
+            "--oidc-jwks",
+            jwks.to_str().unwrap(),
+            "--oidc-issuer",
+            "https://idp.example",
+            "--oidc-audience",
+            "chess-platform",
+        ],
         &work.path().join("serve.log"),
     );
     let list = |token: Option<&str>| {
@@ -582,4 +610,21 @@ async fn private_reads_need_a_token_too() {
     let player = issue(&auth().keys, "Alpha", Role::Player, &["t1"], Some(1), 600);
     list(Some(&player)).await.expect("any role reads");
     list(Some(&auth().admin)).await.expect("the admin reads");
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs();
+    let officer = idp
+        .issue(
+            &serde_json::json!({
+                "sub": "idp|fay", "role": "fair-play-officer", "tournaments": ["*"],
+                "iss": "https://idp.example", "aud": "chess-platform",
+                "exp": now + 600, "iat": now,
+            }),
+            None,
+        )
+        .unwrap();
+    list(Some(&officer))
+        .await
+        .expect("the OIDC issuer's officer reads");
 }

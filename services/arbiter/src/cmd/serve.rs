@@ -139,7 +139,7 @@ async fn serve(a: ServeArgs) -> Result<(), Exit> {
         store = store.with_snapshot_min_events(SNAPSHOT_MIN_EVENTS);
     }
     let mut host = Host::new(Arc::new(store), feed, Some(cp));
-    host.layer(super::token::server_layer(&a.auth, &a.log.data)?);
+    host.layer(super::token::server_layer(&a.auth, &a.log.data).await?);
     for s in &services {
         match s {
             ServiceName::Registration => {

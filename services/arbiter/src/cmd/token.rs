@@ -29,10 +29,11 @@ pub struct AuthArgs {
     /// created on first start together with an admin token in DATA/admin.token.
     #[arg(long, env = "ARBITER_TOKEN_KEYS")]
     pub token_keys: Option<PathBuf>,
-    /// Also accept the tokens of an OIDC issuer, verified with its JWKS (a file). Their claims
-    /// are read under the same names: sub, role, tournaments, entry.
+    /// Also accept the tokens of an OIDC issuer, verified with its JWKS: a file, or an http://
+    /// URL read once at start (for https, fetch it to a file). Their claims are read under
+    /// the same names: sub, role, tournaments, entry.
     #[arg(long, requires_all = ["oidc_issuer", "oidc_audience"])]
-    pub oidc_jwks: Option<PathBuf>,
+    pub oidc_jwks: Option<String>,
     /// The OIDC issuer's `iss`.
     #[arg(long, requires = "oidc_jwks")]
     pub oidc_issuer: Option<String>,
@@ -53,7 +54,7 @@ fn now() -> u64 {
 
 /// The gRPC authentication layer of `arbiter serve`: the key set given, or the data folder's
 /// own (created on first start, with an admin token).
-pub fn server_layer(a: &AuthArgs, data: &Path) -> Result<AuthLayer, Exit> {
+pub async fn server_layer(a: &AuthArgs, data: &Path) -> Result<AuthLayer, Exit> {
     let keys = match &a.token_keys {
         Some(path) => {
             KeySet::load(path).map_err(|e| Exit::Invalid(format!("--token-keys: {e}")))?
@@ -80,13 +81,41 @@ pub fn server_layer(a: &AuthArgs, data: &Path) -> Result<AuthLayer, Exit> {
     let mut verifier =
         Verifier::new(&keys).map_err(|e| Exit::Invalid(format!("token keys: {e}")))?;
     if let (Some(jwks), Some(iss), Some(aud)) = (&a.oidc_jwks, &a.oidc_issuer, &a.oidc_audience) {
-        let text = std::fs::read_to_string(jwks)
-            .map_err(|e| Exit::Invalid(format!("--oidc-jwks {}: {e}", jwks.display())))?;
+        let text = read_jwks(jwks)
+            .await
+            .map_err(|e| Exit::Invalid(format!("--oidc-jwks {jwks}: {e}")))?;
         let oidc = Oidc::from_jwks(iss, aud, &text)
-            .map_err(|e| Exit::Invalid(format!("--oidc-jwks {}: {e}", jwks.display())))?;
+            .map_err(|e| Exit::Invalid(format!("--oidc-jwks {jwks}: {e}")))?;
         verifier = verifier.with_oidc(oidc);
     }
     Ok(AuthLayer::new(Arc::new(verifier)).private_reads(a.private_reads))
+}
+
+/// The JWKS document at `at`: an http:// URL or a file.
+async fn read_jwks(at: &str) -> Result<String, String> {
+    if !at.starts_with("http://") {
+        if at.starts_with("https://") {
+            return Err(
+                "https is not fetched here: save the JWKS to a file and give its path".into(),
+            );
+        }
+        return std::fs::read_to_string(at).map_err(|e| e.to_string());
+    }
+    let uri: axum::http::Uri = at.parse().map_err(|e| format!("not a URL: {e}"))?;
+    let client = hyper_util::client::legacy::Client::builder(hyper_util::rt::TokioExecutor::new())
+        .build_http::<String>();
+    let response = tokio::time::timeout(Duration::from_secs(10), client.get(uri))
+        .await
+        .map_err(|_| "no answer within 10 s".to_string())?
+        .map_err(|e| e.to_string())?;
+    if !response.status().is_success() {
+        return Err(format!("answered {}", response.status()));
+    }
+    // A JWKS is a few kB; 1 MiB is far more than any issuer publishes.
+    let body = axum::body::to_bytes(axum::body::Body::new(response.into_body()), 1 << 20)
+        .await
+        .map_err(|e| format!("reading the answer: {e}"))?;
+    String::from_utf8(body.to_vec()).map_err(|_| "the answer is not UTF-8".to_string())
 }
 
 fn admin_token(keys: &KeySet) -> Result<String, Exit> {
