@@ -80,6 +80,8 @@ struct Job {
     request: PairingRequest,
     /// Told true once answered (or found answered), false if given up.
     done: Option<oneshot::Sender<bool>>,
+    /// The span of the append that asked for it: the pairing belongs to that trace.
+    span: tracing::Span,
 }
 
 /// Answers pairing requests (see the crate documentation).
@@ -131,6 +133,7 @@ impl Worker {
         let job = Job {
             request,
             done: Some(tx),
+            span: tracing::Span::current(),
         };
         let stream = job.request.stream.clone();
         let mut queues = self.queues.lock().expect("queues lock");
@@ -172,6 +175,7 @@ impl Worker {
             let answered = loop {
                 match self
                     .handle_request(&r.stream, r.round, r.attempt, r.version)
+                    .instrument(job.span.clone())
                     .await
                 {
                     Ok(()) => break true,
@@ -310,12 +314,14 @@ impl Worker {
                 .await
                 .map_err(|e| e.to_string())?;
             self.stats.running.fetch_add(1, Ordering::Relaxed);
+            let started = std::time::Instant::now();
             let answer = tokio::task::spawn_blocking(move || {
                 let a = answer(&at.state, round, version);
                 drop(slot);
                 a
             })
             .await;
+            arbiter_telemetry::metrics::pairing(started.elapsed());
             self.stats.running.fetch_sub(1, Ordering::Relaxed);
             let answer = answer.map_err(|e| e.to_string())?;
             let ctx = CommandContext::new(
@@ -497,6 +503,8 @@ impl Worker {
                     events: d.events.clone(),
                 };
                 let span = batch.span(SERVICE);
+                d.set_span_parent(&span);
+                arbiter_telemetry::metrics::consumer_position(SERVICE, d.position, Some(d.pending));
                 match self.queue_batch(&batch).instrument(span).await {
                     Ok(waiting) if waiting.is_empty() => {
                         if let Err(e) = d.ack().await {

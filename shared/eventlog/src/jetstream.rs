@@ -405,6 +405,7 @@ impl JetStreamLog {
         // failures so that the server can recognise it.
         let mut pending: Option<(u64, Vec<StoredEvent>, Vec<u8>)> = None;
         let mut caught_up_for_expectation = false;
+        let trace = arbiter_telemetry::propagation::current_headers();
         loop {
             if let Some(c) = head.commands.get(command_id) {
                 if c.digest != digest {
@@ -456,6 +457,11 @@ impl JetStreamLog {
                 HEADER_LAST_VERSION,
                 events[events.len() - 1].version.to_string().as_str(),
             );
+            // The appender's trace context, beside the events (never in them: the hashed
+            // records stay the same whoever traced them).
+            for (k, v) in &trace {
+                headers.insert(k.as_str(), v.as_str());
+            }
             let publish = PublishMessage::build()
                 .payload(body.clone().into())
                 .headers(headers)
@@ -725,6 +731,8 @@ pub struct Delivery {
     pub events: Vec<StoredEvent>,
     /// The JetStream sequence of the message (= [`StoredEvent::position`]).
     pub position: u64,
+    /// Messages still to be delivered to this consumer after this one (the server's count).
+    pub pending: u64,
     message: jetstream::Message,
 }
 
@@ -733,6 +741,15 @@ impl Delivery {
     /// later does not get it again.
     pub async fn ack(&self) -> Result<(), LogError> {
         self.message.double_ack().await.map_err(nats)
+    }
+
+    /// Makes `span` (not yet entered) a child of the trace context the appender published
+    /// with the message, if any.
+    pub fn set_span_parent(&self, span: &tracing::Span) {
+        let Some(headers) = &self.message.headers else {
+            return;
+        };
+        arbiter_telemetry::propagation::set_parent(span, |k| headers.get(k).map(|v| v.as_str()));
     }
 
     /// Asks for redelivery (e.g. after a failure handling it).
@@ -758,7 +775,8 @@ impl DurableConsumer {
         let mut out = Vec::new();
         while let Some(m) = batch.next().await {
             let message = m.map_err(nats)?;
-            let position = message.info().map_err(nats)?.stream_sequence;
+            let info = message.info().map_err(nats)?;
+            let (position, pending) = (info.stream_sequence, info.pending);
             let stream = self
                 .log
                 .stream_of_subject(message.subject.as_str())
@@ -790,6 +808,7 @@ impl DurableConsumer {
             out.push(Delivery {
                 events,
                 position,
+                pending,
                 message,
             });
         }

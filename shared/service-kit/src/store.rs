@@ -898,8 +898,11 @@ impl TournamentStore {
                 }
                 let command = build(&folded)?;
                 tracing::Span::current().record("command", command.name());
-                let events = decide(&folded.state, &command)
-                    .map_err(|e| domain_status(&ctx.tournament_id, &e))?;
+                let events = decide(&folded.state, &command).map_err(|e| {
+                    let status = domain_status(&ctx.tournament_id, &e);
+                    arbiter_telemetry::metrics::refusal(status.code(), &rule_name(&e));
+                    status
+                })?;
                 if events.is_empty() {
                     return Ok(CommandOutcome {
                         tournament_id: ctx.tournament_id.clone(),
@@ -916,6 +919,7 @@ impl TournamentStore {
                         request_digest: b.digest.to_vec(),
                     });
                 }
+                let append_started = Instant::now();
                 let appended = self
                     .log
                     .append(
@@ -928,6 +932,10 @@ impl TournamentStore {
                     .await;
                 match appended {
                     Ok(o) => {
+                        arbiter_telemetry::metrics::log_append(
+                            append_started.elapsed(),
+                            o.position,
+                        );
                         let kinds: Vec<&str> = events.iter().map(Event::kind).collect();
                         if o.replayed {
                             self.stats.replayed.fetch_add(1, Ordering::Relaxed);
@@ -981,6 +989,17 @@ impl TournamentStore {
         .instrument(span)
         .await
     }
+}
+
+/// The rule that refused a command, for the metrics: the error's variant name (its `Debug`
+/// form up to the fields), e.g. `RoundNotStarted`.
+fn rule_name(e: &arbiter_core::tournament::DomainError) -> String {
+    let debug = format!("{e:?}");
+    debug
+        .split(|c: char| !c.is_ascii_alphanumeric() && c != '_')
+        .next()
+        .unwrap_or_default()
+        .to_string()
 }
 
 /// Refuses a command id already used by another request: the same id must carry the same
@@ -1141,6 +1160,7 @@ impl Feed {
                         }
                     }
                     done = position;
+                    arbiter_telemetry::metrics::consumer_position(service, done, None);
                     if last_save.elapsed() >= Duration::from_millis(250) {
                         save_position(&checkpoints, service, done).await;
                         saved = done;
@@ -1178,11 +1198,17 @@ impl Feed {
                             events: d.events.clone(),
                         };
                         let span = batch.span(service);
+                        d.set_span_parent(&span);
                         match handle(batch).instrument(span).await {
                             Ok(()) => {
                                 if let Err(e) = d.ack().await {
                                     warn!(service, position = d.position, error = %e, "ack failed");
                                 }
+                                arbiter_telemetry::metrics::consumer_position(
+                                    service,
+                                    d.position,
+                                    Some(d.pending),
+                                );
                             }
                             Err(e) => {
                                 warn!(service, position = d.position, error = %e, "handling failed, asking for redelivery");

@@ -16,9 +16,16 @@
 //!   `#[tokio::main]`); outside one it returns [`TelemetryError::NoRuntime`] instead of panicking.
 //! - W3C trace-context propagation is installed globally, so gRPC layers can carry traces
 //!   across services.
+//! - [`propagation`]: the trace context across gRPC ([`inject`] on clients, [`GrpcLayer`] on
+//!   servers) and across the log's message headers; [`metrics`]: the Prometheus series.
 //! - The returned [`TelemetryGuard`] flushes and shuts the exporter down in
 //!   [`TelemetryGuard::shutdown`] (on a blocking thread, so it works on any runtime flavour).
 //!   Dropping the guard without calling it shuts down in the background, best effort.
+
+pub mod metrics;
+pub mod propagation;
+
+pub use propagation::{GrpcLayer, Traced, TracedChannel, inject, traced};
 
 use opentelemetry::trace::TracerProvider as _;
 use opentelemetry_otlp::WithExportConfig as _;

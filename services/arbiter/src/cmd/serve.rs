@@ -64,6 +64,10 @@ pub struct ServeArgs {
     /// HTTP port on the --listen address for the JSON reporting API (0 = any free port).
     #[arg(long, default_value_t = 7080)]
     pub http_port: u16,
+    /// Port on the --listen address serving the Prometheus metrics at /metrics (0 = any free
+    /// port; absent = not served).
+    #[arg(long)]
+    pub metrics_port: Option<u16>,
     /// The Ed25519 key that signs chain heads (a file of 64 hex digits, mode 0600). Default:
     /// DATA/head-signing.key, created on first start. One key per deployment: round-director
     /// processes of a distributed deployment must be given the same file.
@@ -140,6 +144,8 @@ async fn serve(a: ServeArgs) -> Result<(), Exit> {
     }
     let mut host = Host::new(Arc::new(store), feed, Some(cp));
     host.layer(super::token::server_layer(&a.auth, &a.log.data).await?);
+    // Every call: the caller's trace context as its span's parent, and counted in the metrics.
+    host.layer(arbiter_telemetry::GrpcLayer);
     for s in &services {
         match s {
             ServiceName::Registration => {
@@ -179,6 +185,20 @@ async fn serve(a: ServeArgs) -> Result<(), Exit> {
     );
     if let Some(h) = bound.http_addr() {
         line.push_str(&format!(" http=http://{h}"));
+    }
+    if let Some(port) = a.metrics_port {
+        let addr = SocketAddr::new(a.listen, port);
+        let listener = tokio::net::TcpListener::bind(addr)
+            .await
+            .map_err(|e| Exit::Unavailable(format!("cannot listen on {addr} for metrics: {e}")))?;
+        let bound_at = listener
+            .local_addr()
+            .map_err(|e| Exit::Unavailable(e.to_string()))?;
+        line.push_str(&format!(" metrics=http://{bound_at}/metrics"));
+        tokio::spawn(arbiter_telemetry::metrics::serve(
+            listener,
+            shutdown_signal(),
+        ));
     }
     line.push_str(&format!(" log={}", opened.describe(&a.log)));
     println!("{line}");

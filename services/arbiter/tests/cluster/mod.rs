@@ -22,10 +22,16 @@ pub struct ScriptRun {
 }
 
 fn script(args: &[&str]) -> ScriptRun {
+    script_with_env(args, &[])
+}
+
+/// The script with extra environment variables, which its processes inherit.
+fn script_with_env(args: &[&str], env: &[(&str, &str)]) -> ScriptRun {
     let path = root().join("deploy/local/cluster.sh");
     let out = Command::new("bash")
         .arg(&path)
         .args(args)
+        .envs(env.iter().copied())
         .env("ARBITER_BIN", bin())
         .env("ARBITER_TOKEN_KEYS", &crate::support::token::auth().path)
         .output()
@@ -43,9 +49,15 @@ fn script(args: &[&str]) -> ScriptRun {
 impl LocalCluster {
     /// `cluster.sh start DIR --services ...` (one pairing worker, `pairing-worker-1`).
     pub fn start(dir: &Path, services: &[&str]) -> LocalCluster {
+        LocalCluster::start_with_env(dir, services, &[])
+    }
+
+    /// [`LocalCluster::start`] with environment variables for every process (e.g. the OTLP
+    /// endpoint).
+    pub fn start_with_env(dir: &Path, services: &[&str], env: &[(&str, &str)]) -> LocalCluster {
         let d = dir.to_str().expect("a UTF-8 path");
         let list = services.join(",");
-        let run = script(&["start", d, "--services", &list]);
+        let run = script_with_env(&["start", d, "--services", &list], env);
         let mut c = LocalCluster {
             dir: dir.to_path_buf(),
             env: BTreeMap::new(),
