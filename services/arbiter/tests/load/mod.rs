@@ -817,7 +817,12 @@ impl ServerProc {
             .args(&self.extra)
             .args(["--grpc-port", &self.grpc_port.to_string()])
             .args(["--http-port", &self.http_port.to_string()])
-            .env("RUST_LOG", "warn")
+            // The server's log level: warnings, unless the bench is run with SERVE_LOG set
+            // (e.g. SERVE_LOG=warn,arbiter_service_kit=info for the shutdown's steps).
+            .env(
+                "RUST_LOG",
+                std::env::var("SERVE_LOG").unwrap_or_else(|_| "warn".to_string()),
+            )
             .env("ARBITER_TOKEN_KEYS", &token::auth().path)
             .stdout(Stdio::piped())
             .stderr(Stdio::from(log))
