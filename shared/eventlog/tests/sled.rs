@@ -101,6 +101,9 @@ async fn flipped_byte_on_disk_is_detected() {
 async fn flip_one_copy(target: u64, copy: usize) -> Option<(String, u64, String)> {
     let dir = TempDir::new("arbiter-sled-flip").unwrap();
     let marker = |v: u64| format!("MARKER-payload-of-event-{v}-0123456789");
+    // The payloads must be findable in the files: the database is created uncompressed, as
+    // databases made before compression are (and as the log keeps them when reopened).
+    drop(sled::Config::new().path(dir.path()).open().unwrap());
     {
         let log = SledLog::open(dir.path()).unwrap();
         for v in 1..=3u64 {
