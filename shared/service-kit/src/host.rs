@@ -206,23 +206,36 @@ impl Host {
 
     /// Binds the gRPC port, and the HTTP port if a router was given (port 0: any free port).
     pub async fn bind(self, grpc: SocketAddr, http: SocketAddr) -> Result<Bound, HostError> {
-        let grpc = bind(grpc, "gRPC").await?;
-        let http = match &self.http {
-            Some(_) => Some(bind(http, "HTTP").await?),
-            None => None,
+        let (grpc, grpc_addr) = bind(grpc, "gRPC").await?;
+        let (http, http_addr) = match &self.http {
+            Some(_) => {
+                let (l, a) = bind(http, "HTTP").await?;
+                (Some(l), Some(a))
+            }
+            None => (None, None),
         };
         Ok(Bound {
             host: self,
             grpc,
             http,
+            grpc_addr,
+            http_addr,
         })
     }
 }
 
-async fn bind(addr: SocketAddr, what: &'static str) -> Result<TcpListener, HostError> {
-    TcpListener::bind(addr)
+/// A listener and the address it actually bound (read once, so a failure is a bind error).
+async fn bind(
+    addr: SocketAddr,
+    what: &'static str,
+) -> Result<(TcpListener, SocketAddr), HostError> {
+    let l = TcpListener::bind(addr)
         .await
-        .map_err(|source| HostError::Bind { addr, what, source })
+        .map_err(|source| HostError::Bind { addr, what, source })?;
+    let bound = l
+        .local_addr()
+        .map_err(|source| HostError::Bind { addr, what, source })?;
+    Ok((l, bound))
 }
 
 /// A host with its ports bound, ready to run.
@@ -230,27 +243,27 @@ pub struct Bound {
     host: Host,
     grpc: TcpListener,
     http: Option<TcpListener>,
+    grpc_addr: SocketAddr,
+    http_addr: Option<SocketAddr>,
 }
 
 impl Bound {
     /// The gRPC port's address (the port actually bound).
     pub fn grpc_addr(&self) -> SocketAddr {
-        self.grpc
-            .local_addr()
-            .expect("a bound listener has an address")
+        self.grpc_addr
     }
 
     /// The HTTP port's address, if one is served.
     pub fn http_addr(&self) -> Option<SocketAddr> {
-        self.http
-            .as_ref()
-            .map(|l| l.local_addr().expect("a bound listener has an address"))
+        self.http_addr
     }
 
     /// Serves until `shutdown` completes (or the gRPC server fails), then shuts down within
     /// [`SHUTDOWN_BUDGET`] (see the module documentation).
     pub async fn run(self, shutdown: impl Future<Output = ()> + Send) -> Result<(), HostError> {
-        let Bound { host, grpc, http } = self;
+        let Bound {
+            host, grpc, http, ..
+        } = self;
         let Host {
             store,
             routes,
