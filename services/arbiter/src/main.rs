@@ -4,6 +4,11 @@
 mod cmd;
 
 use clap::{Parser, Subcommand};
+
+/// mimalloc rather than the system allocator (see Cargo.toml).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use std::process::ExitCode;
 
 #[derive(Parser)]

@@ -305,8 +305,10 @@ impl Worker {
                     .await
                     .map_err(|e| e.to_string())?
             };
-            // A slot of the pool for the engine's run; the slot goes with the blocking task,
-            // so a pairing abandoned at shutdown keeps its core until it ends.
+            // A slot of the pool for the engine's run; the slot goes with the background job,
+            // so a pairing abandoned at shutdown keeps its core until it ends. The run is
+            // background work (lower priority than answering calls: see the service kit's
+            // `background`).
             let slot = self
                 .slots
                 .clone()
@@ -315,7 +317,7 @@ impl Worker {
                 .map_err(|e| e.to_string())?;
             self.stats.running.fetch_add(1, Ordering::Relaxed);
             let started = std::time::Instant::now();
-            let answer = tokio::task::spawn_blocking(move || {
+            let answer = arbiter_service_kit::background::run(move || {
                 let a = answer(&at.state, round, version);
                 drop(slot);
                 a

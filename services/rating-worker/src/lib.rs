@@ -287,15 +287,12 @@ impl Worker {
         trigger: Trigger,
         command: &str,
     ) -> Result<(), String> {
-        let events = if trigger == Trigger::Ratings {
-            answer(state, trigger)
-        } else {
-            // Norm searches may take a while: off the async threads.
-            let state = state.clone();
-            tokio::task::spawn_blocking(move || answer(&state, trigger))
-                .await
-                .map_err(|x| format!("norm computation stopped: {x}"))?
-        };
+        // Ratings and norm searches are background work: off the async threads, at a lower
+        // priority than answering calls (the service kit's `background`).
+        let state = state.clone();
+        let events = arbiter_service_kit::background::run(move || answer(&state, trigger))
+            .await
+            .map_err(|x| format!("rating or norm computation stopped: {x}"))?;
         if events.is_empty() {
             debug!("nothing to append");
             self.stats.nothing_to_append.fetch_add(1, Ordering::Relaxed);

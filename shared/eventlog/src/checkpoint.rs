@@ -134,7 +134,7 @@ fn decode(service: &str, stream: &str, v: &[u8]) -> Result<Checkpoint, LogError>
 impl CheckpointStore {
     /// Opens (or creates) a store in the folder `path`.
     pub fn open(path: impl AsRef<Path>) -> Result<CheckpointStore, LogError> {
-        let db = crate::sled_config::config(path.as_ref(), crate::sled_config::CHECKPOINT_CACHE_BYTES)
+        let db = crate::sled_config::config(path.as_ref(), crate::sled_config::CHECKPOINTS)
             .open()
             .map_err(storage)?;
         CheckpointStore::in_db(&db)
@@ -142,7 +142,7 @@ impl CheckpointStore {
 
     /// A store in a temporary folder, removed on drop (for tests).
     pub fn temporary() -> Result<CheckpointStore, LogError> {
-        let db = crate::sled_config::temporary(crate::sled_config::CHECKPOINT_CACHE_BYTES)
+        let db = crate::sled_config::temporary(crate::sled_config::CHECKPOINTS)
             .open()
             .map_err(storage)?;
         CheckpointStore::in_db(&db)

@@ -3,41 +3,58 @@
 //! - A bounded page cache: sled's default is 1 GiB per database, which a server holding a
 //!   log and a checkpoint store would grow into under load while the working set (the tails
 //!   of streams being played) is a few MB.
-//! - zstd compression of new databases: events and snapshots are protobuf and JSON with much
-//!   repetition (ids, names, field tags), and sled's log-structured files keep up to half of a
-//!   segment dead before cleaning it, so uncompressed the folder was 3-4x the bytes it stores.
-//!   sled refuses to open a database with another compression setting than the one it was
-//!   created with, so a database created uncompressed (before this setting) stays uncompressed:
-//!   the setting is read back from the database's own `conf` file.
+//! - zstd compression of new checkpoint stores: snapshots are JSON with much repetition (ids,
+//!   names, field tags), and sled's log-structured files keep up to half of a segment dead
+//!   before cleaning it, so uncompressed they were several times the bytes they store.
+//! - No compression of new event logs: sled compresses every page fragment it writes with a
+//!   fresh zstd context, and on the log, written on every append, that was the server's
+//!   largest single cost under load (about a tenth of its CPU in context set-up alone, and
+//!   the allocator's work behind it), in the path every acknowledgement waits on. The log's
+//!   records are small and already binary.
+//! - sled refuses to open a database with another compression setting than the one it was
+//!   created with, so an existing database keeps its setting, read back from its own `conf`
+//!   file.
 
 use std::path::Path;
 
-/// Page cache of an event log.
-pub const LOG_CACHE_BYTES: u64 = 192 << 20;
-/// Page cache of a checkpoint store (snapshots are read once per stream at start).
-pub const CHECKPOINT_CACHE_BYTES: u64 = 48 << 20;
+/// How one kind of database is opened.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Profile {
+    /// sled's page cache.
+    pub cache_bytes: u64,
+    /// Whether a new database is created compressed.
+    pub compress_new: bool,
+}
+
+/// An event log.
+pub(crate) const LOG: Profile = Profile {
+    cache_bytes: 192 << 20,
+    compress_new: false,
+};
+/// A checkpoint store (snapshots are read once per stream at start).
+pub(crate) const CHECKPOINTS: Profile = Profile {
+    cache_bytes: 48 << 20,
+    compress_new: true,
+};
 /// zstd level: the fastest levels already take most of the gain on this data.
 const COMPRESSION_LEVEL: i32 = 1;
 
-/// The configuration for the database in `path` (created compressed if new).
-pub(crate) fn config(path: &Path, cache_bytes: u64) -> sled::Config {
-    let compress = match existing_compression(path) {
-        Some(c) => c,
-        None => true,
-    };
+/// The configuration for the database in `path` (created as `profile` says if new).
+pub(crate) fn config(path: &Path, profile: Profile) -> sled::Config {
+    let compress = existing_compression(path).unwrap_or(profile.compress_new);
     sled::Config::new()
         .path(path)
-        .cache_capacity(cache_bytes)
+        .cache_capacity(profile.cache_bytes)
         .use_compression(compress)
         .compression_factor(COMPRESSION_LEVEL)
 }
 
-/// A temporary database (tests), compressed like a new one.
-pub(crate) fn temporary(cache_bytes: u64) -> sled::Config {
+/// A temporary database (tests), as a new one of `profile`.
+pub(crate) fn temporary(profile: Profile) -> sled::Config {
     sled::Config::new()
         .temporary(true)
-        .cache_capacity(cache_bytes)
-        .use_compression(true)
+        .cache_capacity(profile.cache_bytes)
+        .use_compression(profile.compress_new)
         .compression_factor(COMPRESSION_LEVEL)
 }
 
@@ -56,32 +73,35 @@ fn existing_compression(path: &Path) -> Option<bool> {
 mod tests {
     use super::*;
 
+    /// Writes a key to a database opened with `profile` and reads it back after reopening.
+    fn write_and_reopen(dir: &Path, profile: Profile) {
+        {
+            let db = config(dir, profile).open().unwrap();
+            db.insert(b"k", b"v").unwrap();
+            db.flush().unwrap();
+        }
+        let db = config(dir, profile).open().unwrap();
+        assert_eq!(db.get(b"k").unwrap().as_deref(), Some(&b"v"[..]));
+    }
+
     #[test]
     fn a_database_keeps_the_compression_it_was_created_with() {
         let dir = std::env::temp_dir().join(format!("arbiter-sled-conf-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
-        // Created uncompressed, as every database was before compression was turned on.
-        {
-            let db = sled::Config::new().path(&dir).open().unwrap();
-            db.insert(b"k", b"v").unwrap();
-            db.flush().unwrap();
-        }
-        assert_eq!(existing_compression(&dir), Some(false));
-        let db = config(&dir, LOG_CACHE_BYTES).open().unwrap();
-        assert_eq!(db.get(b"k").unwrap().as_deref(), Some(&b"v"[..]));
-        drop(db);
+        // New databases: checkpoint stores compressed, logs not.
+        write_and_reopen(&dir, CHECKPOINTS);
+        assert_eq!(existing_compression(&dir), Some(true));
+        // A compressed database (a log created when logs were compressed) opens as such
+        // with the log's profile, and stays compressed.
+        write_and_reopen(&dir, LOG);
+        assert_eq!(existing_compression(&dir), Some(true));
         std::fs::remove_dir_all(&dir).unwrap();
 
-        // A new database is compressed, and reopens as such.
-        {
-            let db = config(&dir, LOG_CACHE_BYTES).open().unwrap();
-            db.insert(b"k", b"v").unwrap();
-            db.flush().unwrap();
-        }
-        assert_eq!(existing_compression(&dir), Some(true));
-        let db = config(&dir, LOG_CACHE_BYTES).open().unwrap();
-        assert_eq!(db.get(b"k").unwrap().as_deref(), Some(&b"v"[..]));
-        drop(db);
+        write_and_reopen(&dir, LOG);
+        assert_eq!(existing_compression(&dir), Some(false));
+        // An uncompressed checkpoint store (created before compression) stays uncompressed.
+        write_and_reopen(&dir, CHECKPOINTS);
+        assert_eq!(existing_compression(&dir), Some(false));
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

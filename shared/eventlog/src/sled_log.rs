@@ -148,7 +148,7 @@ impl SledLog {
     pub fn open(path: impl AsRef<Path>) -> Result<SledLog, LogError> {
         let path = path.as_ref();
         std::fs::create_dir_all(path).map_err(storage)?;
-        let db = crate::sled_config::config(path, crate::sled_config::LOG_CACHE_BYTES)
+        let db = crate::sled_config::config(path, crate::sled_config::LOG)
             .open()
             .map_err(storage)?;
         SledLog::from_db(db, path)
@@ -158,7 +158,7 @@ impl SledLog {
     pub fn temporary() -> Result<SledLog, LogError> {
         let path = temp_path();
         std::fs::create_dir_all(&path).map_err(storage)?;
-        let db = crate::sled_config::temporary(crate::sled_config::LOG_CACHE_BYTES)
+        let db = crate::sled_config::temporary(crate::sled_config::LOG)
             .path(&path)
             .open()
             .map_err(storage)?;
@@ -742,6 +742,8 @@ impl Writer {
         let mut appends: Vec<(AppendReply, Result<AppendOutcome, LogError>)> = Vec::new();
         let mut flushes = Vec::new();
         let mut heads: BTreeMap<String, HeadRecord> = BTreeMap::new();
+        let started = std::time::Instant::now();
+        let group_len = group.len();
         for request in group {
             match request {
                 Request::Append {
@@ -774,9 +776,12 @@ impl Writer {
                 Request::Flush(reply) => flushes.push(reply),
             }
         }
+        let applied = started.elapsed();
         let durable = match &self.failed {
             Some(why) => Err(why.clone()),
-            None => self.make_durable(&heads),
+            None => self.make_durable(&heads).map(|(flush, journal)| {
+                arbiter_telemetry::metrics::log_commit(group_len, applied, flush, journal);
+            }),
         };
         match durable {
             Ok(()) => {
@@ -817,16 +822,23 @@ impl Writer {
     }
 
     /// One flush for the whole group, then its heads in the journal with one sync.
-    fn make_durable(&mut self, heads: &BTreeMap<String, HeadRecord>) -> Result<(), String> {
+    /// Makes the group durable: sled first, then the head journal (a journal ahead of the log
+    /// would read as damage at the next start). Returns how long each took.
+    fn make_durable(
+        &mut self,
+        heads: &BTreeMap<String, HeadRecord>,
+    ) -> Result<(std::time::Duration, std::time::Duration), String> {
+        let t0 = std::time::Instant::now();
         self.db
             .flush()
             .map_err(|e| format!("flushing the event log failed: {e}"))?;
+        let flushed = t0.elapsed();
         if !heads.is_empty() {
             self.journal
                 .record_all(heads.iter().map(|(s, h)| (s.as_str(), h)))
                 .map_err(|e| format!("writing the head journal failed: {e}"))?;
         }
-        Ok(())
+        Ok((flushed, t0.elapsed() - flushed))
     }
 
     fn trees(&mut self, stream: &str) -> Result<(Tree, Tree), LogError> {

@@ -8,6 +8,7 @@
 //! - [`host`]: the runner. A service registers its gRPC services, followers and HTTP router
 //!   with a [`Host`]; the host serves them with health, reflection and one graceful drain.
 
+pub mod background;
 pub mod edge;
 pub mod host;
 pub mod net;

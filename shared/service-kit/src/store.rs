@@ -544,6 +544,8 @@ struct Entry {
     folded: Arc<Folded>,
     loaded: bool,
     checkpointed: Version,
+    /// A snapshot of this stream is being written in the background.
+    writing: bool,
     /// The size of the last snapshot, and about how many bytes of log were folded since.
     snapshot_bytes: u64,
     since_bytes: u64,
@@ -559,7 +561,8 @@ impl Entry {
 
     /// A snapshot now costs no more than the log written since the last one.
     fn snapshot_due(&self, min_events: u64) -> bool {
-        self.folded.version >= min_events
+        !self.writing
+            && self.folded.version >= min_events
             && self.folded.version >= self.checkpointed + CHECKPOINT_EVERY
             && self.since_bytes >= self.snapshot_bytes
     }
@@ -583,6 +586,8 @@ pub struct TournamentStore {
     log: Arc<dyn EventLog>,
     service: String,
     checkpoints: Option<CheckpointStore>,
+    /// Snapshots are written one at a time, off the fold's lock (see [`Snapshots`]).
+    snapshots: Arc<Snapshots>,
     /// Streams shorter than this are never snapshotted (0: all are).
     snapshot_min_events: u64,
     entries: std::sync::Mutex<HashMap<String, Arc<tokio::sync::Mutex<Entry>>>>,
@@ -603,6 +608,7 @@ impl TournamentStore {
             log,
             service: service.into(),
             checkpoints,
+            snapshots: Arc::default(),
             snapshot_min_events: 0,
             entries: Default::default(),
             turns: Default::default(),
@@ -641,6 +647,7 @@ impl TournamentStore {
                     folded: Arc::new(Folded::default()),
                     loaded: false,
                     checkpointed: 0,
+                    writing: false,
                     snapshot_bytes: 0,
                     since_bytes: 0,
                 }))
@@ -697,8 +704,8 @@ impl TournamentStore {
 
     /// The current state of `stream`: the cached fold caught up with the log.
     pub async fn current(&self, stream: &str) -> Result<Arc<Folded>, FoldError> {
-        let entry = self.entry(stream);
-        let mut entry = entry.lock().await;
+        let shared = self.entry(stream);
+        let mut entry = shared.lock().await;
         let mut tail = None;
         if !entry.loaded {
             if let Some((folded, size, rest)) = self.load_snapshot(stream).await {
@@ -724,7 +731,7 @@ impl TournamentStore {
             entry.fold(e)?;
         }
         if entry.snapshot_due(self.snapshot_min_events) {
-            self.write_checkpoint(stream, &mut entry, false).await;
+            self.snapshot_in_background(stream, &shared, &mut entry);
         }
         let out = entry.folded.clone();
         drop(entry);
@@ -741,8 +748,8 @@ impl TournamentStore {
         events: &[StoredEvent],
     ) -> Result<Arc<Folded>, FoldError> {
         {
-            let entry = self.entry(stream);
-            let mut entry = entry.lock().await;
+            let shared = self.entry(stream);
+            let mut entry = shared.lock().await;
             let next = entry.folded.version + 1;
             let fresh: Vec<&StoredEvent> = events
                 .iter()
@@ -756,7 +763,7 @@ impl TournamentStore {
                     entry.fold(e)?;
                 }
                 if entry.snapshot_due(self.snapshot_min_events) {
-                    self.write_checkpoint(stream, &mut entry, false).await;
+                    self.snapshot_in_background(stream, &shared, &mut entry);
                 }
                 return Ok(entry.folded.clone());
             }
@@ -778,51 +785,53 @@ impl TournamentStore {
         Ok(Arc::new(f))
     }
 
-    async fn write_checkpoint(&self, stream: &str, entry: &mut Entry, latest: bool) {
-        let Some(store) = &self.checkpoints else {
+    /// Starts writing a snapshot of the entry's fold in the background. A command or a follower
+    /// that found a snapshot due does not wait for its encoding or its flush, and the fold's
+    /// lock is not held meanwhile (readers and the next command go on). A snapshot is only a
+    /// shortcut for a restart: losing one costs a longer fold, never an event.
+    fn snapshot_in_background(
+        &self,
+        stream: &str,
+        shared: &Arc<tokio::sync::Mutex<Entry>>,
+        entry: &mut Entry,
+    ) {
+        let Some(store) = self.checkpoints.clone() else {
             return;
         };
-        // Another service sharing the store may have written this stream's snapshot already
-        // (services fold at about the same pace): take it as ours rather than write a copy, and
-        // never replace it with an older one. At shutdown (`latest`) only one as new as ours
-        // will do.
-        if let Ok(Some(c)) = store.get(SNAPSHOT_OWNER, stream) {
-            let enough = if latest {
-                c.version >= entry.folded.version
-            } else {
-                c.version > entry.checkpointed
+        entry.writing = true;
+        let job = SnapshotJob {
+            store,
+            service: self.service.clone(),
+            stream: stream.to_string(),
+            folded: entry.folded.clone(),
+            checkpointed: entry.checkpointed,
+            latest: false,
+        };
+        let since = entry.since_bytes;
+        let shared = shared.clone();
+        let snapshots = self.snapshots.clone();
+        snapshots.started();
+        tokio::spawn(async move {
+            let written = {
+                let _one = snapshots.one_at_a_time.lock().await;
+                job.write().await
             };
-            if enough {
-                entry.checkpointed = c.version.min(entry.folded.version);
-                entry.snapshot_bytes = c.snapshot.as_ref().map_or(0, Vec::len) as u64;
-                entry.since_bytes = 0;
-                return;
-            }
-        }
-        let snapshot = match serde_json::to_vec(&*entry.folded) {
-            Ok(s) => s,
-            Err(e) => {
-                warn!(service = %self.service, stream, error = %e, "cannot encode snapshot");
-                return;
-            }
-        };
-        let c = arbiter_eventlog::Checkpoint {
-            version: entry.folded.version,
-            snapshot: Some(snapshot),
-        };
-        let size = c.snapshot.as_ref().map_or(0, Vec::len) as u64;
-        match store.put(SNAPSHOT_OWNER, stream, &c).await {
-            Ok(()) => {
-                entry.checkpointed = c.version;
-                entry.snapshot_bytes = size;
-                entry.since_bytes = 0;
-                // A snapshot kept under the service's name by an older version is dead weight.
-                if let Ok(Some(_)) = store.get(&self.service, stream) {
-                    let _ = store.remove(&self.service, stream).await;
+            {
+                let mut entry = shared.lock().await;
+                entry.writing = false;
+                if let Some((version, size)) = written {
+                    entry.checkpointed = entry.checkpointed.max(version);
+                    entry.snapshot_bytes = size;
+                    entry.since_bytes = entry.since_bytes.saturating_sub(since);
                 }
             }
-            Err(e) => warn!(service = %self.service, stream, error = %e, "cannot write checkpoint"),
-        }
+            snapshots.finished();
+        });
+    }
+
+    /// Waits until no snapshot is being written in the background (tests, benches).
+    pub async fn snapshots_settled(&self) {
+        self.snapshots.settled().await;
     }
 
     /// Writes a snapshot of every stream that moved since its last one (at shutdown).
@@ -834,12 +843,31 @@ impl TournamentStore {
             .iter()
             .map(|(k, v)| (k.clone(), v.clone()))
             .collect();
+        let Some(store) = &self.checkpoints else {
+            return;
+        };
         for (stream, entry) in entries {
             let mut entry = entry.lock().await;
             if entry.folded.version > entry.checkpointed
                 && entry.folded.version >= self.snapshot_min_events
             {
-                self.write_checkpoint(&stream, &mut entry, true).await;
+                let job = SnapshotJob {
+                    store: store.clone(),
+                    service: self.service.clone(),
+                    stream: stream.clone(),
+                    folded: entry.folded.clone(),
+                    checkpointed: entry.checkpointed,
+                    latest: true,
+                };
+                let written = {
+                    let _one = self.snapshots.one_at_a_time.lock().await;
+                    job.write().await
+                };
+                if let Some((version, size)) = written {
+                    entry.checkpointed = version;
+                    entry.snapshot_bytes = size;
+                    entry.since_bytes = 0;
+                }
             }
         }
     }
@@ -988,6 +1016,108 @@ impl TournamentStore {
         }
         .instrument(span)
         .await
+    }
+}
+
+/// The snapshot writes of one store: one at a time (so that reading the stored snapshot and
+/// replacing it are not interleaved with another write of the same stream), counted so that
+/// tests can wait for them.
+#[derive(Default)]
+struct Snapshots {
+    one_at_a_time: tokio::sync::Mutex<()>,
+    in_flight: AtomicU64,
+    idle: tokio::sync::Notify,
+}
+
+impl Snapshots {
+    fn started(&self) {
+        self.in_flight.fetch_add(1, Ordering::SeqCst);
+    }
+
+    fn finished(&self) {
+        if self.in_flight.fetch_sub(1, Ordering::SeqCst) == 1 {
+            self.idle.notify_waiters();
+        }
+    }
+
+    async fn settled(&self) {
+        loop {
+            let idle = self.idle.notified();
+            if self.in_flight.load(Ordering::SeqCst) == 0 {
+                return;
+            }
+            idle.await;
+        }
+    }
+}
+
+/// One snapshot to write: the fold of `stream` as it was when the write was decided.
+struct SnapshotJob {
+    store: CheckpointStore,
+    service: String,
+    stream: String,
+    folded: Arc<Folded>,
+    /// The version of the entry's last snapshot when the job was made.
+    checkpointed: Version,
+    /// At shutdown: only a stored snapshot as new as this fold will do.
+    latest: bool,
+}
+
+impl SnapshotJob {
+    /// Writes the snapshot unless one at least as useful is stored already; returns the
+    /// version and size now stored, or `None` when nothing could be stored.
+    async fn write(self) -> Option<(Version, u64)> {
+        let SnapshotJob {
+            store,
+            service,
+            stream,
+            folded,
+            checkpointed,
+            latest,
+        } = self;
+        // Another service sharing the store may have written this stream's snapshot already
+        // (services fold at about the same pace): take it as ours rather than write a copy, and
+        // never replace it with an older one. At shutdown (`latest`) only one as new as ours
+        // will do.
+        if let Ok(Some(c)) = store.get(SNAPSHOT_OWNER, &stream) {
+            let enough = c.version >= folded.version || (!latest && c.version > checkpointed);
+            if enough {
+                let size = c.snapshot.as_ref().map_or(0, Vec::len) as u64;
+                return Some((c.version.min(folded.version), size));
+            }
+        }
+        let version = folded.version;
+        // Encoding a large fold is CPU work: background work, off the runtime's workers.
+        let encoded = crate::background::run(move || serde_json::to_vec(&*folded)).await;
+        let snapshot = match encoded {
+            Ok(Ok(s)) => s,
+            Ok(Err(e)) => {
+                warn!(service = %service, stream, error = %e, "cannot encode snapshot");
+                return None;
+            }
+            Err(e) => {
+                warn!(service = %service, stream, error = %e, "snapshot encoding stopped");
+                return None;
+            }
+        };
+        let size = snapshot.len() as u64;
+        let c = arbiter_eventlog::Checkpoint {
+            version,
+            snapshot: Some(snapshot),
+        };
+        match store.put(SNAPSHOT_OWNER, &stream, &c).await {
+            Ok(()) => {
+                // A snapshot kept under the service's name by an older version is dead weight.
+                if let Ok(Some(_)) = store.get(&service, &stream) {
+                    let _ = store.remove(&service, &stream).await;
+                }
+                Some((version, size))
+            }
+            Err(e) => {
+                warn!(service = %service, stream, error = %e, "cannot write checkpoint");
+                None
+            }
+        }
     }
 }
 

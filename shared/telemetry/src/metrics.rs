@@ -8,6 +8,8 @@
 //! | `arbiter_refusals_total` | code, reason | commands refused, by the rule that refused them |
 //! | `arbiter_pairing_duration_seconds` | | histogram of the pairing engine's runs |
 //! | `arbiter_log_append_duration_seconds` | | histogram of appends to the event log |
+//! | `arbiter_log_commit_stage_seconds` | stage | the embedded log writer's group commits: `apply` (the group's writes), `flush` (sled durable), `journal` (the head journal's sync) |
+//! | `arbiter_log_commit_group_size` | | appends per group commit of the embedded log |
 //! | `arbiter_log_head_position` | | the highest log position this process appended or saw |
 //! | `arbiter_consumer_lag_events` | follower | appends in the log not yet handled by a follower |
 
@@ -25,6 +27,8 @@ struct Metrics {
     refusals: IntCounterVec,
     pairing: Histogram,
     append: Histogram,
+    commit_stage: HistogramVec,
+    commit_group: Histogram,
     head: IntGauge,
     lag: IntGaugeVec,
 }
@@ -32,6 +36,11 @@ struct Metrics {
 /// Buckets from 0.5 ms to about 30 s (engine runs and appends over a slow cluster included).
 fn buckets() -> Vec<f64> {
     prometheus::exponential_buckets(0.0005, 2.5, 13).expect("valid buckets")
+}
+
+/// Buckets from 0.1 ms to about 1.6 s, for the stages of a commit.
+fn fine_buckets() -> Vec<f64> {
+    prometheus::exponential_buckets(0.0001, 2.0, 15).expect("valid buckets")
 }
 
 static METRICS: LazyLock<Metrics> = LazyLock::new(|| {
@@ -78,6 +87,23 @@ static METRICS: LazyLock<Metrics> = LazyLock::new(|| {
             .buckets(buckets()),
         )
         .expect("valid metric"),
+        commit_stage: HistogramVec::new(
+            HistogramOpts::new(
+                "arbiter_log_commit_stage_seconds",
+                "Time of each stage of the embedded log's group commits",
+            )
+            .buckets(fine_buckets()),
+            &["stage"],
+        )
+        .expect("valid metric"),
+        commit_group: Histogram::with_opts(
+            HistogramOpts::new(
+                "arbiter_log_commit_group_size",
+                "Appends per group commit of the embedded log",
+            )
+            .buckets(prometheus::exponential_buckets(1.0, 2.0, 12).expect("valid buckets")),
+        )
+        .expect("valid metric"),
         head: IntGauge::new(
             "arbiter_log_head_position",
             "The highest log position this process appended or was delivered",
@@ -100,6 +126,8 @@ static METRICS: LazyLock<Metrics> = LazyLock::new(|| {
         Box::new(m.refusals.clone()),
         Box::new(m.pairing.clone()),
         Box::new(m.append.clone()),
+        Box::new(m.commit_stage.clone()),
+        Box::new(m.commit_group.clone()),
         Box::new(m.head.clone()),
         Box::new(m.lag.clone()),
     ] {
@@ -136,6 +164,18 @@ pub fn pairing(took: Duration) {
 pub fn log_append(took: Duration, position: u64) {
     METRICS.append.observe(took.as_secs_f64());
     log_head(position);
+}
+
+/// One group commit of the embedded log: `group` appends, written in `apply`, made durable in
+/// `flush`, recorded in the head journal in `journal`.
+pub fn log_commit(group: usize, apply: Duration, flush: Duration, journal: Duration) {
+    let m = &*METRICS;
+    m.commit_group.observe(group as f64);
+    for (stage, took) in [("apply", apply), ("flush", flush), ("journal", journal)] {
+        m.commit_stage
+            .with_label_values(&[stage])
+            .observe(took.as_secs_f64());
+    }
 }
 
 /// The log has reached at least `position` (an append or a delivery seen by this process).

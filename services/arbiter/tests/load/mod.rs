@@ -815,6 +815,12 @@ impl ServerProc {
             .arg("--data")
             .arg(&self.data)
             .args(&self.extra)
+            // Extra server flags for a diagnosis, e.g. SERVE_ARGS="--metrics-port 9464".
+            .args(
+                std::env::var("SERVE_ARGS")
+                    .unwrap_or_default()
+                    .split_whitespace(),
+            )
             .args(["--grpc-port", &self.grpc_port.to_string()])
             .args(["--http-port", &self.http_port.to_string()])
             // The server's log level: warnings, unless the bench is run with SERVE_LOG set
