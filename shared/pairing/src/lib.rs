@@ -12,12 +12,15 @@
 //! [`PairingInput`]: the history of every player before the round, nothing else, so a pairing is
 //! a pure function of the history, as the audit invariant requires.
 
+mod dubov;
 mod dutch;
 mod explain;
 mod input;
+mod lim;
 mod record;
 pub mod simulate;
 mod state;
+mod swiss;
 pub mod trf;
 mod verdict;
 
@@ -59,6 +62,12 @@ pub fn pair(input: &PairingInput) -> Result<RoundPairing, PairingError> {
     input.validate()?;
     match input.rule_set {
         RuleSet::Dutch2017 | RuleSet::Dutch2025 => dutch::pair(input),
+        RuleSet::Dubov => dubov::pair(input),
+        RuleSet::Lim => lim::pair(input),
+        RuleSet::Burstein => Err(PairingError::InvalidInput(format!(
+            "the {} system is not available yet",
+            input.rule_set
+        ))),
     }
 }
 
@@ -68,5 +77,11 @@ pub fn compare(input: &PairingInput, other: &RecordedPairing) -> Result<Comparis
     input.validate()?;
     match input.rule_set {
         RuleSet::Dutch2017 | RuleSet::Dutch2025 => dutch::compare(input, other),
+        RuleSet::Dubov => dubov::compare(input, other),
+        RuleSet::Lim => lim::compare(input, other),
+        RuleSet::Burstein => Err(PairingError::InvalidInput(format!(
+            "the {} system is not available yet",
+            input.rule_set
+        ))),
     }
 }
