@@ -12,6 +12,7 @@
 //! [`PairingInput`]: the history of every player before the round, nothing else, so a pairing is
 //! a pure function of the history, as the audit invariant requires.
 
+mod burstein;
 mod dubov;
 mod dutch;
 mod explain;
@@ -64,10 +65,7 @@ pub fn pair(input: &PairingInput) -> Result<RoundPairing, PairingError> {
         RuleSet::Dutch2017 | RuleSet::Dutch2025 => dutch::pair(input),
         RuleSet::Dubov => dubov::pair(input),
         RuleSet::Lim => lim::pair(input),
-        RuleSet::Burstein => Err(PairingError::InvalidInput(format!(
-            "the {} system is not available yet",
-            input.rule_set
-        ))),
+        RuleSet::Burstein => burstein::pair(input),
     }
 }
 
@@ -79,9 +77,6 @@ pub fn compare(input: &PairingInput, other: &RecordedPairing) -> Result<Comparis
         RuleSet::Dutch2017 | RuleSet::Dutch2025 => dutch::compare(input, other),
         RuleSet::Dubov => dubov::compare(input, other),
         RuleSet::Lim => lim::compare(input, other),
-        RuleSet::Burstein => Err(PairingError::InvalidInput(format!(
-            "the {} system is not available yet",
-            input.rule_set
-        ))),
+        RuleSet::Burstein => burstein::compare(input, other),
     }
 }

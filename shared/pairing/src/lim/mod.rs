@@ -266,7 +266,7 @@ fn run(f: &Field) -> Result<(Made, Vec<Coloured>), PairingError> {
                 (false, s, f.id(i))
             }
         });
-        for (n, &x) in fl.iter().enumerate() {
+        for &x in &fl {
             let down = from_above(x) || (!*is_median && *dir == Dir::Down);
             let mut cands = pool.clone();
             cands.sort_by_key(|&i| rank_key(f, i));

@@ -459,6 +459,37 @@ impl<'a> Search<'a> {
         found
     }
 
+    /// Like [`Search::best`], with the 1-based position of the chosen candidate among those
+    /// visited; candidates scored `None` are skipped (not valid for the system).
+    pub fn best_indexed(
+        &mut self,
+        group: &[usize],
+        floats: usize,
+        cap: usize,
+        next: &dyn Fn(&[usize], &[(usize, usize)]) -> (usize, Vec<usize>),
+        score: &dyn Fn(&Candidate) -> Option<i64>,
+    ) -> Option<(Candidate, usize)> {
+        let mut best: Option<(i64, Candidate, usize)> = None;
+        let mut seen = 0;
+        self.run(group, floats, next, &mut |c| {
+            seen += 1;
+            if let Some(s) = score(c)
+                && best.as_ref().is_none_or(|(b, _, _)| s > *b)
+            {
+                best = Some((
+                    s,
+                    Candidate {
+                        pairs: c.pairs.clone(),
+                        floaters: c.floaters.clone(),
+                    },
+                    seen,
+                ));
+            }
+            seen < cap
+        });
+        best.map(|(_, c, k)| (c, k))
+    }
+
     /// Among the first `cap` candidates in priority order, the first with the highest `score`
     /// (Burstein 6.5, Lim 5.2: as many colour preferences granted as possible).
     pub fn best(

@@ -191,38 +191,59 @@ pub fn colour_breach(input: &PairingInput, board: Board) -> bool {
     })
 }
 
-/// Whether any pairing of the round keeps the absolute criteria (exhaustive; small fields).
+/// Whether any pairing of the round keeps the absolute criteria: an exhaustive search over
+/// subsets of the field (memoised on the set of players left), independent of the engines.
 pub fn some_valid_pairing_exists(input: &PairingInput, colour_limits: bool, any_unplayed: bool) -> bool {
     let ids: Vec<PlayerId> = input.players.iter().filter(|p| p.available).map(|p| p.id).collect();
-    fn go(
-        input: &PairingInput,
-        left: &[PlayerId],
-        boards: &mut Vec<Board>,
-        bye: Option<PlayerId>,
-        cl: bool,
-        au: bool,
-    ) -> bool {
-        let Some((&a, rest)) = left.split_first() else {
-            return absolute_breach(input, boards, bye, cl, au).is_none();
-        };
-        if bye.is_none() && left.len() % 2 == 1 && go(input, rest, boards, Some(a), cl, au) {
+    let n = ids.len();
+    assert!(n <= 24, "exhaustive search is for small fields");
+    let ok_pair = |a: PlayerId, b: PlayerId| {
+        [Board { white: a, black: b }, Board { white: b, black: a }]
+            .iter()
+            .any(|&board| {
+                let find = |id: PlayerId| input.players.iter().find(|p| p.id == id).expect("player");
+                let met = find(a).history.iter().any(|e| e.is_played_game() && e.opponent == Some(b))
+                    || input.forbidden_pairs.iter().any(|&(x, y)| (x, y) == (a, b) || (y, x) == (a, b));
+                !met && (!colour_limits || !colour_breach(input, board))
+            })
+    };
+    let ok_bye = |x: PlayerId| {
+        let h = &input.players.iter().find(|p| p.id == x).expect("player").history;
+        !h.iter().any(|e| {
+            matches!(e.result, ResultCode::PairingBye | ResultCode::ForfeitWin)
+                || (any_unplayed && !e.is_played_game() && input.points.points(e.result).tenths() > 0)
+        })
+    };
+    let mut compat = vec![vec![false; n]; n];
+    for i in 0..n {
+        for j in 0..n {
+            compat[i][j] = i != j && ok_pair(ids[i], ids[j]);
+        }
+    }
+    let bye_ok: Vec<bool> = ids.iter().map(|&x| ok_bye(x)).collect();
+    fn go(mask: u32, bye_left: bool, n: usize, c: &[Vec<bool>], b: &[bool], memo: &mut std::collections::HashMap<(u32, bool), bool>) -> bool {
+        if mask == 0 {
             return true;
         }
-        for (k, &b) in rest.iter().enumerate() {
-            let others: Vec<PlayerId> = rest.iter().enumerate().filter(|&(j, _)| j != k).map(|(_, &x)| x).collect();
-            for board in [Board { white: a, black: b }, Board { white: b, black: a }] {
-                boards.push(board);
-                let ok = absolute_breach(input, boards, None, cl, au).is_none_or(|m| m.contains("not paired") || m.contains("parity"))
-                    && go(input, &others, boards, bye, cl, au);
-                boards.pop();
-                if ok {
-                    return true;
-                }
+        if let Some(&v) = memo.get(&(mask, bye_left)) {
+            return v;
+        }
+        let i = mask.trailing_zeros() as usize;
+        let rest = mask & !(1 << i);
+        let mut v = bye_left && b[i] && go(rest, false, n, c, b, memo);
+        for j in 0..n {
+            if v {
+                break;
+            }
+            if rest & (1 << j) != 0 && c[i][j] {
+                v = go(rest & !(1 << j), bye_left, n, c, b, memo);
             }
         }
-        false
+        memo.insert((mask, bye_left), v);
+        v
     }
-    go(input, &ids, &mut Vec::new(), None, colour_limits, any_unplayed)
+    let all = if n == 0 { 0 } else { (1u32 << n) - 1 };
+    go(all, n % 2 == 1, n, &compat, &bye_ok, &mut std::collections::HashMap::new())
 }
 
 /// One simulated tournament's parameters, drawn from the seed.
