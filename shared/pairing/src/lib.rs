@@ -8,7 +8,13 @@
 //! because it is the product's core: exact agreement with the FIDE-endorsed engines, no floats,
 //! and speed beyond theirs.
 //!
-//! Rule sets are named by the date they took effect ([`RuleSet`]). The input is a
+//! The other FIDE Swiss systems (C.04.4), Dubov, Burstein and Lim, follow their rule text's
+//! own procedures and priority orders (modules `dubov`, `burstein`, `lim`), on a shared layer
+//! (`swiss`) that keeps every decision compatible with completing the round under C.04.1's
+//! absolute criteria. FIDE endorses no program for them: they are built from the text, and
+//! each module names the choices it made where the text is ambiguous.
+//!
+//! Dutch rule sets are named by the date they took effect ([`RuleSet`]). The input is a
 //! [`PairingInput`]: the history of every player before the round, nothing else, so a pairing is
 //! a pure function of the history, as the audit invariant requires.
 

@@ -46,7 +46,8 @@ const COMBINATION_LIMIT: usize = 2_000;
 fn field(input: &PairingInput) -> Field {
     let mut f = Field::new(input, ByeRule::PabOrForfeitWin);
     // §6: in the last round, scores come before colour alternation and equalisation.
-    f.colour_limits = !f.is_last_round();
+    let last = f.is_last_round();
+    f.set_colour_limits(!last);
     f
 }
 
@@ -323,10 +324,12 @@ fn run(f: &Field) -> Result<(Made, Vec<Coloured>), PairingError> {
         }
         // 2.3.d/3.2: floaters to make the group even, then the pairing with exchanges (§4) and
         // the colour review (5.2).
-        let adjacent: Vec<usize> = match plan.get(k + 1) {
-            Some(p) => p.0.clone(),
-            None => Vec::new(),
-        };
+        // The group a floater goes to: the next one in his direction, else the median group.
+        let adjacent: Vec<usize> = plan[k + 1..]
+            .iter()
+            .find(|p| p.1 == *dir || p.3)
+            .map(|p| p.0.clone())
+            .unwrap_or_default();
         let floated_last = |i: usize| {
             let r = f.played_rounds();
             f.floats(i, true).last() == Some(&r) || f.floats(i, false).last() == Some(&r)

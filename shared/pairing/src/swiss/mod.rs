@@ -58,6 +58,8 @@ pub(crate) struct Field {
     pub colour_limits: bool,
     /// Who may not receive the bye.
     pub bye_rule: ByeRule,
+    /// `compatible` for every two indices, computed once.
+    compat: std::cell::OnceCell<Vec<bool>>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -131,6 +133,7 @@ impl Field {
             forbidden,
             colour_limits: true,
             bye_rule,
+            compat: std::cell::OnceCell::new(),
         }
     }
 
@@ -200,6 +203,25 @@ impl Field {
     /// `i` and `j` may meet: not met before (C.04.1.b) and some colour allocation keeps both
     /// within the colour limits.
     pub fn compatible(&self, i: usize, j: usize) -> bool {
+        let n = self.all.len();
+        self.compat.get_or_init(|| {
+            let mut m = vec![false; n * n];
+            for a in 0..n {
+                for b in 0..n {
+                    m[a * n + b] = self.compute_compatible(a, b);
+                }
+            }
+            m
+        })[i * n + j]
+    }
+
+    /// Sets whether C.04.1.f/g bind this round (before any pairing question is asked).
+    pub fn set_colour_limits(&mut self, on: bool) {
+        self.colour_limits = on;
+        self.compat = std::cell::OnceCell::new();
+    }
+
+    fn compute_compatible(&self, i: usize, j: usize) -> bool {
         i != j
             && !self.met(i, j)
             && (self.can_take(i, Color::White) && self.can_take(j, Color::Black)
