@@ -29,7 +29,11 @@ fn trf(rounds: &[Vec<Entry>]) -> String {
                 _ => 0,
             })
             .sum();
-        let mut l = format!("001 {id:>4}      {:<33} {:>4}", format!("Player {id:02}"), rating(id));
+        let mut l = format!(
+            "001 {id:>4}      {:<33} {:>4}",
+            format!("Player {id:02}"),
+            rating(id)
+        );
         while l.len() < 80 {
             l.push(' ');
         }
@@ -79,14 +83,22 @@ fn play(system: &str, dir: &Dir) -> Vec<Vec<Entry>> {
         let path = dir.write(&trf(&rounds));
         let run = arbiter(["pair", "--system", system, "--explain", &path]);
         assert_eq!(run.code, 0, "{system} round {r}: {}", run.stderr);
-        assert!(run.stderr.contains(&format!("Round {r} paired by the FIDE ")), "{}", run.stderr);
+        assert!(
+            run.stderr
+                .contains(&format!("Round {r} paired by the FIDE ")),
+            "{}",
+            run.stderr
+        );
         assert!(run.stderr.contains("Scoregroup 1"), "{}", run.stderr);
         let mut round = vec![(0u32, '-', '-'); PLAYERS as usize];
         let mut lines = run.stdout.lines();
         let n: usize = lines.next().expect("count").trim().parse().expect("count");
         let mut seen = 0;
         for (k, line) in lines.enumerate() {
-            let v: Vec<u32> = line.split_whitespace().map(|x| x.parse().unwrap()).collect();
+            let v: Vec<u32> = line
+                .split_whitespace()
+                .map(|x| x.parse().unwrap())
+                .collect();
             let (w, b) = (v[0], v[1]);
             seen += 1;
             if b == 0 {
@@ -104,7 +116,10 @@ fn play(system: &str, dir: &Dir) -> Vec<Vec<Entry>> {
             round[(b - 1) as usize] = (w, 'b', rb);
         }
         assert_eq!(seen, n, "{}", run.stdout);
-        assert!(round.iter().all(|e| e.2 != '-'), "{system} round {r}: someone unpaired");
+        assert!(
+            round.iter().all(|e| e.2 != '-'),
+            "{system} round {r}: someone unpaired"
+        );
         rounds.push(round);
     }
     rounds
@@ -119,7 +134,8 @@ fn each_system_pairs_through_the_binary_and_checks_its_own_rounds() {
         let run = arbiter(["check", "--system", system, &path]);
         assert_eq!(run.code, 0, "{system}: {}{}", run.stdout, run.stderr);
         assert!(
-            run.stdout.contains(&format!("{ROUNDS}/{ROUNDS} rounds identical ({system})")),
+            run.stdout
+                .contains(&format!("{ROUNDS}/{ROUNDS} rounds identical ({system})")),
             "{}",
             run.stdout
         );
@@ -127,7 +143,9 @@ fn each_system_pairs_through_the_binary_and_checks_its_own_rounds() {
         // Exchange the opponents of the last round's first two boards.
         let mut broken = rounds.clone();
         let last = broken.last_mut().unwrap();
-        let whites: Vec<u32> = (1..=PLAYERS).filter(|&i| last[(i - 1) as usize].1 == 'w').collect();
+        let whites: Vec<u32> = (1..=PLAYERS)
+            .filter(|&i| last[(i - 1) as usize].1 == 'w')
+            .collect();
         let (a, c) = (whites[0], whites[1]);
         let (b, d) = (last[(a - 1) as usize].0, last[(c - 1) as usize].0);
         // The new games are recorded as draws, so both sides' results agree.

@@ -73,7 +73,9 @@ fn one_group(n: u32, extra: bool) -> Builder {
 /// Every set of at most three restricted pairs (announced restrictions count as "already
 /// met"): the engine's pairing is the first combination of `table` without one of them.
 fn restriction_sets(n: u32) -> Vec<Vec<(u32, u32)>> {
-    let all: Vec<(u32, u32)> = (1..=n).flat_map(|a| (a + 1..=n).map(move |b| (a, b))).collect();
+    let all: Vec<(u32, u32)> = (1..=n)
+        .flat_map(|a| (a + 1..=n).map(move |b| (a, b)))
+        .collect();
     let mut out = vec![vec![]];
     for i in 0..all.len() {
         out.push(vec![all[i]]);
@@ -110,7 +112,8 @@ fn the_five_player_table_is_the_priority_order() {
     let b = one_group(5, true);
     let mut checked = 0;
     for f in restriction_sets(5) {
-        let Some((want, floater)) = FIVE.iter().find(|(c, _)| c.iter().all(|p| !f.contains(p))) else {
+        let Some((want, floater)) = FIVE.iter().find(|(c, _)| c.iter().all(|p| !f.contains(p)))
+        else {
             continue;
         };
         let mut input = b.input(3, RuleSet::Burstein, &[]);
@@ -175,7 +178,9 @@ fn the_colour_example_takes_the_combination_granting_most_preferences() {
     let p = pair(&b.input(3, RuleSet::Burstein, &playing)).unwrap();
     assert_eq!(
         unordered(&p.boards),
-        [(1, 5), (2, 3), (4, 6)].into_iter().collect::<BTreeSet<_>>()
+        [(1, 5), (2, 3), (4, 6)]
+            .into_iter()
+            .collect::<BTreeSet<_>>()
     );
 }
 
@@ -205,7 +210,9 @@ fn rounds_one_and_two_are_accelerated() {
     assert_eq!(p.bye, Some(7));
     assert_eq!(
         unordered(&p.boards),
-        [(1, 3), (2, 6), (4, 5)].into_iter().collect::<BTreeSet<_>>()
+        [(1, 3), (2, 6), (4, 5)]
+            .into_iter()
+            .collect::<BTreeSet<_>>()
     );
     // In round 3 the virtual point is gone: all on 1 point are one scoregroup.
     let mut b = Builder::new(&[2500, 2400, 2300, 2200], 7);
@@ -233,9 +240,19 @@ fn the_bye_never_goes_to_a_player_with_a_point_without_playing() {
     // the lowest scoregroup {4, 5, 6}: all SB 0, Buchholz 1 each, so the lowest rating: 6.
     assert_eq!(p.bye, Some(6));
     let mut boards = p.boards.clone();
-    let six = boards.iter().position(|b| b.white == 7 || b.black == 7).unwrap();
-    let partner = if boards[six].white == 7 { boards[six].black } else { boards[six].white };
-    boards[six] = Board { white: partner, black: 6 };
+    let six = boards
+        .iter()
+        .position(|b| b.white == 7 || b.black == 7)
+        .unwrap();
+    let partner = if boards[six].white == 7 {
+        boards[six].black
+    } else {
+        boards[six].white
+    };
+    boards[six] = Board {
+        white: partner,
+        black: 6,
+    };
     match verdict(&input, &record_of(boards, Some(7))) {
         Verdict::Absolute { rule, .. } => assert_eq!(rule, "§4.1 (Burstein; C.04.1.d)"),
         v => panic!("expected §4.1, got {v}"),

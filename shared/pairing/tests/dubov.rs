@@ -82,10 +82,16 @@ fn the_aro_example_pairs_row_by_row() {
     let (b, playing) = aro_example(|_| {});
     let input = b.input(6, RuleSet::Dubov, &playing);
     // Row by row: ARO ascending against rating descending; both get their due colours.
-    assert_eq!(boards(&input), vec![(7, 1), (8, 2), (9, 3), (10, 4), (11, 5), (12, 6)]);
+    assert_eq!(
+        boards(&input),
+        vec![(7, 1), (8, 2), (9, 3), (10, 4), (11, 5), (12, 6)]
+    );
     let text = pair(&input).unwrap().explanation.render();
     for aro in ["2310.0", "2318.4", "2322.3", "2333.7", "2340.5", "2344.6"] {
-        assert!(text.contains(&format!("ARO {aro}")), "{aro} missing from:\n{text}");
+        assert!(
+            text.contains(&format!("ARO {aro}")),
+            "{aro} missing from:\n{text}"
+        );
     }
     assert!(text.contains("Dubov system (C.04.4.1)"), "{text}");
 }
@@ -99,7 +105,10 @@ fn a_rematch_takes_the_first_black_seeker_of_the_following_rows() {
         g.push((7, 2, 1, 1)); // black against player 1: 2240 and 2380 average 2310.0
     });
     let input = b.input(6, RuleSet::Dubov, &playing);
-    assert_eq!(boards(&input), vec![(7, 2), (8, 1), (9, 3), (10, 4), (11, 5), (12, 6)]);
+    assert_eq!(
+        boards(&input),
+        vec![(7, 2), (8, 1), (9, 3), (10, 4), (11, 5), (12, 6)]
+    );
 }
 
 #[test]
@@ -113,7 +122,10 @@ fn a_clash_in_the_last_row_changes_the_previous_row() {
         }
     });
     let input = b.input(6, RuleSet::Dubov, &playing);
-    assert_eq!(boards(&input), vec![(7, 1), (8, 2), (9, 3), (10, 4), (11, 6), (12, 5)]);
+    assert_eq!(
+        boards(&input),
+        vec![(7, 1), (8, 2), (9, 3), (10, 4), (11, 6), (12, 5)]
+    );
 }
 
 #[test]
@@ -124,15 +136,29 @@ fn round_one_is_top_half_against_bottom_half_with_alternating_colours() {
         let p = pair(&b.input(1, RuleSet::Dubov, &[])).unwrap();
         let half = n / 2;
         assert_eq!(p.boards.len() as u32, half);
-        assert_eq!(p.bye, (n % 2 == 1).then_some(n), "§5: the last player gets the bye");
+        assert_eq!(
+            p.bye,
+            (n % 2 == 1).then_some(n),
+            "§5: the last player gets the bye"
+        );
         for k in 1..=half {
             let (top, bottom) = (k, k + half);
             let want = if k % 2 == 1 {
-                Board { white: top, black: bottom }
+                Board {
+                    white: top,
+                    black: bottom,
+                }
             } else {
-                Board { white: bottom, black: top }
+                Board {
+                    white: bottom,
+                    black: top,
+                }
             };
-            assert!(p.boards.contains(&want), "n={n}: board {k} should be {want:?}: {:?}", p.boards);
+            assert!(
+                p.boards.contains(&want),
+                "n={n}: board {k} should be {want:?}: {:?}",
+                p.boards
+            );
         }
     }
 }

@@ -17,7 +17,11 @@ fn six_with_restrictions(restricted: &[(u32, u32)]) -> Vec<(u32, u32)> {
     let mut input = b.input(1, RuleSet::Lim, &[]);
     input.forbidden_pairs = restricted.to_vec();
     let p = pair(&input).expect("pairing");
-    let mut v: Vec<(u32, u32)> = p.boards.iter().map(|b| (b.white.min(b.black), b.white.max(b.black))).collect();
+    let mut v: Vec<(u32, u32)> = p
+        .boards
+        .iter()
+        .map(|b| (b.white.min(b.black), b.white.max(b.black)))
+        .collect();
     v.sort();
     v
 }
@@ -26,8 +30,14 @@ fn six_with_restrictions(restricted: &[(u32, u32)]) -> Vec<(u32, u32)> {
 fn the_exchange_table_for_player_one() {
     // §4.2: proposed 1v4 2v5 3v6; then 1v5 2v4 3v6; 1v6 2v4 3v5; 1v3 2v5 4v6; 1v2 3v5 4v6.
     assert_eq!(six_with_restrictions(&[]), vec![(1, 4), (2, 5), (3, 6)]);
-    assert_eq!(six_with_restrictions(&[(1, 4)]), vec![(1, 5), (2, 4), (3, 6)]);
-    assert_eq!(six_with_restrictions(&[(1, 4), (1, 5)]), vec![(1, 6), (2, 4), (3, 5)]);
+    assert_eq!(
+        six_with_restrictions(&[(1, 4)]),
+        vec![(1, 5), (2, 4), (3, 6)]
+    );
+    assert_eq!(
+        six_with_restrictions(&[(1, 4), (1, 5)]),
+        vec![(1, 6), (2, 4), (3, 5)]
+    );
     assert_eq!(
         six_with_restrictions(&[(1, 4), (1, 5), (1, 6)]),
         vec![(1, 3), (2, 5), (4, 6)]
@@ -50,8 +60,14 @@ fn the_exchange_table_for_player_two() {
     assert_eq!(with(&[]), vec![(1, 6), (2, 4), (3, 5)]);
     assert_eq!(with(&[(2, 4)]), vec![(1, 6), (2, 5), (3, 4)]);
     assert_eq!(with(&[(2, 4), (2, 5)]), vec![(1, 6), (2, 3), (4, 5)]);
-    assert_eq!(with(&[(2, 3), (2, 4), (2, 5)]), vec![(1, 3), (2, 6), (4, 5)]);
-    assert_eq!(with(&[(2, 3), (2, 4), (2, 5), (2, 6)]), vec![(1, 2), (3, 5), (4, 6)]);
+    assert_eq!(
+        with(&[(2, 3), (2, 4), (2, 5)]),
+        vec![(1, 3), (2, 6), (4, 5)]
+    );
+    assert_eq!(
+        with(&[(2, 3), (2, 4), (2, 5), (2, 6)]),
+        vec![(1, 2), (3, 5), (4, 6)]
+    );
 }
 
 #[test]
@@ -60,14 +76,28 @@ fn round_one_matches_the_forty_player_example() {
     for n in [40u32, 41] {
         let ratings: Vec<u16> = (0..n).map(|i| 2600 - 10 * i as u16).collect();
         let p = pair(&Builder::new(&ratings, 9).input(1, RuleSet::Lim, &[])).unwrap();
-        assert_eq!(p.bye, (n == 41).then_some(41), "§7.1: the lowest-ranked gets the bye");
+        assert_eq!(
+            p.bye,
+            (n == 41).then_some(41),
+            "§7.1: the lowest-ranked gets the bye"
+        );
         for k in 1..=20u32 {
             let want = if k % 2 == 1 {
-                Board { white: k, black: k + 20 }
+                Board {
+                    white: k,
+                    black: k + 20,
+                }
             } else {
-                Board { white: k + 20, black: k }
+                Board {
+                    white: k + 20,
+                    black: k,
+                }
             };
-            assert!(p.boards.contains(&want), "board {k}: {want:?} not in {:?}", p.boards);
+            assert!(
+                p.boards.contains(&want),
+                "board {k}: {want:?} not in {:?}",
+                p.boards
+            );
         }
     }
 }
@@ -114,11 +144,17 @@ fn identical_histories_alternate_by_rank_above_and_below_the_median() {
     // Only 1 and 3 (both won with white): median group or above, the higher-ranked (1)
     // gets the alternating colour, black.
     let input = after_round_one().input(2, RuleSet::Lim, &[1, 3]);
-    assert_eq!(pair(&input).unwrap().boards, vec![Board { white: 3, black: 1 }]);
+    assert_eq!(
+        pair(&input).unwrap().boards,
+        vec![Board { white: 3, black: 1 }]
+    );
     // Only 6 and 8 (both lost with white): below the median group, the lower-ranked (8)
     // alternates.
     let input = after_round_one().input(2, RuleSet::Lim, &[6, 8]);
-    assert_eq!(pair(&input).unwrap().boards, vec![Board { white: 6, black: 8 }]);
+    assert_eq!(
+        pair(&input).unwrap().boards,
+        vec![Board { white: 6, black: 8 }]
+    );
     let other = record_of(vec![Board { white: 8, black: 6 }], None);
     match verdict(&input, &other) {
         Verdict::Colour { rule, .. } => assert_eq!(rule, "§5.4"),

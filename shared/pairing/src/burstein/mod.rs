@@ -28,7 +28,9 @@
 //! - Every decision keeps the rest of the round pairable (see `swiss`), which stands in for
 //!   §6.6's "return to the original scoregroup and take the next combination".
 
-use crate::swiss::{self, ByeRule, Candidate, Coloured, Decided, Field, Made, RuleNames, Search, Step};
+use crate::swiss::{
+    self, ByeRule, Candidate, Coloured, Decided, Field, Made, RuleNames, Search, Step,
+};
 use crate::{Comparison, PairingError, PairingInput, RecordedPairing, RoundPairing};
 use arbiter_core::Color;
 use std::cmp::Ordering;
@@ -56,7 +58,10 @@ struct Ranked<'a> {
 impl<'a> Ranked<'a> {
     fn new(f: &'a Field, input: &PairingInput) -> Ranked<'a> {
         let n = f.all.len();
-        let own_acc = input.players.iter().any(|p| p.acceleration.iter().any(|s| s.tenths() != 0));
+        let own_acc = input
+            .players
+            .iter()
+            .any(|p| p.acceleration.iter().any(|s| s.tenths() != 0));
         let r = (f.round - 1) as usize;
         let mut score = vec![0; n];
         let mut sb = vec![0; n];
@@ -147,7 +152,11 @@ pub(crate) fn compare(
 /// §5: the colours of `a` and `b`.
 fn colours_of(rk: &Ranked, a: usize, b: usize) -> Coloured {
     let f = rk.f;
-    let (a, b) = if rk.order(a, b) != Ordering::Greater { (a, b) } else { (b, a) };
+    let (a, b) = if rk.order(a, b) != Ordering::Greater {
+        (a, b)
+    } else {
+        (b, a)
+    };
     let (ca, rule, meaning) = match swiss::common_colour(f, a, b) {
         Some((c, Step::BothPrefs)) => (c, "§5.4", "both players get their colour preference"),
         Some((c, Step::Equalise)) => (c, "§5.4", "equalise the whites and blacks played"),
@@ -157,10 +166,22 @@ fn colours_of(rk: &Ranked, a: usize, b: usize) -> Coloured {
             "alternate from the first difference going back from the previous round",
         ),
         None => match f.pref(a) {
-            Some(c) => (c, "§5.4", "the preference of the player with the higher SB (Buchholz, ...)"),
+            Some(c) => (
+                c,
+                "§5.4",
+                "the preference of the player with the higher SB (Buchholz, ...)",
+            ),
             None => {
-                let c = if f.id(a) % 2 == 1 { f.initial_colour } else { f.initial_colour.opposite() };
-                (c, "§5.1", "no games yet: odd-numbered players take the colour drawn for number 1")
+                let c = if f.id(a) % 2 == 1 {
+                    f.initial_colour
+                } else {
+                    f.initial_colour.opposite()
+                };
+                (
+                    c,
+                    "§5.1",
+                    "no games yet: odd-numbered players take the colour drawn for number 1",
+                )
             }
         },
     };
@@ -172,7 +193,11 @@ fn colours_of(rk: &Ranked, a: usize, b: usize) -> Coloured {
             meaning: "the other allocation breaks a colour limit",
         }
     } else {
-        Coloured { board, rule, meaning }
+        Coloured {
+            board,
+            rule,
+            meaning,
+        }
     }
 }
 
@@ -182,14 +207,19 @@ fn granted(rk: &Ranked, c: &Candidate) -> i64 {
     let mut n = 0;
     for &(a, b) in &c.pairs {
         let col = colours_of(rk, a, b);
-        let (w, k) = (f.index_of(col.board.white).unwrap(), f.index_of(col.board.black).unwrap());
+        let (w, k) = (
+            f.index_of(col.board.white).unwrap(),
+            f.index_of(col.board.black).unwrap(),
+        );
         n += (f.pref(w) != Some(Color::Black)) as i64 + (f.pref(k) != Some(Color::White)) as i64;
     }
     n
 }
 
 /// §6.1-§6.4: the highest unpaired player, and his partners from the lowest upwards.
-fn next<'a>(rk: &'a Ranked<'a>) -> impl Fn(&[usize], &[(usize, usize)]) -> (usize, Vec<usize>) + 'a {
+fn next<'a>(
+    rk: &'a Ranked<'a>,
+) -> impl Fn(&[usize], &[(usize, usize)]) -> (usize, Vec<usize>) + 'a {
     move |rem: &[usize], _| {
         let mut l = rem.to_vec();
         l.sort_by(|&a, &b| rk.order(a, b));
@@ -234,13 +264,20 @@ fn run(f: &Field, rk: &Ranked) -> Result<(Made, Vec<Coloured>), PairingError> {
     for gi in 0..groups.len() {
         let last = gi + 1 == groups.len();
         let gscore = score(groups[gi][0]);
-        let mut pool: Vec<usize> = came.iter().copied().chain(groups[gi].iter().copied()).collect();
+        let mut pool: Vec<usize> = came
+            .iter()
+            .copied()
+            .chain(groups[gi].iter().copied())
+            .collect();
         pool.sort_by(|&a, &b| rk.order(a, b));
         let bracket = made.brackets.len();
         let mut rep = swiss::report(f, gscore, &came, &groups[gi]);
         rep.unmet.push(format!(
             "§3.2 order: {}",
-            pool.iter().map(|&i| rk.describe(i)).collect::<Vec<_>>().join(", ")
+            pool.iter()
+                .map(|&i| rk.describe(i))
+                .collect::<Vec<_>>()
+                .join(", ")
         ));
         let lower: Vec<usize> = groups[gi + 1..].concat();
         let floats = if last { 0 } else { pool.len() % 2 };
@@ -259,9 +296,19 @@ fn run(f: &Field, rk: &Ranked) -> Result<(Made, Vec<Coloured>), PairingError> {
         if chosen.is_none() && floats == 1 {
             // Only a floater who came from above (or one without an opponent below) keeps the
             // round pairable.
-            chosen = Search::new(f, lower.clone()).best_indexed(&pool, floats, COMBINATION_CAP, &nx, &|c| Some(granted(rk, c)));
+            chosen = Search::new(f, lower.clone()).best_indexed(
+                &pool,
+                floats,
+                COMBINATION_CAP,
+                &nx,
+                &|c| Some(granted(rk, c)),
+            );
         }
-        let table = if pool.len() % 2 == 0 { "§6.2" } else { "§6.4" };
+        let table = if pool.len() % 2 == 0 {
+            "§6.2"
+        } else {
+            "§6.4"
+        };
         match chosen {
             Some((c, k)) => {
                 let first = k == 1;
@@ -289,7 +336,8 @@ fn run(f: &Field, rk: &Ranked) -> Result<(Made, Vec<Coloured>), PairingError> {
                 came = c.floaters;
             }
             None if !last => {
-                rep.unmet.push("§6.6 no combination possible: merged with the next scoregroup".into());
+                rep.unmet
+                    .push("§6.6 no combination possible: merged with the next scoregroup".into());
                 rep.downfloaters = swiss::ids(f, &pool);
                 came = pool;
             }
@@ -306,7 +354,11 @@ fn run(f: &Field, rk: &Ranked) -> Result<(Made, Vec<Coloured>), PairingError> {
         last.last = true;
         last.unmet.push(format!("§4 bye: {} ({why})", f.id(*x)));
     }
-    let colours = made.pairs.iter().map(|d| colours_of(rk, d.a, d.b)).collect();
+    let colours = made
+        .pairs
+        .iter()
+        .map(|d| colours_of(rk, d.a, d.b))
+        .collect();
     Ok((made, colours))
 }
 

@@ -76,15 +76,28 @@ fn black_order(f: &Field, a: usize, b: usize) -> Ordering {
 
 fn aro_list(f: &Field, v: &[usize]) -> String {
     v.iter()
-        .map(|&i| format!("{} (ARO {}, R {})", f.id(i), f.aro(i).show(), f.all[i].rating))
+        .map(|&i| {
+            format!(
+                "{} (ARO {}, R {})",
+                f.id(i),
+                f.aro(i).show(),
+                f.all[i].rating
+            )
+        })
         .collect::<Vec<_>>()
         .join(", ")
 }
 
 /// The colour more players of `v` prefer, if one does.
 fn dominant(f: &Field, v: &[usize]) -> Option<Color> {
-    let w = v.iter().filter(|&&i| f.pref(i) == Some(Color::White)).count();
-    let b = v.iter().filter(|&&i| f.pref(i) == Some(Color::Black)).count();
+    let w = v
+        .iter()
+        .filter(|&&i| f.pref(i) == Some(Color::White))
+        .count();
+    let b = v
+        .iter()
+        .filter(|&&i| f.pref(i) == Some(Color::Black))
+        .count();
     match w.cmp(&b) {
         Ordering::Greater => Some(Color::White),
         Ordering::Less => Some(Color::Black),
@@ -214,8 +227,10 @@ fn row_next<'a>(
         let has = |x: &usize| rem.contains(x);
         let mut arr = b.to_vec();
         for &(x, y) in pairs {
-            if let (Some(i), Some(j)) = (w.iter().position(|&v| v == x), arr.iter().position(|&v| v == y))
-                && i < arr.len()
+            if let (Some(i), Some(j)) = (
+                w.iter().position(|&v| v == x),
+                arr.iter().position(|&v| v == y),
+            ) && i < arr.len()
             {
                 arr.swap(i, j);
             }
@@ -251,7 +266,11 @@ fn tag_pairs(
         let (rule, meaning) = match (row_x, row_y) {
             (Some(i), Some(j)) if i == j && first_round => (
                 "§5",
-                format!("round 1: row {} of the top half meets row {} of the bottom half", i + 1, j + 1),
+                format!(
+                    "round 1: row {} of the top half meets row {} of the bottom half",
+                    i + 1,
+                    j + 1
+                ),
             ),
             (Some(i), Some(j)) if i == j => (
                 "§6.2",
@@ -291,8 +310,16 @@ fn tag_pairs(
 
 /// Colour subgroups of a pool (§6.1), balanced by §7.3/§7.4 within §2.2.
 fn subgroups(f: &Field, pool: &[usize], notes: &mut Vec<String>) -> (Vec<usize>, Vec<usize>) {
-    let mut w: Vec<usize> = pool.iter().copied().filter(|&i| f.pref(i) == Some(Color::White)).collect();
-    let mut b: Vec<usize> = pool.iter().copied().filter(|&i| f.pref(i) == Some(Color::Black)).collect();
+    let mut w: Vec<usize> = pool
+        .iter()
+        .copied()
+        .filter(|&i| f.pref(i) == Some(Color::White))
+        .collect();
+    let mut b: Vec<usize> = pool
+        .iter()
+        .copied()
+        .filter(|&i| f.pref(i) == Some(Color::Black))
+        .collect();
     for &i in pool.iter().filter(|&&i| f.pref(i).is_none()) {
         if w.len() <= b.len() {
             w.push(i)
@@ -302,7 +329,11 @@ fn subgroups(f: &Field, pool: &[usize], notes: &mut Vec<String>) -> (Vec<usize>,
     }
     if w.len() > b.len() + 1 {
         let n = (w.len() - b.len()) / 2;
-        let mut c: Vec<usize> = w.iter().copied().filter(|&i| f.can_take(i, Color::Black)).collect();
+        let mut c: Vec<usize> = w
+            .iter()
+            .copied()
+            .filter(|&i| f.can_take(i, Color::Black))
+            .collect();
         c.sort_by(|&x, &y| {
             f.aro(x)
                 .cmp(&f.aro(y))
@@ -320,7 +351,11 @@ fn subgroups(f: &Field, pool: &[usize], notes: &mut Vec<String>) -> (Vec<usize>,
         b.extend(moved);
     } else if b.len() > w.len() + 1 {
         let n = (b.len() - w.len()) / 2;
-        let mut c: Vec<usize> = b.iter().copied().filter(|&i| f.can_take(i, Color::White)).collect();
+        let mut c: Vec<usize> = b
+            .iter()
+            .copied()
+            .filter(|&i| f.can_take(i, Color::White))
+            .collect();
         c.sort_by(|&x, &y| {
             f.aro(y)
                 .cmp(&f.aro(x))
@@ -380,8 +415,16 @@ fn run(f: &Field) -> Result<(Made, Vec<Coloured>), PairingError> {
 
         // §8: floaters from above, alternately white- and black-preferring, each against the
         // highest-rated player (opposite preference first, then lowest ARO).
-        let mut fw: Vec<usize> = came.iter().copied().filter(|&i| f.pref(i) != Some(Color::Black)).collect();
-        let mut fb: Vec<usize> = came.iter().copied().filter(|&i| f.pref(i) == Some(Color::Black)).collect();
+        let mut fw: Vec<usize> = came
+            .iter()
+            .copied()
+            .filter(|&i| f.pref(i) != Some(Color::Black))
+            .collect();
+        let mut fb: Vec<usize> = came
+            .iter()
+            .copied()
+            .filter(|&i| f.pref(i) == Some(Color::Black))
+            .collect();
         fw.sort_by(|&x, &y| white_order(f, x, y));
         fb.sort_by(|&x, &y| black_order(f, x, y));
         let mut fl = Vec::new();
@@ -477,11 +520,8 @@ fn run(f: &Field) -> Result<(Made, Vec<Coloured>), PairingError> {
                                 .into(),
                         });
                         rep.pairs.push((f.id(p), f.id(q)));
-                        rep.unmet.push(format!(
-                            "§7.1 transferred up for {}: {}",
-                            f.id(p),
-                            f.id(q)
-                        ));
+                        rep.unmet
+                            .push(format!("§7.1 transferred up for {}: {}", f.id(p), f.id(q)));
                     }
                     None => out.push(p),
                 }
@@ -511,13 +551,15 @@ fn run(f: &Field) -> Result<(Made, Vec<Coloured>), PairingError> {
                     with.push(q);
                     let mut notes = Vec::new();
                     let (w, b) = subgroups(f, &with, &mut notes);
-                    let mut rest: Vec<usize> = lower_of(&groups).into_iter().filter(|&i| i != q).collect();
+                    let mut rest: Vec<usize> =
+                        lower_of(&groups).into_iter().filter(|&i| i != q).collect();
                     rest.extend(&out);
                     let mut s = Search::new(f, rest);
                     let found = s.first(&with, 0, &row_next(&w, &b));
                     if let Some(c) = found {
                         groups[lj].retain(|&i| i != q);
-                        rep.unmet.push(format!("§7.2 odd scoregroup: {} transferred up", f.id(q)));
+                        rep.unmet
+                            .push(format!("§7.2 odd scoregroup: {} transferred up", f.id(q)));
                         rep.unmet.extend(notes);
                         pool = with;
                         chosen = Some((c, w, b));
@@ -538,14 +580,20 @@ fn run(f: &Field) -> Result<(Made, Vec<Coloured>), PairingError> {
             let mut ranked = pool.clone();
             ranked.sort_by_key(|&i| {
                 let pairable = lower.iter().any(|&j| f.compatible(i, j));
-                (has_floated(f, i), !pairable, f.all[i].rating, Reverse(f.id(i)))
+                (
+                    has_floated(f, i),
+                    !pairable,
+                    f.all[i].rating,
+                    Reverse(f.id(i)),
+                )
             });
             let max_k = if has_lower { pool.len() } else { 0 };
             let mut k = pool.len() % 2;
             'k: while k <= max_k {
                 for combo in swiss::combinations(ranked.len(), k, COMBINATION_LIMIT) {
                     let fl: Vec<usize> = combo.iter().map(|&c| ranked[c]).collect();
-                    let stay: Vec<usize> = pool.iter().copied().filter(|i| !fl.contains(i)).collect();
+                    let stay: Vec<usize> =
+                        pool.iter().copied().filter(|i| !fl.contains(i)).collect();
                     let mut rest = lower.clone();
                     rest.extend(&out);
                     rest.extend(&fl);
@@ -565,7 +613,14 @@ fn run(f: &Field) -> Result<(Made, Vec<Coloured>), PairingError> {
             // scoregroup floats down (§6.4).
             None if has_lower => {
                 out.extend(&pool);
-                (Candidate { pairs: Vec::new(), floaters: Vec::new() }, Vec::new(), Vec::new())
+                (
+                    Candidate {
+                        pairs: Vec::new(),
+                        floaters: Vec::new(),
+                    },
+                    Vec::new(),
+                    Vec::new(),
+                )
             }
             None => return Err(no_pairing()),
         };
@@ -575,10 +630,14 @@ fn run(f: &Field) -> Result<(Made, Vec<Coloured>), PairingError> {
         );
         rep.unmet.insert(
             1,
-            format!("§6.2 black-seekers by rating descending: {}", aro_list(f, &b)),
+            format!(
+                "§6.2 black-seekers by rating descending: {}",
+                aro_list(f, &b)
+            ),
         );
         tag_pairs(f, &c, &w, &b, bracket, &mut made, false);
-        rep.pairs.extend(c.pairs.iter().map(|&(x, y)| (f.id(x), f.id(y))));
+        rep.pairs
+            .extend(c.pairs.iter().map(|&(x, y)| (f.id(x), f.id(y))));
         let floated: Vec<usize> = out.clone();
         if !floated.is_empty() {
             rep.downfloaters = swiss::ids(f, &floated);
@@ -629,7 +688,8 @@ fn first_round(
         .first(&list, 0, &row_next(top, bottom))
         .ok_or_else(no_pairing)?;
     let mut rep = swiss::report(f, 0, &[], &list);
-    rep.unmet.push("§5 round 1: top half against bottom half, row by row".into());
+    rep.unmet
+        .push("§5 round 1: top half against bottom half, row by row".into());
     tag_pairs(f, &c, top, bottom, 0, made, true);
     let mut pairs = c.pairs.clone();
     pairs.sort_by_key(|&(a, b)| f.id(a).min(f.id(b)));

@@ -26,7 +26,9 @@
 //! - Every decision keeps the rest of the round pairable (see `swiss`), which stands in for
 //!   2.6's "undo the adjacent group" when the median group would be blocked.
 
-use crate::swiss::{self, ByeRule, Candidate, Coloured, Decided, Field, Made, RuleNames, Search, Step};
+use crate::swiss::{
+    self, ByeRule, Candidate, Coloured, Decided, Field, Made, RuleNames, Search, Step,
+};
 use crate::{Comparison, PairingError, PairingInput, RecordedPairing, RoundPairing};
 use arbiter_core::Color;
 use std::collections::BTreeSet;
@@ -80,10 +82,22 @@ fn rank_key(f: &Field, i: usize) -> (std::cmp::Reverse<i32>, u32) {
 
 /// §5: the colour of `a` (higher-ranked) against `b`; `upper` = the median group or above.
 fn colours_of(f: &Field, a: usize, b: usize, upper: bool) -> Coloured {
-    let (a, b) = if rank_key(f, a) <= rank_key(f, b) { (a, b) } else { (b, a) };
+    let (a, b) = if rank_key(f, a) <= rank_key(f, b) {
+        (a, b)
+    } else {
+        (b, a)
+    };
     let (ca, rule, meaning) = match swiss::common_colour(f, a, b) {
-        Some((c, Step::BothPrefs)) => (c, "§5.2", "both players get the colour that alternates or equalises"),
-        Some((c, Step::Equalise)) => (c, "§5.5/§5.6", "the player further from equal colours gets his colour"),
+        Some((c, Step::BothPrefs)) => (
+            c,
+            "§5.2",
+            "both players get the colour that alternates or equalises",
+        ),
+        Some((c, Step::Equalise)) => (
+            c,
+            "§5.5/§5.6",
+            "the player further from equal colours gets his colour",
+        ),
         Some((c, Step::Alternate)) => (
             c,
             "§5.4",
@@ -94,7 +108,11 @@ fn colours_of(f: &Field, a: usize, b: usize, upper: bool) -> Coloured {
             let c = f
                 .pref(who)
                 .or_else(|| f.pref(other).map(Color::opposite))
-                .unwrap_or(if f.id(a) % 2 == 1 { f.initial_colour } else { f.initial_colour.opposite() });
+                .unwrap_or(if f.id(a) % 2 == 1 {
+                    f.initial_colour
+                } else {
+                    f.initial_colour.opposite()
+                });
             let ca = if who == a { c } else { c.opposite() };
             (
                 ca,
@@ -115,14 +133,22 @@ fn colours_of(f: &Field, a: usize, b: usize, upper: bool) -> Coloured {
             meaning: "the other allocation gives a colour three times or three more of one colour",
         }
     } else {
-        Coloured { board, rule, meaning }
+        Coloured {
+            board,
+            rule,
+            meaning,
+        }
     }
 }
 
 /// Round 1 (§7.2): the drawn colour to odd-numbered players of the top half.
 fn first_round_colours(f: &Field, a: usize, b: usize, board: usize) -> Coloured {
     let (hi, lo) = if f.id(a) < f.id(b) { (a, b) } else { (b, a) };
-    let c = if board % 2 == 1 { f.initial_colour } else { f.initial_colour.opposite() };
+    let c = if board % 2 == 1 {
+        f.initial_colour
+    } else {
+        f.initial_colour.opposite()
+    };
     let (board, _) = swiss::board_of(f, hi, lo, c);
     Coloured {
         board,
@@ -149,7 +175,10 @@ fn granted(f: &Field, c: &Candidate, upper: bool) -> i64 {
 /// 2.4/4.1-4.3: the player to pair now (the highest-ranked downwards, the lowest-ranked
 /// upwards) and his opponents: the proposed one (n/2 places away), then the following ones,
 /// then those before it, back to the top of the group.
-fn exchange_next(f: &Field, dir: Dir) -> impl Fn(&[usize], &[(usize, usize)]) -> (usize, Vec<usize>) + '_ {
+fn exchange_next(
+    f: &Field,
+    dir: Dir,
+) -> impl Fn(&[usize], &[(usize, usize)]) -> (usize, Vec<usize>) + '_ {
     move |rem: &[usize], _| {
         let mut l = rem.to_vec();
         l.sort_by_key(|&i| rank_key(f, i));
@@ -203,10 +232,23 @@ fn run(f: &Field) -> Result<(Made, Vec<Coloured>), PairingError> {
     // 2.2: the median group has half the points played so far.
     let median = (f.played_rounds() as i32 * f.win) / 2;
     let groups = swiss::score_groups(&order, &score);
-    let above: Vec<Vec<usize>> = groups.iter().filter(|g| score(g[0]) > median).cloned().collect();
-    let mut below: Vec<Vec<usize>> = groups.iter().filter(|g| score(g[0]) < median).cloned().collect();
+    let above: Vec<Vec<usize>> = groups
+        .iter()
+        .filter(|g| score(g[0]) > median)
+        .cloned()
+        .collect();
+    let mut below: Vec<Vec<usize>> = groups
+        .iter()
+        .filter(|g| score(g[0]) < median)
+        .cloned()
+        .collect();
     below.reverse();
-    let mid: Vec<usize> = groups.iter().filter(|g| score(g[0]) == median).flatten().copied().collect();
+    let mid: Vec<usize> = groups
+        .iter()
+        .filter(|g| score(g[0]) == median)
+        .flatten()
+        .copied()
+        .collect();
     // Processing order: (residents, direction, score, is the median group).
     let mut plan: Vec<(Vec<usize>, Dir, i32, bool)> = Vec::new();
     for g in above {
@@ -260,7 +302,15 @@ fn run(f: &Field) -> Result<(Made, Vec<Coloured>), PairingError> {
             let s = f.all[i].score;
             if *is_median {
                 // 3.6.3: downfloaters first (highest score, higher number), then upfloaters.
-                (!from_above(i), if from_above(i) { -s } else { s }, if from_above(i) { u32::MAX - f.id(i) } else { f.id(i) })
+                (
+                    !from_above(i),
+                    if from_above(i) { -s } else { s },
+                    if from_above(i) {
+                        u32::MAX - f.id(i)
+                    } else {
+                        f.id(i)
+                    },
+                )
             } else if *dir == Dir::Down {
                 (false, -s, u32::MAX - f.id(i))
             } else {
@@ -302,7 +352,10 @@ fn run(f: &Field) -> Result<(Made, Vec<Coloured>), PairingError> {
                 None if *is_median => pool.push(x),
                 None => {
                     out.push(x);
-                    rep.unmet.push(format!("§3.5 floater {} has no compatible opponent here, floats on", f.id(x)));
+                    rep.unmet.push(format!(
+                        "§3.5 floater {} has no compatible opponent here, floats on",
+                        f.id(x)
+                    ));
                 }
             }
         }
@@ -339,9 +392,21 @@ fn run(f: &Field) -> Result<(Made, Vec<Coloured>), PairingError> {
         if *dir == Dir::Down {
             ranked.reverse(); // lowest-ranked first
         }
-        let w = pool.iter().filter(|&&i| f.pref(i) == Some(Color::White)).count();
-        let b = pool.iter().filter(|&&i| f.pref(i) == Some(Color::Black)).count();
-        let surplus = if w > b { Some(Color::White) } else if b > w { Some(Color::Black) } else { None };
+        let w = pool
+            .iter()
+            .filter(|&&i| f.pref(i) == Some(Color::White))
+            .count();
+        let b = pool
+            .iter()
+            .filter(|&&i| f.pref(i) == Some(Color::Black))
+            .count();
+        let surplus = if w > b {
+            Some(Color::White)
+        } else if b > w {
+            Some(Color::Black)
+        } else {
+            None
+        };
         ranked.sort_by_key(|&i| {
             (
                 floated_last(i),
@@ -358,7 +423,9 @@ fn run(f: &Field) -> Result<(Made, Vec<Coloured>), PairingError> {
                 let stay: Vec<usize> = pool.iter().copied().filter(|i| !fl.contains(i)).collect();
                 let mut s = Search::new(f, unpaired_except(&stay, &paired));
                 let next = exchange_next(f, *dir);
-                if let Some(c) = s.best(&stay, 0, COLOUR_REVIEW_CAP, &next, &|c| granted(f, c, upper)) {
+                if let Some(c) = s.best(&stay, 0, COLOUR_REVIEW_CAP, &next, &|c| {
+                    granted(f, c, upper)
+                }) {
                     out.extend(&fl);
                     chosen = Some((c, stay));
                     break 'k;
@@ -372,7 +439,13 @@ fn run(f: &Field) -> Result<(Made, Vec<Coloured>), PairingError> {
             // group floats on (2.6's enlarged group).
             None if !*is_median => {
                 out.extend(&pool);
-                (Candidate { pairs: Vec::new(), floaters: Vec::new() }, Vec::new())
+                (
+                    Candidate {
+                        pairs: Vec::new(),
+                        floaters: Vec::new(),
+                    },
+                    Vec::new(),
+                )
             }
             None => return Err(no_pairing()),
         };
@@ -384,13 +457,32 @@ fn run(f: &Field) -> Result<(Made, Vec<Coloured>), PairingError> {
         for &(x, y) in &c.pairs {
             let prop = proposal(f, *dir, &rem);
             let (rule, meaning) = if prop == y {
-                ("§2.4", "the proposed pairing: the top half meets the bottom half in order".to_string())
+                (
+                    "§2.4",
+                    "the proposed pairing: the top half meets the bottom half in order".to_string(),
+                )
             } else if !first.contains(&(x, y)) {
-                ("§5.2", "an exchange that grants more colour preferences".to_string())
+                (
+                    "§5.2",
+                    "an exchange that grants more colour preferences".to_string(),
+                )
             } else {
-                ("§4.1", format!("an exchange: {} cannot meet his proposed opponent {} with the round still pairable", f.id(x), f.id(prop)))
+                (
+                    "§4.1",
+                    format!(
+                        "an exchange: {} cannot meet his proposed opponent {} with the round still pairable",
+                        f.id(x),
+                        f.id(prop)
+                    ),
+                )
             };
-            made.pairs.push(Decided { a: x, b: y, bracket, rule, meaning });
+            made.pairs.push(Decided {
+                a: x,
+                b: y,
+                bracket,
+                rule,
+                meaning,
+            });
             rep.pairs.push((f.id(x), f.id(y)));
             paired.insert(x);
             paired.insert(y);
@@ -400,7 +492,11 @@ fn run(f: &Field) -> Result<(Made, Vec<Coloured>), PairingError> {
             rep.downfloaters = swiss::ids(f, &out);
             rep.unmet.push(format!(
                 "§3.2 float to the next group ({}): {}",
-                if *dir == Dir::Down { "downwards" } else { "upwards" },
+                if *dir == Dir::Down {
+                    "downwards"
+                } else {
+                    "upwards"
+                },
                 crate::verdict::ids(&rep.downfloaters)
             ));
         }
@@ -434,14 +530,19 @@ fn bye_report(f: &Field, made: &mut Made) {
 }
 
 /// Round 1 (§7, 2.4): 1 v n/2+1, 2 v n/2+2, ... with exchanges only where needed.
-fn first_round(f: &Field, order: &[usize], mut made: Made) -> Result<(Made, Vec<Coloured>), PairingError> {
+fn first_round(
+    f: &Field,
+    order: &[usize],
+    mut made: Made,
+) -> Result<(Made, Vec<Coloured>), PairingError> {
     let mut list = order.to_vec();
     list.sort_by_key(|&i| f.id(i));
     let c = Search::new(f, Vec::new())
         .first(&list, 0, &exchange_next(f, Dir::Down))
         .ok_or_else(no_pairing)?;
     let mut rep = swiss::report(f, 0, &[], &list);
-    rep.unmet.push("§7.2 round 1: 1 v n/2+1, 2 v n/2+2, ...".into());
+    rep.unmet
+        .push("§7.2 round 1: 1 v n/2+1, 2 v n/2+2, ...".into());
     let mut colours = Vec::new();
     let mut pairs = c.pairs.clone();
     pairs.sort_by_key(|&(a, b)| f.id(a).min(f.id(b)));

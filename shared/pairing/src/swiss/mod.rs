@@ -16,7 +16,9 @@
 //! directly keeps their priority orders and never paints the round into a corner.
 
 use crate::verdict::Verdict;
-use crate::{Board, BracketReport, Comparison, Explanation, PairingInput, RecordedPairing, RoundPairing};
+use crate::{
+    Board, BracketReport, Comparison, Explanation, PairingInput, RecordedPairing, RoundPairing,
+};
 use arbiter_core::{Color, PlayerId, ResultCode, RoundEntry};
 use arbiter_matching::Matcher;
 use std::collections::{BTreeMap, BTreeSet};
@@ -586,7 +588,11 @@ pub(crate) enum Step {
 /// player, the other allocation (which the compatibility of the pair guarantees).
 pub(crate) fn board_of(f: &Field, a: usize, b: usize, ca: Color) -> (Board, bool) {
     let ok = |c: Color| f.can_take(a, c) && f.can_take(b, c.opposite());
-    let (c, forced) = if ok(ca) { (ca, false) } else { (ca.opposite(), true) };
+    let (c, forced) = if ok(ca) {
+        (ca, false)
+    } else {
+        (ca.opposite(), true)
+    };
     let board = if c == Color::White {
         Board {
             white: f.id(a),
@@ -636,20 +642,25 @@ pub(crate) fn finish(
     explanation.brackets = made.brackets.clone();
     for d in &made.pairs {
         if let Some(b) = explanation.brackets.get_mut(d.bracket) {
-            b.unmet
-                .push(format!("{} {}-{}: {}", d.rule, f.id(d.a), f.id(d.b), d.meaning));
+            b.unmet.push(format!(
+                "{} {}-{}: {}",
+                d.rule,
+                f.id(d.a),
+                f.id(d.b),
+                d.meaning
+            ));
         }
     }
     for c in colours {
         let b = c.board;
-        if let Some(d) = made
-            .pairs
-            .iter()
-            .find(|d| [f.id(d.a), f.id(d.b)].contains(&b.white) && [f.id(d.a), f.id(d.b)].contains(&b.black))
-            && let Some(br) = explanation.brackets.get_mut(d.bracket)
+        if let Some(d) = made.pairs.iter().find(|d| {
+            [f.id(d.a), f.id(d.b)].contains(&b.white) && [f.id(d.a), f.id(d.b)].contains(&b.black)
+        }) && let Some(br) = explanation.brackets.get_mut(d.bracket)
         {
-            br.unmet
-                .push(format!("{} colours {} (white) - {}: {}", c.rule, b.white, b.black, c.meaning));
+            br.unmet.push(format!(
+                "{} colours {} (white) - {}: {}",
+                c.rule, b.white, b.black, c.meaning
+            ));
         }
     }
     RoundPairing {
@@ -744,7 +755,10 @@ fn verdict(
                         format!("colour difference {cd:+} after this round"),
                     )
                 } else {
-                    (names.colour_run, "the same colour three times in a row".to_string())
+                    (
+                        names.colour_run,
+                        "the same colour three times in a row".to_string(),
+                    )
                 };
                 let colour = if c == Color::White { "white" } else { "black" };
                 return Verdict::Absolute {
@@ -875,4 +889,3 @@ pub(crate) fn combinations(n: usize, k: usize, limit: usize) -> Vec<Vec<usize>> 
     }
     out
 }
-

@@ -113,7 +113,12 @@ pub fn absolute_breach(
     colour_limits: bool,
     any_unplayed: bool,
 ) -> Option<String> {
-    let avail: BTreeSet<PlayerId> = input.players.iter().filter(|p| p.available).map(|p| p.id).collect();
+    let avail: BTreeSet<PlayerId> = input
+        .players
+        .iter()
+        .filter(|p| p.available)
+        .map(|p| p.id)
+        .collect();
     let mut seen = BTreeSet::new();
     for b in boards {
         for x in [b.white, b.black] {
@@ -136,8 +141,7 @@ pub fn absolute_breach(
     let find = |id: PlayerId| input.players.iter().find(|p| p.id == id).expect("player");
     for b in boards {
         let w = find(b.white);
-        if w
-            .history
+        if w.history
             .iter()
             .any(|e| e.is_played_game() && e.opponent == Some(b.black))
         {
@@ -154,7 +158,10 @@ pub fn absolute_breach(
             for (id, c) in [(b.white, Color::White), (b.black, Color::Black)] {
                 let mut cs = played_colours(&find(id).history);
                 cs.push(c);
-                let cd: i32 = cs.iter().map(|c| if *c == Color::White { 1 } else { -1 }).sum();
+                let cd: i32 = cs
+                    .iter()
+                    .map(|c| if *c == Color::White { 1 } else { -1 })
+                    .sum();
                 if cd.abs() > 2 {
                     return Some(format!("player {id}: colour difference {cd}"));
                 }
@@ -182,36 +189,71 @@ pub fn absolute_breach(
 
 /// Whether `board` breaks C.04.1.f or g for one of its players.
 pub fn colour_breach(input: &PairingInput, board: Board) -> bool {
-    [(board.white, Color::White), (board.black, Color::Black)].iter().any(|&(id, c)| {
-        let mut cs = played_colours(&input.players.iter().find(|p| p.id == id).expect("player").history);
-        cs.push(c);
-        let cd: i32 = cs.iter().map(|c| if *c == Color::White { 1 } else { -1 }).sum();
-        let n = cs.len();
-        cd.abs() > 2 || (n >= 3 && cs[n - 1] == cs[n - 2] && cs[n - 2] == cs[n - 3])
-    })
+    [(board.white, Color::White), (board.black, Color::Black)]
+        .iter()
+        .any(|&(id, c)| {
+            let mut cs = played_colours(
+                &input
+                    .players
+                    .iter()
+                    .find(|p| p.id == id)
+                    .expect("player")
+                    .history,
+            );
+            cs.push(c);
+            let cd: i32 = cs
+                .iter()
+                .map(|c| if *c == Color::White { 1 } else { -1 })
+                .sum();
+            let n = cs.len();
+            cd.abs() > 2 || (n >= 3 && cs[n - 1] == cs[n - 2] && cs[n - 2] == cs[n - 3])
+        })
 }
 
 /// Whether any pairing of the round keeps the absolute criteria: an exhaustive search over
 /// subsets of the field (memoised on the set of players left), independent of the engines.
-pub fn some_valid_pairing_exists(input: &PairingInput, colour_limits: bool, any_unplayed: bool) -> bool {
-    let ids: Vec<PlayerId> = input.players.iter().filter(|p| p.available).map(|p| p.id).collect();
+pub fn some_valid_pairing_exists(
+    input: &PairingInput,
+    colour_limits: bool,
+    any_unplayed: bool,
+) -> bool {
+    let ids: Vec<PlayerId> = input
+        .players
+        .iter()
+        .filter(|p| p.available)
+        .map(|p| p.id)
+        .collect();
     let n = ids.len();
     assert!(n <= 24, "exhaustive search is for small fields");
     let ok_pair = |a: PlayerId, b: PlayerId| {
         [Board { white: a, black: b }, Board { white: b, black: a }]
             .iter()
             .any(|&board| {
-                let find = |id: PlayerId| input.players.iter().find(|p| p.id == id).expect("player");
-                let met = find(a).history.iter().any(|e| e.is_played_game() && e.opponent == Some(b))
-                    || input.forbidden_pairs.iter().any(|&(x, y)| (x, y) == (a, b) || (y, x) == (a, b));
+                let find =
+                    |id: PlayerId| input.players.iter().find(|p| p.id == id).expect("player");
+                let met = find(a)
+                    .history
+                    .iter()
+                    .any(|e| e.is_played_game() && e.opponent == Some(b))
+                    || input
+                        .forbidden_pairs
+                        .iter()
+                        .any(|&(x, y)| (x, y) == (a, b) || (y, x) == (a, b));
                 !met && (!colour_limits || !colour_breach(input, board))
             })
     };
     let ok_bye = |x: PlayerId| {
-        let h = &input.players.iter().find(|p| p.id == x).expect("player").history;
+        let h = &input
+            .players
+            .iter()
+            .find(|p| p.id == x)
+            .expect("player")
+            .history;
         !h.iter().any(|e| {
             matches!(e.result, ResultCode::PairingBye | ResultCode::ForfeitWin)
-                || (any_unplayed && !e.is_played_game() && input.points.points(e.result).tenths() > 0)
+                || (any_unplayed
+                    && !e.is_played_game()
+                    && input.points.points(e.result).tenths() > 0)
         })
     };
     let mut compat = vec![vec![false; n]; n];
@@ -221,7 +263,14 @@ pub fn some_valid_pairing_exists(input: &PairingInput, colour_limits: bool, any_
         }
     }
     let bye_ok: Vec<bool> = ids.iter().map(|&x| ok_bye(x)).collect();
-    fn go(mask: u32, bye_left: bool, n: usize, c: &[Vec<bool>], b: &[bool], memo: &mut std::collections::HashMap<(u32, bool), bool>) -> bool {
+    fn go(
+        mask: u32,
+        bye_left: bool,
+        n: usize,
+        c: &[Vec<bool>],
+        b: &[bool],
+        memo: &mut std::collections::HashMap<(u32, bool), bool>,
+    ) -> bool {
         if mask == 0 {
             return true;
         }
@@ -243,7 +292,14 @@ pub fn some_valid_pairing_exists(input: &PairingInput, colour_limits: bool, any_
         v
     }
     let all = if n == 0 { 0 } else { (1u32 << n) - 1 };
-    go(all, n % 2 == 1, n, &compat, &bye_ok, &mut std::collections::HashMap::new())
+    go(
+        all,
+        n % 2 == 1,
+        n,
+        &compat,
+        &bye_ok,
+        &mut std::collections::HashMap::new(),
+    )
 }
 
 /// One simulated tournament's parameters, drawn from the seed.
@@ -276,14 +332,24 @@ pub struct SimOutcome {
 /// by rating, some half-point byes, forfeits and withdrawals. Every round's pairing is
 /// checked against the absolute criteria; when the engine finds no pairing, the test
 /// checks by exhaustive search that none exists, and the tournament stops there.
-pub fn simulate(sim: &Sim, rule_set: RuleSet, limits_in_last_round: bool, any_unplayed: bool) -> SimOutcome {
+pub fn simulate(
+    sim: &Sim,
+    rule_set: RuleSet,
+    limits_in_last_round: bool,
+    any_unplayed: bool,
+) -> SimOutcome {
     let mut rng = ChaCha8Rng::seed_from_u64(sim.seed);
-    let mut ratings: Vec<u16> = (0..sim.players).map(|_| rng.random_range(1200..2700)).collect();
+    let mut ratings: Vec<u16> = (0..sim.players)
+        .map(|_| rng.random_range(1200..2700))
+        .collect();
     ratings.sort_unstable_by(|a, b| b.cmp(a));
     let mut t = Builder::new(&ratings, sim.rounds);
-    let withdrawn: Option<(PlayerId, u32)> = rng
-        .random_bool(0.2)
-        .then(|| (rng.random_range(1..=sim.players), rng.random_range(2..=sim.rounds)));
+    let withdrawn: Option<(PlayerId, u32)> = rng.random_bool(0.2).then(|| {
+        (
+            rng.random_range(1..=sim.players),
+            rng.random_range(2..=sim.rounds),
+        )
+    });
     let mut out = SimOutcome {
         rounds_paired: 0,
         breaches: Vec::new(),
@@ -304,8 +370,11 @@ pub fn simulate(sim: &Sim, rule_set: RuleSet, limits_in_last_round: bool, any_un
         let colour_limits = !(last && !limits_in_last_round);
         match pair(&input) {
             Ok(p) => {
-                if let Some(m) = absolute_breach(&input, &p.boards, p.bye, colour_limits, any_unplayed) {
-                    out.breaches.push(format!("seed {} round {r}: {m}", sim.seed));
+                if let Some(m) =
+                    absolute_breach(&input, &p.boards, p.bye, colour_limits, any_unplayed)
+                {
+                    out.breaches
+                        .push(format!("seed {} round {r}: {m}", sim.seed));
                     return out;
                 }
                 out.rounds_paired += 1;
@@ -313,7 +382,8 @@ pub fn simulate(sim: &Sim, rule_set: RuleSet, limits_in_last_round: bool, any_un
                     let (rw, rb) = if rng.random_range(0..100) < 3 {
                         (ResultCode::ForfeitWin, ResultCode::ForfeitLoss)
                     } else {
-                        let d = ratings[(b.white - 1) as usize] as i32 - ratings[(b.black - 1) as usize] as i32;
+                        let d = ratings[(b.white - 1) as usize] as i32
+                            - ratings[(b.black - 1) as usize] as i32;
                         let x = rng.random_range(0..1000);
                         let win = (450 + d / 2).clamp(50, 900);
                         if x < win {
@@ -326,8 +396,12 @@ pub fn simulate(sim: &Sim, rule_set: RuleSet, limits_in_last_round: bool, any_un
                     };
                     let w = RoundEntry::game(b.black, Color::White, rw);
                     let k = RoundEntry::game(b.white, Color::Black, rb);
-                    t.players[(b.white - 1) as usize].rounds.resize(r as usize, None);
-                    t.players[(b.black - 1) as usize].rounds.resize(r as usize, None);
+                    t.players[(b.white - 1) as usize]
+                        .rounds
+                        .resize(r as usize, None);
+                    t.players[(b.black - 1) as usize]
+                        .rounds
+                        .resize(r as usize, None);
                     t.players[(b.white - 1) as usize].rounds[(r - 1) as usize] = Some(w);
                     t.players[(b.black - 1) as usize].rounds[(r - 1) as usize] = Some(k);
                 }
@@ -345,7 +419,8 @@ pub fn simulate(sim: &Sim, rule_set: RuleSet, limits_in_last_round: bool, any_un
                 return out;
             }
             Err(e) => {
-                out.breaches.push(format!("seed {} round {r}: {e}", sim.seed));
+                out.breaches
+                    .push(format!("seed {} round {r}: {e}", sim.seed));
                 return out;
             }
         }
@@ -354,22 +429,42 @@ pub fn simulate(sim: &Sim, rule_set: RuleSet, limits_in_last_round: bool, any_un
 }
 
 /// Runs `count` simulated tournaments and asserts no breach; returns the rounds paired.
-pub fn property(rule_set: RuleSet, count: u64, limits_in_last_round: bool, any_unplayed: bool) -> u32 {
+pub fn property(
+    rule_set: RuleSet,
+    count: u64,
+    limits_in_last_round: bool,
+    any_unplayed: bool,
+) -> u32 {
     let mut breaches = Vec::new();
     let mut rounds = 0;
     for seed in 0..count {
-        let o = simulate(&Sim::from_seed(seed), rule_set, limits_in_last_round, any_unplayed);
+        let o = simulate(
+            &Sim::from_seed(seed),
+            rule_set,
+            limits_in_last_round,
+            any_unplayed,
+        );
         rounds += o.rounds_paired;
         breaches.extend(o.breaches);
     }
-    assert!(breaches.is_empty(), "{} breaches: {:#?}", breaches.len(), &breaches[..breaches.len().min(10)]);
+    assert!(
+        breaches.is_empty(),
+        "{} breaches: {:#?}",
+        breaches.len(),
+        &breaches[..breaches.len().min(10)]
+    );
     rounds
 }
 
 /// A played tournament (through `rule_set`) and the input of its next round, for the
 /// checker tests: seeds are tried until the next round's pairing has at least `boards`
 /// boards.
-pub fn played(rule_set: RuleSet, seed: u64, players: u32, rounds_played: u32) -> (Builder, PairingInput) {
+pub fn played(
+    rule_set: RuleSet,
+    seed: u64,
+    players: u32,
+    rounds_played: u32,
+) -> (Builder, PairingInput) {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut ratings: Vec<u16> = (0..players).map(|_| rng.random_range(1400..2600)).collect();
     ratings.sort_unstable_by(|a, b| b.cmp(a));
@@ -400,7 +495,11 @@ pub fn verdict(input: &PairingInput, other: &RecordedPairing) -> Verdict {
 
 /// Exchanges the opponents of two boards: (a-b, c-d) becomes (a-d, c-b), if both new pairs
 /// have not met; the first such exchange in board order.
-pub fn exchanged(input: &PairingInput, boards: &[Board], bye: Option<PlayerId>) -> Option<Vec<Board>> {
+pub fn exchanged(
+    input: &PairingInput,
+    boards: &[Board],
+    bye: Option<PlayerId>,
+) -> Option<Vec<Board>> {
     let met = |x: PlayerId, y: PlayerId| {
         input
             .players
@@ -419,8 +518,7 @@ pub fn exchanged(input: &PairingInput, boards: &[Board], bye: Option<PlayerId>) 
                 let mut out = boards.to_vec();
                 out[i] = Board { white: a, black: d };
                 out[j] = Board { white: c, black: b };
-                if absolute_breach(input, &out, bye, true, false).is_none()
-                {
+                if absolute_breach(input, &out, bye, true, false).is_none() {
                     return Some(out);
                 }
             }
@@ -441,17 +539,28 @@ pub fn input_players(input: &PairingInput) -> Vec<&PlayerInput> {
 /// opponents, a rematch, a colour violation, a second bye, a missing board. The checker must
 /// name each: the rematch and bye by the given rules, the colour violation by C.04.1.f/g,
 /// exchanged opponents by one of `pairing_rules`.
-pub fn checker_suite(rule_set: RuleSet, rematch_rule: &str, bye_rule: &str, pairing_rules: &[&str]) {
+pub fn checker_suite(
+    rule_set: RuleSet,
+    rematch_rule: &str,
+    bye_rule: &str,
+    pairing_rules: &[&str],
+) {
     let mut named = [0usize; 5];
     for seed in 0..60u64 {
         let players = 8 + (seed % 7) as u32;
         let (_, input) = played(rule_set, seed, players, 3);
         let p = pair(&input).expect("pairing");
-        assert_eq!(verdict(&input, &record_of(p.boards.clone(), p.bye)), Verdict::Identical);
+        assert_eq!(
+            verdict(&input, &record_of(p.boards.clone(), p.bye)),
+            Verdict::Identical
+        );
         if let Some(x) = exchanged(&input, &p.boards, p.bye) {
             match verdict(&input, &record_of(x, p.bye)) {
                 Verdict::Criterion { rule, meaning, .. } => {
-                    assert!(pairing_rules.contains(&rule.as_str()), "seed {seed}: {rule}: {meaning}");
+                    assert!(
+                        pairing_rules.contains(&rule.as_str()),
+                        "seed {seed}: {rule}: {meaning}"
+                    );
                     named[0] += 1;
                 }
                 v => panic!("seed {seed}: exchanged opponents not named: {v}"),
@@ -469,7 +578,10 @@ pub fn checker_suite(rule_set: RuleSet, rematch_rule: &str, bye_rule: &str, pair
         if let Some(x) = colour_violation(&input, &p.boards) {
             match verdict(&input, &record_of(x, p.bye)) {
                 Verdict::Absolute { rule, .. } => {
-                    assert!(rule.starts_with("C.04.1.f") || rule.starts_with("C.04.1.g"), "{rule}");
+                    assert!(
+                        rule.starts_with("C.04.1.f") || rule.starts_with("C.04.1.g"),
+                        "{rule}"
+                    );
                     named[2] += 1;
                 }
                 v => panic!("seed {seed}: colour violation not named: {v}"),
@@ -491,7 +603,10 @@ pub fn checker_suite(rule_set: RuleSet, rematch_rule: &str, bye_rule: &str, pair
             v => panic!("seed {seed}: a missing board not found: {v}"),
         }
     }
-    assert!(named.iter().all(|&n| n >= 10), "too few broken rounds of some kind: {named:?}");
+    assert!(
+        named.iter().all(|&n| n >= 10),
+        "too few broken rounds of some kind: {named:?}"
+    );
 }
 
 /// Replaces two boards so that a player meets an earlier opponent.
@@ -504,10 +619,17 @@ pub fn rematch(input: &PairingInput, boards: &[Board]) -> Option<Vec<Board>> {
             if let Some(j) = boards.iter().position(|b| b.white == o || b.black == o)
                 && j != i
             {
-                let other_j = if boards[j].white == o { boards[j].black } else { boards[j].white };
+                let other_j = if boards[j].white == o {
+                    boards[j].black
+                } else {
+                    boards[j].white
+                };
                 let mut x = boards.to_vec();
                 x[i] = Board { white: a, black: o };
-                x[j] = Board { white: boards[i].black, black: other_j };
+                x[j] = Board {
+                    white: boards[i].black,
+                    black: other_j,
+                };
                 return Some(x);
             }
         }
@@ -518,7 +640,10 @@ pub fn rematch(input: &PairingInput, boards: &[Board]) -> Option<Vec<Board>> {
 /// Reverses the colours of a board where one player cannot take the reversed colour.
 pub fn colour_violation(input: &PairingInput, boards: &[Board]) -> Option<Vec<Board>> {
     for (i, b) in boards.iter().enumerate() {
-        let rev = Board { white: b.black, black: b.white };
+        let rev = Board {
+            white: b.black,
+            black: b.white,
+        };
         if colour_breach(input, rev) {
             let mut x = boards.to_vec();
             x[i] = rev;
@@ -553,10 +678,18 @@ pub fn second_bye(
                 .any(|e| e.is_played_game() && e.opponent == Some(y));
             if had && !met {
                 let colour_ok = |b: Board| !colour_breach(input, b);
-                let Some(nb) = [Board { white: bye, black: y }, Board { white: y, black: bye }]
-                    .into_iter()
-                    .find(|&b| colour_ok(b))
-                else {
+                let Some(nb) = [
+                    Board {
+                        white: bye,
+                        black: y,
+                    },
+                    Board {
+                        white: y,
+                        black: bye,
+                    },
+                ]
+                .into_iter()
+                .find(|&b| colour_ok(b)) else {
                     continue;
                 };
                 let mut v = boards.to_vec();
