@@ -2,7 +2,7 @@
 //! canonical digest, and the answer (proposal or failure) the worker appends.
 
 use arbiter_core::tournament::{
-    Engine, PairingSnapshot, PairingSystem, ProposePairing, ReportPairingFailure, State,
+    Engine, PairingSnapshot, ProposePairing, ReportPairingFailure, State,
 };
 use arbiter_core::{Color, Score};
 use arbiter_pairing::{PairingInput, PlayerInput, RoundPairing, RuleSet, pair};
