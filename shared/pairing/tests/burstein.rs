@@ -275,3 +275,33 @@ fn the_checker_names_the_rule_of_broken_rounds() {
         &["§6.2", "§6.4", "§6.5", "§4.2"],
     );
 }
+
+#[test]
+fn a_player_who_floated_in_does_not_float_again() {
+    // §6.4: "if #2 is a floater from another scoregroup, combinations 3, 6 and 9 are not
+    // valid". Player 2 (2 points from two full-point byes) floats alone into the 1-point
+    // group {1, 3, 4, 5} (half-point byes), where he ranks #2 by rating (SB, Buchholz and
+    // Median are all 0). Players 6 and 7 are on 0 points; 7 gets the bye. With 2-3 and 2-4
+    // restricted, combinations 1 and 2 fail and 3 would float 2 again: combination 4,
+    // 1-4 2-5 with 3 floating to 6, is the pairing.
+    let mut b = Builder::new(&[2500, 2450, 2400, 2350, 2300, 2000, 1900], 7);
+    for r in 1..=2 {
+        b.bye(r, 2, ResultCode::FullBye);
+        for p in [1, 3, 4, 5] {
+            b.bye(r, p, ResultCode::HalfBye);
+        }
+        for p in [6, 7] {
+            b.bye(r, p, ResultCode::ZeroBye);
+        }
+    }
+    let mut input = b.input(3, RuleSet::Burstein, &[]);
+    input.forbidden_pairs = vec![(2, 3), (2, 4)];
+    let p = pair(&input).unwrap();
+    assert_eq!(p.bye, Some(7));
+    assert_eq!(
+        unordered(&p.boards),
+        [(1, 4), (2, 5), (3, 6)]
+            .into_iter()
+            .collect::<BTreeSet<_>>()
+    );
+}

@@ -447,6 +447,7 @@ pub fn property(
         rounds += o.rounds_paired;
         breaches.extend(o.breaches);
     }
+    eprintln!("{rule_set}: {rounds} rounds paired in {count} simulated tournaments");
     assert!(
         breaches.is_empty(),
         "{} breaches: {:#?}",
