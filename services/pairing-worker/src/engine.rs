@@ -2,7 +2,7 @@
 //! canonical digest, and the answer (proposal or failure) the worker appends.
 
 use arbiter_core::tournament::{
-    Engine, PairingSnapshot, PairingSystem, ProposePairing, ReportPairingFailure, State,
+    Engine, PairingSnapshot, ProposePairing, ReportPairingFailure, State,
 };
 use arbiter_core::{Color, Score};
 use arbiter_pairing::{PairingInput, PlayerInput, RoundPairing, RuleSet, pair};
@@ -26,7 +26,9 @@ pub fn input_for(
     rule_set: Option<&str>,
 ) -> Result<(PairingSnapshot, PairingInput), String> {
     let snapshot = state.pairing_input(round).map_err(|e| e.to_string())?;
-    if snapshot.pairing_system != PairingSystem::Dutch {
+    // Every Swiss system has an engine (Dutch, Dubov, Burstein, Lim; the rule set names the
+    // one); round robins are drawn, not paired.
+    if !snapshot.pairing_system.is_swiss() {
         return Err(format!(
             "no engine for the pairing system {:?} yet",
             snapshot.pairing_system

@@ -886,14 +886,19 @@ pub fn pair_round(state: &State, round: u32) -> Result<RoundPairing, String> {
 mod tests {
     use super::*;
     use arbiter_core::tournament::{
-        Arbiter, Command, CreateTournament, RegisterPlayer, StartRound,
+        Arbiter, Command, CreateTournament, PairingSystem, RegisterPlayer, StartRound,
     };
     use arbiter_eventlog::{EventLog, SledLog};
     use arbiter_service_kit::store::CommandContext;
 
     async fn tournament(store: &TournamentStore, players: u32) {
+        tournament_of(store, players, PairingSystem::Dutch).await
+    }
+
+    async fn tournament_of(store: &TournamentStore, players: u32, system: PairingSystem) {
         let d = "2025-09-01".parse().unwrap();
         let mut c = CreateTournament::new("Worker test", d, d, 3);
+        c.pairing_system = system;
         c.chief_arbiter = Arbiter::named("Doe, Jane");
         let ctx = CommandContext::new("w", "create", None, "test").unwrap();
         store
@@ -964,6 +969,31 @@ mod tests {
         assert_eq!(p.input_digest, input_digest(&input).to_vec());
         // The sweep finds nothing left to answer.
         assert_eq!(worker.sweep().await.unwrap(), 0);
+    }
+
+    #[tokio::test]
+    async fn the_other_swiss_systems_are_paired_by_their_own_engines() {
+        for (system, name, title) in [
+            (PairingSystem::Dubov, "dubov", "Dubov system"),
+            (PairingSystem::Burstein, "burstein", "Burstein system"),
+            (PairingSystem::Lim, "lim", "Lim system"),
+        ] {
+            let log: Arc<dyn EventLog> = Arc::new(SledLog::temporary().unwrap());
+            let store = Arc::new(TournamentStore::new(log.clone(), SERVICE, None));
+            tournament_of(&store, 7, system).await;
+            let f = store.current("tournament-w").await.unwrap();
+            let requested = f.request_version(1, 1).unwrap();
+            let worker = Worker::new(store.clone());
+            worker
+                .handle_request("tournament-w", 1, 1, requested)
+                .await
+                .unwrap();
+            let after = store.current("tournament-w").await.unwrap();
+            let p = after.state.proposal(1).expect("a proposal");
+            assert_eq!(p.rule_set, name);
+            assert_eq!((p.boards.len(), p.unpaired.len()), (3, 1), "{name}");
+            assert!(p.explanation.contains(title), "{}", p.explanation);
+        }
     }
 
     #[test]

@@ -171,6 +171,15 @@ impl Explanation {
     /// Human-readable text: one block per bracket.
     pub fn render(&self) -> String {
         let mut s = String::new();
+        let system = match self.rule_set {
+            RuleSet::Dubov => Some("Dubov system (C.04.4.1)"),
+            RuleSet::Burstein => Some("Burstein system (C.04.4.2)"),
+            RuleSet::Lim => Some("Lim system (C.04.4.3)"),
+            RuleSet::Dutch2017 | RuleSet::Dutch2025 => None,
+        };
+        if let Some(system) = system {
+            return self.render_scoregroups(system);
+        }
         let _ = writeln!(
             s,
             "Round {} paired by the FIDE Dutch system, rule set {}",
@@ -219,6 +228,42 @@ impl Explanation {
                     let _ = writeln!(s, "    {u}");
                 }
             }
+        }
+        s
+    }
+}
+
+impl Explanation {
+    /// The text of a Dubov, Burstein or Lim pairing: per scoregroup, its players, the rules
+    /// applied (orders, transfers, floaters) and the pairs.
+    fn render_scoregroups(&self, system: &str) -> String {
+        let mut s = String::new();
+        let _ = writeln!(s, "Round {} paired by the FIDE {system}", self.round);
+        let ids = |v: &[PlayerId]| {
+            v.iter()
+                .map(|i| i.to_string())
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        for (k, b) in self.brackets.iter().enumerate() {
+            let _ = writeln!(s, "\nScoregroup {} - score {}", k + 1, pts(b.score));
+            if !b.moved_down.is_empty() {
+                let _ = writeln!(s, "  floaters in: {}", ids(&b.moved_down));
+            }
+            let _ = writeln!(s, "  residents:   {}", ids(&b.residents));
+            for u in &b.unmet {
+                let _ = writeln!(s, "  {u}");
+            }
+            let pairs: Vec<String> = b.pairs.iter().map(|(a, c)| format!("{a}-{c}")).collect();
+            let _ = writeln!(
+                s,
+                "  pairs:       {}",
+                if pairs.is_empty() {
+                    "-".into()
+                } else {
+                    pairs.join(" ")
+                }
+            );
         }
         s
     }

@@ -13,6 +13,12 @@ pub enum RuleSet {
     Dutch2017,
     /// The revision in force from 2025-07-01.
     Dutch2025,
+    /// The Dubov system (C.04.4.1).
+    Dubov,
+    /// The Burstein system (C.04.4.2), with its built-in acceleration.
+    Burstein,
+    /// The Lim system (C.04.4.3).
+    Lim,
 }
 
 impl RuleSet {
@@ -20,7 +26,15 @@ impl RuleSet {
         match self {
             RuleSet::Dutch2017 => "dutch-2017",
             RuleSet::Dutch2025 => "dutch-2025",
+            RuleSet::Dubov => "dubov",
+            RuleSet::Burstein => "burstein",
+            RuleSet::Lim => "lim",
         }
+    }
+
+    /// One of the Dutch rule sets (C.04.3).
+    pub fn is_dutch(self) -> bool {
+        matches!(self, RuleSet::Dutch2017 | RuleSet::Dutch2025)
     }
 
     /// The Dutch rule set in force on a date given as (year, month, day).
@@ -40,7 +54,7 @@ impl fmt::Display for RuleSet {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown rule set {0:?}: expected dutch-2017 or dutch-2025")]
+#[error("unknown rule set {0:?}: expected dutch-2017, dutch-2025, dubov, burstein or lim")]
 pub struct RuleSetParseError(pub String);
 
 impl FromStr for RuleSet {
@@ -49,6 +63,9 @@ impl FromStr for RuleSet {
         match s.trim().to_ascii_lowercase().as_str() {
             "dutch-2017" | "dutch2017" | "fide_dutch_2017" | "dutch-2016" => Ok(RuleSet::Dutch2017),
             "dutch-2025" | "dutch2025" | "fide_dutch_2025" | "dutch" => Ok(RuleSet::Dutch2025),
+            "dubov" | "fide_dubov" => Ok(RuleSet::Dubov),
+            "burstein" | "fide_burstein" => Ok(RuleSet::Burstein),
+            "lim" | "fide_lim" => Ok(RuleSet::Lim),
             _ => Err(RuleSetParseError(s.to_string())),
         }
     }

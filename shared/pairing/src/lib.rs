@@ -8,16 +8,26 @@
 //! because it is the product's core: exact agreement with the FIDE-endorsed engines, no floats,
 //! and speed beyond theirs.
 //!
-//! Rule sets are named by the date they took effect ([`RuleSet`]). The input is a
+//! The other FIDE Swiss systems (C.04.4), Dubov, Burstein and Lim, follow their rule text's
+//! own procedures and priority orders (modules `dubov`, `burstein`, `lim`), on a shared layer
+//! (`swiss`) that keeps every decision compatible with completing the round under C.04.1's
+//! absolute criteria. FIDE endorses no program for them: they are built from the text, and
+//! each module names the choices it made where the text is ambiguous.
+//!
+//! Dutch rule sets are named by the date they took effect ([`RuleSet`]). The input is a
 //! [`PairingInput`]: the history of every player before the round, nothing else, so a pairing is
 //! a pure function of the history, as the audit invariant requires.
 
+mod burstein;
+mod dubov;
 mod dutch;
 mod explain;
 mod input;
+mod lim;
 mod record;
 pub mod simulate;
 mod state;
+mod swiss;
 pub mod trf;
 mod verdict;
 
@@ -59,6 +69,9 @@ pub fn pair(input: &PairingInput) -> Result<RoundPairing, PairingError> {
     input.validate()?;
     match input.rule_set {
         RuleSet::Dutch2017 | RuleSet::Dutch2025 => dutch::pair(input),
+        RuleSet::Dubov => dubov::pair(input),
+        RuleSet::Lim => lim::pair(input),
+        RuleSet::Burstein => burstein::pair(input),
     }
 }
 
@@ -68,5 +81,8 @@ pub fn compare(input: &PairingInput, other: &RecordedPairing) -> Result<Comparis
     input.validate()?;
     match input.rule_set {
         RuleSet::Dutch2017 | RuleSet::Dutch2025 => dutch::compare(input, other),
+        RuleSet::Dubov => dubov::compare(input, other),
+        RuleSet::Lim => lim::compare(input, other),
+        RuleSet::Burstein => burstein::compare(input, other),
     }
 }

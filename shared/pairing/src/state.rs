@@ -190,7 +190,7 @@ impl RoundState {
                             )
                         }
                     }
-                    RuleSet::Dutch2025 => {
+                    _ => {
                         // An unplayed round floats only a player who scored more than a
                         // loss in it; a forfeit gives neither side a float by score.
                         if !e.is_played_game() {
@@ -214,7 +214,7 @@ impl RoundState {
                     .history
                     .iter()
                     .any(|e| !e.is_played_game() && participated(e) && is_win(e.result)),
-                RuleSet::Dutch2025 => !p
+                _ => !p
                     .history
                     .iter()
                     .any(|e| !e.is_played_game() && points_of(e) >= pts.win.tenths()),

@@ -9,7 +9,7 @@ use std::process::ExitCode;
 
 #[derive(clap::Args)]
 pub struct CheckArgs {
-    /// Rule set: dutch-2017 or dutch-2025 (default as for `pair`).
+    /// Rule set: dutch-2017, dutch-2025, dubov, burstein or lim (default as for `pair`).
     #[arg(long)]
     pub system: Option<String>,
     /// A tournament with its rounds paired (TRF).

@@ -317,7 +317,7 @@ pub fn plan(
     // A file without dates gets the first day of its rule set (the service needs a date).
     let start = date_of(TextCode::StartDate, "start date")?.unwrap_or_else(|| match rule_set {
         arbiter_pairing::RuleSet::Dutch2017 => Date::ymd(2017, 7, 1).expect("date"),
-        arbiter_pairing::RuleSet::Dutch2025 => Date::ymd(2025, 7, 1).expect("date"),
+        _ => Date::ymd(2025, 7, 1).expect("date"),
     });
     let end = match date_of(TextCode::EndDate, "end date")? {
         Some(d) if d < start => {

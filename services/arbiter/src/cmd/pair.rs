@@ -8,8 +8,8 @@ use std::process::ExitCode;
 
 #[derive(clap::Args)]
 pub struct PairArgs {
-    /// Rule set: dutch-2017 or dutch-2025 (default: the file's type code, else the rules in
-    /// force on its start date; a file with neither needs it).
+    /// Rule set: dutch-2017, dutch-2025, dubov, burstein or lim (default: the file's type code,
+    /// else the Dutch rules in force on its start date; a file with neither needs it).
     #[arg(long)]
     pub system: Option<String>,
     /// The tournament so far (TRF16 with the XX/BB extensions, or TRF-2026).

@@ -18,7 +18,7 @@ impl ColourRule {
         let k = self as usize;
         match rule_set {
             crate::RuleSet::Dutch2017 => ["E.1", "E.2", "E.3", "E.4", "E.5"][k],
-            crate::RuleSet::Dutch2025 => ["5.2.1", "5.2.2", "5.2.3", "5.2.4", "5.2.5"][k],
+            _ => ["5.2.1", "5.2.2", "5.2.3", "5.2.4", "5.2.5"][k],
         }
     }
 

@@ -260,7 +260,7 @@ fn pair_state(
     let mut brackets = Vec::new();
     let mate = match input.rule_set {
         RuleSet::Dutch2017 => round_2017(st, &mut brackets, audit)?,
-        RuleSet::Dutch2025 => round_2025(st, &mut brackets, audit)?,
+        _ => round_2025(st, &mut brackets, audit)?,
     };
     let last = brackets.len().saturating_sub(1);
     for (k, d) in brackets.iter().enumerate() {
