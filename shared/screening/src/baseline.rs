@@ -9,6 +9,9 @@ use crate::uci::EngineProfile;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
+/// The shipped baseline's text (made by `arbiter screening-calibrate`).
+pub const SHIPPED: &str = include_str!("../baselines/sf15.1-n20k-mpv3/selfplay-2026.11.1.json");
+
 /// One bucket × difficulty cell.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Cell {
@@ -52,6 +55,11 @@ pub struct Baseline {
 }
 
 impl Baseline {
+    /// The baseline shipped with this build.
+    pub fn shipped() -> Baseline {
+        Baseline::parse(SHIPPED).expect("the shipped baseline parses (checked by a test)")
+    }
+
     pub fn parse(text: &str) -> Result<Baseline, String> {
         let b: Baseline = serde_json::from_str(text).map_err(|e| format!("not a baseline artefact: {e}"))?;
         if b.buckets.is_empty() || b.buckets.iter().chain([&b.unrated]).any(|k| k.cells.len() != b.gap_classes_cp.len()) {
