@@ -122,7 +122,7 @@ pub async fn calibrate(
         let (w, bl) = (spec("w"), spec("b"));
         let seed = plan.seed ^ (u64::from(r) << 32) ^ u64::from(g);
         async move {
-            let pgn = selfplay::play(engine, &w, &bl, seed, &format!("calibration {r}"), g + 1).await;
+            let pgn = selfplay::play(engine, &w, &bl, seed, &format!("calibration {r}"), g + 1, selfplay::MAX_PLIES).await;
             tick();
             pgn.map(|p| (b, p))
         }

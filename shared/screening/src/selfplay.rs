@@ -77,7 +77,7 @@ const OPENINGS: [&str; 12] = [
     "e2e4 d7d6 d2d4 g8f6",
 ];
 
-/// Longest generated game; longer ones are adjudicated drawn.
+/// Longest calibration game; longer ones are adjudicated drawn.
 pub const MAX_PLIES: usize = 200;
 
 fn repetition_key(pos: &Chess) -> String {
@@ -85,7 +85,7 @@ fn repetition_key(pos: &Chess) -> String {
     fen.splitn(5, ' ').take(4).collect::<Vec<_>>().join(" ")
 }
 
-/// Plays one game and returns it as PGN text.
+/// Plays one game and returns it as PGN text; at `max_plies` it is adjudicated drawn.
 pub async fn play(
     engine: &Path,
     white: &PlayerSpec,
@@ -93,6 +93,7 @@ pub async fn play(
     seed: u64,
     event: &str,
     round: u32,
+    max_plies: usize,
 ) -> Result<String, EngineError> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut pos = Chess::default();
@@ -125,7 +126,7 @@ pub async fn play(
             || pos.is_insufficient_material()
             || pos.halfmoves() >= 100
             || seen[&repetition_key(&pos)] >= 3
-            || uci_moves.len() >= MAX_PLIES
+            || uci_moves.len() >= max_plies
         {
             break "1/2-1/2";
         }
