@@ -38,6 +38,8 @@ pub enum PgnError {
     },
     #[error("{path}: {game}: the movetext ends without a result (1-0, 0-1, 1/2-1/2 or *); the PGN looks truncated")]
     Truncated { path: String, game: String },
+    #[error("{path}: {game}: the movetext has no result (1-0, 0-1, 1/2-1/2 or *) before the next game's tags")]
+    MissingResult { path: String, game: String },
     #[error("{path}: {game}: bad {what}: {reason}")]
     BadTag {
         path: String,
@@ -144,6 +146,10 @@ pub fn parse(bytes: &[u8], source: &str, max_bytes: u64) -> Result<Vec<Game>, Pg
         match reader.read_game(&mut visitor) {
             Ok(Some(Ok(Some(game)))) => games.push(game),
             Ok(Some(Ok(None))) => {} // whitespace or tags-only noise with no moves and no result
+            // A game without a result followed by more games is a missing token, not a cut file.
+            Ok(Some(Err(PgnError::Truncated { path, game }))) if reader.has_more().unwrap_or(false) => {
+                return Err(PgnError::MissingResult { path, game });
+            }
             Ok(Some(Err(e))) => return Err(e),
             Ok(None) => break,
             Err(e) => {
@@ -422,6 +428,13 @@ mod tests {
         let pgn = b"[White \"A\"]\n[Black \"B\"]\n\n1. e4 e5 1-0\n\n[White \"C\"]\n[Black \"D\"]\n\n1. d4 d5 2. c4";
         let e = parse(pgn, "cut.pgn", MAX).unwrap_err();
         assert!(matches!(e, PgnError::Truncated { ref game, .. } if game.starts_with("game 2 (C - D")), "{e}");
+    }
+
+    #[test]
+    fn a_missing_result_before_the_next_game_is_named_as_such() {
+        let pgn = b"[White \"A\"]\n[Black \"B\"]\n\n1. e4 e5\n\n[White \"C\"]\n[Black \"D\"]\n\n1. d4 d5 1-0\n";
+        let e = parse(pgn, "mid.pgn", MAX).unwrap_err();
+        assert!(matches!(e, PgnError::MissingResult { ref game, .. } if game.starts_with("game 1 (A - B")), "{e}");
     }
 
     #[test]
