@@ -306,7 +306,7 @@ impl Visitor for GameVisitor {
             }
         };
         let legal_moves = mt.pos.legal_moves().len() as u32;
-        let uci = UciMove::from_standard(m.clone()).to_string();
+        let uci = UciMove::from_standard(m).to_string();
         let seen = mt.seen.entry(key).or_insert(0);
         let earlier_occurrences = *seen;
         *seen += 1;

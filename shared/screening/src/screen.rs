@@ -202,11 +202,9 @@ pub fn performances(
                 mm_rate: rate(tally.mm),
                 ev_rate: rate(tally.ev),
                 t3_rate: rate(tally.t3),
-                expected_mm_rate: if tally.n == 0 {
-                    0.0
-                } else {
-                    f64::from(((tally.exp_mm_ppm + tally.n / 2) / tally.n) as u32) / 1e6
-                },
+                expected_mm_rate: (tally.exp_mm_ppm + tally.n / 2)
+                    .checked_div(tally.n)
+                    .map_or(0.0, |p| p as f64 / 1e6),
                 acpl: tally.acpl_tenths() as f64 / 10.0,
                 asd: tally.asd_e4() as f64 / 1e4,
                 z_mm: h(indicators.z_mm),

@@ -101,7 +101,7 @@ pub async fn play(
     let mut sans: Vec<String> = Vec::new();
     let mut seen: HashMap<String, u32> = HashMap::new();
     let play_move = |pos: &mut Chess, m: shakmaty::Move, uci: &mut Vec<String>, san: &mut Vec<String>| {
-        uci.push(UciMove::from_standard(m.clone()).to_string());
+        uci.push(UciMove::from_standard(m).to_string());
         san.push(SanPlus::from_move_and_play_unchecked(pos, m).to_string());
     };
     let opening = OPENINGS[rng.random_range(0..OPENINGS.len())];
@@ -111,7 +111,7 @@ pub async fn play(
     }
     for _ in 0..2 {
         let legal = pos.legal_moves();
-        let m = legal[rng.random_range(0..legal.len())].clone();
+        let m = legal[rng.random_range(0..legal.len())];
         play_move(&mut pos, m, &mut uci_moves, &mut sans);
     }
     let mut w = Engine::start(engine, &white.options()).await?;
