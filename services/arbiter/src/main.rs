@@ -50,6 +50,10 @@ enum Command {
     Berger(cmd::berger::BergerArgs),
     /// Bearer tokens: issue one, add a signing key, print the public keys.
     Token(cmd::token::TokenArgs),
+    /// Fair-play screening of a PGN file: per player, engine agreement against the baseline.
+    Screen(cmd::screen::ScreenArgs),
+    /// Build a screening baseline artefact from Stockfish self-play at several strengths.
+    ScreeningCalibrate(cmd::screen::CalibrateArgs),
 }
 
 fn main() -> ExitCode {
@@ -80,5 +84,7 @@ fn main() -> ExitCode {
         Command::Ratings(a) => cmd::ratings::run(a),
         Command::Berger(a) => cmd::berger::run(a),
         Command::Token(a) => cmd::token::run(a),
+        Command::Screen(a) => cmd::screen::run(a),
+        Command::ScreeningCalibrate(a) => cmd::screen::calibrate_run(a),
     }
 }

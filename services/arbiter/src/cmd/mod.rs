@@ -21,6 +21,9 @@ pub mod token;
 // The FIDE rating-list registry.
 pub mod ratings;
 
+// Fair-play screening of PGN files and its baseline calibration.
+pub mod screen;
+
 use arbiter_pairing::{RuleSet, TournamentRecord};
 use std::path::Path;
 use std::process::ExitCode;

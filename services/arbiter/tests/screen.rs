@@ -1,0 +1,99 @@
+//! `arbiter screen`: bad input is a clear error with a non-zero exit and no panic; a real
+//! screening (Stockfish, the shipped quick profile) prints the documented JSON, identically on
+//! a second run.
+
+use arbiter_screening::selfplay::{PlayerSpec, Strength, play};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("arbiter-screen-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&d).expect("temp dir");
+    d
+}
+
+fn screen(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .arg("screen")
+        .args(args)
+        .output()
+        .expect("run arbiter")
+}
+
+fn refused(out: &Output, code: i32, needles: &[&str]) {
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(code), "stderr: {err}");
+    assert!(!err.contains("panicked"), "{err}");
+    for n in needles {
+        assert!(err.contains(n), "{n:?} missing from: {err}");
+    }
+    assert!(out.stdout.is_empty(), "nothing printed on failure");
+}
+
+fn write(d: &Path, name: &str, text: &[u8]) -> String {
+    let p = d.join(name);
+    std::fs::write(&p, text).expect("write");
+    p.display().to_string()
+}
+
+#[test]
+fn bad_input_is_named_and_refused() {
+    let d = dir("bad");
+    let illegal = write(&d, "illegal.pgn", b"[White \"Ann\"]\n[Black \"Bob\"]\n[Round \"3\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 Ke6 4. O-O 1-0\n");
+    refused(&screen(&[&illegal]), 3, &["illegal.pgn", "game 1 (Ann - Bob, round 3)", "ply 6 (3... Ke6)", "not legal"]);
+
+    let truncated = write(&d, "cut.pgn", b"[White \"Ann\"]\n[Black \"Bob\"]\n\n1. e4 e5 1-0\n\n[White \"Cy\"]\n[Black \"Di\"]\n[Round \"2\"]\n\n1. d4 d5 2. c4 e6 3. Nc3");
+    refused(&screen(&[&truncated]), 3, &["cut.pgn", "game 2 (Cy - Di, round 2)", "truncated"]);
+
+    let mut big = Vec::with_capacity(10 * 1024 * 1024);
+    while big.len() < 10 * 1024 * 1024 {
+        big.extend_from_slice(b"[White \"A\"]\n[Black \"B\"]\n\n1. e4 e5 2. Nf3 Nc6 1/2-1/2\n\n");
+    }
+    let large = write(&d, "large.pgn", &big);
+    refused(&screen(&[&large]), 3, &["large.pgn", "larger than the 8388608-byte limit"]);
+
+    let missing = d.join("no-such.pgn").display().to_string();
+    refused(&screen(&[&missing]), 5, &["no-such.pgn", "cannot read"]);
+
+    let empty = write(&d, "empty.pgn", b"\n\n");
+    refused(&screen(&[&empty]), 3, &["empty.pgn", "no game found"]);
+
+    let ok = write(&d, "ok.pgn", b"1. e4 e5 1-0\n");
+    refused(&screen(&[&ok, "--format", "xml"]), 3, &["xml"]);
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+#[test]
+fn screening_prints_the_documented_json_and_repeats_it_exactly() {
+    let d = dir("json");
+    let engine = arbiter_screening::uci::find_engine(None).expect("Stockfish is installed (.ci/run)");
+    let rt = tokio::runtime::Runtime::new().expect("runtime");
+    let p = |n: &str, r| PlayerSpec { name: n.into(), rating: r, strength: Strength::Elo(u32::from(r)), nodes: 20_000 };
+    let text = rt.block_on(async {
+        let a = play(&engine, &p("Carla", 1700), &p("Dmitri", 2300), 3, "cli", 1, 100).await.expect("game");
+        let b = play(&engine, &p("Dmitri", 2300), &p("Carla", 1700), 4, "cli", 2, 100).await.expect("game");
+        a + &b
+    });
+    let file = write(&d, "round.pgn", text.as_bytes());
+    let first = screen(&[&file, "--format", "json", "--workers", "2"]);
+    assert!(first.status.success(), "{}", String::from_utf8_lossy(&first.stderr));
+    let rows: serde_json::Value = serde_json::from_slice(&first.stdout).expect("JSON");
+    let rows = rows.as_array().expect("an array");
+    assert_eq!(rows.len(), 2);
+    assert_eq!(rows[0]["player"], "Carla");
+    assert_eq!(rows[1]["player"], "Dmitri");
+    for r in rows {
+        assert_eq!(r["games"], 2);
+        assert!(r["z"].is_number() && r["counted"].as_u64().is_some_and(|n| n > 0), "{r}");
+        assert!(["none", "watch"].contains(&r["flag"].as_str().expect("flag")), "{r}");
+        for k in ["mm_rate", "ev_rate", "t3_rate", "acpl", "asd", "z_mm", "z_asd"] {
+            assert!(r[k].is_number(), "{k} in {r}");
+        }
+        assert_eq!(r["versions"]["policy"], "seed001-2022");
+        assert_eq!(r["versions"]["engine_profile"], "sf15.1-n20k-mpv3");
+    }
+    assert_eq!(rows[0]["rating"], 1700);
+    let second = screen(&[&file, "--format", "json", "--workers", "1"]);
+    assert_eq!(first.stdout, second.stdout, "a second screening is bit-identical");
+    let _ = std::fs::remove_dir_all(&d);
+}

@@ -1,0 +1,110 @@
+//! The rating-conditioned baseline artefact (spec §7): per rating bucket and difficulty class
+//! (the gap between the engine's two best moves), what a player of that rating is expected to
+//! do. Integers only, so results computed from it are bit-identical everywhere. Versioned and
+//! bound to one engine profile; the shipped one lives in `baselines/` and says how it was made.
+
+use crate::filter::FilterConfig;
+use crate::stats::{Expectation, Phi};
+use crate::uci::EngineProfile;
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+/// The shipped baseline's text (made by `arbiter screening-calibrate`).
+pub const SHIPPED: &str = include_str!("../baselines/sf15.1-n20k-mpv3/selfplay-2026.11.1.json");
+
+/// One bucket × difficulty cell.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Cell {
+    /// Counted decisions the cell was fitted on.
+    pub n: u64,
+    pub expect: Expectation,
+}
+
+/// One rating bucket.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Bucket {
+    /// Centre of the bucket (the strength setting the games were played at).
+    pub rating: u16,
+    pub games: u32,
+    pub decisions: u64,
+    /// One cell per difficulty class, in the order of `gap_classes_cp`.
+    pub cells: Vec<Cell>,
+}
+
+/// A baseline artefact.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Baseline {
+    pub format: u32,
+    pub version: String,
+    /// `Provisional` until a calibration report on clean human data passes (spec §7.3).
+    pub quality: String,
+    pub what_it_is: String,
+    pub what_it_is_not: String,
+    pub how_made: serde_json::Value,
+    pub engine_profile: EngineProfile,
+    pub engine_profile_id: String,
+    pub engine_binary_sha256: String,
+    pub filter: FilterConfig,
+    /// Upper bounds (inclusive, cp) of the difficulty classes of the best-minus-second gap.
+    pub gap_classes_cp: Vec<i32>,
+    pub phi_milli: Phi,
+    /// Ascending by rating.
+    pub buckets: Vec<Bucket>,
+    /// All buckets pooled: the expectation for an unrated player.
+    pub unrated: Bucket,
+}
+
+impl Baseline {
+    /// The baseline shipped with this build.
+    pub fn shipped() -> Baseline {
+        Baseline::parse(SHIPPED).expect("the shipped baseline parses (checked by a test)")
+    }
+
+    pub fn parse(text: &str) -> Result<Baseline, String> {
+        let b: Baseline = serde_json::from_str(text).map_err(|e| format!("not a baseline artefact: {e}"))?;
+        if b.buckets.is_empty() || b.buckets.iter().chain([&b.unrated]).any(|k| k.cells.len() != b.gap_classes_cp.len()) {
+            return Err("baseline: every bucket needs one cell per difficulty class".into());
+        }
+        if b.engine_profile.id() != b.engine_profile_id {
+            return Err(format!(
+                "baseline {}: recorded profile id {} does not match its profile ({})",
+                b.version,
+                b.engine_profile_id,
+                b.engine_profile.id()
+            ));
+        }
+        Ok(b)
+    }
+
+    /// SHA-256 of the artefact's canonical JSON: what results record next to the version.
+    pub fn sha256(&self) -> String {
+        let text = serde_json::to_string(self).expect("a baseline serialises");
+        crate::uci::hex(&Sha256::digest(text.as_bytes()))
+    }
+
+    /// The bucket for a rating (nearest centre, ties to the lower one) and whether the rating
+    /// lies within the buckets' span; `None` gives the pooled unrated bucket.
+    pub fn bucket(&self, rating: Option<u16>) -> (&Bucket, bool) {
+        let Some(r) = rating else {
+            return (&self.unrated, false);
+        };
+        let first = self.buckets.first().expect("non-empty").rating;
+        let last = self.buckets.last().expect("non-empty").rating;
+        let half = self.buckets.get(1).map_or(100, |b| (b.rating - first) / 2);
+        let within = r + half >= first && r <= last + half;
+        let best = self
+            .buckets
+            .iter()
+            .min_by_key(|b| (i32::from(b.rating) - i32::from(r)).abs())
+            .expect("non-empty");
+        (best, within)
+    }
+
+    /// The difficulty class of a best-minus-second gap.
+    pub fn class(&self, gap_cp: i32) -> usize {
+        self.gap_classes_cp
+            .iter()
+            .position(|&hi| gap_cp <= hi)
+            .unwrap_or(self.gap_classes_cp.len() - 1)
+    }
+}

@@ -1,0 +1,23 @@
+//! Fair-play screening (spec/screening.md): advisory, reproducible statistics of how closely a
+//! player's moves agree with a chess engine, against what players of that rating do.
+//!
+//! - [`pgn`]: games in, legality checked, clocks kept.
+//! - [`uci`]: Stockfish processes under the reproducibility rules; [`cache`]: exact reuse.
+//! - [`filter`]: which moves count; [`stats`]: the hand-written statistics.
+//! - [`baseline`]: the versioned, rating-conditioned expectations; [`policy`]: thresholds.
+//! - [`screen`]: games to per-player performances; [`selfplay`] and [`calibrate`]: building a
+//!   baseline offline.
+//!
+//! Screening is triage: nothing here decides a result or names a cheater.
+
+pub mod baseline;
+pub mod cache;
+pub mod calibrate;
+pub mod filter;
+pub mod pgn;
+pub mod policy;
+pub mod score;
+pub mod screen;
+pub mod selfplay;
+pub mod stats;
+pub mod uci;

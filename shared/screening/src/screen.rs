@@ -1,0 +1,227 @@
+//! Screening a set of games: engine analysis through the pool and cache, then per-player
+//! performances judged against the baseline and the policy. The analysis is the only part
+//! that needs the engine; [`performances`] is pure and deterministic (players sorted by name,
+//! games in file order).
+
+use crate::baseline::Baseline;
+use crate::cache::PositionCache;
+use crate::filter::{Decision, FilterConfig, SkipReason, decisions, positions_needed};
+use crate::pgn::Game;
+use crate::policy::{Context, FlagLevel, Policy, Tier};
+use crate::stats::{Indicators, Tally};
+use crate::uci::{Analysis, EngineError, EnginePool};
+use futures::StreamExt;
+use serde::Serialize;
+use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
+
+/// Engine analysis of games, through a shared cache.
+pub struct Analyser {
+    pub pool: EnginePool,
+    pub cache: Arc<PositionCache>,
+    pub filter: FilterConfig,
+}
+
+impl Analyser {
+    /// The decisions of one game.
+    pub async fn game(&self, game: &Game) -> Result<Vec<Decision>, EngineError> {
+        let id = self.pool.profile().id();
+        let mut fens = positions_needed(game, &self.filter);
+        fens.sort();
+        fens.dedup();
+        let answers = futures::future::join_all(fens.iter().map(|fen| async {
+            if let Some(a) = self.cache.get(&id, fen) {
+                return Ok::<_, EngineError>((fen.clone(), a));
+            }
+            let a = self.pool.analyse(fen).await?;
+            self.cache.put(&id, fen, a.clone());
+            Ok((fen.clone(), a))
+        }))
+        .await;
+        let analyses: HashMap<String, Analysis> = answers.into_iter().collect::<Result<_, _>>()?;
+        Ok(decisions(game, &analyses, &self.filter))
+    }
+
+    /// The decisions of every game, in order; `progress` is called as each game finishes.
+    pub async fn games(&self, games: &[Game], progress: &(dyn Fn() + Sync)) -> Result<Vec<Vec<Decision>>, EngineError> {
+        // A few games in flight keep every worker busy across game boundaries.
+        let mut stream = futures::stream::iter(games.iter().map(|g| async move {
+            let r = self.game(g).await;
+            progress();
+            r
+        }))
+        .buffered(4);
+        let mut out = Vec::with_capacity(games.len());
+        while let Some(r) = stream.next().await {
+            out.push(r?);
+        }
+        Ok(out)
+    }
+}
+
+/// The versions a result was computed with (spec §13).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Versions {
+    pub engine_profile: String,
+    pub engine_profile_id: String,
+    pub engine_binary_sha256: String,
+    pub baseline: String,
+    pub baseline_sha256: String,
+    pub policy: String,
+    pub software: String,
+}
+
+impl Versions {
+    pub fn new(baseline: &Baseline, policy: &Policy, engine_binary_sha256: &str) -> Versions {
+        Versions {
+            engine_profile: baseline.engine_profile.label.clone(),
+            engine_profile_id: baseline.engine_profile_id.clone(),
+            engine_binary_sha256: engine_binary_sha256.to_string(),
+            baseline: baseline.version.clone(),
+            baseline_sha256: baseline.sha256(),
+            policy: policy.version.clone(),
+            software: concat!("arbiter-screening ", env!("CARGO_PKG_VERSION")).to_string(),
+        }
+    }
+}
+
+/// One player's performance in the screened games.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Performance {
+    /// The name as in the PGN.
+    pub player: String,
+    pub rating: Option<u16>,
+    /// The baseline bucket used.
+    pub bucket: Option<u16>,
+    pub games: u32,
+    /// The player's own moves.
+    pub moves: u64,
+    pub counted: u64,
+    pub skipped: BTreeMap<SkipReason, u64>,
+    pub mm_rate: f64,
+    pub ev_rate: f64,
+    pub t3_rate: f64,
+    pub expected_mm_rate: f64,
+    pub acpl: f64,
+    pub asd: f64,
+    pub z_mm: f64,
+    pub z_ev: f64,
+    pub z_t3: f64,
+    pub z_asd: f64,
+    /// The combined screening indicator (internal estimate, never "the FIDE z-score").
+    pub z: f64,
+    pub flag: &'static str,
+    pub tier: Tier,
+    pub provisional: bool,
+    pub field_size: u32,
+    pub intrusive_threshold: f64,
+    pub versions: Versions,
+    #[serde(skip)]
+    pub tally: Tally,
+    #[serde(skip)]
+    pub indicators: Indicators,
+    #[serde(skip)]
+    pub level: FlagLevel,
+}
+
+/// Where a player's rating comes from: an explicit table (e.g. a TRF) first, else the PGN.
+pub type Ratings = HashMap<String, u16>;
+
+/// Per-player performances over the games (quick tier), sorted by player name.
+pub fn performances(
+    games: &[Game],
+    decisions: &[Vec<Decision>],
+    ratings: &Ratings,
+    baseline: &Baseline,
+    policy: &Policy,
+    versions: &Versions,
+) -> Vec<Performance> {
+    struct Acc {
+        rating: Option<u16>,
+        games: u32,
+        moves: u64,
+        skipped: BTreeMap<SkipReason, u64>,
+        decisions: Vec<(bool, crate::filter::Counted)>,
+    }
+    let mut players: BTreeMap<String, Acc> = BTreeMap::new();
+    for (g, ds) in games.iter().zip(decisions) {
+        for (name, elo, white) in [(&g.white, g.white_elo, true), (&g.black, g.black_elo, false)] {
+            let acc = players.entry(name.clone()).or_insert(Acc {
+                rating: None,
+                games: 0,
+                moves: 0,
+                skipped: BTreeMap::new(),
+                decisions: Vec::new(),
+            });
+            acc.games += 1;
+            // The first rating seen for a player is used for the whole performance.
+            acc.rating = acc.rating.or(elo);
+            for d in ds.iter().filter(|d| d.white == white) {
+                acc.moves += 1;
+                match (&d.counted, d.skipped) {
+                    (Some(c), _) => acc.decisions.push((white, *c)),
+                    (None, Some(r)) => *acc.skipped.entry(r).or_default() += 1,
+                    (None, None) => {}
+                }
+            }
+        }
+    }
+    let field_size = players.len() as u32;
+    players
+        .into_iter()
+        .map(|(player, acc)| {
+            let rating = ratings.get(&player).copied().or(acc.rating);
+            let (bucket, within) = baseline.bucket(rating);
+            let mut tally = Tally::default();
+            for (_, c) in &acc.decisions {
+                tally.add(c, &bucket.cells[baseline.class(c.gap_cp)].expect);
+            }
+            let indicators = tally.indicators(&baseline.phi_milli);
+            let provisional = baseline.quality != "Production" || !within;
+            let level = policy.flag(
+                &indicators,
+                &Context {
+                    tier: Tier::Quick,
+                    counted: tally.n,
+                    field_size,
+                    pre_identified: false,
+                    observational_evidence: false,
+                    provisional,
+                },
+            );
+            let rate = |c| f64::from(tally.rate_ppm(c)) / 1e6;
+            let h = |z: i32| f64::from(z) / 100.0;
+            Performance {
+                player,
+                rating,
+                bucket: rating.map(|_| bucket.rating),
+                games: acc.games,
+                moves: acc.moves,
+                counted: tally.n,
+                skipped: acc.skipped,
+                mm_rate: rate(tally.mm),
+                ev_rate: rate(tally.ev),
+                t3_rate: rate(tally.t3),
+                expected_mm_rate: (tally.exp_mm_ppm + tally.n / 2)
+                    .checked_div(tally.n)
+                    .map_or(0.0, |p| p as f64 / 1e6),
+                acpl: tally.acpl_tenths() as f64 / 10.0,
+                asd: tally.asd_e4() as f64 / 1e4,
+                z_mm: h(indicators.z_mm),
+                z_ev: h(indicators.z_ev),
+                z_t3: h(indicators.z_t3),
+                z_asd: h(indicators.z_asd),
+                z: h(indicators.z_combined),
+                flag: level.as_str(),
+                tier: Tier::Quick,
+                provisional,
+                field_size,
+                intrusive_threshold: h(policy.intrusive_threshold(field_size)),
+                versions: versions.clone(),
+                tally,
+                indicators,
+                level,
+            }
+        })
+        .collect()
+}
