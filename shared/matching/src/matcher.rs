@@ -1074,17 +1074,18 @@ impl<W: Weight> Matcher<W> {
         let mut best_inv = self.best_inv[bv as usize];
         let mut event = None;
         for i in 0..len {
+            let lu = labels[i];
+            // Edges inside v's own blossom are skipped before their (wide) weight is read.
+            if lu == S && tops[i] == bv {
+                continue;
+            }
             let wt = row[i];
             if wt.is_zero() {
                 continue;
             }
             let tw = add(wt, wt);
-            let lu = labels[i];
             let u = (from + i) as u32;
             if lu == S {
-                if tops[i] == bv {
-                    continue;
-                }
                 let inv = sub(add(key_v, ys[i]), tw);
                 if inv == d2 {
                     event = Some((u, true));
@@ -1249,6 +1250,7 @@ impl<W: Weight> Matcher<W> {
         // Least-slack edge to every other S-blossom, from the children's lists where they have
         // one and from the vertices' rows otherwise.
         let mut touched: Vec<u32> = Vec::new();
+        let mut s_sorted: Option<Vec<u32>> = None;
         for (i, &c) in ch.iter().enumerate() {
             let ci = c as usize;
             if self.has_list[ci] {
@@ -1272,21 +1274,49 @@ impl<W: Weight> Matcher<W> {
                 self.best_list[ci].clear();
                 self.has_list[ci] = false;
             } else {
+                // When few vertices are S, visit only those (in vertex order, as a row scan
+                // would): `queue` holds every S-vertex of the search.
+                if s_sorted.is_none() && self.queue.len() * 4 <= n {
+                    let mut v = self.queue.clone();
+                    v.sort_unstable();
+                    debug_assert_eq!(
+                        v.len(),
+                        self.vlabel.iter().filter(|&&l| l == S).count(),
+                        "the queue holds every S-vertex"
+                    );
+                    s_sorted = Some(v);
+                }
                 for &x in &leaves[ranges[i].clone()] {
                     let xi = x as usize;
                     let yx = self.y[xi];
                     let row = &self.w[xi * n..(xi + 1) * n];
                     let (ys, labels, tops) = (&self.y[..n], &self.vlabel[..n], &self.top[..n]);
                     let (best_to, best_to_inv) = (&mut self.best_to, &mut self.best_to_inv);
-                    for y in 0..n {
+                    let mut visit = |y: usize| {
                         let wt = row[y];
-                        if wt.is_zero() || labels[y] != S {
-                            continue;
+                        if wt.is_zero() {
+                            return;
                         }
                         let by = tops[y];
                         if by != id {
                             let inv = sub(add(yx, ys[y]), add(wt, wt));
                             offer_best(best_to, best_to_inv, by, (x, y as u32), inv, &mut touched);
+                        }
+                    };
+                    match &s_sorted {
+                        Some(list) => {
+                            for &y in list {
+                                debug_assert_eq!(labels[y as usize], S);
+                                visit(y as usize);
+                            }
+                        }
+                        // The label (one byte) first: a wide weight is many words to read.
+                        None => {
+                            for y in 0..n {
+                                if labels[y] == S {
+                                    visit(y);
+                                }
+                            }
                         }
                     }
                 }

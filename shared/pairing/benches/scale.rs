@@ -207,8 +207,10 @@ fn main() {
                             "| {boards} | {} | {:.0} MiB | {growth} |",
                             if ms >= 1000.0 {
                                 format!("{:.2} s", ms / 1e3)
-                            } else {
+                            } else if ms >= 10.0 {
                                 format!("{ms:.1} ms")
+                            } else {
+                                format!("{ms:.3} ms")
                             },
                             kib as f64 / 1024.0
                         )
