@@ -1250,7 +1250,6 @@ impl<W: Weight> Matcher<W> {
         // Least-slack edge to every other S-blossom, from the children's lists where they have
         // one and from the vertices' rows otherwise.
         let mut touched: Vec<u32> = Vec::new();
-        let mut s_sorted: Option<Vec<u32>> = None;
         for (i, &c) in ch.iter().enumerate() {
             let ci = c as usize;
             if self.has_list[ci] {
@@ -1274,49 +1273,26 @@ impl<W: Weight> Matcher<W> {
                 self.best_list[ci].clear();
                 self.has_list[ci] = false;
             } else {
-                // When few vertices are S, visit only those (in vertex order, as a row scan
-                // would): `queue` holds every S-vertex of the search.
-                if s_sorted.is_none() && self.queue.len() * 4 <= n {
-                    let mut v = self.queue.clone();
-                    v.sort_unstable();
-                    debug_assert_eq!(
-                        v.len(),
-                        self.vlabel.iter().filter(|&&l| l == S).count(),
-                        "the queue holds every S-vertex"
-                    );
-                    s_sorted = Some(v);
-                }
                 for &x in &leaves[ranges[i].clone()] {
                     let xi = x as usize;
                     let yx = self.y[xi];
                     let row = &self.w[xi * n..(xi + 1) * n];
                     let (ys, labels, tops) = (&self.y[..n], &self.vlabel[..n], &self.top[..n]);
                     let (best_to, best_to_inv) = (&mut self.best_to, &mut self.best_to_inv);
-                    let mut visit = |y: usize| {
+                    // The label (one byte) first: most vertices are not S, and a wide
+                    // weight is many words of memory traffic.
+                    for y in 0..n {
+                        if labels[y] != S {
+                            continue;
+                        }
                         let wt = row[y];
                         if wt.is_zero() {
-                            return;
+                            continue;
                         }
                         let by = tops[y];
                         if by != id {
                             let inv = sub(add(yx, ys[y]), add(wt, wt));
                             offer_best(best_to, best_to_inv, by, (x, y as u32), inv, &mut touched);
-                        }
-                    };
-                    match &s_sorted {
-                        Some(list) => {
-                            for &y in list {
-                                debug_assert_eq!(labels[y as usize], S);
-                                visit(y as usize);
-                            }
-                        }
-                        // The label (one byte) first: a wide weight is many words to read.
-                        None => {
-                            for y in 0..n {
-                                if labels[y] == S {
-                                    visit(y);
-                                }
-                            }
                         }
                     }
                 }
