@@ -135,7 +135,10 @@ enum Outcome {
 fn spawn_case(n: u32, round: u32, rule_set: RuleSet, reps: usize, timeout: Duration) -> Outcome {
     let exe = std::env::current_exe().expect("own path");
     let mut child = Command::new(exe)
-        .env("ARBITER_SCALE_CASE", format!("{n}:{round}:{rule_set}:{reps}"))
+        .env(
+            "ARBITER_SCALE_CASE",
+            format!("{n}:{round}:{rule_set}:{reps}"),
+        )
         .stdout(Stdio::piped())
         .spawn()
         .expect("child bench");
@@ -185,7 +188,10 @@ fn main() {
     println!(
         "scale bench: {} cores, load average {}",
         std::thread::available_parallelism().map_or(0, |n| n.get()),
-        load.split_whitespace().take(3).collect::<Vec<_>>().join(" ")
+        load.split_whitespace()
+            .take(3)
+            .collect::<Vec<_>>()
+            .join(" ")
     );
     println!("| rule set | round | players | boards | median | peak RSS | growth exponent |");
     println!("|---|---|---|---|---|---|---|");

@@ -136,10 +136,7 @@ impl Simulation {
                     .input_for_round(r, self.rule_set)
                     .map_err(PairingError::InvalidInput)?;
                 let p = pair(&input)?;
-                (
-                    p.boards.iter().map(|b| (b.white, b.black)).collect(),
-                    p.bye,
-                )
+                (p.boards.iter().map(|b| (b.white, b.black)).collect(), p.bye)
             }
             Pairer::Greedy => greedy(t, i),
         };
@@ -227,7 +224,10 @@ fn greedy(t: &TournamentRecord, i: usize) -> (Vec<(u32, u32)>, Option<u32>) {
     };
     let mut bye = None;
     if field.len() % 2 == 1 {
-        let k = field.iter().rposition(|p| !p.had_bye).unwrap_or(field.len() - 1);
+        let k = field
+            .iter()
+            .rposition(|p| !p.had_bye)
+            .unwrap_or(field.len() - 1);
         bye = Some(field.remove(k).id);
     }
     let wants_white = |p: &P| (p.diff, p.last == Some(Color::White)) < (0, true);

@@ -56,7 +56,8 @@ mod tests {
         let (fast, took) = pair_state_by(input, &st, None, Path::Shortcuts).expect("pairs");
         let (general, _) = pair_state_by(input, &st, None, Path::General).expect("pairs");
         assert_eq!(
-            fast, general,
+            fast,
+            general,
             "round 1 of {} players under {}: the shortcut differs from the general engine",
             input.players.len(),
             input.rule_set
