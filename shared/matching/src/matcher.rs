@@ -1074,17 +1074,18 @@ impl<W: Weight> Matcher<W> {
         let mut best_inv = self.best_inv[bv as usize];
         let mut event = None;
         for i in 0..len {
+            let lu = labels[i];
+            // Edges inside v's own blossom are skipped before their (wide) weight is read.
+            if lu == S && tops[i] == bv {
+                continue;
+            }
             let wt = row[i];
             if wt.is_zero() {
                 continue;
             }
             let tw = add(wt, wt);
-            let lu = labels[i];
             let u = (from + i) as u32;
             if lu == S {
-                if tops[i] == bv {
-                    continue;
-                }
                 let inv = sub(add(key_v, ys[i]), tw);
                 if inv == d2 {
                     event = Some((u, true));
@@ -1278,9 +1279,14 @@ impl<W: Weight> Matcher<W> {
                     let row = &self.w[xi * n..(xi + 1) * n];
                     let (ys, labels, tops) = (&self.y[..n], &self.vlabel[..n], &self.top[..n]);
                     let (best_to, best_to_inv) = (&mut self.best_to, &mut self.best_to_inv);
+                    // The label (one byte) first: most vertices are not S, and a wide
+                    // weight is many words of memory traffic.
                     for y in 0..n {
+                        if labels[y] != S {
+                            continue;
+                        }
                         let wt = row[y];
-                        if wt.is_zero() || labels[y] != S {
+                        if wt.is_zero() {
                             continue;
                         }
                         let by = tops[y];

@@ -1,11 +1,26 @@
 //! Seeded random tournaments, played round by round through the engine: fields for
 //! benchmarks, demonstrations and end-to-end tests. The same configuration and seed always
 //! give the same tournament (ChaCha8 stream).
+//!
+//! Fields too large to simulate through the engine itself (the scale bench's thousands of
+//! players over many rounds) are played with [`Pairer::Greedy`]: a quick Swiss-like pairing
+//! whose only purpose is a realistic history (scores, colours, floats, byes) for the round the
+//! engine then pairs.
 
 use crate::{PairingError, RecordPlayer, RuleSet, TournamentRecord, pair};
 use arbiter_core::{Color, PointSystem, ResultCode, RoundEntry};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+
+/// How the simulated rounds are paired.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Pairer {
+    /// The engine, under the simulation's rule set.
+    Engine,
+    /// Scoregroups in order, each one's top half against its bottom half, no rematch, the
+    /// leftover floating down, colours by preference: near-linear time, not a FIDE pairing.
+    Greedy,
+}
 
 /// How a simulated tournament is played.
 #[derive(Debug, Clone)]
@@ -22,6 +37,7 @@ pub struct Simulation {
     pub forfeit_permille: u32,
     /// Players who withdraw, with the round from which they are absent.
     pub withdrawals: Vec<(u32, u32)>,
+    pub pairer: Pairer,
 }
 
 impl Simulation {
@@ -35,6 +51,7 @@ impl Simulation {
             half_bye_permille: 0,
             forfeit_permille: 0,
             withdrawals: Vec::new(),
+            pairer: Pairer::Engine,
         }
     }
 
@@ -75,12 +92,21 @@ impl Simulation {
         Ok(t)
     }
 
-    fn play_round(
-        &self,
-        t: &mut TournamentRecord,
-        r: u32,
-        rng: &mut ChaCha8Rng,
-    ) -> Result<(), PairingError> {
+    /// The tournament ready for round `round`: rounds before it played, and the announced
+    /// byes and withdrawals of `round` itself recorded (so that
+    /// [`TournamentRecord::input_for_round`] leaves those players out).
+    pub fn before_round(&self, round: u32) -> Result<TournamentRecord, PairingError> {
+        let mut t = self.start();
+        let mut rng = ChaCha8Rng::seed_from_u64(self.seed ^ 0x9e37_79b9_7f4a_7c15);
+        for r in 1..round.min(self.total_rounds + 1) {
+            self.play_round(&mut t, r, &mut rng)?;
+        }
+        self.announce(&mut t, round, &mut rng);
+        Ok(t)
+    }
+
+    /// Records round `r`'s withdrawals and announced half-point byes.
+    fn announce(&self, t: &mut TournamentRecord, r: u32, rng: &mut ChaCha8Rng) {
         let i = (r - 1) as usize;
         for p in &mut t.players {
             p.rounds.resize(i, None);
@@ -94,13 +120,28 @@ impl Simulation {
                 p.rounds.push(Some(RoundEntry::bye(ResultCode::HalfBye)));
             }
         }
-        let input = t
-            .input_for_round(r, self.rule_set)
-            .map_err(PairingError::InvalidInput)?;
-        let pairing = pair(&input)?;
+    }
+
+    fn play_round(
+        &self,
+        t: &mut TournamentRecord,
+        r: u32,
+        rng: &mut ChaCha8Rng,
+    ) -> Result<(), PairingError> {
+        let i = (r - 1) as usize;
+        self.announce(t, r, rng);
+        let (boards, bye) = match self.pairer {
+            Pairer::Engine => {
+                let input = t
+                    .input_for_round(r, self.rule_set)
+                    .map_err(PairingError::InvalidInput)?;
+                let p = pair(&input)?;
+                (p.boards.iter().map(|b| (b.white, b.black)).collect(), p.bye)
+            }
+            Pairer::Greedy => greedy(t, i),
+        };
         let rating = |t: &TournamentRecord, id: u32| t.players[(id - 1) as usize].rating as i32;
-        for b in &pairing.boards {
-            let (w, bl) = (b.white, b.black);
+        for &(w, bl) in &boards {
             let (rw, rb) = if rng.random_range(0..1000) < self.forfeit_permille {
                 if rng.random_bool(0.5) {
                     (ResultCode::ForfeitWin, ResultCode::ForfeitLoss)
@@ -126,7 +167,7 @@ impl Simulation {
                 .rounds
                 .push(Some(RoundEntry::game(w, Color::Black, rb)));
         }
-        if let Some(b) = pairing.bye {
+        if let Some(b) = bye {
             t.players[(b - 1) as usize]
                 .rounds
                 .push(Some(RoundEntry::bye(ResultCode::PairingBye)));
@@ -137,4 +178,106 @@ impl Simulation {
         }
         Ok(())
     }
+}
+
+/// The [`Pairer::Greedy`] pairing of round index `i` (players without an entry there):
+/// boards (white, black) and the bye.
+fn greedy(t: &TournamentRecord, i: usize) -> (Vec<(u32, u32)>, Option<u32>) {
+    struct P {
+        id: u32,
+        score: i32,
+        /// Whites minus blacks, and the last colour played.
+        diff: i32,
+        last: Option<Color>,
+        had_bye: bool,
+    }
+    let mut field: Vec<P> = t
+        .players
+        .iter()
+        .filter(|p| p.rounds.get(i).copied().flatten().is_none())
+        .map(|p| {
+            let mut q = P {
+                id: p.id,
+                score: 0,
+                diff: 0,
+                last: None,
+                had_bye: false,
+            };
+            for e in p.rounds[..i].iter().flatten() {
+                q.score += t.points.points(e.result).tenths();
+                q.had_bye |= e.result == ResultCode::PairingBye;
+                if e.is_played_game() {
+                    q.diff += if e.color == Some(Color::White) { 1 } else { -1 };
+                    q.last = e.color;
+                }
+            }
+            q
+        })
+        .collect();
+    field.sort_by_key(|p| (std::cmp::Reverse(p.score), p.id));
+    // Opponents met so far, by player id.
+    let met = |a: u32, b: u32| {
+        t.players[(a - 1) as usize].rounds[..i]
+            .iter()
+            .flatten()
+            .any(|e| e.opponent == Some(b))
+    };
+    let mut bye = None;
+    if field.len() % 2 == 1 {
+        let k = field
+            .iter()
+            .rposition(|p| !p.had_bye)
+            .unwrap_or(field.len() - 1);
+        bye = Some(field.remove(k).id);
+    }
+    let wants_white = |p: &P| (p.diff, p.last == Some(Color::White)) < (0, true);
+    let mut boards = Vec::with_capacity(field.len() / 2);
+    let mut paired = vec![false; field.len()];
+    let mut start = 0;
+    while start < field.len() {
+        // The scoregroup with the players still unpaired from above.
+        let mut end = start;
+        while end < field.len() && field[end].score == field[start].score {
+            end += 1;
+        }
+        let group: Vec<usize> = (0..end).filter(|&k| !paired[k]).collect();
+        let half = group.len() / 2;
+        for (gi, &a) in group[..half].iter().enumerate() {
+            if paired[a] {
+                continue;
+            }
+            let b = group[half + gi..]
+                .iter()
+                .chain(group[half..half + gi].iter())
+                .copied()
+                .find(|&b| !paired[b] && !met(field[a].id, field[b].id));
+            if let Some(b) = b {
+                paired[a] = true;
+                paired[b] = true;
+                let (x, y) = (&field[a], &field[b]);
+                boards.push(if wants_white(x) || !wants_white(y) {
+                    (x.id, y.id)
+                } else {
+                    (y.id, x.id)
+                });
+            }
+        }
+        start = end;
+    }
+    // What is left (rematches everywhere above): pair in order, avoiding rematches if possible.
+    let mut left: Vec<usize> = (0..field.len()).filter(|&k| !paired[k]).collect();
+    while let Some(a) = left.first().copied() {
+        left.remove(0);
+        let j = left
+            .iter()
+            .position(|&b| !met(field[a].id, field[b].id))
+            .unwrap_or(0);
+        if j < left.len() {
+            let b = left.remove(j);
+            boards.push((field[a].id, field[b].id));
+        } else if bye.is_none() {
+            bye = Some(field[a].id);
+        }
+    }
+    (boards, bye)
 }

@@ -64,8 +64,9 @@ pub(crate) struct RoundState {
     pub initial_colour: Color,
     pub win: i32,
     pub draw: i32,
-    /// compat[i * n + j]: i and j may meet without breaking an absolute criterion.
-    compat: Vec<bool>,
+    /// Bit `i * n + j`: i and j may meet without breaking an absolute criterion (bits, not
+    /// bools: the largest fields have 10⁸ pairs).
+    compat: Vec<u64>,
 }
 
 fn participated(e: &RoundEntry) -> bool {
@@ -117,7 +118,9 @@ impl RoundState {
             }
             s + accel(p, played - back)
         };
-        let find = |id: PlayerId| input.players.iter().find(|q| q.id == id);
+        let by_number: std::collections::BTreeMap<PlayerId, &crate::PlayerInput> =
+            input.players.iter().rev().map(|q| (q.id, q)).collect();
+        let find = |id: PlayerId| by_number.get(&id).copied();
 
         let mut players: Vec<Player> = Vec::new();
         let mut input_of = Vec::new();
@@ -253,7 +256,7 @@ impl RoundState {
             initial_colour: input.initial_color,
             win: pts.win.tenths(),
             draw: pts.draw.tenths(),
-            compat: vec![true; n * n],
+            compat: vec![0; (n * n).div_ceil(64)],
         };
         // C.1: only games actually played count as "already met" (C.04.2 D.6).
         for (i, &oi) in order.iter().enumerate() {
@@ -270,12 +273,44 @@ impl RoundState {
                 state.players[j].forbidden.push(i);
             }
         }
+        // Every pair may meet but those [`compute_compatible`] refuses: forbidden ones, and
+        // pairs of absolute preferences for one colour. Only those pairs are looked at, so
+        // the largest fields do not pay 10⁸ checks.
+        state.compat.fill(u64::MAX);
+        let clear = |compat: &mut [u64], i: usize, j: usize| {
+            let k = i * n + j;
+            compat[k / 64] &= !(1 << (k % 64));
+        };
         for i in 0..n {
-            state.compat[i * n + i] = false;
-            for j in 0..n {
-                if i != j {
-                    state.compat[i * n + j] = state.compute_compatible(i, j);
+            clear(&mut state.compat, i, i);
+            for &j in &state.players[i].forbidden {
+                clear(&mut state.compat, i, j);
+                clear(&mut state.compat, j, i);
+            }
+        }
+        for colour in [Color::White, Color::Black] {
+            let same: Vec<usize> = (0..n)
+                .filter(|&i| {
+                    let p = &state.players[i].pref;
+                    p.absolute() && p.colour == Some(colour)
+                })
+                .collect();
+            for &i in &same {
+                for &j in &same {
+                    if i != j && !state.compute_compatible(i, j) {
+                        clear(&mut state.compat, i, j);
+                    }
                 }
+            }
+        }
+        #[cfg(debug_assertions)]
+        for i in 0..n.min(300) {
+            for j in 0..n.min(300) {
+                debug_assert_eq!(
+                    state.compatible(i, j),
+                    i != j && state.compute_compatible(i, j),
+                    "compatibility of {i} and {j}"
+                );
             }
         }
         state
@@ -286,7 +321,8 @@ impl RoundState {
     }
 
     pub fn compatible(&self, i: usize, j: usize) -> bool {
-        self.compat[i * self.players.len() + j]
+        let k = i * self.players.len() + j;
+        self.compat[k / 64] >> (k % 64) & 1 == 1
     }
 
     /// C.1 and C.3: not met before, not forbidden, and not two non-topscorers with the same

@@ -11,8 +11,9 @@ use std::collections::VecDeque;
 
 pub(crate) struct Completion {
     n: usize,
-    /// adjacency (n x n, dummy last when present)
-    adj: Vec<bool>,
+    /// Adjacency bits (n x n, dummy last when present): bits, as the largest fields have
+    /// 10⁸ pairs.
+    adj: Vec<u64>,
     mate: Vec<Option<usize>>,
     fixed: Vec<Option<usize>>,
 }
@@ -21,18 +22,22 @@ impl Completion {
     pub fn new(st: &RoundState) -> Completion {
         let players = st.len();
         let n = players + (players & 1);
-        let mut adj = vec![false; n * n];
+        let mut adj = vec![0u64; (n * n).div_ceil(64)];
+        let mut set = |k: usize| adj[k / 64] |= 1 << (k % 64);
         for i in 0..players {
             for j in 0..players {
-                adj[i * n + j] = st.compatible(i, j);
+                if st.compatible(i, j) {
+                    set(i * n + j);
+                }
             }
         }
         if n > players {
             let d = players;
             for i in 0..players {
-                let e = st.players[i].bye_eligible;
-                adj[i * n + d] = e;
-                adj[d * n + i] = e;
+                if st.players[i].bye_eligible {
+                    set(i * n + d);
+                    set(d * n + i);
+                }
             }
         }
         let mut c = Completion {
@@ -44,7 +49,7 @@ impl Completion {
         // Greedy start, then augment.
         for u in 0..n {
             if c.mate[u].is_none() {
-                if let Some(v) = (u + 1..n).find(|&v| c.mate[v].is_none() && c.adj[u * n + v]) {
+                if let Some(v) = (u + 1..n).find(|&v| c.mate[v].is_none() && c.edge(u, v)) {
                     c.mate[u] = Some(v);
                     c.mate[v] = Some(u);
                 }
@@ -54,9 +59,14 @@ impl Completion {
         c
     }
 
+    fn edge(&self, u: usize, v: usize) -> bool {
+        let k = u * self.n + v;
+        self.adj[k / 64] >> (k % 64) & 1 == 1
+    }
+
     fn adjacent(&self, u: usize, v: usize) -> bool {
         match (self.fixed[u], self.fixed[v]) {
-            (None, None) => self.adj[u * self.n + v],
+            (None, None) => self.edge(u, v),
             (a, b) => a == Some(v) && b == Some(u),
         }
     }

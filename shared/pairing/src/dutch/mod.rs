@@ -5,6 +5,7 @@ mod bracket2017;
 mod colour;
 mod completion;
 mod phases;
+mod round1;
 mod round2025;
 mod weight;
 
@@ -243,24 +244,56 @@ pub(crate) fn pair(input: &PairingInput) -> Result<RoundPairing, PairingError> {
     pair_state(input, &RoundState::new(input), None)
 }
 
+/// Which way a round is paired: the general engine, or a shortcut where one applies.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Path {
+    General,
+    Shortcuts,
+}
+
 fn pair_state(
     input: &PairingInput,
     st: &RoundState,
     audit: Option<&mut Audit>,
 ) -> Result<RoundPairing, PairingError> {
+    // An audit follows the general engine's brackets.
+    let path = if audit.is_some() {
+        Path::General
+    } else {
+        Path::Shortcuts
+    };
+    pair_state_by(input, st, audit, path).map(|(p, _)| p)
+}
+
+/// Pairs the round by `path`; also says whether a shortcut was taken.
+pub(crate) fn pair_state_by(
+    input: &PairingInput,
+    st: &RoundState,
+    audit: Option<&mut Audit>,
+    path: Path,
+) -> Result<(RoundPairing, bool), PairingError> {
     let n = st.len();
     let mut explanation = Explanation::new(input);
     if n == 0 {
-        return Ok(RoundPairing {
-            boards: Vec::new(),
-            bye: None,
-            explanation,
-        });
+        return Ok((
+            RoundPairing {
+                boards: Vec::new(),
+                bye: None,
+                explanation,
+            },
+            false,
+        ));
     }
     let mut brackets = Vec::new();
-    let mate = match input.rule_set {
-        RuleSet::Dutch2017 => round_2017(st, &mut brackets, audit)?,
-        _ => round_2025(st, &mut brackets, audit)?,
+    let shortcut = match path {
+        Path::Shortcuts => round1::natural(st, &mut brackets),
+        Path::General => None,
+    };
+    let took_shortcut = shortcut.is_some();
+    let mate = match (shortcut, input.rule_set) {
+        (Some(mate), _) => mate,
+        (None, RuleSet::Dutch2017) => round_2017(st, &mut brackets, audit)?,
+        (None, _) => round_2025(st, &mut brackets, audit)?,
     };
     let last = brackets.len().saturating_sub(1);
     for (k, d) in brackets.iter().enumerate() {
@@ -319,11 +352,14 @@ fn pair_state(
         })
         .collect();
     explanation.finish(st, &boards, bye);
-    Ok(RoundPairing {
-        boards,
-        bye,
-        explanation,
-    })
+    Ok((
+        RoundPairing {
+            boards,
+            bye,
+            explanation,
+        },
+        took_shortcut,
+    ))
 }
 
 /// Ranking by score without virtual points, then effective pairing number (board order).
