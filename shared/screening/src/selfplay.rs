@@ -24,6 +24,20 @@ pub enum Strength {
     Elo(u32),
     /// `Skill Level` 0..=20.
     Skill(u32),
+    /// A reproducible weakening for a player of this rating: the engine's four best lines,
+    /// and a move drawn (with the game's seeded generator) among those within
+    /// [`sampling_spread`] centipawns of the best, the closer the likelier. Stockfish's own
+    /// weakenings (`UCI_Elo`, `Skill Level`) draw from a generator seeded by the clock, so
+    /// their games differ from run to run; these are the same every time (one thread, a fixed
+    /// node budget, a new game per position).
+    Sampled(u32),
+}
+
+/// How far below the best line (centipawns) a [`Strength::Sampled`] player of `rating` may
+/// choose: 280 at 1600, 200 at 2000, 120 at 2400, never under 20.
+pub fn sampling_spread(rating: u32) -> i32 {
+    let r = i32::try_from(rating).unwrap_or(i32::MAX).min(3000);
+    ((3000 - r) / 5).max(20)
 }
 
 /// A generated player.
@@ -43,6 +57,10 @@ impl PlayerSpec {
             Strength::Full => "full strength".to_string(),
             Strength::Elo(e) => format!("UCI_LimitStrength UCI_Elo {e}"),
             Strength::Skill(l) => format!("Skill Level {l}"),
+            Strength::Sampled(r) => format!(
+                "sampled among 4 lines within {} cp (rating {r})",
+                sampling_spread(r)
+            ),
         };
         format!("{s}, {} nodes per move", self.nodes)
     }
@@ -56,6 +74,7 @@ impl PlayerSpec {
                 o.push(("UCI_Elo", e.to_string()));
             }
             Strength::Skill(l) => o.push(("Skill Level", l.to_string())),
+            Strength::Sampled(_) => o.push(("MultiPV", "4".to_string())),
         }
         o
     }
@@ -83,6 +102,35 @@ pub const MAX_PLIES: usize = 200;
 fn repetition_key(pos: &Chess) -> String {
     let fen = shakmaty::fen::Fen::from_position(pos, EnPassantMode::Legal).to_string();
     fen.splitn(5, ' ').take(4).collect::<Vec<_>>().join(" ")
+}
+
+/// A move among the candidates within `spread` centipawns of the best, weighted by how close
+/// it is (weight `spread + 1 - loss`); the best move when there are no candidates.
+fn sample(a: &crate::uci::Analysis, spread: i32, rng: &mut ChaCha8Rng) -> String {
+    let Some(best) = a.candidates.first() else {
+        return a.bestmove.clone();
+    };
+    let top = best.score.ordering();
+    let weighted: Vec<(&str, u64)> = a
+        .candidates
+        .iter()
+        .filter_map(|c| {
+            let loss = top.saturating_sub(c.score.ordering());
+            (loss <= spread).then(|| (c.uci.as_str(), u64::try_from(spread + 1 - loss).unwrap_or(1)))
+        })
+        .collect();
+    let total: u64 = weighted.iter().map(|(_, w)| w).sum();
+    if total == 0 {
+        return a.bestmove.clone();
+    }
+    let mut pick = rng.random_range(0..total);
+    for (uci, w) in &weighted {
+        if pick < *w {
+            return (*uci).to_string();
+        }
+        pick -= w;
+    }
+    a.bestmove.clone()
 }
 
 /// Plays one game and returns it as PGN text; at `max_plies` it is adjudicated drawn.
@@ -139,14 +187,17 @@ pub async fn play(
             break if pos.turn() == Color::White { "1-0" } else { "0-1" };
         }
         last_score = Some(score);
-        let m = a
-            .bestmove
+        let chosen = match spec.strength {
+            Strength::Sampled(r) => sample(&a, sampling_spread(r), &mut rng),
+            _ => a.bestmove.clone(),
+        };
+        let m = chosen
             .parse::<UciMove>()
             .ok()
             .and_then(|u| u.to_move(&pos).ok())
             .ok_or_else(|| EngineError::Protocol {
                 path: engine.display().to_string(),
-                reason: format!("bestmove {} is not legal", a.bestmove),
+                reason: format!("the chosen move {chosen} is not legal"),
             })?;
         play_move(&mut pos, m, &mut uci_moves, &mut sans);
     };
