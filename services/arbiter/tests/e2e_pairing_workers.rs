@@ -127,7 +127,8 @@ async fn two_pairing_workers_propose_once_per_round() {
 
 /// Two workers of one slot each: while one runs a large event's pairing (and, its slot full,
 /// fetches nothing more), the other takes a small event's request: the small event is
-/// proposed first although it asked second.
+/// proposed first although it asked second. The large event's timed pairing is its round 2:
+/// a round 1 without history is paired by arithmetic in milliseconds whatever the field.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_small_event_is_not_held_behind_a_large_pairing() {
     let nats = NatsServer::start()
@@ -201,7 +202,18 @@ async fn a_small_event_is_not_held_behind_a_large_pairing() {
     small.create().await;
     small.register_all().await;
 
+    // The large event's round 1, played quickly, so that its round 2 has three scoregroups
+    // and a history: a pairing of seconds.
     large.start_round(1).await;
+    let first = large.wait_proposal(1, Duration::from_secs(120)).await;
+    large.publish(1).await;
+    let first = pairing_of(&first);
+    let boards = first.0.len();
+    large.results(1, &first, 0..boards).await;
+    large.close(1).await;
+
+    let asked = std::time::Instant::now();
+    large.start_round(2).await;
     // Long enough for one worker's fetch to end with the large request in hand (a fetch
     // waits at most 500 ms), far shorter than the large pairing.
     tokio::time::sleep(Duration::from_millis(1200)).await;
@@ -220,13 +232,18 @@ async fn a_small_event_is_not_held_behind_a_large_pairing() {
             })
             .count()
     };
+    let small_after = asked.elapsed();
     assert_eq!(
         proposed(&large_events),
-        0,
-        "the large pairing was proposed before the small one"
+        1,
+        "the large round-2 pairing was proposed before the small one ({small_after:?} after it was asked)"
     );
-    let p = large.wait_proposal(1, Duration::from_secs(300)).await;
+    let p = large.wait_proposal(2, Duration::from_secs(300)).await;
+    eprintln!(
+        "small event proposed {small_after:?} after the large one asked; the large one after {:?}",
+        asked.elapsed()
+    );
     assert_eq!(pairing_of(&p).0.len(), 752);
-    assert_eq!(proposed(&large.events().await), 1);
+    assert_eq!(proposed(&large.events().await), 2);
     assert_eq!(proposed(&small.events().await), 1);
 }
