@@ -2,7 +2,10 @@
 //! event's pairing is running, is proposed before the large one is (a serial worker would
 //! answer them in log order); each request is answered exactly once.
 
-use arbiter_core::tournament::{Arbiter, Command, CreateTournament, RegisterPlayer, StartRound};
+use arbiter_core::tournament::{
+    AccelerationChoice, AccelerationMethod, Arbiter, Command, CreateTournament, RegisterPlayer,
+    StartRound,
+};
 use arbiter_eventlog::{EventLog, SledLog, StoredEvent};
 use arbiter_pairing_worker::{SERVICE, Worker};
 use arbiter_proto::events::v1 as pb;
@@ -11,10 +14,19 @@ use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
-async fn tournament(store: &TournamentStore, id: &str, players: u32) {
+/// A tournament of `players`; `accelerated`: Baku acceleration, so that round 1 has two
+/// scoregroups and goes through the general engine (a round 1 of one scoregroup without
+/// history is paired by arithmetic in milliseconds, whatever the field).
+async fn tournament(store: &TournamentStore, id: &str, players: u32, accelerated: bool) {
     let d = "2025-09-01".parse().unwrap();
     let mut c = CreateTournament::new(format!("Pool {id}"), d, d, 5);
     c.chief_arbiter = Arbiter::named("Doe, Jane");
+    if accelerated {
+        c.acceleration = Some(AccelerationChoice {
+            method: AccelerationMethod::Baku,
+            rounds: None,
+        });
+    }
     let ctx = CommandContext::new(id, "create", None, "test").unwrap();
     store
         .execute(&ctx, |_| Ok(Command::CreateTournament(c.clone())))
@@ -78,8 +90,8 @@ async fn wait_for_proposal(log: &Arc<dyn EventLog>, stream: &str, within: Durati
 async fn a_small_event_is_paired_while_a_large_pairing_runs() {
     let log: Arc<dyn EventLog> = Arc::new(SledLog::temporary().unwrap());
     let writer = Arc::new(TournamentStore::new(log.clone(), "test", None));
-    tournament(&writer, "large", 800).await;
-    tournament(&writer, "small", 12).await;
+    tournament(&writer, "large", 800, true).await;
+    tournament(&writer, "small", 12, false).await;
 
     let worker = Arc::new(Worker::with_slots(
         Arc::new(TournamentStore::new(log.clone(), SERVICE, None)),
