@@ -28,7 +28,7 @@
 //! every event's log must pass `arbiter replay` on the data folder.
 //!
 //! `--distributed`: the same load against one process per service (`arbiter serve --only`,
-//! two pairing workers) over a 3-node JetStream cluster the bench starts (nats-server on the
+//! two pairing workers, a rating worker) over a 3-node JetStream cluster the bench starts (nats-server on the
 //! PATH); also checks that every pairing request was answered by exactly one proposal.
 
 #[path = "../tests/load/mod.rs"]
@@ -335,7 +335,7 @@ async fn kill_trials(a: &Args, work: &Path) -> bool {
 }
 
 /// The same load against separate processes (registration, round director, two pairing
-/// workers, reporting) over a 3-node JetStream cluster; each process has its own data folder
+/// workers, reporting, rating worker) over a 3-node JetStream cluster; each process has its own data folder
 /// for its checkpoints.
 async fn distributed(a: &Args, work: &Path) -> bool {
     let cfg = &a.cfg;
@@ -349,6 +349,7 @@ async fn distributed(a: &Args, work: &Path) -> bool {
         ("pairing-worker", "pairing-worker-1"),
         ("pairing-worker", "pairing-worker-2"),
         ("reporting", "reporting"),
+        ("rating-worker", "rating-worker"),
     ];
     let mut procs: Vec<(String, ServerProc)> = names
         .iter()
@@ -419,9 +420,10 @@ async fn distributed(a: &Args, work: &Path) -> bool {
     };
     print_report(cfg, &stats, &report);
     println!(
-        "(distributed: peak RSS is the sum over the 5 processes; the data folders hold the \
+        "(distributed: peak RSS is the sum over the {} processes; the data folders hold the \
 services' checkpoints; JetStream's stores on the 3 nodes take {:.1} MB, {:.2}x the log per \
 replica)",
+        names.len(),
         nats_bytes as f64 / 1_048_576.0,
         nats_bytes as f64 / 3.0 / log_bytes.max(1) as f64
     );

@@ -35,7 +35,9 @@ fn service(name: &str, nats: &str, data: &Path, work: &Path) -> Server {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn swiss_40x9_separate_services_over_nats() {
     let work = TempDir::new("arbiter-e2e-nats").unwrap();
-    let mut cluster = LocalCluster::start(
+    // Every stream snapshotted (a 40-player stream is shorter than the default minimum), so
+    // that the restarts below resume from JetStream-backed snapshots.
+    let mut cluster = LocalCluster::start_with_env(
         &work.path().join("cluster"),
         &[
             "registration",
@@ -43,6 +45,7 @@ async fn swiss_40x9_separate_services_over_nats() {
             "pairing-worker",
             "reporting",
         ],
+        &[("ARBITER_SNAPSHOT_MIN_EVENTS", "0")],
     );
     let url = cluster.nats_urls();
     const WORKER: &str = "pairing-worker-1";

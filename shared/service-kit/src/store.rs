@@ -49,10 +49,12 @@ pub const STREAM_PREFIX: &str = "tournament-";
 pub const MAX_TOURNAMENT_ID: usize = 100;
 /// A snapshot is written after at least this many new events (and see [`TournamentStore`]).
 pub const CHECKPOINT_EVERY: u64 = 64;
-/// The shortest stream snapshotted over a local (sled) log ([`TournamentStore::with_snapshot_min_events`]):
-/// folding a shorter one again from the log costs less than keeping a copy of its state (a
-/// 100-player event's snapshot is as large as its log). Over JetStream, where reading a stream
-/// is slow, every stream is snapshotted.
+/// The shortest stream snapshotted ([`TournamentStore::with_snapshot_min_events`]), over
+/// either log: folding a shorter one again costs less than keeping a copy of its state in
+/// every process (a 100-player event's snapshot is as large as its log, and distributed
+/// services each keep their own). Reading 1,000 events back takes about 1 ms from sled and
+/// 10 ms from a JetStream cluster (`cargo bench -p arbiter-eventlog --bench append`), so a
+/// shorter stream is refolded in tens of milliseconds on its first use after a restart.
 pub const SNAPSHOT_MIN_EVENTS: u64 = 1000;
 /// The checkpoint-store owner of the stream snapshots (in place of a service name).
 pub const SNAPSHOT_OWNER: &str = "folded-stream";

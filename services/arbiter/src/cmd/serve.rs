@@ -75,6 +75,10 @@ pub struct ServeArgs {
     pub signing_key: Option<std::path::PathBuf>,
     #[command(flatten)]
     pub auth: super::token::AuthArgs,
+    /// Streams shorter than this many events are folded again from the log after a restart
+    /// instead of being snapshotted (0: snapshot every stream).
+    #[arg(long, env = "ARBITER_SNAPSHOT_MIN_EVENTS", default_value_t = SNAPSHOT_MIN_EVENTS)]
+    pub snapshot_min_events: u64,
     /// Pairings the pairing worker runs at once (default: one per core).
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..))]
     pub pairing_slots: Option<u16>,
@@ -138,10 +142,8 @@ async fn serve(a: ServeArgs) -> Result<(), Exit> {
         Some(s) => (s.name(), checkpoints(&a.log.data, s.name())?),
         None => ("arbiter", checkpoints(&a.log.data, "checkpoints")?),
     };
-    let mut store = TournamentStore::new(log.clone(), store_name, Some(cp.clone()));
-    if let OpenedLog::Sled(_) = &opened {
-        store = store.with_snapshot_min_events(SNAPSHOT_MIN_EVENTS);
-    }
+    let store = TournamentStore::new(log.clone(), store_name, Some(cp.clone()))
+        .with_snapshot_min_events(a.snapshot_min_events);
     let mut host = Host::new(Arc::new(store), feed, Some(cp));
     host.layer(super::token::server_layer(&a.auth, &a.log.data).await?);
     // Every call: the caller's trace context as its span's parent, and counted in the metrics.

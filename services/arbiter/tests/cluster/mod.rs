@@ -12,6 +12,8 @@ use std::process::Command;
 pub struct LocalCluster {
     dir: PathBuf,
     env: BTreeMap<String, String>,
+    /// The environment given at start, given again to restarted processes.
+    process_env: Vec<(String, String)>,
     running: bool,
 }
 
@@ -61,6 +63,10 @@ impl LocalCluster {
         let mut c = LocalCluster {
             dir: dir.to_path_buf(),
             env: BTreeMap::new(),
+            process_env: env
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect(),
             running: true,
         };
         assert!(run.ok, "cluster.sh start failed:\n{}", run.output);
@@ -107,7 +113,12 @@ impl LocalCluster {
 
     /// Starts a killed process again on its ports and data (`cluster.sh restart`).
     pub fn restart(&mut self, name: &str) {
-        let run = script(&["restart", self.dir.to_str().unwrap(), name]);
+        let env: Vec<(&str, &str)> = self
+            .process_env
+            .iter()
+            .map(|(k, v)| (k.as_str(), v.as_str()))
+            .collect();
+        let run = script_with_env(&["restart", self.dir.to_str().unwrap(), name], &env);
         assert!(run.ok, "cluster.sh restart {name}:\n{}", run.output);
         self.read_env();
     }
