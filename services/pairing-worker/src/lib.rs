@@ -30,6 +30,7 @@ pub mod engine;
 use arbiter_core::ResultCode;
 use arbiter_core::tournament::{RoundPhase, State};
 use arbiter_eventlog::{CheckpointStore, LogError, Version};
+use futures::StreamExt;
 use arbiter_pairing::{RoundPairing, RuleSet, pair};
 use arbiter_proto::common::v1::TrfFormat;
 use arbiter_proto::events::v1 as pb;
@@ -487,19 +488,32 @@ impl Worker {
             if *shutdown.borrow() {
                 break;
             }
-            let fetched = tokio::select! {
+            let batch = tokio::select! {
                 _ = shutdown.wait_for(|s| *s) => break,
-                f = consumer.fetch(16, std::time::Duration::from_millis(500)) => f,
+                b = consumer.batch(16, std::time::Duration::from_millis(500)) => b,
             };
-            let deliveries = match fetched {
-                Ok(d) => d,
+            let mut deliveries = match batch {
+                Ok(b) => b,
                 Err(e) => {
                     warn!(error = %e, "fetch failed, retrying");
                     tokio::time::sleep(std::time::Duration::from_millis(250)).await;
                     continue;
                 }
             };
-            for d in deliveries {
+            // Each delivery is queued as it arrives (a request does not wait for the batch to
+            // fill or expire).
+            while let Some(d) = tokio::select! {
+                _ = shutdown.wait_for(|s| *s) => None,
+                d = deliveries.next() => d,
+            } {
+                let d = match d {
+                    Ok(d) => d,
+                    Err(e) => {
+                        warn!(error = %e, "delivery unreadable, fetching again");
+                        tokio::time::sleep(std::time::Duration::from_millis(250)).await;
+                        break;
+                    }
+                };
                 let batch = Batch {
                     position: d.position,
                     events: d.events.clone(),
@@ -509,7 +523,10 @@ impl Worker {
                 arbiter_telemetry::metrics::consumer_position(SERVICE, d.position, Some(d.pending));
                 match self.queue_batch(&batch).instrument(span).await {
                     Ok(waiting) if waiting.is_empty() => {
-                        if let Err(e) = d.ack().await {
+                        // Nothing to answer (most deliveries: results, registrations): a
+                        // repeat after a lost acknowledgement is skipped again, so the
+                        // confirmation is not waited for.
+                        if let Err(e) = d.ack_unconfirmed().await {
                             warn!(position = d.position, error = %e, "ack failed");
                         }
                     }

@@ -743,6 +743,16 @@ impl Delivery {
         self.message.double_ack().await.map_err(nats)
     }
 
+    /// Acknowledges without waiting for the server's confirmation (one publish, no round trip
+    /// through the cluster's consensus). For deliveries whose handling is idempotent: if the
+    /// acknowledgement is lost, the delivery comes again after the ack wait and is handled
+    /// again to the same effect. Followers ack most deliveries this way, so that a queue of
+    /// confirmations does not delay the few that matter (a pairing request behind hundreds of
+    /// results).
+    pub async fn ack_unconfirmed(&self) -> Result<(), LogError> {
+        self.message.ack().await.map_err(nats)
+    }
+
     /// Makes `span` (not yet entered) a child of the trace context the appender published
     /// with the message, if any.
     pub fn set_span_parent(&self, span: &tracing::Span) {
@@ -764,7 +774,24 @@ impl Delivery {
 impl DurableConsumer {
     /// Waits up to `wait` for at most `max` deliveries.
     pub async fn fetch(&self, max: usize, wait: Duration) -> Result<Vec<Delivery>, LogError> {
-        let mut batch = self
+        let mut batch = self.batch(max, wait).await?;
+        let mut out = Vec::new();
+        while let Some(d) = batch.next().await {
+            out.push(d?);
+        }
+        Ok(out)
+    }
+
+    /// Asks for at most `max` deliveries within `wait` and yields each as soon as it arrives:
+    /// a follower handles the first delivery at once rather than after the batch fills or
+    /// expires (up to `wait` of latency at a low event rate).
+    pub async fn batch(
+        &self,
+        max: usize,
+        wait: Duration,
+    ) -> Result<impl futures::Stream<Item = Result<Delivery, LogError>> + Unpin + '_, LogError>
+    {
+        let batch = self
             .consumer
             .batch()
             .max_messages(max)
@@ -772,47 +799,45 @@ impl DurableConsumer {
             .messages()
             .await
             .map_err(nats)?;
-        let mut out = Vec::new();
-        while let Some(m) = batch.next().await {
-            let message = m.map_err(nats)?;
-            let info = message.info().map_err(nats)?;
-            let (position, pending) = (info.stream_sequence, info.pending);
-            let stream = self
-                .log
-                .stream_of_subject(message.subject.as_str())
-                .map(str::to_string)
-                .ok_or_else(|| nats(format!("unexpected subject {}", message.subject)))?;
-            let events =
-                decode_batch(&message.payload, position).map_err(|e| LogError::Corrupt {
-                    stream: stream.clone(),
-                    version: header_version(
-                        &message.headers.clone().unwrap_or_default(),
-                        HEADER_FIRST_VERSION,
-                    )
-                    .unwrap_or(0),
-                    detail: e.0,
-                })?;
-            for e in &events {
-                let computed = record::compute_hash(e);
-                if computed != e.hash {
-                    return Err(corrupt_link(
-                        &stream,
-                        e.version,
-                        record::BreakKind::HashMismatch {
-                            stored: e.hash,
-                            computed,
-                        },
-                    ));
-                }
+        Ok(batch.map(move |m| self.delivery(m.map_err(nats)?)))
+    }
+
+    fn delivery(&self, message: jetstream::Message) -> Result<Delivery, LogError> {
+        let info = message.info().map_err(nats)?;
+        let (position, pending) = (info.stream_sequence, info.pending);
+        let stream = self
+            .log
+            .stream_of_subject(message.subject.as_str())
+            .map(str::to_string)
+            .ok_or_else(|| nats(format!("unexpected subject {}", message.subject)))?;
+        let events = decode_batch(&message.payload, position).map_err(|e| LogError::Corrupt {
+            stream: stream.clone(),
+            version: header_version(
+                &message.headers.clone().unwrap_or_default(),
+                HEADER_FIRST_VERSION,
+            )
+            .unwrap_or(0),
+            detail: e.0,
+        })?;
+        for e in &events {
+            let computed = record::compute_hash(e);
+            if computed != e.hash {
+                return Err(corrupt_link(
+                    &stream,
+                    e.version,
+                    record::BreakKind::HashMismatch {
+                        stored: e.hash,
+                        computed,
+                    },
+                ));
             }
-            out.push(Delivery {
-                events,
-                position,
-                pending,
-                message,
-            });
         }
-        Ok(out)
+        Ok(Delivery {
+            events,
+            position,
+            pending,
+            message,
+        })
     }
 
     /// Messages not yet delivered to (or not yet acknowledged by) this consumer, as the server

@@ -187,6 +187,46 @@ async fn durable_consumer_resumes_after_restart() {
     assert_eq!(streams, vec!["d", "d", "d", "d", "d", "elsewhere"]);
 }
 
+/// A batch yields each delivery as it arrives, not when it fills or expires; an unconfirmed
+/// acknowledgement still takes the delivery off the consumer.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn batch_yields_deliveries_as_they_arrive() {
+    use futures::StreamExt;
+    let server = NatsServer::start().await.unwrap();
+    let log = log_on(&server).await;
+    append(&log, "b", 0, "c1", &["first"]).await.unwrap();
+    let consumer = log.durable_consumer("follower", Some("b")).await.unwrap();
+    // One message is there; the batch asks for 16 within 5 s, so it ends at its expiry. The
+    // first delivery must come long before that end.
+    let asked = std::time::Instant::now();
+    let mut batch = consumer.batch(16, Duration::from_secs(5)).await.unwrap();
+    let first = batch.next().await.unwrap().unwrap();
+    let first_at = asked.elapsed();
+    assert_eq!(first.events[0].payload, b"first");
+    first.ack_unconfirmed().await.unwrap();
+    assert!(batch.next().await.is_none(), "one message only");
+    let ended_at = asked.elapsed();
+    assert!(
+        first_at + Duration::from_secs(2) < ended_at,
+        "the first delivery waited for the batch: first at {first_at:?}, batch ended at {ended_at:?}"
+    );
+    drop(batch);
+    // The server takes the acknowledgement without a reply: it shows in its count.
+    let mut consumer = consumer;
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    while consumer.pending().await.unwrap() > 0 {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the unconfirmed ack never reached the server"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    append(&log, "b", 1, "c2", &["second"]).await.unwrap();
+    let next = consumer.fetch(10, Duration::from_secs(2)).await.unwrap();
+    let payloads: Vec<&[u8]> = next.iter().map(|d| d.events[0].payload.as_slice()).collect();
+    assert_eq!(payloads, vec![b"second".as_slice()]);
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn state_survives_a_server_restart() {
     let mut server = NatsServer::start().await.unwrap();

@@ -1312,19 +1312,31 @@ impl Feed {
                     if *shutdown.borrow() {
                         break;
                     }
-                    let fetched = tokio::select! {
+                    let batch = tokio::select! {
                         _ = shutdown.changed() => break,
-                        f = consumer.fetch(64, Duration::from_millis(500)) => f,
+                        b = consumer.batch(64, Duration::from_millis(500)) => b,
                     };
-                    let deliveries = match fetched {
-                        Ok(d) => d,
+                    let mut deliveries = match batch {
+                        Ok(b) => b,
                         Err(e) => {
                             warn!(service, error = %e, "fetch failed, retrying");
                             tokio::time::sleep(Duration::from_millis(250)).await;
                             continue;
                         }
                     };
-                    for d in deliveries {
+                    // Each delivery is handled as it arrives; a stop waits for the one in hand.
+                    while let Some(d) = tokio::select! {
+                        _ = shutdown.changed() => None,
+                        d = deliveries.next() => d,
+                    } {
+                        let d = match d {
+                            Ok(d) => d,
+                            Err(e) => {
+                                warn!(service, error = %e, "delivery unreadable, fetching again");
+                                tokio::time::sleep(Duration::from_millis(250)).await;
+                                break;
+                            }
+                        };
                         let batch = Batch {
                             position: d.position,
                             events: d.events.clone(),
@@ -1333,7 +1345,10 @@ impl Feed {
                         d.set_span_parent(&span);
                         match handle(batch).instrument(span).await {
                             Ok(()) => {
-                                if let Err(e) = d.ack().await {
+                                // Handlers are idempotent (derived command ids, absorbing
+                                // what is folded already), so a lost acknowledgement costs
+                                // one repeat, never a second effect.
+                                if let Err(e) = d.ack_unconfirmed().await {
                                     warn!(service, position = d.position, error = %e, "ack failed");
                                 }
                                 arbiter_telemetry::metrics::consumer_position(
