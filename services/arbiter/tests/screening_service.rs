@@ -57,9 +57,16 @@ fn result_of(pgn: &str) -> BoardResult {
     }
 }
 
-/// Every event of the stream with its stored payload bytes.
+/// Every event of the stream with its stored payload bytes, read with the admin token.
 async fn raw_events(url: &str, tid: &str) -> Vec<pb::Envelope> {
-    let mut rep = arbiter_proto::reporting::v1::reporting_client::ReportingClient::new(channel(url));
+    raw_events_as(url, tid, Some(&token::auth().admin)).await
+}
+
+async fn raw_events_as(url: &str, tid: &str, token: Option<&str>) -> Vec<pb::Envelope> {
+    let ch = Channel::from_shared(url.to_string()).unwrap().connect_lazy();
+    let mut rep = arbiter_proto::reporting::v1::reporting_client::ReportingClient::new(
+        arbiter_auth::client::WithToken::new(ch, token).unwrap(),
+    );
     let mut s = rep
         .stream_events(rep::StreamEventsRequest {
             tournament_id: tid.into(),
@@ -317,6 +324,24 @@ async fn screening_replays_bit_for_bit_and_refuses_bad_games() {
             assert!(!body.contains(word), "{path} shows {word:?}");
         }
     }
+
+    // The public stream of events keeps the screening results' places in the chain, not
+    // their content; an officer of the tournament gets them whole.
+    let public = raw_events_as(&url, tid, None).await;
+    assert_eq!(public.len(), events.len());
+    for (p, e) in public.iter().zip(&events) {
+        assert_eq!((p.sequence, &p.hash, &p.previous_hash), (e.sequence, &e.hash, &e.previous_hash));
+        if is_screening(e) {
+            assert!(p.payload.is_none() && p.payload_bytes.is_empty(), "event {} is shown", p.sequence);
+        } else {
+            assert_eq!(p.payload_bytes, e.payload_bytes);
+        }
+    }
+    for t in [&player, &other_fpo] {
+        let seen = raw_events_as(&url, tid, Some(t)).await;
+        assert_eq!(seen.iter().filter(|e| e.payload.is_none()).count(), replayed);
+    }
+    assert_eq!(raw_events_as(&url, tid, Some(&fpo)).await, events);
 
     // The deeper test on demand, for a fair-play officer of the tournament.
     let deep = screening_client(&url, Some(&fpo))

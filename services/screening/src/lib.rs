@@ -86,8 +86,17 @@ pub struct Engines {
 
 impl Engines {
     pub fn new(config: Config) -> Engines {
+        // A path given explicitly is taken as it is by the library: check it here, so that a
+        // wrong one is said at start rather than at the first closed round.
         let engine = arbiter_screening::uci::find_engine(config.stockfish.as_deref())
-            .map_err(|e| e.to_string());
+            .map_err(|e| e.to_string())
+            .and_then(|p| {
+                if p.is_file() {
+                    Ok(p)
+                } else {
+                    Err(format!("engine {}: no such file", p.display()))
+                }
+            });
         Engines {
             config,
             engine,

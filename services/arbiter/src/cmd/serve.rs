@@ -83,17 +83,17 @@ pub struct ServeArgs {
     pub pairing_slots: Option<u16>,
     /// The UCI engine the screening service analyses with (default: `stockfish` on PATH, else
     /// /usr/games/stockfish). Without one, games are accepted but not screened.
-    #[arg(long, env = "STOCKFISH_PATH")]
+    #[arg(long, env = "STOCKFISH_PATH", value_name = "PATH")]
     pub stockfish: Option<std::path::PathBuf>,
     /// Nodes per position of the screening's quick test, after each round (default: the
     /// shipped baseline's engine profile; another budget makes the results provisional).
-    #[arg(long, default_value_t = arbiter_screening_service::Config::default().nodes, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_name = "N", default_value_t = arbiter_screening_service::Config::default().nodes, value_parser = clap::value_parser!(u64).range(1..))]
     pub screening_nodes: u64,
     /// Nodes per position of the on-demand test (RunFullTest).
-    #[arg(long, default_value_t = arbiter_screening_service::Config::default().deep_nodes, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_name = "N", default_value_t = arbiter_screening_service::Config::default().deep_nodes, value_parser = clap::value_parser!(u64).range(1..))]
     pub screening_deep_nodes: u64,
     /// Engine processes of the screening (one thread each).
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..))]
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..))]
     pub screening_workers: u16,
 }
 
