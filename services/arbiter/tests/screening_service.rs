@@ -261,6 +261,14 @@ async fn screening_replays_bit_for_bit_and_refuses_bad_games() {
     let last: Vec<_> = report.performances.iter().filter(|p| p.through_round == ROUNDS).collect();
     assert!(last.iter().all(|p| p.games == ROUNDS && p.nodes == NODES && p.tier == "quick"), "{last:?}");
     assert!(last.iter().all(|p| p.counted > 0 && p.player_id >= 1), "{last:?}");
+    for p in &last {
+        eprintln!(
+            "through round {ROUNDS}: {} (player {}) games {} counted {} MM {:.1}% z {:.2} flag {}",
+            p.player, p.player_id, p.games, p.counted, f64::from(p.mm_rate_ppm) / 1e4,
+            f64::from(p.z_combined) / 100.0, p.flag
+        );
+    }
+    eprintln!("flags raised: {}", report.flags.len());
 
     // Confidential: the public, a player, an officer of another event may not read it.
     let got = screening_client(&url, None).get_screening(scr::GetScreeningRequest { tournament: tref(tid) }).await;
@@ -351,6 +359,14 @@ async fn screening_replays_bit_for_bit_and_refuses_bad_games() {
         .into_inner();
     assert_eq!(deep.performances.len(), 6);
     assert!(deep.performances.iter().all(|p| p.tier == "deep" && p.nodes == DEEP_NODES && p.through_round == ROUNDS));
+    let before = d.version().await;
+    let again = screening_client(&url, Some(&fpo))
+        .run_full_test(scr::RunFullTestRequest { header: header(tid, "deep-1"), round: 0 })
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!((again.performances, again.flags), (deep.performances.clone(), deep.flags.clone()));
+    assert_eq!(d.version().await, before, "the same command id ran the test again");
     let mut as_player = screening_client(&url, Some(&player));
     let got = as_player.run_full_test(scr::RunFullTestRequest { header: header(tid, "deep-2"), round: 0 });
     refused(&mut d, "a player asks for the deep test", got, Code::PermissionDenied, &["RunFullTest"]).await;

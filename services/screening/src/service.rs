@@ -127,6 +127,28 @@ impl Screening for ScreeningService {
             if !current.state.is_created() {
                 return Err(unknown_tournament(&ctx.tournament_id));
             }
+            // The same command id again (a retry after a lost answer): the first answer,
+            // from the log, without analysing again.
+            if current.command(&ctx.command_id).is_some() {
+                let events = self
+                    .store
+                    .log()
+                    .read(&ctx.stream, 1)
+                    .await
+                    .map_err(|e| arbiter_service_kit::status::log_status(&e))?;
+                let mut report = api::ScreeningReport {
+                    version: current.version,
+                    ..Default::default()
+                };
+                for e in events.iter().filter(|e| e.command_id == ctx.command_id) {
+                    match e.decode_event().ok().and_then(|w| w.kind) {
+                        Some(Kind::PlayerScreeningComputed(p)) => report.performances.push(p),
+                        Some(Kind::ScreeningFlagRaised(f)) => report.flags.push(f),
+                        _ => {}
+                    }
+                }
+                return Ok(Response::new(report));
+            }
             let through = match r.round {
                 0 => current.state.current_round().unwrap_or(0),
                 n => n,

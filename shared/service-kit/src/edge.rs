@@ -387,6 +387,34 @@ nothing_to_check! {
     rd::FinishTournamentRequest,
 }
 
+impl Check for scr::SubmitGameRequest {
+    fn check(&self) -> Result<(), Status> {
+        let at = format!("round {}, board {}", self.round, self.board);
+        if self.round == 0 || self.board == 0 {
+            return Err(invalid("round, board", format!("{at}: both are numbered from 1")));
+        }
+        if self.pgn.len() > MAX_GAME_PGN_BYTES {
+            return Err(invalid(
+                "pgn",
+                format!(
+                    "{at}: {} bytes is larger than the {MAX_GAME_PGN_BYTES}-byte limit for one game",
+                    self.pgn.len()
+                ),
+            ));
+        }
+        if self.pgn.trim().is_empty() {
+            return Err(invalid("pgn", format!("{at}: empty")));
+        }
+        Ok(())
+    }
+}
+
+impl Check for scr::RunFullTestRequest {
+    fn check(&self) -> Result<(), Status> {
+        Ok(())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -552,32 +580,20 @@ mod tests {
         assert!(e.message().starts_with("t.rule_set: "), "{}", e.message());
         assert!(check_pairing("t", 99, "").is_err());
     }
-}
 
-impl Check for scr::SubmitGameRequest {
-    fn check(&self) -> Result<(), Status> {
-        let at = format!("round {}, board {}", self.round, self.board);
-        if self.round == 0 || self.board == 0 {
-            return Err(invalid("round, board", format!("{at}: both are numbered from 1")));
-        }
-        if self.pgn.len() > MAX_GAME_PGN_BYTES {
-            return Err(invalid(
-                "pgn",
-                format!(
-                    "{at}: {} bytes is larger than the {MAX_GAME_PGN_BYTES}-byte limit for one game",
-                    self.pgn.len()
-                ),
-            ));
-        }
-        if self.pgn.trim().is_empty() {
-            return Err(invalid("pgn", format!("{at}: empty")));
-        }
-        Ok(())
+    #[test]
+    fn a_submitted_game_is_refused_above_the_limit_naming_round_and_board() {
+        let req = |pgn: String| scr::SubmitGameRequest {
+            header: None,
+            round: 2,
+            board: 7,
+            pgn,
+        };
+        let e = req("x".repeat(MAX_GAME_PGN_BYTES + 1)).check().unwrap_err();
+        assert_eq!(e.code(), tonic::Code::InvalidArgument);
+        assert!(e.message().contains("round 2, board 7") && e.message().contains("limit"), "{}", e.message());
+        assert!(req(" \n".into()).check().unwrap_err().message().contains("empty"));
+        assert!(req("1. e4 *".into()).check().is_ok());
     }
 }
 
-impl Check for scr::RunFullTestRequest {
-    fn check(&self) -> Result<(), Status> {
-        Ok(())
-    }
-}
