@@ -426,3 +426,119 @@ async fn bad_games(
     let got = scr.submit_game(submit(tid, "two", 1, 2, &two));
     refused(d, "two games", got, Code::InvalidArgument, &["round 1, board 2", "2 games"]).await;
 }
+
+/// `serve --only screening` over NATS JetStream beside the other services' processes: the
+/// game goes to the screening process, the round is closed at the round director's, and the
+/// screening process answers the close from the shared log.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn serve_only_screening_over_nats_screens_a_closed_round() {
+    let engine = engine();
+    let nats = arbiter_eventlog::testing::NatsServer::start()
+        .await
+        .expect("nats-server (apt-get install nats-server)");
+    let url = nats.url();
+    let work = TempDir::new("arbiter-screening-nats").unwrap();
+    let data = work.path().join("data");
+    let service = |name: &str| {
+        Server::start(
+            &[
+                "--only",
+                name,
+                "--nats",
+                &url,
+                "--data",
+                data.to_str().unwrap(),
+                "--stockfish",
+                engine.to_str().unwrap(),
+                "--screening-nodes",
+                &NODES.to_string(),
+            ],
+            &work.path().join(format!("{name}.log")),
+        )
+    };
+    let registration = service("registration");
+    let director = service("round-director");
+    let _pairing = service("pairing-worker");
+    let reporting = service("reporting");
+    let screening = service("screening");
+    let endpoints = Endpoints {
+        registration: registration.grpc.clone(),
+        director: director.grpc.clone(),
+        reporting: reporting.grpc.clone(),
+    };
+    let tid = "screen-nats";
+    let plan = Plan {
+        players: 4,
+        rounds: 1,
+        seed: 5,
+        early_byes: vec![],
+        late_byes: vec![],
+        withdrawals: vec![],
+        forfeit_permille: 0,
+    };
+    let mut d = Driver::new(Clients::new(&endpoints), tid, plan, work.path());
+    d.create().await;
+    d.register_all().await;
+    let names: BTreeMap<u32, (String, u16)> = d
+        .c
+        .reg
+        .list_players(reg::ListPlayersRequest { tournament: tref(tid) })
+        .await
+        .unwrap()
+        .into_inner()
+        .players
+        .into_iter()
+        .filter_map(|p| p.player)
+        .map(|p| (p.player_id, (p.name, p.rating as u16)))
+        .collect();
+    d.start_round(1).await;
+    let proposal = d.wait_proposal(1, Duration::from_secs(60)).await;
+    d.publish(1).await;
+    let mut scr = screening_client(&screening.grpc, Some(&token::auth().admin));
+    for (i, &(w, b)) in pairing_of(&proposal).0.iter().enumerate() {
+        let board = i as u32 + 1;
+        let spec = |pn: u32| PlayerSpec {
+            name: names[&pn].0.clone(),
+            rating: names[&pn].1,
+            strength: Strength::Sampled(u32::from(names[&pn].1)),
+            nodes: 1_000,
+        };
+        let pgn = play(&engine, &spec(w), &spec(b), u64::from(board), "NATS", 1, 80).await.unwrap();
+        let game = submit(tid, &format!("game-{board}"), 1, board, &pgn);
+        retry("submit", || {
+            let mut scr = scr.clone();
+            let game = game.clone();
+            async move { scr.submit_game(game).await }
+        })
+        .await
+        .unwrap();
+        let (res, wc, bc) = wire(result_of(&pgn));
+        d.c.rd
+            .record_result(rd::RecordResultRequest {
+                header: header(tid, &format!("result-{board}")),
+                round: 1,
+                board,
+                result: res,
+                white_code: wc,
+                black_code: bc,
+            })
+            .await
+            .unwrap();
+    }
+    d.close(1).await;
+    let deadline = Instant::now() + Duration::from_secs(120);
+    loop {
+        let r = scr
+            .get_screening(scr::GetScreeningRequest { tournament: tref(tid) })
+            .await
+            .unwrap()
+            .into_inner();
+        if !r.performances.is_empty() {
+            assert_eq!(r.performances.len(), 4);
+            assert!(r.performances.iter().all(|p| p.through_round == 1 && p.games == 1 && p.nodes == NODES));
+            break;
+        }
+        assert!(Instant::now() < deadline, "no screening:\n{}", screening.log());
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+}
