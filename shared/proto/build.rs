@@ -11,6 +11,7 @@ const PROTO_FILES: &[&str] = &[
     "arbiter/pairing_worker/v1/pairing_worker.proto",
     "arbiter/reporting/v1/reporting.proto",
     "arbiter/rating_worker/v1/rating_worker.proto",
+    "arbiter/screening/v1/screening.proto",
 ];
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {

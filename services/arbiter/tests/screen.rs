@@ -64,6 +64,27 @@ fn bad_input_is_named_and_refused() {
 }
 
 #[test]
+fn a_collection_skips_variant_games_and_missing_results_with_a_warning() {
+    let d = dir("skip");
+    let mixed = write(
+        &d,
+        "mixed.pgn",
+        b"[White \"Ann\"]\n[Black \"Bob\"]\n[Variant \"Atomic\"]\n\n1. e4 e5 1-0\n\n\
+[White \"Cy\"]\n[Black \"Di\"]\n\n1. e4 e5\n\n\
+[White \"Ed\"]\n[Black \"Flo\"]\n\n1. d4 d5 2. c4 0-1\n",
+    );
+    let out = screen(&[&mixed, "--format", "json"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(err.contains("warning: skipped") && err.contains("game 1 (Ann - Bob") && err.contains("Atomic"), "{err}");
+    assert!(err.contains("game 2 (Cy - Di") && err.contains("no result"), "{err}");
+    let rows: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let players: Vec<&str> = rows.as_array().expect("an array").iter().map(|r| r["player"].as_str().unwrap()).collect();
+    assert_eq!(players, vec!["Ed", "Flo"]);
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+#[test]
 fn screening_prints_the_documented_json_and_repeats_it_exactly() {
     let d = dir("json");
     let engine = arbiter_screening::uci::find_engine(None).expect("Stockfish is installed (.ci/run)");

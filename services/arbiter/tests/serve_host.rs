@@ -22,14 +22,15 @@ use tonic_reflection::pb::v1::server_reflection_client::ServerReflectionClient;
 use tonic_reflection::pb::v1::server_reflection_request::MessageRequest;
 use tonic_reflection::pb::v1::server_reflection_response::MessageResponse;
 
-/// The full names of arbiter's five services, as their generated servers name them.
-fn arbiter_services() -> [&'static str; 5] {
+/// The full names of arbiter's six services, as their generated servers name them.
+fn arbiter_services() -> [&'static str; 6] {
     [
         arbiter_proto::registration::v1::registration_server::SERVICE_NAME,
         arbiter_proto::round_director::v1::round_director_server::SERVICE_NAME,
         arbiter_proto::pairing_worker::v1::pairing_worker_server::SERVICE_NAME,
         arbiter_proto::reporting::v1::reporting_server::SERVICE_NAME,
         arbiter_proto::rating_worker::v1::rating_worker_server::SERVICE_NAME,
+        arbiter_proto::screening::v1::screening_server::SERVICE_NAME,
     ]
 }
 

@@ -209,17 +209,22 @@ impl Reporting for ReportingService {
         &self,
         request: Request<api::StreamEventsRequest>,
     ) -> Result<Response<Self::StreamEventsStream>, Status> {
+        // Screening results are confidential (spec/screening.md §13): only the roles that may
+        // read them (arbiter_auth::FAIR_PLAY_CALLS) get their payloads.
+        let confidential_ok = arbiter_auth::layer::principal(&request)
+            .is_ok_and(|p| p.authorize("GetScreening", request.get_ref().tournament_id.trim()).is_ok());
         let r = request.into_inner();
         let stream = stream_of(&r.tournament_id)?;
         let log = self.store.log().clone();
         let from = r.from_version.max(1);
         let raw = r.raw_payload;
         let envelope = move |e: &arbiter_eventlog::StoredEvent| {
-            if raw {
+            let env = if raw {
                 e.to_envelope_with_payload()
             } else {
                 e.to_envelope()
-            }
+            };
+            env.map(|env| if confidential_ok { env } else { redact(env) })
         };
         let out: Self::StreamEventsStream = if r.follow {
             log.subscribe(SubscribeFrom::Stream {
@@ -247,6 +252,21 @@ impl Reporting for ReportingService {
         };
         Ok(Response::new(out))
     }
+}
+
+/// A screening result's envelope without its content: the place in the chain (version, ids,
+/// hashes) stays, so a reader sees that something confidential is there and where, and the
+/// next event's `previous_hash` still links to it.
+fn redact(mut env: pb::Envelope) -> pb::Envelope {
+    use pb::event::Kind;
+    if matches!(
+        env.payload.as_ref().and_then(|p| p.kind.as_ref()),
+        Some(Kind::PlayerScreeningComputed(_) | Kind::ScreeningFlagRaised(_))
+    ) {
+        env.payload = None;
+        env.payload_bytes = Vec::new();
+    }
+    env
 }
 
 /// Every player's entry number (stable id) by current pairing number.

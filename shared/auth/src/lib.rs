@@ -120,6 +120,11 @@ impl Grant {
     }
 }
 
+/// Calls a fair-play officer may make on the tournaments of his token: the confidential
+/// screening results and the on-demand test (which appends only advisory events). Arbiters
+/// and admins may make them too; players and the public may not.
+pub const FAIR_PLAY_CALLS: &[&str] = &["GetScreening", "RunFullTest"];
+
 /// Player commands: the player himself may send them, for his own entry.
 const PLAYER_OWN: &[&str] = &["RequestBye", "CancelBye", "WithdrawPlayer"];
 
@@ -174,6 +179,21 @@ impl Principal {
             ))),
             Role::ChiefArbiter | Role::Arbiter if self.covers(tournament) => Ok(Grant::Full),
             Role::ChiefArbiter | Role::Arbiter => Err(needs_arbiter()),
+            Role::FairPlayOfficer
+                if FAIR_PLAY_CALLS.contains(&command) && self.covers(tournament) =>
+            {
+                Ok(Grant::Full)
+            }
+            Role::FairPlayOfficer if FAIR_PLAY_CALLS.contains(&command) => {
+                Err(Status::permission_denied(format!(
+                    "{command} on tournament {tournament:?} needs an admin, or a chief-arbiter, \
+                     arbiter or fair-play-officer token for that tournament; the token of {:?} \
+                     is {} for {}",
+                    self.subject,
+                    self.role,
+                    self.scope()
+                )))
+            }
             Role::FairPlayOfficer => Err(Status::permission_denied(format!(
                 "{command} on tournament {tournament:?}: a fair-play officer may not change a \
                  tournament; it needs an arbiter of the tournament"
@@ -264,6 +284,30 @@ mod tests {
         assert_eq!(
             code(p(Role::FairPlayOfficer, &["*"], None).authorize("CorrectResult", "t")),
             Err(PermissionDenied)
+        );
+        assert_eq!(
+            code(p(Role::FairPlayOfficer, &["t"], None).authorize("GetScreening", "t")),
+            Ok(Grant::Full)
+        );
+        assert_eq!(
+            code(p(Role::FairPlayOfficer, &["t"], None).authorize("RunFullTest", "u")),
+            Err(PermissionDenied)
+        );
+        assert_eq!(
+            code(p(Role::FairPlayOfficer, &["t"], None).authorize("SubmitGame", "t")),
+            Err(PermissionDenied)
+        );
+        assert_eq!(
+            code(p(Role::Player, &["t"], Some(3)).authorize("GetScreening", "t")),
+            Err(PermissionDenied)
+        );
+        assert_eq!(
+            code(p(Role::Arbiter, &["t"], None).authorize("SubmitGame", "t")),
+            Ok(Grant::Full)
+        );
+        assert_eq!(
+            code(p(Role::Public, &[], None).authorize("GetScreening", "t")),
+            Err(Unauthenticated)
         );
         assert_eq!(
             code(Principal::public().authorize("StartRound", "t")),

@@ -6,7 +6,7 @@
 //! - [`common::v1`]: command header/result and small shared values.
 //! - One module per service with its messages, client and server:
 //!   [`registration::v1`], [`round_director::v1`], [`pairing_worker::v1`], [`reporting::v1`],
-//!   [`rating_worker::v1`].
+//!   [`rating_worker::v1`], [`screening::v1`].
 //! - [`convert`]: conversions between these messages and `arbiter-core` domain types.
 //!
 //! Module paths mirror the proto packages (`arbiter.events.v1` is `events::v1`).
@@ -52,6 +52,12 @@ pub mod reporting {
 pub mod rating_worker {
     pub mod v1 {
         tonic::include_proto!("arbiter.rating_worker.v1");
+    }
+}
+
+pub mod screening {
+    pub mod v1 {
+        tonic::include_proto!("arbiter.screening.v1");
     }
 }
 

@@ -104,6 +104,12 @@ fn label(number: usize, white: &str, black: &str, round: &str) -> String {
 
 /// Reads and parses a PGN file, refusing files above `max_bytes`.
 pub fn read_file(path: &Path, max_bytes: u64) -> Result<Vec<Game>, PgnError> {
+    let (bytes, shown) = read_bytes(path, max_bytes)?;
+    parse(&bytes, &shown, max_bytes)
+}
+
+/// A file's bytes and its name for errors, refusing files above `max_bytes` before reading.
+fn read_bytes(path: &Path, max_bytes: u64) -> Result<(Vec<u8>, String), PgnError> {
     let shown = path.display().to_string();
     let unreadable = |e: std::io::Error| PgnError::Unreadable {
         path: shown.clone(),
@@ -124,11 +130,39 @@ pub fn read_file(path: &Path, max_bytes: u64) -> Result<Vec<Game>, PgnError> {
         });
     }
     let bytes = std::fs::read(path).map_err(unreadable)?;
-    parse(&bytes, &shown, max_bytes)
+    Ok((bytes, shown))
+}
+
+impl PgnError {
+    /// A fault of one game that a collection can do without: a variant game (not screened) or
+    /// a game whose result token is missing while the next game follows. Everything else (an
+    /// illegal move, a cut file, a bad rating) stays an error of the whole file.
+    pub fn skippable_in_collection(&self) -> bool {
+        matches!(self, PgnError::MissingResult { .. })
+            || matches!(self, PgnError::BadTag { what, .. } if *what == "Variant tag")
+    }
+}
+
+/// Reads a collection as [`read_file`] does, but leaves out the games
+/// [`PgnError::skippable_in_collection`] names, returning them as warnings.
+pub fn read_collection(path: &Path, max_bytes: u64) -> Result<(Vec<Game>, Vec<PgnError>), PgnError> {
+    let (bytes, shown) = read_bytes(path, max_bytes)?;
+    parse_with(&bytes, &shown, max_bytes, true)
 }
 
 /// Parses PGN text; `source` names it in errors.
 pub fn parse(bytes: &[u8], source: &str, max_bytes: u64) -> Result<Vec<Game>, PgnError> {
+    parse_with(bytes, source, max_bytes, false).map(|(games, _)| games)
+}
+
+/// Parses PGN text; with `skip`, the games [`PgnError::skippable_in_collection`] names are
+/// left out and returned beside the games.
+fn parse_with(
+    bytes: &[u8],
+    source: &str,
+    max_bytes: u64,
+    skip: bool,
+) -> Result<(Vec<Game>, Vec<PgnError>), PgnError> {
     if bytes.len() as u64 > max_bytes {
         return Err(PgnError::TooLarge {
             path: source.into(),
@@ -142,14 +176,20 @@ pub fn parse(bytes: &[u8], source: &str, max_bytes: u64) -> Result<Vec<Game>, Pg
         number: 0,
     };
     let mut games = Vec::new();
+    let mut skipped = Vec::new();
     loop {
         match reader.read_game(&mut visitor) {
             Ok(Some(Ok(Some(game)))) => games.push(game),
             Ok(Some(Ok(None))) => {} // whitespace or tags-only noise with no moves and no result
             // A game without a result followed by more games is a missing token, not a cut file.
             Ok(Some(Err(PgnError::Truncated { path, game }))) if reader.has_more().unwrap_or(false) => {
-                return Err(PgnError::MissingResult { path, game });
+                let e = PgnError::MissingResult { path, game };
+                if !skip {
+                    return Err(e);
+                }
+                skipped.push(e);
             }
+            Ok(Some(Err(e))) if skip && e.skippable_in_collection() => skipped.push(e),
             Ok(Some(Err(e))) => return Err(e),
             Ok(None) => break,
             Err(e) => {
@@ -165,7 +205,7 @@ pub fn parse(bytes: &[u8], source: &str, max_bytes: u64) -> Result<Vec<Game>, Pg
             path: source.into(),
         });
     }
-    Ok(games)
+    Ok((games, skipped))
 }
 
 struct GameVisitor {
@@ -435,6 +475,24 @@ mod tests {
         let pgn = b"[White \"A\"]\n[Black \"B\"]\n\n1. e4 e5\n\n[White \"C\"]\n[Black \"D\"]\n\n1. d4 d5 1-0\n";
         let e = parse(pgn, "mid.pgn", MAX).unwrap_err();
         assert!(matches!(e, PgnError::MissingResult { ref game, .. } if game.starts_with("game 1 (A - B")), "{e}");
+    }
+
+    #[test]
+    fn a_collection_skips_variant_games_and_missing_results_naming_them() {
+        let pgn = b"[White \"A\"]\n[Black \"B\"]\n[Variant \"Atomic\"]\n\n1. e4 e5 1-0\n\n\
+[White \"C\"]\n[Black \"D\"]\n\n1. e4 e5\n\n\
+[White \"E\"]\n[Black \"F\"]\n\n1. d4 d5 2. c4 0-1\n";
+        let e = parse(pgn, "mixed.pgn", MAX).unwrap_err();
+        assert!(e.to_string().contains("Atomic"), "{e}");
+        let (games, skipped) = parse_with(pgn, "mixed.pgn", MAX, true).unwrap();
+        let names: Vec<_> = games.iter().map(|g| (g.white.as_str(), g.plies.len())).collect();
+        assert_eq!(names, vec![("E", 3)]);
+        assert_eq!(skipped.len(), 2, "{skipped:?}");
+        assert!(skipped[0].to_string().contains("game 1 (A - B") && skipped[0].to_string().contains("Atomic"), "{}", skipped[0]);
+        assert!(matches!(&skipped[1], PgnError::MissingResult { game, .. } if game.starts_with("game 2 (C - D")), "{}", skipped[1]);
+        // An illegal move still refuses the whole collection.
+        let bad = b"[White \"A\"]\n[Black \"B\"]\n\n1. e4 e5 2. Ke3 1-0\n";
+        assert!(matches!(parse_with(bad, "bad.pgn", MAX, true), Err(PgnError::IllegalMove { .. })));
     }
 
     #[test]

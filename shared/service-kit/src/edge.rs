@@ -12,6 +12,7 @@ use arbiter_proto::convert::pairing_system_from_wire;
 use arbiter_proto::events::v1 as pb;
 use arbiter_proto::registration::v1 as reg;
 use arbiter_proto::round_director::v1 as rd;
+use arbiter_proto::screening::v1 as scr;
 use arbiter_tiebreak::TieBreakList;
 use tonic::Status;
 
@@ -28,6 +29,7 @@ pub const RESERVED_ACTORS: &[&str] = &[
     "pairing-worker",
     "rating-worker",
     "reporting",
+    "screening",
     // `arbiter import` (services/arbiter/src/cmd/import.rs).
     "import",
 ];
@@ -42,7 +44,13 @@ pub const RESERVED_COMMAND_ID_PREFIXES: &[&str] = &[
     "rating-worker:",
     "import:",
     "chain-head-",
+    "screening:",
 ];
+
+/// The largest PGN of one submitted game: a long game with clock comments is well under
+/// 100 kB; a bigger one is a whole file sent by mistake, or an attempt to fill the log (a
+/// submitted game is kept in it forever).
+pub const MAX_GAME_PGN_BYTES: usize = 1024 * 1024;
 
 /// The longest one-line text (names, place, time control, club, ids, short reasons): the same
 /// bound the tournament aggregate keeps for one-line fields; TRF columns are much narrower.
@@ -379,6 +387,34 @@ nothing_to_check! {
     rd::FinishTournamentRequest,
 }
 
+impl Check for scr::SubmitGameRequest {
+    fn check(&self) -> Result<(), Status> {
+        let at = format!("round {}, board {}", self.round, self.board);
+        if self.round == 0 || self.board == 0 {
+            return Err(invalid("round, board", format!("{at}: both are numbered from 1")));
+        }
+        if self.pgn.len() > MAX_GAME_PGN_BYTES {
+            return Err(invalid(
+                "pgn",
+                format!(
+                    "{at}: {} bytes is larger than the {MAX_GAME_PGN_BYTES}-byte limit for one game",
+                    self.pgn.len()
+                ),
+            ));
+        }
+        if self.pgn.trim().is_empty() {
+            return Err(invalid("pgn", format!("{at}: empty")));
+        }
+        Ok(())
+    }
+}
+
+impl Check for scr::RunFullTestRequest {
+    fn check(&self) -> Result<(), Status> {
+        Ok(())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -544,4 +580,20 @@ mod tests {
         assert!(e.message().starts_with("t.rule_set: "), "{}", e.message());
         assert!(check_pairing("t", 99, "").is_err());
     }
+
+    #[test]
+    fn a_submitted_game_is_refused_above_the_limit_naming_round_and_board() {
+        let req = |pgn: String| scr::SubmitGameRequest {
+            header: None,
+            round: 2,
+            board: 7,
+            pgn,
+        };
+        let e = req("x".repeat(MAX_GAME_PGN_BYTES + 1)).check().unwrap_err();
+        assert_eq!(e.code(), tonic::Code::InvalidArgument);
+        assert!(e.message().contains("round 2, board 7") && e.message().contains("limit"), "{}", e.message());
+        assert!(req(" \n".into()).check().unwrap_err().message().contains("empty"));
+        assert!(req("1. e4 *".into()).check().is_ok());
+    }
 }
+

@@ -18,8 +18,12 @@ pub fn domain_code(e: &DomainError) -> Code {
         | D::ByeAlreadyRequested { .. }
         | D::AbsenceAlreadyDeclared { .. }
         | D::AlreadyProposed { .. }
-        | D::ResultAlreadyRecorded { .. } => Code::AlreadyExists,
-        D::RoundOutOfRange { .. } | D::RuleSetMismatch { .. } | D::InvalidDecision { .. } => {
+        | D::ResultAlreadyRecorded { .. }
+        | D::GameAlreadySubmitted { .. } => Code::AlreadyExists,
+        D::RoundOutOfRange { .. }
+        | D::RuleSetMismatch { .. }
+        | D::InvalidDecision { .. }
+        | D::GameMismatch { .. } => {
             Code::InvalidArgument
         }
         // A manual pairing that breaks the rules.

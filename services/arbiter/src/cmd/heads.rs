@@ -110,12 +110,17 @@ pub fn read_heads_file(path: &Path) -> Result<Vec<SignedHead>, Exit> {
 /// Every event of a tournament's stream, read through a running server's reporting service
 /// with the stored payloads, so that the hash chain is checked here and not taken on trust.
 pub async fn fetch_events(url: &str, tournament: &str) -> Result<Vec<StoredEvent>, Exit> {
-    let mut client = ReportingClient::connect(
-        arbiter_service_kit::net::endpoint(url)
-            .map_err(|e| Exit::Invalid(format!("server address {url:?}: {e}")))?,
-    )
-    .await
-    .map_err(|e| Exit::Unavailable(format!("cannot reach {url}: {e}")))?;
+    let channel = arbiter_service_kit::net::endpoint(url)
+        .map_err(|e| Exit::Invalid(format!("server address {url:?}: {e}")))?
+        .connect()
+        .await
+        .map_err(|e| Exit::Unavailable(format!("cannot reach {url}: {e}")))?;
+    // Screening results come with their payloads only to an arbiter's or fair-play officer's
+    // token: without one their events cannot be hashed here.
+    let token = std::env::var("ARBITER_TOKEN").ok().filter(|t| !t.trim().is_empty());
+    let authed = arbiter_auth::client::WithToken::new(channel, token.as_deref())
+        .map_err(|e| Exit::Invalid(format!("ARBITER_TOKEN: {e}")))?;
+    let mut client = ReportingClient::new(authed);
     let mut s = client
         .stream_events(StreamEventsRequest {
             tournament_id: tournament.to_string(),
@@ -135,6 +140,14 @@ pub async fn fetch_events(url: &str, tournament: &str) -> Result<Vec<StoredEvent
     let mut events = Vec::new();
     while let Some(e) = s.next().await {
         let env = e.map_err(|s| status_exit(&format!("tournament {tournament}"), &s))?;
+        if env.payload.is_none() && env.payload_bytes.is_empty() {
+            return Err(Exit::Invalid(format!(
+                "{url}: event {} of tournament {tournament} is a confidential screening result \
+                 the server sends only to an arbiter or fair-play officer of the tournament: \
+                 set ARBITER_TOKEN to such a token to verify the chain through the server",
+                env.sequence
+            )));
+        }
         events.push(envelope_to_stored(&env).map_err(|m| {
             Exit::Unavailable(format!(
                 "{url}: {m} (a server older than this client cannot be replayed through)"

@@ -98,8 +98,15 @@ fn trf_ratings(path: &PathBuf) -> Result<Ratings, ExitCode> {
 }
 
 pub fn run(a: ScreenArgs) -> ExitCode {
-    let games = match pgn::read_file(&a.games, a.max_bytes) {
-        Ok(g) => g,
+    // A collection does without a variant game or one missing its result (said on stderr);
+    // an illegal move, a cut file or a bad tag still refuses the file.
+    let games = match pgn::read_collection(&a.games, a.max_bytes) {
+        Ok((g, skipped)) => {
+            for e in &skipped {
+                eprintln!("warning: skipped {e}");
+            }
+            g
+        }
         Err(e @ PgnError::Unreadable { .. }) => return unreadable(e.to_string()),
         Err(e) => return invalid(e.to_string()),
     };

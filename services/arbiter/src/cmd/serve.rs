@@ -24,15 +24,17 @@ pub enum ServiceName {
     PairingWorker,
     Reporting,
     RatingWorker,
+    Screening,
 }
 
 impl ServiceName {
-    const ALL: [ServiceName; 5] = [
+    const ALL: [ServiceName; 6] = [
         ServiceName::Registration,
         ServiceName::RoundDirector,
         ServiceName::PairingWorker,
         ServiceName::Reporting,
         ServiceName::RatingWorker,
+        ServiceName::Screening,
     ];
 
     fn name(self) -> &'static str {
@@ -42,6 +44,7 @@ impl ServiceName {
             ServiceName::PairingWorker => arbiter_pairing_worker::SERVICE,
             ServiceName::Reporting => arbiter_reporting::SERVICE,
             ServiceName::RatingWorker => arbiter_rating_worker::SERVICE,
+            ServiceName::Screening => arbiter_screening_service::SERVICE,
         }
     }
 }
@@ -82,6 +85,20 @@ pub struct ServeArgs {
     /// Pairings the pairing worker runs at once (default: one per core).
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..))]
     pub pairing_slots: Option<u16>,
+    /// The UCI engine the screening service analyses with (default: `stockfish` on PATH, else
+    /// /usr/games/stockfish). Without one, games are accepted but not screened.
+    #[arg(long, env = "STOCKFISH_PATH", value_name = "PATH")]
+    pub stockfish: Option<std::path::PathBuf>,
+    /// Nodes per position of the screening's quick test, after each round (default: the
+    /// shipped baseline's engine profile; another budget makes the results provisional).
+    #[arg(long, value_name = "N", default_value_t = arbiter_screening_service::Config::default().nodes, value_parser = clap::value_parser!(u64).range(1..))]
+    pub screening_nodes: u64,
+    /// Nodes per position of the on-demand test (RunFullTest).
+    #[arg(long, value_name = "N", default_value_t = arbiter_screening_service::Config::default().deep_nodes, value_parser = clap::value_parser!(u64).range(1..))]
+    pub screening_deep_nodes: u64,
+    /// Engine processes of the screening (one thread each).
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..))]
+    pub screening_workers: u16,
 }
 
 pub fn run(a: ServeArgs) -> ExitCode {
@@ -161,6 +178,15 @@ async fn serve(a: ServeArgs) -> Result<(), Exit> {
             }
             ServiceName::Reporting => arbiter_reporting::register(&mut host),
             ServiceName::RatingWorker => arbiter_rating_worker::register(&mut host),
+            ServiceName::Screening => arbiter_screening_service::register(
+                &mut host,
+                arbiter_screening_service::Config {
+                    stockfish: a.stockfish.clone(),
+                    nodes: a.screening_nodes,
+                    deep_nodes: a.screening_deep_nodes,
+                    workers: usize::from(a.screening_workers),
+                },
+            ),
         }
     }
     if let OpenedLog::Sled(l) = &opened {

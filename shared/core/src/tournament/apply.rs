@@ -282,6 +282,18 @@ impl State {
                 }
                 self.teams.push((e.clone(), members));
             }
+            Event::GameSubmitted(e) => {
+                let on_board = self
+                    .published(e.round)
+                    .is_some_and(|p| e.board >= 1 && e.board as usize <= p.boards.len());
+                if !on_board {
+                    return Err(inconsistent(
+                        event,
+                        format!("round {} has no published board {}", e.round, e.board),
+                    ));
+                }
+                self.games_submitted.insert((e.round, e.board));
+            }
         }
         Ok(())
     }

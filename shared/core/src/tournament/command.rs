@@ -31,6 +31,7 @@ pub enum Command {
     SetVirtualPoints(SetVirtualPoints),
     ForbidPairings(ForbidPairings),
     RecordTeam(RecordTeam),
+    SubmitGame(SubmitGame),
 }
 
 impl Command {
@@ -56,6 +57,7 @@ impl Command {
             Command::SetVirtualPoints(_) => "SetVirtualPoints",
             Command::ForbidPairings(_) => "ForbidPairings",
             Command::RecordTeam(_) => "RecordTeam",
+            Command::SubmitGame(_) => "SubmitGame",
         }
     }
 }
@@ -336,4 +338,18 @@ pub struct ForbidPairings {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RecordTeam {
     pub team: super::event::TeamRecorded,
+}
+
+/// A game's score for a board of a published pairing. The PGN is read (and its legality
+/// checked) before deciding, outside this pure crate; `white`, `black` and `result` are what
+/// its tags and termination say, checked here against the pairing and the recorded result.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SubmitGame {
+    pub round: u32,
+    pub board: u32,
+    pub pgn: String,
+    pub white: String,
+    pub black: String,
+    /// The PGN's result: "1-0", "0-1", "1/2-1/2" or "*".
+    pub result: String,
 }

@@ -54,6 +54,7 @@ pub fn decide(state: &State, command: &Command) -> Result<Vec<Event>, DomainErro
         Command::SetVirtualPoints(c) => d.set_virtual_points(c),
         Command::ForbidPairings(c) => d.forbid_pairings(c),
         Command::RecordTeam(c) => d.record_team(c),
+        Command::SubmitGame(c) => d.submit_game(c),
     }
 }
 
@@ -1325,6 +1326,73 @@ impl Decider<'_> {
             });
         };
         Ok(b.final_result)
+    }
+
+    /// One game per board of a published pairing; its players by registered name; its result
+    /// the recorded one when one is recorded (none recorded yet: a platform may send the game
+    /// before the arbiter records the result, so it is accepted as it is).
+    fn submit_game(&self, c: &SubmitGame) -> Result<Vec<Event>, DomainError> {
+        let recorded = self.board(c.round, c.board)?;
+        if self.s.game_submitted(c.round, c.board) {
+            return Err(DomainError::GameAlreadySubmitted {
+                round: c.round,
+                board: c.board,
+            });
+        }
+        let mismatch = |reason: String| DomainError::GameMismatch {
+            round: c.round,
+            board: c.board,
+            reason,
+        };
+        if c.pgn.trim().is_empty() {
+            return Err(DomainError::invalid("pgn", "empty"));
+        }
+        let board = self
+            .s
+            .published(c.round)
+            .and_then(|p| p.boards.into_iter().nth(c.board as usize - 1))
+            .ok_or(DomainError::RoundNotPublished { round: c.round })?;
+        for (side, pn, given) in [("White", board.white, &c.white), ("Black", board.black, &c.black)] {
+            let name = self
+                .s
+                .player(pn)
+                .map(|p| p.player.name.clone())
+                .unwrap_or_default();
+            if name.trim() != given.trim() {
+                return Err(mismatch(format!(
+                    "the PGN's {side} is {given:?}, the board's {} is player {pn} {name:?}",
+                    side.to_lowercase()
+                )));
+            }
+        }
+        if let Some(result) = recorded {
+            use super::types::BoardResult as R;
+            let expected = match result {
+                R::WhiteWins | R::WhiteWinsUnrated => Some("1-0"),
+                R::BlackWins | R::BlackWinsUnrated => Some("0-1"),
+                R::Draw | R::DrawUnrated => Some("1/2-1/2"),
+                R::WhiteWinsForfeit | R::BlackWinsForfeit | R::DoubleForfeit => {
+                    return Err(mismatch(format!(
+                        "the recorded result is the forfeit {result}: no game was played"
+                    )));
+                }
+                // An arbiter's decision (Laws 12.9) may differ from the score's own ending.
+                R::ArbiterDecision { .. } => None,
+            };
+            if let Some(expected) = expected
+                && c.result.trim() != expected
+            {
+                return Err(mismatch(format!(
+                    "the PGN's result is {:?}, the recorded result is {result}",
+                    c.result.trim()
+                )));
+            }
+        }
+        Ok(vec![Event::GameSubmitted(GameSubmitted {
+            round: c.round,
+            board: c.board,
+            pgn: c.pgn.clone(),
+        })])
     }
 
     fn record_result(&self, c: &RecordResult) -> Result<Vec<Event>, DomainError> {

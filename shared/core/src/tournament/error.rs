@@ -169,6 +169,16 @@ pub enum DomainError {
         reason: String,
     },
 
+    // --- games ---------------------------------------------------------------------------------
+    #[error("round {round}, board {board}: a game is already submitted for this board (one per board)")]
+    GameAlreadySubmitted { round: u32, board: u32 },
+    #[error("round {round}, board {board}: the game does not match the published pairing: {reason}")]
+    GameMismatch {
+        round: u32,
+        board: u32,
+        reason: String,
+    },
+
     // --- replay --------------------------------------------------------------------------------
     #[error("event {event} does not fit the state: {reason}")]
     InconsistentEvent { event: &'static str, reason: String },

@@ -17,8 +17,9 @@
 //! (`PlayerCorrected.new_player_id`; the players between move by one). These two rules,
 //! applied in log order, are the whole renumbering history.
 //!
-//! The log's other events (ratings, norms, screening) belong to other aggregates and are not
-//! part of this type.
+//! `GameSubmitted` is part of this type (one game per board is a rule of the tournament); the
+//! log's other events (ratings, norms, screening results) belong to other aggregates and are
+//! not part of this type.
 
 use super::types::{
     Acceleration, Arbiter, Board, BoardResult, ByeKind, Date, Engine, PairingSystem, Player,
@@ -51,6 +52,7 @@ pub enum Event {
     VirtualPointsSet(VirtualPointsSet),
     PairingsForbidden(PairingsForbidden),
     TeamRecorded(TeamRecorded),
+    GameSubmitted(GameSubmitted),
 }
 
 impl Event {
@@ -74,6 +76,7 @@ impl Event {
             Event::ResultRecorded(_) => "ResultRecorded",
             Event::ResultCorrected(_) => "ResultCorrected",
             Event::RoundClosed(_) => "RoundClosed",
+            Event::GameSubmitted(_) => "GameSubmitted",
             Event::TournamentFinished(_) => "TournamentFinished",
             Event::VirtualPointsSet(_) => "VirtualPointsSet",
             Event::PairingsForbidden(_) => "PairingsForbidden",
@@ -302,4 +305,12 @@ pub struct ResultCorrected {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RoundClosed {
     pub round: u32,
+}
+
+/// A game's score (PGN) for a board of a published pairing; one per board.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameSubmitted {
+    pub round: u32,
+    pub board: u32,
+    pub pgn: String,
 }

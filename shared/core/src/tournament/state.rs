@@ -361,6 +361,9 @@ pub struct State {
     /// Teams, members by entry.
     #[serde(default)]
     pub(crate) teams: Vec<(super::event::TeamRecorded, Vec<Option<EntryId>>)>,
+    /// `(round, board)` of every game submitted (`GameSubmitted`; the PGNs stay in the log).
+    #[serde(default)]
+    pub(crate) games_submitted: std::collections::BTreeSet<(u32, u32)>,
 }
 
 impl State {
@@ -390,6 +393,16 @@ impl State {
     }
 
     // --- rounds --------------------------------------------------------------------------------
+
+    /// Whether a game is submitted for `board` of `round`.
+    pub fn game_submitted(&self, round: u32, board: u32) -> bool {
+        self.games_submitted.contains(&(round, board))
+    }
+
+    /// Games submitted, as `(round, board)` in order.
+    pub fn games_submitted(&self) -> impl Iterator<Item = (u32, u32)> + '_ {
+        self.games_submitted.iter().copied()
+    }
 
     /// The last round started, if any.
     pub fn current_round(&self) -> Option<u32> {

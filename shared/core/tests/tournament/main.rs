@@ -4,6 +4,7 @@
 mod support;
 
 mod availability;
+mod games;
 mod identity;
 mod lifecycle;
 mod pairing_data;

@@ -17,7 +17,7 @@ use arbiter_core::tournament::{
     PlayerWithdrawn, RatingKind, ResultCorrected, ResultRecorded, RoundClosed, RoundStarted, Sex,
     Title, TournamentCreated, TournamentFinished, TournamentUpdated, Unpaired,
 };
-use arbiter_core::tournament::{PairingsForbidden, TeamRecorded, VirtualPointsSet};
+use arbiter_core::tournament::{GameSubmitted, PairingsForbidden, TeamRecorded, VirtualPointsSet};
 use arbiter_core::{PointSystem, ResultCode};
 
 fn invalid(field: &'static str, message: impl Into<String>) -> ConvertError {
@@ -571,6 +571,11 @@ pub fn event_to_wire(e: &Event) -> pb::Event {
             rank: t.rank,
             members: t.members.iter().map(|m| m.unwrap_or(0)).collect(),
         }),
+        Event::GameSubmitted(g) => Kind::GameSubmitted(pb::GameSubmitted {
+            round: g.round,
+            board: g.board,
+            pgn: g.pgn.clone(),
+        }),
     };
     pb::Event {
         kind: Some(kind),
@@ -742,11 +747,15 @@ pub fn event_from_wire(e: &pb::Event) -> Result<Option<Event>, ConvertError> {
             reason: c.reason.clone(),
             new_player_id: c.new_player_id,
         }),
+        Kind::GameSubmitted(g) => Event::GameSubmitted(GameSubmitted {
+            round: g.round,
+            board: g.board,
+            pgn: g.pgn.clone(),
+        }),
         Kind::RatingChangesComputed(_)
         | Kind::NormResult(_)
-        | Kind::GameSubmitted(_)
-        | Kind::ScreeningCompleted(_)
-        | Kind::FlagRaised(_)
+        | Kind::PlayerScreeningComputed(_)
+        | Kind::ScreeningFlagRaised(_)
         | Kind::ChainHeadSigned(_) => return Ok(None),
     }))
 }
@@ -812,6 +821,11 @@ mod tests {
         round_trip(Event::PairingsForbidden(PairingsForbidden {
             player_ids: vec![1, 2],
             rounds: None,
+        }));
+        round_trip(Event::GameSubmitted(GameSubmitted {
+            round: 2,
+            board: 3,
+            pgn: "[White \"A\"]\n\n1. e4 e5 1-0\n".into(),
         }));
         round_trip(Event::TeamRecorded(TeamRecorded {
             number: 2,
@@ -1031,7 +1045,7 @@ mod tests {
         ));
         let other = pb::Event {
             origin: None,
-            kind: Some(Kind::GameSubmitted(pb::GameSubmitted::default())),
+            kind: Some(Kind::ScreeningFlagRaised(pb::ScreeningFlagRaised::default())),
         };
         assert_eq!(event_from_wire(&other), Ok(None));
         assert_eq!(

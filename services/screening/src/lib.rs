@@ -1,0 +1,358 @@
+//! The screening service (spec/screening.md): games in, advisory fair-play screening out.
+//!
+//! - `SubmitGame` (gRPC, arbiters): one game's PGN per board of a published pairing, checked
+//!   against it (the aggregate's rules: `arbiter_core::tournament::SubmitGame`) and for
+//!   legality (`arbiter_screening::pgn`), appended as `GameSubmitted`.
+//! - The worker follows every tournament stream. On `RoundClosed` of round R it screens every
+//!   game submitted for rounds 1..=R (the player's performance in the event so far, spec §0.3:
+//!   the unit of testing is the performance, accumulated round by round) and appends one
+//!   `PlayerScreeningComputed` per player and one `ScreeningFlagRaised` per performance whose
+//!   flag level is above `none` ([`answer`]). Games submitted after their round closed count
+//!   from the next closed round on.
+//! - `RunFullTest` (arbiters, fair-play officers): the same over the games so far at the
+//!   deeper node budget, tier `deep` (the full test's own statistics are not built yet).
+//! - `GetScreening` (admins, arbiters of the tournament, fair-play officers): the screening
+//!   events of a tournament. Confidential: not a public read, never on the pages.
+//!
+//! Like the rating worker: what is appended is a function of the stream up to the trigger and
+//! of the versions the events carry; its command id is derived from the trigger's event id
+//! ([`command_id`]), so handling a trigger twice appends nothing; a start-up sweep answers
+//! triggers left unanswered. The engines are Stockfish processes (one thread each) driven
+//! over pipes; the statistics run on the service kit's background pool. Without an engine the
+//! service logs why and screens nothing (games are still accepted); the other services do not
+//! notice.
+
+pub mod answer;
+mod service;
+
+pub use answer::{Screener, Submitted, Tier};
+pub use service::ScreeningService;
+
+use arbiter_eventlog::{
+    Checkpoint, CheckpointStore, EventLog, ExpectedVersion, LogError, StoredEvent, encode_events,
+};
+use arbiter_proto::events::v1 as pb;
+use arbiter_proto::events::v1::event::Kind;
+use arbiter_screening::cache::PositionCache;
+use arbiter_service_kit::Host;
+use arbiter_service_kit::store::{Feed, TournamentStore, tournament_of};
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use tokio::sync::{OnceCell, watch};
+use tracing::{Instrument, debug, error, info, info_span, warn};
+
+/// The service's name: actor of its appends, key of its checkpoints, durable consumer name.
+pub const SERVICE: &str = "screening";
+
+/// The command id of what the worker appends for the event `event_id`.
+pub fn command_id(event_id: impl std::fmt::Display) -> String {
+    format!("{SERVICE}:{event_id}")
+}
+
+/// The service's settings.
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// The UCI engine; `None`: `$STOCKFISH_PATH`, `stockfish` on PATH, /usr/games/stockfish.
+    pub stockfish: Option<PathBuf>,
+    /// Nodes per position of the quick test (default: the shipped baseline's profile, spec
+    /// §5.4; another budget is recorded in the events and makes them provisional).
+    pub nodes: u64,
+    /// Nodes per position of the on-demand test.
+    pub deep_nodes: u64,
+    /// Engine processes per test (one thread each).
+    pub workers: usize,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            stockfish: None,
+            nodes: arbiter_screening::uci::EngineProfile::quick().nodes,
+            deep_nodes: 10 * arbiter_screening::uci::EngineProfile::quick().nodes,
+            workers: 1,
+        }
+    }
+}
+
+/// The engine pools, started on first use (the quick one by the worker at start).
+pub struct Engines {
+    config: Config,
+    engine: Result<PathBuf, String>,
+    cache: Arc<PositionCache>,
+    quick: OnceCell<Arc<Screener>>,
+    deep: OnceCell<Arc<Screener>>,
+}
+
+impl Engines {
+    pub fn new(config: Config) -> Engines {
+        // A path given explicitly is taken as it is by the library: check it here, so that a
+        // wrong one is said at start rather than at the first closed round.
+        let engine = arbiter_screening::uci::find_engine(config.stockfish.as_deref())
+            .map_err(|e| e.to_string())
+            .and_then(|p| {
+                if p.is_file() {
+                    Ok(p)
+                } else {
+                    Err(format!("engine {}: no such file", p.display()))
+                }
+            });
+        Engines {
+            config,
+            engine,
+            cache: Arc::new(PositionCache::new()),
+            quick: OnceCell::new(),
+            deep: OnceCell::new(),
+        }
+    }
+
+    /// The engine binary, or why there is none.
+    pub fn engine(&self) -> Result<&PathBuf, &str> {
+        self.engine.as_ref().map_err(|e| e.as_str())
+    }
+
+    pub fn cache(&self) -> &Arc<PositionCache> {
+        &self.cache
+    }
+
+    async fn pool(&self, tier: Tier) -> Result<Arc<Screener>, String> {
+        let engine = self.engine()?.clone();
+        let (cell, nodes) = match tier {
+            Tier::Quick => (&self.quick, self.config.nodes),
+            Tier::Deep => (&self.deep, self.config.deep_nodes),
+        };
+        cell.get_or_try_init(|| async {
+            Screener::start(&engine, nodes, self.config.workers, self.cache.clone())
+                .await
+                .map(Arc::new)
+                .map_err(|e| e.to_string())
+        })
+        .await
+        .cloned()
+    }
+
+    pub async fn quick(&self) -> Result<Arc<Screener>, String> {
+        self.pool(Tier::Quick).await
+    }
+
+    pub async fn deep(&self) -> Result<Arc<Screener>, String> {
+        self.pool(Tier::Deep).await
+    }
+}
+
+/// Counters, for tests and logs.
+#[derive(Debug, Default)]
+pub struct WorkerStats {
+    pub triggers: AtomicU64,
+    pub appended: AtomicU64,
+    pub already_answered: AtomicU64,
+    pub nothing_to_append: AtomicU64,
+}
+
+/// The checkpoint key under which the sweep records how far it has read `stream`.
+fn sweep_key(stream: &str) -> String {
+    format!("sweep:{stream}")
+}
+
+/// Screens closed rounds (see the crate documentation).
+pub struct Worker {
+    store: Arc<TournamentStore>,
+    checkpoints: Option<CheckpointStore>,
+    /// Started on the first round with games, so that a server whose events have none runs
+    /// no engine.
+    engines: Arc<Engines>,
+    stats: WorkerStats,
+}
+
+impl Worker {
+    pub fn new(
+        store: Arc<TournamentStore>,
+        checkpoints: Option<CheckpointStore>,
+        engines: Arc<Engines>,
+    ) -> Worker {
+        Worker {
+            store,
+            checkpoints,
+            engines,
+            stats: WorkerStats::default(),
+        }
+    }
+
+    pub fn stats(&self) -> &WorkerStats {
+        &self.stats
+    }
+
+    /// Screens after `e` if it closes a round and is not answered yet. One trigger at a time:
+    /// the engines are the bottleneck, and a stream's answers stay in trigger order.
+    pub async fn handle_event(&self, e: &StoredEvent) -> Result<(), String> {
+        let Some(tournament) = tournament_of(&e.stream) else {
+            return Ok(());
+        };
+        let Ok(wire) = e.decode_event() else {
+            return Ok(());
+        };
+        let Some(Kind::RoundClosed(closed)) = wire.kind else {
+            return Ok(());
+        };
+        self.stats.triggers.fetch_add(1, Ordering::Relaxed);
+        let command = command_id(e.event_id);
+        let span = info_span!("screening_trigger", %tournament, version = e.version, round = closed.round, command_id = %command);
+        async {
+            let current = self.store.current(&e.stream).await.map_err(|x| x.to_string())?;
+            if current.command(&command).is_some() {
+                debug!("already answered");
+                self.stats.already_answered.fetch_add(1, Ordering::Relaxed);
+                return Ok(());
+            }
+            let events = self
+                .store
+                .log()
+                .read(&e.stream, 1)
+                .await
+                .map_err(|x| x.to_string())?;
+            let upto: Vec<StoredEvent> = events.into_iter().take_while(|x| x.version <= e.version).collect();
+            let folded = self.store.as_of(&e.stream, e.version).await.map_err(|x| x.to_string())?;
+            let games = answer::submitted_through(&upto, closed.round);
+            if games.is_empty() {
+                self.stats.nothing_to_append.fetch_add(1, Ordering::Relaxed);
+                return Ok(());
+            }
+            let screener = self.engines.quick().await?;
+            let out = screener
+                .answer(&folded.state, &games, closed.round, Tier::Quick)
+                .await?;
+            if out.is_empty() {
+                self.stats.nothing_to_append.fetch_add(1, Ordering::Relaxed);
+                return Ok(());
+            }
+            append(self.store.log(), &self.stats, &e.stream, &command, SERVICE, &out).await
+        }
+        .instrument(span)
+        .await
+    }
+
+    /// Reads every tournament stream from where the last sweep stopped and answers the
+    /// triggers without an answer. Returns the number of events read.
+    pub async fn sweep(&self) -> Result<u64, LogError> {
+        let mut read = 0u64;
+        for stream in self.store.log().list_streams().await? {
+            if tournament_of(&stream).is_none() {
+                continue;
+            }
+            let from = match &self.checkpoints {
+                Some(c) => c.get(SERVICE, &sweep_key(&stream))?.map_or(0, |c| c.version),
+                None => 0,
+            };
+            let events = self.store.log().read(&stream, from + 1).await?;
+            let mut done = from;
+            for e in &events {
+                if let Err(err) = self.handle_event(e).await {
+                    warn!(%stream, version = e.version, error = %err, "sweep stopped on this stream");
+                    break;
+                }
+                done = e.version;
+                read += 1;
+            }
+            if done > from
+                && let Some(c) = &self.checkpoints
+            {
+                let mark = Checkpoint {
+                    version: done,
+                    snapshot: None,
+                };
+                if let Err(err) = c.put(SERVICE, &sweep_key(&stream), &mark).await {
+                    warn!(%stream, error = %err, "cannot record the sweep position");
+                }
+            }
+        }
+        Ok(read)
+    }
+
+    /// Sweeps, then follows `feed` until `shutdown` turns true.
+    pub async fn follow(
+        self: Arc<Self>,
+        feed: Feed,
+        checkpoints: Option<CheckpointStore>,
+        shutdown: watch::Receiver<bool>,
+    ) -> Result<(), LogError> {
+        match self.sweep().instrument(info_span!("screening_sweep")).await {
+            Ok(n) if n > 0 => info!(events = n, "swept the streams' tails"),
+            Ok(_) => {}
+            Err(e) => warn!(error = %e, "sweep failed"),
+        }
+        let worker = self.clone();
+        feed.follow(
+            SERVICE,
+            checkpoints,
+            move |batch| {
+                let worker = worker.clone();
+                async move {
+                    for e in &batch.events {
+                        worker.handle_event(e).await?;
+                    }
+                    Ok(())
+                }
+            },
+            shutdown,
+        )
+        .await
+    }
+}
+
+/// Appends a screening answer. The same trigger answered again gives the same events, which
+/// the log answers as a replay; a different answer already there stands.
+pub(crate) async fn append(
+    log: &Arc<dyn EventLog>,
+    stats: &WorkerStats,
+    stream: &str,
+    command: &str,
+    actor: &str,
+    events: &[pb::Event],
+) -> Result<(), String> {
+    match log
+        .append(stream, ExpectedVersion::Any, command, actor, encode_events(events))
+        .await
+    {
+        Ok(o) if o.replayed => {
+            stats.already_answered.fetch_add(1, Ordering::Relaxed);
+            Ok(())
+        }
+        Ok(o) => {
+            info!(first = o.first_version, last = o.last_version, events = events.len(), "appended");
+            stats.appended.fetch_add(1, Ordering::Relaxed);
+            Ok(())
+        }
+        Err(LogError::CommandIdReused { .. }) => {
+            warn!("a different answer to this trigger is already in the stream; kept");
+            stats.already_answered.fetch_add(1, Ordering::Relaxed);
+            Ok(())
+        }
+        Err(e) => Err(format!("screening not appended: {e}")),
+    }
+}
+
+/// Adds the screening service to `host`: the gRPC API, and the worker when an engine is
+/// found (otherwise it says so and the service screens nothing).
+pub fn register(host: &mut Host, config: Config) {
+    let store = host.store().clone();
+    let engines = Arc::new(Engines::new(config));
+    match engines.engine() {
+        Ok(path) => {
+            info!(engine = %path.display(), "screening engine found");
+            let (engines_w, store_w) = (engines.clone(), store.clone());
+            let (feed, checkpoints, stopping) = (
+                host.feed().clone(),
+                host.checkpoints().cloned(),
+                host.stopping(),
+            );
+            let worker = Arc::new(Worker::new(store_w, checkpoints.clone(), engines_w));
+            host.follower(SERVICE, worker.follow(feed, checkpoints, stopping));
+        }
+        Err(why) => error!(
+            error = %why,
+            "no chess engine for screening (give --stockfish PATH or STOCKFISH_PATH): games are \
+             accepted but not screened"
+        ),
+    }
+    host.grpc(ScreeningService::new(store, engines).into_server());
+}

@@ -1,0 +1,222 @@
+//! The gRPC implementation of `arbiter.screening.v1.Screening`.
+
+use crate::answer::{self, Tier};
+use crate::{Engines, WorkerStats};
+use arbiter_auth::layer::principal;
+use arbiter_core::tournament::{Command, SubmitGame};
+use arbiter_proto::common::v1::CommandResult;
+use arbiter_proto::events::v1::event::Kind;
+use arbiter_proto::screening::v1 as api;
+use arbiter_proto::screening::v1::screening_server::{Screening, ScreeningServer};
+use arbiter_screening::pgn;
+use arbiter_service_kit::edge::MAX_GAME_PGN_BYTES;
+use arbiter_service_kit::status::unknown_tournament;
+use arbiter_service_kit::store::{CommandContext, TournamentStore, stream_of};
+use std::sync::Arc;
+use tonic::{Request, Response, Status};
+use tracing::{Instrument, info_span};
+
+/// The largest request the service reads: above the one-game limit, so that an oversized PGN
+/// is refused by the edge check naming round and board rather than by the transport.
+pub const MAX_REQUEST_BYTES: usize = 16 * 1024 * 1024;
+
+/// Answers `arbiter.screening.v1.Screening`.
+#[derive(Clone)]
+pub struct ScreeningService {
+    store: Arc<TournamentStore>,
+    engines: Arc<Engines>,
+    stats: Arc<WorkerStats>,
+}
+
+impl ScreeningService {
+    pub fn new(store: Arc<TournamentStore>, engines: Arc<Engines>) -> ScreeningService {
+        ScreeningService {
+            store,
+            engines,
+            stats: Arc::default(),
+        }
+    }
+
+    pub fn into_server(self) -> ScreeningServer<ScreeningService> {
+        ScreeningServer::new(self).max_decoding_message_size(MAX_REQUEST_BYTES)
+    }
+
+    /// The screening events of a stream up to `version` (0 = all).
+    async fn report(&self, stream: &str, version: u64) -> Result<api::ScreeningReport, Status> {
+        let events = self
+            .store
+            .log()
+            .read(stream, 1)
+            .await
+            .map_err(|e| arbiter_service_kit::status::log_status(&e))?;
+        let mut report = api::ScreeningReport::default();
+        for e in events.iter().filter(|e| version == 0 || e.version <= version) {
+            report.version = e.version;
+            match e.decode_event().ok().and_then(|w| w.kind) {
+                Some(Kind::PlayerScreeningComputed(p)) => report.performances.push(p),
+                Some(Kind::ScreeningFlagRaised(f)) => report.flags.push(f),
+                _ => {}
+            }
+        }
+        Ok(report)
+    }
+}
+
+/// The one game of a submitted PGN, or why it is refused (naming round, board, ply and move).
+#[allow(clippy::result_large_err)]
+fn one_game(tid: &str, round: u32, board: u32, text: &str) -> Result<pgn::Game, Status> {
+    let source = format!("tournament {tid}, round {round}, board {board}");
+    let mut games = pgn::parse(text.as_bytes(), &source, MAX_GAME_PGN_BYTES as u64)
+        .map_err(|e| Status::invalid_argument(format!("pgn: {e}")))?;
+    if games.len() != 1 {
+        return Err(Status::invalid_argument(format!(
+            "pgn: {source}: {} games; send one game per board",
+            games.len()
+        )));
+    }
+    Ok(games.remove(0))
+}
+
+#[tonic::async_trait]
+impl Screening for ScreeningService {
+    async fn submit_game(
+        &self,
+        request: Request<api::SubmitGameRequest>,
+    ) -> Result<Response<CommandResult>, Status> {
+        let caller = principal(&request)?;
+        let r = request.into_inner();
+        let span = info_span!("submit_game", round = r.round, board = r.board);
+        async {
+            // Authorized and size-checked before the PGN is read.
+            let ctx = CommandContext::for_request(&caller, &r)?;
+            let (tid, round, board, text) =
+                (ctx.tournament_id.clone(), r.round, r.board, r.pgn.clone());
+            // Reading a game replays every move: CPU work, off the async threads.
+            let game = arbiter_service_kit::background::run(move || one_game(&tid, round, board, &text))
+                .await
+                .map_err(|e| Status::internal(format!("reading the PGN stopped: {e}")))??;
+            let outcome = self
+                .store
+                .execute(&ctx, |_| {
+                    Ok(Command::SubmitGame(SubmitGame {
+                        round: r.round,
+                        board: r.board,
+                        pgn: r.pgn.clone(),
+                        white: game.white.clone(),
+                        black: game.black.clone(),
+                        result: game.result.clone(),
+                    }))
+                })
+                .await?;
+            Ok(Response::new(outcome.into()))
+        }
+        .instrument(span)
+        .await
+    }
+
+    async fn run_full_test(
+        &self,
+        request: Request<api::RunFullTestRequest>,
+    ) -> Result<Response<api::ScreeningReport>, Status> {
+        let caller = principal(&request)?;
+        let r = request.into_inner();
+        let span = info_span!("run_full_test", round = r.round);
+        async {
+            let ctx = CommandContext::for_request(&caller, &r)?;
+            let current = self.store.current(&ctx.stream).await.map_err(|e| e.to_status())?;
+            if !current.state.is_created() {
+                return Err(unknown_tournament(&ctx.tournament_id));
+            }
+            // The same command id again (a retry after a lost answer): the first answer,
+            // from the log, without analysing again.
+            if current.command(&ctx.command_id).is_some() {
+                let events = self
+                    .store
+                    .log()
+                    .read(&ctx.stream, 1)
+                    .await
+                    .map_err(|e| arbiter_service_kit::status::log_status(&e))?;
+                let mut report = api::ScreeningReport {
+                    version: current.version,
+                    ..Default::default()
+                };
+                for e in events.iter().filter(|e| e.command_id == ctx.command_id) {
+                    match e.decode_event().ok().and_then(|w| w.kind) {
+                        Some(Kind::PlayerScreeningComputed(p)) => report.performances.push(p),
+                        Some(Kind::ScreeningFlagRaised(f)) => report.flags.push(f),
+                        _ => {}
+                    }
+                }
+                return Ok(Response::new(report));
+            }
+            let through = match r.round {
+                0 => current.state.current_round().unwrap_or(0),
+                n => n,
+            };
+            let screener = self.engines.deep().await.map_err(|e| {
+                Status::failed_precondition(format!(
+                    "tournament {}: the screening engine is not available: {e}",
+                    ctx.tournament_id
+                ))
+            })?;
+            let events = self
+                .store
+                .log()
+                .read(&ctx.stream, 1)
+                .await
+                .map_err(|e| arbiter_service_kit::status::log_status(&e))?;
+            let events: Vec<_> = events.into_iter().take_while(|e| e.version <= current.version).collect();
+            let games = answer::submitted_through(&events, through);
+            let out = screener
+                .answer(&current.state, &games, through, Tier::Deep)
+                .await
+                .map_err(Status::unavailable)?;
+            if !out.is_empty() {
+                crate::append(
+                    self.store.log(),
+                    &self.stats,
+                    &ctx.stream,
+                    &ctx.command_id,
+                    &ctx.actor,
+                    &out,
+                )
+                .await
+                .map_err(Status::unavailable)?;
+            }
+            let mut report = api::ScreeningReport {
+                version: current.version,
+                ..Default::default()
+            };
+            for e in out {
+                match e.kind {
+                    Some(Kind::PlayerScreeningComputed(p)) => report.performances.push(p),
+                    Some(Kind::ScreeningFlagRaised(f)) => report.flags.push(f),
+                    _ => {}
+                }
+            }
+            Ok(Response::new(report))
+        }
+        .instrument(span)
+        .await
+    }
+
+    async fn get_screening(
+        &self,
+        request: Request<api::GetScreeningRequest>,
+    ) -> Result<Response<api::ScreeningReport>, Status> {
+        let caller = principal(&request)?;
+        let t = request.into_inner().tournament.unwrap_or_default();
+        let stream = stream_of(&t.tournament_id)?;
+        // Confidential (spec §13): only the roles FAIR_PLAY_CALLS allows, on their tournaments.
+        caller.authorize("GetScreening", t.tournament_id.trim())?;
+        async {
+            let current = self.store.current(&stream).await.map_err(|e| e.to_status())?;
+            if !current.state.is_created() {
+                return Err(unknown_tournament(&t.tournament_id));
+            }
+            Ok(Response::new(self.report(&stream, t.as_of_version).await?))
+        }
+        .instrument(info_span!("get_screening"))
+        .await
+    }
+}
