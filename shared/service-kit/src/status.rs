@@ -29,6 +29,7 @@ pub fn domain_code(e: &DomainError) -> Code {
         | D::NotAvailable { .. }
         | D::PlayersLeftOut { .. }
         | D::Rematch { .. }
+        | D::OffSchedule { .. }
         | D::ByeNotAllowed { .. } => Code::InvalidArgument,
         D::StaleAttempt { .. } => Code::Aborted,
         D::InconsistentEvent { .. } => Code::Internal,
@@ -50,6 +51,7 @@ pub fn domain_code(e: &DomainError) -> Code {
         | D::ResultsMissing { .. }
         | D::NotEnoughPlayers { .. }
         | D::RoundsRemaining { .. }
+        | D::RoundRobinRounds { .. }
         | D::NoProposal { .. }
         | D::ResultNotRecorded { .. }
         | D::ResultUnchanged { .. } => Code::FailedPrecondition,

@@ -80,11 +80,13 @@ mod command;
 mod decide;
 mod error;
 mod event;
+mod schedule;
 mod state;
 mod types;
 
 pub use command::*;
 pub use decide::decide;
+pub use schedule::{ScheduledRound, round_robin_rounds, round_robin_schedule};
 pub use error::DomainError;
 pub use event::*;
 pub use state::{

@@ -11,4 +11,5 @@ mod pairing_input;
 mod props;
 mod registration;
 mod results;
+mod round_robin;
 mod rounds;
