@@ -996,6 +996,40 @@ mod tests {
         }
     }
 
+    #[tokio::test]
+    async fn a_round_robins_round_is_its_berger_tables() {
+        let log: Arc<dyn EventLog> = Arc::new(SledLog::temporary().unwrap());
+        let store = Arc::new(TournamentStore::new(log.clone(), SERVICE, None));
+        // 3 players, 3 rounds: the table of 4 (handbook: R1 1-4 2-3), number 4 is the rest.
+        tournament_of(&store, 3, PairingSystem::RoundRobin).await;
+        let f = store.current("tournament-w").await.unwrap();
+        let requested = f.request_version(1, 1).unwrap();
+        let worker = Worker::new(store.clone());
+        worker
+            .handle_request("tournament-w", 1, 1, requested)
+            .await
+            .unwrap();
+        let after = store.current("tournament-w").await.unwrap();
+        let p = after.state.proposal(1).expect("a proposal");
+        assert_eq!(p.rule_set, "berger");
+        assert_eq!(p.engine.name, "arbiter-berger");
+        let boards: Vec<(u32, u32)> = p.boards.iter().map(|b| (b.white, b.black)).collect();
+        assert_eq!(boards, [(2, 3)]);
+        assert_eq!(
+            p.unpaired,
+            [arbiter_core::tournament::Unpaired {
+                player_id: 1,
+                code: ResultCode::ZeroBye
+            }]
+        );
+        assert!(p.explanation.contains("player 1 rests"), "{}", p.explanation);
+        let before = store.as_of("tournament-w", requested).await.unwrap();
+        assert_eq!(
+            p.input_digest,
+            engine::round_robin_digest(&before.state, 1).to_vec()
+        );
+    }
+
     #[test]
     fn the_digest_covers_every_input_field() {
         let mut s = arbiter_core::tournament::State::default();
