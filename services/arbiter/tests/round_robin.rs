@@ -416,6 +416,25 @@ async fn round_robins_publish_the_handbooks_schedule() {
     assert_eq!(swiss.code(), Code::FailedPrecondition, "{swiss:?}");
     assert!(swiss.message().contains("no schedule"), "{}", swiss.message());
 
+    // The pairing worker's check of a published round: the schedule's round, same digest.
+    let mut pw = arbiter_proto::pairing_worker::v1::pairing_worker_client::PairingWorkerClient::new(
+        channel(&server.grpc),
+    );
+    for (tid, round) in [("rr-5-single", 3), ("rr-8-double", 13)] {
+        let check = pw
+            .check(arbiter_proto::pairing_worker::v1::CheckRequest {
+                tournament: tref(tid),
+                round,
+            })
+            .await
+            .expect("check")
+            .into_inner();
+        assert!(check.matches, "{tid} round {round}: {check:?}");
+        assert_eq!(check.published_input_digest, check.recomputed_input_digest);
+        assert_eq!(check.published_input_digest.len(), 32);
+        assert!(check.explanation.contains("Berger table"), "{}", check.explanation);
+    }
+
     let elapsed = started.elapsed();
     server.terminate();
     // The audit re-derives every round from the table.
