@@ -15,11 +15,11 @@
 
 mod support;
 
+use arbiter_core::tournament::BoardResult;
 use arbiter_proto::events::v1 as pb;
 use arbiter_proto::registration::v1 as reg;
 use arbiter_proto::reporting::v1 as rep;
 use arbiter_proto::round_director::v1 as rd;
-use arbiter_core::tournament::BoardResult;
 use serde_json::Value;
 use std::time::Duration;
 use support::*;
@@ -156,9 +156,8 @@ async fn register(c: &mut Clients, tid: &str, n: u32) {
 }
 
 async fn schedule(c: &mut Clients, tid: &str) -> Vec<Round> {
-    let s = c
-        .rd
-        .get_schedule(rd::GetTournamentRequest {
+    let s =
+        c.rd.get_schedule(rd::GetTournamentRequest {
             tournament: tref(tid),
         })
         .await
@@ -392,7 +391,10 @@ async fn round_robins_publish_the_handbooks_schedule() {
         .into_inner();
     let text = String::from_utf8(trf.trf).unwrap();
     arbiter_trf::parse(&text).expect("the export reads back");
-    assert!(text.contains("0000 - Z"), "a rest is a zero-point round:\n{text}");
+    assert!(
+        text.contains("0000 - Z"),
+        "a rest is a zero-point round:\n{text}"
+    );
     let http = server.http.clone().expect("http");
     for path in [
         "/t/rr-5-single/standings",
@@ -414,7 +416,11 @@ async fn round_robins_publish_the_handbooks_schedule() {
         .await
         .unwrap_err();
     assert_eq!(swiss.code(), Code::FailedPrecondition, "{swiss:?}");
-    assert!(swiss.message().contains("no schedule"), "{}", swiss.message());
+    assert!(
+        swiss.message().contains("no schedule"),
+        "{}",
+        swiss.message()
+    );
 
     // The pairing worker's check of a published round: the schedule's round, same digest.
     let mut pw = arbiter_proto::pairing_worker::v1::pairing_worker_client::PairingWorkerClient::new(
@@ -432,7 +438,11 @@ async fn round_robins_publish_the_handbooks_schedule() {
         assert!(check.matches, "{tid} round {round}: {check:?}");
         assert_eq!(check.published_input_digest, check.recomputed_input_digest);
         assert_eq!(check.published_input_digest.len(), 32);
-        assert!(check.explanation.contains("Berger table"), "{}", check.explanation);
+        assert!(
+            check.explanation.contains("Berger table"),
+            "{}",
+            check.explanation
+        );
     }
 
     let elapsed = started.elapsed();
@@ -492,7 +502,8 @@ async fn round_robin_refusals_and_withdrawals() {
         .unwrap_err();
     assert_eq!(e.code(), Code::InvalidArgument, "{e:?}");
     assert!(
-        e.message().contains("round 1, board 2: the round-robin schedule (Berger table) has 2-5, not 5-2"),
+        e.message()
+            .contains("round 1, board 2: the round-robin schedule (Berger table) has 2-5, not 5-2"),
         "{}",
         e.message()
     );
@@ -508,7 +519,11 @@ async fn round_robin_refusals_and_withdrawals() {
         })
         .await
         .unwrap_err();
-    assert!(e.message().contains("forfeit (C.05 §6.6)"), "{}", e.message());
+    assert!(
+        e.message().contains("forfeit (C.05 §6.6)"),
+        "{}",
+        e.message()
+    );
     let e = c
         .reg
         .register_player(reg::RegisterPlayerRequest {
@@ -521,7 +536,11 @@ async fn round_robin_refusals_and_withdrawals() {
         })
         .await
         .unwrap_err();
-    assert!(e.message().contains("takes no late entries"), "{}", e.message());
+    assert!(
+        e.message().contains("takes no late entries"),
+        "{}",
+        e.message()
+    );
 
     // C.05 §6.6, 6 players, 5 games each. Player 6 withdraws from round 3 after 2 games (less
     // than 50 %): the points scored by or against him do not count. Player 6 of the other
@@ -569,11 +588,7 @@ async fn round_robin_refusals_and_withdrawals() {
                 if involves_6 && from_round == 3 {
                     continue;
                 }
-                let winner = if round >= from_round && w == 6 {
-                    b
-                } else {
-                    w
-                };
+                let winner = if round >= from_round && w == 6 { b } else { w };
                 points[winner as usize] += 10;
             }
         }

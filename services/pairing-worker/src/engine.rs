@@ -52,10 +52,7 @@ pub fn round_robin_digest(state: &State, round: u32) -> [u8; 32] {
 }
 
 /// The round of a round robin's schedule as the worker proposes it, with its explanation.
-pub fn round_robin_round(
-    state: &State,
-    round: u32,
-) -> Result<(ScheduledRound, String), String> {
+pub fn round_robin_round(state: &State, round: u32) -> Result<(ScheduledRound, String), String> {
     let scheduled = state.scheduled_round(round).map_err(|e| e.to_string())?;
     let n = state.player_count();
     let double = state

@@ -867,8 +867,9 @@ fn check_round_robin(
     round: u32,
     published: &arbiter_core::tournament::PublishedPairing,
 ) -> Result<api::CheckResponse, Status> {
-    let (scheduled, explanation) = engine::round_robin_round(before, round)
-        .map_err(|why| Status::failed_precondition(format!("tournament {tid}: round {round}: {why}")))?;
+    let (scheduled, explanation) = engine::round_robin_round(before, round).map_err(|why| {
+        Status::failed_precondition(format!("tournament {tid}: round {round}: {why}"))
+    })?;
     let mut differences = Vec::new();
     for i in 0..published.boards.len().max(scheduled.boards.len()) {
         let a = published.boards.get(i).map(|b| pb::Board {
@@ -1092,7 +1093,11 @@ mod tests {
                 code: ResultCode::ZeroBye
             }]
         );
-        assert!(p.explanation.contains("player 1 rests"), "{}", p.explanation);
+        assert!(
+            p.explanation.contains("player 1 rests"),
+            "{}",
+            p.explanation
+        );
         let before = store.as_of("tournament-w", requested).await.unwrap();
         assert_eq!(
             p.input_digest,

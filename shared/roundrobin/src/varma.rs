@@ -28,11 +28,27 @@ pub struct VarmaTable {
 const TABLES: [(u32, [&[u32]; 4]); 8] = [
     (10, [&[3, 4, 8], &[5, 7, 9], &[1, 6], &[2, 10]]),
     (12, [&[4, 5, 9, 10], &[1, 2, 7], &[6, 8, 12], &[3, 11]]),
-    (14, [&[4, 5, 6, 11, 12], &[1, 2, 8, 9], &[7, 10, 13], &[3, 14]]),
-    (16, [&[5, 6, 7, 12, 13, 14], &[1, 2, 3, 9, 10], &[8, 11, 15], &[4, 16]]),
+    (
+        14,
+        [&[4, 5, 6, 11, 12], &[1, 2, 8, 9], &[7, 10, 13], &[3, 14]],
+    ),
+    (
+        16,
+        [
+            &[5, 6, 7, 12, 13, 14],
+            &[1, 2, 3, 9, 10],
+            &[8, 11, 15],
+            &[4, 16],
+        ],
+    ),
     (
         18,
-        [&[5, 6, 7, 8, 14, 15, 16], &[1, 2, 3, 10, 11, 12], &[9, 13, 17], &[4, 18]],
+        [
+            &[5, 6, 7, 8, 14, 15, 16],
+            &[1, 2, 3, 10, 11, 12],
+            &[9, 13, 17],
+            &[4, 18],
+        ],
     ),
     (
         20,
@@ -183,7 +199,12 @@ pub fn varma_draw(
     let mut left: Vec<(char, Vec<u32>)> = table
         .groups
         .iter()
-        .map(|&(g, nums)| (g, nums.iter().copied().filter(|&x| Some(x) != bye).collect()))
+        .map(|&(g, nums)| {
+            (
+                g,
+                nums.iter().copied().filter(|&x| Some(x) != bye).collect(),
+            )
+        })
         .collect();
     let mut take = |l: Lot<'_>| -> Result<usize, VarmaError> {
         let chosen = lot(&l);
@@ -222,7 +243,11 @@ pub fn varma_draw(
             federation,
             options: options.clone(),
         })?];
-        let envelope = &mut left.iter_mut().find(|(g, _)| *g == group).expect("chosen").1;
+        let envelope = &mut left
+            .iter_mut()
+            .find(|(g, _)| *g == group)
+            .expect("chosen")
+            .1;
         for &j in &members {
             let k = take(Lot::Number {
                 player: &entrants[j].name,

@@ -105,7 +105,10 @@ fn compatriots_draw_from_one_group_and_every_number_is_drawn_once() {
         let drawn = varma_draw(&f, |lot| {
             k = k.wrapping_mul(31).wrapping_add(7);
             let options = match lot {
-                Lot::Envelope { federation, options } => {
+                Lot::Envelope {
+                    federation,
+                    options,
+                } => {
                     envelopes.push((federation.to_string(), options.clone()));
                     options.len()
                 }
@@ -149,7 +152,9 @@ fn an_odd_field_never_draws_the_rest_number_and_bad_lots_are_refused() {
         })
     );
     // Eleven players of one federation in a field of twelve: no group holds eleven numbers.
-    let mut big: Vec<Entrant> = (0..11).map(|i| entrant(&format!("P{i:02}"), "ESP")).collect();
+    let mut big: Vec<Entrant> = (0..11)
+        .map(|i| entrant(&format!("P{i:02}"), "ESP"))
+        .collect();
     big.push(entrant("Solo", "ARG"));
     assert!(matches!(
         varma_draw(&big, |_| 0),

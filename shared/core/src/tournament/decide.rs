@@ -853,7 +853,8 @@ impl Decider<'_> {
         let reason = line("reason", &c.reason, true)?;
         // C.04.2.B.2-3: his place among the others, ties after those registered before him.
         // A round robin's numbers are the drawing of lots: a correction never moves them.
-        let new_player_id = if self.s.current_round().is_none() && self.t.pairing_system.is_swiss() {
+        let new_player_id = if self.s.current_round().is_none() && self.t.pairing_system.is_swiss()
+        {
             let place = 1 + self
                 .s
                 .players()
@@ -1324,7 +1325,11 @@ impl Decider<'_> {
                 ),
             ));
         }
-        let text = |p: Option<&Pair>| p.map_or("no game".to_string(), |p| format!("{}-{}", p.white, p.black));
+        let text = |p: Option<&Pair>| {
+            p.map_or("no game".to_string(), |p| {
+                format!("{}-{}", p.white, p.black)
+            })
+        };
         for i in 0..pairs.len().max(scheduled.boards.len()) {
             let (given, expected) = (pairs.get(i), scheduled.boards.get(i));
             if given != expected {

@@ -86,9 +86,9 @@ mod types;
 
 pub use command::*;
 pub use decide::decide;
-pub use schedule::{ScheduledRound, round_robin_rounds, round_robin_schedule};
 pub use error::DomainError;
 pub use event::*;
+pub use schedule::{ScheduledRound, round_robin_rounds, round_robin_schedule};
 pub use state::{
     Availability, CorrectionEffect, CorrectionRecord, MAX_PLAYERS, MAX_ROUNDS, PairingCandidate,
     PairingSnapshot, PlayerRecord, PublishedBoard, PublishedPairing, RoundPhase, State, Withdrawal,

@@ -67,12 +67,11 @@ impl State {
     /// registered, withdrawn ones included: their games stay on the schedule and are forfeited,
     /// C.05 §6.4 and §6.6).
     pub fn schedule(&self) -> Result<Vec<ScheduledRound>, DomainError> {
-        let system = self
-            .tournament()
-            .map(|t| t.pairing_system)
-            .ok_or(DomainError::TournamentNotCreated {
+        let system = self.tournament().map(|t| t.pairing_system).ok_or(
+            DomainError::TournamentNotCreated {
                 command: "Schedule",
-            })?;
+            },
+        )?;
         round_robin_schedule(system, self.player_count())
     }
 
@@ -109,7 +108,11 @@ impl State {
             return Vec::new();
         }
         // Each cycle gives every player n − 1 games (an odd field's extra round is a rest).
-        let cycles = if t.pairing_system == PairingSystem::DoubleRoundRobin { 2 } else { 1 };
+        let cycles = if t.pairing_system == PairingSystem::DoubleRoundRobin {
+            2
+        } else {
+            1
+        };
         let scheduled = (n - 1) * cycles;
         self.withdrawals()
             .into_iter()

@@ -73,7 +73,10 @@ fn the_pairing_is_the_schedules_round_board_by_board() {
         }
     );
     let err = g.when(propose_rr(2, &[(4, 3)], None)).unwrap_err();
-    assert!(matches!(err, DomainError::OffSchedule { board: 2, .. }), "{err}");
+    assert!(
+        matches!(err, DomainError::OffSchedule { board: 2, .. }),
+        "{err}"
+    );
 }
 
 #[test]
@@ -92,7 +95,10 @@ fn an_odd_field_rests_with_zero_points_and_has_no_pairing_allocated_bye() {
         }]
     );
     let err = g.when(propose_rr(1, &[(2, 3)], Some(1))).unwrap_err();
-    assert!(matches!(&err, DomainError::Invalid { field, .. } if field == "bye"), "{err}");
+    assert!(
+        matches!(&err, DomainError::Invalid { field, .. } if field == "bye"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -123,7 +129,12 @@ fn withdrawals_below_half_are_cancelled_for_the_standings() {
     let above = played(after_one, 2, &[(4, 3), (1, 2)], &[BlackWins, Draw]).cmd(withdraw(4, 3));
     assert!(above.state().withdrawn_below_half().is_empty());
     // A forfeit is no completed game.
-    let forfeited = played(rr(3, &FOUR), 1, &[(1, 4), (2, 3)], &[WhiteWinsForfeit, Draw]);
+    let forfeited = played(
+        rr(3, &FOUR),
+        1,
+        &[(1, 4), (2, 3)],
+        &[WhiteWinsForfeit, Draw],
+    );
     let forfeited = played(forfeited, 2, &[(4, 3), (1, 2)], &[BlackWins, Draw]).cmd(withdraw(4, 3));
     assert_eq!(forfeited.state().withdrawn_below_half(), vec![4]);
 }
