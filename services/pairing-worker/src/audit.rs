@@ -1,7 +1,9 @@
 //! The audit of a tournament's stream: the hash chain, the fold, and every published pairing
 //! re-run from the events before it.
 
-use crate::engine::{boards_of, input_digest, input_for};
+use crate::engine::{
+    boards_of, input_digest, input_for, is_round_robin, round_robin_digest, round_robin_round,
+};
 use arbiter_core::ResultCode;
 use arbiter_core::tournament::{Event, Pair, PairingPublished, State};
 use arbiter_eventlog::{ChainBreak, StoredEvent, Version, verify_chain};
@@ -192,6 +194,10 @@ fn rerun(before: &State, p: &PairingPublished, version: Version) -> RoundAudit {
         differences: Vec::new(),
         verdict: None,
     };
+    if is_round_robin(before) {
+        rerun_round_robin(before, p, &mut out);
+        return out;
+    }
     let input = match input_for(before, p.round, None) {
         Ok((_, input)) => input,
         Err(why) => {
@@ -268,6 +274,59 @@ fn rerun(before: &State, p: &PairingPublished, version: Version) -> RoundAudit {
         }
     }
     out
+}
+
+/// A round robin's published round against its schedule, board by board (a schedule has no
+/// board order to forgive, even when published by hand), and its recorded input digest.
+fn rerun_round_robin(before: &State, p: &PairingPublished, out: &mut RoundAudit) {
+    let scheduled = match round_robin_round(before, p.round) {
+        Ok((scheduled, _)) => scheduled,
+        Err(why) => {
+            out.differences
+                .push(format!("the schedule cannot be built: {why}"));
+            return;
+        }
+    };
+    let published: Vec<Pair> = p
+        .boards
+        .iter()
+        .map(|b| Pair::new(b.white, b.black))
+        .collect();
+    for i in 0..published.len().max(scheduled.boards.len()) {
+        match (published.get(i), scheduled.boards.get(i)) {
+            (Some(a), Some(b)) if a == b => {}
+            (a, b) => out.differences.push(format!(
+                "board {}: published {}, schedule {}",
+                i + 1,
+                a.map_or("-".into(), pair_text),
+                b.map_or("-".into(), pair_text)
+            )),
+        }
+    }
+    let published_rest = p
+        .unpaired
+        .iter()
+        .find(|u| u.code == ResultCode::ZeroBye && Some(u.player_id) == scheduled.rest)
+        .map(|u| u.player_id);
+    if published_rest != scheduled.rest {
+        out.differences.push(format!(
+            "rest: published {}, schedule {}",
+            published_rest.map_or("none".into(), |x| x.to_string()),
+            scheduled.rest.map_or("none".into(), |x| x.to_string())
+        ));
+    }
+    if !out.manual
+        && let Some(proposal) = before.proposal(p.round)
+    {
+        let digest = round_robin_digest(before, p.round);
+        if proposal.input_digest != digest {
+            out.differences.push(format!(
+                "input digest: the proposal recorded {}, the events before the publication give {}",
+                hex(&proposal.input_digest),
+                hex(&digest)
+            ));
+        }
+    }
 }
 
 fn hex(b: &[u8]) -> String {

@@ -2,7 +2,8 @@
 //! canonical digest, and the answer (proposal or failure) the worker appends.
 
 use arbiter_core::tournament::{
-    Engine, PairingSnapshot, ProposePairing, ReportPairingFailure, State,
+    Engine, PairingSnapshot, PairingSystem, ProposePairing, ReportPairingFailure, ScheduledRound,
+    State,
 };
 use arbiter_core::{Color, Score};
 use arbiter_pairing::{PairingInput, PlayerInput, RoundPairing, RuleSet, pair};
@@ -16,6 +17,73 @@ pub fn engine() -> Engine {
     }
 }
 
+/// What proposes a round robin's rounds: the Berger table (shared/roundrobin), not an engine's
+/// search.
+pub fn round_robin_engine() -> Engine {
+    Engine {
+        name: "arbiter-berger".to_string(),
+        version: env!("CARGO_PKG_VERSION").to_string(),
+    }
+}
+
+/// Whether the tournament is a round robin (its rounds come from its schedule).
+pub fn is_round_robin(state: &State) -> bool {
+    state
+        .tournament()
+        .is_some_and(|t| !t.pairing_system.is_swiss())
+}
+
+/// SHA-256 of what a round robin's round is derived from: rule set, round, number of rounds and
+/// the field (pairing numbers 1..=n, the drawing of lots). Nothing else enters the Berger table.
+pub fn round_robin_digest(state: &State, round: u32) -> [u8; 32] {
+    let mut h = Sha256::new();
+    h.update(b"arbiter.round-robin-input.v1\0");
+    let rule_set = state
+        .tournament()
+        .map(|t| t.rule_set.as_str())
+        .unwrap_or_default()
+        .as_bytes();
+    h.update((rule_set.len() as u32).to_be_bytes());
+    h.update(rule_set);
+    h.update(round.to_be_bytes());
+    h.update(state.total_rounds().to_be_bytes());
+    h.update(state.player_count().to_be_bytes());
+    h.finalize().into()
+}
+
+/// The round of a round robin's schedule as the worker proposes it, with its explanation.
+pub fn round_robin_round(state: &State, round: u32) -> Result<(ScheduledRound, String), String> {
+    let scheduled = state.scheduled_round(round).map_err(|e| e.to_string())?;
+    let n = state.player_count();
+    let double = state
+        .tournament()
+        .is_some_and(|t| t.pairing_system == PairingSystem::DoubleRoundRobin);
+    let single_rounds = n - 1 + n % 2;
+    let mut why = format!(
+        "Berger table for {n} players (the table of {} numbers), ",
+        n + n % 2
+    );
+    if double {
+        let (cycle, r) = if round > single_rounds {
+            (2, round - single_rounds)
+        } else {
+            (1, round)
+        };
+        why.push_str(&format!(
+            "double round robin, cycle {cycle}, round {r} of the cycle (the first cycle's last two rounds swapped, the second with colours reversed: spec/round-robin.md §3.4)"
+        ));
+    } else {
+        why.push_str(&format!("round {round}"));
+    }
+    if let Some(rest) = scheduled.rest {
+        why.push_str(&format!(
+            "; player {rest} rests (he meets the table's highest number): zero points, not a pairing-allocated bye"
+        ));
+    }
+    why.push('.');
+    Ok((scheduled, why))
+}
+
 /// The engine's input for `round` of a folded tournament, with the tournament's rule set or
 /// `rule_set` instead. Every player's virtual points of acceleration are given for rounds
 /// 1..=round. A tournament without an initial colour (to be drawn by lot) is paired with White
@@ -27,10 +95,10 @@ pub fn input_for(
 ) -> Result<(PairingSnapshot, PairingInput), String> {
     let snapshot = state.pairing_input(round).map_err(|e| e.to_string())?;
     // Every Swiss system has an engine (Dutch, Dubov, Burstein, Lim; the rule set names the
-    // one); round robins are drawn, not paired.
+    // one); round robins are drawn, not paired (`round_robin_round`).
     if !snapshot.pairing_system.is_swiss() {
         return Err(format!(
-            "no engine for the pairing system {:?} yet",
+            "{:?} is not paired by an engine: its rounds are the Berger table's (GetSchedule)",
             snapshot.pairing_system
         ));
     }
@@ -160,6 +228,31 @@ pub fn answer(state: &State, round: u32, based_on_version: u64) -> Answer {
             reason,
         })
     };
+    if is_round_robin(state) {
+        let digest = round_robin_digest(state, round).to_vec();
+        return match round_robin_round(state, round) {
+            Ok((scheduled, explanation)) => Answer::Proposed(ProposePairing {
+                round,
+                attempt,
+                boards: scheduled.boards,
+                bye: None,
+                engine: round_robin_engine(),
+                rule_set: rule_set.clone(),
+                based_on_version,
+                input_digest: digest,
+                explanation,
+            }),
+            Err(reason) => Answer::Failed(ReportPairingFailure {
+                round,
+                attempt,
+                engine: round_robin_engine(),
+                rule_set: rule_set.clone(),
+                based_on_version,
+                input_digest: digest,
+                reason,
+            }),
+        };
+    }
     let input = match input_for(state, round, None) {
         Ok((_, input)) => input,
         Err(why) => return failed(Vec::new(), why),

@@ -800,6 +800,9 @@ impl PairingWorkerApi for PairingWorkerService {
             .as_of(&stream, published_at - 1)
             .await
             .map_err(|e| e.to_status())?;
+        if engine::is_round_robin(&before.state) {
+            return check_round_robin(&tid, &before.state, round, &published).map(Response::new);
+        }
         let (_, input) = input_for(&before.state, round, None).map_err(|why| {
             Status::failed_precondition(format!("tournament {tid}: round {round}: {why}"))
         })?;
@@ -870,6 +873,74 @@ impl PairingWorkerApi for PairingWorkerService {
             explanation: p.explanation.render(),
         }))
     }
+}
+
+/// `Check` of a round robin's published round: the schedule's round board by board (there is
+/// no rule to judge a difference by: the schedule is the rule), its rest, and the digest.
+#[allow(clippy::result_large_err)]
+fn check_round_robin(
+    tid: &str,
+    before: &State,
+    round: u32,
+    published: &arbiter_core::tournament::PublishedPairing,
+) -> Result<api::CheckResponse, Status> {
+    let (scheduled, explanation) = engine::round_robin_round(before, round).map_err(|why| {
+        Status::failed_precondition(format!("tournament {tid}: round {round}: {why}"))
+    })?;
+    let mut differences = Vec::new();
+    for i in 0..published.boards.len().max(scheduled.boards.len()) {
+        let a = published.boards.get(i).map(|b| pb::Board {
+            number: b.number,
+            white: b.white,
+            black: b.black,
+        });
+        let b = scheduled.boards.get(i).map(|p| pb::Board {
+            number: i as u32 + 1,
+            white: p.white,
+            black: p.black,
+        });
+        let same =
+            matches!((&a, &b), (Some(x), Some(y)) if x.white == y.white && x.black == y.black);
+        if !same {
+            differences.push(api::BoardDifference {
+                board: i as u32 + 1,
+                published: a,
+                recomputed: b,
+            });
+        }
+    }
+    let published_rest = published
+        .unpaired
+        .iter()
+        .find(|u| Some(u.player_id) == scheduled.rest)
+        .map(|u| u.player_id);
+    let mut unpaired_differences = Vec::new();
+    if published_rest != scheduled.rest {
+        unpaired_differences.extend(published_rest);
+        unpaired_differences.extend(scheduled.rest);
+    }
+    let matches = differences.is_empty() && unpaired_differences.is_empty();
+    Ok(api::CheckResponse {
+        deciding_rule: if matches {
+            String::new()
+        } else {
+            "C.05 §5.1 (Berger tables)".to_string()
+        },
+        verdict: if matches {
+            String::new()
+        } else {
+            "the published pairing is not the round-robin schedule's round".to_string()
+        },
+        matches,
+        published_input_digest: before
+            .proposal(round)
+            .map(|pp| pp.input_digest)
+            .unwrap_or_default(),
+        recomputed_input_digest: engine::round_robin_digest(before, round).to_vec(),
+        differences,
+        unpaired_differences,
+        explanation,
+    })
 }
 
 /// Adds the pairing worker to `host`: the pool (`slots` engines at once, default one per core)
@@ -1011,6 +1082,44 @@ mod tests {
             assert_eq!((p.boards.len(), p.unpaired.len()), (3, 1), "{name}");
             assert!(p.explanation.contains(title), "{}", p.explanation);
         }
+    }
+
+    #[tokio::test]
+    async fn a_round_robins_round_is_its_berger_tables() {
+        let log: Arc<dyn EventLog> = Arc::new(SledLog::temporary().unwrap());
+        let store = Arc::new(TournamentStore::new(log.clone(), SERVICE, None));
+        // 3 players, 3 rounds: the table of 4 (handbook: R1 1-4 2-3), number 4 is the rest.
+        tournament_of(&store, 3, PairingSystem::RoundRobin).await;
+        let f = store.current("tournament-w").await.unwrap();
+        let requested = f.request_version(1, 1).unwrap();
+        let worker = Worker::new(store.clone());
+        worker
+            .handle_request("tournament-w", 1, 1, requested)
+            .await
+            .unwrap();
+        let after = store.current("tournament-w").await.unwrap();
+        let p = after.state.proposal(1).expect("a proposal");
+        assert_eq!(p.rule_set, "berger");
+        assert_eq!(p.engine.name, "arbiter-berger");
+        let boards: Vec<(u32, u32)> = p.boards.iter().map(|b| (b.white, b.black)).collect();
+        assert_eq!(boards, [(2, 3)]);
+        assert_eq!(
+            p.unpaired,
+            [arbiter_core::tournament::Unpaired {
+                player_id: 1,
+                code: ResultCode::ZeroBye
+            }]
+        );
+        assert!(
+            p.explanation.contains("player 1 rests"),
+            "{}",
+            p.explanation
+        );
+        let before = store.as_of("tournament-w", requested).await.unwrap();
+        assert_eq!(
+            p.input_digest,
+            engine::round_robin_digest(&before.state, 1).to_vec()
+        );
     }
 
     #[test]

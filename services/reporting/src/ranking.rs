@@ -176,6 +176,17 @@ pub fn model(state: &State, rounds: u32) -> Tournament {
             _ => PairingKind::Swiss,
         };
     }
+    // C.05 §6.6: a round robin's player who withdrew before completing half of his games
+    // counts for nobody's points (his results stay in the crosstable and the TRF for rating):
+    // his rounds, and his opponents' rounds against him, count as unplayed, zero-point rounds.
+    let cancelled = state.withdrawn_below_half();
+    let counted = |pn: PlayerId, e: RoundEntry| {
+        if cancelled.contains(&pn) || e.opponent.is_some_and(|o| cancelled.contains(&o)) {
+            RoundEntry::bye(ResultCode::ZeroBye)
+        } else {
+            e
+        }
+    };
     m.players = state
         .players()
         .map(|p| {
@@ -187,9 +198,12 @@ pub fn model(state: &State, rounds: u32) -> Tournament {
                 federation: Some(p.player.federation.clone()).filter(|f| !f.trim().is_empty()),
                 rounds: (1..=rounds)
                     .map(|r| {
-                        state
-                            .entry(pn, r)
-                            .unwrap_or(RoundEntry::bye(ResultCode::ZeroBye))
+                        counted(
+                            pn,
+                            state
+                                .entry(pn, r)
+                                .unwrap_or(RoundEntry::bye(ResultCode::ZeroBye)),
+                        )
                     })
                     .collect(),
             }

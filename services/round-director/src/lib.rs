@@ -117,6 +117,50 @@ pub fn phase_of(f: &Folded) -> api::Phase {
 }
 
 /// The API's summary of a tournament.
+/// A round robin's schedule as `GetSchedule` answers it: the Berger table of the field
+/// registered at that version (pairing numbers = the drawing of lots).
+pub fn schedule(tournament_id: &str, f: &Folded) -> Result<api::Schedule, Status> {
+    let s = &f.state;
+    let Some(t) = s.tournament() else {
+        return Err(unknown_tournament(tournament_id));
+    };
+    if t.pairing_system.is_swiss() {
+        return Err(Status::failed_precondition(format!(
+            "tournament {tournament_id}: {:?} is a Swiss system: each round is paired from the \
+             results before it, there is no schedule",
+            t.pairing_system
+        )));
+    }
+    s.check_round_robin_rounds()
+        .map_err(|e| status::domain_status(tournament_id, &e))?;
+    let rounds = s
+        .schedule()
+        .map_err(|e| status::domain_status(tournament_id, &e))?;
+    Ok(api::Schedule {
+        tournament_id: tournament_id.to_string(),
+        version: f.version,
+        rule_set: t.rule_set.clone(),
+        players: s.player_count(),
+        rounds: rounds
+            .into_iter()
+            .map(|r| api::ScheduledRound {
+                round: r.round,
+                boards: r
+                    .boards
+                    .iter()
+                    .enumerate()
+                    .map(|(i, p)| arbiter_proto::events::v1::Board {
+                        number: i as u32 + 1,
+                        white: p.white,
+                        black: p.black,
+                    })
+                    .collect(),
+                rest: r.rest.unwrap_or(0),
+            })
+            .collect(),
+    })
+}
+
 pub fn tournament_state(tournament_id: &str, f: &Folded) -> api::TournamentState {
     let s = &f.state;
     let current = s.current_round().unwrap_or(0);
@@ -330,6 +374,24 @@ impl RoundDirector for RoundDirectorService {
             return Err(unknown_tournament(&t.tournament_id));
         }
         Ok(Response::new(tournament_state(&t.tournament_id, &f)))
+    }
+
+    async fn get_schedule(
+        &self,
+        request: Request<api::GetTournamentRequest>,
+    ) -> Result<Response<api::Schedule>, Status> {
+        let r = request.into_inner();
+        let t = r.tournament.unwrap_or_default();
+        let stream = stream_of(&t.tournament_id)?;
+        let f = self
+            .store
+            .as_of(&stream, t.as_of_version)
+            .await
+            .map_err(|e| e.to_status())?;
+        if f.version == 0 {
+            return Err(unknown_tournament(&t.tournament_id));
+        }
+        Ok(Response::new(schedule(&t.tournament_id, &f)?))
     }
 
     type WatchTournamentStream =

@@ -29,7 +29,7 @@ pub const PUBLIC_READS: &[(&str, &[&str])] = &[
     ),
     (
         "arbiter.round_director.v1.RoundDirector",
-        &["GetTournament", "WatchTournament"],
+        &["GetTournament", "WatchTournament", "GetSchedule"],
     ),
     (
         "arbiter.reporting.v1.Reporting",

@@ -69,11 +69,17 @@ pub const MAX_TIE_BREAKS: usize = 30;
 /// that a request cannot fill an event with megabytes of names.
 pub const MAX_DEPUTY_ARBITERS: usize = 100;
 
-/// The pairing systems a tournament may be created with: those the pairing worker can pair.
-/// The others of the schema (round robins, Burstein, Dubov, Lim) would be accepted and then
-/// never paired, so they are refused until their engines exist.
-pub const SUPPORTED_PAIRING_SYSTEMS: &[(PairingSystem, &str)] =
-    &[(PairingSystem::Dutch, "PAIRING_SYSTEM_DUTCH")];
+/// The pairing systems a tournament may be created with: those the pairing worker answers for
+/// (the Dutch engine; the round robins' Berger tables). The others of the schema (Burstein,
+/// Dubov, Lim) are refused here until the service is set up to run them.
+pub const SUPPORTED_PAIRING_SYSTEMS: &[(PairingSystem, &str)] = &[
+    (PairingSystem::Dutch, "PAIRING_SYSTEM_DUTCH"),
+    (PairingSystem::RoundRobin, "PAIRING_SYSTEM_ROUND_ROBIN"),
+    (
+        PairingSystem::DoubleRoundRobin,
+        "PAIRING_SYSTEM_DOUBLE_ROUND_ROBIN",
+    ),
+];
 
 fn invalid(field: &str, reason: impl std::fmt::Display) -> Status {
     Status::invalid_argument(format!("{field}: {reason}"))
@@ -557,9 +563,18 @@ mod tests {
     fn pairing_systems() {
         assert!(check_pairing("t", 0, "").is_ok());
         assert!(check_pairing("t", pb::PairingSystem::Dutch as i32, "dutch-2017").is_ok());
+        assert!(check_pairing("t", pb::PairingSystem::RoundRobin as i32, "").is_ok());
+        assert!(check_pairing("t", pb::PairingSystem::RoundRobin as i32, "berger").is_ok());
+        assert!(
+            check_pairing(
+                "t",
+                pb::PairingSystem::DoubleRoundRobin as i32,
+                "berger-double"
+            )
+            .is_ok()
+        );
+        assert!(check_pairing("t", pb::PairingSystem::RoundRobin as i32, "dutch-2025").is_err());
         for s in [
-            pb::PairingSystem::RoundRobin,
-            pb::PairingSystem::DoubleRoundRobin,
             pb::PairingSystem::Burstein,
             pb::PairingSystem::Dubov,
             pb::PairingSystem::Lim,

@@ -33,6 +33,7 @@ pub fn domain_code(e: &DomainError) -> Code {
         | D::NotAvailable { .. }
         | D::PlayersLeftOut { .. }
         | D::Rematch { .. }
+        | D::OffSchedule { .. }
         | D::ByeNotAllowed { .. } => Code::InvalidArgument,
         D::StaleAttempt { .. } => Code::Aborted,
         D::InconsistentEvent { .. } => Code::Internal,
@@ -54,6 +55,7 @@ pub fn domain_code(e: &DomainError) -> Code {
         | D::ResultsMissing { .. }
         | D::NotEnoughPlayers { .. }
         | D::RoundsRemaining { .. }
+        | D::RoundRobinRounds { .. }
         | D::NoProposal { .. }
         | D::ResultNotRecorded { .. }
         | D::ResultUnchanged { .. } => Code::FailedPrecondition,

@@ -737,13 +737,28 @@ impl Decider<'_> {
                 earliest: open,
             });
         }
-        // C.04.2.B.2–3 and C.3: the newcomer takes his place in the ranking order (after any
-        // player he ties with on every key); everyone below moves down one number.
-        player.player_id = 1 + self
-            .s
-            .players()
-            .filter(|q| q.player.initial_ranking_cmp(&player).is_le())
-            .count() as u32;
+        if !self.t.pairing_system.is_swiss() {
+            // A round robin's field fixes its schedule (C.05 §6.4: changes after the drawing
+            // only at the CA's discretion): nobody enters once round 1 has started.
+            if self.s.current_round().is_some() || first_round != 1 {
+                return Err(DomainError::invalid(
+                    "first_round",
+                    "a round robin takes no late entries: its schedule is drawn for the field registered before round 1",
+                ));
+            }
+            // C.05 §6.2: round-robin numbers come from the drawing of lots, not the rating
+            // order (spec/round-robin.md §2): the arbiter registers the players in the order
+            // of the numbers drawn, and each keeps the number of his registration.
+            player.player_id = self.s.player_count() + 1;
+        } else {
+            // C.04.2.B.2–3 and C.3: the newcomer takes his place in the ranking order (after
+            // any player he ties with on every key); everyone below moves down one number.
+            player.player_id = 1 + self
+                .s
+                .players()
+                .filter(|q| q.player.initial_ranking_cmp(&player).is_le())
+                .count() as u32;
+        }
         let mut events = vec![if first_round == 1 {
             Event::PlayerRegistered(PlayerRegistered { player })
         } else {
@@ -838,7 +853,9 @@ impl Decider<'_> {
         }
         let reason = line("reason", &c.reason, true)?;
         // C.04.2.B.2-3: his place among the others, ties after those registered before him.
-        let new_player_id = if self.s.current_round().is_none() {
+        // A round robin's numbers are the drawing of lots: a correction never moves them.
+        let new_player_id = if self.s.current_round().is_none() && self.t.pairing_system.is_swiss()
+        {
             let place = 1 + self
                 .s
                 .players()
@@ -929,8 +946,22 @@ impl Decider<'_> {
         }
     }
 
+    /// A round robin follows its schedule: no byes, no absences taken out of the pairing; a
+    /// scheduled game a player misses is a forfeit (C.05 §6.6: "−" for him, "+" for his
+    /// opponent), recorded as its result.
+    fn refuse_in_round_robin(&self, field: &str) -> Result<(), DomainError> {
+        if self.t.pairing_system.is_swiss() {
+            return Ok(());
+        }
+        Err(DomainError::invalid(
+            field,
+            "a round robin pairs every player by its schedule: record a missed game as a forfeit (C.05 §6.6)",
+        ))
+    }
+
     fn request_bye(&self, c: &RequestBye) -> Result<Vec<Event>, DomainError> {
         self.entry(c.player)?;
+        self.refuse_in_round_robin("kind")?;
         // C.05 §6.7.2: to be told before the round is paired.
         self.round_open(
             c.round,
@@ -969,6 +1000,7 @@ impl Decider<'_> {
 
     fn declare_absence(&self, c: &DeclareAbsence) -> Result<Vec<Event>, DomainError> {
         self.entry(c.player)?;
+        self.refuse_in_round_robin("round")?;
         self.round_open(
             c.round,
             "a player missing a paired game loses it by forfeit (record the result)",
@@ -1000,6 +1032,8 @@ impl Decider<'_> {
                 previous,
             });
         }
+        // The rounds of a round robin are its schedule's (spec/round-robin.md §2).
+        self.s.check_round_robin_rounds()?;
         let available = self
             .s
             .players()
@@ -1178,6 +1212,9 @@ impl Decider<'_> {
         pairs: &[Pair],
         bye: Option<PlayerId>,
     ) -> Result<(Vec<Board>, Vec<Unpaired>), DomainError> {
+        if !self.t.pairing_system.is_swiss() {
+            return self.check_schedule(round, pairs, bye);
+        }
         let mut seen = BTreeSet::new();
         let mut check = |pn: PlayerId| -> Result<EntryId, DomainError> {
             let e = self
@@ -1266,6 +1303,62 @@ impl Decider<'_> {
             });
         }
         unpaired.sort_by_key(|u| u.player_id);
+        Ok((boards, unpaired))
+    }
+
+    /// A round robin's pairing is its schedule's round (spec/round-robin.md §3, C.05 §5.1):
+    /// every board as the Berger table has it, in its order and colours, whether or not its
+    /// players will appear (a withdrawn or absent player's game is forfeited, C.05 §6.6);
+    /// the player without an opponent in an odd field rests with zero points, which is no
+    /// pairing-allocated bye.
+    fn check_schedule(
+        &self,
+        round: u32,
+        pairs: &[Pair],
+        bye: Option<PlayerId>,
+    ) -> Result<(Vec<Board>, Vec<Unpaired>), DomainError> {
+        let scheduled = self.s.scheduled_round(round)?;
+        if let Some(pn) = bye {
+            return Err(DomainError::invalid(
+                "bye",
+                format!(
+                    "a round robin has no pairing-allocated bye (player {pn}); in an odd field the player the schedule leaves out rests"
+                ),
+            ));
+        }
+        let text = |p: Option<&Pair>| {
+            p.map_or("no game".to_string(), |p| {
+                format!("{}-{}", p.white, p.black)
+            })
+        };
+        for i in 0..pairs.len().max(scheduled.boards.len()) {
+            let (given, expected) = (pairs.get(i), scheduled.boards.get(i));
+            if given != expected {
+                return Err(DomainError::OffSchedule {
+                    round,
+                    board: i as u32 + 1,
+                    expected: text(expected),
+                    given: text(given),
+                });
+            }
+        }
+        let boards = pairs
+            .iter()
+            .enumerate()
+            .map(|(i, p)| Board {
+                number: i as u32 + 1,
+                white: p.white,
+                black: p.black,
+            })
+            .collect();
+        let unpaired = scheduled
+            .rest
+            .map(|pn| Unpaired {
+                player_id: pn,
+                code: ResultCode::ZeroBye,
+            })
+            .into_iter()
+            .collect();
         Ok((boards, unpaired))
     }
 

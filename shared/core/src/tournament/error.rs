@@ -83,6 +83,16 @@ pub enum DomainError {
     NotEnoughPlayers { round: u32, available: u32 },
     #[error("the tournament cannot finish: {closed} of {rounds} rounds are closed")]
     RoundsRemaining { closed: u32, rounds: u32 },
+    #[error(
+        "a {kind} of {players} players has {expected} rounds, not {rounds}: change the number of rounds (UpdateTournament) or the field",
+        kind = if *double { "double round robin" } else { "round robin" }
+    )]
+    RoundRobinRounds {
+        players: u32,
+        rounds: u32,
+        expected: u32,
+        double: bool,
+    },
 
     // --- pairings ------------------------------------------------------------------------------
     #[error(
@@ -143,6 +153,16 @@ pub enum DomainError {
         player: PlayerId,
         earlier_round: u32,
         reason: &'static str,
+    },
+
+    #[error(
+        "round {round}, board {board}: the round-robin schedule (Berger table) has {expected}, not {given}"
+    )]
+    OffSchedule {
+        round: u32,
+        board: u32,
+        expected: String,
+        given: String,
     },
 
     // --- results -------------------------------------------------------------------------------

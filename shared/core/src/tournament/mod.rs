@@ -80,6 +80,7 @@ mod command;
 mod decide;
 mod error;
 mod event;
+mod schedule;
 mod state;
 mod types;
 
@@ -87,6 +88,7 @@ pub use command::*;
 pub use decide::decide;
 pub use error::DomainError;
 pub use event::*;
+pub use schedule::{ScheduledRound, round_robin_rounds, round_robin_schedule};
 pub use state::{
     Availability, CorrectionEffect, CorrectionRecord, MAX_PLAYERS, MAX_ROUNDS, PairingCandidate,
     PairingSnapshot, PlayerRecord, PublishedBoard, PublishedPairing, RoundPhase, State, Withdrawal,

@@ -12,4 +12,5 @@ mod pairing_input;
 mod props;
 mod registration;
 mod results;
+mod round_robin;
 mod rounds;

@@ -1,0 +1,638 @@
+//! Round robins run by the service over gRPC (`arbiter serve`, one server for every event):
+//! a round-robin event created through gRPC publishes exactly the handbook's schedule.
+//!
+//! The expected schedules are DATA: the Berger tables of the handbook for 3 to 16 players and
+//! its 8-player double round robin, as spec/round-robin.md prints them
+//! (tests/golden/round-robin/berger-tables.json, copied from the spec's data). Other double
+//! round robins are derived from those tables by the manual's scheme as the spec states it
+//! (§3.4: the first cycle's last two rounds swapped, the second cycle the first with colours
+//! reversed), written out here on the data, not by the code under test.
+//!
+//! Also: a field that does not fit the rounds is refused at round start; a pairing published
+//! by hand that leaves the schedule is refused naming the board; the C.05 §6.6 withdrawal rule
+//! in the standings (below 50 % cancelled, from 50 % on the remaining games are forfeits);
+//! `arbiter replay` re-derives every round.
+
+mod support;
+
+use arbiter_core::tournament::BoardResult;
+use arbiter_proto::events::v1 as pb;
+use arbiter_proto::registration::v1 as reg;
+use arbiter_proto::reporting::v1 as rep;
+use arbiter_proto::round_director::v1 as rd;
+use serde_json::Value;
+use std::time::Duration;
+use support::*;
+use tonic::Code;
+
+/// One round: games (white, black) in board order, and who rests.
+type Round = (Vec<(u32, u32)>, Option<u32>);
+
+fn golden() -> Value {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../tests/golden/round-robin/berger-tables.json"
+    );
+    serde_json::from_str(&std::fs::read_to_string(path).expect("golden tables")).expect("json")
+}
+
+fn games(round: &Value) -> Vec<(u32, u32)> {
+    round
+        .as_array()
+        .expect("round")
+        .iter()
+        .map(|g| (g[0].as_u64().unwrap() as u32, g[1].as_u64().unwrap() as u32))
+        .collect()
+}
+
+/// The handbook's schedule for `n` players: its table, the bye slot's game taken out of an odd
+/// field's rounds (its opponent rests).
+fn expected(g: &Value, n: u32, double: bool) -> Vec<Round> {
+    let t = &g["tables"][n.to_string()];
+    assert_eq!(t["players"].as_u64(), Some(n as u64));
+    let bye = t["bye_slot"].as_u64().map(|b| b as u32);
+    let mut rounds: Vec<Round> = t["rounds"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            let mut gs = games(r);
+            let rest = bye.and_then(|b| {
+                let i = gs.iter().position(|&(w, x)| w == b || x == b)?;
+                let (w, x) = gs.remove(i);
+                Some(if w == b { x } else { w })
+            });
+            (gs, rest)
+        })
+        .collect();
+    assert_eq!(rounds.len() as u64, t["rounds_count"].as_u64().unwrap());
+    if double {
+        let k = rounds.len();
+        rounds.swap(k - 2, k - 1);
+        let second: Vec<Round> = rounds
+            .iter()
+            .map(|(gs, rest)| (gs.iter().map(|&(w, b)| (b, w)).collect(), *rest))
+            .collect();
+        rounds.extend(second);
+    }
+    rounds
+}
+
+async fn create(c: &mut Clients, tid: &str, double: bool, rounds: u32) {
+    let system = if double {
+        pb::PairingSystem::DoubleRoundRobin
+    } else {
+        pb::PairingSystem::RoundRobin
+    };
+    create_as(c, tid, system, rounds).await
+}
+
+async fn create_as(c: &mut Clients, tid: &str, system: pb::PairingSystem, rounds: u32) {
+    c.reg
+        .create_tournament(reg::CreateTournamentRequest {
+            header: header(tid, "create"),
+            tournament: Some(pb::TournamentCreated {
+                name: format!("Round robin {tid}"),
+                place: "Loopback".into(),
+                federation: "ESP".into(),
+                start_date: Some(pb::Date {
+                    year: 2026,
+                    month: 3,
+                    day: 1,
+                }),
+                end_date: Some(pb::Date {
+                    year: 2026,
+                    month: 3,
+                    day: 30,
+                }),
+                chief_arbiter: Some(pb::Arbiter {
+                    name: "Arbiter, Chief".into(),
+                    fide_id: None,
+                    title: "IA".into(),
+                }),
+                pairing_system: system as i32,
+                rounds,
+                rating_kind: pb::RatingKind::Standard as i32,
+                fide_rated: true,
+                ..Default::default()
+            }),
+        })
+        .await
+        .unwrap_or_else(|e| panic!("{tid}: create: {e:?}"));
+}
+
+/// Registers `n` players in the order of the lots drawn: player i is registered i-th, with a
+/// rating that is NOT in that order (numbers are the draw, not the rating order).
+async fn register(c: &mut Clients, tid: &str, n: u32) {
+    for i in 1..=n {
+        c.reg
+            .register_player(reg::RegisterPlayerRequest {
+                header: header(tid, &format!("register-{i}")),
+                player: Some(pb::Player {
+                    name: format!("Drawn, {i:02}"),
+                    rating: 1500 + (i * 389) % 900,
+                    federation: "ESP".into(),
+                    ..Default::default()
+                }),
+            })
+            .await
+            .unwrap_or_else(|e| panic!("{tid}: register {i}: {e:?}"));
+    }
+    let players = c
+        .reg
+        .list_players(reg::ListPlayersRequest {
+            tournament: tref(tid),
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    for p in players.players.iter().filter_map(|p| p.player.as_ref()) {
+        assert_eq!(
+            p.name,
+            format!("Drawn, {:02}", p.player_id),
+            "{tid}: pairing numbers are the order of registration (the draw)"
+        );
+    }
+}
+
+async fn schedule(c: &mut Clients, tid: &str) -> Vec<Round> {
+    let s =
+        c.rd.get_schedule(rd::GetTournamentRequest {
+            tournament: tref(tid),
+        })
+        .await
+        .unwrap_or_else(|e| panic!("{tid}: schedule: {e:?}"))
+        .into_inner();
+    s.rounds
+        .iter()
+        .enumerate()
+        .map(|(i, r)| {
+            assert_eq!(r.round as usize, i + 1);
+            for (k, b) in r.boards.iter().enumerate() {
+                assert_eq!(b.number as usize, k + 1);
+            }
+            (
+                r.boards.iter().map(|b| (b.white, b.black)).collect(),
+                (r.rest != 0).then_some(r.rest),
+            )
+        })
+        .collect()
+}
+
+async fn start(c: &mut Clients, tid: &str, round: u32) -> Result<(), tonic::Status> {
+    c.rd.start_round(rd::StartRoundRequest {
+        header: header(tid, &format!("start-{round}")),
+        round,
+        scheduled_unix_ms: 0,
+    })
+    .await
+    .map(|_| ())
+}
+
+async fn proposal(c: &mut Clients, tid: &str, round: u32) -> rep::RoundPairings {
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    loop {
+        match c
+            .rep
+            .get_pairings(rep::GetPairingsRequest {
+                tournament: tref(tid),
+                round,
+            })
+            .await
+        {
+            Ok(p) => return p.into_inner(),
+            Err(s) if s.code() == Code::NotFound && std::time::Instant::now() < deadline => {
+                tokio::time::sleep(Duration::from_millis(20)).await
+            }
+            Err(s) => panic!("{tid}: no proposal for round {round}: {s:?}"),
+        }
+    }
+}
+
+fn round_of(p: &rep::RoundPairings) -> Round {
+    let boards = p
+        .boards
+        .iter()
+        .map(|b| b.board.as_ref().map(|b| (b.white, b.black)).unwrap())
+        .collect();
+    let rest = p
+        .unpaired
+        .iter()
+        .map(|u| {
+            assert_eq!(
+                u.code,
+                pb::ResultCode::ZeroBye as i32,
+                "a round-robin rest scores zero and is no pairing-allocated bye"
+            );
+            u.player_id
+        })
+        .next();
+    assert!(p.unpaired.len() <= 1, "{:?}", p.unpaired);
+    (boards, rest)
+}
+
+async fn publish(
+    c: &mut Clients,
+    tid: &str,
+    round: u32,
+    boards: Vec<pb::Board>,
+) -> Result<(), tonic::Status> {
+    let note = if boards.is_empty() {
+        String::new()
+    } else {
+        "by hand".into()
+    };
+    c.rd.publish_pairing(rd::PublishPairingRequest {
+        header: header(tid, &format!("publish-{round}-{}", boards.len())),
+        round,
+        proposal_version: 0,
+        boards,
+        unpaired: vec![],
+        by_entry: false,
+        numbering_version: None,
+        note,
+    })
+    .await
+    .map(|_| ())
+}
+
+async fn result(c: &mut Clients, tid: &str, round: u32, board: u32, r: BoardResult) {
+    let (res, wc, bc) = wire(r);
+    c.rd.record_result(rd::RecordResultRequest {
+        header: header(tid, &format!("result-{round}-{board}")),
+        round,
+        board,
+        result: res,
+        white_code: wc,
+        black_code: bc,
+    })
+    .await
+    .unwrap_or_else(|e| panic!("{tid}: result {round}.{board}: {e:?}"));
+}
+
+async fn close(c: &mut Clients, tid: &str, round: u32) {
+    c.rd.close_round(rd::CloseRoundRequest {
+        header: header(tid, &format!("close-{round}")),
+        round,
+    })
+    .await
+    .unwrap_or_else(|e| panic!("{tid}: close {round}: {e:?}"));
+}
+
+/// Plays a whole round robin: every proposal must be the handbook's round; White wins on odd
+/// boards, even boards are drawn (`decide` may override a board's result).
+async fn play(
+    c: &mut Clients,
+    tid: &str,
+    want: &[Round],
+    decide: impl Fn(u32, u32, u32) -> Option<BoardResult>,
+) {
+    for (i, round_want) in want.iter().enumerate() {
+        let round = i as u32 + 1;
+        start(c, tid, round)
+            .await
+            .unwrap_or_else(|e| panic!("{tid}: start {round}: {e:?}"));
+        let p = proposal(c, tid, round).await;
+        assert!(!p.published);
+        assert_eq!(
+            &round_of(&p),
+            round_want,
+            "{tid}: round {round}: the proposal is not the handbook's round"
+        );
+        publish(c, tid, round, vec![])
+            .await
+            .unwrap_or_else(|e| panic!("{tid}: publish {round}: {e:?}"));
+        for (k, &(w, b)) in round_want.0.iter().enumerate() {
+            let board = k as u32 + 1;
+            let r = decide(round, w, b).unwrap_or(if board % 2 == 1 {
+                BoardResult::WhiteWins
+            } else {
+                BoardResult::Draw
+            });
+            result(c, tid, round, board, r).await;
+        }
+        close(c, tid, round).await;
+    }
+    c.rd.finish_tournament(rd::FinishTournamentRequest {
+        header: header(tid, "finish"),
+    })
+    .await
+    .unwrap_or_else(|e| panic!("{tid}: finish: {e:?}"));
+}
+
+/// Creates, registers, checks the schedule against the handbook; plays it when `full`.
+async fn event(mut c: Clients, n: u32, double: bool, full: bool) {
+    let g = golden();
+    let want = expected(&g, n, double);
+    let tid = format!("rr-{n}-{}", if double { "double" } else { "single" });
+    create(&mut c, &tid, double, want.len() as u32).await;
+    register(&mut c, &tid, n).await;
+    assert_eq!(
+        schedule(&mut c, &tid).await,
+        want,
+        "{tid}: GetSchedule is not the handbook's schedule"
+    );
+    if full {
+        play(&mut c, &tid, &want, |_, _, _| None).await;
+    }
+}
+
+fn replay(data: &std::path::Path, tid: &str) -> String {
+    let out = run(&["replay", "--data", data.to_str().unwrap(), tid]);
+    assert_eq!(out.code, 0, "replay {tid}:\n{}\n{}", out.stdout, out.stderr);
+    out.stdout
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn round_robins_publish_the_handbooks_schedule() {
+    let started = std::time::Instant::now();
+    let work = TempDir::new("arbiter-round-robin").unwrap();
+    let data = work.path().join("data");
+    let mut server = Server::start(
+        &["--data", data.to_str().unwrap()],
+        &work.path().join("serve.log"),
+    );
+    let c = Clients::new(&Endpoints::one(&server.grpc));
+
+    // Every table of the spec, single and double: the schedule from the draw; played through
+    // for every single round robin and for the double ones of 3, 4, 7 and 8 players (8: the
+    // manual's own example below).
+    let mut jobs = Vec::new();
+    for n in 3..=16 {
+        jobs.push(tokio::spawn(event(c.clone(), n, false, true)));
+        let full_double = matches!(n, 3 | 4 | 7 | 8);
+        jobs.push(tokio::spawn(event(c.clone(), n, true, full_double)));
+    }
+    for j in jobs {
+        j.await.expect("event");
+    }
+
+    // The manual's 8-player double round robin, exactly as printed (S001 ch. IV "Doble Ronda").
+    let g = golden();
+    let example: Vec<Round> = g["double_round_robin_example"]["rounds"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| (games(r), None))
+        .collect();
+    assert_eq!(example.len(), 14);
+    let mut c2 = c.clone();
+    assert_eq!(schedule(&mut c2, "rr-8-double").await, example);
+
+    // Pages and the TRF export work for a round robin as for a Swiss event.
+    let trf = c2
+        .rep
+        .export_trf(rep::ExportTrfRequest {
+            tournament: tref("rr-5-single"),
+            format: arbiter_proto::common::v1::TrfFormat::Trf16 as i32,
+        })
+        .await
+        .expect("export")
+        .into_inner();
+    let text = String::from_utf8(trf.trf).unwrap();
+    arbiter_trf::parse(&text).expect("the export reads back");
+    assert!(
+        text.contains("0000 - Z"),
+        "a rest is a zero-point round:\n{text}"
+    );
+    let http = server.http.clone().expect("http");
+    for path in [
+        "/t/rr-5-single/standings",
+        "/t/rr-5-single/crosstable",
+        "/t/rr-5-single/pairings/3",
+    ] {
+        let (status, body) = http_get(&http, path);
+        assert_eq!(status, 200, "{path}: {body}");
+        assert!(body.contains("Drawn, 05"), "{path}");
+    }
+    // A Swiss tournament has no schedule.
+    let mut c3 = c.clone();
+    create_as(&mut c3, "swiss", pb::PairingSystem::Dutch, 5).await;
+    let swiss = c3
+        .rd
+        .get_schedule(rd::GetTournamentRequest {
+            tournament: tref("swiss"),
+        })
+        .await
+        .unwrap_err();
+    assert_eq!(swiss.code(), Code::FailedPrecondition, "{swiss:?}");
+    assert!(
+        swiss.message().contains("no schedule"),
+        "{}",
+        swiss.message()
+    );
+
+    // The pairing worker's check of a published round: the schedule's round, same digest.
+    let mut pw = arbiter_proto::pairing_worker::v1::pairing_worker_client::PairingWorkerClient::new(
+        channel(&server.grpc),
+    );
+    for (tid, round) in [("rr-5-single", 3), ("rr-8-double", 13)] {
+        let check = pw
+            .check(arbiter_proto::pairing_worker::v1::CheckRequest {
+                tournament: tref(tid),
+                round,
+            })
+            .await
+            .expect("check")
+            .into_inner();
+        assert!(check.matches, "{tid} round {round}: {check:?}");
+        assert_eq!(check.published_input_digest, check.recomputed_input_digest);
+        assert_eq!(check.published_input_digest.len(), 32);
+        assert!(
+            check.explanation.contains("Berger table"),
+            "{}",
+            check.explanation
+        );
+    }
+
+    let elapsed = started.elapsed();
+    server.terminate();
+    // The audit re-derives every round from the table.
+    for tid in ["rr-5-single", "rr-8-double", "rr-16-single"] {
+        let out = replay(&data, tid);
+        assert!(!out.contains("DIFFERS"), "{out}");
+        assert!(out.contains("round 1: re-paired, identical"), "{out}");
+    }
+    eprintln!("round robins played in {elapsed:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn round_robin_refusals_and_withdrawals() {
+    let work = TempDir::new("arbiter-round-robin-rules").unwrap();
+    let data = work.path().join("data");
+    let server = Server::start(
+        &["--data", data.to_str().unwrap()],
+        &work.path().join("serve.log"),
+    );
+    let mut c = Clients::new(&Endpoints::one(&server.grpc));
+    let g = golden();
+
+    // A field that does not fit the rounds: refused at round start, naming both.
+    create(&mut c, "rr-misfit", false, 4).await;
+    register(&mut c, "rr-misfit", 6).await;
+    let e = start(&mut c, "rr-misfit", 1).await.unwrap_err();
+    assert_eq!(e.code(), Code::FailedPrecondition, "{e:?}");
+    assert!(
+        e.message()
+            .contains("a round robin of 6 players has 5 rounds, not 4"),
+        "{}",
+        e.message()
+    );
+
+    // A pairing published by hand must be the schedule's: refused naming the board.
+    let want = expected(&g, 6, false);
+    create(&mut c, "rr-hand", false, 5).await;
+    register(&mut c, "rr-hand", 6).await;
+    start(&mut c, "rr-hand", 1).await.unwrap();
+    proposal(&mut c, "rr-hand", 1).await;
+    let mut boards: Vec<pb::Board> = want[0]
+        .0
+        .iter()
+        .enumerate()
+        .map(|(i, &(w, b))| pb::Board {
+            number: i as u32 + 1,
+            white: w,
+            black: b,
+        })
+        .collect();
+    // Colours of board 2 reversed.
+    (boards[1].white, boards[1].black) = (boards[1].black, boards[1].white);
+    let e = publish(&mut c, "rr-hand", 1, boards.clone())
+        .await
+        .unwrap_err();
+    assert_eq!(e.code(), Code::InvalidArgument, "{e:?}");
+    assert!(
+        e.message()
+            .contains("round 1, board 2: the round-robin schedule (Berger table) has 2-5, not 5-2"),
+        "{}",
+        e.message()
+    );
+    // The late entrant and the bye have no place in a round robin either.
+    let e = c
+        .reg
+        .request_bye(reg::RequestByeRequest {
+            header: header("rr-hand", "bye"),
+            player_id: 3,
+            round: 2,
+            kind: pb::ByeKind::HalfPoint as i32,
+            ..Default::default()
+        })
+        .await
+        .unwrap_err();
+    assert!(
+        e.message().contains("forfeit (C.05 §6.6)"),
+        "{}",
+        e.message()
+    );
+    let e = c
+        .reg
+        .register_player(reg::RegisterPlayerRequest {
+            header: header("rr-hand", "late"),
+            player: Some(pb::Player {
+                name: "Late, Comer".into(),
+                rating: 2000,
+                ..Default::default()
+            }),
+        })
+        .await
+        .unwrap_err();
+    assert!(
+        e.message().contains("takes no late entries"),
+        "{}",
+        e.message()
+    );
+
+    // C.05 §6.6, 6 players, 5 games each. Player 6 withdraws from round 3 after 2 games (less
+    // than 50 %): the points scored by or against him do not count. Player 6 of the other
+    // event withdraws from round 4 after 3 games (50 % or more): his results stand and his
+    // remaining games are forfeits won by his opponents.
+    for (tid, from_round) in [("rr-w-below", 3u32), ("rr-w-above", 4)] {
+        create(&mut c, tid, false, 5).await;
+        register(&mut c, tid, 6).await;
+        for (i, round_want) in want.iter().enumerate() {
+            let round = i as u32 + 1;
+            if round == from_round {
+                c.reg
+                    .withdraw_player(reg::WithdrawPlayerRequest {
+                        header: header(tid, "withdraw"),
+                        player_id: 6,
+                        from_round: round,
+                        reason: "withdrew".into(),
+                        ..Default::default()
+                    })
+                    .await
+                    .unwrap_or_else(|e| panic!("{tid}: withdraw: {e:?}"));
+            }
+            start(&mut c, tid, round).await.unwrap();
+            assert_eq!(&round_of(&proposal(&mut c, tid, round).await), round_want);
+            publish(&mut c, tid, round, vec![]).await.unwrap();
+            for (k, &(w, b)) in round_want.0.iter().enumerate() {
+                let r = if round >= from_round && w == 6 {
+                    BoardResult::BlackWinsForfeit
+                } else if round >= from_round && b == 6 {
+                    BoardResult::WhiteWinsForfeit
+                } else {
+                    BoardResult::WhiteWins
+                };
+                result(&mut c, tid, round, k as u32 + 1, r).await;
+            }
+            close(&mut c, tid, round).await;
+        }
+        // Expected points, from the table: White wins every game and every forfeit goes to
+        // player 6's opponent; below 50 % nothing of player 6's counts.
+        let mut points = [0i32; 7];
+        for (i, (games, _)) in want.iter().enumerate() {
+            let round = i as u32 + 1;
+            for &(w, b) in games {
+                let involves_6 = w == 6 || b == 6;
+                if involves_6 && from_round == 3 {
+                    continue;
+                }
+                let winner = if round >= from_round && w == 6 { b } else { w };
+                points[winner as usize] += 10;
+            }
+        }
+        let st = c
+            .rep
+            .get_standings(rep::GetStandingsRequest {
+                tournament: tref(tid),
+                after_round: 0,
+            })
+            .await
+            .unwrap()
+            .into_inner();
+        assert_eq!(st.after_round, 5);
+        for row in &st.rows {
+            assert_eq!(
+                row.points, points[row.player_id as usize],
+                "{tid}: player {} ({})",
+                row.player_id, row.name
+            );
+        }
+        // The crosstable and the TRF keep every result (rating and history).
+        let trf = c
+            .rep
+            .export_trf(rep::ExportTrfRequest {
+                tournament: tref(tid),
+                format: arbiter_proto::common::v1::TrfFormat::Trf16 as i32,
+            })
+            .await
+            .unwrap()
+            .into_inner();
+        let text = String::from_utf8(trf.trf).unwrap();
+        let line6 = text
+            .lines()
+            .find(|l| l.starts_with("001") && l.contains("Drawn, 06"))
+            .unwrap();
+        // Round entries from column 92, ten characters each: opponent, colour, result.
+        let codes: Vec<char> = line6[91..]
+            .as_bytes()
+            .chunks(10)
+            .map(|e| e[7] as char)
+            .collect();
+        let lost_by_forfeit = codes.iter().filter(|&&r| r == '-').count();
+        assert_eq!(lost_by_forfeit, 6 - from_round as usize, "{line6}");
+        assert_eq!(codes.len(), 5, "{line6}");
+    }
+    drop(server);
+}

@@ -1,0 +1,163 @@
+//! The schedule of a round robin (spec/round-robin.md §2–§3): the Berger table of the field,
+//! single or double, by pairing numbers. In a round robin the pairing number IS the drawing of
+//! lots (C.05 §6.2): players are numbered in the order the arbiter registers them, so the
+//! arbiter registers them in the order of the numbers drawn (see `decide::register`).
+
+use super::error::DomainError;
+use super::state::State;
+use super::types::{Pair, PairingSystem};
+use crate::PlayerId;
+
+/// One round of a round-robin schedule, by pairing numbers.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ScheduledRound {
+    pub round: u32,
+    /// The Berger table's games in its board order, white first.
+    pub boards: Vec<Pair>,
+    /// Odd fields: the player scheduled against the table's highest number, who rests (a
+    /// zero-point rest, spec §2; not a pairing-allocated bye).
+    pub rest: Option<PlayerId>,
+}
+
+/// The rounds a round robin of `players` players needs (n − 1 for an even field, n for an odd
+/// one, twice that for a double round robin); `None` for a Swiss system or fewer than 2 players.
+pub fn round_robin_rounds(system: PairingSystem, players: u32) -> Option<u32> {
+    let single = match players {
+        0 | 1 => return None,
+        n => n - 1 + n % 2,
+    };
+    match system {
+        PairingSystem::RoundRobin => Some(single),
+        PairingSystem::DoubleRoundRobin => Some(2 * single),
+        _ => None,
+    }
+}
+
+/// The whole schedule of a round robin of `players` players under `system`.
+pub fn round_robin_schedule(
+    system: PairingSystem,
+    players: u32,
+) -> Result<Vec<ScheduledRound>, DomainError> {
+    let rounds = match system {
+        PairingSystem::RoundRobin => arbiter_roundrobin::berger(players),
+        // The manual's chapter IV scheme (spec §3.4): last two rounds of the first cycle
+        // swapped, second cycle with colours reversed.
+        PairingSystem::DoubleRoundRobin => arbiter_roundrobin::double_berger(players),
+        other => {
+            return Err(DomainError::invalid(
+                "pairing_system",
+                format!("{other:?} is a Swiss system: it has no fixed schedule"),
+            ));
+        }
+    }
+    .map_err(|e| DomainError::invalid("players", e.to_string()))?;
+    Ok(rounds
+        .into_iter()
+        .enumerate()
+        .map(|(i, r)| ScheduledRound {
+            round: i as u32 + 1,
+            boards: r.games.into_iter().map(|(w, b)| Pair::new(w, b)).collect(),
+            rest: r.rest,
+        })
+        .collect())
+}
+
+impl State {
+    /// The schedule of this round-robin tournament for its registered field (every player
+    /// registered, withdrawn ones included: their games stay on the schedule and are forfeited,
+    /// C.05 §6.4 and §6.6).
+    pub fn schedule(&self) -> Result<Vec<ScheduledRound>, DomainError> {
+        let system = self.tournament().map(|t| t.pairing_system).ok_or(
+            DomainError::TournamentNotCreated {
+                command: "Schedule",
+            },
+        )?;
+        round_robin_schedule(system, self.player_count())
+    }
+
+    /// Round `round` of the schedule; refused when the tournament's number of rounds does not
+    /// fit its field.
+    pub fn scheduled_round(&self, round: u32) -> Result<ScheduledRound, DomainError> {
+        let t = self.tournament().ok_or(DomainError::TournamentNotCreated {
+            command: "Schedule",
+        })?;
+        self.check_round_robin_rounds()?;
+        let mut all = round_robin_schedule(t.pairing_system, self.player_count())?;
+        if round == 0 || round as usize > all.len() {
+            return Err(DomainError::RoundOutOfRange {
+                round,
+                rounds: all.len() as u32,
+            });
+        }
+        Ok(all.swap_remove(round as usize - 1))
+    }
+
+    /// C.05 §6.6 (spec/round-robin.md §4): the players of a round robin who withdrew (or were
+    /// excluded) having completed less than 50 % of their scheduled games. Their results stay
+    /// in the crosstable and the rating reports, but the points scored by or against them are
+    /// not counted in the standings. Completed = played over the board before the round he
+    /// withdrew from; scheduled = every game of his on the schedule (rests are no games). A
+    /// player with at least 50 % keeps his results, and his remaining games are forfeits
+    /// recorded on their boards ("−" for him, "+" for the opponent). Empty for Swiss events.
+    pub fn withdrawn_below_half(&self) -> Vec<PlayerId> {
+        let Some(t) = self.tournament() else {
+            return Vec::new();
+        };
+        let n = self.player_count();
+        if round_robin_rounds(t.pairing_system, n).is_none() {
+            return Vec::new();
+        }
+        // Each cycle gives every player n − 1 games (an odd field's extra round is a rest).
+        let cycles = if t.pairing_system == PairingSystem::DoubleRoundRobin {
+            2
+        } else {
+            1
+        };
+        let scheduled = (n - 1) * cycles;
+        self.withdrawals()
+            .into_iter()
+            .filter(|&(pn, from_round)| {
+                let completed = (1..from_round)
+                    .filter_map(|r| self.entry(pn, r))
+                    .filter(|e| e.is_played_game())
+                    .count() as u32;
+                2 * completed < scheduled
+            })
+            .map(|(pn, _)| pn)
+            .collect()
+    }
+
+    /// A round robin's number of rounds is fixed by its field: refused when they differ.
+    pub fn check_round_robin_rounds(&self) -> Result<(), DomainError> {
+        let Some(t) = self.tournament() else {
+            return Ok(());
+        };
+        let players = self.player_count();
+        match round_robin_rounds(t.pairing_system, players) {
+            Some(expected) if expected != t.rounds => Err(DomainError::RoundRobinRounds {
+                players,
+                rounds: t.rounds,
+                expected,
+                double: t.pairing_system == PairingSystem::DoubleRoundRobin,
+            }),
+            _ => Ok(()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rounds_fit_the_field() {
+        let rr = PairingSystem::RoundRobin;
+        let drr = PairingSystem::DoubleRoundRobin;
+        assert_eq!(round_robin_rounds(rr, 10), Some(9));
+        assert_eq!(round_robin_rounds(rr, 9), Some(9));
+        assert_eq!(round_robin_rounds(drr, 4), Some(6));
+        assert_eq!(round_robin_rounds(drr, 3), Some(6));
+        assert_eq!(round_robin_rounds(rr, 1), None);
+        assert_eq!(round_robin_rounds(PairingSystem::Dutch, 10), None);
+    }
+}
