@@ -78,9 +78,8 @@ pub struct ServeArgs {
     pub signing_key: Option<std::path::PathBuf>,
     #[command(flatten)]
     pub auth: super::token::AuthArgs,
-    /// Streams shorter than this many events are folded again from the log after a restart
-    /// instead of being snapshotted (0: snapshot every stream).
-    #[arg(long, env = "ARBITER_SNAPSHOT_MIN_EVENTS", default_value_t = SNAPSHOT_MIN_EVENTS)]
+    /// Shortest stream snapshotted, in events (0: all)
+    #[arg(long, value_name = "N", env = "ARBITER_SNAPSHOT_MIN_EVENTS", default_value_t = SNAPSHOT_MIN_EVENTS)]
     pub snapshot_min_events: u64,
     /// Pairings the pairing worker runs at once (default: one per core).
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..))]
