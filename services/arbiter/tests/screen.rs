@@ -40,17 +40,34 @@ fn write(d: &Path, name: &str, text: &[u8]) -> String {
 fn bad_input_is_named_and_refused() {
     let d = dir("bad");
     let illegal = write(&d, "illegal.pgn", b"[White \"Ann\"]\n[Black \"Bob\"]\n[Round \"3\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 Ke6 4. O-O 1-0\n");
-    refused(&screen(&[&illegal]), 3, &["illegal.pgn", "game 1 (Ann - Bob, round 3)", "ply 6 (3... Ke6)", "not legal"]);
+    refused(
+        &screen(&[&illegal]),
+        3,
+        &[
+            "illegal.pgn",
+            "game 1 (Ann - Bob, round 3)",
+            "ply 6 (3... Ke6)",
+            "not legal",
+        ],
+    );
 
     let truncated = write(&d, "cut.pgn", b"[White \"Ann\"]\n[Black \"Bob\"]\n\n1. e4 e5 1-0\n\n[White \"Cy\"]\n[Black \"Di\"]\n[Round \"2\"]\n\n1. d4 d5 2. c4 e6 3. Nc3");
-    refused(&screen(&[&truncated]), 3, &["cut.pgn", "game 2 (Cy - Di, round 2)", "truncated"]);
+    refused(
+        &screen(&[&truncated]),
+        3,
+        &["cut.pgn", "game 2 (Cy - Di, round 2)", "truncated"],
+    );
 
     let mut big = Vec::with_capacity(10 * 1024 * 1024);
     while big.len() < 10 * 1024 * 1024 {
         big.extend_from_slice(b"[White \"A\"]\n[Black \"B\"]\n\n1. e4 e5 2. Nf3 Nc6 1/2-1/2\n\n");
     }
     let large = write(&d, "large.pgn", &big);
-    refused(&screen(&[&large]), 3, &["large.pgn", "larger than the 8388608-byte limit"]);
+    refused(
+        &screen(&[&large]),
+        3,
+        &["large.pgn", "larger than the 8388608-byte limit"],
+    );
 
     let missing = d.join("no-such.pgn").display().to_string();
     refused(&screen(&[&missing]), 5, &["no-such.pgn", "cannot read"]);
@@ -76,10 +93,23 @@ fn a_collection_skips_variant_games_and_missing_results_with_a_warning() {
     let out = screen(&[&mixed, "--format", "json"]);
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{err}");
-    assert!(err.contains("warning: skipped") && err.contains("game 1 (Ann - Bob") && err.contains("Atomic"), "{err}");
-    assert!(err.contains("game 2 (Cy - Di") && err.contains("no result"), "{err}");
+    assert!(
+        err.contains("warning: skipped")
+            && err.contains("game 1 (Ann - Bob")
+            && err.contains("Atomic"),
+        "{err}"
+    );
+    assert!(
+        err.contains("game 2 (Cy - Di") && err.contains("no result"),
+        "{err}"
+    );
     let rows: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
-    let players: Vec<&str> = rows.as_array().expect("an array").iter().map(|r| r["player"].as_str().unwrap()).collect();
+    let players: Vec<&str> = rows
+        .as_array()
+        .expect("an array")
+        .iter()
+        .map(|r| r["player"].as_str().unwrap())
+        .collect();
     assert_eq!(players, vec!["Ed", "Flo"]);
     let _ = std::fs::remove_dir_all(&d);
 }
@@ -87,17 +117,47 @@ fn a_collection_skips_variant_games_and_missing_results_with_a_warning() {
 #[test]
 fn screening_prints_the_documented_json_and_repeats_it_exactly() {
     let d = dir("json");
-    let engine = arbiter_screening::uci::find_engine(None).expect("Stockfish is installed (.ci/run)");
+    let engine =
+        arbiter_screening::uci::find_engine(None).expect("Stockfish is installed (.ci/run)");
     let rt = tokio::runtime::Runtime::new().expect("runtime");
-    let p = |n: &str, r| PlayerSpec { name: n.into(), rating: r, strength: Strength::Elo(u32::from(r)), nodes: 20_000 };
+    let p = |n: &str, r| PlayerSpec {
+        name: n.into(),
+        rating: r,
+        strength: Strength::Elo(u32::from(r)),
+        nodes: 20_000,
+    };
     let text = rt.block_on(async {
-        let a = play(&engine, &p("Carla", 1700), &p("Dmitri", 2300), 3, "cli", 1, 100).await.expect("game");
-        let b = play(&engine, &p("Dmitri", 2300), &p("Carla", 1700), 4, "cli", 2, 100).await.expect("game");
+        let a = play(
+            &engine,
+            &p("Carla", 1700),
+            &p("Dmitri", 2300),
+            3,
+            "cli",
+            1,
+            100,
+        )
+        .await
+        .expect("game");
+        let b = play(
+            &engine,
+            &p("Dmitri", 2300),
+            &p("Carla", 1700),
+            4,
+            "cli",
+            2,
+            100,
+        )
+        .await
+        .expect("game");
         a + &b
     });
     let file = write(&d, "round.pgn", text.as_bytes());
     let first = screen(&[&file, "--format", "json", "--workers", "2"]);
-    assert!(first.status.success(), "{}", String::from_utf8_lossy(&first.stderr));
+    assert!(
+        first.status.success(),
+        "{}",
+        String::from_utf8_lossy(&first.stderr)
+    );
     let rows: serde_json::Value = serde_json::from_slice(&first.stdout).expect("JSON");
     let rows = rows.as_array().expect("an array");
     assert_eq!(rows.len(), 2);
@@ -105,9 +165,17 @@ fn screening_prints_the_documented_json_and_repeats_it_exactly() {
     assert_eq!(rows[1]["player"], "Dmitri");
     for r in rows {
         assert_eq!(r["games"], 2);
-        assert!(r["z"].is_number() && r["counted"].as_u64().is_some_and(|n| n > 0), "{r}");
-        assert!(["none", "watch"].contains(&r["flag"].as_str().expect("flag")), "{r}");
-        for k in ["mm_rate", "ev_rate", "t3_rate", "acpl", "asd", "z_mm", "z_asd"] {
+        assert!(
+            r["z"].is_number() && r["counted"].as_u64().is_some_and(|n| n > 0),
+            "{r}"
+        );
+        assert!(
+            ["none", "watch"].contains(&r["flag"].as_str().expect("flag")),
+            "{r}"
+        );
+        for k in [
+            "mm_rate", "ev_rate", "t3_rate", "acpl", "asd", "z_mm", "z_asd",
+        ] {
             assert!(r[k].is_number(), "{k} in {r}");
         }
         assert_eq!(r["versions"]["policy"], "seed001-2022");
@@ -115,6 +183,9 @@ fn screening_prints_the_documented_json_and_repeats_it_exactly() {
     }
     assert_eq!(rows[0]["rating"], 1700);
     let second = screen(&[&file, "--format", "json", "--workers", "1"]);
-    assert_eq!(first.stdout, second.stdout, "a second screening is bit-identical");
+    assert_eq!(
+        first.stdout, second.stdout,
+        "a second screening is bit-identical"
+    );
     let _ = std::fs::remove_dir_all(&d);
 }

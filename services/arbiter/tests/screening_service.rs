@@ -40,7 +40,10 @@ fn engine() -> PathBuf {
     arbiter_screening::uci::find_engine(None).expect("Stockfish is installed (.ci/run)")
 }
 
-fn screening_client(url: &str, token: Option<&str>) -> ScreeningClient<arbiter_auth::client::WithToken<Channel>> {
+fn screening_client(
+    url: &str,
+    token: Option<&str>,
+) -> ScreeningClient<arbiter_auth::client::WithToken<Channel>> {
     let ch = Channel::from_shared(url.to_string())
         .unwrap()
         .timeout(Duration::from_secs(120))
@@ -49,7 +52,11 @@ fn screening_client(url: &str, token: Option<&str>) -> ScreeningClient<arbiter_a
 }
 
 fn result_of(pgn: &str) -> BoardResult {
-    match pgn.split("[Result \"").nth(1).and_then(|r| r.split('"').next()) {
+    match pgn
+        .split("[Result \"")
+        .nth(1)
+        .and_then(|r| r.split('"').next())
+    {
         Some("1-0") => BoardResult::WhiteWins,
         Some("0-1") => BoardResult::BlackWins,
         Some("1/2-1/2") => BoardResult::Draw,
@@ -63,7 +70,9 @@ async fn raw_events(url: &str, tid: &str) -> Vec<pb::Envelope> {
 }
 
 async fn raw_events_as(url: &str, tid: &str, token: Option<&str>) -> Vec<pb::Envelope> {
-    let ch = Channel::from_shared(url.to_string()).unwrap().connect_lazy();
+    let ch = Channel::from_shared(url.to_string())
+        .unwrap()
+        .connect_lazy();
     let mut rep = arbiter_proto::reporting::v1::reporting_client::ReportingClient::new(
         arbiter_auth::client::WithToken::new(ch, token).unwrap(),
     );
@@ -103,7 +112,11 @@ async fn refused<T: std::fmt::Debug>(
     let s = call.await.expect_err(what);
     assert_eq!(s.code(), code, "{what}: {s:?}");
     for w in words {
-        assert!(s.message().contains(w), "{what}: {:?} lacks {w:?}", s.message());
+        assert!(
+            s.message().contains(w),
+            "{what}: {:?} lacks {w:?}",
+            s.message()
+        );
     }
     assert_eq!(d.version().await, before, "{what}: something was appended");
 }
@@ -150,32 +163,44 @@ async fn screening_replays_bit_for_bit_and_refuses_bad_games() {
     let mut d = Driver::new(Clients::new(&Endpoints::one(&url)), tid, plan, work.path());
     d.create().await;
     d.register_all().await;
-    let players: BTreeMap<u32, (String, u16)> = d
-        .c
-        .reg
-        .list_players(reg::ListPlayersRequest { tournament: tref(tid) })
-        .await
-        .unwrap()
-        .into_inner()
-        .players
-        .into_iter()
-        .filter_map(|p| p.player)
-        .map(|p| (p.player_id, (p.name, p.rating as u16)))
-        .collect();
+    let players: BTreeMap<u32, (String, u16)> =
+        d.c.reg
+            .list_players(reg::ListPlayersRequest {
+                tournament: tref(tid),
+            })
+            .await
+            .unwrap()
+            .into_inner()
+            .players
+            .into_iter()
+            .filter_map(|p| p.player)
+            .map(|p| (p.player_id, (p.name, p.rating as u16)))
+            .collect();
     let spec = |pn: u32| {
         let (name, rating) = players[&pn].clone();
         PlayerSpec {
             name,
             rating,
             // Player 1 plays the engine's own moves; the others a reproducible weakening.
-            strength: if pn == 1 { Strength::Full } else { Strength::Sampled(u32::from(rating)) },
+            strength: if pn == 1 {
+                Strength::Full
+            } else {
+                Strength::Sampled(u32::from(rating))
+            },
             nodes: 1_000,
         }
     };
     let mut scr = screening_client(&url, Some(&token::auth().admin));
     let keys = &token::auth().keys;
     let fpo = token::issue(keys, "fpo", Role::FairPlayOfficer, &[tid], None, 3600);
-    let other_fpo = token::issue(keys, "fpo2", Role::FairPlayOfficer, &["elsewhere"], None, 3600);
+    let other_fpo = token::issue(
+        keys,
+        "fpo2",
+        Role::FairPlayOfficer,
+        &["elsewhere"],
+        None,
+        3600,
+    );
     let player = token::issue(keys, "p1", Role::Player, &[tid], Some(1), 3600);
 
     for round in 1..=ROUNDS {
@@ -185,9 +210,17 @@ async fn screening_replays_bit_for_bit_and_refuses_bad_games() {
         let (boards, _) = pairing_of(&proposal);
         for (i, &(w, b)) in boards.iter().enumerate() {
             let board = i as u32 + 1;
-            let pgn = play(&engine, &spec(w), &spec(b), u64::from(round * 100 + board), "E2E", round, 120)
-                .await
-                .unwrap();
+            let pgn = play(
+                &engine,
+                &spec(w),
+                &spec(b),
+                u64::from(round * 100 + board),
+                "E2E",
+                round,
+                120,
+            )
+            .await
+            .unwrap();
             let result = result_of(&pgn);
             if round == 1 && board == 2 {
                 // The result first: a PGN saying otherwise is refused, naming both.
@@ -203,24 +236,68 @@ async fn screening_replays_bit_for_bit_and_refuses_bad_games() {
                     })
                     .await
                     .unwrap();
-                let wrong = if result == BoardResult::Draw { "1-0" } else { "1/2-1/2" };
-                let tag = pgn.split("[Result \"").nth(1).unwrap().split('"').next().unwrap().to_string();
-                let bad = pgn.replace(&format!("[Result \"{tag}\"]"), &format!("[Result \"{wrong}\"]"));
-                let bad = format!("{}{wrong}\n\n", bad.trim_end().strip_suffix(tag.as_str()).unwrap());
+                let wrong = if result == BoardResult::Draw {
+                    "1-0"
+                } else {
+                    "1/2-1/2"
+                };
+                let tag = pgn
+                    .split("[Result \"")
+                    .nth(1)
+                    .unwrap()
+                    .split('"')
+                    .next()
+                    .unwrap()
+                    .to_string();
+                let bad = pgn.replace(
+                    &format!("[Result \"{tag}\"]"),
+                    &format!("[Result \"{wrong}\"]"),
+                );
+                let bad = format!(
+                    "{}{wrong}\n\n",
+                    bad.trim_end().strip_suffix(tag.as_str()).unwrap()
+                );
                 let got = scr.submit_game(submit(tid, "bad-result", round, board, &bad));
-                refused(&mut d, "result mismatch", got, Code::InvalidArgument, &["round 1, board 2", "recorded result"]).await;
+                refused(
+                    &mut d,
+                    "result mismatch",
+                    got,
+                    Code::InvalidArgument,
+                    &["round 1, board 2", "recorded result"],
+                )
+                .await;
                 bad_games(&mut d, &mut scr, tid, &pgn, &players, boards[1]).await;
             }
-            scr.submit_game(submit(tid, &format!("game-{round}-{board}"), round, board, &pgn))
-                .await
-                .unwrap_or_else(|s| panic!("round {round} board {board}: {s:?}\n{pgn}"));
+            scr.submit_game(submit(
+                tid,
+                &format!("game-{round}-{board}"),
+                round,
+                board,
+                &pgn,
+            ))
+            .await
+            .unwrap_or_else(|s| panic!("round {round} board {board}: {s:?}\n{pgn}"));
             if round == 1 && board == 1 {
                 let got = scr.submit_game(submit(tid, "again", round, board, &pgn));
-                refused(&mut d, "second game for a board", got, Code::AlreadyExists, &["round 1, board 1", "already submitted"]).await;
+                refused(
+                    &mut d,
+                    "second game for a board",
+                    got,
+                    Code::AlreadyExists,
+                    &["round 1, board 1", "already submitted"],
+                )
+                .await;
                 // A fair-play officer may read screening results, not submit games.
                 let mut as_fpo = screening_client(&url, Some(&fpo));
                 let got = as_fpo.submit_game(submit(tid, "fpo-game", round, 2, &pgn));
-                refused(&mut d, "fair-play officer submits", got, Code::PermissionDenied, &["SubmitGame"]).await;
+                refused(
+                    &mut d,
+                    "fair-play officer submits",
+                    got,
+                    Code::PermissionDenied,
+                    &["SubmitGame"],
+                )
+                .await;
             }
             if !(round == 1 && board == 2) {
                 let (res, wc, bc) = wire(result);
@@ -244,41 +321,77 @@ async fn screening_replays_bit_for_bit_and_refuses_bad_games() {
     let deadline = Instant::now() + Duration::from_secs(240);
     let report = loop {
         let r = scr
-            .get_screening(scr::GetScreeningRequest { tournament: tref(tid) })
+            .get_screening(scr::GetScreeningRequest {
+                tournament: tref(tid),
+            })
             .await
             .unwrap()
             .into_inner();
         if r.performances.iter().any(|p| p.through_round == ROUNDS) {
             break r;
         }
-        assert!(Instant::now() < deadline, "no screening of round {ROUNDS}:\n{}", server.log());
+        assert!(
+            Instant::now() < deadline,
+            "no screening of round {ROUNDS}:\n{}",
+            server.log()
+        );
         tokio::time::sleep(Duration::from_millis(200)).await;
     };
     for round in 1..=ROUNDS {
-        let n = report.performances.iter().filter(|p| p.through_round == round).count();
+        let n = report
+            .performances
+            .iter()
+            .filter(|p| p.through_round == round)
+            .count();
         assert_eq!(n, 6, "round {round}: one performance per player");
     }
-    let last: Vec<_> = report.performances.iter().filter(|p| p.through_round == ROUNDS).collect();
-    assert!(last.iter().all(|p| p.games == ROUNDS && p.nodes == NODES && p.tier == "quick"), "{last:?}");
-    assert!(last.iter().all(|p| p.counted > 0 && p.player_id >= 1), "{last:?}");
+    let last: Vec<_> = report
+        .performances
+        .iter()
+        .filter(|p| p.through_round == ROUNDS)
+        .collect();
+    assert!(
+        last.iter()
+            .all(|p| p.games == ROUNDS && p.nodes == NODES && p.tier == "quick"),
+        "{last:?}"
+    );
+    assert!(
+        last.iter().all(|p| p.counted > 0 && p.player_id >= 1),
+        "{last:?}"
+    );
     for p in &last {
         eprintln!(
             "through round {ROUNDS}: {} (player {}) games {} counted {} MM {:.1}% z {:.2} flag {}",
-            p.player, p.player_id, p.games, p.counted, f64::from(p.mm_rate_ppm) / 1e4,
-            f64::from(p.z_combined) / 100.0, p.flag
+            p.player,
+            p.player_id,
+            p.games,
+            p.counted,
+            f64::from(p.mm_rate_ppm) / 1e4,
+            f64::from(p.z_combined) / 100.0,
+            p.flag
         );
     }
     eprintln!("flags raised: {}", report.flags.len());
 
     // Confidential: the public, a player, an officer of another event may not read it.
-    let got = screening_client(&url, None).get_screening(scr::GetScreeningRequest { tournament: tref(tid) }).await;
+    let got = screening_client(&url, None)
+        .get_screening(scr::GetScreeningRequest {
+            tournament: tref(tid),
+        })
+        .await;
     assert_eq!(got.unwrap_err().code(), Code::Unauthenticated);
     for (who, t) in [("player", &player), ("another event's officer", &other_fpo)] {
-        let got = screening_client(&url, Some(t)).get_screening(scr::GetScreeningRequest { tournament: tref(tid) }).await;
+        let got = screening_client(&url, Some(t))
+            .get_screening(scr::GetScreeningRequest {
+                tournament: tref(tid),
+            })
+            .await;
         assert_eq!(got.unwrap_err().code(), Code::PermissionDenied, "{who}");
     }
     let seen = screening_client(&url, Some(&fpo))
-        .get_screening(scr::GetScreeningRequest { tournament: tref(tid) })
+        .get_screening(scr::GetScreeningRequest {
+            tournament: tref(tid),
+        })
         .await
         .unwrap()
         .into_inner();
@@ -286,7 +399,9 @@ async fn screening_replays_bit_for_bit_and_refuses_bad_games() {
 
     // The replay: the tournament folded to each RoundClosed, its games, a fresh pool and cache.
     let events = raw_events(&url, tid).await;
-    let screener = Screener::start(&engine, NODES, 1, Arc::new(PositionCache::new())).await.unwrap();
+    let screener = Screener::start(&engine, NODES, 1, Arc::new(PositionCache::new()))
+        .await
+        .unwrap();
     let mut state = State::default();
     let mut games: Vec<Submitted> = Vec::new();
     let mut replayed = 0;
@@ -296,16 +411,33 @@ async fn screening_replays_bit_for_bit_and_refuses_bad_games() {
             state.apply(&ev);
         }
         match payload.kind.unwrap() {
-            Kind::GameSubmitted(g) => games.push(Submitted { round: g.round, board: g.board, pgn: g.pgn }),
+            Kind::GameSubmitted(g) => games.push(Submitted {
+                round: g.round,
+                board: g.board,
+                pgn: g.pgn,
+            }),
             Kind::RoundClosed(c) => {
-                let mut these: Vec<Submitted> = games.iter().filter(|g| g.round <= c.round).cloned().collect();
+                let mut these: Vec<Submitted> = games
+                    .iter()
+                    .filter(|g| g.round <= c.round)
+                    .cloned()
+                    .collect();
                 these.sort_by_key(|g| (g.round, g.board));
-                let again = screener.answer(&state, &these, c.round, Tier::Quick).await.unwrap();
+                let again = screener
+                    .answer(&state, &these, c.round, Tier::Quick)
+                    .await
+                    .unwrap();
                 let command = arbiter_screening_service::command_id(&e.event_id);
-                let stored: Vec<&pb::Envelope> = events.iter().filter(|x| x.command_id == command).collect();
+                let stored: Vec<&pb::Envelope> =
+                    events.iter().filter(|x| x.command_id == command).collect();
                 assert_eq!(stored.len(), again.len(), "round {}: events", c.round);
                 for (s, a) in stored.iter().zip(&again) {
-                    assert_eq!(s.payload_bytes, a.encode_to_vec(), "round {}: not bit-identical", c.round);
+                    assert_eq!(
+                        s.payload_bytes,
+                        a.encode_to_vec(),
+                        "round {}: not bit-identical",
+                        c.round
+                    );
                 }
                 replayed += again.len();
             }
@@ -324,11 +456,22 @@ async fn screening_replays_bit_for_bit_and_refuses_bad_games() {
         format!("/api/tournaments/{tid}/ranking"),
         format!("/api/tournaments/{tid}/crosstable"),
     ];
-    paths.extend(players.keys().flat_map(|pn| [format!("/t/{tid}/players/{pn}"), format!("/api/tournaments/{tid}/players/{pn}")]));
+    paths.extend(players.keys().flat_map(|pn| {
+        [
+            format!("/t/{tid}/players/{pn}"),
+            format!("/api/tournaments/{tid}/players/{pn}"),
+        ]
+    }));
     for path in &paths {
         let (status, body) = http_get(&http, path);
         assert_eq!(status, 200, "{path}");
-        for word in ["creening", "z_combined", "mm_rate", "engine_profile", "policy_version"] {
+        for word in [
+            "creening",
+            "z_combined",
+            "mm_rate",
+            "engine_profile",
+            "policy_version",
+        ] {
             assert!(!body.contains(word), "{path} shows {word:?}");
         }
     }
@@ -338,47 +481,92 @@ async fn screening_replays_bit_for_bit_and_refuses_bad_games() {
     let public = raw_events_as(&url, tid, None).await;
     assert_eq!(public.len(), events.len());
     for (p, e) in public.iter().zip(&events) {
-        assert_eq!((p.sequence, &p.hash, &p.previous_hash), (e.sequence, &e.hash, &e.previous_hash));
+        assert_eq!(
+            (p.sequence, &p.hash, &p.previous_hash),
+            (e.sequence, &e.hash, &e.previous_hash)
+        );
         if is_screening(e) {
-            assert!(p.payload.is_none() && p.payload_bytes.is_empty(), "event {} is shown", p.sequence);
+            assert!(
+                p.payload.is_none() && p.payload_bytes.is_empty(),
+                "event {} is shown",
+                p.sequence
+            );
         } else {
             assert_eq!(p.payload_bytes, e.payload_bytes);
         }
     }
     for t in [&player, &other_fpo] {
         let seen = raw_events_as(&url, tid, Some(t)).await;
-        assert_eq!(seen.iter().filter(|e| e.payload.is_none()).count(), replayed);
+        assert_eq!(
+            seen.iter().filter(|e| e.payload.is_none()).count(),
+            replayed
+        );
     }
     assert_eq!(raw_events_as(&url, tid, Some(&fpo)).await, events);
 
     // The deeper test on demand, for a fair-play officer of the tournament.
     let deep = screening_client(&url, Some(&fpo))
-        .run_full_test(scr::RunFullTestRequest { header: header(tid, "deep-1"), round: 0 })
+        .run_full_test(scr::RunFullTestRequest {
+            header: header(tid, "deep-1"),
+            round: 0,
+        })
         .await
         .unwrap()
         .into_inner();
     assert_eq!(deep.performances.len(), 6);
-    assert!(deep.performances.iter().all(|p| p.tier == "deep" && p.nodes == DEEP_NODES && p.through_round == ROUNDS));
+    assert!(
+        deep.performances
+            .iter()
+            .all(|p| p.tier == "deep" && p.nodes == DEEP_NODES && p.through_round == ROUNDS)
+    );
     let before = d.version().await;
     let again = screening_client(&url, Some(&fpo))
-        .run_full_test(scr::RunFullTestRequest { header: header(tid, "deep-1"), round: 0 })
+        .run_full_test(scr::RunFullTestRequest {
+            header: header(tid, "deep-1"),
+            round: 0,
+        })
         .await
         .unwrap()
         .into_inner();
-    assert_eq!((again.performances, again.flags), (deep.performances.clone(), deep.flags.clone()));
-    assert_eq!(d.version().await, before, "the same command id ran the test again");
+    assert_eq!(
+        (again.performances, again.flags),
+        (deep.performances.clone(), deep.flags.clone())
+    );
+    assert_eq!(
+        d.version().await,
+        before,
+        "the same command id ran the test again"
+    );
     let mut as_player = screening_client(&url, Some(&player));
-    let got = as_player.run_full_test(scr::RunFullTestRequest { header: header(tid, "deep-2"), round: 0 });
-    refused(&mut d, "a player asks for the deep test", got, Code::PermissionDenied, &["RunFullTest"]).await;
+    let got = as_player.run_full_test(scr::RunFullTestRequest {
+        header: header(tid, "deep-2"),
+        round: 0,
+    });
+    refused(
+        &mut d,
+        "a player asks for the deep test",
+        got,
+        Code::PermissionDenied,
+        &["RunFullTest"],
+    )
+    .await;
 
     // A restart answers nothing twice (the sweep finds every round answered).
     let before = raw_events(&url, tid).await.len();
     let (status, took) = server.terminate();
-    assert!(status.success() && took < Duration::from_secs(10), "{status:?} after {took:?}");
+    assert!(
+        status.success() && took < Duration::from_secs(10),
+        "{status:?} after {took:?}"
+    );
     server.restart();
     tokio::time::sleep(Duration::from_secs(3)).await;
     let after = raw_events(&server.grpc, tid).await.len();
-    assert_eq!(after, before, "events appended again after a restart:\n{}", server.log());
+    assert_eq!(
+        after,
+        before,
+        "events appended again after a restart:\n{}",
+        server.log()
+    );
 }
 
 /// Bad games for round 1, board 2 (`w` against `b`, game `pgn`): each refused naming what and
@@ -392,27 +580,67 @@ async fn bad_games(
     (w, b): (u32, u32),
 ) {
     let (white, black) = (&players[&w].0, &players[&b].0);
-    let head = format!("[Event \"E2E\"]\n[Round \"1\"]\n[White \"{white}\"]\n[Black \"{black}\"]\n[Result \"*\"]\n\n");
+    let head = format!(
+        "[Event \"E2E\"]\n[Round \"1\"]\n[White \"{white}\"]\n[Black \"{black}\"]\n[Result \"*\"]\n\n"
+    );
     let illegal = format!("{head}1. e4 e5 2. Qh8 *\n");
     let got = scr.submit_game(submit(tid, "illegal", 1, 2, &illegal));
-    refused(d, "illegal move", got, Code::InvalidArgument, &["round 1, board 2", "ply 3", "Qh8", "not legal"]).await;
+    refused(
+        d,
+        "illegal move",
+        got,
+        Code::InvalidArgument,
+        &["round 1, board 2", "ply 3", "Qh8", "not legal"],
+    )
+    .await;
 
     let cut = &pgn[..pgn.len() * 2 / 3];
     let cut = &cut[..cut.rfind(' ').unwrap()];
     let got = scr.submit_game(submit(tid, "truncated", 1, 2, cut));
-    refused(d, "truncated PGN", got, Code::InvalidArgument, &["round 1, board 2", "truncated"]).await;
+    refused(
+        d,
+        "truncated PGN",
+        got,
+        Code::InvalidArgument,
+        &["round 1, board 2", "truncated"],
+    )
+    .await;
 
     let got = scr.submit_game(submit(tid, "unpaired", 1, 9, pgn));
-    refused(d, "board not paired", got, Code::NotFound, &["round 1 has no board 9"]).await;
+    refused(
+        d,
+        "board not paired",
+        got,
+        Code::NotFound,
+        &["round 1 has no board 9"],
+    )
+    .await;
     let got = scr.submit_game(submit(tid, "unstarted", 3, 1, pgn));
-    refused(d, "round not started", got, Code::FailedPrecondition, &["round 3"]).await;
+    refused(
+        d,
+        "round not started",
+        got,
+        Code::FailedPrecondition,
+        &["round 3"],
+    )
+    .await;
 
     let swapped = pgn
         .replace(&format!("[White \"{white}\""), "[White \"@@\"")
-        .replace(&format!("[Black \"{black}\""), &format!("[Black \"{white}\""))
+        .replace(
+            &format!("[Black \"{black}\""),
+            &format!("[Black \"{white}\""),
+        )
         .replace("[White \"@@\"", &format!("[White \"{black}\""));
     let got = scr.submit_game(submit(tid, "swapped", 1, 2, &swapped));
-    refused(d, "colours swapped", got, Code::InvalidArgument, &["round 1, board 2", "does not match", white.as_str()]).await;
+    refused(
+        d,
+        "colours swapped",
+        got,
+        Code::InvalidArgument,
+        &["round 1, board 2", "does not match", white.as_str()],
+    )
+    .await;
 
     // 10 MB: a game padded with a comment.
     let mut big = String::from(&head);
@@ -420,11 +648,25 @@ async fn bad_games(
     big.push_str(&"x".repeat(10 * 1024 * 1024));
     big.push_str("} *\n");
     let got = scr.submit_game(submit(tid, "big", 1, 2, &big));
-    refused(d, "10 MB PGN", got, Code::InvalidArgument, &["round 1, board 2", "larger than", "limit"]).await;
+    refused(
+        d,
+        "10 MB PGN",
+        got,
+        Code::InvalidArgument,
+        &["round 1, board 2", "larger than", "limit"],
+    )
+    .await;
 
     let two = format!("{pgn}\n{pgn}");
     let got = scr.submit_game(submit(tid, "two", 1, 2, &two));
-    refused(d, "two games", got, Code::InvalidArgument, &["round 1, board 2", "2 games"]).await;
+    refused(
+        d,
+        "two games",
+        got,
+        Code::InvalidArgument,
+        &["round 1, board 2", "2 games"],
+    )
+    .await;
 }
 
 /// `serve --only screening` over NATS JetStream beside the other services' processes: the
@@ -479,18 +721,19 @@ async fn serve_only_screening_over_nats_screens_a_closed_round() {
     let mut d = Driver::new(Clients::new(&endpoints), tid, plan, work.path());
     d.create().await;
     d.register_all().await;
-    let names: BTreeMap<u32, (String, u16)> = d
-        .c
-        .reg
-        .list_players(reg::ListPlayersRequest { tournament: tref(tid) })
-        .await
-        .unwrap()
-        .into_inner()
-        .players
-        .into_iter()
-        .filter_map(|p| p.player)
-        .map(|p| (p.player_id, (p.name, p.rating as u16)))
-        .collect();
+    let names: BTreeMap<u32, (String, u16)> =
+        d.c.reg
+            .list_players(reg::ListPlayersRequest {
+                tournament: tref(tid),
+            })
+            .await
+            .unwrap()
+            .into_inner()
+            .players
+            .into_iter()
+            .filter_map(|p| p.player)
+            .map(|p| (p.player_id, (p.name, p.rating as u16)))
+            .collect();
     d.start_round(1).await;
     let proposal = d.wait_proposal(1, Duration::from_secs(60)).await;
     d.publish(1).await;
@@ -503,7 +746,9 @@ async fn serve_only_screening_over_nats_screens_a_closed_round() {
             strength: Strength::Sampled(u32::from(names[&pn].1)),
             nodes: 1_000,
         };
-        let pgn = play(&engine, &spec(w), &spec(b), u64::from(board), "NATS", 1, 80).await.unwrap();
+        let pgn = play(&engine, &spec(w), &spec(b), u64::from(board), "NATS", 1, 80)
+            .await
+            .unwrap();
         let game = submit(tid, &format!("game-{board}"), 1, board, &pgn);
         retry("submit", || {
             let mut scr = scr.clone();
@@ -529,16 +774,26 @@ async fn serve_only_screening_over_nats_screens_a_closed_round() {
     let deadline = Instant::now() + Duration::from_secs(120);
     loop {
         let r = scr
-            .get_screening(scr::GetScreeningRequest { tournament: tref(tid) })
+            .get_screening(scr::GetScreeningRequest {
+                tournament: tref(tid),
+            })
             .await
             .unwrap()
             .into_inner();
         if !r.performances.is_empty() {
             assert_eq!(r.performances.len(), 4);
-            assert!(r.performances.iter().all(|p| p.through_round == 1 && p.games == 1 && p.nodes == NODES));
+            assert!(
+                r.performances
+                    .iter()
+                    .all(|p| p.through_round == 1 && p.games == 1 && p.nodes == NODES)
+            );
             break;
         }
-        assert!(Instant::now() < deadline, "no screening:\n{}", screening.log());
+        assert!(
+            Instant::now() < deadline,
+            "no screening:\n{}",
+            screening.log()
+        );
         tokio::time::sleep(Duration::from_millis(200)).await;
     }
 }

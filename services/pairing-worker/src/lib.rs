@@ -30,7 +30,6 @@ pub mod engine;
 use arbiter_core::ResultCode;
 use arbiter_core::tournament::{RoundPhase, State};
 use arbiter_eventlog::{CheckpointStore, LogError, Version};
-use futures::StreamExt;
 use arbiter_pairing::{RoundPairing, RuleSet, pair};
 use arbiter_proto::common::v1::TrfFormat;
 use arbiter_proto::events::v1 as pb;
@@ -44,6 +43,7 @@ use arbiter_service_kit::store::{
     Batch, CommandContext, Feed, Folded, TournamentStore, stream_of, tournament_of,
 };
 use engine::{Answer, answer, engine, input_digest, input_for};
+use futures::StreamExt;
 use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};

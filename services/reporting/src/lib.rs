@@ -211,8 +211,10 @@ impl Reporting for ReportingService {
     ) -> Result<Response<Self::StreamEventsStream>, Status> {
         // Screening results are confidential (spec/screening.md §13): only the roles that may
         // read them (arbiter_auth::FAIR_PLAY_CALLS) get their payloads.
-        let confidential_ok = arbiter_auth::layer::principal(&request)
-            .is_ok_and(|p| p.authorize("GetScreening", request.get_ref().tournament_id.trim()).is_ok());
+        let confidential_ok = arbiter_auth::layer::principal(&request).is_ok_and(|p| {
+            p.authorize("GetScreening", request.get_ref().tournament_id.trim())
+                .is_ok()
+        });
         let r = request.into_inner();
         let stream = stream_of(&r.tournament_id)?;
         let log = self.store.log().clone();

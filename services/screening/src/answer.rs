@@ -119,8 +119,12 @@ impl Screener {
             // the same way on every replay, and said.
             match pgn::parse(g.pgn.as_bytes(), &source, u64::MAX) {
                 Ok(mut v) if v.len() == 1 => parsed.push(v.remove(0)),
-                Ok(v) => tracing::warn!(%source, games = v.len(), "submitted PGN is not one game; left out"),
-                Err(e) => tracing::warn!(%source, error = %e, "submitted PGN does not read; left out"),
+                Ok(v) => {
+                    tracing::warn!(%source, games = v.len(), "submitted PGN is not one game; left out")
+                }
+                Err(e) => {
+                    tracing::warn!(%source, error = %e, "submitted PGN does not read; left out")
+                }
             }
         }
         if parsed.is_empty() {
@@ -142,9 +146,18 @@ impl Screener {
         let ratings: Ratings = state
             .players()
             .filter(|p| p.player.rating > 0)
-            .map(|p| (p.player.name.clone(), u16::try_from(p.player.rating).unwrap_or(u16::MAX)))
+            .map(|p| {
+                (
+                    p.player.name.clone(),
+                    u16::try_from(p.player.rating).unwrap_or(u16::MAX),
+                )
+            })
             .collect();
-        let mut versions = Versions::new(&self.baseline, &self.policy, self.analyser.pool.binary_sha256());
+        let mut versions = Versions::new(
+            &self.baseline,
+            &self.policy,
+            self.analyser.pool.binary_sha256(),
+        );
         let profile = self.profile().clone();
         versions.engine_profile = profile.label.clone();
         versions.engine_profile_id = profile.id();

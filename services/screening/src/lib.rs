@@ -198,7 +198,11 @@ impl Worker {
         let command = command_id(e.event_id);
         let span = info_span!("screening_trigger", %tournament, version = e.version, round = closed.round, command_id = %command);
         async {
-            let current = self.store.current(&e.stream).await.map_err(|x| x.to_string())?;
+            let current = self
+                .store
+                .current(&e.stream)
+                .await
+                .map_err(|x| x.to_string())?;
             if current.command(&command).is_some() {
                 debug!("already answered");
                 self.stats.already_answered.fetch_add(1, Ordering::Relaxed);
@@ -210,8 +214,15 @@ impl Worker {
                 .read(&e.stream, 1)
                 .await
                 .map_err(|x| x.to_string())?;
-            let upto: Vec<StoredEvent> = events.into_iter().take_while(|x| x.version <= e.version).collect();
-            let folded = self.store.as_of(&e.stream, e.version).await.map_err(|x| x.to_string())?;
+            let upto: Vec<StoredEvent> = events
+                .into_iter()
+                .take_while(|x| x.version <= e.version)
+                .collect();
+            let folded = self
+                .store
+                .as_of(&e.stream, e.version)
+                .await
+                .map_err(|x| x.to_string())?;
             let games = answer::submitted_through(&upto, closed.round);
             if games.is_empty() {
                 self.stats.nothing_to_append.fetch_add(1, Ordering::Relaxed);
@@ -225,7 +236,15 @@ impl Worker {
                 self.stats.nothing_to_append.fetch_add(1, Ordering::Relaxed);
                 return Ok(());
             }
-            append(self.store.log(), &self.stats, &e.stream, &command, SERVICE, &out).await
+            append(
+                self.store.log(),
+                &self.stats,
+                &e.stream,
+                &command,
+                SERVICE,
+                &out,
+            )
+            .await
         }
         .instrument(span)
         .await
@@ -240,7 +259,9 @@ impl Worker {
                 continue;
             }
             let from = match &self.checkpoints {
-                Some(c) => c.get(SERVICE, &sweep_key(&stream))?.map_or(0, |c| c.version),
+                Some(c) => c
+                    .get(SERVICE, &sweep_key(&stream))?
+                    .map_or(0, |c| c.version),
                 None => 0,
             };
             let events = self.store.log().read(&stream, from + 1).await?;
@@ -310,7 +331,13 @@ pub(crate) async fn append(
     events: &[pb::Event],
 ) -> Result<(), String> {
     match log
-        .append(stream, ExpectedVersion::Any, command, actor, encode_events(events))
+        .append(
+            stream,
+            ExpectedVersion::Any,
+            command,
+            actor,
+            encode_events(events),
+        )
         .await
     {
         Ok(o) if o.replayed => {
@@ -318,7 +345,12 @@ pub(crate) async fn append(
             Ok(())
         }
         Ok(o) => {
-            info!(first = o.first_version, last = o.last_version, events = events.len(), "appended");
+            info!(
+                first = o.first_version,
+                last = o.last_version,
+                events = events.len(),
+                "appended"
+            );
             stats.appended.fetch_add(1, Ordering::Relaxed);
             Ok(())
         }

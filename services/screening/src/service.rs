@@ -50,7 +50,10 @@ impl ScreeningService {
             .await
             .map_err(|e| arbiter_service_kit::status::log_status(&e))?;
         let mut report = api::ScreeningReport::default();
-        for e in events.iter().filter(|e| version == 0 || e.version <= version) {
+        for e in events
+            .iter()
+            .filter(|e| version == 0 || e.version <= version)
+        {
             report.version = e.version;
             match e.decode_event().ok().and_then(|w| w.kind) {
                 Some(Kind::PlayerScreeningComputed(p)) => report.performances.push(p),
@@ -92,9 +95,10 @@ impl Screening for ScreeningService {
             let (tid, round, board, text) =
                 (ctx.tournament_id.clone(), r.round, r.board, r.pgn.clone());
             // Reading a game replays every move: CPU work, off the async threads.
-            let game = arbiter_service_kit::background::run(move || one_game(&tid, round, board, &text))
-                .await
-                .map_err(|e| Status::internal(format!("reading the PGN stopped: {e}")))??;
+            let game =
+                arbiter_service_kit::background::run(move || one_game(&tid, round, board, &text))
+                    .await
+                    .map_err(|e| Status::internal(format!("reading the PGN stopped: {e}")))??;
             let outcome = self
                 .store
                 .execute(&ctx, |_| {
@@ -123,7 +127,11 @@ impl Screening for ScreeningService {
         let span = info_span!("run_full_test", round = r.round);
         async {
             let ctx = CommandContext::for_request(&caller, &r)?;
-            let current = self.store.current(&ctx.stream).await.map_err(|e| e.to_status())?;
+            let current = self
+                .store
+                .current(&ctx.stream)
+                .await
+                .map_err(|e| e.to_status())?;
             if !current.state.is_created() {
                 return Err(unknown_tournament(&ctx.tournament_id));
             }
@@ -165,7 +173,10 @@ impl Screening for ScreeningService {
                 .read(&ctx.stream, 1)
                 .await
                 .map_err(|e| arbiter_service_kit::status::log_status(&e))?;
-            let events: Vec<_> = events.into_iter().take_while(|e| e.version <= current.version).collect();
+            let events: Vec<_> = events
+                .into_iter()
+                .take_while(|e| e.version <= current.version)
+                .collect();
             let games = answer::submitted_through(&events, through);
             let out = screener
                 .answer(&current.state, &games, through, Tier::Deep)
@@ -210,7 +221,11 @@ impl Screening for ScreeningService {
         // Confidential (spec §13): only the roles FAIR_PLAY_CALLS allows, on their tournaments.
         caller.authorize("GetScreening", t.tournament_id.trim())?;
         async {
-            let current = self.store.current(&stream).await.map_err(|e| e.to_status())?;
+            let current = self
+                .store
+                .current(&stream)
+                .await
+                .map_err(|e| e.to_status())?;
             if !current.state.is_created() {
                 return Err(unknown_tournament(&t.tournament_id));
             }

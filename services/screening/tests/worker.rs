@@ -18,7 +18,10 @@ fn stream() -> String {
 
 async fn run(store: &TournamentStore, id: &str, c: Command) {
     let ctx = CommandContext::new(T, id, None, "test").unwrap();
-    store.execute(&ctx, |_| Ok(c.clone())).await.unwrap_or_else(|s| panic!("{id}: {s:?}"));
+    store
+        .execute(&ctx, |_| Ok(c.clone()))
+        .await
+        .unwrap_or_else(|s| panic!("{id}: {s:?}"));
 }
 
 /// A 2-player tournament with round 1 paired (Ann white, Bob black); with a game for the board
@@ -30,24 +33,53 @@ async fn tournament(game: Option<&str>) -> (Arc<TournamentStore>, Vec<StoredEven
     let mut create = CreateTournament::new("Unit Open", start, start, 3);
     create.chief_arbiter = Arbiter::named("Doe, Jane");
     run(&store, "create", Command::CreateTournament(create)).await;
-    run(&store, "p1", Command::RegisterPlayer(RegisterPlayer::new("Ann", 2200))).await;
-    run(&store, "p2", Command::RegisterPlayer(RegisterPlayer::new("Bob", 2100))).await;
-    run(&store, "start", Command::StartRound(StartRound { round: 1, scheduled_unix_ms: None })).await;
-    let f = store.current(&stream()).await.unwrap_or_else(|_| panic!("stream"));
+    run(
+        &store,
+        "p1",
+        Command::RegisterPlayer(RegisterPlayer::new("Ann", 2200)),
+    )
+    .await;
+    run(
+        &store,
+        "p2",
+        Command::RegisterPlayer(RegisterPlayer::new("Bob", 2100)),
+    )
+    .await;
+    run(
+        &store,
+        "start",
+        Command::StartRound(StartRound {
+            round: 1,
+            scheduled_unix_ms: None,
+        }),
+    )
+    .await;
+    let f = store
+        .current(&stream())
+        .await
+        .unwrap_or_else(|_| panic!("stream"));
     let input = f.state.pairing_input(1).unwrap();
     let propose = Command::ProposePairing(ProposePairing {
         round: 1,
         attempt: input.attempt,
         boards: vec![Pair::new(1, 2)],
         bye: None,
-        engine: Engine { name: "test".into(), version: "1".into() },
+        engine: Engine {
+            name: "test".into(),
+            version: "1".into(),
+        },
         rule_set: input.rule_set.clone(),
         based_on_version: f.version,
         input_digest: vec![0; 32],
         explanation: String::new(),
     });
     run(&store, "propose", propose).await;
-    let publish = PublishPairing { round: 1, proposal_version: None, changes: None, note: String::new() };
+    let publish = PublishPairing {
+        round: 1,
+        proposal_version: None,
+        changes: None,
+        note: String::new(),
+    };
     run(&store, "publish", Command::PublishPairing(publish)).await;
     if let Some(pgn) = game {
         let submit = SubmitGame {
@@ -60,9 +92,18 @@ async fn tournament(game: Option<&str>) -> (Arc<TournamentStore>, Vec<StoredEven
         };
         run(&store, "game", Command::SubmitGame(submit)).await;
     }
-    let result = RecordResult { round: 1, board: 1, result: BoardResult::WhiteWins };
+    let result = RecordResult {
+        round: 1,
+        board: 1,
+        result: BoardResult::WhiteWins,
+    };
     run(&store, "result", Command::RecordResult(result)).await;
-    run(&store, "close", Command::CloseRound(CloseRound { round: 1 })).await;
+    run(
+        &store,
+        "close",
+        Command::CloseRound(CloseRound { round: 1 }),
+    )
+    .await;
     let events = log.read(&stream(), 1).await.unwrap();
     (store, events)
 }
@@ -89,7 +130,10 @@ async fn a_round_without_games_needs_no_engine_and_appends_nothing() {
     let worker = Worker::new(store.clone(), None, engines);
     worker.handle_event(closed(&events)).await.unwrap();
     assert_eq!(worker.stats().nothing_to_append.load(Ordering::Relaxed), 1);
-    assert_eq!(store.log().read(&stream(), 1).await.unwrap().len(), events.len());
+    assert_eq!(
+        store.log().read(&stream(), 1).await.unwrap().len(),
+        events.len()
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -101,8 +145,14 @@ async fn without_an_engine_a_round_with_games_fails_and_appends_nothing() {
     }));
     let worker = Worker::new(store.clone(), None, engines);
     let e = worker.handle_event(closed(&events)).await.unwrap_err();
-    assert!(e.to_lowercase().contains("engine") || e.contains("stockfish"), "{e}");
-    assert_eq!(store.log().read(&stream(), 1).await.unwrap().len(), events.len());
+    assert!(
+        e.to_lowercase().contains("engine") || e.contains("stockfish"),
+        "{e}"
+    );
+    assert_eq!(
+        store.log().read(&stream(), 1).await.unwrap().len(),
+        events.len()
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -120,14 +170,23 @@ async fn a_trigger_handled_twice_is_answered_once() {
     assert_eq!(worker.stats().appended.load(Ordering::Relaxed), 1);
     assert_eq!(worker.stats().already_answered.load(Ordering::Relaxed), 1);
     let after = store.log().read(&stream(), 1).await.unwrap();
-    let answer: Vec<_> = after.iter().filter(|e| e.command_id == command_id(trigger.event_id)).collect();
+    let answer: Vec<_> = after
+        .iter()
+        .filter(|e| e.command_id == command_id(trigger.event_id))
+        .collect();
     // One performance per player (no flag: far fewer counted moves than the policy needs).
     assert_eq!(answer.len(), 2);
     for e in answer {
         match e.decode_event().unwrap().kind {
             Some(Kind::PlayerScreeningComputed(p)) => {
-                assert_eq!((p.through_round, p.games, p.nodes, p.flag.as_str()), (1, 1, 2_000, "none"));
-                assert!(p.provisional, "a budget other than the baseline's is provisional");
+                assert_eq!(
+                    (p.through_round, p.games, p.nodes, p.flag.as_str()),
+                    (1, 1, 2_000, "none")
+                );
+                assert!(
+                    p.provisional,
+                    "a budget other than the baseline's is provisional"
+                );
                 assert!(p.player_id == 1 || p.player_id == 2);
             }
             other => panic!("unexpected {other:?}"),

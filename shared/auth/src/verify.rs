@@ -127,7 +127,10 @@ impl Verifier {
         if cache.len() >= VERIFIED_CACHE {
             cache.clear();
         }
-        cache.insert(token.to_string(), (p.clone(), exp.saturating_add(LEEWAY_SECONDS)));
+        cache.insert(
+            token.to_string(),
+            (p.clone(), exp.saturating_add(LEEWAY_SECONDS)),
+        );
         Ok(p)
     }
 
@@ -165,7 +168,9 @@ impl Verifier {
             .claims
             .get("exp")
             .and_then(serde_json::Value::as_u64)
-            .ok_or_else(|| AuthError("the token's expiry (exp) is not a number of seconds".into()))?;
+            .ok_or_else(|| {
+                AuthError("the token's expiry (exp) is not a number of seconds".into())
+            })?;
         Ok((principal(&data.claims)?, exp))
     }
 }

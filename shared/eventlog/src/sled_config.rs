@@ -61,8 +61,7 @@ pub(crate) fn temporary(profile: Profile) -> sled::Config {
 fn existing_compression(path: &Path) -> Option<bool> {
     // Text lines followed by a binary checksum.
     let bytes = std::fs::read(path.join("conf")).ok()?;
-    String::from_utf8_lossy(&bytes)
-        .lines().find_map(|l| {
+    String::from_utf8_lossy(&bytes).lines().find_map(|l| {
         let v = l.strip_prefix("use_compression:")?.trim();
         v.parse::<bool>().ok()
     })

@@ -223,7 +223,10 @@ async fn batch_yields_deliveries_as_they_arrive() {
     }
     append(&log, "b", 1, "c2", &["second"]).await.unwrap();
     let next = consumer.fetch(10, Duration::from_secs(2)).await.unwrap();
-    let payloads: Vec<&[u8]> = next.iter().map(|d| d.events[0].payload.as_slice()).collect();
+    let payloads: Vec<&[u8]> = next
+        .iter()
+        .map(|d| d.events[0].payload.as_slice())
+        .collect();
     assert_eq!(payloads, vec![b"second".as_slice()]);
 }
 

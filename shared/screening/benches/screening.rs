@@ -19,11 +19,17 @@ use std::sync::Arc;
 use std::time::Instant;
 
 fn env_usize(k: &str, d: usize) -> usize {
-    std::env::var(k).ok().and_then(|v| v.parse().ok()).unwrap_or(d)
+    std::env::var(k)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(d)
 }
 
 /// 3-game performances (player, the player's first three games of one event), in file order.
-fn human_performances(dir: &PathBuf, per_band: usize) -> BTreeMap<u16, Vec<(String, u16, Vec<Game>)>> {
+fn human_performances(
+    dir: &PathBuf,
+    per_band: usize,
+) -> BTreeMap<u16, Vec<(String, u16, Vec<Game>)>> {
     let mut files: Vec<_> = std::fs::read_dir(dir)
         .expect("the human games directory")
         .filter_map(|e| e.ok().map(|e| e.path()))
@@ -52,15 +58,27 @@ fn human_performances(dir: &PathBuf, per_band: usize) -> BTreeMap<u16, Vec<(Stri
                 groups[i].1.push(g.clone());
             }
         }
-        let file_name = f.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
+        let file_name = f
+            .file_name()
+            .map(|n| n.to_string_lossy().to_string())
+            .unwrap_or_default();
         for ((_, player), gs) in groups.into_iter().filter(|(_, gs)| gs.len() >= 3) {
             let gs: Vec<Game> = gs.into_iter().take(3).collect();
-            let own = |g: &Game| if g.white == player { g.white_elo } else { g.black_elo };
+            let own = |g: &Game| {
+                if g.white == player {
+                    g.white_elo
+                } else {
+                    g.black_elo
+                }
+            };
             let Some(rating) = own(&gs[0]) else { continue };
             let band = (rating / 200) * 200;
             let slot = bands.entry(band).or_default();
             // Spread the sample over the files: at most a third of a band from one file.
-            let from_file = slot.iter().filter(|(k, _, _)| k.starts_with(&file_name)).count();
+            let from_file = slot
+                .iter()
+                .filter(|(k, _, _)| k.starts_with(&file_name))
+                .count();
             if slot.len() < per_band && from_file < per_band.div_ceil(3) {
                 slot.push((format!("{file_name}: {player}"), rating, gs));
             }
@@ -78,7 +96,10 @@ fn main() {
         .map(PathBuf::from)
         .unwrap_or_else(|| PathBuf::from("/work/shared/games/human"));
     let per_band = env_usize("SCREENING_BENCH_PERFS", 6);
-    let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build().expect("runtime");
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .expect("runtime");
     rt.block_on(async {
         println!("engine profile {} ({}), baseline {}", baseline.engine_profile.label, baseline.engine_profile_id, baseline.version);
         // 1. Throughput on distinct middlegame positions of real games.

@@ -61,8 +61,14 @@ impl Baseline {
     }
 
     pub fn parse(text: &str) -> Result<Baseline, String> {
-        let b: Baseline = serde_json::from_str(text).map_err(|e| format!("not a baseline artefact: {e}"))?;
-        if b.buckets.is_empty() || b.buckets.iter().chain([&b.unrated]).any(|k| k.cells.len() != b.gap_classes_cp.len()) {
+        let b: Baseline =
+            serde_json::from_str(text).map_err(|e| format!("not a baseline artefact: {e}"))?;
+        if b.buckets.is_empty()
+            || b.buckets
+                .iter()
+                .chain([&b.unrated])
+                .any(|k| k.cells.len() != b.gap_classes_cp.len())
+        {
             return Err("baseline: every bucket needs one cell per difficulty class".into());
         }
         if b.engine_profile.id() != b.engine_profile_id {

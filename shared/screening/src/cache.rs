@@ -42,8 +42,9 @@ impl PositionCache {
         let mut map = cache.map.lock().expect("cache lock");
         for (i, line) in std::io::BufReader::new(file).lines().enumerate() {
             let line = line.map_err(|e| format!("{}: {e}", path.display()))?;
-            let e: Entry = serde_json::from_str(&line)
-                .map_err(|e| format!("{}: line {}: not a cache entry: {e}", path.display(), i + 1))?;
+            let e: Entry = serde_json::from_str(&line).map_err(|e| {
+                format!("{}: line {}: not a cache entry: {e}", path.display(), i + 1)
+            })?;
             map.insert((e.profile, e.fen), e.analysis);
         }
         drop(map);
@@ -81,7 +82,11 @@ impl PositionCache {
             .expect("cache lock")
             .get(&(profile_id.to_string(), fen.to_string()))
             .cloned();
-        let counter = if found.is_some() { &self.hits } else { &self.misses };
+        let counter = if found.is_some() {
+            &self.hits
+        } else {
+            &self.misses
+        };
         counter.fetch_add(1, Ordering::Relaxed);
         found
     }
@@ -103,7 +108,10 @@ impl PositionCache {
 
     /// (hits, misses) since creation or the last reset.
     pub fn counters(&self) -> (u64, u64) {
-        (self.hits.load(Ordering::Relaxed), self.misses.load(Ordering::Relaxed))
+        (
+            self.hits.load(Ordering::Relaxed),
+            self.misses.load(Ordering::Relaxed),
+        )
     }
 
     pub fn reset_counters(&self) {

@@ -61,7 +61,10 @@ impl Sums {
     fn cell(&self) -> Cell {
         let n = self.n.max(1);
         // Probabilities kept off 0 and 1 so no decision has zero variance.
-        let ppm = |k: u64| (((u128::from(k) * 1_000_000 + u128::from(n) / 2) / u128::from(n)) as u32).clamp(5_000, 995_000);
+        let ppm = |k: u64| {
+            (((u128::from(k) * 1_000_000 + u128::from(n) / 2) / u128::from(n)) as u32)
+                .clamp(5_000, 995_000)
+        };
         let n128 = i128::from(n);
         let mean = (self.d + n128 / 2) / n128;
         let var = ((self.d2 - self.d * self.d / n128) / n128).max(1);
@@ -79,7 +82,10 @@ impl Sums {
 }
 
 fn class(gap: i32) -> usize {
-    GAP_CLASSES_CP.iter().position(|&hi| gap <= hi).unwrap_or(GAP_CLASSES_CP.len() - 1)
+    GAP_CLASSES_CP
+        .iter()
+        .position(|&hi| gap <= hi)
+        .unwrap_or(GAP_CLASSES_CP.len() - 1)
 }
 
 fn bucket_of(rating: u16, games: u32, sums: &[Sums]) -> Bucket {
@@ -91,7 +97,16 @@ fn bucket_of(rating: u16, games: u32, sums: &[Sums]) -> Bucket {
         decisions: pooled.n,
         cells: sums
             .iter()
-            .map(|s| if s.n >= MIN_CELL { s.cell() } else { Cell { n: s.n, ..pooled.cell() } })
+            .map(|s| {
+                if s.n >= MIN_CELL {
+                    s.cell()
+                } else {
+                    Cell {
+                        n: s.n,
+                        ..pooled.cell()
+                    }
+                }
+            })
             .collect(),
     }
 }
@@ -106,7 +121,12 @@ pub async fn calibrate(
 ) -> Result<Baseline, EngineError> {
     let total = plan.ratings.len() * plan.games_per_bucket as usize * 2;
     let done = std::sync::atomic::AtomicUsize::new(0);
-    let tick = || progress(done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1, total);
+    let tick = || {
+        progress(
+            done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1,
+            total,
+        )
+    };
     // 1. Games, per bucket, both players at the bucket's strength.
     let jobs: Vec<(usize, u32)> = (0..plan.ratings.len())
         .flat_map(|b| (0..plan.games_per_bucket).map(move |g| (b, g)))
@@ -122,7 +142,16 @@ pub async fn calibrate(
         let (w, bl) = (spec("w"), spec("b"));
         let seed = plan.seed ^ (u64::from(r) << 32) ^ u64::from(g);
         async move {
-            let pgn = selfplay::play(engine, &w, &bl, seed, &format!("calibration {r}"), g + 1, selfplay::MAX_PLIES).await;
+            let pgn = selfplay::play(
+                engine,
+                &w,
+                &bl,
+                seed,
+                &format!("calibration {r}"),
+                g + 1,
+                selfplay::MAX_PLIES,
+            )
+            .await;
             tick();
             pgn.map(|p| (b, p))
         }
@@ -145,7 +174,10 @@ pub async fn calibrate(
     let mut games_per: Vec<u32> = vec![0; plan.ratings.len()];
     for (b, text) in &pgns {
         let game = pgn::parse(text.as_bytes(), "self-play", pgn::DEFAULT_MAX_PGN_BYTES)
-            .map_err(|e| EngineError::Protocol { path: "self-play".into(), reason: e.to_string() })?
+            .map_err(|e| EngineError::Protocol {
+                path: "self-play".into(),
+                reason: e.to_string(),
+            })?
             .remove(0);
         per_bucket[*b].push(analyser.game(&game).await?);
         games_per[*b] += 1;
@@ -171,7 +203,12 @@ pub async fn calibrate(
         for white in [true, false] {
             for chunk in games.chunks(3).filter(|c| c.len() == 3) {
                 let mut t = Tally::default();
-                for c in chunk.iter().flatten().filter(|d| d.white == white).filter_map(|d| d.counted.as_ref()) {
+                for c in chunk
+                    .iter()
+                    .flatten()
+                    .filter(|d| d.white == white)
+                    .filter_map(|d| d.counted.as_ref())
+                {
                     t.add(c, &buckets[b].cells[class(c.gap_cp)].expect);
                 }
                 let z = t.indicators(&Phi::default());
@@ -182,8 +219,19 @@ pub async fn calibrate(
             }
         }
     }
-    let phi = |s: f64| if count == 0.0 { 1000 } else { (libm::ceil(s / count * 1000.0) as u32).max(1000) };
-    let phi_milli = Phi { mm: phi(sq[0]), ev: phi(sq[1]), t3: phi(sq[2]), asd: phi(sq[3]) };
+    let phi = |s: f64| {
+        if count == 0.0 {
+            1000
+        } else {
+            (libm::ceil(s / count * 1000.0) as u32).max(1000)
+        }
+    };
+    let phi_milli = Phi {
+        mm: phi(sq[0]),
+        ev: phi(sq[1]),
+        t3: phi(sq[2]),
+        asd: phi(sq[3]),
+    };
     let how_made = serde_json::json!({
         "method": "Stockfish self-play: for each bucket, both players at UCI_LimitStrength=true, UCI_Elo = the bucket's rating, one thread, 16 MB hash, a fixed node budget per move; games analysed with the engine profile below; counted decisions tallied per bucket and per difficulty class (gap between the two best moves); cells with fewer than 30 decisions take the bucket's pooled values; variance inflation phi = mean square of the calibration's own 3-game z's (floored at 1)",
         "command": format!("arbiter screening-calibrate --games-per-bucket {} --player-nodes {} --seed {} --workers {}", plan.games_per_bucket, plan.player_nodes, plan.seed, plan.workers),

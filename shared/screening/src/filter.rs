@@ -83,7 +83,12 @@ pub fn positions_needed(game: &Game, cfg: &FilterConfig) -> Vec<String> {
 
 /// The played move's value from the mover's side: its own line when it is among the
 /// candidates, else minus the best value of the next position (spec §5.2, quick test).
-fn played_value(game: &Game, i: usize, a: &Analysis, analyses: &HashMap<String, Analysis>) -> Option<Score> {
+fn played_value(
+    game: &Game,
+    i: usize,
+    a: &Analysis,
+    analyses: &HashMap<String, Analysis>,
+) -> Option<Score> {
     let played = &game.plies[i].uci;
     if let Some(c) = a.candidates.iter().find(|c| &c.uci == played) {
         return Some(c.score);
@@ -101,7 +106,11 @@ fn played_value(game: &Game, i: usize, a: &Analysis, analyses: &HashMap<String, 
 }
 
 /// Every decision of both players, in ply order.
-pub fn decisions(game: &Game, analyses: &HashMap<String, Analysis>, cfg: &FilterConfig) -> Vec<Decision> {
+pub fn decisions(
+    game: &Game,
+    analyses: &HashMap<String, Analysis>,
+    cfg: &FilterConfig,
+) -> Vec<Decision> {
     let mut out = Vec::with_capacity(game.plies.len());
     for (i, ply) in game.plies.iter().enumerate() {
         let white = ply.fen_before.split(' ').nth(1) == Some("w");
@@ -156,7 +165,11 @@ pub fn decisions(game: &Game, analyses: &HashMap<String, Analysis>, cfg: &Filter
             ev: mm || vm.ordering() == best.score.ordering(),
             t3: a.candidates.iter().take(3).any(|c| c.uci == ply.uci),
             cpl: (v1 - vm.clamped()).max(0),
-            delta_e4: if mm { 0 } else { (scaled_e4(v1) - scaled_e4(vm.clamped())).max(0) },
+            delta_e4: if mm {
+                0
+            } else {
+                (scaled_e4(v1) - scaled_e4(vm.clamped())).max(0)
+            },
             gap_cp: gap,
         };
         out.push(Decision {

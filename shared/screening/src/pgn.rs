@@ -23,7 +23,11 @@ pub enum PgnError {
     #[error("{path}: cannot read: {reason}")]
     Unreadable { path: String, reason: String },
     #[error("{path}: {bytes} bytes is larger than the {limit}-byte limit for a PGN file")]
-    TooLarge { path: String, bytes: u64, limit: u64 },
+    TooLarge {
+        path: String,
+        bytes: u64,
+        limit: u64,
+    },
     #[error("{path}: no game found")]
     NoGames { path: String },
     #[error("{path}: {game}: ply {ply} ({move_number}{dots} {san}) is not legal in {fen}")]
@@ -36,9 +40,13 @@ pub enum PgnError {
         san: String,
         fen: String,
     },
-    #[error("{path}: {game}: the movetext ends without a result (1-0, 0-1, 1/2-1/2 or *); the PGN looks truncated")]
+    #[error(
+        "{path}: {game}: the movetext ends without a result (1-0, 0-1, 1/2-1/2 or *); the PGN looks truncated"
+    )]
     Truncated { path: String, game: String },
-    #[error("{path}: {game}: the movetext has no result (1-0, 0-1, 1/2-1/2 or *) before the next game's tags")]
+    #[error(
+        "{path}: {game}: the movetext has no result (1-0, 0-1, 1/2-1/2 or *) before the next game's tags"
+    )]
     MissingResult { path: String, game: String },
     #[error("{path}: {game}: bad {what}: {reason}")]
     BadTag {
@@ -145,7 +153,10 @@ impl PgnError {
 
 /// Reads a collection as [`read_file`] does, but leaves out the games
 /// [`PgnError::skippable_in_collection`] names, returning them as warnings.
-pub fn read_collection(path: &Path, max_bytes: u64) -> Result<(Vec<Game>, Vec<PgnError>), PgnError> {
+pub fn read_collection(
+    path: &Path,
+    max_bytes: u64,
+) -> Result<(Vec<Game>, Vec<PgnError>), PgnError> {
     let (bytes, shown) = read_bytes(path, max_bytes)?;
     parse_with(&bytes, &shown, max_bytes, true)
 }
@@ -182,7 +193,9 @@ fn parse_with(
             Ok(Some(Ok(Some(game)))) => games.push(game),
             Ok(Some(Ok(None))) => {} // whitespace or tags-only noise with no moves and no result
             // A game without a result followed by more games is a missing token, not a cut file.
-            Ok(Some(Err(PgnError::Truncated { path, game }))) if reader.has_more().unwrap_or(false) => {
+            Ok(Some(Err(PgnError::Truncated { path, game })))
+                if reader.has_more().unwrap_or(false) =>
+            {
                 let e = PgnError::MissingResult { path, game };
                 if !skip {
                     return Err(e);
@@ -230,7 +243,9 @@ struct Movetext {
     outcome: Option<String>,
 }
 
-const KEPT_TAGS: [&str; 7] = ["White", "Black", "WhiteElo", "BlackElo", "Event", "Round", "Result"];
+const KEPT_TAGS: [&str; 7] = [
+    "White", "Black", "WhiteElo", "BlackElo", "Event", "Round", "Result",
+];
 
 fn repetition_key(pos: &Chess) -> String {
     // Placement, side, castling and en passant: the halfmove/fullmove counters do not make a
@@ -275,7 +290,12 @@ impl Visitor for GameVisitor {
         ControlFlow::Continue(Tags::default())
     }
 
-    fn tag(&mut self, tags: &mut Tags, name: &[u8], value: RawTag<'_>) -> ControlFlow<Self::Output> {
+    fn tag(
+        &mut self,
+        tags: &mut Tags,
+        name: &[u8],
+        value: RawTag<'_>,
+    ) -> ControlFlow<Self::Output> {
         tags.any = true;
         let value = value.decode_utf8_lossy().trim().to_string();
         match name {
@@ -304,7 +324,10 @@ impl Visitor for GameVisitor {
         if let Some(v) = &tags.variant
             && !v.eq_ignore_ascii_case("standard")
         {
-            return bad("Variant tag", format!("{v:?} is not screened (standard chess only)"));
+            return bad(
+                "Variant tag",
+                format!("{v:?} is not screened (standard chess only)"),
+            );
         }
         let pos = match &tags.fen {
             None => Chess::default(),
@@ -378,8 +401,12 @@ impl Visitor for GameVisitor {
     fn outcome(&mut self, mt: &mut Movetext, outcome: Outcome) -> ControlFlow<Self::Output> {
         mt.outcome = Some(
             match outcome {
-                Outcome::Known(KnownOutcome::Decisive { winner: Color::White }) => "1-0",
-                Outcome::Known(KnownOutcome::Decisive { winner: Color::Black }) => "0-1",
+                Outcome::Known(KnownOutcome::Decisive {
+                    winner: Color::White,
+                }) => "1-0",
+                Outcome::Known(KnownOutcome::Decisive {
+                    winner: Color::Black,
+                }) => "0-1",
                 Outcome::Known(KnownOutcome::Draw) => "1/2-1/2",
                 Outcome::Unknown => "*",
             }
@@ -407,7 +434,11 @@ impl Visitor for GameVisitor {
                     _ => Err(PgnError::BadTag {
                         path: self.source.clone(),
                         game: mt.label.clone(),
-                        what: if k == "WhiteElo" { "WhiteElo tag" } else { "BlackElo tag" },
+                        what: if k == "WhiteElo" {
+                            "WhiteElo tag"
+                        } else {
+                            "BlackElo tag"
+                        },
                         reason: format!("{v:?} is not a rating between 1 and 3500"),
                     }),
                 },
@@ -467,14 +498,20 @@ mod tests {
     fn a_game_cut_off_before_its_result_is_truncated() {
         let pgn = b"[White \"A\"]\n[Black \"B\"]\n\n1. e4 e5 1-0\n\n[White \"C\"]\n[Black \"D\"]\n\n1. d4 d5 2. c4";
         let e = parse(pgn, "cut.pgn", MAX).unwrap_err();
-        assert!(matches!(e, PgnError::Truncated { ref game, .. } if game.starts_with("game 2 (C - D")), "{e}");
+        assert!(
+            matches!(e, PgnError::Truncated { ref game, .. } if game.starts_with("game 2 (C - D")),
+            "{e}"
+        );
     }
 
     #[test]
     fn a_missing_result_before_the_next_game_is_named_as_such() {
         let pgn = b"[White \"A\"]\n[Black \"B\"]\n\n1. e4 e5\n\n[White \"C\"]\n[Black \"D\"]\n\n1. d4 d5 1-0\n";
         let e = parse(pgn, "mid.pgn", MAX).unwrap_err();
-        assert!(matches!(e, PgnError::MissingResult { ref game, .. } if game.starts_with("game 1 (A - B")), "{e}");
+        assert!(
+            matches!(e, PgnError::MissingResult { ref game, .. } if game.starts_with("game 1 (A - B")),
+            "{e}"
+        );
     }
 
     #[test]
@@ -485,20 +522,42 @@ mod tests {
         let e = parse(pgn, "mixed.pgn", MAX).unwrap_err();
         assert!(e.to_string().contains("Atomic"), "{e}");
         let (games, skipped) = parse_with(pgn, "mixed.pgn", MAX, true).unwrap();
-        let names: Vec<_> = games.iter().map(|g| (g.white.as_str(), g.plies.len())).collect();
+        let names: Vec<_> = games
+            .iter()
+            .map(|g| (g.white.as_str(), g.plies.len()))
+            .collect();
         assert_eq!(names, vec![("E", 3)]);
         assert_eq!(skipped.len(), 2, "{skipped:?}");
-        assert!(skipped[0].to_string().contains("game 1 (A - B") && skipped[0].to_string().contains("Atomic"), "{}", skipped[0]);
-        assert!(matches!(&skipped[1], PgnError::MissingResult { game, .. } if game.starts_with("game 2 (C - D")), "{}", skipped[1]);
+        assert!(
+            skipped[0].to_string().contains("game 1 (A - B")
+                && skipped[0].to_string().contains("Atomic"),
+            "{}",
+            skipped[0]
+        );
+        assert!(
+            matches!(&skipped[1], PgnError::MissingResult { game, .. } if game.starts_with("game 2 (C - D")),
+            "{}",
+            skipped[1]
+        );
         // An illegal move still refuses the whole collection.
         let bad = b"[White \"A\"]\n[Black \"B\"]\n\n1. e4 e5 2. Ke3 1-0\n";
-        assert!(matches!(parse_with(bad, "bad.pgn", MAX, true), Err(PgnError::IllegalMove { .. })));
+        assert!(matches!(
+            parse_with(bad, "bad.pgn", MAX, true),
+            Err(PgnError::IllegalMove { .. })
+        ));
     }
 
     #[test]
     fn oversized_input_is_refused_before_parsing() {
         let e = parse(&[b' '; 2048], "big.pgn", 1024).unwrap_err();
-        assert_eq!(e, PgnError::TooLarge { path: "big.pgn".into(), bytes: 2048, limit: 1024 });
+        assert_eq!(
+            e,
+            PgnError::TooLarge {
+                path: "big.pgn".into(),
+                bytes: 2048,
+                limit: 1024
+            }
+        );
     }
 
     #[test]

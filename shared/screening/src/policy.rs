@@ -90,7 +90,11 @@ pub struct Context {
 impl Policy {
     /// The intrusive threshold for a field of `players`.
     pub fn intrusive_threshold(&self, players: u32) -> i32 {
-        field_size_threshold(players, self.intrusive_odds_per_player, self.intrusive_floor)
+        field_size_threshold(
+            players,
+            self.intrusive_odds_per_player,
+            self.intrusive_floor,
+        )
     }
 
     /// The flag level, on the published (rounded) values.
@@ -102,7 +106,11 @@ impl Policy {
         let watch = (z.z_mm >= w || z.z_t3 >= w) && (z.z_asd >= w || z.z_ev >= w);
         // A quick test only ever justifies discreet actions (Regan notes IV.4).
         if cx.tier == Tier::Quick || cx.provisional {
-            return if watch { FlagLevel::Watch } else { FlagLevel::None };
+            return if watch {
+                FlagLevel::Watch
+            } else {
+                FlagLevel::None
+            };
         }
         let c = z.z_combined;
         if (cx.observational_evidence && c >= self.support_with_evidence)
@@ -113,9 +121,15 @@ impl Policy {
         if !cx.observational_evidence && c >= self.private_follow_up {
             return FlagLevel::PrivateFollowUp;
         }
-        if c >= self.intrusive_threshold(cx.field_size) || (cx.pre_identified && c >= self.pre_identified) {
+        if c >= self.intrusive_threshold(cx.field_size)
+            || (cx.pre_identified && c >= self.pre_identified)
+        {
             return FlagLevel::IntrusiveActionJustified;
         }
-        if watch || c >= self.significance { FlagLevel::Watch } else { FlagLevel::None }
+        if watch || c >= self.significance {
+            FlagLevel::Watch
+        } else {
+            FlagLevel::None
+        }
     }
 }

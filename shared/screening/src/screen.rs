@@ -43,7 +43,11 @@ impl Analyser {
     }
 
     /// The decisions of every game, in order; `progress` is called as each game finishes.
-    pub async fn games(&self, games: &[Game], progress: &(dyn Fn() + Sync)) -> Result<Vec<Vec<Decision>>, EngineError> {
+    pub async fn games(
+        &self,
+        games: &[Game],
+        progress: &(dyn Fn() + Sync),
+    ) -> Result<Vec<Vec<Decision>>, EngineError> {
         // A few games in flight keep every worker busy across game boundaries.
         let mut stream = futures::stream::iter(games.iter().map(|g| async move {
             let r = self.game(g).await;
@@ -145,7 +149,10 @@ pub fn performances(
     }
     let mut players: BTreeMap<String, Acc> = BTreeMap::new();
     for (g, ds) in games.iter().zip(decisions) {
-        for (name, elo, white) in [(&g.white, g.white_elo, true), (&g.black, g.black_elo, false)] {
+        for (name, elo, white) in [
+            (&g.white, g.white_elo, true),
+            (&g.black, g.black_elo, false),
+        ] {
             let acc = players.entry(name.clone()).or_insert(Acc {
                 rating: None,
                 games: 0,

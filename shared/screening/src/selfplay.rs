@@ -116,7 +116,12 @@ fn sample(a: &crate::uci::Analysis, spread: i32, rng: &mut ChaCha8Rng) -> String
         .iter()
         .filter_map(|c| {
             let loss = top.saturating_sub(c.score.ordering());
-            (loss <= spread).then(|| (c.uci.as_str(), u64::try_from(spread + 1 - loss).unwrap_or(1)))
+            (loss <= spread).then(|| {
+                (
+                    c.uci.as_str(),
+                    u64::try_from(spread + 1 - loss).unwrap_or(1),
+                )
+            })
         })
         .collect();
     let total: u64 = weighted.iter().map(|(_, w)| w).sum();
@@ -148,13 +153,18 @@ pub async fn play(
     let mut uci_moves: Vec<String> = Vec::new();
     let mut sans: Vec<String> = Vec::new();
     let mut seen: HashMap<String, u32> = HashMap::new();
-    let play_move = |pos: &mut Chess, m: shakmaty::Move, uci: &mut Vec<String>, san: &mut Vec<String>| {
-        uci.push(UciMove::from_standard(m).to_string());
-        san.push(SanPlus::from_move_and_play_unchecked(pos, m).to_string());
-    };
+    let play_move =
+        |pos: &mut Chess, m: shakmaty::Move, uci: &mut Vec<String>, san: &mut Vec<String>| {
+            uci.push(UciMove::from_standard(m).to_string());
+            san.push(SanPlus::from_move_and_play_unchecked(pos, m).to_string());
+        };
     let opening = OPENINGS[rng.random_range(0..OPENINGS.len())];
     for u in opening.split(' ') {
-        let m = u.parse::<UciMove>().expect("opening move").to_move(&pos).expect("legal opening");
+        let m = u
+            .parse::<UciMove>()
+            .expect("opening move")
+            .to_move(&pos)
+            .expect("legal opening");
         play_move(&mut pos, m, &mut uci_moves, &mut sans);
     }
     for _ in 0..2 {
@@ -168,7 +178,11 @@ pub async fn play(
     let result = loop {
         *seen.entry(repetition_key(&pos)).or_default() += 1;
         if pos.is_checkmate() {
-            break if pos.turn() == Color::White { "0-1" } else { "1-0" };
+            break if pos.turn() == Color::White {
+                "0-1"
+            } else {
+                "1-0"
+            };
         }
         if pos.is_stalemate()
             || pos.is_insufficient_material()
@@ -178,13 +192,27 @@ pub async fn play(
         {
             break "1/2-1/2";
         }
-        let (eng, spec) = if pos.turn() == Color::White { (&mut w, white) } else { (&mut b, black) };
+        let (eng, spec) = if pos.turn() == Color::White {
+            (&mut w, white)
+        } else {
+            (&mut b, black)
+        };
         let position = format!("startpos moves {}", uci_moves.join(" "));
-        let a = eng.search(&position, &format!("nodes {}", spec.nodes)).await?;
-        let score = a.candidates.first().map(|c| c.score.ordering()).unwrap_or(0);
+        let a = eng
+            .search(&position, &format!("nodes {}", spec.nodes))
+            .await?;
+        let score = a
+            .candidates
+            .first()
+            .map(|c| c.score.ordering())
+            .unwrap_or(0);
         // Both sides agree the game is decided: adjudicate instead of playing it out.
         if score >= 1000 && last_score.is_some_and(|s| s <= -1000) {
-            break if pos.turn() == Color::White { "1-0" } else { "0-1" };
+            break if pos.turn() == Color::White {
+                "1-0"
+            } else {
+                "0-1"
+            };
         }
         last_score = Some(score);
         let chosen = match spec.strength {

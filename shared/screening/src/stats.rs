@@ -99,7 +99,12 @@ pub struct Phi {
 
 impl Default for Phi {
     fn default() -> Self {
-        Phi { mm: 1000, ev: 1000, t3: 1000, asd: 1000 }
+        Phi {
+            mm: 1000,
+            ev: 1000,
+            t3: 1000,
+            asd: 1000,
+        }
     }
 }
 
@@ -139,9 +144,24 @@ impl Tally {
     /// The z-scores, signed so that more engine-like play is positive.
     pub fn indicators(&self, phi: &Phi) -> Indicators {
         let ppm = |count: u64| i128::from(count) * 1_000_000;
-        let z_mm = z(ppm(self.mm), i128::from(self.exp_mm_ppm), self.var_mm_ppm2 as f64, phi.mm);
-        let z_ev = z(ppm(self.ev), i128::from(self.exp_ev_ppm), self.var_ev_ppm2 as f64, phi.ev);
-        let z_t3 = z(ppm(self.t3), i128::from(self.exp_t3_ppm), self.var_t3_ppm2 as f64, phi.t3);
+        let z_mm = z(
+            ppm(self.mm),
+            i128::from(self.exp_mm_ppm),
+            self.var_mm_ppm2 as f64,
+            phi.mm,
+        );
+        let z_ev = z(
+            ppm(self.ev),
+            i128::from(self.exp_ev_ppm),
+            self.var_ev_ppm2 as f64,
+            phi.ev,
+        );
+        let z_t3 = z(
+            ppm(self.t3),
+            i128::from(self.exp_t3_ppm),
+            self.var_t3_ppm2 as f64,
+            phi.t3,
+        );
         // Smaller scaled loss than expected is more engine-like: expected minus observed.
         let z_asd = z(
             i128::from(self.exp_delta_e4),
@@ -160,22 +180,38 @@ impl Tally {
 
     /// A rate in parts per million of the counted decisions.
     pub fn rate_ppm(&self, count: u64) -> u32 {
-        if self.n == 0 { 0 } else { ((u128::from(count) * 1_000_000 + u128::from(self.n) / 2) / u128::from(self.n)) as u32 }
+        if self.n == 0 {
+            0
+        } else {
+            ((u128::from(count) * 1_000_000 + u128::from(self.n) / 2) / u128::from(self.n)) as u32
+        }
     }
 
     /// Average scaled loss (ASD) in 1e-4 units, rounded.
     pub fn asd_e4(&self) -> i64 {
-        if self.n == 0 { 0 } else { div_round(self.delta_sum_e4, self.n as i64) }
+        if self.n == 0 {
+            0
+        } else {
+            div_round(self.delta_sum_e4, self.n as i64)
+        }
     }
 
     /// Average centipawn loss in tenths of a centipawn.
     pub fn acpl_tenths(&self) -> i64 {
-        if self.n == 0 { 0 } else { div_round(self.cpl_sum * 10, self.n as i64) }
+        if self.n == 0 {
+            0
+        } else {
+            div_round(self.cpl_sum * 10, self.n as i64)
+        }
     }
 }
 
 fn div_round(a: i64, b: i64) -> i64 {
-    if a >= 0 { (a + b / 2) / b } else { -((-a + b / 2) / b) }
+    if a >= 0 {
+        (a + b / 2) / b
+    } else {
+        -((-a + b / 2) / b)
+    }
 }
 
 /// Upper tail of the standard normal: P(Z > x).
@@ -188,7 +224,11 @@ pub fn normal_quantile_upper(p: f64) -> f64 {
     let (mut lo, mut hi) = (-10.0f64, 40.0f64);
     for _ in 0..200 {
         let mid = 0.5 * (lo + hi);
-        if normal_tail(mid) > p { lo = mid } else { hi = mid }
+        if normal_tail(mid) > p {
+            lo = mid
+        } else {
+            hi = mid
+        }
     }
     0.5 * (lo + hi)
 }
@@ -225,11 +265,27 @@ mod tests {
 
     #[test]
     fn z_of_exactly_expected_play_is_zero_and_more_matches_are_positive() {
-        let e = Expectation { mm_ppm: 500_000, ev_ppm: 500_000, t3_ppm: 800_000, delta_mean_e4: 500, delta_var_e8: 250_000 };
+        let e = Expectation {
+            mm_ppm: 500_000,
+            ev_ppm: 500_000,
+            t3_ppm: 800_000,
+            delta_mean_e4: 500,
+            delta_var_e8: 250_000,
+        };
         let mut t = Tally::default();
         for i in 0..100 {
             let hit = i % 2 == 0;
-            t.add(&Counted { mm: hit, ev: hit, t3: true, cpl: 0, delta_e4: if hit { 0 } else { 1000 }, gap_cp: 5 }, &e);
+            t.add(
+                &Counted {
+                    mm: hit,
+                    ev: hit,
+                    t3: true,
+                    cpl: 0,
+                    delta_e4: if hit { 0 } else { 1000 },
+                    gap_cp: 5,
+                },
+                &e,
+            );
         }
         let z = t.indicators(&Phi::default());
         assert_eq!((z.z_mm, z.z_ev, z.z_asd), (0, 0, 0));

@@ -16,7 +16,9 @@ use tokio::sync::{Mutex, mpsc, oneshot};
 /// Why the engine could not answer.
 #[derive(Debug, thiserror::Error, Clone, PartialEq, Eq)]
 pub enum EngineError {
-    #[error("no chess engine found: set the engine path, or install Stockfish (Debian package `stockfish`, /usr/games/stockfish)")]
+    #[error(
+        "no chess engine found: set the engine path, or install Stockfish (Debian package `stockfish`, /usr/games/stockfish)"
+    )]
     NotFound,
     #[error("engine {path}: cannot start: {reason}")]
     Spawn { path: String, reason: String },
@@ -38,7 +40,11 @@ pub fn find_engine(explicit: Option<&Path>) -> Result<PathBuf, EngineError> {
         return Ok(PathBuf::from(p));
     }
     let on_path = std::env::var_os("PATH")
-        .map(|v| std::env::split_paths(&v).map(|d| d.join("stockfish")).collect::<Vec<_>>())
+        .map(|v| {
+            std::env::split_paths(&v)
+                .map(|d| d.join("stockfish"))
+                .collect::<Vec<_>>()
+        })
         .unwrap_or_default();
     on_path
         .into_iter()
@@ -154,7 +160,9 @@ impl Engine {
                 }
             }
             for (name, value) in options {
-                engine.send(&format!("setoption name {name} value {value}")).await?;
+                engine
+                    .send(&format!("setoption name {name} value {value}"))
+                    .await?;
             }
             engine.ready().await
         };
@@ -209,9 +217,16 @@ impl Engine {
         loop {
             let line = self.line().await?;
             if let Some(rest) = line.strip_prefix("bestmove") {
-                let bestmove = rest.split_whitespace().next().unwrap_or("(none)").to_string();
+                let bestmove = rest
+                    .split_whitespace()
+                    .next()
+                    .unwrap_or("(none)")
+                    .to_string();
                 let candidates: Vec<Candidate> = by_pv.into_iter().map_while(|c| c).collect();
-                return Ok(Analysis { candidates, bestmove });
+                return Ok(Analysis {
+                    candidates,
+                    bestmove,
+                });
             }
             if let Some((k, cand)) = parse_info(&line) {
                 if by_pv.len() < k {
@@ -242,7 +257,11 @@ fn parse_info(line: &str) -> Option<(usize, Candidate)> {
             "score" => {
                 let kind = it.next()?;
                 let v: i32 = it.next()?.parse().ok()?;
-                score = Some(if kind == "mate" { Score::Mate(v) } else { Score::Cp(v) });
+                score = Some(if kind == "mate" {
+                    Score::Mate(v)
+                } else {
+                    Score::Cp(v)
+                });
             }
             "lowerbound" | "upperbound" => return None,
             "pv" => {
@@ -279,7 +298,11 @@ pub struct EnginePool {
 
 impl EnginePool {
     /// Starts `workers` engines and checks that they are the engine the profile names.
-    pub async fn start(path: &Path, profile: EngineProfile, workers: usize) -> Result<EnginePool, EngineError> {
+    pub async fn start(
+        path: &Path,
+        profile: EngineProfile,
+        workers: usize,
+    ) -> Result<EnginePool, EngineError> {
         let workers = workers.max(1);
         let options = analysis_options(&profile);
         let mut engines = Vec::with_capacity(workers);
@@ -348,7 +371,12 @@ fn deadline(profile: &EngineProfile) -> Duration {
     Duration::from_secs(10 + profile.nodes / 10_000)
 }
 
-async fn worker(mut engine: Engine, path: PathBuf, profile: EngineProfile, rx: Arc<Mutex<mpsc::Receiver<Job>>>) {
+async fn worker(
+    mut engine: Engine,
+    path: PathBuf,
+    profile: EngineProfile,
+    rx: Arc<Mutex<mpsc::Receiver<Job>>>,
+) {
     let go = format!("nodes {}", profile.nodes);
     loop {
         let job = { rx.lock().await.recv().await };
@@ -373,7 +401,12 @@ async fn worker(mut engine: Engine, path: PathBuf, profile: EngineProfile, rx: A
     }
 }
 
-async fn run(engine: &mut Engine, position: &str, go: &str, limit: Duration) -> Result<Analysis, EngineError> {
+async fn run(
+    engine: &mut Engine,
+    position: &str,
+    go: &str,
+    limit: Duration,
+) -> Result<Analysis, EngineError> {
     match tokio::time::timeout(limit, engine.search(position, go)).await {
         Ok(r) => r,
         Err(_) => Err(EngineError::Timeout {
@@ -392,9 +425,19 @@ mod tests {
         let l = "info depth 9 seldepth 12 multipv 2 score cp -14 nodes 9000 nps 1 pv g1f3 d7d5";
         assert_eq!(
             parse_info(l),
-            Some((2, Candidate { uci: "g1f3".into(), score: Score::Cp(-14), depth: 9 }))
+            Some((
+                2,
+                Candidate {
+                    uci: "g1f3".into(),
+                    score: Score::Cp(-14),
+                    depth: 9
+                }
+            ))
         );
-        assert_eq!(parse_info("info depth 9 multipv 1 score cp 20 lowerbound pv e2e4"), None);
+        assert_eq!(
+            parse_info("info depth 9 multipv 1 score cp 20 lowerbound pv e2e4"),
+            None
+        );
         assert_eq!(parse_info("info string NNUE evaluation enabled"), None);
         assert_eq!(
             parse_info("info depth 3 multipv 1 score mate -2 pv h1h2").map(|x| x.1.score),

@@ -26,33 +26,79 @@ fn engine() -> PathBuf {
 
 /// Plays `pairs` (white, black, seed) two at a time and parses the games.
 async fn tournament(engine: &Path, pairs: Vec<(PlayerSpec, PlayerSpec, u64)>) -> Vec<Game> {
-    let texts: Vec<String> = futures::stream::iter(pairs.into_iter().enumerate().map(|(i, (w, b, seed))| async move {
-        play(engine, &w, &b, seed, "separation", (i + 1) as u32, MAX_TEST_PLIES).await.expect("a game")
-    }))
+    let texts: Vec<String> = futures::stream::iter(pairs.into_iter().enumerate().map(
+        |(i, (w, b, seed))| async move {
+            play(
+                engine,
+                &w,
+                &b,
+                seed,
+                "separation",
+                (i + 1) as u32,
+                MAX_TEST_PLIES,
+            )
+            .await
+            .expect("a game")
+        },
+    ))
     .buffered(2)
     .collect()
     .await;
-    pgn::parse(texts.concat().as_bytes(), "generated", pgn::DEFAULT_MAX_PGN_BYTES).expect("generated games parse")
+    pgn::parse(
+        texts.concat().as_bytes(),
+        "generated",
+        pgn::DEFAULT_MAX_PGN_BYTES,
+    )
+    .expect("generated games parse")
 }
 
-async fn screen(engine: &Path, games: &[Game], workers: usize, cache: Arc<PositionCache>) -> Vec<Performance> {
+async fn screen(
+    engine: &Path,
+    games: &[Game],
+    workers: usize,
+    cache: Arc<PositionCache>,
+) -> Vec<Performance> {
     let baseline = Baseline::shipped();
     let policy = Policy::shipped();
-    let pool = EnginePool::start(engine, baseline.engine_profile.clone(), workers).await.expect("pool");
+    let pool = EnginePool::start(engine, baseline.engine_profile.clone(), workers)
+        .await
+        .expect("pool");
     let versions = Versions::new(&baseline, &policy, pool.binary_sha256());
-    let analyser = Analyser { pool, cache, filter: baseline.filter.clone() };
+    let analyser = Analyser {
+        pool,
+        cache,
+        filter: baseline.filter.clone(),
+    };
     let decisions = analyser.games(games, &|| {}).await.expect("analysis");
-    performances(games, &decisions, &Ratings::new(), &baseline, &policy, &versions)
+    performances(
+        games,
+        &decisions,
+        &Ratings::new(),
+        &baseline,
+        &policy,
+        &versions,
+    )
 }
 
 fn spec(name: String, rating: u16, strength: Strength, nodes: u64) -> PlayerSpec {
-    PlayerSpec { name, rating, strength, nodes }
+    PlayerSpec {
+        name,
+        rating,
+        strength,
+        nodes,
+    }
 }
 
 /// Three games between two players, colours alternating, openings from the seed.
 fn match_of_three(a: &PlayerSpec, b: &PlayerSpec, seed: u64) -> Vec<(PlayerSpec, PlayerSpec, u64)> {
     (0..3u64)
-        .map(|g| if g % 2 == 0 { (a.clone(), b.clone(), seed + g) } else { (b.clone(), a.clone(), seed + g) })
+        .map(|g| {
+            if g % 2 == 0 {
+                (a.clone(), b.clone(), seed + g)
+            } else {
+                (b.clone(), a.clone(), seed + g)
+            }
+        })
         .collect()
 }
 
@@ -71,47 +117,102 @@ async fn engine_players_separate_from_human_like_players_over_three_games() {
     let mut pairs = Vec::new();
     let claimed = [1600u16, 1800, 1800, 2000];
     for k in 0..2 {
-        let a = spec(format!("Engine{}", 2 * k), claimed[2 * k], Strength::Full, 30_000);
-        let b = spec(format!("Engine{}", 2 * k + 1), claimed[2 * k + 1], Strength::Full, 30_000);
+        let a = spec(
+            format!("Engine{}", 2 * k),
+            claimed[2 * k],
+            Strength::Full,
+            30_000,
+        );
+        let b = spec(
+            format!("Engine{}", 2 * k + 1),
+            claimed[2 * k + 1],
+            Strength::Full,
+            30_000,
+        );
         pairs.extend(match_of_three(&a, &b, 100 + 10 * k as u64));
     }
     for (i, r) in [1600u16, 2000, 2400].into_iter().enumerate() {
         for k in 0..2 {
-            let a = spec(format!("Human{r}-{}", 2 * k), r, Strength::Sampled(u32::from(r)), 30_000);
-            let b = spec(format!("Human{r}-{}", 2 * k + 1), r, Strength::Sampled(u32::from(r)), 30_000);
-            pairs.extend(match_of_three(&a, &b, 1000 + 100 * i as u64 + 10 * k as u64));
+            let a = spec(
+                format!("Human{r}-{}", 2 * k),
+                r,
+                Strength::Sampled(u32::from(r)),
+                30_000,
+            );
+            let b = spec(
+                format!("Human{r}-{}", 2 * k + 1),
+                r,
+                Strength::Sampled(u32::from(r)),
+                30_000,
+            );
+            pairs.extend(match_of_three(
+                &a,
+                &b,
+                1000 + 100 * i as u64 + 10 * k as u64,
+            ));
         }
     }
     let games = tournament(&engine, pairs).await;
     assert_eq!(games.len(), 24);
     let perfs = screen(&engine, &games, 2, Arc::new(PositionCache::new())).await;
-    let (engines, honest): (Vec<_>, Vec<_>) = perfs.iter().partition(|p| p.player.starts_with("Engine"));
+    let (engines, honest): (Vec<_>, Vec<_>) =
+        perfs.iter().partition(|p| p.player.starts_with("Engine"));
     assert_eq!((engines.len(), honest.len()), (4, 12));
     for p in &perfs {
         eprintln!(
             "{:<14} games {} counted {:>3} MM {:.3} (exp {:.3}) ASD {:.4} zMM {:>5.2} zEV {:>5.2} zT3 {:>5.2} zASD {:>5.2} z {:>5.2} {}",
-            p.player, p.games, p.counted, p.mm_rate, p.expected_mm_rate, p.asd, p.z_mm, p.z_ev, p.z_t3, p.z_asd, p.z, p.flag
+            p.player,
+            p.games,
+            p.counted,
+            p.mm_rate,
+            p.expected_mm_rate,
+            p.asd,
+            p.z_mm,
+            p.z_ev,
+            p.z_t3,
+            p.z_asd,
+            p.z,
+            p.flag
         );
         assert_eq!(p.games, 3, "{} plays one 3-game performance", p.player);
     }
-    let lowest_engine = engines.iter().map(|p| p.indicators.z_combined).min().expect("engine players");
-    let highest_honest = honest.iter().map(|p| p.indicators.z_combined).max().expect("honest players");
+    let lowest_engine = engines
+        .iter()
+        .map(|p| p.indicators.z_combined)
+        .min()
+        .expect("engine players");
+    let highest_honest = honest
+        .iter()
+        .map(|p| p.indicators.z_combined)
+        .max()
+        .expect("honest players");
     eprintln!(
         "lowest engine z {:.2}, highest honest z {:.2}, {:.0} s",
         f64::from(lowest_engine) / 100.0,
         f64::from(highest_honest) / 100.0,
         started.elapsed().as_secs_f64()
     );
-    assert!(lowest_engine > highest_honest, "the groups' z-scores overlap: lowest engine {lowest_engine}, highest honest {highest_honest} (hundredths)");
+    assert!(
+        lowest_engine > highest_honest,
+        "the groups' z-scores overlap: lowest engine {lowest_engine}, highest honest {highest_honest} (hundredths)"
+    );
 
     // False flags among the clean performances: a flag is raised at the significance level
     // (2.00 on a match and on a value indicator, policy Watch rule); the policy allows one per
     // thousand clean performances, so none here. Single indicators past 2.00 are counted too.
     let policy = Policy::shipped();
     let n = honest.len() as u32;
-    let false_flags = honest.iter().filter(|p| p.level >= FlagLevel::Watch).count() as u32;
-    let past_significance = honest.iter().filter(|p| p.indicators.z_combined >= policy.significance).count();
-    eprintln!("clean performances {n}: {false_flags} flagged, {past_significance} with combined z >= 2.00");
+    let false_flags = honest
+        .iter()
+        .filter(|p| p.level >= FlagLevel::Watch)
+        .count() as u32;
+    let past_significance = honest
+        .iter()
+        .filter(|p| p.indicators.z_combined >= policy.significance)
+        .count();
+    eprintln!(
+        "clean performances {n}: {false_flags} flagged, {past_significance} with combined z >= 2.00"
+    );
     assert!(
         false_flags * 1000 <= policy.nominal_false_significant_per_mille * n,
         "{false_flags} of {n} clean performances were flagged"
@@ -133,32 +234,56 @@ async fn screening_twice_gives_bit_identical_results_whatever_the_workers_or_cac
     cache.reset_counters();
     let from_cache = screen(&engine, &games, 2, cache.clone()).await;
     let (rehits, remisses) = cache.counters();
-    assert_eq!((rehits, remisses), (hits + misses, 0), "a re-run is served from the cache");
+    assert_eq!(
+        (rehits, remisses),
+        (hits + misses, 0),
+        "a re-run is served from the cache"
+    );
     let one_worker = screen(&engine, &games, 1, Arc::new(PositionCache::new())).await;
     let json = |p: &[Performance]| serde_json::to_string(p).expect("json");
     assert_eq!(json(&first), json(&from_cache));
     assert_eq!(json(&first), json(&one_worker));
     assert_eq!(first.len(), 2);
-    assert!(first.iter().all(|p| p.counted > 0 && p.versions.engine_binary_sha256.len() == 64));
+    assert!(
+        first
+            .iter()
+            .all(|p| p.counted > 0 && p.versions.engine_binary_sha256.len() == 64)
+    );
 }
 
 #[tokio::test]
 async fn a_missing_engine_is_an_error_naming_the_path() {
     let baseline = Baseline::shipped();
-    let Err(e) = EnginePool::start(Path::new("/nonexistent/stockfish"), baseline.engine_profile, 1).await else {
+    let Err(e) = EnginePool::start(
+        Path::new("/nonexistent/stockfish"),
+        baseline.engine_profile,
+        1,
+    )
+    .await
+    else {
         panic!("a pool over a missing binary must not start");
     };
-    assert!(matches!(&e, EngineError::Spawn { path, .. } if path == "/nonexistent/stockfish"), "{e}");
+    assert!(
+        matches!(&e, EngineError::Spawn { path, .. } if path == "/nonexistent/stockfish"),
+        "{e}"
+    );
 }
 
 #[test]
 fn the_shipped_baseline_and_policy_are_consistent() {
     let b = Baseline::shipped();
-    assert_eq!(b.engine_profile, arbiter_screening::uci::EngineProfile::quick());
+    assert_eq!(
+        b.engine_profile,
+        arbiter_screening::uci::EngineProfile::quick()
+    );
     assert!(b.what_it_is_not.contains("NOT a human baseline"));
     assert_eq!(b.quality, "Provisional");
     assert!(b.buckets.windows(2).all(|w| w[0].rating < w[1].rating));
-    assert!(b.buckets.iter().all(|k| k.decisions > 0 && k.cells.iter().all(|c| c.expect.mm_ppm > 0)));
+    assert!(
+        b.buckets
+            .iter()
+            .all(|k| k.decisions > 0 && k.cells.iter().all(|c| c.expect.mm_ppm > 0))
+    );
     let p = Policy::shipped();
     assert_eq!(p.version, "seed001-2022");
     assert_eq!(p.intrusive_threshold(400), 329);

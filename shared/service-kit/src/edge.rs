@@ -70,8 +70,8 @@ pub const MAX_TIE_BREAKS: usize = 30;
 pub const MAX_DEPUTY_ARBITERS: usize = 100;
 
 /// The pairing systems a tournament may be created with: those the pairing worker answers for
-/// (the Dutch engine; the round robins' Berger tables). The others of the schema (Burstein,
-/// Dubov, Lim) are refused here until the service is set up to run them.
+/// (the Dutch, Dubov, Burstein and Lim engines; the round robins' Berger tables), i.e. every
+/// system of the schema.
 pub const SUPPORTED_PAIRING_SYSTEMS: &[(PairingSystem, &str)] = &[
     (PairingSystem::Dutch, "PAIRING_SYSTEM_DUTCH"),
     (PairingSystem::RoundRobin, "PAIRING_SYSTEM_ROUND_ROBIN"),
@@ -79,6 +79,9 @@ pub const SUPPORTED_PAIRING_SYSTEMS: &[(PairingSystem, &str)] = &[
         PairingSystem::DoubleRoundRobin,
         "PAIRING_SYSTEM_DOUBLE_ROUND_ROBIN",
     ),
+    (PairingSystem::Burstein, "PAIRING_SYSTEM_BURSTEIN"),
+    (PairingSystem::Dubov, "PAIRING_SYSTEM_DUBOV"),
+    (PairingSystem::Lim, "PAIRING_SYSTEM_LIM"),
 ];
 
 fn invalid(field: &str, reason: impl std::fmt::Display) -> Status {
@@ -397,7 +400,10 @@ impl Check for scr::SubmitGameRequest {
     fn check(&self) -> Result<(), Status> {
         let at = format!("round {}, board {}", self.round, self.board);
         if self.round == 0 || self.board == 0 {
-            return Err(invalid("round, board", format!("{at}: both are numbered from 1")));
+            return Err(invalid(
+                "round, board",
+                format!("{at}: both are numbered from 1"),
+            ));
         }
         if self.pgn.len() > MAX_GAME_PGN_BYTES {
             return Err(invalid(
@@ -574,22 +580,15 @@ mod tests {
             .is_ok()
         );
         assert!(check_pairing("t", pb::PairingSystem::RoundRobin as i32, "dutch-2025").is_err());
-        for s in [
-            pb::PairingSystem::Burstein,
-            pb::PairingSystem::Dubov,
-            pb::PairingSystem::Lim,
+        for (s, rule_set) in [
+            (pb::PairingSystem::Burstein, "burstein"),
+            (pb::PairingSystem::Dubov, "dubov"),
+            (pb::PairingSystem::Lim, "lim"),
         ] {
-            let e = check_pairing("t", s as i32, "").unwrap_err();
-            assert!(
-                e.message().starts_with("t.pairing_system: "),
-                "{}",
-                e.message()
-            );
-            assert!(
-                e.message().contains("PAIRING_SYSTEM_DUTCH"),
-                "{}",
-                e.message()
-            );
+            assert!(check_pairing("t", s as i32, "").is_ok());
+            assert!(check_pairing("t", s as i32, rule_set).is_ok());
+            let e = check_pairing("t", s as i32, "dutch-2025").unwrap_err();
+            assert!(e.message().starts_with("t.rule_set: "), "{}", e.message());
         }
         let e = check_pairing("t", 0, "dutch-2099").unwrap_err();
         assert!(e.message().starts_with("t.rule_set: "), "{}", e.message());
@@ -606,9 +605,18 @@ mod tests {
         };
         let e = req("x".repeat(MAX_GAME_PGN_BYTES + 1)).check().unwrap_err();
         assert_eq!(e.code(), tonic::Code::InvalidArgument);
-        assert!(e.message().contains("round 2, board 7") && e.message().contains("limit"), "{}", e.message());
-        assert!(req(" \n".into()).check().unwrap_err().message().contains("empty"));
+        assert!(
+            e.message().contains("round 2, board 7") && e.message().contains("limit"),
+            "{}",
+            e.message()
+        );
+        assert!(
+            req(" \n".into())
+                .check()
+                .unwrap_err()
+                .message()
+                .contains("empty")
+        );
         assert!(req("1. e4 *".into()).check().is_ok());
     }
 }
-

@@ -23,9 +23,7 @@ pub fn domain_code(e: &DomainError) -> Code {
         D::RoundOutOfRange { .. }
         | D::RuleSetMismatch { .. }
         | D::InvalidDecision { .. }
-        | D::GameMismatch { .. } => {
-            Code::InvalidArgument
-        }
+        | D::GameMismatch { .. } => Code::InvalidArgument,
         // A manual pairing that breaks the rules.
         D::PairingUnknownPlayer { .. }
         | D::PairedTwice { .. }

@@ -185,6 +185,9 @@ pub enum ClientCommand {
         /// dutch-2017 or dutch-2025 (default: the rules in force on the start date).
         #[arg(long)]
         rule_set: Option<String>,
+        /// The pairing system: dutch, dubov, burstein, lim, round-robin or double-round-robin.
+        #[arg(long, default_value = "dutch")]
+        system: String,
         /// The chief arbiter.
         #[arg(long, default_value = "Chief Arbiter")]
         arbiter: String,
@@ -977,6 +980,7 @@ async fn client(a: ClientArgs) -> Result<(), Exit> {
             start,
             end,
             rule_set,
+            system,
             arbiter,
             id,
             initial_color,
@@ -995,6 +999,19 @@ async fn client(a: ClientArgs) -> Result<(), Exit> {
                 Some(k) => rating_kind(k)?,
                 None => pb::RatingKind::Standard,
             };
+            let pairing_system = match system.to_ascii_lowercase().as_str() {
+                "dutch" => pb::PairingSystem::Dutch,
+                "dubov" => pb::PairingSystem::Dubov,
+                "burstein" => pb::PairingSystem::Burstein,
+                "lim" => pb::PairingSystem::Lim,
+                "round-robin" | "berger" => pb::PairingSystem::RoundRobin,
+                "double-round-robin" | "berger-double" => pb::PairingSystem::DoubleRoundRobin,
+                other => {
+                    return Err(Exit::Invalid(format!(
+                        "--system {other:?}: dutch, dubov, burstein, lim, round-robin or double-round-robin"
+                    )));
+                }
+            };
             let r = c
                 .registration
                 .create_tournament(reg::CreateTournamentRequest {
@@ -1007,7 +1024,7 @@ async fn client(a: ClientArgs) -> Result<(), Exit> {
                         end_date: Some(wire_date(end.as_deref().unwrap_or(&start))?),
                         chief_arbiter: Some(named_arbiter(arbiter)),
                         deputy_arbiters: data.deputies.iter().cloned().map(named_arbiter).collect(),
-                        pairing_system: pb::PairingSystem::Dutch as i32,
+                        pairing_system: pairing_system as i32,
                         rule_set: rule_set.unwrap_or_default(),
                         rounds,
                         initial_color: color as i32,

@@ -117,7 +117,9 @@ pub async fn fetch_events(url: &str, tournament: &str) -> Result<Vec<StoredEvent
         .map_err(|e| Exit::Unavailable(format!("cannot reach {url}: {e}")))?;
     // Screening results come with their payloads only to an arbiter's or fair-play officer's
     // token: without one their events cannot be hashed here.
-    let token = std::env::var("ARBITER_TOKEN").ok().filter(|t| !t.trim().is_empty());
+    let token = std::env::var("ARBITER_TOKEN")
+        .ok()
+        .filter(|t| !t.trim().is_empty());
     let authed = arbiter_auth::client::WithToken::new(channel, token.as_deref())
         .map_err(|e| Exit::Invalid(format!("ARBITER_TOKEN: {e}")))?;
     let mut client = ReportingClient::new(authed);

@@ -67,7 +67,9 @@ fn unreadable(m: String) -> ExitCode {
 }
 
 fn workers(asked: Option<usize>) -> usize {
-    asked.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).max(1)
+    asked
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .max(1)
 }
 
 fn bar(len: u64) -> ProgressBar {
@@ -139,14 +141,18 @@ pub fn run(a: ScreenArgs) -> ExitCode {
         Err(e) => return engine_failed(e.to_string()),
     };
     let policy = Policy::shipped();
-    let rt = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
+    let rt = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
         Ok(rt) => rt,
         Err(e) => return engine_failed(format!("cannot start the runtime: {e}")),
     };
     let progress = bar(games.len() as u64);
     progress.set_message("screening");
     let outcome = rt.block_on(async {
-        let pool = EnginePool::start(&engine, baseline.engine_profile.clone(), workers(a.workers)).await?;
+        let pool =
+            EnginePool::start(&engine, baseline.engine_profile.clone(), workers(a.workers)).await?;
         let binary = pool.binary_sha256().to_string();
         let analyser = Analyser {
             pool,
@@ -186,7 +192,18 @@ fn print_text(perfs: &[Performance], v: &Versions) {
     );
     println!(
         "{:<28} {:>6} {:>5} {:>7} {:>6} {:>6} {:>6} {:>6} {:>6} {:>6} {:>6} {:>6}  flag",
-        "player", "rating", "games", "counted", "MM%", "EV%", "T3%", "ACPL", "ASD", "zMM", "zASD", "z"
+        "player",
+        "rating",
+        "games",
+        "counted",
+        "MM%",
+        "EV%",
+        "T3%",
+        "ACPL",
+        "ASD",
+        "zMM",
+        "zASD",
+        "z"
     );
     for p in perfs {
         println!(
@@ -220,7 +237,11 @@ pub struct CalibrateArgs {
     #[arg(long, default_value_t = 18)]
     pub games_per_bucket: u32,
     /// Bucket centres, played at UCI_Elo = the centre (Stockfish 15.1: 1350..=2850).
-    #[arg(long, value_delimiter = ',', default_value = "1400,1600,1800,2000,2200,2400,2600,2800")]
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "1400,1600,1800,2000,2200,2400,2600,2800"
+    )]
     pub ratings: Vec<u16>,
     #[arg(long, default_value_t = 30_000)]
     pub player_nodes: u64,
@@ -234,7 +255,9 @@ pub struct CalibrateArgs {
 
 pub fn calibrate_run(a: CalibrateArgs) -> ExitCode {
     if let Some(r) = a.ratings.iter().find(|r| !(1350..=2850).contains(*r)) {
-        return invalid(format!("--ratings: {r} is outside Stockfish's UCI_Elo range 1350..=2850"));
+        return invalid(format!(
+            "--ratings: {r} is outside Stockfish's UCI_Elo range 1350..=2850"
+        ));
     }
     let engine = match find_engine(a.engine.as_deref()) {
         Ok(p) => p,
@@ -248,7 +271,10 @@ pub fn calibrate_run(a: CalibrateArgs) -> ExitCode {
         workers: workers(a.workers),
         version: a.version.clone(),
     };
-    let rt = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
+    let rt = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
         Ok(rt) => rt,
         Err(e) => return engine_failed(format!("cannot start the runtime: {e}")),
     };
@@ -274,6 +300,11 @@ pub fn calibrate_run(a: CalibrateArgs) -> ExitCode {
     if let Err(e) = std::fs::write(&a.out, text) {
         return unreadable(format!("{}: {e}", a.out.display()));
     }
-    println!("{}: baseline {} ({} buckets)", a.out.display(), baseline.version, baseline.buckets.len());
+    println!(
+        "{}: baseline {} ({} buckets)",
+        a.out.display(),
+        baseline.version,
+        baseline.buckets.len()
+    );
     ExitCode::SUCCESS
 }

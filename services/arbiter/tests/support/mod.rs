@@ -426,6 +426,9 @@ pub struct Driver {
     pub work: PathBuf,
     pub forfeits: u32,
     pub pairing_byes: u32,
+    /// The Swiss system the tournament is created with, and its rule set ("" for the Dutch
+    /// rule set in force on the start date).
+    pub system: (pb::PairingSystem, &'static str),
 }
 
 impl Driver {
@@ -441,7 +444,14 @@ impl Driver {
             work: work.to_path_buf(),
             forfeits: 0,
             pairing_byes: 0,
+            system: (pb::PairingSystem::Dutch, ""),
         }
+    }
+
+    /// The same driver for a tournament of another Swiss system (`rule_set`: e.g. "dubov").
+    pub fn with_system(mut self, system: pb::PairingSystem, rule_set: &'static str) -> Driver {
+        self.system = (system, rule_set);
+        self
     }
 
     fn count(&mut self, r: &CommandResult) {
@@ -454,6 +464,7 @@ impl Driver {
         let reg = self.c.reg.clone();
         let tid = self.tid.clone();
         let rounds = self.plan.rounds;
+        let (system, rule_set) = self.system;
         let r = retry("create", || {
             let mut reg = reg.clone();
             let tid = tid.clone();
@@ -479,7 +490,8 @@ impl Driver {
                             fide_id: None,
                             title: "IA".into(),
                         }),
-                        pairing_system: pb::PairingSystem::Dutch as i32,
+                        pairing_system: system as i32,
+                        rule_set: rule_set.to_string(),
                         rounds,
                         initial_color: pb::Color::White as i32,
                         rating_kind: pb::RatingKind::Standard as i32,
@@ -641,7 +653,11 @@ impl Driver {
         let text = self.export().await;
         let path = self.work.join(format!("before-round-{round}.trf"));
         std::fs::write(&path, &text).expect("write export");
-        let out = run(&["pair", path.to_str().expect("path")]);
+        let rule_set = match self.system.1 {
+            "" => "dutch-2025",
+            other => other,
+        };
+        let out = run(&["pair", "--system", rule_set, path.to_str().expect("path")]);
         assert_eq!(out.code, 0, "arbiter pair: {}", out.stderr);
         let cli = parse_pair_output(&out.stdout);
         let served = pairing_of(proposal);
@@ -653,7 +669,7 @@ impl Driver {
         let record = arbiter_pairing::trf::record_from_trf(&file).expect("record");
         assert_eq!(record.next_round(), round);
         let input = record
-            .input_for_round(round, arbiter_pairing::RuleSet::Dutch2025)
+            .input_for_round(round, rule_set.parse().expect("a rule set"))
             .expect("input");
         let p = arbiter_pairing::pair(&input).expect("engine pairs");
         let in_process: Pairing = (p.boards.iter().map(|b| (b.white, b.black)).collect(), p.bye);
@@ -767,7 +783,10 @@ impl Driver {
         let text = self.export().await;
         let path = self.work.join(format!("after-round-{round}.trf"));
         std::fs::write(&path, &text).expect("write export");
-        let out = run(&["check", path.to_str().expect("path")]);
+        let out = match self.system.1 {
+            "" => run(&["check", path.to_str().expect("path")]),
+            rule_set => run(&["check", "--system", rule_set, path.to_str().expect("path")]),
+        };
         assert_eq!(
             out.code, 0,
             "arbiter check after round {round}:\n{}\n{}",

@@ -1445,7 +1445,10 @@ impl Decider<'_> {
             .published(c.round)
             .and_then(|p| p.boards.into_iter().nth(c.board as usize - 1))
             .ok_or(DomainError::RoundNotPublished { round: c.round })?;
-        for (side, pn, given) in [("White", board.white, &c.white), ("Black", board.black, &c.black)] {
+        for (side, pn, given) in [
+            ("White", board.white, &c.white),
+            ("Black", board.black, &c.black),
+        ] {
             let name = self
                 .s
                 .player(pn)

@@ -190,9 +190,13 @@ pub enum DomainError {
     },
 
     // --- games ---------------------------------------------------------------------------------
-    #[error("round {round}, board {board}: a game is already submitted for this board (one per board)")]
+    #[error(
+        "round {round}, board {board}: a game is already submitted for this board (one per board)"
+    )]
     GameAlreadySubmitted { round: u32, board: u32 },
-    #[error("round {round}, board {board}: the game does not match the published pairing: {reason}")]
+    #[error(
+        "round {round}, board {board}: the game does not match the published pairing: {reason}"
+    )]
     GameMismatch {
         round: u32,
         board: u32,

@@ -39,22 +39,35 @@ fn a_game_must_fit_the_pairing_and_the_recorded_result() {
     let g = paired();
     assert_eq!(
         g.when(game(1, 3, "Player 04", "Player 02", "*")),
-        Err(DomainError::UnknownBoard { round: 1, board: 3, boards: 2 })
+        Err(DomainError::UnknownBoard {
+            round: 1,
+            board: 3,
+            boards: 2
+        })
     );
     assert_eq!(
         g.when(game(2, 1, "Player 01", "Player 03", "*")),
         Err(DomainError::RoundNotStarted { round: 2 })
     );
-    let swapped = g.when(game(1, 1, "Player 03", "Player 01", "1-0")).unwrap_err();
+    let swapped = g
+        .when(game(1, 1, "Player 03", "Player 01", "1-0"))
+        .unwrap_err();
     assert!(
         matches!(&swapped, DomainError::GameMismatch { round: 1, board: 1, reason } if reason.contains("White is \"Player 03\"")),
         "{swapped}"
     );
     let g = g.cmd(result(1, 1, BoardResult::Draw));
-    let e = g.when(game(1, 1, "Player 01", "Player 03", "1-0")).unwrap_err();
+    let e = g
+        .when(game(1, 1, "Player 01", "Player 03", "1-0"))
+        .unwrap_err();
     assert!(e.to_string().contains("the recorded result is"), "{e}");
-    assert!(g.when(game(1, 1, "Player 01", "Player 03", "1/2-1/2")).is_ok());
+    assert!(
+        g.when(game(1, 1, "Player 01", "Player 03", "1/2-1/2"))
+            .is_ok()
+    );
     let g = g.cmd(result(1, 2, BoardResult::WhiteWinsForfeit));
-    let e = g.when(game(1, 2, "Player 04", "Player 02", "1-0")).unwrap_err();
+    let e = g
+        .when(game(1, 2, "Player 04", "Player 02", "1-0"))
+        .unwrap_err();
     assert!(e.to_string().contains("forfeit"), "{e}");
 }
