@@ -809,25 +809,7 @@ impl PairingWorkerApi for PairingWorkerService {
         let p = run_engine(&input).await?.map_err(|e| {
             Status::failed_precondition(format!("tournament {tid}: round {round}: {e}"))
         })?;
-        let mut differences = Vec::new();
-        let computed = wire_boards(&p);
-        for i in 0..published.boards.len().max(computed.len()) {
-            let a = published.boards.get(i).map(|b| pb::Board {
-                number: b.number,
-                white: b.white,
-                black: b.black,
-            });
-            let b = computed.get(i).cloned();
-            let same =
-                matches!((&a, &b), (Some(x), Some(y)) if x.white == y.white && x.black == y.black);
-            if !same {
-                differences.push(api::BoardDifference {
-                    board: i as u32 + 1,
-                    published: a,
-                    recomputed: b,
-                });
-            }
-        }
+        let differences = board_differences(&published.boards, &wire_boards(&p));
         let published_bye = published
             .unpaired
             .iter()
@@ -877,28 +859,20 @@ impl PairingWorkerApi for PairingWorkerService {
 
 /// `Check` of a round robin's published round: the schedule's round board by board (there is
 /// no rule to judge a difference by: the schedule is the rule), its rest, and the digest.
-#[allow(clippy::result_large_err)]
-fn check_round_robin(
-    tid: &str,
-    before: &State,
-    round: u32,
-    published: &arbiter_core::tournament::PublishedPairing,
-) -> Result<api::CheckResponse, Status> {
-    let (scheduled, explanation) = engine::round_robin_round(before, round).map_err(|why| {
-        Status::failed_precondition(format!("tournament {tid}: round {round}: {why}"))
-    })?;
+/// The boards on which a published pairing and a computed one differ (who plays whom, board by
+/// board), for the audit answers of every system.
+fn board_differences(
+    published: &[arbiter_core::tournament::PublishedBoard],
+    computed: &[pb::Board],
+) -> Vec<api::BoardDifference> {
     let mut differences = Vec::new();
-    for i in 0..published.boards.len().max(scheduled.boards.len()) {
-        let a = published.boards.get(i).map(|b| pb::Board {
+    for i in 0..published.len().max(computed.len()) {
+        let a = published.get(i).map(|b| pb::Board {
             number: b.number,
             white: b.white,
             black: b.black,
         });
-        let b = scheduled.boards.get(i).map(|p| pb::Board {
-            number: i as u32 + 1,
-            white: p.white,
-            black: p.black,
-        });
+        let b = computed.get(i).cloned();
         let same =
             matches!((&a, &b), (Some(x), Some(y)) if x.white == y.white && x.black == y.black);
         if !same {
@@ -909,6 +883,30 @@ fn check_round_robin(
             });
         }
     }
+    differences
+}
+
+#[allow(clippy::result_large_err)]
+fn check_round_robin(
+    tid: &str,
+    before: &State,
+    round: u32,
+    published: &arbiter_core::tournament::PublishedPairing,
+) -> Result<api::CheckResponse, Status> {
+    let (scheduled, explanation) = engine::round_robin_round(before, round).map_err(|why| {
+        Status::failed_precondition(format!("tournament {tid}: round {round}: {why}"))
+    })?;
+    let computed: Vec<pb::Board> = scheduled
+        .boards
+        .iter()
+        .enumerate()
+        .map(|(i, p)| pb::Board {
+            number: i as u32 + 1,
+            white: p.white,
+            black: p.black,
+        })
+        .collect();
+    let differences = board_differences(&published.boards, &computed);
     let published_rest = published
         .unpaired
         .iter()
