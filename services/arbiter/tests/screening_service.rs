@@ -100,6 +100,26 @@ fn is_screening(e: &pb::Envelope) -> bool {
     )
 }
 
+/// A screening result or a record of its reading: what StreamEvents redacts for the public.
+fn is_confidential(e: &pb::Envelope) -> bool {
+    is_screening(e)
+        || matches!(
+            e.payload.as_ref().and_then(|p| p.kind.as_ref()),
+            Some(Kind::ConfidentialDataAccessed(_))
+        )
+}
+
+/// The records of reads of screening data among `events`.
+fn reads(events: &[pb::Envelope]) -> Vec<(u64, String, pb::ConfidentialDataAccessed)> {
+    events
+        .iter()
+        .filter_map(|e| match e.payload.as_ref()?.kind.as_ref()? {
+            Kind::ConfidentialDataAccessed(a) => Some((e.sequence, e.actor.clone(), a.clone())),
+            _ => None,
+        })
+        .collect()
+}
+
 /// A refusal with `code` whose message holds every one of `words`, and the stream unchanged.
 async fn refused<T: std::fmt::Debug>(
     d: &mut Driver,
@@ -323,6 +343,7 @@ async fn screening_replays_bit_for_bit_and_refuses_bad_games() {
         let r = scr
             .get_screening(scr::GetScreeningRequest {
                 tournament: tref(tid),
+                reason: String::new(),
             })
             .await
             .unwrap()
@@ -373,10 +394,13 @@ async fn screening_replays_bit_for_bit_and_refuses_bad_games() {
     }
     eprintln!("flags raised: {}", report.flags.len());
 
-    // Confidential: the public, a player, an officer of another event may not read it.
+    // Confidential: the public, a player, an officer of another event may not read it (and
+    // a refused read records nothing).
+    let before = d.version().await;
     let got = screening_client(&url, None)
         .get_screening(scr::GetScreeningRequest {
             tournament: tref(tid),
+            reason: String::new(),
         })
         .await;
     assert_eq!(got.unwrap_err().code(), Code::Unauthenticated);
@@ -384,18 +408,60 @@ async fn screening_replays_bit_for_bit_and_refuses_bad_games() {
         let got = screening_client(&url, Some(t))
             .get_screening(scr::GetScreeningRequest {
                 tournament: tref(tid),
+                reason: "curious".into(),
             })
             .await;
         assert_eq!(got.unwrap_err().code(), Code::PermissionDenied, "{who}");
     }
+    assert_eq!(d.version().await, before, "a refused read was recorded");
+    let mut as_fpo = screening_client(&url, Some(&fpo));
+    let got = as_fpo.get_screening(scr::GetScreeningRequest {
+        tournament: tref(tid),
+        reason: "two\nlines".into(),
+    });
+    refused(
+        &mut d,
+        "a reason of two lines",
+        got,
+        Code::InvalidArgument,
+        &["reason"],
+    )
+    .await;
     let seen = screening_client(&url, Some(&fpo))
         .get_screening(scr::GetScreeningRequest {
             tournament: tref(tid),
+            reason: "complaint 7 by the opponent of player 1".into(),
         })
         .await
         .unwrap()
         .into_inner();
     assert_eq!(seen, report);
+    // Every answered read is in the log (spec §13): each of the admin's polls above, then the
+    // officer's, with who, role, what and why.
+    let all = raw_events(&url, tid).await;
+    let recorded = reads(&all);
+    let (version, actor, last) = recorded.last().cloned().expect("reads recorded");
+    assert_eq!(version, before + 1);
+    assert_eq!(
+        (actor.as_str(), last.who.as_str(), last.role.as_str()),
+        ("fpo", "fpo", "fair-play-officer")
+    );
+    assert_eq!(last.why, "complaint 7 by the opponent of player 1");
+    assert_eq!(last.as_of_version, report.version);
+    assert!(
+        last.what.starts_with("GetScreening as of version")
+            && last
+                .what
+                .contains(&format!("{} performances", report.performances.len())),
+        "{last:?}"
+    );
+    assert!(
+        recorded.len() >= 2
+            && recorded[..recorded.len() - 1]
+                .iter()
+                .all(|(_, who, a)| who == token::SUBJECT && a.role == "admin" && a.why.is_empty()),
+        "{recorded:?}"
+    );
 
     // The replay: the tournament folded to each RoundClosed, its games, a fresh pool and cache.
     let events = raw_events(&url, tid).await;
@@ -485,7 +551,7 @@ async fn screening_replays_bit_for_bit_and_refuses_bad_games() {
             (p.sequence, &p.hash, &p.previous_hash),
             (e.sequence, &e.hash, &e.previous_hash)
         );
-        if is_screening(e) {
+        if is_confidential(e) {
             assert!(
                 p.payload.is_none() && p.payload_bytes.is_empty(),
                 "event {} is shown",
@@ -499,7 +565,7 @@ async fn screening_replays_bit_for_bit_and_refuses_bad_games() {
         let seen = raw_events_as(&url, tid, Some(t)).await;
         assert_eq!(
             seen.iter().filter(|e| e.payload.is_none()).count(),
-            replayed
+            replayed + reads(&events).len()
         );
     }
     assert_eq!(raw_events_as(&url, tid, Some(&fpo)).await, events);
@@ -509,11 +575,22 @@ async fn screening_replays_bit_for_bit_and_refuses_bad_games() {
         .run_full_test(scr::RunFullTestRequest {
             header: header(tid, "deep-1"),
             round: 0,
+            reason: "deeper look at player 1".into(),
         })
         .await
         .unwrap()
         .into_inner();
     assert_eq!(deep.performances.len(), 6);
+    let (_, _, read) = reads(&raw_events(&url, tid).await).pop().unwrap();
+    assert_eq!(
+        (read.who.as_str(), read.why.as_str()),
+        ("fpo", "deeper look at player 1")
+    );
+    assert!(
+        read.what
+            .starts_with(&format!("RunFullTest through round {ROUNDS} (tier deep)")),
+        "{read:?}"
+    );
     assert!(
         deep.performances
             .iter()
@@ -524,6 +601,7 @@ async fn screening_replays_bit_for_bit_and_refuses_bad_games() {
         .run_full_test(scr::RunFullTestRequest {
             header: header(tid, "deep-1"),
             round: 0,
+            reason: String::new(),
         })
         .await
         .unwrap()
@@ -532,15 +610,25 @@ async fn screening_replays_bit_for_bit_and_refuses_bad_games() {
         (again.performances, again.flags),
         (deep.performances.clone(), deep.flags.clone())
     );
-    assert_eq!(
-        d.version().await,
-        before,
-        "the same command id ran the test again"
+    // Not run again: the only event appended is the record of this read.
+    let since: Vec<_> = raw_events(&url, tid)
+        .await
+        .into_iter()
+        .filter(|e| e.sequence > before)
+        .collect();
+    assert_eq!(since.len(), 1, "the same command id ran the test again");
+    assert!(
+        reads(&since)[0]
+            .2
+            .what
+            .contains("answered again from the log"),
+        "{since:?}"
     );
     let mut as_player = screening_client(&url, Some(&player));
     let got = as_player.run_full_test(scr::RunFullTestRequest {
         header: header(tid, "deep-2"),
         round: 0,
+        reason: String::new(),
     });
     refused(
         &mut d,
@@ -776,6 +864,7 @@ async fn serve_only_screening_over_nats_screens_a_closed_round() {
         let r = scr
             .get_screening(scr::GetScreeningRequest {
                 tournament: tref(tid),
+                reason: String::new(),
             })
             .await
             .unwrap()
@@ -796,4 +885,430 @@ async fn serve_only_screening_over_nats_screens_a_closed_round() {
         );
         tokio::time::sleep(Duration::from_millis(200)).await;
     }
+}
+
+/// Short legal games with their results, one per board in board order.
+const SHORT_GAMES: [(&str, BoardResult); 3] = [
+    (
+        "1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7# 1-0",
+        BoardResult::WhiteWins,
+    ),
+    ("1. f3 e5 2. g4 Qh4# 0-1", BoardResult::BlackWins),
+    ("1. d4 d5 2. c4 e6 3. Nc3 Nf6 1/2-1/2", BoardResult::Draw),
+];
+
+fn short_game(round: u32, white: &str, black: &str, moves: &str) -> String {
+    let result = moves.rsplit(' ').next().unwrap();
+    format!(
+        "[Event \"Bulk\"]\n[Round \"{round}\"]\n[White \"{white}\"]\n[Black \"{black}\"]\n\
+         [Result \"{result}\"]\n\n{moves}\n"
+    )
+}
+
+fn games_request(tid: &str, cmd: &str, round: u32, pgn: &str) -> scr::SubmitGamesRequest {
+    scr::SubmitGamesRequest {
+        header: header(tid, cmd),
+        round,
+        pgn: pgn.into(),
+    }
+}
+
+async fn record(d: &mut Driver, tid: &str, round: u32, board: u32, result: BoardResult) {
+    let (res, wc, bc) = wire(result);
+    d.c.rd
+        .record_result(rd::RecordResultRequest {
+            header: header(tid, &format!("result-{round}-{board}")),
+            round,
+            board,
+            result: res,
+            white_code: wc,
+            black_code: bc,
+        })
+        .await
+        .unwrap_or_else(|s| panic!("round {round} board {board}: {s:?}"));
+}
+
+/// `SubmitGames` over gRPC and `arbiter client submit-games`: a round's PGN file, each game
+/// matched to its board by the players' registered names; every bad file refused whole with a
+/// status naming the game (place in the file, White - Black) and why, the stream unchanged;
+/// the same command id again answers the first outcome, the same file under another id is
+/// ALREADY_EXISTS. Games are accepted after the tournament is finished (same checks), and a
+/// correction contradicting a submitted game is refused naming board and both results.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rounds_pgn_file_is_submitted_whole_or_not_at_all() {
+    let engine = engine();
+    let work = TempDir::new("arbiter-screening-bulk").unwrap();
+    let data = work.path().join("data");
+    let server = Server::start(
+        &[
+            "--data",
+            data.to_str().unwrap(),
+            "--stockfish",
+            engine.to_str().unwrap(),
+            "--screening-nodes",
+            &NODES.to_string(),
+        ],
+        &work.path().join("server.log"),
+    );
+    let url = server.grpc.clone();
+    let tid = "screen-bulk";
+    let plan = Plan {
+        players: 6,
+        rounds: 2,
+        seed: 21,
+        early_byes: vec![],
+        late_byes: vec![],
+        withdrawals: vec![],
+        forfeit_permille: 0,
+    };
+    let mut d = Driver::new(Clients::new(&Endpoints::one(&url)), tid, plan, work.path());
+    d.create().await;
+    d.register_all().await;
+    let names: BTreeMap<u32, String> =
+        d.c.reg
+            .list_players(reg::ListPlayersRequest {
+                tournament: tref(tid),
+            })
+            .await
+            .unwrap()
+            .into_inner()
+            .players
+            .into_iter()
+            .filter_map(|p| p.player)
+            .map(|p| (p.player_id, p.name))
+            .collect();
+    let mut scr = screening_client(&url, Some(&token::auth().admin));
+
+    d.start_round(1).await;
+    let proposal = d.wait_proposal(1, Duration::from_secs(60)).await;
+    d.publish(1).await;
+    let boards = pairing_of(&proposal).0;
+    assert_eq!(boards.len(), 3);
+    let player = |pn: u32| names[&pn].as_str();
+    // Board k's game, White and Black as paired.
+    let game = |round: u32, k: usize| {
+        let (w, b) = boards[k];
+        short_game(round, player(w), player(b), SHORT_GAMES[k].0)
+    };
+    // Board 1's result first: a game saying otherwise is refused.
+    record(&mut d, tid, 1, 1, SHORT_GAMES[0].1).await;
+    let (w1, b1) = boards[0];
+    let (w2, b2) = boards[1];
+
+    let illegal = game(1, 0).replace("4. Qxf7#", "4. Qh8");
+    let file = format!("{}\n{illegal}\n{}", game(1, 2), game(1, 1));
+    let got = scr.submit_games(games_request(tid, "bad-1", 1, &file));
+    let label = format!("game 2 ({} - {}, round 1)", player(w1), player(b1));
+    refused(
+        &mut d,
+        "an illegal move in game 2",
+        got,
+        Code::InvalidArgument,
+        &[
+            "round 1, PGN file",
+            label.as_str(),
+            "ply 7",
+            "Qh8",
+            "not legal",
+        ],
+    )
+    .await;
+
+    let swapped = short_game(1, player(b2), player(w2), SHORT_GAMES[1].0);
+    let file = format!("{}\n{}\n{swapped}", game(1, 0), game(1, 2));
+    let got = scr.submit_games(games_request(tid, "bad-2", 1, &file));
+    let label = format!("game 3 of the file ({} - {})", player(b2), player(w2));
+    refused(
+        &mut d,
+        "colours swapped in game 3",
+        got,
+        Code::InvalidArgument,
+        &[
+            label.as_str(),
+            "no board of round 1",
+            "board 2 has them with the other colours",
+        ],
+    )
+    .await;
+
+    let contradicting = short_game(1, player(w1), player(b1), SHORT_GAMES[2].0);
+    let file = format!("{contradicting}\n{}", game(1, 1));
+    let got = scr.submit_games(games_request(tid, "bad-3", 1, &file));
+    refused(
+        &mut d,
+        "game 1 against the recorded result",
+        got,
+        Code::InvalidArgument,
+        &[
+            "game 1 of the file",
+            "round 1, board 1",
+            "the recorded result is 1-0",
+        ],
+    )
+    .await;
+
+    let file = format!("{}\n{}", game(1, 1), game(1, 1));
+    let got = scr.submit_games(games_request(tid, "bad-4", 1, &file));
+    refused(
+        &mut d,
+        "one board twice",
+        got,
+        Code::InvalidArgument,
+        &[
+            "game 2 of the file",
+            "round 1, board 2",
+            "game 1 of the file is already",
+        ],
+    )
+    .await;
+
+    let padded = game(1, 1).replace("1. f3", &format!("{{{}}} 1. f3", "x".repeat(1024 * 1024)));
+    let file = format!("{}\n{padded}", game(1, 0));
+    let got = scr.submit_games(games_request(tid, "bad-5", 1, &file));
+    refused(
+        &mut d,
+        "a game above 1 MiB",
+        got,
+        Code::InvalidArgument,
+        &["game 2 (", "1048576-byte limit for one game"],
+    )
+    .await;
+
+    let huge = format!(
+        "{}{}",
+        game(1, 0),
+        format!("\n{{{}}}\n", "x".repeat(9 * 1024 * 1024))
+    );
+    let got = scr.submit_games(games_request(tid, "bad-6", 1, &huge));
+    refused(
+        &mut d,
+        "a 9 MiB file",
+        got,
+        Code::InvalidArgument,
+        &["round 1", "8388608-byte limit", "MAX_ROUND_PGN_BYTES"],
+    )
+    .await;
+
+    let got = scr.submit_games(games_request(tid, "bad-7", 2, &game(2, 0)));
+    refused(
+        &mut d,
+        "a round not started",
+        got,
+        Code::FailedPrecondition,
+        &["round 2"],
+    )
+    .await;
+    let got = scr.submit_games(games_request(tid, "bad-8", 1, "  \n"));
+    refused(
+        &mut d,
+        "an empty file",
+        got,
+        Code::InvalidArgument,
+        &["pgn", "empty"],
+    )
+    .await;
+    let fpo = token::issue(
+        &token::auth().keys,
+        "fpo",
+        Role::FairPlayOfficer,
+        &[tid],
+        None,
+        3600,
+    );
+    let mut as_fpo = screening_client(&url, Some(&fpo));
+    let got = as_fpo.submit_games(games_request(tid, "bad-9", 1, &game(1, 0)));
+    refused(
+        &mut d,
+        "a fair-play officer submits",
+        got,
+        Code::PermissionDenied,
+        &["SubmitGames"],
+    )
+    .await;
+
+    // The file in another order than the boards: each game to its board, in file order.
+    let file = format!("{}\n{}\n\n{}", game(1, 2), game(1, 0), game(1, 1));
+    let before = d.version().await;
+    let first = scr
+        .submit_games(games_request(tid, "bulk-1", 1, &file))
+        .await
+        .unwrap()
+        .into_inner();
+    let outcome = first.result.clone().unwrap();
+    assert!(!outcome.replayed);
+    assert_eq!(
+        (outcome.first_version, outcome.last_version),
+        (before + 1, before + 3)
+    );
+    let got: Vec<(u32, u32, &str, &str)> = first
+        .games
+        .iter()
+        .map(|g| (g.index, g.board, g.white.as_str(), g.black.as_str()))
+        .collect();
+    let (w3, b3) = boards[2];
+    assert_eq!(
+        got,
+        [
+            (1, 3, player(w3), player(b3)),
+            (2, 1, player(w1), player(b1)),
+            (3, 2, player(w2), player(b2)),
+        ]
+    );
+    let stored: Vec<(u32, u32, String)> = d
+        .events()
+        .await
+        .into_iter()
+        .filter(|e| e.sequence > before)
+        .filter_map(|e| match e.payload?.kind? {
+            Kind::GameSubmitted(g) => Some((g.round, g.board, g.pgn)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        stored,
+        [(1, 3, game(1, 2)), (1, 1, game(1, 0)), (1, 2, game(1, 1))]
+    );
+
+    // The same command id: the first outcome, nothing appended.
+    let before = d.version().await;
+    let again = scr
+        .submit_games(games_request(tid, "bulk-1", 1, &file))
+        .await
+        .unwrap()
+        .into_inner();
+    assert!(again.result.as_ref().unwrap().replayed);
+    assert_eq!(again.games, first.games);
+    assert_eq!(d.version().await, before);
+    // The same file under another command id: the games are there already.
+    let got = scr.submit_games(games_request(tid, "bulk-2", 1, &file));
+    let label = format!("game 1 of the file ({} - {})", player(w3), player(b3));
+    refused(
+        &mut d,
+        "the same file again",
+        got,
+        Code::AlreadyExists,
+        &[label.as_str(), "round 1, board 3", "already submitted"],
+    )
+    .await;
+
+    // A recorded result may not contradict the game submitted (round 1, board 2: 0-1).
+    let (res, wc, bc) = wire(BoardResult::WhiteWins);
+    let mut director = d.c.rd.clone();
+    let got = director.record_result(rd::RecordResultRequest {
+        header: header(tid, "contradicting-result"),
+        round: 1,
+        board: 2,
+        result: res,
+        white_code: wc,
+        black_code: bc,
+    });
+    refused(
+        &mut d,
+        "a result against the game",
+        got,
+        Code::FailedPrecondition,
+        &["round 1, board 2", "the result 1-0", "ends \"0-1\""],
+    )
+    .await;
+    for k in 1..3 {
+        record(&mut d, tid, 1, k as u32 + 1, SHORT_GAMES[k].1).await;
+    }
+    d.close(1).await;
+
+    // Round 2 played without games; the tournament finished; the file comes afterwards.
+    d.start_round(2).await;
+    let proposal = d.wait_proposal(2, Duration::from_secs(60)).await;
+    d.publish(2).await;
+    let boards2 = pairing_of(&proposal).0;
+    for (k, (_, result)) in SHORT_GAMES.iter().enumerate() {
+        record(&mut d, tid, 2, k as u32 + 1, *result).await;
+    }
+    d.close(2).await;
+    d.finish().await;
+    let file2: String = boards2
+        .iter()
+        .enumerate()
+        .map(|(k, &(w, b))| short_game(2, player(w), player(b), SHORT_GAMES[k].0) + "\n")
+        .collect();
+    let cli = |args: &[&str]| {
+        let mut all = vec!["client", "--server", url.as_str()];
+        all.extend_from_slice(args);
+        run(&all)
+    };
+    // A bad game: exit 3 (invalid input, as the server's INVALID_ARGUMENT), the game named,
+    // nothing appended.
+    let bad_path = work.path().join("round2-bad.pgn");
+    std::fs::write(&bad_path, file2.replace("2. g4 Qh4#", "2. g4 Qh5#")).unwrap();
+    let before = d.version().await;
+    let r = cli(&["submit-games", tid, "2", bad_path.to_str().unwrap()]);
+    assert_eq!(r.code, 3, "{}\n{}", r.stdout, r.stderr);
+    let label = format!(
+        "game 2 ({} - {}, round 2)",
+        player(boards2[1].0),
+        player(boards2[1].1)
+    );
+    assert!(
+        r.stderr.contains(&label) && r.stderr.contains("Qh5"),
+        "{}",
+        r.stderr
+    );
+    assert_eq!(d.version().await, before);
+    let path = work.path().join("round2.pgn");
+    std::fs::write(&path, &file2).unwrap();
+    let r = cli(&[
+        "submit-games",
+        tid,
+        "2",
+        path.to_str().unwrap(),
+        "--command-id",
+        "cli-bulk",
+    ]);
+    assert_eq!(r.code, 0, "{}\n{}", r.stdout, r.stderr);
+    assert!(r.stdout.contains("3 games submitted"), "{}", r.stdout);
+    for (k, &(w, b)) in boards2.iter().enumerate() {
+        let line = format!(
+            "game {} ({} - {}): round 2, board {}",
+            k + 1,
+            player(w),
+            player(b),
+            k + 1
+        );
+        assert!(r.stdout.contains(&line), "{line} in {}", r.stdout);
+    }
+    assert_eq!(d.version().await, before + 3);
+    // The correction of a finished tournament (for rating, C.04.2.D.8) may not contradict the
+    // game either; an arbiter's decision may.
+    let correct = |cmd: &str, result: BoardResult| {
+        let (res, wc, bc) = wire(result);
+        rd::CorrectResultRequest {
+            header: header(tid, cmd),
+            round: 2,
+            board: 1,
+            corrected: res,
+            white_code: wc,
+            black_code: bc,
+            reason: "scoresheet".into(),
+        }
+    };
+    let got = director.correct_result(correct("correct-1", BoardResult::Draw));
+    refused(
+        &mut d,
+        "a correction against the game",
+        got,
+        Code::FailedPrecondition,
+        &[
+            "round 2, board 1",
+            "contradicts the submitted game",
+            "ends \"1-0\"",
+        ],
+    )
+    .await;
+    let decision = BoardResult::ArbiterDecision {
+        white: arbiter_core::ResultCode::Loss,
+        black: arbiter_core::ResultCode::Win,
+    };
+    d.c.rd
+        .correct_result(correct("correct-2", decision))
+        .await
+        .unwrap();
 }

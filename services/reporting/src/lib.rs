@@ -263,7 +263,11 @@ fn redact(mut env: pb::Envelope) -> pb::Envelope {
     use pb::event::Kind;
     if matches!(
         env.payload.as_ref().and_then(|p| p.kind.as_ref()),
-        Some(Kind::PlayerScreeningComputed(_) | Kind::ScreeningFlagRaised(_))
+        Some(
+            Kind::PlayerScreeningComputed(_)
+                | Kind::ScreeningFlagRaised(_)
+                | Kind::ConfidentialDataAccessed(_)
+        )
     ) {
         env.payload = None;
         env.payload_bytes = Vec::new();

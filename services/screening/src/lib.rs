@@ -9,10 +9,15 @@
 //!   `PlayerScreeningComputed` per player and one `ScreeningFlagRaised` per performance whose
 //!   flag level is above `none` ([`answer`]). Games submitted after their round closed count
 //!   from the next closed round on.
+//! - `SubmitGames` (gRPC, arbiters): a round's PGN file; each game matched to its board by its
+//!   players' registered names and checked as `SubmitGame` checks one; all or nothing, one
+//!   append ([`games_file`] cuts the file into the games' own texts).
 //! - `RunFullTest` (arbiters, fair-play officers): the same over the games so far at the
 //!   deeper node budget, tier `deep` (the full test's own statistics are not built yet).
 //! - `GetScreening` (admins, arbiters of the tournament, fair-play officers): the screening
-//!   events of a tournament. Confidential: not a public read, never on the pages.
+//!   events of a tournament. Confidential: not a public read, never on the pages. Every read
+//!   of `GetScreening` and `RunFullTest` first appends `ConfidentialDataAccessed` (who, role,
+//!   what, the reason given) under its own command id; no record, no answer.
 //!
 //! Like the rating worker: what is appended is a function of the stream up to the trigger and
 //! of the versions the events carry; its command id is derived from the trigger's event id
@@ -23,6 +28,7 @@
 //! notice.
 
 pub mod answer;
+pub mod games_file;
 mod service;
 
 pub use answer::{Screener, Submitted, Tier};

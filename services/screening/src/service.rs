@@ -2,8 +2,9 @@
 
 use crate::answer::{self, Tier};
 use crate::{Engines, WorkerStats};
+use arbiter_auth::Principal;
 use arbiter_auth::layer::principal;
-use arbiter_core::tournament::{Command, SubmitGame};
+use arbiter_core::tournament::{Command, SubmitGame, SubmitGames};
 use arbiter_proto::common::v1::CommandResult;
 use arbiter_proto::events::v1::event::Kind;
 use arbiter_proto::screening::v1 as api;
@@ -41,6 +42,48 @@ impl ScreeningService {
         ScreeningServer::new(self).max_decoding_message_size(MAX_REQUEST_BYTES)
     }
 
+    /// Records a read of confidential screening data (spec §13) in the tournament's log:
+    /// `ConfidentialDataAccessed` with who, what and why, under a command id of its own. The
+    /// answer is not sent when this cannot be written.
+    async fn audit_read(
+        &self,
+        stream: &str,
+        caller: &Principal,
+        what: String,
+        why: &str,
+        as_of_version: u64,
+    ) -> Result<(), Status> {
+        let event = arbiter_proto::events::v1::Event {
+            origin: None,
+            kind: Some(Kind::ConfidentialDataAccessed(
+                arbiter_proto::events::v1::ConfidentialDataAccessed {
+                    who: caller.subject.clone(),
+                    role: caller.role.to_string(),
+                    what,
+                    why: why.trim().to_string(),
+                    as_of_version,
+                },
+            )),
+        };
+        let command = format!("{}:read:{}", crate::SERVICE, uuid::Uuid::new_v4());
+        self.store
+            .log()
+            .append(
+                stream,
+                arbiter_eventlog::ExpectedVersion::Any,
+                &command,
+                &caller.subject,
+                arbiter_eventlog::encode_events(&[event]),
+            )
+            .await
+            .map_err(|e| {
+                Status::unavailable(format!(
+                    "the read of screening data could not be recorded, so it is not answered: {e}"
+                ))
+            })?;
+        Ok(())
+    }
+
     /// The screening events of a stream up to `version` (0 = all).
     async fn report(&self, stream: &str, version: u64) -> Result<api::ScreeningReport, Status> {
         let events = self
@@ -54,12 +97,15 @@ impl ScreeningService {
             .iter()
             .filter(|e| version == 0 || e.version <= version)
         {
-            report.version = e.version;
             match e.decode_event().ok().and_then(|w| w.kind) {
                 Some(Kind::PlayerScreeningComputed(p)) => report.performances.push(p),
                 Some(Kind::ScreeningFlagRaised(f)) => report.flags.push(f),
+                // The record of reads is not what is read: a report's version is the last
+                // event before it, so reading twice answers the same.
+                Some(Kind::ConfidentialDataAccessed(_)) => continue,
                 _ => {}
             }
+            report.version = e.version;
         }
         Ok(report)
     }
@@ -118,6 +164,61 @@ impl Screening for ScreeningService {
         .await
     }
 
+    async fn submit_games(
+        &self,
+        request: Request<api::SubmitGamesRequest>,
+    ) -> Result<Response<api::SubmitGamesResponse>, Status> {
+        let caller = principal(&request)?;
+        let r = request.into_inner();
+        let span = info_span!("submit_games", round = r.round, bytes = r.pgn.len());
+        async {
+            // Authorized and size-checked before the PGN is read.
+            let ctx = CommandContext::for_request(&caller, &r)?;
+            let (tid, round, text) = (ctx.tournament_id.clone(), r.round, r.pgn);
+            let games = arbiter_service_kit::background::run(move || {
+                crate::games_file::read(&tid, round, &text)
+            })
+            .await
+            .map_err(|e| Status::internal(format!("reading the PGN stopped: {e}")))??;
+            let command = Command::SubmitGames(SubmitGames {
+                round,
+                games: games.clone(),
+            });
+            let outcome = self.store.execute(&ctx, |_| Ok(command.clone())).await?;
+            // The boards, from the events of the outcome (the first one's for a replay).
+            let events = self
+                .store
+                .log()
+                .read(&ctx.stream, outcome.first_version)
+                .await
+                .map_err(|e| arbiter_service_kit::status::log_status(&e))?;
+            let boards: Vec<u32> = events
+                .iter()
+                .take_while(|e| e.version <= outcome.last_version)
+                .filter_map(|e| match e.decode_event().ok()?.kind? {
+                    Kind::GameSubmitted(g) => Some(g.board),
+                    _ => None,
+                })
+                .collect();
+            let games = games
+                .into_iter()
+                .zip(boards)
+                .map(|(g, board)| api::SubmittedGame {
+                    index: g.index,
+                    board,
+                    white: g.white,
+                    black: g.black,
+                })
+                .collect();
+            Ok(Response::new(api::SubmitGamesResponse {
+                result: Some(outcome.into()),
+                games,
+            }))
+        }
+        .instrument(span)
+        .await
+    }
+
     async fn run_full_test(
         &self,
         request: Request<api::RunFullTestRequest>,
@@ -155,6 +256,14 @@ impl Screening for ScreeningService {
                         _ => {}
                     }
                 }
+                let what = format!(
+                    "RunFullTest {:?} answered again from the log: {} performances, {} flags",
+                    ctx.command_id,
+                    report.performances.len(),
+                    report.flags.len()
+                );
+                self.audit_read(&ctx.stream, &caller, what, &r.reason, current.version)
+                    .await?;
                 return Ok(Response::new(report));
             }
             let through = match r.round {
@@ -205,6 +314,13 @@ impl Screening for ScreeningService {
                     _ => {}
                 }
             }
+            let what = format!(
+                "RunFullTest through round {through} (tier deep): {} performances, {} flags",
+                report.performances.len(),
+                report.flags.len()
+            );
+            self.audit_read(&ctx.stream, &caller, what, &r.reason, current.version)
+                .await?;
             Ok(Response::new(report))
         }
         .instrument(span)
@@ -216,10 +332,12 @@ impl Screening for ScreeningService {
         request: Request<api::GetScreeningRequest>,
     ) -> Result<Response<api::ScreeningReport>, Status> {
         let caller = principal(&request)?;
-        let t = request.into_inner().tournament.unwrap_or_default();
+        let r = request.into_inner();
+        let t = r.tournament.unwrap_or_default();
         let stream = stream_of(&t.tournament_id)?;
         // Confidential (spec §13): only the roles FAIR_PLAY_CALLS allows, on their tournaments.
         caller.authorize("GetScreening", t.tournament_id.trim())?;
+        arbiter_service_kit::edge::check_reason("reason", &r.reason)?;
         async {
             let current = self
                 .store
@@ -229,7 +347,16 @@ impl Screening for ScreeningService {
             if !current.state.is_created() {
                 return Err(unknown_tournament(&t.tournament_id));
             }
-            Ok(Response::new(self.report(&stream, t.as_of_version).await?))
+            let report = self.report(&stream, t.as_of_version).await?;
+            let what = format!(
+                "GetScreening as of version {}: {} performances, {} flags",
+                report.version,
+                report.performances.len(),
+                report.flags.len()
+            );
+            self.audit_read(&stream, &caller, what, &r.reason, report.version)
+                .await?;
+            Ok(Response::new(report))
         }
         .instrument(info_span!("get_screening"))
         .await

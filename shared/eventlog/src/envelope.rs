@@ -108,6 +108,7 @@ pub fn kind_name(event: &Event) -> &'static str {
             Kind::GameSubmitted(_) => "GameSubmitted",
             Kind::PlayerScreeningComputed(_) => "PlayerScreeningComputed",
             Kind::ScreeningFlagRaised(_) => "ScreeningFlagRaised",
+            Kind::ConfidentialDataAccessed(_) => "ConfidentialDataAccessed",
             Kind::ChainHeadSigned(_) => "ChainHeadSigned",
             Kind::VirtualPointsSet(_) => "VirtualPointsSet",
             Kind::PairingsForbidden(_) => "PairingsForbidden",

@@ -52,6 +52,15 @@ pub const RESERVED_COMMAND_ID_PREFIXES: &[&str] = &[
 /// submitted game is kept in it forever).
 pub const MAX_GAME_PGN_BYTES: usize = 1024 * 1024;
 
+/// The largest PGN file of one round's games (`SubmitGames`): the round of a large open is
+/// well under 1 MB; this is the screening library's own limit for a PGN file, and below the
+/// screening service's largest request, so the refusal names the limit rather than the
+/// transport.
+pub const MAX_ROUND_PGN_BYTES: usize = 8 * 1024 * 1024;
+
+/// The longest reason given for a read of confidential data (one line).
+pub const MAX_REASON_CHARS: usize = MAX_LINE_CHARS;
+
 /// The longest one-line text (names, place, time control, club, ids, short reasons): the same
 /// bound the tournament aggregate keeps for one-line fields; TRF columns are much narrower.
 pub const MAX_LINE_CHARS: usize = 200;
@@ -421,10 +430,49 @@ impl Check for scr::SubmitGameRequest {
     }
 }
 
-impl Check for scr::RunFullTestRequest {
+impl Check for scr::SubmitGamesRequest {
     fn check(&self) -> Result<(), Status> {
+        let at = format!("round {}", self.round);
+        if self.round == 0 {
+            return Err(invalid("round", "numbered from 1"));
+        }
+        if self.pgn.len() > MAX_ROUND_PGN_BYTES {
+            return Err(invalid(
+                "pgn",
+                format!(
+                    "{at}: {} bytes is larger than the {MAX_ROUND_PGN_BYTES}-byte limit for a \
+                     round's PGN file (MAX_ROUND_PGN_BYTES)",
+                    self.pgn.len()
+                ),
+            ));
+        }
+        if self.pgn.trim().is_empty() {
+            return Err(invalid("pgn", format!("{at}: empty")));
+        }
         Ok(())
     }
+}
+
+impl Check for scr::RunFullTestRequest {
+    fn check(&self) -> Result<(), Status> {
+        check_reason("reason", &self.reason)
+    }
+}
+
+/// The reason given for a read of confidential data: optional, one line, at most
+/// [`MAX_REASON_CHARS`] characters (it is kept in the log forever).
+#[allow(clippy::result_large_err)]
+pub fn check_reason(field: &str, reason: &str) -> Result<(), Status> {
+    if reason.chars().count() > MAX_REASON_CHARS {
+        return Err(invalid(
+            field,
+            format!("longer than {MAX_REASON_CHARS} characters"),
+        ));
+    }
+    if reason.chars().any(char::is_control) {
+        return Err(invalid(field, "one line without control characters"));
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -10,6 +10,10 @@ use tonic::{Code, Status};
 pub fn domain_code(e: &DomainError) -> Code {
     use DomainError as D;
     match e {
+        // A game of a file: the code of what refused it.
+        D::GameInFile { error, .. } => domain_code(error),
+        D::NoBoardForGame { .. } => Code::InvalidArgument,
+        D::ResultContradictsGame { .. } => Code::FailedPrecondition,
         D::TournamentNotCreated { .. } => Code::NotFound,
         D::TournamentAlreadyCreated => Code::AlreadyExists,
         D::Invalid { .. } | D::NothingToUpdate => Code::InvalidArgument,

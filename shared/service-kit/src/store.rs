@@ -469,6 +469,7 @@ command_requests! {
     arbiter_proto::round_director::v1::CloseRoundRequest => "CloseRound",
     arbiter_proto::round_director::v1::FinishTournamentRequest => "FinishTournament",
     arbiter_proto::screening::v1::SubmitGameRequest => "SubmitGame",
+    arbiter_proto::screening::v1::SubmitGamesRequest => "SubmitGames",
     arbiter_proto::screening::v1::RunFullTestRequest => "RunFullTest",
 }
 

@@ -12,6 +12,7 @@
 //! arbiter client publish ID 1                                  or --board 1-4 --board 3-2 --note ..
 //! arbiter client result ID 1 1 -/+
 //! arbiter client correct ID 1 1 1-0 --reason "scoresheets"
+//! arbiter client submit-games ID 1 round1.pgn                 each game to its board, by names
 //! arbiter client close ID 1
 //! arbiter client finish ID
 //! arbiter client standings ID
@@ -39,6 +40,8 @@ use arbiter_proto::reporting::v1 as rep;
 use arbiter_proto::reporting::v1::reporting_client::ReportingClient;
 use arbiter_proto::round_director::v1 as rd;
 use arbiter_proto::round_director::v1::round_director_client::RoundDirectorClient;
+use arbiter_proto::screening::v1 as scr;
+use arbiter_proto::screening::v1::screening_client::ScreeningClient;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -78,6 +81,9 @@ pub struct Connection {
     /// The reporting service, when run as its own process.
     #[arg(long, global = true)]
     pub reporting: Option<String>,
+    /// The screening service, when run as its own process.
+    #[arg(long, global = true)]
+    pub screening: Option<String>,
     /// The bearer token sent with every call (default: DATA/admin.token of --data, the token
     /// `arbiter serve` writes there on first start; none: reads only).
     #[arg(long, global = true, env = "ARBITER_TOKEN", hide_env_values = true)]
@@ -368,6 +374,16 @@ pub enum ClientCommand {
         #[arg(long)]
         reason: String,
     },
+    /// 7. Games: submit a round's games from one PGN file for fair-play screening: each game
+    ///    goes to the board whose White and Black are its White and Black tags (registered
+    ///    names); all or nothing (a refused game is named and nothing is submitted); at most
+    ///    8 MiB, 1 MiB a game; games already submitted: refused (ALREADY_EXISTS).
+    SubmitGames {
+        tournament: String,
+        round: u32,
+        /// The PGN file (UTF-8).
+        file: PathBuf,
+    },
     /// 8. Close a round (every result in).
     Close { tournament: String, round: u32 },
     /// 9. Finish the tournament.
@@ -397,6 +413,7 @@ pub struct Clients {
     pub registration: RegistrationClient<Authed>,
     pub director: RoundDirectorClient<Authed>,
     pub reporting: ReportingClient<Authed>,
+    pub screening: ScreeningClient<Authed>,
     command_id: Option<String>,
 }
 
@@ -424,6 +441,8 @@ impl Clients {
             registration: RegistrationClient::new(authed(&url(&c.registration))?),
             director: RoundDirectorClient::new(authed(&url(&c.director))?),
             reporting: ReportingClient::new(authed(&url(&c.reporting))?),
+            screening: ScreeningClient::new(authed(&url(&c.screening))?)
+                .max_encoding_message_size(arbiter_service_kit::edge::MAX_ROUND_PGN_BYTES + 4096),
             command_id,
         })
     }
@@ -954,6 +973,29 @@ pub fn render_pairings(p: &rep::RoundPairings, names: &BTreeMap<u32, String>) ->
     out
 }
 
+/// A PGN file's text, refused before it is sent when it is above the server's limit for a
+/// round's file or not UTF-8 (naming the file and the byte).
+fn read_pgn_file(path: &std::path::Path) -> Result<String, Exit> {
+    let limit = arbiter_service_kit::edge::MAX_ROUND_PGN_BYTES;
+    let shown = path.display();
+    let meta = std::fs::metadata(path)
+        .map_err(|e| Exit::Unavailable(format!("{shown}: cannot read: {e}")))?;
+    if meta.len() > limit as u64 {
+        return Err(Exit::Invalid(format!(
+            "{shown}: {} bytes is larger than the {limit}-byte limit for a round's PGN file",
+            meta.len()
+        )));
+    }
+    let bytes =
+        std::fs::read(path).map_err(|e| Exit::Unavailable(format!("{shown}: cannot read: {e}")))?;
+    String::from_utf8(bytes).map_err(|e| {
+        Exit::Invalid(format!(
+            "{shown}: not UTF-8 at byte {} (save the file as UTF-8)",
+            e.utf8_error().valid_up_to()
+        ))
+    })
+}
+
 fn print_result(what: &str, r: &CommandResult) {
     println!(
         "{what}: tournament {} version {}{}",
@@ -1404,6 +1446,31 @@ async fn client(a: ClientArgs) -> Result<(), Exit> {
                 .map_err(|s| status_exit("correct", &s))?
                 .into_inner();
             print_result("result corrected", &r);
+        }
+        ClientCommand::SubmitGames {
+            tournament,
+            round,
+            file,
+        } => {
+            let pgn = read_pgn_file(&file)?;
+            let r = c
+                .screening
+                .submit_games(scr::SubmitGamesRequest {
+                    header: c.header(&tournament),
+                    round,
+                    pgn,
+                })
+                .await
+                .map_err(|s| status_exit("submit-games", &s))?
+                .into_inner();
+            let outcome = r.result.unwrap_or_default();
+            print_result(&format!("{} games submitted", r.games.len()), &outcome);
+            for g in &r.games {
+                println!(
+                    "game {} ({} - {}): round {round}, board {}",
+                    g.index, g.white, g.black, g.board
+                );
+            }
         }
         ClientCommand::Close { tournament, round } => {
             let r = c.close(&tournament, round).await?;

@@ -293,6 +293,10 @@ impl State {
                     ));
                 }
                 self.games_submitted.insert((e.round, e.board));
+                if let Some(result) = super::state::pgn_result(&e.pgn) {
+                    self.game_results
+                        .insert((e.round, e.board, result.to_string()));
+                }
             }
         }
         Ok(())

@@ -32,6 +32,7 @@ pub enum Command {
     ForbidPairings(ForbidPairings),
     RecordTeam(RecordTeam),
     SubmitGame(SubmitGame),
+    SubmitGames(SubmitGames),
 }
 
 impl Command {
@@ -58,6 +59,7 @@ impl Command {
             Command::ForbidPairings(_) => "ForbidPairings",
             Command::RecordTeam(_) => "RecordTeam",
             Command::SubmitGame(_) => "SubmitGame",
+            Command::SubmitGames(_) => "SubmitGames",
         }
     }
 }
@@ -351,5 +353,27 @@ pub struct SubmitGame {
     pub white: String,
     pub black: String,
     /// The PGN's result: "1-0", "0-1", "1/2-1/2" or "*".
+    pub result: String,
+}
+
+/// The games of one round from one PGN file, each matched to its board of the published
+/// pairing by its players' registered names (White and Black), each checked as
+/// [`SubmitGame`] is. All or nothing: one game refused refuses the file, naming the game.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SubmitGames {
+    pub round: u32,
+    /// In file order.
+    pub games: Vec<GameInFile>,
+}
+
+/// One game of a [`SubmitGames`] file: its own PGN text and what its tags and termination say.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameInFile {
+    /// 1-based position in the file.
+    pub index: u32,
+    pub pgn: String,
+    pub white: String,
+    pub black: String,
+    /// "1-0", "0-1", "1/2-1/2" or "*".
     pub result: String,
 }

@@ -6,15 +6,16 @@ use super::error::DomainError;
 use super::event::*;
 use super::state::{Availability, CorrectionEffect, MAX_PLAYERS, MAX_ROUNDS, RoundPhase, State};
 use super::types::{
-    Acceleration, AccelerationMethod, Arbiter, Board, Date, EntryId, Pair, PairingSystem, Player,
-    Unpaired,
+    Acceleration, AccelerationMethod, Arbiter, Board, BoardResult, Date, EntryId, Pair,
+    PairingSystem, Player, Unpaired,
 };
 use crate::{PlayerId, PointSystem, ResultCode, Score};
 use std::collections::BTreeSet;
 
 /// The events `command` produces on `state`, or why it is refused. Only `CreateTournament` is
-/// accepted on an empty stream; only `CorrectResult` (for rating purposes, C.04.2.D.8) once the
-/// tournament is finished.
+/// accepted on an empty stream; once the tournament is finished, only `CorrectResult` (for
+/// rating purposes, C.04.2.D.8) and the submission of games (fair-play screening is often done
+/// after the event; the same checks apply).
 pub fn decide(state: &State, command: &Command) -> Result<Vec<Event>, DomainError> {
     let t = match (state.tournament(), command) {
         (None, Command::CreateTournament(c)) => return create(c),
@@ -25,7 +26,10 @@ pub fn decide(state: &State, command: &Command) -> Result<Vec<Event>, DomainErro
         (Some(t), _) => t,
     };
     if let Some(rounds_played) = state.finished()
-        && !matches!(command, Command::CorrectResult(_))
+        && !matches!(
+            command,
+            Command::CorrectResult(_) | Command::SubmitGame(_) | Command::SubmitGames(_)
+        )
     {
         return Err(DomainError::TournamentFinished {
             command: command.name(),
@@ -55,6 +59,7 @@ pub fn decide(state: &State, command: &Command) -> Result<Vec<Event>, DomainErro
         Command::ForbidPairings(c) => d.forbid_pairings(c),
         Command::RecordTeam(c) => d.record_team(c),
         Command::SubmitGame(c) => d.submit_game(c),
+        Command::SubmitGames(c) => d.submit_games(c),
     }
 }
 
@@ -1491,6 +1496,122 @@ impl Decider<'_> {
         })])
     }
 
+    /// The games of a round's file, each matched to the board whose White and Black are its
+    /// White and Black by registered name, each checked as [`Self::submit_game`] checks one;
+    /// all or nothing, the first refusal naming the game (its place in the file and players).
+    fn submit_games(&self, c: &SubmitGames) -> Result<Vec<Event>, DomainError> {
+        if c.games.is_empty() {
+            return Err(DomainError::invalid("pgn", "no game in the file"));
+        }
+        self.round_in_range(c.round)?;
+        if self.s.round_phase(c.round).is_none() {
+            return Err(DomainError::RoundNotStarted { round: c.round });
+        }
+        let Some(published) = self.s.published(c.round) else {
+            return Err(DomainError::RoundNotPublished { round: c.round });
+        };
+        let name = |pn: PlayerId| {
+            self.s
+                .player(pn)
+                .map(|p| p.player.name.trim().to_string())
+                .unwrap_or_default()
+        };
+        let boards: Vec<(u32, String, String)> = published
+            .boards
+            .iter()
+            .enumerate()
+            .map(|(i, b)| (i as u32 + 1, name(b.white), name(b.black)))
+            .collect();
+        // Board -> the game of the file that took it.
+        let mut taken: std::collections::BTreeMap<u32, u32> = std::collections::BTreeMap::new();
+        let mut events = Vec::with_capacity(c.games.len());
+        for g in &c.games {
+            let (white, black) = (g.white.trim(), g.black.trim());
+            let in_file = |error: DomainError| DomainError::GameInFile {
+                index: g.index,
+                white: white.to_string(),
+                black: black.to_string(),
+                error: Box::new(error),
+            };
+            let Some((board, _, _)) = boards.iter().find(|(_, w, b)| w == white && b == black)
+            else {
+                let reason = match boards.iter().find(|(_, w, b)| w == black && b == white) {
+                    Some((n, w, b)) => format!(
+                        "White {white:?} and Black {black:?}; board {n} has them with the other \
+                         colours (White {w:?}, Black {b:?})"
+                    ),
+                    None => format!(
+                        "White {white:?} and Black {black:?} (the players by registered name)"
+                    ),
+                };
+                return Err(DomainError::NoBoardForGame {
+                    index: g.index,
+                    white: white.to_string(),
+                    black: black.to_string(),
+                    round: c.round,
+                    reason,
+                });
+            };
+            if let Some(first) = taken.insert(*board, g.index) {
+                return Err(in_file(DomainError::GameMismatch {
+                    round: c.round,
+                    board: *board,
+                    reason: format!("game {first} of the file is already this board's game"),
+                }));
+            }
+            let one = SubmitGame {
+                round: c.round,
+                board: *board,
+                pgn: g.pgn.clone(),
+                white: g.white.clone(),
+                black: g.black.clone(),
+                result: g.result.clone(),
+            };
+            events.extend(self.submit_game(&one).map_err(in_file)?);
+        }
+        Ok(events)
+    }
+
+    /// A result recorded or corrected for a board whose game is submitted must not contradict
+    /// the game's score, as `SubmitGame` would refuse that game under that result: a forfeit
+    /// says no game was played, and a played result must be the one the score ends with. An
+    /// arbiter's decision (each player's code given, e.g. a loss for a player whose phone rang
+    /// in a position he was winning, Laws 11.3.b, 12.9) may differ from the moves, and so may
+    /// any result while the score ends with `*` (its end unknown).
+    fn agrees_with_game(
+        &self,
+        round: u32,
+        board: u32,
+        result: BoardResult,
+    ) -> Result<(), DomainError> {
+        let Some(game) = self.s.submitted_game_result(round, board) else {
+            return Ok(());
+        };
+        use super::types::BoardResult as R;
+        let reason = match result {
+            R::ArbiterDecision { .. } => return Ok(()),
+            _ if game == "*" => return Ok(()),
+            R::WhiteWinsForfeit | R::BlackWinsForfeit | R::DoubleForfeit => {
+                "a forfeit says no game was played, and this game's score is submitted; record \
+                 the game's result, or an arbiter's decision with each player's code"
+                    .to_string()
+            }
+            R::WhiteWins | R::WhiteWinsUnrated if game == "1-0" => return Ok(()),
+            R::BlackWins | R::BlackWinsUnrated if game == "0-1" => return Ok(()),
+            R::Draw | R::DrawUnrated if game == "1/2-1/2" => return Ok(()),
+            _ => "record the result the score ends with, or an arbiter's decision with each \
+                  player's code when the result differs from the moves (Laws 12.9)"
+                .to_string(),
+        };
+        Err(DomainError::ResultContradictsGame {
+            round,
+            board,
+            result,
+            game_result: game.to_string(),
+            reason,
+        })
+    }
+
     fn record_result(&self, c: &RecordResult) -> Result<Vec<Event>, DomainError> {
         self.round_in_range(c.round)?;
         if self.s.round_phase(c.round) == Some(RoundPhase::Closed) {
@@ -1510,6 +1631,7 @@ impl Decider<'_> {
                 board: c.board,
                 reason,
             })?;
+        self.agrees_with_game(c.round, c.board, c.result)?;
         Ok(vec![Event::ResultRecorded(ResultRecorded {
             round: c.round,
             board: c.board,
@@ -1538,6 +1660,7 @@ impl Decider<'_> {
                 board: c.board,
                 reason,
             })?;
+        self.agrees_with_game(c.round, c.board, c.result)?;
         let mut events = vec![Event::ResultCorrected(ResultCorrected {
             round: c.round,
             board: c.board,

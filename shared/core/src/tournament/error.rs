@@ -202,6 +202,32 @@ pub enum DomainError {
         board: u32,
         reason: String,
     },
+    #[error("game {index} of the file ({white} - {black}): {error}")]
+    GameInFile {
+        index: u32,
+        white: String,
+        black: String,
+        error: Box<DomainError>,
+    },
+    #[error("game {index} of the file ({white} - {black}): no board of round {round} has {reason}")]
+    NoBoardForGame {
+        index: u32,
+        white: String,
+        black: String,
+        round: u32,
+        reason: String,
+    },
+    #[error(
+        "round {round}, board {board}: the result {result} contradicts the submitted game, whose \
+         score ends {game_result:?}: {reason}"
+    )]
+    ResultContradictsGame {
+        round: u32,
+        board: u32,
+        result: BoardResult,
+        game_result: String,
+        reason: String,
+    },
 
     // --- replay --------------------------------------------------------------------------------
     #[error("event {event} does not fit the state: {reason}")]

@@ -92,6 +92,7 @@ pub use schedule::{ScheduledRound, round_robin_rounds, round_robin_schedule};
 pub use state::{
     Availability, CorrectionEffect, CorrectionRecord, MAX_PLAYERS, MAX_ROUNDS, PairingCandidate,
     PairingSnapshot, PlayerRecord, PublishedBoard, PublishedPairing, RoundPhase, State, Withdrawal,
+    pgn_result,
 };
 pub use types::{
     Acceleration, AccelerationMethod, Arbiter, Board, BoardResult, ByeKind, DUTCH_2025_IN_FORCE,

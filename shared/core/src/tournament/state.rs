@@ -364,6 +364,90 @@ pub struct State {
     /// `(round, board)` of every game submitted (`GameSubmitted`; the PGNs stay in the log).
     #[serde(default)]
     pub(crate) games_submitted: std::collections::BTreeSet<(u32, u32)>,
+    /// `(round, board, result)` of every game submitted: the termination marker of its score
+    /// ([`pgn_result`]), which results recorded or corrected later must not contradict.
+    /// (A snapshot written before this field existed folds without the games before it.)
+    #[serde(default)]
+    pub(crate) game_results: std::collections::BTreeSet<(u32, u32, String)>,
+}
+
+/// The termination marker of a PGN game's movetext ("1-0", "0-1", "1/2-1/2" or "*"): the last
+/// token outside comments (`{...}`, `;` to the end of the line), tag pairs and variations.
+/// `None` when the text ends with anything else (a submitted game always has one: its reader
+/// refuses a movetext without it).
+pub fn pgn_result(pgn: &str) -> Option<&'static str> {
+    let mut last: Option<&'static str> = None;
+    let mut depth = 0u32; // variations
+    let mut token = String::new();
+    let mut chars = pgn.chars().peekable();
+    let mut at_line_start = true;
+    let finish = |token: &mut String, last: &mut Option<&'static str>, depth: u32| {
+        if !token.is_empty() {
+            if depth == 0 {
+                *last = ["1-0", "0-1", "1/2-1/2", "*"]
+                    .into_iter()
+                    .find(|m| *m == token.as_str());
+            }
+            token.clear();
+        }
+    };
+    while let Some(c) = chars.next() {
+        let line_start = at_line_start;
+        at_line_start = c == '\n';
+        match c {
+            '{' => {
+                finish(&mut token, &mut last, depth);
+                for d in chars.by_ref() {
+                    if d == '}' {
+                        break;
+                    }
+                }
+            }
+            ';' => {
+                finish(&mut token, &mut last, depth);
+                for d in chars.by_ref() {
+                    if d == '\n' {
+                        at_line_start = true;
+                        break;
+                    }
+                }
+            }
+            '%' if line_start => {
+                for d in chars.by_ref() {
+                    if d == '\n' {
+                        at_line_start = true;
+                        break;
+                    }
+                }
+            }
+            '[' => {
+                finish(&mut token, &mut last, depth);
+                let mut quoted = false;
+                while let Some(d) = chars.next() {
+                    match d {
+                        '\\' if quoted => {
+                            chars.next();
+                        }
+                        '"' => quoted = !quoted,
+                        ']' if !quoted => break,
+                        _ => {}
+                    }
+                }
+            }
+            '(' => {
+                finish(&mut token, &mut last, depth);
+                depth += 1;
+            }
+            ')' => {
+                finish(&mut token, &mut last, depth);
+                depth = depth.saturating_sub(1);
+            }
+            c if c.is_whitespace() => finish(&mut token, &mut last, depth),
+            c => token.push(c),
+        }
+    }
+    finish(&mut token, &mut last, depth);
+    last
 }
 
 impl State {
@@ -397,6 +481,16 @@ impl State {
     /// Whether a game is submitted for `board` of `round`.
     pub fn game_submitted(&self, round: u32, board: u32) -> bool {
         self.games_submitted.contains(&(round, board))
+    }
+
+    /// The result the submitted game of `board` of `round` ends with ("1-0", "0-1",
+    /// "1/2-1/2", "*"), if a game is submitted.
+    pub fn submitted_game_result(&self, round: u32, board: u32) -> Option<&str> {
+        self.game_results
+            .range((round, board, String::new())..)
+            .next()
+            .filter(|(r, b, _)| *r == round && *b == board)
+            .map(|(_, _, result)| result.as_str())
     }
 
     /// Games submitted, as `(round, board)` in order.

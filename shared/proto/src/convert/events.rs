@@ -756,6 +756,7 @@ pub fn event_from_wire(e: &pb::Event) -> Result<Option<Event>, ConvertError> {
         | Kind::NormResult(_)
         | Kind::PlayerScreeningComputed(_)
         | Kind::ScreeningFlagRaised(_)
+        | Kind::ConfidentialDataAccessed(_)
         | Kind::ChainHeadSigned(_) => return Ok(None),
     }))
 }
