@@ -1312,3 +1312,292 @@ async fn a_rounds_pgn_file_is_submitted_whole_or_not_at_all() {
         .await
         .unwrap();
 }
+
+/// A flag raised end to end: a double round robin of six (ten rounds, each player meets each
+/// other twice), one player rated 1500 playing the engine's own moves at the screening's node
+/// budget, the others (rated 2600-2700) a reproducible weakening for their ratings. Each
+/// round's games go in as one file; the service screens each closed round. Once the
+/// full-strength player's performance has the policy's 60 counted decisions and meets the
+/// Watch rule, a `ScreeningFlagRaised` names him with the versions of his performance; no
+/// honest player is flagged; the public sees none of it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_full_strength_player_is_flagged_and_nobody_else() {
+    const FLAG_ROUNDS: u32 = 10;
+    let engine = engine();
+    let work = TempDir::new("arbiter-screening-flag").unwrap();
+    let data = work.path().join("data");
+    let server = Server::start(
+        &[
+            "--data",
+            data.to_str().unwrap(),
+            "--stockfish",
+            engine.to_str().unwrap(),
+            "--screening-nodes",
+            &NODES.to_string(),
+        ],
+        &work.path().join("server.log"),
+    );
+    let url = server.grpc.clone();
+    let tid = "screen-flag";
+    let plan = Plan {
+        players: 6,
+        rounds: FLAG_ROUNDS,
+        seed: 34,
+        early_byes: vec![],
+        late_byes: vec![],
+        withdrawals: vec![],
+        forfeit_permille: 0,
+    };
+    let mut d = Driver::new(Clients::new(&Endpoints::one(&url)), tid, plan, work.path())
+        .with_system(pb::PairingSystem::DoubleRoundRobin, "berger-double");
+    d.create().await;
+    // Strong honest players (their weakening keeps the games close, so the full-strength
+    // player's moves are decisions the filter counts) and a low-rated one playing the engine.
+    for (i, (name, rating)) in [
+        ("Honest, Anna", 2700u32),
+        ("Honest, Bernt", 2675),
+        ("Engine, Eve", 1500),
+        ("Honest, Carl", 2650),
+        ("Honest, Dina", 2625),
+        ("Honest, Emil", 2600),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        d.c.reg
+            .register_player(reg::RegisterPlayerRequest {
+                header: header(tid, &format!("register-{i}")),
+                player: Some(pb::Player {
+                    name: name.into(),
+                    rating,
+                    federation: "NOR".into(),
+                    ..Default::default()
+                }),
+            })
+            .await
+            .unwrap();
+    }
+    let players: BTreeMap<u32, (String, u16)> =
+        d.c.reg
+            .list_players(reg::ListPlayersRequest {
+                tournament: tref(tid),
+            })
+            .await
+            .unwrap()
+            .into_inner()
+            .players
+            .into_iter()
+            .filter_map(|p| p.player)
+            .map(|p| (p.player_id, (p.name, p.rating as u16)))
+            .collect();
+    let cheat = *players
+        .iter()
+        .find(|(_, (name, _))| name == "Engine, Eve")
+        .unwrap()
+        .0;
+    let spec = |pn: u32| {
+        let (name, rating) = players[&pn].clone();
+        PlayerSpec {
+            name,
+            rating,
+            strength: if pn == cheat {
+                Strength::Full
+            } else {
+                Strength::Sampled(u32::from(rating))
+            },
+            nodes: if pn == cheat { NODES } else { 1_000 },
+        }
+    };
+    let mut scr = screening_client(&url, Some(&token::auth().admin));
+    let started = Instant::now();
+    for round in 1..=FLAG_ROUNDS {
+        d.start_round(round).await;
+        let proposal = d.wait_proposal(round, Duration::from_secs(60)).await;
+        d.publish(round).await;
+        let boards = pairing_of(&proposal).0;
+        let games = futures::future::join_all(boards.iter().enumerate().map(|(i, &(w, b))| {
+            let (engine, white, black) = (engine.clone(), spec(w), spec(b));
+            async move {
+                play(
+                    &engine,
+                    &white,
+                    &black,
+                    u64::from(round * 10 + i as u32),
+                    "Flag",
+                    round,
+                    160,
+                )
+                .await
+                .unwrap()
+            }
+        }))
+        .await;
+        scr.submit_games(games_request(
+            tid,
+            &format!("games-{round}"),
+            round,
+            &games.join("\n"),
+        ))
+        .await
+        .unwrap_or_else(|s| panic!("round {round}: {s:?}"));
+        for (i, g) in games.iter().enumerate() {
+            record(&mut d, tid, round, i as u32 + 1, result_of(g)).await;
+        }
+        d.close(round).await;
+    }
+    let deadline = Instant::now() + Duration::from_secs(240);
+    let report = loop {
+        let r = scr
+            .get_screening(scr::GetScreeningRequest {
+                tournament: tref(tid),
+                reason: "flag test".into(),
+            })
+            .await
+            .unwrap()
+            .into_inner();
+        if r.performances
+            .iter()
+            .any(|p| p.through_round == FLAG_ROUNDS)
+        {
+            break r;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "no screening of round {FLAG_ROUNDS}:\n{}",
+            server.log()
+        );
+        tokio::time::sleep(Duration::from_millis(500)).await;
+    };
+    for p in &report.performances {
+        eprintln!(
+            "through round {}: {} (player {}, {}) games {} counted {} MM {:.1}% (expected \
+             {:.1}%) z_mm {} z_t3 {} z_ev {} z_asd {} flag {}",
+            p.through_round,
+            p.player,
+            p.player_id,
+            p.rating,
+            p.games,
+            p.counted,
+            f64::from(p.mm_rate_ppm) / 1e4,
+            f64::from(p.expected_mm_rate_ppm) / 1e4,
+            p.z_mm,
+            p.z_t3,
+            p.z_ev,
+            p.z_asd,
+            p.flag
+        );
+    }
+    eprintln!("played and screened in {:?}", started.elapsed());
+    let cheat_name = players[&cheat].0.as_str();
+    // Only the full-strength player, and only once his performance counts.
+    assert!(
+        report.flags.iter().all(|f| f.player_id == cheat),
+        "{:?}",
+        report.flags
+    );
+    let last = report
+        .flags
+        .iter()
+        .find(|f| f.through_round == FLAG_ROUNDS)
+        .unwrap_or_else(|| panic!("no flag through round {FLAG_ROUNDS}: {report:#?}"));
+    for f in &report.flags {
+        let perf = report
+            .performances
+            .iter()
+            .find(|p| p.player_id == f.player_id && p.through_round == f.through_round)
+            .unwrap();
+        assert_eq!(
+            (
+                f.player.as_str(),
+                f.tier.as_str(),
+                f.level.as_str(),
+                f.counted,
+                f.z_combined
+            ),
+            (cheat_name, "quick", "watch", perf.counted, perf.z_combined)
+        );
+        assert!(f.counted >= 60, "{f:?}");
+        assert_eq!(perf.flag, "watch");
+        assert!(
+            (perf.z_mm >= 200 || perf.z_t3 >= 200) && (perf.z_asd >= 200 || perf.z_ev >= 200),
+            "{perf:?}"
+        );
+        assert_eq!(
+            (&f.engine_profile_id, &f.baseline_version, &f.policy_version),
+            (
+                &perf.engine_profile_id,
+                &perf.baseline_version,
+                &perf.policy_version
+            )
+        );
+        assert_eq!(f.policy_version, "seed001-2022");
+        assert!(!f.engine_profile_id.is_empty() && !f.baseline_version.is_empty());
+    }
+    // Below 60 counted decisions a performance is never flagged, whatever its rates: the
+    // full-strength player's earlier performances meet the Watch rule's rates without it.
+    for p in &report.performances {
+        if p.counted < 60 {
+            assert_eq!(p.flag, "none", "{p:?}");
+        }
+    }
+    assert!(
+        report.performances.iter().any(|p| p.player_id == cheat
+            && p.counted < 60
+            && (p.z_mm >= 200 || p.z_t3 >= 200)
+            && (p.z_asd >= 200 || p.z_ev >= 200)),
+        "no performance of {cheat_name} with the Watch rates under 60 counted decisions"
+    );
+    assert_eq!(last.player_id, cheat);
+
+    // Invisible to the public: the events' places only, no page shows them, a player may not
+    // read them.
+    let public = raw_events_as(&url, tid, None).await;
+    let all = raw_events(&url, tid).await;
+    let flagged: Vec<u64> = all
+        .iter()
+        .filter(|e| {
+            matches!(
+                e.payload.as_ref().and_then(|p| p.kind.as_ref()),
+                Some(Kind::ScreeningFlagRaised(_))
+            )
+        })
+        .map(|e| e.sequence)
+        .collect();
+    assert_eq!(flagged.len(), report.flags.len());
+    for e in public.iter().filter(|e| flagged.contains(&e.sequence)) {
+        assert!(e.payload.is_none() && e.payload_bytes.is_empty(), "{e:?}");
+    }
+    let as_player = token::issue(
+        &token::auth().keys,
+        "p",
+        Role::Player,
+        &[tid],
+        Some(cheat),
+        3600,
+    );
+    let got = screening_client(&url, Some(&as_player))
+        .get_screening(scr::GetScreeningRequest {
+            tournament: tref(tid),
+            reason: String::new(),
+        })
+        .await;
+    assert_eq!(got.unwrap_err().code(), Code::PermissionDenied);
+    let http = server.http.clone().unwrap();
+    for path in [
+        format!("/t/{tid}"),
+        format!("/t/{tid}/players/{cheat}"),
+        format!("/api/tournaments/{tid}/players/{cheat}"),
+    ] {
+        let (status, body) = http_get(&http, &path);
+        assert_eq!(status, 200, "{path}");
+        for word in [
+            "creening",
+            "z_combined",
+            "engine_profile",
+            "seed001",
+            "\"watch\"",
+        ] {
+            assert!(!body.contains(word), "{path} shows {word:?}");
+        }
+    }
+}
