@@ -709,6 +709,27 @@ fn the_image_runs_the_one_binary_as_a_non_root_user() {
         entry[0]
     );
     assert!(!instr("VOLUME ").is_empty(), "a data volume");
+    // The screening engine: Debian's stockfish from a stage that installs it, found by the
+    // service through STOCKFISH_PATH.
+    assert!(
+        stages[..stages.len() - 1]
+            .iter()
+            .any(|s| s.contains("apt-get install") && s.contains(" stockfish")),
+        "{}: a stage installs Debian's stockfish",
+        path.display()
+    );
+    assert!(
+        copies
+            .iter()
+            .any(|c| c.contains("--from=") && c.ends_with(" /usr/games/stockfish")),
+        "the engine is not copied into the final stage: {copies:?}"
+    );
+    assert!(
+        instr("ENV ")
+            .iter()
+            .any(|e| *e == "STOCKFISH_PATH=/usr/games/stockfish"),
+        "the final stage sets STOCKFISH_PATH"
+    );
     let cmd: Vec<String> = serde_json::from_str(instr("CMD ")[0]).expect("CMD in exec form");
     check_serve_args(
         &cmd,
