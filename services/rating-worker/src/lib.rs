@@ -36,12 +36,13 @@ pub use service::RatingWorkerService;
 
 use arbiter_core::tournament::State;
 use arbiter_eventlog::{
-    Checkpoint, CheckpointStore, EventLog, ExpectedVersion, LogError, StoredEvent, encode_events,
+    CheckpointStore, EventLog, ExpectedVersion, LogError, StoredEvent, encode_events,
 };
 use arbiter_proto::events::v1 as pb;
 use arbiter_proto::events::v1::event::Kind;
 use arbiter_service_kit::Host;
-use arbiter_service_kit::store::{Batch, Feed, Folded, TournamentStore, tournament_of};
+use arbiter_service_kit::store::{Feed, Folded, TournamentStore, tournament_of};
+use arbiter_service_kit::trigger::{TriggerFollower, TriggerHandler};
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -155,11 +156,6 @@ const MAX_APPENDS_IN_FLIGHT: usize = 64;
 /// Attempts of one append before it is left to the next sweep.
 const APPEND_ATTEMPTS: u32 = 3;
 
-/// The checkpoint key under which the sweep records how far it has read `stream`.
-fn sweep_key(stream: &str) -> String {
-    format!("sweep:{stream}")
-}
-
 impl Worker {
     pub fn new(store: Arc<TournamentStore>, checkpoints: Option<CheckpointStore>) -> Worker {
         Worker {
@@ -191,14 +187,6 @@ impl Worker {
 
     pub fn store(&self) -> &Arc<TournamentStore> {
         &self.store
-    }
-
-    /// Handles one append of the feed.
-    pub async fn handle_batch(&self, batch: Batch) -> Result<(), String> {
-        for e in &batch.events {
-            self.handle_event(e).await?;
-        }
-        Ok(())
     }
 
     /// Folds `e` into its stream's cursor and, if it is a trigger not yet answered, appends the
@@ -330,42 +318,9 @@ impl Worker {
     /// Reads every tournament stream from where the last sweep stopped and answers the
     /// triggers without an answer. Returns the number of events read.
     pub async fn sweep(&self) -> Result<u64, LogError> {
-        let mut read = 0u64;
-        for stream in self.store.log().list_streams().await? {
-            if tournament_of(&stream).is_none() {
-                continue;
-            }
-            let from = match &self.checkpoints {
-                Some(c) => c
-                    .get(SERVICE, &sweep_key(&stream))?
-                    .map_or(0, |c| c.version),
-                None => 0,
-            };
-            let events = self.store.log().read(&stream, from + 1).await?;
-            let mut done = from;
-            for e in &events {
-                if let Err(err) = self.handle_event(e).await {
-                    warn!(%stream, version = e.version, error = %err, "sweep stopped on this stream");
-                    break;
-                }
-                done = e.version;
-                read += 1;
-            }
-            // The position is recorded only once the answers up to it are in the log.
-            self.settle().await;
-            if done > from
-                && let Some(c) = &self.checkpoints
-            {
-                let mark = Checkpoint {
-                    version: done,
-                    snapshot: None,
-                };
-                if let Err(err) = c.put(SERVICE, &sweep_key(&stream), &mark).await {
-                    warn!(%stream, error = %err, "cannot record the sweep position");
-                }
-            }
-        }
-        Ok(read)
+        TriggerFollower::new(SERVICE, self.store.clone(), self.checkpoints.clone())
+            .sweep(self)
+            .await
     }
 
     /// Sweeps, then follows `feed` until `shutdown` turns true.
@@ -375,26 +330,19 @@ impl Worker {
         checkpoints: Option<CheckpointStore>,
         shutdown: watch::Receiver<bool>,
     ) -> Result<(), LogError> {
-        let span = info_span!("rating_worker_sweep");
-        match self.sweep().instrument(span).await {
-            Ok(n) if n > 0 => info!(events = n, "swept the streams' tails"),
-            Ok(_) => {}
-            Err(e) => warn!(error = %e, "sweep failed"),
-        }
-        let worker = self.clone();
-        let followed = feed
-            .follow(
-                SERVICE,
-                checkpoints,
-                move |batch| {
-                    let worker = worker.clone();
-                    async move { worker.handle_batch(batch).await }
-                },
-                shutdown,
-            )
-            .await;
-        self.settle().await;
-        followed
+        TriggerFollower::new(SERVICE, self.store.clone(), checkpoints)
+            .follow(self, feed, shutdown)
+            .await
+    }
+}
+
+impl TriggerHandler for Worker {
+    async fn handle_event(&self, e: &StoredEvent) -> Result<(), String> {
+        Worker::handle_event(self, e).await
+    }
+
+    async fn settle(&self) {
+        Worker::settle(self).await
     }
 }
 

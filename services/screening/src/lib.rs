@@ -22,7 +22,7 @@
 //! Like the rating worker: what is appended is a function of the stream up to the trigger and
 //! of the versions the events carry; its command id is derived from the trigger's event id
 //! ([`command_id`]), so handling a trigger twice appends nothing; a start-up sweep answers
-//! triggers left unanswered. The engines are Stockfish processes (one thread each) driven
+//! triggers left unanswered (both run by the service kit's `TriggerFollower`). The engines are Stockfish processes (one thread each) driven
 //! over pipes; the statistics run on the service kit's background pool. Without an engine the
 //! service logs why and screens nothing (games are still accepted); the other services do not
 //! notice.
@@ -35,13 +35,14 @@ pub use answer::{Screener, Submitted, Tier};
 pub use service::ScreeningService;
 
 use arbiter_eventlog::{
-    Checkpoint, CheckpointStore, EventLog, ExpectedVersion, LogError, StoredEvent, encode_events,
+    CheckpointStore, EventLog, ExpectedVersion, LogError, StoredEvent, encode_events,
 };
 use arbiter_proto::events::v1 as pb;
 use arbiter_proto::events::v1::event::Kind;
 use arbiter_screening::cache::PositionCache;
 use arbiter_service_kit::Host;
 use arbiter_service_kit::store::{Feed, TournamentStore, tournament_of};
+use arbiter_service_kit::trigger::{TriggerFollower, TriggerHandler};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -155,11 +156,6 @@ pub struct WorkerStats {
     pub nothing_to_append: AtomicU64,
 }
 
-/// The checkpoint key under which the sweep records how far it has read `stream`.
-fn sweep_key(stream: &str) -> String {
-    format!("sweep:{stream}")
-}
-
 /// Screens closed rounds (see the crate documentation).
 pub struct Worker {
     store: Arc<TournamentStore>,
@@ -259,40 +255,9 @@ impl Worker {
     /// Reads every tournament stream from where the last sweep stopped and answers the
     /// triggers without an answer. Returns the number of events read.
     pub async fn sweep(&self) -> Result<u64, LogError> {
-        let mut read = 0u64;
-        for stream in self.store.log().list_streams().await? {
-            if tournament_of(&stream).is_none() {
-                continue;
-            }
-            let from = match &self.checkpoints {
-                Some(c) => c
-                    .get(SERVICE, &sweep_key(&stream))?
-                    .map_or(0, |c| c.version),
-                None => 0,
-            };
-            let events = self.store.log().read(&stream, from + 1).await?;
-            let mut done = from;
-            for e in &events {
-                if let Err(err) = self.handle_event(e).await {
-                    warn!(%stream, version = e.version, error = %err, "sweep stopped on this stream");
-                    break;
-                }
-                done = e.version;
-                read += 1;
-            }
-            if done > from
-                && let Some(c) = &self.checkpoints
-            {
-                let mark = Checkpoint {
-                    version: done,
-                    snapshot: None,
-                };
-                if let Err(err) = c.put(SERVICE, &sweep_key(&stream), &mark).await {
-                    warn!(%stream, error = %err, "cannot record the sweep position");
-                }
-            }
-        }
-        Ok(read)
+        TriggerFollower::new(SERVICE, self.store.clone(), self.checkpoints.clone())
+            .sweep(self)
+            .await
     }
 
     /// Sweeps, then follows `feed` until `shutdown` turns true.
@@ -302,27 +267,15 @@ impl Worker {
         checkpoints: Option<CheckpointStore>,
         shutdown: watch::Receiver<bool>,
     ) -> Result<(), LogError> {
-        match self.sweep().instrument(info_span!("screening_sweep")).await {
-            Ok(n) if n > 0 => info!(events = n, "swept the streams' tails"),
-            Ok(_) => {}
-            Err(e) => warn!(error = %e, "sweep failed"),
-        }
-        let worker = self.clone();
-        feed.follow(
-            SERVICE,
-            checkpoints,
-            move |batch| {
-                let worker = worker.clone();
-                async move {
-                    for e in &batch.events {
-                        worker.handle_event(e).await?;
-                    }
-                    Ok(())
-                }
-            },
-            shutdown,
-        )
-        .await
+        TriggerFollower::new(SERVICE, self.store.clone(), checkpoints)
+            .follow(self, feed, shutdown)
+            .await
+    }
+}
+
+impl TriggerHandler for Worker {
+    async fn handle_event(&self, e: &StoredEvent) -> Result<(), String> {
+        Worker::handle_event(self, e).await
     }
 }
 

@@ -15,5 +15,6 @@ pub mod net;
 pub mod players;
 pub mod status;
 pub mod store;
+pub mod trigger;
 
 pub use host::Host;
