@@ -1225,6 +1225,24 @@ async fn a_rounds_pgn_file_is_submitted_whole_or_not_at_all() {
     }
     d.close(2).await;
     d.finish().await;
+    // The worker screens each closed round (round 1's games) in the background: wait for its
+    // answer to round 2's close, so that the stream versions compared below are ours alone.
+    let deadline = Instant::now() + Duration::from_secs(120);
+    while !scr
+        .get_screening(scr::GetScreeningRequest {
+            tournament: tref(tid),
+            reason: String::new(),
+        })
+        .await
+        .unwrap()
+        .into_inner()
+        .performances
+        .iter()
+        .any(|p| p.through_round == 2)
+    {
+        assert!(Instant::now() < deadline, "no screening of round 2");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
     let file2: String = boards2
         .iter()
         .enumerate()

@@ -337,6 +337,8 @@ impl Screening for ScreeningService {
         let stream = stream_of(&t.tournament_id)?;
         // Confidential (spec §13): only the roles FAIR_PLAY_CALLS allows, on their tournaments.
         caller.authorize("GetScreening", t.tournament_id.trim())?;
+        // The subject becomes the actor of the read's record: not a service's own name.
+        arbiter_service_kit::edge::check_actor("the token's subject (sub)", &caller.subject)?;
         arbiter_service_kit::edge::check_reason("reason", &r.reason)?;
         async {
             let current = self
