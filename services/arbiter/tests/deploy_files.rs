@@ -725,9 +725,7 @@ fn the_image_runs_the_one_binary_as_a_non_root_user() {
         "the engine is not copied into the final stage: {copies:?}"
     );
     assert!(
-        instr("ENV ")
-            .iter()
-            .any(|e| *e == "STOCKFISH_PATH=/usr/games/stockfish"),
+        instr("ENV ").contains(&"STOCKFISH_PATH=/usr/games/stockfish"),
         "the final stage sets STOCKFISH_PATH"
     );
     let cmd: Vec<String> = serde_json::from_str(instr("CMD ")[0]).expect("CMD in exec form");

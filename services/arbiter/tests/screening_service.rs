@@ -1074,11 +1074,7 @@ async fn a_rounds_pgn_file_is_submitted_whole_or_not_at_all() {
     )
     .await;
 
-    let huge = format!(
-        "{}{}",
-        game(1, 0),
-        format!("\n{{{}}}\n", "x".repeat(9 * 1024 * 1024))
-    );
+    let huge = format!("{}\n{{{}}}\n", game(1, 0), "x".repeat(9 * 1024 * 1024));
     let got = scr.submit_games(games_request(tid, "bad-6", 1, &huge));
     refused(
         &mut d,
@@ -1210,8 +1206,8 @@ async fn a_rounds_pgn_file_is_submitted_whole_or_not_at_all() {
         &["round 1, board 2", "the result 1-0", "ends \"0-1\""],
     )
     .await;
-    for k in 1..3 {
-        record(&mut d, tid, 1, k as u32 + 1, SHORT_GAMES[k].1).await;
+    for (k, (_, result)) in SHORT_GAMES.iter().enumerate().skip(1) {
+        record(&mut d, tid, 1, k as u32 + 1, *result).await;
     }
     d.close(1).await;
 
