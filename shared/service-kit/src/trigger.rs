@@ -137,3 +137,105 @@ impl TriggerFollower {
         followed
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use arbiter_eventlog::{EventLog, ExpectedVersion, SledLog, encode_events};
+    use arbiter_proto::events::v1 as pb;
+    use std::sync::Mutex;
+
+    /// Records what it is handed; fails once on `fail` (stream, version).
+    #[derive(Default)]
+    struct Recorder {
+        seen: Mutex<Vec<(String, u64)>>,
+        fail: Mutex<Option<(String, u64)>>,
+        settled: Mutex<u32>,
+    }
+
+    impl TriggerHandler for Recorder {
+        async fn handle_event(&self, e: &StoredEvent) -> Result<(), String> {
+            let mut fail = self.fail.lock().unwrap();
+            if fail.as_ref() == Some(&(e.stream.clone(), e.version)) {
+                *fail = None;
+                return Err("not now".into());
+            }
+            self.seen
+                .lock()
+                .unwrap()
+                .push((e.stream.clone(), e.version));
+            Ok(())
+        }
+
+        async fn settle(&self) {
+            *self.settled.lock().unwrap() += 1;
+        }
+    }
+
+    async fn append(log: &Arc<dyn EventLog>, stream: &str, n: u32) {
+        for round in 1..=n {
+            let e = pb::Event {
+                origin: None,
+                kind: Some(pb::event::Kind::RoundClosed(pb::RoundClosed { round })),
+            };
+            log.append(
+                stream,
+                ExpectedVersion::Any,
+                &uuid::Uuid::new_v4().to_string(),
+                "test",
+                encode_events(&[e]),
+            )
+            .await
+            .unwrap();
+        }
+    }
+
+    #[tokio::test]
+    async fn a_sweep_hands_each_tournament_event_once_and_resumes_where_it_stopped() {
+        let log: Arc<dyn EventLog> = Arc::new(SledLog::temporary().unwrap());
+        let checkpoints = CheckpointStore::temporary().unwrap();
+        let store = Arc::new(TournamentStore::new(log.clone(), "test", None));
+        let follower = TriggerFollower::new("test", store, Some(checkpoints.clone()));
+        append(&log, "tournament-a", 3).await;
+        append(&log, "tournament-b", 2).await;
+        append(&log, "other", 2).await;
+        let h = Recorder::default();
+        // b's second event fails: b's sweep stops before it, a's goes on.
+        *h.fail.lock().unwrap() = Some(("tournament-b".into(), 2));
+        assert_eq!(follower.sweep(&h).await.unwrap(), 4);
+        let mut seen = h.seen.lock().unwrap().clone();
+        seen.sort();
+        assert_eq!(
+            seen,
+            [
+                ("tournament-a".to_string(), 1),
+                ("tournament-a".to_string(), 2),
+                ("tournament-a".to_string(), 3),
+                ("tournament-b".to_string(), 1),
+            ]
+        );
+        // Settled before each stream's position was recorded.
+        assert_eq!(*h.settled.lock().unwrap(), 2);
+        assert_eq!(
+            checkpoints
+                .get("test", &sweep_key("tournament-b"))
+                .unwrap()
+                .map(|c| c.version),
+            Some(1)
+        );
+        // The next sweep starts where each stream's stopped.
+        append(&log, "tournament-a", 1).await;
+        h.seen.lock().unwrap().clear();
+        assert_eq!(follower.sweep(&h).await.unwrap(), 2);
+        let mut seen = h.seen.lock().unwrap().clone();
+        seen.sort();
+        assert_eq!(
+            seen,
+            [
+                ("tournament-a".to_string(), 4),
+                ("tournament-b".to_string(), 2)
+            ]
+        );
+        assert_eq!(follower.sweep(&h).await.unwrap(), 0);
+    }
+}
