@@ -164,7 +164,7 @@ async fn screening_replays_bit_for_bit_and_refuses_bad_games() {
             engine.to_str().unwrap(),
             "--screening-nodes",
             &NODES.to_string(),
-            "--screening-deep-nodes",
+            "--screening-full-nodes",
             &DEEP_NODES.to_string(),
         ],
         &log,
@@ -465,9 +465,15 @@ async fn screening_replays_bit_for_bit_and_refuses_bad_games() {
 
     // The replay: the tournament folded to each RoundClosed, its games, a fresh pool and cache.
     let events = raw_events(&url, tid).await;
-    let screener = Screener::start(&engine, NODES, 1, Arc::new(PositionCache::new()))
-        .await
-        .unwrap();
+    let screener = Screener::start(
+        &engine,
+        Tier::Quick,
+        NODES,
+        1,
+        Arc::new(PositionCache::new()),
+    )
+    .await
+    .unwrap();
     let mut state = State::default();
     let mut games: Vec<Submitted> = Vec::new();
     let mut replayed = 0;
@@ -489,10 +495,7 @@ async fn screening_replays_bit_for_bit_and_refuses_bad_games() {
                     .cloned()
                     .collect();
                 these.sort_by_key(|g| (g.round, g.board));
-                let again = screener
-                    .answer(&state, &these, c.round, Tier::Quick)
-                    .await
-                    .unwrap();
+                let again = screener.answer(&state, &these, c.round).await.unwrap();
                 let command = arbiter_screening_service::command_id(&e.event_id);
                 let stored: Vec<&pb::Envelope> =
                     events.iter().filter(|x| x.command_id == command).collect();
@@ -570,7 +573,7 @@ async fn screening_replays_bit_for_bit_and_refuses_bad_games() {
     }
     assert_eq!(raw_events_as(&url, tid, Some(&fpo)).await, events);
 
-    // The deeper test on demand, for a fair-play officer of the tournament.
+    // The full test on demand, for a fair-play officer of the tournament.
     let deep = screening_client(&url, Some(&fpo))
         .run_full_test(scr::RunFullTestRequest {
             header: header(tid, "deep-1"),
@@ -588,14 +591,15 @@ async fn screening_replays_bit_for_bit_and_refuses_bad_games() {
     );
     assert!(
         read.what
-            .starts_with(&format!("RunFullTest through round {ROUNDS} (tier deep)")),
+            .starts_with(&format!("RunFullTest through round {ROUNDS} (tier full)")),
         "{read:?}"
     );
-    assert!(
-        deep.performances
-            .iter()
-            .all(|p| p.tier == "deep" && p.nodes == DEEP_NODES && p.through_round == ROUNDS)
-    );
+    assert!(deep.performances.iter().all(|p| p.tier == "full"
+        && p.nodes == DEEP_NODES
+        && p.through_round == ROUNDS
+        && p.ipr > 0
+        && p.ipr_low <= p.ipr
+        && p.ipr <= p.ipr_high));
     let before = d.version().await;
     let again = screening_client(&url, Some(&fpo))
         .run_full_test(scr::RunFullTestRequest {
@@ -632,7 +636,7 @@ async fn screening_replays_bit_for_bit_and_refuses_bad_games() {
     });
     refused(
         &mut d,
-        "a player asks for the deep test",
+        "a player asks for the full test",
         got,
         Code::PermissionDenied,
         &["RunFullTest"],

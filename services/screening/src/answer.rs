@@ -13,30 +13,41 @@ use arbiter_proto::events::v1 as pb;
 use arbiter_proto::events::v1::event::Kind;
 use arbiter_screening::baseline::Baseline;
 use arbiter_screening::cache::PositionCache;
+use arbiter_screening::full::FullBaseline;
 use arbiter_screening::pgn::{self, Game};
 use arbiter_screening::policy::{FlagLevel, Policy};
-use arbiter_screening::screen::{Analyser, Performance, Ratings, Versions, performances};
+use arbiter_screening::screen::{
+    Analyser, Performance, Ratings, Versions, full_performances, performances,
+};
 use arbiter_screening::uci::{EngineError, EnginePool, EngineProfile};
 use std::path::Path;
 use std::sync::Arc;
 
-/// The test the events say they come from. `Quick` after every round; `Deep` on demand
-/// (RunFullTest): the quick test's statistics and policy at a larger node budget, because the
-/// full test's own statistics (wide MultiPV, a baseline fitted at its profile) do not exist
-/// yet; its flags therefore stay at the quick test's levels (watch at most).
+/// The test the events say they come from (spec §0.5): `Quick` after every round (MultiPV 3,
+/// the per-class baseline; Watch at most); `Full` on demand (RunFullTest: 20 ranked
+/// candidates, the full baseline's move-probability laws, the correlation-weighted combined
+/// indicator and the IPR; the only tier whose flags may go beyond Watch, and only against a
+/// baseline of `Production` quality).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Tier {
     Quick,
-    Deep,
+    Full,
 }
 
 impl Tier {
     pub fn as_str(self) -> &'static str {
         match self {
             Tier::Quick => "quick",
-            Tier::Deep => "deep",
+            Tier::Full => "full",
         }
     }
+}
+
+/// What a tier's performances are judged against.
+#[derive(Clone)]
+enum Judge {
+    Quick(Baseline),
+    Full(FullBaseline),
 }
 
 /// A game as submitted: its board and its PGN.
@@ -69,32 +80,41 @@ pub fn submitted_through(events: &[StoredEvent], through_round: u32) -> Vec<Subm
 /// position cache, the shipped baseline and policy.
 pub struct Screener {
     analyser: Analyser,
-    baseline: Baseline,
+    judge: Judge,
     policy: Policy,
 }
 
 impl Screener {
-    /// Starts `workers` engine processes analysing at `nodes` per position (the rest of the
-    /// profile is the shipped baseline's).
+    /// Starts `workers` engine processes for `tier`, analysing at `nodes` per position (the
+    /// rest of the profile is the tier's shipped baseline's).
     pub async fn start(
         engine: &Path,
+        tier: Tier,
         nodes: u64,
         workers: usize,
         cache: Arc<PositionCache>,
     ) -> Result<Screener, EngineError> {
-        let baseline = Baseline::shipped();
+        let judge = match tier {
+            Tier::Quick => Judge::Quick(Baseline::shipped()),
+            Tier::Full => Judge::Full(FullBaseline::shipped()),
+        };
+        let (profile, filter) = match &judge {
+            Judge::Quick(b) => (&b.engine_profile, &b.filter),
+            Judge::Full(b) => (&b.engine_profile, &b.filter),
+        };
         let profile = EngineProfile {
             nodes,
-            ..baseline.engine_profile.clone()
+            ..profile.clone()
         };
+        let filter = filter.clone();
         let pool = EnginePool::start(engine, profile, workers).await?;
         Ok(Screener {
             analyser: Analyser {
                 pool,
                 cache,
-                filter: baseline.filter.clone(),
+                filter,
             },
-            baseline,
+            judge,
             policy: Policy::shipped(),
         })
     }
@@ -110,7 +130,6 @@ impl Screener {
         state: &State,
         games: &[Submitted],
         through_round: u32,
-        tier: Tier,
     ) -> Result<Vec<pb::Event>, String> {
         let mut parsed: Vec<Game> = Vec::with_capacity(games.len());
         for g in games {
@@ -153,19 +172,23 @@ impl Screener {
                 )
             })
             .collect();
-        let mut versions = Versions::new(
-            &self.baseline,
-            &self.policy,
-            self.analyser.pool.binary_sha256(),
-        );
+        let binary = self.analyser.pool.binary_sha256();
+        let (mut versions, tier) = match &self.judge {
+            Judge::Quick(b) => (Versions::new(b, &self.policy, binary), Tier::Quick),
+            Judge::Full(b) => (Versions::full(b, &self.policy, binary), Tier::Full),
+        };
+        let fitted_profile = versions.engine_profile_id.clone();
         let profile = self.profile().clone();
         versions.engine_profile = profile.label.clone();
         versions.engine_profile_id = profile.id();
         // The baseline's expectations hold only at the profile it was fitted with.
-        let off_profile = versions.engine_profile_id != self.baseline.engine_profile_id;
-        let (baseline, policy) = (self.baseline.clone(), self.policy.clone());
-        let perfs = arbiter_service_kit::background::run(move || {
-            performances(&parsed, &decisions, &ratings, &baseline, &policy, &versions)
+        let off_profile = versions.engine_profile_id != fitted_profile;
+        let (judge, policy) = (self.judge.clone(), self.policy.clone());
+        let perfs = arbiter_service_kit::background::run(move || match &judge {
+            Judge::Quick(b) => performances(&parsed, &decisions, &ratings, b, &policy, &versions),
+            Judge::Full(b) => {
+                full_performances(&parsed, &decisions, &ratings, b, &policy, &versions)
+            }
         })
         .await
         .map_err(|e| format!("screening statistics stopped: {e}"))?;
@@ -247,5 +270,9 @@ fn computed_event(
         baseline_sha256: p.versions.baseline_sha256.clone(),
         policy_version: p.versions.policy.clone(),
         nodes: profile.nodes,
+        ipr: p.ipr.map_or(0, |i| u32::from(i.rating)),
+        ipr_low: p.ipr.map_or(0, |i| u32::from(i.low)),
+        ipr_high: p.ipr.map_or(0, |i| u32::from(i.high)),
+        ipr_at_bound: p.ipr.is_some_and(|i| i.at_bound),
     }
 }

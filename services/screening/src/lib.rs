@@ -12,8 +12,9 @@
 //! - `SubmitGames` (gRPC, arbiters): a round's PGN file; each game matched to its board by its
 //!   players' registered names and checked as `SubmitGame` checks one; all or nothing, one
 //!   append ([`games_file`] cuts the file into the games' own texts).
-//! - `RunFullTest` (arbiters, fair-play officers): the same over the games so far at the
-//!   deeper node budget, tier `deep` (the full test's own statistics are not built yet).
+//! - `RunFullTest` (arbiters, fair-play officers): the full test over the games so far, tier
+//!   `full`: 20 ranked candidates per position at the full profile's budget, the full
+//!   baseline's move-probability laws, the combined indicator and the IPR (spec §6.4).
 //! - `GetScreening` (admins, arbiters of the tournament, fair-play officers): the screening
 //!   events of a tournament. Confidential: not a public read, never on the pages. Every read
 //!   of `GetScreening` and `RunFullTest` first appends `ConfidentialDataAccessed` (who, role,
@@ -65,7 +66,7 @@ pub struct Config {
     /// Nodes per position of the quick test (default: the shipped baseline's profile, spec
     /// §5.4; another budget is recorded in the events and makes them provisional).
     pub nodes: u64,
-    /// Nodes per position of the on-demand test.
+    /// Nodes per position of the on-demand full test (default: the full baseline's profile).
     pub deep_nodes: u64,
     /// Engine processes per test (one thread each).
     pub workers: usize,
@@ -76,7 +77,7 @@ impl Default for Config {
         Config {
             stockfish: None,
             nodes: arbiter_screening::uci::EngineProfile::quick().nodes,
-            deep_nodes: 10 * arbiter_screening::uci::EngineProfile::quick().nodes,
+            deep_nodes: arbiter_screening::uci::EngineProfile::full().nodes,
             workers: 1,
         }
     }
@@ -126,13 +127,19 @@ impl Engines {
         let engine = self.engine()?.clone();
         let (cell, nodes) = match tier {
             Tier::Quick => (&self.quick, self.config.nodes),
-            Tier::Deep => (&self.deep, self.config.deep_nodes),
+            Tier::Full => (&self.deep, self.config.deep_nodes),
         };
         cell.get_or_try_init(|| async {
-            Screener::start(&engine, nodes, self.config.workers, self.cache.clone())
-                .await
-                .map(Arc::new)
-                .map_err(|e| e.to_string())
+            Screener::start(
+                &engine,
+                tier,
+                nodes,
+                self.config.workers,
+                self.cache.clone(),
+            )
+            .await
+            .map(Arc::new)
+            .map_err(|e| e.to_string())
         })
         .await
         .cloned()
@@ -143,7 +150,7 @@ impl Engines {
     }
 
     pub async fn deep(&self) -> Result<Arc<Screener>, String> {
-        self.pool(Tier::Deep).await
+        self.pool(Tier::Full).await
     }
 }
 
@@ -231,9 +238,7 @@ impl Worker {
                 return Ok(());
             }
             let screener = self.engines.quick().await?;
-            let out = screener
-                .answer(&folded.state, &games, closed.round, Tier::Quick)
-                .await?;
+            let out = screener.answer(&folded.state, &games, closed.round).await?;
             if out.is_empty() {
                 self.stats.nothing_to_append.fetch_add(1, Ordering::Relaxed);
                 return Ok(());

@@ -1,6 +1,6 @@
 //! The gRPC implementation of `arbiter.screening.v1.Screening`.
 
-use crate::answer::{self, Tier};
+use crate::answer;
 use crate::{Engines, WorkerStats};
 use arbiter_auth::Principal;
 use arbiter_auth::layer::principal;
@@ -288,7 +288,7 @@ impl Screening for ScreeningService {
                 .collect();
             let games = answer::submitted_through(&events, through);
             let out = screener
-                .answer(&current.state, &games, through, Tier::Deep)
+                .answer(&current.state, &games, through)
                 .await
                 .map_err(Status::unavailable)?;
             if !out.is_empty() {
@@ -315,7 +315,7 @@ impl Screening for ScreeningService {
                 }
             }
             let what = format!(
-                "RunFullTest through round {through} (tier deep): {} performances, {} flags",
+                "RunFullTest through round {through} (tier full): {} performances, {} flags",
                 report.performances.len(),
                 report.flags.len()
             );

@@ -38,8 +38,15 @@ fn human_performances(
     files.sort();
     let mut bands: BTreeMap<u16, Vec<(String, u16, Vec<Game>)>> = BTreeMap::new();
     for f in files {
-        let games = match pgn::read_file(&f, 16 * 1024 * 1024) {
-            Ok(g) => g,
+        // As `arbiter screen` reads a collection: a variant game or one without a result is
+        // left out (and said), the rest of the file kept.
+        let games = match pgn::read_collection(&f, 16 * 1024 * 1024) {
+            Ok((g, skipped)) => {
+                if !skipped.is_empty() {
+                    eprintln!("{}: {} games left out", f.display(), skipped.len());
+                }
+                g
+            }
             Err(e) => {
                 eprintln!("skipping {}: {e}", f.display());
                 continue;

@@ -4,6 +4,7 @@
 
 use crate::baseline::{Baseline, Bucket, Cell};
 use crate::filter::{Counted, Decision, FilterConfig};
+use crate::full::{FullBaseline, FullBucket};
 use crate::pgn;
 use crate::selfplay::{self, PlayerSpec, Strength};
 use crate::stats::{Expectation, Phi, Tally};
@@ -111,23 +112,13 @@ fn bucket_of(rating: u16, games: u32, sums: &[Sums]) -> Bucket {
     }
 }
 
-/// Generates, analyses and fits. `progress(done, total)` is called per finished game.
-pub async fn calibrate(
+/// The calibration games, per bucket (index into `plan.ratings`) in a fixed order: both
+/// players at the bucket's strength. `tick` is called per finished game.
+pub async fn generate(
     engine: &Path,
-    profile: EngineProfile,
-    filter: FilterConfig,
     plan: &Plan,
-    progress: &(dyn Fn(usize, usize) + Sync),
-) -> Result<Baseline, EngineError> {
-    let total = plan.ratings.len() * plan.games_per_bucket as usize * 2;
-    let done = std::sync::atomic::AtomicUsize::new(0);
-    let tick = || {
-        progress(
-            done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1,
-            total,
-        )
-    };
-    // 1. Games, per bucket, both players at the bucket's strength.
+    tick: &(dyn Fn() + Sync),
+) -> Result<Vec<(usize, String)>, EngineError> {
     let jobs: Vec<(usize, u32)> = (0..plan.ratings.len())
         .flat_map(|b| (0..plan.games_per_bucket).map(move |g| (b, g)))
         .collect();
@@ -162,6 +153,27 @@ pub async fn calibrate(
     .into_iter()
     .collect::<Result<_, _>>()?;
     pgns.sort();
+    Ok(pgns)
+}
+
+/// Generates, analyses and fits. `progress(done, total)` is called per finished game.
+pub async fn calibrate(
+    engine: &Path,
+    profile: EngineProfile,
+    filter: FilterConfig,
+    plan: &Plan,
+    progress: &(dyn Fn(usize, usize) + Sync),
+) -> Result<Baseline, EngineError> {
+    let total = plan.ratings.len() * plan.games_per_bucket as usize * 2;
+    let done = std::sync::atomic::AtomicUsize::new(0);
+    let tick = || {
+        progress(
+            done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1,
+            total,
+        )
+    };
+    // 1. Games, per bucket, both players at the bucket's strength.
+    let pgns = generate(engine, plan, &tick).await?;
     // 2. Analysis with the profile being calibrated.
     let pool = EnginePool::start(engine, profile.clone(), plan.workers).await?;
     let binary = pool.binary_sha256().to_string();
@@ -259,4 +271,212 @@ pub async fn calibrate(
         buckets,
         unrated,
     })
+}
+
+/// The full test's calibration (spec §6.4): the same kind of self-play games, analysed with
+/// the wide profile, one move-probability law fitted per bucket by maximum likelihood, the
+/// variance inflation φ and the indicators' correlation R from the calibration's own 3-game
+/// performances. `games`, when given, are used instead of generating new ones (each game's
+/// bucket is its White rating); generated games are returned with the artefact, so that they
+/// can be saved and the artefact re-derived from them.
+pub async fn calibrate_full(
+    engine: &Path,
+    profile: EngineProfile,
+    filter: FilterConfig,
+    plan: &Plan,
+    games: Option<Vec<pgn::Game>>,
+    progress: &(dyn Fn(usize, usize) + Sync),
+) -> Result<(FullBaseline, Vec<(usize, String)>), EngineError> {
+    let bad = |reason: String| EngineError::Protocol {
+        path: "calibration games".into(),
+        reason,
+    };
+    let done = std::sync::atomic::AtomicUsize::new(0);
+    let generated = games.is_none();
+    let total = plan.ratings.len() * plan.games_per_bucket as usize * if generated { 2 } else { 1 };
+    let tick = || {
+        progress(
+            done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1,
+            total,
+        )
+    };
+    // 1. The games: generated, or given (bucketed by the White player's rating).
+    let mut texts: Vec<(usize, String)> = Vec::new();
+    let games: Vec<(usize, pgn::Game)> = match games {
+        None => {
+            let mut out = Vec::new();
+            texts = generate(engine, plan, &tick).await?;
+            for (b, text) in &texts {
+                let g = pgn::parse(text.as_bytes(), "self-play", pgn::DEFAULT_MAX_PGN_BYTES)
+                    .map_err(|e| bad(e.to_string()))?
+                    .remove(0);
+                out.push((*b, g));
+            }
+            out
+        }
+        Some(given) => given
+            .into_iter()
+            .map(|g| {
+                let b = g
+                    .white_elo
+                    .and_then(|r| plan.ratings.iter().position(|&x| x == r))
+                    .ok_or_else(|| {
+                        bad(format!(
+                            "{}: White's rating is not one of the buckets",
+                            g.label()
+                        ))
+                    })?;
+                Ok((b, g))
+            })
+            .collect::<Result<_, EngineError>>()?,
+    };
+    // 2. Wide analysis.
+    let pool = EnginePool::start(engine, profile.clone(), plan.workers).await?;
+    let binary = pool.binary_sha256().to_string();
+    let analyser = crate::screen::Analyser {
+        pool,
+        cache: std::sync::Arc::new(crate::cache::PositionCache::new()),
+        filter: filter.clone(),
+    };
+    let only: Vec<pgn::Game> = games.iter().map(|(_, g)| g.clone()).collect();
+    let analysed = analyser.games(&only, &tick).await?;
+    let mut per_bucket: Vec<Vec<Vec<Decision>>> = vec![Vec::new(); plan.ratings.len()];
+    for ((b, _), ds) in games.iter().zip(analysed) {
+        per_bucket[*b].push(ds);
+    }
+    // 3. One law per bucket, and one over all of them.
+    let wides = |gs: &[Vec<Decision>]| -> Vec<crate::full::Wide> {
+        gs.iter()
+            .flatten()
+            .filter(|d| d.counted.is_some())
+            .filter_map(|d| d.wide.clone())
+            .collect()
+    };
+    let bucket = |rating: u16, gs: &[Vec<Decision>]| {
+        let ws = wides(gs);
+        let refs: Vec<&crate::full::Wide> = ws.iter().collect();
+        let (law, ll) = crate::full::fit(&refs);
+        FullBucket {
+            rating,
+            games: gs.len() as u32,
+            decisions: ws.len() as u64,
+            law,
+            mean_log_likelihood_e6: ll,
+        }
+    };
+    let buckets: Vec<FullBucket> = per_bucket
+        .iter()
+        .enumerate()
+        .map(|(b, gs)| bucket(plan.ratings[b], gs))
+        .collect();
+    let all: Vec<Vec<Decision>> = per_bucket.iter().flatten().cloned().collect();
+    let unrated = bucket(0, &all);
+    // 4. φ and R over 3-game performances (one side of three consecutive games).
+    let mut zs: Vec<[f64; 4]> = Vec::new();
+    let unit = FullBaseline {
+        phi_milli: Phi::default(),
+        correlation_milli: [[0; 3]; 3],
+        ..placeholder(&profile, &filter)
+    };
+    for (b, gs) in per_bucket.iter().enumerate() {
+        for white in [true, false] {
+            for chunk in gs.chunks(3).filter(|c| c.len() == 3) {
+                let own: Vec<(&Counted, &crate::full::Wide)> = chunk
+                    .iter()
+                    .flatten()
+                    .filter(|d| d.white == white)
+                    .filter_map(|d| Some((d.counted.as_ref()?, d.wide.as_ref()?)))
+                    .collect();
+                let (_, z) = crate::full::judge(&unit, buckets[b].law, &own);
+                zs.push([z.z_mm, z.z_ev, z.z_t3, z.z_asd].map(|v| f64::from(v) / 100.0));
+            }
+        }
+    }
+    let count = zs.len() as f64;
+    let mean_square = |k: usize| zs.iter().map(|z| z[k] * z[k]).sum::<f64>() / count.max(1.0);
+    let phi = |k: usize| {
+        if zs.is_empty() {
+            1000
+        } else {
+            (libm::ceil(mean_square(k) * 1000.0) as u32).max(1000)
+        }
+    };
+    let phi_milli = Phi {
+        mm: phi(0),
+        ev: phi(1),
+        t3: phi(2),
+        asd: phi(3),
+    };
+    // Pearson correlations of (MM, EV, ASD), in thousandths.
+    let idx = [0usize, 1, 3];
+    let mean = |k: usize| zs.iter().map(|z| z[k]).sum::<f64>() / count.max(1.0);
+    let cov = |a: usize, b: usize| {
+        let (ma, mb) = (mean(a), mean(b));
+        zs.iter().map(|z| (z[a] - ma) * (z[b] - mb)).sum::<f64>() / count.max(1.0)
+    };
+    let mut correlation_milli = [[1000i32; 3]; 3];
+    for i in 0..3 {
+        for j in 0..3 {
+            if i != j {
+                let d = libm::sqrt(cov(idx[i], idx[i]) * cov(idx[j], idx[j]));
+                correlation_milli[i][j] = if d > 0.0 {
+                    libm::round(cov(idx[i], idx[j]) / d * 1000.0) as i32
+                } else {
+                    0
+                };
+            }
+        }
+    }
+    let how_made = serde_json::json!({
+        "method": "Stockfish self-play: for each bucket, both players at UCI_LimitStrength=true, UCI_Elo = the bucket's rating, one thread, 16 MB hash, a fixed node budget per move; games analysed with the wide engine profile below; per bucket, the move-probability law exp(-(delta/s)^c) fitted by maximum likelihood over a fixed grid to the counted decisions; phi = mean square of the calibration's own 3-game z's (floored at 1); R = their Pearson correlations",
+        "command": format!("arbiter screening-calibrate --full --games-per-bucket {} --player-nodes {} --seed {} --workers {}", plan.games_per_bucket, plan.player_nodes, plan.seed, plan.workers),
+        "games": "generated by the command and saved next to the artefact (.games.pgn); `--games FILE` re-derives the artefact from them (same engine binary)",
+        "player_nodes_per_move": plan.player_nodes,
+        "games_per_bucket": plan.games_per_bucket,
+        "seed": plan.seed,
+        "performances_for_phi_and_r": zs.len(),
+        "rating_scale": "Stockfish's UCI_Elo scale (fitted by its authors against engine play), not FIDE ratings",
+    });
+    Ok((
+        FullBaseline {
+            version: plan.version.clone(),
+            how_made,
+            engine_binary_sha256: binary,
+            phi_milli,
+            correlation_milli,
+            buckets,
+            unrated,
+            ..placeholder(&profile, &filter)
+        },
+        texts,
+    ))
+}
+
+fn placeholder(profile: &EngineProfile, filter: &FilterConfig) -> FullBaseline {
+    FullBaseline {
+        format: 1,
+        version: String::new(),
+        quality: "Provisional".into(),
+        what_it_is: "Move-probability laws of Stockfish playing at limited strength, per rating bucket, for the full test's expectations and IPR, and as a placeholder until a human reference corpus is calibrated".into(),
+        what_it_is_not: "It is NOT a human baseline: weakened engines err differently from people, and UCI_Elo is not the FIDE scale. IPRs are on the UCI_Elo scale; every result judged against it is Provisional (Watch flags at most)".into(),
+        how_made: serde_json::Value::Null,
+        engine_profile_id: profile.id(),
+        engine_profile: profile.clone(),
+        engine_binary_sha256: String::new(),
+        filter: filter.clone(),
+        phi_milli: Phi::default(),
+        correlation_milli: [[1000; 3]; 3],
+        buckets: Vec::new(),
+        unrated: FullBucket {
+            rating: 0,
+            games: 0,
+            decisions: 0,
+            law: crate::full::Law {
+                s_e6: 100_000,
+                c_e6: 1_000_000,
+            },
+            mean_log_likelihood_e6: 0,
+        },
+        ipr_step: 10,
+    }
 }

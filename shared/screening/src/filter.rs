@@ -63,6 +63,9 @@ pub struct Decision {
     pub white: bool,
     pub counted: Option<Counted>,
     pub skipped: Option<SkipReason>,
+    /// The candidates' deficits, for the full test (spec §6.4); counted decisions only.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub wide: Option<crate::full::Wide>,
 }
 
 /// The FENs whose analysis [`decisions`] needs: every position from the end of the book on,
@@ -105,6 +108,31 @@ fn played_value(
     Some(next.candidates.first()?.score.negate())
 }
 
+/// The candidates' scaled deficits from the first candidate's value, smallest first (the
+/// last lines of a wide search may come from a shallower iteration, hence the sort), the
+/// legal moves left unranked and the played move's place.
+fn wide(a: &Analysis, ply: &crate::pgn::Ply, c: &Counted) -> crate::full::Wide {
+    let v1 = scaled_e4(a.candidates.first().map_or(0, |b| b.score.clamped()));
+    let mut ranked: Vec<(i64, &str)> = a
+        .candidates
+        .iter()
+        .map(|m| ((v1 - scaled_e4(m.score.clamped())).max(0), m.uci.as_str()))
+        .collect();
+    ranked.sort_by_key(|(d, _)| *d);
+    let played = ranked
+        .iter()
+        .position(|(_, m)| *m == ply.uci)
+        .and_then(|i| u16::try_from(i).ok());
+    crate::full::Wide {
+        unranked: ply
+            .legal_moves
+            .saturating_sub(u32::try_from(ranked.len()).unwrap_or(u32::MAX)),
+        played_delta_e4: played.map_or(c.delta_e4, |i| ranked[usize::from(i)].0),
+        deltas_e4: ranked.into_iter().map(|(d, _)| d).collect(),
+        played,
+    }
+}
+
 /// Every decision of both players, in ply order.
 pub fn decisions(
     game: &Game,
@@ -119,6 +147,7 @@ pub fn decisions(
             white,
             counted: None,
             skipped: Some(r),
+            wide: None,
         };
         if i < cfg.book_plies {
             out.push(skip(SkipReason::Book));
@@ -177,6 +206,7 @@ pub fn decisions(
             white,
             counted: Some(counted),
             skipped: None,
+            wide: Some(wide(a, ply, &counted)),
         });
     }
     out

@@ -4,6 +4,7 @@
 //! - [`pgn`]: games in, legality checked, clocks kept.
 //! - [`uci`]: Stockfish processes under the reproducibility rules; [`cache`]: exact reuse.
 //! - [`filter`]: which moves count; [`stats`]: the hand-written statistics.
+//! - [`full`]: the full test (wide analyses, the move-probability law, IPR).
 //! - [`baseline`]: the versioned, rating-conditioned expectations; [`policy`]: thresholds.
 //! - [`screen`]: games to per-player performances; [`selfplay`] and [`calibrate`]: building a
 //!   baseline offline.
@@ -14,6 +15,7 @@ pub mod baseline;
 pub mod cache;
 pub mod calibrate;
 pub mod filter;
+pub mod full;
 pub mod pgn;
 pub mod policy;
 pub mod score;

@@ -5,7 +5,8 @@
 
 use crate::baseline::Baseline;
 use crate::cache::PositionCache;
-use crate::filter::{Decision, FilterConfig, SkipReason, decisions, positions_needed};
+use crate::filter::{Counted, Decision, FilterConfig, SkipReason, decisions, positions_needed};
+use crate::full::{self, FullBaseline, Ipr, Wide};
 use crate::pgn::Game;
 use crate::policy::{Context, FlagLevel, Policy, Tier};
 use crate::stats::{Indicators, Tally};
@@ -89,6 +90,21 @@ impl Versions {
     }
 }
 
+impl Versions {
+    /// The versions of a full test.
+    pub fn full(baseline: &FullBaseline, policy: &Policy, engine_binary_sha256: &str) -> Versions {
+        Versions {
+            engine_profile: baseline.engine_profile.label.clone(),
+            engine_profile_id: baseline.engine_profile_id.clone(),
+            engine_binary_sha256: engine_binary_sha256.to_string(),
+            baseline: baseline.version.clone(),
+            baseline_sha256: baseline.sha256(),
+            policy: policy.version.clone(),
+            software: concat!("arbiter-screening ", env!("CARGO_PKG_VERSION")).to_string(),
+        }
+    }
+}
+
 /// One player's performance in the screened games.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Performance {
@@ -119,6 +135,9 @@ pub struct Performance {
     pub provisional: bool,
     pub field_size: u32,
     pub intrusive_threshold: f64,
+    /// Full test only: the intrinsic performance rating on the baseline's scale.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ipr: Option<Ipr>,
     pub versions: Versions,
     #[serde(skip)]
     pub tally: Tally,
@@ -131,6 +150,16 @@ pub struct Performance {
 /// Where a player's rating comes from: an explicit table (e.g. a TRF) first, else the PGN.
 pub type Ratings = HashMap<String, u16>;
 
+/// How one player's counted decisions are judged: the tally with its expectations, the
+/// indicators, whether the result is provisional, the bucket used and (full test) the IPR.
+pub struct Judged {
+    pub tally: Tally,
+    pub indicators: Indicators,
+    pub provisional: bool,
+    pub bucket: Option<u16>,
+    pub ipr: Option<Ipr>,
+}
+
 /// Per-player performances over the games (quick tier), sorted by player name.
 pub fn performances(
     games: &[Game],
@@ -140,12 +169,85 @@ pub fn performances(
     policy: &Policy,
     versions: &Versions,
 ) -> Vec<Performance> {
-    struct Acc {
+    assemble(
+        games,
+        decisions,
+        ratings,
+        policy,
+        versions,
+        Tier::Quick,
+        &|rating, per_game| {
+            let (bucket, within) = baseline.bucket(rating);
+            let mut tally = Tally::default();
+            for c in per_game.iter().flatten().filter_map(|d| d.counted.as_ref()) {
+                tally.add(c, &bucket.cells[baseline.class(c.gap_cp)].expect);
+            }
+            Judged {
+                indicators: tally.indicators(&baseline.phi_milli),
+                tally,
+                provisional: baseline.quality != "Production" || !within,
+                bucket: rating.map(|_| bucket.rating),
+                ipr: None,
+            }
+        },
+    )
+}
+
+/// Per-player performances under the full test (spec §6.4): the decisions must come from a
+/// wide analysis with the full baseline's profile. Each decision's expectations come from
+/// the move-probability law at the player's rating, the combined indicator is weighted by the
+/// baseline's correlations, and each performance carries its IPR.
+pub fn full_performances(
+    games: &[Game],
+    decisions: &[Vec<Decision>],
+    ratings: &Ratings,
+    baseline: &FullBaseline,
+    policy: &Policy,
+    versions: &Versions,
+) -> Vec<Performance> {
+    assemble(
+        games,
+        decisions,
+        ratings,
+        policy,
+        versions,
+        Tier::Full,
+        &|rating, per_game| {
+            let (law, within) = baseline.law_at(rating);
+            let counted: Vec<(&Counted, &Wide)> =
+                per_game.iter().flat_map(|g| full::counted_of(g)).collect();
+            let (tally, indicators) = full::judge(baseline, law, &counted);
+            let by_game: Vec<Vec<&Wide>> = per_game
+                .iter()
+                .map(|g| full::counted_of(g).map(|(_, w)| w).collect())
+                .collect();
+            Judged {
+                tally,
+                indicators,
+                provisional: baseline.quality != "Production" || !within,
+                bucket: rating,
+                ipr: baseline.ipr(&by_game),
+            }
+        },
+    )
+}
+
+/// The per-player bookkeeping both tiers share: who played which moves, in which games.
+fn assemble(
+    games: &[Game],
+    decisions: &[Vec<Decision>],
+    ratings: &Ratings,
+    policy: &Policy,
+    versions: &Versions,
+    tier: Tier,
+    judge: &dyn Fn(Option<u16>, &[Vec<&Decision>]) -> Judged,
+) -> Vec<Performance> {
+    struct Acc<'a> {
         rating: Option<u16>,
-        games: u32,
         moves: u64,
         skipped: BTreeMap<SkipReason, u64>,
-        decisions: Vec<(bool, crate::filter::Counted)>,
+        /// The player's own decisions, one list per game.
+        games: Vec<Vec<&'a Decision>>,
     }
     let mut players: BTreeMap<String, Acc> = BTreeMap::new();
     for (g, ds) in games.iter().zip(decisions) {
@@ -155,22 +257,20 @@ pub fn performances(
         ] {
             let acc = players.entry(name.clone()).or_insert(Acc {
                 rating: None,
-                games: 0,
                 moves: 0,
                 skipped: BTreeMap::new(),
-                decisions: Vec::new(),
+                games: Vec::new(),
             });
-            acc.games += 1;
             // The first rating seen for a player is used for the whole performance.
             acc.rating = acc.rating.or(elo);
-            for d in ds.iter().filter(|d| d.white == white) {
+            let own: Vec<&Decision> = ds.iter().filter(|d| d.white == white).collect();
+            for d in &own {
                 acc.moves += 1;
-                match (&d.counted, d.skipped) {
-                    (Some(c), _) => acc.decisions.push((white, *c)),
-                    (None, Some(r)) => *acc.skipped.entry(r).or_default() += 1,
-                    (None, None) => {}
+                if let (None, Some(r)) = (&d.counted, d.skipped) {
+                    *acc.skipped.entry(r).or_default() += 1;
                 }
             }
+            acc.games.push(own);
         }
     }
     let field_size = players.len() as u32;
@@ -178,17 +278,17 @@ pub fn performances(
         .into_iter()
         .map(|(player, acc)| {
             let rating = ratings.get(&player).copied().or(acc.rating);
-            let (bucket, within) = baseline.bucket(rating);
-            let mut tally = Tally::default();
-            for (_, c) in &acc.decisions {
-                tally.add(c, &bucket.cells[baseline.class(c.gap_cp)].expect);
-            }
-            let indicators = tally.indicators(&baseline.phi_milli);
-            let provisional = baseline.quality != "Production" || !within;
+            let Judged {
+                tally,
+                indicators,
+                provisional,
+                bucket,
+                ipr,
+            } = judge(rating, &acc.games);
             let level = policy.flag(
                 &indicators,
                 &Context {
-                    tier: Tier::Quick,
+                    tier,
                     counted: tally.n,
                     field_size,
                     pre_identified: false,
@@ -201,8 +301,8 @@ pub fn performances(
             Performance {
                 player,
                 rating,
-                bucket: rating.map(|_| bucket.rating),
-                games: acc.games,
+                bucket,
+                games: acc.games.len() as u32,
                 moves: acc.moves,
                 counted: tally.n,
                 skipped: acc.skipped,
@@ -220,10 +320,11 @@ pub fn performances(
                 z_asd: h(indicators.z_asd),
                 z: h(indicators.z_combined),
                 flag: level.as_str(),
-                tier: Tier::Quick,
+                tier,
                 provisional,
                 field_size,
                 intrusive_threshold: h(policy.intrusive_threshold(field_size)),
+                ipr,
                 versions: versions.clone(),
                 tally,
                 indicators,

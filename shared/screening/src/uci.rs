@@ -77,6 +77,19 @@ impl EngineProfile {
         }
     }
 
+    /// The full-test profile (spec §6.4): 20 ranked candidates at five times the quick
+    /// budget. The spec's reference budget (3M nodes) costs about 5 s a position here; this
+    /// one about 0.2 s, so a whole event can be given the full test on demand.
+    pub fn full() -> EngineProfile {
+        EngineProfile {
+            label: "sf15.1-n100k-mpv20".into(),
+            engine: "Stockfish 15.1".into(),
+            nodes: 100_000,
+            multipv: 20,
+            hash_mb: 16,
+        }
+    }
+
     /// SHA-256 over every setting that changes an answer; recorded with every result.
     pub fn id(&self) -> String {
         let canon = format!(

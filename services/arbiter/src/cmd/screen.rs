@@ -6,11 +6,14 @@
 
 use arbiter_screening::baseline::Baseline;
 use arbiter_screening::cache::PositionCache;
-use arbiter_screening::calibrate::{Plan, calibrate};
+use arbiter_screening::calibrate::{Plan, calibrate, calibrate_full};
 use arbiter_screening::filter::FilterConfig;
+use arbiter_screening::full::FullBaseline;
 use arbiter_screening::pgn::{self, PgnError};
 use arbiter_screening::policy::Policy;
-use arbiter_screening::screen::{Analyser, Performance, Ratings, Versions, performances};
+use arbiter_screening::screen::{
+    Analyser, Performance, Ratings, Versions, full_performances, performances,
+};
 use arbiter_screening::uci::{EnginePool, EngineProfile, find_engine};
 use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -49,6 +52,11 @@ pub struct ScreenArgs {
     /// Largest PGN accepted, in bytes.
     #[arg(long, default_value_t = pgn::DEFAULT_MAX_PGN_BYTES)]
     pub max_bytes: u64,
+    /// The full test (20 ranked candidates at a deeper budget, the move-probability law,
+    /// IPR with a 95 % interval) instead of the quick test; --baseline then names a full-test
+    /// baseline.
+    #[arg(long)]
+    pub full: bool,
 }
 
 fn invalid(m: String) -> ExitCode {
@@ -119,15 +127,25 @@ pub fn run(a: ScreenArgs) -> ExitCode {
         },
         None => Ratings::new(),
     };
-    let baseline = match &a.baseline {
-        None => Baseline::shipped(),
+    let baseline_text = match &a.baseline {
+        None => None,
         Some(p) => match std::fs::read_to_string(p) {
             Err(e) => return unreadable(format!("{}: {e}", p.display())),
-            Ok(t) => match Baseline::parse(&t) {
-                Ok(b) => b,
-                Err(e) => return invalid(format!("{}: {e}", p.display())),
-            },
+            Ok(t) => Some((p, t)),
         },
+    };
+    let judge = if a.full {
+        match baseline_text.map(|(p, t)| FullBaseline::parse(&t).map_err(|e| (p, e))) {
+            None => Judge::Full(FullBaseline::shipped()),
+            Some(Ok(b)) => Judge::Full(b),
+            Some(Err((p, e))) => return invalid(format!("{}: {e}", p.display())),
+        }
+    } else {
+        match baseline_text.map(|(p, t)| Baseline::parse(&t).map_err(|e| (p, e))) {
+            None => Judge::Quick(Baseline::shipped()),
+            Some(Ok(b)) => Judge::Quick(b),
+            Some(Err((p, e))) => return invalid(format!("{}: {e}", p.display())),
+        }
     };
     let cache = match &a.cache {
         Some(p) => match PositionCache::load(p) {
@@ -151,13 +169,12 @@ pub fn run(a: ScreenArgs) -> ExitCode {
     let progress = bar(games.len() as u64);
     progress.set_message("screening");
     let outcome = rt.block_on(async {
-        let pool =
-            EnginePool::start(&engine, baseline.engine_profile.clone(), workers(a.workers)).await?;
+        let pool = EnginePool::start(&engine, judge.profile().clone(), workers(a.workers)).await?;
         let binary = pool.binary_sha256().to_string();
         let analyser = Analyser {
             pool,
             cache: Arc::new(cache),
-            filter: baseline.filter.clone(),
+            filter: judge.filter().clone(),
         };
         let decisions = analyser.games(&games, &|| progress.inc(1)).await?;
         Ok::<_, arbiter_screening::uci::EngineError>((decisions, binary, analyser.cache))
@@ -172,8 +189,18 @@ pub fn run(a: ScreenArgs) -> ExitCode {
     {
         return unreadable(e);
     }
-    let versions = Versions::new(&baseline, &policy, &binary);
-    let perfs = performances(&games, &decisions, &ratings, &baseline, &policy, &versions);
+    let (versions, perfs) = match &judge {
+        Judge::Quick(b) => {
+            let v = Versions::new(b, &policy, &binary);
+            let p = performances(&games, &decisions, &ratings, b, &policy, &v);
+            (v, p)
+        }
+        Judge::Full(b) => {
+            let v = Versions::full(b, &policy, &binary);
+            let p = full_performances(&games, &decisions, &ratings, b, &policy, &v);
+            (v, p)
+        }
+    };
     match a.format {
         Format::Json => match serde_json::to_string_pretty(&perfs) {
             Ok(s) => println!("{s}"),
@@ -184,11 +211,37 @@ pub fn run(a: ScreenArgs) -> ExitCode {
     ExitCode::SUCCESS
 }
 
+/// The baseline a run is judged against: the quick test's table or the full test's laws.
+enum Judge {
+    Quick(Baseline),
+    Full(FullBaseline),
+}
+
+impl Judge {
+    fn profile(&self) -> &EngineProfile {
+        match self {
+            Judge::Quick(b) => &b.engine_profile,
+            Judge::Full(b) => &b.engine_profile,
+        }
+    }
+    fn filter(&self) -> &FilterConfig {
+        match self {
+            Judge::Quick(b) => &b.filter,
+            Judge::Full(b) => &b.filter,
+        }
+    }
+}
+
 fn print_text(perfs: &[Performance], v: &Versions) {
+    let full = perfs.iter().any(|p| p.ipr.is_some());
     println!(
-        "Fair-play screening (quick test; advisory screening indicators, not the FIDE test)\n\
+        "Fair-play screening ({} test; advisory screening indicators, not the FIDE test)\n\
          engine profile {} ({}), baseline {}, policy {}\n",
-        v.engine_profile, v.engine_profile_id, v.baseline, v.policy
+        if full { "full" } else { "quick" },
+        v.engine_profile,
+        v.engine_profile_id,
+        v.baseline,
+        v.policy
     );
     println!(
         "{:<28} {:>6} {:>5} {:>7} {:>6} {:>6} {:>6} {:>6} {:>6} {:>6} {:>6} {:>6}  flag",
@@ -223,6 +276,21 @@ fn print_text(perfs: &[Performance], v: &Versions) {
             p.flag,
             if p.provisional { " (provisional)" } else { "" }
         );
+        if let Some(i) = p.ipr {
+            println!(
+                "{:<28} IPR {}{} (95 % interval {}..{}, {} resamples of the games)",
+                "",
+                if i.at_bound {
+                    "at the span's end: "
+                } else {
+                    ""
+                },
+                i.rating,
+                i.low,
+                i.high,
+                i.resamples
+            );
+        }
     }
 }
 
@@ -251,6 +319,21 @@ pub struct CalibrateArgs {
     pub workers: Option<usize>,
     #[arg(long)]
     pub engine: Option<PathBuf>,
+    /// Calibrate the full test instead (wide analyses; one move-probability law per bucket).
+    #[arg(long)]
+    pub full: bool,
+    /// Full test: use these games (PGN; each game's bucket is its WhiteElo) instead of
+    /// generating new ones.
+    #[arg(long, requires = "full")]
+    pub games: Option<PathBuf>,
+    /// Full test: where to save the generated games, so the artefact can be re-derived.
+    #[arg(long, requires = "full", conflicts_with = "games")]
+    pub save_games: Option<PathBuf>,
+}
+
+fn write_json(out: &PathBuf, value: serde_json::Result<String>) -> Result<(), ExitCode> {
+    let text = value.map_err(|e| engine_failed(e.to_string()))?;
+    std::fs::write(out, text + "\n").map_err(|e| unreadable(format!("{}: {e}", out.display())))
 }
 
 pub fn calibrate_run(a: CalibrateArgs) -> ExitCode {
@@ -281,6 +364,9 @@ pub fn calibrate_run(a: CalibrateArgs) -> ExitCode {
     let total = (plan.ratings.len() as u64) * u64::from(plan.games_per_bucket) * 2;
     let progress = bar(total);
     progress.set_message("calibrating");
+    if a.full {
+        return calibrate_full_run(&a, &engine, &plan, &rt, &progress);
+    }
     let result = rt.block_on(calibrate(
         &engine,
         EngineProfile::quick(),
@@ -293,18 +379,74 @@ pub fn calibrate_run(a: CalibrateArgs) -> ExitCode {
         Ok(b) => b,
         Err(e) => return engine_failed(e.to_string()),
     };
-    let text = match serde_json::to_string_pretty(&baseline) {
-        Ok(t) => t + "\n",
-        Err(e) => return engine_failed(e.to_string()),
-    };
-    if let Err(e) = std::fs::write(&a.out, text) {
-        return unreadable(format!("{}: {e}", a.out.display()));
+    if let Err(code) = write_json(&a.out, serde_json::to_string_pretty(&baseline)) {
+        return code;
     }
     println!(
         "{}: baseline {} ({} buckets)",
         a.out.display(),
         baseline.version,
         baseline.buckets.len()
+    );
+    ExitCode::SUCCESS
+}
+
+fn calibrate_full_run(
+    a: &CalibrateArgs,
+    engine: &std::path::Path,
+    plan: &Plan,
+    rt: &tokio::runtime::Runtime,
+    progress: &ProgressBar,
+) -> ExitCode {
+    let given = match &a.games {
+        None => None,
+        Some(p) => match pgn::read_file(p, 64 * 1024 * 1024) {
+            Ok(g) => Some(g),
+            Err(e @ PgnError::Unreadable { .. }) => return unreadable(e.to_string()),
+            Err(e) => return invalid(e.to_string()),
+        },
+    };
+    let result = rt.block_on(calibrate_full(
+        engine,
+        EngineProfile::full(),
+        FilterConfig::default(),
+        plan,
+        given,
+        &|done, total| {
+            progress.set_length(total as u64);
+            progress.set_position(done as u64)
+        },
+    ));
+    progress.finish_and_clear();
+    let (baseline, games) = match result {
+        Ok(x) => x,
+        Err(e) => return engine_failed(e.to_string()),
+    };
+    if let Some(p) = &a.save_games {
+        let text: String = games.iter().map(|(_, g)| format!("{g}\n")).collect();
+        if let Err(e) = std::fs::write(p, text) {
+            return unreadable(format!("{}: {e}", p.display()));
+        }
+    }
+    if let Err(code) = write_json(&a.out, serde_json::to_string_pretty(&baseline)) {
+        return code;
+    }
+    println!(
+        "{}: full-test baseline {} ({} buckets; laws {})",
+        a.out.display(),
+        baseline.version,
+        baseline.buckets.len(),
+        baseline
+            .buckets
+            .iter()
+            .map(|b| format!(
+                "{}: s {:.3} c {:.2}",
+                b.rating,
+                f64::from(b.law.s_e6) / 1e6,
+                f64::from(b.law.c_e6) / 1e6
+            ))
+            .collect::<Vec<_>>()
+            .join(", ")
     );
     ExitCode::SUCCESS
 }

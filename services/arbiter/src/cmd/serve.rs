@@ -92,9 +92,10 @@ pub struct ServeArgs {
     /// shipped baseline's engine profile; another budget makes the results provisional).
     #[arg(long, value_name = "N", default_value_t = arbiter_screening_service::Config::default().nodes, value_parser = clap::value_parser!(u64).range(1..))]
     pub screening_nodes: u64,
-    /// Nodes per position of the on-demand test (RunFullTest).
-    #[arg(long, value_name = "N", default_value_t = arbiter_screening_service::Config::default().deep_nodes, value_parser = clap::value_parser!(u64).range(1..))]
-    pub screening_deep_nodes: u64,
+    /// Nodes per position of the on-demand full test (RunFullTest; default: the full
+    /// baseline's engine profile; another budget makes the results provisional).
+    #[arg(long, alias = "screening-deep-nodes", value_name = "N", default_value_t = arbiter_screening_service::Config::default().deep_nodes, value_parser = clap::value_parser!(u64).range(1..))]
+    pub screening_full_nodes: u64,
     /// Engine processes of the screening (one thread each).
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..))]
     pub screening_workers: u16,
@@ -182,7 +183,7 @@ async fn serve(a: ServeArgs) -> Result<(), Exit> {
                 arbiter_screening_service::Config {
                     stockfish: a.stockfish.clone(),
                     nodes: a.screening_nodes,
-                    deep_nodes: a.screening_deep_nodes,
+                    deep_nodes: a.screening_full_nodes,
                     workers: usize::from(a.screening_workers),
                 },
             ),

@@ -1,0 +1,594 @@
+//! The full test (spec §6.4), structured after Regan and Haworth's move-probability model:
+//! wide analyses (up to 20 ranked candidates per position), a two-parameter law that turns
+//! each candidate's scaled deficit δ into the probability that a player of a given rating
+//! chooses it, expectations and z-scores per decision from that law, a combined indicator
+//! weighted by the indicators' correlation on clean reference play, and an intrinsic
+//! performance rating (IPR) with a bootstrap interval.
+//!
+//! Written by hand on purpose, like [`crate::stats`]: the law, the fit and the interval are the
+//! method an auditor must be able to read, and every number must be bit-identical on every
+//! machine. So the parameters are integers (millionths), fits are exhaustive searches over a
+//! fixed grid in a fixed order (no optimiser whose path depends on rounding), the transcendental
+//! functions come from the pure-Rust `libm`, the bootstrap draws from a fixed-seed generator,
+//! and the expectations handed to [`Tally`] are integers, as in the quick test.
+
+use crate::filter::{Counted, Decision, FilterConfig};
+use crate::stats::{Expectation, Indicators, Phi, Tally};
+use crate::uci::EngineProfile;
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+/// The shipped full-test baseline's text (made by `arbiter screening-calibrate --full`).
+pub const SHIPPED: &str =
+    include_str!("../baselines/sf15.1-n100k-mpv20/selfplay-full-2026.11.1.json");
+
+/// What a wide analysis says about one counted decision, beyond the quick test's quantities.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Wide {
+    /// Scaled deficits (1e-4 units, ≥ 0) of the ranked candidates, smallest first.
+    pub deltas_e4: Vec<i64>,
+    /// Legal moves the analysis did not rank; each is given the largest ranked deficit (the
+    /// tail mass of spec §6.4).
+    pub unranked: u32,
+    /// The played move's place among the ranked candidates (0 = best), if ranked.
+    pub played: Option<u16>,
+    /// The played move's scaled deficit (1e-4 units).
+    pub played_delta_e4: i64,
+}
+
+/// The move-probability law: a move at scaled deficit δ has weight exp(−(δ/s)^c), normalised
+/// over the position's legal moves. `s` (sensitivity) and `c` (consistency) in millionths;
+/// smaller s means the player sees small differences, i.e. plays stronger.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Law {
+    pub s_e6: u32,
+    pub c_e6: u32,
+}
+
+/// Probabilities are kept inside [0.1 %, 99.9 %] so that no decision has zero variance.
+const P_MIN_PPM: u32 = 1_000;
+const P_MAX_PPM: u32 = 999_000;
+
+impl Law {
+    fn weight(&self, delta_e4: i64) -> f64 {
+        if delta_e4 <= 0 {
+            return 1.0;
+        }
+        let x = (delta_e4 as f64 / 1e4) / (f64::from(self.s_e6) / 1e6);
+        libm::exp(-libm::pow(x, f64::from(self.c_e6) / 1e6))
+    }
+
+    /// The weights of the ranked candidates, and the total over every legal move.
+    fn weights(&self, w: &Wide) -> (Vec<f64>, f64) {
+        let ws: Vec<f64> = w.deltas_e4.iter().map(|&d| self.weight(d)).collect();
+        let tail = ws.last().copied().unwrap_or(1.0) * f64::from(w.unranked);
+        let total = ws.iter().sum::<f64>() + tail;
+        (ws, total)
+    }
+
+    /// ln P(the played move).
+    pub fn log_likelihood(&self, w: &Wide) -> f64 {
+        let (ws, total) = self.weights(w);
+        let played = match w.played {
+            Some(i) => ws.get(usize::from(i)).copied().unwrap_or(0.0),
+            None => self.weight(w.played_delta_e4),
+        };
+        // A move the law gives (numerically) no chance still costs a finite, large penalty.
+        libm::log(played.max(1e-300) / total)
+    }
+
+    /// What a player following this law is expected to do at this decision (spec §6.4:
+    /// E[MM] = p₁, E[EV] = the mass on moves as good as the best, E[T3] the mass on the top
+    /// three, and the mean and variance of δ).
+    pub fn expectation(&self, w: &Wide) -> Expectation {
+        let (ws, total) = self.weights(w);
+        let p: Vec<f64> = ws.iter().map(|x| x / total).collect();
+        let last_delta = w.deltas_e4.last().copied().unwrap_or(0);
+        let p_tail = p.last().copied().unwrap_or(0.0) * f64::from(w.unranked);
+        let ppm = |x: f64| (libm::round(x * 1e6) as u32).clamp(P_MIN_PPM, P_MAX_PPM);
+        let ev: f64 = p
+            .iter()
+            .zip(&w.deltas_e4)
+            .filter(|(_, d)| **d == 0)
+            .map(|(p, _)| p)
+            .sum();
+        let mut mean = 0f64;
+        let mut square = 0f64;
+        for (pi, &d) in p.iter().zip(&w.deltas_e4) {
+            let d = d as f64;
+            mean += pi * d;
+            square += pi * d * d;
+        }
+        let d = last_delta as f64;
+        mean += p_tail * d;
+        square += p_tail * d * d;
+        let var = (square - mean * mean).max(1.0);
+        Expectation {
+            mm_ppm: ppm(p.first().copied().unwrap_or(0.0)),
+            ev_ppm: ppm(ev),
+            t3_ppm: ppm(p.iter().take(3).sum()),
+            delta_mean_e4: libm::round(mean) as i64,
+            delta_var_e8: libm::round(var) as i64,
+        }
+    }
+
+    /// The law between two others, `t` of the way from `a` to `b` (t in millionths).
+    fn between(a: Law, b: Law, t_e6: i64) -> Law {
+        let mix = |x: u32, y: u32| {
+            let v = i64::from(x) + (i64::from(y) - i64::from(x)) * t_e6 / 1_000_000;
+            u32::try_from(v.max(1)).unwrap_or(u32::MAX)
+        };
+        Law {
+            s_e6: mix(a.s_e6, b.s_e6),
+            c_e6: mix(a.c_e6, b.c_e6),
+        }
+    }
+}
+
+/// The grid every fit searches, in this order: s from 0.005 to about 3 in steps of 8 %,
+/// c from 0.20 to 4.00 in steps of 0.05. Exhaustive, so the answer depends on nothing but
+/// the data.
+pub fn grid() -> Vec<Law> {
+    let mut ss = Vec::new();
+    let mut s = 5_000f64;
+    while s <= 3_000_000.0 {
+        ss.push(libm::round(s) as u32);
+        s *= 1.08;
+    }
+    let mut out = Vec::with_capacity(ss.len() * 77);
+    for &s_e6 in &ss {
+        for k in 0..=76u32 {
+            out.push(Law {
+                s_e6,
+                c_e6: 200_000 + 50_000 * k,
+            });
+        }
+    }
+    out
+}
+
+/// Maximum-likelihood law over the grid (ties to the earlier grid point) and its mean
+/// log-likelihood per decision in millionths.
+pub fn fit(decisions: &[&Wide]) -> (Law, i64) {
+    let mut best = (
+        Law {
+            s_e6: 100_000,
+            c_e6: 1_000_000,
+        },
+        f64::NEG_INFINITY,
+    );
+    for law in grid() {
+        let ll: f64 = decisions.iter().map(|w| law.log_likelihood(w)).sum();
+        if ll > best.1 {
+            best = (law, ll);
+        }
+    }
+    let n = decisions.len().max(1) as f64;
+    (best.0, libm::round(best.1 / n * 1e6) as i64)
+}
+
+/// One rating bucket of the full baseline.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FullBucket {
+    pub rating: u16,
+    pub games: u32,
+    pub decisions: u64,
+    pub law: Law,
+    /// Mean log-likelihood per decision at the fitted law, millionths (fit quality).
+    pub mean_log_likelihood_e6: i64,
+}
+
+/// The full test's baseline artefact: one fitted law per rating bucket, bound to the wide
+/// engine profile it was fitted with.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FullBaseline {
+    pub format: u32,
+    pub version: String,
+    pub quality: String,
+    pub what_it_is: String,
+    pub what_it_is_not: String,
+    pub how_made: serde_json::Value,
+    pub engine_profile: EngineProfile,
+    pub engine_profile_id: String,
+    pub engine_binary_sha256: String,
+    pub filter: FilterConfig,
+    pub phi_milli: Phi,
+    /// Correlation of (z_MM, z_EV, z_ASD) over the calibration's own 3-game performances, in
+    /// thousandths, row by row: the R of the combined indicator (spec §6.4).
+    pub correlation_milli: [[i32; 3]; 3],
+    /// Ascending by rating.
+    pub buckets: Vec<FullBucket>,
+    /// Fitted on every bucket's decisions: the law for an unrated player.
+    pub unrated: FullBucket,
+    /// Step of the IPR's rating grid.
+    pub ipr_step: u16,
+}
+
+/// An intrinsic performance rating on the baseline's scale, with a 95 % bootstrap interval.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Ipr {
+    pub rating: u16,
+    pub low: u16,
+    pub high: u16,
+    /// The estimate sits at an end of the calibrated span: the true value may lie beyond it.
+    pub at_bound: bool,
+    pub resamples: u32,
+}
+
+/// Bootstrap resamples of the IPR interval.
+pub const IPR_RESAMPLES: u32 = 1000;
+
+impl FullBaseline {
+    pub fn shipped() -> FullBaseline {
+        FullBaseline::parse(SHIPPED).expect("the shipped full baseline parses (checked by a test)")
+    }
+
+    pub fn parse(text: &str) -> Result<FullBaseline, String> {
+        let b: FullBaseline = serde_json::from_str(text)
+            .map_err(|e| format!("not a full-test baseline artefact: {e}"))?;
+        if b.buckets.is_empty() || b.ipr_step == 0 {
+            return Err(format!(
+                "full baseline {}: no buckets or no IPR step",
+                b.version
+            ));
+        }
+        if b.buckets.windows(2).any(|w| w[0].rating >= w[1].rating) {
+            return Err(format!(
+                "full baseline {}: buckets not ascending",
+                b.version
+            ));
+        }
+        if b.engine_profile.id() != b.engine_profile_id {
+            return Err(format!(
+                "full baseline {}: recorded profile id {} does not match its profile ({})",
+                b.version,
+                b.engine_profile_id,
+                b.engine_profile.id()
+            ));
+        }
+        Ok(b)
+    }
+
+    pub fn sha256(&self) -> String {
+        let text = serde_json::to_string(self).expect("a baseline serialises");
+        crate::uci::hex(&Sha256::digest(text.as_bytes()))
+    }
+
+    fn span(&self) -> (u16, u16) {
+        let first = self.buckets.first().expect("checked non-empty").rating;
+        let last = self.buckets.last().expect("checked non-empty").rating;
+        (first, last)
+    }
+
+    /// The law for a rating: linear between neighbouring bucket centres, the end bucket's
+    /// beyond them; `None` is the pooled unrated law. Also whether the rating is within the
+    /// buckets' span (half a bucket's width beyond either end still counts).
+    pub fn law_at(&self, rating: Option<u16>) -> (Law, bool) {
+        let Some(r) = rating else {
+            return (self.unrated.law, false);
+        };
+        let (first, last) = self.span();
+        let half = self.buckets.get(1).map_or(100, |b| (b.rating - first) / 2);
+        let within = r + half >= first && r <= last + half;
+        if r <= first {
+            return (self.buckets[0].law, within);
+        }
+        if r >= last {
+            return (self.buckets[self.buckets.len() - 1].law, within);
+        }
+        let i = self.buckets.iter().position(|b| b.rating >= r).unwrap_or(0);
+        let (a, b) = (&self.buckets[i - 1], &self.buckets[i]);
+        let t = i64::from(r - a.rating) * 1_000_000 / i64::from(b.rating - a.rating);
+        (Law::between(a.law, b.law, t), within)
+    }
+
+    /// The combined indicator: (z_MM + z_EV + z_ASD) / sqrt(Σ R) — the equally weighted mean
+    /// divided by its own standard deviation under R (spec §6.4). In hundredths.
+    pub fn combined(&self, z: &Indicators) -> i32 {
+        let sum_r: i64 = self
+            .correlation_milli
+            .iter()
+            .flatten()
+            .map(|&r| i64::from(r))
+            .sum();
+        if sum_r <= 0 {
+            return (z.z_mm + z.z_ev + z.z_asd) / 3;
+        }
+        let num = f64::from(z.z_mm + z.z_ev + z.z_asd);
+        libm::round(num / libm::sqrt(sum_r as f64 / 1000.0)) as i32
+    }
+
+    /// The IPR of a player from their counted decisions, grouped by game: the rating on the
+    /// grid (the span in steps of `ipr_step`) whose law makes the moves most likely, and the
+    /// 2.5 % and 97.5 % points of the same estimate over [`IPR_RESAMPLES`] resamples of the
+    /// games (drawn with replacement by a fixed-seed generator).
+    pub fn ipr(&self, games: &[Vec<&Wide>]) -> Option<Ipr> {
+        if games.iter().all(|g| g.is_empty()) {
+            return None;
+        }
+        let (first, last) = self.span();
+        let ratings: Vec<u16> = (first..=last).step_by(usize::from(self.ipr_step)).collect();
+        let laws: Vec<Law> = ratings.iter().map(|&r| self.law_at(Some(r)).0).collect();
+        // Per game, the log-likelihood at every grid rating; resamples only re-add these.
+        let per_game: Vec<Vec<f64>> = games
+            .iter()
+            .map(|g| {
+                laws.iter()
+                    .map(|law| g.iter().map(|w| law.log_likelihood(w)).sum())
+                    .collect()
+            })
+            .collect();
+        let argmax = |total: &[f64]| -> usize {
+            let mut best = 0;
+            for (i, v) in total.iter().enumerate() {
+                if *v > total[best] {
+                    best = i;
+                }
+            }
+            best
+        };
+        let sum_of = |picks: &mut dyn Iterator<Item = usize>| -> Vec<f64> {
+            let mut total = vec![0f64; ratings.len()];
+            for g in picks {
+                for (t, v) in total.iter_mut().zip(&per_game[g]) {
+                    *t += v;
+                }
+            }
+            total
+        };
+        let point = ratings[argmax(&sum_of(&mut (0..per_game.len())))];
+        let mut rng = SplitMix64(0x1f_2026_11_27);
+        let n = per_game.len() as u64;
+        let mut draws: Vec<u16> = (0..IPR_RESAMPLES)
+            .map(|_| {
+                let picks: Vec<usize> = (0..n).map(|_| (rng.next() % n) as usize).collect();
+                ratings[argmax(&sum_of(&mut picks.into_iter()))]
+            })
+            .collect();
+        draws.sort_unstable();
+        let b = draws.len();
+        Some(Ipr {
+            rating: point,
+            low: draws[b * 25 / 1000],
+            high: draws[(b * 975).div_ceil(1000) - 1],
+            at_bound: point == first || point == last,
+            resamples: IPR_RESAMPLES,
+        })
+    }
+}
+
+/// The counted decisions of a game under the full test: those the filter counts, with their
+/// wide analysis.
+pub fn counted_of<'a>(
+    decisions: &'a [&'a Decision],
+) -> impl Iterator<Item = (&'a Counted, &'a Wide)> + 'a {
+    decisions
+        .iter()
+        .filter_map(|d| Some((d.counted.as_ref()?, d.wide.as_ref()?)))
+}
+
+/// The full test's tally of a player's decisions under `law`, with the combined indicator.
+pub fn judge(
+    baseline: &FullBaseline,
+    law: Law,
+    decisions: &[(&Counted, &Wide)],
+) -> (Tally, Indicators) {
+    let mut t = Tally::default();
+    for (c, w) in decisions {
+        t.add(c, &law.expectation(w));
+    }
+    let mut z = t.indicators(&baseline.phi_milli);
+    z.z_combined = baseline.combined(&z);
+    (t, z)
+}
+
+/// A small, well-known generator (SplitMix64), written out so the bootstrap's draws are
+/// fixed by this file alone.
+struct SplitMix64(u64);
+
+impl SplitMix64 {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Decisions drawn from a known law (seeded): 12 candidates at spread deficits.
+    fn sample(law: Law, n: usize, seed: u64) -> Vec<Wide> {
+        let mut rng = SplitMix64(seed);
+        (0..n)
+            .map(|i| {
+                let step = 400 + (i % 7) as i64 * 300;
+                let deltas: Vec<i64> = (0..12).map(|k| k * step).collect();
+                let w = Wide {
+                    deltas_e4: deltas.clone(),
+                    unranked: 8,
+                    played: None,
+                    played_delta_e4: 0,
+                };
+                let (ws, total) = law.weights(&w);
+                let mut u = (rng.next() >> 11) as f64 / (1u64 << 53) as f64 * total;
+                let mut pick = ws.len() - 1;
+                for (k, x) in ws.iter().enumerate() {
+                    if u < *x {
+                        pick = k;
+                        break;
+                    }
+                    u -= x;
+                }
+                Wide {
+                    played: Some(pick as u16),
+                    played_delta_e4: deltas[pick],
+                    ..w
+                }
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_fit_recovers_the_law_the_moves_were_drawn_from() {
+        let truth = Law {
+            s_e6: 80_000,
+            c_e6: 700_000,
+        };
+        let ws = sample(truth, 1500, 7);
+        let refs: Vec<&Wide> = ws.iter().collect();
+        let (law, ll) = fit(&refs);
+        let s_ratio = f64::from(law.s_e6) / f64::from(truth.s_e6);
+        assert!((0.75..1.33).contains(&s_ratio), "fitted {law:?}");
+        assert!(
+            (law.c_e6 as i64 - truth.c_e6 as i64).abs() <= 150_000,
+            "fitted {law:?}"
+        );
+        assert!(ll < 0);
+        // Deterministic: the same data, the same answer.
+        assert_eq!(fit(&refs), (law, ll));
+    }
+
+    #[test]
+    fn expectations_are_probabilities_and_follow_the_law() {
+        let w = Wide {
+            deltas_e4: vec![0, 0, 500, 2000, 6000],
+            unranked: 10,
+            played: Some(0),
+            played_delta_e4: 0,
+        };
+        let sharp = Law {
+            s_e6: 5_000,
+            c_e6: 1_000_000,
+        }
+        .expectation(&w);
+        let loose = Law {
+            s_e6: 400_000,
+            c_e6: 1_000_000,
+        }
+        .expectation(&w);
+        // Two moves tie for best: a sharp player splits between them.
+        assert!((490_000..=500_000).contains(&sharp.mm_ppm), "{sharp:?}");
+        assert!(sharp.ev_ppm >= 990_000, "{sharp:?}");
+        assert!(loose.mm_ppm < sharp.mm_ppm && loose.ev_ppm < sharp.ev_ppm);
+        assert!(loose.delta_mean_e4 > sharp.delta_mean_e4);
+        assert!(sharp.t3_ppm >= sharp.ev_ppm);
+    }
+
+    fn baseline_of(laws: &[(u16, Law)]) -> FullBaseline {
+        let bucket = |(rating, law): (u16, Law)| FullBucket {
+            rating,
+            games: 0,
+            decisions: 0,
+            law,
+            mean_log_likelihood_e6: 0,
+        };
+        let profile = EngineProfile::full();
+        FullBaseline {
+            format: 1,
+            version: "test".into(),
+            quality: "Provisional".into(),
+            what_it_is: String::new(),
+            what_it_is_not: String::new(),
+            how_made: serde_json::Value::Null,
+            engine_profile_id: profile.id(),
+            engine_profile: profile,
+            engine_binary_sha256: String::new(),
+            filter: FilterConfig::default(),
+            phi_milli: Phi::default(),
+            correlation_milli: [[1000, 500, 500], [500, 1000, 500], [500, 500, 1000]],
+            buckets: laws.iter().copied().map(bucket).collect(),
+            unrated: bucket(laws[0]),
+            ipr_step: 10,
+        }
+    }
+
+    #[test]
+    fn the_ipr_finds_the_strength_the_games_were_played_at_with_an_interval() {
+        let b = baseline_of(&[
+            (
+                1600,
+                Law {
+                    s_e6: 300_000,
+                    c_e6: 700_000,
+                },
+            ),
+            (
+                2000,
+                Law {
+                    s_e6: 150_000,
+                    c_e6: 700_000,
+                },
+            ),
+            (
+                2400,
+                Law {
+                    s_e6: 60_000,
+                    c_e6: 700_000,
+                },
+            ),
+        ]);
+        // Twelve games of 30 decisions played exactly at the 2000 law's strength.
+        let ws = sample(b.law_at(Some(2000)).0, 360, 11);
+        let games: Vec<Vec<&Wide>> = ws.chunks(30).map(|c| c.iter().collect()).collect();
+        let ipr = b.ipr(&games).expect("decisions");
+        assert!(ipr.low <= ipr.rating && ipr.rating <= ipr.high, "{ipr:?}");
+        assert!((1850..=2150).contains(&ipr.rating), "{ipr:?}");
+        assert!(ipr.high - ipr.low < 500, "{ipr:?}");
+        assert!(!ipr.at_bound);
+        assert_eq!(b.ipr(&games), Some(ipr), "the bootstrap is reproducible");
+        // Perfect play sits at the top of the span, and says so.
+        let best: Vec<Wide> = ws
+            .iter()
+            .map(|w| Wide {
+                played: Some(0),
+                played_delta_e4: 0,
+                ..w.clone()
+            })
+            .collect();
+        let games: Vec<Vec<&Wide>> = best.chunks(30).map(|c| c.iter().collect()).collect();
+        let top = b.ipr(&games).expect("decisions");
+        assert_eq!((top.rating, top.at_bound), (2400, true));
+    }
+
+    #[test]
+    fn laws_are_interpolated_between_buckets_and_held_beyond_them() {
+        let b = baseline_of(&[
+            (
+                1600,
+                Law {
+                    s_e6: 300_000,
+                    c_e6: 600_000,
+                },
+            ),
+            (
+                2000,
+                Law {
+                    s_e6: 100_000,
+                    c_e6: 1_000_000,
+                },
+            ),
+        ]);
+        assert_eq!(
+            b.law_at(Some(1800)).0,
+            Law {
+                s_e6: 200_000,
+                c_e6: 800_000
+            }
+        );
+        assert_eq!(b.law_at(Some(1200)), (b.buckets[0].law, false));
+        assert_eq!(b.law_at(Some(2100)), (b.buckets[1].law, true));
+        // (z_MM + z_EV + z_ASD)/sqrt(ΣR) with ΣR = 6: three indicators of 2.00 give 2.45.
+        let z = Indicators {
+            z_mm: 200,
+            z_ev: 200,
+            z_t3: 0,
+            z_asd: 200,
+            z_combined: 0,
+        };
+        assert_eq!(b.combined(&z), 245);
+    }
+}

@@ -1,0 +1,212 @@
+//! The full test with the real Stockfish (Debian package `stockfish`; .ci/run installs it):
+//! wide analyses at a small node budget (the shipped full profile's 20 candidates, fewer
+//! nodes so the file fits CI), judged against the shipped full baseline.
+//! - Engine-assisted players against reproducibly weakened ones over 3-game performances:
+//!   the combined indicators do not overlap, and every engine player's IPR lies above every
+//!   weakened player's.
+//! - The same games judged twice, from the cache, give the same bytes.
+
+use arbiter_screening::cache::PositionCache;
+use arbiter_screening::full::FullBaseline;
+use arbiter_screening::pgn::{self, Game};
+use arbiter_screening::policy::{FlagLevel, Policy, Tier};
+use arbiter_screening::screen::{Analyser, Performance, Ratings, Versions, full_performances};
+use arbiter_screening::selfplay::{PlayerSpec, Strength, play};
+use arbiter_screening::uci::{EnginePool, EngineProfile, find_engine};
+use futures::StreamExt;
+use std::path::Path;
+use std::sync::Arc;
+
+/// Test games stop (drawn) here, as in the quick test's file.
+const MAX_TEST_PLIES: usize = 100;
+/// Nodes per wide analysis in this file (the shipped profile has 100,000).
+const TEST_NODES: u64 = 8_000;
+
+async fn games(engine: &Path, pairs: &[(PlayerSpec, PlayerSpec, u64)]) -> Vec<Game> {
+    let texts: Vec<String> = futures::stream::iter(pairs.iter().enumerate().map(
+        |(i, (w, b, seed))| async move {
+            play(
+                engine,
+                w,
+                b,
+                *seed,
+                "full test",
+                (i + 1) as u32,
+                MAX_TEST_PLIES,
+            )
+            .await
+            .expect("a game")
+        },
+    ))
+    .buffered(2)
+    .collect()
+    .await;
+    pgn::parse(
+        texts.concat().as_bytes(),
+        "generated",
+        pgn::DEFAULT_MAX_PGN_BYTES,
+    )
+    .expect("generated games parse")
+}
+
+async fn full_test(engine: &Path, games: &[Game], cache: Arc<PositionCache>) -> Vec<Performance> {
+    let baseline = FullBaseline::shipped();
+    let policy = Policy::shipped();
+    let profile = EngineProfile {
+        nodes: TEST_NODES,
+        ..baseline.engine_profile.clone()
+    };
+    let pool = EnginePool::start(engine, profile, 2).await.expect("pool");
+    let versions = Versions::full(&baseline, &policy, pool.binary_sha256());
+    let analyser = Analyser {
+        pool,
+        cache,
+        filter: baseline.filter.clone(),
+    };
+    let decisions = analyser.games(games, &|| {}).await.expect("analysis");
+    full_performances(
+        games,
+        &decisions,
+        &Ratings::new(),
+        &baseline,
+        &policy,
+        &versions,
+    )
+}
+
+fn player(name: &str, rating: u16, strength: Strength, nodes: u64) -> PlayerSpec {
+    PlayerSpec {
+        name: name.into(),
+        rating,
+        strength,
+        nodes,
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_full_test_separates_engine_players_and_rates_them_above_the_weakened_ones() {
+    let engine = find_engine(None).expect("Stockfish is installed (.ci/run installs it)");
+    let started = std::time::Instant::now();
+    // Engine-assisted players claim club ratings; their moves are the engine's own choice at a
+    // budget unlike the analysis profile's. They meet each other, and the weakened players
+    // meet players of their own strength, so that games last (a lopsided game counts few
+    // decisions).
+    let cheats = [
+        player("Engine A", 1700, Strength::Full, 40_000),
+        player("Engine B", 1900, Strength::Full, 40_000),
+    ];
+    let honest = [
+        player("Human 1600a", 1600, Strength::Sampled(1600), 20_000),
+        player("Human 1600b", 1600, Strength::Sampled(1600), 20_000),
+        player("Human 2000a", 2000, Strength::Sampled(2000), 20_000),
+        player("Human 2000b", 2000, Strength::Sampled(2000), 20_000),
+    ];
+    // Three games per pair, colours alternating.
+    let mut pairs = Vec::new();
+    for (k, (a, b)) in [
+        (&cheats[0], &cheats[1]),
+        (&honest[0], &honest[1]),
+        (&honest[2], &honest[3]),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        for g in 0..3u64 {
+            let seed = 100 * k as u64 + g;
+            pairs.push(if g % 2 == 0 {
+                (a.clone(), b.clone(), seed)
+            } else {
+                (b.clone(), a.clone(), seed)
+            });
+        }
+    }
+    let games = games(&engine, &pairs).await;
+    let cache = Arc::new(PositionCache::new());
+    let perfs = full_test(&engine, &games, cache.clone()).await;
+    let of = |name: &str| perfs.iter().find(|p| p.player == name).expect(name);
+    for p in &perfs {
+        let i = p.ipr.expect("a full test carries an IPR");
+        eprintln!(
+            "{:<12} counted {:>3} zMM {:>5.2} zEV {:>5.2} zASD {:>5.2} z {:>5.2} IPR {} [{}..{}]{} {}",
+            p.player,
+            p.counted,
+            p.z_mm,
+            p.z_ev,
+            p.z_asd,
+            p.z,
+            i.rating,
+            i.low,
+            i.high,
+            if i.at_bound { " (bound)" } else { "" },
+            p.flag
+        );
+        assert_eq!(p.tier, Tier::Full);
+        assert!(
+            p.counted >= 30,
+            "{} has {} counted decisions",
+            p.player,
+            p.counted
+        );
+        assert!(i.low <= i.rating && i.rating <= i.high, "{i:?}");
+        // The shipped full baseline is provisional: Watch at most.
+        assert!(p.provisional && p.level <= FlagLevel::Watch);
+    }
+    let lowest_cheat = cheats
+        .iter()
+        .map(|c| of(&c.name).z)
+        .fold(f64::MAX, f64::min);
+    let highest_honest = honest
+        .iter()
+        .map(|h| of(&h.name).z)
+        .fold(f64::MIN, f64::max);
+    assert!(
+        lowest_cheat > highest_honest,
+        "combined indicators overlap: engine players from {lowest_cheat}, weakened ones up to {highest_honest}"
+    );
+    let ipr = |p: &PlayerSpec| of(&p.name).ipr.expect("ipr").rating;
+    let lowest_cheat_ipr = cheats.iter().map(ipr).min().expect("two");
+    let highest_honest_ipr = honest.iter().map(ipr).max().expect("four");
+    assert!(
+        lowest_cheat_ipr > highest_honest_ipr,
+        "IPRs overlap: engine players from {lowest_cheat_ipr}, weakened ones up to {highest_honest_ipr}"
+    );
+    // Judged again from the cache: the same bytes, and no engine call.
+    cache.reset_counters();
+    let again = full_test(&engine, &games, cache.clone()).await;
+    assert_eq!(cache.counters().1, 0, "a re-run is served from the cache");
+    let json = |p: &[Performance]| serde_json::to_string(p).expect("json");
+    assert_eq!(json(&perfs), json(&again));
+    eprintln!("full test file: {:.1} s", started.elapsed().as_secs_f64());
+}
+
+#[test]
+fn the_shipped_full_baseline_is_bound_to_the_full_profile_and_says_what_it_is_not() {
+    let b = FullBaseline::shipped();
+    assert_eq!(b.engine_profile, EngineProfile::full());
+    assert_eq!(b.engine_profile.multipv, 20);
+    assert_eq!(b.quality, "Provisional");
+    assert!(b.what_it_is_not.contains("NOT a human baseline"));
+    assert!(
+        b.buckets
+            .iter()
+            .all(|k| k.decisions >= 100 && k.law.s_e6 > 0)
+    );
+    // Stronger buckets are more sensitive to small differences: the top bucket's law gives the
+    // best move a higher share than the bottom one's on a typical spread of candidates.
+    let typical = arbiter_screening::full::Wide {
+        deltas_e4: vec![0, 300, 800, 1500, 2500, 4000],
+        unranked: 20,
+        played: Some(0),
+        played_delta_e4: 0,
+    };
+    let share = |k: &arbiter_screening::full::FullBucket| k.law.expectation(&typical).mm_ppm;
+    let (low, high) = (&b.buckets[0], &b.buckets[b.buckets.len() - 1]);
+    assert!(share(high) > share(low), "{low:?} vs {high:?}");
+    // The correlation matrix is symmetric with a unit diagonal.
+    for i in 0..3 {
+        assert_eq!(b.correlation_milli[i][i], 1000);
+        for j in 0..3 {
+            assert_eq!(b.correlation_milli[i][j], b.correlation_milli[j][i]);
+        }
+    }
+}
