@@ -205,6 +205,10 @@ pub struct Matcher<W: Weight> {
     label: Vec<u8>,
     /// `label[top[v]]`, per vertex.
     vlabel: Vec<u8>,
+    /// Bit `v` set when vertex `v` is an S-vertex (`vlabel[v] == S`): a new blossom's row scans
+    /// visit only the S columns, in increasing order as a full scan would, skipping 64
+    /// non-S columns per word.
+    sbits: Vec<u64>,
     /// T: `(s, t)` with `s` an S-vertex and `t` in the blossom; S (non-root): the matched edge
     /// `(t, base)` from the parent T-blossom. Always (vertex outside, vertex inside).
     labelend: Vec<(u32, u32)>,
@@ -289,6 +293,7 @@ impl<W: Weight> Matcher<W> {
             unused: (n as u32..nb as u32).rev().collect(),
             label: vec![UNLABELED; nb],
             vlabel: vec![UNLABELED; n],
+            sbits: vec![0; n.div_ceil(64)],
             labelend: vec![NO_EDGE; nb],
             best: vec![NO_EDGE; nb],
             best_inv: vec![W::ZERO; nb],
@@ -888,6 +893,7 @@ impl<W: Weight> Matcher<W> {
     fn reset_search(&mut self) {
         self.label.fill(UNLABELED);
         self.vlabel.fill(UNLABELED);
+        self.sbits.fill(0);
         self.labelend.fill(NO_EDGE);
         self.best.fill(NO_EDGE);
         for b in 0..self.has_list.len() {
@@ -943,6 +949,7 @@ impl<W: Weight> Matcher<W> {
             self.y[v] = self.decode_y(self.y[v], l);
             self.vlabel[v] = UNLABELED;
         }
+        self.sbits.fill(0);
         for b in n..2 * n {
             if self.parent[b] == NONE && !self.childs[b].is_empty() {
                 self.z[b] = self.decode_z(self.z[b], self.label[b]);
@@ -1016,6 +1023,12 @@ impl<W: Weight> Matcher<W> {
         let stored = self.encode_y(real, to);
         self.y[xi] = stored;
         self.vlabel[xi] = to;
+        let bit = 1u64 << (xi % 64);
+        if to == S {
+            self.sbits[xi / 64] |= bit;
+        } else {
+            self.sbits[xi / 64] &= !bit;
+        }
         if to == S && (self.min_s.1 == NONE || stored < self.min_s.0) {
             self.min_s = (stored, x);
         }
@@ -1308,13 +1321,20 @@ impl<W: Weight> Matcher<W> {
                     let yx = self.y[xi];
                     let row = &self.w[xi * n..(xi + 1) * n];
                     let vals = self.pal.values();
-                    let (ys, labels, tops) = (&self.y[..n], &self.vlabel[..n], &self.top[..n]);
+                    let (ys, sbits, tops) = (&self.y[..n], &self.sbits, &self.top[..n]);
                     let (best_to, best_to_inv) = (&mut self.best_to, &mut self.best_to_inv);
-                    // The label (one byte) first: most vertices are not S.
-                    for y in 0..n {
-                        if labels[y] != S {
-                            continue;
-                        }
+                    // Only the S columns, in increasing order (as a full scan would offer
+                    // them, which decides ties).
+                    for y in sbits.iter().enumerate().flat_map(|(k, &word)| {
+                        let mut bits = word;
+                        core::iter::from_fn(move || {
+                            (bits != 0).then(|| {
+                                let b = bits.trailing_zeros() as usize;
+                                bits &= bits - 1;
+                                k * 64 + b
+                            })
+                        })
+                    }) {
                         let wi = row[y];
                         if wi == 0 {
                             continue;
