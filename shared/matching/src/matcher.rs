@@ -1105,7 +1105,7 @@ impl<W: Weight> Matcher<W> {
         let d2 = add(self.delta_sum, self.delta_sum);
         let bv = self.top[vi];
         let row = &self.w[vi * n + from..(vi + 1) * n];
-        let vals = self.pal.values();
+        let dbl = self.pal.doubled();
         let len = row.len();
         let ys = &self.y[from..from + len];
         let labels = &self.vlabel[from..from + len];
@@ -1125,8 +1125,7 @@ impl<W: Weight> Matcher<W> {
             if wi == 0 {
                 continue;
             }
-            let wt = vals[wi as usize];
-            let tw = add(wt, wt);
+            let tw = dbl[wi as usize];
             let u = (from + i) as u32;
             if lu == S {
                 let inv = sub(add(key_v, ys[i]), tw);
@@ -1320,7 +1319,7 @@ impl<W: Weight> Matcher<W> {
                     let xi = x as usize;
                     let yx = self.y[xi];
                     let row = &self.w[xi * n..(xi + 1) * n];
-                    let vals = self.pal.values();
+                    let dbl = self.pal.doubled();
                     let (ys, sbits, tops) = (&self.y[..n], &self.sbits, &self.top[..n]);
                     let (best_to, best_to_inv) = (&mut self.best_to, &mut self.best_to_inv);
                     // Only the S columns, in increasing order (as a full scan would offer
@@ -1341,8 +1340,7 @@ impl<W: Weight> Matcher<W> {
                         }
                         let by = tops[y];
                         if by != id {
-                            let wt = vals[wi as usize];
-                            let inv = sub(add(yx, ys[y]), add(wt, wt));
+                            let inv = sub(add(yx, ys[y]), dbl[wi as usize]);
                             offer_best(best_to, best_to_inv, by, (x, y as u32), inv, &mut touched);
                         }
                     }

@@ -71,6 +71,10 @@ impl BuildHasher for BuildLimbHasher {
 #[derive(Clone)]
 pub(crate) struct Palette<W: Weight> {
     vals: Vec<W>,
+    /// `2w` for each value: slacks use doubled weights, and the row scans read them here
+    /// instead of doubling a wide integer per column (no overflow: weights keep 4 bits of
+    /// headroom).
+    dbl: Vec<W>,
     /// Cells holding each value (each unordered edge counts once).
     refs: Vec<u32>,
     free: Vec<u32>,
@@ -81,6 +85,7 @@ impl<W: Weight> Palette<W> {
     pub fn new() -> Self {
         Palette {
             vals: vec![W::ZERO],
+            dbl: vec![W::ZERO],
             refs: vec![0],
             free: Vec::new(),
             index: HashMap::with_hasher(BuildLimbHasher),
@@ -91,6 +96,12 @@ impl<W: Weight> Palette<W> {
     #[inline(always)]
     pub fn values(&self) -> &[W] {
         &self.vals
+    }
+
+    /// The doubled values by index.
+    #[inline(always)]
+    pub fn doubled(&self) -> &[W] {
+        &self.dbl
     }
 
     #[inline(always)]
@@ -115,12 +126,14 @@ impl<W: Weight> Palette<W> {
         let i = match self.free.pop() {
             Some(i) => {
                 self.vals[i as usize] = w;
+                self.dbl[i as usize] = w.wrapping_add(w);
                 self.refs[i as usize] = 1;
                 i
             }
             None => {
                 let i = u32::try_from(self.vals.len()).expect("fewer than 2³² distinct weights");
                 self.vals.push(w);
+                self.dbl.push(w.wrapping_add(w));
                 self.refs.push(1);
                 i
             }
@@ -139,6 +152,7 @@ impl<W: Weight> Palette<W> {
         if *r == 0 {
             self.index.remove(&self.vals[i as usize]);
             self.vals[i as usize] = W::ZERO;
+            self.dbl[i as usize] = W::ZERO;
             self.free.push(i);
         }
     }
@@ -157,6 +171,7 @@ impl<W: Weight> Palette<W> {
             if self.refs[i] == 0 && !self.vals[i].is_zero() {
                 self.index.remove(&self.vals[i]);
                 self.vals[i] = W::ZERO;
+                self.dbl[i] = W::ZERO;
                 self.free.push(i as u32);
             }
         }
