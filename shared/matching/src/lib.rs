@@ -6,10 +6,12 @@
 //! `u128` or the fixed-width [`Wide<N>`] for lexicographic criteria wider than 128 bits.
 
 mod matcher;
+mod palette;
 mod weight;
 mod wide;
 
 pub use matcher::{Matcher, SolveStats, WeightError};
+pub use palette::{BuildLimbHasher, LimbHasher};
 pub use weight::Weight;
 pub use wide::Wide;
 

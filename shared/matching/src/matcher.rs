@@ -21,12 +21,16 @@
 //! * **Lazy duals.** Within a search, S-vertices store `Y + Δ` (constant) and T-vertices
 //!   `Y + C - Δ`, where `Δ` is the total dual step so far; a dual step is one addition, and
 //!   least-slack edges are compared through these constant keys.
-//! * **Dense storage.** Pairing graphs are complete or nearly so; a row-major weight matrix gives
-//!   sequential scans, and a zero weight means "no edge".
+//! * **Dense storage, distinct weights once.** Pairing graphs are complete or nearly so; a
+//!   row-major matrix gives sequential scans. Its cells are `u32` indices into a table of the
+//!   distinct weights ([`Palette`]): a pairing graph has few distinct weights but each is wide,
+//!   so the matrix shrinks to 4 bytes a cell and the table stays in cache. Index 0 means
+//!   "no edge".
 //!
 //! Blossom ids: `0..n` are the vertices themselves, `n..2n` non-trivial blossoms (a laminar family
 //! of odd sets with at least three members each has fewer than `n/2` of them).
 
+use crate::palette::Palette;
 use crate::weight::Weight;
 use core::fmt;
 
@@ -152,7 +156,7 @@ impl std::error::Error for WeightError {}
 /// among maximum matchings the one returned is a deterministic function of the sequence of calls
 /// made on this value.
 ///
-/// Memory: `n²` weights plus `O(n)` bookkeeping.
+/// Memory: `n²` 4-byte indices, one copy of each distinct weight, and `O(n)` bookkeeping.
 ///
 /// ```
 /// use arbiter_matching::Matcher;
@@ -170,8 +174,10 @@ impl std::error::Error for WeightError {}
 #[derive(Clone)]
 pub struct Matcher<W: Weight> {
     n: usize,
-    /// Row-major `n × n`, symmetric, zero diagonal.
-    w: Vec<W>,
+    /// Row-major `n × n`, symmetric, zero diagonal: indices into `pal`.
+    w: Vec<u32>,
+    /// The distinct weights.
+    pal: Palette<W>,
     mate: Vec<u32>,
     /// Doubled vertex duals.
     y: Vec<W>,
@@ -199,6 +205,10 @@ pub struct Matcher<W: Weight> {
     label: Vec<u8>,
     /// `label[top[v]]`, per vertex.
     vlabel: Vec<u8>,
+    /// Bit `v` set when vertex `v` is an S-vertex (`vlabel[v] == S`): a new blossom's row scans
+    /// visit only the S columns, in increasing order as a full scan would, skipping 64
+    /// non-S columns per word.
+    sbits: Vec<u64>,
     /// T: `(s, t)` with `s` an S-vertex and `t` in the blossom; S (non-root): the matched edge
     /// `(t, base)` from the parent T-blossom. Always (vertex outside, vertex inside).
     labelend: Vec<(u32, u32)>,
@@ -259,18 +269,19 @@ impl<W: Weight> Matcher<W> {
     /// If `n ≥ 2³¹ - 1`, or `n²` overflows `usize`.
     pub fn new(n: usize) -> Self {
         let cells = n.checked_mul(n).expect("n² overflows usize");
-        Self::with_weights(n, vec![W::ZERO; cells])
+        Self::with_weights(n, vec![0; cells], Palette::new())
     }
 
-    /// A graph of `n` vertices with the row-major weights `w` (`n²` of them, symmetric, zero
-    /// diagonal) and the empty matching.
-    fn with_weights(n: usize, w: Vec<W>) -> Self {
+    /// A graph of `n` vertices with the row-major weights `w` (`n²` indices into `pal`,
+    /// symmetric, zero diagonal) and the empty matching.
+    fn with_weights(n: usize, w: Vec<u32>, pal: Palette<W>) -> Self {
         assert!(n < (u32::MAX / 2) as usize, "too many vertices");
         debug_assert_eq!(w.len(), n * n);
         let nb = 2 * n;
         Matcher {
             n,
             w,
+            pal,
             mate: vec![NONE; n],
             y: vec![W::ZERO; n],
             parent: vec![NONE; nb],
@@ -282,6 +293,7 @@ impl<W: Weight> Matcher<W> {
             unused: (n as u32..nb as u32).rev().collect(),
             label: vec![UNLABELED; nb],
             vlabel: vec![UNLABELED; n],
+            sbits: vec![0; n.div_ceil(64)],
             labelend: vec![NO_EDGE; nb],
             best: vec![NO_EDGE; nb],
             best_inv: vec![W::ZERO; nb],
@@ -355,11 +367,14 @@ impl<W: Weight> Matcher<W> {
                 max_bits: Self::WEIGHT_BITS,
             });
         }
-        if self.w[u * n + v] == w {
+        let old = self.w[u * n + v];
+        if self.pal.get(old) == w {
             return Ok(());
         }
-        self.w[u * n + v] = w;
-        self.w[v * n + u] = w;
+        let new = self.pal.acquire(w);
+        self.pal.release(old);
+        self.w[u * n + v] = new;
+        self.w[v * n + u] = new;
         if !self.rebuild {
             // Past this many changes a rebuild is cheaper than classifying them.
             if self.changed.len() >= (n * n / 8).max(64) {
@@ -378,7 +393,18 @@ impl<W: Weight> Matcher<W> {
     /// If a vertex is out of range.
     pub fn weight(&self, u: usize, v: usize) -> &W {
         assert!(u < self.n && v < self.n, "vertex out of range");
-        &self.w[u * self.n + v]
+        &self.pal.values()[self.w[u * self.n + v] as usize]
+    }
+
+    /// Distinct non-zero weights currently in the graph.
+    pub fn distinct_weights(&self) -> usize {
+        self.pal.len()
+    }
+
+    /// The weight of `{u, v}` (no range check beyond the slices').
+    #[inline(always)]
+    fn wt(&self, u: usize, v: usize) -> W {
+        self.pal.get(self.w[u * self.n + v])
     }
 
     /// The mate of `v` in the current matching.
@@ -411,7 +437,7 @@ impl<W: Weight> Matcher<W> {
             let m = self.mate[v] as usize;
             if self.mate[v] != NONE && v < m {
                 total = total
-                    .checked_add(self.w[v * n + m])
+                    .checked_add(self.wt(v, m))
                     .expect("total matching weight overflows the weight type");
             }
         }
@@ -495,14 +521,19 @@ impl<W: Weight> Matcher<W> {
             self.base[v] = v as u32;
             self.mate[v] = NONE;
             let row = &self.w[v * n..(v + 1) * n];
-            self.y[v] = row.iter().copied().max().unwrap_or(W::ZERO);
+            let vals = self.pal.values();
+            self.y[v] = row
+                .iter()
+                .map(|&i| vals[i as usize])
+                .max()
+                .unwrap_or(W::ZERO);
         }
         for v in 0..n {
             if self.mate[v] != NONE || self.y[v].is_zero() {
                 continue;
             }
             for u in v + 1..n {
-                let wt = self.w[v * n + u];
+                let wt = self.wt(v, u);
                 if self.mate[u] == NONE && !wt.is_zero() && add(self.y[v], self.y[u]) == add(wt, wt)
                 {
                     self.mate[v] = u as u32;
@@ -520,7 +551,7 @@ impl<W: Weight> Matcher<W> {
             let mut need = W::ZERO;
             let mut arg = NONE;
             for u in 0..n {
-                let wt = self.w[v * n + u];
+                let wt = self.wt(v, u);
                 if wt.is_zero() {
                     continue;
                 }
@@ -559,7 +590,7 @@ impl<W: Weight> Matcher<W> {
         let mut count = vec![0u32; n];
         for &(a, b) in &self.changed {
             let (ai, bi) = (a as usize, b as usize);
-            let wt = self.w[ai * n + bi];
+            let wt = self.wt(ai, bi);
             let bad = self.mate[ai] == b
                 || self.top[ai] == self.top[bi]
                 || (!wt.is_zero() && add(self.y[ai], self.y[bi]) < add(wt, wt));
@@ -601,7 +632,7 @@ impl<W: Weight> Matcher<W> {
         // vertex outside any blossom is allowed while its only tight duty is its matched edge).
         for &v in &dirty {
             let m = self.mate[v];
-            if m != NONE && (is_dirty[m as usize] || self.w[v * n + m as usize].is_zero()) {
+            if m != NONE && (is_dirty[m as usize] || self.w[v * n + m as usize] == 0) {
                 self.mate[v] = NONE;
                 self.mate[m as usize] = NONE;
             }
@@ -617,7 +648,7 @@ impl<W: Weight> Matcher<W> {
                 continue;
             }
             let mi = m as usize;
-            let wt = self.w[v * n + mi];
+            let wt = self.wt(v, mi);
             let tw = add(wt, wt);
             let ym = self.y[mi];
             if tw >= ym && sub(tw, ym) >= need {
@@ -698,7 +729,9 @@ impl<W: Weight> Matcher<W> {
             }
         }
         w.truncate(k * k);
-        let mut out = Matcher::<W>::with_weights(k, w);
+        let mut pal = std::mem::replace(&mut self.pal, Palette::new());
+        pal.recount(&w, k);
+        let mut out = Matcher::<W>::with_weights(k, w, pal);
         out.max_roots = self.max_roots;
         for (i, &v) in old_of.iter().enumerate() {
             out.mate[i] = if self.mate[v] == NONE {
@@ -754,7 +787,7 @@ impl<W: Weight> Matcher<W> {
         let n = self.n;
         let mut need = W::ZERO;
         for u in 0..n {
-            let wt = self.w[v * n + u];
+            let wt = self.wt(v, u);
             if wt.is_zero() || u as u32 == except {
                 continue;
             }
@@ -860,6 +893,7 @@ impl<W: Weight> Matcher<W> {
     fn reset_search(&mut self) {
         self.label.fill(UNLABELED);
         self.vlabel.fill(UNLABELED);
+        self.sbits.fill(0);
         self.labelend.fill(NO_EDGE);
         self.best.fill(NO_EDGE);
         for b in 0..self.has_list.len() {
@@ -915,6 +949,7 @@ impl<W: Weight> Matcher<W> {
             self.y[v] = self.decode_y(self.y[v], l);
             self.vlabel[v] = UNLABELED;
         }
+        self.sbits.fill(0);
         for b in n..2 * n {
             if self.parent[b] == NONE && !self.childs[b].is_empty() {
                 self.z[b] = self.decode_z(self.z[b], self.label[b]);
@@ -988,6 +1023,12 @@ impl<W: Weight> Matcher<W> {
         let stored = self.encode_y(real, to);
         self.y[xi] = stored;
         self.vlabel[xi] = to;
+        let bit = 1u64 << (xi % 64);
+        if to == S {
+            self.sbits[xi / 64] |= bit;
+        } else {
+            self.sbits[xi / 64] &= !bit;
+        }
         if to == S && (self.min_s.1 == NONE || stored < self.min_s.0) {
             self.min_s = (stored, x);
         }
@@ -1023,7 +1064,7 @@ impl<W: Weight> Matcher<W> {
     /// Slack of edge `(a, b)` between different top-level blossoms (debug checks only).
     #[cfg(debug_assertions)]
     fn real_slack(&self, a: u32, b: u32) -> W {
-        let wt = self.w[a as usize * self.n + b as usize];
+        let wt = self.wt(a as usize, b as usize);
         let ya = self.decode_y(self.y[a as usize], self.vlabel[a as usize]);
         let yb = self.decode_y(self.y[b as usize], self.vlabel[b as usize]);
         sub(add(ya, yb), add(wt, wt))
@@ -1064,6 +1105,7 @@ impl<W: Weight> Matcher<W> {
         let d2 = add(self.delta_sum, self.delta_sum);
         let bv = self.top[vi];
         let row = &self.w[vi * n + from..(vi + 1) * n];
+        let dbl = self.pal.doubled();
         let len = row.len();
         let ys = &self.y[from..from + len];
         let labels = &self.vlabel[from..from + len];
@@ -1079,11 +1121,11 @@ impl<W: Weight> Matcher<W> {
             if lu == S && tops[i] == bv {
                 continue;
             }
-            let wt = row[i];
-            if wt.is_zero() {
+            let wi = row[i];
+            if wi == 0 {
                 continue;
             }
-            let tw = add(wt, wt);
+            let tw = dbl[wi as usize];
             let u = (from + i) as u32;
             if lu == S {
                 let inv = sub(add(key_v, ys[i]), tw);
@@ -1257,7 +1299,7 @@ impl<W: Weight> Matcher<W> {
                 for &(x, y) in &list {
                     let by = self.top[y as usize];
                     if by != id && self.label[by as usize] == S {
-                        let wt = self.w[x as usize * n + y as usize];
+                        let wt = self.wt(x as usize, y as usize);
                         let inv = sub(add(self.y[x as usize], self.y[y as usize]), add(wt, wt));
                         offer_best(
                             &mut self.best_to,
@@ -1277,21 +1319,28 @@ impl<W: Weight> Matcher<W> {
                     let xi = x as usize;
                     let yx = self.y[xi];
                     let row = &self.w[xi * n..(xi + 1) * n];
-                    let (ys, labels, tops) = (&self.y[..n], &self.vlabel[..n], &self.top[..n]);
+                    let dbl = self.pal.doubled();
+                    let (ys, sbits, tops) = (&self.y[..n], &self.sbits, &self.top[..n]);
                     let (best_to, best_to_inv) = (&mut self.best_to, &mut self.best_to_inv);
-                    // The label (one byte) first: most vertices are not S, and a wide
-                    // weight is many words of memory traffic.
-                    for y in 0..n {
-                        if labels[y] != S {
-                            continue;
-                        }
-                        let wt = row[y];
-                        if wt.is_zero() {
+                    // Only the S columns, in increasing order (as a full scan would offer
+                    // them, which decides ties).
+                    for y in sbits.iter().enumerate().flat_map(|(k, &word)| {
+                        let mut bits = word;
+                        core::iter::from_fn(move || {
+                            (bits != 0).then(|| {
+                                let b = bits.trailing_zeros() as usize;
+                                bits &= bits - 1;
+                                k * 64 + b
+                            })
+                        })
+                    }) {
+                        let wi = row[y];
+                        if wi == 0 {
                             continue;
                         }
                         let by = tops[y];
                         if by != id {
-                            let inv = sub(add(yx, ys[y]), add(wt, wt));
+                            let inv = sub(add(yx, ys[y]), dbl[wi as usize]);
                             offer_best(best_to, best_to_inv, by, (x, y as u32), inv, &mut touched);
                         }
                     }
@@ -1557,7 +1606,7 @@ impl<W: Weight> Matcher<W> {
                 if mi >= n || mi == v || self.mate[mi] != v as u32 {
                     return Err(format!("mate of {v} is {m}, not symmetric"));
                 }
-                if self.w[v * n + mi].is_zero() {
+                if self.w[v * n + mi] == 0 {
                     return Err(format!("matched pair ({v}, {mi}) has weight 0"));
                 }
             }
@@ -1595,7 +1644,7 @@ impl<W: Weight> Matcher<W> {
             let ca = &chains[a];
             let cb = &chains[b];
             let common = ca.iter().zip(cb).take_while(|(x, y)| x == y).count();
-            let wt = self.w[a * n + b];
+            let wt = self.wt(a, b);
             let lhs = self.y[a]
                 .checked_add(self.y[b])
                 .and_then(|s| s.checked_add(zsums[a][common]))
@@ -1606,7 +1655,7 @@ impl<W: Weight> Matcher<W> {
         };
         for a in 0..n {
             for b in a + 1..n {
-                if self.w[a * n + b].is_zero() {
+                if self.w[a * n + b] == 0 {
                     continue;
                 }
                 let s = slack(a, b)?;

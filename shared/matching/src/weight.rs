@@ -17,7 +17,9 @@ use core::fmt;
 /// blossom duals at most `2M`, and every intermediate value (slacks, and the offset encodings of a
 /// search) stays below `2^BITS`, so nothing overflows. Sums of many weights (like
 /// [`Matcher::total_weight`](crate::Matcher::total_weight)) are the caller's concern.
-pub trait Weight: Copy + Clone + Ord + Eq + fmt::Debug + Send + Sync + 'static {
+pub trait Weight:
+    Copy + Clone + Ord + Eq + core::hash::Hash + fmt::Debug + Send + Sync + 'static
+{
     /// Zero; as an edge weight it means "no edge".
     const ZERO: Self;
     /// Width of the representation in bits.

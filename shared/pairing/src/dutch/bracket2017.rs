@@ -12,7 +12,7 @@
 //! G. the opponent of each S1 player in turn (D.1 transpositions).
 
 use super::completion::Completion;
-use super::phases::{Phases, tri};
+use super::phases::{BaseWeights, Phases, tri};
 use super::weight::{Acc, ScoreDiffFields, Sink, bits};
 use super::{BracketSolver, MatchGraph};
 use crate::state::{Float, Player, RoundState};
@@ -218,7 +218,7 @@ impl<'a> Bracket<'a> {
         validity: &mut Completion,
     ) -> BracketSolver {
         let m = self.group.len();
-        let mut base = vec![Acc::<N>::ZERO; m * m.saturating_sub(1) / 2];
+        let mut base = BaseWeights::<N>::new(m);
         let mut g = G::new(m);
         for o in self.mdps.max(1)..m {
             for p in 0..o {
@@ -226,7 +226,7 @@ impl<'a> Bracket<'a> {
                 if !w.is_zero() {
                     g.set(p, o, w);
                 }
-                base[tri(o, p)] = w;
+                base.set(tri(o, p), w);
             }
         }
         let vert: Vec<usize> = (0..m).collect();

@@ -14,10 +14,51 @@
 
 use super::weight::Acc;
 use super::{BracketSolver, MatchGraph};
+use arbiter_matching::BuildLimbHasher;
+use std::collections::HashMap;
 
 /// Index of the edge (o, p), o > p, in a lower-triangular array.
 pub(crate) fn tri(o: usize, p: usize) -> usize {
     o * (o - 1) / 2 + p
+}
+
+/// The criteria weights of a bracket's edges by position pair (indexed with [`tri`]), each
+/// distinct value stored once: a bracket of a large field has millions of edges but only
+/// thousands of distinct weights, each up to a few hundred bytes wide.
+pub(crate) struct BaseWeights<const N: usize> {
+    cells: Vec<u32>,
+    /// Index 0 is zero (no edge).
+    vals: Vec<Acc<N>>,
+    index: HashMap<[u64; N], u32, BuildLimbHasher>,
+}
+
+impl<const N: usize> BaseWeights<N> {
+    /// All `m(m-1)/2` edges of `m` positions absent.
+    pub fn new(m: usize) -> Self {
+        BaseWeights {
+            cells: vec![0; m * m.saturating_sub(1) / 2],
+            vals: vec![Acc::ZERO],
+            index: HashMap::with_hasher(BuildLimbHasher),
+        }
+    }
+
+    #[inline]
+    pub fn get(&self, k: usize) -> Acc<N> {
+        self.vals[self.cells[k] as usize]
+    }
+
+    pub fn set(&mut self, k: usize, w: Acc<N>) {
+        self.cells[k] = if w.is_zero() {
+            0
+        } else {
+            let next = self.vals.len() as u32;
+            let i = *self.index.entry(w.0).or_insert(next);
+            if i == next {
+                self.vals.push(w);
+            }
+            i
+        };
+    }
 }
 
 /// One bracket laid out for the phases. Positions: moved-down players `0..mdps`, residents
@@ -47,7 +88,7 @@ impl<const N: usize> Phases<'_, N> {
     pub fn run<G: MatchGraph<N>>(
         &self,
         g: &mut G,
-        base: &mut [Acc<N>],
+        base: &mut BaseWeights<N>,
         mut fixed: impl FnMut(usize, usize),
     ) -> BracketSolver {
         let (m, mdps, cur_end, v) = (self.m, self.mdps, self.cur_end, self.vert);
@@ -115,7 +156,7 @@ impl<const N: usize> Phases<'_, N> {
             left -= 1;
             if !resident(g, p) {
                 for o in mdps..cur_end {
-                    let w = base[tri(o, p)];
+                    let w = base.get(tri(o, p));
                     if !w.is_zero() {
                         set(g, p, o, with(&w, 1));
                     }
@@ -126,7 +167,7 @@ impl<const N: usize> Phases<'_, N> {
                 matched[p] = true;
                 left_paired -= 1;
                 for o in mdps..cur_end {
-                    let w = base[tri(o, p)];
+                    let w = base.get(tri(o, p));
                     if !w.is_zero() {
                         set(g, p, o, with(&w, (cur_end - mdps) as u64 + 1));
                     }
@@ -146,7 +187,7 @@ impl<const N: usize> Phases<'_, N> {
                 if matched[o] {
                     continue;
                 }
-                let w = base[tri(o, p)];
+                let w = base.get(tri(o, p));
                 if !w.is_zero() {
                     set(g, p, o, with(&w, addend));
                     addend += 1;
@@ -182,8 +223,8 @@ impl<const N: usize> Phases<'_, N> {
             a.shl(1 + tie);
             a
         };
-        let computer = |base: &[Acc<N>], p: usize, o: usize, prem: usize| {
-            let mut w = base[tri(o, p)];
+        let computer = |base: &BaseWeights<N>, p: usize, o: usize, prem: usize| {
+            let mut w = base.get(tri(o, p));
             if !w.is_zero() {
                 w.add(&exchange_addend(prem));
             }
@@ -228,7 +269,7 @@ impl<const N: usize> Phases<'_, N> {
             }
             for &o in &remainder[pos + 1..] {
                 if exchange {
-                    base[tri(o, x)] = Acc::ZERO;
+                    base.set(tri(o, x), Acc::ZERO);
                 }
                 set(g, x, o, computer(base, x, o, pos));
             }
@@ -252,11 +293,11 @@ impl<const N: usize> Phases<'_, N> {
             if upper(g, x) {
                 remaining -= 1;
                 for &o in &remainder[..pos] {
-                    base[tri(x, o)] = Acc::ZERO;
+                    base.set(tri(x, o), Acc::ZERO);
                     set(g, x, o, Acc::ZERO);
                 }
                 for o in cur_end..m {
-                    base[tri(o, x)] = Acc::ZERO;
+                    base.set(tri(o, x), Acc::ZERO);
                     set(g, x, o, Acc::ZERO);
                 }
             }
@@ -271,12 +312,12 @@ impl<const N: usize> Phases<'_, N> {
         // F. Fix S1 and S2 of the remainder.
         for (xi, &x) in remainder.iter().enumerate() {
             for &o in &remainder[xi + 1..] {
-                let was = base[tri(o, x)];
+                let was = base.get(tri(o, x));
                 if !upper(g, x) || upper(g, o) {
-                    base[tri(o, x)] = Acc::ZERO;
+                    base.set(tri(o, x), Acc::ZERO);
                 }
-                if !natural || was != base[tri(o, x)] {
-                    set(g, x, o, base[tri(o, x)]);
+                if !natural || was != base.get(tri(o, x)) {
+                    set(g, x, o, base.get(tri(o, x)));
                 }
             }
         }
@@ -292,7 +333,7 @@ impl<const N: usize> Phases<'_, N> {
                 if o <= x || matched[o] {
                     continue;
                 }
-                let w = base[tri(o, x)];
+                let w = base.get(tri(o, x));
                 if !w.is_zero() {
                     set(g, x, o, with(&w, addend));
                     best = Some(v[o]);

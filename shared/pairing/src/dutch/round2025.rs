@@ -15,7 +15,7 @@
 //! The generation order (phases) and colours are shared with `dutch-2017`.
 
 use super::MatchGraph;
-use super::phases::{Phases, tri};
+use super::phases::{BaseWeights, Phases, tri};
 use super::weight::{Acc, Sink, bits};
 use crate::state::{Float, Player, RoundState};
 use std::collections::BTreeMap;
@@ -307,7 +307,7 @@ pub(crate) fn pair_round<const N: usize, G: MatchGraph<N>>(
             next += 1;
         }
         let m = group.len();
-        let mut base = vec![Acc::<N>::ZERO; m * m.saturating_sub(1) / 2];
+        let mut base = BaseWeights::<N>::new(m);
         for o in mdps.max(1)..m {
             for p in 0..o {
                 let tie = if p >= mdps && o < cur_end {
@@ -326,7 +326,7 @@ pub(crate) fn pair_round<const N: usize, G: MatchGraph<N>>(
                     tie,
                 );
                 g.set(vx[group[p]], vx[group[o]], w);
-                base[tri(o, p)] = w;
+                base.set(tri(o, p), w);
             }
         }
         let scores: Vec<i32> = group.iter().map(|&i| score(i)).collect();
