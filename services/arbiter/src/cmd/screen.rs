@@ -329,6 +329,13 @@ pub struct CalibrateArgs {
     /// Full test: where to save the generated games, so the artefact can be re-derived.
     #[arg(long, requires = "full", conflicts_with = "games")]
     pub save_games: Option<PathBuf>,
+    /// Fit the quick test's baseline on these human games (PGN, both ratings tagged) instead
+    /// of self-play; files are read in order.
+    #[arg(long, num_args = 1.., conflicts_with = "full")]
+    pub human: Vec<PathBuf>,
+    /// With --human: at most this many games per 200-point band of the players' mean rating.
+    #[arg(long, default_value_t = 40, requires = "human")]
+    pub per_band: usize,
 }
 
 fn write_json(out: &PathBuf, value: serde_json::Result<String>) -> Result<(), ExitCode> {
@@ -366,6 +373,9 @@ pub fn calibrate_run(a: CalibrateArgs) -> ExitCode {
     progress.set_message("calibrating");
     if a.full {
         return calibrate_full_run(&a, &engine, &plan, &rt, &progress);
+    }
+    if !a.human.is_empty() {
+        return calibrate_human_run(&a, &engine, &plan, &rt, &progress);
     }
     let result = rt.block_on(calibrate(
         &engine,
@@ -447,6 +457,82 @@ fn calibrate_full_run(
             ))
             .collect::<Vec<_>>()
             .join(", ")
+    );
+    ExitCode::SUCCESS
+}
+
+fn calibrate_human_run(
+    a: &CalibrateArgs,
+    engine: &std::path::Path,
+    plan: &Plan,
+    rt: &tokio::runtime::Runtime,
+    progress: &ProgressBar,
+) -> ExitCode {
+    let (lo, hi) = match (plan.ratings.first(), plan.ratings.last()) {
+        (Some(&lo), Some(&hi)) => (lo, hi),
+        _ => return invalid("--ratings: no buckets".into()),
+    };
+    let mut taken: std::collections::BTreeMap<u16, usize> = Default::default();
+    let mut games = Vec::new();
+    let mut sources = Vec::new();
+    for p in &a.human {
+        let digest = match arbiter_screening::uci::binary_sha256(p) {
+            Ok(d) => d,
+            Err(e) => return unreadable(e.to_string()),
+        };
+        let all = match pgn::read_collection(p, 64 * 1024 * 1024) {
+            Ok((g, _)) => g,
+            Err(e @ PgnError::Unreadable { .. }) => return unreadable(e.to_string()),
+            Err(e) => return invalid(e.to_string()),
+        };
+        let mut from_file = 0;
+        for g in all {
+            let (Some(w), Some(b)) = (g.white_elo, g.black_elo) else {
+                continue;
+            };
+            let band = (w / 2 + b / 2) / 200 * 200;
+            if band + 100 < lo || band > hi + 100 || g.plies.len() < 40 {
+                continue;
+            }
+            let n = taken.entry(band).or_default();
+            if *n < a.per_band {
+                *n += 1;
+                from_file += 1;
+                games.push(g);
+            }
+        }
+        sources.push(serde_json::json!({
+            "file": p.file_name().map(|n| n.to_string_lossy().to_string()),
+            "sha256": digest,
+            "games_taken": from_file,
+        }));
+    }
+    progress.set_length(games.len() as u64);
+    let result = rt.block_on(arbiter_screening::calibrate::calibrate_human(
+        engine,
+        EngineProfile::quick(),
+        FilterConfig::default(),
+        &plan.ratings,
+        &games,
+        plan.workers,
+        &plan.version,
+        serde_json::json!({"files": sources, "per_band": a.per_band, "bands_taken": taken}),
+        &|done, _| progress.set_position(done as u64),
+    ));
+    progress.finish_and_clear();
+    let baseline = match result {
+        Ok(b) => b,
+        Err(e) => return engine_failed(e.to_string()),
+    };
+    if let Err(code) = write_json(&a.out, serde_json::to_string_pretty(&baseline)) {
+        return code;
+    }
+    println!(
+        "{}: baseline {} from {} human games ({} buckets)",
+        a.out.display(),
+        baseline.version,
+        games.len(),
+        baseline.buckets.len()
     );
     ExitCode::SUCCESS
 }
