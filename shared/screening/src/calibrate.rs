@@ -89,6 +89,32 @@ fn class(gap: i32) -> usize {
         .unwrap_or(GAP_CLASSES_CP.len() - 1)
 }
 
+/// Variance inflation φ (thousandths, floored at 1): the mean square of each z, computed with
+/// no inflation, over clean reference performances.
+fn inflation(performances: &[Tally]) -> Phi {
+    let mut sq = [0f64; 4];
+    for t in performances {
+        let z = t.indicators(&Phi::default());
+        for (s, v) in sq.iter_mut().zip([z.z_mm, z.z_ev, z.z_t3, z.z_asd]) {
+            *s += (f64::from(v) / 100.0).powi(2);
+        }
+    }
+    let n = performances.len() as f64;
+    let phi = |s: f64| {
+        if performances.is_empty() {
+            1000
+        } else {
+            (libm::ceil(s / n * 1000.0) as u32).max(1000)
+        }
+    };
+    Phi {
+        mm: phi(sq[0]),
+        ev: phi(sq[1]),
+        t3: phi(sq[2]),
+        asd: phi(sq[3]),
+    }
+}
+
 fn bucket_of(rating: u16, games: u32, sums: &[Sums]) -> Bucket {
     let mut pooled = Sums::default();
     sums.iter().for_each(|s| pooled.merge(s));
@@ -207,10 +233,9 @@ pub async fn calibrate(
         buckets.push(bucket_of(plan.ratings[b], games_per[b], &sums));
     }
     let unrated = bucket_of(0, games_per.iter().sum(), &all);
-    // 4. Variance inflation: the mean square of each z over the calibration's own 3-game
-    //    performances (one side of three consecutive games), floored at 1.
-    let mut sq = [0f64; 4];
-    let mut count = 0f64;
+    // 4. Variance inflation over the calibration's own 3-game performances (one side of three
+    //    consecutive games).
+    let mut tallies = Vec::new();
     for (b, games) in per_bucket.iter().enumerate() {
         for white in [true, false] {
             for chunk in games.chunks(3).filter(|c| c.len() == 3) {
@@ -223,27 +248,11 @@ pub async fn calibrate(
                 {
                     t.add(c, &buckets[b].cells[class(c.gap_cp)].expect);
                 }
-                let z = t.indicators(&Phi::default());
-                for (s, v) in sq.iter_mut().zip([z.z_mm, z.z_ev, z.z_t3, z.z_asd]) {
-                    *s += (f64::from(v) / 100.0).powi(2);
-                }
-                count += 1.0;
+                tallies.push(t);
             }
         }
     }
-    let phi = |s: f64| {
-        if count == 0.0 {
-            1000
-        } else {
-            (libm::ceil(s / count * 1000.0) as u32).max(1000)
-        }
-    };
-    let phi_milli = Phi {
-        mm: phi(sq[0]),
-        ev: phi(sq[1]),
-        t3: phi(sq[2]),
-        asd: phi(sq[3]),
-    };
+    let phi_milli = inflation(&tallies);
     let how_made = serde_json::json!({
         "method": "Stockfish self-play: for each bucket, both players at UCI_LimitStrength=true, UCI_Elo = the bucket's rating, one thread, 16 MB hash, a fixed node budget per move; games analysed with the engine profile below; counted decisions tallied per bucket and per difficulty class (gap between the two best moves); cells with fewer than 30 decisions take the bucket's pooled values; variance inflation phi = mean square of the calibration's own 3-game z's (floored at 1)",
         "command": format!("arbiter screening-calibrate --games-per-bucket {} --player-nodes {} --seed {} --workers {}", plan.games_per_bucket, plan.player_nodes, plan.seed, plan.workers),
@@ -550,28 +559,16 @@ pub async fn calibrate_human(
         buckets.push(bucket_of(ratings[b], games_per[b], &sums));
     }
     let unrated = bucket_of(0, games_per.iter().sum(), &all);
-    let mut sq = [0f64; 4];
-    let mut count = 0f64;
+    let mut tallies = Vec::new();
     for (b, ss) in sides.iter().enumerate() {
         for chunk in ss.chunks(3).filter(|c| c.len() == 3) {
             let mut t = Tally::default();
             for c in chunk.iter().flatten() {
                 t.add(c, &buckets[b].cells[class(c.gap_cp)].expect);
             }
-            let z = t.indicators(&Phi::default());
-            for (s, v) in sq.iter_mut().zip([z.z_mm, z.z_ev, z.z_t3, z.z_asd]) {
-                *s += (f64::from(v) / 100.0).powi(2);
-            }
-            count += 1.0;
+            tallies.push(t);
         }
     }
-    let phi = |s: f64| {
-        if count == 0.0 {
-            1000
-        } else {
-            (libm::ceil(s / count * 1000.0) as u32).max(1000)
-        }
-    };
     Ok(Baseline {
         format: 1,
         version: version.to_string(),
@@ -582,19 +579,14 @@ pub async fn calibrate_human(
             "method": "human games analysed with the engine profile below; each side's counted decisions tallied in the bucket nearest the mover's rating (within half a bucket) and per difficulty class; cells with fewer than 30 decisions take the bucket's pooled values; phi = mean square of the z's of pseudo-performances of three consecutive game-sides of one bucket (floored at 1)",
             "sources": sources,
             "games": games.len(),
-            "performances_for_phi": count as u64,
+            "performances_for_phi": tallies.len(),
         }),
         engine_profile_id: profile.id(),
         engine_profile: profile,
         engine_binary_sha256: binary,
         filter,
         gap_classes_cp: GAP_CLASSES_CP.to_vec(),
-        phi_milli: Phi {
-            mm: phi(sq[0]),
-            ev: phi(sq[1]),
-            t3: phi(sq[2]),
-            asd: phi(sq[3]),
-        },
+        phi_milli: inflation(&tallies),
         buckets,
         unrated,
     })

@@ -10,7 +10,7 @@ use crate::full::{self, FullBaseline, Ipr, Wide};
 use crate::pgn::Game;
 use crate::policy::{Context, FlagLevel, Policy, Tier};
 use crate::stats::{Indicators, Tally};
-use crate::uci::{Analysis, EngineError, EnginePool};
+use crate::uci::{Analysis, EngineError, EnginePool, EngineProfile};
 use futures::StreamExt;
 use serde::Serialize;
 use std::collections::{BTreeMap, HashMap};
@@ -78,27 +78,36 @@ pub struct Versions {
 
 impl Versions {
     pub fn new(baseline: &Baseline, policy: &Policy, engine_binary_sha256: &str) -> Versions {
-        Versions {
-            engine_profile: baseline.engine_profile.label.clone(),
-            engine_profile_id: baseline.engine_profile_id.clone(),
-            engine_binary_sha256: engine_binary_sha256.to_string(),
-            baseline: baseline.version.clone(),
-            baseline_sha256: baseline.sha256(),
-            policy: policy.version.clone(),
-            software: concat!("arbiter-screening ", env!("CARGO_PKG_VERSION")).to_string(),
-        }
+        let artefact = (
+            &baseline.engine_profile,
+            &baseline.engine_profile_id,
+            &baseline.version,
+        );
+        Versions::of(artefact, baseline.sha256(), policy, engine_binary_sha256)
     }
-}
 
-impl Versions {
     /// The versions of a full test.
     pub fn full(baseline: &FullBaseline, policy: &Policy, engine_binary_sha256: &str) -> Versions {
+        let artefact = (
+            &baseline.engine_profile,
+            &baseline.engine_profile_id,
+            &baseline.version,
+        );
+        Versions::of(artefact, baseline.sha256(), policy, engine_binary_sha256)
+    }
+
+    fn of(
+        (profile, profile_id, version): (&EngineProfile, &String, &String),
+        baseline_sha256: String,
+        policy: &Policy,
+        engine_binary_sha256: &str,
+    ) -> Versions {
         Versions {
-            engine_profile: baseline.engine_profile.label.clone(),
-            engine_profile_id: baseline.engine_profile_id.clone(),
+            engine_profile: profile.label.clone(),
+            engine_profile_id: profile_id.clone(),
             engine_binary_sha256: engine_binary_sha256.to_string(),
-            baseline: baseline.version.clone(),
-            baseline_sha256: baseline.sha256(),
+            baseline: version.clone(),
+            baseline_sha256,
             policy: policy.version.clone(),
             software: concat!("arbiter-screening ", env!("CARGO_PKG_VERSION")).to_string(),
         }
