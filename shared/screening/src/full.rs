@@ -301,7 +301,8 @@ impl FullBaseline {
     /// The IPR of a player from their counted decisions, grouped by game: the rating on the
     /// grid (the span in steps of `ipr_step`) whose law makes the moves most likely, and the
     /// 2.5 % and 97.5 % points of the same estimate over [`IPR_RESAMPLES`] resamples of the
-    /// games (drawn with replacement by a fixed-seed generator).
+    /// games (drawn with replacement by a fixed-seed generator); with a single game the
+    /// interval is the whole span.
     pub fn ipr(&self, games: &[Vec<&Wide>]) -> Option<Ipr> {
         if games.iter().all(|g| g.is_empty()) {
             return None;
@@ -337,6 +338,16 @@ impl FullBaseline {
             total
         };
         let point = ratings[argmax(&sum_of(&mut (0..per_game.len())))];
+        // One game has nothing to resample: its interval is the whole span, not the point.
+        if games.iter().filter(|g| !g.is_empty()).count() < 2 {
+            return Some(Ipr {
+                rating: point,
+                low: first,
+                high: last,
+                at_bound: point == first || point == last,
+                resamples: 0,
+            });
+        }
         let mut rng = SplitMix64(0x1f_2026_11_27);
         let n = per_game.len() as u64;
         let mut draws: Vec<u16> = (0..IPR_RESAMPLES)
@@ -540,6 +551,9 @@ mod tests {
         assert!(ipr.high - ipr.low < 500, "{ipr:?}");
         assert!(!ipr.at_bound);
         assert_eq!(b.ipr(&games), Some(ipr), "the bootstrap is reproducible");
+        // A single game gives a point but no interval.
+        let one = b.ipr(&games[..1]).expect("decisions");
+        assert_eq!((one.low, one.high, one.resamples), (1600, 2400, 0));
         // Perfect play sits at the top of the span, and says so.
         let best: Vec<Wide> = ws
             .iter()

@@ -277,19 +277,20 @@ fn print_text(perfs: &[Performance], v: &Versions) {
             if p.provisional { " (provisional)" } else { "" }
         );
         if let Some(i) = p.ipr {
-            println!(
-                "{:<28} IPR {}{} (95 % interval {}..{}, {} resamples of the games)",
-                "",
-                if i.at_bound {
-                    "at the span's end: "
-                } else {
-                    ""
-                },
-                i.rating,
-                i.low,
-                i.high,
-                i.resamples
-            );
+            let interval = if i.resamples == 0 {
+                "one game: no interval".to_string()
+            } else {
+                format!(
+                    "95 % interval {}..{}, {} resamples of the games",
+                    i.low, i.high, i.resamples
+                )
+            };
+            let bound = if i.at_bound {
+                "at the span's end: "
+            } else {
+                ""
+            };
+            println!("{:<28} IPR {bound}{} ({interval})", "", i.rating);
         }
     }
 }
