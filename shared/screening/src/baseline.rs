@@ -84,8 +84,7 @@ impl Baseline {
 
     /// SHA-256 of the artefact's canonical JSON: what results record next to the version.
     pub fn sha256(&self) -> String {
-        let text = serde_json::to_string(self).expect("a baseline serialises");
-        crate::uci::hex(&Sha256::digest(text.as_bytes()))
+        artefact_sha256(self)
     }
 
     /// The bucket for a rating (nearest centre, ties to the lower one) and whether the rating
@@ -113,4 +112,10 @@ impl Baseline {
             .position(|&hi| gap_cp <= hi)
             .unwrap_or(self.gap_classes_cp.len() - 1)
     }
+}
+
+/// SHA-256 of an artefact's canonical JSON (the quick and the full baselines alike).
+pub(crate) fn artefact_sha256<T: Serialize>(artefact: &T) -> String {
+    let text = serde_json::to_string(artefact).expect("a baseline serialises");
+    crate::uci::hex(&Sha256::digest(text.as_bytes()))
 }

@@ -16,7 +16,6 @@ use crate::filter::{Counted, Decision, FilterConfig};
 use crate::stats::{Expectation, Indicators, Phi, Tally};
 use crate::uci::EngineProfile;
 use serde::{Deserialize, Serialize};
-use sha2::{Digest, Sha256};
 
 /// The shipped full-test baseline's text (made by `arbiter screening-calibrate --full`).
 pub const SHIPPED: &str =
@@ -250,8 +249,7 @@ impl FullBaseline {
     }
 
     pub fn sha256(&self) -> String {
-        let text = serde_json::to_string(self).expect("a baseline serialises");
-        crate::uci::hex(&Sha256::digest(text.as_bytes()))
+        crate::baseline::artefact_sha256(self)
     }
 
     fn span(&self) -> (u16, u16) {
