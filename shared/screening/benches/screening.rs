@@ -2,97 +2,24 @@
 //! shipped quick profile:
 //! 1. positions analysed per second per core (one worker, then all cores);
 //! 2. the position cache's hit rate on a re-run of the same games;
-//! 3. the flag rate by rating band on real human games, read in place from a directory
-//!    (default /work/shared/games/human, or SCREENING_HUMAN_GAMES): 3-game performances of
-//!    one player in one event, at most SCREENING_BENCH_PERFS (default 6) per 200-point band.
+//! 3. the calibration report (spec §7.4) of the shipped baseline on real human games that
+//!    were left out of its fit, read in place from a directory (default
+//!    /work/shared/games/human, or SCREENING_HUMAN_GAMES): every player's whole performance
+//!    in each event of the held-out files (SCREENING_HELD_OUT, comma-separated; default the
+//!    two classical open-tournament broadcasts), with the Watch rate per rating band against
+//!    the policy's nominal rate. SCREENING_CACHE names a position cache file to reuse.
 
 use arbiter_screening::baseline::Baseline;
 use arbiter_screening::cache::PositionCache;
 use arbiter_screening::filter::positions_needed;
-use arbiter_screening::pgn::{self, Game};
-use arbiter_screening::policy::{FlagLevel, Policy};
-use arbiter_screening::screen::{Analyser, Ratings, Versions, performances};
+use arbiter_screening::human;
+use arbiter_screening::pgn;
+use arbiter_screening::policy::Policy;
+use arbiter_screening::screen::Analyser;
 use arbiter_screening::uci::{EnginePool, find_engine};
-use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Instant;
-
-fn env_usize(k: &str, d: usize) -> usize {
-    std::env::var(k)
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(d)
-}
-
-/// 3-game performances (player, the player's first three games of one event), in file order.
-fn human_performances(
-    dir: &PathBuf,
-    per_band: usize,
-) -> BTreeMap<u16, Vec<(String, u16, Vec<Game>)>> {
-    let mut files: Vec<_> = std::fs::read_dir(dir)
-        .expect("the human games directory")
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "pgn"))
-        .collect();
-    files.sort();
-    let mut bands: BTreeMap<u16, Vec<(String, u16, Vec<Game>)>> = BTreeMap::new();
-    for f in files {
-        // As `arbiter screen` reads a collection: a variant game or one without a result is
-        // left out (and said), the rest of the file kept.
-        let games = match pgn::read_collection(&f, 16 * 1024 * 1024) {
-            Ok((g, skipped)) => {
-                if !skipped.is_empty() {
-                    eprintln!("{}: {} games left out", f.display(), skipped.len());
-                }
-                g
-            }
-            Err(e) => {
-                eprintln!("skipping {}: {e}", f.display());
-                continue;
-            }
-        };
-        // (event, player) -> games, in order of first appearance.
-        let mut groups: Vec<((String, String), Vec<Game>)> = Vec::new();
-        let mut index: BTreeMap<(String, String), usize> = BTreeMap::new();
-        for g in games.iter().filter(|g| g.plies.len() >= 40) {
-            for name in [&g.white, &g.black] {
-                let key = (g.event.clone(), name.clone());
-                let i = *index.entry(key.clone()).or_insert_with(|| {
-                    groups.push((key, Vec::new()));
-                    groups.len() - 1
-                });
-                groups[i].1.push(g.clone());
-            }
-        }
-        let file_name = f
-            .file_name()
-            .map(|n| n.to_string_lossy().to_string())
-            .unwrap_or_default();
-        for ((_, player), gs) in groups.into_iter().filter(|(_, gs)| gs.len() >= 3) {
-            let gs: Vec<Game> = gs.into_iter().take(3).collect();
-            let own = |g: &Game| {
-                if g.white == player {
-                    g.white_elo
-                } else {
-                    g.black_elo
-                }
-            };
-            let Some(rating) = own(&gs[0]) else { continue };
-            let band = (rating / 200) * 200;
-            let slot = bands.entry(band).or_default();
-            // Spread the sample over the files: at most a third of a band from one file.
-            let from_file = slot
-                .iter()
-                .filter(|(k, _, _)| k.starts_with(&file_name))
-                .count();
-            if slot.len() < per_band && from_file < per_band.div_ceil(3) {
-                slot.push((format!("{file_name}: {player}"), rating, gs));
-            }
-        }
-    }
-    bands
-}
 
 fn main() {
     let engine = find_engine(None).expect("Stockfish (Debian package stockfish)");
@@ -102,7 +29,6 @@ fn main() {
     let human_dir = std::env::var_os("SCREENING_HUMAN_GAMES")
         .map(PathBuf::from)
         .unwrap_or_else(|| PathBuf::from("/work/shared/games/human"));
-    let per_band = env_usize("SCREENING_BENCH_PERFS", 6);
     let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -131,42 +57,40 @@ fn main() {
             );
         }
 
-        // 2 and 3. Human performances, screened twice through one cache.
-        let bands = human_performances(&human_dir, per_band);
-        let cache = Arc::new(PositionCache::new());
+        // 2 and 3. The held-out events, screened twice through one cache.
+        let held: Vec<String> = std::env::var("SCREENING_HELD_OUT")
+            .unwrap_or_else(|_| "lichess-broadcast-grandswiss2025.pgn,lichess-broadcast-lunahernandez.pgn".into())
+            .split(',')
+            .map(str::to_string)
+            .collect();
+        let mut events = Vec::new();
+        for f in &held {
+            let (games, skipped) = pgn::read_collection(&human_dir.join(f), 16 << 20).expect("a held-out file");
+            if !skipped.is_empty() {
+                eprintln!("{f}: {} games left out", skipped.len());
+            }
+            events.extend(human::events_of(f, games));
+        }
+        let cache_file = std::env::var_os("SCREENING_CACHE").map(PathBuf::from);
+        let cache = Arc::new(match &cache_file {
+            Some(p) => PositionCache::load(p).expect("the cache file"),
+            None => PositionCache::new(),
+        });
         let pool = EnginePool::start(&engine, baseline.engine_profile.clone(), cores).await.expect("pool");
-        let versions = Versions::new(&baseline, &policy, pool.binary_sha256());
+        let binary = pool.binary_sha256().to_string();
         let analyser = Analyser { pool, cache: cache.clone(), filter: baseline.filter.clone() };
         let t = Instant::now();
-        let mut rows = Vec::new();
-        let mut games_screened = 0;
-        for (band, perfs) in &bands {
-            let (mut flagged, mut significant, mut zs) = (0, 0, Vec::new());
-            for (label, rating, games) in perfs {
-                let player = label.split_once(": ").map(|x| x.1).unwrap_or_default();
-                let decisions = analyser.games(games, &|| {}).await.expect("analysis");
-                games_screened += games.len();
-                let mut ratings = Ratings::new();
-                ratings.insert(player.to_string(), *rating);
-                let p = performances(games, &decisions, &ratings, &baseline, &policy, &versions)
-                    .into_iter()
-                    .find(|p| p.player == player)
-                    .expect("the player's performance");
-                flagged += usize::from(p.level >= FlagLevel::Watch);
-                significant += usize::from(p.indicators.z_combined >= policy.significance);
-                zs.push(p.z);
-            }
-            let mean = zs.iter().sum::<f64>() / zs.len().max(1) as f64;
-            rows.push((*band, perfs.len(), flagged, significant, mean));
+        let mut decisions = Vec::new();
+        for (_, games) in &events {
+            decisions.push(analyser.games(games, &|| {}).await.expect("analysis"));
         }
         let first_s = t.elapsed().as_secs_f64();
+        let games_screened: usize = events.iter().map(|(_, g)| g.len()).sum();
         let (h1, m1) = cache.counters();
         cache.reset_counters();
         let t = Instant::now();
-        for perfs in bands.values() {
-            for (_, _, games) in perfs {
-                analyser.games(games, &|| {}).await.expect("analysis");
-            }
+        for (_, games) in &events {
+            analyser.games(games, &|| {}).await.expect("analysis");
         }
         let (h2, m2) = cache.counters();
         println!(
@@ -178,14 +102,31 @@ fn main() {
             100.0 * h2 as f64 / (h2 + m2).max(1) as f64,
             t.elapsed().as_secs_f64()
         );
-        println!("flag rate on real human 3-game performances (quick test, policy {}):", policy.version);
-        println!("{:>10} {:>6} {:>8} {:>10} {:>8}", "band", "perfs", "watch", "z>=2.00", "mean z");
-        let (mut n, mut f) = (0, 0);
-        for (band, perfs, flagged, significant, mean) in rows {
-            println!("{:>5}-{:<4} {perfs:>6} {flagged:>8} {significant:>10} {mean:>8.2}", band, band + 199);
-            n += perfs;
-            f += flagged;
+        if let Some(p) = &cache_file {
+            cache.save(p).expect("the cache file");
         }
-        println!("total: {f} Watch flags in {n} clean performances (policy nominal: {} per mille)", policy.nominal_false_watch_per_mille);
+        let r = human::report(&baseline, &policy, &binary, &events, &decisions);
+        println!("calibration report of {} on {} held-out events ({}), performances with >= {} counted decisions:", baseline.version, r.held_out_events.len(), held.join(", "), r.min_counted);
+        println!("{:>10} {:>6} {:>6} {:>11} {:>22} {:>22} {:>22}", "band", "perfs", "watch", "watch/1000", "z_mm mean/sd/>=2", "z_asd mean/sd/>=2", "combined mean/sd/>=2");
+        let m = |m: &human::Moments| format!("{:+.2}/{:.2}/{}", f64::from(m.mean_e2) / 100.0, f64::from(m.sd_e2) / 100.0, m.at_least_2);
+        for row in r.rows.iter().chain([&r.all]) {
+            println!(
+                "{:>10} {:>6} {:>6} {:>11.1} {:>22} {:>22} {:>22}",
+                row.band,
+                row.performances,
+                row.watch,
+                f64::from(row.watch) * 1000.0 / f64::from(row.performances.max(1)),
+                m(&row.z_mm),
+                m(&row.z_asd),
+                m(&row.z_combined)
+            );
+        }
+        println!("policy nominal Watch rate: {} per mille", policy.nominal_false_watch_per_mille);
+        if r.passes() {
+            println!("the report passes spec §7.4's criteria");
+        }
+        for f in &r.failures {
+            println!("fails: {f}");
+        }
     });
 }

@@ -4,13 +4,19 @@
 //! bound to one engine profile; the shipped one lives in `baselines/` and says how it was made.
 
 use crate::filter::FilterConfig;
-use crate::stats::{Expectation, Phi};
+use crate::stats::{Expectation, Phi, Tau};
 use crate::uci::EngineProfile;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
-/// The shipped baseline's text (made by `arbiter screening-calibrate`).
-pub const SHIPPED: &str = include_str!("../baselines/sf15.1-n20k-mpv3/selfplay-2026.11.1.json");
+/// The shipped default: fitted on classical human games, with its calibration report on
+/// held-out events in its provenance (made by `arbiter screening-calibrate --human`).
+pub const SHIPPED: &str = include_str!("../baselines/sf15.1-n20k-mpv3/human-2026.11.2.json");
+
+/// The self-play baseline (made by `arbiter screening-calibrate`): what Stockfish at limited
+/// strength does. Not a human baseline; kept for the synthetic separation experiment, whose
+/// honest players are such engines (spec §15), and for re-screening results that name it.
+pub const SELFPLAY: &str = include_str!("../baselines/sf15.1-n20k-mpv3/selfplay-2026.11.1.json");
 
 /// One bucket × difficulty cell.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -48,6 +54,10 @@ pub struct Baseline {
     /// Upper bounds (inclusive, cp) of the difficulty classes of the best-minus-second gap.
     pub gap_classes_cp: Vec<i32>,
     pub phi_milli: Phi,
+    /// The spread of a population's level between events (zero, and then not written, in
+    /// artefacts fitted before it existed, so their SHA-256 is unchanged).
+    #[serde(default, skip_serializing_if = "Tau::is_zero")]
+    pub tau: Tau,
     /// Ascending by rating.
     pub buckets: Vec<Bucket>,
     /// All buckets pooled: the expectation for an unrated player.
@@ -55,9 +65,21 @@ pub struct Baseline {
 }
 
 impl Baseline {
-    /// The baseline shipped with this build.
+    /// The default baseline shipped with this build.
     pub fn shipped() -> Baseline {
         Baseline::parse(SHIPPED).expect("the shipped baseline parses (checked by a test)")
+    }
+
+    /// The self-play baseline shipped with this build.
+    pub fn selfplay() -> Baseline {
+        Baseline::parse(SELFPLAY).expect("the self-play baseline parses (checked by a test)")
+    }
+
+    /// The shipped baseline of this version, if any: what re-derives a result that names it.
+    pub fn by_version(version: &str) -> Option<Baseline> {
+        [Baseline::shipped(), Baseline::selfplay()]
+            .into_iter()
+            .find(|b| b.version == version)
     }
 
     pub fn parse(text: &str) -> Result<Baseline, String> {

@@ -33,7 +33,7 @@ pub const GAP_CLASSES_CP: [i32; 4] = [10, 30, 80, 199];
 const MIN_CELL: u64 = 30;
 
 #[derive(Default, Clone, Copy)]
-struct Sums {
+pub(crate) struct Sums {
     n: u64,
     mm: u64,
     ev: u64,
@@ -43,7 +43,7 @@ struct Sums {
 }
 
 impl Sums {
-    fn add(&mut self, c: &Counted) {
+    pub(crate) fn add(&mut self, c: &Counted) {
         self.n += 1;
         self.mm += u64::from(c.mm);
         self.ev += u64::from(c.ev);
@@ -82,7 +82,7 @@ impl Sums {
     }
 }
 
-fn class(gap: i32) -> usize {
+pub(crate) fn class(gap: i32) -> usize {
     GAP_CLASSES_CP
         .iter()
         .position(|&hi| gap <= hi)
@@ -91,7 +91,7 @@ fn class(gap: i32) -> usize {
 
 /// Variance inflation φ (thousandths, floored at 1): the mean square of each z, computed with
 /// no inflation, over clean reference performances.
-fn inflation(performances: &[Tally]) -> Phi {
+pub(crate) fn inflation(performances: &[Tally]) -> Phi {
     let mut sq = [0f64; 4];
     for t in performances {
         let z = t.indicators(&Phi::default());
@@ -115,7 +115,7 @@ fn inflation(performances: &[Tally]) -> Phi {
     }
 }
 
-fn bucket_of(rating: u16, games: u32, sums: &[Sums]) -> Bucket {
+pub(crate) fn bucket_of(rating: u16, games: u32, sums: &[Sums]) -> Bucket {
     let mut pooled = Sums::default();
     sums.iter().for_each(|s| pooled.merge(s));
     Bucket {
@@ -277,6 +277,7 @@ pub async fn calibrate(
         filter,
         gap_classes_cp: GAP_CLASSES_CP.to_vec(),
         phi_milli,
+        tau: crate::stats::Tau::default(),
         buckets,
         unrated,
     })
@@ -488,106 +489,4 @@ fn placeholder(profile: &EngineProfile, filter: &FilterConfig) -> FullBaseline {
         },
         ipr_step: 10,
     }
-}
-
-/// A quick-test baseline fitted on human games (spec §7.2): each side's counted decisions go
-/// to the bucket nearest the mover's rating (within half a bucket's width; others are left
-/// out), tallied per difficulty class as the self-play calibration does. φ comes from
-/// pseudo-performances of three consecutive game-sides of one bucket. `sources` (name,
-/// SHA-256) are recorded in the artefact; the games themselves are not.
-#[allow(clippy::too_many_arguments)]
-pub async fn calibrate_human(
-    engine: &Path,
-    profile: EngineProfile,
-    filter: FilterConfig,
-    ratings: &[u16],
-    games: &[pgn::Game],
-    workers: usize,
-    version: &str,
-    sources: serde_json::Value,
-    progress: &(dyn Fn(usize, usize) + Sync),
-) -> Result<Baseline, EngineError> {
-    let pool = EnginePool::start(engine, profile.clone(), workers).await?;
-    let binary = pool.binary_sha256().to_string();
-    let analyser = crate::screen::Analyser {
-        pool,
-        cache: std::sync::Arc::new(crate::cache::PositionCache::new()),
-        filter: filter.clone(),
-    };
-    let done = std::sync::atomic::AtomicUsize::new(0);
-    let tick = || {
-        progress(
-            done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1,
-            games.len(),
-        )
-    };
-    let analysed = analyser.games(games, &tick).await?;
-    let half = ratings
-        .windows(2)
-        .map(|w| (w[1] - w[0]) / 2)
-        .min()
-        .unwrap_or(100);
-    let bucket_of_rating = |r: Option<u16>| {
-        let r = r?;
-        ratings.iter().position(|&c| r + half >= c && r < c + half)
-    };
-    // Per bucket: each game-side's counted decisions, in file order.
-    let mut sides: Vec<Vec<Vec<Counted>>> = vec![Vec::new(); ratings.len()];
-    let mut games_per = vec![0u32; ratings.len()];
-    for (g, ds) in games.iter().zip(&analysed) {
-        for (elo, white) in [(g.white_elo, true), (g.black_elo, false)] {
-            let Some(b) = bucket_of_rating(elo) else {
-                continue;
-            };
-            games_per[b] += 1;
-            sides[b].push(
-                ds.iter()
-                    .filter(|d| d.white == white)
-                    .filter_map(|d| d.counted)
-                    .collect(),
-            );
-        }
-    }
-    let mut all = vec![Sums::default(); GAP_CLASSES_CP.len()];
-    let mut buckets = Vec::new();
-    for (b, ss) in sides.iter().enumerate() {
-        let mut sums = vec![Sums::default(); GAP_CLASSES_CP.len()];
-        for c in ss.iter().flatten() {
-            sums[class(c.gap_cp)].add(c);
-            all[class(c.gap_cp)].add(c);
-        }
-        buckets.push(bucket_of(ratings[b], games_per[b], &sums));
-    }
-    let unrated = bucket_of(0, games_per.iter().sum(), &all);
-    let mut tallies = Vec::new();
-    for (b, ss) in sides.iter().enumerate() {
-        for chunk in ss.chunks(3).filter(|c| c.len() == 3) {
-            let mut t = Tally::default();
-            for c in chunk.iter().flatten() {
-                t.add(c, &buckets[b].cells[class(c.gap_cp)].expect);
-            }
-            tallies.push(t);
-        }
-    }
-    Ok(Baseline {
-        format: 1,
-        version: version.to_string(),
-        quality: "Provisional".into(),
-        what_it_is: "Expected engine-agreement rates and scaled losses of rated human players, per rating bucket and difficulty class, fitted on public game collections".into(),
-        what_it_is_not: "Not yet validated by the calibration report of spec §7.4; the collections mix rating scales (FIDE, national and club ratings) and time controls, so every result judged against it is Provisional (Watch flags at most)".into(),
-        how_made: serde_json::json!({
-            "method": "human games analysed with the engine profile below; each side's counted decisions tallied in the bucket nearest the mover's rating (within half a bucket) and per difficulty class; cells with fewer than 30 decisions take the bucket's pooled values; phi = mean square of the z's of pseudo-performances of three consecutive game-sides of one bucket (floored at 1)",
-            "sources": sources,
-            "games": games.len(),
-            "performances_for_phi": tallies.len(),
-        }),
-        engine_profile_id: profile.id(),
-        engine_profile: profile,
-        engine_binary_sha256: binary,
-        filter,
-        gap_classes_cp: GAP_CLASSES_CP.to_vec(),
-        phi_milli: inflation(&tallies),
-        buckets,
-        unrated,
-    })
 }

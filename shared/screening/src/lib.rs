@@ -7,7 +7,8 @@
 //! - [`full`]: the full test (wide analyses, the move-probability law, IPR).
 //! - [`baseline`]: the versioned, rating-conditioned expectations; [`policy`]: thresholds.
 //! - [`screen`]: games to per-player performances; [`selfplay`] and [`calibrate`]: building a
-//!   baseline offline.
+//!   baseline offline from engine games; [`human`]: from human games, with its calibration
+//!   report on held-out events.
 //!
 //! Screening is triage: nothing here decides a result or names a cheater.
 
@@ -16,6 +17,7 @@ pub mod cache;
 pub mod calibrate;
 pub mod filter;
 pub mod full;
+pub mod human;
 pub mod pgn;
 pub mod policy;
 pub mod score;

@@ -91,7 +91,12 @@ pub struct Game {
     pub white_elo: Option<u16>,
     pub black_elo: Option<u16>,
     pub event: String,
+    pub site: String,
+    /// As tagged ("2025.09.04", "????.??.??"); "?" when untagged.
+    pub date: String,
     pub round: String,
+    /// As tagged (PGN's "base+increment" in seconds, or "?" when untagged).
+    pub time_control: String,
     /// The termination marker of the movetext.
     pub result: String,
     pub plies: Vec<Ply>,
@@ -243,8 +248,17 @@ struct Movetext {
     outcome: Option<String>,
 }
 
-const KEPT_TAGS: [&str; 7] = [
-    "White", "Black", "WhiteElo", "BlackElo", "Event", "Round", "Result",
+const KEPT_TAGS: [&str; 10] = [
+    "White",
+    "Black",
+    "WhiteElo",
+    "BlackElo",
+    "Event",
+    "Site",
+    "Date",
+    "Round",
+    "Result",
+    "TimeControl",
 ];
 
 fn repetition_key(pos: &Chess) -> String {
@@ -461,7 +475,10 @@ impl Visitor for GameVisitor {
             white_elo,
             black_elo,
             event: get("Event"),
+            site: get("Site"),
+            date: get("Date"),
             round: get("Round"),
+            time_control: get("TimeControl"),
             result,
             final_fen: Fen::from_position(&mt.pos, EnPassantMode::Legal).to_string(),
             final_state,

@@ -192,7 +192,7 @@ pub fn performances(
                 tally.add(c, &bucket.cells[baseline.class(c.gap_cp)].expect);
             }
             Judged {
-                indicators: tally.indicators(&baseline.phi_milli),
+                indicators: tally.indicators_with(&baseline.phi_milli, &baseline.tau),
                 tally,
                 provisional: baseline.quality != "Production" || !within,
                 bucket: rating.map(|_| bucket.rating),

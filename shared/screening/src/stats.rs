@@ -108,6 +108,25 @@ impl Default for Phi {
     }
 }
 
+/// The spread of a population's level between events, per decision (spec §7.4): a field
+/// whose true rates sit τ above the baseline's adds (τ·n)² to the variance of a performance
+/// of n decisions, however many decisions it has. φ scales the within-performance variance;
+/// τ is what more decisions cannot average away (a national rating scale, an era, a time
+/// control). Rates in parts per million, scaled loss in 1e-4 units; zero when not fitted.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Tau {
+    pub mm_ppm: u32,
+    pub ev_ppm: u32,
+    pub t3_ppm: u32,
+    pub asd_e4: u32,
+}
+
+impl Tau {
+    pub fn is_zero(&self) -> bool {
+        *self == Tau::default()
+    }
+}
+
 /// The screening indicators of one performance, z-scores in hundredths.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Indicators {
@@ -125,12 +144,13 @@ fn hundredths(z: f64) -> i32 {
     libm::round(z * 100.0) as i32
 }
 
-/// (observed·S − expected) / sqrt(φ·variance), where S is the unit of `expected`.
-fn z(observed_scaled: i128, expected: i128, variance: f64, phi_milli: u32) -> i32 {
+/// (observed·S − expected) / sqrt(φ·variance + (τ·n)²), where S is the unit of `expected`.
+fn z(observed_scaled: i128, expected: i128, variance: f64, phi_milli: u32, tau_n: u128) -> i32 {
     if variance <= 0.0 {
         return 0;
     }
-    let den = libm::sqrt(variance * f64::from(phi_milli) / 1000.0);
+    let between = (tau_n * tau_n) as f64;
+    let den = libm::sqrt(variance * f64::from(phi_milli) / 1000.0 + between);
     hundredths((observed_scaled - expected) as f64 / den)
 }
 
@@ -141,26 +161,36 @@ fn mean3(a: i32, b: i32, c: i32) -> i32 {
 }
 
 impl Tally {
-    /// The z-scores, signed so that more engine-like play is positive.
+    /// The z-scores with no between-event term, signed so that more engine-like play is
+    /// positive.
     pub fn indicators(&self, phi: &Phi) -> Indicators {
+        self.indicators_with(phi, &Tau::default())
+    }
+
+    /// The z-scores, signed so that more engine-like play is positive.
+    pub fn indicators_with(&self, phi: &Phi, tau: &Tau) -> Indicators {
+        let n = u128::from(self.n);
         let ppm = |count: u64| i128::from(count) * 1_000_000;
         let z_mm = z(
             ppm(self.mm),
             i128::from(self.exp_mm_ppm),
             self.var_mm_ppm2 as f64,
             phi.mm,
+            n * u128::from(tau.mm_ppm),
         );
         let z_ev = z(
             ppm(self.ev),
             i128::from(self.exp_ev_ppm),
             self.var_ev_ppm2 as f64,
             phi.ev,
+            n * u128::from(tau.ev_ppm),
         );
         let z_t3 = z(
             ppm(self.t3),
             i128::from(self.exp_t3_ppm),
             self.var_t3_ppm2 as f64,
             phi.t3,
+            n * u128::from(tau.t3_ppm),
         );
         // Smaller scaled loss than expected is more engine-like: expected minus observed.
         let z_asd = z(
@@ -168,6 +198,7 @@ impl Tally {
             i128::from(self.delta_sum_e4),
             self.var_delta_e8 as f64,
             phi.asd,
+            n * u128::from(tau.asd_e4),
         );
         Indicators {
             z_mm,

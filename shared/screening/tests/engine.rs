@@ -58,7 +58,9 @@ async fn screen(
     workers: usize,
     cache: Arc<PositionCache>,
 ) -> Vec<Performance> {
-    let baseline = Baseline::shipped();
+    // The honest players here are weakened engines: judged against their own class's
+    // baseline, as spec §15 says, not against the human default.
+    let baseline = Baseline::selfplay();
     let policy = Policy::shipped();
     let pool = EnginePool::start(engine, baseline.engine_profile.clone(), workers)
         .await
@@ -270,19 +272,36 @@ async fn a_missing_engine_is_an_error_naming_the_path() {
 }
 
 #[test]
-fn the_shipped_baseline_and_policy_are_consistent() {
-    let b = Baseline::shipped();
+fn the_shipped_baselines_and_policy_are_consistent() {
+    for b in [Baseline::shipped(), Baseline::selfplay()] {
+        assert_eq!(
+            b.engine_profile,
+            arbiter_screening::uci::EngineProfile::quick()
+        );
+        assert_eq!(b.quality, "Provisional");
+        assert!(b.buckets.windows(2).all(|w| w[0].rating < w[1].rating));
+        assert!(
+            b.buckets
+                .iter()
+                .all(|k| k.decisions > 0 && k.cells.iter().all(|c| c.expect.mm_ppm > 0))
+        );
+        assert_eq!(Baseline::by_version(&b.version), Some(b.clone()));
+    }
+    let selfplay = Baseline::selfplay();
+    assert!(selfplay.what_it_is_not.contains("NOT a human baseline"));
+    assert!(selfplay.tau.is_zero());
+    // The human default carries the between-event spread and its calibration report, and
+    // says it is not a Production baseline.
+    let human = Baseline::shipped();
+    assert!(human.what_it_is_not.contains("Not a Production baseline"));
+    assert!(human.tau.mm_ppm > 0 && human.tau.asd_e4 > 0);
+    let report: arbiter_screening::human::Report =
+        serde_json::from_value(human.how_made["calibration_report"].clone())
+            .expect("the report in the provenance");
+    assert_eq!(report.held_out_events.len(), 2);
     assert_eq!(
-        b.engine_profile,
-        arbiter_screening::uci::EngineProfile::quick()
-    );
-    assert!(b.what_it_is_not.contains("NOT a human baseline"));
-    assert_eq!(b.quality, "Provisional");
-    assert!(b.buckets.windows(2).all(|w| w[0].rating < w[1].rating));
-    assert!(
-        b.buckets
-            .iter()
-            .all(|k| k.decisions > 0 && k.cells.iter().all(|c| c.expect.mm_ppm > 0))
+        human.how_made["calibration_report_passes"],
+        serde_json::json!(report.passes())
     );
     let p = Policy::shipped();
     assert_eq!(p.version, "seed001-2022");

@@ -46,7 +46,8 @@ pub struct ScreenArgs {
     /// A position cache file, read before and written after screening.
     #[arg(long)]
     pub cache: Option<PathBuf>,
-    /// A baseline artefact other than the shipped one.
+    /// A baseline artefact other than the shipped default: a file, or the version of another
+    /// shipped one (e.g. sf15.1-n20k-mpv3/selfplay-2026.11.1).
     #[arg(long)]
     pub baseline: Option<PathBuf>,
     /// Largest PGN accepted, in bytes.
@@ -127,8 +128,14 @@ pub fn run(a: ScreenArgs) -> ExitCode {
         },
         None => Ratings::new(),
     };
+    let shipped_version = a
+        .baseline
+        .as_ref()
+        .filter(|p| !a.full && !p.exists())
+        .and_then(|p| Baseline::by_version(&p.to_string_lossy()));
     let baseline_text = match &a.baseline {
         None => None,
+        Some(_) if shipped_version.is_some() => None,
         Some(p) => match std::fs::read_to_string(p) {
             Err(e) => return unreadable(format!("{}: {e}", p.display())),
             Ok(t) => Some((p, t)),
@@ -142,7 +149,7 @@ pub fn run(a: ScreenArgs) -> ExitCode {
         }
     } else {
         match baseline_text.map(|(p, t)| Baseline::parse(&t).map_err(|e| (p, e))) {
-            None => Judge::Quick(Baseline::shipped()),
+            None => Judge::Quick(shipped_version.unwrap_or_else(Baseline::shipped)),
             Some(Ok(b)) => Judge::Quick(b),
             Some(Err((p, e))) => return invalid(format!("{}: {e}", p.display())),
         }
@@ -334,9 +341,23 @@ pub struct CalibrateArgs {
     /// of self-play; files are read in order.
     #[arg(long, num_args = 1.., conflicts_with = "full")]
     pub human: Vec<PathBuf>,
-    /// With --human: at most this many games per 200-point band of the players' mean rating.
+    /// With --human: at most this many games per 200-point band of the players' mean rating
+    /// (those whose SHA-256 of White|Black|Date|Event|Round sorts first).
     #[arg(long, default_value_t = 40, requires = "human")]
     pub per_band: usize,
+    /// With --human: classical games only (by the Event, Site and TimeControl tags).
+    #[arg(long, requires = "human")]
+    pub classical_only: bool,
+    /// With --human: games dated in this year or later only.
+    #[arg(long, requires = "human")]
+    pub since: Option<u16>,
+    /// With --human: events (PGN files, one event each) left out of the fit, for the
+    /// calibration report (spec §7.4) written into the artefact.
+    #[arg(long, num_args = 1.., requires = "human")]
+    pub held_out: Vec<PathBuf>,
+    /// With --human: a position cache file, read before and written after the analysis.
+    #[arg(long, requires = "human")]
+    pub cache: Option<PathBuf>,
 }
 
 fn write_json(out: &PathBuf, value: serde_json::Result<String>) -> Result<(), ExitCode> {
@@ -469,71 +490,169 @@ fn calibrate_human_run(
     rt: &tokio::runtime::Runtime,
     progress: &ProgressBar,
 ) -> ExitCode {
-    let (lo, hi) = match (plan.ratings.first(), plan.ratings.last()) {
-        (Some(&lo), Some(&hi)) => (lo, hi),
-        _ => return invalid("--ratings: no buckets".into()),
+    use arbiter_screening::human::{self, Selection};
+    let (Some(&lowest), Some(&highest)) = (plan.ratings.first(), plan.ratings.last()) else {
+        return invalid("--ratings: no buckets".into());
     };
-    let mut taken: std::collections::BTreeMap<u16, usize> = Default::default();
-    let mut games = Vec::new();
+    let read = |p: &PathBuf| -> Result<(String, String, Vec<pgn::Game>), ExitCode> {
+        let digest =
+            arbiter_screening::uci::binary_sha256(p).map_err(|e| unreadable(e.to_string()))?;
+        let games = match pgn::read_collection(p, 64 * 1024 * 1024) {
+            Ok((g, _)) => g,
+            Err(e @ PgnError::Unreadable { .. }) => return Err(unreadable(e.to_string())),
+            Err(e) => return Err(invalid(e.to_string())),
+        };
+        let name = p.file_name().map_or_else(
+            || p.display().to_string(),
+            |n| n.to_string_lossy().to_string(),
+        );
+        Ok((name, digest, games))
+    };
+    let mut files = Vec::new();
     let mut sources = Vec::new();
     for p in &a.human {
-        let digest = match arbiter_screening::uci::binary_sha256(p) {
-            Ok(d) => d,
-            Err(e) => return unreadable(e.to_string()),
+        let (name, digest, games) = match read(p) {
+            Ok(x) => x,
+            Err(code) => return code,
         };
-        let all = match pgn::read_collection(p, 64 * 1024 * 1024) {
-            Ok((g, _)) => g,
-            Err(e @ PgnError::Unreadable { .. }) => return unreadable(e.to_string()),
-            Err(e) => return invalid(e.to_string()),
-        };
-        let mut from_file = 0;
-        for g in all {
-            let (Some(w), Some(b)) = (g.white_elo, g.black_elo) else {
-                continue;
-            };
-            let band = (w / 2 + b / 2) / 200 * 200;
-            if band + 100 < lo || band > hi + 100 || g.plies.len() < 40 {
-                continue;
-            }
-            let n = taken.entry(band).or_default();
-            if *n < a.per_band {
-                *n += 1;
-                from_file += 1;
-                games.push(g);
-            }
-        }
-        sources.push(serde_json::json!({
-            "file": p.file_name().map(|n| n.to_string_lossy().to_string()),
-            "sha256": digest,
-            "games_taken": from_file,
-        }));
+        sources
+            .push(serde_json::json!({"file": name, "sha256": digest, "games_read": games.len()}));
+        files.push((name, games));
     }
-    progress.set_length(games.len() as u64);
-    let result = rt.block_on(arbiter_screening::calibrate::calibrate_human(
+    let selection = Selection {
+        classical_only: a.classical_only,
+        since: a.since,
+        per_band: a.per_band,
+        lowest: lowest - lowest % 200,
+        highest,
+        min_plies: 40,
+    };
+    let (train, counts) = human::select(&files, &selection);
+    let mut held_out = Vec::new();
+    let mut held_sources = Vec::new();
+    for p in &a.held_out {
+        let (name, digest, games) = match read(p) {
+            Ok(x) => x,
+            Err(code) => return code,
+        };
+        if files.iter().any(|(n, _)| *n == name) {
+            return invalid(format!("--held-out: {name} is also a training file"));
+        }
+        held_sources
+            .push(serde_json::json!({"file": name, "sha256": digest, "games": games.len()}));
+        held_out.extend(human::events_of(&name, games));
+    }
+    let cache = match &a.cache {
+        Some(p) if p.exists() => match PositionCache::load(p) {
+            Ok(c) => c,
+            Err(e) => return unreadable(e),
+        },
+        _ => PositionCache::new(),
+    };
+    let cache = Arc::new(cache);
+    let result = rt.block_on(human::calibrate_human(
         engine,
         EngineProfile::quick(),
         FilterConfig::default(),
         &plan.ratings,
-        &games,
+        &train,
+        &held_out,
         plan.workers,
+        cache.clone(),
         &plan.version,
-        serde_json::json!({"files": sources, "per_band": a.per_band, "bands_taken": taken}),
-        &|done, _| progress.set_position(done as u64),
+        serde_json::json!({
+            "files": sources,
+            "selection": selection,
+            "selection_counts": counts,
+            "held_out_files": held_sources,
+        }),
+        &|done, total| {
+            progress.set_length(total as u64);
+            progress.set_position(done as u64)
+        },
     ));
     progress.finish_and_clear();
-    let baseline = match result {
-        Ok(b) => b,
+    if let Some(p) = &a.cache
+        && let Err(e) = cache.save(p)
+    {
+        return unreadable(e);
+    }
+    let fitted = match result {
+        Ok(f) => f,
         Err(e) => return engine_failed(e.to_string()),
     };
-    if let Err(code) = write_json(&a.out, serde_json::to_string_pretty(&baseline)) {
+    if let Err(code) = write_json(&a.out, serde_json::to_string_pretty(&fitted.baseline)) {
         return code;
     }
+    let b = &fitted.baseline;
     println!(
-        "{}: baseline {} from {} human games ({} buckets)",
+        "{}: baseline {} from {} human games ({} buckets); phi MM {:.3} EV {:.3} T3 {:.3} ASD {:.3}; tau MM {:.2} % EV {:.2} % T3 {:.2} % ASD {:.4}",
         a.out.display(),
-        baseline.version,
-        games.len(),
-        baseline.buckets.len()
+        b.version,
+        train.len(),
+        b.buckets.len(),
+        f64::from(b.phi_milli.mm) / 1000.0,
+        f64::from(b.phi_milli.ev) / 1000.0,
+        f64::from(b.phi_milli.t3) / 1000.0,
+        f64::from(b.phi_milli.asd) / 1000.0,
+        f64::from(b.tau.mm_ppm) / 1e4,
+        f64::from(b.tau.ev_ppm) / 1e4,
+        f64::from(b.tau.t3_ppm) / 1e4,
+        f64::from(b.tau.asd_e4) / 1e4,
     );
+    print!("{}", report_text(&fitted.report));
     ExitCode::SUCCESS
+}
+
+/// The calibration report as a table: per band, performances, Watch rate and each z's mean,
+/// standard deviation and share at 2 or more.
+fn report_text(r: &arbiter_screening::human::Report) -> String {
+    use std::fmt::Write;
+    let mut out = format!(
+        "calibration report on {} held-out events (performances with >= {} counted decisions):\n{:<10} {:>5} {:>7} {:>9}  {:>17} {:>17} {:>17} {:>17}\n",
+        r.held_out_events.len(),
+        r.min_counted,
+        "band",
+        "perfs",
+        "watch",
+        "watch/1000",
+        "z_mm mean/sd/>=2",
+        "z_ev",
+        "z_asd",
+        "combined"
+    );
+    for row in r.rows.iter().chain([&r.all]) {
+        let m = |m: &arbiter_screening::human::Moments| {
+            format!(
+                "{:+.2}/{:.2}/{}",
+                f64::from(m.mean_e2) / 100.0,
+                f64::from(m.sd_e2) / 100.0,
+                m.at_least_2
+            )
+        };
+        let _ = writeln!(
+            out,
+            "{:<10} {:>5} {:>7} {:>9.1}  {:>17} {:>17} {:>17} {:>17}",
+            row.band,
+            row.performances,
+            row.watch,
+            if row.performances == 0 {
+                0.0
+            } else {
+                f64::from(row.watch) * 1000.0 / f64::from(row.performances)
+            },
+            m(&row.z_mm),
+            m(&row.z_ev),
+            m(&row.z_asd),
+            m(&row.z_combined)
+        );
+    }
+    if r.passes() {
+        out.push_str("the report passes spec §7.4's criteria\n");
+    } else {
+        for f in &r.failures {
+            let _ = writeln!(out, "fails: {f}");
+        }
+    }
+    out
 }

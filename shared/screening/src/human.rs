@@ -1,0 +1,715 @@
+//! The quick test's baseline fitted on rated human games (spec §7.2), and its calibration
+//! report on held-out events (spec §7.4).
+//!
+//! Written by hand on purpose: which games are taken, how the spread between events is
+//! estimated and how the report is judged are the method an auditor re-runs, so each is a few
+//! lines here rather than a dependency's default.
+//!
+//! - Selection: classical games only (words in the Event/Site tags and the TimeControl tag),
+//!   optionally from a year on, de-duplicated, and per 200-point band of the players' mean
+//!   rating a fixed sample: the games whose SHA-256 of White|Black|Date|Event|Round sorts
+//!   first. Nothing depends on file order beyond the tie of equal keys (dropped as duplicates).
+//! - Fit: each side's counted decisions go to the bucket nearest the mover's rating, per
+//!   difficulty class, as the self-play calibration does; φ from three-game pseudo-performances.
+//! - Between-event spread τ: DerSimonian–Laird's moment estimate over the training games'
+//!   events, so a z-score also counts the uncertainty of a field's level that no number of
+//!   decisions averages away (a national scale, an era, the opening fashion of a generation).
+//! - Report: on events left out of the fit, per band, the z-scores' mean, spread and tails, and
+//!   the Watch rate against the policy's nominal rate.
+
+use crate::baseline::{Baseline, Bucket};
+use crate::cache::PositionCache;
+use crate::calibrate::{GAP_CLASSES_CP, Sums, bucket_of, class, inflation};
+use crate::filter::{Counted, FilterConfig};
+use crate::pgn::Game;
+use crate::policy::{FlagLevel, Policy};
+use crate::screen::{Analyser, Ratings, Versions, performances};
+use crate::stats::{Phi, Tally, Tau, normal_tail};
+use crate::uci::{EngineError, EnginePool, EngineProfile};
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+use std::collections::{BTreeMap, HashSet};
+use std::path::Path;
+use std::sync::Arc;
+
+/// Words in an Event or Site tag (compared in lower case) that mark a game as not classical:
+/// faster time controls, exhibitions, variants and tie-breaks.
+pub const NOT_CLASSICAL: [&str; 27] = [
+    "rapid",
+    "blitz",
+    "bullet",
+    "blind",
+    "simul",
+    "online",
+    "960",
+    "random",
+    "armageddon",
+    "lightning",
+    "speed",
+    "exhib",
+    "internet",
+    "playoff",
+    "play-off",
+    "tiebreak",
+    "tie-break",
+    "active",
+    "quick",
+    "basque",
+    "advanced",
+    "freestyle",
+    "odds",
+    "g/",
+    "k.o.",
+    "knockout",
+    "fast",
+];
+
+/// Which human games a baseline is fitted on.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Selection {
+    pub classical_only: bool,
+    /// Games dated before this year (or undated) are left out.
+    pub since: Option<u16>,
+    /// At most this many games per 200-point band of the mean rating.
+    pub per_band: usize,
+    /// Bands from `lowest` to `highest` (their lower ends).
+    pub lowest: u16,
+    pub highest: u16,
+    /// Shorter games are left out (fewer than this many plies).
+    pub min_plies: usize,
+}
+
+/// Classical by its tags: no word of [`NOT_CLASSICAL`] in Event or Site, and a PGN
+/// TimeControl "base+increment", when tagged so, worth at least 60 minutes for 60 moves.
+pub fn is_classical(g: &Game) -> bool {
+    let tags = format!("{} {}", g.event, g.site).to_lowercase();
+    if NOT_CLASSICAL.iter().any(|w| tags.contains(w)) {
+        return false;
+    }
+    let mut parts = g.time_control.splitn(2, '+');
+    let base = parts.next().and_then(|b| b.parse::<u64>().ok());
+    let inc = match parts.next() {
+        None => Some(0),
+        Some(i) => i.parse::<u64>().ok(),
+    };
+    match (base, inc) {
+        (Some(b), Some(i)) => b + 60 * i >= 3600,
+        _ => true,
+    }
+}
+
+/// The year of the Date tag, when it has one.
+pub fn year(g: &Game) -> Option<u16> {
+    let y = g.date.get(..4)?;
+    if y.bytes().all(|b| b.is_ascii_digit()) {
+        y.parse().ok()
+    } else {
+        None
+    }
+}
+
+/// What identifies a game across collections: White|Black|Date|Event|Round.
+pub fn identity(g: &Game) -> String {
+    [&g.white, &g.black, &g.date, &g.event, &g.round]
+        .map(|s| s.as_str())
+        .join("|")
+}
+
+/// A game taken for the fit, with the event it belongs to ("file: event").
+#[derive(Debug, Clone)]
+pub struct Taken {
+    pub event: String,
+    pub game: Game,
+}
+
+/// What the selection did, for the artefact's provenance.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SelectionCounts {
+    pub read: u64,
+    pub unrated: u64,
+    pub not_classical: u64,
+    pub before_since: u64,
+    pub outside_bands: u64,
+    pub short: u64,
+    pub duplicates: u64,
+    /// Candidates and games taken per band (lower end).
+    pub candidates: BTreeMap<u16, u64>,
+    pub taken: BTreeMap<u16, u64>,
+}
+
+/// The games of `files` (name, games) that `sel` takes, in band order then key order.
+pub fn select(files: &[(String, Vec<Game>)], sel: &Selection) -> (Vec<Taken>, SelectionCounts) {
+    let mut counts = SelectionCounts::default();
+    let mut seen = HashSet::new();
+    let mut bands: BTreeMap<u16, Vec<(String, Taken)>> = BTreeMap::new();
+    for (file, games) in files {
+        for g in games {
+            counts.read += 1;
+            let (Some(w), Some(b)) = (g.white_elo, g.black_elo) else {
+                counts.unrated += 1;
+                continue;
+            };
+            if sel.classical_only && !is_classical(g) {
+                counts.not_classical += 1;
+                continue;
+            }
+            if let Some(since) = sel.since
+                && year(g).is_none_or(|y| y < since)
+            {
+                counts.before_since += 1;
+                continue;
+            }
+            let band = (w / 2 + b / 2) / 200 * 200;
+            if band < sel.lowest || band > sel.highest {
+                counts.outside_bands += 1;
+                continue;
+            }
+            if g.plies.len() < sel.min_plies {
+                counts.short += 1;
+                continue;
+            }
+            let id = identity(g);
+            if !seen.insert(id.clone()) {
+                counts.duplicates += 1;
+                continue;
+            }
+            let key = crate::uci::hex(&Sha256::digest(id.as_bytes()));
+            bands.entry(band).or_default().push((
+                key,
+                Taken {
+                    event: format!("{file}: {}", g.event),
+                    game: g.clone(),
+                },
+            ));
+        }
+    }
+    let mut out = Vec::new();
+    for (band, mut cands) in bands {
+        counts.candidates.insert(band, cands.len() as u64);
+        cands.sort_by(|a, b| a.0.cmp(&b.0));
+        cands.truncate(sel.per_band);
+        counts.taken.insert(band, cands.len() as u64);
+        out.extend(cands.into_iter().map(|(_, t)| t));
+    }
+    (out, counts)
+}
+
+/// A held-out file as events for the report: one event per file, whatever its Event tags say
+/// (broadcast exports name each game's chapter there), and the games of a player in it one
+/// performance.
+pub fn events_of(file: &str, games: Vec<Game>) -> Vec<(String, Vec<Game>)> {
+    vec![(file.to_string(), games)]
+}
+
+/// Between-group variance of the per-decision residual by DerSimonian and Laird's moment
+/// estimator; `groups` gives each group's (decisions, observed − expected, variance) in one
+/// unit. The answer is τ in that unit per decision, rounded up.
+pub fn dersimonian_laird(groups: &[(u64, f64, f64)]) -> u32 {
+    let mut items: Vec<(f64, f64)> = Vec::new(); // (residual per decision, weight)
+    for &(n, diff, var) in groups {
+        if n == 0 || var <= 0.0 {
+            continue;
+        }
+        let n = n as f64;
+        items.push((diff / n, n * n / var));
+    }
+    if items.len() < 2 {
+        return 0;
+    }
+    let s1: f64 = items.iter().map(|(_, w)| w).sum();
+    let s2: f64 = items.iter().map(|(_, w)| w * w).sum();
+    let mean = items.iter().map(|(r, w)| r * w).sum::<f64>() / s1;
+    let q: f64 = items.iter().map(|(r, w)| w * (r - mean) * (r - mean)).sum();
+    let tau2 = (q - (items.len() - 1) as f64) / (s1 - s2 / s1);
+    if tau2 <= 0.0 {
+        0
+    } else {
+        libm::ceil(libm::sqrt(tau2)) as u32
+    }
+}
+
+/// τ per indicator over the tallies of the training events (φ applied to their variances).
+pub fn between_events(groups: &[Tally], phi: &Phi) -> Tau {
+    let scaled = |v: f64, phi: u32| v * f64::from(phi) / 1000.0;
+    let of = |f: &dyn Fn(&Tally) -> (f64, f64)| {
+        let rows: Vec<(u64, f64, f64)> = groups
+            .iter()
+            .map(|t| {
+                let (d, v) = f(t);
+                (t.n, d, v)
+            })
+            .collect();
+        dersimonian_laird(&rows)
+    };
+    let rate = |count: u64, exp: u64| count as f64 * 1e6 - exp as f64;
+    Tau {
+        mm_ppm: of(&|t| {
+            (
+                rate(t.mm, t.exp_mm_ppm),
+                scaled(t.var_mm_ppm2 as f64, phi.mm),
+            )
+        }),
+        ev_ppm: of(&|t| {
+            (
+                rate(t.ev, t.exp_ev_ppm),
+                scaled(t.var_ev_ppm2 as f64, phi.ev),
+            )
+        }),
+        t3_ppm: of(&|t| {
+            (
+                rate(t.t3, t.exp_t3_ppm),
+                scaled(t.var_t3_ppm2 as f64, phi.t3),
+            )
+        }),
+        asd_e4: of(&|t| {
+            (
+                (t.exp_delta_e4 - t.delta_sum_e4) as f64,
+                scaled(t.var_delta_e8 as f64, phi.asd),
+            )
+        }),
+    }
+}
+
+/// Moments and tails of one indicator's z over a set of performances (hundredths; counts).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Moments {
+    pub mean_e2: i32,
+    pub sd_e2: i32,
+    pub at_least_2: u32,
+    pub at_least_3: u32,
+    pub at_least_4: u32,
+}
+
+fn moments(zs: &[i32]) -> Moments {
+    if zs.is_empty() {
+        return Moments::default();
+    }
+    let n = zs.len() as f64;
+    let mean = zs.iter().map(|&z| f64::from(z)).sum::<f64>() / n;
+    let var = zs
+        .iter()
+        .map(|&z| (f64::from(z) - mean).powi(2))
+        .sum::<f64>()
+        / n;
+    let over = |t: i32| zs.iter().filter(|&&z| z >= t).count() as u32;
+    Moments {
+        mean_e2: libm::round(mean) as i32,
+        sd_e2: libm::round(libm::sqrt(var)) as i32,
+        at_least_2: over(200),
+        at_least_3: over(300),
+        at_least_4: over(400),
+    }
+}
+
+/// One row of the report: the held-out performances of a band (or all of them).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ReportRow {
+    /// "1400-1599", or "all".
+    pub band: String,
+    pub performances: u32,
+    pub decisions: u64,
+    pub z_mm: Moments,
+    pub z_ev: Moments,
+    pub z_t3: Moments,
+    pub z_asd: Moments,
+    pub z_combined: Moments,
+    /// Performances the policy would raise to Watch (or higher).
+    pub watch: u32,
+}
+
+/// The calibration report of spec §7.4 on held-out events.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Report {
+    pub held_out_events: Vec<String>,
+    /// Only performances with at least this many counted decisions (the policy's minimum for
+    /// any flag) are judged.
+    pub min_counted: u64,
+    pub nominal_watch_per_mille: u32,
+    pub rows: Vec<ReportRow>,
+    pub all: ReportRow,
+    /// Every criterion that failed; empty when the report passes.
+    pub failures: Vec<String>,
+}
+
+impl Report {
+    pub fn passes(&self) -> bool {
+        self.failures.is_empty()
+    }
+}
+
+fn row(band: String, perfs: &[(u64, crate::stats::Indicators, FlagLevel)]) -> ReportRow {
+    let col = |f: &dyn Fn(&crate::stats::Indicators) -> i32| {
+        moments(&perfs.iter().map(|(_, z, _)| f(z)).collect::<Vec<_>>())
+    };
+    ReportRow {
+        band,
+        performances: perfs.len() as u32,
+        decisions: perfs.iter().map(|(n, _, _)| n).sum(),
+        z_mm: col(&|z| z.z_mm),
+        z_ev: col(&|z| z.z_ev),
+        z_t3: col(&|z| z.z_t3),
+        z_asd: col(&|z| z.z_asd),
+        z_combined: col(&|z| z.z_combined),
+        watch: perfs
+            .iter()
+            .filter(|(_, _, l)| *l >= FlagLevel::Watch)
+            .count() as u32,
+    }
+}
+
+/// The §7.4 criteria on the pooled held-out performances, for each single indicator: mean
+/// within ±0.10, standard deviation within 0.90-1.10, the share at 2 or more within a factor
+/// 2 of the normal tail, and at 3 or more no more than twice the normal tail (from below only
+/// where at least 5 are expected: a few hundred performances cannot show a 0.13 % tail). Per
+/// band, the Watch rate at or below the policy's nominal rate.
+fn judge(report: &mut Report) {
+    let all = report.all.clone();
+    let n = f64::from(all.performances);
+    if all.performances == 0 {
+        report.failures.push("no held-out performance".into());
+        return;
+    }
+    for (name, m) in [
+        ("z_mm", &all.z_mm),
+        ("z_ev", &all.z_ev),
+        ("z_t3", &all.z_t3),
+        ("z_asd", &all.z_asd),
+    ] {
+        if m.mean_e2.abs() > 10 {
+            report.failures.push(format!(
+                "{name}: mean {:.2} outside ±0.10",
+                f64::from(m.mean_e2) / 100.0
+            ));
+        }
+        if !(90..=110).contains(&m.sd_e2) {
+            report.failures.push(format!(
+                "{name}: standard deviation {:.2} outside 0.90-1.10",
+                f64::from(m.sd_e2) / 100.0
+            ));
+        }
+        for (t, count) in [(2.0, m.at_least_2), (3.0, m.at_least_3)] {
+            let expected = n * normal_tail(t);
+            let seen = f64::from(count);
+            if seen > 2.0 * expected.max(0.5) || (expected >= 5.0 && seen < expected / 2.0) {
+                report.failures.push(format!(
+                    "{name}: {count} of {} at {t:.0} or more, against {expected:.1} expected",
+                    all.performances
+                ));
+            }
+        }
+    }
+    for r in report.rows.iter().chain([&all]) {
+        if u64::from(r.watch) * 1000
+            > u64::from(report.nominal_watch_per_mille) * u64::from(r.performances)
+        {
+            report.failures.push(format!(
+                "band {}: {} of {} performances raise Watch, above the nominal {} per mille",
+                r.band, r.watch, r.performances, report.nominal_watch_per_mille
+            ));
+        }
+    }
+}
+
+/// The report of `baseline` on `events` (each analysed in `decisions`), judged by `policy`.
+pub fn report(
+    baseline: &Baseline,
+    policy: &Policy,
+    binary_sha256: &str,
+    events: &[(String, Vec<Game>)],
+    decisions: &[Vec<Vec<crate::filter::Decision>>],
+) -> Report {
+    let versions = Versions::new(baseline, policy, binary_sha256);
+    let mut by_band: BTreeMap<u16, Vec<(u64, crate::stats::Indicators, FlagLevel)>> =
+        BTreeMap::new();
+    let mut every = Vec::new();
+    for ((_, games), ds) in events.iter().zip(decisions) {
+        for p in performances(games, ds, &Ratings::new(), baseline, policy, &versions) {
+            let Some(r) = p.rating else { continue };
+            if p.counted < policy.min_counted_decisions {
+                continue;
+            }
+            let item = (p.counted, p.indicators, p.level);
+            by_band.entry(r / 200 * 200).or_default().push(item);
+            every.push(item);
+        }
+    }
+    let mut report = Report {
+        held_out_events: events.iter().map(|(n, _)| n.clone()).collect(),
+        min_counted: policy.min_counted_decisions,
+        nominal_watch_per_mille: policy.nominal_false_watch_per_mille,
+        rows: by_band
+            .iter()
+            .map(|(b, ps)| row(format!("{b}-{}", b + 199), ps))
+            .collect(),
+        all: row("all".into(), &every),
+        failures: Vec::new(),
+    };
+    judge(&mut report);
+    report
+}
+
+/// A fitted baseline and its report.
+pub struct Fitted {
+    pub baseline: Baseline,
+    pub report: Report,
+}
+
+/// Fits the quick baseline on `train` and reports on `held_out` (spec §7.2, §7.4). `sources`
+/// (files, SHA-256, the selection) is recorded in the artefact; the games are not. The report
+/// is written into the artefact's provenance, so its hash is the artefact's.
+#[allow(clippy::too_many_arguments)]
+pub async fn calibrate_human(
+    engine: &Path,
+    profile: EngineProfile,
+    filter: FilterConfig,
+    ratings: &[u16],
+    train: &[Taken],
+    held_out: &[(String, Vec<Game>)],
+    workers: usize,
+    cache: Arc<PositionCache>,
+    version: &str,
+    sources: serde_json::Value,
+    progress: &(dyn Fn(usize, usize) + Sync),
+) -> Result<Fitted, EngineError> {
+    let pool = EnginePool::start(engine, profile.clone(), workers).await?;
+    let binary = pool.binary_sha256().to_string();
+    let analyser = Analyser {
+        pool,
+        cache,
+        filter: filter.clone(),
+    };
+    let total = train.len() + held_out.iter().map(|(_, g)| g.len()).sum::<usize>();
+    let done = std::sync::atomic::AtomicUsize::new(0);
+    let tick = || {
+        progress(
+            done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1,
+            total,
+        )
+    };
+    let games: Vec<Game> = train.iter().map(|t| t.game.clone()).collect();
+    let analysed = analyser.games(&games, &tick).await?;
+    let mut held_decisions = Vec::new();
+    for (_, gs) in held_out {
+        held_decisions.push(analyser.games(gs, &tick).await?);
+    }
+
+    let half = ratings
+        .windows(2)
+        .map(|w| (w[1] - w[0]) / 2)
+        .min()
+        .unwrap_or(100);
+    let bucket_of_rating = |r: Option<u16>| {
+        let r = r?;
+        ratings.iter().position(|&c| r + half >= c && r < c + half)
+    };
+    // Each game-side's counted decisions with its bucket and event, in selection order.
+    let mut sides: Vec<(usize, &str, Vec<Counted>)> = Vec::new();
+    let mut games_per = vec![0u32; ratings.len()];
+    for (t, ds) in train.iter().zip(&analysed) {
+        for (elo, white) in [(t.game.white_elo, true), (t.game.black_elo, false)] {
+            let Some(b) = bucket_of_rating(elo) else {
+                continue;
+            };
+            games_per[b] += 1;
+            let own = ds
+                .iter()
+                .filter(|d| d.white == white)
+                .filter_map(|d| d.counted)
+                .collect();
+            sides.push((b, &t.event, own));
+        }
+    }
+    let mut all = vec![Sums::default(); GAP_CLASSES_CP.len()];
+    let mut per_bucket = vec![vec![Sums::default(); GAP_CLASSES_CP.len()]; ratings.len()];
+    for (b, _, own) in &sides {
+        for c in own {
+            per_bucket[*b][class(c.gap_cp)].add(c);
+            all[class(c.gap_cp)].add(c);
+        }
+    }
+    let buckets: Vec<Bucket> = per_bucket
+        .iter()
+        .enumerate()
+        .map(|(b, sums)| bucket_of(ratings[b], games_per[b], sums))
+        .collect();
+    let unrated = bucket_of(0, games_per.iter().sum(), &all);
+    let tally_of = |b: usize, own: &[Counted], t: &mut Tally| {
+        for c in own {
+            t.add(c, &buckets[b].cells[class(c.gap_cp)].expect);
+        }
+    };
+    // φ: pseudo-performances of three consecutive game-sides of one bucket.
+    let mut pseudo = Vec::new();
+    for b in 0..ratings.len() {
+        let own: Vec<&Vec<Counted>> = sides.iter().filter(|s| s.0 == b).map(|s| &s.2).collect();
+        for chunk in own.chunks(3).filter(|c| c.len() == 3) {
+            let mut t = Tally::default();
+            chunk.iter().for_each(|o| tally_of(b, o, &mut t));
+            pseudo.push(t);
+        }
+    }
+    let phi_milli = inflation(&pseudo);
+    // τ: one tally per training event.
+    let mut per_event: BTreeMap<&str, Tally> = BTreeMap::new();
+    for (b, event, own) in &sides {
+        tally_of(*b, own, per_event.entry(event).or_default());
+    }
+    let event_tallies: Vec<Tally> = per_event.values().copied().collect();
+    let tau = between_events(&event_tallies, &phi_milli);
+
+    let mut baseline = Baseline {
+        format: 1,
+        version: version.to_string(),
+        quality: "Provisional".into(),
+        what_it_is: "Expected engine-agreement rates and scaled losses of rated human players in classical games, per rating bucket and difficulty class, fitted on public game collections, with the spread of a field's level between events".into(),
+        what_it_is_not: "Not a Production baseline (spec §7.3): its buckets hold far fewer than 300 reference performances, and the collections mix rating scales (FIDE and a national federation's) and eras; every result judged against it is Provisional (Watch flags at most). Its calibration report on held-out events is in how_made".into(),
+        how_made: serde_json::Value::Null,
+        engine_profile_id: profile.id(),
+        engine_profile: profile,
+        engine_binary_sha256: binary.clone(),
+        filter,
+        gap_classes_cp: GAP_CLASSES_CP.to_vec(),
+        phi_milli,
+        tau,
+        buckets,
+        unrated,
+    };
+    let report = report(
+        &baseline,
+        &Policy::shipped(),
+        &binary,
+        held_out,
+        &held_decisions,
+    );
+    baseline.how_made = serde_json::json!({
+        "method": "human games (selection below) analysed with the engine profile below; each side's counted decisions tallied in the bucket nearest the mover's rating (within half a bucket) and per difficulty class; cells with fewer than 30 decisions take the bucket's pooled values; phi = mean square of the z's of pseudo-performances of three consecutive game-sides of one bucket (floored at 1); tau = DerSimonian-Laird between-event spread of the per-decision residuals over the training events (file and Event tag), with phi applied; z = (observed - expected) / sqrt(phi * binomial variance + (tau * decisions)^2)",
+        "sources": sources,
+        "games": train.len(),
+        "training_events": event_tallies.len(),
+        "performances_for_phi": pseudo.len(),
+        "calibration_report": report,
+        "calibration_report_passes": report.passes(),
+    });
+    Ok(Fitted { baseline, report })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn game(event: &str, tc: &str, date: &str) -> Game {
+        let text = format!(
+            "[Event \"{event}\"]\n[Site \"?\"]\n[Date \"{date}\"]\n[White \"A\"]\n[Black \"B\"]\n[WhiteElo \"2000\"]\n[BlackElo \"2010\"]\n[TimeControl \"{tc}\"]\n[Result \"*\"]\n\n1. e4 e5 *\n"
+        );
+        crate::pgn::parse(text.as_bytes(), "t", 1 << 20)
+            .expect("a test game parses")
+            .remove(0)
+    }
+
+    #[test]
+    fn classical_is_read_from_the_tags() {
+        assert!(is_classical(&game("Open A", "?", "2020.01.01")));
+        assert!(is_classical(&game("Open A", "5400+30", "2020.01.01")));
+        assert!(is_classical(&game("Open A", "40/7200:3600", "2020.01.01")));
+        assert!(!is_classical(&game("World Rapid", "?", "2020.01.01")));
+        assert!(!is_classical(&game("Club night", "900+10", "2020.01.01")));
+        assert!(!is_classical(&game("Open A", "180+2", "2020.01.01")));
+        assert_eq!(year(&game("x", "?", "2019.??.??")), Some(2019));
+        assert_eq!(year(&game("x", "?", "????.??.??")), None);
+    }
+
+    #[test]
+    fn selection_samples_by_key_and_drops_duplicates() {
+        let mut games = Vec::new();
+        for i in 0..10 {
+            let mut g = game(&format!("Open {i}"), "?", "2021.05.01");
+            g.plies = std::iter::repeat_n(g.plies[0].clone(), 40).collect();
+            games.push(g);
+        }
+        let twice = games[3].clone();
+        let sel = Selection {
+            classical_only: true,
+            since: Some(2000),
+            per_band: 4,
+            lowest: 1400,
+            highest: 2800,
+            min_plies: 40,
+        };
+        let files = vec![
+            ("a.pgn".to_string(), games.clone()),
+            ("b.pgn".to_string(), vec![twice]),
+        ];
+        let (taken, counts) = select(&files, &sel);
+        assert_eq!(counts.duplicates, 1);
+        assert_eq!(counts.candidates.get(&2000), Some(&10));
+        assert_eq!(taken.len(), 4);
+        // The same games whatever the order of the files' games.
+        let mut reversed = games;
+        reversed.reverse();
+        let (again, _) = select(&[("a.pgn".to_string(), reversed)], &sel);
+        let ids = |v: &[Taken]| v.iter().map(|t| identity(&t.game)).collect::<Vec<_>>();
+        assert_eq!(ids(&taken), ids(&again));
+        let (old, c) = select(
+            &files,
+            &Selection {
+                since: Some(2022),
+                ..sel
+            },
+        );
+        assert!(old.is_empty());
+        assert_eq!(c.before_since, 11);
+    }
+
+    #[test]
+    fn between_event_spread_is_zero_for_homogeneous_groups_and_found_when_levels_differ() {
+        // Residuals of 0.9 standard errors, less than sampling noise alone gives: τ = 0.
+        let same: Vec<(u64, f64, f64)> = (0..20)
+            .map(|i| (100, if i % 2 == 0 { 36.0 } else { -36.0 }, 1600.0))
+            .collect();
+        assert_eq!(dersimonian_laird(&same), 0);
+        // Levels that differ by ±50 per decision with tiny sampling variance: τ ≈ 50.
+        let apart: Vec<(u64, f64, f64)> = (0..20)
+            .map(|i| (100, if i % 2 == 0 { 50.0 } else { -50.0 } * 100.0, 100.0))
+            .collect();
+        let tau = dersimonian_laird(&apart);
+        assert!((50..=53).contains(&tau), "τ {tau}");
+    }
+
+    #[test]
+    fn a_level_shift_of_tau_stays_near_one_z_however_long_the_performance() {
+        // A field playing τ above the baseline: without τ its z grows with √n, with τ it stays
+        // below 1 at every length.
+        let e = crate::stats::Expectation {
+            mm_ppm: 500_000,
+            ev_ppm: 500_000,
+            t3_ppm: 800_000,
+            delta_mean_e4: 500,
+            delta_var_e8: 250_000,
+        };
+        let tau = Tau {
+            mm_ppm: 50_000,
+            ..Tau::default()
+        };
+        for n in [100u64, 400, 1600] {
+            let mut t = Tally::default();
+            for i in 0..n {
+                let hit = i % 20 < 11; // 55 %, 5 points above the expected 50 %
+                t.add(
+                    &Counted {
+                        mm: hit,
+                        ev: hit,
+                        t3: true,
+                        cpl: 0,
+                        delta_e4: 500,
+                        gap_cp: 5,
+                    },
+                    &e,
+                );
+            }
+            let plain = t.indicators(&Phi::default()).z_mm;
+            let with = t.indicators_with(&Phi::default(), &tau).z_mm;
+            assert!(with < 100 && with > 0, "n {n}: {with}");
+            assert!(plain >= with);
+        }
+    }
+}
