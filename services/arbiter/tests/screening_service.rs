@@ -650,6 +650,20 @@ async fn screening_replays_bit_for_bit_and_refuses_bad_games() {
         status.success() && took < Duration::from_secs(10),
         "{status:?} after {took:?}"
     );
+    // The positions analysed so far were kept in the data folder, one file per engine build,
+    // and the restarted service starts with them.
+    let cached: Vec<PathBuf> = std::fs::read_dir(data.join("screening-cache"))
+        .expect("the screening cache folder")
+        .map(|e| e.expect("an entry").path())
+        .collect();
+    assert_eq!(cached.len(), 1, "{cached:?}");
+    let name = cached[0].file_name().unwrap().to_string_lossy().to_string();
+    assert!(
+        name.starts_with("positions-") && name.ends_with(".jsonl"),
+        "{name}"
+    );
+    let kept = std::fs::read_to_string(&cached[0]).unwrap().lines().count();
+    assert!(kept > 100, "{kept} positions kept");
     server.restart();
     tokio::time::sleep(Duration::from_secs(3)).await;
     let after = raw_events(&server.grpc, tid).await.len();
@@ -658,6 +672,13 @@ async fn screening_replays_bit_for_bit_and_refuses_bad_games() {
         before,
         "events appended again after a restart:\n{}",
         server.log()
+    );
+    let log = server.log();
+    assert!(
+        log.lines()
+            .any(|l| l.contains("screening cache loaded")
+                && l.contains(&format!("positions={kept}"))),
+        "the restarted service did not load the {kept} kept positions:\n{log}"
     );
 }
 

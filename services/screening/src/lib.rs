@@ -70,6 +70,9 @@ pub struct Config {
     pub deep_nodes: u64,
     /// Engine processes per test (one thread each).
     pub workers: usize,
+    /// Where the position cache is kept across restarts, one file per engine binary (an
+    /// upgraded engine starts a new file); `None`: in memory only.
+    pub cache_dir: Option<PathBuf>,
 }
 
 impl Default for Config {
@@ -79,6 +82,7 @@ impl Default for Config {
             nodes: arbiter_screening::uci::EngineProfile::quick().nodes,
             deep_nodes: arbiter_screening::uci::EngineProfile::full().nodes,
             workers: 1,
+            cache_dir: None,
         }
     }
 }
@@ -88,6 +92,9 @@ pub struct Engines {
     config: Config,
     engine: Result<PathBuf, String>,
     cache: Arc<PositionCache>,
+    /// The cache's file and the number of positions it held when last written (the lock also
+    /// keeps two writes from racing on the temporary file).
+    cache_file: Option<(PathBuf, std::sync::Mutex<usize>)>,
     quick: OnceCell<Arc<Screener>>,
     deep: OnceCell<Arc<Screener>>,
 }
@@ -105,12 +112,45 @@ impl Engines {
                     Err(format!("engine {}: no such file", p.display()))
                 }
             });
+        let (cache, cache_file) = match (&engine, &config.cache_dir) {
+            (Ok(binary), Some(dir)) => open_cache(binary, dir),
+            _ => (PositionCache::new(), None),
+        };
         Engines {
             config,
             engine,
-            cache: Arc::new(PositionCache::new()),
+            cache: Arc::new(cache),
+            cache_file,
             quick: OnceCell::new(),
             deep: OnceCell::new(),
+        }
+    }
+
+    /// Writes the position cache to its file if it grew since the last write. A failure is
+    /// logged: the cache only saves work, it decides nothing.
+    pub fn persist(&self) {
+        let Some((path, saved)) = &self.cache_file else {
+            return;
+        };
+        let mut saved = saved.lock().expect("cache file lock");
+        let len = self.cache.len();
+        if len == *saved {
+            return;
+        }
+        match self.cache.save(path) {
+            Ok(()) => {
+                debug!(positions = len, file = %path.display(), "screening cache written");
+                *saved = len;
+            }
+            Err(e) => warn!(error = %e, "cannot write the screening cache"),
+        }
+    }
+
+    /// [`Engines::persist`] off the async threads.
+    pub async fn persist_in_background(self: &Arc<Self>) {
+        let me = self.clone();
+        if let Err(e) = tokio::task::spawn_blocking(move || me.persist()).await {
+            warn!(error = %e, "writing the screening cache stopped");
         }
     }
 
@@ -152,6 +192,39 @@ impl Engines {
     pub async fn deep(&self) -> Result<Arc<Screener>, String> {
         self.pool(Tier::Full).await
     }
+}
+
+/// The cache file of `binary` in `dir` (named by the first 16 hex digits of the binary's
+/// SHA-256: positions analysed by another engine build are never reused), loaded. An unreadable
+/// file is logged and set aside (`.unreadable`), and the cache starts empty.
+fn open_cache(
+    binary: &std::path::Path,
+    dir: &std::path::Path,
+) -> (PositionCache, Option<(PathBuf, std::sync::Mutex<usize>)>) {
+    let sha = match arbiter_screening::uci::binary_sha256(binary) {
+        Ok(s) => s,
+        Err(e) => {
+            warn!(error = %e, "screening cache kept in memory only");
+            return (PositionCache::new(), None);
+        }
+    };
+    if let Err(e) = std::fs::create_dir_all(dir) {
+        warn!(error = %e, dir = %dir.display(), "screening cache kept in memory only");
+        return (PositionCache::new(), None);
+    }
+    let path = dir.join(format!("positions-{}.jsonl", &sha[..16]));
+    let cache = match PositionCache::load(&path) {
+        Ok(c) => c,
+        Err(e) => {
+            let aside = path.with_extension("jsonl.unreadable");
+            let _ = std::fs::rename(&path, &aside);
+            error!(error = %e, moved_to = %aside.display(), "screening cache unreadable; starting empty");
+            PositionCache::new()
+        }
+    };
+    info!(positions = cache.len(), file = %path.display(), "screening cache loaded");
+    let len = cache.len();
+    (cache, Some((path, std::sync::Mutex::new(len))))
 }
 
 /// Counters, for tests and logs.
@@ -238,7 +311,9 @@ impl Worker {
                 return Ok(());
             }
             let screener = self.engines.quick().await?;
-            let out = screener.answer(&folded.state, &games, closed.round).await?;
+            let out = screener.answer(&folded.state, &games, closed.round).await;
+            self.engines.persist_in_background().await;
+            let out = out?;
             if out.is_empty() {
                 self.stats.nothing_to_append.fetch_add(1, Ordering::Relaxed);
                 return Ok(());

@@ -287,10 +287,9 @@ impl Screening for ScreeningService {
                 .take_while(|e| e.version <= current.version)
                 .collect();
             let games = answer::submitted_through(&events, through);
-            let out = screener
-                .answer(&current.state, &games, through)
-                .await
-                .map_err(Status::unavailable)?;
+            let out = screener.answer(&current.state, &games, through).await;
+            self.engines.persist_in_background().await;
+            let out = out.map_err(Status::unavailable)?;
             if !out.is_empty() {
                 crate::append(
                     self.store.log(),

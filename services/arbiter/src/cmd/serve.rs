@@ -185,6 +185,7 @@ async fn serve(a: ServeArgs) -> Result<(), Exit> {
                     nodes: a.screening_nodes,
                     deep_nodes: a.screening_full_nodes,
                     workers: usize::from(a.screening_workers),
+                    cache_dir: Some(a.log.data.join("screening-cache")),
                 },
             ),
         }
