@@ -545,7 +545,7 @@ async fn round_robin_refusals_and_withdrawals() {
     // C.05 §6.6, 6 players, 5 games each. Player 6 withdraws from round 3 after 2 games (less
     // than 50 %): the points scored by or against him do not count. Player 6 of the other
     // event withdraws from round 4 after 3 games (50 % or more): his results stand and his
-    // remaining games are forfeits won by his opponents.
+    // remaining games are forfeits won by his opponents, recorded with each pairing.
     for (tid, from_round) in [("rr-w-below", 3u32), ("rr-w-above", 4)] {
         create(&mut c, tid, false, 5).await;
         register(&mut c, tid, 6).await;
@@ -567,14 +567,29 @@ async fn round_robin_refusals_and_withdrawals() {
             assert_eq!(&round_of(&proposal(&mut c, tid, round).await), round_want);
             publish(&mut c, tid, round, vec![]).await.unwrap();
             for (k, &(w, b)) in round_want.0.iter().enumerate() {
-                let r = if round >= from_round && w == 6 {
-                    BoardResult::BlackWinsForfeit
-                } else if round >= from_round && b == 6 {
-                    BoardResult::WhiteWinsForfeit
-                } else {
-                    BoardResult::WhiteWins
-                };
-                result(&mut c, tid, round, k as u32 + 1, r).await;
+                let board = k as u32 + 1;
+                if round >= from_round && (w == 6 || b == 6) {
+                    // The withdrawn player's game was recorded as a forfeit with the pairing;
+                    // entering it again is refused.
+                    let (res, wc, bc) = wire(BoardResult::WhiteWins);
+                    let e =
+                        c.rd.record_result(rd::RecordResultRequest {
+                            header: header(tid, &format!("again-{round}-{board}")),
+                            round,
+                            board,
+                            result: res,
+                            white_code: wc,
+                            black_code: bc,
+                        })
+                        .await
+                        .unwrap_err();
+                    assert!(
+                        e.message().contains("already"),
+                        "{tid}: round {round} board {board}: {e:?}"
+                    );
+                    continue;
+                }
+                result(&mut c, tid, round, board, BoardResult::WhiteWins).await;
             }
             close(&mut c, tid, round).await;
         }

@@ -1195,7 +1195,8 @@ impl Decider<'_> {
             }
         };
         let (boards, unpaired) = self.check_pairing(c.round, &pairs, bye)?;
-        Ok(vec![Event::PairingPublished(PairingPublished {
+        let forfeits = self.withdrawal_forfeits(c.round, &boards);
+        let mut events = vec![Event::PairingPublished(PairingPublished {
             round: c.round,
             proposal_version: if proposal.is_some() {
                 c.proposal_version
@@ -1206,7 +1207,43 @@ impl Decider<'_> {
             unpaired,
             manually_changed,
             note,
-        })])
+        })];
+        events.extend(forfeits);
+        Ok(events)
+    }
+
+    /// A round robin keeps a withdrawn player's games on the schedule (C.05 §6.6): each is a
+    /// forfeit, recorded with the pairing so nobody has to enter it ("-" for the withdrawn
+    /// player, "+" for the opponent; "-/-" when both withdrew). Whether his results count in
+    /// the standings is the 50 % rule's business, not this one's. Nothing in a Swiss event,
+    /// where a withdrawn player is not paired.
+    fn withdrawal_forfeits(&self, round: u32, boards: &[Board]) -> Vec<Event> {
+        if self.t.pairing_system.is_swiss() {
+            return Vec::new();
+        }
+        let gone: BTreeSet<PlayerId> = self
+            .s
+            .withdrawals()
+            .into_iter()
+            .filter(|&(_, from)| from <= round)
+            .map(|(pn, _)| pn)
+            .collect();
+        boards
+            .iter()
+            .filter_map(|b| {
+                let result = match (gone.contains(&b.white), gone.contains(&b.black)) {
+                    (true, true) => BoardResult::DoubleForfeit,
+                    (true, false) => BoardResult::BlackWinsForfeit,
+                    (false, true) => BoardResult::WhiteWinsForfeit,
+                    (false, false) => return None,
+                };
+                Some(Event::ResultRecorded(ResultRecorded {
+                    round,
+                    board: b.number,
+                    result,
+                }))
+            })
+            .collect()
     }
 
     /// Checks a pairing of `round` and numbers its boards; lists every player not on a board

@@ -119,6 +119,64 @@ fn a_withdrawn_players_games_stay_on_the_schedule() {
 }
 
 #[test]
+fn a_withdrawn_players_games_are_forfeits_recorded_with_the_pairing() {
+    use BoardResult::*;
+    let recorded = |events: &[Event]| -> Vec<(u32, BoardResult)> {
+        events
+            .iter()
+            .filter_map(|e| match e {
+                Event::ResultRecorded(r) => Some((r.board, r.result)),
+                _ => None,
+            })
+            .collect()
+    };
+    // Round 1 is 1-4 2-3. Player 4 withdrew: board 1 is +/- at publication, board 2 is
+    // played; the forfeit cannot be entered again, and the round closes with board 2's result.
+    let g = rr(3, &FOUR)
+        .cmd(withdraw(4, 1))
+        .cmd(start(1))
+        .cmd(propose_rr(1, &[(1, 4), (2, 3)], None));
+    let events = g.when(publish(1)).unwrap();
+    assert!(
+        matches!(events[0], Event::PairingPublished(_)),
+        "{events:?}"
+    );
+    assert_eq!(recorded(&events), vec![(1, WhiteWinsForfeit)]);
+    let published = g.cmd(publish(1));
+    assert!(matches!(
+        published.when(result(1, 1, WhiteWins)),
+        Err(DomainError::ResultAlreadyRecorded { board: 1, .. })
+    ));
+    assert!(published.when(close(1)).is_err());
+    assert!(published.cmd(result(1, 2, Draw)).when(close(1)).is_ok());
+    // White withdrawn: -/+; both: -/-. A withdrawal from a later round forfeits nothing yet.
+    let white_gone = rr(3, &FOUR)
+        .cmd(withdraw(1, 1))
+        .cmd(start(1))
+        .cmd(propose_rr(1, &[(1, 4), (2, 3)], None));
+    assert_eq!(
+        recorded(&white_gone.when(publish(1)).unwrap()),
+        vec![(1, BlackWinsForfeit)]
+    );
+    let both_gone = rr(3, &FOUR)
+        .cmd(withdraw(2, 1))
+        .cmd(withdraw(3, 1))
+        .cmd(withdraw(4, 2))
+        .cmd(start(1))
+        .cmd(propose_rr(1, &[(1, 4), (2, 3)], None));
+    assert_eq!(
+        recorded(&both_gone.when(publish(1)).unwrap()),
+        vec![(2, DoubleForfeit)]
+    );
+    // A Swiss event pairs no withdrawn player, so records nothing at publication.
+    let swiss = Given::with_players(5, 4)
+        .cmd(withdraw(4, 1))
+        .cmd(start(1))
+        .cmd(propose(1, 1, &[(1, 3)], Some(2)));
+    assert!(recorded(&swiss.when(publish(1)).unwrap()).is_empty());
+}
+
+#[test]
 fn withdrawals_below_half_are_cancelled_for_the_standings() {
     use BoardResult::*;
     // 4 players, 3 games each. Player 4 withdraws from round 2 after 1 game: 1 < 1.5.
