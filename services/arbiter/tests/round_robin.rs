@@ -256,16 +256,34 @@ async fn publish(
     .map(|_| ())
 }
 
-async fn result(c: &mut Clients, tid: &str, round: u32, board: u32, r: BoardResult) {
+async fn record(
+    c: &mut Clients,
+    tid: &str,
+    command: &str,
+    (round, board): (u32, u32),
+    r: BoardResult,
+) -> Result<(), tonic::Status> {
     let (res, wc, bc) = wire(r);
     c.rd.record_result(rd::RecordResultRequest {
-        header: header(tid, &format!("result-{round}-{board}")),
+        header: header(tid, command),
         round,
         board,
         result: res,
         white_code: wc,
         black_code: bc,
     })
+    .await
+    .map(|_| ())
+}
+
+async fn result(c: &mut Clients, tid: &str, round: u32, board: u32, r: BoardResult) {
+    record(
+        c,
+        tid,
+        &format!("result-{round}-{board}"),
+        (round, board),
+        r,
+    )
     .await
     .unwrap_or_else(|e| panic!("{tid}: result {round}.{board}: {e:?}"));
 }
@@ -571,16 +589,8 @@ async fn round_robin_refusals_and_withdrawals() {
                 if round >= from_round && (w == 6 || b == 6) {
                     // The withdrawn player's game was recorded as a forfeit with the pairing;
                     // entering it again is refused.
-                    let (res, wc, bc) = wire(BoardResult::WhiteWins);
-                    let e =
-                        c.rd.record_result(rd::RecordResultRequest {
-                            header: header(tid, &format!("again-{round}-{board}")),
-                            round,
-                            board,
-                            result: res,
-                            white_code: wc,
-                            black_code: bc,
-                        })
+                    let again = format!("again-{round}-{board}");
+                    let e = record(&mut c, tid, &again, (round, board), BoardResult::WhiteWins)
                         .await
                         .unwrap_err();
                     assert!(
