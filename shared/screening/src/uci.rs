@@ -219,14 +219,14 @@ impl Engine {
         Ok(())
     }
 
-    /// `ucinewgame`, the position, `go GO`; returns the candidates of the last complete
-    /// iteration (lines with bounds skipped) and the best move.
+    /// `ucinewgame`, the position, `go GO`; returns the candidates (see [`candidates_of`])
+    /// and the best move.
     pub async fn search(&mut self, position: &str, go: &str) -> Result<Analysis, EngineError> {
         self.send("ucinewgame").await?;
         self.ready().await?;
         self.send(&format!("position {position}")).await?;
         self.send(&format!("go {go}")).await?;
-        let mut by_pv: Vec<Option<Candidate>> = Vec::new();
+        let mut lines = Vec::new();
         loop {
             let line = self.line().await?;
             if let Some(rest) = line.strip_prefix("bestmove") {
@@ -235,17 +235,13 @@ impl Engine {
                     .next()
                     .unwrap_or("(none)")
                     .to_string();
-                let candidates: Vec<Candidate> = by_pv.into_iter().map_while(|c| c).collect();
                 return Ok(Analysis {
-                    candidates,
+                    candidates: candidates_of(&lines),
                     bestmove,
                 });
             }
-            if let Some((k, cand)) = parse_info(&line) {
-                if by_pv.len() < k {
-                    by_pv.resize(k, None);
-                }
-                by_pv[k - 1] = Some(cand);
+            if let Some(info) = parse_info_line(&line) {
+                lines.push(info);
             }
         }
     }
@@ -256,13 +252,68 @@ impl Engine {
     }
 }
 
-/// `info depth 12 ... multipv 2 score cp 31 ... pv e2e4 ...` => (2, candidate).
+/// The candidates of a search from its `info ... multipv k ... pv` lines in order (each with
+/// whether its score is only a bound): for each k the last line with an exact score.
+///
+/// Only the lines Stockfish prints whatever the wall time are read. It prints all its
+/// lines (multipv 1 first) at the end of every iteration and once more when the node budget
+/// stops the search; but once a search has run for three seconds it also prints them after
+/// each PV of an iteration, and a line of those can be the last exact one for its k. A
+/// search slowed by a loaded machine would then answer differently. So of the blocks printed
+/// at one depth only the last is read (the end of that iteration, or the final one): the
+/// answer is the one a fast search gives, on any machine at any load.
+fn candidates_of(lines: &[(usize, Candidate, bool)]) -> Vec<Candidate> {
+    // Blocks: runs starting at multipv 1.
+    let mut blocks: Vec<&[(usize, Candidate, bool)]> = Vec::new();
+    let mut start = 0;
+    for i in 1..=lines.len() {
+        if i == lines.len() || lines[i].0 == 1 {
+            if i > start {
+                blocks.push(&lines[start..i]);
+            }
+            start = i;
+        }
+    }
+    let depth = |b: &[(usize, Candidate, bool)]| b[0].1.depth;
+    let mut by_pv: Vec<Option<Candidate>> = Vec::new();
+    for (i, block) in blocks.iter().enumerate() {
+        if blocks
+            .get(i + 1)
+            .is_some_and(|next| depth(next) == depth(block))
+        {
+            continue;
+        }
+        for (k, cand, bound) in block.iter() {
+            if *bound {
+                continue;
+            }
+            if by_pv.len() < *k {
+                by_pv.resize(*k, None);
+            }
+            by_pv[k - 1] = Some(cand.clone());
+        }
+    }
+    by_pv.into_iter().map_while(|c| c).collect()
+}
+
+/// `info depth 12 ... multipv 2 score cp 31 ... pv e2e4 ...` => (2, candidate), when the
+/// score is exact.
+#[cfg(test)]
 fn parse_info(line: &str) -> Option<(usize, Candidate)> {
+    parse_info_line(line)
+        .filter(|(_, _, bound)| !bound)
+        .map(|(k, c, _)| (k, c))
+}
+
+/// `info depth 12 ... multipv 2 score cp 31 [lowerbound] ... pv e2e4 ...` => (2, candidate,
+/// whether the score is only a bound).
+fn parse_info_line(line: &str) -> Option<(usize, Candidate, bool)> {
     let mut it = line.split_whitespace();
     if it.next()? != "info" {
         return None;
     }
     let (mut depth, mut multipv, mut score, mut pv) = (None, 1usize, None, None);
+    let mut bound = false;
     while let Some(tok) = it.next() {
         match tok {
             "depth" => depth = it.next()?.parse().ok(),
@@ -276,7 +327,7 @@ fn parse_info(line: &str) -> Option<(usize, Candidate)> {
                     Score::Cp(v)
                 });
             }
-            "lowerbound" | "upperbound" => return None,
+            "lowerbound" | "upperbound" => bound = true,
             "pv" => {
                 pv = it.next().map(str::to_string);
                 break;
@@ -294,6 +345,7 @@ fn parse_info(line: &str) -> Option<(usize, Candidate)> {
             score: score?,
             depth: depth?,
         },
+        bound,
     ))
 }
 
@@ -456,6 +508,61 @@ mod tests {
             parse_info("info depth 3 multipv 1 score mate -2 pv h1h2").map(|x| x.1.score),
             Some(Score::Mate(-2))
         );
+    }
+
+    fn info(depth: u32, k: usize, uci: &str, cp: i32, bound: bool) -> (usize, Candidate, bool) {
+        (
+            k,
+            Candidate {
+                uci: uci.into(),
+                score: Score::Cp(cp),
+                depth,
+            },
+            bound,
+        )
+    }
+
+    #[test]
+    fn a_search_slowed_past_three_seconds_gives_the_same_candidates() {
+        // What a fast search prints: the end of depths 1 and 2, then the stop during depth 3
+        // with line 2 only a bound (its last exact line is depth 2's).
+        let fast = vec![
+            info(1, 1, "e2e4", 30, false),
+            info(1, 2, "d2d4", 25, false),
+            info(2, 1, "e2e4", 28, false),
+            info(2, 2, "d2d4", 26, false),
+            info(3, 1, "d2d4", 31, false),
+            info(3, 2, "e2e4", 20, true),
+        ];
+        // The same search slowed: during depth 3 it also printed after the first PV, showing
+        // another move as line 2 with an exact score.
+        let mut slow = fast.clone();
+        slow.splice(
+            4..4,
+            [info(3, 1, "d2d4", 31, false), info(3, 2, "c2c4", 24, false)],
+        );
+        let want = vec![
+            Candidate {
+                uci: "d2d4".into(),
+                score: Score::Cp(31),
+                depth: 3,
+            },
+            Candidate {
+                uci: "d2d4".into(),
+                score: Score::Cp(26),
+                depth: 2,
+            },
+        ];
+        assert_eq!(candidates_of(&fast), want);
+        assert_eq!(candidates_of(&slow), want);
+        // Reading every line, as before, the slowed search answered c2c4 for line 2.
+        let mut every: Vec<Option<Candidate>> = vec![None; 2];
+        for (k, c, bound) in &slow {
+            if !bound {
+                every[k - 1] = Some(c.clone());
+            }
+        }
+        assert_eq!(every[1].as_ref().map(|c| c.uci.as_str()), Some("c2c4"));
     }
 
     #[test]
