@@ -19,7 +19,7 @@ use serde::{Deserialize, Serialize};
 
 /// The shipped full-test baseline's text (made by `arbiter screening-calibrate --full`).
 pub const SHIPPED: &str =
-    include_str!("../baselines/sf15.1-n100k-mpv20/selfplay-full-2026.11.1.json");
+    include_str!("../baselines/sf15.1-n100k-mpv20/selfplay-full-2026.11.2.json");
 
 /// What a wide analysis says about one counted decision, beyond the quick test's quantities.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
