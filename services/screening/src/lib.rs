@@ -132,7 +132,8 @@ impl Engines {
         let Some((path, saved)) = &self.cache_file else {
             return;
         };
-        let mut saved = saved.lock().expect("cache file lock");
+        // A write that panicked left nothing half-done in memory: carry on from its count.
+        let mut saved = saved.lock().unwrap_or_else(|p| p.into_inner());
         let len = self.cache.len();
         if len == *saved {
             return;

@@ -106,27 +106,7 @@ fn main() {
             cache.save(p).expect("the cache file");
         }
         let r = human::report(&baseline, &policy, &binary, &events, &decisions);
-        println!("calibration report of {} on {} held-out events ({}), performances with >= {} counted decisions:", baseline.version, r.held_out_events.len(), held.join(", "), r.min_counted);
-        println!("{:>10} {:>6} {:>6} {:>11} {:>22} {:>22} {:>22}", "band", "perfs", "watch", "watch/1000", "z_mm mean/sd/>=2", "z_asd mean/sd/>=2", "combined mean/sd/>=2");
-        let m = |m: &human::Moments| format!("{:+.2}/{:.2}/{}", f64::from(m.mean_e2) / 100.0, f64::from(m.sd_e2) / 100.0, m.at_least_2);
-        for row in r.rows.iter().chain([&r.all]) {
-            println!(
-                "{:>10} {:>6} {:>6} {:>11.1} {:>22} {:>22} {:>22}",
-                row.band,
-                row.performances,
-                row.watch,
-                f64::from(row.watch) * 1000.0 / f64::from(row.performances.max(1)),
-                m(&row.z_mm),
-                m(&row.z_asd),
-                m(&row.z_combined)
-            );
-        }
-        println!("policy nominal Watch rate: {} per mille", policy.nominal_false_watch_per_mille);
-        if r.passes() {
-            println!("the report passes spec §7.4's criteria");
-        }
-        for f in &r.failures {
-            println!("fails: {f}");
-        }
+        println!("baseline {} on {}", baseline.version, held.join(", "));
+        print!("{}", r.table());
     });
 }

@@ -17,9 +17,8 @@ use arbiter_screening::cache::PositionCache;
 use arbiter_screening::pgn;
 use arbiter_screening::policy::{FlagLevel, Policy};
 use arbiter_screening::screen::{Analyser, Ratings, Versions, performances};
-use arbiter_screening::selfplay::{PlayerSpec, Strength, play};
+use arbiter_screening::selfplay::{PlayerSpec, Strength, play_all};
 use arbiter_screening::uci::{EnginePool, find_engine};
-use futures::StreamExt;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::Instant;
@@ -96,16 +95,10 @@ fn main() {
         .expect("runtime");
     rt.block_on(async {
         let started = Instant::now();
-        let engine = &engine;
-        let texts: Vec<String> = futures::stream::iter(pairs.iter().enumerate().map(|(i, (w, b, seed))| async move {
-            play(engine, w, b, *seed, "separation", (i + 1) as u32, MAX_PLIES).await.expect("a game")
-        }))
-        .buffered(workers)
-        .collect()
-        .await;
+        let texts = play_all(&engine, &pairs, "separation", MAX_PLIES, workers).await.expect("games");
         let played_s = started.elapsed().as_secs_f64();
         let games = pgn::parse(texts.concat().as_bytes(), "generated", 64 << 20).expect("generated games parse");
-        let pool = EnginePool::start(engine, baseline.engine_profile.clone(), workers).await.expect("pool");
+        let pool = EnginePool::start(&engine, baseline.engine_profile.clone(), workers).await.expect("pool");
         let versions = Versions::new(&baseline, &policy, pool.binary_sha256());
         let analyser = Analyser { pool, cache: Arc::new(PositionCache::new()), filter: baseline.filter.clone() };
         let t = Instant::now();

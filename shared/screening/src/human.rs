@@ -335,6 +335,55 @@ impl Report {
     pub fn passes(&self) -> bool {
         self.failures.is_empty()
     }
+
+    /// The report as a table: per band, performances, Watch rate and each z's mean, standard
+    /// deviation and count at 2 or more; then the verdict.
+    pub fn table(&self) -> String {
+        use std::fmt::Write;
+        let mut out = format!(
+            "calibration report on {} held-out events (performances with >= {} counted decisions; nominal Watch rate {} per mille):\n{:<10} {:>5} {:>7} {:>9}  {:>17} {:>17} {:>17} {:>17}\n",
+            self.held_out_events.len(),
+            self.min_counted,
+            self.nominal_watch_per_mille,
+            "band",
+            "perfs",
+            "watch",
+            "watch/1000",
+            "z_mm mean/sd/>=2",
+            "z_ev",
+            "z_asd",
+            "combined"
+        );
+        let m = |m: &Moments| {
+            format!(
+                "{:+.2}/{:.2}/{}",
+                f64::from(m.mean_e2) / 100.0,
+                f64::from(m.sd_e2) / 100.0,
+                m.at_least_2
+            )
+        };
+        for row in self.rows.iter().chain([&self.all]) {
+            let _ = writeln!(
+                out,
+                "{:<10} {:>5} {:>7} {:>9.1}  {:>17} {:>17} {:>17} {:>17}",
+                row.band,
+                row.performances,
+                row.watch,
+                f64::from(row.watch) * 1000.0 / f64::from(row.performances.max(1)),
+                m(&row.z_mm),
+                m(&row.z_ev),
+                m(&row.z_asd),
+                m(&row.z_combined)
+            );
+        }
+        if self.passes() {
+            out.push_str("the report passes spec §7.4's criteria\n");
+        }
+        for f in &self.failures {
+            let _ = writeln!(out, "fails: {f}");
+        }
+        out
+    }
 }
 
 fn row(band: String, perfs: &[(u64, crate::stats::Indicators, FlagLevel)]) -> ReportRow {

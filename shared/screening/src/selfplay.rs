@@ -138,6 +138,29 @@ fn sample(a: &crate::uci::Analysis, spread: i32, rng: &mut ChaCha8Rng) -> String
     a.bestmove.clone()
 }
 
+/// Plays `pairs` (white, black, seed), `parallel` games at a time, game `i` as round `i + 1`
+/// of `event`; the PGN texts in order.
+pub async fn play_all(
+    engine: &Path,
+    pairs: &[(PlayerSpec, PlayerSpec, u64)],
+    event: &str,
+    max_plies: usize,
+    parallel: usize,
+) -> Result<Vec<String>, EngineError> {
+    use futures::StreamExt;
+    futures::stream::iter(
+        pairs
+            .iter()
+            .enumerate()
+            .map(|(i, (w, b, seed))| play(engine, w, b, *seed, event, (i + 1) as u32, max_plies)),
+    )
+    .buffered(parallel.max(1))
+    .collect::<Vec<_>>()
+    .await
+    .into_iter()
+    .collect()
+}
+
 /// Plays one game and returns it as PGN text; at `max_plies` it is adjudicated drawn.
 pub async fn play(
     engine: &Path,

@@ -10,9 +10,8 @@ use arbiter_screening::cache::PositionCache;
 use arbiter_screening::pgn::{self, Game};
 use arbiter_screening::policy::{FlagLevel, Policy};
 use arbiter_screening::screen::{Analyser, Performance, Ratings, Versions, performances};
-use arbiter_screening::selfplay::{PlayerSpec, Strength, play};
+use arbiter_screening::selfplay::{PlayerSpec, Strength, play_all};
 use arbiter_screening::uci::{EngineError, EnginePool, find_engine};
-use futures::StreamExt;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -26,24 +25,9 @@ fn engine() -> PathBuf {
 
 /// Plays `pairs` (white, black, seed) two at a time and parses the games.
 async fn tournament(engine: &Path, pairs: Vec<(PlayerSpec, PlayerSpec, u64)>) -> Vec<Game> {
-    let texts: Vec<String> = futures::stream::iter(pairs.into_iter().enumerate().map(
-        |(i, (w, b, seed))| async move {
-            play(
-                engine,
-                &w,
-                &b,
-                seed,
-                "separation",
-                (i + 1) as u32,
-                MAX_TEST_PLIES,
-            )
-            .await
-            .expect("a game")
-        },
-    ))
-    .buffered(2)
-    .collect()
-    .await;
+    let texts = play_all(engine, &pairs, "separation", MAX_TEST_PLIES, 2)
+        .await
+        .expect("games");
     pgn::parse(
         texts.concat().as_bytes(),
         "generated",

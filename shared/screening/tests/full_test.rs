@@ -11,9 +11,8 @@ use arbiter_screening::full::FullBaseline;
 use arbiter_screening::pgn::{self, Game};
 use arbiter_screening::policy::{FlagLevel, Policy, Tier};
 use arbiter_screening::screen::{Analyser, Performance, Ratings, Versions, full_performances};
-use arbiter_screening::selfplay::{PlayerSpec, Strength, play};
+use arbiter_screening::selfplay::{PlayerSpec, Strength, play_all};
 use arbiter_screening::uci::{EnginePool, EngineProfile, find_engine};
-use futures::StreamExt;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -23,24 +22,9 @@ const MAX_TEST_PLIES: usize = 100;
 const TEST_NODES: u64 = 8_000;
 
 async fn games(engine: &Path, pairs: &[(PlayerSpec, PlayerSpec, u64)]) -> Vec<Game> {
-    let texts: Vec<String> = futures::stream::iter(pairs.iter().enumerate().map(
-        |(i, (w, b, seed))| async move {
-            play(
-                engine,
-                w,
-                b,
-                *seed,
-                "full test",
-                (i + 1) as u32,
-                MAX_TEST_PLIES,
-            )
-            .await
-            .expect("a game")
-        },
-    ))
-    .buffered(2)
-    .collect()
-    .await;
+    let texts = play_all(engine, pairs, "full test", MAX_TEST_PLIES, 2)
+        .await
+        .expect("games");
     pgn::parse(
         texts.concat().as_bytes(),
         "generated",

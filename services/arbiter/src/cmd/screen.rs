@@ -154,12 +154,9 @@ pub fn run(a: ScreenArgs) -> ExitCode {
             Some(Err((p, e))) => return invalid(format!("{}: {e}", p.display())),
         }
     };
-    let cache = match &a.cache {
-        Some(p) => match PositionCache::load(p) {
-            Ok(c) => c,
-            Err(e) => return invalid(e),
-        },
-        None => PositionCache::new(),
+    let cache = match load_cache(a.cache.as_deref()) {
+        Ok(c) => c,
+        Err(code) => return code,
     };
     let engine = match find_engine(a.engine.as_deref()) {
         Ok(p) => p,
@@ -191,10 +188,8 @@ pub fn run(a: ScreenArgs) -> ExitCode {
         Ok(x) => x,
         Err(e) => return engine_failed(e.to_string()),
     };
-    if let Some(p) = &a.cache
-        && let Err(e) = cache.save(p)
-    {
-        return unreadable(e);
+    if let Err(code) = save_cache(a.cache.as_deref(), &cache) {
+        return code;
     }
     let (versions, perfs) = match &judge {
         Judge::Quick(b) => {
@@ -542,14 +537,10 @@ fn calibrate_human_run(
             .push(serde_json::json!({"file": name, "sha256": digest, "games": games.len()}));
         held_out.extend(human::events_of(&name, games));
     }
-    let cache = match &a.cache {
-        Some(p) if p.exists() => match PositionCache::load(p) {
-            Ok(c) => c,
-            Err(e) => return unreadable(e),
-        },
-        _ => PositionCache::new(),
+    let cache = match load_cache(a.cache.as_deref()) {
+        Ok(c) => Arc::new(c),
+        Err(code) => return code,
     };
-    let cache = Arc::new(cache);
     let result = rt.block_on(human::calibrate_human(
         engine,
         EngineProfile::quick(),
@@ -572,10 +563,8 @@ fn calibrate_human_run(
         },
     ));
     progress.finish_and_clear();
-    if let Some(p) = &a.cache
-        && let Err(e) = cache.save(p)
-    {
-        return unreadable(e);
+    if let Err(code) = save_cache(a.cache.as_deref(), &cache) {
+        return code;
     }
     let fitted = match result {
         Ok(f) => f,
@@ -600,59 +589,22 @@ fn calibrate_human_run(
         f64::from(b.tau.t3_ppm) / 1e4,
         f64::from(b.tau.asd_e4) / 1e4,
     );
-    print!("{}", report_text(&fitted.report));
+    print!("{}", fitted.report.table());
     ExitCode::SUCCESS
 }
 
-/// The calibration report as a table: per band, performances, Watch rate and each z's mean,
-/// standard deviation and share at 2 or more.
-fn report_text(r: &arbiter_screening::human::Report) -> String {
-    use std::fmt::Write;
-    let mut out = format!(
-        "calibration report on {} held-out events (performances with >= {} counted decisions):\n{:<10} {:>5} {:>7} {:>9}  {:>17} {:>17} {:>17} {:>17}\n",
-        r.held_out_events.len(),
-        r.min_counted,
-        "band",
-        "perfs",
-        "watch",
-        "watch/1000",
-        "z_mm mean/sd/>=2",
-        "z_ev",
-        "z_asd",
-        "combined"
-    );
-    for row in r.rows.iter().chain([&r.all]) {
-        let m = |m: &arbiter_screening::human::Moments| {
-            format!(
-                "{:+.2}/{:.2}/{}",
-                f64::from(m.mean_e2) / 100.0,
-                f64::from(m.sd_e2) / 100.0,
-                m.at_least_2
-            )
-        };
-        let _ = writeln!(
-            out,
-            "{:<10} {:>5} {:>7} {:>9.1}  {:>17} {:>17} {:>17} {:>17}",
-            row.band,
-            row.performances,
-            row.watch,
-            if row.performances == 0 {
-                0.0
-            } else {
-                f64::from(row.watch) * 1000.0 / f64::from(row.performances)
-            },
-            m(&row.z_mm),
-            m(&row.z_ev),
-            m(&row.z_asd),
-            m(&row.z_combined)
-        );
+/// A `--cache` file read (a missing one is an empty cache; one that does not read is refused).
+fn load_cache(path: Option<&std::path::Path>) -> Result<PositionCache, ExitCode> {
+    match path {
+        Some(p) => PositionCache::load(p).map_err(invalid),
+        None => Ok(PositionCache::new()),
     }
-    if r.passes() {
-        out.push_str("the report passes spec §7.4's criteria\n");
-    } else {
-        for f in &r.failures {
-            let _ = writeln!(out, "fails: {f}");
-        }
+}
+
+/// The cache written back to its `--cache` file, if one was given.
+fn save_cache(path: Option<&std::path::Path>, cache: &PositionCache) -> Result<(), ExitCode> {
+    match path {
+        Some(p) => cache.save(p).map_err(unreadable),
+        None => Ok(()),
     }
-    out
 }
