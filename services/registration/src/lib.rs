@@ -12,13 +12,14 @@ use arbiter_auth::layer::principal;
 use arbiter_core::PointSystem;
 use arbiter_core::tournament::{
     AccelerationChoice, ByeKind, CancelBye, Command, CorrectPlayer, CreateTournament,
-    DeclareAbsence, PairingSystem, RegisterPlayer, RequestBye, UpdateTournament, WithdrawPlayer,
+    DeclareAbsence, PairingSystem, RecordFairPlayConsent, RegisterPlayer, RequestBye,
+    UpdateTournament, WithdrawPlayer,
 };
 use arbiter_proto::common::v1::CommandResult;
 use arbiter_proto::convert::{
     acceleration_method_from_str, arbiter_from_wire, bye_kind_from_wire, color_from_wire,
-    date_from_wire, date_to_wire, pairing_system_from_wire, player_from_wire, player_to_wire,
-    rating_kind_from_wire,
+    conduct_from_wire, consent_from_wire, date_from_wire, date_to_wire, pairing_system_from_wire,
+    player_from_wire, player_to_wire, rating_kind_from_wire,
 };
 use arbiter_proto::events::v1 as pb;
 use arbiter_proto::registration::v1 as api;
@@ -176,6 +177,8 @@ pub fn create_command(t: &pb::TournamentCreated) -> Result<CreateTournament, Sta
     c.time_control = t.time_control.clone();
     c.acceleration = acceleration;
     c.fide_rated = t.fide_rated;
+    c.conduct = conduct_from_wire(t.conduct.as_ref())
+        .map_err(|e| convert_status("tournament.conduct", &e))?;
     Ok(c)
 }
 
@@ -430,6 +433,39 @@ impl Registration for RegistrationService {
         .await
     }
 
+    async fn record_fair_play_consent(
+        &self,
+        request: Request<api::RecordFairPlayConsentRequest>,
+    ) -> Result<Response<CommandResult>, Status> {
+        let caller = principal(&request)?;
+        let r = request.into_inner();
+        let ctx = CommandContext::for_request(&caller, &r)?;
+        let wire = r
+            .consent
+            .as_ref()
+            .ok_or_else(|| Status::invalid_argument("consent: missing"))?;
+        let consent = consent_from_wire(wire).map_err(|e| convert_status("consent", &e))?;
+        let who = PlayerRef::new(
+            r.entry,
+            r.player_id,
+            r.numbering_version,
+            ctx.expected_version,
+        );
+        let tid = ctx.tournament_id.clone();
+        let grant = ctx.grant;
+        self.run(ctx, |f| {
+            Ok(Command::RecordFairPlayConsent(RecordFairPlayConsent {
+                player: players::resolve_granted(&tid, f, "player", who, grant)?,
+                regulations_version: consent.regulations_version.clone(),
+                accepted_by: consent.accepted_by.clone(),
+                by_guardian: consent.by_guardian,
+                items: consent.items.clone(),
+                platform_account: consent.platform_account.clone(),
+            }))
+        })
+        .await
+    }
+
     async fn list_players(
         &self,
         request: Request<api::ListPlayersRequest>,
@@ -456,6 +492,8 @@ impl Registration for RegistrationService {
                     player: Some(player_to_wire(&p.player)),
                     status: if p.withdrawn.is_some() {
                         api::PlayerStatus::Withdrawn
+                    } else if p.consent_missing() {
+                        api::PlayerStatus::ConsentMissing
                     } else {
                         api::PlayerStatus::Active
                     } as i32,

@@ -527,6 +527,8 @@ pub fn pairings(cx: &Context<'_>, round: u32) -> Result<Pairings, PageError> {
                 let kind = match cx.state.availability(u.player_id, round) {
                     Some(Availability::Withdrawn { .. }) => "withdrawn".to_string(),
                     Some(Availability::Absent) => "absent".to_string(),
+                    // Public pages say no more than that (the consent record is the arbiters').
+                    Some(Availability::ConsentMissing) => "not paired".to_string(),
                     _ => result_description(u.code).to_string(),
                 };
                 ByeLine {

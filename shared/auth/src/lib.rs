@@ -126,7 +126,12 @@ impl Grant {
 pub const FAIR_PLAY_CALLS: &[&str] = &["GetScreening", "RunFullTest"];
 
 /// Player commands: the player himself may send them, for his own entry.
-const PLAYER_OWN: &[&str] = &["RequestBye", "CancelBye", "WithdrawPlayer"];
+const PLAYER_OWN: &[&str] = &[
+    "RequestBye",
+    "CancelBye",
+    "WithdrawPlayer",
+    "RecordFairPlayConsent",
+];
 
 impl Principal {
     /// The caller without a token.

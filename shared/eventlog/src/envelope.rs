@@ -94,6 +94,7 @@ pub fn kind_name(event: &Event) -> &'static str {
             Kind::ByeRequested(_) => "ByeRequested",
             Kind::ByeCancelled(_) => "ByeCancelled",
             Kind::AbsenceDeclared(_) => "AbsenceDeclared",
+            Kind::FairPlayConsentRecorded(_) => "FairPlayConsentRecorded",
             Kind::RoundStarted(_) => "RoundStarted",
             Kind::PairingRequested(_) => "PairingRequested",
             Kind::PairingProposed(_) => "PairingProposed",

@@ -367,6 +367,22 @@ impl Check for reg::DeclareAbsenceRequest {
     }
 }
 
+impl Check for reg::RecordFairPlayConsentRequest {
+    fn check(&self) -> Result<(), Status> {
+        let Some(c) = &self.consent else {
+            return Err(invalid("consent", "missing"));
+        };
+        check_line("consent.regulations_version", &c.regulations_version)?;
+        check_line("consent.accepted_by", &c.accepted_by)?;
+        check_line("consent.platform_account", &c.platform_account)?;
+        // Five items exist; a longer list is not a consent form.
+        if c.items.len() > 10 {
+            return Err(invalid("consent.items", "more than 10 items"));
+        }
+        Ok(())
+    }
+}
+
 impl Check for rd::RequestRepairingRequest {
     fn check(&self) -> Result<(), Status> {
         check_note("reason", &self.reason)

@@ -21,6 +21,7 @@ pub fn domain_code(e: &DomainError) -> Code {
         D::DuplicateFideId { .. }
         | D::ByeAlreadyRequested { .. }
         | D::AbsenceAlreadyDeclared { .. }
+        | D::ConsentAlreadyRecorded { .. }
         | D::AlreadyProposed { .. }
         | D::ResultAlreadyRecorded { .. }
         | D::GameAlreadySubmitted { .. } => Code::AlreadyExists,
@@ -56,6 +57,8 @@ pub fn domain_code(e: &DomainError) -> Code {
         | D::RoundAlreadyClosed { .. }
         | D::ResultsMissing { .. }
         | D::NotEnoughPlayers { .. }
+        | D::ConsentNotRequired { .. }
+        | D::ConsentMissing { .. }
         | D::RoundsRemaining { .. }
         | D::RoundRobinRounds { .. }
         | D::NoProposal { .. }

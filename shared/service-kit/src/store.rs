@@ -461,6 +461,7 @@ command_requests! {
     arbiter_proto::registration::v1::RequestByeRequest => "RequestBye",
     arbiter_proto::registration::v1::CancelByeRequest => "CancelBye",
     arbiter_proto::registration::v1::DeclareAbsenceRequest => "DeclareAbsence",
+    arbiter_proto::registration::v1::RecordFairPlayConsentRequest => "RecordFairPlayConsent",
     arbiter_proto::round_director::v1::StartRoundRequest => "StartRound",
     arbiter_proto::round_director::v1::RequestRepairingRequest => "RequestRepairing",
     arbiter_proto::round_director::v1::PublishPairingRequest => "PublishPairing",

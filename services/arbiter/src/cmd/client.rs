@@ -205,6 +205,24 @@ pub enum ClientCommand {
         initial_color: String,
         #[command(flatten)]
         data: TournamentData,
+        /// How the games are played (E.04 Art. 6.1): otb, online-unsupervised,
+        /// online-supervised or hybrid.
+        #[arg(long, default_value = "otb")]
+        format: String,
+        /// The time control as periods, `[MOVES/]BASE[+INCREMENT]` separated by commas, e.g.
+        /// "40/90m+30s,30m+30s" (required for online and hybrid events).
+        #[arg(long)]
+        periods: Option<String>,
+        /// Hybrid events: players may use traditional boards (needs 30 s a move from move 1,
+        /// E.04 Art. 20).
+        #[arg(long)]
+        traditional_boards: bool,
+        /// Online unsupervised events: ask the fair-play consent too.
+        #[arg(long)]
+        require_consent: bool,
+        /// The version of the regulations players consent to.
+        #[arg(long, default_value = "")]
+        regulations: String,
     },
     /// 1. Set-up: change name, place, federation, arbiters, time control, rating list,
     ///    tie-breaks, dates or rounds.
@@ -306,6 +324,30 @@ pub enum ClientCommand {
         round: u32,
         #[arg(long, default_value = "")]
         reason: String,
+        #[command(flatten)]
+        as_of: AsOf,
+    },
+    /// 2. Players: record a player's fair-play consent for an online or hybrid event (E.04
+    ///    Appendix I J); without it he is not paired.
+    Consent {
+        tournament: String,
+        /// E7 (entry) or 12 (pairing number).
+        player: PlayerArg,
+        /// The version of the event's regulations he accepts.
+        #[arg(long)]
+        regulations: String,
+        /// Who accepted: the player, or his guardian (with --guardian).
+        #[arg(long)]
+        accepted_by: String,
+        #[arg(long)]
+        guardian: bool,
+        /// His personal platform account (E.04 9.3).
+        #[arg(long, default_value = "")]
+        account: String,
+        /// analysis-and-sanctions, real-name, remote-supervision, recording,
+        /// complaints-procedure (comma-separated), or all.
+        #[arg(long, default_value = "all")]
+        items: String,
         #[command(flatten)]
         as_of: AsOf,
     },
@@ -1027,7 +1069,24 @@ async fn client(a: ClientArgs) -> Result<(), Exit> {
             id,
             initial_color,
             data,
+            format,
+            periods,
+            traditional_boards,
+            require_consent,
+            regulations,
         } => {
+            let format = super::online::format(&format).map_err(Exit::Invalid)?;
+            let periods = match periods.as_deref() {
+                Some(p) => super::online::periods(p).map_err(Exit::Invalid)?,
+                None => Vec::new(),
+            };
+            let conduct = pb::Conduct {
+                format: format as i32,
+                periods,
+                traditional_boards,
+                require_fair_play_consent: require_consent,
+                regulations_version: regulations,
+            };
             let color = match initial_color.to_ascii_lowercase().as_str() {
                 "white" | "w" => pb::Color::White,
                 "black" | "b" => pb::Color::Black,
@@ -1078,6 +1137,7 @@ async fn client(a: ClientArgs) -> Result<(), Exit> {
                             .unwrap_or_default(),
                         time_control: data.time_control.clone().unwrap_or_default(),
                         fide_rated: true,
+                        conduct: Some(conduct),
                         ..Default::default()
                     }),
                 })
@@ -1335,6 +1395,39 @@ async fn client(a: ClientArgs) -> Result<(), Exit> {
                 .into_inner();
             print_result("bye cancelled", &r);
         }
+        ClientCommand::Consent {
+            tournament,
+            player,
+            regulations,
+            accepted_by,
+            guardian,
+            account,
+            items,
+            as_of,
+        } => {
+            let items = super::online::consent_items(&items).map_err(Exit::Invalid)?;
+            let who = c.player_ref(&tournament, player, as_of).await?;
+            let r = c
+                .registration
+                .record_fair_play_consent(reg::RecordFairPlayConsentRequest {
+                    header: c.header(&tournament),
+                    player_id: who.player_id,
+                    entry: who.entry,
+                    numbering_version: who.numbering_version,
+                    consent: Some(pb::FairPlayConsentRecorded {
+                        player_id: 0,
+                        regulations_version: regulations,
+                        accepted_by,
+                        by_guardian: guardian,
+                        items,
+                        platform_account: account,
+                    }),
+                })
+                .await
+                .map_err(|s| status_exit("consent", &s))?
+                .into_inner();
+            print_result("fair-play consent recorded", &r);
+        }
         ClientCommand::Absent {
             tournament,
             player,
@@ -1504,6 +1597,8 @@ async fn client(a: ClientArgs) -> Result<(), Exit> {
                 let Some(pl) = p.player else { continue };
                 let status = if p.status == reg::PlayerStatus::Withdrawn as i32 {
                     "withdrawn".to_string()
+                } else if p.status == reg::PlayerStatus::ConsentMissing as i32 {
+                    "no fair-play consent: not paired".to_string()
                 } else if p.first_round > 1 {
                     format!("from round {}", p.first_round)
                 } else {

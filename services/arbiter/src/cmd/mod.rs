@@ -14,6 +14,7 @@ pub mod demo;
 pub mod export;
 pub mod heads;
 pub mod import;
+pub mod online;
 pub mod replay;
 pub mod serve;
 pub mod token;

@@ -1,6 +1,7 @@
 //! Folding events into the state. `apply` is a pure function of the state and the event: it
 //! reads no clock and no environment, so replaying a stream always gives the same state.
 
+use super::conduct::ConsentRecord;
 use super::error::DomainError;
 use super::event::*;
 use super::state::{
@@ -109,6 +110,17 @@ impl State {
             }
             Event::ByeCancelled(e) => {
                 self.player_mut(e.player_id, event)?.byes.remove(&e.round);
+            }
+            Event::FairPlayConsentRecorded(e) => {
+                let from_round = self.published_rounds() + 1;
+                self.player_mut(e.player_id, event)?.consent = Some(ConsentRecord {
+                    from_round,
+                    regulations_version: e.regulations_version.clone(),
+                    accepted_by: e.accepted_by.clone(),
+                    by_guardian: e.by_guardian,
+                    items: e.items.clone(),
+                    platform_account: e.platform_account.clone(),
+                });
             }
             Event::AbsenceDeclared(e) => {
                 self.player_mut(e.player_id, event)?
@@ -463,6 +475,10 @@ impl State {
         }
         let mut stored = player.clone();
         stored.player_id = pn;
+        let consent_required = self
+            .tournament
+            .as_ref()
+            .is_some_and(|t| t.conduct.consent_required());
         self.players.push(PlayerRecord {
             entry,
             player: stored,
@@ -474,6 +490,8 @@ impl State {
             absences: BTreeMap::new(),
             accelerated,
             virtual_points: None,
+            consent_required,
+            consent: None,
         });
     }
 

@@ -19,6 +19,7 @@ pub enum Command {
     RequestBye(RequestBye),
     CancelBye(CancelBye),
     DeclareAbsence(DeclareAbsence),
+    RecordFairPlayConsent(RecordFairPlayConsent),
     StartRound(StartRound),
     RequestPairing(RequestPairing),
     ProposePairing(ProposePairing),
@@ -46,6 +47,7 @@ impl Command {
             Command::RequestBye(_) => "RequestBye",
             Command::CancelBye(_) => "CancelBye",
             Command::DeclareAbsence(_) => "DeclareAbsence",
+            Command::RecordFairPlayConsent(_) => "RecordFairPlayConsent",
             Command::StartRound(_) => "StartRound",
             Command::RequestPairing(_) => "RequestPairing",
             Command::ProposePairing(_) => "ProposePairing",
@@ -103,6 +105,9 @@ pub struct CreateTournament {
     pub round_dates: Vec<Option<Date>>,
     /// TRF records carried but not interpreted, verbatim, one line each.
     pub trf_records: Vec<String>,
+    /// The format and what hangs off it; the default is over the board.
+    #[serde(default)]
+    pub conduct: super::Conduct,
 }
 
 impl CreateTournament {
@@ -135,6 +140,7 @@ impl CreateTournament {
             tournament_type: String::new(),
             round_dates: Vec::new(),
             trf_records: Vec::new(),
+            conduct: super::Conduct::default(),
         }
     }
 }
@@ -234,6 +240,17 @@ pub struct DeclareAbsence {
     pub player: PlayerId,
     pub round: u32,
     pub reason: String,
+}
+
+/// A player's fair-play agreement for an online or hybrid event (E.04 Appendix I J).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RecordFairPlayConsent {
+    pub player: PlayerId,
+    pub regulations_version: String,
+    pub accepted_by: String,
+    pub by_guardian: bool,
+    pub items: Vec<super::ConsentItem>,
+    pub platform_account: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

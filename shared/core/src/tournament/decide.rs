@@ -2,6 +2,7 @@
 //! only the state and the command, so the same state and command always give the same answer.
 
 use super::command::*;
+use super::conduct::Conduct;
 use super::error::DomainError;
 use super::event::*;
 use super::state::{Availability, CorrectionEffect, MAX_PLAYERS, MAX_ROUNDS, RoundPhase, State};
@@ -46,6 +47,7 @@ pub fn decide(state: &State, command: &Command) -> Result<Vec<Event>, DomainErro
         Command::RequestBye(c) => d.request_bye(c),
         Command::CancelBye(c) => d.cancel_bye(c),
         Command::DeclareAbsence(c) => d.declare_absence(c),
+        Command::RecordFairPlayConsent(c) => d.record_fair_play_consent(c),
         Command::StartRound(c) => d.start_round(c),
         Command::RequestPairing(c) => d.request_pairing(c),
         Command::ProposePairing(c) => d.propose(c),
@@ -349,6 +351,7 @@ fn create(c: &CreateTournament) -> Result<Vec<Event>, DomainError> {
     }
     let n_rounds = rounds("rounds", c.rounds)?;
     scoring(&c.scoring)?;
+    c.conduct.check()?;
     let rule_set = rule_set(c.pairing_system, c.rule_set.as_deref(), start_date)?;
     let acceleration = acceleration(
         c.acceleration.as_ref(),
@@ -415,6 +418,10 @@ fn create(c: &CreateTournament) -> Result<Vec<Event>, DomainError> {
         },
         acceleration,
         fide_rated: c.fide_rated,
+        conduct: Conduct {
+            regulations_version: c.conduct.regulations_version.trim().to_string(),
+            ..c.conduct.clone()
+        },
     })])
 }
 
@@ -943,7 +950,8 @@ impl Decider<'_> {
                 round,
                 kind,
             }),
-            Some(Availability::Available) => Ok(()),
+            // A bye or an absence is his to ask for, consent or not.
+            Some(Availability::Available | Availability::ConsentMissing) => Ok(()),
             None => Err(DomainError::UnknownPlayer {
                 player,
                 players: self.s.player_count(),
@@ -1020,6 +1028,93 @@ impl Decider<'_> {
         Ok(events)
     }
 
+    /// A player's fair-play agreement (E.04 Appendix I J; spec online-hybrid §7): for the
+    /// regulations the event names, with every item its format needs, once.
+    fn record_fair_play_consent(
+        &self,
+        c: &RecordFairPlayConsent,
+    ) -> Result<Vec<Event>, DomainError> {
+        let conduct = &self.t.conduct;
+        if !conduct.consent_required() {
+            return Err(DomainError::ConsentNotRequired {
+                format: conduct.format.to_string(),
+            });
+        }
+        self.entry(c.player)?;
+        let p = self.s.player(c.player).ok_or(DomainError::UnknownPlayer {
+            player: c.player,
+            players: self.s.player_count(),
+        })?;
+        if let Some(w) = &p.withdrawn {
+            return Err(DomainError::PlayerWithdrawn {
+                player: c.player,
+                from_round: w.from_round,
+            });
+        }
+        if let Some(done) = &p.consent {
+            return Err(DomainError::ConsentAlreadyRecorded {
+                player: c.player,
+                regulations_version: done.regulations_version.clone(),
+                platform_account: done.platform_account.clone(),
+            });
+        }
+        let version = c.regulations_version.trim();
+        if version != conduct.regulations_version {
+            return Err(DomainError::invalid(
+                "consent.regulations_version",
+                format!(
+                    "{version:?} is not the event's regulations {:?}: the player must consent to \
+                     the regulations in force",
+                    conduct.regulations_version
+                ),
+            ));
+        }
+        let missing: Vec<&str> = conduct
+            .required_items()
+            .into_iter()
+            .filter(|i| !c.items.contains(i))
+            .map(|i| i.describe())
+            .collect();
+        if !missing.is_empty() {
+            return Err(DomainError::invalid(
+                "consent.items",
+                format!(
+                    "this {} event needs consent to {}",
+                    conduct.format,
+                    missing.join(", ")
+                ),
+            ));
+        }
+        let accepted_by = line("consent.accepted_by", &c.accepted_by, true)?;
+        let platform_account = line("consent.platform_account", &c.platform_account, false)?;
+        if conduct.format.is_online() && platform_account.is_empty() {
+            return Err(DomainError::invalid(
+                "consent.platform_account",
+                format!(
+                    "a {} event is played on the player's personal platform account (E.04 9.3): \
+                     name it",
+                    conduct.format
+                ),
+            ));
+        }
+        let mut items = c.items.clone();
+        items.sort();
+        items.dedup();
+        let mut events = vec![Event::FairPlayConsentRecorded(FairPlayConsentRecorded {
+            player_id: c.player,
+            regulations_version: version.to_string(),
+            accepted_by,
+            by_guardian: c.by_guardian,
+            items,
+            platform_account,
+        })];
+        // A pairing already requested left him out: ask for it again.
+        if let Some(r) = self.s.pending_round() {
+            events.extend(self.rerequest_if_pending(r));
+        }
+        Ok(events)
+    }
+
     fn start_round(&self, c: &StartRound) -> Result<Vec<Event>, DomainError> {
         self.round_in_range(c.round)?;
         let expected = self.s.current_round().map_or(1, |n| n + 1);
@@ -1039,6 +1134,21 @@ impl Decider<'_> {
         }
         // The rounds of a round robin are its schedule's (spec/round-robin.md §2).
         self.s.check_round_robin_rounds()?;
+        if !self.t.pairing_system.is_swiss() {
+            // A schedule pairs everyone; a Swiss pairing leaves such a player out instead.
+            let missing: Vec<PlayerId> = self
+                .s
+                .players()
+                .filter(|p| p.availability(c.round) == Availability::ConsentMissing)
+                .map(|p| p.pairing_number())
+                .collect();
+            if !missing.is_empty() {
+                return Err(DomainError::ConsentMissing {
+                    round: c.round,
+                    players: missing,
+                });
+            }
+        }
         let available = self
             .s
             .players()

@@ -51,6 +51,24 @@ pub enum DomainError {
     NoByeRequested { player: PlayerId, round: u32 },
     #[error("player {player} is already declared absent for round {round}")]
     AbsenceAlreadyDeclared { player: PlayerId, round: u32 },
+    #[error(
+        "the fair-play consent is not asked in this event (it is {format}; E.04 Appendix I J is \
+         for supervised online and hybrid events, and unsupervised ones whose regulations ask it)"
+    )]
+    ConsentNotRequired { format: String },
+    #[error(
+        "player {player} has already given the fair-play consent (to regulations {regulations_version:?}, platform account {platform_account:?})"
+    )]
+    ConsentAlreadyRecorded {
+        player: PlayerId,
+        regulations_version: String,
+        platform_account: String,
+    },
+    #[error(
+        "round {round}: player(s) {players:?} have not given the fair-play consent (E.04 Appendix I J); \
+         a round robin's schedule pairs every player: record their consent or withdraw them"
+    )]
+    ConsentMissing { round: u32, players: Vec<PlayerId> },
     #[error("no round is left to enter: the pairings of all {rounds} rounds are published")]
     NoRoundLeftToEnter { rounds: u32 },
     #[error(

@@ -53,6 +53,7 @@ pub enum Event {
     PairingsForbidden(PairingsForbidden),
     TeamRecorded(TeamRecorded),
     GameSubmitted(GameSubmitted),
+    FairPlayConsentRecorded(FairPlayConsentRecorded),
 }
 
 impl Event {
@@ -77,6 +78,7 @@ impl Event {
             Event::ResultCorrected(_) => "ResultCorrected",
             Event::RoundClosed(_) => "RoundClosed",
             Event::GameSubmitted(_) => "GameSubmitted",
+            Event::FairPlayConsentRecorded(_) => "FairPlayConsentRecorded",
             Event::TournamentFinished(_) => "TournamentFinished",
             Event::VirtualPointsSet(_) => "VirtualPointsSet",
             Event::PairingsForbidden(_) => "PairingsForbidden",
@@ -116,6 +118,9 @@ pub struct TournamentCreated {
     /// TRF records carried but not interpreted, verbatim, one line each, in file order.
     #[serde(default)]
     pub trf_records: Vec<String>,
+    /// The format and what hangs off it (over the board when absent); fixed at creation.
+    #[serde(default)]
+    pub conduct: super::Conduct,
 }
 
 /// Changes to descriptive data; `None` = unchanged.
@@ -313,4 +318,16 @@ pub struct GameSubmitted {
     pub round: u32,
     pub board: u32,
     pub pgn: String,
+}
+
+/// A player's fair-play agreement (E.04 Appendix I J); without it a player of an event that
+/// requires it is not paired.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FairPlayConsentRecorded {
+    pub player_id: PlayerId,
+    pub regulations_version: String,
+    pub accepted_by: String,
+    pub by_guardian: bool,
+    pub items: Vec<super::ConsentItem>,
+    pub platform_account: String,
 }

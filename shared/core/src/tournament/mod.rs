@@ -74,9 +74,14 @@
 //!   `manually_changed` and a note (C.04.2.A.5).
 //! - Result corrections are new events (C.04.2.D.8), whose effect is fixed by when they are
 //!   written: see [`CorrectionEffect`].
+//! - An event's format (E.04 Art. 6.1) is fixed at creation with the rules that hang off it
+//!   ([`Conduct::check`]); in an event that requires the fair-play consent (Appendix I J) a
+//!   player without it is not paired ([`Availability::ConsentMissing`]), and a round robin does
+//!   not start until every player has given it.
 
 mod apply;
 mod command;
+mod conduct;
 mod decide;
 mod error;
 mod event;
@@ -85,6 +90,10 @@ mod state;
 mod types;
 
 pub use command::*;
+pub use conduct::{
+    Conduct, ConsentItem, ConsentRecord, EventFormat, TRADITIONAL_BOARDS_MIN_INCREMENT_S,
+    TimeControlPeriod,
+};
 pub use decide::decide;
 pub use error::DomainError;
 pub use event::*;

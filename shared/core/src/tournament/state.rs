@@ -67,6 +67,9 @@ pub enum Availability {
     Withdrawn {
         from_round: u32,
     },
+    /// No fair-play consent in an event that requires it (E.04 Appendix I J): not paired,
+    /// zero points.
+    ConsentMissing,
     /// A round before a late entry (C.04.2.C.2), with the code it scores.
     NotEntered {
         first_round: u32,
@@ -84,7 +87,9 @@ impl Availability {
         match self {
             Availability::Available => None,
             Availability::Bye(k) => Some(k.code()),
-            Availability::Absent | Availability::Withdrawn { .. } => Some(ResultCode::ZeroBye),
+            Availability::Absent
+            | Availability::Withdrawn { .. }
+            | Availability::ConsentMissing => Some(ResultCode::ZeroBye),
             Availability::NotEntered { code, .. } => Some(code),
         }
     }
@@ -96,6 +101,9 @@ impl fmt::Display for Availability {
             Availability::Available => f.write_str("available"),
             Availability::Bye(k) => write!(f, "{k} requested"),
             Availability::Absent => f.write_str("declared absent"),
+            Availability::ConsentMissing => {
+                f.write_str("without the fair-play consent (E.04 Appendix I J)")
+            }
             Availability::Withdrawn { from_round } => {
                 write!(f, "withdrawn from round {from_round}")
             }
@@ -184,11 +192,22 @@ pub struct PlayerRecord {
     /// the method's values.
     #[serde(default)]
     pub virtual_points: Option<Vec<Score>>,
+    /// The event required the fair-play consent when he registered (fixed at creation).
+    #[serde(default)]
+    pub consent_required: bool,
+    /// His fair-play agreement (E.04 Appendix I J).
+    #[serde(default)]
+    pub consent: Option<super::conduct::ConsentRecord>,
 }
 
 impl PlayerRecord {
     pub fn pairing_number(&self) -> PlayerId {
         self.player.player_id
+    }
+
+    /// Registered for an event that requires the fair-play consent, without it.
+    pub fn consent_missing(&self) -> bool {
+        self.consent_required && self.consent.is_none()
     }
 
     /// Whether the player is to be paired in `round`, judged from registration data only.
@@ -213,6 +232,9 @@ impl PlayerRecord {
         }
         if self.absences.contains_key(&round) {
             return Availability::Absent;
+        }
+        if self.consent_required && self.consent.as_ref().is_none_or(|c| c.from_round > round) {
+            return Availability::ConsentMissing;
         }
         if let Some(k) = self.byes.get(&round) {
             return Availability::Bye(*k);

@@ -58,6 +58,7 @@ fn create_tournament_records_everything_given() {
             tournament_type: String::new(),
             round_dates: Vec::new(),
             trf_records: Vec::new(),
+            conduct: Conduct::default(),
         })]
     );
 }

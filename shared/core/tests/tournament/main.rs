@@ -7,6 +7,7 @@ mod availability;
 mod games;
 mod identity;
 mod lifecycle;
+mod online;
 mod pairing_data;
 mod pairing_input;
 mod props;

@@ -17,6 +17,9 @@ use arbiter_core::tournament::{
     PlayerWithdrawn, RatingKind, ResultCorrected, ResultRecorded, RoundClosed, RoundStarted, Sex,
     Title, TournamentCreated, TournamentFinished, TournamentUpdated, Unpaired,
 };
+use arbiter_core::tournament::{
+    Conduct, ConsentItem, EventFormat, FairPlayConsentRecorded, TimeControlPeriod,
+};
 use arbiter_core::tournament::{GameSubmitted, PairingsForbidden, TeamRecorded, VirtualPointsSet};
 use arbiter_core::{PointSystem, ResultCode};
 
@@ -143,6 +146,124 @@ pub fn pairing_system_from_wire(value: i32) -> Result<Option<PairingSystem>, Con
             pb::PairingSystem::Lim => Some(PairingSystem::Lim),
         },
     )
+}
+
+/// Over the board is `UNSPECIFIED` on the wire, so that an event written before formats existed
+/// and one written since for an over-the-board event encode alike.
+pub fn event_format_to_wire(f: EventFormat) -> pb::EventFormat {
+    match f {
+        EventFormat::Otb => pb::EventFormat::Unspecified,
+        EventFormat::OnlineUnsupervised => pb::EventFormat::OnlineUnsupervised,
+        EventFormat::OnlineSupervised => pb::EventFormat::OnlineSupervised,
+        EventFormat::Hybrid => pb::EventFormat::Hybrid,
+    }
+}
+
+pub fn event_format_from_wire(value: i32) -> Result<EventFormat, ConvertError> {
+    Ok(
+        match pb::EventFormat::try_from(value).map_err(|_| bad_enum("format", value))? {
+            pb::EventFormat::Unspecified | pb::EventFormat::Otb => EventFormat::Otb,
+            pb::EventFormat::OnlineUnsupervised => EventFormat::OnlineUnsupervised,
+            pb::EventFormat::OnlineSupervised => EventFormat::OnlineSupervised,
+            pb::EventFormat::Hybrid => EventFormat::Hybrid,
+        },
+    )
+}
+
+pub fn consent_item_to_wire(i: ConsentItem) -> pb::ConsentItem {
+    match i {
+        ConsentItem::AnalysisAndSanctions => pb::ConsentItem::AnalysisAndSanctions,
+        ConsentItem::RealName => pb::ConsentItem::RealName,
+        ConsentItem::RemoteSupervision => pb::ConsentItem::RemoteSupervision,
+        ConsentItem::Recording => pb::ConsentItem::Recording,
+        ConsentItem::ComplaintsProcedure => pb::ConsentItem::ComplaintsProcedure,
+    }
+}
+
+pub fn consent_item_from_wire(value: i32) -> Result<ConsentItem, ConvertError> {
+    match pb::ConsentItem::try_from(value).map_err(|_| bad_enum("items", value))? {
+        pb::ConsentItem::Unspecified => Err(bad_enum("items", value)),
+        pb::ConsentItem::AnalysisAndSanctions => Ok(ConsentItem::AnalysisAndSanctions),
+        pb::ConsentItem::RealName => Ok(ConsentItem::RealName),
+        pb::ConsentItem::RemoteSupervision => Ok(ConsentItem::RemoteSupervision),
+        pb::ConsentItem::Recording => Ok(ConsentItem::Recording),
+        pb::ConsentItem::ComplaintsProcedure => Ok(ConsentItem::ComplaintsProcedure),
+    }
+}
+
+/// `None` for an over-the-board event with nothing else set (as before formats existed).
+pub fn conduct_to_wire(c: &Conduct) -> Option<pb::Conduct> {
+    (*c != Conduct::default()).then(|| pb::Conduct {
+        format: event_format_to_wire(c.format) as i32,
+        periods: c
+            .periods
+            .iter()
+            .map(|p| pb::TimeControlPeriod {
+                moves: p.moves,
+                base_seconds: p.base_seconds,
+                increment_seconds: p.increment_seconds,
+                delay_seconds: p.delay_seconds,
+            })
+            .collect(),
+        traditional_boards: c.traditional_boards,
+        require_fair_play_consent: c.require_fair_play_consent,
+        regulations_version: c.regulations_version.clone(),
+    })
+}
+
+pub fn conduct_from_wire(c: Option<&pb::Conduct>) -> Result<Conduct, ConvertError> {
+    let Some(c) = c else {
+        return Ok(Conduct::default());
+    };
+    Ok(Conduct {
+        format: event_format_from_wire(c.format)?,
+        periods: c
+            .periods
+            .iter()
+            .map(|p| TimeControlPeriod {
+                moves: p.moves,
+                base_seconds: p.base_seconds,
+                increment_seconds: p.increment_seconds,
+                delay_seconds: p.delay_seconds,
+            })
+            .collect(),
+        traditional_boards: c.traditional_boards,
+        require_fair_play_consent: c.require_fair_play_consent,
+        regulations_version: c.regulations_version.clone(),
+    })
+}
+
+/// A consent's fields on the wire, for `player_id`.
+pub fn consent_to_wire(c: &FairPlayConsentRecorded) -> pb::FairPlayConsentRecorded {
+    pb::FairPlayConsentRecorded {
+        player_id: c.player_id,
+        regulations_version: c.regulations_version.clone(),
+        accepted_by: c.accepted_by.clone(),
+        by_guardian: c.by_guardian,
+        items: c
+            .items
+            .iter()
+            .map(|i| consent_item_to_wire(*i) as i32)
+            .collect(),
+        platform_account: c.platform_account.clone(),
+    }
+}
+
+pub fn consent_from_wire(
+    c: &pb::FairPlayConsentRecorded,
+) -> Result<FairPlayConsentRecorded, ConvertError> {
+    Ok(FairPlayConsentRecorded {
+        player_id: c.player_id,
+        regulations_version: c.regulations_version.clone(),
+        accepted_by: c.accepted_by.clone(),
+        by_guardian: c.by_guardian,
+        items: c
+            .items
+            .iter()
+            .map(|i| consent_item_from_wire(*i))
+            .collect::<Result<_, _>>()?,
+        platform_account: c.platform_account.clone(),
+    })
 }
 
 pub fn bye_kind_to_wire(k: ByeKind) -> pb::ByeKind {
@@ -370,6 +491,7 @@ pub fn tournament_created_to_wire(t: &TournamentCreated) -> pb::TournamentCreate
             .map(|d| d.map(date_to_wire).unwrap_or_default())
             .collect(),
         trf_records: t.trf_records.clone(),
+        conduct: conduct_to_wire(&t.conduct),
     }
 }
 
@@ -416,6 +538,7 @@ fn tournament_created_from_wire(
             })
             .collect::<Result<_, _>>()?,
         trf_records: t.trf_records.clone(),
+        conduct: conduct_from_wire(t.conduct.as_ref())?,
     })
 }
 
@@ -480,6 +603,7 @@ pub fn event_to_wire(e: &Event) -> pb::Event {
             player_id: b.player_id,
             round: b.round,
         }),
+        Event::FairPlayConsentRecorded(c) => Kind::FairPlayConsentRecorded(consent_to_wire(c)),
         Event::AbsenceDeclared(a) => Kind::AbsenceDeclared(pb::AbsenceDeclared {
             player_id: a.player_id,
             round: a.round,
@@ -644,6 +768,7 @@ pub fn event_from_wire(e: &pb::Event) -> Result<Option<Event>, ConvertError> {
             player_id: b.player_id,
             round: b.round,
         }),
+        Kind::FairPlayConsentRecorded(c) => Event::FairPlayConsentRecorded(consent_from_wire(c)?),
         Kind::AbsenceDeclared(a) => Event::AbsenceDeclared(AbsenceDeclared {
             player_id: a.player_id,
             round: a.round,
@@ -810,6 +935,49 @@ mod tests {
                 None,
                 Some("2025-09-03".parse().unwrap()),
             ],
+            conduct: Conduct::default(),
+        }));
+        round_trip(Event::TournamentCreated(TournamentCreated {
+            name: "Online".into(),
+            place: String::new(),
+            federation: String::new(),
+            start_date: date("2026-09-01"),
+            end_date: date("2026-09-01"),
+            chief_arbiter: Arbiter::named("Doe, Jane"),
+            deputy_arbiters: Vec::new(),
+            pairing_system: PairingSystem::Dutch,
+            rule_set: "dutch-2025".into(),
+            rounds: 7,
+            scoring: PointSystem::default(),
+            initial_color: None,
+            rating_kind: RatingKind::Rapid,
+            tie_breaks: Vec::new(),
+            time_control: String::new(),
+            acceleration: None,
+            fide_rated: false,
+            tournament_type: String::new(),
+            trf_records: Vec::new(),
+            round_dates: Vec::new(),
+            conduct: Conduct {
+                format: EventFormat::Hybrid,
+                periods: vec![TimeControlPeriod {
+                    moves: 0,
+                    base_seconds: 900,
+                    increment_seconds: 30,
+                    delay_seconds: 0,
+                }],
+                traditional_boards: true,
+                require_fair_play_consent: false,
+                regulations_version: "2026-1".into(),
+            },
+        }));
+        round_trip(Event::FairPlayConsentRecorded(FairPlayConsentRecorded {
+            player_id: 4,
+            regulations_version: "2026-1".into(),
+            accepted_by: "Roe, Ann (mother)".into(),
+            by_guardian: true,
+            items: vec![ConsentItem::AnalysisAndSanctions, ConsentItem::Recording],
+            platform_account: "ann_r".into(),
         }));
         round_trip(Event::VirtualPointsSet(VirtualPointsSet {
             player_id: 3,

@@ -1,0 +1,138 @@
+//! The command-line forms of an event's format (E.04 Art. 6.1), its time control as periods and
+//! the items of a fair-play consent, for `arbiter client create` and `arbiter client consent`.
+
+use arbiter_proto::events::v1 as pb;
+
+/// `otb`, `online-unsupervised`, `online-supervised` or `hybrid`.
+pub fn format(s: &str) -> Result<pb::EventFormat, String> {
+    match s.to_ascii_lowercase().as_str() {
+        "otb" | "over-the-board" => Ok(pb::EventFormat::Otb),
+        "online-unsupervised" | "online" => Ok(pb::EventFormat::OnlineUnsupervised),
+        "online-supervised" => Ok(pb::EventFormat::OnlineSupervised),
+        "hybrid" => Ok(pb::EventFormat::Hybrid),
+        other => Err(format!(
+            "--format {other:?}: otb, online-unsupervised, online-supervised or hybrid"
+        )),
+    }
+}
+
+/// A duration: `90m`, `1h`, `30s` or a bare number of seconds.
+fn seconds(s: &str, what: &str, period: &str) -> Result<u32, String> {
+    let s = s.trim();
+    let (digits, unit) = match s.char_indices().find(|(_, c)| !c.is_ascii_digit()) {
+        Some((i, _)) => s.split_at(i),
+        None => (s, ""),
+    };
+    let n: u32 = digits.parse().map_err(|_| {
+        format!("--periods {period:?}: {what} {s:?} is not a duration (e.g. 90m, 30s)")
+    })?;
+    let factor = match unit {
+        "" | "s" => 1,
+        "m" => 60,
+        "h" => 3600,
+        _ => {
+            return Err(format!(
+                "--periods {period:?}: {what} {s:?} has the unit {unit:?}; use s, m or h"
+            ));
+        }
+    };
+    n.checked_mul(factor)
+        .ok_or_else(|| format!("--periods {period:?}: {what} {s:?} is too long"))
+}
+
+/// Periods separated by commas, each `[MOVES/]BASE[+INCREMENT]`, e.g. `40/90m+30s,30m+30s`:
+/// 40 moves in 90 minutes, then the rest of the game in 30 minutes, 30 seconds a move from
+/// move 1. A period without MOVES covers the rest of the game.
+pub fn periods(s: &str) -> Result<Vec<pb::TimeControlPeriod>, String> {
+    s.split(',')
+        .map(|period| {
+            let p = period.trim();
+            let (moves, rest) = match p.split_once('/') {
+                Some((m, rest)) => (
+                    m.trim()
+                        .parse::<u32>()
+                        .map_err(|_| format!("--periods {p:?}: {m:?} is not a number of moves"))?,
+                    rest,
+                ),
+                None => (0, p),
+            };
+            let (base, increment) = match rest.split_once('+') {
+                Some((b, i)) => (seconds(b, "base", p)?, seconds(i, "increment", p)?),
+                None => (seconds(rest, "base", p)?, 0),
+            };
+            Ok(pb::TimeControlPeriod {
+                moves,
+                base_seconds: base,
+                increment_seconds: increment,
+                delay_seconds: 0,
+            })
+        })
+        .collect()
+}
+
+/// Comma-separated items, or `all`.
+pub fn consent_items(s: &str) -> Result<Vec<i32>, String> {
+    if s.trim().eq_ignore_ascii_case("all") {
+        return Ok(vec![
+            pb::ConsentItem::AnalysisAndSanctions as i32,
+            pb::ConsentItem::RealName as i32,
+            pb::ConsentItem::RemoteSupervision as i32,
+            pb::ConsentItem::Recording as i32,
+            pb::ConsentItem::ComplaintsProcedure as i32,
+        ]);
+    }
+    s.split(',')
+        .map(|i| {
+            Ok(match i.trim().to_ascii_lowercase().as_str() {
+                "analysis-and-sanctions" | "analysis" => pb::ConsentItem::AnalysisAndSanctions,
+                "real-name" => pb::ConsentItem::RealName,
+                "remote-supervision" => pb::ConsentItem::RemoteSupervision,
+                "recording" => pb::ConsentItem::Recording,
+                "complaints-procedure" | "complaints" => pb::ConsentItem::ComplaintsProcedure,
+                other => {
+                    return Err(format!(
+                        "--items {other:?}: analysis-and-sanctions, real-name, \
+                         remote-supervision, recording, complaints-procedure, or all"
+                    ));
+                }
+            } as i32)
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn periods_read_as_written() {
+        let p = periods("40/90m+30s, 30m+30").unwrap();
+        assert_eq!(
+            (p[0].moves, p[0].base_seconds, p[0].increment_seconds),
+            (40, 5400, 30)
+        );
+        assert_eq!(
+            (p[1].moves, p[1].base_seconds, p[1].increment_seconds),
+            (0, 1800, 30)
+        );
+        assert_eq!(periods("1h").unwrap()[0].base_seconds, 3600);
+        let e = periods("40/90x").unwrap_err();
+        assert!(e.contains("unit \"x\""), "{e}");
+        assert!(periods("x/90m").unwrap_err().contains("number of moves"));
+    }
+
+    #[test]
+    fn items_and_formats() {
+        assert_eq!(consent_items("all").unwrap().len(), 5);
+        assert_eq!(
+            consent_items("analysis, real-name").unwrap(),
+            vec![
+                pb::ConsentItem::AnalysisAndSanctions as i32,
+                pb::ConsentItem::RealName as i32
+            ]
+        );
+        assert!(consent_items("camera").unwrap_err().contains("camera"));
+        assert_eq!(format("Hybrid").unwrap(), pb::EventFormat::Hybrid);
+        assert!(format("arena").is_err());
+    }
+}

@@ -1,0 +1,338 @@
+//! How an event's games are played (E.04 Art. 6.1: over the board, online unsupervised, online
+//! supervised, hybrid) and the rules that hang off the format (spec online-hybrid §0-§1, §3,
+//! §7): the time control as periods, traditional boards in hybrid events (Art. 20), and the
+//! fair-play consent without which a player is not paired (Appendix I J).
+
+use super::error::DomainError;
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// E.04 Art. 6.1 (proto `EventFormat`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum EventFormat {
+    #[default]
+    Otb,
+    /// 6.1.1: on a platform, without specific supervision.
+    OnlineUnsupervised,
+    /// 6.1.2: players supervised remotely (video-conference, cameras, screen share).
+    OnlineSupervised,
+    /// 6.1.3: online, every player supervised physically by an arbiter at a venue.
+    Hybrid,
+}
+
+impl EventFormat {
+    pub fn is_online(self) -> bool {
+        self != EventFormat::Otb
+    }
+}
+
+impl fmt::Display for EventFormat {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            EventFormat::Otb => "over the board",
+            EventFormat::OnlineUnsupervised => "online unsupervised",
+            EventFormat::OnlineSupervised => "online supervised",
+            EventFormat::Hybrid => "hybrid",
+        })
+    }
+}
+
+/// One period of the time control (E.04 Art. 8.3).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct TimeControlPeriod {
+    /// Moves in the period; 0 = the rest of the game.
+    pub moves: u32,
+    pub base_seconds: u32,
+    pub increment_seconds: u32,
+    pub delay_seconds: u32,
+}
+
+/// What a player consents to (proto `ConsentItem`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum ConsentItem {
+    /// Examined with an analysis tool; may face disciplinary sanctions (Appendix I J).
+    AnalysisAndSanctions,
+    /// Real name (A.4) and personal account (9.3).
+    RealName,
+    /// Camera, microphone, screen share, surroundings, task manager (A.5-A.6, 12-14).
+    RemoteSupervision,
+    /// Recording and its retention (A.5; venue cameras 16.3, 18.7).
+    Recording,
+    /// Complaints on the official form only; the false-accusation rule (B, D, G.2).
+    ComplaintsProcedure,
+}
+
+impl ConsentItem {
+    /// The field name and the article, for refusals.
+    pub fn describe(self) -> &'static str {
+        match self {
+            ConsentItem::AnalysisAndSanctions => "ANALYSIS_AND_SANCTIONS (E.04 Appendix I J)",
+            ConsentItem::RealName => "REAL_NAME (E.04 Appendix I A.4, Art. 9.3)",
+            ConsentItem::RemoteSupervision => {
+                "REMOTE_SUPERVISION (E.04 Appendix I A.5-A.6, Art. 12-14)"
+            }
+            ConsentItem::Recording => "RECORDING (E.04 Appendix I A.5, Art. 16.3, 18.7)",
+            ConsentItem::ComplaintsProcedure => "COMPLAINTS_PROCEDURE (E.04 Appendix I B, D, G.2)",
+        }
+    }
+}
+
+/// An event's format and what its regulations fix with it (proto `Conduct`).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Conduct {
+    pub format: EventFormat,
+    pub periods: Vec<TimeControlPeriod>,
+    pub traditional_boards: bool,
+    /// As asked for; see [`Conduct::consent_required`].
+    pub require_fair_play_consent: bool,
+    pub regulations_version: String,
+}
+
+/// Art. 20: traditional boards need at least this increment from move 1.
+pub const TRADITIONAL_BOARDS_MIN_INCREMENT_S: u32 = 30;
+
+impl Conduct {
+    /// Supervised online and hybrid events always need the consent; unsupervised ones when
+    /// their regulations ask for it (spec online-hybrid §7).
+    pub fn consent_required(&self) -> bool {
+        matches!(
+            self.format,
+            EventFormat::OnlineSupervised | EventFormat::Hybrid
+        ) || (self.format == EventFormat::OnlineUnsupervised && self.require_fair_play_consent)
+    }
+
+    /// The items a consent must contain in this format.
+    pub fn required_items(&self) -> Vec<ConsentItem> {
+        use ConsentItem::*;
+        match self.format {
+            EventFormat::Otb => Vec::new(),
+            EventFormat::OnlineUnsupervised => {
+                vec![AnalysisAndSanctions, RealName, ComplaintsProcedure]
+            }
+            EventFormat::OnlineSupervised => vec![
+                AnalysisAndSanctions,
+                RealName,
+                RemoteSupervision,
+                Recording,
+                ComplaintsProcedure,
+            ],
+            EventFormat::Hybrid => {
+                vec![
+                    AnalysisAndSanctions,
+                    RealName,
+                    Recording,
+                    ComplaintsProcedure,
+                ]
+            }
+        }
+    }
+
+    /// The configuration errors refused at creation (spec online-hybrid §1, §3, §7; scenario
+    /// 11). Field names are those of `TournamentCreated.conduct`.
+    pub fn check(&self) -> Result<(), DomainError> {
+        let f = self.format;
+        if self.traditional_boards && f != EventFormat::Hybrid {
+            return Err(DomainError::invalid(
+                "conduct.traditional_boards",
+                format!(
+                    "traditional boards beside the virtual board are for hybrid events (E.04 \
+                     Art. 20); this event is {f}"
+                ),
+            ));
+        }
+        if self.require_fair_play_consent && f == EventFormat::Otb {
+            return Err(DomainError::invalid(
+                "conduct.require_fair_play_consent",
+                "the fair-play consent of E.04 Appendix I J is for online and hybrid events; \
+                 this event is over the board",
+            ));
+        }
+        if f.is_online() && self.periods.is_empty() {
+            return Err(DomainError::invalid(
+                "conduct.periods",
+                format!(
+                    "a {f} event needs its time control as periods (E.04 Art. 8.3: the \
+                     regulations state it; the platform's clock is the official one)"
+                ),
+            ));
+        }
+        if self.periods.len() > 8 {
+            return Err(DomainError::invalid(
+                "conduct.periods",
+                "more than 8 periods",
+            ));
+        }
+        for (i, p) in self.periods.iter().enumerate() {
+            let last = i + 1 == self.periods.len();
+            if p.base_seconds == 0 && p.increment_seconds == 0 && p.delay_seconds == 0 {
+                return Err(DomainError::invalid(
+                    format!("conduct.periods[{i}]"),
+                    "gives no time (base, increment and delay all 0)",
+                ));
+            }
+            if p.moves == 0 && !last {
+                return Err(DomainError::invalid(
+                    format!("conduct.periods[{i}]"),
+                    "moves 0 (the rest of the game) must be the last period",
+                ));
+            }
+            if p.moves > 0 && last {
+                return Err(DomainError::invalid(
+                    format!("conduct.periods[{i}]"),
+                    format!(
+                        "the last period covers {} moves; it must cover the rest of the game \
+                         (moves 0)",
+                        p.moves
+                    ),
+                ));
+            }
+            if p.base_seconds > 24 * 3600 || p.increment_seconds > 3600 || p.delay_seconds > 3600 {
+                return Err(DomainError::invalid(
+                    format!("conduct.periods[{i}]"),
+                    "more than 24 h of base time or an hour of increment or delay",
+                ));
+            }
+            if self.traditional_boards && p.increment_seconds < TRADITIONAL_BOARDS_MIN_INCREMENT_S {
+                return Err(DomainError::invalid(
+                    format!("conduct.periods[{i}].increment_seconds"),
+                    format!(
+                        "{} s: traditional boards in a hybrid event need an increment of at \
+                         least {TRADITIONAL_BOARDS_MIN_INCREMENT_S} s a move from move 1 \
+                         (E.04 Art. 20)",
+                        p.increment_seconds
+                    ),
+                ));
+            }
+        }
+        if self.consent_required() && self.regulations_version.trim().is_empty() {
+            return Err(DomainError::invalid(
+                "conduct.regulations_version",
+                format!(
+                    "a {f} event asks players to consent to its regulations (E.04 Appendix I \
+                     J): name their version"
+                ),
+            ));
+        }
+        if self.regulations_version.chars().count() > 200
+            || self.regulations_version.chars().any(char::is_control)
+        {
+            return Err(DomainError::invalid(
+                "conduct.regulations_version",
+                "not one line of at most 200 characters",
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// A player's fair-play agreement as folded.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ConsentRecord {
+    pub regulations_version: String,
+    pub accepted_by: String,
+    pub by_guardian: bool,
+    pub items: Vec<ConsentItem>,
+    pub platform_account: String,
+    /// The first round whose pairing was not yet published when it was recorded: earlier
+    /// rounds stay as they were paired (without him).
+    pub from_round: u32,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn period(moves: u32, base: u32, inc: u32) -> TimeControlPeriod {
+        TimeControlPeriod {
+            moves,
+            base_seconds: base,
+            increment_seconds: inc,
+            delay_seconds: 0,
+        }
+    }
+
+    fn hybrid(inc: u32, boards: bool) -> Conduct {
+        Conduct {
+            format: EventFormat::Hybrid,
+            periods: vec![period(40, 5400, inc), period(0, 1800, inc)],
+            traditional_boards: boards,
+            require_fair_play_consent: false,
+            regulations_version: "2026-1".into(),
+        }
+    }
+
+    #[test]
+    fn traditional_boards_need_thirty_seconds_from_move_one() {
+        let e = hybrid(10, true).check().unwrap_err().to_string();
+        assert!(e.contains("conduct.periods[0].increment_seconds"), "{e}");
+        assert!(e.contains("Art. 20"), "{e}");
+        hybrid(30, true).check().unwrap();
+        // Without traditional boards the increment is the regulations' own business.
+        hybrid(10, false).check().unwrap();
+        // Thirty seconds in the first period only is not "from move 1" in every period.
+        let mut c = hybrid(30, true);
+        c.periods[1].increment_seconds = 0;
+        let e = c.check().unwrap_err().to_string();
+        assert!(e.contains("conduct.periods[1].increment_seconds"), "{e}");
+    }
+
+    #[test]
+    fn format_rules() {
+        let mut c = hybrid(30, true);
+        c.format = EventFormat::OnlineSupervised;
+        assert!(
+            c.check()
+                .unwrap_err()
+                .to_string()
+                .contains("traditional_boards")
+        );
+        let c = Conduct {
+            format: EventFormat::OnlineSupervised,
+            ..Conduct::default()
+        };
+        assert!(
+            c.check()
+                .unwrap_err()
+                .to_string()
+                .contains("conduct.periods")
+        );
+        let mut c = hybrid(30, false);
+        c.regulations_version.clear();
+        assert!(
+            c.check()
+                .unwrap_err()
+                .to_string()
+                .contains("regulations_version")
+        );
+        let c = Conduct {
+            require_fair_play_consent: true,
+            ..Conduct::default()
+        };
+        assert!(
+            c.check()
+                .unwrap_err()
+                .to_string()
+                .contains("over the board")
+        );
+        Conduct::default().check().unwrap();
+        let mut c = hybrid(30, false);
+        c.periods.swap(0, 1);
+        assert!(c.check().unwrap_err().to_string().contains("last period"));
+    }
+
+    #[test]
+    fn who_must_consent_to_what() {
+        let mut c = Conduct::default();
+        assert!(!c.consent_required());
+        c.format = EventFormat::OnlineUnsupervised;
+        assert!(!c.consent_required());
+        c.require_fair_play_consent = true;
+        assert!(c.consent_required());
+        c.format = EventFormat::Hybrid;
+        c.require_fair_play_consent = false;
+        assert!(c.consent_required());
+        assert!(!c.required_items().contains(&ConsentItem::RemoteSupervision));
+        c.format = EventFormat::OnlineSupervised;
+        assert_eq!(c.required_items().len(), 5);
+    }
+}
