@@ -60,7 +60,7 @@ fn event(
 }
 
 /// The kinds of the tournament's events, in log order (empty when it has none).
-async fn kinds(c: &mut Clients, tid: &str) -> Vec<String> {
+async fn kinds_of(c: &mut Clients, tid: &str) -> Vec<&'static str> {
     let s = c
         .rep
         .stream_events(rep::StreamEventsRequest {
@@ -75,12 +75,11 @@ async fn kinds(c: &mut Clients, tid: &str) -> Vec<String> {
         Err(e) if e.code() == Code::NotFound => return Vec::new(),
         Err(e) => panic!("stream {tid}: {e:?}"),
     };
-    let mut out = Vec::new();
+    let mut events = Vec::new();
     while let Some(e) = futures::StreamExt::next(&mut s).await {
-        let payload = e.expect("event").payload.expect("a payload");
-        out.push(arbiter_eventlog::kind_name(&payload).to_string());
+        events.push(e.expect("event"));
     }
-    out
+    kinds(&events).into_iter().map(|(_, k)| k).collect()
 }
 
 fn consent(
@@ -160,7 +159,7 @@ async fn scenario_11_and_12_over_grpc() {
         e.message()
     );
     assert!(
-        kinds(&mut c, "hybrid").await.is_empty(),
+        kinds_of(&mut c, "hybrid").await.is_empty(),
         "a refused creation appends nothing"
     );
     c.reg
@@ -170,7 +169,7 @@ async fn scenario_11_and_12_over_grpc() {
         })
         .await
         .expect("30 s from move 1 is allowed");
-    assert_eq!(kinds(&mut c, "hybrid").await, vec!["TournamentCreated"]);
+    assert_eq!(kinds_of(&mut c, "hybrid").await, vec!["TournamentCreated"]);
 
     // --- scenario 12 ------------------------------------------------------------------------
     let tid = "online";
@@ -206,11 +205,11 @@ async fn scenario_11_and_12_over_grpc() {
     let mut r = consent(4, &ALL, "acc4");
     r.header = header(tid, "consent-4");
     c.reg.record_fair_play_consent(r).await.unwrap();
-    let before = kinds(&mut c, tid).await;
+    let before = kinds_of(&mut c, tid).await;
     assert_eq!(
         before
             .iter()
-            .filter(|k| *k == "FairPlayConsentRecorded")
+            .filter(|k| **k == "FairPlayConsentRecorded")
             .count(),
         4
     );
@@ -243,7 +242,11 @@ async fn scenario_11_and_12_over_grpc() {
     r.header = header(tid, "consent-2-again");
     let e = c.reg.record_fair_play_consent(r).await.unwrap_err();
     assert_eq!(e.code(), Code::AlreadyExists, "{e:?}");
-    assert_eq!(kinds(&mut c, tid).await, before, "refusals append nothing");
+    assert_eq!(
+        kinds_of(&mut c, tid).await,
+        before,
+        "refusals append nothing"
+    );
 
     let players = c
         .reg
@@ -284,6 +287,205 @@ async fn scenario_11_and_12_over_grpc() {
         vec![(5, pb::ResultCode::ZeroBye as i32)]
     );
     d.publish(1).await;
+    drop(d);
+    drop(server);
+    let out = run(&["replay", "--data", data.to_str().unwrap(), tid]);
+    assert_eq!(out.code, 0, "replay:\n{}\n{}", out.stdout, out.stderr);
+}
+
+/// A channel to `url` sending `token`.
+fn authed(url: &str, token: &str) -> arbiter_auth::client::WithToken<Channel> {
+    let ch = Channel::from_shared(url.to_string())
+        .unwrap()
+        .connect_timeout(Duration::from_secs(5))
+        .connect_lazy();
+    arbiter_auth::client::WithToken::new(ch, Some(token)).unwrap()
+}
+
+/// Scenario 6: the platform posts a game it scored a draw by timeout, though the side whose
+/// flag fell faced a queen; the Laws make it a win (E.04 4.5), the discrepancy is appended
+/// with the game, and the arbiter overrides the result with a reason.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn scenario_6_a_platform_result_the_laws_contradict_is_overridden() {
+    use arbiter_proto::round_director::v1 as rd;
+    use arbiter_proto::screening::v1 as scr;
+    use arbiter_proto::screening::v1::screening_client::ScreeningClient;
+    let work = TempDir::new("arbiter-online-6").unwrap();
+    let data = work.path().join("data");
+    let server = Server::start(
+        &["--data", data.to_str().unwrap()],
+        &work.path().join("serve.log"),
+    );
+    let mut c = Clients::new(&Endpoints::one(&server.grpc));
+    let tid = "online-6";
+    let mut e = event(pb::EventFormat::OnlineUnsupervised, 2, false);
+    e.conduct.as_mut().unwrap().regulations_version.clear();
+    c.reg
+        .create_tournament(reg::CreateTournamentRequest {
+            header: header(tid, "create"),
+            tournament: Some(e),
+        })
+        .await
+        .unwrap();
+    for i in 1..=4u32 {
+        c.reg
+            .register_player(reg::RegisterPlayerRequest {
+                header: header(tid, &format!("register-{i}")),
+                player: Some(pb::Player {
+                    name: format!("Player, {i}"),
+                    rating: 2100 - 100 * i,
+                    ..Default::default()
+                }),
+            })
+            .await
+            .unwrap();
+    }
+    let mut d = Driver::new(c.clone(), tid, Plan::swiss_40x9(), work.path());
+    d.start_round(1).await;
+    let proposal = d.wait_proposal(1, Duration::from_secs(60)).await;
+    d.publish(1).await;
+    let (boards, _) = pairing_of(&proposal);
+    let (w, b) = boards[0];
+    // White mates nothing yet: after 1. Qc1 Black's clock runs out with White a queen up.
+    let pgn = format!(
+        "[Event \"Online Open\"]\n[White \"Player, {w}\"]\n[Black \"Player, {b}\"]\n\
+         [Result \"1/2-1/2\"]\n[Termination \"Time forfeit\"]\n[SetUp \"1\"]\n\
+         [FEN \"7k/8/8/8/8/8/8/KQ6 w - - 0 1\"]\n\n1. Qc1 {{ [%clk 0:00:41] }} 1/2-1/2\n"
+    );
+    let keys = &token::auth().keys;
+    let platform = token::issue(keys, "lichess-like", Role::Platform, &[tid], None, 3600);
+    let mut scr_platform = ScreeningClient::new(authed(&server.grpc, &platform));
+    // The platform may post games, and nothing else.
+    let mut director_as_platform =
+        arbiter_proto::round_director::v1::round_director_client::RoundDirectorClient::new(authed(
+            &server.grpc,
+            &platform,
+        ));
+    let refused = director_as_platform
+        .record_result(rd::RecordResultRequest {
+            header: header(tid, "platform-result"),
+            round: 1,
+            board: 1,
+            result: pb::BoardResult::Draw as i32,
+            ..Default::default()
+        })
+        .await
+        .unwrap_err();
+    assert_eq!(refused.code(), Code::PermissionDenied, "{refused:?}");
+    scr_platform
+        .submit_game(scr::SubmitGameRequest {
+            header: header(tid, "platform-game-1"),
+            round: 1,
+            board: 1,
+            pgn,
+        })
+        .await
+        .expect("the platform posts the game");
+    let k = kinds_of(&mut c, tid).await;
+    let n = k.len();
+    assert_eq!(
+        &k[n - 2..],
+        ["GameSubmitted", "ResultDiscrepancyDetected"],
+        "{k:?}"
+    );
+
+    // Recording a result other than the score's is refused, naming the override.
+    let e =
+        c.rd.record_result(rd::RecordResultRequest {
+            header: header(tid, "result-1"),
+            round: 1,
+            board: 1,
+            result: pb::BoardResult::WhiteWins as i32,
+            ..Default::default()
+        })
+        .await
+        .unwrap_err();
+    assert_eq!(e.code(), Code::FailedPrecondition, "{e:?}");
+    assert!(
+        e.message().contains("OverridePlatformResult"),
+        "{}",
+        e.message()
+    );
+    c.rd.override_platform_result(rd::OverridePlatformResultRequest {
+        header: header(tid, "override-1"),
+        round: 1,
+        board: 1,
+        result: pb::BoardResult::WhiteWins as i32,
+        reason: "Black's flag fell with White a queen up (E.04 4.5)".into(),
+    })
+    .await
+    .expect("the arbiter overrides");
+    let k = kinds_of(&mut c, tid).await;
+    assert_eq!(&k[n..], ["ResultOverridden", "ResultRecorded"], "{k:?}");
+
+    // Board 2 through the platforms' webhook (the same call over HTTP): a resignation the
+    // moves do not decide, so no discrepancy; the arbiter confirms it with RecordResult.
+    let (w2, b2) = boards[1];
+    let game2 = format!(
+        "[White \"Player, {w2}\"]\n[Black \"Player, {b2}\"]\n[Result \"0-1\"]\n\
+         [Termination \"Normal\"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n"
+    );
+    let http = server.http.clone().expect("the HTTP port");
+    let path = format!("/api/platform/v1/tournaments/{tid}/rounds/1/boards/2/game");
+    let (status, body) = http_request(&http, "POST", &path, &[], &game2);
+    assert_eq!(status, 401, "{body}");
+    let player = token::issue(keys, "p1", Role::Player, &[tid], Some(1), 3600);
+    let (status, body) = http_request(
+        &http,
+        "POST",
+        &path,
+        &[format!("Authorization: Bearer {player}")],
+        &game2,
+    );
+    assert_eq!(status, 403, "{body}");
+    let with_key = [
+        format!("Authorization: Bearer {platform}"),
+        "Idempotency-Key: board-2".to_string(),
+        "Content-Type: application/x-chess-pgn".to_string(),
+    ];
+    let (status, body) = http_request(&http, "POST", &path, &with_key, "1. e4 e5 2. Ke3 *");
+    assert_eq!(status, 422, "an illegal move: {body}");
+    let (status, body) = http_request(&http, "POST", &path, &with_key, &game2);
+    assert_eq!(status, 200, "{body}");
+    let answer: serde_json::Value = serde_json::from_str(&body).expect("JSON");
+    assert_eq!(answer["replayed"], false, "{body}");
+    // The same key again: answered once, nothing appended.
+    let (status, again) = http_request(&http, "POST", &path, &with_key, &game2);
+    assert_eq!(status, 200, "{again}");
+    assert_eq!(
+        serde_json::from_str::<serde_json::Value>(&again).unwrap()["replayed"],
+        true
+    );
+    let k = kinds_of(&mut c, tid).await;
+    assert_eq!(&k[n + 2..], ["GameSubmitted"], "{k:?}");
+    // (The mate is Black's: 0-1 agrees with the Laws.)
+    c.rd.record_result(rd::RecordResultRequest {
+        header: header(tid, "result-2"),
+        round: 1,
+        board: 2,
+        result: pb::BoardResult::BlackWins as i32,
+        ..Default::default()
+    })
+    .await
+    .expect("the arbiter confirms the platform's result");
+    let standings = c
+        .rep
+        .get_standings(rep::GetStandingsRequest {
+            tournament: tref(tid),
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    let winners: Vec<(u32, i32)> = standings
+        .rows
+        .iter()
+        .filter(|r| r.points == 10)
+        .map(|r| (r.player_id, r.points))
+        .collect();
+    assert_eq!(winners.len(), 2, "{standings:?}");
+    assert!(winners.iter().any(|&(p, _)| p == w), "{standings:?}");
+    assert!(winners.iter().any(|&(p, _)| p == b2), "{standings:?}");
     drop(d);
     drop(server);
     let out = run(&["replay", "--data", data.to_str().unwrap(), tid]);

@@ -19,8 +19,9 @@ use arbiter_auth::Principal;
 use arbiter_auth::layer::principal;
 use arbiter_core::ResultCode;
 use arbiter_core::tournament::{
-    BoardResult, CloseRound, Command, CorrectResult, FinishTournament, ManualPairing, Pair,
-    PublishPairing, RecordResult, RequestPairing, RoundPhase, StartRound,
+    BoardResult, CloseRound, Command, CorrectResult, FinishTournament, ManualPairing,
+    OverridePlatformResult, Pair, PublishPairing, RecordResult, RequestPairing, RoundPhase,
+    StartRound,
 };
 use arbiter_eventlog::SubscribeFrom;
 use arbiter_proto::common::v1::CommandResult;
@@ -187,6 +188,27 @@ pub fn tournament_state(tournament_id: &str, f: &Folded) -> api::TournamentState
             .tournament()
             .map(|t| t.rule_set.clone())
             .unwrap_or_default(),
+        open_discrepancies: s
+            .discrepancies()
+            .iter()
+            .filter(|d| {
+                s.published(d.round)
+                    .and_then(|p| {
+                        p.boards
+                            .get(d.board as usize - 1)
+                            .map(|b| b.result.is_none())
+                    })
+                    .unwrap_or(false)
+            })
+            .map(|d| arbiter_proto::events::v1::ResultDiscrepancyDetected {
+                round: d.round,
+                board: d.board,
+                platform_result: d.platform_result.clone(),
+                laws_result: d.laws_result.clone(),
+                reason: d.reason.clone(),
+                article: d.article.clone(),
+            })
+            .collect(),
     }
 }
 
@@ -310,6 +332,24 @@ impl RoundDirector for RoundDirectorService {
                 round: r.round,
                 board: r.board,
                 result,
+            }))
+        })
+        .await
+    }
+
+    async fn override_platform_result(
+        &self,
+        request: Request<api::OverridePlatformResultRequest>,
+    ) -> Result<Response<CommandResult>, Status> {
+        let caller = principal(&request)?;
+        let r = request.into_inner();
+        self.run(&caller, &r, |_| {
+            let result = board_result(r.result, 0, 0)?;
+            Ok(Command::OverridePlatformResult(OverridePlatformResult {
+                round: r.round,
+                board: r.board,
+                result,
+                reason: r.reason.clone(),
             }))
         })
         .await

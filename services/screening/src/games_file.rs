@@ -2,10 +2,20 @@
 //! its place in the file, its players and round, and the ply and move), then cut into the
 //! games' own texts, each kept in the log as its board's `GameSubmitted`.
 
-use arbiter_core::tournament::GameInFile;
+use arbiter_core::tournament::{GameInFile, LawsVerdict};
 use arbiter_screening::pgn;
 use arbiter_service_kit::edge::{MAX_GAME_PGN_BYTES, MAX_ROUND_PGN_BYTES};
 use tonic::Status;
+
+/// What the Laws make of a game's end (the `arbiter-laws` crate), for the aggregate to hold
+/// the platform's result against in online and hybrid events.
+pub fn laws_verdict(g: &pgn::Game) -> Option<LawsVerdict> {
+    arbiter_laws::judge(g).map(|v| LawsVerdict {
+        result: v.result.to_string(),
+        reason: v.reason,
+        article: v.article.to_string(),
+    })
+}
 
 /// The games of `text` for `round` of tournament `tid`, each with its own PGN text, or why the
 /// file is refused (`INVALID_ARGUMENT` naming the game).
@@ -53,7 +63,9 @@ pub fn read(tid: &str, round: u32, text: &str) -> Result<Vec<GameInFile>, Status
                 piece.len()
             )));
         }
+        let laws = laws_verdict(&g);
         out.push(GameInFile {
+            laws,
             index: u32::try_from(g.number).unwrap_or(u32::MAX),
             pgn: piece.trim().to_string() + "\n",
             white: g.white,

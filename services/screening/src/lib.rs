@@ -31,6 +31,7 @@
 pub mod answer;
 pub mod games_file;
 mod service;
+pub mod webhook;
 
 pub use answer::{Screener, Submitted, Tier};
 pub use service::ScreeningService;
@@ -426,5 +427,11 @@ pub fn register(host: &mut Host, config: Config) {
              accepted but not screened"
         ),
     }
-    host.grpc(ScreeningService::new(store, engines).into_server());
+    let service = ScreeningService::new(store, engines);
+    // The platforms' webhook takes the same tokens the gRPC layer takes; without them (a host
+    // built without authentication) there is no webhook.
+    if let Some(auth) = host.auth().cloned() {
+        host.http(webhook::router(service.clone(), auth));
+    }
+    host.grpc(service.into_server());
 }

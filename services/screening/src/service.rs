@@ -155,6 +155,7 @@ impl Screening for ScreeningService {
                         white: game.white.clone(),
                         black: game.black.clone(),
                         result: game.result.clone(),
+                        laws: crate::games_file::laws_verdict(&game),
                     }))
                 })
                 .await?;

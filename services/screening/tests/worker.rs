@@ -89,6 +89,7 @@ async fn tournament(game: Option<&str>) -> (Arc<TournamentStore>, Vec<StoredEven
             white: "Ann".into(),
             black: "Bob".into(),
             result: "1-0".into(),
+            laws: None,
         };
         run(&store, "game", Command::SubmitGame(submit)).await;
     }

@@ -41,6 +41,9 @@ pub enum Role {
     Player,
     /// Screening results; no call that changes a tournament.
     FairPlayOfficer,
+    /// An online platform: posts the games played on it (E.04 3.7, 20.1) to the tournaments
+    /// of the token; nothing else.
+    Platform,
     /// No token: reads only.
     Public,
 }
@@ -53,6 +56,7 @@ impl Role {
             Role::Arbiter => "arbiter",
             Role::Player => "player",
             Role::FairPlayOfficer => "fair-play-officer",
+            Role::Platform => "platform",
             Role::Public => "public",
         }
     }
@@ -124,6 +128,10 @@ impl Grant {
 /// screening results and the on-demand test (which appends only advisory events). Arbiters
 /// and admins may make them too; players and the public may not.
 pub const FAIR_PLAY_CALLS: &[&str] = &["GetScreening", "RunFullTest"];
+
+/// Calls a platform may make on the tournaments of its token: posting the games played on it.
+/// Their results stay proposals the arbiter confirms or overrides.
+pub const PLATFORM_CALLS: &[&str] = &["SubmitGame", "SubmitGames"];
 
 /// Player commands: the player himself may send them, for his own entry.
 const PLAYER_OWN: &[&str] = &[
@@ -202,6 +210,16 @@ impl Principal {
             Role::FairPlayOfficer => Err(Status::permission_denied(format!(
                 "{command} on tournament {tournament:?}: a fair-play officer may not change a \
                  tournament; it needs an arbiter of the tournament"
+            ))),
+            Role::Platform if PLATFORM_CALLS.contains(&command) && self.covers(tournament) => {
+                Ok(Grant::Full)
+            }
+            Role::Platform => Err(Status::permission_denied(format!(
+                "{command} on tournament {tournament:?}: a platform token may only submit the \
+                 games played on the platform (SubmitGame, SubmitGames) to the tournaments of \
+                 the token; the token of {:?} is for {}",
+                self.subject,
+                self.scope()
             ))),
             Role::Player if !self.covers(tournament) => Err(needs_arbiter()),
             Role::Player => match command {

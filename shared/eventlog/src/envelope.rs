@@ -95,6 +95,8 @@ pub fn kind_name(event: &Event) -> &'static str {
             Kind::ByeCancelled(_) => "ByeCancelled",
             Kind::AbsenceDeclared(_) => "AbsenceDeclared",
             Kind::FairPlayConsentRecorded(_) => "FairPlayConsentRecorded",
+            Kind::ResultDiscrepancyDetected(_) => "ResultDiscrepancyDetected",
+            Kind::ResultOverridden(_) => "ResultOverridden",
             Kind::RoundStarted(_) => "RoundStarted",
             Kind::PairingRequested(_) => "PairingRequested",
             Kind::PairingProposed(_) => "PairingProposed",

@@ -99,6 +99,8 @@ pub struct Game {
     pub time_control: String,
     /// The termination marker of the movetext.
     pub result: String,
+    /// The Termination tag as written (e.g. "Time forfeit", "Normal"); "?" when untagged.
+    pub termination: String,
     pub plies: Vec<Ply>,
     pub final_fen: String,
     pub final_state: FinalState,
@@ -248,7 +250,7 @@ struct Movetext {
     outcome: Option<String>,
 }
 
-const KEPT_TAGS: [&str; 10] = [
+const KEPT_TAGS: [&str; 11] = [
     "White",
     "Black",
     "WhiteElo",
@@ -259,6 +261,7 @@ const KEPT_TAGS: [&str; 10] = [
     "Round",
     "Result",
     "TimeControl",
+    "Termination",
 ];
 
 fn repetition_key(pos: &Chess) -> String {
@@ -479,6 +482,7 @@ impl Visitor for GameVisitor {
             date: get("Date"),
             round: get("Round"),
             time_control: get("TimeControl"),
+            termination: get("Termination"),
             result,
             final_fen: Fen::from_position(&mt.pos, EnPassantMode::Legal).to_string(),
             final_state,

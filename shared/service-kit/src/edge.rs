@@ -395,6 +395,12 @@ impl Check for rd::PublishPairingRequest {
     }
 }
 
+impl Check for rd::OverridePlatformResultRequest {
+    fn check(&self) -> Result<(), Status> {
+        check_line("reason", &self.reason)
+    }
+}
+
 impl Check for rd::CorrectResultRequest {
     fn check(&self) -> Result<(), Status> {
         check_line("reason", &self.reason)

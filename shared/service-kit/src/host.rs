@@ -83,6 +83,7 @@ pub struct Host {
     http: Option<axum::Router>,
     at_stop: Vec<BoxFuture<'static, ()>>,
     stop: watch::Sender<bool>,
+    auth: Option<arbiter_auth::layer::AuthLayer>,
 }
 
 impl Host {
@@ -105,7 +106,20 @@ impl Host {
             http: None,
             at_stop: Vec::new(),
             stop: watch::channel(false).0,
+            auth: None,
         }
+    }
+
+    /// The authentication of the gRPC layer, for HTTP routes that take commands (a
+    /// platform's webhook): they authenticate the same tokens the same way.
+    pub fn authenticator(&mut self, auth: arbiter_auth::layer::AuthLayer) -> &mut Self {
+        self.auth = Some(auth);
+        self
+    }
+
+    /// The authentication given with [`Host::authenticator`], if any.
+    pub fn auth(&self) -> Option<&arbiter_auth::layer::AuthLayer> {
+        self.auth.as_ref()
     }
 
     /// The store every service of this host folds with.

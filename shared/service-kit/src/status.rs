@@ -58,6 +58,8 @@ pub fn domain_code(e: &DomainError) -> Code {
         | D::ResultsMissing { .. }
         | D::NotEnoughPlayers { .. }
         | D::ConsentNotRequired { .. }
+        | D::NotOnline { .. }
+        | D::NoPlatformResult { .. }
         | D::ConsentMissing { .. }
         | D::RoundsRemaining { .. }
         | D::RoundRobinRounds { .. }

@@ -406,6 +406,18 @@ pub enum ClientCommand {
         #[arg(allow_hyphen_values = true)]
         result: String,
     },
+    /// 6. Results: online and hybrid events: the arbiter's result in place of the platform's
+    ///    (the submitted game's), with a reason (E.04 9.14, 15.3-15.4).
+    Override {
+        tournament: String,
+        round: u32,
+        board: u32,
+        /// 1-0, 0-1 or 1/2 (or unrated W/L, D/D, L/W).
+        #[arg(allow_hyphen_values = true)]
+        result: String,
+        #[arg(long)]
+        reason: String,
+    },
     /// 7. Corrections: correct a recorded result (C.04.2.D.8).
     Correct {
         tournament: String,
@@ -1516,6 +1528,28 @@ async fn client(a: ClientArgs) -> Result<(), Exit> {
             let r = c.result(&tournament, round, board, res).await?;
             print_result("result recorded", &r);
         }
+        ClientCommand::Override {
+            tournament,
+            round,
+            board,
+            result,
+            reason,
+        } => {
+            let (w, _, _) = board_result_to_wire(result_arg(&result)?);
+            let r = c
+                .director
+                .override_platform_result(rd::OverridePlatformResultRequest {
+                    header: c.header(&tournament),
+                    round,
+                    board,
+                    result: w as i32,
+                    reason,
+                })
+                .await
+                .map_err(|s| status_exit("override", &s))?
+                .into_inner();
+            print_result("platform result overridden", &r);
+        }
         ClientCommand::Correct {
             tournament,
             round,
@@ -1635,6 +1669,13 @@ async fn client(a: ClientArgs) -> Result<(), Exit> {
                 s.version,
                 s.pending_boards
             );
+            for d in &s.open_discrepancies {
+                println!(
+                    "round {}, board {}: the platform's {} is not the Laws' {}: {} ({}); confirm \
+                     with `result` or `override`",
+                    d.round, d.board, d.platform_result, d.laws_result, d.reason, d.article
+                );
+            }
         }
         ClientCommand::List => {
             let l = c

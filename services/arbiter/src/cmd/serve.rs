@@ -162,7 +162,9 @@ async fn serve(a: ServeArgs) -> Result<(), Exit> {
     let store = TournamentStore::new(log.clone(), store_name, Some(cp.clone()))
         .with_snapshot_min_events(a.snapshot_min_events);
     let mut host = Host::new(Arc::new(store), feed, Some(cp));
-    host.layer(super::token::server_layer(&a.auth, &a.log.data).await?);
+    let auth = super::token::server_layer(&a.auth, &a.log.data).await?;
+    host.authenticator(auth.clone());
+    host.layer(auth);
     // Every call: the caller's trace context as its span's parent, and counted in the metrics.
     host.layer(arbiter_telemetry::GrpcLayer);
     for s in &services {

@@ -183,6 +183,7 @@ pub enum RoleArg {
     Arbiter,
     Player,
     FairPlayOfficer,
+    Platform,
 }
 
 #[derive(clap::Subcommand, Debug)]
@@ -266,6 +267,7 @@ fn token(a: TokenArgs) -> Result<(), Exit> {
                 RoleArg::Arbiter => Role::Arbiter,
                 RoleArg::Player => Role::Player,
                 RoleArg::FairPlayOfficer => Role::FairPlayOfficer,
+                RoleArg::Platform => Role::Platform,
             };
             if role != Role::Admin && tournaments.is_empty() {
                 return Err(Exit::Invalid(format!(

@@ -1001,15 +1001,30 @@ pub fn kinds(events: &[pb::Envelope]) -> Vec<(u64, &'static str)> {
 
 /// A plain HTTP/1.1 GET: (status, body).
 pub fn http_get(base: &str, path: &str) -> (u16, String) {
+    http_request(base, "GET", path, &[], "")
+}
+
+/// A plain HTTP/1.1 request with extra header lines ("Name: value") and a body: (status, body).
+pub fn http_request(
+    base: &str,
+    method: &str,
+    path: &str,
+    headers: &[String],
+    body: &str,
+) -> (u16, String) {
     use std::io::{Read, Write};
     let addr = base.trim_start_matches("http://");
     let mut s = std::net::TcpStream::connect(addr).expect("connect http");
     s.set_read_timeout(Some(Duration::from_secs(30))).ok();
-    write!(
-        s,
-        "GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"
-    )
-    .expect("send");
+    let mut head = format!("{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n");
+    for h in headers {
+        head.push_str(h);
+        head.push_str("\r\n");
+    }
+    if method != "GET" {
+        head.push_str(&format!("Content-Length: {}\r\n", body.len()));
+    }
+    write!(s, "{head}\r\n{body}").expect("send");
     let mut buf = Vec::new();
     s.read_to_end(&mut buf).expect("read");
     let text = String::from_utf8_lossy(&buf).into_owned();

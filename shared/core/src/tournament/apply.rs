@@ -310,6 +310,24 @@ impl State {
                         .insert((e.round, e.board, result.to_string()));
                 }
             }
+            Event::ResultDiscrepancyDetected(e) => {
+                if !self.games_submitted.contains(&(e.round, e.board)) {
+                    return Err(inconsistent(
+                        event,
+                        format!("round {}, board {} has no submitted game", e.round, e.board),
+                    ));
+                }
+                self.discrepancies.push(e.clone());
+            }
+            Event::ResultOverridden(e) => {
+                if !self.games_submitted.contains(&(e.round, e.board)) {
+                    return Err(inconsistent(
+                        event,
+                        format!("round {}, board {} has no submitted game", e.round, e.board),
+                    ));
+                }
+                self.overrides.push(e.clone());
+            }
         }
         Ok(())
     }

@@ -20,6 +20,7 @@ pub enum Command {
     CancelBye(CancelBye),
     DeclareAbsence(DeclareAbsence),
     RecordFairPlayConsent(RecordFairPlayConsent),
+    OverridePlatformResult(OverridePlatformResult),
     StartRound(StartRound),
     RequestPairing(RequestPairing),
     ProposePairing(ProposePairing),
@@ -48,6 +49,7 @@ impl Command {
             Command::CancelBye(_) => "CancelBye",
             Command::DeclareAbsence(_) => "DeclareAbsence",
             Command::RecordFairPlayConsent(_) => "RecordFairPlayConsent",
+            Command::OverridePlatformResult(_) => "OverridePlatformResult",
             Command::StartRound(_) => "StartRound",
             Command::RequestPairing(_) => "RequestPairing",
             Command::ProposePairing(_) => "ProposePairing",
@@ -253,6 +255,17 @@ pub struct RecordFairPlayConsent {
     pub platform_account: String,
 }
 
+/// The arbiter's official result where it differs from the platform's (E.04 9.14, 15.3-15.4,
+/// 19.3-19.4): online and hybrid events, a board whose game is submitted, before a result is
+/// recorded.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OverridePlatformResult {
+    pub round: u32,
+    pub board: u32,
+    pub result: BoardResult,
+    pub reason: String,
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct StartRound {
     pub round: u32,
@@ -371,6 +384,10 @@ pub struct SubmitGame {
     pub black: String,
     /// The PGN's result: "1-0", "0-1", "1/2-1/2" or "*".
     pub result: String,
+    /// What the Laws make of its end, when its moves decide it; in an online or hybrid event a
+    /// verdict other than `result` is a discrepancy for the arbiter (E.04 15.3-15.4).
+    #[serde(default)]
+    pub laws: Option<super::LawsVerdict>,
 }
 
 /// The games of one round from one PGN file, each matched to its board of the published
@@ -393,4 +410,7 @@ pub struct GameInFile {
     pub black: String,
     /// "1-0", "0-1", "1/2-1/2" or "*".
     pub result: String,
+    /// As [`SubmitGame::laws`].
+    #[serde(default)]
+    pub laws: Option<super::LawsVerdict>,
 }

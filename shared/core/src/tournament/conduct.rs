@@ -225,6 +225,16 @@ impl Conduct {
     }
 }
 
+/// What the Laws make of a submitted game's end (E.04 Art. 4.5, 5), as the ingesting service
+/// read it from the moves; see the `arbiter-laws` crate.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LawsVerdict {
+    /// "1-0", "0-1" or "1/2-1/2".
+    pub result: String,
+    pub reason: String,
+    pub article: String,
+}
+
 /// A player's fair-play agreement as folded.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ConsentRecord {

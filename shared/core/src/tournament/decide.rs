@@ -48,6 +48,7 @@ pub fn decide(state: &State, command: &Command) -> Result<Vec<Event>, DomainErro
         Command::CancelBye(c) => d.cancel_bye(c),
         Command::DeclareAbsence(c) => d.declare_absence(c),
         Command::RecordFairPlayConsent(c) => d.record_fair_play_consent(c),
+        Command::OverridePlatformResult(c) => d.override_platform_result(c),
         Command::StartRound(c) => d.start_round(c),
         Command::RequestPairing(c) => d.request_pairing(c),
         Command::ProposePairing(c) => d.propose(c),
@@ -1636,11 +1637,110 @@ impl Decider<'_> {
                 )));
             }
         }
-        Ok(vec![Event::GameSubmitted(GameSubmitted {
+        let mut events = vec![Event::GameSubmitted(GameSubmitted {
             round: c.round,
             board: c.board,
             pgn: c.pgn.clone(),
-        })])
+        })];
+        // Online, the platform's result is a proposal: one the Laws contradict goes to the
+        // arbiter (E.04 15.3-15.4, 19.3-19.4). Over the board the signed result stands (Laws
+        // 8.7), and a recorded result was checked above.
+        if self.t.conduct.format.is_online()
+            && let Some(laws) = &c.laws
+            && recorded.is_none()
+            && c.result.trim() != "*"
+            && laws.result != c.result.trim()
+        {
+            events.push(Event::ResultDiscrepancyDetected(
+                ResultDiscrepancyDetected {
+                    round: c.round,
+                    board: c.board,
+                    platform_result: c.result.trim().to_string(),
+                    laws_result: laws.result.clone(),
+                    reason: laws.reason.clone(),
+                    article: laws.article.clone(),
+                },
+            ));
+        }
+        Ok(events)
+    }
+
+    /// The arbiter's result in place of the platform's (E.04 9.14, 15.3-15.4, 19.3-19.4).
+    fn override_platform_result(
+        &self,
+        c: &OverridePlatformResult,
+    ) -> Result<Vec<Event>, DomainError> {
+        let format = self.t.conduct.format;
+        if !format.is_online() {
+            return Err(DomainError::NotOnline {
+                format: format.to_string(),
+            });
+        }
+        self.round_in_range(c.round)?;
+        if self.s.round_phase(c.round) == Some(RoundPhase::Closed) {
+            return Err(DomainError::RoundClosed { round: c.round });
+        }
+        if let Some(result) = self.board(c.round, c.board)? {
+            return Err(DomainError::ResultAlreadyRecorded {
+                round: c.round,
+                board: c.board,
+                result,
+            });
+        }
+        let Some(platform) = self.s.submitted_game_result(c.round, c.board) else {
+            return Err(DomainError::NoPlatformResult {
+                round: c.round,
+                board: c.board,
+            });
+        };
+        use super::types::BoardResult as R;
+        let as_pgn = match c.result {
+            R::WhiteWins | R::WhiteWinsUnrated => "1-0",
+            R::BlackWins | R::BlackWinsUnrated => "0-1",
+            R::Draw | R::DrawUnrated => "1/2-1/2",
+            // Forfeits and per-player decisions are RecordResult's (a decision with each
+            // player's code may differ from the moves already).
+            _ => {
+                return Err(DomainError::invalid(
+                    "result",
+                    format!(
+                        "{} is not a played result; record a forfeit or an arbiter's decision \
+                         with RecordResult",
+                        c.result
+                    ),
+                ));
+            }
+        };
+        if as_pgn == platform {
+            return Err(DomainError::invalid(
+                "result",
+                format!(
+                    "{} is the platform's own result: confirm it with RecordResult",
+                    c.result
+                ),
+            ));
+        }
+        let reason = line("reason", &c.reason, true)?;
+        let article = self
+            .s
+            .discrepancy(c.round, c.board)
+            .map_or("E.04 Art. 9.14", |d| d.article.as_str())
+            .to_string();
+        Ok(vec![
+            Event::ResultOverridden(ResultOverridden {
+                round: c.round,
+                board: c.board,
+                platform_result: platform.to_string(),
+                result: c.result,
+                reason,
+                article,
+            }),
+            Event::ResultRecorded(ResultRecorded {
+                round: c.round,
+                board: c.board,
+                result: c.result,
+            }),
+        ])
     }
 
     /// The games of a round's file, each matched to the board whose White and Black are its
@@ -1713,6 +1813,7 @@ impl Decider<'_> {
                 white: g.white.clone(),
                 black: g.black.clone(),
                 result: g.result.clone(),
+                laws: g.laws.clone(),
             };
             events.extend(self.submit_game(&one).map_err(in_file)?);
         }
@@ -1746,6 +1847,10 @@ impl Decider<'_> {
             R::WhiteWins | R::WhiteWinsUnrated if game == "1-0" => return Ok(()),
             R::BlackWins | R::BlackWinsUnrated if game == "0-1" => return Ok(()),
             R::Draw | R::DrawUnrated if game == "1/2-1/2" => return Ok(()),
+            _ if self.t.conduct.format.is_online() => "the platform's result is the score's: \
+                confirm it by recording it, or override it with OverridePlatformResult and a \
+                reason (E.04 9.14, 15.3-15.4)"
+                .to_string(),
             _ => "record the result the score ends with, or an arbiter's decision with each \
                   player's code when the result differs from the moves (Laws 12.9)"
                 .to_string(),

@@ -207,6 +207,17 @@ pub enum DomainError {
         reason: String,
     },
 
+    #[error(
+        "the event is {format}: a platform's result is overridden only in online and hybrid \
+         events; over the board the signed result stands (Laws 8.7) unless the arbiter records \
+         a decision with RecordResult"
+    )]
+    NotOnline { format: String },
+    #[error(
+        "round {round}, board {board}: no game is submitted, so there is no platform result to override"
+    )]
+    NoPlatformResult { round: u32, board: u32 },
+
     // --- games ---------------------------------------------------------------------------------
     #[error(
         "round {round}, board {board}: a game is already submitted for this board (one per board)"

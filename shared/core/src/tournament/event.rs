@@ -54,6 +54,8 @@ pub enum Event {
     TeamRecorded(TeamRecorded),
     GameSubmitted(GameSubmitted),
     FairPlayConsentRecorded(FairPlayConsentRecorded),
+    ResultDiscrepancyDetected(ResultDiscrepancyDetected),
+    ResultOverridden(ResultOverridden),
 }
 
 impl Event {
@@ -79,6 +81,8 @@ impl Event {
             Event::RoundClosed(_) => "RoundClosed",
             Event::GameSubmitted(_) => "GameSubmitted",
             Event::FairPlayConsentRecorded(_) => "FairPlayConsentRecorded",
+            Event::ResultDiscrepancyDetected(_) => "ResultDiscrepancyDetected",
+            Event::ResultOverridden(_) => "ResultOverridden",
             Event::TournamentFinished(_) => "TournamentFinished",
             Event::VirtualPointsSet(_) => "VirtualPointsSet",
             Event::PairingsForbidden(_) => "PairingsForbidden",
@@ -330,4 +334,29 @@ pub struct FairPlayConsentRecorded {
     pub by_guardian: bool,
     pub items: Vec<super::ConsentItem>,
     pub platform_account: String,
+}
+
+/// The platform's result (the submitted game's) is not what the Laws give its moves (E.04 15.3,
+/// 15.4, 19.3, 19.4): for the arbiter to confirm or override. Appended with the game.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ResultDiscrepancyDetected {
+    pub round: u32,
+    pub board: u32,
+    /// "1-0", "0-1" or "1/2-1/2".
+    pub platform_result: String,
+    pub laws_result: String,
+    pub reason: String,
+    pub article: String,
+}
+
+/// The arbiter's official result in place of the platform's; a `ResultRecorded` with it
+/// follows in the same append.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ResultOverridden {
+    pub round: u32,
+    pub board: u32,
+    pub platform_result: String,
+    pub result: BoardResult,
+    pub reason: String,
+    pub article: String,
 }

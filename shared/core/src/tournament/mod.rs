@@ -91,8 +91,8 @@ mod types;
 
 pub use command::*;
 pub use conduct::{
-    Conduct, ConsentItem, ConsentRecord, EventFormat, TRADITIONAL_BOARDS_MIN_INCREMENT_S,
-    TimeControlPeriod,
+    Conduct, ConsentItem, ConsentRecord, EventFormat, LawsVerdict,
+    TRADITIONAL_BOARDS_MIN_INCREMENT_S, TimeControlPeriod,
 };
 pub use decide::decide;
 pub use error::DomainError;

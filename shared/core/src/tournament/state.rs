@@ -391,6 +391,12 @@ pub struct State {
     /// (A snapshot written before this field existed folds without the games before it.)
     #[serde(default)]
     pub(crate) game_results: std::collections::BTreeSet<(u32, u32, String)>,
+    /// Platform results the Laws disagree with, in log order.
+    #[serde(default)]
+    pub(crate) discrepancies: Vec<super::event::ResultDiscrepancyDetected>,
+    /// The arbiter's overrides of platform results, in log order.
+    #[serde(default)]
+    pub(crate) overrides: Vec<super::event::ResultOverridden>,
 }
 
 /// The termination marker of a PGN game's movetext ("1-0", "0-1", "1/2-1/2" or "*"): the last
@@ -513,6 +519,29 @@ impl State {
             .next()
             .filter(|(r, b, _)| *r == round && *b == board)
             .map(|(_, _, result)| result.as_str())
+    }
+
+    /// The discrepancy found for the game of `board` of `round`, if any.
+    pub fn discrepancy(
+        &self,
+        round: u32,
+        board: u32,
+    ) -> Option<&super::event::ResultDiscrepancyDetected> {
+        self.discrepancies
+            .iter()
+            .find(|d| d.round == round && d.board == board)
+    }
+
+    /// Every discrepancy found, in log order.
+    pub fn discrepancies(&self) -> &[super::event::ResultDiscrepancyDetected] {
+        &self.discrepancies
+    }
+
+    /// The arbiter's override of the platform's result of `board` of `round`, if any.
+    pub fn override_of(&self, round: u32, board: u32) -> Option<&super::event::ResultOverridden> {
+        self.overrides
+            .iter()
+            .find(|o| o.round == round && o.board == board)
     }
 
     /// Games submitted, as `(round, board)` in order.

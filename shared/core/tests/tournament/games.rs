@@ -17,6 +17,7 @@ fn game(round: u32, board: u32, white: &str, black: &str, result: &str) -> Comma
         white: white.into(),
         black: black.into(),
         result: result.into(),
+        laws: None,
     })
 }
 
@@ -79,6 +80,7 @@ fn in_file(index: u32, white: &str, black: &str, result: &str) -> GameInFile {
         white: white.into(),
         black: black.into(),
         result: result.into(),
+        laws: None,
     }
 }
 

@@ -272,3 +272,178 @@ fn an_unsupervised_online_event_asks_the_consent_only_when_its_regulations_do() 
         ],
     ));
 }
+
+// --- platform results (E.04 15.3-15.4, 19.3-19.4; scenario 6) -----------------------------
+
+/// Round 1 of the online event published: board 1 is 1 - 3, board 2 is 4 - 2.
+fn online_round() -> Given {
+    five_online().paired(1, &[(1, 3), (4, 2)], None)
+}
+
+fn platform_game(
+    board: u32,
+    white: &str,
+    black: &str,
+    result: &str,
+    laws: Option<&str>,
+) -> Command {
+    Command::SubmitGame(SubmitGame {
+        round: 1,
+        board,
+        pgn: format!("[White \"{white}\"]\n[Black \"{black}\"]\n\n1. e4 e5 {result}\n"),
+        white: white.into(),
+        black: black.into(),
+        result: result.into(),
+        laws: laws.map(|r| LawsVerdict {
+            result: r.into(),
+            reason: "Black's flag fell and White can still mate".into(),
+            article: "E.04 Art. 4.5".into(),
+        }),
+    })
+}
+
+fn override_cmd(board: u32, result: BoardResult, reason: &str) -> Command {
+    Command::OverridePlatformResult(OverridePlatformResult {
+        round: 1,
+        board,
+        result,
+        reason: reason.into(),
+    })
+}
+
+#[test]
+fn scenario_6_a_platform_draw_the_laws_contradict_goes_to_the_arbiter_who_overrides_it() {
+    let given = online_round();
+    let then = given
+        .when(platform_game(
+            1,
+            "Player 1",
+            "Player 3",
+            "1/2-1/2",
+            Some("1-0"),
+        ))
+        .unwrap();
+    let [Event::GameSubmitted(_), Event::ResultDiscrepancyDetected(d)] = then.as_slice() else {
+        panic!("{then:?}")
+    };
+    assert_eq!(
+        (
+            d.platform_result.as_str(),
+            d.laws_result.as_str(),
+            d.article.as_str()
+        ),
+        ("1/2-1/2", "1-0", "E.04 Art. 4.5")
+    );
+    let given = given.cmd(platform_game(
+        1,
+        "Player 1",
+        "Player 3",
+        "1/2-1/2",
+        Some("1-0"),
+    ));
+    assert!(given.state().discrepancy(1, 1).is_some());
+    // Recording a result the score does not end with is refused, pointing at the override.
+    let e = given
+        .when(result(1, 1, BoardResult::WhiteWins))
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("OverridePlatformResult"), "{e}");
+    // The override: attributed, with the article of the discrepancy, then the result.
+    let then = given
+        .when(override_cmd(
+            1,
+            BoardResult::WhiteWins,
+            "Black's flag fell; White has a queen",
+        ))
+        .unwrap();
+    let [Event::ResultOverridden(o), Event::ResultRecorded(r)] = then.as_slice() else {
+        panic!("{then:?}")
+    };
+    assert_eq!(
+        (o.platform_result.as_str(), o.result),
+        ("1/2-1/2", BoardResult::WhiteWins)
+    );
+    assert_eq!(o.article, "E.04 Art. 4.5");
+    assert_eq!((r.board, r.result), (1, BoardResult::WhiteWins));
+    let state = given
+        .cmd(override_cmd(1, BoardResult::WhiteWins, "Black's flag fell"))
+        .state();
+    assert_eq!(state.score(1), Some(arbiter_core::Score::ONE));
+    assert!(state.override_of(1, 1).is_some());
+}
+
+#[test]
+fn a_platform_result_the_laws_agree_with_is_confirmed_by_recording_it() {
+    let given = online_round().cmd(platform_game(2, "Player 4", "Player 2", "1-0", Some("1-0")));
+    assert!(given.state().discrepancy(1, 2).is_none());
+    given.clone().cmd(result(1, 2, BoardResult::WhiteWins));
+    // Overriding with the platform's own result is a confirmation: refused as such.
+    let e = given
+        .when(override_cmd(2, BoardResult::WhiteWins, "same"))
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("confirm it with RecordResult"), "{e}");
+}
+
+#[test]
+fn what_an_override_needs() {
+    let given = online_round();
+    // A game on the board.
+    assert!(matches!(
+        given
+            .when(override_cmd(1, BoardResult::WhiteWins, "x"))
+            .unwrap_err(),
+        DomainError::NoPlatformResult { round: 1, board: 1 }
+    ));
+    let given = given.cmd(platform_game(1, "Player 1", "Player 3", "1/2-1/2", None));
+    // A reason.
+    let e = given
+        .when(override_cmd(1, BoardResult::WhiteWins, " "))
+        .unwrap_err();
+    assert!(e.to_string().contains("reason"), "{e}");
+    // A played result (a forfeit is RecordResult's).
+    let e = given
+        .when(override_cmd(1, BoardResult::WhiteWinsForfeit, "no show"))
+        .unwrap_err();
+    assert!(e.to_string().contains("not a played result"), "{e}");
+    // Without a discrepancy the arbiter may still decide (E.04 9.14).
+    let then = given
+        .when(override_cmd(1, BoardResult::BlackWins, "appeal upheld"))
+        .unwrap();
+    let Event::ResultOverridden(o) = &then[0] else {
+        panic!("{then:?}")
+    };
+    assert_eq!(o.article, "E.04 Art. 9.14");
+    // Once a result is recorded: CorrectResult's business.
+    let given = given.cmd(result(1, 1, BoardResult::Draw));
+    assert!(matches!(
+        given
+            .when(override_cmd(1, BoardResult::WhiteWins, "x"))
+            .unwrap_err(),
+        DomainError::ResultAlreadyRecorded { .. }
+    ));
+    // Over the board: no platform result to override, and no discrepancy is raised.
+    let otb = Given::with_players(5, 4).paired(1, &[(1, 3), (4, 2)], None);
+    let then = otb
+        .when(platform_game(
+            1,
+            "Player 01",
+            "Player 03",
+            "1/2-1/2",
+            Some("1-0"),
+        ))
+        .unwrap();
+    assert_eq!(then.len(), 1, "{then:?}");
+    let otb = otb.cmd(platform_game(
+        1,
+        "Player 01",
+        "Player 03",
+        "1/2-1/2",
+        Some("1-0"),
+    ));
+    assert!(matches!(
+        otb.when(override_cmd(1, BoardResult::WhiteWins, "x"))
+            .unwrap_err(),
+        DomainError::NotOnline { .. }
+    ));
+}

@@ -18,7 +18,8 @@ use arbiter_core::tournament::{
     Title, TournamentCreated, TournamentFinished, TournamentUpdated, Unpaired,
 };
 use arbiter_core::tournament::{
-    Conduct, ConsentItem, EventFormat, FairPlayConsentRecorded, TimeControlPeriod,
+    Conduct, ConsentItem, EventFormat, FairPlayConsentRecorded, ResultDiscrepancyDetected,
+    ResultOverridden, TimeControlPeriod,
 };
 use arbiter_core::tournament::{GameSubmitted, PairingsForbidden, TeamRecorded, VirtualPointsSet};
 use arbiter_core::{PointSystem, ResultCode};
@@ -604,6 +605,25 @@ pub fn event_to_wire(e: &Event) -> pb::Event {
             round: b.round,
         }),
         Event::FairPlayConsentRecorded(c) => Kind::FairPlayConsentRecorded(consent_to_wire(c)),
+        Event::ResultDiscrepancyDetected(d) => {
+            Kind::ResultDiscrepancyDetected(pb::ResultDiscrepancyDetected {
+                round: d.round,
+                board: d.board,
+                platform_result: d.platform_result.clone(),
+                laws_result: d.laws_result.clone(),
+                reason: d.reason.clone(),
+                article: d.article.clone(),
+            })
+        }
+        Event::ResultOverridden(o) => Kind::ResultOverridden(pb::ResultOverridden {
+            round: o.round,
+            board: o.board,
+            platform_result: o.platform_result.clone(),
+            // Only played results are overrides: no per-player codes to carry.
+            result: board_result_to_wire(o.result).0 as i32,
+            reason: o.reason.clone(),
+            article: o.article.clone(),
+        }),
         Event::AbsenceDeclared(a) => Kind::AbsenceDeclared(pb::AbsenceDeclared {
             player_id: a.player_id,
             round: a.round,
@@ -769,6 +789,24 @@ pub fn event_from_wire(e: &pb::Event) -> Result<Option<Event>, ConvertError> {
             round: b.round,
         }),
         Kind::FairPlayConsentRecorded(c) => Event::FairPlayConsentRecorded(consent_from_wire(c)?),
+        Kind::ResultDiscrepancyDetected(d) => {
+            Event::ResultDiscrepancyDetected(ResultDiscrepancyDetected {
+                round: d.round,
+                board: d.board,
+                platform_result: d.platform_result.clone(),
+                laws_result: d.laws_result.clone(),
+                reason: d.reason.clone(),
+                article: d.article.clone(),
+            })
+        }
+        Kind::ResultOverridden(o) => Event::ResultOverridden(ResultOverridden {
+            round: o.round,
+            board: o.board,
+            platform_result: o.platform_result.clone(),
+            result: board_result_from_wire(o.result, 0, 0)?,
+            reason: o.reason.clone(),
+            article: o.article.clone(),
+        }),
         Kind::AbsenceDeclared(a) => Event::AbsenceDeclared(AbsenceDeclared {
             player_id: a.player_id,
             round: a.round,
@@ -978,6 +1016,24 @@ mod tests {
             by_guardian: true,
             items: vec![ConsentItem::AnalysisAndSanctions, ConsentItem::Recording],
             platform_account: "ann_r".into(),
+        }));
+        round_trip(Event::ResultDiscrepancyDetected(
+            ResultDiscrepancyDetected {
+                round: 2,
+                board: 5,
+                platform_result: "1/2-1/2".into(),
+                laws_result: "1-0".into(),
+                reason: "Black's flag fell and White can still mate".into(),
+                article: "E.04 Art. 4.5".into(),
+            },
+        ));
+        round_trip(Event::ResultOverridden(ResultOverridden {
+            round: 2,
+            board: 5,
+            platform_result: "1/2-1/2".into(),
+            result: BoardResult::WhiteWins,
+            reason: "Laws 4.5".into(),
+            article: "E.04 Art. 4.5".into(),
         }));
         round_trip(Event::VirtualPointsSet(VirtualPointsSet {
             player_id: 3,
