@@ -491,3 +491,178 @@ async fn scenario_6_a_platform_result_the_laws_contradict_is_overridden() {
     let out = run(&["replay", "--data", data.to_str().unwrap(), tid]);
     assert_eq!(out.code, 0, "replay:\n{}\n{}", out.stdout, out.stderr);
 }
+
+/// An online supervised event of `n` players who have all consented.
+async fn consenting_event(c: &mut Clients, tid: &str, n: u32) {
+    c.reg
+        .create_tournament(reg::CreateTournamentRequest {
+            header: header(tid, "create"),
+            tournament: Some(event(pb::EventFormat::OnlineSupervised, 5, false)),
+        })
+        .await
+        .unwrap();
+    for i in 1..=n {
+        c.reg
+            .register_player(reg::RegisterPlayerRequest {
+                header: header(tid, &format!("register-{i}")),
+                player: Some(pb::Player {
+                    name: format!("Player, {i}"),
+                    rating: 2500 - 50 * i,
+                    ..Default::default()
+                }),
+            })
+            .await
+            .unwrap();
+        let mut r = consent(0, &ALL, &format!("acc{i}"));
+        r.entry = i;
+        r.header = header(tid, &format!("consent-{i}"));
+        c.reg.record_fair_play_consent(r).await.unwrap();
+    }
+}
+
+/// Scenarios 5 (colours reversed), 7 (a correction after the next pairing) and 9 (a sanction
+/// on statistics alone) of spec online-hybrid §15, over gRPC.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn scenarios_5_7_and_9_over_grpc() {
+    use arbiter_proto::round_director::v1 as rd;
+    let work = TempDir::new("arbiter-online-579").unwrap();
+    let data = work.path().join("data");
+    let server = Server::start(
+        &["--data", data.to_str().unwrap()],
+        &work.path().join("serve.log"),
+    );
+    let mut c = Clients::new(&Endpoints::one(&server.grpc));
+    let tid = "online-579";
+    consenting_event(&mut c, tid, 4).await;
+    let mut d = Driver::new(c.clone(), tid, Plan::swiss_40x9(), work.path());
+    d.start_round(1).await;
+    let p1 = pairing_of(&d.wait_proposal(1, Duration::from_secs(60)).await);
+    d.publish(1).await;
+
+    // Scenario 5: colours reversed, noticed after 8 moves each (restart) and after 10 (go on).
+    for (board, plies, want) in [
+        (
+            1u32,
+            16u32,
+            pb::IrregularityDecision::RestartWithCorrectColours,
+        ),
+        (2, 20, pb::IrregularityDecision::Continue),
+    ] {
+        c.rd.record_irregularity(rd::RecordIrregularityRequest {
+            header: header(tid, &format!("colours-{board}")),
+            round: 1,
+            board,
+            kind: pb::IrregularityKind::ColoursReversed as i32,
+            plies,
+            decision: 0,
+            note: "noticed by the supervising arbiter".into(),
+        })
+        .await
+        .unwrap();
+        let events = d.events().await;
+        let Some(pb::event::Kind::IrregularityRecorded(i)) = events
+            .last()
+            .and_then(|e| e.payload.as_ref())
+            .and_then(|p| p.kind.clone())
+        else {
+            panic!("{:?}", kinds(&events))
+        };
+        assert_eq!(i.decision, want as i32, "board {board}");
+        assert_eq!(i.article, "E.04 Art. 15.2");
+    }
+
+    // Scenario 9: "game lost" resting on the screening alone is refused, nothing appended;
+    // with an observed breach it stands and the game is the opponent's.
+    let (w2, b2) = p1.0[1];
+    let statistical = pb::Evidence {
+        kind: pb::EvidenceKind::Statistical as i32,
+        reference: "PlayerScreeningComputed z 4.1".into(),
+        note: String::new(),
+    };
+    let before = kinds_of(&mut c, tid).await.len();
+    let sanction = |evidence: Vec<pb::Evidence>, id: &str| rd::ImposeSanctionRequest {
+        header: header(tid, id),
+        sanction: Some(pb::SanctionImposed {
+            player_id: b2,
+            kind: pb::SanctionKind::GameLost as i32,
+            round: 1,
+            evidence,
+            ..Default::default()
+        }),
+        entry: 0,
+        numbering_version: None,
+    };
+    let e =
+        c.rd.impose_sanction(sanction(vec![statistical.clone()], "sanction-stats"))
+            .await
+            .unwrap_err();
+    assert_eq!(e.code(), Code::InvalidArgument, "{e:?}");
+    assert!(
+        e.message().contains("evidence other than statistics"),
+        "{}",
+        e.message()
+    );
+    assert_eq!(
+        kinds_of(&mut c, tid).await.len(),
+        before,
+        "nothing appended"
+    );
+    let breach = pb::Evidence {
+        kind: pb::EvidenceKind::ObservedBreach as i32,
+        reference: "video-conference recording 14:32".into(),
+        note: "second screen seen on the room camera".into(),
+    };
+    c.rd.impose_sanction(sanction(vec![statistical, breach], "sanction-breach"))
+        .await
+        .expect("with an observed breach");
+    let k = kinds_of(&mut c, tid).await;
+    assert_eq!(&k[before..], ["SanctionImposed", "ResultRecorded"], "{k:?}");
+
+    // Scenario 7: board 1's result corrected after round 2 was paired, before it ended: it
+    // counts for later pairings and the standings, not for round 2's pairing (C.04.2 D.8).
+    let (w1, b1) = p1.0[0];
+    c.rd.record_result(rd::RecordResultRequest {
+        header: header(tid, "result-1-1"),
+        round: 1,
+        board: 1,
+        result: pb::BoardResult::WhiteWins as i32,
+        ..Default::default()
+    })
+    .await
+    .unwrap();
+    d.close(1).await;
+    d.start_round(2).await;
+    d.wait_proposal(2, Duration::from_secs(60)).await;
+    d.publish(2).await;
+    c.rd.correct_result(rd::CorrectResultRequest {
+        header: header(tid, "correct-1-1"),
+        round: 1,
+        board: 1,
+        corrected: pb::BoardResult::Draw as i32,
+        reason: "the players reported a draw agreed before the flag fell".into(),
+        ..Default::default()
+    })
+    .await
+    .unwrap();
+    let state =
+        c.rd.get_tournament(rd::GetTournamentRequest {
+            tournament: tref(tid),
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    let corrections: Vec<(u32, u32, i32)> = state
+        .corrections
+        .iter()
+        .map(|c| (c.round, c.board, c.effect))
+        .collect();
+    assert_eq!(
+        corrections,
+        vec![(1, 1, rd::CorrectionEffect::LaterPairings as i32)],
+        "players {w1}-{b1}, {w2}-{b2}"
+    );
+    drop(d);
+    drop(server);
+    let out = run(&["replay", "--data", data.to_str().unwrap(), tid]);
+    assert_eq!(out.code, 0, "replay:\n{}\n{}", out.stdout, out.stderr);
+}

@@ -563,17 +563,26 @@ async fn round_robin_refusals_and_withdrawals() {
     // C.05 §6.6, 6 players, 5 games each. Player 6 withdraws from round 3 after 2 games (less
     // than 50 %): the points scored by or against him do not count. Player 6 of the other
     // event withdraws from round 4 after 3 games (50 % or more): his results stand and his
-    // remaining games are forfeits won by his opponents, recorded with each pairing.
-    for (tid, from_round) in [("rr-w-below", 3u32), ("rr-w-above", 4)] {
-        create(&mut c, tid, false, 5).await;
-        register(&mut c, tid, 6).await;
+    // remaining games are forfeits won by his opponents, recorded with each pairing. The third
+    // is scenario 8 of spec online-hybrid §15: 10 players, the last one withdraws after 4 of
+    // his 9 games: kept for rating (crosstable, TRF), ignored in the final ranking.
+    for (tid, from_round, n) in [
+        ("rr-w-below", 3u32, 6u32),
+        ("rr-w-above", 4, 6),
+        ("rr-w-4-of-9", 5, 10),
+    ] {
+        let want = expected(&g, n, false);
+        let rounds = n - 1;
+        let cancelled = 2 * (from_round - 1) < rounds;
+        create(&mut c, tid, false, rounds).await;
+        register(&mut c, tid, n).await;
         for (i, round_want) in want.iter().enumerate() {
             let round = i as u32 + 1;
             if round == from_round {
                 c.reg
                     .withdraw_player(reg::WithdrawPlayerRequest {
                         header: header(tid, "withdraw"),
-                        player_id: 6,
+                        player_id: n,
                         from_round: round,
                         reason: "withdrew".into(),
                         ..Default::default()
@@ -586,7 +595,7 @@ async fn round_robin_refusals_and_withdrawals() {
             publish(&mut c, tid, round, vec![]).await.unwrap();
             for (k, &(w, b)) in round_want.0.iter().enumerate() {
                 let board = k as u32 + 1;
-                if round >= from_round && (w == 6 || b == 6) {
+                if round >= from_round && (w == n || b == n) {
                     // The withdrawn player's game was recorded as a forfeit with the pairing;
                     // entering it again is refused.
                     let again = format!("again-{round}-{board}");
@@ -605,15 +614,14 @@ async fn round_robin_refusals_and_withdrawals() {
         }
         // Expected points, from the table: White wins every game and every forfeit goes to
         // player 6's opponent; below 50 % nothing of player 6's counts.
-        let mut points = [0i32; 7];
+        let mut points = vec![0i32; n as usize + 1];
         for (i, (games, _)) in want.iter().enumerate() {
             let round = i as u32 + 1;
             for &(w, b) in games {
-                let involves_6 = w == 6 || b == 6;
-                if involves_6 && from_round == 3 {
+                if (w == n || b == n) && cancelled {
                     continue;
                 }
-                let winner = if round >= from_round && w == 6 { b } else { w };
+                let winner = if round >= from_round && w == n { b } else { w };
                 points[winner as usize] += 10;
             }
         }
@@ -626,7 +634,7 @@ async fn round_robin_refusals_and_withdrawals() {
             .await
             .unwrap()
             .into_inner();
-        assert_eq!(st.after_round, 5);
+        assert_eq!(st.after_round, rounds);
         for row in &st.rows {
             assert_eq!(
                 row.points, points[row.player_id as usize],
@@ -645,9 +653,10 @@ async fn round_robin_refusals_and_withdrawals() {
             .unwrap()
             .into_inner();
         let text = String::from_utf8(trf.trf).unwrap();
+        let name = format!("Drawn, {n:02}");
         let line6 = text
             .lines()
-            .find(|l| l.starts_with("001") && l.contains("Drawn, 06"))
+            .find(|l| l.starts_with("001") && l.contains(&name))
             .unwrap();
         // Round entries from column 92, ten characters each: opponent, colour, result.
         let codes: Vec<char> = line6[91..]
@@ -656,8 +665,12 @@ async fn round_robin_refusals_and_withdrawals() {
             .map(|e| e[7] as char)
             .collect();
         let lost_by_forfeit = codes.iter().filter(|&&r| r == '-').count();
-        assert_eq!(lost_by_forfeit, 6 - from_round as usize, "{line6}");
-        assert_eq!(codes.len(), 5, "{line6}");
+        assert_eq!(
+            lost_by_forfeit,
+            (rounds + 1 - from_round) as usize,
+            "{line6}"
+        );
+        assert_eq!(codes.len(), rounds as usize, "{line6}");
     }
     drop(server);
 }

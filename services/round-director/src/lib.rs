@@ -19,9 +19,9 @@ use arbiter_auth::Principal;
 use arbiter_auth::layer::principal;
 use arbiter_core::ResultCode;
 use arbiter_core::tournament::{
-    BoardResult, CloseRound, Command, CorrectResult, FinishTournament, ManualPairing,
-    OverridePlatformResult, Pair, PublishPairing, RecordResult, RequestPairing, RoundPhase,
-    StartRound,
+    BoardResult, CloseRound, Command, CorrectResult, CorrectionEffect, FinishTournament,
+    ImposeSanction, ManualPairing, OverridePlatformResult, Pair, PublishPairing,
+    RecordIrregularity, RecordResult, RequestPairing, RoundPhase, StartRound,
 };
 use arbiter_eventlog::SubscribeFrom;
 use arbiter_proto::common::v1::CommandResult;
@@ -209,6 +209,24 @@ pub fn tournament_state(tournament_id: &str, f: &Folded) -> api::TournamentState
                 article: d.article.clone(),
             })
             .collect(),
+        corrections: s
+            .corrections()
+            .iter()
+            .map(|c| api::Correction {
+                round: c.round,
+                board: c.board,
+                previous: arbiter_proto::convert::board_result_to_wire(c.previous).0 as i32,
+                corrected: arbiter_proto::convert::board_result_to_wire(c.corrected).0 as i32,
+                reason: c.reason.clone(),
+                effect: match c.effect {
+                    CorrectionEffect::NextPairing => api::CorrectionEffect::NextPairing,
+                    CorrectionEffect::LaterPairings => api::CorrectionEffect::LaterPairings,
+                    CorrectionEffect::FinalEvaluationOnly => {
+                        api::CorrectionEffect::FinalEvaluationOnly
+                    }
+                } as i32,
+            })
+            .collect(),
     }
 }
 
@@ -350,6 +368,68 @@ impl RoundDirector for RoundDirectorService {
                 board: r.board,
                 result,
                 reason: r.reason.clone(),
+            }))
+        })
+        .await
+    }
+
+    async fn impose_sanction(
+        &self,
+        request: Request<api::ImposeSanctionRequest>,
+    ) -> Result<Response<CommandResult>, Status> {
+        let caller = principal(&request)?;
+        let r = request.into_inner();
+        let tid = r
+            .header
+            .as_ref()
+            .map(|h| h.tournament_id.clone())
+            .unwrap_or_default();
+        let expected = r.header.as_ref().and_then(|h| h.expected_version);
+        self.run(&caller, &r, |f| {
+            let wire = r
+                .sanction
+                .as_ref()
+                .ok_or_else(|| Status::invalid_argument("sanction: missing"))?;
+            let s = arbiter_proto::convert::sanction_from_wire(wire)
+                .map_err(|e| convert_status("sanction", &e))?;
+            let who = PlayerRef::new(r.entry, s.player_id, r.numbering_version, expected);
+            Ok(Command::ImposeSanction(ImposeSanction {
+                player: players::resolve_in(&tid, f, "player", who)?,
+                kind: s.kind,
+                round: (s.round != 0).then_some(s.round),
+                rounds: s.rounds,
+                amount: s.amount,
+                article: s.article,
+                evidence: s.evidence,
+                note: s.note,
+            }))
+        })
+        .await
+    }
+
+    async fn record_irregularity(
+        &self,
+        request: Request<api::RecordIrregularityRequest>,
+    ) -> Result<Response<CommandResult>, Status> {
+        let caller = principal(&request)?;
+        let r = request.into_inner();
+        self.run(&caller, &r, |_| {
+            let bad = |e| convert_status("", &e);
+            let decision = if r.decision == 0 {
+                None
+            } else {
+                Some(
+                    arbiter_proto::convert::irregularity_decision_from_wire(r.decision)
+                        .map_err(bad)?,
+                )
+            };
+            Ok(Command::RecordIrregularity(RecordIrregularity {
+                round: r.round,
+                board: r.board,
+                kind: arbiter_proto::convert::irregularity_kind_from_wire(r.kind).map_err(bad)?,
+                plies: r.plies,
+                decision,
+                note: r.note.clone(),
             }))
         })
         .await

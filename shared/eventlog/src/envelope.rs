@@ -97,6 +97,8 @@ pub fn kind_name(event: &Event) -> &'static str {
             Kind::FairPlayConsentRecorded(_) => "FairPlayConsentRecorded",
             Kind::ResultDiscrepancyDetected(_) => "ResultDiscrepancyDetected",
             Kind::ResultOverridden(_) => "ResultOverridden",
+            Kind::SanctionImposed(_) => "SanctionImposed",
+            Kind::IrregularityRecorded(_) => "IrregularityRecorded",
             Kind::RoundStarted(_) => "RoundStarted",
             Kind::PairingRequested(_) => "PairingRequested",
             Kind::PairingProposed(_) => "PairingProposed",

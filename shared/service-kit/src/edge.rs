@@ -401,6 +401,34 @@ impl Check for rd::OverridePlatformResultRequest {
     }
 }
 
+impl Check for rd::ImposeSanctionRequest {
+    fn check(&self) -> Result<(), Status> {
+        let Some(s) = &self.sanction else {
+            return Err(invalid("sanction", "missing"));
+        };
+        check_line("sanction.amount", &s.amount)?;
+        check_line("sanction.article", &s.article)?;
+        check_note("sanction.note", &s.note)?;
+        if s.evidence.len() > 50 {
+            return Err(invalid("sanction.evidence", "more than 50 items"));
+        }
+        if s.rounds.len() > 100 {
+            return Err(invalid("sanction.rounds", "more than 100 rounds"));
+        }
+        for (i, e) in s.evidence.iter().enumerate() {
+            check_line(&format!("sanction.evidence[{i}].reference"), &e.reference)?;
+            check_note(&format!("sanction.evidence[{i}].note"), &e.note)?;
+        }
+        Ok(())
+    }
+}
+
+impl Check for rd::RecordIrregularityRequest {
+    fn check(&self) -> Result<(), Status> {
+        check_note("note", &self.note)
+    }
+}
+
 impl Check for rd::CorrectResultRequest {
     fn check(&self) -> Result<(), Status> {
         check_line("reason", &self.reason)

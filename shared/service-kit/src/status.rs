@@ -12,7 +12,7 @@ pub fn domain_code(e: &DomainError) -> Code {
     match e {
         // A game of a file: the code of what refused it.
         D::GameInFile { error, .. } => domain_code(error),
-        D::NoBoardForGame { .. } => Code::InvalidArgument,
+        D::NoBoardForGame { .. } | D::StatisticalEvidenceOnly => Code::InvalidArgument,
         D::ResultContradictsGame { .. } => Code::FailedPrecondition,
         D::TournamentNotCreated { .. } => Code::NotFound,
         D::TournamentAlreadyCreated => Code::AlreadyExists,
@@ -60,6 +60,7 @@ pub fn domain_code(e: &DomainError) -> Code {
         | D::ConsentNotRequired { .. }
         | D::NotOnline { .. }
         | D::NoPlatformResult { .. }
+        | D::NoGameInRound { .. }
         | D::ConsentMissing { .. }
         | D::RoundsRemaining { .. }
         | D::RoundRobinRounds { .. }

@@ -418,6 +418,51 @@ pub enum ClientCommand {
         #[arg(long)]
         reason: String,
     },
+    /// 6. Results: a sanction of the Laws' catalogue (12.9) with its evidence: warning,
+    ///    add-time, reduce-time, increase-opponent-score, reduce-score, game-lost, fine,
+    ///    exclusion, expulsion. Statistical evidence alone is refused.
+    Sanction {
+        tournament: String,
+        /// E7 (entry) or 12 (pairing number).
+        player: PlayerArg,
+        kind: String,
+        /// The round of the game concerned (game-lost).
+        #[arg(long)]
+        round: Option<u32>,
+        /// Rounds of an exclusion, comma-separated.
+        #[arg(long)]
+        rounds: Option<String>,
+        /// Time or money, as the regulations state it.
+        #[arg(long, default_value = "")]
+        amount: String,
+        /// Default: the kind's article of the Laws.
+        #[arg(long, default_value = "")]
+        article: String,
+        /// KIND:REFERENCE[:NOTE] (repeat); KIND is physical, observed-breach, admission,
+        /// platform-decision, statistical or testimony.
+        #[arg(long = "evidence")]
+        evidence: Vec<String>,
+        #[arg(long, default_value = "")]
+        note: String,
+        #[command(flatten)]
+        as_of: AsOf,
+    },
+    /// 6. Results: an irregularity on a board: colours-reversed (the rule decides), clock-wrong,
+    ///    interrupted, arbiter-called.
+    Irregularity {
+        tournament: String,
+        round: u32,
+        board: u32,
+        kind: String,
+        /// Half-moves played when it was found.
+        #[arg(long, default_value_t = 0)]
+        plies: u32,
+        /// continue, clocks-corrected, clocks-stopped, time-added (not for colours-reversed).
+        #[arg(long)]
+        decision: Option<String>,
+        #[arg(long, default_value = "")]
+        note: String,
+    },
     /// 7. Corrections: correct a recorded result (C.04.2.D.8).
     Correct {
         tournament: String,
@@ -1528,6 +1573,88 @@ async fn client(a: ClientArgs) -> Result<(), Exit> {
             let r = c.result(&tournament, round, board, res).await?;
             print_result("result recorded", &r);
         }
+        ClientCommand::Sanction {
+            tournament,
+            player,
+            kind,
+            round,
+            rounds,
+            amount,
+            article,
+            evidence,
+            note,
+            as_of,
+        } => {
+            let kind = super::online::sanction_kind(&kind).map_err(Exit::Invalid)?;
+            let evidence = evidence
+                .iter()
+                .map(|e| super::online::evidence(e))
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(Exit::Invalid)?;
+            let rounds = match rounds.as_deref() {
+                Some(list) => list
+                    .split(',')
+                    .map(|r| {
+                        r.trim()
+                            .parse::<u32>()
+                            .map_err(|_| Exit::Invalid(format!("--rounds: {r:?} is not a round")))
+                    })
+                    .collect::<Result<Vec<_>, _>>()?,
+                None => Vec::new(),
+            };
+            let who = c.player_ref(&tournament, player, as_of).await?;
+            let r = c
+                .director
+                .impose_sanction(rd::ImposeSanctionRequest {
+                    header: c.header(&tournament),
+                    entry: who.entry,
+                    numbering_version: who.numbering_version,
+                    sanction: Some(pb::SanctionImposed {
+                        player_id: who.player_id,
+                        kind: kind as i32,
+                        round: round.unwrap_or(0),
+                        rounds,
+                        amount,
+                        article,
+                        evidence,
+                        note,
+                    }),
+                })
+                .await
+                .map_err(|s| status_exit("sanction", &s))?
+                .into_inner();
+            print_result("sanction imposed", &r);
+        }
+        ClientCommand::Irregularity {
+            tournament,
+            round,
+            board,
+            kind,
+            plies,
+            decision,
+            note,
+        } => {
+            let kind = super::online::irregularity_kind(&kind).map_err(Exit::Invalid)?;
+            let decision = match decision.as_deref() {
+                Some(d) => super::online::irregularity_decision(d).map_err(Exit::Invalid)? as i32,
+                None => 0,
+            };
+            let r = c
+                .director
+                .record_irregularity(rd::RecordIrregularityRequest {
+                    header: c.header(&tournament),
+                    round,
+                    board,
+                    kind: kind as i32,
+                    plies,
+                    decision,
+                    note,
+                })
+                .await
+                .map_err(|s| status_exit("irregularity", &s))?
+                .into_inner();
+            print_result("irregularity recorded", &r);
+        }
         ClientCommand::Override {
             tournament,
             round,
@@ -1669,6 +1796,25 @@ async fn client(a: ClientArgs) -> Result<(), Exit> {
                 s.version,
                 s.pending_boards
             );
+            for c in &s.corrections {
+                println!(
+                    "round {}, board {}: corrected ({}), for {}",
+                    c.round,
+                    c.board,
+                    c.reason,
+                    match rd::CorrectionEffect::try_from(c.effect) {
+                        Ok(rd::CorrectionEffect::NextPairing) =>
+                            "the next pairing and the standings",
+                        Ok(rd::CorrectionEffect::LaterPairings) => {
+                            "later pairings and the standings (the next pairing was published)"
+                        }
+                        Ok(rd::CorrectionEffect::FinalEvaluationOnly) => {
+                            "the final evaluation only (the next round was over)"
+                        }
+                        _ => "?",
+                    }
+                );
+            }
             for d in &s.open_discrepancies {
                 println!(
                     "round {}, board {}: the platform's {} is not the Laws' {}: {} ({}); confirm \

@@ -100,6 +100,86 @@ pub fn consent_items(s: &str) -> Result<Vec<i32>, String> {
         .collect()
 }
 
+/// A sanction of Laws 12.9 by its command-line name.
+pub fn sanction_kind(s: &str) -> Result<pb::SanctionKind, String> {
+    Ok(match s.to_ascii_lowercase().as_str() {
+        "warning" => pb::SanctionKind::Warning,
+        "add-time" => pb::SanctionKind::AddTimeToOpponent,
+        "reduce-time" => pb::SanctionKind::ReduceTime,
+        "increase-opponent-score" => pb::SanctionKind::IncreaseOpponentScore,
+        "reduce-score" => pb::SanctionKind::ReduceScore,
+        "game-lost" => pb::SanctionKind::GameLost,
+        "fine" => pb::SanctionKind::Fine,
+        "exclusion" => pb::SanctionKind::ExclusionFromRounds,
+        "expulsion" => pb::SanctionKind::Expulsion,
+        other => {
+            return Err(format!(
+                "sanction {other:?}: warning, add-time, reduce-time, increase-opponent-score, \
+                 reduce-score, game-lost, fine, exclusion or expulsion"
+            ));
+        }
+    })
+}
+
+/// `KIND:REFERENCE[:NOTE]`.
+pub fn evidence(s: &str) -> Result<pb::Evidence, String> {
+    let mut parts = s.splitn(3, ':');
+    let kind = match parts
+        .next()
+        .unwrap_or("")
+        .trim()
+        .to_ascii_lowercase()
+        .as_str()
+    {
+        "physical" => pb::EvidenceKind::Physical,
+        "observed-breach" => pb::EvidenceKind::ObservedBreach,
+        "admission" => pb::EvidenceKind::Admission,
+        "platform-decision" => pb::EvidenceKind::PlatformDecision,
+        "statistical" => pb::EvidenceKind::Statistical,
+        "testimony" => pb::EvidenceKind::Testimony,
+        other => {
+            return Err(format!(
+                "--evidence {s:?}: the kind {other:?} is not physical, observed-breach, \
+                 admission, platform-decision, statistical or testimony"
+            ));
+        }
+    };
+    Ok(pb::Evidence {
+        kind: kind as i32,
+        reference: parts.next().unwrap_or("").trim().to_string(),
+        note: parts.next().unwrap_or("").trim().to_string(),
+    })
+}
+
+pub fn irregularity_kind(s: &str) -> Result<pb::IrregularityKind, String> {
+    Ok(match s.to_ascii_lowercase().as_str() {
+        "colours-reversed" | "colors-reversed" => pb::IrregularityKind::ColoursReversed,
+        "clock-wrong" => pb::IrregularityKind::ClockSettingsWrong,
+        "interrupted" => pb::IrregularityKind::GameInterrupted,
+        "arbiter-called" => pb::IrregularityKind::ArbiterCalled,
+        other => {
+            return Err(format!(
+                "irregularity {other:?}: colours-reversed, clock-wrong, interrupted or \
+                 arbiter-called"
+            ));
+        }
+    })
+}
+
+pub fn irregularity_decision(s: &str) -> Result<pb::IrregularityDecision, String> {
+    Ok(match s.to_ascii_lowercase().as_str() {
+        "continue" => pb::IrregularityDecision::Continue,
+        "clocks-corrected" => pb::IrregularityDecision::ClocksCorrected,
+        "clocks-stopped" => pb::IrregularityDecision::ClocksStopped,
+        "time-added" => pb::IrregularityDecision::TimeAdded,
+        other => {
+            return Err(format!(
+                "--decision {other:?}: continue, clocks-corrected, clocks-stopped or time-added"
+            ));
+        }
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -134,5 +214,25 @@ mod tests {
         assert!(consent_items("camera").unwrap_err().contains("camera"));
         assert_eq!(format("Hybrid").unwrap(), pb::EventFormat::Hybrid);
         assert!(format("arena").is_err());
+    }
+
+    #[test]
+    fn sanctions_and_evidence() {
+        assert_eq!(
+            sanction_kind("game-lost").unwrap(),
+            pb::SanctionKind::GameLost
+        );
+        let e = evidence("physical:phone in the bag:found by the deputy").unwrap();
+        assert_eq!(e.kind, pb::EvidenceKind::Physical as i32);
+        assert_eq!(
+            (e.reference.as_str(), e.note.as_str()),
+            ("phone in the bag", "found by the deputy")
+        );
+        assert!(evidence("rumour:x").unwrap_err().contains("rumour"));
+        assert_eq!(
+            irregularity_kind("colours-reversed").unwrap(),
+            pb::IrregularityKind::ColoursReversed
+        );
+        assert!(irregularity_decision("restart").is_err());
     }
 }

@@ -319,6 +319,21 @@ impl State {
                 }
                 self.discrepancies.push(e.clone());
             }
+            Event::SanctionImposed(e) => {
+                self.player(e.player_id).ok_or_else(|| {
+                    inconsistent(event, format!("player {} does not exist", e.player_id))
+                })?;
+                self.sanctions.push(e.clone());
+            }
+            Event::IrregularityRecorded(e) => {
+                if self.published(e.round).is_none() {
+                    return Err(inconsistent(
+                        event,
+                        format!("round {} has no published pairing", e.round),
+                    ));
+                }
+                self.irregularities.push(e.clone());
+            }
             Event::ResultOverridden(e) => {
                 if !self.games_submitted.contains(&(e.round, e.board)) {
                     return Err(inconsistent(

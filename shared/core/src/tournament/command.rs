@@ -21,6 +21,8 @@ pub enum Command {
     DeclareAbsence(DeclareAbsence),
     RecordFairPlayConsent(RecordFairPlayConsent),
     OverridePlatformResult(OverridePlatformResult),
+    ImposeSanction(ImposeSanction),
+    RecordIrregularity(RecordIrregularity),
     StartRound(StartRound),
     RequestPairing(RequestPairing),
     ProposePairing(ProposePairing),
@@ -50,6 +52,8 @@ impl Command {
             Command::DeclareAbsence(_) => "DeclareAbsence",
             Command::RecordFairPlayConsent(_) => "RecordFairPlayConsent",
             Command::OverridePlatformResult(_) => "OverridePlatformResult",
+            Command::ImposeSanction(_) => "ImposeSanction",
+            Command::RecordIrregularity(_) => "RecordIrregularity",
             Command::StartRound(_) => "StartRound",
             Command::RequestPairing(_) => "RequestPairing",
             Command::ProposePairing(_) => "ProposePairing",
@@ -264,6 +268,36 @@ pub struct OverridePlatformResult {
     pub board: u32,
     pub result: BoardResult,
     pub reason: String,
+}
+
+/// A sanction of the one catalogue (Laws 12.9 = E.04 10.9 = 18.4), with its evidence.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ImposeSanction {
+    pub player: PlayerId,
+    pub kind: super::SanctionKind,
+    /// The round of the game concerned (required for a game lost).
+    pub round: Option<u32>,
+    /// The rounds of an exclusion.
+    pub rounds: Vec<u32>,
+    /// Time or money, as the regulations state it.
+    pub amount: String,
+    /// Empty: the kind's article of the Laws.
+    pub article: String,
+    pub evidence: Vec<super::Evidence>,
+    pub note: String,
+}
+
+/// An irregularity on a board and the arbiter's decision (E.04 15, 19; Laws 6.10-7.3).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RecordIrregularity {
+    pub round: u32,
+    pub board: u32,
+    pub kind: super::IrregularityKind,
+    /// Moves made by both sides so far (half-moves).
+    pub plies: u32,
+    /// Required except for colours reversed, whose decision the rule gives.
+    pub decision: Option<super::IrregularityDecision>,
+    pub note: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

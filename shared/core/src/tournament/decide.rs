@@ -13,6 +13,8 @@ use super::types::{
 use crate::{PlayerId, PointSystem, ResultCode, Score};
 use std::collections::BTreeSet;
 
+mod discipline;
+
 /// The events `command` produces on `state`, or why it is refused. Only `CreateTournament` is
 /// accepted on an empty stream; once the tournament is finished, only `CorrectResult` (for
 /// rating purposes, C.04.2.D.8) and the submission of games (fair-play screening is often done
@@ -49,6 +51,8 @@ pub fn decide(state: &State, command: &Command) -> Result<Vec<Event>, DomainErro
         Command::DeclareAbsence(c) => d.declare_absence(c),
         Command::RecordFairPlayConsent(c) => d.record_fair_play_consent(c),
         Command::OverridePlatformResult(c) => d.override_platform_result(c),
+        Command::ImposeSanction(c) => d.impose_sanction(c),
+        Command::RecordIrregularity(c) => d.record_irregularity(c),
         Command::StartRound(c) => d.start_round(c),
         Command::RequestPairing(c) => d.request_pairing(c),
         Command::ProposePairing(c) => d.propose(c),

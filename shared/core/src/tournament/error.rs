@@ -217,6 +217,14 @@ pub enum DomainError {
         "round {round}, board {board}: no game is submitted, so there is no platform result to override"
     )]
     NoPlatformResult { round: u32, board: u32 },
+    #[error(
+        "a sanction needs evidence other than statistics: a screening result alone is never \
+         enough (FIDE anti-cheating regulations; spec screening §10.4); attach the physical \
+         evidence, the observed breach, an admission, the platform's decision or testimony"
+    )]
+    StatisticalEvidenceOnly,
+    #[error("round {round}: player {player} has no game (he is not on a board of the round)")]
+    NoGameInRound { round: u32, player: PlayerId },
 
     // --- games ---------------------------------------------------------------------------------
     #[error(

@@ -56,6 +56,8 @@ pub enum Event {
     FairPlayConsentRecorded(FairPlayConsentRecorded),
     ResultDiscrepancyDetected(ResultDiscrepancyDetected),
     ResultOverridden(ResultOverridden),
+    SanctionImposed(SanctionImposed),
+    IrregularityRecorded(IrregularityRecorded),
 }
 
 impl Event {
@@ -83,6 +85,8 @@ impl Event {
             Event::FairPlayConsentRecorded(_) => "FairPlayConsentRecorded",
             Event::ResultDiscrepancyDetected(_) => "ResultDiscrepancyDetected",
             Event::ResultOverridden(_) => "ResultOverridden",
+            Event::SanctionImposed(_) => "SanctionImposed",
+            Event::IrregularityRecorded(_) => "IrregularityRecorded",
             Event::TournamentFinished(_) => "TournamentFinished",
             Event::VirtualPointsSet(_) => "VirtualPointsSet",
             Event::PairingsForbidden(_) => "PairingsForbidden",
@@ -359,4 +363,31 @@ pub struct ResultOverridden {
     pub result: BoardResult,
     pub reason: String,
     pub article: String,
+}
+
+/// A sanction, with what it rests on; its effects on results and rounds (a game lost, an
+/// exclusion, an expulsion) follow in the same append.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SanctionImposed {
+    pub player_id: PlayerId,
+    pub kind: super::SanctionKind,
+    /// 0: no game concerned.
+    pub round: u32,
+    pub rounds: Vec<u32>,
+    pub amount: String,
+    pub article: String,
+    pub evidence: Vec<super::Evidence>,
+    pub note: String,
+}
+
+/// An irregularity on a board and the decision taken.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct IrregularityRecorded {
+    pub round: u32,
+    pub board: u32,
+    pub kind: super::IrregularityKind,
+    pub plies: u32,
+    pub decision: super::IrregularityDecision,
+    pub article: String,
+    pub note: String,
 }

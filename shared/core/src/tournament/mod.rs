@@ -83,6 +83,7 @@ mod apply;
 mod command;
 mod conduct;
 mod decide;
+mod discipline;
 mod error;
 mod event;
 mod schedule;
@@ -95,6 +96,9 @@ pub use conduct::{
     TRADITIONAL_BOARDS_MIN_INCREMENT_S, TimeControlPeriod,
 };
 pub use decide::decide;
+pub use discipline::{
+    Evidence, EvidenceKind, IrregularityDecision, IrregularityKind, SanctionKind, colours_reversed,
+};
 pub use error::DomainError;
 pub use event::*;
 pub use schedule::{ScheduledRound, round_robin_rounds, round_robin_schedule};

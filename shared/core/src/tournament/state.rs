@@ -397,6 +397,12 @@ pub struct State {
     /// The arbiter's overrides of platform results, in log order.
     #[serde(default)]
     pub(crate) overrides: Vec<super::event::ResultOverridden>,
+    /// Sanctions imposed, in log order.
+    #[serde(default)]
+    pub(crate) sanctions: Vec<super::event::SanctionImposed>,
+    /// Irregularities recorded, in log order.
+    #[serde(default)]
+    pub(crate) irregularities: Vec<super::event::IrregularityRecorded>,
 }
 
 /// The termination marker of a PGN game's movetext ("1-0", "0-1", "1/2-1/2" or "*"): the last
@@ -542,6 +548,16 @@ impl State {
         self.overrides
             .iter()
             .find(|o| o.round == round && o.board == board)
+    }
+
+    /// Sanctions imposed, in log order.
+    pub fn sanctions(&self) -> &[super::event::SanctionImposed] {
+        &self.sanctions
+    }
+
+    /// Irregularities recorded, in log order.
+    pub fn irregularities(&self) -> &[super::event::IrregularityRecorded] {
+        &self.irregularities
     }
 
     /// Games submitted, as `(round, board)` in order.

@@ -4,6 +4,7 @@
 mod support;
 
 mod availability;
+mod discipline;
 mod games;
 mod identity;
 mod lifecycle;

@@ -18,8 +18,9 @@ use arbiter_core::tournament::{
     Title, TournamentCreated, TournamentFinished, TournamentUpdated, Unpaired,
 };
 use arbiter_core::tournament::{
-    Conduct, ConsentItem, EventFormat, FairPlayConsentRecorded, ResultDiscrepancyDetected,
-    ResultOverridden, TimeControlPeriod,
+    Conduct, ConsentItem, EventFormat, Evidence, EvidenceKind, FairPlayConsentRecorded,
+    IrregularityDecision, IrregularityKind, IrregularityRecorded, ResultDiscrepancyDetected,
+    ResultOverridden, SanctionImposed, SanctionKind, TimeControlPeriod,
 };
 use arbiter_core::tournament::{GameSubmitted, PairingsForbidden, TeamRecorded, VirtualPointsSet};
 use arbiter_core::{PointSystem, ResultCode};
@@ -264,6 +265,102 @@ pub fn consent_from_wire(
             .map(|i| consent_item_from_wire(*i))
             .collect::<Result<_, _>>()?,
         platform_account: c.platform_account.clone(),
+    })
+}
+
+/// Wire ⇄ domain for enums whose `UNSPECIFIED` is never a value.
+macro_rules! enum_map {
+    ($to:ident, $from:ident, $dom:ident, $wire:ident, $field:literal, [$($d:ident => $w:ident),* $(,)?]) => {
+        pub fn $to(v: $dom) -> pb::$wire {
+            match v { $($dom::$d => pb::$wire::$w),* }
+        }
+        pub fn $from(value: i32) -> Result<$dom, ConvertError> {
+            match pb::$wire::try_from(value).map_err(|_| bad_enum($field, value))? {
+                $(pb::$wire::$w => Ok($dom::$d),)*
+                pb::$wire::Unspecified => Err(bad_enum($field, value)),
+            }
+        }
+    };
+}
+
+enum_map!(sanction_kind_to_wire, sanction_kind_from_wire, SanctionKind, SanctionKind, "kind", [
+    Warning => Warning,
+    AddTimeToOpponent => AddTimeToOpponent,
+    ReduceTime => ReduceTime,
+    IncreaseOpponentScore => IncreaseOpponentScore,
+    ReduceScore => ReduceScore,
+    GameLost => GameLost,
+    Fine => Fine,
+    ExclusionFromRounds => ExclusionFromRounds,
+    Expulsion => Expulsion,
+]);
+
+enum_map!(evidence_kind_to_wire, evidence_kind_from_wire, EvidenceKind, EvidenceKind, "evidence.kind", [
+    PhysicalEvidence => Physical,
+    ObservedBreach => ObservedBreach,
+    Admission => Admission,
+    PlatformDecision => PlatformDecision,
+    Statistical => Statistical,
+    Testimony => Testimony,
+]);
+
+enum_map!(irregularity_kind_to_wire, irregularity_kind_from_wire, IrregularityKind, IrregularityKind, "kind", [
+    ArbiterCalled => ArbiterCalled,
+    ColoursReversed => ColoursReversed,
+    ClockSettingsWrong => ClockSettingsWrong,
+    GameInterrupted => GameInterrupted,
+]);
+
+enum_map!(irregularity_decision_to_wire, irregularity_decision_from_wire, IrregularityDecision, IrregularityDecision, "decision", [
+    Continue => Continue,
+    RestartWithCorrectColours => RestartWithCorrectColours,
+    ResultStands => ResultStands,
+    ClocksCorrected => ClocksCorrected,
+    ClocksStopped => ClocksStopped,
+    TimeAdded => TimeAdded,
+]);
+
+pub fn sanction_to_wire(s: &SanctionImposed) -> pb::SanctionImposed {
+    pb::SanctionImposed {
+        player_id: s.player_id,
+        kind: sanction_kind_to_wire(s.kind) as i32,
+        round: s.round,
+        rounds: s.rounds.clone(),
+        amount: s.amount.clone(),
+        article: s.article.clone(),
+        evidence: s
+            .evidence
+            .iter()
+            .map(|e| pb::Evidence {
+                kind: evidence_kind_to_wire(e.kind) as i32,
+                reference: e.reference.clone(),
+                note: e.note.clone(),
+            })
+            .collect(),
+        note: s.note.clone(),
+    }
+}
+
+pub fn sanction_from_wire(s: &pb::SanctionImposed) -> Result<SanctionImposed, ConvertError> {
+    Ok(SanctionImposed {
+        player_id: s.player_id,
+        kind: sanction_kind_from_wire(s.kind)?,
+        round: s.round,
+        rounds: s.rounds.clone(),
+        amount: s.amount.clone(),
+        article: s.article.clone(),
+        evidence: s
+            .evidence
+            .iter()
+            .map(|e| {
+                Ok(Evidence {
+                    kind: evidence_kind_from_wire(e.kind)?,
+                    reference: e.reference.clone(),
+                    note: e.note.clone(),
+                })
+            })
+            .collect::<Result<_, ConvertError>>()?,
+        note: s.note.clone(),
     })
 }
 
@@ -615,6 +712,16 @@ pub fn event_to_wire(e: &Event) -> pb::Event {
                 article: d.article.clone(),
             })
         }
+        Event::SanctionImposed(s) => Kind::SanctionImposed(sanction_to_wire(s)),
+        Event::IrregularityRecorded(i) => Kind::IrregularityRecorded(pb::IrregularityRecorded {
+            round: i.round,
+            board: i.board,
+            kind: irregularity_kind_to_wire(i.kind) as i32,
+            plies: i.plies,
+            decision: irregularity_decision_to_wire(i.decision) as i32,
+            article: i.article.clone(),
+            note: i.note.clone(),
+        }),
         Event::ResultOverridden(o) => Kind::ResultOverridden(pb::ResultOverridden {
             round: o.round,
             board: o.board,
@@ -799,6 +906,16 @@ pub fn event_from_wire(e: &pb::Event) -> Result<Option<Event>, ConvertError> {
                 article: d.article.clone(),
             })
         }
+        Kind::SanctionImposed(s) => Event::SanctionImposed(sanction_from_wire(s)?),
+        Kind::IrregularityRecorded(i) => Event::IrregularityRecorded(IrregularityRecorded {
+            round: i.round,
+            board: i.board,
+            kind: irregularity_kind_from_wire(i.kind)?,
+            plies: i.plies,
+            decision: irregularity_decision_from_wire(i.decision)?,
+            article: i.article.clone(),
+            note: i.note.clone(),
+        }),
         Kind::ResultOverridden(o) => Event::ResultOverridden(ResultOverridden {
             round: o.round,
             board: o.board,
@@ -1034,6 +1151,29 @@ mod tests {
             result: BoardResult::WhiteWins,
             reason: "Laws 4.5".into(),
             article: "E.04 Art. 4.5".into(),
+        }));
+        round_trip(Event::SanctionImposed(SanctionImposed {
+            player_id: 3,
+            kind: SanctionKind::GameLost,
+            round: 2,
+            rounds: Vec::new(),
+            amount: String::new(),
+            article: "Laws 12.9.6".into(),
+            evidence: vec![Evidence {
+                kind: EvidenceKind::PhysicalEvidence,
+                reference: "phone in the toilets".into(),
+                note: "seen by the deputy".into(),
+            }],
+            note: String::new(),
+        }));
+        round_trip(Event::IrregularityRecorded(IrregularityRecorded {
+            round: 1,
+            board: 4,
+            kind: IrregularityKind::ColoursReversed,
+            plies: 16,
+            decision: IrregularityDecision::RestartWithCorrectColours,
+            article: "E.04 Art. 15.2".into(),
+            note: String::new(),
         }));
         round_trip(Event::VirtualPointsSet(VirtualPointsSet {
             player_id: 3,
