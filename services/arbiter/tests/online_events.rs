@@ -54,6 +54,7 @@ fn event(
             traditional_boards,
             require_fair_play_consent: false,
             regulations_version: REGS.into(),
+            ..Default::default()
         }),
         ..Default::default()
     }
@@ -492,12 +493,23 @@ async fn scenario_6_a_platform_result_the_laws_contradict_is_overridden() {
     assert_eq!(out.code, 0, "replay:\n{}\n{}", out.stdout, out.stderr);
 }
 
-/// An online supervised event of `n` players who have all consented.
-async fn consenting_event(c: &mut Clients, tid: &str, n: u32) {
+/// An event of `format` (5 s a move) and `n` players who have all consented; `policy` sets
+/// the reconnection window and the video-conference cards.
+async fn consenting_event(
+    c: &mut Clients,
+    tid: &str,
+    n: u32,
+    format: pb::EventFormat,
+    policy: (u32, u32),
+) {
+    let mut e = event(format, 5, false);
+    if let Some(conduct) = e.conduct.as_mut() {
+        (conduct.reconnection_window_s, conduct.vcs_red_card_after) = policy;
+    }
     c.reg
         .create_tournament(reg::CreateTournamentRequest {
             header: header(tid, "create"),
-            tournament: Some(event(pb::EventFormat::OnlineSupervised, 5, false)),
+            tournament: Some(e),
         })
         .await
         .unwrap();
@@ -533,7 +545,7 @@ async fn scenarios_5_7_and_9_over_grpc() {
     );
     let mut c = Clients::new(&Endpoints::one(&server.grpc));
     let tid = "online-579";
-    consenting_event(&mut c, tid, 4).await;
+    consenting_event(&mut c, tid, 4, pb::EventFormat::OnlineSupervised, (0, 0)).await;
     let mut d = Driver::new(c.clone(), tid, Plan::swiss_40x9(), work.path());
     d.start_round(1).await;
     let p1 = pairing_of(&d.wait_proposal(1, Duration::from_secs(60)).await);
@@ -665,4 +677,246 @@ async fn scenarios_5_7_and_9_over_grpc() {
     drop(server);
     let out = run(&["replay", "--data", data.to_str().unwrap(), tid]);
     assert_eq!(out.code, 0, "replay:\n{}\n{}", out.stdout, out.stderr);
+}
+
+/// The last event of the tournament's stream, decoded.
+async fn last_event(d: &mut Driver) -> pb::event::Kind {
+    let events = d.events().await;
+    events
+        .last()
+        .and_then(|e| e.payload.as_ref())
+        .and_then(|p| p.kind.clone())
+        .expect("an event")
+}
+
+/// Scenarios 1-4 of spec online-hybrid §15 over gRPC: disconnections as facts, then the chief
+/// arbiter's ruling under the event's policy (E.04 11, 13, 18.9).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn scenarios_1_to_4_disconnections_over_grpc() {
+    use arbiter_proto::round_director::v1 as rd;
+    let work = TempDir::new("arbiter-online-1234").unwrap();
+    let data = work.path().join("data");
+    let server = Server::start(
+        &["--data", data.to_str().unwrap()],
+        &work.path().join("serve.log"),
+    );
+    let mut c = Clients::new(&Endpoints::one(&server.grpc));
+    let t0 = 1_780_000_000_000i64;
+    let incident = |tid: &str,
+                    id: &str,
+                    board: u32,
+                    player: u32,
+                    channel: pb::ConnectionChannel,
+                    clock_s: u32,
+                    away_s: Option<i64>,
+                    moved: bool| {
+        rd::ReportConnectionIncidentRequest {
+            header: header(tid, id),
+            incident: Some(pb::ConnectionIncidentReported {
+                round: 1,
+                board,
+                player_id: player,
+                channel: channel as i32,
+                disconnected_at_unix_ms: t0,
+                reconnected_at_unix_ms: away_s.map_or(0, |a| t0 + a * 1000),
+                clock_at_disconnect_ms: clock_s * 1000,
+                moved_while_vcs_down: moved,
+                reported_by: pb::IncidentReporter::Platform as i32,
+                ..Default::default()
+            }),
+        }
+    };
+    let ruling = |tid: &str, id: &str, n: u32, outcome: pb::DisconnectionOutcome, fen: &str| {
+        rd::RuleOnDisconnectionRequest {
+            header: header(tid, id),
+            ruling: Some(pb::DisconnectionRuled {
+                incident: n,
+                outcome: outcome as i32,
+                fen: fen.into(),
+                ..Default::default()
+            }),
+        }
+    };
+
+    // An online supervised event: a 5-minute reconnection window, red card at the second
+    // breach of the video-conference rule.
+    let tid = "online-dc";
+    consenting_event(&mut c, tid, 6, pb::EventFormat::OnlineSupervised, (300, 2)).await;
+    let mut d = Driver::new(c.clone(), tid, Plan::swiss_40x9(), work.path());
+    d.start_round(1).await;
+    let (boards, _) = pairing_of(&d.wait_proposal(1, Duration::from_secs(60)).await);
+    d.publish(1).await;
+
+    // 1: 3:00 on his clock, back after 2:00: the game goes on with 1:00.
+    let (_, b1) = boards[0];
+    c.rd.report_connection_incident(incident(
+        tid,
+        "dc-1",
+        1,
+        b1,
+        pb::ConnectionChannel::Platform,
+        180,
+        Some(120),
+        false,
+    ))
+    .await
+    .unwrap();
+    c.rd.rule_on_disconnection(ruling(
+        tid,
+        "rule-1",
+        1,
+        pb::DisconnectionOutcome::Continue,
+        "",
+    ))
+    .await
+    .unwrap();
+    let pb::event::Kind::DisconnectionRuled(r) = last_event(&mut d).await else {
+        panic!("no ruling")
+    };
+    assert_eq!(
+        (r.remaining_ms, r.article.as_str()),
+        (60_000, "E.04 Art. 11.4.1")
+    );
+
+    // 2: never back, and his opponent has a bare king: not a loss but a draw.
+    let (w3, _) = boards[2];
+    c.rd.report_connection_incident(incident(
+        tid,
+        "dc-2",
+        3,
+        w3,
+        pb::ConnectionChannel::Platform,
+        40,
+        None,
+        false,
+    ))
+    .await
+    .unwrap();
+    let bare_king = "7k/8/8/8/8/8/8/KQ6 w - - 0 70";
+    let e =
+        c.rd.rule_on_disconnection(ruling(
+            tid,
+            "rule-2-loss",
+            2,
+            pb::DisconnectionOutcome::LossByDisconnection,
+            bare_king,
+        ))
+        .await
+        .unwrap_err();
+    assert_eq!(e.code(), Code::FailedPrecondition, "{e:?}");
+    assert!(
+        e.message().contains("DrawNoMatingMaterial"),
+        "{}",
+        e.message()
+    );
+    let before = kinds_of(&mut c, tid).await.len();
+    c.rd.rule_on_disconnection(ruling(
+        tid,
+        "rule-2",
+        2,
+        pb::DisconnectionOutcome::DrawNoMatingMaterial,
+        bare_king,
+    ))
+    .await
+    .unwrap();
+    let k = kinds_of(&mut c, tid).await;
+    assert_eq!(
+        &k[before..],
+        ["DisconnectionRuled", "ResultRecorded"],
+        "{k:?}"
+    );
+
+    // 3: moving while off the video-conference, twice: a yellow card, then a red one that
+    // loses the game.
+    let (w2, _) = boards[1];
+    for (id, want) in [
+        (
+            "dc-3a",
+            &["ConnectionIncidentReported", "SanctionImposed"][..],
+        ),
+        (
+            "dc-3b",
+            &[
+                "ConnectionIncidentReported",
+                "SanctionImposed",
+                "ResultRecorded",
+            ][..],
+        ),
+    ] {
+        let before = kinds_of(&mut c, tid).await.len();
+        c.rd.report_connection_incident(incident(
+            tid,
+            id,
+            2,
+            w2,
+            pb::ConnectionChannel::VideoConference,
+            200,
+            Some(15),
+            true,
+        ))
+        .await
+        .unwrap();
+        let k = kinds_of(&mut c, tid).await;
+        assert_eq!(&k[before..], want, "{id}");
+    }
+
+    // 4: a hybrid event's venue loses its internet at move 12; the venue's technical arbiter
+    // reports it and the chief arbiter resumes from the stored position and clocks.
+    let tid = "hybrid-dc";
+    consenting_event(&mut c, tid, 2, pb::EventFormat::Hybrid, (0, 0)).await;
+    let mut h = Driver::new(c.clone(), tid, Plan::swiss_40x9(), work.path());
+    h.start_round(1).await;
+    let (hb, _) = pairing_of(&h.wait_proposal(1, Duration::from_secs(60)).await);
+    h.publish(1).await;
+    let mut report = incident(
+        tid,
+        "venue-down",
+        1,
+        hb[0].0,
+        pb::ConnectionChannel::Platform,
+        900,
+        Some(600),
+        false,
+    );
+    report.incident.as_mut().unwrap().reported_by =
+        pb::IncidentReporter::LocalTechnicalArbiter as i32;
+    c.rd.report_connection_incident(report).await.unwrap();
+    let fen = "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 12";
+    let mut resume = ruling(
+        tid,
+        "resume",
+        1,
+        pb::DisconnectionOutcome::ResumeFromPosition,
+        fen,
+    );
+    if let Some(r) = resume.ruling.as_mut() {
+        (r.white_ms, r.black_ms) = (540_000, 610_000);
+    }
+    c.rd.rule_on_disconnection(resume).await.unwrap();
+    let pb::event::Kind::DisconnectionRuled(r) = last_event(&mut h).await else {
+        panic!("no ruling")
+    };
+    assert_eq!(
+        (r.fen.as_str(), r.white_ms, r.black_ms),
+        (fen, 540_000, 610_000)
+    );
+    assert_eq!(r.article, "E.04 Art. 18.9 a");
+    // A bad position is named.
+    let e =
+        c.rd.rule_on_disconnection(ruling(
+            tid,
+            "bad-fen",
+            1,
+            pb::DisconnectionOutcome::ResumeFromPosition,
+            "8/8 w",
+        ))
+        .await
+        .unwrap_err();
+    assert_eq!(e.code(), Code::InvalidArgument, "{e:?}");
+    drop((d, h));
+    drop(server);
+    for tid in ["online-dc", "hybrid-dc"] {
+        let out = run(&["replay", "--data", data.to_str().unwrap(), tid]);
+        assert_eq!(out.code, 0, "replay {tid}:\n{}\n{}", out.stdout, out.stderr);
+    }
 }

@@ -21,7 +21,8 @@ use arbiter_core::ResultCode;
 use arbiter_core::tournament::{
     BoardResult, CloseRound, Command, CorrectResult, CorrectionEffect, FinishTournament,
     ImposeSanction, ManualPairing, OverridePlatformResult, Pair, PublishPairing,
-    RecordIrregularity, RecordResult, RequestPairing, RoundPhase, StartRound,
+    RecordIrregularity, RecordResult, ReportConnectionIncident, RequestPairing, RoundPhase,
+    RuleOnDisconnection, StartRound,
 };
 use arbiter_eventlog::SubscribeFrom;
 use arbiter_proto::common::v1::CommandResult;
@@ -402,6 +403,89 @@ impl RoundDirector for RoundDirectorService {
                 article: s.article,
                 evidence: s.evidence,
                 note: s.note,
+            }))
+        })
+        .await
+    }
+
+    async fn report_connection_incident(
+        &self,
+        request: Request<api::ReportConnectionIncidentRequest>,
+    ) -> Result<Response<CommandResult>, Status> {
+        let caller = principal(&request)?;
+        let r = request.into_inner();
+        self.run(&caller, &r, |_| {
+            let wire = r
+                .incident
+                .as_ref()
+                .ok_or_else(|| Status::invalid_argument("incident: missing"))?;
+            let i = arbiter_proto::convert::incident_from_wire(wire)
+                .map_err(|e| convert_status("incident", &e))?;
+            Ok(Command::ReportConnectionIncident(
+                ReportConnectionIncident {
+                    round: i.round,
+                    board: i.board,
+                    player: i.player_id,
+                    channel: i.channel,
+                    disconnected_at_unix_ms: i.disconnected_at_unix_ms,
+                    reconnected_at_unix_ms: i.reconnected_at_unix_ms,
+                    clock_at_disconnect_ms: i.clock_at_disconnect_ms,
+                    moved_while_vcs_down: i.moved_while_vcs_down,
+                    reported_by: i.reported_by,
+                    note: i.note,
+                },
+            ))
+        })
+        .await
+    }
+
+    async fn rule_on_disconnection(
+        &self,
+        request: Request<api::RuleOnDisconnectionRequest>,
+    ) -> Result<Response<CommandResult>, Status> {
+        let caller = principal(&request)?;
+        let r = request.into_inner();
+        self.run(&caller, &r, |f| {
+            let wire = r
+                .ruling
+                .as_ref()
+                .ok_or_else(|| Status::invalid_argument("ruling: missing"))?;
+            let ruling = arbiter_proto::convert::ruling_from_wire(wire)
+                .map_err(|e| convert_status("ruling", &e))?;
+            // The opponent's mating material, read from the position (E.04 4.5, 11.4.2).
+            let opponent_can_mate = match ruling.fen.trim() {
+                "" => None,
+                fen => {
+                    let incident = ruling
+                        .incident
+                        .checked_sub(1)
+                        .and_then(|k| f.state.incidents().get(k as usize));
+                    let opponent_white = incident.and_then(|i| {
+                        let p = f.state.published(i.round)?;
+                        let b = p.boards.get(i.board as usize - 1)?;
+                        Some(b.black == i.player_id)
+                    });
+                    match opponent_white {
+                        Some(white) => {
+                            Some(arbiter_laws::can_mate(fen, white).map_err(|e| {
+                                Status::invalid_argument(format!("ruling.fen: {e}"))
+                            })?)
+                        }
+                        // No such incident: the aggregate names it.
+                        None => None,
+                    }
+                }
+            };
+            Ok(Command::RuleOnDisconnection(RuleOnDisconnection {
+                incident: ruling.incident,
+                outcome: ruling.outcome,
+                fen: ruling.fen,
+                opponent_can_mate,
+                white_ms: ruling.white_ms,
+                black_ms: ruling.black_ms,
+                reduce_ms: ruling.reduce_ms,
+                time_control: ruling.time_control,
+                note: ruling.note,
             }))
         })
         .await

@@ -99,6 +99,8 @@ pub fn kind_name(event: &Event) -> &'static str {
             Kind::ResultOverridden(_) => "ResultOverridden",
             Kind::SanctionImposed(_) => "SanctionImposed",
             Kind::IrregularityRecorded(_) => "IrregularityRecorded",
+            Kind::ConnectionIncidentReported(_) => "ConnectionIncidentReported",
+            Kind::DisconnectionRuled(_) => "DisconnectionRuled",
             Kind::RoundStarted(_) => "RoundStarted",
             Kind::PairingRequested(_) => "PairingRequested",
             Kind::PairingProposed(_) => "PairingProposed",

@@ -180,6 +180,21 @@ pub fn judge(game: &Game) -> Option<Verdict> {
     None
 }
 
+/// Whether White (`white`) or Black can still mate by some series of legal moves in the
+/// position `fen` (E.04 4.5, 11.4.2: a flag fall or a disconnection against a side that cannot
+/// is a draw). Errors name what in the FEN is wrong.
+pub fn can_mate(fen: &str, white: bool) -> Result<bool, String> {
+    let f: Fen = fen
+        .trim()
+        .parse()
+        .map_err(|e| format!("{fen:?} is not a FEN: {e}"))?;
+    let pos: Chess = f
+        .into_position(CastlingMode::Standard)
+        .map_err(|e| format!("{fen:?} is not a legal position: {e}"))?;
+    let side = if white { Color::White } else { Color::Black };
+    Ok(!pos.has_insufficient_material(side))
+}
+
 /// The verdict when it differs from the game's own result (the platform's proposal).
 pub fn discrepancy(game: &Game) -> Option<Verdict> {
     judge(game).filter(|v| v.result != game.result.trim())
@@ -257,6 +272,18 @@ mod tests {
         let v = discrepancy(&rep).unwrap();
         assert_eq!((v.result, v.article), (DRAW, "E.04 Art. 5.4.1"));
         assert!(v.reason.contains("move 5 (e4)"), "{}", v.reason);
+    }
+
+    #[test]
+    fn who_can_still_mate() {
+        assert_eq!(can_mate("7k/8/8/8/8/8/8/KQ6 w - - 0 1", true), Ok(true));
+        assert_eq!(can_mate("7k/8/8/8/8/8/8/KQ6 w - - 0 1", false), Ok(false));
+        assert_eq!(can_mate("7k/8/8/8/8/8/8/KN6 w - - 0 1", true), Ok(false));
+        assert!(
+            can_mate("not a fen", true)
+                .unwrap_err()
+                .contains("not a FEN")
+        );
     }
 
     #[test]

@@ -423,6 +423,26 @@ impl Check for rd::ImposeSanctionRequest {
     }
 }
 
+impl Check for rd::ReportConnectionIncidentRequest {
+    fn check(&self) -> Result<(), Status> {
+        let Some(i) = &self.incident else {
+            return Err(invalid("incident", "missing"));
+        };
+        check_note("incident.note", &i.note)
+    }
+}
+
+impl Check for rd::RuleOnDisconnectionRequest {
+    fn check(&self) -> Result<(), Status> {
+        let Some(r) = &self.ruling else {
+            return Err(invalid("ruling", "missing"));
+        };
+        check_line("ruling.fen", &r.fen)?;
+        check_line("ruling.time_control", &r.time_control)?;
+        check_note("ruling.note", &r.note)
+    }
+}
+
 impl Check for rd::RecordIrregularityRequest {
     fn check(&self) -> Result<(), Status> {
         check_note("note", &self.note)

@@ -13,6 +13,9 @@ pub fn domain_code(e: &DomainError) -> Code {
         // A game of a file: the code of what refused it.
         D::GameInFile { error, .. } => domain_code(error),
         D::NoBoardForGame { .. } | D::StatisticalEvidenceOnly => Code::InvalidArgument,
+        D::UnknownIncident { .. } => Code::NotFound,
+        D::IncidentAlreadyRuled { .. } => Code::AlreadyExists,
+        D::RulingNotAllowed { .. } => Code::FailedPrecondition,
         D::ResultContradictsGame { .. } => Code::FailedPrecondition,
         D::TournamentNotCreated { .. } => Code::NotFound,
         D::TournamentAlreadyCreated => Code::AlreadyExists,

@@ -223,6 +223,14 @@ pub enum ClientCommand {
         /// The version of the regulations players consent to.
         #[arg(long, default_value = "")]
         regulations: String,
+        /// Online events: how long a disconnected player has to come back besides his clock
+        /// (e.g. 5m; E.04 11.4.2); default: until his flag falls.
+        #[arg(long)]
+        reconnection_window: Option<String>,
+        /// Online supervised events: video-conference cards (E.04 13.4): the breach that
+        /// reaches this count is a red card (the game lost), earlier ones yellow.
+        #[arg(long, default_value_t = 0)]
+        vcs_red_card_after: u32,
     },
     /// 1. Set-up: change name, place, federation, arbiters, time control, rating list,
     ///    tie-breaks, dates or rounds.
@@ -460,6 +468,56 @@ pub enum ClientCommand {
         /// continue, clocks-corrected, clocks-stopped, time-added (not for colours-reversed).
         #[arg(long)]
         decision: Option<String>,
+        #[arg(long, default_value = "")]
+        note: String,
+    },
+    /// 6. Results: online and hybrid events: a player's lost connection during his game
+    ///    (E.04 11, 13, 18.8); prints the incident's number.
+    Disconnect {
+        tournament: String,
+        round: u32,
+        board: u32,
+        /// The player's pairing number.
+        player: u32,
+        /// platform or video (the video-conference of a supervised event).
+        #[arg(long, default_value = "platform")]
+        channel: String,
+        /// His clock when he disconnected (e.g. 3m, 180s).
+        #[arg(long)]
+        clock: String,
+        /// How long he was away (e.g. 2m); absent: not back.
+        #[arg(long)]
+        away: Option<String>,
+        /// He moved on the platform while off the video-conference (E.04 13.3).
+        #[arg(long)]
+        moved_off_video: bool,
+        /// platform, lta (a venue's technical arbiter) or arbiter.
+        #[arg(long, default_value = "arbiter")]
+        reported_by: String,
+        #[arg(long, default_value = "")]
+        note: String,
+    },
+    /// 6. Results: the chief arbiter's ruling on a disconnection: continue, loss, draw
+    ///    (no mating material), and in hybrid events resume, reduce-time, restart,
+    ///    restart-shorter (E.04 11.4, 18.9).
+    Rule {
+        tournament: String,
+        incident: u32,
+        outcome: String,
+        /// The position at the flag or the interruption (needed for loss, draw, resume).
+        #[arg(long, default_value = "")]
+        fen: String,
+        /// Resume: White's and Black's clocks (e.g. 9m, or 545 seconds).
+        #[arg(long)]
+        white_clock: Option<String>,
+        #[arg(long)]
+        black_clock: Option<String>,
+        /// Reduce-time: by how much.
+        #[arg(long)]
+        reduce: Option<String>,
+        /// Restart-shorter: the time control.
+        #[arg(long, default_value = "")]
+        time_control: String,
         #[arg(long, default_value = "")]
         note: String,
     },
@@ -1131,7 +1189,15 @@ async fn client(a: ClientArgs) -> Result<(), Exit> {
             traditional_boards,
             require_consent,
             regulations,
+            reconnection_window,
+            vcs_red_card_after,
         } => {
+            let reconnection_window_s = match reconnection_window.as_deref() {
+                Some(w) => {
+                    super::online::duration_s(w, "--reconnection-window").map_err(Exit::Invalid)?
+                }
+                None => 0,
+            };
             let format = super::online::format(&format).map_err(Exit::Invalid)?;
             let periods = match periods.as_deref() {
                 Some(p) => super::online::periods(p).map_err(Exit::Invalid)?,
@@ -1143,6 +1209,8 @@ async fn client(a: ClientArgs) -> Result<(), Exit> {
                 traditional_boards,
                 require_fair_play_consent: require_consent,
                 regulations_version: regulations,
+                reconnection_window_s,
+                vcs_red_card_after,
             };
             let color = match initial_color.to_ascii_lowercase().as_str() {
                 "white" | "w" => pb::Color::White,
@@ -1654,6 +1722,115 @@ async fn client(a: ClientArgs) -> Result<(), Exit> {
                 .map_err(|s| status_exit("irregularity", &s))?
                 .into_inner();
             print_result("irregularity recorded", &r);
+        }
+        ClientCommand::Disconnect {
+            tournament,
+            round,
+            board,
+            player,
+            channel,
+            clock,
+            away,
+            moved_off_video,
+            reported_by,
+            note,
+        } => {
+            use super::online::duration_s;
+            let channel = match channel.as_str() {
+                "platform" => pb::ConnectionChannel::Platform,
+                "video" => pb::ConnectionChannel::VideoConference,
+                other => {
+                    return Err(Exit::Invalid(format!(
+                        "--channel {other:?}: platform or video"
+                    )));
+                }
+            };
+            let reported_by = match reported_by.as_str() {
+                "platform" => pb::IncidentReporter::Platform,
+                "lta" => pb::IncidentReporter::LocalTechnicalArbiter,
+                "arbiter" => pb::IncidentReporter::Arbiter,
+                other => {
+                    return Err(Exit::Invalid(format!(
+                        "--reported-by {other:?}: platform, lta or arbiter"
+                    )));
+                }
+            };
+            let clock_ms = duration_s(&clock, "--clock").map_err(Exit::Invalid)? * 1000;
+            // The server's clock is not the client's business: times are relative to now.
+            let now = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_millis() as i64);
+            let back = match away.as_deref() {
+                Some(a) => {
+                    let s = duration_s(a, "--away").map_err(Exit::Invalid)?;
+                    now + i64::from(s) * 1000
+                }
+                None => 0,
+            };
+            let r = c
+                .director
+                .report_connection_incident(rd::ReportConnectionIncidentRequest {
+                    header: c.header(&tournament),
+                    incident: Some(pb::ConnectionIncidentReported {
+                        incident: 0,
+                        round,
+                        board,
+                        player_id: player,
+                        channel: channel as i32,
+                        disconnected_at_unix_ms: now,
+                        reconnected_at_unix_ms: back,
+                        clock_at_disconnect_ms: clock_ms,
+                        moved_while_vcs_down: moved_off_video,
+                        reported_by: reported_by as i32,
+                        note,
+                    }),
+                })
+                .await
+                .map_err(|s| status_exit("disconnect", &s))?
+                .into_inner();
+            print_result("connection incident reported", &r);
+        }
+        ClientCommand::Rule {
+            tournament,
+            incident,
+            outcome,
+            fen,
+            white_clock,
+            black_clock,
+            reduce,
+            time_control,
+            note,
+        } => {
+            use super::online::duration_s;
+            let outcome = super::online::disconnection_outcome(&outcome).map_err(Exit::Invalid)?;
+            let ms = |v: Option<String>, what: &str| -> Result<u32, Exit> {
+                v.map_or(Ok(0), |v| {
+                    duration_s(&v, what)
+                        .map(|s| s * 1000)
+                        .map_err(Exit::Invalid)
+                })
+            };
+            let r = c
+                .director
+                .rule_on_disconnection(rd::RuleOnDisconnectionRequest {
+                    header: c.header(&tournament),
+                    ruling: Some(pb::DisconnectionRuled {
+                        incident,
+                        outcome: outcome as i32,
+                        remaining_ms: 0,
+                        fen,
+                        white_ms: ms(white_clock, "--white-clock")?,
+                        black_ms: ms(black_clock, "--black-clock")?,
+                        reduce_ms: ms(reduce, "--reduce")?,
+                        time_control,
+                        article: String::new(),
+                        note,
+                    }),
+                })
+                .await
+                .map_err(|s| status_exit("rule", &s))?
+                .into_inner();
+            print_result("disconnection ruled", &r);
         }
         ClientCommand::Override {
             tournament,

@@ -17,27 +17,50 @@ pub fn format(s: &str) -> Result<pb::EventFormat, String> {
 }
 
 /// A duration: `90m`, `1h`, `30s` or a bare number of seconds.
-fn seconds(s: &str, what: &str, period: &str) -> Result<u32, String> {
+fn seconds(s: &str, what: &str) -> Result<u32, String> {
     let s = s.trim();
     let (digits, unit) = match s.char_indices().find(|(_, c)| !c.is_ascii_digit()) {
         Some((i, _)) => s.split_at(i),
         None => (s, ""),
     };
-    let n: u32 = digits.parse().map_err(|_| {
-        format!("--periods {period:?}: {what} {s:?} is not a duration (e.g. 90m, 30s)")
-    })?;
+    let n: u32 = digits
+        .parse()
+        .map_err(|_| format!("{what} {s:?} is not a duration (e.g. 90m, 30s)"))?;
     let factor = match unit {
         "" | "s" => 1,
         "m" => 60,
         "h" => 3600,
         _ => {
-            return Err(format!(
-                "--periods {period:?}: {what} {s:?} has the unit {unit:?}; use s, m or h"
-            ));
+            return Err(format!("{what} {s:?} has the unit {unit:?}; use s, m or h"));
         }
     };
     n.checked_mul(factor)
-        .ok_or_else(|| format!("--periods {period:?}: {what} {s:?} is too long"))
+        .ok_or_else(|| format!("{what} {s:?} is too long"))
+}
+
+/// A duration for option `what`: `5m`, `1h`, `30s` or a bare number of seconds.
+pub fn duration_s(s: &str, what: &str) -> Result<u32, String> {
+    seconds(s, "duration").map_err(|e| format!("{what}: {e}"))
+}
+
+/// A ruling on a disconnection by its command-line name.
+pub fn disconnection_outcome(s: &str) -> Result<pb::DisconnectionOutcome, String> {
+    use pb::DisconnectionOutcome as O;
+    Ok(match s.to_ascii_lowercase().as_str() {
+        "continue" => O::Continue,
+        "loss" => O::LossByDisconnection,
+        "draw" => O::DrawNoMatingMaterial,
+        "resume" => O::ResumeFromPosition,
+        "reduce-time" => O::ReduceTime,
+        "restart" => O::RestartSameTimeControl,
+        "restart-shorter" => O::RestartShorterTimeControl,
+        other => {
+            return Err(format!(
+                "ruling {other:?}: continue, loss, draw, resume, reduce-time, restart or \
+                 restart-shorter"
+            ));
+        }
+    })
 }
 
 /// Periods separated by commas, each `[MOVES/]BASE[+INCREMENT]`, e.g. `40/90m+30s,30m+30s`:
@@ -56,9 +79,13 @@ pub fn periods(s: &str) -> Result<Vec<pb::TimeControlPeriod>, String> {
                 ),
                 None => (0, p),
             };
+            let at = |e: String| format!("--periods {p:?}: {e}");
             let (base, increment) = match rest.split_once('+') {
-                Some((b, i)) => (seconds(b, "base", p)?, seconds(i, "increment", p)?),
-                None => (seconds(rest, "base", p)?, 0),
+                Some((b, i)) => (
+                    seconds(b, "base").map_err(at)?,
+                    seconds(i, "increment").map_err(at)?,
+                ),
+                None => (seconds(rest, "base").map_err(at)?, 0),
             };
             Ok(pb::TimeControlPeriod {
                 moves,

@@ -334,6 +334,25 @@ impl State {
                 }
                 self.irregularities.push(e.clone());
             }
+            Event::ConnectionIncidentReported(e) => {
+                if e.incident as usize != self.incidents.len() + 1 {
+                    return Err(inconsistent(
+                        event,
+                        format!(
+                            "incident {} reported, but the next is {}",
+                            e.incident,
+                            self.incidents.len() + 1
+                        ),
+                    ));
+                }
+                self.incidents.push(e.clone());
+            }
+            Event::DisconnectionRuled(e) => {
+                if e.incident == 0 || e.incident as usize > self.incidents.len() {
+                    return Err(inconsistent(event, format!("no incident {}", e.incident)));
+                }
+                self.rulings.push(e.clone());
+            }
             Event::ResultOverridden(e) => {
                 if !self.games_submitted.contains(&(e.round, e.board)) {
                     return Err(inconsistent(

@@ -23,6 +23,8 @@ pub enum Command {
     OverridePlatformResult(OverridePlatformResult),
     ImposeSanction(ImposeSanction),
     RecordIrregularity(RecordIrregularity),
+    ReportConnectionIncident(ReportConnectionIncident),
+    RuleOnDisconnection(RuleOnDisconnection),
     StartRound(StartRound),
     RequestPairing(RequestPairing),
     ProposePairing(ProposePairing),
@@ -54,6 +56,8 @@ impl Command {
             Command::OverridePlatformResult(_) => "OverridePlatformResult",
             Command::ImposeSanction(_) => "ImposeSanction",
             Command::RecordIrregularity(_) => "RecordIrregularity",
+            Command::ReportConnectionIncident(_) => "ReportConnectionIncident",
+            Command::RuleOnDisconnection(_) => "RuleOnDisconnection",
             Command::StartRound(_) => "StartRound",
             Command::RequestPairing(_) => "RequestPairing",
             Command::ProposePairing(_) => "ProposePairing",
@@ -297,6 +301,44 @@ pub struct RecordIrregularity {
     pub plies: u32,
     /// Required except for colours reversed, whose decision the rule gives.
     pub decision: Option<super::IrregularityDecision>,
+    pub note: String,
+}
+
+/// A player's lost connection during a game (E.04 11, 13, 18.8-18.9): a fact, reported by the
+/// platform, a venue's technical arbiter or an arbiter, with server times and the clock.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ReportConnectionIncident {
+    pub round: u32,
+    pub board: u32,
+    pub player: PlayerId,
+    pub channel: super::ConnectionChannel,
+    pub disconnected_at_unix_ms: i64,
+    pub reconnected_at_unix_ms: Option<i64>,
+    /// The player's clock when he disconnected.
+    pub clock_at_disconnect_ms: u32,
+    /// He moved on the platform while off the video-conference (E.04 13.3).
+    pub moved_while_vcs_down: bool,
+    pub reported_by: super::IncidentReporter,
+    pub note: String,
+}
+
+/// The chief arbiter's ruling on incident `incident` (E.04 11.4, 18.9).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RuleOnDisconnection {
+    pub incident: u32,
+    pub outcome: super::DisconnectionOutcome,
+    /// The position when the flag fell, the window closed or the game was interrupted (FEN).
+    pub fen: String,
+    /// Whether the disconnected player's opponent can still mate in `fen`, as the service read
+    /// it from the position (`None`: no position given).
+    pub opponent_can_mate: Option<bool>,
+    /// Resume from position: both clocks.
+    pub white_ms: u32,
+    pub black_ms: u32,
+    /// Reduce time: by how much.
+    pub reduce_ms: u32,
+    /// Restart with a shorter time control: which.
+    pub time_control: String,
     pub note: String,
 }
 

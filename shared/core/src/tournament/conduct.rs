@@ -86,6 +86,14 @@ pub struct Conduct {
     /// As asked for; see [`Conduct::consent_required`].
     pub require_fair_play_consent: bool,
     pub regulations_version: String,
+    /// How long a disconnected player has to come back, in seconds, besides his clock (E.04
+    /// 11.4.2: the regulations may give one); 0 = until his flag falls.
+    #[serde(default)]
+    pub reconnection_window_s: u32,
+    /// Video-conference cards (E.04 13.4): a moved-while-off-the-call breach is a yellow card
+    /// (a warning), the breach that reaches this count a red one (the game lost); 0 = no cards.
+    #[serde(default)]
+    pub vcs_red_card_after: u32,
 }
 
 /// Art. 20: traditional boards need at least this increment from move 1.
@@ -268,6 +276,7 @@ mod tests {
             traditional_boards: boards,
             require_fair_play_consent: false,
             regulations_version: "2026-1".into(),
+            ..Conduct::default()
         }
     }
 

@@ -53,6 +53,8 @@ pub fn decide(state: &State, command: &Command) -> Result<Vec<Event>, DomainErro
         Command::OverridePlatformResult(c) => d.override_platform_result(c),
         Command::ImposeSanction(c) => d.impose_sanction(c),
         Command::RecordIrregularity(c) => d.record_irregularity(c),
+        Command::ReportConnectionIncident(c) => d.report_connection_incident(c),
+        Command::RuleOnDisconnection(c) => d.rule_on_disconnection(c),
         Command::StartRound(c) => d.start_round(c),
         Command::RequestPairing(c) => d.request_pairing(c),
         Command::ProposePairing(c) => d.propose(c),

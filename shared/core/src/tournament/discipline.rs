@@ -133,3 +133,56 @@ mod tests {
         assert_eq!(colours_reversed(8, true), ResultStands);
     }
 }
+
+/// Where a connection was lost (spec online-hybrid §4.2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum ConnectionChannel {
+    /// The playing platform (E.04 11, 18.8).
+    Platform,
+    /// The video-conference of a supervised event (13.2-13.4).
+    VideoConference,
+}
+
+/// Who reported an incident.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum IncidentReporter {
+    Platform,
+    /// The venue's technical arbiter (hybrid, 18.8-18.9).
+    LocalTechnicalArbiter,
+    Arbiter,
+}
+
+/// A chief arbiter's ruling on a disconnection (E.04 11.4, 18.9).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum DisconnectionOutcome {
+    /// Back in time: the game goes on with the time left (11.4.1).
+    Continue,
+    /// Not back before the flag or the regulations' window (11.4.2).
+    LossByDisconnection,
+    /// Not back, but the opponent cannot mate by any series of legal moves (11.4.2, 4.5).
+    DrawNoMatingMaterial,
+    /// Hybrid (18.9 a-d): resume from the position at the interruption, reduce the
+    /// disconnected player's time, restart with the same or a shorter time control.
+    ResumeFromPosition,
+    ReduceTime,
+    RestartSameTimeControl,
+    RestartShorterTimeControl,
+}
+
+impl DisconnectionOutcome {
+    pub fn hybrid_only(self) -> bool {
+        matches!(
+            self,
+            DisconnectionOutcome::ResumeFromPosition
+                | DisconnectionOutcome::ReduceTime
+                | DisconnectionOutcome::RestartSameTimeControl
+                | DisconnectionOutcome::RestartShorterTimeControl
+        )
+    }
+}
+
+impl fmt::Display for DisconnectionOutcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(self, f)
+    }
+}

@@ -223,6 +223,16 @@ pub enum DomainError {
          evidence, the observed breach, an admission, the platform's decision or testimony"
     )]
     StatisticalEvidenceOnly,
+    #[error("no connection incident {incident} (incidents are 1..={incidents})")]
+    UnknownIncident { incident: u32, incidents: u32 },
+    #[error("incident {incident} already has a ruling ({outcome})")]
+    IncidentAlreadyRuled { incident: u32, outcome: String },
+    #[error("incident {incident}: {outcome} is not possible: {reason}")]
+    RulingNotAllowed {
+        incident: u32,
+        outcome: String,
+        reason: String,
+    },
     #[error("round {round}: player {player} has no game (he is not on a board of the round)")]
     NoGameInRound { round: u32, player: PlayerId },
 

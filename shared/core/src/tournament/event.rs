@@ -58,6 +58,8 @@ pub enum Event {
     ResultOverridden(ResultOverridden),
     SanctionImposed(SanctionImposed),
     IrregularityRecorded(IrregularityRecorded),
+    ConnectionIncidentReported(ConnectionIncidentReported),
+    DisconnectionRuled(DisconnectionRuled),
 }
 
 impl Event {
@@ -87,6 +89,8 @@ impl Event {
             Event::ResultOverridden(_) => "ResultOverridden",
             Event::SanctionImposed(_) => "SanctionImposed",
             Event::IrregularityRecorded(_) => "IrregularityRecorded",
+            Event::ConnectionIncidentReported(_) => "ConnectionIncidentReported",
+            Event::DisconnectionRuled(_) => "DisconnectionRuled",
             Event::TournamentFinished(_) => "TournamentFinished",
             Event::VirtualPointsSet(_) => "VirtualPointsSet",
             Event::PairingsForbidden(_) => "PairingsForbidden",
@@ -388,6 +392,38 @@ pub struct IrregularityRecorded {
     pub kind: super::IrregularityKind,
     pub plies: u32,
     pub decision: super::IrregularityDecision,
+    pub article: String,
+    pub note: String,
+}
+
+/// A lost connection, numbered in the event (1, 2, ...).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ConnectionIncidentReported {
+    pub incident: u32,
+    pub round: u32,
+    pub board: u32,
+    pub player_id: PlayerId,
+    pub channel: super::ConnectionChannel,
+    pub disconnected_at_unix_ms: i64,
+    pub reconnected_at_unix_ms: Option<i64>,
+    pub clock_at_disconnect_ms: u32,
+    pub moved_while_vcs_down: bool,
+    pub reported_by: super::IncidentReporter,
+    pub note: String,
+}
+
+/// The ruling on an incident; a result it decides follows in the same append.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DisconnectionRuled {
+    pub incident: u32,
+    pub outcome: super::DisconnectionOutcome,
+    /// Continue: the disconnected player's time left (his clock ran while he was away).
+    pub remaining_ms: u32,
+    pub fen: String,
+    pub white_ms: u32,
+    pub black_ms: u32,
+    pub reduce_ms: u32,
+    pub time_control: String,
     pub article: String,
     pub note: String,
 }

@@ -97,7 +97,8 @@ pub use conduct::{
 };
 pub use decide::decide;
 pub use discipline::{
-    Evidence, EvidenceKind, IrregularityDecision, IrregularityKind, SanctionKind, colours_reversed,
+    ConnectionChannel, DisconnectionOutcome, Evidence, EvidenceKind, IncidentReporter,
+    IrregularityDecision, IrregularityKind, SanctionKind, colours_reversed,
 };
 pub use error::DomainError;
 pub use event::*;

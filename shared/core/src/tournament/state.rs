@@ -403,6 +403,12 @@ pub struct State {
     /// Irregularities recorded, in log order.
     #[serde(default)]
     pub(crate) irregularities: Vec<super::event::IrregularityRecorded>,
+    /// Connection incidents, numbered 1, 2, ... in log order.
+    #[serde(default)]
+    pub(crate) incidents: Vec<super::event::ConnectionIncidentReported>,
+    /// Rulings on them, in log order.
+    #[serde(default)]
+    pub(crate) rulings: Vec<super::event::DisconnectionRuled>,
 }
 
 /// The termination marker of a PGN game's movetext ("1-0", "0-1", "1/2-1/2" or "*"): the last
@@ -553,6 +559,16 @@ impl State {
     /// Sanctions imposed, in log order.
     pub fn sanctions(&self) -> &[super::event::SanctionImposed] {
         &self.sanctions
+    }
+
+    /// Connection incidents, in log order (incident `n` is at `n - 1`).
+    pub fn incidents(&self) -> &[super::event::ConnectionIncidentReported] {
+        &self.incidents
+    }
+
+    /// The ruling on incident `n`, if any.
+    pub fn ruling(&self, n: u32) -> Option<&super::event::DisconnectionRuled> {
+        self.rulings.iter().find(|r| r.incident == n)
     }
 
     /// Irregularities recorded, in log order.

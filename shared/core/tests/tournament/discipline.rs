@@ -229,3 +229,314 @@ fn scenario_5_colours_reversed_restart_before_ten_moves_continue_after() {
     };
     assert_eq!(i.article, "Laws 6.10.2");
 }
+
+// --- disconnections (scenarios 1-4 of spec online-hybrid §15) ---------------------------------
+
+fn online_paired(format: EventFormat, window_s: u32, red_after: u32) -> Given {
+    let mut c = create(5);
+    c.conduct = Conduct {
+        format,
+        periods: vec![TimeControlPeriod {
+            moves: 0,
+            base_seconds: 600,
+            increment_seconds: 5,
+            delay_seconds: 0,
+        }],
+        traditional_boards: false,
+        // Consent is not what these tests are about: unsupervised events do not ask it.
+        require_fair_play_consent: false,
+        regulations_version: "R1".into(),
+        reconnection_window_s: window_s,
+        vcs_red_card_after: red_after,
+    };
+    let mut g = Given::created_with(c);
+    for i in 0..4 {
+        g = g.cmd(register(&format!("Player {}", i + 1), 2400 - 100 * i));
+        if format != EventFormat::OnlineUnsupervised {
+            g = g.cmd(Command::RecordFairPlayConsent(RecordFairPlayConsent {
+                player: i + 1,
+                regulations_version: "R1".into(),
+                accepted_by: "self".into(),
+                by_guardian: false,
+                items: vec![
+                    ConsentItem::AnalysisAndSanctions,
+                    ConsentItem::RealName,
+                    ConsentItem::RemoteSupervision,
+                    ConsentItem::Recording,
+                    ConsentItem::ComplaintsProcedure,
+                ],
+                platform_account: format!("a{i}"),
+            }));
+        }
+    }
+    g.paired(1, &[(1, 3), (4, 2)], None)
+}
+
+fn incident(
+    player: u32,
+    channel: ConnectionChannel,
+    clock_s: u32,
+    away_s: Option<i64>,
+    moved: bool,
+) -> Command {
+    let t0 = 1_780_000_000_000i64;
+    Command::ReportConnectionIncident(ReportConnectionIncident {
+        round: 1,
+        board: 1,
+        player,
+        channel,
+        disconnected_at_unix_ms: t0,
+        reconnected_at_unix_ms: away_s.map(|a| t0 + a * 1000),
+        clock_at_disconnect_ms: clock_s * 1000,
+        moved_while_vcs_down: moved,
+        reported_by: IncidentReporter::Platform,
+        note: String::new(),
+    })
+}
+
+fn ruling(incident: u32, outcome: DisconnectionOutcome, can_mate: Option<bool>) -> Command {
+    Command::RuleOnDisconnection(RuleOnDisconnection {
+        incident,
+        outcome,
+        fen: if can_mate.is_some() {
+            "7k/8/8/8/8/8/8/K7 w - - 0 60".into()
+        } else {
+            String::new()
+        },
+        opponent_can_mate: can_mate,
+        white_ms: 0,
+        black_ms: 0,
+        reduce_ms: 0,
+        time_control: String::new(),
+        note: String::new(),
+    })
+}
+
+#[test]
+fn scenario_1_back_within_the_window_the_game_goes_on_with_the_time_left() {
+    let g = online_paired(EventFormat::OnlineSupervised, 300, 0).cmd(incident(
+        3,
+        ConnectionChannel::Platform,
+        180,
+        Some(120),
+        false,
+    ));
+    let then = g
+        .when(ruling(1, DisconnectionOutcome::Continue, None))
+        .unwrap();
+    let [Event::DisconnectionRuled(r)] = then.as_slice() else {
+        panic!("{then:?}")
+    };
+    assert_eq!(
+        (r.remaining_ms, r.article.as_str()),
+        (60_000, "E.04 Art. 11.4.1")
+    );
+    // Not a loss, and ruled once.
+    assert!(matches!(
+        g.when(ruling(
+            1,
+            DisconnectionOutcome::LossByDisconnection,
+            Some(true)
+        ))
+        .unwrap_err(),
+        DomainError::RulingNotAllowed { .. }
+    ));
+    let g = g.cmd(ruling(1, DisconnectionOutcome::Continue, None));
+    assert!(matches!(
+        g.when(ruling(1, DisconnectionOutcome::Continue, None))
+            .unwrap_err(),
+        DomainError::IncidentAlreadyRuled { incident: 1, .. }
+    ));
+    // Away longer than the window (but not than his clock): not in time.
+    let g = online_paired(EventFormat::OnlineSupervised, 60, 0).cmd(incident(
+        3,
+        ConnectionChannel::Platform,
+        180,
+        Some(120),
+        false,
+    ));
+    assert!(
+        g.when(ruling(1, DisconnectionOutcome::Continue, None))
+            .is_err()
+    );
+}
+
+#[test]
+fn scenario_2_never_back_against_a_bare_king_is_a_draw() {
+    let g = online_paired(EventFormat::OnlineSupervised, 300, 0).cmd(incident(
+        3,
+        ConnectionChannel::Platform,
+        180,
+        None,
+        false,
+    ));
+    let e = g
+        .when(ruling(
+            1,
+            DisconnectionOutcome::LossByDisconnection,
+            Some(false),
+        ))
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("DrawNoMatingMaterial"), "{e}");
+    // A ruling on the result needs the position.
+    assert!(
+        g.when(ruling(1, DisconnectionOutcome::DrawNoMatingMaterial, None))
+            .is_err()
+    );
+    let then = g
+        .when(ruling(
+            1,
+            DisconnectionOutcome::DrawNoMatingMaterial,
+            Some(false),
+        ))
+        .unwrap();
+    let [Event::DisconnectionRuled(_), Event::ResultRecorded(r)] = then.as_slice() else {
+        panic!("{then:?}")
+    };
+    assert_eq!(r.result, BoardResult::Draw);
+    // With mating material left the absent player (Black on board 1) loses.
+    let then = g
+        .when(ruling(
+            1,
+            DisconnectionOutcome::LossByDisconnection,
+            Some(true),
+        ))
+        .unwrap();
+    let [_, Event::ResultRecorded(r)] = then.as_slice() else {
+        panic!("{then:?}")
+    };
+    assert_eq!(
+        r.result,
+        BoardResult::ArbiterDecision {
+            white: ResultCode::Win,
+            black: ResultCode::Loss
+        }
+    );
+}
+
+#[test]
+fn scenario_3_a_second_move_off_the_video_call_is_a_red_card() {
+    let g = online_paired(EventFormat::OnlineSupervised, 0, 2);
+    let then = g
+        .when(incident(
+            1,
+            ConnectionChannel::VideoConference,
+            300,
+            Some(20),
+            true,
+        ))
+        .unwrap();
+    let kinds: Vec<&str> = then.iter().map(|e| e.kind()).collect();
+    assert_eq!(kinds, ["ConnectionIncidentReported", "SanctionImposed"]);
+    let Event::SanctionImposed(s) = &then[1] else {
+        unreachable!()
+    };
+    assert_eq!(
+        (s.kind, s.article.as_str()),
+        (SanctionKind::Warning, "E.04 Art. 13.4")
+    );
+    let g = g.cmd(incident(
+        1,
+        ConnectionChannel::VideoConference,
+        300,
+        Some(20),
+        true,
+    ));
+    let then = g
+        .when(incident(
+            1,
+            ConnectionChannel::VideoConference,
+            250,
+            Some(15),
+            true,
+        ))
+        .unwrap();
+    let kinds: Vec<&str> = then.iter().map(|e| e.kind()).collect();
+    assert_eq!(
+        kinds,
+        [
+            "ConnectionIncidentReported",
+            "SanctionImposed",
+            "ResultRecorded"
+        ]
+    );
+    let Event::ResultRecorded(r) = &then[2] else {
+        unreachable!()
+    };
+    // Player 1 has White on board 1: he loses.
+    assert_eq!(
+        r.result,
+        BoardResult::ArbiterDecision {
+            white: ResultCode::Loss,
+            black: ResultCode::Win
+        }
+    );
+    // No video call in a hybrid event.
+    let e = online_paired(EventFormat::Hybrid, 0, 2)
+        .when(incident(
+            1,
+            ConnectionChannel::VideoConference,
+            300,
+            Some(20),
+            true,
+        ))
+        .unwrap_err();
+    assert!(e.to_string().contains("video-conference"), "{e}");
+}
+
+#[test]
+fn scenario_4_a_hybrid_venue_failure_resumes_from_the_stored_position() {
+    let g = online_paired(EventFormat::Hybrid, 0, 0).cmd(incident(
+        1,
+        ConnectionChannel::Platform,
+        900,
+        Some(600),
+        false,
+    ));
+    let fen = "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 12";
+    let mut c = RuleOnDisconnection {
+        incident: 1,
+        outcome: DisconnectionOutcome::ResumeFromPosition,
+        fen: fen.into(),
+        opponent_can_mate: Some(true),
+        white_ms: 540_000,
+        black_ms: 610_000,
+        reduce_ms: 0,
+        time_control: String::new(),
+        note: "venue internet down at move 12".into(),
+    };
+    let then = g.when(Command::RuleOnDisconnection(c.clone())).unwrap();
+    let [Event::DisconnectionRuled(r)] = then.as_slice() else {
+        panic!("{then:?}")
+    };
+    assert_eq!(
+        (r.fen.as_str(), r.white_ms, r.black_ms),
+        (fen, 540_000, 610_000)
+    );
+    assert_eq!(r.article, "E.04 Art. 18.9 a");
+    // Hybrid rulings only in hybrid events.
+    let online = online_paired(EventFormat::OnlineSupervised, 0, 0).cmd(incident(
+        1,
+        ConnectionChannel::Platform,
+        900,
+        Some(600),
+        false,
+    ));
+    assert!(matches!(
+        online
+            .when(Command::RuleOnDisconnection(c.clone()))
+            .unwrap_err(),
+        DomainError::RulingNotAllowed { .. }
+    ));
+    c.white_ms = 0;
+    c.black_ms = 0;
+    assert!(g.when(Command::RuleOnDisconnection(c)).is_err());
+    // Over the board there are no disconnections to report.
+    let otb = Given::with_players(5, 4).paired(1, &[(1, 3), (4, 2)], None);
+    assert!(matches!(
+        otb.when(incident(1, ConnectionChannel::Platform, 900, None, false))
+            .unwrap_err(),
+        DomainError::NotOnline { .. }
+    ));
+}

@@ -21,6 +21,7 @@ fn online(format: EventFormat, increment: u32, traditional_boards: bool) -> Crea
         traditional_boards,
         require_fair_play_consent: false,
         regulations_version: REGS.into(),
+        ..Conduct::default()
     };
     c
 }

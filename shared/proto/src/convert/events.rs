@@ -18,9 +18,10 @@ use arbiter_core::tournament::{
     Title, TournamentCreated, TournamentFinished, TournamentUpdated, Unpaired,
 };
 use arbiter_core::tournament::{
-    Conduct, ConsentItem, EventFormat, Evidence, EvidenceKind, FairPlayConsentRecorded,
-    IrregularityDecision, IrregularityKind, IrregularityRecorded, ResultDiscrepancyDetected,
-    ResultOverridden, SanctionImposed, SanctionKind, TimeControlPeriod,
+    Conduct, ConnectionChannel, ConnectionIncidentReported, ConsentItem, DisconnectionOutcome,
+    DisconnectionRuled, EventFormat, Evidence, EvidenceKind, FairPlayConsentRecorded,
+    IncidentReporter, IrregularityDecision, IrregularityKind, IrregularityRecorded,
+    ResultDiscrepancyDetected, ResultOverridden, SanctionImposed, SanctionKind, TimeControlPeriod,
 };
 use arbiter_core::tournament::{GameSubmitted, PairingsForbidden, TeamRecorded, VirtualPointsSet};
 use arbiter_core::{PointSystem, ResultCode};
@@ -210,6 +211,8 @@ pub fn conduct_to_wire(c: &Conduct) -> Option<pb::Conduct> {
         traditional_boards: c.traditional_boards,
         require_fair_play_consent: c.require_fair_play_consent,
         regulations_version: c.regulations_version.clone(),
+        reconnection_window_s: c.reconnection_window_s,
+        vcs_red_card_after: c.vcs_red_card_after,
     })
 }
 
@@ -232,6 +235,8 @@ pub fn conduct_from_wire(c: Option<&pb::Conduct>) -> Result<Conduct, ConvertErro
         traditional_boards: c.traditional_boards,
         require_fair_play_consent: c.require_fair_play_consent,
         regulations_version: c.regulations_version.clone(),
+        reconnection_window_s: c.reconnection_window_s,
+        vcs_red_card_after: c.vcs_red_card_after,
     })
 }
 
@@ -319,6 +324,91 @@ enum_map!(irregularity_decision_to_wire, irregularity_decision_from_wire, Irregu
     ClocksStopped => ClocksStopped,
     TimeAdded => TimeAdded,
 ]);
+
+enum_map!(channel_to_wire, channel_from_wire, ConnectionChannel, ConnectionChannel, "channel", [
+    Platform => Platform,
+    VideoConference => VideoConference,
+]);
+
+enum_map!(reporter_to_wire, reporter_from_wire, IncidentReporter, IncidentReporter, "reported_by", [
+    Platform => Platform,
+    LocalTechnicalArbiter => LocalTechnicalArbiter,
+    Arbiter => Arbiter,
+]);
+
+enum_map!(outcome_to_wire, outcome_from_wire, DisconnectionOutcome, DisconnectionOutcome, "outcome", [
+    Continue => Continue,
+    LossByDisconnection => LossByDisconnection,
+    DrawNoMatingMaterial => DrawNoMatingMaterial,
+    ResumeFromPosition => ResumeFromPosition,
+    ReduceTime => ReduceTime,
+    RestartSameTimeControl => RestartSameTimeControl,
+    RestartShorterTimeControl => RestartShorterTimeControl,
+]);
+
+pub fn incident_to_wire(i: &ConnectionIncidentReported) -> pb::ConnectionIncidentReported {
+    pb::ConnectionIncidentReported {
+        incident: i.incident,
+        round: i.round,
+        board: i.board,
+        player_id: i.player_id,
+        channel: channel_to_wire(i.channel) as i32,
+        disconnected_at_unix_ms: i.disconnected_at_unix_ms,
+        reconnected_at_unix_ms: i.reconnected_at_unix_ms.unwrap_or(0),
+        clock_at_disconnect_ms: i.clock_at_disconnect_ms,
+        moved_while_vcs_down: i.moved_while_vcs_down,
+        reported_by: reporter_to_wire(i.reported_by) as i32,
+        note: i.note.clone(),
+    }
+}
+
+pub fn incident_from_wire(
+    i: &pb::ConnectionIncidentReported,
+) -> Result<ConnectionIncidentReported, ConvertError> {
+    Ok(ConnectionIncidentReported {
+        incident: i.incident,
+        round: i.round,
+        board: i.board,
+        player_id: i.player_id,
+        channel: channel_from_wire(i.channel)?,
+        disconnected_at_unix_ms: i.disconnected_at_unix_ms,
+        reconnected_at_unix_ms: (i.reconnected_at_unix_ms != 0).then_some(i.reconnected_at_unix_ms),
+        clock_at_disconnect_ms: i.clock_at_disconnect_ms,
+        moved_while_vcs_down: i.moved_while_vcs_down,
+        reported_by: reporter_from_wire(i.reported_by)?,
+        note: i.note.clone(),
+    })
+}
+
+pub fn ruling_to_wire(r: &DisconnectionRuled) -> pb::DisconnectionRuled {
+    pb::DisconnectionRuled {
+        incident: r.incident,
+        outcome: outcome_to_wire(r.outcome) as i32,
+        remaining_ms: r.remaining_ms,
+        fen: r.fen.clone(),
+        white_ms: r.white_ms,
+        black_ms: r.black_ms,
+        reduce_ms: r.reduce_ms,
+        time_control: r.time_control.clone(),
+        article: r.article.clone(),
+        note: r.note.clone(),
+    }
+}
+
+pub fn ruling_from_wire(r: &pb::DisconnectionRuled) -> Result<DisconnectionRuled, ConvertError> {
+    Ok(DisconnectionRuled {
+        incident: r.incident,
+        outcome: outcome_from_wire(r.outcome)?,
+        remaining_ms: r.remaining_ms,
+        fen: r.fen.clone(),
+        white_ms: r.white_ms,
+        black_ms: r.black_ms,
+        reduce_ms: r.reduce_ms,
+        time_control: r.time_control.clone(),
+        article: r.article.clone(),
+        note: r.note.clone(),
+    })
+}
 
 pub fn sanction_to_wire(s: &SanctionImposed) -> pb::SanctionImposed {
     pb::SanctionImposed {
@@ -713,6 +803,10 @@ pub fn event_to_wire(e: &Event) -> pb::Event {
             })
         }
         Event::SanctionImposed(s) => Kind::SanctionImposed(sanction_to_wire(s)),
+        Event::ConnectionIncidentReported(i) => {
+            Kind::ConnectionIncidentReported(incident_to_wire(i))
+        }
+        Event::DisconnectionRuled(r) => Kind::DisconnectionRuled(ruling_to_wire(r)),
         Event::IrregularityRecorded(i) => Kind::IrregularityRecorded(pb::IrregularityRecorded {
             round: i.round,
             board: i.board,
@@ -907,6 +1001,10 @@ pub fn event_from_wire(e: &pb::Event) -> Result<Option<Event>, ConvertError> {
             })
         }
         Kind::SanctionImposed(s) => Event::SanctionImposed(sanction_from_wire(s)?),
+        Kind::ConnectionIncidentReported(i) => {
+            Event::ConnectionIncidentReported(incident_from_wire(i)?)
+        }
+        Kind::DisconnectionRuled(r) => Event::DisconnectionRuled(ruling_from_wire(r)?),
         Kind::IrregularityRecorded(i) => Event::IrregularityRecorded(IrregularityRecorded {
             round: i.round,
             board: i.board,
@@ -1124,6 +1222,7 @@ mod tests {
                 traditional_boards: true,
                 require_fair_play_consent: false,
                 regulations_version: "2026-1".into(),
+                ..Conduct::default()
             },
         }));
         round_trip(Event::FairPlayConsentRecorded(FairPlayConsentRecorded {
@@ -1151,6 +1250,33 @@ mod tests {
             result: BoardResult::WhiteWins,
             reason: "Laws 4.5".into(),
             article: "E.04 Art. 4.5".into(),
+        }));
+        round_trip(Event::ConnectionIncidentReported(
+            ConnectionIncidentReported {
+                incident: 1,
+                round: 2,
+                board: 3,
+                player_id: 7,
+                channel: ConnectionChannel::VideoConference,
+                disconnected_at_unix_ms: 1_780_000_000_000,
+                reconnected_at_unix_ms: Some(1_780_000_120_000),
+                clock_at_disconnect_ms: 180_000,
+                moved_while_vcs_down: true,
+                reported_by: IncidentReporter::LocalTechnicalArbiter,
+                note: "router".into(),
+            },
+        ));
+        round_trip(Event::DisconnectionRuled(DisconnectionRuled {
+            incident: 1,
+            outcome: DisconnectionOutcome::ResumeFromPosition,
+            remaining_ms: 0,
+            fen: "7k/8/8/8/8/8/8/K7 w - - 0 60".into(),
+            white_ms: 1000,
+            black_ms: 2000,
+            reduce_ms: 0,
+            time_control: String::new(),
+            article: "E.04 Art. 18.9 a".into(),
+            note: String::new(),
         }));
         round_trip(Event::SanctionImposed(SanctionImposed {
             player_id: 3,

@@ -216,3 +216,290 @@ impl Decider<'_> {
         })])
     }
 }
+
+// --- disconnections (E.04 11, 13, 18.8-18.9; spec online-hybrid §4) ---------------------------
+
+impl Decider<'_> {
+    pub(super) fn report_connection_incident(
+        &self,
+        c: &ReportConnectionIncident,
+    ) -> Result<Vec<Event>, DomainError> {
+        use crate::tournament::discipline::ConnectionChannel;
+        let format = self.t.conduct.format;
+        if !format.is_online() {
+            return Err(DomainError::NotOnline {
+                format: format.to_string(),
+            });
+        }
+        let (_, _) = self.board_of(c.round, c.board, c.player)?;
+        if c.channel == ConnectionChannel::VideoConference
+            && format != EventFormat::OnlineSupervised
+        {
+            return Err(DomainError::invalid(
+                "channel",
+                format!(
+                    "a {format} event has no video-conference supervision (E.04 13 is for \
+                     online supervised events)"
+                ),
+            ));
+        }
+        if c.moved_while_vcs_down && c.channel != ConnectionChannel::VideoConference {
+            return Err(DomainError::invalid(
+                "moved_while_vcs_down",
+                "only a video-conference drop is a breach of E.04 13.3",
+            ));
+        }
+        if let Some(back) = c.reconnected_at_unix_ms
+            && back < c.disconnected_at_unix_ms
+        {
+            return Err(DomainError::invalid(
+                "reconnected_at_unix_ms",
+                "before the disconnection",
+            ));
+        }
+        let incident = self.s.incidents().len() as u32 + 1;
+        let mut events = vec![Event::ConnectionIncidentReported(
+            ConnectionIncidentReported {
+                incident,
+                round: c.round,
+                board: c.board,
+                player_id: c.player,
+                channel: c.channel,
+                disconnected_at_unix_ms: c.disconnected_at_unix_ms,
+                reconnected_at_unix_ms: c.reconnected_at_unix_ms,
+                clock_at_disconnect_ms: c.clock_at_disconnect_ms,
+                moved_while_vcs_down: c.moved_while_vcs_down,
+                reported_by: c.reported_by,
+                note: text("note", &c.note, false)?,
+            },
+        )];
+        // E.04 13.3-13.4: moving while off the call is a breach; with cards, a yellow card
+        // (a warning) until the breach that reaches the red count, which loses the game.
+        let red_after = self.t.conduct.vcs_red_card_after;
+        if c.moved_while_vcs_down && red_after > 0 {
+            let breaches = 1 + self
+                .s
+                .incidents()
+                .iter()
+                .filter(|i| {
+                    i.moved_while_vcs_down
+                        && (i.round, i.board, i.player_id) == (c.round, c.board, c.player)
+                })
+                .count() as u32;
+            let red = breaches >= red_after;
+            events.extend(self.impose_sanction(&ImposeSanction {
+                player: c.player,
+                kind: if red {
+                    SanctionKind::GameLost
+                } else {
+                    SanctionKind::Warning
+                },
+                round: Some(c.round),
+                rounds: Vec::new(),
+                amount: String::new(),
+                article: "E.04 Art. 13.4".into(),
+                evidence: vec![crate::tournament::Evidence {
+                    kind: EvidenceKind::ObservedBreach,
+                    reference: format!("connection incident {incident}"),
+                    note: format!(
+                        "moved while off the video-conference (E.04 13.3), breach {breaches}: \
+                         {} card",
+                        if red { "red" } else { "yellow" }
+                    ),
+                }],
+                note: String::new(),
+            })?);
+        }
+        Ok(events)
+    }
+
+    /// The board `board` of `round` and whether `player` has White on it.
+    fn board_of(
+        &self,
+        round: u32,
+        board: u32,
+        player: PlayerId,
+    ) -> Result<(u32, bool), DomainError> {
+        self.board(round, board)?;
+        let p = self
+            .s
+            .published(round)
+            .ok_or(DomainError::RoundNotPublished { round })?;
+        let b = p
+            .boards
+            .get(board as usize - 1)
+            .ok_or(DomainError::UnknownBoard {
+                round,
+                board,
+                boards: p.boards.len() as u32,
+            })?;
+        if b.white == player {
+            Ok((board, true))
+        } else if b.black == player {
+            Ok((board, false))
+        } else {
+            Err(DomainError::invalid(
+                "player",
+                format!(
+                    "player {player} is not on round {round}, board {board} ({} - {})",
+                    b.white, b.black
+                ),
+            ))
+        }
+    }
+
+    pub(super) fn rule_on_disconnection(
+        &self,
+        c: &RuleOnDisconnection,
+    ) -> Result<Vec<Event>, DomainError> {
+        use crate::tournament::discipline::DisconnectionOutcome as O;
+        let incidents = self.s.incidents();
+        let Some(i) = c
+            .incident
+            .checked_sub(1)
+            .and_then(|k| incidents.get(k as usize))
+        else {
+            return Err(DomainError::UnknownIncident {
+                incident: c.incident,
+                incidents: incidents.len() as u32,
+            });
+        };
+        if let Some(r) = self.s.ruling(c.incident) {
+            return Err(DomainError::IncidentAlreadyRuled {
+                incident: c.incident,
+                outcome: r.outcome.to_string(),
+            });
+        }
+        let not_allowed = |reason: String| DomainError::RulingNotAllowed {
+            incident: c.incident,
+            outcome: c.outcome.to_string(),
+            reason,
+        };
+        let hybrid = self.t.conduct.format == EventFormat::Hybrid;
+        if c.outcome.hybrid_only() && !hybrid {
+            return Err(not_allowed(
+                "resuming, reducing time and restarting are the hybrid rulings of E.04 18.9".into(),
+            ));
+        }
+        // Back in time: before his flag fell, and within the regulations' window if any.
+        let away_ms = i
+            .reconnected_at_unix_ms
+            .map(|back| back.saturating_sub(i.disconnected_at_unix_ms));
+        let window_ms = i64::from(self.t.conduct.reconnection_window_s) * 1000;
+        let back_in_time = away_ms.is_some_and(|a| {
+            a <= i64::from(i.clock_at_disconnect_ms) && (window_ms == 0 || a <= window_ms)
+        });
+        let (_, is_white) = self.board_of(i.round, i.board, i.player_id)?;
+        let fen = line("fen", &c.fen, false)?;
+        let (mut remaining_ms, mut result) = (0, None);
+        let article = match c.outcome {
+            O::Continue => {
+                let Some(away) = away_ms.filter(|_| back_in_time) else {
+                    return Err(not_allowed(format!(
+                        "the player was not back in time (away {}, {} on his clock{}): the \
+                         game is lost, or drawn when the opponent cannot mate (E.04 11.4.2)",
+                        away_ms.map_or("without coming back".to_string(), |a| format!(
+                            "{} s",
+                            a / 1000
+                        )),
+                        i.clock_at_disconnect_ms / 1000,
+                        if window_ms > 0 {
+                            format!(", a window of {} s", window_ms / 1000)
+                        } else {
+                            String::new()
+                        }
+                    )));
+                };
+                // His clock kept running while he was away (E.04 4.3, 11.4).
+                remaining_ms = i.clock_at_disconnect_ms - away as u32;
+                if hybrid {
+                    "E.04 Art. 18.9"
+                } else {
+                    "E.04 Art. 11.4.1"
+                }
+            }
+            O::LossByDisconnection | O::DrawNoMatingMaterial => {
+                if back_in_time {
+                    return Err(not_allowed(
+                        "the player was back before his flag fell (and within the window): \
+                         the game continues (E.04 11.4.1)"
+                            .into(),
+                    ));
+                }
+                let Some(can_mate) = c.opponent_can_mate else {
+                    return Err(DomainError::invalid(
+                        "fen",
+                        "give the position, so that the opponent's mating material can be \
+                         checked (E.04 4.5, 11.4.2)",
+                    ));
+                };
+                match (c.outcome, can_mate) {
+                    (O::LossByDisconnection, false) => {
+                        return Err(not_allowed(
+                            "the opponent cannot mate by any series of legal moves: the game \
+                             is drawn (DrawNoMatingMaterial, E.04 4.5, 11.4.2)"
+                                .into(),
+                        ));
+                    }
+                    (O::DrawNoMatingMaterial, true) => {
+                        return Err(not_allowed(
+                            "the opponent can still mate: the game is lost (E.04 11.4.2)".into(),
+                        ));
+                    }
+                    (O::LossByDisconnection, true) => {
+                        let (white, black) = if is_white {
+                            (ResultCode::Loss, ResultCode::Win)
+                        } else {
+                            (ResultCode::Win, ResultCode::Loss)
+                        };
+                        result = Some(BoardResult::ArbiterDecision { white, black });
+                    }
+                    _ => result = Some(BoardResult::Draw),
+                }
+                "E.04 Art. 11.4.2"
+            }
+            O::ResumeFromPosition => {
+                if fen.is_empty() || (c.white_ms == 0 && c.black_ms == 0) {
+                    return Err(DomainError::invalid(
+                        "fen, white_ms, black_ms",
+                        "resuming needs the position and both clocks at the interruption",
+                    ));
+                }
+                "E.04 Art. 18.9 a"
+            }
+            O::ReduceTime => {
+                if c.reduce_ms == 0 {
+                    return Err(DomainError::invalid("reduce_ms", "by how much"));
+                }
+                "E.04 Art. 18.9 b"
+            }
+            O::RestartSameTimeControl => "E.04 Art. 18.9 c",
+            O::RestartShorterTimeControl => {
+                if c.time_control.trim().is_empty() {
+                    return Err(DomainError::invalid("time_control", "which one"));
+                }
+                "E.04 Art. 18.9 d"
+            }
+        };
+        let mut events = vec![Event::DisconnectionRuled(DisconnectionRuled {
+            incident: c.incident,
+            outcome: c.outcome,
+            remaining_ms,
+            fen,
+            white_ms: c.white_ms,
+            black_ms: c.black_ms,
+            reduce_ms: c.reduce_ms,
+            time_control: line("time_control", &c.time_control, false)?,
+            article: article.to_string(),
+            note: text("note", &c.note, false)?,
+        })];
+        if let Some(result) = result {
+            events.extend(self.record_result(&RecordResult {
+                round: i.round,
+                board: i.board,
+                result,
+            })?);
+        }
+        Ok(events)
+    }
+}
