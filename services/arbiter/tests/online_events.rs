@@ -920,3 +920,161 @@ async fn scenarios_1_to_4_disconnections_over_grpc() {
         assert_eq!(out.code, 0, "replay {tid}:\n{}\n{}", out.stdout, out.stderr);
     }
 }
+
+/// libfaketime, which CI installs (Debian package faketime): a process started with it reads
+/// the clock shifted; tokio's timers keep the real monotonic clock.
+const FAKETIME: &str = "/usr/lib/x86_64-linux-gnu/faketime/libfaketimeMT.so.1";
+
+/// Scenario 10 of spec online-hybrid §15: a complaint within 24 hours of the last round is
+/// admitted; the same server restarted 30 hours later (its clock shifted by libfaketime, the
+/// log's times real) rejects one as late (E.04 Appendix I G.2.1). Complaints are confidential:
+/// StreamEvents sends them without content to the public, GetScreening to the fair-play roles.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn scenario_10_a_complaint_30_hours_after_the_last_round_is_late() {
+    use arbiter_proto::screening::v1 as scr;
+    use arbiter_proto::screening::v1::screening_client::ScreeningClient;
+    assert!(
+        std::path::Path::new(FAKETIME).exists(),
+        "{FAKETIME} (apt-get install faketime; .ci/run installs it)"
+    );
+    let work = TempDir::new("arbiter-online-10").unwrap();
+    let data = work.path().join("data");
+    let mut server = Server::start(
+        &["--data", data.to_str().unwrap()],
+        &work.path().join("serve.log"),
+    );
+    let mut c = Clients::new(&Endpoints::one(&server.grpc));
+    let tid = "online-10";
+    let mut e = event(pb::EventFormat::OnlineUnsupervised, 2, false);
+    e.rounds = 1;
+    e.conduct.as_mut().unwrap().regulations_version.clear();
+    c.reg
+        .create_tournament(reg::CreateTournamentRequest {
+            header: header(tid, "create"),
+            tournament: Some(e),
+        })
+        .await
+        .unwrap();
+    for i in 1..=2u32 {
+        c.reg
+            .register_player(reg::RegisterPlayerRequest {
+                header: header(tid, &format!("register-{i}")),
+                player: Some(pb::Player {
+                    name: format!("Player, {i}"),
+                    rating: 2100 - 100 * i,
+                    fide_id: Some(4_100_000 + u64::from(i)),
+                    ..Default::default()
+                }),
+            })
+            .await
+            .unwrap();
+    }
+    let mut d = Driver::new(c.clone(), tid, Plan::swiss_40x9(), work.path());
+    d.start_round(1).await;
+    let (boards, _) = pairing_of(&d.wait_proposal(1, Duration::from_secs(60)).await);
+    d.publish(1).await;
+    d.results(1, &(boards.clone(), None), 0..1).await;
+    d.close(1).await;
+    let (white, black) = boards[0];
+    let complaint = |id: &str| scr::FileComplaintRequest {
+        header: header(tid, id),
+        entry: 0,
+        player_id: black,
+        numbering_version: None,
+        accused: white,
+        grounds: "a second voice could be heard on his stream".into(),
+        evidence: vec![pb::Evidence {
+            kind: pb::EvidenceKind::Testimony as i32,
+            reference: "statement of a spectator".into(),
+            note: String::new(),
+        }],
+        only_rating_performance: false,
+    };
+    // The complainant with his own player token (entry = pairing number: registered in
+    // rating order).
+    let keys = &token::auth().keys;
+    // Valid for two days: the restarted server's clock reads 30 hours on.
+    let own = token::issue(
+        keys,
+        "complainant",
+        Role::Player,
+        &[tid],
+        Some(black),
+        2 * 86400,
+    );
+    let mut as_player = ScreeningClient::new(authed(&server.grpc, &own));
+    as_player
+        .file_complaint(complaint("complaint-now"))
+        .await
+        .unwrap();
+
+    server.terminate();
+    server.env = vec![
+        ("LD_PRELOAD".into(), FAKETIME.into()),
+        ("FAKETIME".into(), "+30h".into()),
+        ("FAKETIME_DONT_FAKE_MONOTONIC".into(), "1".into()),
+    ];
+    server.restart();
+    let mut as_player = ScreeningClient::new(authed(&server.grpc, &own));
+    as_player
+        .file_complaint(complaint("complaint-30h"))
+        .await
+        .unwrap();
+    let mut admin = ScreeningClient::new(authed(&server.grpc, &token::auth().admin));
+    let report = admin
+        .get_screening(scr::GetScreeningRequest {
+            tournament: tref(tid),
+            reason: "complaint intake".into(),
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    let outcomes: Vec<(u32, i32, String)> = report
+        .complaints
+        .iter()
+        .map(|c| (c.complaint, c.outcome, c.article.clone()))
+        .collect();
+    assert_eq!(
+        outcomes,
+        vec![
+            (
+                1,
+                pb::ComplaintOutcome::Admitted as i32,
+                "E.04 Appendix I G.2".into()
+            ),
+            (
+                2,
+                pb::ComplaintOutcome::RejectedAsLate as i32,
+                "E.04 Appendix I G.2.1".into()
+            ),
+        ]
+    );
+    let late = &report.complaints[1];
+    assert!(late.filed_at_unix_ms > late.deadline_unix_ms, "{late:?}");
+    // The public stream keeps their place in the chain, not their content.
+    let mut public = arbiter_proto::reporting::v1::reporting_client::ReportingClient::connect(
+        server.grpc.clone(),
+    )
+    .await
+    .unwrap();
+    let mut s = public
+        .stream_events(rep::StreamEventsRequest {
+            tournament_id: tid.into(),
+            from_version: 1,
+            follow: false,
+            raw_payload: false,
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    let mut complaint_events = 0;
+    while let Some(e) = futures::StreamExt::next(&mut s).await {
+        let e = e.unwrap();
+        if e.command_id.starts_with("complaint-") {
+            complaint_events += 1;
+            assert!(e.payload.is_none(), "redacted: {e:?}");
+        }
+    }
+    assert_eq!(complaint_events, 2);
+    drop(d);
+}

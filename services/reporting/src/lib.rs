@@ -267,6 +267,7 @@ fn redact(mut env: pb::Envelope) -> pb::Envelope {
             Kind::PlayerScreeningComputed(_)
                 | Kind::ScreeningFlagRaised(_)
                 | Kind::ConfidentialDataAccessed(_)
+                | Kind::ComplaintFiled(_)
         )
     ) {
         env.payload = None;

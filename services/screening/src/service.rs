@@ -4,7 +4,7 @@ use crate::answer;
 use crate::{Engines, WorkerStats};
 use arbiter_auth::Principal;
 use arbiter_auth::layer::principal;
-use arbiter_core::tournament::{Command, SubmitGame, SubmitGames};
+use arbiter_core::tournament::{Command, FileComplaint, SubmitGame, SubmitGames};
 use arbiter_proto::common::v1::CommandResult;
 use arbiter_proto::events::v1::event::Kind;
 use arbiter_proto::screening::v1 as api;
@@ -100,6 +100,7 @@ impl ScreeningService {
             match e.decode_event().ok().and_then(|w| w.kind) {
                 Some(Kind::PlayerScreeningComputed(p)) => report.performances.push(p),
                 Some(Kind::ScreeningFlagRaised(f)) => report.flags.push(f),
+                Some(Kind::ComplaintFiled(c)) => report.complaints.push(c),
                 // The record of reads is not what is read: a report's version is the last
                 // event before it, so reading twice answers the same.
                 Some(Kind::ConfidentialDataAccessed(_)) => continue,
@@ -325,6 +326,78 @@ impl Screening for ScreeningService {
         }
         .instrument(span)
         .await
+    }
+
+    async fn file_complaint(
+        &self,
+        request: Request<api::FileComplaintRequest>,
+    ) -> Result<Response<CommandResult>, Status> {
+        let caller = principal(&request)?;
+        let r = request.into_inner();
+        let ctx = CommandContext::for_request(&caller, &r)?;
+        // Received now, by this server's clock; the deadline runs from the time the log
+        // recorded the closing of the last round (E.04 Appendix I G.2.1).
+        let filed_at_unix_ms = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_millis() as i64);
+        let current = self
+            .store
+            .current(&ctx.stream)
+            .await
+            .map_err(|e| e.to_status())?;
+        if !current.state.is_created() {
+            return Err(unknown_tournament(&ctx.tournament_id));
+        }
+        let last = current.state.total_rounds();
+        let ended = self
+            .store
+            .log()
+            .read(&ctx.stream, 1)
+            .await
+            .map_err(|e| arbiter_service_kit::status::log_status(&e))?
+            .iter()
+            .filter_map(|e| {
+                let env = e.to_envelope().ok()?;
+                match env.payload?.kind? {
+                    Kind::RoundClosed(c) if c.round == last => Some(e.time_unix_ms),
+                    _ => None,
+                }
+            })
+            .next_back();
+        let evidence = r
+            .evidence
+            .iter()
+            .map(arbiter_proto::convert::evidence_from_wire)
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| arbiter_service_kit::status::convert_status("evidence", &e))?;
+        let who = arbiter_service_kit::players::PlayerRef::new(
+            r.entry,
+            r.player_id,
+            r.numbering_version,
+            ctx.expected_version,
+        );
+        let (tid, grant) = (ctx.tournament_id.clone(), ctx.grant);
+        let outcome = self
+            .store
+            .execute(&ctx, |f| {
+                Ok(Command::FileComplaint(FileComplaint {
+                    complainant: arbiter_service_kit::players::resolve_granted(
+                        &tid,
+                        f,
+                        "complainant",
+                        who,
+                        grant,
+                    )?,
+                    accused: r.accused,
+                    grounds: r.grounds.clone(),
+                    evidence: evidence.clone(),
+                    only_rating_performance: r.only_rating_performance,
+                    filed_at_unix_ms,
+                    last_round_ended_at_unix_ms: ended,
+                }))
+            })
+            .await?;
+        Ok(Response::new(outcome.into()))
     }
 
     async fn get_screening(

@@ -139,6 +139,7 @@ const PLAYER_OWN: &[&str] = &[
     "CancelBye",
     "WithdrawPlayer",
     "RecordFairPlayConsent",
+    "FileComplaint",
 ];
 
 impl Principal {

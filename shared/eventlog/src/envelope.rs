@@ -101,6 +101,7 @@ pub fn kind_name(event: &Event) -> &'static str {
             Kind::IrregularityRecorded(_) => "IrregularityRecorded",
             Kind::ConnectionIncidentReported(_) => "ConnectionIncidentReported",
             Kind::DisconnectionRuled(_) => "DisconnectionRuled",
+            Kind::ComplaintFiled(_) => "ComplaintFiled",
             Kind::RoundStarted(_) => "RoundStarted",
             Kind::PairingRequested(_) => "PairingRequested",
             Kind::PairingProposed(_) => "PairingProposed",

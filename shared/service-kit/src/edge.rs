@@ -443,6 +443,20 @@ impl Check for rd::RuleOnDisconnectionRequest {
     }
 }
 
+impl Check for scr::FileComplaintRequest {
+    fn check(&self) -> Result<(), Status> {
+        check_note("grounds", &self.grounds)?;
+        if self.evidence.len() > 50 {
+            return Err(invalid("evidence", "more than 50 items"));
+        }
+        for (i, e) in self.evidence.iter().enumerate() {
+            check_line(&format!("evidence[{i}].reference"), &e.reference)?;
+            check_note(&format!("evidence[{i}].note"), &e.note)?;
+        }
+        Ok(())
+    }
+}
+
 impl Check for rd::RecordIrregularityRequest {
     fn check(&self) -> Result<(), Status> {
         check_note("note", &self.note)

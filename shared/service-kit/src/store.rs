@@ -477,6 +477,7 @@ command_requests! {
     arbiter_proto::screening::v1::SubmitGameRequest => "SubmitGame",
     arbiter_proto::screening::v1::SubmitGamesRequest => "SubmitGames",
     arbiter_proto::screening::v1::RunFullTestRequest => "RunFullTest",
+    arbiter_proto::screening::v1::FileComplaintRequest => "FileComplaint",
 }
 
 impl CommandContext {

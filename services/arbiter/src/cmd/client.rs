@@ -541,6 +541,25 @@ pub enum ClientCommand {
         /// The PGN file (UTF-8).
         file: PathBuf,
     },
+    /// 8. Online and hybrid events: a participant's written fair-play complaint (E.04 Appendix
+    ///    I G.2): within 24 hours of the last round, not on the rating alone; confidential.
+    Complain {
+        tournament: String,
+        /// The complainant: E7 (entry) or 12 (pairing number); he needs a FIDE id.
+        complainant: PlayerArg,
+        /// The accused's pairing number.
+        accused: u32,
+        #[arg(long)]
+        grounds: String,
+        /// KIND:REFERENCE[:NOTE] (repeat), as for `sanction`.
+        #[arg(long = "evidence")]
+        evidence: Vec<String>,
+        /// The complaint rests only on the accused playing above his rating.
+        #[arg(long)]
+        only_rating: bool,
+        #[command(flatten)]
+        as_of: AsOf,
+    },
     /// 8. Close a round (every result in).
     Close { tournament: String, round: u32 },
     /// 9. Finish the tournament.
@@ -1877,6 +1896,41 @@ async fn client(a: ClientArgs) -> Result<(), Exit> {
                 .map_err(|s| status_exit("correct", &s))?
                 .into_inner();
             print_result("result corrected", &r);
+        }
+        ClientCommand::Complain {
+            tournament,
+            complainant,
+            accused,
+            grounds,
+            evidence,
+            only_rating,
+            as_of,
+        } => {
+            let evidence = evidence
+                .iter()
+                .map(|e| super::online::evidence(e))
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(Exit::Invalid)?;
+            let who = c.player_ref(&tournament, complainant, as_of).await?;
+            let r = c
+                .screening
+                .file_complaint(scr::FileComplaintRequest {
+                    header: c.header(&tournament),
+                    entry: who.entry,
+                    player_id: who.player_id,
+                    numbering_version: who.numbering_version,
+                    accused,
+                    grounds,
+                    evidence,
+                    only_rating_performance: only_rating,
+                })
+                .await
+                .map_err(|s| status_exit("complain", &s))?
+                .into_inner();
+            print_result(
+                "complaint filed (GetScreening shows how it was received)",
+                &r,
+            );
         }
         ClientCommand::SubmitGames {
             tournament,

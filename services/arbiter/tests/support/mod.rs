@@ -81,6 +81,8 @@ pub struct Server {
     pub grpc_port: u16,
     pub http_port: u16,
     pub log_path: PathBuf,
+    /// Extra environment of the process (e.g. libfaketime's, to start it in the future).
+    pub env: Vec<(String, String)>,
 }
 
 fn port_of(url: &str) -> u16 {
@@ -106,6 +108,7 @@ impl Server {
                 grpc_port: port(),
                 http_port: port(),
                 log_path: log_path.to_path_buf(),
+                env: Vec::new(),
             };
             match s.try_spawn() {
                 Ok(()) => return s,
@@ -134,6 +137,7 @@ impl Server {
             .args(["--http-port", &self.http_port.to_string()])
             .env("RUST_LOG", "info")
             .env("ARBITER_TOKEN_KEYS", &token::auth().path)
+            .envs(self.env.iter().map(|(k, v)| (k.as_str(), v.as_str())))
             .stdout(Stdio::piped())
             .stderr(Stdio::from(log))
             .spawn()

@@ -353,6 +353,19 @@ impl State {
                 }
                 self.rulings.push(e.clone());
             }
+            Event::ComplaintFiled(e) => {
+                if e.complaint as usize != self.complaints.len() + 1 {
+                    return Err(inconsistent(
+                        event,
+                        format!(
+                            "complaint {} filed, but the next is {}",
+                            e.complaint,
+                            self.complaints.len() + 1
+                        ),
+                    ));
+                }
+                self.complaints.push(e.clone());
+            }
             Event::ResultOverridden(e) => {
                 if !self.games_submitted.contains(&(e.round, e.board)) {
                     return Err(inconsistent(

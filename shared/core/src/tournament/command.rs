@@ -25,6 +25,7 @@ pub enum Command {
     RecordIrregularity(RecordIrregularity),
     ReportConnectionIncident(ReportConnectionIncident),
     RuleOnDisconnection(RuleOnDisconnection),
+    FileComplaint(FileComplaint),
     StartRound(StartRound),
     RequestPairing(RequestPairing),
     ProposePairing(ProposePairing),
@@ -58,6 +59,7 @@ impl Command {
             Command::RecordIrregularity(_) => "RecordIrregularity",
             Command::ReportConnectionIncident(_) => "ReportConnectionIncident",
             Command::RuleOnDisconnection(_) => "RuleOnDisconnection",
+            Command::FileComplaint(_) => "FileComplaint",
             Command::StartRound(_) => "StartRound",
             Command::RequestPairing(_) => "RequestPairing",
             Command::ProposePairing(_) => "ProposePairing",
@@ -340,6 +342,21 @@ pub struct RuleOnDisconnection {
     /// Restart with a shorter time control: which.
     pub time_control: String,
     pub note: String,
+}
+
+/// A participant's written fair-play complaint in an online or hybrid event (E.04 Appendix I
+/// G.2). The times are the service's: when it was received, and when the last round ended
+/// (from the log), if it has.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FileComplaint {
+    pub complainant: PlayerId,
+    pub accused: PlayerId,
+    pub grounds: String,
+    pub evidence: Vec<super::Evidence>,
+    /// The complaint rests only on the accused playing above his rating.
+    pub only_rating_performance: bool,
+    pub filed_at_unix_ms: i64,
+    pub last_round_ended_at_unix_ms: Option<i64>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -31,7 +31,10 @@ pub fn decide(state: &State, command: &Command) -> Result<Vec<Event>, DomainErro
     if let Some(rounds_played) = state.finished()
         && !matches!(
             command,
-            Command::CorrectResult(_) | Command::SubmitGame(_) | Command::SubmitGames(_)
+            Command::CorrectResult(_)
+                | Command::SubmitGame(_)
+                | Command::SubmitGames(_)
+                | Command::FileComplaint(_)
         )
     {
         return Err(DomainError::TournamentFinished {
@@ -55,6 +58,7 @@ pub fn decide(state: &State, command: &Command) -> Result<Vec<Event>, DomainErro
         Command::RecordIrregularity(c) => d.record_irregularity(c),
         Command::ReportConnectionIncident(c) => d.report_connection_incident(c),
         Command::RuleOnDisconnection(c) => d.rule_on_disconnection(c),
+        Command::FileComplaint(c) => d.file_complaint(c),
         Command::StartRound(c) => d.start_round(c),
         Command::RequestPairing(c) => d.request_pairing(c),
         Command::ProposePairing(c) => d.propose(c),

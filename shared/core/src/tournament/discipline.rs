@@ -186,3 +186,17 @@ impl fmt::Display for DisconnectionOutcome {
         fmt::Debug::fmt(self, f)
     }
 }
+
+/// How a fair-play complaint was received (E.04 Appendix I G.2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum ComplaintOutcome {
+    /// In time, on grounds beyond the rating: for the fair-play investigation.
+    Admitted,
+    /// Based only on playing above one's rating (G.2.5; spec screening decision 9).
+    ManifestlyUnfounded,
+    /// More than 24 hours after the last round ended (G.2.1).
+    RejectedAsLate,
+}
+
+/// G.2.1: complaints within 24 hours of the end of the last round.
+pub const COMPLAINT_WINDOW_MS: i64 = 24 * 3600 * 1000;

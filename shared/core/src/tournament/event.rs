@@ -60,6 +60,7 @@ pub enum Event {
     IrregularityRecorded(IrregularityRecorded),
     ConnectionIncidentReported(ConnectionIncidentReported),
     DisconnectionRuled(DisconnectionRuled),
+    ComplaintFiled(ComplaintFiled),
 }
 
 impl Event {
@@ -91,6 +92,7 @@ impl Event {
             Event::IrregularityRecorded(_) => "IrregularityRecorded",
             Event::ConnectionIncidentReported(_) => "ConnectionIncidentReported",
             Event::DisconnectionRuled(_) => "DisconnectionRuled",
+            Event::ComplaintFiled(_) => "ComplaintFiled",
             Event::TournamentFinished(_) => "TournamentFinished",
             Event::VirtualPointsSet(_) => "VirtualPointsSet",
             Event::PairingsForbidden(_) => "PairingsForbidden",
@@ -426,4 +428,21 @@ pub struct DisconnectionRuled {
     pub time_control: String,
     pub article: String,
     pub note: String,
+}
+
+/// A fair-play complaint received, numbered in the event, with how it was received.
+/// Confidential: only the fair-play roles read it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ComplaintFiled {
+    pub complaint: u32,
+    pub complainant: PlayerId,
+    pub complainant_fide_id: u64,
+    pub accused: PlayerId,
+    pub grounds: String,
+    pub evidence: Vec<super::Evidence>,
+    pub filed_at_unix_ms: i64,
+    /// 0: the last round had not ended, so no deadline ran yet.
+    pub deadline_unix_ms: i64,
+    pub outcome: super::ComplaintOutcome,
+    pub article: String,
 }

@@ -97,8 +97,9 @@ pub use conduct::{
 };
 pub use decide::decide;
 pub use discipline::{
-    ConnectionChannel, DisconnectionOutcome, Evidence, EvidenceKind, IncidentReporter,
-    IrregularityDecision, IrregularityKind, SanctionKind, colours_reversed,
+    COMPLAINT_WINDOW_MS, ComplaintOutcome, ConnectionChannel, DisconnectionOutcome, Evidence,
+    EvidenceKind, IncidentReporter, IrregularityDecision, IrregularityKind, SanctionKind,
+    colours_reversed,
 };
 pub use error::DomainError;
 pub use event::*;

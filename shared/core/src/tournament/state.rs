@@ -409,6 +409,9 @@ pub struct State {
     /// Rulings on them, in log order.
     #[serde(default)]
     pub(crate) rulings: Vec<super::event::DisconnectionRuled>,
+    /// Fair-play complaints, numbered 1, 2, ... in log order.
+    #[serde(default)]
+    pub(crate) complaints: Vec<super::event::ComplaintFiled>,
 }
 
 /// The termination marker of a PGN game's movetext ("1-0", "0-1", "1/2-1/2" or "*"): the last
@@ -569,6 +572,11 @@ impl State {
     /// The ruling on incident `n`, if any.
     pub fn ruling(&self, n: u32) -> Option<&super::event::DisconnectionRuled> {
         self.rulings.iter().find(|r| r.incident == n)
+    }
+
+    /// Fair-play complaints, in log order.
+    pub fn complaints(&self) -> &[super::event::ComplaintFiled] {
+        &self.complaints
     }
 
     /// Irregularities recorded, in log order.

@@ -540,3 +540,82 @@ fn scenario_4_a_hybrid_venue_failure_resumes_from_the_stored_position() {
         DomainError::NotOnline { .. }
     ));
 }
+
+// --- complaints (scenario 10) -------------------------------------------------------------
+
+fn complaint(filed_h: i64, ended: bool, only_rating: bool) -> Command {
+    let end = 1_780_000_000_000i64;
+    Command::FileComplaint(FileComplaint {
+        complainant: 2,
+        accused: 1,
+        grounds: "his camera showed a second screen's light".into(),
+        evidence: vec![evidence(EvidenceKind::Testimony)],
+        only_rating_performance: only_rating,
+        filed_at_unix_ms: end + filed_h * 3_600_000,
+        last_round_ended_at_unix_ms: ended.then_some(end),
+    })
+}
+
+fn with_fide_ids() -> Given {
+    let mut c = create(1);
+    c.conduct = Conduct {
+        format: EventFormat::OnlineUnsupervised,
+        periods: vec![TimeControlPeriod {
+            moves: 0,
+            base_seconds: 180,
+            increment_seconds: 2,
+            delay_seconds: 0,
+        }],
+        ..Conduct::default()
+    };
+    let mut g = Given::created_with(c);
+    for (i, name) in ["A", "B"].iter().enumerate() {
+        g = g.cmd(Command::RegisterPlayer(RegisterPlayer {
+            fide_id: Some(1_000_000 + i as u64),
+            ..RegisterPlayer::new(*name, 2000 - 100 * i as u32)
+        }));
+    }
+    g
+}
+
+#[test]
+fn scenario_10_a_complaint_30_hours_after_the_last_round_is_rejected_as_late() {
+    let g = with_fide_ids();
+    let outcome = |c: Command| {
+        let then = g.when(c).unwrap();
+        let [Event::ComplaintFiled(f)] = then.as_slice() else {
+            panic!("{then:?}")
+        };
+        (f.outcome, f.article.clone(), f.deadline_unix_ms)
+    };
+    let (o, article, deadline) = outcome(complaint(30, true, false));
+    assert_eq!(o, ComplaintOutcome::RejectedAsLate);
+    assert_eq!(article, "E.04 Appendix I G.2.1");
+    assert_eq!(deadline, 1_780_000_000_000 + COMPLAINT_WINDOW_MS);
+    assert_eq!(
+        outcome(complaint(23, true, false)).0,
+        ComplaintOutcome::Admitted
+    );
+    // During the event no deadline runs yet.
+    assert_eq!(
+        outcome(complaint(300, false, false)).0,
+        ComplaintOutcome::Admitted
+    );
+    // On the rating alone: manifestly unfounded (G.2.5).
+    assert_eq!(
+        outcome(complaint(1, true, true)).0,
+        ComplaintOutcome::ManifestlyUnfounded
+    );
+    // Complaints are numbered; a complainant needs a FIDE id; not over the board.
+    let g2 = g.clone().cmd(complaint(1, true, false));
+    let then = g2.when(complaint(2, true, false)).unwrap();
+    assert!(matches!(&then[0], Event::ComplaintFiled(f) if f.complaint == 2));
+    let e = online_paired(EventFormat::OnlineSupervised, 0, 0)
+        .when(complaint(1, true, false))
+        .unwrap_err();
+    assert!(e.to_string().contains("no FIDE id"), "{e}");
+    let e = Given::with_players(3, 2)
+        .when(complaint(1, true, false))
+        .unwrap_err();
+    assert!(matches!(e, DomainError::NotOnline { .. }), "{e}");
+}

@@ -18,10 +18,11 @@ use arbiter_core::tournament::{
     Title, TournamentCreated, TournamentFinished, TournamentUpdated, Unpaired,
 };
 use arbiter_core::tournament::{
-    Conduct, ConnectionChannel, ConnectionIncidentReported, ConsentItem, DisconnectionOutcome,
-    DisconnectionRuled, EventFormat, Evidence, EvidenceKind, FairPlayConsentRecorded,
-    IncidentReporter, IrregularityDecision, IrregularityKind, IrregularityRecorded,
-    ResultDiscrepancyDetected, ResultOverridden, SanctionImposed, SanctionKind, TimeControlPeriod,
+    ComplaintFiled, ComplaintOutcome, Conduct, ConnectionChannel, ConnectionIncidentReported,
+    ConsentItem, DisconnectionOutcome, DisconnectionRuled, EventFormat, Evidence, EvidenceKind,
+    FairPlayConsentRecorded, IncidentReporter, IrregularityDecision, IrregularityKind,
+    IrregularityRecorded, ResultDiscrepancyDetected, ResultOverridden, SanctionImposed,
+    SanctionKind, TimeControlPeriod,
 };
 use arbiter_core::tournament::{GameSubmitted, PairingsForbidden, TeamRecorded, VirtualPointsSet};
 use arbiter_core::{PointSystem, ResultCode};
@@ -410,6 +411,28 @@ pub fn ruling_from_wire(r: &pb::DisconnectionRuled) -> Result<DisconnectionRuled
     })
 }
 
+enum_map!(complaint_outcome_to_wire, complaint_outcome_from_wire, ComplaintOutcome, ComplaintOutcome, "outcome", [
+    Admitted => Admitted,
+    ManifestlyUnfounded => ManifestlyUnfounded,
+    RejectedAsLate => RejectedAsLate,
+]);
+
+pub fn evidence_to_wire(e: &Evidence) -> pb::Evidence {
+    pb::Evidence {
+        kind: evidence_kind_to_wire(e.kind) as i32,
+        reference: e.reference.clone(),
+        note: e.note.clone(),
+    }
+}
+
+pub fn evidence_from_wire(e: &pb::Evidence) -> Result<Evidence, ConvertError> {
+    Ok(Evidence {
+        kind: evidence_kind_from_wire(e.kind)?,
+        reference: e.reference.clone(),
+        note: e.note.clone(),
+    })
+}
+
 pub fn sanction_to_wire(s: &SanctionImposed) -> pb::SanctionImposed {
     pb::SanctionImposed {
         player_id: s.player_id,
@@ -418,15 +441,7 @@ pub fn sanction_to_wire(s: &SanctionImposed) -> pb::SanctionImposed {
         rounds: s.rounds.clone(),
         amount: s.amount.clone(),
         article: s.article.clone(),
-        evidence: s
-            .evidence
-            .iter()
-            .map(|e| pb::Evidence {
-                kind: evidence_kind_to_wire(e.kind) as i32,
-                reference: e.reference.clone(),
-                note: e.note.clone(),
-            })
-            .collect(),
+        evidence: s.evidence.iter().map(evidence_to_wire).collect(),
         note: s.note.clone(),
     }
 }
@@ -442,14 +457,8 @@ pub fn sanction_from_wire(s: &pb::SanctionImposed) -> Result<SanctionImposed, Co
         evidence: s
             .evidence
             .iter()
-            .map(|e| {
-                Ok(Evidence {
-                    kind: evidence_kind_from_wire(e.kind)?,
-                    reference: e.reference.clone(),
-                    note: e.note.clone(),
-                })
-            })
-            .collect::<Result<_, ConvertError>>()?,
+            .map(evidence_from_wire)
+            .collect::<Result<_, _>>()?,
         note: s.note.clone(),
     })
 }
@@ -803,6 +812,18 @@ pub fn event_to_wire(e: &Event) -> pb::Event {
             })
         }
         Event::SanctionImposed(s) => Kind::SanctionImposed(sanction_to_wire(s)),
+        Event::ComplaintFiled(c) => Kind::ComplaintFiled(pb::ComplaintFiled {
+            complaint: c.complaint,
+            complainant: c.complainant,
+            complainant_fide_id: c.complainant_fide_id,
+            accused: c.accused,
+            grounds: c.grounds.clone(),
+            evidence: c.evidence.iter().map(evidence_to_wire).collect(),
+            filed_at_unix_ms: c.filed_at_unix_ms,
+            deadline_unix_ms: c.deadline_unix_ms,
+            outcome: complaint_outcome_to_wire(c.outcome) as i32,
+            article: c.article.clone(),
+        }),
         Event::ConnectionIncidentReported(i) => {
             Kind::ConnectionIncidentReported(incident_to_wire(i))
         }
@@ -1001,6 +1022,22 @@ pub fn event_from_wire(e: &pb::Event) -> Result<Option<Event>, ConvertError> {
             })
         }
         Kind::SanctionImposed(s) => Event::SanctionImposed(sanction_from_wire(s)?),
+        Kind::ComplaintFiled(c) => Event::ComplaintFiled(ComplaintFiled {
+            complaint: c.complaint,
+            complainant: c.complainant,
+            complainant_fide_id: c.complainant_fide_id,
+            accused: c.accused,
+            grounds: c.grounds.clone(),
+            evidence: c
+                .evidence
+                .iter()
+                .map(evidence_from_wire)
+                .collect::<Result<_, _>>()?,
+            filed_at_unix_ms: c.filed_at_unix_ms,
+            deadline_unix_ms: c.deadline_unix_ms,
+            outcome: complaint_outcome_from_wire(c.outcome)?,
+            article: c.article.clone(),
+        }),
         Kind::ConnectionIncidentReported(i) => {
             Event::ConnectionIncidentReported(incident_from_wire(i)?)
         }
@@ -1277,6 +1314,22 @@ mod tests {
             time_control: String::new(),
             article: "E.04 Art. 18.9 a".into(),
             note: String::new(),
+        }));
+        round_trip(Event::ComplaintFiled(ComplaintFiled {
+            complaint: 1,
+            complainant: 2,
+            complainant_fide_id: 1_503_014,
+            accused: 5,
+            grounds: "left the camera view for minutes".into(),
+            evidence: vec![Evidence {
+                kind: EvidenceKind::Testimony,
+                reference: "written statement".into(),
+                note: String::new(),
+            }],
+            filed_at_unix_ms: 1_780_000_000_000,
+            deadline_unix_ms: 1_780_050_000_000,
+            outcome: ComplaintOutcome::Admitted,
+            article: "E.04 Appendix I G.2".into(),
         }));
         round_trip(Event::SanctionImposed(SanctionImposed {
             player_id: 3,

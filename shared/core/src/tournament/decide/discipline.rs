@@ -503,3 +503,73 @@ impl Decider<'_> {
         Ok(events)
     }
 }
+
+// --- complaints (E.04 Appendix I G.2) ---------------------------------------------------------
+
+impl Decider<'_> {
+    pub(super) fn file_complaint(&self, c: &FileComplaint) -> Result<Vec<Event>, DomainError> {
+        use crate::tournament::discipline::{COMPLAINT_WINDOW_MS, ComplaintOutcome};
+        let format = self.t.conduct.format;
+        if !format.is_online() {
+            return Err(DomainError::NotOnline {
+                format: format.to_string(),
+            });
+        }
+        self.entry(c.complainant)?;
+        self.entry(c.accused)?;
+        let fide_id = self
+            .s
+            .player(c.complainant)
+            .and_then(|p| p.player.fide_id)
+            .ok_or_else(|| {
+                DomainError::invalid(
+                    "complainant",
+                    format!(
+                        "player {} has no FIDE id: complaints come from participants with one \
+                         (E.04 Appendix I G.2)",
+                        c.complainant
+                    ),
+                )
+            })?;
+        if c.accused == c.complainant {
+            return Err(DomainError::invalid("accused", "the complainant himself"));
+        }
+        let grounds = text("grounds", &c.grounds, true)?;
+        if c.evidence.len() > 50 {
+            return Err(DomainError::invalid("evidence", "more than 50 items"));
+        }
+        let mut evidence = Vec::with_capacity(c.evidence.len());
+        for (i, e) in c.evidence.iter().enumerate() {
+            evidence.push(crate::tournament::Evidence {
+                kind: e.kind,
+                reference: line(&format!("evidence[{i}].reference"), &e.reference, false)?,
+                note: text(&format!("evidence[{i}].note"), &e.note, false)?,
+            });
+        }
+        let deadline = c
+            .last_round_ended_at_unix_ms
+            .map_or(0, |end| end + COMPLAINT_WINDOW_MS);
+        let (outcome, article) = if deadline != 0 && c.filed_at_unix_ms > deadline {
+            (ComplaintOutcome::RejectedAsLate, "E.04 Appendix I G.2.1")
+        } else if c.only_rating_performance {
+            (
+                ComplaintOutcome::ManifestlyUnfounded,
+                "E.04 Appendix I G.2.5",
+            )
+        } else {
+            (ComplaintOutcome::Admitted, "E.04 Appendix I G.2")
+        };
+        Ok(vec![Event::ComplaintFiled(ComplaintFiled {
+            complaint: self.s.complaints().len() as u32 + 1,
+            complainant: c.complainant,
+            complainant_fide_id: fide_id,
+            accused: c.accused,
+            grounds,
+            evidence,
+            filed_at_unix_ms: c.filed_at_unix_ms,
+            deadline_unix_ms: deadline,
+            outcome,
+            article: article.to_string(),
+        })])
+    }
+}
