@@ -60,6 +60,32 @@ fn event(
     }
 }
 
+/// Creates `e` as tournament `tid` and registers `n` players, "Player, 1" to "Player, n",
+/// rated 2500 - 50 i, each with a FIDE id.
+async fn create_event(c: &mut Clients, tid: &str, e: pb::TournamentCreated, n: u32) {
+    c.reg
+        .create_tournament(reg::CreateTournamentRequest {
+            header: header(tid, "create"),
+            tournament: Some(e),
+        })
+        .await
+        .unwrap_or_else(|e| panic!("{tid}: create: {e:?}"));
+    for i in 1..=n {
+        c.reg
+            .register_player(reg::RegisterPlayerRequest {
+                header: header(tid, &format!("register-{i}")),
+                player: Some(pb::Player {
+                    name: format!("Player, {i}"),
+                    rating: 2500 - 50 * i,
+                    fide_id: Some(4_100_000 + u64::from(i)),
+                    ..Default::default()
+                }),
+            })
+            .await
+            .unwrap_or_else(|e| panic!("{tid}: register {i}: {e:?}"));
+    }
+}
+
 /// The kinds of the tournament's events, in log order (empty when it has none).
 async fn kinds_of(c: &mut Clients, tid: &str) -> Vec<&'static str> {
     let s = c
@@ -174,26 +200,13 @@ async fn scenario_11_and_12_over_grpc() {
 
     // --- scenario 12 ------------------------------------------------------------------------
     let tid = "online";
-    c.reg
-        .create_tournament(reg::CreateTournamentRequest {
-            header: header(tid, "create"),
-            tournament: Some(event(pb::EventFormat::OnlineSupervised, 5, false)),
-        })
-        .await
-        .unwrap();
-    for i in 1..=5u32 {
-        c.reg
-            .register_player(reg::RegisterPlayerRequest {
-                header: header(tid, &format!("register-{i}")),
-                player: Some(pb::Player {
-                    name: format!("Player, {i}"),
-                    rating: 2500 - 100 * i,
-                    ..Default::default()
-                }),
-            })
-            .await
-            .unwrap();
-    }
+    create_event(
+        &mut c,
+        tid,
+        event(pb::EventFormat::OnlineSupervised, 5, false),
+        5,
+    )
+    .await;
     // Players 1-3 give their own consent with their player tokens; player 4's is recorded by
     // the arbiter (given on paper).
     for entry in 1..=3u32 {
@@ -321,26 +334,7 @@ async fn scenario_6_a_platform_result_the_laws_contradict_is_overridden() {
     let tid = "online-6";
     let mut e = event(pb::EventFormat::OnlineUnsupervised, 2, false);
     e.conduct.as_mut().unwrap().regulations_version.clear();
-    c.reg
-        .create_tournament(reg::CreateTournamentRequest {
-            header: header(tid, "create"),
-            tournament: Some(e),
-        })
-        .await
-        .unwrap();
-    for i in 1..=4u32 {
-        c.reg
-            .register_player(reg::RegisterPlayerRequest {
-                header: header(tid, &format!("register-{i}")),
-                player: Some(pb::Player {
-                    name: format!("Player, {i}"),
-                    rating: 2100 - 100 * i,
-                    ..Default::default()
-                }),
-            })
-            .await
-            .unwrap();
-    }
+    create_event(&mut c, tid, e, 4).await;
     let mut d = Driver::new(c.clone(), tid, Plan::swiss_40x9(), work.path());
     d.start_round(1).await;
     let proposal = d.wait_proposal(1, Duration::from_secs(60)).await;
@@ -506,25 +500,8 @@ async fn consenting_event(
     if let Some(conduct) = e.conduct.as_mut() {
         (conduct.reconnection_window_s, conduct.vcs_red_card_after) = policy;
     }
-    c.reg
-        .create_tournament(reg::CreateTournamentRequest {
-            header: header(tid, "create"),
-            tournament: Some(e),
-        })
-        .await
-        .unwrap();
+    create_event(c, tid, e, n).await;
     for i in 1..=n {
-        c.reg
-            .register_player(reg::RegisterPlayerRequest {
-                header: header(tid, &format!("register-{i}")),
-                player: Some(pb::Player {
-                    name: format!("Player, {i}"),
-                    rating: 2500 - 50 * i,
-                    ..Default::default()
-                }),
-            })
-            .await
-            .unwrap();
         let mut r = consent(0, &ALL, &format!("acc{i}"));
         r.entry = i;
         r.header = header(tid, &format!("consent-{i}"));
@@ -948,27 +925,7 @@ async fn scenario_10_a_complaint_30_hours_after_the_last_round_is_late() {
     let mut e = event(pb::EventFormat::OnlineUnsupervised, 2, false);
     e.rounds = 1;
     e.conduct.as_mut().unwrap().regulations_version.clear();
-    c.reg
-        .create_tournament(reg::CreateTournamentRequest {
-            header: header(tid, "create"),
-            tournament: Some(e),
-        })
-        .await
-        .unwrap();
-    for i in 1..=2u32 {
-        c.reg
-            .register_player(reg::RegisterPlayerRequest {
-                header: header(tid, &format!("register-{i}")),
-                player: Some(pb::Player {
-                    name: format!("Player, {i}"),
-                    rating: 2100 - 100 * i,
-                    fide_id: Some(4_100_000 + u64::from(i)),
-                    ..Default::default()
-                }),
-            })
-            .await
-            .unwrap();
-    }
+    create_event(&mut c, tid, e, 2).await;
     let mut d = Driver::new(c.clone(), tid, Plan::swiss_40x9(), work.path());
     d.start_round(1).await;
     let (boards, _) = pairing_of(&d.wait_proposal(1, Duration::from_secs(60)).await);

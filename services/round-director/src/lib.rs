@@ -196,7 +196,7 @@ pub fn tournament_state(tournament_id: &str, f: &Folded) -> api::TournamentState
                 s.published(d.round)
                     .and_then(|p| {
                         p.boards
-                            .get(d.board as usize - 1)
+                            .get((d.board as usize).wrapping_sub(1))
                             .map(|b| b.result.is_none())
                     })
                     .unwrap_or(false)
@@ -462,7 +462,7 @@ impl RoundDirector for RoundDirectorService {
                         .and_then(|k| f.state.incidents().get(k as usize));
                     let opponent_white = incident.and_then(|i| {
                         let p = f.state.published(i.round)?;
-                        let b = p.boards.get(i.board as usize - 1)?;
+                        let b = p.boards.get((i.board as usize).checked_sub(1)?)?;
                         Some(b.black == i.player_id)
                     });
                     match opponent_white {

@@ -1673,11 +1673,7 @@ async fn client(a: ClientArgs) -> Result<(), Exit> {
             as_of,
         } => {
             let kind = super::online::sanction_kind(&kind).map_err(Exit::Invalid)?;
-            let evidence = evidence
-                .iter()
-                .map(|e| super::online::evidence(e))
-                .collect::<Result<Vec<_>, _>>()
-                .map_err(Exit::Invalid)?;
+            let evidence = super::online::evidence_list(&evidence).map_err(Exit::Invalid)?;
             let rounds = match rounds.as_deref() {
                 Some(list) => list
                     .split(',')
@@ -1906,11 +1902,7 @@ async fn client(a: ClientArgs) -> Result<(), Exit> {
             only_rating,
             as_of,
         } => {
-            let evidence = evidence
-                .iter()
-                .map(|e| super::online::evidence(e))
-                .collect::<Result<Vec<_>, _>>()
-                .map_err(Exit::Invalid)?;
+            let evidence = super::online::evidence_list(&evidence).map_err(Exit::Invalid)?;
             let who = c.player_ref(&tournament, complainant, as_of).await?;
             let r = c
                 .screening

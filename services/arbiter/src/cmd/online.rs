@@ -178,6 +178,11 @@ pub fn evidence(s: &str) -> Result<pb::Evidence, String> {
     })
 }
 
+/// Every `--evidence` given.
+pub fn evidence_list(list: &[String]) -> Result<Vec<pb::Evidence>, String> {
+    list.iter().map(|e| evidence(e)).collect()
+}
+
 pub fn irregularity_kind(s: &str) -> Result<pb::IrregularityKind, String> {
     Ok(match s.to_ascii_lowercase().as_str() {
         "colours-reversed" | "colors-reversed" => pb::IrregularityKind::ColoursReversed,

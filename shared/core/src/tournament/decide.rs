@@ -1686,17 +1686,7 @@ impl Decider<'_> {
                 format: format.to_string(),
             });
         }
-        self.round_in_range(c.round)?;
-        if self.s.round_phase(c.round) == Some(RoundPhase::Closed) {
-            return Err(DomainError::RoundClosed { round: c.round });
-        }
-        if let Some(result) = self.board(c.round, c.board)? {
-            return Err(DomainError::ResultAlreadyRecorded {
-                round: c.round,
-                board: c.board,
-                result,
-            });
-        }
+        self.board_without_result(c.round, c.board)?;
         let Some(platform) = self.s.submitted_game_result(c.round, c.board) else {
             return Err(DomainError::NoPlatformResult {
                 round: c.round,
@@ -1874,18 +1864,24 @@ impl Decider<'_> {
         })
     }
 
-    fn record_result(&self, c: &RecordResult) -> Result<Vec<Event>, DomainError> {
-        self.round_in_range(c.round)?;
-        if self.s.round_phase(c.round) == Some(RoundPhase::Closed) {
-            return Err(DomainError::RoundClosed { round: c.round });
+    /// `board` of `round` is published, its round open and its result not yet recorded.
+    fn board_without_result(&self, round: u32, board: u32) -> Result<(), DomainError> {
+        self.round_in_range(round)?;
+        if self.s.round_phase(round) == Some(RoundPhase::Closed) {
+            return Err(DomainError::RoundClosed { round });
         }
-        if let Some(result) = self.board(c.round, c.board)? {
+        if let Some(result) = self.board(round, board)? {
             return Err(DomainError::ResultAlreadyRecorded {
-                round: c.round,
-                board: c.board,
+                round,
+                board,
                 result,
             });
         }
+        Ok(())
+    }
+
+    fn record_result(&self, c: &RecordResult) -> Result<Vec<Event>, DomainError> {
+        self.board_without_result(c.round, c.board)?;
         c.result
             .check()
             .map_err(|reason| DomainError::InvalidDecision {

@@ -11,6 +11,25 @@ use crate::tournament::discipline::{
     EvidenceKind, IrregularityDecision, IrregularityKind, SanctionKind, colours_reversed,
 };
 
+/// Evidence as an event keeps it: at most 50 items, one-line references, notes of free text.
+fn evidence_list(
+    list: &[crate::tournament::Evidence],
+) -> Result<Vec<crate::tournament::Evidence>, DomainError> {
+    if list.len() > 50 {
+        return Err(DomainError::invalid("evidence", "more than 50 items"));
+    }
+    list.iter()
+        .enumerate()
+        .map(|(i, e)| {
+            Ok(crate::tournament::Evidence {
+                kind: e.kind,
+                reference: line(&format!("evidence[{i}].reference"), &e.reference, false)?,
+                note: text(&format!("evidence[{i}].note"), &e.note, false)?,
+            })
+        })
+        .collect()
+}
+
 impl Decider<'_> {
     pub(super) fn impose_sanction(&self, c: &ImposeSanction) -> Result<Vec<Event>, DomainError> {
         self.entry(c.player)?;
@@ -21,17 +40,7 @@ impl Decider<'_> {
         {
             return Err(DomainError::StatisticalEvidenceOnly);
         }
-        if c.evidence.len() > 50 {
-            return Err(DomainError::invalid("evidence", "more than 50 items"));
-        }
-        let mut evidence = Vec::with_capacity(c.evidence.len());
-        for (i, e) in c.evidence.iter().enumerate() {
-            evidence.push(crate::tournament::Evidence {
-                kind: e.kind,
-                reference: line(&format!("evidence[{i}].reference"), &e.reference, false)?,
-                note: text(&format!("evidence[{i}].note"), &e.note, false)?,
-            });
-        }
+        let evidence = evidence_list(&c.evidence)?;
         let article = match line("article", &c.article, false)? {
             a if a.is_empty() => c.kind.article().to_string(),
             a => a,
@@ -325,14 +334,14 @@ impl Decider<'_> {
             .s
             .published(round)
             .ok_or(DomainError::RoundNotPublished { round })?;
-        let b = p
-            .boards
-            .get(board as usize - 1)
-            .ok_or(DomainError::UnknownBoard {
-                round,
-                board,
-                boards: p.boards.len() as u32,
-            })?;
+        let b =
+            p.boards
+                .get((board as usize).wrapping_sub(1))
+                .ok_or(DomainError::UnknownBoard {
+                    round,
+                    board,
+                    boards: p.boards.len() as u32,
+                })?;
         if b.white == player {
             Ok((board, true))
         } else if b.black == player {
@@ -535,17 +544,7 @@ impl Decider<'_> {
             return Err(DomainError::invalid("accused", "the complainant himself"));
         }
         let grounds = text("grounds", &c.grounds, true)?;
-        if c.evidence.len() > 50 {
-            return Err(DomainError::invalid("evidence", "more than 50 items"));
-        }
-        let mut evidence = Vec::with_capacity(c.evidence.len());
-        for (i, e) in c.evidence.iter().enumerate() {
-            evidence.push(crate::tournament::Evidence {
-                kind: e.kind,
-                reference: line(&format!("evidence[{i}].reference"), &e.reference, false)?,
-                note: text(&format!("evidence[{i}].note"), &e.note, false)?,
-            });
-        }
+        let evidence = evidence_list(&c.evidence)?;
         let deadline = c
             .last_round_ended_at_unix_ms
             .map_or(0, |end| end + COMPLAINT_WINDOW_MS);
