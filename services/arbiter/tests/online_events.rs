@@ -606,6 +606,11 @@ async fn scenarios_5_7_and_9_over_grpc() {
         .expect("with an observed breach");
     let k = kinds_of(&mut c, tid).await;
     assert_eq!(&k[before..], ["SanctionImposed", "ResultRecorded"], "{k:?}");
+    // The public stream keeps the sanction's place, not its evidence; its result is public.
+    let public = public_events(&server.grpc, tid).await;
+    let sanction_event = &public[before];
+    assert!(sanction_event.payload.is_none(), "{sanction_event:?}");
+    assert!(public[before + 1].payload.is_some());
 
     // Scenario 7: board 1's result corrected after round 2 was paired, before it ended: it
     // counts for later pairings and the standings, not for round 2's pairing (C.04.2 D.8).
@@ -654,6 +659,29 @@ async fn scenarios_5_7_and_9_over_grpc() {
     drop(server);
     let out = run(&["replay", "--data", data.to_str().unwrap(), tid]);
     assert_eq!(out.code, 0, "replay:\n{}\n{}", out.stdout, out.stderr);
+}
+
+/// The tournament's events as a caller without a token reads them.
+async fn public_events(url: &str, tid: &str) -> Vec<pb::Envelope> {
+    let mut public =
+        arbiter_proto::reporting::v1::reporting_client::ReportingClient::connect(url.to_string())
+            .await
+            .unwrap();
+    let mut s = public
+        .stream_events(rep::StreamEventsRequest {
+            tournament_id: tid.into(),
+            from_version: 1,
+            follow: false,
+            raw_payload: false,
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    let mut out = Vec::new();
+    while let Some(e) = futures::StreamExt::next(&mut s).await {
+        out.push(e.unwrap());
+    }
+    out
 }
 
 /// The last event of the tournament's stream, decoded.
@@ -1009,29 +1037,12 @@ async fn scenario_10_a_complaint_30_hours_after_the_last_round_is_late() {
     let late = &report.complaints[1];
     assert!(late.filed_at_unix_ms > late.deadline_unix_ms, "{late:?}");
     // The public stream keeps their place in the chain, not their content.
-    let mut public = arbiter_proto::reporting::v1::reporting_client::ReportingClient::connect(
-        server.grpc.clone(),
-    )
-    .await
-    .unwrap();
-    let mut s = public
-        .stream_events(rep::StreamEventsRequest {
-            tournament_id: tid.into(),
-            from_version: 1,
-            follow: false,
-            raw_payload: false,
-        })
+    let complaints: Vec<pb::Envelope> = public_events(&server.grpc, tid)
         .await
-        .unwrap()
-        .into_inner();
-    let mut complaint_events = 0;
-    while let Some(e) = futures::StreamExt::next(&mut s).await {
-        let e = e.unwrap();
-        if e.command_id.starts_with("complaint-") {
-            complaint_events += 1;
-            assert!(e.payload.is_none(), "redacted: {e:?}");
-        }
-    }
-    assert_eq!(complaint_events, 2);
+        .into_iter()
+        .filter(|e| e.command_id.starts_with("complaint-"))
+        .collect();
+    assert_eq!(complaints.len(), 2);
+    assert!(complaints.iter().all(|e| e.payload.is_none()), "{complaints:?}");
     drop(d);
 }

@@ -256,7 +256,8 @@ impl Reporting for ReportingService {
     }
 }
 
-/// A screening result's envelope without its content: the place in the chain (version, ids,
+/// A confidential event's envelope (screening results and their reads, complaints, sanctions
+/// with their evidence) without its content: the place in the chain (version, ids,
 /// hashes) stays, so a reader sees that something confidential is there and where, and the
 /// next event's `previous_hash` still links to it.
 fn redact(mut env: pb::Envelope) -> pb::Envelope {
@@ -268,6 +269,9 @@ fn redact(mut env: pb::Envelope) -> pb::Envelope {
                 | Kind::ScreeningFlagRaised(_)
                 | Kind::ConfidentialDataAccessed(_)
                 | Kind::ComplaintFiled(_)
+                // Its evidence names people and recordings; the effects (a result, an absence,
+                // a withdrawal) are public events of their own.
+                | Kind::SanctionImposed(_)
         )
     ) {
         env.payload = None;
