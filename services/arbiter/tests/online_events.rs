@@ -1043,6 +1043,151 @@ async fn scenario_10_a_complaint_30_hours_after_the_last_round_is_late() {
         .filter(|e| e.command_id.starts_with("complaint-"))
         .collect();
     assert_eq!(complaints.len(), 2);
-    assert!(complaints.iter().all(|e| e.payload.is_none()), "{complaints:?}");
+    assert!(
+        complaints.iter().all(|e| e.payload.is_none()),
+        "{complaints:?}"
+    );
+    drop(d);
+}
+
+/// Appeals (spec online-hybrid §11; GR 10): a player appeals a sanction with his own token
+/// within the announced 30 minutes; the committee (three members) upholds it and sets the
+/// result, which corrects the sanction's; an appeal received an hour later (the server
+/// restarted an hour on under libfaketime) is recorded as not admitted and cannot be decided.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn appeals_within_and_after_the_deadline() {
+    use arbiter_proto::round_director::v1 as rd;
+    let work = TempDir::new("arbiter-appeals").unwrap();
+    let data = work.path().join("data");
+    let mut server = Server::start(
+        &["--data", data.to_str().unwrap()],
+        &work.path().join("serve.log"),
+    );
+    let mut c = Clients::new(&Endpoints::one(&server.grpc));
+    let tid = "appeals";
+    let mut e = event(pb::EventFormat::OnlineUnsupervised, 2, false);
+    if let Some(conduct) = e.conduct.as_mut() {
+        conduct.regulations_version.clear();
+        conduct.appeal_deadline_minutes = 30;
+    }
+    create_event(&mut c, tid, e, 2).await;
+    let mut d = Driver::new(c.clone(), tid, Plan::swiss_40x9(), work.path());
+    d.start_round(1).await;
+    let (boards, _) = pairing_of(&d.wait_proposal(1, Duration::from_secs(60)).await);
+    d.publish(1).await;
+    let (_, black) = boards[0];
+    c.rd.impose_sanction(rd::ImposeSanctionRequest {
+        header: header(tid, "sanction"),
+        sanction: Some(pb::SanctionImposed {
+            player_id: black,
+            kind: pb::SanctionKind::GameLost as i32,
+            round: 1,
+            evidence: vec![pb::Evidence {
+                kind: pb::EvidenceKind::ObservedBreach as i32,
+                reference: "room camera".into(),
+                note: String::new(),
+            }],
+            ..Default::default()
+        }),
+        entry: 0,
+        numbering_version: None,
+    })
+    .await
+    .unwrap();
+    let events = d.events().await;
+    let decision = kinds(&events)
+        .into_iter()
+        .find(|(_, k)| *k == "SanctionImposed")
+        .map(|(v, _)| v)
+        .expect("the sanction");
+    let keys = &token::auth().keys;
+    let own = token::issue(
+        keys,
+        "appellant",
+        Role::Player,
+        &[tid],
+        Some(black),
+        2 * 86400,
+    );
+    let appeal = |id: &str, version: u64| rd::FileAppealRequest {
+        header: header(tid, id),
+        entry: 0,
+        player_id: black,
+        numbering_version: None,
+        decision_version: version,
+        grounds: "the device was the venue's own".into(),
+        deposit: "50 EUR".into(),
+    };
+    let mut as_player =
+        arbiter_proto::round_director::v1::round_director_client::RoundDirectorClient::new(authed(
+            &server.grpc,
+            &own,
+        ));
+    // Not a decision: refused.
+    let e = as_player
+        .file_appeal(appeal("appeal-bad", 1))
+        .await
+        .unwrap_err();
+    assert_eq!(e.code(), Code::InvalidArgument, "{e:?}");
+    as_player
+        .file_appeal(appeal("appeal-1", decision))
+        .await
+        .unwrap();
+    let decide = |id: &str, n: u32, members: usize| rd::DecideAppealRequest {
+        header: header(tid, id),
+        appeal: n,
+        upheld: true,
+        deposit_returned: true,
+        committee: (1..=members).map(|i| format!("Member {i}")).collect(),
+        note: String::new(),
+        round: 1,
+        board: 1,
+        result: pb::BoardResult::Draw as i32,
+        white_code: 0,
+        black_code: 0,
+    };
+    let e =
+        c.rd.decide_appeal(decide("decide-2", 1, 2))
+            .await
+            .unwrap_err();
+    assert_eq!(e.code(), Code::InvalidArgument, "{e:?}");
+    let before = kinds_of(&mut c, tid).await.len();
+    c.rd.decide_appeal(decide("decide-1", 1, 3)).await.unwrap();
+    let k = kinds_of(&mut c, tid).await;
+    assert_eq!(&k[before..], ["AppealDecided", "ResultCorrected"], "{k:?}");
+
+    server.terminate();
+    server.env = vec![
+        ("LD_PRELOAD".into(), FAKETIME.into()),
+        ("FAKETIME".into(), "+1h".into()),
+        ("FAKETIME_DONT_FAKE_MONOTONIC".into(), "1".into()),
+    ];
+    server.restart();
+    let mut c = Clients::new(&Endpoints::one(&server.grpc));
+    let mut as_player =
+        arbiter_proto::round_director::v1::round_director_client::RoundDirectorClient::new(authed(
+            &server.grpc,
+            &own,
+        ));
+    as_player
+        .file_appeal(appeal("appeal-late", decision))
+        .await
+        .unwrap();
+    let events = public_events(&server.grpc, tid).await;
+    let Some(pb::event::Kind::AppealFiled(late)) = events
+        .last()
+        .and_then(|e| e.payload.as_ref())
+        .and_then(|p| p.kind.clone())
+    else {
+        panic!("no appeal")
+    };
+    assert!(!late.admitted, "{late:?}");
+    assert_eq!((late.appeal, late.appellant), (2, black));
+    let e =
+        c.rd.decide_appeal(decide("decide-late", 2, 3))
+            .await
+            .unwrap_err();
+    assert_eq!(e.code(), Code::FailedPrecondition, "{e:?}");
+    assert!(e.message().contains("deadline"), "{}", e.message());
     drop(d);
 }

@@ -19,8 +19,8 @@ use arbiter_auth::Principal;
 use arbiter_auth::layer::principal;
 use arbiter_core::ResultCode;
 use arbiter_core::tournament::{
-    BoardResult, CloseRound, Command, CorrectResult, CorrectionEffect, FinishTournament,
-    ImposeSanction, ManualPairing, OverridePlatformResult, Pair, PublishPairing,
+    BoardResult, CloseRound, Command, CorrectResult, CorrectionEffect, DecideAppeal, FileAppeal,
+    FinishTournament, ImposeSanction, ManualPairing, OverridePlatformResult, Pair, PublishPairing,
     RecordIrregularity, RecordResult, ReportConnectionIncident, RequestPairing, RoundPhase,
     RuleOnDisconnection, StartRound,
 };
@@ -486,6 +486,89 @@ impl RoundDirector for RoundDirectorService {
                 reduce_ms: ruling.reduce_ms,
                 time_control: ruling.time_control,
                 note: ruling.note,
+            }))
+        })
+        .await
+    }
+
+    async fn file_appeal(
+        &self,
+        request: Request<api::FileAppealRequest>,
+    ) -> Result<Response<CommandResult>, Status> {
+        let caller = principal(&request)?;
+        let r = request.into_inner();
+        let header = r.header.clone().unwrap_or_default();
+        let stream = stream_of(&header.tournament_id)?;
+        // The decision as the log has it: its kind and when it was recorded.
+        let (decision_kind, decision_at_unix_ms) = match r.decision_version {
+            0 => (String::new(), 0),
+            v => self
+                .store
+                .log()
+                .read(&stream, v)
+                .await
+                .map_err(|e| status::log_status(&e))?
+                .into_iter()
+                .find(|e| e.version == v)
+                .map_or((String::new(), 0), |e| {
+                    let kind = e
+                        .to_envelope()
+                        .ok()
+                        .and_then(|env| env.payload)
+                        .map_or("", |p| arbiter_eventlog::kind_name(&p));
+                    (kind.to_string(), e.time_unix_ms)
+                }),
+        };
+        let filed_at_unix_ms = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_millis() as i64);
+        let tid = header.tournament_id.clone();
+        let who = PlayerRef::new(
+            r.entry,
+            r.player_id,
+            r.numbering_version,
+            header.expected_version,
+        );
+        let grant = caller
+            .authorize("FileAppeal", tid.trim())
+            .unwrap_or(arbiter_auth::Grant::Full);
+        self.run(&caller, &r, |f| {
+            Ok(Command::FileAppeal(FileAppeal {
+                appellant: players::resolve_granted(&tid, f, "appellant", who, grant)?,
+                decision_version: r.decision_version,
+                decision_kind: decision_kind.clone(),
+                decision_at_unix_ms,
+                grounds: r.grounds.clone(),
+                deposit: r.deposit.clone(),
+                filed_at_unix_ms,
+            }))
+        })
+        .await
+    }
+
+    async fn decide_appeal(
+        &self,
+        request: Request<api::DecideAppealRequest>,
+    ) -> Result<Response<CommandResult>, Status> {
+        let caller = principal(&request)?;
+        let r = request.into_inner();
+        self.run(&caller, &r, |_| {
+            let new_result = if r.round == 0 {
+                None
+            } else {
+                Some((
+                    r.round,
+                    r.board,
+                    board_result(r.result, r.white_code, r.black_code)?,
+                ))
+            };
+            Ok(Command::DecideAppeal(DecideAppeal {
+                appeal: r.appeal,
+                upheld: r.upheld,
+                new_result,
+                deposit_returned: r.deposit_returned,
+                committee: r.committee.clone(),
+                note: r.note.clone(),
             }))
         })
         .await

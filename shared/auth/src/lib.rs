@@ -140,6 +140,7 @@ const PLAYER_OWN: &[&str] = &[
     "WithdrawPlayer",
     "RecordFairPlayConsent",
     "FileComplaint",
+    "FileAppeal",
 ];
 
 impl Principal {

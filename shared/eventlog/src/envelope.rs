@@ -102,6 +102,8 @@ pub fn kind_name(event: &Event) -> &'static str {
             Kind::ConnectionIncidentReported(_) => "ConnectionIncidentReported",
             Kind::DisconnectionRuled(_) => "DisconnectionRuled",
             Kind::ComplaintFiled(_) => "ComplaintFiled",
+            Kind::AppealFiled(_) => "AppealFiled",
+            Kind::AppealDecided(_) => "AppealDecided",
             Kind::RoundStarted(_) => "RoundStarted",
             Kind::PairingRequested(_) => "PairingRequested",
             Kind::PairingProposed(_) => "PairingProposed",

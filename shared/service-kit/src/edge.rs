@@ -457,6 +457,25 @@ impl Check for scr::FileComplaintRequest {
     }
 }
 
+impl Check for rd::FileAppealRequest {
+    fn check(&self) -> Result<(), Status> {
+        check_note("grounds", &self.grounds)?;
+        check_line("deposit", &self.deposit)
+    }
+}
+
+impl Check for rd::DecideAppealRequest {
+    fn check(&self) -> Result<(), Status> {
+        if self.committee.len() > 15 {
+            return Err(invalid("committee", "more than 15 members"));
+        }
+        for (i, m) in self.committee.iter().enumerate() {
+            check_line(&format!("committee[{i}]"), m)?;
+        }
+        check_note("note", &self.note)
+    }
+}
+
 impl Check for rd::RecordIrregularityRequest {
     fn check(&self) -> Result<(), Status> {
         check_note("note", &self.note)

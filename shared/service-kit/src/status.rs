@@ -13,7 +13,8 @@ pub fn domain_code(e: &DomainError) -> Code {
         // A game of a file: the code of what refused it.
         D::GameInFile { error, .. } => domain_code(error),
         D::NoBoardForGame { .. } | D::StatisticalEvidenceOnly => Code::InvalidArgument,
-        D::UnknownIncident { .. } => Code::NotFound,
+        D::UnknownIncident { .. } | D::UnknownAppeal { .. } => Code::NotFound,
+        D::AppealNotOpen { .. } => Code::FailedPrecondition,
         D::IncidentAlreadyRuled { .. } => Code::AlreadyExists,
         D::RulingNotAllowed { .. } => Code::FailedPrecondition,
         D::ResultContradictsGame { .. } => Code::FailedPrecondition,

@@ -472,6 +472,8 @@ command_requests! {
     arbiter_proto::round_director::v1::RecordIrregularityRequest => "RecordIrregularity",
     arbiter_proto::round_director::v1::ReportConnectionIncidentRequest => "ReportConnectionIncident",
     arbiter_proto::round_director::v1::RuleOnDisconnectionRequest => "RuleOnDisconnection",
+    arbiter_proto::round_director::v1::FileAppealRequest => "FileAppeal",
+    arbiter_proto::round_director::v1::DecideAppealRequest => "DecideAppeal",
     arbiter_proto::round_director::v1::CloseRoundRequest => "CloseRound",
     arbiter_proto::round_director::v1::FinishTournamentRequest => "FinishTournament",
     arbiter_proto::screening::v1::SubmitGameRequest => "SubmitGame",

@@ -231,6 +231,10 @@ pub enum ClientCommand {
         /// reaches this count is a red card (the game lost), earlier ones yellow.
         #[arg(long, default_value_t = 0)]
         vcs_red_card_after: u32,
+        /// The announced deadline for appeals after a decision (e.g. 30m; GR 10.3); default:
+        /// none announced.
+        #[arg(long)]
+        appeal_deadline: Option<String>,
     },
     /// 1. Set-up: change name, place, federation, arbiters, time control, rating list,
     ///    tie-breaks, dates or rounds.
@@ -518,6 +522,39 @@ pub enum ClientCommand {
         /// Restart-shorter: the time control.
         #[arg(long, default_value = "")]
         time_control: String,
+        #[arg(long, default_value = "")]
+        note: String,
+    },
+    /// 7. Appeals: appeal an arbiter's decision, named by its event's stream version (a
+    ///    result, an override, a sanction, an irregularity or a disconnection ruling).
+    Appeal {
+        tournament: String,
+        /// The appellant: E7 (entry) or 12 (pairing number).
+        appellant: PlayerArg,
+        /// The stream version of the decision's event (`show`, `StreamEvents`).
+        decision_version: u64,
+        #[arg(long)]
+        grounds: String,
+        #[arg(long, default_value = "")]
+        deposit: String,
+        #[command(flatten)]
+        as_of: AsOf,
+    },
+    /// 7. Appeals: the appeals committee's decision (an odd number of members, at least three);
+    ///    an upheld appeal may set a board's result.
+    DecideAppeal {
+        tournament: String,
+        appeal: u32,
+        #[arg(long)]
+        upheld: bool,
+        /// A member who sat (repeat).
+        #[arg(long = "member")]
+        committee: Vec<String>,
+        #[arg(long)]
+        deposit_returned: bool,
+        /// The result the decision sets: ROUND BOARD RESULT, e.g. "3 5 1/2".
+        #[arg(long, num_args = 3, value_names = ["ROUND", "BOARD", "RESULT"], allow_hyphen_values = true)]
+        result: Option<Vec<String>>,
         #[arg(long, default_value = "")]
         note: String,
     },
@@ -1210,7 +1247,14 @@ async fn client(a: ClientArgs) -> Result<(), Exit> {
             regulations,
             reconnection_window,
             vcs_red_card_after,
+            appeal_deadline,
         } => {
+            let appeal_deadline_minutes = match appeal_deadline.as_deref() {
+                Some(d) => super::online::duration_s(d, "--appeal-deadline")
+                    .map_err(Exit::Invalid)?
+                    .div_ceil(60),
+                None => 0,
+            };
             let reconnection_window_s = match reconnection_window.as_deref() {
                 Some(w) => {
                     super::online::duration_s(w, "--reconnection-window").map_err(Exit::Invalid)?
@@ -1230,6 +1274,7 @@ async fn client(a: ClientArgs) -> Result<(), Exit> {
                 regulations_version: regulations,
                 reconnection_window_s,
                 vcs_red_card_after,
+                appeal_deadline_minutes,
             };
             let color = match initial_color.to_ascii_lowercase().as_str() {
                 "white" | "w" => pb::Color::White,
@@ -1846,6 +1891,74 @@ async fn client(a: ClientArgs) -> Result<(), Exit> {
                 .map_err(|s| status_exit("rule", &s))?
                 .into_inner();
             print_result("disconnection ruled", &r);
+        }
+        ClientCommand::Appeal {
+            tournament,
+            appellant,
+            decision_version,
+            grounds,
+            deposit,
+            as_of,
+        } => {
+            let who = c.player_ref(&tournament, appellant, as_of).await?;
+            let r = c
+                .director
+                .file_appeal(rd::FileAppealRequest {
+                    header: c.header(&tournament),
+                    entry: who.entry,
+                    player_id: who.player_id,
+                    numbering_version: who.numbering_version,
+                    decision_version,
+                    grounds,
+                    deposit,
+                })
+                .await
+                .map_err(|s| status_exit("appeal", &s))?
+                .into_inner();
+            print_result("appeal filed", &r);
+        }
+        ClientCommand::DecideAppeal {
+            tournament,
+            appeal,
+            upheld,
+            committee,
+            deposit_returned,
+            result,
+            note,
+        } => {
+            let (round, board, (res, wc, bc)) = match result.as_deref() {
+                Some([round, board, result]) => {
+                    let n = |v: &str, what: &str| {
+                        v.parse::<u32>()
+                            .map_err(|_| Exit::Invalid(format!("--result: {what} {v:?}")))
+                    };
+                    (
+                        n(round, "round")?,
+                        n(board, "board")?,
+                        board_result_to_wire(result_arg(result)?),
+                    )
+                }
+                _ => (0, 0, (pb::BoardResult::Unspecified, 0, 0)),
+            };
+            let r = c
+                .director
+                .decide_appeal(rd::DecideAppealRequest {
+                    header: c.header(&tournament),
+                    appeal,
+                    upheld,
+                    deposit_returned,
+                    committee,
+                    note,
+                    round,
+                    board,
+                    result: res as i32,
+                    white_code: wc,
+                    black_code: bc,
+                })
+                .await
+                .map_err(|s| status_exit("decide-appeal", &s))?
+                .into_inner();
+            print_result("appeal decided", &r);
         }
         ClientCommand::Override {
             tournament,

@@ -366,6 +366,25 @@ impl State {
                 }
                 self.complaints.push(e.clone());
             }
+            Event::AppealFiled(e) => {
+                if e.appeal as usize != self.appeals.len() + 1 {
+                    return Err(inconsistent(
+                        event,
+                        format!(
+                            "appeal {} filed, but the next is {}",
+                            e.appeal,
+                            self.appeals.len() + 1
+                        ),
+                    ));
+                }
+                self.appeals.push(e.clone());
+            }
+            Event::AppealDecided(e) => {
+                if e.appeal == 0 || e.appeal as usize > self.appeals.len() {
+                    return Err(inconsistent(event, format!("no appeal {}", e.appeal)));
+                }
+                self.appeal_decisions.push(e.clone());
+            }
             Event::ResultOverridden(e) => {
                 if !self.games_submitted.contains(&(e.round, e.board)) {
                     return Err(inconsistent(

@@ -26,6 +26,8 @@ pub enum Command {
     ReportConnectionIncident(ReportConnectionIncident),
     RuleOnDisconnection(RuleOnDisconnection),
     FileComplaint(FileComplaint),
+    FileAppeal(FileAppeal),
+    DecideAppeal(DecideAppeal),
     StartRound(StartRound),
     RequestPairing(RequestPairing),
     ProposePairing(ProposePairing),
@@ -60,6 +62,8 @@ impl Command {
             Command::ReportConnectionIncident(_) => "ReportConnectionIncident",
             Command::RuleOnDisconnection(_) => "RuleOnDisconnection",
             Command::FileComplaint(_) => "FileComplaint",
+            Command::FileAppeal(_) => "FileAppeal",
+            Command::DecideAppeal(_) => "DecideAppeal",
             Command::StartRound(_) => "StartRound",
             Command::RequestPairing(_) => "RequestPairing",
             Command::ProposePairing(_) => "ProposePairing",
@@ -357,6 +361,35 @@ pub struct FileComplaint {
     pub only_rating_performance: bool,
     pub filed_at_unix_ms: i64,
     pub last_round_ended_at_unix_ms: Option<i64>,
+}
+
+/// An appeal against an arbiter's decision (E.04 9.14, 17.11; GR 10.3). The decision is named
+/// by its event's stream version; its kind and the time the log recorded it, and the time the
+/// appeal was received, are the service's.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FileAppeal {
+    pub appellant: PlayerId,
+    pub decision_version: u64,
+    /// The decision's event kind, e.g. "SanctionImposed".
+    pub decision_kind: String,
+    pub decision_at_unix_ms: i64,
+    pub grounds: String,
+    /// The deposit paid, as the regulations state it.
+    pub deposit: String,
+    pub filed_at_unix_ms: i64,
+}
+
+/// The appeals committee's decision (GR 10.2-10.4); an upheld appeal may change a result.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DecideAppeal {
+    pub appeal: u32,
+    pub upheld: bool,
+    /// The result the committee sets, if it changes one.
+    pub new_result: Option<(u32, u32, BoardResult)>,
+    pub deposit_returned: bool,
+    /// The members who sat: an odd number, at least three (GR 10.2).
+    pub committee: Vec<String>,
+    pub note: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

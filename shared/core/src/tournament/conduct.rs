@@ -94,6 +94,10 @@ pub struct Conduct {
     /// (a warning), the breach that reaches this count a red one (the game lost); 0 = no cards.
     #[serde(default)]
     pub vcs_red_card_after: u32,
+    /// Minutes after a decision within which an appeal is heard (GR 10.3: the announced
+    /// deadline); 0 = none announced.
+    #[serde(default)]
+    pub appeal_deadline_minutes: u32,
 }
 
 /// Art. 20: traditional boards need at least this increment from move 1.

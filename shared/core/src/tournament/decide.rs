@@ -35,6 +35,8 @@ pub fn decide(state: &State, command: &Command) -> Result<Vec<Event>, DomainErro
                 | Command::SubmitGame(_)
                 | Command::SubmitGames(_)
                 | Command::FileComplaint(_)
+                | Command::FileAppeal(_)
+                | Command::DecideAppeal(_)
         )
     {
         return Err(DomainError::TournamentFinished {
@@ -59,6 +61,8 @@ pub fn decide(state: &State, command: &Command) -> Result<Vec<Event>, DomainErro
         Command::ReportConnectionIncident(c) => d.report_connection_incident(c),
         Command::RuleOnDisconnection(c) => d.rule_on_disconnection(c),
         Command::FileComplaint(c) => d.file_complaint(c),
+        Command::FileAppeal(c) => d.file_appeal(c),
+        Command::DecideAppeal(c) => d.decide_appeal(c),
         Command::StartRound(c) => d.start_round(c),
         Command::RequestPairing(c) => d.request_pairing(c),
         Command::ProposePairing(c) => d.propose(c),

@@ -200,3 +200,13 @@ pub enum ComplaintOutcome {
 
 /// G.2.1: complaints within 24 hours of the end of the last round.
 pub const COMPLAINT_WINDOW_MS: i64 = 24 * 3600 * 1000;
+
+/// The decisions a player may appeal (E.04 9.14, 17.11; Laws 11.10; GR 10), by their event.
+pub const APPEALABLE: &[&str] = &[
+    "ResultRecorded",
+    "ResultCorrected",
+    "ResultOverridden",
+    "SanctionImposed",
+    "IrregularityRecorded",
+    "DisconnectionRuled",
+];

@@ -223,6 +223,10 @@ pub enum DomainError {
          evidence, the observed breach, an admission, the platform's decision or testimony"
     )]
     StatisticalEvidenceOnly,
+    #[error("no appeal {appeal} (appeals are 1..={appeals})")]
+    UnknownAppeal { appeal: u32, appeals: u32 },
+    #[error("appeal {appeal}: {reason}")]
+    AppealNotOpen { appeal: u32, reason: String },
     #[error("no connection incident {incident} (incidents are 1..={incidents})")]
     UnknownIncident { incident: u32, incidents: u32 },
     #[error("incident {incident} already has a ruling ({outcome})")]

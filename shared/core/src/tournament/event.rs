@@ -61,6 +61,8 @@ pub enum Event {
     ConnectionIncidentReported(ConnectionIncidentReported),
     DisconnectionRuled(DisconnectionRuled),
     ComplaintFiled(ComplaintFiled),
+    AppealFiled(AppealFiled),
+    AppealDecided(AppealDecided),
 }
 
 impl Event {
@@ -93,6 +95,8 @@ impl Event {
             Event::ConnectionIncidentReported(_) => "ConnectionIncidentReported",
             Event::DisconnectionRuled(_) => "DisconnectionRuled",
             Event::ComplaintFiled(_) => "ComplaintFiled",
+            Event::AppealFiled(_) => "AppealFiled",
+            Event::AppealDecided(_) => "AppealDecided",
             Event::TournamentFinished(_) => "TournamentFinished",
             Event::VirtualPointsSet(_) => "VirtualPointsSet",
             Event::PairingsForbidden(_) => "PairingsForbidden",
@@ -445,4 +449,30 @@ pub struct ComplaintFiled {
     pub deadline_unix_ms: i64,
     pub outcome: super::ComplaintOutcome,
     pub article: String,
+}
+
+/// An appeal received, numbered in the event; `admitted` false when it came after the announced
+/// deadline (GR 10.3).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AppealFiled {
+    pub appeal: u32,
+    pub appellant: PlayerId,
+    pub decision_version: u64,
+    pub decision_kind: String,
+    pub grounds: String,
+    pub deposit: String,
+    pub filed_at_unix_ms: i64,
+    /// 0: no deadline announced.
+    pub deadline_unix_ms: i64,
+    pub admitted: bool,
+}
+
+/// The committee's decision; a result it changes follows in the same append.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AppealDecided {
+    pub appeal: u32,
+    pub upheld: bool,
+    pub deposit_returned: bool,
+    pub committee: Vec<String>,
+    pub note: String,
 }

@@ -97,8 +97,8 @@ pub use conduct::{
 };
 pub use decide::decide;
 pub use discipline::{
-    COMPLAINT_WINDOW_MS, ComplaintOutcome, ConnectionChannel, DisconnectionOutcome, Evidence,
-    EvidenceKind, IncidentReporter, IrregularityDecision, IrregularityKind, SanctionKind,
+    APPEALABLE, COMPLAINT_WINDOW_MS, ComplaintOutcome, ConnectionChannel, DisconnectionOutcome,
+    Evidence, EvidenceKind, IncidentReporter, IrregularityDecision, IrregularityKind, SanctionKind,
     colours_reversed,
 };
 pub use error::DomainError;

@@ -412,6 +412,11 @@ pub struct State {
     /// Fair-play complaints, numbered 1, 2, ... in log order.
     #[serde(default)]
     pub(crate) complaints: Vec<super::event::ComplaintFiled>,
+    /// Appeals, numbered 1, 2, ..., and their decisions, in log order.
+    #[serde(default)]
+    pub(crate) appeals: Vec<super::event::AppealFiled>,
+    #[serde(default)]
+    pub(crate) appeal_decisions: Vec<super::event::AppealDecided>,
 }
 
 /// The termination marker of a PGN game's movetext ("1-0", "0-1", "1/2-1/2" or "*"): the last
@@ -572,6 +577,16 @@ impl State {
     /// The ruling on incident `n`, if any.
     pub fn ruling(&self, n: u32) -> Option<&super::event::DisconnectionRuled> {
         self.rulings.iter().find(|r| r.incident == n)
+    }
+
+    /// Appeals, in log order (appeal `n` is at `n - 1`).
+    pub fn appeals(&self) -> &[super::event::AppealFiled] {
+        &self.appeals
+    }
+
+    /// The decision on appeal `n`, if any.
+    pub fn appeal_decision(&self, n: u32) -> Option<&super::event::AppealDecided> {
+        self.appeal_decisions.iter().find(|d| d.appeal == n)
     }
 
     /// Fair-play complaints, in log order.

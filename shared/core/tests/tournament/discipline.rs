@@ -248,6 +248,7 @@ fn online_paired(format: EventFormat, window_s: u32, red_after: u32) -> Given {
         regulations_version: "R1".into(),
         reconnection_window_s: window_s,
         vcs_red_card_after: red_after,
+        appeal_deadline_minutes: 0,
     };
     let mut g = Given::created_with(c);
     for i in 0..4 {
@@ -618,4 +619,88 @@ fn scenario_10_a_complaint_30_hours_after_the_last_round_is_rejected_as_late() {
         .when(complaint(1, true, false))
         .unwrap_err();
     assert!(matches!(e, DomainError::NotOnline { .. }), "{e}");
+}
+
+// --- appeals (spec online-hybrid §11) -------------------------------------------------------
+
+fn appeal(filed_min: i64, kind: &str) -> Command {
+    let at = 1_780_000_000_000i64;
+    Command::FileAppeal(FileAppeal {
+        appellant: 3,
+        decision_version: 12,
+        decision_kind: kind.into(),
+        decision_at_unix_ms: at,
+        grounds: "the phone was the organiser's".into(),
+        deposit: "50 EUR".into(),
+        filed_at_unix_ms: at + filed_min * 60_000,
+    })
+}
+
+fn decide(
+    appeal: u32,
+    upheld: bool,
+    members: usize,
+    new_result: Option<(u32, u32, BoardResult)>,
+) -> Command {
+    Command::DecideAppeal(DecideAppeal {
+        appeal,
+        upheld,
+        new_result,
+        deposit_returned: upheld,
+        committee: (0..members).map(|i| format!("Member {i}")).collect(),
+        note: String::new(),
+    })
+}
+
+#[test]
+fn an_upheld_appeal_corrects_the_result_and_a_late_one_is_not_heard() {
+    let mut c = create(5);
+    c.conduct.appeal_deadline_minutes = 30;
+    let mut g = Given::created_with(c);
+    for i in 0..4 {
+        g = g.cmd(register(&format!("Player {:02}", i + 1), 2400 - 100 * i));
+    }
+    let g = g.paired(1, &[(1, 3), (4, 2)], None).cmd(sanction(
+        3,
+        SanctionKind::GameLost,
+        Some(1),
+        &[EvidenceKind::ObservedBreach],
+    ));
+    // Not a decision: refused.
+    assert!(g.when(appeal(5, "PairingRequested")).is_err());
+    let then = g.when(appeal(20, "SanctionImposed")).unwrap();
+    let [Event::AppealFiled(a)] = then.as_slice() else {
+        panic!("{then:?}")
+    };
+    assert!(a.admitted);
+    assert_eq!(a.deadline_unix_ms, 1_780_000_000_000 + 30 * 60_000);
+    let g = g
+        .cmd(appeal(20, "SanctionImposed"))
+        .cmd(appeal(45, "SanctionImposed"));
+    assert!(!g.state().appeals()[1].admitted);
+    // GR 10.2: an odd committee of three or more.
+    assert!(
+        g.when(decide(1, true, 2, None))
+            .unwrap_err()
+            .to_string()
+            .contains("odd")
+    );
+    // Upheld: the result the committee sets replaces the sanction's.
+    let then = g
+        .when(decide(1, true, 3, Some((1, 1, BoardResult::Draw))))
+        .unwrap();
+    let kinds: Vec<&str> = then.iter().map(|e| e.kind()).collect();
+    assert_eq!(kinds, ["AppealDecided", "ResultCorrected"]);
+    let g = g.cmd(decide(1, true, 3, Some((1, 1, BoardResult::Draw))));
+    assert!(matches!(
+        g.when(decide(1, false, 3, None)).unwrap_err(),
+        DomainError::AppealNotOpen { .. }
+    ));
+    // The late one is not heard.
+    let e = g.when(decide(2, false, 3, None)).unwrap_err();
+    assert!(e.to_string().contains("deadline"), "{e}");
+    assert!(matches!(
+        g.when(decide(3, false, 3, None)).unwrap_err(),
+        DomainError::UnknownAppeal { .. }
+    ));
 }

@@ -18,11 +18,11 @@ use arbiter_core::tournament::{
     Title, TournamentCreated, TournamentFinished, TournamentUpdated, Unpaired,
 };
 use arbiter_core::tournament::{
-    ComplaintFiled, ComplaintOutcome, Conduct, ConnectionChannel, ConnectionIncidentReported,
-    ConsentItem, DisconnectionOutcome, DisconnectionRuled, EventFormat, Evidence, EvidenceKind,
-    FairPlayConsentRecorded, IncidentReporter, IrregularityDecision, IrregularityKind,
-    IrregularityRecorded, ResultDiscrepancyDetected, ResultOverridden, SanctionImposed,
-    SanctionKind, TimeControlPeriod,
+    AppealDecided, AppealFiled, ComplaintFiled, ComplaintOutcome, Conduct, ConnectionChannel,
+    ConnectionIncidentReported, ConsentItem, DisconnectionOutcome, DisconnectionRuled, EventFormat,
+    Evidence, EvidenceKind, FairPlayConsentRecorded, IncidentReporter, IrregularityDecision,
+    IrregularityKind, IrregularityRecorded, ResultDiscrepancyDetected, ResultOverridden,
+    SanctionImposed, SanctionKind, TimeControlPeriod,
 };
 use arbiter_core::tournament::{GameSubmitted, PairingsForbidden, TeamRecorded, VirtualPointsSet};
 use arbiter_core::{PointSystem, ResultCode};
@@ -214,6 +214,7 @@ pub fn conduct_to_wire(c: &Conduct) -> Option<pb::Conduct> {
         regulations_version: c.regulations_version.clone(),
         reconnection_window_s: c.reconnection_window_s,
         vcs_red_card_after: c.vcs_red_card_after,
+        appeal_deadline_minutes: c.appeal_deadline_minutes,
     })
 }
 
@@ -238,6 +239,7 @@ pub fn conduct_from_wire(c: Option<&pb::Conduct>) -> Result<Conduct, ConvertErro
         regulations_version: c.regulations_version.clone(),
         reconnection_window_s: c.reconnection_window_s,
         vcs_red_card_after: c.vcs_red_card_after,
+        appeal_deadline_minutes: c.appeal_deadline_minutes,
     })
 }
 
@@ -812,6 +814,24 @@ pub fn event_to_wire(e: &Event) -> pb::Event {
             })
         }
         Event::SanctionImposed(s) => Kind::SanctionImposed(sanction_to_wire(s)),
+        Event::AppealFiled(a) => Kind::AppealFiled(pb::AppealFiled {
+            appeal: a.appeal,
+            appellant: a.appellant,
+            decision_version: a.decision_version,
+            decision_kind: a.decision_kind.clone(),
+            grounds: a.grounds.clone(),
+            deposit: a.deposit.clone(),
+            filed_at_unix_ms: a.filed_at_unix_ms,
+            deadline_unix_ms: a.deadline_unix_ms,
+            admitted: a.admitted,
+        }),
+        Event::AppealDecided(a) => Kind::AppealDecided(pb::AppealDecided {
+            appeal: a.appeal,
+            upheld: a.upheld,
+            deposit_returned: a.deposit_returned,
+            committee: a.committee.clone(),
+            note: a.note.clone(),
+        }),
         Event::ComplaintFiled(c) => Kind::ComplaintFiled(pb::ComplaintFiled {
             complaint: c.complaint,
             complainant: c.complainant,
@@ -1022,6 +1042,24 @@ pub fn event_from_wire(e: &pb::Event) -> Result<Option<Event>, ConvertError> {
             })
         }
         Kind::SanctionImposed(s) => Event::SanctionImposed(sanction_from_wire(s)?),
+        Kind::AppealFiled(a) => Event::AppealFiled(AppealFiled {
+            appeal: a.appeal,
+            appellant: a.appellant,
+            decision_version: a.decision_version,
+            decision_kind: a.decision_kind.clone(),
+            grounds: a.grounds.clone(),
+            deposit: a.deposit.clone(),
+            filed_at_unix_ms: a.filed_at_unix_ms,
+            deadline_unix_ms: a.deadline_unix_ms,
+            admitted: a.admitted,
+        }),
+        Kind::AppealDecided(a) => Event::AppealDecided(AppealDecided {
+            appeal: a.appeal,
+            upheld: a.upheld,
+            deposit_returned: a.deposit_returned,
+            committee: a.committee.clone(),
+            note: a.note.clone(),
+        }),
         Kind::ComplaintFiled(c) => Event::ComplaintFiled(ComplaintFiled {
             complaint: c.complaint,
             complainant: c.complainant,
@@ -1330,6 +1368,24 @@ mod tests {
             deadline_unix_ms: 1_780_050_000_000,
             outcome: ComplaintOutcome::Admitted,
             article: "E.04 Appendix I G.2".into(),
+        }));
+        round_trip(Event::AppealFiled(AppealFiled {
+            appeal: 1,
+            appellant: 3,
+            decision_version: 41,
+            decision_kind: "SanctionImposed".into(),
+            grounds: "the breach was the platform's".into(),
+            deposit: "50 EUR".into(),
+            filed_at_unix_ms: 1_780_000_000_000,
+            deadline_unix_ms: 1_780_001_800_000,
+            admitted: true,
+        }));
+        round_trip(Event::AppealDecided(AppealDecided {
+            appeal: 1,
+            upheld: true,
+            deposit_returned: true,
+            committee: vec!["A".into(), "B".into(), "C".into()],
+            note: String::new(),
         }));
         round_trip(Event::SanctionImposed(SanctionImposed {
             player_id: 3,

@@ -572,3 +572,118 @@ impl Decider<'_> {
         })])
     }
 }
+
+// --- appeals (E.04 9.14, 17.11; Laws 11.10; GR 10) ---------------------------------------------
+
+impl Decider<'_> {
+    pub(super) fn file_appeal(&self, c: &FileAppeal) -> Result<Vec<Event>, DomainError> {
+        use crate::tournament::discipline::APPEALABLE;
+        self.entry(c.appellant)?;
+        if !APPEALABLE.contains(&c.decision_kind.as_str()) {
+            return Err(DomainError::invalid(
+                "decision_version",
+                format!(
+                    "version {} is a {}, not an arbiter's decision that can be appealed ({})",
+                    c.decision_version,
+                    if c.decision_kind.is_empty() {
+                        "missing event"
+                    } else {
+                        &c.decision_kind
+                    },
+                    APPEALABLE.join(", ")
+                ),
+            ));
+        }
+        let minutes = self.t.conduct.appeal_deadline_minutes;
+        let deadline = if minutes == 0 {
+            0
+        } else {
+            c.decision_at_unix_ms + i64::from(minutes) * 60_000
+        };
+        Ok(vec![Event::AppealFiled(AppealFiled {
+            appeal: self.s.appeals().len() as u32 + 1,
+            appellant: c.appellant,
+            decision_version: c.decision_version,
+            decision_kind: c.decision_kind.clone(),
+            grounds: text("grounds", &c.grounds, true)?,
+            deposit: line("deposit", &c.deposit, false)?,
+            filed_at_unix_ms: c.filed_at_unix_ms,
+            deadline_unix_ms: deadline,
+            admitted: deadline == 0 || c.filed_at_unix_ms <= deadline,
+        })])
+    }
+
+    pub(super) fn decide_appeal(&self, c: &DecideAppeal) -> Result<Vec<Event>, DomainError> {
+        let appeals = self.s.appeals();
+        let Some(a) = c
+            .appeal
+            .checked_sub(1)
+            .and_then(|k| appeals.get(k as usize))
+        else {
+            return Err(DomainError::UnknownAppeal {
+                appeal: c.appeal,
+                appeals: appeals.len() as u32,
+            });
+        };
+        let closed = |reason: &str| DomainError::AppealNotOpen {
+            appeal: c.appeal,
+            reason: reason.to_string(),
+        };
+        if !a.admitted {
+            return Err(closed(
+                "it was received after the announced deadline (GR 10.3)",
+            ));
+        }
+        if self.s.appeal_decision(c.appeal).is_some() {
+            return Err(closed("it is already decided"));
+        }
+        // GR 10.2: an odd number of voting members, the chair and at least two others.
+        let committee: Vec<String> = c
+            .committee
+            .iter()
+            .enumerate()
+            .map(|(i, m)| line(&format!("committee[{i}]"), m, true))
+            .collect::<Result<_, _>>()?;
+        if committee.len() < 3 || committee.len() % 2 == 0 || committee.len() > 15 {
+            return Err(DomainError::invalid(
+                "committee",
+                format!(
+                    "{} members: the appeals committee sits with an odd number, at least three \
+                     (GR 10.2)",
+                    committee.len()
+                ),
+            ));
+        }
+        if c.new_result.is_some() && !c.upheld {
+            return Err(DomainError::invalid(
+                "new_result",
+                "a rejected appeal changes no result",
+            ));
+        }
+        let note = text("note", &c.note, false)?;
+        let mut events = vec![Event::AppealDecided(AppealDecided {
+            appeal: c.appeal,
+            upheld: c.upheld,
+            deposit_returned: c.deposit_returned,
+            committee,
+            note,
+        })];
+        if let Some((round, board, result)) = c.new_result {
+            let reason = format!("appeal {} upheld (GR 10)", c.appeal);
+            events.extend(match self.board(round, board)? {
+                None => self.record_result(&RecordResult {
+                    round,
+                    board,
+                    result,
+                })?,
+                Some(_) => self.correct_result(&CorrectResult {
+                    round,
+                    board,
+                    result,
+                    reason,
+                })?,
+            });
+        }
+        Ok(events)
+    }
+}
