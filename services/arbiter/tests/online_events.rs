@@ -865,6 +865,42 @@ async fn scenarios_1_to_4_disconnections_over_grpc() {
         assert_eq!(&k[before..], want, "{id}");
     }
 
+    // The arbiter's record lists them in log order; it is not a public read.
+    let record =
+        c.rd.arbiter_record(rd::GetTournamentRequest {
+            tournament: tref(tid),
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    let listed: Vec<&str> = kinds(&record.events).into_iter().map(|(_, k)| k).collect();
+    assert_eq!(
+        listed,
+        [
+            "ConnectionIncidentReported",
+            "DisconnectionRuled",
+            "ConnectionIncidentReported",
+            "DisconnectionRuled",
+            "ConnectionIncidentReported",
+            "SanctionImposed",
+            "ConnectionIncidentReported",
+            "SanctionImposed",
+        ]
+    );
+    let mut public =
+        arbiter_proto::round_director::v1::round_director_client::RoundDirectorClient::connect(
+            server.grpc.clone(),
+        )
+        .await
+        .unwrap();
+    let e = public
+        .arbiter_record(rd::GetTournamentRequest {
+            tournament: tref(tid),
+        })
+        .await
+        .unwrap_err();
+    assert_eq!(e.code(), Code::Unauthenticated, "{e:?}");
+
     // 4: a hybrid event's venue loses its internet at move 12; the venue's technical arbiter
     // reports it and the chief arbiter resumes from the stored position and clocks.
     let tid = "hybrid-dc";

@@ -663,6 +663,57 @@ impl RoundDirector for RoundDirectorService {
         Ok(Response::new(tournament_state(&t.tournament_id, &f)))
     }
 
+    async fn arbiter_record(
+        &self,
+        request: Request<api::GetTournamentRequest>,
+    ) -> Result<Response<api::ArbiterRecordResponse>, Status> {
+        use arbiter_proto::events::v1::event::Kind;
+        let caller = principal(&request)?;
+        let t = request.into_inner().tournament.unwrap_or_default();
+        caller.authorize("ArbiterRecord", t.tournament_id.trim())?;
+        let stream = stream_of(&t.tournament_id)?;
+        let stored = self
+            .store
+            .log()
+            .read(&stream, 1)
+            .await
+            .map_err(|e| status::log_status(&e))?;
+        if stored.is_empty() {
+            return Err(unknown_tournament(&t.tournament_id));
+        }
+        let last = stored.last().map_or(0, |e| e.version);
+        let version = if t.as_of_version == 0 {
+            last
+        } else {
+            t.as_of_version.min(last)
+        };
+        let events = stored
+            .iter()
+            .filter(|e| t.as_of_version == 0 || e.version <= t.as_of_version)
+            .filter_map(|e| e.to_envelope().ok())
+            .filter(|env| {
+                matches!(
+                    env.payload.as_ref().and_then(|p| p.kind.as_ref()),
+                    Some(
+                        Kind::ResultDiscrepancyDetected(_)
+                            | Kind::ResultOverridden(_)
+                            | Kind::IrregularityRecorded(_)
+                            | Kind::SanctionImposed(_)
+                            | Kind::ConnectionIncidentReported(_)
+                            | Kind::DisconnectionRuled(_)
+                            | Kind::AppealFiled(_)
+                            | Kind::AppealDecided(_)
+                    )
+                )
+            })
+            .collect();
+        Ok(Response::new(api::ArbiterRecordResponse {
+            tournament_id: t.tournament_id,
+            version,
+            events,
+        }))
+    }
+
     async fn get_schedule(
         &self,
         request: Request<api::GetTournamentRequest>,

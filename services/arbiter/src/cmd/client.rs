@@ -597,6 +597,9 @@ pub enum ClientCommand {
         #[command(flatten)]
         as_of: AsOf,
     },
+    /// 8. The arbiter's record: platform discrepancies and overrides, irregularities,
+    ///    sanctions, connection incidents and rulings, appeals, with their stream versions.
+    Record { tournament: String },
     /// 8. Close a round (every result in).
     Close { tournament: String, round: u32 },
     /// 9. Finish the tournament.
@@ -2005,6 +2008,97 @@ async fn client(a: ClientArgs) -> Result<(), Exit> {
                 .map_err(|s| status_exit("correct", &s))?
                 .into_inner();
             print_result("result corrected", &r);
+        }
+        ClientCommand::Record { tournament } => {
+            use pb::event::Kind;
+            let r = c
+                .director
+                .arbiter_record(rd::GetTournamentRequest {
+                    tournament: Clients::tref(&tournament),
+                })
+                .await
+                .map_err(|s| status_exit("record", &s))?
+                .into_inner();
+            println!(
+                "Arbiter's record of {} (version {}): {} entries",
+                r.tournament_id,
+                r.version,
+                r.events.len()
+            );
+            for e in &r.events {
+                let Some(kind) = e.payload.as_ref().and_then(|p| p.kind.as_ref()) else {
+                    continue;
+                };
+                let line = match kind {
+                    Kind::ResultDiscrepancyDetected(d) => format!(
+                        "round {} board {}: platform {} vs the Laws {} ({}, {})",
+                        d.round, d.board, d.platform_result, d.laws_result, d.reason, d.article
+                    ),
+                    Kind::ResultOverridden(o) => format!(
+                        "round {} board {}: platform's {} overridden ({}; {})",
+                        o.round, o.board, o.platform_result, o.reason, o.article
+                    ),
+                    Kind::IrregularityRecorded(i) => format!(
+                        "round {} board {}: {:?} after {} half-moves: {:?} ({})",
+                        i.round,
+                        i.board,
+                        pb::IrregularityKind::try_from(i.kind).unwrap_or_default(),
+                        i.plies,
+                        pb::IrregularityDecision::try_from(i.decision).unwrap_or_default(),
+                        i.article
+                    ),
+                    Kind::SanctionImposed(s) => format!(
+                        "player {}: {:?} ({}), {} item(s) of evidence",
+                        s.player_id,
+                        pb::SanctionKind::try_from(s.kind).unwrap_or_default(),
+                        s.article,
+                        s.evidence.len()
+                    ),
+                    Kind::ConnectionIncidentReported(i) => format!(
+                        "incident {}: round {} board {} player {} lost {:?}, {} s on his clock, {}",
+                        i.incident,
+                        i.round,
+                        i.board,
+                        i.player_id,
+                        pb::ConnectionChannel::try_from(i.channel).unwrap_or_default(),
+                        i.clock_at_disconnect_ms / 1000,
+                        if i.reconnected_at_unix_ms == 0 {
+                            "not back".to_string()
+                        } else {
+                            format!(
+                                "back after {} s",
+                                (i.reconnected_at_unix_ms - i.disconnected_at_unix_ms) / 1000
+                            )
+                        }
+                    ),
+                    Kind::DisconnectionRuled(r) => format!(
+                        "incident {} ruled {:?} ({})",
+                        r.incident,
+                        pb::DisconnectionOutcome::try_from(r.outcome).unwrap_or_default(),
+                        r.article
+                    ),
+                    Kind::AppealFiled(a) => format!(
+                        "appeal {} by player {} against version {} ({}): {}",
+                        a.appeal,
+                        a.appellant,
+                        a.decision_version,
+                        a.decision_kind,
+                        if a.admitted {
+                            "admitted"
+                        } else {
+                            "after the deadline"
+                        }
+                    ),
+                    Kind::AppealDecided(a) => format!(
+                        "appeal {} {} by {}",
+                        a.appeal,
+                        if a.upheld { "upheld" } else { "rejected" },
+                        a.committee.join(", ")
+                    ),
+                    other => format!("{other:?}"),
+                };
+                println!("{:>6}  {line}", e.sequence);
+            }
         }
         ClientCommand::Complain {
             tournament,
