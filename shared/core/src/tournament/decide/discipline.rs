@@ -77,19 +77,7 @@ impl Decider<'_> {
                 };
                 let result = BoardResult::ArbiterDecision { white, black };
                 let reason = format!("sanction: game lost ({article})");
-                effects = match self.board(round, board)? {
-                    None => self.record_result(&RecordResult {
-                        round,
-                        board,
-                        result,
-                    })?,
-                    Some(_) => self.correct_result(&CorrectResult {
-                        round,
-                        board,
-                        result,
-                        reason,
-                    })?,
-                };
+                effects = self.set_result(round, board, result, reason)?;
             }
             SanctionKind::ExclusionFromRounds => {
                 if c.rounds.is_empty() {
@@ -320,6 +308,30 @@ impl Decider<'_> {
             })?);
         }
         Ok(events)
+    }
+
+    /// A decision's result for a board: recorded, or a correction (with `reason`) of the one
+    /// recorded, with its C.04.2 D.8 effect.
+    fn set_result(
+        &self,
+        round: u32,
+        board: u32,
+        result: BoardResult,
+        reason: String,
+    ) -> Result<Vec<Event>, DomainError> {
+        match self.board(round, board)? {
+            None => self.record_result(&RecordResult {
+                round,
+                board,
+                result,
+            }),
+            Some(_) => self.correct_result(&CorrectResult {
+                round,
+                board,
+                result,
+                reason,
+            }),
+        }
     }
 
     /// The board `board` of `round` and whether `player` has White on it.
@@ -644,7 +656,7 @@ impl Decider<'_> {
             .enumerate()
             .map(|(i, m)| line(&format!("committee[{i}]"), m, true))
             .collect::<Result<_, _>>()?;
-        if committee.len() < 3 || committee.len() % 2 == 0 || committee.len() > 15 {
+        if committee.len() < 3 || committee.len().is_multiple_of(2) || committee.len() > 15 {
             return Err(DomainError::invalid(
                 "committee",
                 format!(
@@ -670,19 +682,7 @@ impl Decider<'_> {
         })];
         if let Some((round, board, result)) = c.new_result {
             let reason = format!("appeal {} upheld (GR 10)", c.appeal);
-            events.extend(match self.board(round, board)? {
-                None => self.record_result(&RecordResult {
-                    round,
-                    board,
-                    result,
-                })?,
-                Some(_) => self.correct_result(&CorrectResult {
-                    round,
-                    board,
-                    result,
-                    reason,
-                })?,
-            });
+            events.extend(self.set_result(round, board, result, reason)?);
         }
         Ok(events)
     }
