@@ -921,7 +921,32 @@ async fn scenarios_1_to_4_disconnections_over_grpc() {
     );
     report.incident.as_mut().unwrap().reported_by =
         pb::IncidentReporter::LocalTechnicalArbiter as i32;
-    c.rd.report_connection_incident(report).await.unwrap();
+    // The venue's technical arbiter reports with his own token; he may not rule.
+    let lta = token::issue(
+        &token::auth().keys,
+        "lta-venue-2",
+        Role::LocalTechnicalArbiter,
+        &[tid],
+        None,
+        3600,
+    );
+    let mut as_lta =
+        arbiter_proto::round_director::v1::round_director_client::RoundDirectorClient::new(authed(
+            &server.grpc,
+            &lta,
+        ));
+    as_lta.report_connection_incident(report).await.unwrap();
+    let e = as_lta
+        .rule_on_disconnection(ruling(
+            tid,
+            "lta-rules",
+            1,
+            pb::DisconnectionOutcome::RestartSameTimeControl,
+            "",
+        ))
+        .await
+        .unwrap_err();
+    assert_eq!(e.code(), Code::PermissionDenied, "{e:?}");
     let fen = "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 12";
     let mut resume = ruling(
         tid,

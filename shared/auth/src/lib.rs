@@ -44,6 +44,12 @@ pub enum Role {
     /// An online platform: posts the games played on it (E.04 3.7, 20.1) to the tournaments
     /// of the token; nothing else.
     Platform,
+    /// A hybrid venue's local chief arbiter (E.04 16.8, 18.5-18.7): records the venue's
+    /// irregularities and connection incidents; rulings and sanctions are the chief arbiter's.
+    LocalChiefArbiter,
+    /// A hybrid venue's local technical arbiter (E.04 18.8-18.9): reports connection
+    /// incidents; nothing else.
+    LocalTechnicalArbiter,
     /// No token: reads only.
     Public,
 }
@@ -57,6 +63,8 @@ impl Role {
             Role::Player => "player",
             Role::FairPlayOfficer => "fair-play-officer",
             Role::Platform => "platform",
+            Role::LocalChiefArbiter => "local-chief-arbiter",
+            Role::LocalTechnicalArbiter => "local-technical-arbiter",
             Role::Public => "public",
         }
     }
@@ -132,6 +140,11 @@ pub const FAIR_PLAY_CALLS: &[&str] = &["GetScreening", "RunFullTest"];
 /// Calls a platform may make on the tournaments of its token: posting the games played on it.
 /// Their results stay proposals the arbiter confirms or overrides.
 pub const PLATFORM_CALLS: &[&str] = &["SubmitGame", "SubmitGames"];
+
+/// Calls of a hybrid venue's arbiters (E.04 18.5-18.9): the technical arbiter reports
+/// connection incidents; the local chief arbiter also records irregularities.
+pub const LTA_CALLS: &[&str] = &["ReportConnectionIncident"];
+pub const LCA_CALLS: &[&str] = &["ReportConnectionIncident", "RecordIrregularity"];
 
 /// Player commands: the player himself may send them, for his own entry.
 const PLAYER_OWN: &[&str] = &[
@@ -223,6 +236,26 @@ impl Principal {
                 self.subject,
                 self.scope()
             ))),
+            Role::LocalChiefArbiter | Role::LocalTechnicalArbiter => {
+                let calls = if self.role == Role::LocalChiefArbiter {
+                    LCA_CALLS
+                } else {
+                    LTA_CALLS
+                };
+                if calls.contains(&command) && self.covers(tournament) {
+                    Ok(Grant::Full)
+                } else {
+                    Err(Status::permission_denied(format!(
+                        "{command} on tournament {tournament:?}: a {} token may only call {} \
+                         on the tournaments of the token (E.04 18.5-18.9); rulings, results \
+                         and sanctions are the chief arbiter's; the token of {:?} is for {}",
+                        self.role,
+                        calls.join(", "),
+                        self.subject,
+                        self.scope()
+                    )))
+                }
+            }
             Role::Player if !self.covers(tournament) => Err(needs_arbiter()),
             Role::Player => match command {
                 "RegisterPlayer" | "EnterLate" => Err(Status::permission_denied(format!(
@@ -308,6 +341,39 @@ mod tests {
         );
         assert_eq!(
             code(p(Role::FairPlayOfficer, &["*"], None).authorize("CorrectResult", "t")),
+            Err(PermissionDenied)
+        );
+        // Venue arbiters (E.04 18.5-18.9): the technical one reports incidents only; the
+        // local chief one also records irregularities; neither rules nor sanctions.
+        let lta = p(Role::LocalTechnicalArbiter, &["t"], None);
+        assert_eq!(
+            code(lta.authorize("ReportConnectionIncident", "t")),
+            Ok(Grant::Full)
+        );
+        assert_eq!(
+            code(lta.authorize("ReportConnectionIncident", "u")),
+            Err(PermissionDenied)
+        );
+        assert_eq!(
+            code(lta.authorize("RecordIrregularity", "t")),
+            Err(PermissionDenied)
+        );
+        let lca = p(Role::LocalChiefArbiter, &["t"], None);
+        assert_eq!(
+            code(lca.authorize("RecordIrregularity", "t")),
+            Ok(Grant::Full)
+        );
+        for call in ["RuleOnDisconnection", "ImposeSanction", "RecordResult"] {
+            assert_eq!(
+                code(lca.authorize(call, "t")),
+                Err(PermissionDenied),
+                "{call}"
+            );
+        }
+        let platform = p(Role::Platform, &["t"], None);
+        assert_eq!(code(platform.authorize("SubmitGame", "t")), Ok(Grant::Full));
+        assert_eq!(
+            code(platform.authorize("RecordResult", "t")),
             Err(PermissionDenied)
         );
         assert_eq!(

@@ -184,6 +184,8 @@ pub enum RoleArg {
     Player,
     FairPlayOfficer,
     Platform,
+    LocalChiefArbiter,
+    LocalTechnicalArbiter,
 }
 
 #[derive(clap::Subcommand, Debug)]
@@ -268,6 +270,8 @@ fn token(a: TokenArgs) -> Result<(), Exit> {
                 RoleArg::Player => Role::Player,
                 RoleArg::FairPlayOfficer => Role::FairPlayOfficer,
                 RoleArg::Platform => Role::Platform,
+                RoleArg::LocalChiefArbiter => Role::LocalChiefArbiter,
+                RoleArg::LocalTechnicalArbiter => Role::LocalTechnicalArbiter,
             };
             if role != Role::Admin && tournaments.is_empty() {
                 return Err(Exit::Invalid(format!(
