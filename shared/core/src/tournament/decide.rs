@@ -1631,16 +1631,13 @@ impl Decider<'_> {
         if let Some(result) = recorded {
             use super::types::BoardResult as R;
             let expected = match result {
-                R::WhiteWins | R::WhiteWinsUnrated => Some("1-0"),
-                R::BlackWins | R::BlackWinsUnrated => Some("0-1"),
-                R::Draw | R::DrawUnrated => Some("1/2-1/2"),
                 R::WhiteWinsForfeit | R::BlackWinsForfeit | R::DoubleForfeit => {
                     return Err(mismatch(format!(
                         "the recorded result is the forfeit {result}: no game was played"
                     )));
                 }
                 // An arbiter's decision (Laws 12.9) may differ from the score's own ending.
-                R::ArbiterDecision { .. } => None,
+                played => played.pgn(),
             };
             if let Some(expected) = expected
                 && c.result.trim() != expected
@@ -1697,23 +1694,17 @@ impl Decider<'_> {
                 board: c.board,
             });
         };
-        use super::types::BoardResult as R;
-        let as_pgn = match c.result {
-            R::WhiteWins | R::WhiteWinsUnrated => "1-0",
-            R::BlackWins | R::BlackWinsUnrated => "0-1",
-            R::Draw | R::DrawUnrated => "1/2-1/2",
-            // Forfeits and per-player decisions are RecordResult's (a decision with each
-            // player's code may differ from the moves already).
-            _ => {
-                return Err(DomainError::invalid(
-                    "result",
-                    format!(
-                        "{} is not a played result; record a forfeit or an arbiter's decision \
-                         with RecordResult",
-                        c.result
-                    ),
-                ));
-            }
+        // Forfeits and per-player decisions are RecordResult's (a decision with each player's
+        // code may differ from the moves already).
+        let Some(as_pgn) = c.result.pgn() else {
+            return Err(DomainError::invalid(
+                "result",
+                format!(
+                    "{} is not a played result; record a forfeit or an arbiter's decision with \
+                     RecordResult",
+                    c.result
+                ),
+            ));
         };
         if as_pgn == platform {
             return Err(DomainError::invalid(
@@ -1848,9 +1839,7 @@ impl Decider<'_> {
                  the game's result, or an arbiter's decision with each player's code"
                     .to_string()
             }
-            R::WhiteWins | R::WhiteWinsUnrated if game == "1-0" => return Ok(()),
-            R::BlackWins | R::BlackWinsUnrated if game == "0-1" => return Ok(()),
-            R::Draw | R::DrawUnrated if game == "1/2-1/2" => return Ok(()),
+            played if played.pgn() == Some(game) => return Ok(()),
             _ if self.t.conduct.format.is_online() => "the platform's result is the score's: \
                 confirm it by recording it, or override it with OverridePlatformResult and a \
                 reason (E.04 9.14, 15.3-15.4)"

@@ -441,6 +441,17 @@ impl BoardResult {
         }
     }
 
+    /// The result a game's score ends with ("1-0", "0-1", "1/2-1/2") for a played result;
+    /// `None` for a forfeit (no game) and an arbiter's decision (which may differ from it).
+    pub fn pgn(self) -> Option<&'static str> {
+        match self {
+            BoardResult::WhiteWins | BoardResult::WhiteWinsUnrated => Some("1-0"),
+            BoardResult::BlackWins | BoardResult::BlackWinsUnrated => Some("0-1"),
+            BoardResult::Draw | BoardResult::DrawUnrated => Some("1/2-1/2"),
+            _ => None,
+        }
+    }
+
     /// The code of one colour's line.
     pub fn code_for(self, color: Color) -> ResultCode {
         let (w, b) = self.codes();
