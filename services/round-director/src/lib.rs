@@ -77,10 +77,21 @@ impl RoundDirectorService {
         &self,
         caller: &Principal,
         request: &impl store::CommandRequest,
-        build: impl FnMut(&Folded) -> Result<Command, Status>,
+        mut build: impl FnMut(&Folded) -> Result<Command, Status>,
+    ) -> Result<Response<CommandResult>, Status> {
+        self.run_in(caller, request, |f, _| build(f)).await
+    }
+
+    /// As [`Self::run`], the command built with the request's context too (the caller's grant:
+    /// a player's own requests name only his entry).
+    async fn run_in(
+        &self,
+        caller: &Principal,
+        request: &impl store::CommandRequest,
+        mut build: impl FnMut(&Folded, &CommandContext) -> Result<Command, Status>,
     ) -> Result<Response<CommandResult>, Status> {
         let ctx = CommandContext::for_request(caller, request)?;
-        let outcome = self.store.execute(&ctx, build).await?;
+        let outcome = self.store.execute(&ctx, |f| build(f, &ctx)).await?;
         if let Some(signer) = &self.signer {
             heads::sign_heads(
                 self.store.log(),
@@ -380,22 +391,21 @@ impl RoundDirector for RoundDirectorService {
     ) -> Result<Response<CommandResult>, Status> {
         let caller = principal(&request)?;
         let r = request.into_inner();
-        let tid = r
-            .header
-            .as_ref()
-            .map(|h| h.tournament_id.clone())
-            .unwrap_or_default();
-        let expected = r.header.as_ref().and_then(|h| h.expected_version);
-        self.run(&caller, &r, |f| {
+        self.run_in(&caller, &r, |f, ctx| {
             let wire = r
                 .sanction
                 .as_ref()
                 .ok_or_else(|| Status::invalid_argument("sanction: missing"))?;
             let s = arbiter_proto::convert::sanction_from_wire(wire)
                 .map_err(|e| convert_status("sanction", &e))?;
-            let who = PlayerRef::new(r.entry, s.player_id, r.numbering_version, expected);
+            let who = PlayerRef::new(
+                r.entry,
+                s.player_id,
+                r.numbering_version,
+                ctx.expected_version,
+            );
             Ok(Command::ImposeSanction(ImposeSanction {
-                player: players::resolve_in(&tid, f, "player", who)?,
+                player: players::resolve_in(&ctx.tournament_id, f, "player", who)?,
                 kind: s.kind,
                 round: (s.round != 0).then_some(s.round),
                 rounds: s.rounds,
@@ -522,19 +532,21 @@ impl RoundDirector for RoundDirectorService {
         let filed_at_unix_ms = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_millis() as i64);
-        let tid = header.tournament_id.clone();
-        let who = PlayerRef::new(
-            r.entry,
-            r.player_id,
-            r.numbering_version,
-            header.expected_version,
-        );
-        let grant = caller
-            .authorize("FileAppeal", tid.trim())
-            .unwrap_or(arbiter_auth::Grant::Full);
-        self.run(&caller, &r, |f| {
+        self.run_in(&caller, &r, |f, ctx| {
+            let who = PlayerRef::new(
+                r.entry,
+                r.player_id,
+                r.numbering_version,
+                ctx.expected_version,
+            );
             Ok(Command::FileAppeal(FileAppeal {
-                appellant: players::resolve_granted(&tid, f, "appellant", who, grant)?,
+                appellant: players::resolve_granted(
+                    &ctx.tournament_id,
+                    f,
+                    "appellant",
+                    who,
+                    ctx.grant,
+                )?,
                 decision_version: r.decision_version,
                 decision_kind: decision_kind.clone(),
                 decision_at_unix_ms,
