@@ -1819,7 +1819,8 @@ async fn client(a: ClientArgs) -> Result<(), Exit> {
                 }
             };
             let clock_ms = duration_s(&clock, "--clock").map_err(Exit::Invalid)? * 1000;
-            // The server's clock is not the client's business: times are relative to now.
+            // The reporter's own times (E.04 11: the platform records them): he disconnected now
+            // and came back --away later.
             let now = std::time::SystemTime::now()
                 .duration_since(std::time::UNIX_EPOCH)
                 .map_or(0, |d| d.as_millis() as i64);
