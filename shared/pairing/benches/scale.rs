@@ -5,14 +5,18 @@
 //! ```text
 //! cargo bench -p arbiter-pairing --bench scale -- [--max-players N] [--sizes 100,1000]
 //!     [--rounds 1,5,9] [--rules dutch-2017,dutch-2025] [--reps K] [--timeout SECONDS]
+//!     [--profile]
 //! ```
+//!
+//! `--profile` also pairs each case once more with the engine's solves recorded by step
+//! ([`arbiter_pairing::profile`]) and prints, after the table, where the time went.
 //!
 //! Each case runs in its own child process, so that its peak memory (VmHWM) is its own and a
 //! case over the time limit can be stopped. The history before the paired round is played
 //! with the simulation's greedy pairer (the engine itself would take longer than the case).
 
 use arbiter_pairing::simulate::{Pairer, Simulation};
-use arbiter_pairing::{RuleSet, pair};
+use arbiter_pairing::{RuleSet, pair, profile};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::process::{Command, Stdio};
@@ -69,6 +73,20 @@ fn run_case(n: u32, round: u32, rule_set: RuleSet, reps: usize) {
         times[times.len() / 2].as_secs_f64() * 1e3,
         peak_kib()
     );
+    if std::env::var_os("ARBITER_SCALE_PROFILE").is_some() {
+        let (_, prof) = profile::record(|| pair(&input).expect("the round pairs"));
+        for (step, c) in &prof.steps {
+            println!(
+                "| {step} | {} ({} from scratch) | {:.0} ms | {} | {} | {} |",
+                c.solves,
+                c.from_scratch,
+                c.time.as_secs_f64() * 1e3,
+                c.scans,
+                c.dual_steps,
+                c.blossoms
+            );
+        }
+    }
 }
 
 struct Options {
@@ -77,6 +95,7 @@ struct Options {
     rules: Vec<RuleSet>,
     reps: Option<usize>,
     timeout: Duration,
+    profile: bool,
 }
 
 fn list<T: std::str::FromStr>(flag: &str, v: Option<String>) -> Vec<T> {
@@ -97,6 +116,7 @@ fn options() -> Options {
         rules: vec![RuleSet::Dutch2017, RuleSet::Dutch2025],
         reps: None,
         timeout: Duration::from_secs(300),
+        profile: false,
     };
     let mut max_players = u32::MAX;
     let mut args = std::env::args().skip(1);
@@ -108,11 +128,12 @@ fn options() -> Options {
             "--rules" => o.rules = list(&a, args.next()),
             "--reps" => o.reps = Some(list::<usize>(&a, args.next())[0]),
             "--timeout" => o.timeout = Duration::from_secs(list::<u64>(&a, args.next())[0]),
+            "--profile" => o.profile = true,
             // cargo bench passes --bench.
             "--bench" => {}
             _ => panic!(
                 "unknown argument {a:?}: expected --max-players, --sizes, --rounds, --rules, \
-                 --reps or --timeout"
+                 --reps, --timeout or --profile"
             ),
         }
     }
@@ -127,21 +148,29 @@ fn options() -> Options {
 }
 
 enum Outcome {
-    Done { ms: f64, boards: u64, kib: u64 },
+    Done {
+        ms: f64,
+        boards: u64,
+        kib: u64,
+        /// Table rows of the solves by step (with `--profile`).
+        profile: Vec<String>,
+    },
     TimedOut,
     Failed(String),
 }
 
-fn spawn_case(n: u32, round: u32, rule_set: RuleSet, reps: usize, timeout: Duration) -> Outcome {
+fn spawn_case(n: u32, round: u32, rule_set: RuleSet, reps: usize, o: &Options) -> Outcome {
     let exe = std::env::current_exe().expect("own path");
-    let mut child = Command::new(exe)
-        .env(
-            "ARBITER_SCALE_CASE",
-            format!("{n}:{round}:{rule_set}:{reps}"),
-        )
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("child bench");
+    let mut cmd = Command::new(exe);
+    cmd.env(
+        "ARBITER_SCALE_CASE",
+        format!("{n}:{round}:{rule_set}:{reps}"),
+    );
+    if o.profile {
+        cmd.env("ARBITER_SCALE_PROFILE", "1");
+    }
+    let timeout = o.timeout;
+    let mut child = cmd.stdout(Stdio::piped()).spawn().expect("child bench");
     let t0 = Instant::now();
     loop {
         if let Some(status) = child.try_wait().expect("child status") {
@@ -156,11 +185,17 @@ fn spawn_case(n: u32, round: u32, rule_set: RuleSet, reps: usize, timeout: Durat
             if !status.success() {
                 return Outcome::Failed(format!("{status}"));
             }
-            let f: Vec<&str> = out.split_whitespace().collect();
+            let mut lines = out.lines();
+            let f: Vec<&str> = lines
+                .next()
+                .unwrap_or_default()
+                .split_whitespace()
+                .collect();
             return Outcome::Done {
                 ms: f[0].parse().expect("time"),
                 boards: f[1].parse().expect("boards"),
                 kib: f[2].parse().expect("peak"),
+                profile: lines.map(str::to_string).collect(),
             };
         }
         if t0.elapsed() > timeout {
@@ -193,6 +228,7 @@ fn main() {
             .collect::<Vec<_>>()
             .join(" ")
     );
+    let mut profiles = Vec::new();
     println!("| rule set | round | players | boards | median | peak RSS | growth exponent |");
     println!("|---|---|---|---|---|---|---|");
     for &rule_set in &o.rules {
@@ -200,8 +236,14 @@ fn main() {
             let mut prev: Option<(u32, f64)> = None;
             for &n in &o.sizes {
                 let reps = o.reps.unwrap_or(if n <= 1000 { 5 } else { 1 });
-                let line = match spawn_case(n, round, rule_set, reps, o.timeout) {
-                    Outcome::Done { ms, boards, kib } => {
+                let line = match spawn_case(n, round, rule_set, reps, &o) {
+                    Outcome::Done {
+                        ms,
+                        boards,
+                        kib,
+                        profile,
+                    } => {
+                        profiles.push((format!("{rule_set}, round {round}, {n} players"), profile));
                         let growth = prev
                             .filter(|&(pn, pms)| pn < n && pms > 0.5)
                             .map(|(pn, pms)| {
@@ -231,6 +273,20 @@ fn main() {
                     }
                 };
                 println!("| {rule_set} | {round} | {n} {line}");
+            }
+        }
+    }
+    if o.profile {
+        println!();
+        println!("Where the time goes: the matcher's solves by step of the engine.");
+        for (case, rows) in profiles {
+            println!();
+            println!("{case}:");
+            println!();
+            println!("| step | solves | time | row scans | dual steps | blossoms |");
+            println!("|---|---|---|---|---|---|");
+            for r in rows {
+                println!("{r}");
             }
         }
     }

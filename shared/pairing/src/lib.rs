@@ -24,6 +24,7 @@ mod dutch;
 mod explain;
 mod input;
 mod lim;
+pub mod profile;
 mod record;
 pub mod simulate;
 mod state;

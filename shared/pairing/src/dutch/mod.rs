@@ -45,7 +45,7 @@ where
         self.0.set_weight(u, v, arbiter_matching::Wide(w.0));
     }
     fn solve(&mut self) {
-        self.0.solve();
+        crate::profile::solve(&mut self.0);
         tracing::trace!(vertices = self.0.len(), stats = ?self.0.last_solve_stats(), "matching solved");
     }
     fn mate(&self, v: usize) -> Option<usize> {

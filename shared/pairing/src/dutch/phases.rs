@@ -126,6 +126,7 @@ impl<const N: usize> Phases<'_, N> {
             x
         };
         let set = |g: &mut G, p: usize, o: usize, w: Acc<N>| g.set(v[p], v[o], w);
+        crate::profile::step("bracket: first solve");
         g.solve();
 
         // A. Which moved-down players are paired: the highest scores first (fixed by the
@@ -161,6 +162,7 @@ impl<const N: usize> Phases<'_, N> {
                         set(g, p, o, with(&w, 1));
                     }
                 }
+                crate::profile::step("A: which moved-down players");
                 g.solve();
             }
             if resident(g, p) {
@@ -197,6 +199,7 @@ impl<const N: usize> Phases<'_, N> {
             // Already with the highest-ranked candidate: the bonuses raise the current
             // matching at least as much as any other, so it stays optimal.
             if mate(g, p) != best {
+                crate::profile::step("B: their opponents");
                 g.solve();
             }
             let q =
@@ -240,6 +243,7 @@ impl<const N: usize> Phases<'_, N> {
                     set(g, p, o, computer(base, p, o, prem));
                 }
             }
+            crate::profile::step("C: fewest exchanges");
             g.solve();
         }
         let exchanges = remainder[..rpairs]
@@ -261,6 +265,7 @@ impl<const N: usize> Phases<'_, N> {
                         set(g, x, o, w);
                     }
                 }
+                crate::profile::step("D: S1 players to S2");
                 g.solve();
             }
             let exchange = !upper(g, x);
@@ -288,6 +293,7 @@ impl<const N: usize> Phases<'_, N> {
                         set(g, x, o, with(&w, 1));
                     }
                 }
+                crate::profile::step("E: S2 players to S1");
                 g.solve();
             }
             if upper(g, x) {
@@ -342,6 +348,7 @@ impl<const N: usize> Phases<'_, N> {
             }
             // As in B: the highest-ranked candidate already paired needs no re-solve.
             if mate(g, x) != best {
+                crate::profile::step("G: each S1 player's opponent");
                 g.solve();
             }
             let q = pos_of[mate(g, x).expect("an S1 player has an opponent")];

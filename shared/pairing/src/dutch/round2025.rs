@@ -244,6 +244,7 @@ pub(crate) fn pair_round<const N: usize, G: MatchGraph<N>>(
             g.set(i, j, w);
         }
     }
+    crate::profile::step("round: whole-field pre-pass");
     g.solve();
     let unmatched: Vec<usize> = (0..n).filter(|&i| g.mate(i).is_none()).collect();
     if unmatched.len() > 1 {
