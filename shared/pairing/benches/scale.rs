@@ -281,6 +281,12 @@ fn main() {
         println!("Where the time goes: the matcher's solves by step of the engine.");
         for (case, rows) in profiles {
             println!();
+            if rows.is_empty() {
+                println!(
+                    "{case}: no matching solved (round 1 without history is paired by arithmetic)."
+                );
+                continue;
+            }
             println!("{case}:");
             println!();
             println!("| step | solves | time | row scans | dual steps | blossoms |");
