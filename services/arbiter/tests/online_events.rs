@@ -1190,6 +1190,18 @@ async fn appeals_within_and_after_the_deadline() {
         .await
         .unwrap_err();
     assert_eq!(e.code(), Code::InvalidArgument, "{e:?}");
+    // A token whose role may not appeal is refused before the log is read for it, and the
+    // refusal appends nothing.
+    let platform = token::issue(keys, "platform-x", Role::Platform, &[tid], None, 3600);
+    let before = d.events().await.len();
+    let e = arbiter_proto::round_director::v1::round_director_client::RoundDirectorClient::new(
+        authed(&server.grpc, &platform),
+    )
+    .file_appeal(appeal("appeal-platform", decision))
+    .await
+    .unwrap_err();
+    assert_eq!(e.code(), Code::PermissionDenied, "{e:?}");
+    assert_eq!(d.events().await.len(), before);
     as_player
         .file_appeal(appeal("appeal-1", decision))
         .await

@@ -509,6 +509,8 @@ impl RoundDirector for RoundDirectorService {
         let r = request.into_inner();
         let header = r.header.clone().unwrap_or_default();
         let stream = stream_of(&header.tournament_id)?;
+        // Authorized before the log is read for it (`run_in` checks again, at no cost).
+        CommandContext::for_request(&caller, &r)?;
         // The decision as the log has it: its kind and when it was recorded.
         let (decision_kind, decision_at_unix_ms) = match r.decision_version {
             0 => (String::new(), 0),
