@@ -71,3 +71,42 @@ pub(crate) fn solve<W: arbiter_matching::Weight>(m: &mut arbiter_matching::Match
         }
     });
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::simulate::{Pairer, Simulation};
+    use crate::{RuleSet, pair};
+
+    /// A recorded pairing is the same pairing, its solves are counted by step (the first solve
+    /// of every bracket among them), and nothing is recorded outside `record`.
+    #[test]
+    fn recording_counts_the_solves_by_step_and_changes_nothing() {
+        for rule_set in [RuleSet::Dutch2017, RuleSet::Dutch2025] {
+            let mut sim = Simulation::new(60, 7, 2026_1127);
+            sim.pairer = Pairer::Greedy;
+            let input = sim
+                .before_round(4)
+                .expect("the generated history")
+                .input_for_round(4, rule_set)
+                .expect("the round's input");
+            let plain = pair(&input).expect("the round pairs");
+            let (recorded, profile) = super::record(|| pair(&input).expect("the round pairs"));
+            assert_eq!(plain.boards, recorded.boards, "{rule_set}");
+            assert_eq!(plain.bye, recorded.bye, "{rule_set}");
+            let first = profile.steps["bracket: first solve"];
+            assert!(
+                first.solves >= 1 && first.scans >= 1,
+                "{rule_set}: {profile:?}"
+            );
+            let total: u64 = profile.steps.values().map(|c| c.solves).sum();
+            assert!(total >= first.solves);
+            let (_, empty) = super::record(|| ());
+            assert!(empty.steps.is_empty());
+            // Outside `record` the hooks record nothing and cost a thread-local read.
+            super::step("G: each S1 player's opponent");
+            pair(&input).expect("the round pairs");
+            let (_, after) = super::record(|| ());
+            assert!(after.steps.is_empty());
+        }
+    }
+}
