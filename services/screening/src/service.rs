@@ -349,21 +349,7 @@ impl Screening for ScreeningService {
             return Err(unknown_tournament(&ctx.tournament_id));
         }
         let last = current.state.total_rounds();
-        let ended = self
-            .store
-            .log()
-            .read(&ctx.stream, 1)
-            .await
-            .map_err(|e| arbiter_service_kit::status::log_status(&e))?
-            .iter()
-            .filter_map(|e| {
-                let env = e.to_envelope().ok()?;
-                match env.payload?.kind? {
-                    Kind::RoundClosed(c) if c.round == last => Some(e.time_unix_ms),
-                    _ => None,
-                }
-            })
-            .next_back();
+        let ended = current.round_closed_at(last);
         let evidence = r
             .evidence
             .iter()

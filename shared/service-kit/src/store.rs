@@ -138,6 +138,9 @@ pub struct Folded {
     proposals: Vec<(u32, u32, Version)>,
     /// `(round, version)` of every `PairingPublished`.
     publications: Vec<(u32, Version)>,
+    /// `(round, time)` of every `RoundClosed`, the time as the log recorded it (no serde
+    /// default: a snapshot written without it is folded again from the start).
+    closings: Vec<(u32, i64)>,
     /// The version of each player's registration, by entry (no serde default: a snapshot
     /// written without it is folded again from the start).
     registrations: Vec<Version>,
@@ -269,6 +272,7 @@ impl Folded {
                         self.proposals.push((p.round, p.attempt, e.version))
                     }
                     Event::PairingPublished(p) => self.publications.push((p.round, e.version)),
+                    Event::RoundClosed(c) => self.closings.push((c.round, e.time_unix_ms)),
                     Event::PlayerRegistered(_) | Event::LateEntry(_) => {
                         self.registrations.push(e.version);
                         self.numbering.push(e.version);
@@ -328,6 +332,15 @@ impl Folded {
             .rev()
             .find(|(r, a, _)| *r == round && *a == attempt)
             .map(|(_, _, v)| *v)
+    }
+
+    /// When the log recorded the (last) closing of `round`, in Unix milliseconds.
+    pub fn round_closed_at(&self, round: u32) -> Option<i64> {
+        self.closings
+            .iter()
+            .rev()
+            .find(|(r, _)| *r == round)
+            .map(|&(_, t)| t)
     }
 
     /// The stream version of the `PairingPublished` of `round`.
