@@ -316,6 +316,18 @@ fn authed(url: &str, token: &str) -> arbiter_auth::client::WithToken<Channel> {
     arbiter_auth::client::WithToken::new(ch, Some(token)).unwrap()
 }
 
+/// The round director at `url`, called with `token`.
+fn director_as(
+    url: &str,
+    token: &str,
+) -> arbiter_proto::round_director::v1::round_director_client::RoundDirectorClient<
+    arbiter_auth::client::WithToken<Channel>,
+> {
+    arbiter_proto::round_director::v1::round_director_client::RoundDirectorClient::new(authed(
+        url, token,
+    ))
+}
+
 /// Scenario 6: the platform posts a game it scored a draw by timeout, though the side whose
 /// flag fell faced a queen; the Laws make it a win (E.04 4.5), the discrepancy is appended
 /// with the game, and the arbiter overrides the result with a reason.
@@ -351,11 +363,7 @@ async fn scenario_6_a_platform_result_the_laws_contradict_is_overridden() {
     let platform = token::issue(keys, "lichess-like", Role::Platform, &[tid], None, 3600);
     let mut scr_platform = ScreeningClient::new(authed(&server.grpc, &platform));
     // The platform may post games, and nothing else.
-    let mut director_as_platform =
-        arbiter_proto::round_director::v1::round_director_client::RoundDirectorClient::new(authed(
-            &server.grpc,
-            &platform,
-        ));
+    let mut director_as_platform = director_as(&server.grpc, &platform);
     let refused = director_as_platform
         .record_result(rd::RecordResultRequest {
             header: header(tid, "platform-result"),
@@ -930,11 +938,7 @@ async fn scenarios_1_to_4_disconnections_over_grpc() {
         None,
         3600,
     );
-    let mut as_lta =
-        arbiter_proto::round_director::v1::round_director_client::RoundDirectorClient::new(authed(
-            &server.grpc,
-            &lta,
-        ));
+    let mut as_lta = director_as(&server.grpc, &lta);
     as_lta.report_connection_incident(report).await.unwrap();
     let e = as_lta
         .rule_on_disconnection(ruling(
@@ -1179,11 +1183,7 @@ async fn appeals_within_and_after_the_deadline() {
         grounds: "the device was the venue's own".into(),
         deposit: "50 EUR".into(),
     };
-    let mut as_player =
-        arbiter_proto::round_director::v1::round_director_client::RoundDirectorClient::new(authed(
-            &server.grpc,
-            &own,
-        ));
+    let mut as_player = director_as(&server.grpc, &own);
     // Not a decision: refused.
     let e = as_player
         .file_appeal(appeal("appeal-bad", 1))
@@ -1194,12 +1194,10 @@ async fn appeals_within_and_after_the_deadline() {
     // refusal appends nothing.
     let platform = token::issue(keys, "platform-x", Role::Platform, &[tid], None, 3600);
     let before = d.events().await.len();
-    let e = arbiter_proto::round_director::v1::round_director_client::RoundDirectorClient::new(
-        authed(&server.grpc, &platform),
-    )
-    .file_appeal(appeal("appeal-platform", decision))
-    .await
-    .unwrap_err();
+    let e = director_as(&server.grpc, &platform)
+        .file_appeal(appeal("appeal-platform", decision))
+        .await
+        .unwrap_err();
     assert_eq!(e.code(), Code::PermissionDenied, "{e:?}");
     assert_eq!(d.events().await.len(), before);
     as_player
@@ -1237,11 +1235,7 @@ async fn appeals_within_and_after_the_deadline() {
     ];
     server.restart();
     let mut c = Clients::new(&Endpoints::one(&server.grpc));
-    let mut as_player =
-        arbiter_proto::round_director::v1::round_director_client::RoundDirectorClient::new(authed(
-            &server.grpc,
-            &own,
-        ));
+    let mut as_player = director_as(&server.grpc, &own);
     as_player
         .file_appeal(appeal("appeal-late", decision))
         .await
