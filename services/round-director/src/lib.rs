@@ -88,10 +88,20 @@ impl RoundDirectorService {
         &self,
         caller: &Principal,
         request: &impl store::CommandRequest,
-        mut build: impl FnMut(&Folded, &CommandContext) -> Result<Command, Status>,
+        build: impl FnMut(&Folded, &CommandContext) -> Result<Command, Status>,
     ) -> Result<Response<CommandResult>, Status> {
         let ctx = CommandContext::for_request(caller, request)?;
-        let outcome = self.store.execute(&ctx, |f| build(f, &ctx)).await?;
+        self.run_ctx(&ctx, build).await
+    }
+
+    /// As [`Self::run_in`], with the request's context already made (and so the caller already
+    /// authorized).
+    async fn run_ctx(
+        &self,
+        ctx: &CommandContext,
+        mut build: impl FnMut(&Folded, &CommandContext) -> Result<Command, Status>,
+    ) -> Result<Response<CommandResult>, Status> {
+        let outcome = self.store.execute(ctx, |f| build(f, ctx)).await?;
         if let Some(signer) = &self.signer {
             heads::sign_heads(
                 self.store.log(),
@@ -507,17 +517,15 @@ impl RoundDirector for RoundDirectorService {
     ) -> Result<Response<CommandResult>, Status> {
         let caller = principal(&request)?;
         let r = request.into_inner();
-        let header = r.header.clone().unwrap_or_default();
-        let stream = stream_of(&header.tournament_id)?;
-        // Authorized before the log is read for it (`run_in` checks again, at no cost).
-        CommandContext::for_request(&caller, &r)?;
+        // Authorized before the log is read for it.
+        let ctx = CommandContext::for_request(&caller, &r)?;
         // The decision as the log has it: its kind and when it was recorded.
         let (decision_kind, decision_at_unix_ms) = match r.decision_version {
             0 => (String::new(), 0),
             v => self
                 .store
                 .log()
-                .read(&stream, v)
+                .read(&ctx.stream, v)
                 .await
                 .map_err(|e| status::log_status(&e))?
                 .into_iter()
@@ -534,7 +542,7 @@ impl RoundDirector for RoundDirectorService {
         let filed_at_unix_ms = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_millis() as i64);
-        self.run_in(&caller, &r, |f, ctx| {
+        self.run_ctx(&ctx, |f, ctx| {
             let who = PlayerRef::new(
                 r.entry,
                 r.player_id,
