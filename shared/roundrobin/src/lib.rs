@@ -11,6 +11,7 @@
 //! Written by hand because it is the rule itself, a few lines of modular arithmetic; the tests
 //! check it against the handbook's tables for 3 to 16 players.
 
+pub mod lots;
 pub mod varma;
 
 /// One game of a round: (white, black), players numbered from 1.

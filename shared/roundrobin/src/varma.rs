@@ -175,13 +175,17 @@ pub enum Lot<'a> {
         group: char,
         options: Vec<u32>,
     },
+    /// An unrestricted draw ([`crate::lots::unrestricted_draw`]): a player draws one of the
+    /// numbers left.
+    Open { player: &'a str, options: Vec<u32> },
 }
 
 impl Lot<'_> {
-    fn options(&self) -> usize {
+    /// How many options the choice offers.
+    pub fn options(&self) -> usize {
         match self {
             Lot::Envelope { options, .. } => options.len(),
-            Lot::Number { options, .. } => options.len(),
+            Lot::Number { options, .. } | Lot::Open { options, .. } => options.len(),
         }
     }
 }
@@ -259,4 +263,126 @@ pub fn varma_draw(
         i += members.len();
     }
     Ok(numbers)
+}
+
+/// Why recorded numbers cannot be the result of the restricted draw.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum VarmaCheckError {
+    #[error(transparent)]
+    Table(#[from] VarmaError),
+    #[error("{given} numbers for {players} players")]
+    Count { given: usize, players: usize },
+    #[error("number {number} (player {player:?}) is not in the table's numbers 1..={max}")]
+    OutOfRange {
+        player: String,
+        number: u32,
+        max: u32,
+    },
+    #[error("number {number} is given to both {first:?} and {second:?}")]
+    Twice {
+        number: u32,
+        first: String,
+        second: String,
+    },
+    #[error(
+        "the players of federation {federation:?} drew from one envelope (C.05 Annex 2 step 3), but their numbers {numbers:?} are in groups {groups:?}"
+    )]
+    NotOneEnvelope {
+        federation: String,
+        numbers: Vec<u32>,
+        groups: Vec<char>,
+    },
+    #[error(
+        "federation {federation:?} drew from envelope {group} at its turn, when it no longer held {players} numbers (C.05 Annex 2 steps 2-3: the larger federations draw first)"
+    )]
+    EnvelopeTooSmall {
+        federation: String,
+        group: char,
+        players: usize,
+    },
+}
+
+/// Whether `numbers` (each entrant's pairing number, in the order of `entrants`) can be the
+/// result of the restricted draw: a permutation of the table's numbers (without the rest of
+/// an odd field), each federation's numbers from one group, and that group still holding
+/// enough numbers at the federation's turn in the drawing order. For a draw made in the hall
+/// with envelopes and recorded by the arbiter.
+pub fn check_varma_draw(entrants: &[Entrant], numbers: &[u32]) -> Result<(), VarmaCheckError> {
+    let n = entrants.len();
+    if numbers.len() != n {
+        return Err(VarmaCheckError::Count {
+            given: numbers.len(),
+            players: n,
+        });
+    }
+    let table = varma_table(n as u32)?;
+    let mut owner: Vec<Option<usize>> = vec![None; n + 1];
+    for (i, &x) in numbers.iter().enumerate() {
+        if x == 0 || x as usize > n {
+            return Err(VarmaCheckError::OutOfRange {
+                player: entrants[i].name.clone(),
+                number: x,
+                max: n as u32,
+            });
+        }
+        if let Some(j) = owner[x as usize] {
+            return Err(VarmaCheckError::Twice {
+                number: x,
+                first: entrants[j].name.clone(),
+                second: entrants[i].name.clone(),
+            });
+        }
+        owner[x as usize] = Some(i);
+    }
+    let group_of = |x: u32| {
+        table
+            .groups
+            .iter()
+            .find(|(_, nums)| nums.contains(&x))
+            .map(|(g, _)| *g)
+    };
+    let bye = (n % 2 == 1).then_some(table.table_size);
+    let mut left: Vec<(char, usize)> = table
+        .groups
+        .iter()
+        .map(|&(g, nums)| (g, nums.iter().filter(|&&x| Some(x) != bye).count()))
+        .collect();
+    let order = drawing_order(entrants);
+    let mut i = 0;
+    while i < order.len() {
+        let federation = entrants[order[i]].federation.as_str();
+        let members: Vec<usize> = order[i..]
+            .iter()
+            .copied()
+            .take_while(|&j| entrants[j].federation == federation)
+            .collect();
+        let mut fed_numbers: Vec<u32> = members.iter().map(|&j| numbers[j]).collect();
+        fed_numbers.sort_unstable();
+        let mut groups: Vec<char> = fed_numbers.iter().filter_map(|&x| group_of(x)).collect();
+        groups.dedup();
+        groups.sort_unstable();
+        groups.dedup();
+        if groups.len() != 1 {
+            return Err(VarmaCheckError::NotOneEnvelope {
+                federation: federation.to_string(),
+                numbers: fed_numbers,
+                groups,
+            });
+        }
+        let slot = left
+            .iter_mut()
+            .find(|(g, _)| *g == groups[0])
+            .expect("every number is in a group");
+        // The envelope must have held enough numbers when the federation chose it.
+        if slot.1 < members.len() {
+            return Err(VarmaCheckError::EnvelopeTooSmall {
+                federation: federation.to_string(),
+                group: groups[0],
+                players: members.len(),
+            });
+        }
+        slot.1 -= members.len();
+        i += members.len();
+    }
+    Ok(())
 }

@@ -3,7 +3,8 @@
 //! derived, and the restricted draw's procedure (C.05 Annex 2 steps 2–4).
 
 use arbiter_roundrobin::varma::{
-    Entrant, Lot, VarmaError, drawing_order, same_group_meetings, varma_draw, varma_table,
+    Entrant, Lot, VarmaCheckError, VarmaError, check_varma_draw, drawing_order,
+    same_group_meetings, varma_draw, varma_table,
 };
 use serde_json::Value;
 
@@ -113,6 +114,7 @@ fn compatriots_draw_from_one_group_and_every_number_is_drawn_once() {
                     options.len()
                 }
                 Lot::Number { options, .. } => options.len(),
+                Lot::Open { .. } => panic!("the restricted draw has envelopes"),
             };
             k % options
         })
@@ -160,4 +162,140 @@ fn an_odd_field_never_draws_the_rest_number_and_bad_lots_are_refused() {
         varma_draw(&big, |_| 0),
         Err(VarmaError::FederationTooLarge { players: 11, .. })
     ));
+}
+
+/// Every draw the procedure can make passes the check of recorded numbers; numbers it cannot
+/// make are refused naming the federation (split over two envelopes, or an envelope too small
+/// at its turn) or the number (out of the table, given twice).
+#[test]
+fn recorded_numbers_are_checked_against_the_procedure() {
+    let f = field();
+    for seed in 0..200u64 {
+        let mut k = seed;
+        let drawn = varma_draw(&f, |lot| {
+            k = k
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            ((k >> 33) % lot.options() as u64) as usize
+        })
+        .unwrap();
+        assert_eq!(
+            check_varma_draw(&f, &drawn),
+            Ok(()),
+            "seed {seed}: {drawn:?}"
+        );
+    }
+    // Table 9-10: A 3,4,8  B 5,7,9  C 1,6  D 2,10. Field order: Zeta ESP, Perez PER, Alba ESP,
+    // Gomez ARG, Mora ESP, Ruiz MEX, Diaz ARG, Vera CHI, Abad MEX, Bravo ARG.
+    let good = [3, 1, 4, 5, 8, 2, 7, 6, 10, 9];
+    assert_eq!(check_varma_draw(&f, &good), Ok(()));
+    // ESP split over A and C.
+    let split = [3, 4, 1, 5, 8, 2, 7, 6, 10, 9];
+    assert!(matches!(
+        check_varma_draw(&f, &split),
+        Err(VarmaCheckError::NotOneEnvelope { ref federation, .. }) if federation == "ESP"
+    ));
+    let twice = [3, 1, 4, 5, 8, 2, 7, 6, 10, 3];
+    assert!(matches!(
+        check_varma_draw(&f, &twice),
+        Err(VarmaCheckError::Twice { number: 3, .. })
+    ));
+    let out = [3, 1, 4, 5, 8, 2, 7, 6, 10, 11];
+    assert!(matches!(
+        check_varma_draw(&f, &out),
+        Err(VarmaCheckError::OutOfRange { number: 11, .. })
+    ));
+    assert!(matches!(
+        check_varma_draw(&f, &good[..9]),
+        Err(VarmaCheckError::Count {
+            given: 9,
+            players: 10
+        })
+    ));
+    // Twelve players, ESP 4 and ARG 4: table 11-12 A 4,5,9,10  B 1,2,7  C 6,8,12  D 3,11.
+    // Only A holds four numbers: the second four-player federation has no envelope left.
+    let mut twelve: Vec<Entrant> = (0..4).map(|i| entrant(&format!("E{i}"), "ESP")).collect();
+    twelve.extend((0..4).map(|i| entrant(&format!("A{i}"), "ARG")));
+    twelve.extend((0..4).map(|i| entrant(&format!("X{i}"), &format!("F{i}"))));
+    // ARG draws first (equal counts, by code): A. ESP then spreads over B (3) + ...: refused.
+    let numbers = [1, 2, 7, 3, 4, 5, 9, 10, 6, 8, 12, 11];
+    assert!(matches!(
+        check_varma_draw(&twelve, &numbers),
+        Err(VarmaCheckError::NotOneEnvelope { ref federation, .. }) if federation == "ESP"
+    ));
+    // ESP's four in A and ARG's over B and C: ARG (first by code) is split.
+    let numbers = [4, 5, 9, 10, 1, 2, 7, 6, 3, 8, 12, 11];
+    let e = check_varma_draw(&twelve, &numbers);
+    assert!(
+        matches!(e, Err(VarmaCheckError::NotOneEnvelope { ref federation, .. }) if federation == "ARG"),
+        "{e:?}"
+    );
+}
+
+/// The check accepts exactly what the procedure can draw: over all lot sequences of a small
+/// field, a permutation passes iff some sequence of lots draws it.
+#[test]
+fn the_check_accepts_exactly_the_drawable_numbers() {
+    // Nine players: ESP 3, ARG 2, four singles. Table 9-10 without 10.
+    let mut f: Vec<Entrant> = (0..3).map(|i| entrant(&format!("E{i}"), "ESP")).collect();
+    f.extend((0..2).map(|i| entrant(&format!("A{i}"), "ARG")));
+    f.extend((0..4).map(|i| entrant(&format!("S{i}"), &format!("S{i}"))));
+    // Every drawable result, by enumerating lot sequences with a counter (mixed radix).
+    let mut drawable = std::collections::BTreeSet::new();
+    let mut seq: Vec<usize> = Vec::new();
+    loop {
+        let mut used: Vec<usize> = Vec::new();
+        let mut i = 0;
+        let r = varma_draw(&f, |lot| {
+            let c = if i < seq.len() { seq[i] } else { 0 };
+            i += 1;
+            used.push(lot.options());
+            c
+        })
+        .unwrap();
+        drawable.insert(r);
+        // Next sequence: increment from the last position, within each choice's options.
+        seq.resize(used.len(), 0);
+        let mut pos = used.len();
+        loop {
+            if pos == 0 {
+                break;
+            }
+            pos -= 1;
+            seq[pos] += 1;
+            if seq[pos] < used[pos] {
+                seq.truncate(pos + 1);
+                break;
+            }
+            seq[pos] = 0;
+            if pos == 0 {
+                seq.clear();
+                pos = usize::MAX;
+                break;
+            }
+        }
+        if pos == usize::MAX {
+            break;
+        }
+    }
+    assert!(drawable.len() > 100, "{}", drawable.len());
+    // Every permutation of 1..=9 is checked: accepted iff drawable.
+    let mut perm: Vec<u32> = (1..=9).collect();
+    let mut accepted = 0;
+    loop {
+        let ok = check_varma_draw(&f, &perm).is_ok();
+        assert_eq!(ok, drawable.contains(&perm), "{perm:?}");
+        accepted += ok as usize;
+        // Next permutation in lexicographic order.
+        let Some(i) = (0..perm.len() - 1).rev().find(|&i| perm[i] < perm[i + 1]) else {
+            break;
+        };
+        let j = (i + 1..perm.len())
+            .rev()
+            .find(|&j| perm[j] > perm[i])
+            .unwrap();
+        perm.swap(i, j);
+        perm[i + 1..].reverse();
+    }
+    assert_eq!(accepted, drawable.len());
 }
