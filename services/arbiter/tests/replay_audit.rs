@@ -500,3 +500,89 @@ async fn a_rollback_or_a_rewrite_is_caught_against_a_signed_head() {
         show(&other)
     );
 }
+
+/// A round robin's drawing of lots is audited too: set up with the CLI (twelve players, a Varma
+/// draw from a published seed), the plain replay re-derives the draw; a copy of the log whose
+/// `LotsDrawn` gives two players each other's numbers (a valid chain of its own) makes it exit
+/// 2, naming the players and the numbers.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_drawing_of_lots_that_its_seed_does_not_give_is_caught() {
+    let work = TempDir::new("arbiter-replay-lots").unwrap();
+    let data = work.path().join("data");
+    let data_arg = data.to_str().unwrap().to_string();
+    let mut server = Server::start(&["--data", &data_arg], &work.path().join("serve.log"));
+    let client = |args: &[&str]| {
+        let mut all = vec!["client", "--server", server.grpc.as_str()];
+        all.extend_from_slice(args);
+        let out = run(&all);
+        assert_eq!(out.code, 0, "{args:?}: {}", show(&out));
+        out.stdout
+    };
+    let created = client(&[
+        "create",
+        "--name",
+        "Lots",
+        "--rounds",
+        "11",
+        "--system",
+        "round-robin",
+    ]);
+    let tid = created.split_whitespace().last().unwrap().to_string();
+    let feds = [
+        "ESP", "FRA", "ESP", "GER", "ESP", "FRA", "ITA", "ESP", "GER", "NED", "FRA", "POR",
+    ];
+    for (i, f) in feds.iter().enumerate() {
+        let name = format!("Player {i:02}, {f}");
+        client(&["register", &tid, "--name", &name, "--federation", f]);
+    }
+    client(&[
+        "draw-lots",
+        &tid,
+        "--varma",
+        "--seed",
+        "published on the notice board",
+    ]);
+    let schedule = client(&["schedule", &tid]);
+    assert!(
+        schedule.contains("lots: Varma draw, drawn from seed \"published on the notice board\""),
+        "{schedule}"
+    );
+    assert!(server.interrupt().success());
+
+    let good = run(&["replay", &tid, "--data", &data_arg]);
+    assert_eq!(good.code, 0, "{}", show(&good));
+    assert!(
+        good.stdout.contains(
+            "lots (Varma draw from seed \"published on the notice board\"): re-derived, identical"
+        ),
+        "{}",
+        show(&good)
+    );
+
+    let stream = format!("tournament-{tid}");
+    let events = {
+        let log = SledLog::open(data.join("log")).unwrap();
+        log.read(&stream, 1).await.unwrap()
+    };
+    let forged = work.path().join("forged");
+    rebuild_log(&forged.join("log"), &stream, &events, |ev| {
+        if let Some(Kind::LotsDrawn(l)) = &mut ev.kind {
+            l.numbers.swap(0, 1);
+        }
+    })
+    .await;
+    let bad = run(&["replay", &tid, "--data", forged.to_str().unwrap()]);
+    assert_eq!(bad.code, 2, "{}", show(&bad));
+    assert!(bad.stdout.contains("re-derived, DIFFERS"), "{}", show(&bad));
+    assert!(
+        bad.stdout
+            .contains("player 1 (Player 00, ESP): recorded number"),
+        "{}",
+        show(&bad)
+    );
+    assert!(
+        bad.stderr.contains("is not what its seed"),
+        "{}",
+        show(&bad)
+    );
+}

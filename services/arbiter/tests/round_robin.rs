@@ -21,6 +21,7 @@ use arbiter_proto::registration::v1 as reg;
 use arbiter_proto::reporting::v1 as rep;
 use arbiter_proto::round_director::v1 as rd;
 use serde_json::Value;
+use std::collections::BTreeSet;
 use std::time::Duration;
 use support::*;
 use tonic::Code;
@@ -673,4 +674,366 @@ async fn round_robin_refusals_and_withdrawals() {
         assert_eq!(codes.len(), rounds as usize, "{line6}");
     }
     drop(server);
+}
+
+fn varma_golden() -> Value {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../tests/golden/round-robin/varma-tables.json"
+    );
+    serde_json::from_str(&std::fs::read_to_string(path).expect("golden tables")).expect("json")
+}
+
+/// A field of `n` with a federation of three, two of two, and singles (codes AAA, AAB, ...),
+/// registered in an order unrelated to the federations.
+async fn register_federations(c: &mut Clients, tid: &str, n: u32) -> Vec<String> {
+    let mut feds: Vec<String> = ["ESP", "ESP", "ESP", "FRA", "FRA", "GER", "GER"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    for i in 0..n as usize - feds.len() {
+        feds.push(format!(
+            "A{}{}",
+            (b'A' + (i / 26) as u8) as char,
+            (b'A' + (i % 26) as u8) as char
+        ));
+    }
+    feds.truncate(n as usize);
+    // Interleave: registration order is not the drawing order.
+    let mut order: Vec<usize> = (0..n as usize).collect();
+    order.sort_by_key(|&i| (i * 7) % n as usize);
+    for (k, &i) in order.iter().enumerate() {
+        c.reg
+            .register_player(reg::RegisterPlayerRequest {
+                header: header(tid, &format!("register-{k}")),
+                player: Some(pb::Player {
+                    name: format!("Player {i:02}, {}", feds[i]),
+                    rating: 2000 + (i as u32 * 37) % 400,
+                    federation: feds[i].clone(),
+                    ..Default::default()
+                }),
+            })
+            .await
+            .unwrap_or_else(|e| panic!("{tid}: register {i}: {e:?}"));
+    }
+    feds
+}
+
+/// Each player's (pairing number, federation) as ListPlayers gives them.
+async fn numbers_by_federation(c: &mut Clients, tid: &str) -> (Vec<(u32, String)>, u64) {
+    let list = c
+        .reg
+        .list_players(reg::ListPlayersRequest {
+            tournament: tref(tid),
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    let players = list
+        .players
+        .iter()
+        .filter_map(|p| p.player.as_ref())
+        .map(|p| (p.player_id, p.federation.clone()))
+        .collect();
+    (players, list.numbering_version)
+}
+
+async fn draw(
+    c: &mut Clients,
+    tid: &str,
+    varma: bool,
+    seed: &str,
+    numbers: Vec<u32>,
+) -> Result<(), tonic::Status> {
+    c.reg
+        .draw_lots(reg::DrawLotsRequest {
+            header: header(tid, &format!("draw-{seed}-{numbers:?}")),
+            varma,
+            seed: seed.into(),
+            numbers,
+        })
+        .await
+        .map(|_| ())
+}
+
+/// C.05 §5.3 and Annex 2 through gRPC, for every table size (9 to 24 players): the service's
+/// Varma draw from a published seed puts each federation's players in one group of the
+/// annex's table (the golden copy, not the code under test), the schedule is still exactly the
+/// Berger table by the drawn numbers, and compatriots meet only in the rounds the annex's
+/// group gives (the spec's derived meeting rounds): for 10 to 24 players never in the last
+/// three rounds, except group C of the 11-12 table (spec §5). `arbiter replay` re-derives the
+/// draw from its seed. Then the refusals: a Swiss event, a second draw, a late registration
+/// after the draw, a draw after round 1 started, numbers from the hall that split a
+/// federation (refused naming it, nothing appended) or read from a stale numbering.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn varma_draws_keep_compatriots_to_the_tables_rounds() {
+    let work = TempDir::new("arbiter-round-robin-lots").unwrap();
+    let data = work.path().join("data");
+    let mut server = Server::start(
+        &["--data", data.to_str().unwrap()],
+        &work.path().join("serve.log"),
+    );
+    let mut c = Clients::new(&Endpoints::one(&server.grpc));
+    let g = golden();
+    let vg = varma_golden();
+    for n in 9..=24u32 {
+        let size = n + n % 2;
+        let table = &vg["tables"][format!("{}-{size}", size - 1)];
+        let group_of = |x: u32| -> String {
+            table["groups"]
+                .as_object()
+                .unwrap()
+                .iter()
+                .find(|(_, v)| {
+                    v.as_array()
+                        .unwrap()
+                        .iter()
+                        .any(|y| y.as_u64() == Some(x as u64))
+                })
+                .map(|(k, _)| k.clone())
+                .expect("every number is in a group")
+        };
+        let tid = format!("varma-{n}");
+        let rounds = n - 1 + n % 2;
+        create(&mut c, &tid, false, rounds).await;
+        register_federations(&mut c, &tid, n).await;
+        let seed = format!("lots of {tid}, published before the draw");
+        draw(&mut c, &tid, true, &seed, vec![])
+            .await
+            .unwrap_or_else(|e| panic!("{tid}: draw: {e:?}"));
+        let s =
+            c.rd.get_schedule(rd::GetTournamentRequest {
+                tournament: tref(&tid),
+            })
+            .await
+            .unwrap()
+            .into_inner();
+        let lots = s.lots.clone().expect("the draw is on the schedule");
+        assert!(lots.varma && lots.seed == seed, "{tid}: {lots:?}");
+        // The schedule is the Berger table by the drawn numbers (the handbook prints the
+        // tables up to 16 players).
+        let sched = schedule(&mut c, &tid).await;
+        assert_eq!(sched.len() as u32, rounds);
+        if n <= 16 {
+            assert_eq!(sched, expected(&g, n, false), "{tid}: the Berger table");
+        }
+        let (players, _) = numbers_by_federation(&mut c, &tid).await;
+        for fed in ["ESP", "FRA", "GER"] {
+            let groups: BTreeSet<String> = players
+                .iter()
+                .filter(|(_, f)| f == fed)
+                .map(|&(pn, _)| group_of(pn))
+                .collect();
+            assert_eq!(groups.len(), 1, "{tid}: {fed} drew from {groups:?}");
+        }
+        // The compatriots' games: exactly the schedule's same-federation games, each in a
+        // round the annex's group gives.
+        let fed_of = |pn: u32| players.iter().find(|p| p.0 == pn).unwrap().1.clone();
+        let mut from_schedule = Vec::new();
+        for (i, (games, _)) in sched.iter().enumerate() {
+            for &(w, b) in games {
+                if fed_of(w) == fed_of(b) {
+                    from_schedule.push((i as u32 + 1, w, b));
+                }
+            }
+        }
+        let shown: Vec<(u32, u32, u32)> = s
+            .compatriot_games
+            .iter()
+            .map(|x| (x.round, x.white, x.black))
+            .collect();
+        assert_eq!(shown, from_schedule, "{tid}");
+        assert_eq!(
+            shown.len(),
+            3 + 1 + 1,
+            "{tid}: ESP meet 3 times, FRA and GER once"
+        );
+        let last = rounds;
+        for x in &s.compatriot_games {
+            let group = group_of(x.white);
+            let rounds: Vec<u64> = table["derived_same_group_meeting_rounds"][&group]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|r| r.as_u64().unwrap())
+                .collect();
+            assert!(
+                rounds.contains(&(x.round as u64)),
+                "{tid}: {x:?} is not a meeting round of group {group}: {rounds:?}"
+            );
+            if n >= 10 && !(size == 12 && group == "C") {
+                assert!(x.round + 3 <= last, "{tid}: {x:?} in the last three rounds");
+            }
+        }
+        // Drawn once.
+        let e = draw(&mut c, &tid, true, "another seed", vec![])
+            .await
+            .unwrap_err();
+        assert!(e.message().contains("already drawn"), "{}", e.message());
+    }
+
+    // The same seed draws the same numbers on another event with the same field: anyone
+    // holding the seed re-derives the draw.
+    create(&mut c, "varma-12-again", false, 11).await;
+    register_federations(&mut c, "varma-12-again", 12).await;
+    draw(
+        &mut c,
+        "varma-12-again",
+        true,
+        "lots of varma-12, published before the draw",
+        vec![],
+    )
+    .await
+    .unwrap();
+    assert_eq!(
+        numbers_by_federation(&mut c, "varma-12-again").await.0,
+        numbers_by_federation(&mut c, "varma-12").await.0
+    );
+
+    // No later entry once drawn.
+    let e = c
+        .reg
+        .register_player(reg::RegisterPlayerRequest {
+            header: header("varma-12", "after-the-draw"),
+            player: Some(pb::Player {
+                name: "After, The Draw".into(),
+                federation: "ESP".into(),
+                ..Default::default()
+            }),
+        })
+        .await
+        .unwrap_err();
+    assert!(e.message().contains("C.05 §6.4"), "{}", e.message());
+
+    // Numbers drawn in the hall. Table 9-10: A 3,4,8  B 5,7,9  C 1,6  D 2,10.
+    create(&mut c, "hall-10", false, 9).await;
+    register_federations(&mut c, "hall-10", 10).await;
+    let (players, _) = numbers_by_federation(&mut c, "hall-10").await;
+    let before =
+        c.rd.get_tournament(rd::GetTournamentRequest {
+            tournament: tref("hall-10"),
+        })
+        .await
+        .unwrap()
+        .into_inner()
+        .version;
+    // ESP over A and C: refused naming ESP.
+    let mut pool_a = vec![3u32, 4, 8];
+    let mut pool_b = vec![5u32, 7, 9];
+    let mut pool_c = vec![1u32, 6];
+    let mut pool_d = vec![2u32, 10];
+    let mut split = vec![0u32; players.len()];
+    let mut good = vec![0u32; players.len()];
+    let mut esp_seen = 0;
+    for (i, (_, fed)) in players.iter().enumerate() {
+        match fed.as_str() {
+            "ESP" => {
+                good[i] = pool_a.pop().unwrap();
+                split[i] = if esp_seen == 0 {
+                    1
+                } else {
+                    [3, 4][esp_seen - 1]
+                };
+                esp_seen += 1;
+            }
+            "FRA" => good[i] = pool_b.pop().unwrap(),
+            "GER" => good[i] = pool_c.pop().unwrap(),
+            _ => {
+                good[i] = pool_d.pop().or_else(|| pool_b.pop()).unwrap();
+            }
+        }
+    }
+    // `split` gives ESP 1 (group C), 3 and 4 (A); the others as in `good`, with 8 for the
+    // player `good` gave 1.
+    for (i, (_, fed)) in players.iter().enumerate() {
+        if fed != "ESP" {
+            split[i] = if good[i] == 1 { 8 } else { good[i] };
+        }
+    }
+    let e = draw(&mut c, "hall-10", true, "", split).await.unwrap_err();
+    assert_eq!(e.code(), Code::InvalidArgument, "{e:?}");
+    assert!(
+        e.message().contains("federation \"ESP\"") && e.message().contains("one envelope"),
+        "{}",
+        e.message()
+    );
+    let after =
+        c.rd.get_tournament(rd::GetTournamentRequest {
+            tournament: tref("hall-10"),
+        })
+        .await
+        .unwrap()
+        .into_inner()
+        .version;
+    assert_eq!(before, after, "a refused draw appends nothing");
+    draw(&mut c, "hall-10", true, "", good.clone())
+        .await
+        .unwrap_or_else(|e| panic!("hall draw: {e:?}"));
+    let (drawn, _) = numbers_by_federation(&mut c, "hall-10").await;
+    let mut want_feds: Vec<(u32, String)> = players
+        .iter()
+        .zip(&good)
+        .map(|((_, f), &x)| (x, f.clone()))
+        .collect();
+    want_feds.sort();
+    let mut got = drawn.clone();
+    got.sort();
+    assert_eq!(
+        got, want_feds,
+        "every player holds the number drawn in the hall"
+    );
+
+    // Numbers for a list that has grown since it was read: refused, nothing drawn.
+    create(&mut c, "hall-stale", false, 9).await;
+    register_federations(&mut c, "hall-stale", 9).await;
+    numbers_by_federation(&mut c, "hall-stale").await;
+    c.reg
+        .register_player(reg::RegisterPlayerRequest {
+            header: header("hall-stale", "tenth"),
+            player: Some(pb::Player {
+                name: "Tenth, Player".into(),
+                federation: "ITA".into(),
+                ..Default::default()
+            }),
+        })
+        .await
+        .unwrap();
+    let e = draw(&mut c, "hall-stale", false, "", (1..=9).rev().collect())
+        .await
+        .unwrap_err();
+    assert_eq!(e.code(), Code::InvalidArgument, "{e:?}");
+    assert!(
+        e.message().contains("9 numbers for 10 players"),
+        "{}",
+        e.message()
+    );
+    // An unrestricted draw from a seed: a permutation of 1..=10.
+    draw(&mut c, "hall-stale", false, "open draw", vec![])
+        .await
+        .unwrap();
+
+    // A Swiss event has no drawing of lots; a round robin under way neither.
+    create_as(&mut c, "swiss-lots", pb::PairingSystem::Dutch, 5).await;
+    register_federations(&mut c, "swiss-lots", 10).await;
+    let e = draw(&mut c, "swiss-lots", false, "x", vec![])
+        .await
+        .unwrap_err();
+    assert!(e.message().contains("not by lots"), "{}", e.message());
+    create(&mut c, "rr-started", false, 5).await;
+    register(&mut c, "rr-started", 6).await;
+    start(&mut c, "rr-started", 1).await.unwrap();
+    let e = draw(&mut c, "rr-started", false, "x", vec![])
+        .await
+        .unwrap_err();
+    assert!(e.message().contains("before round 1"), "{}", e.message());
+
+    server.terminate();
+    for tid in ["varma-9", "varma-12", "varma-24", "hall-10", "hall-stale"] {
+        let out = replay(&data, tid);
+        assert!(
+            out.contains("re-derived, identical")
+                || out.contains("checked against the procedure, identical"),
+            "{tid}:\n{out}"
+        );
+    }
 }

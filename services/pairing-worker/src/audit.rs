@@ -5,7 +5,9 @@ use crate::engine::{
     boards_of, input_digest, input_for, is_round_robin, round_robin_digest, round_robin_round,
 };
 use arbiter_core::ResultCode;
-use arbiter_core::tournament::{Event, Pair, PairingPublished, State};
+use arbiter_core::tournament::{
+    DrawLots, Event, LotsDrawn, Pair, PairingPublished, State, drawn_numbers,
+};
 use arbiter_eventlog::{ChainBreak, StoredEvent, Version, verify_chain};
 use arbiter_pairing::pair;
 use arbiter_proto::convert::event_from_wire;
@@ -33,6 +35,19 @@ impl RoundAudit {
     }
 }
 
+/// What re-deriving a round robin's drawing of lots found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DrawAudit {
+    /// The version of the `LotsDrawn` event.
+    pub version: Version,
+    pub varma: bool,
+    /// Empty: drawn in the hall and recorded by the arbiter (checked, not re-derived).
+    pub seed: String,
+    /// Empty: the recorded numbers are what the seed gives (or, drawn in the hall, a result
+    /// the procedure can give).
+    pub differences: Vec<String>,
+}
+
 /// The audit of one stream.
 #[derive(Debug, Clone, PartialEq)]
 pub struct AuditReport {
@@ -45,6 +60,8 @@ pub struct AuditReport {
     /// Events that did not fit the state.
     pub misfits: Vec<Misfit>,
     pub rounds: Vec<RoundAudit>,
+    /// The drawing of lots of a round robin, re-derived from its seed.
+    pub draws: Vec<DrawAudit>,
     /// The rebuilt state (when the chain is intact and the stream folds).
     pub folded: Option<Folded>,
 }
@@ -57,6 +74,14 @@ impl AuditReport {
 
     /// Rounds whose re-run differs: engine-published rounds always; rounds paired by hand only
     /// with `include_manual`.
+    /// Recorded draws that their seed (or the procedure) does not give.
+    pub fn differing_draws(&self) -> Vec<&DrawAudit> {
+        self.draws
+            .iter()
+            .filter(|d| !d.differences.is_empty())
+            .collect()
+    }
+
     pub fn differing(&self, include_manual: bool) -> Vec<&RoundAudit> {
         self.rounds
             .iter()
@@ -85,6 +110,27 @@ impl AuditReport {
                 "fold: event at version {} does not fit the state: {}",
                 m.version, m.reason
             );
+        }
+        for d in &self.draws {
+            let what = match (d.varma, d.seed.is_empty()) {
+                (true, false) => format!("Varma draw from seed {:?}", d.seed),
+                (false, false) => format!("draw from seed {:?}", d.seed),
+                (true, true) => "Varma draw recorded from the hall".to_string(),
+                (false, true) => "draw recorded from the hall".to_string(),
+            };
+            let how = if d.seed.is_empty() {
+                "checked against the procedure"
+            } else {
+                "re-derived"
+            };
+            if d.differences.is_empty() {
+                let _ = writeln!(s, "lots ({what}): {how}, identical");
+            } else {
+                let _ = writeln!(s, "lots ({what}): {how}, DIFFERS");
+                for x in &d.differences {
+                    let _ = writeln!(s, "  {x}");
+                }
+            }
         }
         for r in &self.rounds {
             let how = if r.manual {
@@ -117,6 +163,7 @@ pub fn audit(stream: &str, events: &[StoredEvent]) -> AuditReport {
         fold_error: None,
         misfits: Vec::new(),
         rounds: Vec::new(),
+        draws: Vec::new(),
         folded: None,
     };
     if report.chain_break.is_some() {
@@ -141,6 +188,13 @@ pub fn audit(stream: &str, events: &[StoredEvent]) -> AuditReport {
         {
             publications.push((folded.state.clone(), p, e.version));
         }
+        if let Ok(wire) = e.decode_event()
+            && let Ok(Some(Event::LotsDrawn(l))) = event_from_wire(&wire)
+        {
+            report
+                .draws
+                .push(rederive_draw(&folded.state, &l, e.version));
+        }
         if let Err(err) = folded.apply_stored(e) {
             report.fold_error = Some(err);
             return report;
@@ -150,6 +204,52 @@ pub fn audit(stream: &str, events: &[StoredEvent]) -> AuditReport {
     report.misfits = folded.misfits.clone();
     report.folded = Some(folded);
     report
+}
+
+/// Re-derives a recorded drawing of lots on the state just before it: from its seed, or (drawn
+/// in the hall) checks the numbers against the procedure.
+fn rederive_draw(before: &State, l: &LotsDrawn, version: Version) -> DrawAudit {
+    let mut out = DrawAudit {
+        version,
+        varma: l.varma,
+        seed: l.seed.clone(),
+        differences: Vec::new(),
+    };
+    let command = DrawLots {
+        varma: l.varma,
+        seed: l.seed.clone(),
+        numbers: if l.seed.is_empty() {
+            l.numbers.clone()
+        } else {
+            Vec::new()
+        },
+    };
+    match drawn_numbers(before, &command) {
+        Err(e) => out
+            .differences
+            .push(format!("the draw cannot be made: {e}")),
+        Ok(numbers) => {
+            for (i, (rec, ours)) in l.numbers.iter().zip(&numbers).enumerate() {
+                if rec != ours {
+                    let name = before
+                        .player(i as u32 + 1)
+                        .map_or(String::new(), |p| format!(" ({})", p.player.name));
+                    out.differences.push(format!(
+                        "player {}{name}: recorded number {rec}, the seed gives {ours}",
+                        i + 1
+                    ));
+                }
+            }
+            if l.numbers.len() != numbers.len() {
+                out.differences.push(format!(
+                    "{} numbers recorded for {} players",
+                    l.numbers.len(),
+                    numbers.len()
+                ));
+            }
+        }
+    }
+    out
 }
 
 /// Re-runs the pairings, each on its own state, on as many threads as there are cores (the

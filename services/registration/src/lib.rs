@@ -12,7 +12,7 @@ use arbiter_auth::layer::principal;
 use arbiter_core::PointSystem;
 use arbiter_core::tournament::{
     AccelerationChoice, ByeKind, CancelBye, Command, CorrectPlayer, CreateTournament,
-    DeclareAbsence, PairingSystem, RecordFairPlayConsent, RegisterPlayer, RequestBye,
+    DeclareAbsence, DrawLots, PairingSystem, RecordFairPlayConsent, RegisterPlayer, RequestBye,
     UpdateTournament, WithdrawPlayer,
 };
 use arbiter_proto::common::v1::CommandResult;
@@ -428,6 +428,23 @@ impl Registration for RegistrationService {
                 player: players::resolve_in(&tid, f, "player", who)?,
                 round: r.round,
                 reason: r.reason.clone(),
+            }))
+        })
+        .await
+    }
+
+    async fn draw_lots(
+        &self,
+        request: Request<api::DrawLotsRequest>,
+    ) -> Result<Response<CommandResult>, Status> {
+        let caller = principal(&request)?;
+        let r = request.into_inner();
+        let ctx = CommandContext::for_request(&caller, &r)?;
+        self.run(ctx, |_| {
+            Ok(Command::DrawLots(DrawLots {
+                varma: r.varma,
+                seed: r.seed.clone(),
+                numbers: r.numbers.clone(),
             }))
         })
         .await

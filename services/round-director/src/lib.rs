@@ -159,11 +159,35 @@ pub fn schedule(tournament_id: &str, f: &Folded) -> Result<api::Schedule, Status
     let rounds = s
         .schedule()
         .map_err(|e| status::domain_status(tournament_id, &e))?;
+    let federation = |pn: u32| s.player(pn).map(|p| p.player.federation.as_str());
+    let compatriot_games = rounds
+        .iter()
+        .flat_map(|r| r.boards.iter().map(move |p| (r.round, p)))
+        .filter_map(
+            |(round, p)| match (federation(p.white), federation(p.black)) {
+                (Some(a), Some(b)) if a == b && !a.is_empty() => Some(api::CompatriotGame {
+                    round,
+                    white: p.white,
+                    black: p.black,
+                    federation: a.to_string(),
+                }),
+                _ => None,
+            },
+        )
+        .collect();
     Ok(api::Schedule {
         tournament_id: tournament_id.to_string(),
         version: f.version,
         rule_set: t.rule_set.clone(),
         players: s.player_count(),
+        lots: s
+            .lots_drawn()
+            .map(|l| arbiter_proto::events::v1::LotsDrawn {
+                numbers: l.numbers.clone(),
+                varma: l.varma,
+                seed: l.seed.clone(),
+            }),
+        compatriot_games,
         rounds: rounds
             .into_iter()
             .map(|r| api::ScheduledRound {

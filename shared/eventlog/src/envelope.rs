@@ -123,6 +123,7 @@ pub fn kind_name(event: &Event) -> &'static str {
             Kind::VirtualPointsSet(_) => "VirtualPointsSet",
             Kind::PairingsForbidden(_) => "PairingsForbidden",
             Kind::TeamRecorded(_) => "TeamRecorded",
+            Kind::LotsDrawn(_) => "LotsDrawn",
         },
     }
 }

@@ -355,6 +355,15 @@ impl Check for reg::CorrectPlayerRequest {
     }
 }
 
+impl Check for reg::DrawLotsRequest {
+    fn check(&self) -> Result<(), Status> {
+        if self.numbers.len() > 10_000 {
+            return Err(invalid("numbers", "more than 10,000 numbers"));
+        }
+        check_line("seed", &self.seed)
+    }
+}
+
 impl Check for reg::WithdrawPlayerRequest {
     fn check(&self) -> Result<(), Status> {
         check_line("reason", &self.reason)

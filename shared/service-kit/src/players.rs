@@ -163,6 +163,7 @@ fn check_number(
     };
     let moved_at = versions.get(change).copied().unwrap_or(0);
     let by = match f.state.player_by_entry(mover) {
+        _ if f.lots_drawn_at() == Some(moved_at) => "the drawing of lots".to_string(),
         Some(p) if f.registration_versions().get(mover.0 as usize) == Some(&moved_at) => {
             format!(
                 "the registration of {} (entry {})",

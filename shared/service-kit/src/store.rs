@@ -144,9 +144,12 @@ pub struct Folded {
     /// The version of each player's registration, by entry (no serde default: a snapshot
     /// written without it is folded again from the start).
     registrations: Vec<Version>,
-    /// The version of each registration and correction, in the order of
+    /// The version of each registration, correction and drawing of lots, in the order of
     /// `State::numbering_changes`.
     numbering: Vec<Version>,
+    /// The version of a round robin's `LotsDrawn` (no serde default: a snapshot written
+    /// without it is folded again from the start).
+    lots_drawn_at: Option<Version>,
     /// Every command id of the stream.
     commands: BTreeMap<String, CommandRecord>,
     /// Events that did not fit the state.
@@ -278,6 +281,10 @@ impl Folded {
                         self.numbering.push(e.version);
                     }
                     Event::PlayerCorrected(_) => self.numbering.push(e.version),
+                    Event::LotsDrawn(_) => {
+                        self.numbering.push(e.version);
+                        self.lots_drawn_at = Some(e.version);
+                    }
                     _ => {}
                 }
             }
@@ -366,6 +373,11 @@ impl Folded {
     /// corrections).
     pub fn numbering_versions(&self) -> &[Version] {
         &self.numbering
+    }
+
+    /// The version of the round robin's drawing of lots, once drawn.
+    pub fn lots_drawn_at(&self) -> Option<Version> {
+        self.lots_drawn_at
     }
 
     /// What the stream holds for a command id.
@@ -475,6 +487,7 @@ command_requests! {
     arbiter_proto::registration::v1::CancelByeRequest => "CancelBye",
     arbiter_proto::registration::v1::DeclareAbsenceRequest => "DeclareAbsence",
     arbiter_proto::registration::v1::RecordFairPlayConsentRequest => "RecordFairPlayConsent",
+    arbiter_proto::registration::v1::DrawLotsRequest => "DrawLots",
     arbiter_proto::round_director::v1::StartRoundRequest => "StartRound",
     arbiter_proto::round_director::v1::RequestRepairingRequest => "RequestRepairing",
     arbiter_proto::round_director::v1::PublishPairingRequest => "PublishPairing",

@@ -363,6 +363,20 @@ pub enum ClientCommand {
         #[command(flatten)]
         as_of: AsOf,
     },
+    /// 2. Players: a round robin's drawing of lots (C.05 §6.2), once, before round 1: from a
+    ///    published --seed (the service draws; anyone re-derives it), or the --numbers drawn in
+    ///    the hall. --varma: the restricted draw of the Varma tables (C.05 Annex 2).
+    DrawLots {
+        tournament: String,
+        #[arg(long)]
+        varma: bool,
+        #[arg(long, default_value = "", conflicts_with = "numbers")]
+        seed: String,
+        /// The number drawn by each player, in pairing-number order, comma-separated
+        /// (e.g. 3,1,2 gives player 1 number 3).
+        #[arg(long, value_delimiter = ',')]
+        numbers: Vec<u32>,
+    },
     /// 3. Before a round: withdraw a player (from the next round to pair, or --from-round).
     Withdraw {
         tournament: String,
@@ -620,6 +634,9 @@ pub enum ClientCommand {
     },
     /// Any time: show the tournament's state.
     Show { tournament: String },
+    /// Any time: a round robin's whole schedule by pairing numbers, the drawing of lots that
+    /// gave the numbers, and the rounds where compatriots meet.
+    Schedule { tournament: String },
     /// Any time: list the tournaments.
     List,
 }
@@ -1459,6 +1476,25 @@ async fn client(a: ClientArgs) -> Result<(), Exit> {
                 .into_inner();
             print_result("withdrawn", &r);
         }
+        ClientCommand::DrawLots {
+            tournament,
+            varma,
+            seed,
+            numbers,
+        } => {
+            let r = c
+                .registration
+                .draw_lots(reg::DrawLotsRequest {
+                    header: c.header(&tournament),
+                    varma,
+                    seed,
+                    numbers,
+                })
+                .await
+                .map_err(|s| status_exit("draw-lots", &s))?
+                .into_inner();
+            print_result("lots drawn", &r);
+        }
         ClientCommand::CorrectPlayer {
             tournament,
             player,
@@ -2205,6 +2241,57 @@ async fn client(a: ClientArgs) -> Result<(), Exit> {
                     status
                 );
                 println!("{}", line.trim_end());
+            }
+        }
+        ClientCommand::Schedule { tournament } => {
+            let s = c
+                .director
+                .get_schedule(rd::GetTournamentRequest {
+                    tournament: Clients::tref(&tournament),
+                })
+                .await
+                .map_err(|s| status_exit("schedule", &s))?
+                .into_inner();
+            println!(
+                "{}: {}, {} players, {} rounds, version {}",
+                s.tournament_id,
+                s.rule_set,
+                s.players,
+                s.rounds.len(),
+                s.version
+            );
+            match &s.lots {
+                None => println!(
+                    "lots: not drawn through the service (numbers in order of registration)"
+                ),
+                Some(l) => println!(
+                    "lots: {}{}",
+                    if l.varma { "Varma draw, " } else { "" },
+                    if l.seed.is_empty() {
+                        "drawn in the hall".to_string()
+                    } else {
+                        format!("drawn from seed {:?}", l.seed)
+                    }
+                ),
+            }
+            for r in &s.rounds {
+                let games: Vec<String> = r
+                    .boards
+                    .iter()
+                    .map(|b| format!("{}-{}", b.white, b.black))
+                    .collect();
+                let rest = if r.rest != 0 {
+                    format!("  (rests: {})", r.rest)
+                } else {
+                    String::new()
+                };
+                println!("R{:<3} {}{rest}", r.round, games.join(" "));
+            }
+            for g in &s.compatriot_games {
+                println!(
+                    "compatriots ({}): {}-{} in round {}",
+                    g.federation, g.white, g.black, g.round
+                );
             }
         }
         ClientCommand::Show { tournament } => {

@@ -281,6 +281,14 @@ async fn replay(a: ReplayArgs) -> Result<(), Exit> {
             a.tournament
         )));
     }
+    let draws = report.differing_draws();
+    if !draws.is_empty() {
+        return Err(Exit::Differs(format!(
+            "tournament {}: the drawing of lots recorded at version {} is not what its seed \
+             (or the procedure) gives",
+            a.tournament, draws[0].version
+        )));
+    }
     if !differing.is_empty() {
         let rounds: Vec<String> = differing.iter().map(|r| r.round.to_string()).collect();
         return Err(Exit::Differs(format!(

@@ -276,6 +276,7 @@ impl State {
                 }
                 self.forbidden.push((ids, e.rounds));
             }
+            Event::LotsDrawn(e) => self.draw_lots(e, event)?,
             Event::TeamRecorded(e) => {
                 let mut members = Vec::with_capacity(e.members.len());
                 for m in &e.members {
@@ -395,6 +396,48 @@ impl State {
                 self.overrides.push(e.clone());
             }
         }
+        Ok(())
+    }
+
+    /// Gives every player the number he drew: the ranking is permuted and the whole list
+    /// counts as renumbered (cause: the player who drew number 1).
+    fn draw_lots(&mut self, e: &super::event::LotsDrawn, event: &Event) -> Result<(), DomainError> {
+        let n = self.ranking.len();
+        if self.lots.is_some() {
+            return Err(inconsistent(event, "the lots were already drawn"));
+        }
+        if e.numbers.len() != n {
+            return Err(inconsistent(
+                event,
+                format!("{} numbers for {n} players", e.numbers.len()),
+            ));
+        }
+        let mut ranking = vec![None; n];
+        for (i, &x) in e.numbers.iter().enumerate() {
+            match ranking.get_mut((x as usize).wrapping_sub(1)) {
+                Some(slot @ None) => *slot = Some(self.ranking[i]),
+                _ => {
+                    return Err(inconsistent(
+                        event,
+                        format!("number {x} is not in 1..={n} or is drawn twice"),
+                    ));
+                }
+            }
+        }
+        self.ranking = ranking.into_iter().flatten().collect();
+        for (i, e) in self.ranking.iter().enumerate() {
+            if let Some(p) = self.players.get_mut(e.0 as usize) {
+                p.player.player_id = i as u32 + 1;
+            }
+        }
+        if let Some(&first) = self.ranking.first() {
+            self.numbering.push(super::state::NumberingChange {
+                lo: 1,
+                hi: n as u32,
+                cause: first,
+            });
+        }
+        self.lots = Some(e.clone());
         Ok(())
     }
 

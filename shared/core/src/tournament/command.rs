@@ -39,6 +39,7 @@ pub enum Command {
     FinishTournament(FinishTournament),
     SetVirtualPoints(SetVirtualPoints),
     ForbidPairings(ForbidPairings),
+    DrawLots(DrawLots),
     RecordTeam(RecordTeam),
     SubmitGame(SubmitGame),
     SubmitGames(SubmitGames),
@@ -75,6 +76,7 @@ impl Command {
             Command::FinishTournament(_) => "FinishTournament",
             Command::SetVirtualPoints(_) => "SetVirtualPoints",
             Command::ForbidPairings(_) => "ForbidPairings",
+            Command::DrawLots(_) => "DrawLots",
             Command::RecordTeam(_) => "RecordTeam",
             Command::SubmitGame(_) => "SubmitGame",
             Command::SubmitGames(_) => "SubmitGames",
@@ -490,6 +492,16 @@ pub struct SetVirtualPoints {
 pub struct ForbidPairings {
     pub players: Vec<PlayerId>,
     pub rounds: Option<(u32, u32)>,
+}
+
+/// Draws the lots of a round robin before round 1 (C.05 §6.2): from a published `seed`, or the
+/// `numbers` drawn in the hall (`numbers[i]` for the player numbered `i + 1`); exactly one of
+/// the two. `varma`: the restricted draw of the Varma tables (C.05 §5.3, Annex 2).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DrawLots {
+    pub varma: bool,
+    pub seed: String,
+    pub numbers: Vec<PlayerId>,
 }
 
 /// Records a team (TRF 013 / 310); members by current pairing number.

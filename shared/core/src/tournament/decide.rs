@@ -74,6 +74,7 @@ pub fn decide(state: &State, command: &Command) -> Result<Vec<Event>, DomainErro
         Command::FinishTournament(_) => d.finish(),
         Command::SetVirtualPoints(c) => d.set_virtual_points(c),
         Command::ForbidPairings(c) => d.forbid_pairings(c),
+        Command::DrawLots(c) => d.draw_lots(c),
         Command::RecordTeam(c) => d.record_team(c),
         Command::SubmitGame(c) => d.submit_game(c),
         Command::SubmitGames(c) => d.submit_games(c),
@@ -547,6 +548,38 @@ impl Decider<'_> {
         Ok(events)
     }
 
+    /// C.05 §6.2: the drawing of lots gives a round robin's pairing numbers, before round 1.
+    /// Drawn by the service from a published seed (the lots are SHA-256 of the seed, so
+    /// anyone re-derives them), or recorded by the arbiter from a draw in the hall; a Varma
+    /// draw (C.05 Annex 2) recorded by hand must be one the procedure can make.
+    fn draw_lots(&self, c: &DrawLots) -> Result<Vec<Event>, DomainError> {
+        if self.t.pairing_system.is_swiss() {
+            return Err(DomainError::invalid(
+                "pairing_system",
+                "a Swiss event is numbered by the initial ranking (C.04.2.B), not by lots; the drawing of lots is for round robins (C.05 §6.2)",
+            ));
+        }
+        if let Some(r) = self.s.current_round() {
+            return Err(DomainError::invalid(
+                "round",
+                format!("round {r} has started: the lots are drawn before round 1 (C.05 §6.2)"),
+            ));
+        }
+        if self.s.lots_drawn().is_some() {
+            return Err(DomainError::invalid(
+                "lots",
+                "the lots were already drawn and the service records one draw per event: the numbers stay (C.05 §6.4)",
+            ));
+        }
+        let numbers = drawn_numbers(self.s, c)?;
+        let seed = line("seed", &c.seed, false)?;
+        Ok(vec![Event::LotsDrawn(LotsDrawn {
+            numbers,
+            varma: c.varma,
+            seed,
+        })])
+    }
+
     fn record_team(&self, c: &RecordTeam) -> Result<Vec<Event>, DomainError> {
         let t = &c.team;
         for m in t.members.iter().flatten() {
@@ -771,6 +804,12 @@ impl Decider<'_> {
                 return Err(DomainError::invalid(
                     "first_round",
                     "a round robin takes no late entries: its schedule is drawn for the field registered before round 1",
+                ));
+            }
+            if self.s.lots_drawn().is_some() {
+                return Err(DomainError::invalid(
+                    "lots",
+                    "the lots were drawn for the field registered before the draw: an entry after the drawing is the chief arbiter's decision (C.05 §6.4), outside the service",
                 ));
             }
             // C.05 §6.2: round-robin numbers come from the drawing of lots, not the rating
@@ -1968,4 +2007,90 @@ impl Decider<'_> {
             rounds_played: self.t.rounds,
         })])
     }
+}
+
+/// The numbers a drawing of lots gives the players of `state` (in pairing-number order): drawn
+/// from `c.seed`, or `c.numbers` checked (a Varma draw must be one the procedure can make).
+/// The audit calls it again on the state before a recorded draw to re-derive it.
+pub fn drawn_numbers(state: &State, c: &DrawLots) -> Result<Vec<PlayerId>, DomainError> {
+    use arbiter_roundrobin::{lots, varma};
+    let n = state.player_count();
+    if n < 2 {
+        return Err(DomainError::invalid(
+            "players",
+            format!("{n} players registered: a round robin needs at least 2"),
+        ));
+    }
+    let players: Vec<&Player> = (1..=n)
+        .filter_map(|pn| state.player(pn).map(|p| &p.player))
+        .collect();
+    let entrants: Vec<varma::Entrant> = players
+        .iter()
+        .map(|p| varma::Entrant {
+            name: p.name.clone(),
+            federation: p.federation.clone(),
+        })
+        .collect();
+    if c.varma
+        && let Some(p) = players.iter().find(|p| p.federation.is_empty())
+    {
+        return Err(DomainError::invalid(
+            "federation",
+            format!(
+                "player {} ({}) has no federation: the Varma draw orders the players by federation (C.05 Annex 2 step 2)",
+                p.player_id, p.name
+            ),
+        ));
+    }
+    let seed = line("seed", &c.seed, false)?;
+    let numbers = match (seed.is_empty(), c.numbers.is_empty()) {
+        (false, true) if c.varma => varma::varma_draw(&entrants, lots::seeded(&seed))
+            .map_err(|e| DomainError::invalid("varma", e.to_string()))?,
+        (false, true) => {
+            let names: Vec<&str> = players.iter().map(|p| p.name.as_str()).collect();
+            lots::unrestricted_draw(&names, lots::seeded(&seed))
+        }
+        (true, false) => {
+            if c.varma {
+                varma::check_varma_draw(&entrants, &c.numbers)
+                    .map_err(|e| DomainError::invalid("numbers", e.to_string()))?;
+            } else {
+                check_permutation(&c.numbers, n)?;
+            }
+            c.numbers.clone()
+        }
+        _ => {
+            return Err(DomainError::invalid(
+                "seed",
+                "give either a seed (the service draws) or the numbers drawn in the hall, not both or neither",
+            ));
+        }
+    };
+    Ok(numbers)
+}
+
+/// `numbers` gives each of `n` players one number of 1..=n (the players in pairing-number order).
+fn check_permutation(numbers: &[PlayerId], n: u32) -> Result<(), DomainError> {
+    if numbers.len() != n as usize {
+        return Err(DomainError::invalid(
+            "numbers",
+            format!("{} numbers for {n} players", numbers.len()),
+        ));
+    }
+    let mut seen = vec![false; n as usize + 1];
+    for (i, &x) in numbers.iter().enumerate() {
+        if x == 0 || x > n {
+            return Err(DomainError::invalid(
+                "numbers",
+                format!("player {}: number {x} is not in 1..={n}", i + 1),
+            ));
+        }
+        if std::mem::replace(&mut seen[x as usize], true) {
+            return Err(DomainError::invalid(
+                "numbers",
+                format!("player {}: number {x} is drawn twice", i + 1),
+            ));
+        }
+    }
+    Ok(())
 }

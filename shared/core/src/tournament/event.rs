@@ -51,6 +51,7 @@ pub enum Event {
     TournamentFinished(TournamentFinished),
     VirtualPointsSet(VirtualPointsSet),
     PairingsForbidden(PairingsForbidden),
+    LotsDrawn(LotsDrawn),
     TeamRecorded(TeamRecorded),
     GameSubmitted(GameSubmitted),
     FairPlayConsentRecorded(FairPlayConsentRecorded),
@@ -100,6 +101,7 @@ impl Event {
             Event::TournamentFinished(_) => "TournamentFinished",
             Event::VirtualPointsSet(_) => "VirtualPointsSet",
             Event::PairingsForbidden(_) => "PairingsForbidden",
+            Event::LotsDrawn(_) => "LotsDrawn",
             Event::TeamRecorded(_) => "TeamRecorded",
         }
     }
@@ -174,6 +176,20 @@ pub struct VirtualPointsSet {
 pub struct PairingsForbidden {
     pub player_ids: Vec<PlayerId>,
     pub rounds: Option<(u32, u32)>,
+}
+
+/// The drawing of lots of a round robin (C.05 §6.2), before round 1: every player's pairing
+/// number, which places him in the Berger table. Once per event.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LotsDrawn {
+    /// `numbers[i]` is the number drawn by the player numbered `i + 1` before the draw.
+    pub numbers: Vec<PlayerId>,
+    /// The restricted draw of the Varma tables (C.05 §5.3 and Annex 2).
+    pub varma: bool,
+    /// The published seed the service drew from (`arbiter_roundrobin::lots::seeded`), from
+    /// which anyone re-derives `numbers`; empty when the lots were drawn in the hall and the
+    /// arbiter recorded the numbers.
+    pub seed: String,
 }
 
 /// A team (TRF 013 / 310): members by pairing number in board order, `None` = an empty board.

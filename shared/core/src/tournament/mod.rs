@@ -95,7 +95,7 @@ pub use conduct::{
     Conduct, ConsentItem, ConsentRecord, EventFormat, LawsVerdict,
     TRADITIONAL_BOARDS_MIN_INCREMENT_S, TimeControlPeriod,
 };
-pub use decide::decide;
+pub use decide::{decide, drawn_numbers};
 pub use discipline::{
     APPEALABLE, COMPLAINT_WINDOW_MS, ComplaintOutcome, ConnectionChannel, DisconnectionOutcome,
     Evidence, EvidenceKind, IncidentReporter, IrregularityDecision, IrregularityKind, SanctionKind,

@@ -371,6 +371,8 @@ pub struct State {
     pub(crate) ranking: Vec<EntryId>,
     /// Every registration and correction, with the numbers it gave to other players.
     pub(crate) numbering: Vec<NumberingChange>,
+    /// A round robin's drawing of lots, once drawn.
+    pub(crate) lots: Option<super::event::LotsDrawn>,
     /// `rounds[r - 1]` for every started round.
     pub(crate) rounds: Vec<RoundRecord>,
     pub(crate) finished: Option<u32>,
@@ -781,6 +783,11 @@ impl State {
     /// see [`EntryId::number`]).
     pub fn player_by_entry_number(&self, entry_number: u32) -> Option<&PlayerRecord> {
         self.player_by_entry(EntryId::from_number(entry_number)?)
+    }
+
+    /// The round robin's drawing of lots, once drawn (C.05 §6.2).
+    pub fn lots_drawn(&self) -> Option<&super::event::LotsDrawn> {
+        self.lots.as_ref()
     }
 
     /// Every registration and correction in log order, with the pairing numbers it gave to

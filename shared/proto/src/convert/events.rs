@@ -24,7 +24,9 @@ use arbiter_core::tournament::{
     IrregularityKind, IrregularityRecorded, ResultDiscrepancyDetected, ResultOverridden,
     SanctionImposed, SanctionKind, TimeControlPeriod,
 };
-use arbiter_core::tournament::{GameSubmitted, PairingsForbidden, TeamRecorded, VirtualPointsSet};
+use arbiter_core::tournament::{
+    GameSubmitted, LotsDrawn, PairingsForbidden, TeamRecorded, VirtualPointsSet,
+};
 use arbiter_core::{PointSystem, ResultCode};
 
 fn invalid(field: &'static str, message: impl Into<String>) -> ConvertError {
@@ -947,6 +949,11 @@ pub fn event_to_wire(e: &Event) -> pb::Event {
             first_round: f.rounds.map_or(0, |r| r.0),
             last_round: f.rounds.map_or(0, |r| r.1),
         }),
+        Event::LotsDrawn(l) => Kind::LotsDrawn(pb::LotsDrawn {
+            numbers: l.numbers.clone(),
+            varma: l.varma,
+            seed: l.seed.clone(),
+        }),
         Event::TeamRecorded(t) => Kind::TeamRecorded(pb::TeamRecorded {
             number: t.number,
             name: t.name.clone(),
@@ -1170,6 +1177,11 @@ pub fn event_from_wire(e: &pb::Event) -> Result<Option<Event>, ConvertError> {
         Kind::VirtualPointsSet(v) => Event::VirtualPointsSet(VirtualPointsSet {
             player_id: v.player_id,
             points: v.points.iter().map(|&t| arbiter_core::Score(t)).collect(),
+        }),
+        Kind::LotsDrawn(l) => Event::LotsDrawn(LotsDrawn {
+            numbers: l.numbers.clone(),
+            varma: l.varma,
+            seed: l.seed.clone(),
         }),
         Kind::PairingsForbidden(f) => Event::PairingsForbidden(PairingsForbidden {
             player_ids: f.player_ids.clone(),
@@ -1421,6 +1433,16 @@ mod tests {
         round_trip(Event::PairingsForbidden(PairingsForbidden {
             player_ids: vec![1, 2],
             rounds: None,
+        }));
+        round_trip(Event::LotsDrawn(LotsDrawn {
+            numbers: vec![3, 1, 2],
+            varma: false,
+            seed: "published before the draw".into(),
+        }));
+        round_trip(Event::LotsDrawn(LotsDrawn {
+            numbers: vec![2, 1],
+            varma: true,
+            seed: String::new(),
         }));
         round_trip(Event::GameSubmitted(GameSubmitted {
             round: 2,
