@@ -12,6 +12,7 @@
 //! check it against the handbook's tables for 3 to 16 players.
 
 pub mod lots;
+pub mod scheveningen;
 pub mod varma;
 
 /// One game of a round: (white, black), players numbered from 1.
@@ -30,6 +31,14 @@ pub enum RoundRobinError {
     TooFewPlayers(u32),
     #[error("{0} players: the Berger construction is limited to 2..=1000 players")]
     TooManyPlayers(u32),
+    #[error(
+        "the manual's Scheveningen tables are for teams of 2 to 10 boards, not {0} (spec/round-robin.md §6)"
+    )]
+    ScheveningenBoards(u32),
+    #[error(
+        "a semi-Scheveningen needs teams of an even number of boards, 4 to 20 (two halves of 2 to 10), not {0}"
+    )]
+    SemiScheveningenBoards(u32),
 }
 
 /// Integer in 1..=m congruent to `x` modulo `m`.
