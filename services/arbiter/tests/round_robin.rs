@@ -1037,3 +1037,108 @@ async fn varma_draws_keep_compatriots_to_the_tables_rounds() {
         );
     }
 }
+
+/// The manual's Scheveningen table for `k` boards (spec data), by pairing numbers: A's
+/// board-i player is i, B's board-j player k + j.
+fn scheveningen_table(k: u32) -> Vec<Round> {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../tests/golden/round-robin/scheveningen.json"
+    );
+    let g: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let number = |cell: &Value| {
+        let s = cell.as_str().unwrap();
+        let board: u32 = s[1..].parse().unwrap();
+        if s.starts_with('A') { board } else { k + board }
+    };
+    g["tables"][k.to_string()]["rounds"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            let games = r
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|x| (number(&x[0]), number(&x[1])))
+                .collect();
+            (games, None)
+        })
+        .collect()
+}
+
+/// Scheveningen matches run by the service (S001 ch. IV §3): for two teams of 2 to 10 boards
+/// (players 1..k team A, k+1..2k team B, registered in board order) GetSchedule is exactly the
+/// manual's table; a 3-board match is played through, every proposal the table's round. A
+/// semi-Scheveningen of two teams of 8 plays the 4-board table for each half (spec §6's
+/// example). An odd field or rounds that do not fit are refused at round start; `arbiter
+/// replay` re-derives every round.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn scheveningen_matches_publish_the_manuals_tables() {
+    let work = TempDir::new("arbiter-scheveningen").unwrap();
+    let data = work.path().join("data");
+    let mut server = Server::start(
+        &["--data", data.to_str().unwrap()],
+        &work.path().join("serve.log"),
+    );
+    let mut c = Clients::new(&Endpoints::one(&server.grpc));
+    for k in 2..=10u32 {
+        let tid = format!("schev-{k}");
+        create_as(&mut c, &tid, pb::PairingSystem::Scheveningen, k).await;
+        register(&mut c, &tid, 2 * k).await;
+        let want = scheveningen_table(k);
+        assert_eq!(schedule(&mut c, &tid).await, want, "{tid}");
+        if k == 3 {
+            play(&mut c, &tid, &want, |_, _, _| None).await;
+        }
+    }
+    // Semi-Scheveningen, teams of 8: A1-A4 v B1-B4 (9-12) and A5-A8 v B5-B8 (13-16).
+    create_as(&mut c, "semi-8", pb::PairingSystem::SemiScheveningen, 4).await;
+    register(&mut c, "semi-8", 16).await;
+    let lift = |x: u32, half: u32| {
+        if x <= 4 {
+            x + 4 * half
+        } else {
+            8 + (x - 4) + 4 * half
+        }
+    };
+    let want: Vec<Round> = scheveningen_table(4)
+        .into_iter()
+        .map(|(games, _)| {
+            let all = (0..2)
+                .flat_map(|h| games.iter().map(move |&(w, b)| (lift(w, h), lift(b, h))))
+                .collect();
+            (all, None)
+        })
+        .collect();
+    assert_eq!(schedule(&mut c, "semi-8").await, want);
+    play(&mut c, "semi-8", &want, |_, _, _| None).await;
+
+    // Refused at round start: an odd field, and rounds that do not fit the teams.
+    create_as(&mut c, "schev-odd", pb::PairingSystem::Scheveningen, 3).await;
+    register(&mut c, "schev-odd", 7).await;
+    let e = start(&mut c, "schev-odd", 1).await.unwrap_err();
+    assert!(
+        e.message().contains("two teams of equal size"),
+        "{}",
+        e.message()
+    );
+    create_as(&mut c, "schev-rounds", pb::PairingSystem::Scheveningen, 5).await;
+    register(&mut c, "schev-rounds", 8).await;
+    let e = start(&mut c, "schev-rounds", 1).await.unwrap_err();
+    assert!(
+        e.message()
+            .contains("a Scheveningen of 8 players has 4 rounds, not 5"),
+        "{}",
+        e.message()
+    );
+
+    server.terminate();
+    for tid in ["schev-3", "semi-8"] {
+        let out = replay(&data, tid);
+        assert!(
+            out.contains("round 1: re-paired, identical"),
+            "{tid}:\n{out}"
+        );
+    }
+}

@@ -17,11 +17,22 @@ pub fn engine() -> Engine {
     }
 }
 
-/// What proposes a round robin's rounds: the Berger table (shared/roundrobin), not an engine's
-/// search.
-pub fn round_robin_engine() -> Engine {
+/// What proposes a round robin's rounds: the Berger table, or a Scheveningen match's table
+/// (shared/roundrobin), not an engine's search.
+pub fn round_robin_engine(state: &State) -> Engine {
+    let scheveningen = state.tournament().is_some_and(|t| {
+        matches!(
+            t.pairing_system,
+            PairingSystem::Scheveningen | PairingSystem::SemiScheveningen
+        )
+    });
     Engine {
-        name: "arbiter-berger".to_string(),
+        name: if scheveningen {
+            "arbiter-scheveningen"
+        } else {
+            "arbiter-berger"
+        }
+        .to_string(),
         version: env!("CARGO_PKG_VERSION").to_string(),
     }
 }
@@ -55,6 +66,23 @@ pub fn round_robin_digest(state: &State, round: u32) -> [u8; 32] {
 pub fn round_robin_round(state: &State, round: u32) -> Result<(ScheduledRound, String), String> {
     let scheduled = state.scheduled_round(round).map_err(|e| e.to_string())?;
     let n = state.player_count();
+    let system = state.tournament().map(|t| t.pairing_system);
+    if let Some(s @ (PairingSystem::Scheveningen | PairingSystem::SemiScheveningen)) = system {
+        let k = n / 2;
+        let why = if s == PairingSystem::Scheveningen {
+            format!(
+                "Scheveningen table for two teams of {k} boards (players 1-{k} team A, {}-{n} team B; S001 ch. IV §3), round {round}.",
+                k + 1
+            )
+        } else {
+            format!(
+                "semi-Scheveningen of two teams of {k} boards (players 1-{k} team A, {}-{n} team B): the table of {} boards for the first halves and again for the second halves (S001 ch. IV §3), round {round}.",
+                k + 1,
+                k / 2
+            )
+        };
+        return Ok((scheduled, why));
+    }
     let double = state
         .tournament()
         .is_some_and(|t| t.pairing_system == PairingSystem::DoubleRoundRobin);
@@ -236,7 +264,7 @@ pub fn answer(state: &State, round: u32, based_on_version: u64) -> Answer {
                 attempt,
                 boards: scheduled.boards,
                 bye: None,
-                engine: round_robin_engine(),
+                engine: round_robin_engine(state),
                 rule_set: rule_set.clone(),
                 based_on_version,
                 input_digest: digest,
@@ -245,7 +273,7 @@ pub fn answer(state: &State, round: u32, based_on_version: u64) -> Answer {
             Err(reason) => Answer::Failed(ReportPairingFailure {
                 round,
                 attempt,
-                engine: round_robin_engine(),
+                engine: round_robin_engine(state),
                 rule_set: rule_set.clone(),
                 based_on_version,
                 input_digest: digest,

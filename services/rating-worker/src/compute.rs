@@ -70,7 +70,10 @@ impl Setup {
     /// The norm rules of the event: pre-determined pairings for round robins.
     pub fn norm_event(&self) -> NormEvent {
         match self.pairing_system {
-            PairingSystem::RoundRobin => NormEvent::round_robin(self.rounds),
+            // A Scheveningen's pairings are its table's, fixed in advance like a round robin's.
+            PairingSystem::RoundRobin
+            | PairingSystem::Scheveningen
+            | PairingSystem::SemiScheveningen => NormEvent::round_robin(self.rounds),
             PairingSystem::DoubleRoundRobin => NormEvent {
                 double_round_robin: true,
                 ..NormEvent::round_robin(self.rounds)

@@ -170,9 +170,10 @@ pub fn model(state: &State, rounds: u32) -> Tournament {
             d.day() as u8,
         );
         m.pairing = match t.pairing_system {
-            PairingSystem::RoundRobin | PairingSystem::DoubleRoundRobin => {
-                PairingKind::PreDetermined
-            }
+            PairingSystem::RoundRobin
+            | PairingSystem::DoubleRoundRobin
+            | PairingSystem::Scheveningen
+            | PairingSystem::SemiScheveningen => PairingKind::PreDetermined,
             _ => PairingKind::Swiss,
         };
     }

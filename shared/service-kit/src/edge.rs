@@ -91,6 +91,11 @@ pub const SUPPORTED_PAIRING_SYSTEMS: &[(PairingSystem, &str)] = &[
     (PairingSystem::Burstein, "PAIRING_SYSTEM_BURSTEIN"),
     (PairingSystem::Dubov, "PAIRING_SYSTEM_DUBOV"),
     (PairingSystem::Lim, "PAIRING_SYSTEM_LIM"),
+    (PairingSystem::Scheveningen, "PAIRING_SYSTEM_SCHEVENINGEN"),
+    (
+        PairingSystem::SemiScheveningen,
+        "PAIRING_SYSTEM_SEMI_SCHEVENINGEN",
+    ),
 ];
 
 fn invalid(field: &str, reason: impl std::fmt::Display) -> Status {

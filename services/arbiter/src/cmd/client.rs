@@ -191,7 +191,7 @@ pub enum ClientCommand {
         /// dutch-2017 or dutch-2025 (default: the rules in force on the start date).
         #[arg(long)]
         rule_set: Option<String>,
-        /// The pairing system: dutch, dubov, burstein, lim, round-robin or double-round-robin.
+        /// The pairing system: dutch, dubov, burstein, lim, round-robin, double-round-robin, scheveningen or semi-scheveningen.
         #[arg(long, default_value = "dutch")]
         system: String,
         /// The chief arbiter.
@@ -1316,9 +1316,11 @@ async fn client(a: ClientArgs) -> Result<(), Exit> {
                 "lim" => pb::PairingSystem::Lim,
                 "round-robin" | "berger" => pb::PairingSystem::RoundRobin,
                 "double-round-robin" | "berger-double" => pb::PairingSystem::DoubleRoundRobin,
+                "scheveningen" => pb::PairingSystem::Scheveningen,
+                "semi-scheveningen" => pb::PairingSystem::SemiScheveningen,
                 other => {
                     return Err(Exit::Invalid(format!(
-                        "--system {other:?}: dutch, dubov, burstein, lim, round-robin or double-round-robin"
+                        "--system {other:?}: dutch, dubov, burstein, lim, round-robin, double-round-robin, scheveningen or semi-scheveningen"
                     )));
                 }
             };

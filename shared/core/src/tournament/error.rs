@@ -102,14 +102,14 @@ pub enum DomainError {
     #[error("the tournament cannot finish: {closed} of {rounds} rounds are closed")]
     RoundsRemaining { closed: u32, rounds: u32 },
     #[error(
-        "a {kind} of {players} players has {expected} rounds, not {rounds}: change the number of rounds (UpdateTournament) or the field",
-        kind = if *double { "double round robin" } else { "round robin" }
+        "a {kind} of {players} players has {expected} rounds, not {rounds}: change the number of rounds (UpdateTournament) or the field"
     )]
     RoundRobinRounds {
         players: u32,
         rounds: u32,
         expected: u32,
-        double: bool,
+        /// "round robin", "double round robin", "Scheveningen", "semi-Scheveningen".
+        kind: &'static str,
     },
 
     // --- pairings ------------------------------------------------------------------------------

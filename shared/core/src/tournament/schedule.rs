@@ -1,5 +1,6 @@
 //! The schedule of a round robin (spec/round-robin.md §2–§3): the Berger table of the field,
-//! single or double, by pairing numbers. In a round robin the pairing number IS the drawing of
+//! single or double, by pairing numbers; or of a Scheveningen match between two teams (§6):
+//! the manual's table, players 1..k being team A's boards and k+1..2k team B's. In a round robin the pairing number IS the drawing of
 //! lots (C.05 §6.2): players are numbered in the order the arbiter registers them, so the
 //! arbiter registers them in the order of the numbers drawn (see `decide::register`).
 
@@ -20,7 +21,8 @@ pub struct ScheduledRound {
 }
 
 /// The rounds a round robin of `players` players needs (n − 1 for an even field, n for an odd
-/// one, twice that for a double round robin); `None` for a Swiss system or fewer than 2 players.
+/// one, twice that for a double round robin; a Scheveningen of two teams of k, k rounds, a
+/// semi-Scheveningen k/2); `None` for a Swiss system or fewer than 2 players.
 pub fn round_robin_rounds(system: PairingSystem, players: u32) -> Option<u32> {
     let single = match players {
         0 | 1 => return None,
@@ -29,6 +31,8 @@ pub fn round_robin_rounds(system: PairingSystem, players: u32) -> Option<u32> {
     match system {
         PairingSystem::RoundRobin => Some(single),
         PairingSystem::DoubleRoundRobin => Some(2 * single),
+        PairingSystem::Scheveningen => Some(players / 2),
+        PairingSystem::SemiScheveningen => Some(players / 4),
         _ => None,
     }
 }
@@ -43,6 +47,21 @@ pub fn round_robin_schedule(
         // The manual's chapter IV scheme (spec §3.4): last two rounds of the first cycle
         // swapped, second cycle with colours reversed.
         PairingSystem::DoubleRoundRobin => arbiter_roundrobin::double_berger(players),
+        PairingSystem::Scheveningen | PairingSystem::SemiScheveningen => {
+            if players % 2 == 1 {
+                return Err(DomainError::invalid(
+                    "players",
+                    format!(
+                        "{players} players: a Scheveningen is a match of two teams of equal size (players 1..k team A, k+1..2k team B)"
+                    ),
+                ));
+            }
+            if system == PairingSystem::Scheveningen {
+                arbiter_roundrobin::scheveningen::scheveningen(players / 2)
+            } else {
+                arbiter_roundrobin::scheveningen::semi_scheveningen(players / 2)
+            }
+        }
         other => {
             return Err(DomainError::invalid(
                 "pairing_system",
@@ -107,13 +126,13 @@ impl State {
         if round_robin_rounds(t.pairing_system, n).is_none() {
             return Vec::new();
         }
-        // Each cycle gives every player n − 1 games (an odd field's extra round is a rest).
-        let cycles = if t.pairing_system == PairingSystem::DoubleRoundRobin {
-            2
-        } else {
-            1
+        // Each cycle gives every player n − 1 games (an odd field's extra round is a rest); a
+        // Scheveningen gives every player a game in every round.
+        let scheduled = match t.pairing_system {
+            PairingSystem::DoubleRoundRobin => 2 * (n - 1),
+            PairingSystem::Scheveningen | PairingSystem::SemiScheveningen => t.rounds,
+            _ => n - 1,
         };
-        let scheduled = (n - 1) * cycles;
         self.withdrawals()
             .into_iter()
             .filter(|&(pn, from_round)| {
@@ -127,18 +146,31 @@ impl State {
             .collect()
     }
 
-    /// A round robin's number of rounds is fixed by its field: refused when they differ.
+    /// A round robin's number of rounds is fixed by its field: refused when they differ, or
+    /// when the field has no schedule (a Scheveningen of an odd field, or of teams beyond the
+    /// manual's tables).
     pub fn check_round_robin_rounds(&self) -> Result<(), DomainError> {
         let Some(t) = self.tournament() else {
             return Ok(());
         };
         let players = self.player_count();
+        if matches!(
+            t.pairing_system,
+            PairingSystem::Scheveningen | PairingSystem::SemiScheveningen
+        ) {
+            round_robin_schedule(t.pairing_system, players)?;
+        }
         match round_robin_rounds(t.pairing_system, players) {
             Some(expected) if expected != t.rounds => Err(DomainError::RoundRobinRounds {
                 players,
                 rounds: t.rounds,
                 expected,
-                double: t.pairing_system == PairingSystem::DoubleRoundRobin,
+                kind: match t.pairing_system {
+                    PairingSystem::DoubleRoundRobin => "double round robin",
+                    PairingSystem::Scheveningen => "Scheveningen",
+                    PairingSystem::SemiScheveningen => "semi-Scheveningen",
+                    _ => "round robin",
+                },
             }),
             _ => Ok(()),
         }
@@ -159,5 +191,20 @@ mod tests {
         assert_eq!(round_robin_rounds(drr, 3), Some(6));
         assert_eq!(round_robin_rounds(rr, 1), None);
         assert_eq!(round_robin_rounds(PairingSystem::Dutch, 10), None);
+        // Two teams of k: k rounds; a semi-Scheveningen k / 2.
+        assert_eq!(round_robin_rounds(PairingSystem::Scheveningen, 8), Some(4));
+        assert_eq!(
+            round_robin_rounds(PairingSystem::SemiScheveningen, 16),
+            Some(4)
+        );
+        assert!(round_robin_schedule(PairingSystem::Scheveningen, 7).is_err());
+        assert!(round_robin_schedule(PairingSystem::Scheveningen, 22).is_err());
+        assert!(round_robin_schedule(PairingSystem::SemiScheveningen, 10).is_err());
+        assert_eq!(
+            round_robin_schedule(PairingSystem::SemiScheveningen, 8)
+                .unwrap()
+                .len(),
+            2
+        );
     }
 }

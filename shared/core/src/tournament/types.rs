@@ -157,6 +157,10 @@ pub enum PairingSystem {
     Burstein,
     Dubov,
     Lim,
+    /// A match of two teams of k boards: every A player meets every B player (spec §6).
+    Scheveningen,
+    /// The teams' first halves meet each other, and their second halves.
+    SemiScheveningen,
 }
 
 impl PairingSystem {
@@ -188,6 +192,8 @@ impl PairingSystem {
             PairingSystem::Burstein => "burstein",
             PairingSystem::Dubov => "dubov",
             PairingSystem::Lim => "lim",
+            PairingSystem::Scheveningen => "scheveningen",
+            PairingSystem::SemiScheveningen => "semi-scheveningen",
         }
     }
 
@@ -200,6 +206,8 @@ impl PairingSystem {
             PairingSystem::Burstein => &["burstein"],
             PairingSystem::Dubov => &["dubov"],
             PairingSystem::Lim => &["lim"],
+            PairingSystem::Scheveningen => &["scheveningen"],
+            PairingSystem::SemiScheveningen => &["semi-scheveningen"],
         }
     }
 }

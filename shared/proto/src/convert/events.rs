@@ -136,6 +136,8 @@ pub fn pairing_system_to_wire(s: PairingSystem) -> pb::PairingSystem {
         PairingSystem::Burstein => pb::PairingSystem::Burstein,
         PairingSystem::Dubov => pb::PairingSystem::Dubov,
         PairingSystem::Lim => pb::PairingSystem::Lim,
+        PairingSystem::Scheveningen => pb::PairingSystem::Scheveningen,
+        PairingSystem::SemiScheveningen => pb::PairingSystem::SemiScheveningen,
     }
 }
 
@@ -150,6 +152,8 @@ pub fn pairing_system_from_wire(value: i32) -> Result<Option<PairingSystem>, Con
             pb::PairingSystem::Burstein => Some(PairingSystem::Burstein),
             pb::PairingSystem::Dubov => Some(PairingSystem::Dubov),
             pb::PairingSystem::Lim => Some(PairingSystem::Lim),
+            pb::PairingSystem::Scheveningen => Some(PairingSystem::Scheveningen),
+            pb::PairingSystem::SemiScheveningen => Some(PairingSystem::SemiScheveningen),
         },
     )
 }
