@@ -11,8 +11,10 @@
 //! Written by hand because it is the rule itself, a few lines of modular arithmetic; the tests
 //! check it against the handbook's tables for 3 to 16 players.
 
+pub mod hilton;
 pub mod lots;
 pub mod scheveningen;
+pub mod skalitzka;
 pub mod varma;
 
 /// One game of a round: (white, black), players numbered from 1.
@@ -39,6 +41,14 @@ pub enum RoundRobinError {
         "a semi-Scheveningen needs teams of an even number of boards, 4 to 20 (two halves of 2 to 10), not {0}"
     )]
     SemiScheveningenBoards(u32),
+    #[error(
+        "the manual's Hilton tables are for 4, 6, 8, 10 or 12 teams, not {0} (spec/round-robin.md §9)"
+    )]
+    HiltonTeams(u32),
+    #[error(
+        "the Skalitzka system pairs three teams of an even number of boards, not {0} (spec/round-robin.md §8)"
+    )]
+    SkalitzkaBoards(u32),
 }
 
 /// Integer in 1..=m congruent to `x` modulo `m`.
