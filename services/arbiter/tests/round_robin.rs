@@ -1142,3 +1142,130 @@ async fn scheveningen_matches_publish_the_manuals_tables() {
         );
     }
 }
+
+/// The manual's Hilton table for `teams` teams (the spec's data, corrections included), by
+/// pairing numbers: team t's board-k player is t·(T − 1) + k, games board by board.
+fn hilton_table(teams: u32) -> Vec<Round> {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../tests/golden/round-robin/hilton.json"
+    );
+    let g: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let block = g["blocks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|b| b["teams"].as_str().unwrap().len() as u32 == teams)
+        .unwrap()
+        .clone();
+    let boards = teams - 1;
+    let player =
+        |team: &Value, k: u32| (team.as_str().unwrap().as_bytes()[0] - b'A') as u32 * boards + k;
+    let table = block["table"].as_array().unwrap();
+    (0..3)
+        .map(|r| {
+            let games = table
+                .iter()
+                .enumerate()
+                .flat_map(|(k, rounds)| {
+                    rounds[r]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .map(|x| (player(&x[0], k as u32 + 1), player(&x[1], k as u32 + 1)))
+                        .collect::<Vec<_>>()
+                })
+                .collect();
+            (games, None)
+        })
+        .collect()
+}
+
+/// The team tables beside Scheveningen, run by the service: the Skalitzka system's six-board
+/// table exactly as the manual prints it (spec §8; capitals 1-6, small letters 7-12, numbers
+/// 13-18), played through; every Hilton table of the manual (4-12 teams, spec §9 with its two
+/// corrections) published by GetSchedule, the 4-team one played through; a field with no table
+/// refused at round start naming the sizes there are.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn skalitzka_and_hilton_publish_the_manuals_tables() {
+    let work = TempDir::new("arbiter-team-tables").unwrap();
+    let data = work.path().join("data");
+    let mut server = Server::start(
+        &["--data", data.to_str().unwrap()],
+        &work.path().join("serve.log"),
+    );
+    let mut c = Clients::new(&Endpoints::one(&server.grpc));
+
+    let p = |s: &str| -> u32 {
+        let ch = s.as_bytes()[0];
+        match ch {
+            b'A'..=b'F' => (ch - b'A') as u32 + 1,
+            b'a'..=b'f' => (ch - b'a') as u32 + 7,
+            _ => s.parse::<u32>().unwrap() + 12,
+        }
+    };
+    let printed = |games: &[&str]| -> Vec<(u32, u32)> {
+        games
+            .iter()
+            .map(|g| {
+                let (w, b) = g.split_once('-').unwrap();
+                (p(w), p(b))
+            })
+            .collect()
+    };
+    let want: Vec<Round> = vec![
+        (
+            printed(&[
+                "A-a", "b-1", "2-B", "C-c", "d-3", "4-D", "E-e", "f-5", "6-F",
+            ]),
+            None,
+        ),
+        (
+            printed(&[
+                "1-A", "a-2", "B-b", "3-C", "c-4", "D-d", "5-E", "e-6", "F-f",
+            ]),
+            None,
+        ),
+    ];
+    create_as(&mut c, "skalitzka-6", pb::PairingSystem::Skalitzka, 2).await;
+    register(&mut c, "skalitzka-6", 18).await;
+    assert_eq!(schedule(&mut c, "skalitzka-6").await, want);
+    play(&mut c, "skalitzka-6", &want, |_, _, _| None).await;
+
+    for teams in [4u32, 6, 8, 10, 12] {
+        let tid = format!("hilton-{teams}");
+        create_as(&mut c, &tid, pb::PairingSystem::Hilton, 3).await;
+        register(&mut c, &tid, teams * (teams - 1)).await;
+        let want = hilton_table(teams);
+        assert_eq!(schedule(&mut c, &tid).await, want, "{tid}");
+        if teams == 4 {
+            play(&mut c, &tid, &want, |_, _, _| None).await;
+        }
+    }
+
+    create_as(&mut c, "hilton-20", pb::PairingSystem::Hilton, 3).await;
+    register(&mut c, "hilton-20", 20).await;
+    let e = start(&mut c, "hilton-20", 1).await.unwrap_err();
+    assert!(
+        e.message().contains("12, 30, 56, 90 or 132 players"),
+        "{}",
+        e.message()
+    );
+    create_as(&mut c, "skalitzka-odd", pb::PairingSystem::Skalitzka, 2).await;
+    register(&mut c, "skalitzka-odd", 15).await;
+    let e = start(&mut c, "skalitzka-odd", 1).await.unwrap_err();
+    assert!(
+        e.message().contains("even number of boards"),
+        "{}",
+        e.message()
+    );
+
+    server.terminate();
+    for tid in ["skalitzka-6", "hilton-4"] {
+        let out = replay(&data, tid);
+        assert!(
+            out.contains("round 2: re-paired, identical"),
+            "{tid}:\n{out}"
+        );
+    }
+}

@@ -20,19 +20,16 @@ pub fn engine() -> Engine {
 /// What proposes a round robin's rounds: the Berger table, or a Scheveningen match's table
 /// (shared/roundrobin), not an engine's search.
 pub fn round_robin_engine(state: &State) -> Engine {
-    let scheveningen = state.tournament().is_some_and(|t| {
-        matches!(
-            t.pairing_system,
-            PairingSystem::Scheveningen | PairingSystem::SemiScheveningen
-        )
-    });
-    Engine {
-        name: if scheveningen {
+    let name = match state.tournament().map(|t| t.pairing_system) {
+        Some(PairingSystem::Scheveningen | PairingSystem::SemiScheveningen) => {
             "arbiter-scheveningen"
-        } else {
-            "arbiter-berger"
         }
-        .to_string(),
+        Some(PairingSystem::Skalitzka) => "arbiter-skalitzka",
+        Some(PairingSystem::Hilton) => "arbiter-hilton",
+        _ => "arbiter-berger",
+    };
+    Engine {
+        name: name.to_string(),
         version: env!("CARGO_PKG_VERSION").to_string(),
     }
 }
@@ -82,6 +79,32 @@ pub fn round_robin_round(state: &State, round: u32) -> Result<(ScheduledRound, S
             )
         };
         return Ok((scheduled, why));
+    }
+    if system == Some(PairingSystem::Skalitzka) {
+        let b = n / 3;
+        return Ok((
+            scheduled,
+            format!(
+                "Skalitzka system for three teams of {b} boards (players 1-{b}, {}-{}, {}-{n}; S001 ch. IV §5, the manual's pattern for each pair of boards), round {round}.",
+                b + 1,
+                2 * b,
+                2 * b + 1
+            ),
+        ));
+    }
+    if system == Some(PairingSystem::Hilton) {
+        let teams = [4u32, 6, 8, 10, 12]
+            .into_iter()
+            .find(|t| t * (t - 1) == n)
+            .unwrap_or(0);
+        return Ok((
+            scheduled,
+            format!(
+                "Hilton table for {teams} teams of {} boards (team t's board-k player is t·{} + k, teams from 0; S001 \"Emparejamientos Hilton\" as the spec corrects it), round {round}.",
+                teams.saturating_sub(1),
+                teams.saturating_sub(1)
+            ),
+        ));
     }
     let double = state
         .tournament()

@@ -73,7 +73,9 @@ impl Setup {
             // A Scheveningen's pairings are its table's, fixed in advance like a round robin's.
             PairingSystem::RoundRobin
             | PairingSystem::Scheveningen
-            | PairingSystem::SemiScheveningen => NormEvent::round_robin(self.rounds),
+            | PairingSystem::SemiScheveningen
+            | PairingSystem::Skalitzka
+            | PairingSystem::Hilton => NormEvent::round_robin(self.rounds),
             PairingSystem::DoubleRoundRobin => NormEvent {
                 double_round_robin: true,
                 ..NormEvent::round_robin(self.rounds)

@@ -173,7 +173,9 @@ pub fn model(state: &State, rounds: u32) -> Tournament {
             PairingSystem::RoundRobin
             | PairingSystem::DoubleRoundRobin
             | PairingSystem::Scheveningen
-            | PairingSystem::SemiScheveningen => PairingKind::PreDetermined,
+            | PairingSystem::SemiScheveningen
+            | PairingSystem::Skalitzka
+            | PairingSystem::Hilton => PairingKind::PreDetermined,
             _ => PairingKind::Swiss,
         };
     }

@@ -96,6 +96,8 @@ pub const SUPPORTED_PAIRING_SYSTEMS: &[(PairingSystem, &str)] = &[
         PairingSystem::SemiScheveningen,
         "PAIRING_SYSTEM_SEMI_SCHEVENINGEN",
     ),
+    (PairingSystem::Skalitzka, "PAIRING_SYSTEM_SKALITZKA"),
+    (PairingSystem::Hilton, "PAIRING_SYSTEM_HILTON"),
 ];
 
 fn invalid(field: &str, reason: impl std::fmt::Display) -> Status {

@@ -191,7 +191,7 @@ pub enum ClientCommand {
         /// dutch-2017 or dutch-2025 (default: the rules in force on the start date).
         #[arg(long)]
         rule_set: Option<String>,
-        /// The pairing system: dutch, dubov, burstein, lim, round-robin, double-round-robin, scheveningen or semi-scheveningen.
+        /// The pairing system: dutch, dubov, burstein, lim, round-robin, double-round-robin, scheveningen, semi-scheveningen, skalitzka or hilton.
         #[arg(long, default_value = "dutch")]
         system: String,
         /// The chief arbiter.
@@ -1318,9 +1318,11 @@ async fn client(a: ClientArgs) -> Result<(), Exit> {
                 "double-round-robin" | "berger-double" => pb::PairingSystem::DoubleRoundRobin,
                 "scheveningen" => pb::PairingSystem::Scheveningen,
                 "semi-scheveningen" => pb::PairingSystem::SemiScheveningen,
+                "skalitzka" => pb::PairingSystem::Skalitzka,
+                "hilton" => pb::PairingSystem::Hilton,
                 other => {
                     return Err(Exit::Invalid(format!(
-                        "--system {other:?}: dutch, dubov, burstein, lim, round-robin, double-round-robin, scheveningen or semi-scheveningen"
+                        "--system {other:?}: dutch, dubov, burstein, lim, round-robin, double-round-robin, scheveningen, semi-scheveningen, skalitzka or hilton"
                     )));
                 }
             };

@@ -33,6 +33,8 @@ pub fn round_robin_rounds(system: PairingSystem, players: u32) -> Option<u32> {
         PairingSystem::DoubleRoundRobin => Some(2 * single),
         PairingSystem::Scheveningen => Some(players / 2),
         PairingSystem::SemiScheveningen => Some(players / 4),
+        PairingSystem::Skalitzka => Some(2),
+        PairingSystem::Hilton => Some(3),
         _ => None,
     }
 }
@@ -60,6 +62,31 @@ pub fn round_robin_schedule(
                 arbiter_roundrobin::scheveningen::scheveningen(players / 2)
             } else {
                 arbiter_roundrobin::scheveningen::semi_scheveningen(players / 2)
+            }
+        }
+        PairingSystem::Skalitzka => {
+            if players % 3 != 0 {
+                return Err(DomainError::invalid(
+                    "players",
+                    format!(
+                        "{players} players: a Skalitzka is three teams of equal size (players 1..b team 1, b+1..2b team 2, 2b+1..3b team 3)"
+                    ),
+                ));
+            }
+            arbiter_roundrobin::skalitzka::skalitzka(players / 3)
+        }
+        PairingSystem::Hilton => {
+            // T teams of T − 1: T(T − 1) players.
+            match [4u32, 6, 8, 10, 12].into_iter().find(|t| t * (t - 1) == players) {
+                Some(t) => arbiter_roundrobin::hilton::hilton(t),
+                None => {
+                    return Err(DomainError::invalid(
+                        "players",
+                        format!(
+                            "{players} players: the Hilton tables are for T teams of T - 1 boards, T = 4, 6, 8, 10 or 12 (12, 30, 56, 90 or 132 players)"
+                        ),
+                    ));
+                }
             }
         }
         other => {
@@ -130,7 +157,10 @@ impl State {
         // Scheveningen gives every player a game in every round.
         let scheduled = match t.pairing_system {
             PairingSystem::DoubleRoundRobin => 2 * (n - 1),
-            PairingSystem::Scheveningen | PairingSystem::SemiScheveningen => t.rounds,
+            PairingSystem::Scheveningen
+            | PairingSystem::SemiScheveningen
+            | PairingSystem::Skalitzka
+            | PairingSystem::Hilton => t.rounds,
             _ => n - 1,
         };
         self.withdrawals()
@@ -154,10 +184,7 @@ impl State {
             return Ok(());
         };
         let players = self.player_count();
-        if matches!(
-            t.pairing_system,
-            PairingSystem::Scheveningen | PairingSystem::SemiScheveningen
-        ) {
+        if t.pairing_system.is_team_table() {
             round_robin_schedule(t.pairing_system, players)?;
         }
         match round_robin_rounds(t.pairing_system, players) {
@@ -169,6 +196,8 @@ impl State {
                     PairingSystem::DoubleRoundRobin => "double round robin",
                     PairingSystem::Scheveningen => "Scheveningen",
                     PairingSystem::SemiScheveningen => "semi-Scheveningen",
+                    PairingSystem::Skalitzka => "Skalitzka",
+                    PairingSystem::Hilton => "Hilton",
                     _ => "round robin",
                 },
             }),

@@ -161,6 +161,10 @@ pub enum PairingSystem {
     Scheveningen,
     /// The teams' first halves meet each other, and their second halves.
     SemiScheveningen,
+    /// Three teams of an even number of boards in two rounds (spec §8).
+    Skalitzka,
+    /// T teams of T − 1 boards in three rounds, the manual's tables (spec §9).
+    Hilton,
 }
 
 impl PairingSystem {
@@ -172,6 +176,18 @@ impl PairingSystem {
                 | PairingSystem::Burstein
                 | PairingSystem::Dubov
                 | PairingSystem::Lim
+        )
+    }
+
+    /// A team system whose rounds are a fixed table of boards (Scheveningen, semi-Scheveningen,
+    /// Skalitzka, Hilton): players are numbered team by team, board by board.
+    pub fn is_team_table(self) -> bool {
+        matches!(
+            self,
+            PairingSystem::Scheveningen
+                | PairingSystem::SemiScheveningen
+                | PairingSystem::Skalitzka
+                | PairingSystem::Hilton
         )
     }
 
@@ -194,6 +210,8 @@ impl PairingSystem {
             PairingSystem::Lim => "lim",
             PairingSystem::Scheveningen => "scheveningen",
             PairingSystem::SemiScheveningen => "semi-scheveningen",
+            PairingSystem::Skalitzka => "skalitzka",
+            PairingSystem::Hilton => "hilton",
         }
     }
 
@@ -208,6 +226,8 @@ impl PairingSystem {
             PairingSystem::Lim => &["lim"],
             PairingSystem::Scheveningen => &["scheveningen"],
             PairingSystem::SemiScheveningen => &["semi-scheveningen"],
+            PairingSystem::Skalitzka => &["skalitzka"],
+            PairingSystem::Hilton => &["hilton"],
         }
     }
 }

@@ -138,6 +138,8 @@ pub fn pairing_system_to_wire(s: PairingSystem) -> pb::PairingSystem {
         PairingSystem::Lim => pb::PairingSystem::Lim,
         PairingSystem::Scheveningen => pb::PairingSystem::Scheveningen,
         PairingSystem::SemiScheveningen => pb::PairingSystem::SemiScheveningen,
+        PairingSystem::Skalitzka => pb::PairingSystem::Skalitzka,
+        PairingSystem::Hilton => pb::PairingSystem::Hilton,
     }
 }
 
@@ -154,6 +156,8 @@ pub fn pairing_system_from_wire(value: i32) -> Result<Option<PairingSystem>, Con
             pb::PairingSystem::Lim => Some(PairingSystem::Lim),
             pb::PairingSystem::Scheveningen => Some(PairingSystem::Scheveningen),
             pb::PairingSystem::SemiScheveningen => Some(PairingSystem::SemiScheveningen),
+            pb::PairingSystem::Skalitzka => Some(PairingSystem::Skalitzka),
+            pb::PairingSystem::Hilton => Some(PairingSystem::Hilton),
         },
     )
 }
