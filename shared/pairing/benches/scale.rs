@@ -77,10 +77,11 @@ fn run_case(n: u32, round: u32, rule_set: RuleSet, reps: usize) {
         let (_, prof) = profile::record(|| pair(&input).expect("the round pairs"));
         for (step, c) in &prof.steps {
             println!(
-                "| {step} | {} ({} from scratch) | {:.0} ms | {} | {} | {} |",
+                "| {step} | {} ({} from scratch) | {:.0} ms | {} | {} | {} | {} |",
                 c.solves,
                 c.from_scratch,
                 c.time.as_secs_f64() * 1e3,
+                c.searches,
                 c.scans,
                 c.dual_steps,
                 c.blossoms
@@ -289,8 +290,8 @@ fn main() {
             }
             println!("{case}:");
             println!();
-            println!("| step | solves | time | row scans | dual steps | blossoms |");
-            println!("|---|---|---|---|---|---|");
+            println!("| step | solves | time | searches | row scans | dual steps | blossoms |");
+            println!("|---|---|---|---|---|---|---|");
             for r in rows {
                 println!("{r}");
             }

@@ -14,6 +14,8 @@ pub struct StepCost {
     /// Solves that started from scratch (too many edges changed to repair).
     pub from_scratch: u64,
     pub time: Duration,
+    /// Alternating-tree searches (each ends with one augmentation or flip).
+    pub searches: u64,
     /// Row scans of S-vertices (each `O(n)`).
     pub scans: u64,
     /// Dual adjustments (each `O(n)`).
@@ -65,6 +67,7 @@ pub(crate) fn solve<W: arbiter_matching::Weight>(m: &mut arbiter_matching::Match
             c.solves += 1;
             c.from_scratch += (!s.incremental) as u64;
             c.time += time;
+            c.searches += s.searches as u64;
             c.scans += s.scans as u64;
             c.dual_steps += s.dual_steps as u64;
             c.blossoms += s.blossoms as u64;
