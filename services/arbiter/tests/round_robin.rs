@@ -464,6 +464,22 @@ async fn round_robins_publish_the_handbooks_schedule() {
         );
     }
 
+    // The TRF exports of a finished single (odd: rests) and double round robin, for the import
+    // below.
+    let mut exports = Vec::new();
+    for tid in ["rr-5-single", "rr-7-double"] {
+        let trf = c2
+            .rep
+            .export_trf(rep::ExportTrfRequest {
+                tournament: tref(tid),
+                format: arbiter_proto::common::v1::TrfFormat::Trf16 as i32,
+            })
+            .await
+            .expect("export")
+            .into_inner();
+        exports.push((tid, String::from_utf8(trf.trf).unwrap()));
+    }
+
     let elapsed = started.elapsed();
     server.terminate();
     // The audit re-derives every round from the table.
@@ -472,6 +488,80 @@ async fn round_robins_publish_the_handbooks_schedule() {
         assert!(!out.contains("DIFFERS"), "{out}");
         assert!(out.contains("round 1: re-paired, identical"), "{out}");
     }
+
+    // A round robin's TRF (type code BERGER_ROUNDROBIN) imports as a round robin: the start
+    // numbers are the draw, every round is the table's, a rest is no bye; the replay finds
+    // every round identical and the export gives the file back. A file whose round leaves the
+    // table is refused naming round and board, and nothing is written.
+    for (tid, text) in &exports {
+        assert!(text.contains("092 BERGER_ROUNDROBIN"), "{text}");
+        let file = work.path().join(format!("{tid}.trf"));
+        std::fs::write(&file, text).unwrap();
+        let into = work.path().join(format!("import-{tid}"));
+        let into_arg = into.to_str().unwrap();
+        let im = run(&[
+            "import",
+            file.to_str().unwrap(),
+            "--data",
+            into_arg,
+            "--id",
+            tid,
+        ]);
+        assert_eq!(im.code, 0, "{tid}: {}{}", im.stdout, im.stderr);
+        let out = replay(&into, tid);
+        assert!(!out.contains("DIFFERS"), "{tid}: {out}");
+        let rounds = if *tid == "rr-5-single" { 5 } else { 14 };
+        assert_eq!(
+            out.matches("re-paired, identical").count(),
+            rounds,
+            "{tid}: {out}"
+        );
+        let ex = run(&["export", tid, "--data", into_arg, "--format", "trf16"]);
+        assert_eq!(ex.code, 0, "{tid}: {}", ex.stderr);
+        assert_eq!(&ex.stdout, text, "{tid}: the export gives the file back");
+    }
+    // Round 2 of the 5-player event with its first game's colours turned around.
+    let (_, text) = &exports[0];
+    let r2 = |line: &str| line[91 + 10..91 + 10 + 8].to_string();
+    let lines: Vec<String> = text.lines().map(str::to_string).collect();
+    let first_white = lines
+        .iter()
+        .position(|l| {
+            l.starts_with("001") && r2(l).trim_end().ends_with('1') | r2(l).contains(" w ")
+        })
+        .expect("a White in round 2");
+    let opp: u32 = r2(&lines[first_white])[..4].trim().parse().unwrap();
+    let mut doctored = lines.clone();
+    for (i, l) in lines.iter().enumerate() {
+        let sn: u32 = l.get(4..8).and_then(|x| x.trim().parse().ok()).unwrap_or(0);
+        if l.starts_with("001") && (i == first_white || sn == opp) {
+            let cell = r2(l);
+            let turned = if cell.contains(" w ") {
+                cell.replace(" w ", " b ")
+            } else {
+                cell.replace(" b ", " w ")
+            };
+            doctored[i].replace_range(101..109, &turned);
+        }
+    }
+    let file = work.path().join("doctored.trf");
+    std::fs::write(&file, doctored.join("\n") + "\n").unwrap();
+    let into = work.path().join("import-doctored");
+    let im = run(&[
+        "import",
+        file.to_str().unwrap(),
+        "--data",
+        into.to_str().unwrap(),
+    ]);
+    assert_ne!(im.code, 0, "{}", im.stdout);
+    assert!(
+        im.stderr.contains("round 2")
+            && im
+                .stderr
+                .contains("the round-robin schedule (Berger table) has"),
+        "{}",
+        im.stderr
+    );
     eprintln!("round robins played in {elapsed:?}");
 }
 

@@ -9,7 +9,10 @@
 //! column, `XXZ`, `240`) are requested too. Prints each tournament id.
 //!
 //! The rule set is the one asked for (`--system`), else the file's type code, else the rules in
-//! force on its start date; a file that states neither is refused. Every file is first imported
+//! force on its start date; a file that states neither is refused. A file whose type code is
+//! `BERGER_ROUNDROBIN` (and no `--system`) becomes a round robin (double when its rounds are
+//! twice the field's): the start numbers are the draw, each round must be the Berger table's
+//! (refused naming the board otherwise), and the player the table rests is not sent a bye. Every file is first imported
 //! into memory: a file the commands refuse is reported with its line, column and field, and
 //! nothing of any file is written. Every command has the id `import:<n>`, so importing the same
 //! file again into the same tournament appends nothing.
@@ -17,13 +20,13 @@
 use super::backend::{Exit, LogArgs, block_on, status_exit};
 use arbiter_core::tournament::{
     Arbiter, BoardResult, ByeKind, CloseRound, Command, CreateTournament, Date, DeclareAbsence,
-    DomainError, EntryId, ForbidPairings, ManualPairing, Pair, PublishPairing, RecordResult,
-    RecordTeam, RegisterPlayer, RequestBye, SetVirtualPoints, Sex, StartRound, State, TeamRecorded,
-    Title, decide,
+    DomainError, EntryId, ForbidPairings, ManualPairing, Pair, PairingSystem, PublishPairing,
+    RecordResult, RecordTeam, RegisterPlayer, RequestBye, SetVirtualPoints, Sex, StartRound, State,
+    TeamRecorded, Title, decide,
 };
 use arbiter_core::{Color, PlayerId, ResultCode, RoundEntry};
 use arbiter_service_kit::store::{CommandContext, TournamentStore, stream_of};
-use arbiter_trf::{AccelerationSource, Record, TextCode, TrfFile};
+use arbiter_trf::{AccelerationSource, Record, TextCode, TournamentSystem, TrfFile};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -266,7 +269,17 @@ pub fn plan(
     if players.is_empty() {
         return Err("line 1 (001 records): the file has no players".into());
     }
-    let rule_set = rule_set_for(asked, file)?;
+    // A Berger round robin by its type code, unless a Dutch rule set is asked for.
+    let berger = asked.is_none()
+        && file
+            .tournament_type()
+            .is_some_and(|t| t.system == Some(TournamentSystem::BergerRoundRobin));
+    let rule_set = match rule_set_for(asked, file) {
+        // A round robin needs no Dutch rule set; its start date, when missing, is that of the
+        // current rules.
+        Err(_) if berger => arbiter_pairing::RuleSet::Dutch2025,
+        r => r?,
+    };
     // What the service cannot do is refused rather than dropped: the replay would differ.
     if file.has_colour_dependent_scoring() {
         return Err(format!(
@@ -360,6 +373,26 @@ pub fn plan(
         .map(str::to_string)
         .filter(|s| !s.trim().is_empty())
         .unwrap_or_else(|| id.to_string());
+    let round_robin = if berger {
+        let n = players.len() as u32;
+        let single = n - 1 + n % 2;
+        let at = At::line(
+            line_of(&|r| matches!(r, Record::Xxr(_) | Record::Rounds(_))),
+            "number of rounds",
+        );
+        match total {
+            t if t == single => Some(PairingSystem::RoundRobin),
+            t if t == 2 * single && n >= 2 => Some(PairingSystem::DoubleRoundRobin),
+            t => {
+                return Err(format!(
+                    "{at}: {t} rounds; a Berger round robin (type code BERGER_ROUNDROBIN) of {n} players has {single}, or {} when double",
+                    2 * single
+                ));
+            }
+        }
+    } else {
+        None
+    };
     let mut create = CreateTournament::new(name, start, end, total.max(1));
     create.place = file.text(TextCode::City).unwrap_or("").to_string();
     create.federation = federation(file.text(TextCode::Federation).unwrap_or(""));
@@ -380,8 +413,16 @@ pub fn plan(
         })
         .collect();
     create.rule_set = Some(rule_set.name().to_string());
+    if let Some(system) = round_robin {
+        create.pairing_system = system;
+        create.rule_set = Some(system.default_rule_set(start).to_string());
+    }
     create.scoring = file.point_system();
-    create.initial_color = Some(file.initial_color().unwrap_or(Color::White));
+    // A round robin's table gives the colours: the file's XXC, if any, is kept as it is.
+    create.initial_color = match round_robin {
+        Some(_) => file.declared_initial_color(),
+        None => Some(file.initial_color().unwrap_or(Color::White)),
+    };
     create.time_control = file.text(TextCode::TimeControl).unwrap_or("").to_string();
     create.tournament_type = file
         .text(TextCode::TournamentType)
@@ -670,9 +711,17 @@ pub fn plan(
         } else {
             BTreeMap::new()
         };
+        // A round robin's rest is the table's, not a bye.
+        let rest = match round_robin {
+            Some(_) if r <= rounds_played => pl.state.scheduled_round(r).ok().and_then(|s| s.rest),
+            _ => None,
+        };
         for p in &players {
             let e = p.entry(r).copied();
             if e.as_ref().is_some_and(is_paired) {
+                continue;
+            }
+            if rest.is_some() && rest == pn_of.get(&p.start_number).copied() {
                 continue;
             }
             let code = if r > rounds_played {
@@ -767,14 +816,35 @@ pub fn plan(
                 p.start_number,
             ));
         }
-        // Board order: the higher score before the round first, then the lower pairing number.
-        let before = |pn: PlayerId| pl.state.score_after(pn, r - 1).map_or(0, |s| s.tenths());
-        games.sort_by_key(|g| {
-            (
-                std::cmp::Reverse(before(g.0).max(before(g.1))),
-                g.0.min(g.1),
-            )
-        });
+        // Board order: a round robin's is its table's (a game not in the table goes last and
+        // is refused naming its board); else the higher score before the round first, then the
+        // lower pairing number.
+        if round_robin.is_some() {
+            let table: Vec<(PlayerId, PlayerId)> = pl
+                .state
+                .scheduled_round(r)
+                .map(|s| {
+                    s.boards
+                        .iter()
+                        .map(|p| (p.white.min(p.black), p.white.max(p.black)))
+                        .collect()
+                })
+                .unwrap_or_default();
+            games.sort_by_key(|g| {
+                table
+                    .iter()
+                    .position(|&t| t == (g.0.min(g.1), g.0.max(g.1)))
+                    .unwrap_or(usize::MAX)
+            });
+        } else {
+            let before = |pn: PlayerId| pl.state.score_after(pn, r - 1).map_or(0, |s| s.tenths());
+            games.sort_by_key(|g| {
+                (
+                    std::cmp::Reverse(before(g.0).max(before(g.1))),
+                    g.0.min(g.1),
+                )
+            });
+        }
         pl.run(
             &At::line(player_line(players[0].start_number), format!("round {r}")),
             format!("round {r}: publish the recorded pairing"),
