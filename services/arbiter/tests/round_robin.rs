@@ -419,11 +419,27 @@ async fn round_robins_publish_the_handbooks_schedule() {
         "/t/rr-5-single/standings",
         "/t/rr-5-single/crosstable",
         "/t/rr-5-single/pairings/3",
+        "/t/rr-5-single/schedule",
     ] {
         let (status, body) = http_get(&http, path);
         assert_eq!(status, 200, "{path}: {body}");
         assert!(body.contains("Drawn, 05"), "{path}");
     }
+    // The schedule page: every round of the table, each published one linked to its pairing,
+    // who rests, and how the numbers were drawn.
+    let (_, page) = http_get(&http, "/t/rr-5-single/schedule");
+    for r in 1..=5 {
+        assert!(
+            page.contains(&format!("href=\"/t/rr-5-single/pairings/{r}\"")),
+            "round {r}: {page}"
+        );
+    }
+    assert!(page.contains("in the order of registration"), "{page}");
+    assert_eq!(
+        page.matches("class=\"rest\"").count(),
+        6,
+        "a header and five rests"
+    );
     // A Swiss tournament has no schedule.
     let mut c3 = c.clone();
     create_as(&mut c3, "swiss", pb::PairingSystem::Dutch, 5).await;
@@ -955,6 +971,18 @@ async fn varma_draws_keep_compatriots_to_the_tables_rounds() {
                 assert!(x.round + 3 <= last, "{tid}: {x:?} in the last three rounds");
             }
         }
+        // The public schedule page says how the numbers were drawn and when compatriots meet.
+        let (status, page) = http_get(server.http.as_ref().unwrap(), &format!("/t/{tid}/schedule"));
+        assert_eq!(status, 200, "{page}");
+        assert!(
+            page.contains("Varma tables") && page.contains(&seed),
+            "{tid}: {page}"
+        );
+        assert_eq!(
+            page.matches("<li>round ").count(),
+            shown.len(),
+            "{tid}: one line per compatriots' game"
+        );
         // Drawn once.
         let e = draw(&mut c, &tid, true, "another seed", vec![])
             .await

@@ -39,9 +39,9 @@ use arbiter_core::{Color, PlayerId, RoundEntry, Score};
 use arbiter_eventlog::SubscribeFrom;
 use arbiter_pages::{
     Board, ByeLine, CardGame, Crosstable, CrosstableRow, Link, Live, Page, Pairings, PlayerCard,
-    PlayerInfo, Seat, StandingsTable, TournamentSummary, board_result, escape, place_label,
-    render_crosstable, render_index, render_pairings, render_player_card, render_standings,
-    result_description, result_label,
+    PlayerInfo, Schedule, ScheduleRound, Seat, StandingsTable, TournamentSummary, board_result,
+    escape, place_label, render_crosstable, render_index, render_pairings, render_player_card,
+    render_schedule, render_standings, result_description, result_label,
 };
 use arbiter_proto::events::v1 as pb;
 use arbiter_service_kit::status::log_status;
@@ -270,6 +270,13 @@ impl Context<'_> {
             Link::new("Standings", format!("{base}/standings")),
             Link::new("Crosstable", format!("{base}/crosstable")),
         ];
+        if self
+            .state
+            .tournament()
+            .is_some_and(|t| !t.pairing_system.is_swiss())
+        {
+            nav.push(Link::new("Schedule", format!("{base}/schedule")));
+        }
         for r in 1..=self.state.published_rounds() {
             nav.push(Link::new(
                 format!("Round {r}"),
@@ -484,6 +491,82 @@ pub fn crosstable_page(cx: &Context<'_>) -> Result<String, PageError> {
     }
     let page = cx.page(Some(sub), cx.ranking_footer(&r));
     Ok(render_crosstable(&page, &table))
+}
+
+/// A round robin's (or team table's) whole schedule, the drawing of lots that numbered the
+/// players, and the rounds where compatriots meet. Not found for a Swiss event.
+pub fn schedule_page(cx: &Context<'_>) -> Result<String, PageError> {
+    let s = cx.state;
+    if s.tournament().is_none_or(|t| t.pairing_system.is_swiss()) {
+        return Err(PageError::NotFound(format!(
+            "tournament {}: a Swiss event is paired round by round and has no schedule",
+            cx.id
+        )));
+    }
+    let rounds = s
+        .schedule()
+        .map_err(|e| PageError::NotFound(format!("tournament {}: {e}", cx.id)))?;
+    let draw = match s.lots_drawn() {
+        None => "Pairing numbers in the order of registration (no drawing of lots recorded by the service).".to_string(),
+        Some(l) => format!(
+            "Pairing numbers {}{}.",
+            if l.varma {
+                "from the restricted drawing of lots with the Varma tables (C.05 Annex 2), "
+            } else {
+                "from the drawing of lots (C.05 §6.2), "
+            },
+            if l.seed.is_empty() {
+                "drawn in the hall and recorded by the arbiter".to_string()
+            } else {
+                format!("drawn by the service from the published seed \"{}\" (anyone can re-derive it: arbiter replay)", l.seed)
+            }
+        ),
+    };
+    let fed = |pn: PlayerId| s.player(pn).map(|p| p.player.federation.clone());
+    let mut compatriots = Vec::new();
+    // Who meets a compatriot when is what a restricted draw is for: shown for a Berger round
+    // robin (a team table pairs teams, not federations).
+    let berger = s
+        .tournament()
+        .is_some_and(|t| !t.pairing_system.is_team_table());
+    for r in rounds.iter().filter(|_| berger) {
+        for b in &r.boards {
+            if let (Some(a), Some(c)) = (fed(b.white), fed(b.black))
+                && a == c
+                && !a.trim().is_empty()
+            {
+                compatriots.push((r.round, info(s, b.white), info(s, b.black)));
+            }
+        }
+    }
+    let table = Schedule {
+        draw,
+        compatriots,
+        rounds: rounds
+            .iter()
+            .map(|r| ScheduleRound {
+                round: r.round,
+                boards: r
+                    .boards
+                    .iter()
+                    .map(|b| (info(s, b.white), info(s, b.black)))
+                    .collect(),
+                rest: r.rest.map(|pn| info(s, pn)),
+                published: s.published(r.round).is_some(),
+            })
+            .collect(),
+    };
+    let sub = format!(
+        "Schedule · {} rounds ({})",
+        rounds.len(),
+        s.tournament().map(|t| t.rule_set.as_str()).unwrap_or("")
+    );
+    let page = cx.page(Some(sub), Vec::new());
+    Ok(render_schedule(
+        &page,
+        &table,
+        &format!("{}/pairings/{{round}}", cx.base()),
+    ))
 }
 
 /// The pairings of a published round, in board order, with the points each player brought to
@@ -996,6 +1079,10 @@ async fn index_html(AxState(web): AxState<Web>) -> Response {
     (html_headers(), render_index(&page, &rows)).into_response()
 }
 
+async fn schedule_html(AxState(web): AxState<Web>, Path(id): Path<String>) -> Response {
+    html(with_state(&web, &id, schedule_page).await)
+}
+
 async fn crosstable_html(AxState(web): AxState<Web>, Path(id): Path<String>) -> Response {
     html(with_state(&web, &id, crosstable_page).await)
 }
@@ -1171,6 +1258,7 @@ pub fn router(
         .route("/t/{id}", get(standings_html))
         .route("/t/{id}/standings", get(standings_html))
         .route("/t/{id}/crosstable", get(crosstable_html))
+        .route("/t/{id}/schedule", get(schedule_html))
         .route("/t/{id}/pairings", get(latest_pairings_html))
         .route("/t/{id}/pairings/{round}", get(pairings_html))
         .route("/t/{id}/players/{pn}", get(player_html))

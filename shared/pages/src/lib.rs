@@ -48,7 +48,8 @@ pub use build::{board_result, result_description, result_label, set_titles};
 pub use html::{escape, safe_href};
 pub use model::*;
 pub use render::{
-    render_crosstable, render_index, render_pairings, render_player_card, render_standings,
+    render_crosstable, render_index, render_pairings, render_player_card, render_schedule,
+    render_standings,
 };
 
 /// The media type of every page.

@@ -243,3 +243,26 @@ pub struct CardPerformance {
     /// Rating performance.
     pub performance: i32,
 }
+
+/// A round robin's (or team table's) whole schedule, fixed before round 1.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Schedule {
+    /// How the pairing numbers were drawn (e.g. "Varma draw from the published seed ..."),
+    /// shown above the table.
+    pub draw: String,
+    pub rounds: Vec<ScheduleRound>,
+    /// Games between two players of one federation: (round, white, black).
+    pub compatriots: Vec<(u32, PlayerInfo, PlayerInfo)>,
+}
+
+/// One round of a [`Schedule`].
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct ScheduleRound {
+    pub round: u32,
+    /// Games in board order, white first.
+    pub boards: Vec<(PlayerInfo, PlayerInfo)>,
+    /// Who rests (odd round-robin fields).
+    pub rest: Option<PlayerInfo>,
+    /// Its pairing is published (the page links to it).
+    pub published: bool,
+}

@@ -242,6 +242,67 @@ pub fn render_pairings(page: &Page, p: &Pairings) -> String {
     document(page, "page-pairings", &sub, &m)
 }
 
+/// A round robin's whole schedule: how the numbers were drawn, every round's games (a published
+/// round links to its pairing page), who rests, and the rounds in which compatriots meet.
+pub fn render_schedule(page: &Page, s: &Schedule, round_href: &str) -> String {
+    let mut m = String::new();
+    if !s.draw.is_empty() {
+        let _ = writeln!(m, "<p class=\"draw\">{}</p>", escape(&s.draw));
+    }
+    m.push_str("<div class=\"scroll\">\n<table class=\"schedule\">\n<thead><tr><th scope=\"col\" class=\"round\">Round</th><th scope=\"col\" class=\"games\">Boards (White first)</th><th scope=\"col\" class=\"rest\">Rests</th></tr></thead>\n<tbody>\n");
+    let who = |p: &PlayerInfo| format!("{} {}", p.id, name_html(page, p));
+    for r in &s.rounds {
+        let label = if r.published {
+            format!(
+                "<a {}>{}</a>",
+                href_attr(&round_href.replace("{round}", &r.round.to_string())),
+                r.round
+            )
+        } else {
+            r.round.to_string()
+        };
+        let games: Vec<String> = r
+            .boards
+            .iter()
+            .enumerate()
+            .map(|(i, (w, b))| {
+                format!(
+                    "<div class=\"game\">{}. {} – {}</div>",
+                    i + 1,
+                    who(w),
+                    who(b)
+                )
+            })
+            .collect();
+        let _ = writeln!(
+            m,
+            "<tr id=\"r{}\"><td class=\"round\">{label}</td><td class=\"games\">{}</td><td class=\"rest\">{}</td></tr>",
+            r.round,
+            games.concat(),
+            r.rest.as_ref().map(&who).unwrap_or_default()
+        );
+    }
+    m.push_str("</tbody>\n</table>\n</div>\n");
+    if !s.compatriots.is_empty() {
+        m.push_str("<h2>Compatriots meet</h2>\n<ul class=\"compatriots\">\n");
+        for (round, w, b) in &s.compatriots {
+            let _ = writeln!(
+                m,
+                "<li>round {round}: {} – {} ({})</li>",
+                who(w),
+                who(b),
+                escape(w.federation.as_deref().unwrap_or(""))
+            );
+        }
+        m.push_str("</ul>\n");
+    }
+    let sub = page
+        .subtitle
+        .clone()
+        .unwrap_or_else(|| "Schedule".to_string());
+    document(page, "page-schedule", &sub, &m)
+}
+
 /// One player's page: facts, every round (opponent, colour, result) and the performance.
 pub fn render_player_card(page: &Page, card: &PlayerCard) -> String {
     let mut m = String::new();
