@@ -1232,6 +1232,11 @@ async fn scheveningen_matches_publish_the_manuals_tables() {
     assert_eq!(schedule(&mut c, "semi-8").await, want);
     play(&mut c, "semi-8", &want, |_, _, _| None).await;
 
+    // The numbers are the teams' boards: no drawing of lots.
+    let e = draw(&mut c, "schev-4", false, "any seed", vec![])
+        .await
+        .unwrap_err();
+    assert!(e.message().contains("by team and board"), "{}", e.message());
     // Refused at round start: an odd field, and rounds that do not fit the teams.
     create_as(&mut c, "schev-odd", pb::PairingSystem::Scheveningen, 3).await;
     register(&mut c, "schev-odd", 7).await;

@@ -559,6 +559,15 @@ impl Decider<'_> {
                 "a Swiss event is numbered by the initial ranking (C.04.2.B), not by lots; the drawing of lots is for round robins (C.05 §6.2)",
             ));
         }
+        if self.t.pairing_system.is_team_table() {
+            return Err(DomainError::invalid(
+                "pairing_system",
+                format!(
+                    "a {:?} event numbers its players by team and board (registered in that order); a drawing of lots would move them to other teams",
+                    self.t.pairing_system
+                ),
+            ));
+        }
         if let Some(r) = self.s.current_round() {
             return Err(DomainError::invalid(
                 "round",
