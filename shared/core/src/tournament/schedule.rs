@@ -65,7 +65,7 @@ pub fn round_robin_schedule(
             }
         }
         PairingSystem::Skalitzka => {
-            if players % 3 != 0 {
+            if !players.is_multiple_of(3) {
                 return Err(DomainError::invalid(
                     "players",
                     format!(
