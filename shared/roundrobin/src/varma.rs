@@ -160,6 +160,19 @@ pub fn drawing_order(entrants: &[Entrant]) -> Vec<usize> {
     order
 }
 
+/// The federations in drawing order, each with its players' indices in drawing order.
+fn federations_in_drawing_order(entrants: &[Entrant]) -> Vec<(&str, Vec<usize>)> {
+    let mut out: Vec<(&str, Vec<usize>)> = Vec::new();
+    for j in drawing_order(entrants) {
+        let federation = entrants[j].federation.as_str();
+        match out.last_mut() {
+            Some((f, members)) if *f == federation => members.push(j),
+            _ => out.push((federation, vec![j])),
+        }
+    }
+    out
+}
+
 /// One choice the draw asks its lot source for.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Lot<'a> {
@@ -222,15 +235,7 @@ pub fn varma_draw(
         }
     };
     let mut numbers = vec![0u32; entrants.len()];
-    let order = drawing_order(entrants);
-    let mut i = 0;
-    while i < order.len() {
-        let federation = entrants[order[i]].federation.as_str();
-        let members: Vec<usize> = order[i..]
-            .iter()
-            .copied()
-            .take_while(|&j| entrants[j].federation == federation)
-            .collect();
+    for (federation, members) in federations_in_drawing_order(entrants) {
         let options: Vec<char> = left
             .iter()
             .filter(|(_, nums)| nums.len() >= members.len())
@@ -260,7 +265,6 @@ pub fn varma_draw(
             })?;
             numbers[j] = envelope.remove(k);
         }
-        i += members.len();
     }
     Ok(numbers)
 }
@@ -347,15 +351,7 @@ pub fn check_varma_draw(entrants: &[Entrant], numbers: &[u32]) -> Result<(), Var
         .iter()
         .map(|&(g, nums)| (g, nums.iter().filter(|&&x| Some(x) != bye).count()))
         .collect();
-    let order = drawing_order(entrants);
-    let mut i = 0;
-    while i < order.len() {
-        let federation = entrants[order[i]].federation.as_str();
-        let members: Vec<usize> = order[i..]
-            .iter()
-            .copied()
-            .take_while(|&j| entrants[j].federation == federation)
-            .collect();
+    for (federation, members) in federations_in_drawing_order(entrants) {
         let mut fed_numbers: Vec<u32> = members.iter().map(|&j| numbers[j]).collect();
         fed_numbers.sort_unstable();
         let mut groups: Vec<char> = fed_numbers.iter().filter_map(|&x| group_of(x)).collect();
@@ -382,7 +378,6 @@ pub fn check_varma_draw(entrants: &[Entrant], numbers: &[u32]) -> Result<(), Var
             });
         }
         slot.1 -= members.len();
-        i += members.len();
     }
     Ok(())
 }
