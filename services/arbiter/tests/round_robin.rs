@@ -1204,6 +1204,41 @@ async fn scheveningen_matches_publish_the_manuals_tables() {
             play(&mut c, &tid, &want, |_, _, _| None).await;
         }
     }
+    // The schedule page of the played match: its teams and their points. `play` has White win
+    // on odd boards and draws the even ones: team A's points follow from the table.
+    let (status, page) = http_get(server.http.as_ref().unwrap(), "/t/schev-3/schedule");
+    assert_eq!(status, 200, "{page}");
+    let teams: Vec<&str> = page
+        .lines()
+        .filter(|l| l.contains("<td class=\"name\">Team "))
+        .collect();
+    assert_eq!(teams.len(), 2, "{page}");
+    assert!(
+        teams[0].contains("Team A") && teams[0].contains(">1-3<"),
+        "{}",
+        teams[0]
+    );
+    assert!(
+        teams[1].contains("Team B") && teams[1].contains(">4-6<"),
+        "{}",
+        teams[1]
+    );
+    let points = |l: &str| -> f64 {
+        let a = l.rfind("<td class=\"pts\">").unwrap() + "<td class=\"pts\">".len();
+        l[a..l[a..].find('<').unwrap() + a].parse().unwrap()
+    };
+    let mut team_a = 0.0;
+    for (games, _) in scheveningen_table(3) {
+        for (i, &(w, _)) in games.iter().enumerate() {
+            team_a += match (i % 2 == 0, w <= 3) {
+                (true, true) => 1.0,
+                (true, false) => 0.0,
+                (false, _) => 0.5,
+            };
+        }
+    }
+    assert_eq!(points(teams[0]), team_a, "{}", teams[0]);
+    assert_eq!(points(teams[1]), 9.0 - team_a, "{}", teams[1]);
     // Semi-Scheveningen, teams of 8: A1-A4 v B1-B4 (9-12) and A5-A8 v B5-B8 (13-16).
     create_as(&mut c, "semi-8", pb::PairingSystem::SemiScheveningen, 4).await;
     register(&mut c, "semi-8", 16).await;

@@ -34,7 +34,7 @@
 use crate::folded;
 pub use crate::ranking::{ListSource, Ranking, model, ranking};
 use crate::ranking::{plain_name, rule_version_words};
-use arbiter_core::tournament::{Availability, State};
+use arbiter_core::tournament::{Availability, PairingSystem, State};
 use arbiter_core::{Color, PlayerId, RoundEntry, Score};
 use arbiter_eventlog::SubscribeFrom;
 use arbiter_pages::{
@@ -539,9 +539,30 @@ pub fn schedule_page(cx: &Context<'_>) -> Result<String, PageError> {
             }
         }
     }
+    // A team-table event's teams and their game points so far.
+    let mut teams = Vec::new();
+    if let Some(t) = s.tournament()
+        && let Some(size) = arbiter_core::tournament::team_size(t.pairing_system, s.player_count())
+    {
+        let after = s.published_rounds();
+        for k in 0..s.player_count() / size {
+            let (first, last) = (k * size + 1, (k + 1) * size);
+            let points = (first..=last)
+                .filter_map(|pn| s.score_after(pn, after))
+                .fold(Score::ZERO, |a, b| a + b);
+            let name = match t.pairing_system {
+                PairingSystem::Scheveningen | PairingSystem::SemiScheveningen => {
+                    format!("Team {}", ["A", "B"][k as usize % 2])
+                }
+                _ => format!("Team {}", (b'A' + k as u8) as char),
+            };
+            teams.push((name, first, last, points.to_string()));
+        }
+    }
     let table = Schedule {
         draw,
         compatriots,
+        teams,
         rounds: rounds
             .iter()
             .map(|r| ScheduleRound {

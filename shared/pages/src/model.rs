@@ -253,6 +253,8 @@ pub struct Schedule {
     pub rounds: Vec<ScheduleRound>,
     /// Games between two players of one federation: (round, white, black).
     pub compatriots: Vec<(u32, PlayerInfo, PlayerInfo)>,
+    /// A team-table event's teams: (name, first and last pairing number, points so far).
+    pub teams: Vec<(String, u32, u32, String)>,
 }
 
 /// One round of a [`Schedule`].

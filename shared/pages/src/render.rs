@@ -283,6 +283,18 @@ pub fn render_schedule(page: &Page, s: &Schedule, round_href: &str) -> String {
         );
     }
     m.push_str("</tbody>\n</table>\n</div>\n");
+    if !s.teams.is_empty() {
+        m.push_str("<h2>Teams</h2>\n<table class=\"teams\">\n<thead><tr><th scope=\"col\" class=\"name\">Team</th><th scope=\"col\" class=\"no\">Players</th><th scope=\"col\" class=\"pts\">Points</th></tr></thead>\n<tbody>\n");
+        for (name, first, last, points) in &s.teams {
+            let _ = writeln!(
+                m,
+                "<tr><td class=\"name\">{}</td><td class=\"no\">{first}-{last}</td><td class=\"pts\">{}</td></tr>",
+                escape(name),
+                escape(points)
+            );
+        }
+        m.push_str("</tbody>\n</table>\n");
+    }
     if !s.compatriots.is_empty() {
         m.push_str("<h2>Compatriots meet</h2>\n<ul class=\"compatriots\">\n");
         for (round, w, b) in &s.compatriots {

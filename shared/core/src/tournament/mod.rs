@@ -103,7 +103,7 @@ pub use discipline::{
 };
 pub use error::DomainError;
 pub use event::*;
-pub use schedule::{ScheduledRound, round_robin_rounds, round_robin_schedule};
+pub use schedule::{ScheduledRound, round_robin_rounds, round_robin_schedule, team_size};
 pub use state::{
     Availability, CorrectionEffect, CorrectionRecord, MAX_PLAYERS, MAX_ROUNDS, PairingCandidate,
     PairingSnapshot, PlayerRecord, PublishedBoard, PublishedPairing, RoundPhase, State, Withdrawal,

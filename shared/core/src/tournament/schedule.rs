@@ -39,6 +39,24 @@ pub fn round_robin_rounds(system: PairingSystem, players: u32) -> Option<u32> {
     }
 }
 
+/// The players of one team in a team-table event (Scheveningen, semi-Scheveningen, Skalitzka,
+/// Hilton), whose players are numbered team by team: team `t` (from 0) is pairing numbers
+/// `t·size + 1 ..= (t + 1)·size`. `None` for other systems or a field with no table.
+pub fn team_size(system: PairingSystem, players: u32) -> Option<u32> {
+    match system {
+        PairingSystem::Scheveningen | PairingSystem::SemiScheveningen if players % 2 == 0 => {
+            Some(players / 2)
+        }
+        PairingSystem::Skalitzka if players.is_multiple_of(3) => Some(players / 3),
+        PairingSystem::Hilton => [4u32, 6, 8, 10, 12]
+            .into_iter()
+            .find(|t| t * (t - 1) == players)
+            .map(|t| t - 1),
+        _ => None,
+    }
+    .filter(|&s| s > 0)
+}
+
 /// The whole schedule of a round robin of `players` players under `system`.
 pub fn round_robin_schedule(
     system: PairingSystem,
@@ -229,6 +247,11 @@ mod tests {
         assert!(round_robin_schedule(PairingSystem::Scheveningen, 7).is_err());
         assert!(round_robin_schedule(PairingSystem::Scheveningen, 22).is_err());
         assert!(round_robin_schedule(PairingSystem::SemiScheveningen, 10).is_err());
+        assert_eq!(team_size(PairingSystem::Scheveningen, 8), Some(4));
+        assert_eq!(team_size(PairingSystem::Skalitzka, 18), Some(6));
+        assert_eq!(team_size(PairingSystem::Hilton, 30), Some(5));
+        assert_eq!(team_size(PairingSystem::Hilton, 20), None);
+        assert_eq!(team_size(PairingSystem::RoundRobin, 8), None);
         assert_eq!(
             round_robin_schedule(PairingSystem::SemiScheveningen, 8)
                 .unwrap()
