@@ -26,6 +26,18 @@ use std::time::Duration;
 use support::*;
 use tonic::Code;
 
+/// A server on a fresh data folder in a temporary directory named `name`: the directory (kept
+/// alive by the caller), its data folder and the server.
+fn serve(name: &str) -> (TempDir, std::path::PathBuf, Server) {
+    let work = TempDir::new(name).unwrap();
+    let data = work.path().join("data");
+    let server = Server::start(
+        &["--data", data.to_str().unwrap()],
+        &work.path().join("serve.log"),
+    );
+    (work, data, server)
+}
+
 /// One round: games (white, black) in board order, and who rests.
 type Round = (Vec<(u32, u32)>, Option<u32>);
 
@@ -370,12 +382,7 @@ fn replay(data: &std::path::Path, tid: &str) -> String {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn round_robins_publish_the_handbooks_schedule() {
     let started = std::time::Instant::now();
-    let work = TempDir::new("arbiter-round-robin").unwrap();
-    let data = work.path().join("data");
-    let mut server = Server::start(
-        &["--data", data.to_str().unwrap()],
-        &work.path().join("serve.log"),
-    );
+    let (work, data, mut server) = serve("arbiter-round-robin");
     let c = Clients::new(&Endpoints::one(&server.grpc));
 
     // Every table of the spec, single and double: the schedule from the draw; played through
@@ -588,12 +595,7 @@ async fn round_robins_publish_the_handbooks_schedule() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn round_robin_refusals_and_withdrawals() {
-    let work = TempDir::new("arbiter-round-robin-rules").unwrap();
-    let data = work.path().join("data");
-    let server = Server::start(
-        &["--data", data.to_str().unwrap()],
-        &work.path().join("serve.log"),
-    );
+    let (_work, _data, server) = serve("arbiter-round-robin-rules");
     let mut c = Clients::new(&Endpoints::one(&server.grpc));
     let g = golden();
 
@@ -872,12 +874,7 @@ async fn draw(
 /// federation (refused naming it, nothing appended) or read from a stale numbering.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn varma_draws_keep_compatriots_to_the_tables_rounds() {
-    let work = TempDir::new("arbiter-round-robin-lots").unwrap();
-    let data = work.path().join("data");
-    let mut server = Server::start(
-        &["--data", data.to_str().unwrap()],
-        &work.path().join("serve.log"),
-    );
+    let (_work, data, mut server) = serve("arbiter-round-robin-lots");
     let mut c = Clients::new(&Endpoints::one(&server.grpc));
     let g = golden();
     let vg = varma_golden();
@@ -1187,12 +1184,7 @@ fn scheveningen_table(k: u32) -> Vec<Round> {
 /// replay` re-derives every round.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn scheveningen_matches_publish_the_manuals_tables() {
-    let work = TempDir::new("arbiter-scheveningen").unwrap();
-    let data = work.path().join("data");
-    let mut server = Server::start(
-        &["--data", data.to_str().unwrap()],
-        &work.path().join("serve.log"),
-    );
+    let (_work, data, mut server) = serve("arbiter-scheveningen");
     let mut c = Clients::new(&Endpoints::one(&server.grpc));
     for k in 2..=10u32 {
         let tid = format!("schev-{k}");
@@ -1336,12 +1328,7 @@ fn hilton_table(teams: u32) -> Vec<Round> {
 /// refused at round start naming the sizes there are.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn skalitzka_and_hilton_publish_the_manuals_tables() {
-    let work = TempDir::new("arbiter-team-tables").unwrap();
-    let data = work.path().join("data");
-    let mut server = Server::start(
-        &["--data", data.to_str().unwrap()],
-        &work.path().join("serve.log"),
-    );
+    let (_work, data, mut server) = serve("arbiter-team-tables");
     let mut c = Clients::new(&Endpoints::one(&server.grpc));
 
     // The manual's six-board table (spec §8): capitals 1-6, small letters 7-12, numbers 13-18.

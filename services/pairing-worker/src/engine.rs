@@ -93,10 +93,8 @@ pub fn round_robin_round(state: &State, round: u32) -> Result<(ScheduledRound, S
         ));
     }
     if system == Some(PairingSystem::Hilton) {
-        let teams = [4u32, 6, 8, 10, 12]
-            .into_iter()
-            .find(|t| t * (t - 1) == n)
-            .unwrap_or(0);
+        let teams =
+            arbiter_core::tournament::team_size(PairingSystem::Hilton, n).map_or(0, |b| b + 1);
         return Ok((
             scheduled,
             format!(

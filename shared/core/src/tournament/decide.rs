@@ -580,8 +580,9 @@ impl Decider<'_> {
                 "the lots were already drawn and the service records one draw per event: the numbers stay (C.05 §6.4)",
             ));
         }
+        // `drawn_numbers` has checked the seed as a line of text.
         let numbers = drawn_numbers(self.s, c)?;
-        let seed = line("seed", &c.seed, false)?;
+        let seed = c.seed.trim().to_string();
         Ok(vec![Event::LotsDrawn(LotsDrawn {
             numbers,
             varma: c.varma,

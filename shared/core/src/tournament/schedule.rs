@@ -95,8 +95,8 @@ pub fn round_robin_schedule(
         }
         PairingSystem::Hilton => {
             // T teams of T − 1: T(T − 1) players.
-            match [4u32, 6, 8, 10, 12].into_iter().find(|t| t * (t - 1) == players) {
-                Some(t) => arbiter_roundrobin::hilton::hilton(t),
+            match team_size(PairingSystem::Hilton, players) {
+                Some(boards) => arbiter_roundrobin::hilton::hilton(boards + 1),
                 None => {
                     return Err(DomainError::invalid(
                         "players",
