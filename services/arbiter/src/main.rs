@@ -44,6 +44,9 @@ enum Command {
     Client(Box<cmd::client::ClientArgs>),
     /// Play a seeded random tournament on a running server and print the standings.
     Demo(cmd::demo::DemoArgs),
+    /// Play one round of an online event as a platform would: seeded random legal games
+    /// posted through the platforms' webhook, disconnections reported.
+    PlatformSim(cmd::platform_sim::PlatformSimArgs),
     /// The FIDE rating-list registry: import a list, show a player.
     Ratings(cmd::ratings::RatingsArgs),
     /// A round-robin schedule from the FIDE Berger tables.
@@ -81,6 +84,7 @@ fn main() -> ExitCode {
         Command::Export(a) => cmd::export::run(a),
         Command::Client(a) => cmd::client::run(*a),
         Command::Demo(a) => cmd::demo::run(a),
+        Command::PlatformSim(a) => cmd::platform_sim::run(a),
         Command::Ratings(a) => cmd::ratings::run(a),
         Command::Berger(a) => cmd::berger::run(a),
         Command::Token(a) => cmd::token::run(a),

@@ -116,6 +116,37 @@ impl RoundDirectorService {
     }
 }
 
+/// Who may report what (spec online-hybrid §2.2, §6): a platform reports the drops it saw on
+/// itself, as the platform; a venue's technical arbiter reports as himself. An arbiter may
+/// transcribe any reporter's account (the event's actor is still the arbiter).
+#[allow(clippy::result_large_err)]
+fn reporter_may_report(
+    caller: &Principal,
+    i: &arbiter_core::tournament::ConnectionIncidentReported,
+) -> Result<(), Status> {
+    use arbiter_auth::Role;
+    use arbiter_core::tournament::{ConnectionChannel, IncidentReporter};
+    let own = match caller.role {
+        Role::Platform => IncidentReporter::Platform,
+        Role::LocalTechnicalArbiter => IncidentReporter::LocalTechnicalArbiter,
+        _ => return Ok(()),
+    };
+    if i.reported_by != own {
+        return Err(Status::permission_denied(format!(
+            "incident.reported_by: a {} token reports as {own:?}, not as {:?}",
+            caller.role, i.reported_by
+        )));
+    }
+    if caller.role == Role::Platform && i.channel != ConnectionChannel::Platform {
+        return Err(Status::permission_denied(format!(
+            "incident.channel: a platform reports the connections to itself (Platform), not \
+             {:?}; a video-conference drop is the supervising arbiter's to report",
+            i.channel
+        )));
+    }
+    Ok(())
+}
+
 /// The board result of a request: named, or an arbiter's decision with both codes.
 #[allow(clippy::result_large_err)]
 fn board_result(result: i32, white: i32, black: i32) -> Result<BoardResult, Status> {
@@ -465,6 +496,7 @@ impl RoundDirector for RoundDirectorService {
                 .ok_or_else(|| Status::invalid_argument("incident: missing"))?;
             let i = arbiter_proto::convert::incident_from_wire(wire)
                 .map_err(|e| convert_status("incident", &e))?;
+            reporter_may_report(&caller, &i)?;
             Ok(Command::ReportConnectionIncident(
                 ReportConnectionIncident {
                     round: i.round,

@@ -41,8 +41,9 @@ pub enum Role {
     Player,
     /// Screening results; no call that changes a tournament.
     FairPlayOfficer,
-    /// An online platform: posts the games played on it (E.04 3.7, 20.1) to the tournaments
-    /// of the token; nothing else.
+    /// An online platform: posts the games played on it (E.04 3.7, 20.1) and its own
+    /// connection log (disconnections from the platform, spec online-hybrid §2.2) to the
+    /// tournaments of the token; nothing else.
     Platform,
     /// A hybrid venue's local chief arbiter (E.04 16.8, 18.5-18.7): records the venue's
     /// irregularities and connection incidents; rulings and sanctions are the chief arbiter's.
@@ -137,9 +138,10 @@ impl Grant {
 /// and admins may make them too; players and the public may not.
 pub const FAIR_PLAY_CALLS: &[&str] = &["GetScreening", "RunFullTest"];
 
-/// Calls a platform may make on the tournaments of its token: posting the games played on it.
-/// Their results stay proposals the arbiter confirms or overrides.
-pub const PLATFORM_CALLS: &[&str] = &["SubmitGame", "SubmitGames"];
+/// Calls a platform may make on the tournaments of its token: posting the games played on it
+/// and the disconnections it saw. Their results stay proposals the arbiter confirms or
+/// overrides, and a disconnection is a fact the chief arbiter rules on.
+pub const PLATFORM_CALLS: &[&str] = &["SubmitGame", "SubmitGames", "ReportConnectionIncident"];
 
 /// Calls of a hybrid venue's arbiters (E.04 18.5-18.9): the technical arbiter reports
 /// connection incidents; the local chief arbiter also records irregularities.
@@ -231,8 +233,8 @@ impl Principal {
             }
             Role::Platform => Err(Status::permission_denied(format!(
                 "{command} on tournament {tournament:?}: a platform token may only submit the \
-                 games played on the platform (SubmitGame, SubmitGames) to the tournaments of \
-                 the token; the token of {:?} is for {}",
+                 games played on the platform and its disconnections (SubmitGame, SubmitGames, \
+                 ReportConnectionIncident) to the tournaments of the token; the token of {:?} is for {}",
                 self.subject,
                 self.scope()
             ))),
@@ -373,9 +375,20 @@ mod tests {
         let platform = p(Role::Platform, &["t"], None);
         assert_eq!(code(platform.authorize("SubmitGame", "t")), Ok(Grant::Full));
         assert_eq!(
-            code(platform.authorize("RecordResult", "t")),
-            Err(PermissionDenied)
+            code(platform.authorize("ReportConnectionIncident", "t")),
+            Ok(Grant::Full)
         );
+        for call in [
+            "RecordResult",
+            "RuleOnDisconnection",
+            "OverridePlatformResult",
+        ] {
+            assert_eq!(
+                code(platform.authorize(call, "t")),
+                Err(PermissionDenied),
+                "{call}"
+            );
+        }
         assert_eq!(
             code(p(Role::FairPlayOfficer, &["t"], None).authorize("GetScreening", "t")),
             Ok(Grant::Full)

@@ -15,6 +15,7 @@ pub mod export;
 pub mod heads;
 pub mod import;
 pub mod online;
+pub mod platform_sim;
 pub mod replay;
 pub mod serve;
 pub mod token;
