@@ -1258,3 +1258,469 @@ async fn appeals_within_and_after_the_deadline() {
     assert!(e.message().contains("deadline"), "{}", e.message());
     drop(d);
 }
+
+/// One line of `arbiter platform-sim --json`: what the platform posted for a board.
+#[derive(Debug, Clone)]
+struct Posted {
+    board: u32,
+    white: u32,
+    black: u32,
+    result: String,
+    termination: String,
+    final_fen: String,
+    /// The version of the disconnection the platform reported (0: none).
+    incident_version: u64,
+    replayed: bool,
+}
+
+/// Runs the simulated platform, a process of its own with the platform's token, on `round`.
+fn platform_plays(
+    server: &Server,
+    tid: &str,
+    token: &str,
+    round: u32,
+    extra: &[&str],
+) -> Vec<Posted> {
+    let http = server.http.clone().expect("the HTTP port");
+    let round_s = round.to_string();
+    let mut args = vec![
+        "platform-sim",
+        tid,
+        &round_s,
+        "--server",
+        &server.grpc,
+        "--http",
+        &http,
+        "--token",
+        token,
+        "--seed",
+        "2026",
+        "--json",
+    ];
+    args.extend_from_slice(extra);
+    let out = run(&args);
+    assert_eq!(
+        out.code, 0,
+        "platform-sim {args:?}:\n{}\n{}",
+        out.stdout, out.stderr
+    );
+    out.stdout
+        .lines()
+        .map(|l| {
+            let v: serde_json::Value =
+                serde_json::from_str(l).unwrap_or_else(|e| panic!("{l}: {e}"));
+            Posted {
+                board: v["board"].as_u64().unwrap() as u32,
+                white: v["white"].as_u64().unwrap() as u32,
+                black: v["black"].as_u64().unwrap() as u32,
+                result: v["result"].as_str().unwrap().to_string(),
+                termination: v["termination"].as_str().unwrap().to_string(),
+                final_fen: v["final_fen"].as_str().unwrap().to_string(),
+                incident_version: v["incident_version"].as_u64().unwrap(),
+                replayed: v["replayed"].as_bool().unwrap(),
+            }
+        })
+        .collect()
+}
+
+fn board_result(r: &str) -> pb::BoardResult {
+    match r {
+        "1-0" => pb::BoardResult::WhiteWins,
+        "0-1" => pb::BoardResult::BlackWins,
+        "1/2-1/2" => pb::BoardResult::Draw,
+        other => panic!("result {other:?}"),
+    }
+}
+
+/// The must-show of issue 16: an online supervised event of 40 players and 7 rounds played end
+/// to end by a platform in a process of its own (`arbiter platform-sim`), which posts every
+/// game through the webhook and reports its disconnections with a platform token. The chief
+/// arbiter rules on a drop the player came back from and one he did not, overrides a platform
+/// result the Laws contradict, sanctions a supervision breach that is appealed and upheld, and
+/// confirms the other results; every round is screened after it closes; `arbiter replay`
+/// re-derives all of it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_supervised_40_player_event_played_by_a_platform_process() {
+    use arbiter_proto::round_director::v1 as rd;
+    use arbiter_proto::screening::v1 as scr;
+    use arbiter_proto::screening::v1::screening_client::ScreeningClient;
+    const PLAYERS: u32 = 40;
+    const ROUNDS: u32 = 7;
+    let engine =
+        arbiter_screening::uci::find_engine(None).expect("Stockfish is installed (.ci/run)");
+    let work = TempDir::new("arbiter-online-40").unwrap();
+    let data = work.path().join("data");
+    let server = Server::start(
+        &[
+            "--data",
+            data.to_str().unwrap(),
+            "--stockfish",
+            engine.to_str().unwrap(),
+            // A small budget keeps the test quick; the shipped baseline's profile is larger,
+            // which the results record.
+            "--screening-nodes",
+            "1000",
+        ],
+        &work.path().join("serve.log"),
+    );
+    let mut c = Clients::new(&Endpoints::one(&server.grpc));
+    let tid = "online-40";
+    let mut e = event(pb::EventFormat::OnlineSupervised, 5, false);
+    e.rounds = ROUNDS;
+    if let Some(conduct) = e.conduct.as_mut() {
+        conduct.reconnection_window_s = 300;
+        conduct.appeal_deadline_minutes = 60;
+    }
+    create_event(&mut c, tid, e, 0).await;
+    for i in 1..=PLAYERS {
+        c.reg
+            .register_player(reg::RegisterPlayerRequest {
+                header: header(tid, &format!("register-{i}")),
+                player: Some(pb::Player {
+                    name: format!("Player, {i}"),
+                    rating: 2400 - 20 * i,
+                    fide_id: Some(4_200_000 + u64::from(i)),
+                    ..Default::default()
+                }),
+            })
+            .await
+            .unwrap();
+        let mut r = consent(0, &ALL, &format!("account-{i}"));
+        r.entry = i;
+        r.header = header(tid, &format!("consent-{i}"));
+        c.reg.record_fair_play_consent(r).await.unwrap();
+    }
+    let keys = &token::auth().keys;
+    let platform = token::issue(keys, "platform-sim", Role::Platform, &[tid], None, 3600);
+    let mut d = Driver::new(c.clone(), tid, Plan::swiss_40x9(), work.path());
+    let results = |round: u32| {
+        let mut rep = c.rep.clone();
+        async move {
+            rep.get_pairings(rep::GetPairingsRequest {
+                tournament: tref(tid),
+                round,
+            })
+            .await
+            .unwrap()
+            .into_inner()
+            .boards
+        }
+    };
+    let mut played = 0usize;
+    for round in 1..=ROUNDS {
+        d.start_round(round).await;
+        d.wait_proposal(round, Duration::from_secs(60)).await;
+        d.publish(round).await;
+        let extra: &[&str] = match round {
+            2 => &["--disconnect", "3:white:90", "--disconnect", "5:black:gone"],
+            3 => &["--timeout-draw", "2"],
+            _ => &[],
+        };
+        let before = d.events().await.len();
+        let posted = platform_plays(&server, tid, &platform, round, extra);
+        assert_eq!(
+            posted.len(),
+            (PLAYERS / 2) as usize,
+            "round {round}: {posted:?}"
+        );
+        assert!(posted.iter().all(|p| !p.replayed), "round {round}");
+        played += posted.len();
+        let events = d.events().await;
+        let new: Vec<&str> = kinds(&events[before..])
+            .into_iter()
+            .map(|(_, k)| k)
+            .collect();
+        let count = |k: &str| new.iter().filter(|&&x| x == k).count();
+        assert_eq!(
+            count("GameSubmitted"),
+            posted.len(),
+            "round {round}: {new:?}"
+        );
+        if round == 1 {
+            // A platform that crashed and starts again posts nothing twice.
+            let again = platform_plays(&server, tid, &platform, round, extra);
+            assert!(again.iter().all(|p| p.replayed), "{again:?}");
+            assert_eq!(d.events().await.len(), events.len(), "nothing appended");
+        }
+        let by_board = |b: u32| posted.iter().find(|p| p.board == b).cloned().unwrap();
+        match round {
+            2 => {
+                assert_eq!(count("ConnectionIncidentReported"), 2, "{new:?}");
+                assert!(by_board(3).incident_version > 0 && by_board(5).incident_version > 0);
+                let incidents: Vec<pb::ConnectionIncidentReported> = events[before..]
+                    .iter()
+                    .filter_map(|e| match e.payload.as_ref()?.kind.clone()? {
+                        pb::event::Kind::ConnectionIncidentReported(i) => Some(i),
+                        _ => None,
+                    })
+                    .collect();
+                let back = incidents
+                    .iter()
+                    .find(|i| i.board == 3)
+                    .expect("board 3's drop");
+                assert_eq!(back.player_id, by_board(3).white);
+                assert_eq!(back.reported_by, pb::IncidentReporter::Platform as i32);
+                assert!(back.reconnected_at_unix_ms > back.disconnected_at_unix_ms);
+                let gone = incidents
+                    .iter()
+                    .find(|i| i.board == 5)
+                    .expect("board 5's drop");
+                assert_eq!(
+                    (gone.player_id, gone.reconnected_at_unix_ms),
+                    (by_board(5).black, 0)
+                );
+                // The platform may not report a video-conference drop, nor as an arbiter.
+                let mut as_platform = director_as(&server.grpc, &platform);
+                for (channel, by) in [
+                    (
+                        pb::ConnectionChannel::VideoConference,
+                        pb::IncidentReporter::Platform,
+                    ),
+                    (
+                        pb::ConnectionChannel::Platform,
+                        pb::IncidentReporter::Arbiter,
+                    ),
+                ] {
+                    let e = as_platform
+                        .report_connection_incident(rd::ReportConnectionIncidentRequest {
+                            header: header(tid, &format!("forged-{channel:?}-{by:?}")),
+                            incident: Some(pb::ConnectionIncidentReported {
+                                channel: channel as i32,
+                                reported_by: by as i32,
+                                ..gone.clone()
+                            }),
+                        })
+                        .await
+                        .unwrap_err();
+                    assert_eq!(e.code(), Code::PermissionDenied, "{e:?}");
+                }
+                // The chief arbiter rules: board 3 goes on, board 5 is lost by disconnection.
+                for (i, outcome, fen) in [
+                    (back, pb::DisconnectionOutcome::Continue, String::new()),
+                    (
+                        gone,
+                        pb::DisconnectionOutcome::LossByDisconnection,
+                        by_board(5).final_fen,
+                    ),
+                ] {
+                    c.rd.rule_on_disconnection(rd::RuleOnDisconnectionRequest {
+                        header: header(tid, &format!("rule-{}", i.incident)),
+                        ruling: Some(pb::DisconnectionRuled {
+                            incident: i.incident,
+                            outcome: outcome as i32,
+                            fen,
+                            ..Default::default()
+                        }),
+                    })
+                    .await
+                    .unwrap_or_else(|e| panic!("ruling on {i:?}: {e:?}"));
+                }
+                assert_eq!(by_board(5).termination, "Abandoned");
+            }
+            3 => {
+                assert_eq!(count("ResultDiscrepancyDetected"), 1, "{new:?}");
+                let Some(pb::event::Kind::ResultDiscrepancyDetected(x)) = events[before..]
+                    .iter()
+                    .find_map(|e| match e.payload.as_ref()?.kind.clone()? {
+                        k @ pb::event::Kind::ResultDiscrepancyDetected(_) => Some(k),
+                        _ => None,
+                    })
+                else {
+                    unreachable!()
+                };
+                assert_eq!((x.board, x.platform_result.as_str()), (2, "1/2-1/2"));
+                assert_eq!(x.article, "E.04 Art. 4.5");
+                c.rd.override_platform_result(rd::OverridePlatformResultRequest {
+                    header: header(tid, "override-3-2"),
+                    round,
+                    board: 2,
+                    result: board_result(&x.laws_result) as i32,
+                    reason: format!("{} (E.04 4.5)", x.reason),
+                })
+                .await
+                .expect("the arbiter overrides");
+            }
+            4 => {
+                // A supervision breach seen on the room camera: the game is lost; the player
+                // appeals and the committee upholds it, restoring the game's own result.
+                let b1 = by_board(1);
+                c.rd.impose_sanction(rd::ImposeSanctionRequest {
+                    header: header(tid, "sanction-4-1"),
+                    sanction: Some(pb::SanctionImposed {
+                        player_id: b1.white,
+                        kind: pb::SanctionKind::GameLost as i32,
+                        round,
+                        article: "E.04 Art. 8.2".into(),
+                        evidence: vec![pb::Evidence {
+                            kind: pb::EvidenceKind::ObservedBreach as i32,
+                            reference: "room camera, round 4, 15:12".into(),
+                            note: "a second person in the playing area".into(),
+                        }],
+                        ..Default::default()
+                    }),
+                    entry: 0,
+                    numbering_version: None,
+                })
+                .await
+                .unwrap();
+                let events = d.events().await;
+                let decision = kinds(&events)
+                    .into_iter()
+                    .rfind(|(_, k)| *k == "SanctionImposed")
+                    .map(|(v, _)| v)
+                    .unwrap();
+                let entry_of = c
+                    .reg
+                    .list_players(reg::ListPlayersRequest {
+                        tournament: tref(tid),
+                    })
+                    .await
+                    .unwrap()
+                    .into_inner()
+                    .players
+                    .into_iter()
+                    .find(|p| p.player.as_ref().is_some_and(|p| p.player_id == b1.white))
+                    .map(|p| p.entry)
+                    .unwrap();
+                let own = token::issue(
+                    keys,
+                    "appellant",
+                    Role::Player,
+                    &[tid],
+                    Some(entry_of),
+                    3600,
+                );
+                director_as(&server.grpc, &own)
+                    .file_appeal(rd::FileAppealRequest {
+                        header: header(tid, "appeal-4-1"),
+                        entry: entry_of,
+                        player_id: 0,
+                        numbering_version: None,
+                        decision_version: decision,
+                        grounds: "the person was the assistant the arbiter had allowed (8.2)"
+                            .into(),
+                        deposit: "50 EUR".into(),
+                    })
+                    .await
+                    .unwrap();
+                c.rd.decide_appeal(rd::DecideAppealRequest {
+                    header: header(tid, "decide-4-1"),
+                    appeal: 1,
+                    upheld: true,
+                    deposit_returned: true,
+                    committee: vec!["Member, A".into(), "Member, B".into(), "Member, C".into()],
+                    note: "the assistant had been allowed before the round".into(),
+                    round,
+                    board: 1,
+                    result: board_result(&b1.result) as i32,
+                    white_code: 0,
+                    black_code: 0,
+                })
+                .await
+                .unwrap();
+            }
+            _ => {}
+        }
+        // The arbiter confirms every other platform result as proposed.
+        for b in results(round).await {
+            let number = b.board.as_ref().unwrap().number;
+            if b.result != pb::BoardResult::Unspecified as i32 {
+                continue;
+            }
+            let p = by_board(number);
+            c.rd.record_result(rd::RecordResultRequest {
+                header: header(tid, &format!("result-{round}-{number}")),
+                round,
+                board: number,
+                result: board_result(&p.result) as i32,
+                ..Default::default()
+            })
+            .await
+            .unwrap_or_else(|e| panic!("round {round} board {number}: {e:?}"));
+        }
+        // What stands: the platform's result, but for the override and the ruling.
+        for b in results(round).await {
+            let number = b.board.as_ref().unwrap().number;
+            let p = by_board(number);
+            let want = match (round, number) {
+                // The ruling's result: an arbiter's decision, the game played (1 and 0).
+                (2, 5) => {
+                    assert_eq!(
+                        (b.result, b.white_code, b.black_code),
+                        (
+                            pb::BoardResult::ArbiterDecision as i32,
+                            pb::ResultCode::Win as i32,
+                            pb::ResultCode::Loss as i32
+                        ),
+                        "{p:?}"
+                    );
+                    continue;
+                }
+                (3, 2) => {
+                    assert_ne!(b.result, pb::BoardResult::Draw as i32);
+                    continue;
+                }
+                _ => board_result(&p.result),
+            };
+            assert_eq!(b.result, want as i32, "round {round} board {number}: {p:?}");
+        }
+        d.close(round).await;
+    }
+    assert_eq!(played, (PLAYERS / 2 * ROUNDS) as usize);
+    c.rd.finish_tournament(rd::FinishTournamentRequest {
+        header: header(tid, "finish"),
+    })
+    .await
+    .unwrap();
+
+    // Every player screened through the last round, on the games the platform posted.
+    let mut screening = ScreeningClient::new(channel(&server.grpc));
+    let deadline = std::time::Instant::now() + Duration::from_secs(600);
+    let report = loop {
+        let r = screening
+            .get_screening(scr::GetScreeningRequest {
+                tournament: tref(tid),
+                reason: "end-to-end test".into(),
+            })
+            .await
+            .unwrap()
+            .into_inner();
+        let last = r
+            .performances
+            .iter()
+            .filter(|p| p.through_round == ROUNDS)
+            .count();
+        if last == PLAYERS as usize {
+            break r;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "{last} of {PLAYERS} players screened through round {ROUNDS}"
+        );
+        tokio::time::sleep(Duration::from_secs(1)).await;
+    };
+    for p in report
+        .performances
+        .iter()
+        .filter(|p| p.through_round == ROUNDS)
+    {
+        assert_eq!(p.games, ROUNDS, "{p:?}");
+        assert!(p.moves > 0, "{p:?}");
+    }
+    let k = kinds_of(&mut c, tid).await;
+    let count = |name: &str| k.iter().filter(|&&x| x == name).count();
+    assert_eq!(count("GameSubmitted"), played);
+    assert_eq!(
+        count("ResultDiscrepancyDetected"),
+        1,
+        "one platform error, one discrepancy"
+    );
+    assert_eq!(count("ConnectionIncidentReported"), 2);
+    assert_eq!(count("DisconnectionRuled"), 2);
+    assert_eq!(count("ResultOverridden"), 1);
+    assert_eq!(count("AppealDecided"), 1);
+    drop(d);
+    drop(server);
+    let out = run(&["replay", "--data", data.to_str().unwrap(), tid]);
+    assert_eq!(out.code, 0, "replay:\n{}\n{}", out.stdout, out.stderr);
+}
