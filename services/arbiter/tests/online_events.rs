@@ -1724,3 +1724,346 @@ async fn a_supervised_40_player_event_played_by_a_platform_process() {
     let out = run(&["replay", "--data", data.to_str().unwrap(), tid]);
     assert_eq!(out.code, 0, "replay:\n{}\n{}", out.stdout, out.stderr);
 }
+
+/// Spec online-hybrid §5 and §8 over gRPC: the supervision an online supervised event's
+/// regulations ask for, fixed at creation; breaches recorded by a supervising arbiter's token
+/// (only of rules the event has, only by a board's player, confidential on the public stream);
+/// the supervising arbiter and the appeals committee each limited to their own calls.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn supervision_requirements_breaches_and_their_roles() {
+    use arbiter_proto::round_director::v1 as rd;
+    let work = TempDir::new("arbiter-supervision").unwrap();
+    let data = work.path().join("data");
+    let server = Server::start(
+        &["--data", data.to_str().unwrap()],
+        &work.path().join("serve.log"),
+    );
+    let mut c = Clients::new(&Endpoints::one(&server.grpc));
+    let requirements = pb::SupervisionRequirements {
+        playing_area_camera: true,
+        vcs_connect_minutes_before: 15,
+        recording: true,
+        ..Default::default()
+    };
+    // Supervision requirements on an unsupervised event: a configuration error, nothing written.
+    let mut e = event(pb::EventFormat::OnlineUnsupervised, 5, false);
+    e.conduct.as_mut().unwrap().supervision = Some(requirements);
+    let refused = c
+        .reg
+        .create_tournament(reg::CreateTournamentRequest {
+            header: header("unsupervised", "create"),
+            tournament: Some(e),
+        })
+        .await
+        .unwrap_err();
+    assert_eq!(refused.code(), Code::InvalidArgument, "{refused:?}");
+    assert!(
+        refused.message().contains("conduct.supervision"),
+        "{}",
+        refused.message()
+    );
+    assert!(kinds_of(&mut c, "unsupervised").await.is_empty());
+
+    let tid = "supervised";
+    let mut e = event(pb::EventFormat::OnlineSupervised, 5, false);
+    e.conduct.as_mut().unwrap().supervision = Some(requirements);
+    create_event(&mut c, tid, e, 4).await;
+    for i in 1..=4 {
+        let mut r = consent(0, &ALL, &format!("acc{i}"));
+        r.entry = i;
+        r.header = header(tid, &format!("consent-{i}"));
+        c.reg.record_fair_play_consent(r).await.unwrap();
+    }
+    let mut d = Driver::new(c.clone(), tid, Plan::swiss_40x9(), work.path());
+    let created = d.events().await;
+    let Some(pb::event::Kind::TournamentCreated(t)) =
+        created[0].payload.as_ref().and_then(|p| p.kind.clone())
+    else {
+        panic!("{:?}", kinds(&created))
+    };
+    assert_eq!(
+        t.conduct.and_then(|c| c.supervision),
+        Some(requirements),
+        "the requirements are part of the event's record"
+    );
+    d.start_round(1).await;
+    let (boards, _) = pairing_of(&d.wait_proposal(1, Duration::from_secs(60)).await);
+    d.publish(1).await;
+    let (w1, b1) = boards[0];
+    let (_, b2) = boards[1];
+
+    let keys = &token::auth().keys;
+    let supervisor = token::issue(
+        keys,
+        "Supervisor, Ana",
+        Role::SupervisingArbiter,
+        &[tid],
+        None,
+        3600,
+    );
+    let mut as_supervisor = director_as(&server.grpc, &supervisor);
+    let breach = |id: &str, board: u32, player: u32, item: pb::SupervisionItem| {
+        rd::RecordSupervisionBreachRequest {
+            header: header(tid, id),
+            round: 1,
+            board,
+            player_id: player,
+            item: item as i32,
+            note: "seen on the room camera at 15:12".into(),
+        }
+    };
+    as_supervisor
+        .record_supervision_breach(breach(
+            "b1",
+            1,
+            w1,
+            pb::SupervisionItem::PersonInPlayingArea,
+        ))
+        .await
+        .expect("the supervising arbiter records a breach");
+    let pb::event::Kind::SupervisionBreachRecorded(recorded) = last_event(&mut d).await else {
+        panic!("no breach")
+    };
+    assert_eq!(
+        (
+            recorded.breach,
+            recorded.player_id,
+            recorded.article.as_str()
+        ),
+        (1, w1, "E.04 Art. 8.2")
+    );
+    let actor = d.events().await.last().unwrap().actor.clone();
+    assert_eq!(actor, "Supervisor, Ana", "the token's subject is the actor");
+
+    // Refused, each naming why, and nothing appended: a rule this event does not have, a
+    // player not on the board, a call outside the role.
+    let before = d.events().await.len();
+    let e = as_supervisor
+        .record_supervision_breach(breach(
+            "b2",
+            1,
+            w1,
+            pb::SupervisionItem::RoomInspectionRefused,
+        ))
+        .await
+        .unwrap_err();
+    assert_eq!(e.code(), Code::InvalidArgument, "{e:?}");
+    assert!(e.message().contains("room_inspection"), "{}", e.message());
+    let e = as_supervisor
+        .record_supervision_breach(breach("b3", 1, b2, pb::SupervisionItem::Headphones))
+        .await
+        .unwrap_err();
+    assert_ne!(e.code(), Code::Ok, "{e:?}");
+    let e = as_supervisor
+        .impose_sanction(rd::ImposeSanctionRequest {
+            header: header(tid, "supervisor-sanction"),
+            sanction: Some(pb::SanctionImposed {
+                player_id: w1,
+                kind: pb::SanctionKind::Warning as i32,
+                ..Default::default()
+            }),
+            entry: 0,
+            numbering_version: None,
+        })
+        .await
+        .unwrap_err();
+    assert_eq!(e.code(), Code::PermissionDenied, "{e:?}");
+    assert!(
+        e.message().contains("supervising-arbiter"),
+        "{}",
+        e.message()
+    );
+    // A video-conference drop he saw is his to report, as an arbiter, not as the platform.
+    let vcs_drop = |id: &str, by: pb::IncidentReporter| rd::ReportConnectionIncidentRequest {
+        header: header(tid, id),
+        incident: Some(pb::ConnectionIncidentReported {
+            round: 1,
+            board: 1,
+            player_id: b1,
+            channel: pb::ConnectionChannel::VideoConference as i32,
+            disconnected_at_unix_ms: 1_780_000_000_000,
+            reconnected_at_unix_ms: 1_780_000_030_000,
+            clock_at_disconnect_ms: 600_000,
+            reported_by: by as i32,
+            ..Default::default()
+        }),
+    };
+    let e = as_supervisor
+        .report_connection_incident(vcs_drop("vcs-as-platform", pb::IncidentReporter::Platform))
+        .await
+        .unwrap_err();
+    assert_eq!(e.code(), Code::PermissionDenied, "{e:?}");
+    assert_eq!(d.events().await.len(), before, "refusals append nothing");
+    as_supervisor
+        .report_connection_incident(vcs_drop("vcs", pb::IncidentReporter::Arbiter))
+        .await
+        .unwrap();
+
+    // The CLI records one too, and the arbiter's record lists both.
+    let out = run(&[
+        "client",
+        "--server",
+        &server.grpc,
+        "supervision-breach",
+        tid,
+        "1",
+        "2",
+        &b2.to_string(),
+        "headphones",
+        "--note",
+        "earbuds seen when he turned",
+    ]);
+    assert_eq!(out.code, 0, "{}\n{}", out.stdout, out.stderr);
+    assert!(
+        out.stdout.contains("supervision breach recorded"),
+        "{}",
+        out.stdout
+    );
+    let out = run(&["client", "--server", &server.grpc, "record", tid]);
+    assert_eq!(out.code, 0, "{}\n{}", out.stdout, out.stderr);
+    assert!(
+        out.stdout.contains("breach 1:") && out.stdout.contains("breach 2:"),
+        "{}",
+        out.stdout
+    );
+    let out = run(&[
+        "client",
+        "--server",
+        &server.grpc,
+        "supervision-breach",
+        tid,
+        "1",
+        "2",
+        &b2.to_string(),
+        "smoking",
+    ]);
+    assert_eq!(out.code, 3, "{}\n{}", out.stdout, out.stderr);
+    assert!(
+        out.stderr.contains("person-in-playing-area"),
+        "{}",
+        out.stderr
+    );
+
+    // The public stream keeps the breaches' place, not their content.
+    let public = public_events(&server.grpc, tid).await;
+    let all = d.events().await;
+    for (p, a) in public.iter().zip(&all) {
+        let is_breach = matches!(
+            a.payload.as_ref().and_then(|x| x.kind.as_ref()),
+            Some(pb::event::Kind::SupervisionBreachRecorded(_))
+        );
+        assert_eq!(p.sequence, a.sequence);
+        if is_breach {
+            assert!(p.payload.is_none(), "breach {} is public", a.sequence);
+        }
+    }
+
+    // The sanction resting on the breach is the chief arbiter's; the appeal is the committee's.
+    c.rd.impose_sanction(rd::ImposeSanctionRequest {
+        header: header(tid, "warning"),
+        sanction: Some(pb::SanctionImposed {
+            player_id: w1,
+            kind: pb::SanctionKind::Warning as i32,
+            round: 1,
+            article: "E.04 Art. 8.2".into(),
+            evidence: vec![pb::Evidence {
+                kind: pb::EvidenceKind::ObservedBreach as i32,
+                reference: "supervision breach 1".into(),
+                note: String::new(),
+            }],
+            ..Default::default()
+        }),
+        entry: 0,
+        numbering_version: None,
+    })
+    .await
+    .unwrap();
+    let decision = d.events().await.last().unwrap().sequence;
+    let appellant = token::issue(keys, "appellant", Role::Player, &[tid], Some(w1), 3600);
+    director_as(&server.grpc, &appellant)
+        .file_appeal(rd::FileAppealRequest {
+            header: header(tid, "appeal"),
+            entry: w1,
+            player_id: 0,
+            numbering_version: None,
+            decision_version: decision,
+            grounds: "the person was my allowed assistant".into(),
+            deposit: String::new(),
+        })
+        .await
+        .unwrap();
+    let committee = token::issue(
+        keys,
+        "Committee",
+        Role::AppealsCommittee,
+        &[tid],
+        None,
+        3600,
+    );
+    let mut as_committee = director_as(&server.grpc, &committee);
+    let e = as_committee
+        .record_result(rd::RecordResultRequest {
+            header: header(tid, "committee-result"),
+            round: 1,
+            board: 1,
+            result: pb::BoardResult::Draw as i32,
+            ..Default::default()
+        })
+        .await
+        .unwrap_err();
+    assert_eq!(e.code(), Code::PermissionDenied, "{e:?}");
+    as_committee
+        .decide_appeal(rd::DecideAppealRequest {
+            header: header(tid, "decide"),
+            appeal: 1,
+            upheld: false,
+            deposit_returned: false,
+            committee: vec!["Member, A".into(), "Member, B".into(), "Member, C".into()],
+            note: "no permission for an assistant was asked".into(),
+            ..Default::default()
+        })
+        .await
+        .expect("the committee decides");
+    let record = as_committee
+        .arbiter_record(rd::GetTournamentRequest {
+            tournament: tref(tid),
+        })
+        .await
+        .expect("the committee reads the record")
+        .into_inner();
+    let record_kinds: Vec<&str> = kinds(&record.events).into_iter().map(|(_, k)| k).collect();
+    for k in [
+        "SupervisionBreachRecorded",
+        "SanctionImposed",
+        "AppealFiled",
+        "AppealDecided",
+    ] {
+        assert!(record_kinds.contains(&k), "{k}: {record_kinds:?}");
+    }
+
+    // Over the board there is no remote supervision to breach.
+    let otb = "otb-supervision";
+    create_event(&mut c, otb, event(pb::EventFormat::Otb, 5, false), 2).await;
+    let mut d2 = Driver::new(c.clone(), otb, Plan::swiss_40x9(), work.path());
+    d2.start_round(1).await;
+    let (ob, _) = pairing_of(&d2.wait_proposal(1, Duration::from_secs(60)).await);
+    d2.publish(1).await;
+    let e =
+        c.rd.record_supervision_breach(rd::RecordSupervisionBreachRequest {
+            header: header(otb, "b"),
+            round: 1,
+            board: 1,
+            player_id: ob[0].0,
+            item: pb::SupervisionItem::Headphones as i32,
+            note: String::new(),
+        })
+        .await
+        .unwrap_err();
+    assert_eq!(e.code(), Code::InvalidArgument, "{e:?}");
+    assert!(e.message().contains("online supervised"), "{}", e.message());
+    drop(d);
+    drop(d2);
+    drop(server);
+    let out = run(&["replay", "--data", data.to_str().unwrap(), tid]);
+    assert_eq!(out.code, 0, "replay:\n{}\n{}", out.stdout, out.stderr);
+}

@@ -272,6 +272,8 @@ fn redact(mut env: pb::Envelope) -> pb::Envelope {
                 // Its evidence names people and recordings; the effects (a result, an absence,
                 // a withdrawal) are public events of their own.
                 | Kind::SanctionImposed(_)
+                // A supervision breach names a player and what the cameras showed.
+                | Kind::SupervisionBreachRecorded(_)
         )
     ) {
         env.payload = None;

@@ -129,6 +129,7 @@ fn reporter_may_report(
     let own = match caller.role {
         Role::Platform => IncidentReporter::Platform,
         Role::LocalTechnicalArbiter => IncidentReporter::LocalTechnicalArbiter,
+        Role::SupervisingArbiter => IncidentReporter::Arbiter,
         _ => return Ok(()),
     };
     if i.reported_by != own {
@@ -680,6 +681,27 @@ impl RoundDirector for RoundDirectorService {
         .await
     }
 
+    async fn record_supervision_breach(
+        &self,
+        request: Request<api::RecordSupervisionBreachRequest>,
+    ) -> Result<Response<CommandResult>, Status> {
+        let caller = principal(&request)?;
+        let r = request.into_inner();
+        self.run(&caller, &r, |_| {
+            Ok(Command::RecordSupervisionBreach(
+                arbiter_core::tournament::RecordSupervisionBreach {
+                    round: r.round,
+                    board: r.board,
+                    player: r.player_id,
+                    item: arbiter_proto::convert::supervision_item_from_wire(r.item)
+                        .map_err(|e| convert_status("", &e))?,
+                    note: r.note.clone(),
+                },
+            ))
+        })
+        .await
+    }
+
     async fn correct_result(
         &self,
         request: Request<api::CorrectResultRequest>,
@@ -776,6 +798,7 @@ impl RoundDirector for RoundDirectorService {
                         Kind::ResultDiscrepancyDetected(_)
                             | Kind::ResultOverridden(_)
                             | Kind::IrregularityRecorded(_)
+                            | Kind::SupervisionBreachRecorded(_)
                             | Kind::SanctionImposed(_)
                             | Kind::ConnectionIncidentReported(_)
                             | Kind::DisconnectionRuled(_)

@@ -51,6 +51,13 @@ pub enum Role {
     /// A hybrid venue's local technical arbiter (E.04 18.8-18.9): reports connection
     /// incidents; nothing else.
     LocalTechnicalArbiter,
+    /// An online supervised event's supervising arbiter (E.04 13.4 comment): watches the
+    /// players' cameras and screens; records supervision breaches, video-conference drops and
+    /// irregularities; rulings, results and sanctions are the chief arbiter's.
+    SupervisingArbiter,
+    /// The appeals committee (GR 10.2; spec online-hybrid §11): decides the appeals of the
+    /// tournaments of the token, and reads the arbiter's record to do so; nothing else.
+    AppealsCommittee,
     /// No token: reads only.
     Public,
 }
@@ -66,6 +73,8 @@ impl Role {
             Role::Platform => "platform",
             Role::LocalChiefArbiter => "local-chief-arbiter",
             Role::LocalTechnicalArbiter => "local-technical-arbiter",
+            Role::SupervisingArbiter => "supervising-arbiter",
+            Role::AppealsCommittee => "appeals-committee",
             Role::Public => "public",
         }
     }
@@ -147,6 +156,17 @@ pub const PLATFORM_CALLS: &[&str] = &["SubmitGame", "SubmitGames", "ReportConnec
 /// connection incidents; the local chief arbiter also records irregularities.
 pub const LTA_CALLS: &[&str] = &["ReportConnectionIncident"];
 pub const LCA_CALLS: &[&str] = &["ReportConnectionIncident", "RecordIrregularity"];
+
+/// Calls of an online supervised event's supervising arbiter (E.04 8, 12-14).
+pub const SUPERVISOR_CALLS: &[&str] = &[
+    "RecordSupervisionBreach",
+    "ReportConnectionIncident",
+    "RecordIrregularity",
+    "ArbiterRecord",
+];
+
+/// Calls of the appeals committee (GR 10.2): its decisions, and the record they rest on.
+pub const APPEALS_COMMITTEE_CALLS: &[&str] = &["DecideAppeal", "ArbiterRecord"];
 
 /// Player commands: the player himself may send them, for his own entry.
 const PLAYER_OWN: &[&str] = &[
@@ -238,19 +258,23 @@ impl Principal {
                 self.subject,
                 self.scope()
             ))),
-            Role::LocalChiefArbiter | Role::LocalTechnicalArbiter => {
-                let calls = if self.role == Role::LocalChiefArbiter {
-                    LCA_CALLS
-                } else {
-                    LTA_CALLS
+            Role::LocalChiefArbiter
+            | Role::LocalTechnicalArbiter
+            | Role::SupervisingArbiter
+            | Role::AppealsCommittee => {
+                let (calls, rule) = match self.role {
+                    Role::LocalChiefArbiter => (LCA_CALLS, "E.04 18.5-18.7"),
+                    Role::LocalTechnicalArbiter => (LTA_CALLS, "E.04 18.8-18.9"),
+                    Role::SupervisingArbiter => (SUPERVISOR_CALLS, "E.04 13.4"),
+                    _ => (APPEALS_COMMITTEE_CALLS, "GR 10.2"),
                 };
                 if calls.contains(&command) && self.covers(tournament) {
                     Ok(Grant::Full)
                 } else {
                     Err(Status::permission_denied(format!(
                         "{command} on tournament {tournament:?}: a {} token may only call {} \
-                         on the tournaments of the token (E.04 18.5-18.9); rulings, results \
-                         and sanctions are the chief arbiter's; the token of {:?} is for {}",
+                         on the tournaments of the token ({rule}); rulings, results and \
+                         sanctions are the chief arbiter's; the token of {:?} is for {}",
                         self.role,
                         calls.join(", "),
                         self.subject,
@@ -372,6 +396,42 @@ mod tests {
                 "{call}"
             );
         }
+        let sa = p(Role::SupervisingArbiter, &["t"], None);
+        for call in SUPERVISOR_CALLS {
+            assert_eq!(code(sa.authorize(call, "t")), Ok(Grant::Full), "{call}");
+            assert_eq!(
+                code(sa.authorize(call, "u")),
+                Err(PermissionDenied),
+                "{call}"
+            );
+        }
+        let committee = p(Role::AppealsCommittee, &["t"], None);
+        assert_eq!(
+            code(committee.authorize("DecideAppeal", "t")),
+            Ok(Grant::Full)
+        );
+        for call in [
+            "ImposeSanction",
+            "RecordResult",
+            "RuleOnDisconnection",
+            "OverridePlatformResult",
+            "CorrectResult",
+        ] {
+            assert_eq!(
+                code(sa.authorize(call, "t")),
+                Err(PermissionDenied),
+                "{call}"
+            );
+            assert_eq!(
+                code(committee.authorize(call, "t")),
+                Err(PermissionDenied),
+                "{call}"
+            );
+        }
+        assert_eq!(
+            code(committee.authorize("RecordSupervisionBreach", "t")),
+            Err(PermissionDenied)
+        );
         let platform = p(Role::Platform, &["t"], None);
         assert_eq!(code(platform.authorize("SubmitGame", "t")), Ok(Grant::Full));
         assert_eq!(

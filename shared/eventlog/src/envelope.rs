@@ -99,6 +99,7 @@ pub fn kind_name(event: &Event) -> &'static str {
             Kind::ResultOverridden(_) => "ResultOverridden",
             Kind::SanctionImposed(_) => "SanctionImposed",
             Kind::IrregularityRecorded(_) => "IrregularityRecorded",
+            Kind::SupervisionBreachRecorded(_) => "SupervisionBreachRecorded",
             Kind::ConnectionIncidentReported(_) => "ConnectionIncidentReported",
             Kind::DisconnectionRuled(_) => "DisconnectionRuled",
             Kind::ComplaintFiled(_) => "ComplaintFiled",

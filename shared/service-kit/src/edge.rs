@@ -498,6 +498,12 @@ impl Check for rd::RecordIrregularityRequest {
     }
 }
 
+impl Check for rd::RecordSupervisionBreachRequest {
+    fn check(&self) -> Result<(), Status> {
+        check_note("note", &self.note)
+    }
+}
+
 impl Check for rd::CorrectResultRequest {
     fn check(&self) -> Result<(), Status> {
         check_line("reason", &self.reason)

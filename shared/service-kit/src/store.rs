@@ -496,6 +496,7 @@ command_requests! {
     arbiter_proto::round_director::v1::OverridePlatformResultRequest => "OverridePlatformResult",
     arbiter_proto::round_director::v1::ImposeSanctionRequest => "ImposeSanction",
     arbiter_proto::round_director::v1::RecordIrregularityRequest => "RecordIrregularity",
+    arbiter_proto::round_director::v1::RecordSupervisionBreachRequest => "RecordSupervisionBreach",
     arbiter_proto::round_director::v1::ReportConnectionIncidentRequest => "ReportConnectionIncident",
     arbiter_proto::round_director::v1::RuleOnDisconnectionRequest => "RuleOnDisconnection",
     arbiter_proto::round_director::v1::FileAppealRequest => "FileAppeal",

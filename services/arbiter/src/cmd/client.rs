@@ -235,6 +235,11 @@ pub enum ClientCommand {
         /// none announced.
         #[arg(long)]
         appeal_deadline: Option<String>,
+        /// Online supervised events: what the regulations ask of each player's supervision,
+        /// comma-separated: camera (8.1), room-inspection (10.4), backup-device (9.8.1),
+        /// assistants (8.2), recording (A.5), surroundings (A.6), vcs-before=DURATION (13.2).
+        #[arg(long)]
+        supervision: Option<String>,
     },
     /// 1. Set-up: change name, place, federation, arbiters, time control, rating list,
     ///    tie-breaks, dates or rounds.
@@ -486,6 +491,19 @@ pub enum ClientCommand {
         /// continue, clocks-corrected, clocks-stopped, time-added (not for colours-reversed).
         #[arg(long)]
         decision: Option<String>,
+        #[arg(long, default_value = "")]
+        note: String,
+    },
+    /// 6. Results: online supervised events: a breach of the supervision rules by a board's
+    ///    player (E.04 8, 9, 10.4, 12-14), e.g. person-in-playing-area, headphones; prints
+    ///    the breach's number.
+    SupervisionBreach {
+        tournament: String,
+        round: u32,
+        board: u32,
+        /// The player's pairing number.
+        player: u32,
+        item: String,
         #[arg(long, default_value = "")]
         note: String,
     },
@@ -1268,7 +1286,13 @@ async fn client(a: ClientArgs) -> Result<(), Exit> {
             reconnection_window,
             vcs_red_card_after,
             appeal_deadline,
+            supervision,
         } => {
+            let supervision = supervision
+                .as_deref()
+                .map(super::online::supervision)
+                .transpose()
+                .map_err(Exit::Invalid)?;
             let appeal_deadline_minutes = match appeal_deadline.as_deref() {
                 Some(d) => super::online::duration_s(d, "--appeal-deadline")
                     .map_err(Exit::Invalid)?
@@ -1295,6 +1319,7 @@ async fn client(a: ClientArgs) -> Result<(), Exit> {
                 reconnection_window_s,
                 vcs_red_card_after,
                 appeal_deadline_minutes,
+                supervision,
             };
             let color = match initial_color.to_ascii_lowercase().as_str() {
                 "white" | "w" => pb::Color::White,
@@ -1826,6 +1851,30 @@ async fn client(a: ClientArgs) -> Result<(), Exit> {
                 .into_inner();
             print_result("irregularity recorded", &r);
         }
+        ClientCommand::SupervisionBreach {
+            tournament,
+            round,
+            board,
+            player,
+            item,
+            note,
+        } => {
+            let item = super::online::supervision_item(&item).map_err(Exit::Invalid)?;
+            let r = c
+                .director
+                .record_supervision_breach(rd::RecordSupervisionBreachRequest {
+                    header: c.header(&tournament),
+                    round,
+                    board,
+                    player_id: player,
+                    item: item as i32,
+                    note,
+                })
+                .await
+                .map_err(|s| status_exit("supervision breach", &s))?
+                .into_inner();
+            print_result("supervision breach recorded", &r);
+        }
         ClientCommand::Disconnect {
             tournament,
             round,
@@ -2087,6 +2136,20 @@ async fn client(a: ClientArgs) -> Result<(), Exit> {
                         i.plies,
                         pb::IrregularityDecision::try_from(i.decision).unwrap_or_default(),
                         i.article
+                    ),
+                    Kind::SupervisionBreachRecorded(b) => format!(
+                        "breach {}: round {} board {} player {}: {:?} ({}){}",
+                        b.breach,
+                        b.round,
+                        b.board,
+                        b.player_id,
+                        pb::SupervisionItem::try_from(b.item).unwrap_or_default(),
+                        b.article,
+                        if b.note.is_empty() {
+                            String::new()
+                        } else {
+                            format!(": {}", b.note)
+                        }
                     ),
                     Kind::SanctionImposed(s) => format!(
                         "player {}: {:?} ({}), {} item(s) of evidence",

@@ -198,6 +198,66 @@ pub fn irregularity_kind(s: &str) -> Result<pb::IrregularityKind, String> {
     })
 }
 
+/// The supervision items' command-line names, with their wire values.
+const SUPERVISION_ITEMS: [(&str, pb::SupervisionItem); 13] = {
+    use pb::SupervisionItem as I;
+    [
+        ("person-in-playing-area", I::PersonInPlayingArea),
+        ("playing-area-not-on-camera", I::PlayingAreaNotOnCamera),
+        ("screen-not-shared", I::ScreenNotShared),
+        ("unauthorised-application", I::UnauthorisedApplication),
+        ("vcs-not-connected", I::VcsNotConnected),
+        ("face-not-in-view", I::FaceNotInView),
+        ("insufficient-lighting", I::InsufficientLighting),
+        ("microphone-off", I::MicrophoneOff),
+        ("headphones", I::Headphones),
+        ("unauthorised-device", I::UnauthorisedDevice),
+        ("left-playing-area", I::LeftPlayingArea),
+        ("room-inspection-refused", I::RoomInspectionRefused),
+        ("surroundings-check-refused", I::SurroundingsCheckRefused),
+    ]
+};
+
+pub fn supervision_item(s: &str) -> Result<pb::SupervisionItem, String> {
+    let s = s.trim().to_ascii_lowercase().replace('_', "-");
+    SUPERVISION_ITEMS
+        .iter()
+        .find(|(name, _)| *name == s)
+        .map(|&(_, i)| i)
+        .ok_or_else(|| {
+            let names: Vec<&str> = SUPERVISION_ITEMS.iter().map(|(n, _)| *n).collect();
+            format!("supervision item {s:?}: one of {}", names.join(", "))
+        })
+}
+
+/// `--supervision`: a comma-separated list of what the regulations ask for: `camera` (8.1),
+/// `room-inspection` (10.4), `backup-device` (9.8.1), `assistants` (8.2), `recording` (A.5),
+/// `surroundings` (A.6), `vcs-before=DURATION` (13.2, e.g. 15m).
+pub fn supervision(s: &str) -> Result<pb::SupervisionRequirements, String> {
+    let mut r = pb::SupervisionRequirements::default();
+    for item in s.split(',').map(str::trim).filter(|i| !i.is_empty()) {
+        match item.split_once('=') {
+            Some(("vcs-before", d)) => {
+                r.vcs_connect_minutes_before =
+                    duration_s(d, "--supervision vcs-before")?.div_ceil(60);
+            }
+            None if item == "camera" => r.playing_area_camera = true,
+            None if item == "room-inspection" => r.room_inspection = true,
+            None if item == "backup-device" => r.backup_device_allowed = true,
+            None if item == "assistants" => r.assistants_allowed = true,
+            None if item == "recording" => r.recording = true,
+            None if item == "surroundings" => r.surroundings_on_request = true,
+            _ => {
+                return Err(format!(
+                    "--supervision {item:?}: camera, room-inspection, backup-device, \
+                     assistants, recording, surroundings or vcs-before=DURATION"
+                ));
+            }
+        }
+    }
+    Ok(r)
+}
+
 pub fn irregularity_decision(s: &str) -> Result<pb::IrregularityDecision, String> {
     Ok(match s.to_ascii_lowercase().as_str() {
         "continue" => pb::IrregularityDecision::Continue,

@@ -186,6 +186,8 @@ pub enum RoleArg {
     Platform,
     LocalChiefArbiter,
     LocalTechnicalArbiter,
+    SupervisingArbiter,
+    AppealsCommittee,
 }
 
 #[derive(clap::Subcommand, Debug)]
@@ -271,6 +273,8 @@ fn token(a: TokenArgs) -> Result<(), Exit> {
                 RoleArg::FairPlayOfficer => Role::FairPlayOfficer,
                 RoleArg::Platform => Role::Platform,
                 RoleArg::LocalChiefArbiter => Role::LocalChiefArbiter,
+                RoleArg::SupervisingArbiter => Role::SupervisingArbiter,
+                RoleArg::AppealsCommittee => Role::AppealsCommittee,
                 RoleArg::LocalTechnicalArbiter => Role::LocalTechnicalArbiter,
             };
             if role != Role::Admin && tournaments.is_empty() {

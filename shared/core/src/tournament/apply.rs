@@ -335,6 +335,25 @@ impl State {
                 }
                 self.irregularities.push(e.clone());
             }
+            Event::SupervisionBreachRecorded(e) => {
+                if e.breach as usize != self.supervision_breaches.len() + 1 {
+                    return Err(inconsistent(
+                        event,
+                        format!(
+                            "breach {} is not the next number ({})",
+                            e.breach,
+                            self.supervision_breaches.len() + 1
+                        ),
+                    ));
+                }
+                if self.published(e.round).is_none() {
+                    return Err(inconsistent(
+                        event,
+                        format!("round {} has no published pairing", e.round),
+                    ));
+                }
+                self.supervision_breaches.push(e.clone());
+            }
             Event::ConnectionIncidentReported(e) => {
                 if e.incident as usize != self.incidents.len() + 1 {
                     return Err(inconsistent(

@@ -23,6 +23,7 @@ pub enum Command {
     OverridePlatformResult(OverridePlatformResult),
     ImposeSanction(ImposeSanction),
     RecordIrregularity(RecordIrregularity),
+    RecordSupervisionBreach(RecordSupervisionBreach),
     ReportConnectionIncident(ReportConnectionIncident),
     RuleOnDisconnection(RuleOnDisconnection),
     FileComplaint(FileComplaint),
@@ -60,6 +61,7 @@ impl Command {
             Command::OverridePlatformResult(_) => "OverridePlatformResult",
             Command::ImposeSanction(_) => "ImposeSanction",
             Command::RecordIrregularity(_) => "RecordIrregularity",
+            Command::RecordSupervisionBreach(_) => "RecordSupervisionBreach",
             Command::ReportConnectionIncident(_) => "ReportConnectionIncident",
             Command::RuleOnDisconnection(_) => "RuleOnDisconnection",
             Command::FileComplaint(_) => "FileComplaint",
@@ -309,6 +311,17 @@ pub struct RecordIrregularity {
     pub plies: u32,
     /// Required except for colours reversed, whose decision the rule gives.
     pub decision: Option<super::IrregularityDecision>,
+    pub note: String,
+}
+
+/// A breach of the supervision rules of an online supervised event, by the player of a board
+/// (spec online-hybrid §5).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RecordSupervisionBreach {
+    pub round: u32,
+    pub board: u32,
+    pub player: PlayerId,
+    pub item: super::SupervisionItem,
     pub note: String,
 }
 

@@ -98,6 +98,118 @@ pub struct Conduct {
     /// deadline); 0 = none announced.
     #[serde(default)]
     pub appeal_deadline_minutes: u32,
+    /// What the regulations of an online supervised event ask of each player's supervision
+    /// beyond the rules every such event has (spec online-hybrid §5).
+    #[serde(default)]
+    pub supervision: SupervisionRequirements,
+}
+
+/// The supervision an online supervised event's regulations may or may not ask for (E.04 8.1,
+/// 9.8.1, 10.4, 13.2, Appendix I A.5-A.6). What every such event requires (one screen shared
+/// with the arbiter, the face on camera with no virtual background, the microphone on, no
+/// headphones, 12-14 and 9.7) is not a setting.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct SupervisionRequirements {
+    /// 8.1: camera control of the playing area, beyond the face camera of 14.1.
+    pub playing_area_camera: bool,
+    /// 10.4: a room inspection on camera before each game.
+    pub room_inspection: bool,
+    /// 13.2: minutes before the start the video-conference must be joined (0: at the start).
+    pub vcs_connect_minutes_before: u32,
+    /// 9.8.1: one device may be kept nearby as internet backup.
+    pub backup_device_allowed: bool,
+    /// 8.2: suitable assistants may be in the playing area with the arbiter's permission.
+    pub assistants_allowed: bool,
+    /// A.5: the video-conference is recorded (kept until a year after the official results).
+    pub recording: bool,
+    /// A.6: surroundings and task manager shown on request.
+    pub surroundings_on_request: bool,
+}
+
+impl SupervisionRequirements {
+    pub fn is_set(&self) -> bool {
+        *self != SupervisionRequirements::default()
+    }
+}
+
+/// What a supervising arbiter may find breached (spec online-hybrid §5). Each is a fair-play
+/// violation that may be sanctioned, never by itself proof of cheating (E.04 Chapter III
+/// I.4 b).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum SupervisionItem {
+    /// 8.2: somebody else in the playing area without the arbiter's permission.
+    PersonInPlayingArea,
+    /// 8.1, where the regulations ask for it: the playing area not on camera.
+    PlayingAreaNotOnCamera,
+    /// 12.1-12.2: the screen not shared, or open applications not shown on request.
+    ScreenNotShared,
+    /// 12.3: an application other than the platform and the video-conference running.
+    UnauthorisedApplication,
+    /// 13.2: not on the video-conference at the time set.
+    VcsNotConnected,
+    /// 14.1: the face not fully in view, or a virtual background.
+    FaceNotInView,
+    /// 14.2: too little light to see the eyes.
+    InsufficientLighting,
+    /// 14.3: the microphone not transmitting.
+    MicrophoneOff,
+    /// 9.7: headphones or earbuds.
+    Headphones,
+    /// 9.8.1: a device other than the one the regulations allow as internet backup.
+    UnauthorisedDevice,
+    /// 9.5: left the playing area without permission.
+    LeftPlayingArea,
+    /// 10.4, where the regulations ask for it: the room inspection refused.
+    RoomInspectionRefused,
+    /// A.6, where the regulations ask for it: surroundings or task manager not shown.
+    SurroundingsCheckRefused,
+}
+
+impl SupervisionItem {
+    pub fn article(self) -> &'static str {
+        use SupervisionItem::*;
+        match self {
+            PersonInPlayingArea => "E.04 Art. 8.2",
+            PlayingAreaNotOnCamera => "E.04 Art. 8.1",
+            ScreenNotShared => "E.04 Art. 12.1-12.2",
+            UnauthorisedApplication => "E.04 Art. 12.3",
+            VcsNotConnected => "E.04 Art. 13.2",
+            FaceNotInView => "E.04 Art. 14.1",
+            InsufficientLighting => "E.04 Art. 14.2",
+            MicrophoneOff => "E.04 Art. 14.3",
+            Headphones => "E.04 Art. 9.7",
+            UnauthorisedDevice => "E.04 Art. 9.8.1",
+            LeftPlayingArea => "E.04 Art. 9.5",
+            RoomInspectionRefused => "E.04 Art. 10.4",
+            SurroundingsCheckRefused => "E.04 Appendix I A.6",
+        }
+    }
+
+    /// Why this item cannot be breached in an event with these requirements (`None`: it can).
+    pub fn not_required(self, r: &SupervisionRequirements) -> Option<&'static str> {
+        use SupervisionItem::*;
+        match self {
+            PlayingAreaNotOnCamera if !r.playing_area_camera => Some(
+                "the regulations do not ask for camera control of the playing area \
+                 (supervision.playing_area_camera, E.04 8.1)",
+            ),
+            RoomInspectionRefused if !r.room_inspection => Some(
+                "the regulations do not ask for a room inspection \
+                 (supervision.room_inspection, E.04 10.4)",
+            ),
+            SurroundingsCheckRefused if !r.surroundings_on_request => Some(
+                "the regulations do not ask players to show their surroundings or task \
+                 manager (supervision.surroundings_on_request, Appendix I A.6)",
+            ),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for SupervisionItem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(self, f)
+    }
 }
 
 /// Art. 20: traditional boards need at least this increment from move 1.
@@ -149,6 +261,26 @@ impl Conduct {
                 format!(
                     "traditional boards beside the virtual board are for hybrid events (E.04 \
                      Art. 20); this event is {f}"
+                ),
+            ));
+        }
+        if self.supervision.is_set() && f != EventFormat::OnlineSupervised {
+            return Err(DomainError::invalid(
+                "conduct.supervision",
+                format!(
+                    "supervision requirements are for online supervised events (E.04 Art. 8, \
+                     12-14); this event is {f}"
+                ),
+            ));
+        }
+        // 13.2: the arbiter sets the time; two hours before the start bounds a typo.
+        if self.supervision.vcs_connect_minutes_before > 120 {
+            return Err(DomainError::invalid(
+                "conduct.supervision.vcs_connect_minutes_before",
+                format!(
+                    "{} minutes: at most 120 (E.04 13.2: the time the arbiter sets before the \
+                     start)",
+                    self.supervision.vcs_connect_minutes_before
                 ),
             ));
         }
@@ -297,6 +429,44 @@ mod tests {
         c.periods[1].increment_seconds = 0;
         let e = c.check().unwrap_err().to_string();
         assert!(e.contains("conduct.periods[1].increment_seconds"), "{e}");
+    }
+
+    #[test]
+    fn supervision_is_for_supervised_events_and_its_items_for_what_they_ask() {
+        let mut c = hybrid(30, false);
+        c.supervision.room_inspection = true;
+        let e = c.check().unwrap_err().to_string();
+        assert!(
+            e.contains("conduct.supervision") && e.contains("hybrid"),
+            "{e}"
+        );
+        c.format = EventFormat::OnlineSupervised;
+        assert_eq!(c.check(), Ok(()));
+        c.supervision.vcs_connect_minutes_before = 121;
+        assert!(c.check().unwrap_err().to_string().contains("vcs_connect"));
+        let r = SupervisionRequirements {
+            room_inspection: true,
+            ..SupervisionRequirements::default()
+        };
+        assert_eq!(
+            SupervisionItem::RoomInspectionRefused.not_required(&r),
+            None
+        );
+        assert!(
+            SupervisionItem::PlayingAreaNotOnCamera
+                .not_required(&r)
+                .is_some()
+        );
+        assert!(
+            SupervisionItem::SurroundingsCheckRefused
+                .not_required(&r)
+                .is_some()
+        );
+        // The rules every supervised event has need no setting.
+        assert_eq!(
+            SupervisionItem::Headphones.not_required(&SupervisionRequirements::default()),
+            None
+        );
     }
 
     #[test]

@@ -58,6 +58,7 @@ pub fn decide(state: &State, command: &Command) -> Result<Vec<Event>, DomainErro
         Command::OverridePlatformResult(c) => d.override_platform_result(c),
         Command::ImposeSanction(c) => d.impose_sanction(c),
         Command::RecordIrregularity(c) => d.record_irregularity(c),
+        Command::RecordSupervisionBreach(c) => d.record_supervision_breach(c),
         Command::ReportConnectionIncident(c) => d.report_connection_incident(c),
         Command::RuleOnDisconnection(c) => d.rule_on_disconnection(c),
         Command::FileComplaint(c) => d.file_complaint(c),

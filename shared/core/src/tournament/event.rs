@@ -59,6 +59,7 @@ pub enum Event {
     ResultOverridden(ResultOverridden),
     SanctionImposed(SanctionImposed),
     IrregularityRecorded(IrregularityRecorded),
+    SupervisionBreachRecorded(SupervisionBreachRecorded),
     ConnectionIncidentReported(ConnectionIncidentReported),
     DisconnectionRuled(DisconnectionRuled),
     ComplaintFiled(ComplaintFiled),
@@ -93,6 +94,7 @@ impl Event {
             Event::ResultOverridden(_) => "ResultOverridden",
             Event::SanctionImposed(_) => "SanctionImposed",
             Event::IrregularityRecorded(_) => "IrregularityRecorded",
+            Event::SupervisionBreachRecorded(_) => "SupervisionBreachRecorded",
             Event::ConnectionIncidentReported(_) => "ConnectionIncidentReported",
             Event::DisconnectionRuled(_) => "DisconnectionRuled",
             Event::ComplaintFiled(_) => "ComplaintFiled",
@@ -414,6 +416,20 @@ pub struct IrregularityRecorded {
     pub kind: super::IrregularityKind,
     pub plies: u32,
     pub decision: super::IrregularityDecision,
+    pub article: String,
+    pub note: String,
+}
+
+/// A breach of an online supervised event's supervision rules seen by an arbiter (spec
+/// online-hybrid §5), numbered 1, 2, ...: a fair-play violation that may be sanctioned, never
+/// by itself proof of cheating.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SupervisionBreachRecorded {
+    pub breach: u32,
+    pub round: u32,
+    pub board: u32,
+    pub player_id: PlayerId,
+    pub item: super::SupervisionItem,
     pub article: String,
     pub note: String,
 }

@@ -92,8 +92,8 @@ mod types;
 
 pub use command::*;
 pub use conduct::{
-    Conduct, ConsentItem, ConsentRecord, EventFormat, LawsVerdict,
-    TRADITIONAL_BOARDS_MIN_INCREMENT_S, TimeControlPeriod,
+    Conduct, ConsentItem, ConsentRecord, EventFormat, LawsVerdict, SupervisionItem,
+    SupervisionRequirements, TRADITIONAL_BOARDS_MIN_INCREMENT_S, TimeControlPeriod,
 };
 pub use decide::{decide, drawn_numbers};
 pub use discipline::{

@@ -405,6 +405,9 @@ pub struct State {
     /// Irregularities recorded, in log order.
     #[serde(default)]
     pub(crate) irregularities: Vec<super::event::IrregularityRecorded>,
+    /// Supervision breaches, numbered 1, 2, ... in log order.
+    #[serde(default)]
+    pub(crate) supervision_breaches: Vec<super::event::SupervisionBreachRecorded>,
     /// Connection incidents, numbered 1, 2, ... in log order.
     #[serde(default)]
     pub(crate) incidents: Vec<super::event::ConnectionIncidentReported>,
@@ -599,6 +602,11 @@ impl State {
     /// Irregularities recorded, in log order.
     pub fn irregularities(&self) -> &[super::event::IrregularityRecorded] {
         &self.irregularities
+    }
+
+    /// Supervision breaches recorded, in log order (breach `n` at `n - 1`).
+    pub fn supervision_breaches(&self) -> &[super::event::SupervisionBreachRecorded] {
+        &self.supervision_breaches
     }
 
     /// Games submitted, as `(round, board)` in order.

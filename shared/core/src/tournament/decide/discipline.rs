@@ -214,6 +214,44 @@ impl Decider<'_> {
     }
 }
 
+// --- supervision (E.04 8, 9, 10.4, 12-14; Appendix I A.5-A.6; spec online-hybrid §5) ----------
+
+impl Decider<'_> {
+    /// A supervision breach: only in an online supervised event, by a player of the board, of
+    /// a rule every such event has or one its regulations ask for.
+    pub(super) fn record_supervision_breach(
+        &self,
+        c: &RecordSupervisionBreach,
+    ) -> Result<Vec<Event>, DomainError> {
+        let format = self.t.conduct.format;
+        if format != EventFormat::OnlineSupervised {
+            return Err(DomainError::invalid(
+                "item",
+                format!(
+                    "a {format} event has no remote supervision: supervision breaches (E.04 8, \
+                     12-14) are for online supervised events; record an irregularity or a \
+                     sanction instead"
+                ),
+            ));
+        }
+        self.board_of(c.round, c.board, c.player)?;
+        if let Some(why) = c.item.not_required(&self.t.conduct.supervision) {
+            return Err(DomainError::invalid("item", format!("{}: {why}", c.item)));
+        }
+        Ok(vec![Event::SupervisionBreachRecorded(
+            SupervisionBreachRecorded {
+                breach: self.s.supervision_breaches().len() as u32 + 1,
+                round: c.round,
+                board: c.board,
+                player_id: c.player,
+                item: c.item,
+                article: c.item.article().to_string(),
+                note: text("note", &c.note, false)?,
+            },
+        )])
+    }
+}
+
 // --- disconnections (E.04 11, 13, 18.8-18.9; spec online-hybrid §4) ---------------------------
 
 impl Decider<'_> {
