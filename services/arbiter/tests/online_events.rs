@@ -1764,10 +1764,53 @@ async fn supervision_requirements_breaches_and_their_roles() {
     );
     assert!(kinds_of(&mut c, "unsupervised").await.is_empty());
 
+    // A platform that accepts illegal moves needs the regulations' policy for them.
+    let mut platform = pb::PlatformProfile {
+        name: "Board Online".into(),
+        version: "4.2".into(),
+        url: "https://board.example".into(),
+        features: vec![pb::PlatformFeature::Premove as i32],
+        accepts_illegal_moves: true,
+        ..Default::default()
+    };
+    let mut e = event(pb::EventFormat::OnlineSupervised, 5, false);
+    e.conduct.as_mut().unwrap().platform = Some(platform.clone());
+    let refused = c
+        .reg
+        .create_tournament(reg::CreateTournamentRequest {
+            header: header("no-policy", "create"),
+            tournament: Some(e),
+        })
+        .await
+        .unwrap_err();
+    assert_eq!(refused.code(), Code::InvalidArgument, "{refused:?}");
+    assert!(
+        refused
+            .message()
+            .contains("conduct.platform.illegal_move_policy"),
+        "{}",
+        refused.message()
+    );
+    assert!(kinds_of(&mut c, "no-policy").await.is_empty());
+    platform.illegal_move_policy = "an illegal move is taken back; the second loses".into();
+
     let tid = "supervised";
     let mut e = event(pb::EventFormat::OnlineSupervised, 5, false);
     e.conduct.as_mut().unwrap().supervision = Some(requirements);
+    e.conduct.as_mut().unwrap().platform = Some(platform.clone());
     create_event(&mut c, tid, e, 4).await;
+    // The players' page says where and under what supervision they play (E.04 2.4, 8, 13).
+    let (status, page) = http_get(server.http.as_deref().unwrap(), &format!("/t/{tid}"));
+    assert_eq!(status, 200, "{page}");
+    for shown in [
+        "online supervised",
+        "Board Online 4.2 (https://board.example)",
+        "15 min + 5 s a move",
+        "an illegal move is taken back; the second loses",
+        "playing area on camera; video-conference joined 15 min before the start; video recorded",
+    ] {
+        assert!(page.contains(shown), "{shown:?} not on the page:\n{page}");
+    }
     for i in 1..=4 {
         let mut r = consent(0, &ALL, &format!("acc{i}"));
         r.entry = i;
@@ -1781,10 +1824,11 @@ async fn supervision_requirements_breaches_and_their_roles() {
     else {
         panic!("{:?}", kinds(&created))
     };
+    let conduct = t.conduct.unwrap_or_default();
     assert_eq!(
-        t.conduct.and_then(|c| c.supervision),
-        Some(requirements),
-        "the requirements are part of the event's record"
+        (conduct.supervision, conduct.platform),
+        (Some(requirements), Some(platform)),
+        "the requirements and the platform are part of the event's record"
     );
     d.start_round(1).await;
     let (boards, _) = pairing_of(&d.wait_proposal(1, Duration::from_secs(60)).await);

@@ -306,6 +306,28 @@ impl Context<'_> {
             };
             fact(word, deputies.join(", "));
             fact("Time control", t.time_control.trim().to_string());
+            // Online and hybrid events: what E.04 makes the players' to know (2.4, 8, 12-14).
+            let conduct = &t.conduct;
+            if conduct.format.is_online() {
+                fact("Format", conduct.format.to_string());
+                if t.time_control.trim().is_empty() {
+                    fact("Time control", periods_text(&conduct.periods));
+                }
+            }
+            if let Some(p) = &conduct.platform {
+                let mut v = p.name.trim().to_string();
+                if !p.version.trim().is_empty() {
+                    v = format!("{v} {}", p.version.trim());
+                }
+                if !p.url.trim().is_empty() {
+                    v = format!("{v} ({})", p.url.trim());
+                }
+                fact("Platform", v);
+                if !p.illegal_move_policy.trim().is_empty() {
+                    fact("Illegal moves", p.illegal_move_policy.trim().to_string());
+                }
+            }
+            fact("Supervision", supervision_text(&conduct.supervision));
             fact("Pairing rules", t.rule_set.clone());
             let tb = arbiter_tiebreak::RuleSet::for_start_date(arbiter_tiebreak::Date::new(
                 u16::try_from(t.start_date.year()).unwrap_or(0),
@@ -1289,4 +1311,59 @@ pub fn router(
         .route("/api/tournaments/{id}/players/{pn}", get(player_api))
         .route("/api/tournaments/{id}/heads", get(heads_api))
         .with_state(Web { store, shutdown })
+}
+
+/// `90 min + 30 s a move`, periods joined by " then ".
+fn periods_text(periods: &[arbiter_core::tournament::TimeControlPeriod]) -> String {
+    periods
+        .iter()
+        .map(|p| {
+            let mut s = if p.base_seconds % 60 == 0 {
+                format!("{} min", p.base_seconds / 60)
+            } else {
+                format!("{} s", p.base_seconds)
+            };
+            if p.moves > 0 {
+                s = format!("{} moves in {s}", p.moves);
+            }
+            if p.increment_seconds > 0 {
+                s = format!("{s} + {} s a move", p.increment_seconds);
+            }
+            if p.delay_seconds > 0 {
+                s = format!("{s}, {} s delay", p.delay_seconds);
+            }
+            s
+        })
+        .collect::<Vec<_>>()
+        .join(" then ")
+}
+
+/// What an online supervised event's regulations ask beyond the rules every such event has.
+fn supervision_text(r: &arbiter_core::tournament::SupervisionRequirements) -> String {
+    let mut parts = Vec::new();
+    if r.playing_area_camera {
+        parts.push("playing area on camera".to_string());
+    }
+    if r.room_inspection {
+        parts.push("room inspection before each game".to_string());
+    }
+    if r.vcs_connect_minutes_before > 0 {
+        parts.push(format!(
+            "video-conference joined {} min before the start",
+            r.vcs_connect_minutes_before
+        ));
+    }
+    if r.backup_device_allowed {
+        parts.push("one backup device allowed".to_string());
+    }
+    if r.assistants_allowed {
+        parts.push("assistants allowed with the arbiter's permission".to_string());
+    }
+    if r.recording {
+        parts.push("video recorded".to_string());
+    }
+    if r.surroundings_on_request {
+        parts.push("surroundings shown on request".to_string());
+    }
+    parts.join("; ")
 }

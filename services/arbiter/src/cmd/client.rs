@@ -240,6 +240,21 @@ pub enum ClientCommand {
         /// assistants (8.2), recording (A.5), surroundings (A.6), vcs-before=DURATION (13.2).
         #[arg(long)]
         supervision: Option<String>,
+        /// Online and hybrid events: the platform's name (E.04 2.4).
+        #[arg(long)]
+        platform: Option<String>,
+        /// The platform's address (https://...).
+        #[arg(long, requires = "platform")]
+        platform_url: Option<String>,
+        /// The platform's features, comma-separated: premove, smart-move, auto-queen,
+        /// call-arbiter-pauses-clocks, berserk, draw-offer-with-move,
+        /// auto-draw-extra-positions, smart-board-input.
+        #[arg(long, requires = "platform")]
+        platform_features: Option<String>,
+        /// The platform accepts illegal moves, and this is how the regulations handle them
+        /// (E.04 8.4, 16.10).
+        #[arg(long, requires = "platform")]
+        illegal_move_policy: Option<String>,
     },
     /// 1. Set-up: change name, place, federation, arbiters, time control, rating list,
     ///    tie-breaks, dates or rounds.
@@ -1287,7 +1302,25 @@ async fn client(a: ClientArgs) -> Result<(), Exit> {
             vcs_red_card_after,
             appeal_deadline,
             supervision,
+            platform,
+            platform_url,
+            platform_features,
+            illegal_move_policy,
         } => {
+            let platform = match platform {
+                Some(name) => Some(pb::PlatformProfile {
+                    name,
+                    url: platform_url.unwrap_or_default(),
+                    features: super::online::platform_features(
+                        platform_features.as_deref().unwrap_or(""),
+                    )
+                    .map_err(Exit::Invalid)?,
+                    accepts_illegal_moves: illegal_move_policy.is_some(),
+                    illegal_move_policy: illegal_move_policy.unwrap_or_default(),
+                    ..Default::default()
+                }),
+                None => None,
+            };
             let supervision = supervision
                 .as_deref()
                 .map(super::online::supervision)
@@ -1320,6 +1353,7 @@ async fn client(a: ClientArgs) -> Result<(), Exit> {
                 vcs_red_card_after,
                 appeal_deadline_minutes,
                 supervision,
+                platform,
             };
             let color = match initial_color.to_ascii_lowercase().as_str() {
                 "white" | "w" => pb::Color::White,

@@ -198,6 +198,35 @@ pub fn irregularity_kind(s: &str) -> Result<pb::IrregularityKind, String> {
     })
 }
 
+/// `--platform-features`: comma-separated feature names.
+pub fn platform_features(s: &str) -> Result<Vec<i32>, String> {
+    use pb::PlatformFeature as F;
+    const NAMES: [(&str, F); 8] = [
+        ("premove", F::Premove),
+        ("smart-move", F::SmartMove),
+        ("auto-queen", F::AutoQueen),
+        ("call-arbiter-pauses-clocks", F::CallArbiterPausesClocks),
+        ("berserk", F::Berserk),
+        ("draw-offer-with-move", F::DrawOfferWithMove),
+        ("auto-draw-extra-positions", F::AutoDrawExtraPositions),
+        ("smart-board-input", F::SmartBoardInput),
+    ];
+    s.split(',')
+        .map(str::trim)
+        .filter(|f| !f.is_empty())
+        .map(|f| {
+            NAMES
+                .iter()
+                .find(|(n, _)| *n == f)
+                .map(|&(_, v)| v as i32)
+                .ok_or_else(|| {
+                    let names: Vec<&str> = NAMES.iter().map(|(n, _)| *n).collect();
+                    format!("--platform-features {f:?}: one of {}", names.join(", "))
+                })
+        })
+        .collect()
+}
+
 /// The supervision items' command-line names, with their wire values.
 const SUPERVISION_ITEMS: [(&str, pb::SupervisionItem); 13] = {
     use pb::SupervisionItem as I;

@@ -102,6 +102,112 @@ pub struct Conduct {
     /// beyond the rules every such event has (spec online-hybrid §5).
     #[serde(default)]
     pub supervision: SupervisionRequirements,
+    /// The platform the games are played on (online and hybrid events; spec online-hybrid
+    /// §2.2): what players and arbiters must know of it (E.04 2.4, 8.4, 16.10).
+    #[serde(default)]
+    pub platform: Option<PlatformProfile>,
+}
+
+/// An online platform as the event's regulations describe it (spec online-hybrid §2.2).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlatformProfile {
+    /// Players must know the platform (E.04 2.4).
+    pub name: String,
+    pub version: String,
+    /// `http://` or `https://`, or empty.
+    pub url: String,
+    /// What the platform offers that the arbiter must know of (E.04 3.4-3.6, 4.3, 5.3-5.4,
+    /// 8.3, 8.6); premoves matter to the move-time statistics of the screening.
+    pub features: Vec<PlatformFeature>,
+    /// Moves before which no draw may be offered (E.04 5.3 comment); 0 = no limit.
+    pub min_moves_before_draw_offer: u32,
+    /// Whether the platform accepts illegal moves (E.04 3.3 says it must not)...
+    pub accepts_illegal_moves: bool,
+    /// ...and then how the regulations handle them (8.4, 16.10): required with it.
+    pub illegal_move_policy: String,
+    /// The platform drops no-shows from later rounds by itself. Recorded so the arbiter knows;
+    /// the service never mirrors it: only a withdrawal or an arbiter's decision removes a
+    /// player ("Otras consideraciones").
+    pub auto_excludes_disconnected_players: bool,
+}
+
+/// A platform feature the regulations must mention (spec online-hybrid §2.2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum PlatformFeature {
+    /// 3.6: a move made in advance, played at once when the opponent has moved.
+    Premove,
+    /// 3.6: the only legal move of a piece made by clicking its square.
+    SmartMove,
+    /// 3.6: a pawn promoted to a queen without asking.
+    AutoQueen,
+    /// 4.3 comment: calling the arbiter pauses the clocks.
+    CallArbiterPausesClocks,
+    /// 8.3 comment: halving one's own time for a bonus (arena scoring, which the service does
+    /// not apply: a game is never worth more than a normal one, 7.2).
+    Berserk,
+    /// 8.6, 16.12: a draw offer shown with the move it was made with.
+    DrawOfferWithMove,
+    /// 5.4 comment: automatic draws in further positions (e.g. K+N v K+N).
+    AutoDrawExtraPositions,
+    /// 3.4 comment: moves entered from a smart board.
+    SmartBoardInput,
+}
+
+impl PlatformProfile {
+    fn check(&self, format: EventFormat) -> Result<(), DomainError> {
+        if format == EventFormat::Otb {
+            return Err(DomainError::invalid(
+                "conduct.platform",
+                "an over-the-board event has no playing platform (E.04 Art. 6.1)",
+            ));
+        }
+        if self.name.trim().is_empty() {
+            return Err(DomainError::invalid(
+                "conduct.platform.name",
+                "required: players must know the platform they play on (E.04 Art. 2.4)",
+            ));
+        }
+        let url = self.url.trim();
+        if !url.is_empty() && !(url.starts_with("https://") || url.starts_with("http://")) {
+            return Err(DomainError::invalid(
+                "conduct.platform.url",
+                format!("{url:?} is not an http(s) address"),
+            ));
+        }
+        if self.accepts_illegal_moves && self.illegal_move_policy.trim().is_empty() {
+            return Err(DomainError::invalid(
+                "conduct.platform.illegal_move_policy",
+                "required when the platform accepts illegal moves: the regulations must say how \
+                 they are handled (E.04 Art. 8.4, 16.10)",
+            ));
+        }
+        if !self.accepts_illegal_moves && !self.illegal_move_policy.trim().is_empty() {
+            return Err(DomainError::invalid(
+                "conduct.platform.illegal_move_policy",
+                "given for a platform that accepts no illegal moves (accepts_illegal_moves is \
+                 false)",
+            ));
+        }
+        for (field, v) in [
+            ("conduct.platform.name", &self.name),
+            ("conduct.platform.version", &self.version),
+            ("conduct.platform.url", &self.url),
+        ] {
+            if v.chars().count() > 200 || v.contains('\n') {
+                return Err(DomainError::invalid(
+                    field,
+                    "one line of at most 200 characters",
+                ));
+            }
+        }
+        if self.illegal_move_policy.chars().count() > 1000 {
+            return Err(DomainError::invalid(
+                "conduct.platform.illegal_move_policy",
+                "at most 1000 characters",
+            ));
+        }
+        Ok(())
+    }
 }
 
 /// The supervision an online supervised event's regulations may or may not ask for (E.04 8.1,
@@ -263,6 +369,9 @@ impl Conduct {
                      Art. 20); this event is {f}"
                 ),
             ));
+        }
+        if let Some(p) = &self.platform {
+            p.check(f)?;
         }
         if self.supervision.is_set() && f != EventFormat::OnlineSupervised {
             return Err(DomainError::invalid(
@@ -429,6 +538,49 @@ mod tests {
         c.periods[1].increment_seconds = 0;
         let e = c.check().unwrap_err().to_string();
         assert!(e.contains("conduct.periods[1].increment_seconds"), "{e}");
+    }
+
+    #[test]
+    fn a_platform_is_named_and_its_illegal_moves_have_a_policy() {
+        let mut c = hybrid(30, false);
+        let mut p = PlatformProfile {
+            name: "Board Online".into(),
+            url: "https://board.example".into(),
+            accepts_illegal_moves: true,
+            ..PlatformProfile::default()
+        };
+        c.platform = Some(p.clone());
+        let e = c.check().unwrap_err().to_string();
+        assert!(
+            e.contains("illegal_move_policy") && e.contains("8.4"),
+            "{e}"
+        );
+        p.illegal_move_policy = "the second illegal move loses (Laws 7.5.5)".into();
+        c.platform = Some(p.clone());
+        assert_eq!(c.check(), Ok(()));
+        p.url = "board.example".into();
+        c.platform = Some(p.clone());
+        assert!(
+            c.check()
+                .unwrap_err()
+                .to_string()
+                .contains("conduct.platform.url")
+        );
+        p.url.clear();
+        p.name = " ".into();
+        c.platform = Some(p.clone());
+        assert!(c.check().unwrap_err().to_string().contains("2.4"));
+        p.name = "Board Online".into();
+        c.platform = Some(p);
+        c.format = EventFormat::Otb;
+        c.periods.clear();
+        c.regulations_version.clear();
+        assert!(
+            c.check()
+                .unwrap_err()
+                .to_string()
+                .contains("over-the-board")
+        );
     }
 
     #[test]

@@ -92,8 +92,9 @@ mod types;
 
 pub use command::*;
 pub use conduct::{
-    Conduct, ConsentItem, ConsentRecord, EventFormat, LawsVerdict, SupervisionItem,
-    SupervisionRequirements, TRADITIONAL_BOARDS_MIN_INCREMENT_S, TimeControlPeriod,
+    Conduct, ConsentItem, ConsentRecord, EventFormat, LawsVerdict, PlatformFeature,
+    PlatformProfile, SupervisionItem, SupervisionRequirements, TRADITIONAL_BOARDS_MIN_INCREMENT_S,
+    TimeControlPeriod,
 };
 pub use decide::{decide, drawn_numbers};
 pub use discipline::{

@@ -21,9 +21,9 @@ use arbiter_core::tournament::{
     AppealDecided, AppealFiled, ComplaintFiled, ComplaintOutcome, Conduct, ConnectionChannel,
     ConnectionIncidentReported, ConsentItem, DisconnectionOutcome, DisconnectionRuled, EventFormat,
     Evidence, EvidenceKind, FairPlayConsentRecorded, IncidentReporter, IrregularityDecision,
-    IrregularityKind, IrregularityRecorded, ResultDiscrepancyDetected, ResultOverridden,
-    SanctionImposed, SanctionKind, SupervisionBreachRecorded, SupervisionItem,
-    SupervisionRequirements, TimeControlPeriod,
+    IrregularityKind, IrregularityRecorded, PlatformFeature, PlatformProfile,
+    ResultDiscrepancyDetected, ResultOverridden, SanctionImposed, SanctionKind,
+    SupervisionBreachRecorded, SupervisionItem, SupervisionRequirements, TimeControlPeriod,
 };
 use arbiter_core::tournament::{
     GameSubmitted, LotsDrawn, PairingsForbidden, TeamRecorded, VirtualPointsSet,
@@ -239,6 +239,20 @@ pub fn conduct_to_wire(c: &Conduct) -> Option<pb::Conduct> {
                 surroundings_on_request: r.surroundings_on_request,
             }
         }),
+        platform: c.platform.as_ref().map(|p| pb::PlatformProfile {
+            name: p.name.clone(),
+            version: p.version.clone(),
+            url: p.url.clone(),
+            features: p
+                .features
+                .iter()
+                .map(|&f| platform_feature_to_wire(f) as i32)
+                .collect(),
+            min_moves_before_draw_offer: p.min_moves_before_draw_offer,
+            accepts_illegal_moves: p.accepts_illegal_moves,
+            illegal_move_policy: p.illegal_move_policy.clone(),
+            auto_excludes_disconnected_players: p.auto_excludes_disconnected_players,
+        }),
     })
 }
 
@@ -277,7 +291,58 @@ pub fn conduct_from_wire(c: Option<&pb::Conduct>) -> Result<Conduct, ConvertErro
                 surroundings_on_request: r.surroundings_on_request,
             })
             .unwrap_or_default(),
+        platform: c
+            .platform
+            .as_ref()
+            .map(|p| {
+                Ok::<_, ConvertError>(PlatformProfile {
+                    name: p.name.clone(),
+                    version: p.version.clone(),
+                    url: p.url.clone(),
+                    features: p
+                        .features
+                        .iter()
+                        .map(|&f| platform_feature_from_wire(f))
+                        .collect::<Result<_, _>>()?,
+                    min_moves_before_draw_offer: p.min_moves_before_draw_offer,
+                    accepts_illegal_moves: p.accepts_illegal_moves,
+                    illegal_move_policy: p.illegal_move_policy.clone(),
+                    auto_excludes_disconnected_players: p.auto_excludes_disconnected_players,
+                })
+            })
+            .transpose()?,
     })
+}
+
+const PLATFORM_FEATURES: [(PlatformFeature, pb::PlatformFeature); 8] = {
+    use PlatformFeature as C;
+    use pb::PlatformFeature as W;
+    [
+        (C::Premove, W::Premove),
+        (C::SmartMove, W::SmartMove),
+        (C::AutoQueen, W::AutoQueen),
+        (C::CallArbiterPausesClocks, W::CallArbiterPausesClocks),
+        (C::Berserk, W::Berserk),
+        (C::DrawOfferWithMove, W::DrawOfferWithMove),
+        (C::AutoDrawExtraPositions, W::AutoDrawExtraPositions),
+        (C::SmartBoardInput, W::SmartBoardInput),
+    ]
+};
+
+pub fn platform_feature_to_wire(f: PlatformFeature) -> pb::PlatformFeature {
+    PLATFORM_FEATURES
+        .iter()
+        .find(|(c, _)| *c == f)
+        .map(|&(_, w)| w)
+        .unwrap_or(pb::PlatformFeature::Unspecified)
+}
+
+pub fn platform_feature_from_wire(value: i32) -> Result<PlatformFeature, ConvertError> {
+    PLATFORM_FEATURES
+        .iter()
+        .find(|(_, w)| *w as i32 == value)
+        .map(|&(c, _)| c)
+        .ok_or_else(|| bad_enum("conduct.platform.features", value))
 }
 
 const SUPERVISION_ITEMS: [(SupervisionItem, pb::SupervisionItem); 13] = {
@@ -1409,6 +1474,16 @@ mod tests {
                     surroundings_on_request: true,
                     ..SupervisionRequirements::default()
                 },
+                platform: Some(PlatformProfile {
+                    name: "Board Online".into(),
+                    version: "4.2".into(),
+                    url: "https://board.example".into(),
+                    features: PLATFORM_FEATURES.map(|(c, _)| c).to_vec(),
+                    min_moves_before_draw_offer: 30,
+                    accepts_illegal_moves: true,
+                    illegal_move_policy: "the second loses".into(),
+                    auto_excludes_disconnected_players: true,
+                }),
                 ..Conduct::default()
             },
         }));
