@@ -249,7 +249,7 @@ fn online_paired(format: EventFormat, window_s: u32, red_after: u32) -> Given {
         reconnection_window_s: window_s,
         vcs_red_card_after: red_after,
         appeal_deadline_minutes: 0,
-        supervision: Default::default(),
+        ..Conduct::default()
     };
     let mut g = Given::created_with(c);
     for i in 0..4 {
