@@ -329,20 +329,33 @@ const PLATFORM_FEATURES: [(PlatformFeature, pb::PlatformFeature); 8] = {
     ]
 };
 
-pub fn platform_feature_to_wire(f: PlatformFeature) -> pb::PlatformFeature {
-    PLATFORM_FEATURES
+/// The wire value of `c` in a table of (domain, wire) pairs; `none` when it has none.
+fn by_table<C: PartialEq + Copy, W: Copy>(table: &[(C, W)], c: C, none: W) -> W {
+    table
         .iter()
-        .find(|(c, _)| *c == f)
-        .map(|&(_, w)| w)
-        .unwrap_or(pb::PlatformFeature::Unspecified)
+        .find(|(x, _)| *x == c)
+        .map_or(none, |&(_, w)| w)
+}
+
+/// The domain value of wire value `value` in a table of (domain, wire) pairs.
+fn from_table<C: Copy, W: Copy + Into<i32>>(
+    table: &[(C, W)],
+    value: i32,
+    field: &'static str,
+) -> Result<C, ConvertError> {
+    table
+        .iter()
+        .find(|&&(_, w)| w.into() == value)
+        .map(|&(c, _)| c)
+        .ok_or_else(|| bad_enum(field, value))
+}
+
+pub fn platform_feature_to_wire(f: PlatformFeature) -> pb::PlatformFeature {
+    by_table(&PLATFORM_FEATURES, f, pb::PlatformFeature::Unspecified)
 }
 
 pub fn platform_feature_from_wire(value: i32) -> Result<PlatformFeature, ConvertError> {
-    PLATFORM_FEATURES
-        .iter()
-        .find(|(_, w)| *w as i32 == value)
-        .map(|&(c, _)| c)
-        .ok_or_else(|| bad_enum("conduct.platform.features", value))
+    from_table(&PLATFORM_FEATURES, value, "conduct.platform.features")
 }
 
 const SUPERVISION_ITEMS: [(SupervisionItem, pb::SupervisionItem); 13] = {
@@ -366,19 +379,11 @@ const SUPERVISION_ITEMS: [(SupervisionItem, pb::SupervisionItem); 13] = {
 };
 
 pub fn supervision_item_to_wire(i: SupervisionItem) -> pb::SupervisionItem {
-    SUPERVISION_ITEMS
-        .iter()
-        .find(|(c, _)| *c == i)
-        .map(|&(_, w)| w)
-        .unwrap_or(pb::SupervisionItem::Unspecified)
+    by_table(&SUPERVISION_ITEMS, i, pb::SupervisionItem::Unspecified)
 }
 
 pub fn supervision_item_from_wire(value: i32) -> Result<SupervisionItem, ConvertError> {
-    SUPERVISION_ITEMS
-        .iter()
-        .find(|(_, w)| *w as i32 == value)
-        .map(|&(c, _)| c)
-        .ok_or_else(|| bad_enum("item", value))
+    from_table(&SUPERVISION_ITEMS, value, "item")
 }
 
 /// A consent's fields on the wire, for `player_id`.
