@@ -1988,6 +1988,52 @@ async fn supervision_requirements_breaches_and_their_roles() {
         out.stderr
     );
 
+    // The platform posts the round's games in one file through the webhook: all or nothing.
+    let platform_token = token::issue(keys, "Board Online", Role::Platform, &[tid], None, 3600);
+    let names = |p: u32| format!("Player, {p}");
+    let game = |w: u32, b: u32, moves: &str, result: &str| {
+        format!(
+            "[White \"{}\"]\n[Black \"{}\"]\n[Result \"{result}\"]\n\n{moves} {result}\n\n",
+            names(w),
+            names(b)
+        )
+    };
+    let (w2, _) = boards[1];
+    let good = game(w1, b1, "1. e4 e5 2. Nf3", "1-0") + &game(w2, b2, "1. d4 d5", "1/2-1/2");
+    let bad = game(w1, b1, "1. e4 e5 2. Nf3", "1-0") + &game(b2, w2, "1. d4 d5", "1/2-1/2");
+    let http = server.http.clone().unwrap();
+    let path = format!("/api/platform/v1/tournaments/{tid}/rounds/1/games");
+    let with = |key: &str| {
+        vec![
+            format!("Authorization: Bearer {platform_token}"),
+            format!("Idempotency-Key: {key}"),
+        ]
+    };
+    let before_games = d.events().await.len();
+    let (status, body) = http_request(&http, "POST", &path, &with("round-bad"), &bad);
+    assert!(status == 409 || status == 422, "{status}: {body}");
+    assert!(
+        body.contains("game 2"),
+        "the refusal names the game: {body}"
+    );
+    assert_eq!(d.events().await.len(), before_games, "all or nothing");
+    let (status, body) = http_request(&http, "POST", &path, &with("round-1"), &good);
+    assert_eq!(status, 200, "{body}");
+    let answer: serde_json::Value = serde_json::from_str(&body).unwrap();
+    let placed: Vec<(u64, u64)> = answer["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| (g["index"].as_u64().unwrap(), g["board"].as_u64().unwrap()))
+        .collect();
+    assert_eq!(placed, vec![(1, 1), (2, 2)], "{body}");
+    let k = kinds_of(&mut c, tid).await;
+    assert_eq!(
+        &k[before_games..],
+        ["GameSubmitted", "GameSubmitted"],
+        "{k:?}"
+    );
+
     // The public stream keeps the breaches' place, not their content.
     let public = public_events(&server.grpc, tid).await;
     let all = d.events().await;
