@@ -2135,9 +2135,45 @@ async fn supervision_requirements_breaches_and_their_roles() {
     let otb = "otb-supervision";
     create_event(&mut c, otb, event(pb::EventFormat::Otb, 5, false), 2).await;
     let mut d2 = Driver::new(c.clone(), otb, Plan::swiss_40x9(), work.path());
-    d2.start_round(1).await;
+    // The pairing officer runs the pairing and publishes it, and may record nothing else.
+    let officer = token::issue(
+        keys,
+        "Officer, Pat",
+        Role::PairingOfficer,
+        &[otb],
+        None,
+        3600,
+    );
+    let mut as_officer = director_as(&server.grpc, &officer);
+    as_officer
+        .start_round(rd::StartRoundRequest {
+            header: header(otb, "officer-start-1"),
+            round: 1,
+            scheduled_unix_ms: 0,
+        })
+        .await
+        .expect("the officer starts the round");
     let (ob, _) = pairing_of(&d2.wait_proposal(1, Duration::from_secs(60)).await);
-    d2.publish(1).await;
+    as_officer
+        .publish_pairing(rd::PublishPairingRequest {
+            header: header(otb, "officer-publish-1"),
+            round: 1,
+            ..Default::default()
+        })
+        .await
+        .expect("the officer publishes");
+    let e = as_officer
+        .record_result(rd::RecordResultRequest {
+            header: header(otb, "officer-result"),
+            round: 1,
+            board: 1,
+            result: pb::BoardResult::Draw as i32,
+            ..Default::default()
+        })
+        .await
+        .unwrap_err();
+    assert_eq!(e.code(), Code::PermissionDenied, "{e:?}");
+    assert!(e.message().contains("pairing-officer"), "{}", e.message());
     let e =
         c.rd.record_supervision_breach(rd::RecordSupervisionBreachRequest {
             header: header(otb, "b"),

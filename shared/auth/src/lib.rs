@@ -58,6 +58,10 @@ pub enum Role {
     /// The appeals committee (GR 10.2; spec online-hybrid §11): decides the appeals of the
     /// tournaments of the token, and reads the arbiter's record to do so; nothing else.
     AppealsCommittee,
+    /// A pairing officer (spec online-hybrid §8; GR 6.1 leaves the pairings the chief
+    /// arbiter's responsibility): starts rounds, asks for a new pairing, publishes, draws the
+    /// lots of a round robin; nothing else.
+    PairingOfficer,
     /// No token: reads only.
     Public,
 }
@@ -75,6 +79,7 @@ impl Role {
             Role::LocalTechnicalArbiter => "local-technical-arbiter",
             Role::SupervisingArbiter => "supervising-arbiter",
             Role::AppealsCommittee => "appeals-committee",
+            Role::PairingOfficer => "pairing-officer",
             Role::Public => "public",
         }
     }
@@ -163,6 +168,14 @@ pub const SUPERVISOR_CALLS: &[&str] = &[
     "ReportConnectionIncident",
     "RecordIrregularity",
     "ArbiterRecord",
+];
+
+/// Calls of a pairing officer: the pairing runs and their publication.
+pub const PAIRING_OFFICER_CALLS: &[&str] = &[
+    "StartRound",
+    "RequestRepairing",
+    "PublishPairing",
+    "DrawLots",
 ];
 
 /// Calls of the appeals committee (GR 10.2): its decisions, and the record they rest on.
@@ -261,11 +274,13 @@ impl Principal {
             Role::LocalChiefArbiter
             | Role::LocalTechnicalArbiter
             | Role::SupervisingArbiter
-            | Role::AppealsCommittee => {
+            | Role::AppealsCommittee
+            | Role::PairingOfficer => {
                 let (calls, rule) = match self.role {
                     Role::LocalChiefArbiter => (LCA_CALLS, "E.04 18.5-18.7"),
                     Role::LocalTechnicalArbiter => (LTA_CALLS, "E.04 18.8-18.9"),
                     Role::SupervisingArbiter => (SUPERVISOR_CALLS, "E.04 13.4"),
+                    Role::PairingOfficer => (PAIRING_OFFICER_CALLS, "GR 6.1"),
                     _ => (APPEALS_COMMITTEE_CALLS, "GR 10.2"),
                 };
                 if calls.contains(&command) && self.covers(tournament) {
@@ -401,6 +416,31 @@ mod tests {
             assert_eq!(code(sa.authorize(call, "t")), Ok(Grant::Full), "{call}");
             assert_eq!(
                 code(sa.authorize(call, "u")),
+                Err(PermissionDenied),
+                "{call}"
+            );
+        }
+        let officer = p(Role::PairingOfficer, &["t"], None);
+        for call in PAIRING_OFFICER_CALLS {
+            assert_eq!(
+                code(officer.authorize(call, "t")),
+                Ok(Grant::Full),
+                "{call}"
+            );
+            assert_eq!(
+                code(officer.authorize(call, "u")),
+                Err(PermissionDenied),
+                "{call}"
+            );
+        }
+        for call in [
+            "RecordResult",
+            "CloseRound",
+            "RegisterPlayer",
+            "ImposeSanction",
+        ] {
+            assert_eq!(
+                code(officer.authorize(call, "t")),
                 Err(PermissionDenied),
                 "{call}"
             );

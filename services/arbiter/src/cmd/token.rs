@@ -188,6 +188,7 @@ pub enum RoleArg {
     LocalTechnicalArbiter,
     SupervisingArbiter,
     AppealsCommittee,
+    PairingOfficer,
 }
 
 #[derive(clap::Subcommand, Debug)]
@@ -275,6 +276,7 @@ fn token(a: TokenArgs) -> Result<(), Exit> {
                 RoleArg::LocalChiefArbiter => Role::LocalChiefArbiter,
                 RoleArg::SupervisingArbiter => Role::SupervisingArbiter,
                 RoleArg::AppealsCommittee => Role::AppealsCommittee,
+                RoleArg::PairingOfficer => Role::PairingOfficer,
                 RoleArg::LocalTechnicalArbiter => Role::LocalTechnicalArbiter,
             };
             if role != Role::Admin && tournaments.is_empty() {
