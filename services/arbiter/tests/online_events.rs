@@ -61,7 +61,7 @@ fn event(
 }
 
 /// Creates `e` as tournament `tid` and registers `n` players, "Player, 1" to "Player, n",
-/// rated 2500 - 50 i, each with a FIDE id.
+/// rated 2500 - 20 i, each with a FIDE id.
 async fn create_event(c: &mut Clients, tid: &str, e: pb::TournamentCreated, n: u32) {
     c.reg
         .create_tournament(reg::CreateTournamentRequest {
@@ -76,7 +76,7 @@ async fn create_event(c: &mut Clients, tid: &str, e: pb::TournamentCreated, n: u
                 header: header(tid, &format!("register-{i}")),
                 player: Some(pb::Player {
                     name: format!("Player, {i}"),
-                    rating: 2500 - 50 * i,
+                    rating: 2500 - 20 * i,
                     fide_id: Some(4_100_000 + u64::from(i)),
                     ..Default::default()
                 }),
@@ -1371,20 +1371,8 @@ async fn a_supervised_40_player_event_played_by_a_platform_process() {
         conduct.reconnection_window_s = 300;
         conduct.appeal_deadline_minutes = 60;
     }
-    create_event(&mut c, tid, e, 0).await;
+    create_event(&mut c, tid, e, PLAYERS).await;
     for i in 1..=PLAYERS {
-        c.reg
-            .register_player(reg::RegisterPlayerRequest {
-                header: header(tid, &format!("register-{i}")),
-                player: Some(pb::Player {
-                    name: format!("Player, {i}"),
-                    rating: 2400 - 20 * i,
-                    fide_id: Some(4_200_000 + u64::from(i)),
-                    ..Default::default()
-                }),
-            })
-            .await
-            .unwrap();
         let mut r = consent(0, &ALL, &format!("account-{i}"));
         r.entry = i;
         r.header = header(tid, &format!("consent-{i}"));
