@@ -773,8 +773,7 @@ async fn round_robin_refusals_and_withdrawals() {
             .find(|l| l.starts_with("001") && l.contains(&name))
             .unwrap();
         // Round entries from column 92, ten characters each: opponent, colour, result.
-        let codes: Vec<char> = line6[91..]
-            .as_bytes()
+        let codes: Vec<char> = line6.as_bytes()[91..]
             .chunks(10)
             .map(|e| e[7] as char)
             .collect();

@@ -175,6 +175,8 @@ pub struct TournamentData {
 /// number: stable) or `12` (pairing number: late entries and registrations before round 1
 /// change it, see --as-of).
 #[derive(clap::Subcommand, Debug)]
+// Parsed once per run: `create`'s many options cost nothing worth a box.
+#[allow(clippy::large_enum_variant)]
 pub enum ClientCommand {
     /// 1. Set-up: create a tournament; prints its id.
     Create {

@@ -126,10 +126,10 @@ enum Ending {
 
 /// One game as the platform records it.
 struct Played {
-    pgn: String,
+    /// The moves in SAN, each with its clock comment (and the move number before White's).
+    movetext: Vec<String>,
     result: &'static str,
     termination: &'static str,
-    plies: usize,
     final_fen: String,
     /// The disconnected side's clock when he dropped, and the ply (0-based) he dropped at.
     dropped: Option<(u32, usize)>,
@@ -156,15 +156,15 @@ fn repetition_key(pos: &Chess) -> String {
     fen.split_whitespace().take(4).collect::<Vec<_>>().join(" ")
 }
 
-/// Plays one game. `drop_at`: the ply at which the disconnected side drops (for `Abandoned`
-/// and for a disconnection he comes back from).
+/// Plays one game. `drop_side`: the side that drops from the platform on one of his moves
+/// (whether he comes back is `ending`'s to say).
 fn play(
     rng: &mut ChaCha8Rng,
     ending: Ending,
     drop_side: Option<Color>,
     base_ms: u32,
     inc_ms: u32,
-) -> (Vec<String>, Played) {
+) -> Played {
     let mut pos = Chess::default();
     // Long enough for the openings to be past and the clocks to matter, short enough to keep
     // a round's screening quick.
@@ -221,8 +221,8 @@ fn play(
                         _ => (DRAW, "Normal"),
                     };
                 }
-                // A bare opponent: play on until he has material to mate with again is not
-                // possible, so the error cannot be made here; end as a normal draw.
+                // The opponent has no mating material, so a draw on time would be right:
+                // the error cannot be made here; the game ends as an agreed draw.
                 Ending::WrongTimeoutDraw => break (DRAW, "Normal"),
             }
         }
@@ -230,7 +230,6 @@ fn play(
         let c = &mut clocks[idx(mover)];
         if *c <= spent {
             // His flag falls before he moves: the game ends on time.
-            *c = 0;
             break if pos.has_insufficient_material(mover.other()) {
                 (DRAW, "Time forfeit")
             } else {
@@ -249,49 +248,34 @@ fn play(
         tokens.push(t);
         *seen.entry(repetition_key(&pos)).or_insert(0) += 1;
     };
-    let final_fen = Fen::from_position(&pos, EnPassantMode::Legal).to_string();
-    let plies = tokens.len();
-    (
-        tokens,
-        Played {
-            pgn: String::new(),
-            result,
-            termination,
-            plies,
-            final_fen,
-            dropped,
-        },
-    )
+    Played {
+        movetext: tokens,
+        result,
+        termination,
+        final_fen: Fen::from_position(&pos, EnPassantMode::Legal).to_string(),
+        dropped,
+    }
 }
 
-/// The PGN the platform exports for a game.
-fn pgn(
-    tournament: &str,
-    round: u32,
-    board: u32,
-    names: (&str, &str),
-    tc: (u32, u32),
-    tokens: &[String],
-    result: &str,
-    termination: &str,
-) -> String {
-    let mut s = String::new();
-    let _ = writeln!(s, "[Event \"{tournament}\"]");
-    let _ = writeln!(s, "[Site \"arbiter platform-sim\"]");
-    let _ = writeln!(s, "[Round \"{round}.{board}\"]");
-    let _ = writeln!(s, "[White \"{}\"]", names.0);
-    let _ = writeln!(s, "[Black \"{}\"]", names.1);
-    let _ = writeln!(s, "[Result \"{result}\"]");
-    let _ = writeln!(s, "[TimeControl \"{}+{}\"]", tc.0, tc.1);
-    let _ = writeln!(s, "[Termination \"{termination}\"]");
-    s.push('\n');
-    for t in tokens {
-        s.push_str(t);
-        s.push(' ');
+impl Played {
+    /// The PGN the platform exports: `tags` (name, value) in order, then the result and the
+    /// termination, then the moves.
+    fn pgn(&self, tags: &[(&str, String)]) -> String {
+        let mut s = String::new();
+        for (name, value) in tags {
+            let _ = writeln!(s, "[{name} \"{value}\"]");
+        }
+        let _ = writeln!(s, "[Result \"{}\"]", self.result);
+        let _ = writeln!(s, "[Termination \"{}\"]", self.termination);
+        s.push('\n');
+        for t in &self.movetext {
+            s.push_str(t);
+            s.push(' ');
+        }
+        s.push_str(self.result);
+        s.push('\n');
+        s
     }
-    s.push_str(result);
-    s.push('\n');
-    s
 }
 
 /// A platform that follows the Laws: the judge of the service must find nothing to say
@@ -425,25 +409,23 @@ async fn sim(a: PlatformSimArgs) -> Result<(), Exit> {
         let mut rng = ChaCha8Rng::seed_from_u64(
             a.seed ^ (u64::from(a.round) << 32) ^ u64::from(b.number).wrapping_mul(0x9E37_79B9),
         );
-        let (tokens, mut game) = play(&mut rng, ending, dc.map(|d| d.side), base_ms, inc_ms);
-        game.pgn = pgn(
-            tid,
-            a.round,
-            b.number,
-            (&white, &black),
-            (a.base, a.increment),
-            &tokens,
-            game.result,
-            game.termination,
-        );
+        let game = play(&mut rng, ending, dc.map(|d| d.side), base_ms, inc_ms);
+        let pgn = game.pgn(&[
+            ("Event", tid.to_string()),
+            ("Site", "arbiter platform-sim".to_string()),
+            ("Round", format!("{}.{}", a.round, b.number)),
+            ("White", white.clone()),
+            ("Black", black.clone()),
+            ("TimeControl", format!("{}+{}", a.base, a.increment)),
+        ]);
         if ending != Ending::WrongTimeoutDraw {
-            check_honest(&game.pgn, game.result, b.number)?;
+            check_honest(&pgn, game.result, b.number)?;
         }
         let key = |what: &str| format!("platform-sim-{}-r{}-b{}-{what}", a.seed, a.round, b.number);
         // The drop is reported first, as it happens during the game.
         let mut incident_version = 0;
         if let (Some(d), Some((clock_ms, ply))) = (dc, game.dropped) {
-            // Elapsed wall time: the base minus both clocks is close enough for a simulation.
+            // A simulated time: ten seconds a half-move from the round's start.
             let at = start_ms + (ply as i64) * 10_000;
             let player = if d.side == Color::White {
                 b.white
@@ -498,7 +480,7 @@ async fn sim(a: PlatformSimArgs) -> Result<(), Exit> {
             "/api/platform/v1/tournaments/{tid}/rounds/{}/boards/{}/game",
             a.round, b.number
         );
-        let replayed = post_game(&a.http, token.as_deref(), &path, &key("game"), game.pgn).await?;
+        let replayed = post_game(&a.http, token.as_deref(), &path, &key("game"), pgn).await?;
         if a.json {
             println!(
                 "{}",
@@ -508,7 +490,7 @@ async fn sim(a: PlatformSimArgs) -> Result<(), Exit> {
                     "black": b.black,
                     "result": game.result,
                     "termination": game.termination,
-                    "plies": game.plies,
+                    "plies": game.movetext.len(),
                     "final_fen": game.final_fen,
                     "incident_version": incident_version,
                     "replayed": replayed,
@@ -520,7 +502,7 @@ async fn sim(a: PlatformSimArgs) -> Result<(), Exit> {
                 b.number,
                 game.result,
                 game.termination,
-                game.plies,
+                game.movetext.len(),
                 if incident_version > 0 {
                     ", disconnection reported"
                 } else {
@@ -566,21 +548,11 @@ mod tests {
     fn games_follow_the_laws_and_the_seed() {
         for seed in 0..300u64 {
             let mut rng = ChaCha8Rng::seed_from_u64(seed);
-            let (tokens, g) = play(&mut rng, Ending::Natural, None, 900_000, 5_000);
-            let text = pgn(
-                "t",
-                1,
-                1,
-                ("A", "B"),
-                (900, 5),
-                &tokens,
-                g.result,
-                g.termination,
-            );
-            check_honest(&text, g.result, 1).unwrap_or_else(|e| panic!("seed {seed}: {e:?}"));
+            let g = play(&mut rng, Ending::Natural, None, 900_000, 5_000);
+            check_honest(&g.pgn(&[]), g.result, 1).unwrap_or_else(|e| panic!("seed {seed}: {e:?}"));
             let mut again = ChaCha8Rng::seed_from_u64(seed);
-            let (tokens2, _) = play(&mut again, Ending::Natural, None, 900_000, 5_000);
-            assert_eq!(tokens, tokens2, "seed {seed}");
+            let g2 = play(&mut again, Ending::Natural, None, 900_000, 5_000);
+            assert_eq!(g.movetext, g2.movetext, "seed {seed}");
         }
     }
 
@@ -588,19 +560,10 @@ mod tests {
     #[test]
     fn a_wrong_timeout_draw_is_contradicted_by_the_laws() {
         let mut rng = ChaCha8Rng::seed_from_u64(7);
-        let (tokens, g) = play(&mut rng, Ending::WrongTimeoutDraw, None, 900_000, 5_000);
+        let g = play(&mut rng, Ending::WrongTimeoutDraw, None, 900_000, 5_000);
         assert_eq!((g.result, g.termination), (DRAW, "Time forfeit"));
-        let text = pgn(
-            "t",
-            1,
-            1,
-            ("A", "B"),
-            (900, 5),
-            &tokens,
-            g.result,
-            g.termination,
-        );
-        let games = arbiter_screening::pgn::parse(text.as_bytes(), "t", 1 << 20).unwrap();
+        let games = arbiter_screening::pgn::parse(g.pgn(&[]).as_bytes(), "t", 1 << 20)
+            .expect("the simulated game is PGN");
         let v = arbiter_laws::judge(&games[0]).expect("a flag fall is judged");
         assert_ne!(v.result, DRAW, "{v:?}");
         assert_eq!(v.article, "E.04 Art. 4.5");
@@ -611,7 +574,7 @@ mod tests {
     fn an_abandoned_game_ends_on_the_dropped_players_move() {
         for seed in 0..50u64 {
             let mut rng = ChaCha8Rng::seed_from_u64(seed);
-            let (_, g) = play(
+            let g = play(
                 &mut rng,
                 Ending::Abandoned(Color::Black),
                 Some(Color::Black),
@@ -625,7 +588,7 @@ mod tests {
             }
             let (_, ply) = g.dropped.expect("dropped");
             assert_eq!(ply % 2, 1, "Black's move, seed {seed}");
-            assert_eq!(g.plies, ply);
+            assert_eq!(g.movetext.len(), ply);
             assert!(g.result == "1-0" || g.result == DRAW, "seed {seed}");
         }
     }

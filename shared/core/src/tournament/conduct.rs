@@ -168,7 +168,7 @@ impl PlatformProfile {
             ));
         }
         let url = self.url.trim();
-        if !url.is_empty() && !(url.starts_with("https://") || url.starts_with("http://")) {
+        if !(url.is_empty() || url.starts_with("https://") || url.starts_with("http://")) {
             return Err(DomainError::invalid(
                 "conduct.platform.url",
                 format!("{url:?} is not an http(s) address"),
