@@ -27,6 +27,16 @@
 //!   so the matrix shrinks to 4 bytes a cell and the table stays in cache. Index 0 means
 //!   "no edge".
 //!
+//! * **Sparse solves of large graphs.** A solve from scratch of [`SPARSE_FROM`] vertices or
+//!   more, or a re-solve with many dirty vertices, scans candidate lists instead of rows: each
+//!   vertex's heaviest edges and a few spread by a fixed hash, plus the greedy start's pairs.
+//!   Its searches re-scan those lists many times; afterwards the dense rows of the vertices
+//!   whose dual dropped are read once, to price the other edges: a violated edge becomes a
+//!   candidate and is repaired like a changed edge, and the searches go on. When nothing is
+//!   violated every edge is feasible, so the matching is maximum for the whole graph (the
+//!   same certificate as a dense solve). Later small re-solves scan rows again: pricing after
+//!   a short search would cost as much as the rows it spares.
+//!
 //! Blossom ids: `0..n` are the vertices themselves, `n..2n` non-trivial blossoms (a laminar family
 //! of odd sets with at least three members each has fewer than `n/2` of them).
 
@@ -48,6 +58,42 @@ const MAX_ROOTS: usize = 8;
 /// Above this share of dirty vertices a re-solve starts from scratch instead (it is then cheaper).
 const REBUILD_DIRTY_NUM: usize = 1;
 const REBUILD_DIRTY_DEN: usize = 4;
+
+/// Graphs of at least this many vertices are solved on candidate edges (see [`Matcher`]).
+pub const SPARSE_FROM: usize = 200;
+/// An incremental solve with at least this many dirty vertices also runs on candidate edges.
+const SPARSE_DIRTY: usize = 16;
+/// Heaviest edges of each vertex among its first candidates.
+const HEAVIEST_CANDIDATES: usize = 6;
+/// Further candidates of each vertex, spread over its row by a fixed hash: on equal or nearly
+/// equal weights (a pairing graph has many) they make the candidate graph an expander, which
+/// has the near-perfect matchings the heaviest edges alone (all towards the same few vertices)
+/// would not.
+const SPREAD_CANDIDATES: usize = 20;
+
+std::thread_local! {
+    static SPARSE_THRESHOLD: core::cell::Cell<usize> = const { core::cell::Cell::new(SPARSE_FROM) };
+}
+
+fn sparse_threshold() -> usize {
+    SPARSE_THRESHOLD.with(|c| c.get()).max(2)
+}
+
+/// Runs `f` with this thread's matchers solving on candidate edges from `from` vertices up
+/// (`usize::MAX`: never, `0`: always) instead of [`SPARSE_FROM`]; the setting is read when a
+/// matcher solves from scratch. For tests and benchmarks that compare the two ways: both give
+/// a maximum-weight matching, proved by the same dual certificate.
+pub fn with_sparse_from<R>(from: usize, f: impl FnOnce() -> R) -> R {
+    let old = SPARSE_THRESHOLD.with(|c| c.replace(from));
+    struct Restore(usize);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            SPARSE_THRESHOLD.with(|c| c.set(self.0));
+        }
+    }
+    let _restore = Restore(old);
+    f()
+}
 
 #[inline(always)]
 fn add<W: Weight>(a: W, b: W) -> W {
@@ -82,12 +128,19 @@ pub struct SolveStats {
     pub dirty_vertices: usize,
     /// Alternating-tree searches (each ends with one augmentation or flip).
     pub searches: usize,
-    /// Edge-row scans of S-vertices (each `O(n)`).
+    /// Edge-row scans of S-vertices (each `O(n)`, or the candidate list's length).
     pub scans: usize,
+    /// Matrix cells those scans visited.
+    pub cells: usize,
     /// Dual adjustments (each `O(n)`).
     pub dual_steps: usize,
     /// Blossoms formed.
     pub blossoms: usize,
+    /// Dual checks of the edges outside the candidate lists that found violated edges (each
+    /// is followed by a repair and more searches); 0 for a dense solve.
+    pub pricing_rounds: usize,
+    /// Edges added to the candidate lists by those checks.
+    pub priced_in: usize,
 }
 
 /// Records S–S edge `e` (with `inv` = slack + 2Δ) as a new blossom's edge to S-blossom `by` if
@@ -240,6 +293,24 @@ pub struct Matcher<W: Weight> {
     best_to_inv: Vec<W>,
     buf: Vec<u32>,
 
+    /// Non-S vertices given an `sbest` entry in this search (δ2 looks only at them).
+    touched: Vec<u32>,
+    /// Blossoms labelled S, and non-trivial blossoms labelled T, in this search (δ3 and δ4
+    /// look only at them; entries no longer top-level or so labelled are skipped).
+    s_blossoms: Vec<u32>,
+    t_blossoms: Vec<u32>,
+
+    // Candidate edges (sparse solving).
+    /// Whether searches scan the candidate lists instead of whole rows.
+    sparse: bool,
+    /// Sorted candidate neighbours of each vertex (sparse only).
+    cand: Vec<Vec<u32>>,
+    /// Bit `u·n + v`: `v` is a candidate of `u` (and `u` of `v`).
+    cand_bits: Vec<u64>,
+    /// Vertices whose dual may have dropped since the last dual check.
+    suspect: Vec<bool>,
+    suspects: Vec<u32>,
+
     // Incremental bookkeeping.
     changed: Vec<(u32, u32)>,
     rebuild: bool,
@@ -317,6 +388,14 @@ impl<W: Weight> Matcher<W> {
             best_to: vec![NO_EDGE; nb],
             best_to_inv: vec![W::ZERO; nb],
             buf: Vec::with_capacity(n),
+            touched: Vec::new(),
+            s_blossoms: Vec::new(),
+            t_blossoms: Vec::new(),
+            sparse: false,
+            cand: Vec::new(),
+            cand_bits: Vec::new(),
+            suspect: vec![false; n],
+            suspects: Vec::new(),
             changed: Vec::new(),
             rebuild: false,
             stats: SolveStats::default(),
@@ -471,10 +550,49 @@ impl<W: Weight> Matcher<W> {
         let incremental = !scratch && !self.rebuild && self.repair();
         self.stats.incremental = incremental;
         if !incremental {
-            self.reset();
+            self.reset(true);
+        } else if self.stats.dirty_vertices >= SPARSE_DIRTY && self.n >= sparse_threshold() {
+            // Many searches ahead, each re-scanning its trees' rows: scan candidates instead.
+            // The repair left every edge feasible, so only the vertices the searches label S
+            // need pricing afterwards.
+            self.build_candidates();
+            self.sparse = true;
+            for v in 0..self.n {
+                let m = self.mate[v] as usize;
+                if self.mate[v] != NONE && v < m {
+                    self.add_candidate(v, m);
+                }
+            }
         }
         self.changed.clear();
         self.rebuild = false;
+        loop {
+            self.run_searches();
+            // Sparse: the searches saw only candidate edges. The matching is optimal for the
+            // whole graph when every other edge is dual-feasible too; the violated ones join
+            // the candidates and are repaired like changed edges.
+            if !self.sparse || !self.price() {
+                break;
+            }
+            self.stats.pricing_rounds += 1;
+            if !self.repair() {
+                self.reset(false);
+            }
+            self.changed.clear();
+        }
+        // The optimum is now certified for every edge, so later (incremental) solves may scan
+        // whole rows again: their searches are short, and pricing after each would cost as
+        // much as the rows it spares.
+        if self.sparse {
+            self.sparse = false;
+            self.cand = Vec::new();
+            self.cand_bits = Vec::new();
+        }
+        self.expand_zero_blossoms();
+    }
+
+    /// Searches from free vertices with positive duals until there is none.
+    fn run_searches(&mut self) {
         let n = self.n;
         let mut roots = Vec::with_capacity(self.max_roots.min(n));
         let mut first = 0;
@@ -493,7 +611,192 @@ impl<W: Weight> Matcher<W> {
             self.stats.searches += 1;
             self.search(&roots);
         }
-        self.expand_zero_blossoms();
+    }
+
+    /// Marks `v` as a vertex whose dual may have dropped (its row is checked by [`price`]).
+    #[inline]
+    fn mark_suspect(&mut self, v: usize) {
+        if self.sparse && !self.suspect[v] {
+            self.suspect[v] = true;
+            self.suspects.push(v as u32);
+        }
+    }
+
+    #[inline]
+    fn is_candidate(&self, u: usize, v: usize) -> bool {
+        let k = u * self.n + v;
+        self.cand_bits[k / 64] >> (k % 64) & 1 == 1
+    }
+
+    /// Makes `{u, v}` a candidate edge (no-op if it is one).
+    fn add_candidate(&mut self, u: usize, v: usize) {
+        if self.is_candidate(u, v) {
+            return;
+        }
+        let n = self.n;
+        for (a, b) in [(u, v), (v, u)] {
+            let k = a * n + b;
+            self.cand_bits[k / 64] |= 1 << (k % 64);
+            let list = &mut self.cand[a];
+            let at = list.partition_point(|&x| (x as usize) < b);
+            list.insert(at, b as u32);
+        }
+    }
+
+    /// Chooses each vertex's candidate edges: its heaviest ones and a few spread by a fixed
+    /// hash (see [`SPREAD_CANDIDATES`]), symmetric. Deterministic.
+    fn build_candidates(&mut self) {
+        let n = self.n;
+        // Rank of each distinct weight, so rows compare `u32`s instead of wide integers.
+        let vals = self.pal.values();
+        let mut order: Vec<u32> = (0..vals.len() as u32).collect();
+        order.sort_by(|&a, &b| vals[a as usize].cmp(&vals[b as usize]));
+        let mut rank = vec![0u32; vals.len()];
+        for (r, &i) in order.iter().enumerate() {
+            rank[i as usize] = r as u32;
+        }
+        let mut pairs: Vec<(u32, u32)> = Vec::new();
+        let mut row_buf: Vec<(u32, u32)> = Vec::with_capacity(n);
+        for v in 0..n {
+            let row = &self.w[v * n..(v + 1) * n];
+            row_buf.clear();
+            row_buf.extend(
+                row.iter()
+                    .enumerate()
+                    .filter(|&(_, &i)| i != 0)
+                    .map(|(u, &i)| (u32::MAX - rank[i as usize], u as u32)),
+            );
+            if row_buf.len() > HEAVIEST_CANDIDATES {
+                row_buf.select_nth_unstable(HEAVIEST_CANDIDATES);
+                row_buf.truncate(HEAVIEST_CANDIDATES);
+            }
+            pairs.extend(row_buf.iter().map(|&(_, u)| (v as u32, u)));
+            let mut h = (v as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ 0x5851_f42d_4c95_7f2d;
+            let mut found = 0;
+            for _ in 0..4 * SPREAD_CANDIDATES {
+                if found == SPREAD_CANDIDATES {
+                    break;
+                }
+                h ^= h >> 31;
+                h = h.wrapping_mul(0xbf58_476d_1ce4_e5b9);
+                h ^= h >> 29;
+                let u = (h % n as u64) as usize;
+                if u != v && row[u] != 0 {
+                    pairs.push((v as u32, u as u32));
+                    found += 1;
+                }
+            }
+        }
+        self.cand = vec![Vec::new(); n];
+        self.cand_bits = vec![0; (n * n).div_ceil(64)];
+        for (a, b) in pairs {
+            for (x, y) in [(a as usize, b as usize), (b as usize, a as usize)] {
+                let k = x * n + y;
+                if self.cand_bits[k / 64] >> (k % 64) & 1 == 0 {
+                    self.cand_bits[k / 64] |= 1 << (k % 64);
+                    self.cand[x].push(y as u32);
+                }
+            }
+        }
+        for list in &mut self.cand {
+            list.sort_unstable();
+        }
+    }
+
+    /// The dual check of a sparse solve: every edge outside the candidate lists at a vertex
+    /// whose dual may have dropped since the last check must have non-negative slack. Each
+    /// violated edge becomes a candidate and a changed edge (for [`repair`]). Returns whether
+    /// there was one. `O(n)` per suspect vertex.
+    fn price(&mut self) -> bool {
+        let n = self.n;
+        let mut suspects = std::mem::take(&mut self.suspects);
+        suspects.sort_unstable();
+        // Leaves of each top-level blossom in one order, so that every blossom is an interval
+        // of it: the blossoms holding two vertices are then found by a binary search along one
+        // vertex's chain of blossoms (nested intervals) instead of walking both chains.
+        let mut pos = vec![0u32; n];
+        let mut span = vec![(0u32, 0u32); 2 * n];
+        let mut next = 0u32;
+        fn lay_out(
+            childs: &[Vec<u32>],
+            n: usize,
+            b: u32,
+            pos: &mut [u32],
+            span: &mut [(u32, u32)],
+            next: &mut u32,
+        ) {
+            let start = *next;
+            if (b as usize) < n {
+                pos[b as usize] = start;
+                *next += 1;
+            } else {
+                for &c in &childs[b as usize] {
+                    lay_out(childs, n, c, pos, span, next);
+                }
+            }
+            span[b as usize] = (start, *next);
+        }
+        for b in n..2 * n {
+            if self.parent[b] == NONE && !self.childs[b].is_empty() {
+                lay_out(&self.childs, n, b as u32, &mut pos, &mut span, &mut next);
+            }
+        }
+        let mut violated = Vec::new();
+        // Blossoms holding v, innermost first: their interval and the dual sum from each one
+        // outwards.
+        let mut chain_v: Vec<((u32, u32), W)> = Vec::new();
+        for &v in &suspects {
+            let vi = v as usize;
+            self.suspect[vi] = false;
+            let row = &self.w[vi * n..(vi + 1) * n];
+            let dbl = self.pal.doubled();
+            let yv = self.y[vi];
+            let tv = self.top[vi];
+            chain_v.clear();
+            if tv as usize >= n {
+                let mut b = self.parent[vi];
+                while b != NONE {
+                    chain_v.push((span[b as usize], W::ZERO));
+                    b = self.parent[b as usize];
+                }
+                let mut acc = W::ZERO;
+                let mut b = self.parent[vi];
+                let mut sums = Vec::with_capacity(chain_v.len());
+                while b != NONE {
+                    sums.push(self.z[b as usize]);
+                    b = self.parent[b as usize];
+                }
+                for (e, z) in chain_v.iter_mut().zip(sums).rev() {
+                    acc = add(acc, z);
+                    e.1 = acc;
+                }
+            }
+            for (u, &wi) in row.iter().enumerate() {
+                if wi == 0 || u == vi || self.is_candidate(vi, u) {
+                    continue;
+                }
+                let mut lhs = add(yv, self.y[u]);
+                if self.top[u] == tv && tv as usize >= n {
+                    // The innermost blossom holding both, and the duals from it outwards.
+                    let p = pos[u];
+                    let k = chain_v.partition_point(|&((a, b), _)| !(a <= p && p < b));
+                    lhs = add(lhs, chain_v[k].1);
+                }
+                if lhs < dbl[wi as usize] {
+                    violated.push((vi, u));
+                }
+            }
+        }
+        suspects.clear();
+        self.suspects = suspects;
+        for &(a, b) in &violated {
+            if !self.is_candidate(a, b) {
+                self.add_candidate(a, b);
+                self.stats.priced_in += 1;
+                self.changed.push((a as u32, b as u32));
+            }
+        }
+        !violated.is_empty()
     }
 
     // ----------------------------------------------------------------------------------------
@@ -503,8 +806,23 @@ impl<W: Weight> Matcher<W> {
     /// half the heaviest incident weight), then greedily matches the edges that are tight under
     /// these duals (mutual heaviest edges), then lowers each remaining free vertex's dual to the
     /// least feasible value, matching it along the edge this makes tight if the other end is free.
-    fn reset(&mut self) {
+    ///
+    /// Sparse (from [`SPARSE_FROM`] vertices): with `fresh_candidates` the candidate lists are
+    /// chosen anew from the weights, else the current ones are kept; the greedy pairs join them
+    /// and every vertex is to be priced.
+    fn reset(&mut self, fresh_candidates: bool) {
         let n = self.n;
+        let sparse = n >= sparse_threshold();
+        if sparse && (fresh_candidates || !self.sparse || self.cand.len() != n) {
+            self.build_candidates();
+        }
+        if !sparse {
+            self.cand = Vec::new();
+            self.cand_bits = Vec::new();
+        }
+        self.sparse = sparse;
+        self.suspects.clear();
+        self.suspect.fill(false);
         for b in n..2 * n {
             if !self.childs[b].is_empty() {
                 self.childs[b].clear();
@@ -572,6 +890,15 @@ impl<W: Weight> Matcher<W> {
             if arg != NONE && self.mate[arg as usize] == NONE && !need.is_zero() {
                 self.mate[v] = arg;
                 self.mate[arg as usize] = v as u32;
+            }
+        }
+        if self.sparse {
+            for v in 0..n {
+                self.mark_suspect(v);
+                let m = self.mate[v] as usize;
+                if self.mate[v] != NONE && v < m {
+                    self.add_candidate(v, m);
+                }
             }
         }
     }
@@ -642,7 +969,17 @@ impl<W: Weight> Matcher<W> {
         }
         for &v in &dirty {
             let m = self.mate[v];
-            let need = self.least_dual(v, m);
+            let (need, arg) = self.least_dual(v, m);
+            // Sparse: the edge that sets the dual is the one a search from `v` wants first.
+            if self.sparse {
+                self.mark_suspect(v);
+                if m != NONE {
+                    self.mark_suspect(m as usize);
+                }
+                if arg != NONE {
+                    self.add_candidate(v, arg as usize);
+                }
+            }
             if m == NONE {
                 self.y[v] = need;
                 continue;
@@ -656,7 +993,7 @@ impl<W: Weight> Matcher<W> {
                 continue;
             }
             if self.top[mi] == m {
-                let need_m = self.least_dual(mi, v as u32);
+                let (need_m, _) = self.least_dual(mi, v as u32);
                 if add(need, need_m) <= tw {
                     self.y[v] = need;
                     self.y[mi] = sub(tw, need);
@@ -782,10 +1119,12 @@ impl<W: Weight> Matcher<W> {
     }
 
     /// The least dual of vertex `v` (outside any blossom) that keeps all its edges except the
-    /// one to `except` feasible.
-    fn least_dual(&self, v: usize, except: u32) -> W {
+    /// one to `except` feasible, and the first vertex whose edge needs that much (`NONE` if
+    /// none needs more than zero).
+    fn least_dual(&self, v: usize, except: u32) -> (W, u32) {
         let n = self.n;
         let mut need = W::ZERO;
+        let mut arg = NONE;
         for u in 0..n {
             let wt = self.wt(v, u);
             if wt.is_zero() || u as u32 == except {
@@ -796,10 +1135,11 @@ impl<W: Weight> Matcher<W> {
                 let r = sub(tw, self.y[u]);
                 if r > need {
                     need = r;
+                    arg = u as u32;
                 }
             }
         }
-        need
+        (need, arg)
     }
 
     /// Dissolves every blossom containing `v`, outermost first. A blossom's dual is moved into
@@ -903,6 +1243,9 @@ impl<W: Weight> Matcher<W> {
             }
         }
         self.sbest.fill(NONE);
+        self.touched.clear();
+        self.s_blossoms.clear();
+        self.t_blossoms.clear();
         self.delta_sum = W::ZERO;
         self.min_s = (W::ZERO, NONE);
         self.queue.clear();
@@ -1001,6 +1344,11 @@ impl<W: Weight> Matcher<W> {
         let bi = b as usize;
         debug_assert_eq!(self.label[bi], UNLABELED);
         self.label[bi] = to;
+        if to == S {
+            self.s_blossoms.push(b);
+        } else if to == T && bi >= self.n {
+            self.t_blossoms.push(b);
+        }
         if bi >= self.n {
             self.z[bi] = self.encode_z(self.z[bi], to);
         }
@@ -1029,8 +1377,11 @@ impl<W: Weight> Matcher<W> {
         } else {
             self.sbits[xi / 64] &= !bit;
         }
-        if to == S && (self.min_s.1 == NONE || stored < self.min_s.0) {
-            self.min_s = (stored, x);
+        if to == S {
+            if self.min_s.1 == NONE || stored < self.min_s.0 {
+                self.min_s = (stored, x);
+            }
+            self.mark_suspect(xi);
         }
     }
 
@@ -1078,7 +1429,16 @@ impl<W: Weight> Matcher<W> {
     /// Scans the edges of S-vertex `v`. Returns true when the search is over.
     fn scan(&mut self, v: u32) -> bool {
         let mut from = 0;
-        while let Some((u, both_s)) = self.scan_row(v as usize, from) {
+        loop {
+            let event = if self.sparse {
+                self.scan_candidates(v as usize, from)
+            } else {
+                self.scan_row(v as usize, from)
+                    .map(|(u, both_s)| (u, both_s, u as usize + 1))
+            };
+            let Some((u, both_s, next)) = event else {
+                return false;
+            };
             let over = if both_s {
                 self.tight_ss(v, u)
             } else {
@@ -1087,9 +1447,68 @@ impl<W: Weight> Matcher<W> {
             if over {
                 return true;
             }
-            from = u as usize + 1;
+            from = next;
         }
-        false
+    }
+
+    /// [`scan_row`](Self::scan_row) over the candidate list of `vi` from its entry `from`;
+    /// the event also says where to resume.
+    #[inline]
+    fn scan_candidates(&mut self, vi: usize, from: usize) -> Option<(u32, bool, usize)> {
+        let n = self.n;
+        let key_v = self.y[vi];
+        let key_cv = add(key_v, self.key_offset);
+        let c_d = add(self.key_offset, self.delta_sum);
+        let d2 = add(self.delta_sum, self.delta_sum);
+        let bv = self.top[vi];
+        let row = &self.w[vi * n..(vi + 1) * n];
+        let dbl = self.pal.doubled();
+        let list = &self.cand[vi][from..];
+        self.stats.cells += list.len();
+        let (ys, labels, tops) = (&self.y, &self.vlabel, &self.top);
+        let (sbest, sbest_key, touched) = (&mut self.sbest, &mut self.sbest_key, &mut self.touched);
+        let mut best = self.best[bv as usize];
+        let mut best_inv = self.best_inv[bv as usize];
+        let mut event = None;
+        for (k, &u) in list.iter().enumerate() {
+            let ui = u as usize;
+            let lu = labels[ui];
+            if lu == S && tops[ui] == bv {
+                continue;
+            }
+            let wi = row[ui];
+            if wi == 0 {
+                continue;
+            }
+            let tw = dbl[wi as usize];
+            if lu == S {
+                let inv = sub(add(key_v, ys[ui]), tw);
+                if inv == d2 {
+                    event = Some((u, true, from + k + 1));
+                    break;
+                }
+                if best == NO_EDGE || inv < best_inv {
+                    best = (vi as u32, u);
+                    best_inv = inv;
+                }
+            } else {
+                let key = sub(key_cv, tw);
+                if sbest[ui] == NONE || key < sbest_key[ui] {
+                    if sbest[ui] == NONE {
+                        touched.push(u);
+                    }
+                    sbest[ui] = vi as u32;
+                    sbest_key[ui] = key;
+                    if lu == UNLABELED && add(key, ys[ui]) == c_d {
+                        event = Some((u, false, from + k + 1));
+                        break;
+                    }
+                }
+            }
+        }
+        self.best[bv as usize] = best;
+        self.best_inv[bv as usize] = best_inv;
+        event
     }
 
     /// Scans row `v` from column `from`, recording least-slack edges, up to the first tight edge
@@ -1107,11 +1526,13 @@ impl<W: Weight> Matcher<W> {
         let row = &self.w[vi * n + from..(vi + 1) * n];
         let dbl = self.pal.doubled();
         let len = row.len();
+        self.stats.cells += len;
         let ys = &self.y[from..from + len];
         let labels = &self.vlabel[from..from + len];
         let tops = &self.top[from..from + len];
         let sbest = &mut self.sbest[from..from + len];
         let sbest_key = &mut self.sbest_key[from..from + len];
+        let touched = &mut self.touched;
         let mut best = self.best[bv as usize];
         let mut best_inv = self.best_inv[bv as usize];
         let mut event = None;
@@ -1142,6 +1563,9 @@ impl<W: Weight> Matcher<W> {
                 // that is not tight (an equal key would mean `u` was already reached).
                 let key = sub(key_cv, tw);
                 if sbest[i] == NONE || key < sbest_key[i] {
+                    if sbest[i] == NONE {
+                        touched.push(u);
+                    }
                     sbest[i] = vi as u32;
                     sbest_key[i] = key;
                     if lu == UNLABELED && add(key, ys[i]) == c_d {
@@ -1262,6 +1686,7 @@ impl<W: Weight> Matcher<W> {
         self.z[idu] = self.encode_z(W::ZERO, S);
         self.parent[idu] = NONE;
         self.label[idu] = S;
+        self.s_blossoms.push(id);
         self.labelend[idu] = self.labelend[lca as usize];
         // Children stop being top-level: their duals freeze at their current values.
         for &c in &ch {
@@ -1314,6 +1739,31 @@ impl<W: Weight> Matcher<W> {
                 self.best_list[ci] = list;
                 self.best_list[ci].clear();
                 self.has_list[ci] = false;
+            } else if self.sparse {
+                for &x in &leaves[ranges[i].clone()] {
+                    let xi = x as usize;
+                    let yx = self.y[xi];
+                    let row = &self.w[xi * n..(xi + 1) * n];
+                    let dbl = self.pal.doubled();
+                    let (ys, labels, tops) = (&self.y, &self.vlabel, &self.top);
+                    let (best_to, best_to_inv) = (&mut self.best_to, &mut self.best_to_inv);
+                    // The S candidates, in increasing order like the dense scan below.
+                    for &y in &self.cand[xi] {
+                        let yi = y as usize;
+                        if labels[yi] != S {
+                            continue;
+                        }
+                        let wi = row[yi];
+                        if wi == 0 {
+                            continue;
+                        }
+                        let by = tops[yi];
+                        if by != id {
+                            let inv = sub(add(yx, ys[yi]), dbl[wi as usize]);
+                            offer_best(best_to, best_to_inv, by, (x, y), inv, &mut touched);
+                        }
+                    }
+                }
             } else {
                 for &x in &leaves[ranges[i].clone()] {
                     let xi = x as usize;
@@ -1503,19 +1953,20 @@ impl<W: Weight> Matcher<W> {
     /// Returns true when the search is over.
     fn dual_step(&mut self) -> bool {
         self.stats.dual_steps += 1;
-        let n = self.n;
         let dsum = self.delta_sum;
         let mut delta: Option<W> = None;
         let mut kind = 0u8;
         let mut arg = NONE;
         // δ2: tight edge from an S-vertex to an unlabeled blossom. Slack = key + Y_u - (C + Δ).
+        // Ties go to the least index, in all three minima (the order of a full sweep).
         let mut best_q: Option<W> = None;
-        for u in 0..n {
-            if self.vlabel[u] == UNLABELED && self.sbest[u] != NONE {
-                let q = add(self.sbest_key[u], self.y[u]);
-                if best_q.is_none_or(|b| q < b) {
+        for &u in &self.touched {
+            let ui = u as usize;
+            if self.vlabel[ui] == UNLABELED {
+                let q = add(self.sbest_key[ui], self.y[ui]);
+                if best_q.is_none_or(|b| q < b || (q == b && u < arg)) {
                     best_q = Some(q);
-                    arg = u as u32;
+                    arg = u;
                 }
             }
         }
@@ -1527,11 +1978,12 @@ impl<W: Weight> Matcher<W> {
         }
         // δ3: half the slack of an edge between two S-blossoms. Slack = inv - 2Δ.
         let mut best_inv: Option<(W, u32)> = None;
-        for b in 0..2 * n {
-            if self.parent[b] == NONE && self.label[b] == S && self.best[b] != NO_EDGE {
-                let inv = self.best_inv[b];
-                if best_inv.is_none_or(|(i, _)| inv < i) {
-                    best_inv = Some((inv, b as u32));
+        for &b in &self.s_blossoms {
+            let bi = b as usize;
+            if self.parent[bi] == NONE && self.label[bi] == S && self.best[bi] != NO_EDGE {
+                let inv = self.best_inv[bi];
+                if best_inv.is_none_or(|(i, a)| inv < i || (inv == i && b < a)) {
+                    best_inv = Some((inv, b));
                 }
             }
         }
@@ -1548,15 +2000,22 @@ impl<W: Weight> Matcher<W> {
             }
         }
         // δ4: half the dual of a T-blossom.
-        for b in n..2 * n {
-            if self.parent[b] == NONE && self.label[b] == T && !self.childs[b].is_empty() {
-                let h = self.decode_z(self.z[b], T).half();
-                if delta.is_none_or(|d| h < d) {
-                    delta = Some(h);
-                    kind = 4;
-                    arg = b as u32;
+        let mut best_t: Option<(W, u32)> = None;
+        for &b in &self.t_blossoms {
+            let bi = b as usize;
+            if self.parent[bi] == NONE && self.label[bi] == T && !self.childs[bi].is_empty() {
+                let h = self.decode_z(self.z[bi], T).half();
+                if best_t.is_none_or(|(x, a)| h < x || (h == x && b < a)) {
+                    best_t = Some((h, b));
                 }
             }
+        }
+        if let Some((h, b)) = best_t
+            && delta.is_none_or(|d| h < d)
+        {
+            delta = Some(h);
+            kind = 4;
+            arg = b;
         }
         // δ1: an S-vertex dual reaching zero.
         let (key, v) = self.min_s;

@@ -80,6 +80,18 @@ proptest! {
     }
 
     #[test]
+    fn sparse_small_graphs_match_brute_force((n, ws) in graph_strategy(10, 12)) {
+        let m = crate::with_sparse_from(0, || {
+            let mut m = build(n, &ws);
+            m.solve();
+            m
+        });
+        check_valid(&m);
+        let expect = brute_force(n, &|i, j| *m.weight(i, j));
+        prop_assert_eq!(m.total_weight(), expect);
+    }
+
+    #[test]
     fn small_graphs_wide_range((n, ws) in graph_strategy(10, 1 << 40)) {
         let mut m = build(n, &ws);
         m.solve();
@@ -217,7 +229,12 @@ fn random_weight(rng: &mut Rng, maxw: u64) -> u64 {
     }
 }
 
+/// A dense solve from scratch of the same weights (the reference for every other way).
 fn fresh_copy<W: Weight>(m: &Matcher<W>) -> Matcher<W> {
+    crate::with_sparse_from(usize::MAX, || fresh_copy_here(m))
+}
+
+fn fresh_copy_here<W: Weight>(m: &Matcher<W>) -> Matcher<W> {
     let n = m.len();
     let mut f = Matcher::new(n);
     for i in 0..n {
@@ -263,6 +280,13 @@ proptest! {
     #[test]
     fn incremental_equals_from_scratch((n, seed, maxw, changes) in scenario()) {
         run_scenario(n, seed, maxw, &changes, true);
+    }
+
+    /// The same on candidate edges: every solve of the sequence priced against the whole
+    /// graph, with the dense solve's weight.
+    #[test]
+    fn sparse_incremental_equals_dense((n, seed, maxw, changes) in scenario()) {
+        crate::with_sparse_from(0, || run_scenario(n, seed, maxw, &changes, seed % 2 == 0));
     }
 
     #[test]
@@ -567,6 +591,102 @@ fn distinct_weight_table_tracks_the_graph() {
             m.distinct_weights(),
             distinct(&m),
             "round {round} after retain"
+        );
+    }
+}
+
+/// Graphs shaped like a Swiss bracket, where the heaviest edges of every vertex lead to the same
+/// few vertices and most weights tie: a lexicographic weight (fewest unpaired, colours, then a
+/// bonus for the higher-ranked end, `n - min(i, j)`), a share of forbidden pairs. The sparse
+/// solve (candidate edges, priced against the rest) reaches the dense solve's weight, with a
+/// certificate for the whole graph, from scratch and through re-solves that fix one pair at a
+/// time as the pairing engines do; and it scans far fewer cells.
+#[test]
+fn sparse_solves_of_bracket_shaped_graphs_equal_dense_ones() {
+    let mut rng = Rng(0x5eed_5a2e);
+    for round in 0..12 {
+        let n = 200 + rng.below(300) as usize;
+        let colour: Vec<u64> = (0..n).map(|_| rng.below(3)).collect();
+        let forbid = [0u64, 5, 20][round % 3];
+        let mut ws = Vec::with_capacity(n * (n - 1) / 2);
+        for i in 0..n {
+            for j in i + 1..n {
+                let w = if rng.below(100) < forbid {
+                    0
+                } else {
+                    let colours = 2 - (colour[i] == colour[j] && colour[i] != 0) as u64;
+                    (1u64 << 40) + (colours << 20) + (n - i) as u64
+                };
+                ws.push(w);
+            }
+        }
+        let set_all = |m: &mut Matcher<u64>| {
+            let mut k = 0;
+            for i in 0..n {
+                for j in i + 1..n {
+                    m.set_weight(i, j, ws[k]);
+                    k += 1;
+                }
+            }
+        };
+        let mut dense = Matcher::<u64>::new(n);
+        set_all(&mut dense);
+        crate::with_sparse_from(usize::MAX, || dense.solve());
+        let mut sparse = Matcher::<u64>::new(n);
+        set_all(&mut sparse);
+        crate::with_sparse_from(0, || sparse.solve());
+        check_valid(&sparse);
+        assert_eq!(
+            sparse.total_weight(),
+            dense.total_weight(),
+            "round {round}, n {n}"
+        );
+        let (ds, ss) = (dense.last_solve_stats(), sparse.last_solve_stats());
+        assert!(
+            ss.cells * 2 < ds.cells,
+            "round {round}: sparse {ss:?}, dense {ds:?}"
+        );
+        // Fix pairs one at a time: a bonus on one vertex's edges, re-solve, then its pair's
+        // rows set to the fixed weight and zero.
+        for _ in 0..20 {
+            let v = rng.below(n as u64) as usize;
+            for m in [&mut dense, &mut sparse] {
+                for u in 0..n {
+                    if u != v && !m.weight(v, u).is_zero() {
+                        let w = *m.weight(v, u);
+                        m.set_weight(v, u, w + (u as u64 % 7));
+                    }
+                }
+            }
+            crate::with_sparse_from(usize::MAX, || dense.solve());
+            crate::with_sparse_from(0, || sparse.solve());
+            check_valid(&sparse);
+            assert_eq!(sparse.total_weight(), dense.total_weight(), "round {round}");
+            if let Some(u) = sparse.mate(v) {
+                for m in [&mut dense, &mut sparse] {
+                    for x in 0..n {
+                        for (a, b) in [(v, u), (u, v)] {
+                            if x != a {
+                                m.set_weight(a, x, if x == b { 1 << 50 } else { 0 });
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        // Dropping settled vertices keeps the candidate lists of the others.
+        let keep: Vec<bool> = (0..n)
+            .map(|v| sparse.mate(v).is_none() || v % 3 != 0)
+            .collect();
+        dense.retain(&keep);
+        sparse.retain(&keep);
+        crate::with_sparse_from(usize::MAX, || dense.solve());
+        crate::with_sparse_from(0, || sparse.solve());
+        check_valid(&sparse);
+        assert_eq!(
+            sparse.total_weight(),
+            dense.total_weight(),
+            "round {round}, retained"
         );
     }
 }

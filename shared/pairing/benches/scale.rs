@@ -59,11 +59,19 @@ fn run_case(n: u32, round: u32, rule_set: RuleSet, reps: usize) {
     let input = record
         .input_for_round(round, rule_set)
         .expect("the round's input");
+    let sparse_from = std::env::var("ARBITER_SCALE_SPARSE_FROM")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(arbiter_matching::SPARSE_FROM);
+    arbiter_matching::with_sparse_from(sparse_from, || pair_case(&input, reps));
+}
+
+fn pair_case(input: &arbiter_pairing::PairingInput, reps: usize) {
     let mut times = Vec::with_capacity(reps);
     let mut boards = 0;
     for _ in 0..reps {
         let t = Instant::now();
-        let p = pair(&input).expect("the round pairs");
+        let p = pair(input).expect("the round pairs");
         times.push(t.elapsed());
         boards = p.boards.len();
     }
@@ -74,17 +82,20 @@ fn run_case(n: u32, round: u32, rule_set: RuleSet, reps: usize) {
         peak_kib()
     );
     if std::env::var_os("ARBITER_SCALE_PROFILE").is_some() {
-        let (_, prof) = profile::record(|| pair(&input).expect("the round pairs"));
+        let (_, prof) = profile::record(|| pair(input).expect("the round pairs"));
         for (step, c) in &prof.steps {
             println!(
-                "| {step} | {} ({} from scratch) | {:.0} ms | {} | {} | {} | {} |",
+                "| {step} | {} ({} from scratch) | {:.0} ms | {} | {} | {} | {} | {} | {} ({}) |",
                 c.solves,
                 c.from_scratch,
                 c.time.as_secs_f64() * 1e3,
                 c.searches,
                 c.scans,
+                c.cells,
                 c.dual_steps,
-                c.blossoms
+                c.blossoms,
+                c.pricing_rounds,
+                c.priced_in
             );
         }
     }
@@ -97,6 +108,7 @@ struct Options {
     reps: Option<usize>,
     timeout: Duration,
     profile: bool,
+    sparse_from: Option<usize>,
 }
 
 fn list<T: std::str::FromStr>(flag: &str, v: Option<String>) -> Vec<T> {
@@ -118,6 +130,7 @@ fn options() -> Options {
         reps: None,
         timeout: Duration::from_secs(300),
         profile: false,
+        sparse_from: None,
     };
     let mut max_players = u32::MAX;
     let mut args = std::env::args().skip(1);
@@ -130,6 +143,7 @@ fn options() -> Options {
             "--reps" => o.reps = Some(list::<usize>(&a, args.next())[0]),
             "--timeout" => o.timeout = Duration::from_secs(list::<u64>(&a, args.next())[0]),
             "--profile" => o.profile = true,
+            "--sparse-from" => o.sparse_from = Some(list::<usize>(&a, args.next())[0]),
             // cargo bench passes --bench.
             "--bench" => {}
             _ => panic!(
@@ -169,6 +183,9 @@ fn spawn_case(n: u32, round: u32, rule_set: RuleSet, reps: usize, o: &Options) -
     );
     if o.profile {
         cmd.env("ARBITER_SCALE_PROFILE", "1");
+    }
+    if let Some(n) = o.sparse_from {
+        cmd.env("ARBITER_SCALE_SPARSE_FROM", n.to_string());
     }
     let timeout = o.timeout;
     let mut child = cmd.stdout(Stdio::piped()).spawn().expect("child bench");
@@ -290,7 +307,9 @@ fn main() {
             }
             println!("{case}:");
             println!();
-            println!("| step | solves | time | searches | row scans | dual steps | blossoms |");
+            println!(
+                "| step | solves | time | searches | row scans | cells | dual steps | blossoms | pricing rounds (edges priced in) |"
+            );
             println!("|---|---|---|---|---|---|---|");
             for r in rows {
                 println!("{r}");

@@ -16,11 +16,16 @@ pub struct StepCost {
     pub time: Duration,
     /// Alternating-tree searches (each ends with one augmentation or flip).
     pub searches: u64,
-    /// Row scans of S-vertices (each `O(n)`).
+    /// Row scans of S-vertices (each `O(n)`, or a candidate list's length).
     pub scans: u64,
+    /// Matrix cells those scans visited.
+    pub cells: u64,
     /// Dual adjustments (each `O(n)`).
     pub dual_steps: u64,
     pub blossoms: u64,
+    /// Dual checks that found edges outside the candidate lists violated, and those edges.
+    pub pricing_rounds: u64,
+    pub priced_in: u64,
 }
 
 /// The solves of one recorded call, by step.
@@ -71,6 +76,9 @@ pub(crate) fn solve<W: arbiter_matching::Weight>(m: &mut arbiter_matching::Match
             c.scans += s.scans as u64;
             c.dual_steps += s.dual_steps as u64;
             c.blossoms += s.blossoms as u64;
+            c.cells += s.cells as u64;
+            c.pricing_rounds += s.pricing_rounds as u64;
+            c.priced_in += s.priced_in as u64;
         }
     });
 }
