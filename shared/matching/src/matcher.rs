@@ -164,6 +164,65 @@ fn offer_best<W: Weight>(
     best_to_inv[byi] = inv;
 }
 
+/// One S-vertex's scan: the keys its edges are compared with and what it records.
+struct Scan<'a, W: Weight> {
+    vi: u32,
+    bv: u32,
+    key_v: W,
+    key_cv: W,
+    c_d: W,
+    d2: W,
+    dbl: &'a [W],
+    ys: &'a [W],
+    labels: &'a [u8],
+    tops: &'a [u32],
+    sbest: &'a mut [u32],
+    sbest_key: &'a mut [W],
+    touched: &'a mut Vec<u32>,
+    best: (u32, u32),
+    best_inv: W,
+}
+
+impl<W: Weight> Scan<'_, W> {
+    /// Visits edge `(v, u)` with weight index `wi`, recording least-slack edges. Returns
+    /// `Some(far end is S)` when the edge is tight to an unlabeled vertex or to an S-vertex of
+    /// another blossom: the scan stops there for the caller to act on it.
+    #[inline(always)]
+    fn visit(&mut self, u: usize, wi: u32) -> Option<bool> {
+        let lu = self.labels[u];
+        // Edges inside v's own blossom are skipped before their (wide) weight is read.
+        if (lu == S && self.tops[u] == self.bv) || wi == 0 {
+            return None;
+        }
+        let tw = self.dbl[wi as usize];
+        if lu == S {
+            let inv = sub(add(self.key_v, self.ys[u]), tw);
+            if inv == self.d2 {
+                return Some(true);
+            }
+            if self.best == NO_EDGE || inv < self.best_inv {
+                self.best = (self.vi, u as u32);
+                self.best_inv = inv;
+            }
+        } else {
+            // A tight edge has the least possible key, so it always improves on an edge that
+            // is not tight (an equal key would mean `u` was already reached).
+            let key = sub(self.key_cv, tw);
+            if self.sbest[u] == NONE || key < self.sbest_key[u] {
+                if self.sbest[u] == NONE {
+                    self.touched.push(u as u32);
+                }
+                self.sbest[u] = self.vi;
+                self.sbest_key[u] = key;
+                if lu == UNLABELED && add(key, self.ys[u]) == self.c_d {
+                    return Some(false);
+                }
+            }
+        }
+        None
+    }
+}
+
 /// Why [`Matcher::try_set_weight`] refused a weight.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum WeightError {
@@ -1455,129 +1514,67 @@ impl<W: Weight> Matcher<W> {
     /// the event also says where to resume.
     #[inline]
     fn scan_candidates(&mut self, vi: usize, from: usize) -> Option<(u32, bool, usize)> {
-        let n = self.n;
-        let key_v = self.y[vi];
-        let key_cv = add(key_v, self.key_offset);
-        let c_d = add(self.key_offset, self.delta_sum);
-        let d2 = add(self.delta_sum, self.delta_sum);
-        let bv = self.top[vi];
-        let row = &self.w[vi * n..(vi + 1) * n];
-        let dbl = self.pal.doubled();
-        let list = &self.cand[vi][from..];
-        self.stats.cells += list.len();
-        let (ys, labels, tops) = (&self.y, &self.vlabel, &self.top);
-        let (sbest, sbest_key, touched) = (&mut self.sbest, &mut self.sbest_key, &mut self.touched);
-        let mut best = self.best[bv as usize];
-        let mut best_inv = self.best_inv[bv as usize];
+        self.stats.cells += self.cand[vi].len() - from;
+        let (mut sc, row, list) = self.split_for_scan(vi);
         let mut event = None;
-        for (k, &u) in list.iter().enumerate() {
-            let ui = u as usize;
-            let lu = labels[ui];
-            if lu == S && tops[ui] == bv {
-                continue;
-            }
-            let wi = row[ui];
-            if wi == 0 {
-                continue;
-            }
-            let tw = dbl[wi as usize];
-            if lu == S {
-                let inv = sub(add(key_v, ys[ui]), tw);
-                if inv == d2 {
-                    event = Some((u, true, from + k + 1));
-                    break;
-                }
-                if best == NO_EDGE || inv < best_inv {
-                    best = (vi as u32, u);
-                    best_inv = inv;
-                }
-            } else {
-                let key = sub(key_cv, tw);
-                if sbest[ui] == NONE || key < sbest_key[ui] {
-                    if sbest[ui] == NONE {
-                        touched.push(u);
-                    }
-                    sbest[ui] = vi as u32;
-                    sbest_key[ui] = key;
-                    if lu == UNLABELED && add(key, ys[ui]) == c_d {
-                        event = Some((u, false, from + k + 1));
-                        break;
-                    }
-                }
+        for (k, &u) in list[from..].iter().enumerate() {
+            if let Some(both_s) = sc.visit(u as usize, row[u as usize]) {
+                event = Some((u, both_s, from + k + 1));
+                break;
             }
         }
-        self.best[bv as usize] = best;
-        self.best_inv[bv as usize] = best_inv;
+        let (best, best_inv) = (sc.best, sc.best_inv);
+        self.best[self.top[vi] as usize] = best;
+        self.best_inv[self.top[vi] as usize] = best_inv;
         event
     }
 
     /// Scans row `v` from column `from`, recording least-slack edges, up to the first tight edge
     /// to an unlabeled vertex or to an S-vertex of another blossom, which it returns (with
-    /// whether its far end is S) for the caller to act on. Kept free of calls so the common
-    /// path stays in registers.
+    /// whether its far end is S) for the caller to act on.
     #[inline]
     fn scan_row(&mut self, vi: usize, from: usize) -> Option<(u32, bool)> {
-        let n = self.n;
-        let key_v = self.y[vi];
-        let key_cv = add(key_v, self.key_offset);
-        let c_d = add(self.key_offset, self.delta_sum);
-        let d2 = add(self.delta_sum, self.delta_sum);
-        let bv = self.top[vi];
-        let row = &self.w[vi * n + from..(vi + 1) * n];
-        let dbl = self.pal.doubled();
-        let len = row.len();
-        self.stats.cells += len;
-        let ys = &self.y[from..from + len];
-        let labels = &self.vlabel[from..from + len];
-        let tops = &self.top[from..from + len];
-        let sbest = &mut self.sbest[from..from + len];
-        let sbest_key = &mut self.sbest_key[from..from + len];
-        let touched = &mut self.touched;
-        let mut best = self.best[bv as usize];
-        let mut best_inv = self.best_inv[bv as usize];
+        self.stats.cells += self.n - from;
+        let (mut sc, row, _) = self.split_for_scan(vi);
         let mut event = None;
-        for i in 0..len {
-            let lu = labels[i];
-            // Edges inside v's own blossom are skipped before their (wide) weight is read.
-            if lu == S && tops[i] == bv {
-                continue;
-            }
-            let wi = row[i];
-            if wi == 0 {
-                continue;
-            }
-            let tw = dbl[wi as usize];
-            let u = (from + i) as u32;
-            if lu == S {
-                let inv = sub(add(key_v, ys[i]), tw);
-                if inv == d2 {
-                    event = Some((u, true));
-                    break;
-                }
-                if best == NO_EDGE || inv < best_inv {
-                    best = (vi as u32, u);
-                    best_inv = inv;
-                }
-            } else {
-                // A tight edge has the least possible key, so it always improves on an edge
-                // that is not tight (an equal key would mean `u` was already reached).
-                let key = sub(key_cv, tw);
-                if sbest[i] == NONE || key < sbest_key[i] {
-                    if sbest[i] == NONE {
-                        touched.push(u);
-                    }
-                    sbest[i] = vi as u32;
-                    sbest_key[i] = key;
-                    if lu == UNLABELED && add(key, ys[i]) == c_d {
-                        event = Some((u, false));
-                        break;
-                    }
-                }
+        for (u, &wi) in row.iter().enumerate().skip(from) {
+            if let Some(both_s) = sc.visit(u, wi) {
+                event = Some((u as u32, both_s));
+                break;
             }
         }
-        self.best[bv as usize] = best;
-        self.best_inv[bv as usize] = best_inv;
+        let (best, best_inv) = (sc.best, sc.best_inv);
+        self.best[self.top[vi] as usize] = best;
+        self.best_inv[self.top[vi] as usize] = best_inv;
         event
+    }
+
+    /// The state a scan of S-vertex `vi`'s edges reads and records, its row and its candidate
+    /// list (empty when dense).
+    #[inline(always)]
+    fn split_for_scan(&mut self, vi: usize) -> (Scan<'_, W>, &[u32], &[u32]) {
+        let n = self.n;
+        let key_v = self.y[vi];
+        let bv = self.top[vi];
+        let sc = Scan {
+            vi: vi as u32,
+            bv,
+            key_v,
+            key_cv: add(key_v, self.key_offset),
+            c_d: add(self.key_offset, self.delta_sum),
+            d2: add(self.delta_sum, self.delta_sum),
+            dbl: self.pal.doubled(),
+            ys: &self.y,
+            labels: &self.vlabel,
+            tops: &self.top,
+            sbest: &mut self.sbest,
+            sbest_key: &mut self.sbest_key,
+            touched: &mut self.touched,
+            best: self.best[bv as usize],
+            best_inv: self.best_inv[bv as usize],
+        };
+        let list = self.cand.get(vi).map_or(&[][..], |l| &l[..]);
+        (sc, &self.w[vi * n..(vi + 1) * n], list)
     }
 
     /// Tight edge from S-vertex `v` to a vertex `u` of an unlabeled blossom: augment if that
@@ -1739,7 +1736,7 @@ impl<W: Weight> Matcher<W> {
                 self.best_list[ci] = list;
                 self.best_list[ci].clear();
                 self.has_list[ci] = false;
-            } else if self.sparse {
+            } else {
                 for &x in &leaves[ranges[i].clone()] {
                     let xi = x as usize;
                     let yx = self.y[xi];
@@ -1747,51 +1744,29 @@ impl<W: Weight> Matcher<W> {
                     let dbl = self.pal.doubled();
                     let (ys, labels, tops) = (&self.y, &self.vlabel, &self.top);
                     let (best_to, best_to_inv) = (&mut self.best_to, &mut self.best_to_inv);
-                    // The S candidates, in increasing order like the dense scan below.
-                    for &y in &self.cand[xi] {
-                        let yi = y as usize;
-                        if labels[yi] != S {
-                            continue;
-                        }
-                        let wi = row[yi];
-                        if wi == 0 {
-                            continue;
-                        }
-                        let by = tops[yi];
-                        if by != id {
-                            let inv = sub(add(yx, ys[yi]), dbl[wi as usize]);
-                            offer_best(best_to, best_to_inv, by, (x, y), inv, &mut touched);
-                        }
-                    }
-                }
-            } else {
-                for &x in &leaves[ranges[i].clone()] {
-                    let xi = x as usize;
-                    let yx = self.y[xi];
-                    let row = &self.w[xi * n..(xi + 1) * n];
-                    let dbl = self.pal.doubled();
-                    let (ys, sbits, tops) = (&self.y[..n], &self.sbits, &self.top[..n]);
-                    let (best_to, best_to_inv) = (&mut self.best_to, &mut self.best_to_inv);
-                    // Only the S columns, in increasing order (as a full scan would offer
-                    // them, which decides ties).
-                    for y in sbits.iter().enumerate().flat_map(|(k, &word)| {
-                        let mut bits = word;
-                        core::iter::from_fn(move || {
-                            (bits != 0).then(|| {
-                                let b = bits.trailing_zeros() as usize;
-                                bits &= bits - 1;
-                                k * 64 + b
-                            })
-                        })
-                    }) {
+                    let mut offer = |y: usize| {
                         let wi = row[y];
-                        if wi == 0 {
-                            continue;
-                        }
                         let by = tops[y];
-                        if by != id {
+                        if wi != 0 && by != id {
                             let inv = sub(add(yx, ys[y]), dbl[wi as usize]);
                             offer_best(best_to, best_to_inv, by, (x, y as u32), inv, &mut touched);
+                        }
+                    };
+                    // Only the S columns (S candidates when sparse), in increasing order as a
+                    // full scan would offer them, which decides ties.
+                    if self.sparse {
+                        for &y in &self.cand[xi] {
+                            if labels[y as usize] == S {
+                                offer(y as usize);
+                            }
+                        }
+                    } else {
+                        for (k, &word) in self.sbits.iter().enumerate() {
+                            let mut bits = word;
+                            while bits != 0 {
+                                offer(k * 64 + bits.trailing_zeros() as usize);
+                                bits &= bits - 1;
+                            }
                         }
                     }
                 }
