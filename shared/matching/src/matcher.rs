@@ -616,12 +616,7 @@ impl<W: Weight> Matcher<W> {
             // need pricing afterwards.
             self.build_candidates();
             self.sparse = true;
-            for v in 0..self.n {
-                let m = self.mate[v] as usize;
-                if self.mate[v] != NONE && v < m {
-                    self.add_candidate(v, m);
-                }
-            }
+            self.add_matched_candidates();
         }
         self.changed.clear();
         self.rebuild = false;
@@ -812,23 +807,15 @@ impl<W: Weight> Matcher<W> {
             let yv = self.y[vi];
             let tv = self.top[vi];
             chain_v.clear();
-            if tv as usize >= n {
-                let mut b = self.parent[vi];
-                while b != NONE {
-                    chain_v.push((span[b as usize], W::ZERO));
-                    b = self.parent[b as usize];
-                }
-                let mut acc = W::ZERO;
-                let mut b = self.parent[vi];
-                let mut sums = Vec::with_capacity(chain_v.len());
-                while b != NONE {
-                    sums.push(self.z[b as usize]);
-                    b = self.parent[b as usize];
-                }
-                for (e, z) in chain_v.iter_mut().zip(sums).rev() {
-                    acc = add(acc, z);
-                    e.1 = acc;
-                }
+            let mut b = self.parent[vi];
+            while b != NONE {
+                chain_v.push((span[b as usize], self.z[b as usize]));
+                b = self.parent[b as usize];
+            }
+            let mut acc = W::ZERO;
+            for e in chain_v.iter_mut().rev() {
+                acc = add(acc, e.1);
+                e.1 = acc;
             }
             for (u, &wi) in row.iter().enumerate() {
                 if wi == 0 || u == vi || self.is_candidate(vi, u) {
@@ -872,12 +859,9 @@ impl<W: Weight> Matcher<W> {
     fn reset(&mut self, fresh_candidates: bool) {
         let n = self.n;
         let sparse = n >= sparse_threshold();
-        if sparse && (fresh_candidates || !self.sparse || self.cand.len() != n) {
+        // Without fresh candidates this is the pricing loop's restart: the lists it grew stay.
+        if sparse && fresh_candidates {
             self.build_candidates();
-        }
-        if !sparse {
-            self.cand = Vec::new();
-            self.cand_bits = Vec::new();
         }
         self.sparse = sparse;
         self.suspects.clear();
@@ -954,10 +938,17 @@ impl<W: Weight> Matcher<W> {
         if self.sparse {
             for v in 0..n {
                 self.mark_suspect(v);
-                let m = self.mate[v] as usize;
-                if self.mate[v] != NONE && v < m {
-                    self.add_candidate(v, m);
-                }
+            }
+            self.add_matched_candidates();
+        }
+    }
+
+    /// Makes every matched edge a candidate.
+    fn add_matched_candidates(&mut self) {
+        for v in 0..self.n {
+            let m = self.mate[v] as usize;
+            if self.mate[v] != NONE && v < m {
+                self.add_candidate(v, m);
             }
         }
     }
