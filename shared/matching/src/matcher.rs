@@ -43,6 +43,8 @@
 use crate::palette::Palette;
 use crate::weight::Weight;
 use core::fmt;
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
 
 const NONE: u32 = u32::MAX;
 const NO_EDGE: (u32, u32) = (NONE, NONE);
@@ -105,6 +107,23 @@ fn add<W: Weight>(a: W, b: W) -> W {
 fn sub<W: Weight>(a: W, b: W) -> W {
     debug_assert!(a.checked_sub(b).is_some(), "dual arithmetic went negative");
     a.wrapping_sub(b)
+}
+
+/// Keeps in `best` the least `(key, index)` seen, ties to the least index, and in `ties` the
+/// other indices with that key.
+#[inline(always)]
+fn least<W: Weight>(best: &mut Option<(W, u32)>, ties: &mut Vec<u32>, key: W, x: u32) {
+    match *best {
+        Some((b, _)) if key > b => {}
+        Some((b, a)) if key == b => {
+            ties.push(a.max(x));
+            *best = Some((b, a.min(x)));
+        }
+        _ => {
+            ties.clear();
+            *best = Some((key, x));
+        }
+    }
 }
 
 /// Appends the vertices of blossom `b` to `out`.
@@ -358,6 +377,13 @@ pub struct Matcher<W: Weight> {
     /// look only at them; entries no longer top-level or so labelled are skipped).
     s_blossoms: Vec<u32>,
     t_blossoms: Vec<u32>,
+    /// Events that need no dual step, noted where they arise (ties of a step's minimum,
+    /// T-blossoms labelled with a zero dual, unlabeled vertices with a tight least-slack edge)
+    /// as `(kind, index)`, and taken least first: the order in which zero steps would choose
+    /// them, each checked again when taken. Spares a sweep of the δ minima per event.
+    zero_events: BinaryHeap<Reverse<(u8, u32)>>,
+    /// Scratch: the indices tied with the δ2, δ3 and δ4 minima of a dual step.
+    ties: [Vec<u32>; 3],
 
     // Candidate edges (sparse solving).
     /// Whether searches scan the candidate lists instead of whole rows.
@@ -450,6 +476,8 @@ impl<W: Weight> Matcher<W> {
             touched: Vec::new(),
             s_blossoms: Vec::new(),
             t_blossoms: Vec::new(),
+            zero_events: BinaryHeap::new(),
+            ties: Default::default(),
             sparse: false,
             cand: Vec::new(),
             cand_bits: Vec::new(),
@@ -1296,6 +1324,7 @@ impl<W: Weight> Matcher<W> {
         self.touched.clear();
         self.s_blossoms.clear();
         self.t_blossoms.clear();
+        self.zero_events.clear();
         self.delta_sum = W::ZERO;
         self.min_s = (W::ZERO, NONE);
         self.queue.clear();
@@ -1326,6 +1355,12 @@ impl<W: Weight> Matcher<W> {
                 if self.scan(v) {
                     break 'search;
                 }
+            }
+            if let Some(over) = self.zero_event() {
+                if over {
+                    break;
+                }
+                continue;
             }
             if self.dual_step() {
                 break;
@@ -1400,6 +1435,9 @@ impl<W: Weight> Matcher<W> {
             self.t_blossoms.push(b);
         }
         if bi >= self.n {
+            if to == T && self.z[bi].is_zero() {
+                self.zero_events.push(Reverse((4, b)));
+            }
             self.z[bi] = self.encode_z(self.z[bi], to);
         }
         let start = self.queue.len();
@@ -1783,6 +1821,10 @@ impl<W: Weight> Matcher<W> {
         self.has_list[idu] = true;
         self.best[idu] = b_edge;
         self.best_inv[idu] = b_inv;
+        // Another edge of the merged children may have become tight in the same step.
+        if b_edge != NO_EDGE && b_inv == add(self.delta_sum, self.delta_sum) {
+            self.zero_events.push(Reverse((3, id)));
+        }
         self.childs[idu] = ch;
         self.cedges[idu] = ed;
     }
@@ -1820,15 +1862,26 @@ impl<W: Weight> Matcher<W> {
     /// Makes vertex `v` the base of blossom `b` by flipping the even path from `v`'s child to the
     /// base child (recursively inside children). The caller matches `v` outside.
     fn rotate(&mut self, b: u32, v: u32) {
-        let n = self.n;
-        let bi = b as usize;
+        // The blossoms between `v` and `b`, innermost first, each rotated before the one that
+        // holds it: one walk up, instead of one per level of a deeply nested blossom.
+        let mut chain = Vec::new();
         let mut c = v;
         while self.parent[c as usize] != b {
             c = self.parent[c as usize];
+            chain.push(c);
         }
-        if c as usize >= n {
-            self.rotate(c, v);
+        let mut child = v;
+        for &x in &chain {
+            self.rotate_one(x, child, v);
+            child = x;
         }
+        self.rotate_one(b, child, v);
+    }
+
+    /// Rotates blossom `b`, whose child `c` holds `v` and has been rotated already.
+    fn rotate_one(&mut self, b: u32, c: u32, v: u32) {
+        let n = self.n;
+        let bi = b as usize;
         let k = self.childs[bi].len();
         let i = self.childs[bi]
             .iter()
@@ -1869,14 +1922,20 @@ impl<W: Weight> Matcher<W> {
         let mut leaves = std::mem::take(&mut self.buf);
         // Children become top-level and unlabeled first (their own duals are plain values, as
         // for any non-top-level blossom), then the path is labeled.
+        let c_d = add(self.key_offset, self.delta_sum);
         for &c in &ch {
             let ci = c as usize;
             self.parent[ci] = NONE;
             leaves.clear();
             collect_leaves(&self.childs, n, c, &mut leaves);
             for &x in &leaves {
-                self.top[x as usize] = c;
+                let xi = x as usize;
+                self.top[xi] = c;
                 self.leaf_to(x, UNLABELED);
+                // A child left unlabeled may already be reached by a tight edge.
+                if self.sbest[xi] != NONE && add(self.sbest_key[xi], self.y[xi]) == c_d {
+                    self.zero_events.push(Reverse((2, x)));
+                }
             }
             self.label[ci] = UNLABELED;
             self.labelend[ci] = NO_EDGE;
@@ -1915,83 +1974,115 @@ impl<W: Weight> Matcher<W> {
         self.release(b, ch);
     }
 
+    /// Handles a noted event that needs no dual step, if one is still valid. Returns whether
+    /// the search is over, or `None` when no such event is left.
+    fn zero_event(&mut self) -> Option<bool> {
+        while let Some(Reverse((kind, x))) = self.zero_events.pop() {
+            let xi = x as usize;
+            if kind == 4 {
+                if self.parent[xi] == NONE
+                    && self.label[xi] == T
+                    && !self.childs[xi].is_empty()
+                    && self.decode_z(self.z[xi], T).is_zero()
+                {
+                    self.expand_t(x);
+                    return Some(false);
+                }
+            } else if kind == 3 {
+                if self.parent[xi] == NONE
+                    && self.label[xi] == S
+                    && self.best[xi] != NO_EDGE
+                    && self.best_inv[xi] == add(self.delta_sum, self.delta_sum)
+                {
+                    let (a, c) = self.best[xi];
+                    return Some(self.tight_ss(a, c));
+                }
+            } else if self.vlabel[xi] == UNLABELED
+                && self.sbest[xi] != NONE
+                && add(self.sbest_key[xi], self.y[xi]) == add(self.key_offset, self.delta_sum)
+            {
+                return Some(self.tight_unlabeled(self.sbest[xi], x));
+            }
+        }
+        None
+    }
+
     /// Computes the next dual step, applies it and handles the event it makes possible.
     /// Returns true when the search is over.
     fn dual_step(&mut self) -> bool {
         self.stats.dual_steps += 1;
         let dsum = self.delta_sum;
-        let mut delta: Option<W> = None;
-        let mut kind = 0u8;
-        let mut arg = NONE;
+        let [mut ties2, mut ties3, mut ties4] = std::mem::take(&mut self.ties);
         // δ2: tight edge from an S-vertex to an unlabeled blossom. Slack = key + Y_u - (C + Δ).
-        // Ties go to the least index, in all three minima (the order of a full sweep).
-        let mut best_q: Option<W> = None;
+        // Each minimum goes to the least index (the order of a full sweep) and keeps its ties,
+        // which become tight with it and are handled after it without another step.
+        let mut m2: Option<(W, u32)> = None;
         for &u in &self.touched {
             let ui = u as usize;
             if self.vlabel[ui] == UNLABELED {
-                let q = add(self.sbest_key[ui], self.y[ui]);
-                if best_q.is_none_or(|b| q < b || (q == b && u < arg)) {
-                    best_q = Some(q);
-                    arg = u;
-                }
+                least(&mut m2, &mut ties2, add(self.sbest_key[ui], self.y[ui]), u);
             }
         }
-        if let Some(q) = best_q {
-            delta = Some(sub(q, add(self.key_offset, dsum)));
-            kind = 2;
-            #[cfg(debug_assertions)]
-            debug_assert!(delta == Some(self.real_slack(self.sbest[arg as usize], arg)));
+        let d2 = m2.map(|(q, u)| (sub(q, add(self.key_offset, dsum)), u));
+        #[cfg(debug_assertions)]
+        if let Some((d, u)) = d2 {
+            debug_assert!(d == self.real_slack(self.sbest[u as usize], u));
         }
         // δ3: half the slack of an edge between two S-blossoms. Slack = inv - 2Δ.
-        let mut best_inv: Option<(W, u32)> = None;
+        let mut m3: Option<(W, u32)> = None;
         for &b in &self.s_blossoms {
             let bi = b as usize;
             if self.parent[bi] == NONE && self.label[bi] == S && self.best[bi] != NO_EDGE {
-                let inv = self.best_inv[bi];
-                if best_inv.is_none_or(|(i, a)| inv < i || (inv == i && b < a)) {
-                    best_inv = Some((inv, b));
-                }
+                least(&mut m3, &mut ties3, self.best_inv[bi], b);
             }
         }
-        if let Some((inv, b)) = best_inv {
+        let d3 = m3.map(|(inv, b)| {
             let sl = sub(inv, add(dsum, dsum));
             debug_assert!(!sl.is_odd(), "S–S slack must be even");
             #[cfg(debug_assertions)]
             debug_assert!(sl == self.real_slack(self.best[b as usize].0, self.best[b as usize].1));
-            let h = sl.half();
-            if delta.is_none_or(|d| h < d) {
-                delta = Some(h);
-                kind = 3;
-                arg = b;
-            }
-        }
+            (sl.half(), b)
+        });
         // δ4: half the dual of a T-blossom.
-        let mut best_t: Option<(W, u32)> = None;
+        let mut m4: Option<(W, u32)> = None;
         for &b in &self.t_blossoms {
             let bi = b as usize;
             if self.parent[bi] == NONE && self.label[bi] == T && !self.childs[bi].is_empty() {
-                let h = self.decode_z(self.z[bi], T).half();
-                if best_t.is_none_or(|(x, a)| h < x || (h == x && b < a)) {
-                    best_t = Some((h, b));
-                }
+                least(&mut m4, &mut ties4, self.decode_z(self.z[bi], T).half(), b);
             }
-        }
-        if let Some((h, b)) = best_t
-            && delta.is_none_or(|d| h < d)
-        {
-            delta = Some(h);
-            kind = 4;
-            arg = b;
         }
         // δ1: an S-vertex dual reaching zero.
         let (key, v) = self.min_s;
-        let yv = sub(key, dsum);
-        if delta.is_none_or(|d| yv < d) {
-            delta = Some(yv);
-            kind = 1;
-            arg = v;
+        let d1 = (sub(key, dsum), v);
+        // The least of them, earlier kinds first on equal values.
+        let mut delta = None;
+        let mut kind = 0u8;
+        let mut arg = NONE;
+        for (k, m) in [(2u8, d2), (3, d3), (4, m4), (1, Some(d1))] {
+            if let Some((x, a)) = m
+                && delta.is_none_or(|d| x < d)
+            {
+                delta = Some(x);
+                kind = k;
+                arg = a;
+            }
         }
         let d = delta.expect("a search always has an S-vertex");
+        // Events tied with the chosen one need no step of their own.
+        if kind != 1 {
+            for (k, m, ties) in [(2u8, d2, &ties2), (3, d3, &ties3), (4, m4, &ties4)] {
+                if let Some((x, a)) = m
+                    && x == d
+                {
+                    self.zero_events
+                        .extend(ties.iter().map(|&t| Reverse((k, t))));
+                    if k != kind {
+                        self.zero_events.push(Reverse((k, a)));
+                    }
+                }
+            }
+        }
+        self.ties = [ties2, ties3, ties4];
         self.delta_sum = add(dsum, d);
         match kind {
             1 => {

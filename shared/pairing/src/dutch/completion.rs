@@ -9,6 +9,42 @@
 use crate::state::RoundState;
 use std::collections::VecDeque;
 
+/// Columns `64·w ..` of row `u` of an `n × n` bit matrix (zero past column `n`).
+fn row_word(adj: &[u64], n: usize, u: usize, w: usize) -> u64 {
+    let start = u * n + 64 * w;
+    let (i, sh) = (start / 64, start % 64);
+    let mut bits = adj[i] >> sh;
+    if sh != 0 && i + 1 < adj.len() {
+        bits |= adj[i + 1] << (64 - sh);
+    }
+    let left = n - 64 * w;
+    if left < 64 {
+        bits & ((1u64 << left) - 1)
+    } else {
+        bits
+    }
+}
+
+/// The vertices a search from unfixed `v` may step to, in increasing order: its compatible
+/// unfixed neighbours, read 64 columns at a time.
+fn neighbours<'a>(
+    adj: &'a [u64],
+    n: usize,
+    unfixed: &'a [u64],
+    v: usize,
+) -> impl Iterator<Item = usize> + 'a {
+    (0..unfixed.len()).flat_map(move |w| {
+        let mut bits = row_word(adj, n, v, w) & unfixed[w];
+        std::iter::from_fn(move || {
+            (bits != 0).then(|| {
+                let b = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                64 * w + b
+            })
+        })
+    })
+}
+
 pub(crate) struct Completion {
     n: usize,
     /// Adjacency bits (n x n, dummy last when present): bits, as the largest fields have
@@ -16,6 +52,10 @@ pub(crate) struct Completion {
     adj: Vec<u64>,
     mate: Vec<Option<usize>>,
     fixed: Vec<Option<usize>>,
+    /// Bit `v` set while `v` is not in a fixed pair: the only vertices a search can reach
+    /// (a fixed vertex is adjacent to its partner alone, which is its mate).
+    unfixed: Vec<u64>,
+    scratch: Scratch,
 }
 
 impl Completion {
@@ -40,11 +80,27 @@ impl Completion {
                 }
             }
         }
+        Completion::with_adjacency(n, adj)
+    }
+
+    /// The test over `n` vertices with adjacency bits `adj` (row-major, symmetric).
+    fn with_adjacency(n: usize, adj: Vec<u64>) -> Completion {
         let mut c = Completion {
             n,
             adj,
             mate: vec![None; n],
             fixed: vec![None; n],
+            unfixed: (0..n.div_ceil(64))
+                .map(|w| {
+                    let left = n - 64 * w;
+                    if left >= 64 {
+                        u64::MAX
+                    } else {
+                        (1u64 << left) - 1
+                    }
+                })
+                .collect(),
+            scratch: Scratch::default(),
         };
         // Greedy start, then augment.
         for u in 0..n {
@@ -64,13 +120,6 @@ impl Completion {
         self.adj[k / 64] >> (k % 64) & 1 == 1
     }
 
-    fn adjacent(&self, u: usize, v: usize) -> bool {
-        match (self.fixed[u], self.fixed[v]) {
-            (None, None) => self.edge(u, v),
-            (a, b) => a == Some(v) && b == Some(u),
-        }
-    }
-
     /// Fixes the pair (u, v) made by a bracket.
     pub fn fix_pair(&mut self, u: usize, v: usize) {
         for x in [u, v] {
@@ -81,6 +130,9 @@ impl Completion {
         }
         self.fixed[u] = Some(v);
         self.fixed[v] = Some(u);
+        for x in [u, v] {
+            self.unfixed[x / 64] &= !(1 << (x % 64));
+        }
         self.mate[u] = Some(v);
         self.mate[v] = Some(u);
     }
@@ -92,111 +144,265 @@ impl Completion {
     }
 
     fn augment_all(&mut self) {
+        let mut sc = std::mem::take(&mut self.scratch);
+        sc.ensure(self.n);
         for root in 0..self.n {
             if self.mate[root].is_none() {
-                self.augment_from(root);
+                self.augment_from(root, &mut sc);
             }
         }
+        self.scratch = sc;
     }
 
     /// One search for an augmenting path from `root` (Edmonds, with blossom contraction by
-    /// base labels).
-    fn augment_from(&mut self, root: usize) -> bool {
+    /// base labels). Only the vertices the tree reaches are visited or reset, so a search
+    /// costs what it explores, not `n` per blossom.
+    fn augment_from(&mut self, root: usize, sc: &mut Scratch) -> bool {
         let n = self.n;
-        let mut parent: Vec<Option<usize>> = vec![None; n];
-        let mut base: Vec<usize> = (0..n).collect();
-        let mut used = vec![false; n];
-        let mut queue = VecDeque::new();
-        used[root] = true;
-        queue.push_back(root);
-        while let Some(v) = queue.pop_front() {
-            for to in 0..n {
-                if to == v || !self.adjacent(v, to) {
+        let found = 'search: {
+            sc.reach(root);
+            sc.used[root] = true;
+            sc.queue.push_back(root);
+            while let Some(v) = sc.queue.pop_front() {
+                // A fixed vertex's one neighbour is its mate, never a step.
+                if self.fixed[v].is_some() {
                     continue;
                 }
-                if base[v] == base[to] || self.mate[v] == Some(to) {
-                    continue;
-                }
-                if to == root || self.mate[to].is_some_and(|m| parent[m].is_some()) {
-                    // Odd cycle: contract the blossom.
-                    let cur_base = self.lca(&base, &parent, v, to);
-                    let mut in_blossom = vec![false; n];
-                    self.mark_path(&mut base, &mut parent, &mut in_blossom, v, cur_base, to);
-                    self.mark_path(&mut base, &mut parent, &mut in_blossom, to, cur_base, v);
-                    for i in 0..n {
-                        if in_blossom[base[i]] {
-                            base[i] = cur_base;
-                            if !used[i] {
-                                used[i] = true;
-                                queue.push_back(i);
-                            }
-                        }
+                for to in neighbours(&self.adj, n, &self.unfixed, v) {
+                    if to == v || sc.base[v] == sc.base[to] || self.mate[v] == Some(to) {
+                        continue;
                     }
-                } else if parent[to].is_none() {
-                    parent[to] = Some(v);
-                    match self.mate[to] {
-                        None => {
-                            // Augment along the path ending at `to`.
-                            let mut u = Some(to);
-                            while let Some(x) = u {
-                                let pv = parent[x].expect("path vertex has a parent");
-                                let ppv = self.mate[pv];
-                                self.mate[x] = Some(pv);
-                                self.mate[pv] = Some(x);
-                                u = ppv;
+                    if to == root || self.mate[to].is_some_and(|m| sc.parent[m].is_some()) {
+                        // Odd cycle: contract the blossom. The vertices of each base on it
+                        // join the group of the new base (its own group is never on it).
+                        let cur_base = lca(&self.mate, sc, v, to);
+                        mark_path(&self.mate, sc, v, cur_base, to);
+                        mark_path(&self.mate, sc, to, cur_base, v);
+                        for k in 0..sc.marked.len() {
+                            let x = sc.marked[k];
+                            sc.in_blossom[x] = false;
+                            let mut i = x;
+                            loop {
+                                sc.base[i] = cur_base;
+                                if !sc.used[i] {
+                                    sc.used[i] = true;
+                                    sc.queue.push_back(i);
+                                }
+                                if i == sc.tail[x] {
+                                    break;
+                                }
+                                i = sc.next[i];
                             }
-                            return true;
+                            let t = sc.tail[cur_base];
+                            sc.next[t] = x;
+                            sc.tail[cur_base] = sc.tail[x];
                         }
-                        Some(m) => {
-                            used[m] = true;
-                            queue.push_back(m);
+                        sc.marked.clear();
+                    } else if sc.parent[to].is_none() {
+                        sc.reach(to);
+                        sc.parent[to] = Some(v);
+                        match self.mate[to] {
+                            None => {
+                                // Augment along the path ending at `to`.
+                                let mut u = Some(to);
+                                while let Some(x) = u {
+                                    let pv = sc.parent[x].expect("path vertex has a parent");
+                                    let ppv = self.mate[pv];
+                                    self.mate[x] = Some(pv);
+                                    self.mate[pv] = Some(x);
+                                    u = ppv;
+                                }
+                                break 'search true;
+                            }
+                            Some(m) => {
+                                sc.reach(m);
+                                sc.used[m] = true;
+                                sc.queue.push_back(m);
+                            }
                         }
                     }
                 }
             }
+            false
+        };
+        sc.reset();
+        found
+    }
+}
+
+/// A search's working state, kept between searches and reset through the list of the
+/// vertices it reached.
+#[derive(Default)]
+struct Scratch {
+    parent: Vec<Option<usize>>,
+    base: Vec<usize>,
+    used: Vec<bool>,
+    queue: VecDeque<usize>,
+    /// Vertices reached (their entries may differ from the reset state), each once.
+    tree: Vec<usize>,
+    in_tree: Vec<bool>,
+    /// The vertices of each base's group, chained: from the base through `next` to `tail`.
+    next: Vec<usize>,
+    tail: Vec<usize>,
+    /// Bases on the blossom being contracted, and the list of those set.
+    in_blossom: Vec<bool>,
+    marked: Vec<usize>,
+    seen: Vec<bool>,
+    seen_list: Vec<usize>,
+}
+
+impl Scratch {
+    fn ensure(&mut self, n: usize) {
+        if self.base.len() != n {
+            *self = Scratch {
+                parent: vec![None; n],
+                base: (0..n).collect(),
+                next: vec![usize::MAX; n],
+                tail: (0..n).collect(),
+                used: vec![false; n],
+                in_tree: vec![false; n],
+                in_blossom: vec![false; n],
+                seen: vec![false; n],
+                ..Scratch::default()
+            };
         }
-        false
     }
 
-    fn lca(&self, base: &[usize], parent: &[Option<usize>], mut a: usize, mut b: usize) -> usize {
-        let mut seen = vec![false; self.n];
-        loop {
-            a = base[a];
-            seen[a] = true;
-            match self.mate[a] {
+    fn reach(&mut self, v: usize) {
+        if !self.in_tree[v] {
+            self.in_tree[v] = true;
+            self.tree.push(v);
+        }
+    }
+
+    fn reset(&mut self) {
+        for &v in &self.tree {
+            self.parent[v] = None;
+            self.base[v] = v;
+            self.next[v] = usize::MAX;
+            self.tail[v] = v;
+            self.used[v] = false;
+            self.in_tree[v] = false;
+        }
+        self.tree.clear();
+        self.queue.clear();
+    }
+}
+
+/// The base where the tree paths from `a` and `b` meet.
+fn lca(mate: &[Option<usize>], sc: &mut Scratch, mut a: usize, mut b: usize) -> usize {
+    loop {
+        a = sc.base[a];
+        sc.seen[a] = true;
+        sc.seen_list.push(a);
+        match mate[a] {
+            None => break,
+            Some(m) => match sc.parent[m] {
+                Some(p) => a = p,
                 None => break,
-                Some(m) => match parent[m] {
-                    Some(p) => a = p,
-                    None => break,
-                },
-            }
-        }
-        loop {
-            b = base[b];
-            if seen[b] {
-                return b;
-            }
-            let m = self.mate[b].expect("inner vertex is matched");
-            b = parent[m].expect("tree vertex has a parent");
+            },
         }
     }
+    let found = loop {
+        b = sc.base[b];
+        if sc.seen[b] {
+            break b;
+        }
+        let m = mate[b].expect("inner vertex is matched");
+        b = sc.parent[m].expect("tree vertex has a parent");
+    };
+    for &x in &sc.seen_list {
+        sc.seen[x] = false;
+    }
+    sc.seen_list.clear();
+    found
+}
 
-    fn mark_path(
-        &self,
-        base: &mut [usize],
-        parent: &mut [Option<usize>],
-        in_blossom: &mut [bool],
-        mut v: usize,
-        b: usize,
-        mut child: usize,
-    ) {
-        while base[v] != b {
-            let m = self.mate[v].expect("blossom vertex is matched");
-            in_blossom[base[v]] = true;
-            in_blossom[base[m]] = true;
-            parent[v] = Some(child);
-            child = m;
-            v = parent[m].expect("blossom path has parents");
+/// Marks the bases on the path from `v` down to base `b` as in the blossom, pointing the
+/// parents of its outer vertices back along the cycle.
+fn mark_path(mate: &[Option<usize>], sc: &mut Scratch, mut v: usize, b: usize, mut child: usize) {
+    while sc.base[v] != b {
+        let m = mate[v].expect("blossom vertex is matched");
+        for x in [sc.base[v], sc.base[m]] {
+            if !sc.in_blossom[x] {
+                sc.in_blossom[x] = true;
+                sc.marked.push(x);
+            }
+        }
+        sc.parent[v] = Some(child);
+        child = m;
+        v = sc.parent[m].expect("blossom path has parents");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Whether the vertices can all be matched, fixed ones to their partners only (brute force).
+    fn perfect(n: usize, edge: &dyn Fn(usize, usize) -> bool, fixed: &[Option<usize>]) -> bool {
+        fn go(
+            free: &mut Vec<bool>,
+            edge: &dyn Fn(usize, usize) -> bool,
+            fixed: &[Option<usize>],
+        ) -> bool {
+            let Some(u) = free.iter().position(|&f| f) else {
+                return true;
+            };
+            free[u] = false;
+            for v in u + 1..free.len() {
+                let ok = match (fixed[u], fixed[v]) {
+                    (None, None) => edge(u, v),
+                    (a, b) => a == Some(v) && b == Some(u),
+                };
+                if free[v] && ok {
+                    free[v] = false;
+                    if go(free, edge, fixed) {
+                        return true;
+                    }
+                    free[v] = true;
+                }
+            }
+            free[u] = true;
+            false
+        }
+        go(&mut vec![true; n], edge, fixed)
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(400))]
+        /// After every fixed pair, the test answers as an exhaustive search does.
+        #[test]
+        fn completion_agrees_with_brute_force(
+            half in 1usize..6,
+            bits in proptest::collection::vec(any::<bool>(), 100),
+            fixes in proptest::collection::vec((0usize..12, 0usize..12), 0..4),
+        ) {
+            let n = 2 * half;
+            let edge = |u: usize, v: usize| u != v && bits[u.min(v) * 10 + u.max(v)];
+            let mut adj = vec![0u64; (n * n).div_ceil(64)];
+            for u in 0..n {
+                for v in 0..n {
+                    if edge(u, v) {
+                        let k = u * n + v;
+                        adj[k / 64] |= 1 << (k % 64);
+                    }
+                }
+            }
+            let mut c = Completion::with_adjacency(n, adj);
+            let mut fixed = vec![None; n];
+            prop_assert_eq!(c.complete(), perfect(n, &edge, &fixed));
+            for (u, v) in fixes {
+                let (u, v) = (u % n, v % n);
+                if u == v || fixed[u].is_some() || fixed[v].is_some() || !edge(u, v) {
+                    continue;
+                }
+                c.fix_pair(u, v);
+                fixed[u] = Some(v);
+                fixed[v] = Some(u);
+                prop_assert_eq!(c.complete(), perfect(n, &edge, &fixed));
+            }
         }
     }
 }
