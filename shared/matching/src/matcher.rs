@@ -131,8 +131,18 @@ fn collect_leaves(childs: &[Vec<u32>], n: usize, b: u32, out: &mut Vec<u32>) {
     if (b as usize) < n {
         out.push(b);
     } else {
-        for &c in &childs[b as usize] {
-            collect_leaves(childs, n, c, out);
+        collect_children(childs, n, b, out);
+    }
+}
+
+/// The leaves of non-trivial blossom `b`, vertex children pushed without a call of their own
+/// (nested blossoms are often chains that add two vertices a level).
+fn collect_children(childs: &[Vec<u32>], n: usize, b: u32, out: &mut Vec<u32>) {
+    for &c in &childs[b as usize] {
+        if (c as usize) < n {
+            out.push(c);
+        } else {
+            collect_children(childs, n, c, out);
         }
     }
 }
