@@ -1933,7 +1933,6 @@ impl<W: Weight> Matcher<W> {
         let mut leaves = std::mem::take(&mut self.buf);
         // Children become top-level and unlabeled first (their own duals are plain values, as
         // for any non-top-level blossom), then the path is labeled.
-        let c_d = add(self.key_offset, self.delta_sum);
         for &c in &ch {
             let ci = c as usize;
             self.parent[ci] = NONE;
@@ -1944,7 +1943,7 @@ impl<W: Weight> Matcher<W> {
                 self.top[xi] = c;
                 self.leaf_to(x, UNLABELED);
                 // A child left unlabeled may already be reached by a tight edge.
-                if self.sbest[xi] != NONE && add(self.sbest_key[xi], self.y[xi]) == c_d {
+                if self.tight_unlabeled_vertex(xi) {
                     self.zero_events.push(Reverse((2, x)));
                 }
             }
@@ -1990,29 +1989,16 @@ impl<W: Weight> Matcher<W> {
     fn zero_event(&mut self) -> Option<bool> {
         while let Some(Reverse((kind, x))) = self.zero_events.pop() {
             let xi = x as usize;
-            if kind == 4 {
-                if self.parent[xi] == NONE
-                    && self.label[xi] == T
-                    && !self.childs[xi].is_empty()
-                    && self.decode_z(self.z[xi], T).is_zero()
-                {
-                    self.expand_t(x);
-                    return Some(false);
+            let valid = match kind {
+                2 => self.tight_unlabeled_vertex(xi),
+                3 => {
+                    self.s_top_with_edge(xi)
+                        && self.best_inv[xi] == add(self.delta_sum, self.delta_sum)
                 }
-            } else if kind == 3 {
-                if self.parent[xi] == NONE
-                    && self.label[xi] == S
-                    && self.best[xi] != NO_EDGE
-                    && self.best_inv[xi] == add(self.delta_sum, self.delta_sum)
-                {
-                    let (a, c) = self.best[xi];
-                    return Some(self.tight_ss(a, c));
-                }
-            } else if self.vlabel[xi] == UNLABELED
-                && self.sbest[xi] != NONE
-                && add(self.sbest_key[xi], self.y[xi]) == add(self.key_offset, self.delta_sum)
-            {
-                return Some(self.tight_unlabeled(self.sbest[xi], x));
+                _ => self.t_top_blossom(xi) && self.decode_z(self.z[xi], T).is_zero(),
+            };
+            if valid {
+                return Some(self.take_event(kind, x));
             }
         }
         None
@@ -2043,7 +2029,7 @@ impl<W: Weight> Matcher<W> {
         let mut m3: Option<(W, u32)> = None;
         for &b in &self.s_blossoms {
             let bi = b as usize;
-            if self.parent[bi] == NONE && self.label[bi] == S && self.best[bi] != NO_EDGE {
+            if self.s_top_with_edge(bi) {
                 least(&mut m3, &mut ties3, self.best_inv[bi], b);
             }
         }
@@ -2058,7 +2044,7 @@ impl<W: Weight> Matcher<W> {
         let mut m4: Option<(W, u32)> = None;
         for &b in &self.t_blossoms {
             let bi = b as usize;
-            if self.parent[bi] == NONE && self.label[bi] == T && !self.childs[bi].is_empty() {
+            if self.t_top_blossom(bi) {
                 least(&mut m4, &mut ties4, self.decode_z(self.z[bi], T).half(), b);
             }
         }
@@ -2095,21 +2081,47 @@ impl<W: Weight> Matcher<W> {
         }
         self.ties = [ties2, ties3, ties4];
         self.delta_sum = add(dsum, d);
+        self.take_event(kind, arg)
+    }
+
+    /// Handles an event of kind 1-4 (the δ it comes from) on vertex or blossom `x`. Returns
+    /// true when the search is over.
+    fn take_event(&mut self, kind: u8, x: u32) -> bool {
         match kind {
             1 => {
-                self.augment_side(arg, NONE);
+                self.augment_side(x, NONE);
                 true
             }
-            2 => self.tight_unlabeled(self.sbest[arg as usize], arg),
+            2 => self.tight_unlabeled(self.sbest[x as usize], x),
             3 => {
-                let (a, c) = self.best[arg as usize];
+                let (a, c) = self.best[x as usize];
                 self.tight_ss(a, c)
             }
             _ => {
-                self.expand_t(arg);
+                self.expand_t(x);
                 false
             }
         }
+    }
+
+    /// Top-level S-blossom with a least-slack edge to another S-blossom (a δ3 candidate).
+    #[inline]
+    fn s_top_with_edge(&self, b: usize) -> bool {
+        self.parent[b] == NONE && self.label[b] == S && self.best[b] != NO_EDGE
+    }
+
+    /// Top-level non-trivial T-blossom (a δ4 candidate).
+    #[inline]
+    fn t_top_blossom(&self, b: usize) -> bool {
+        self.parent[b] == NONE && self.label[b] == T && !self.childs[b].is_empty()
+    }
+
+    /// Unlabeled vertex whose least-slack edge from an S-vertex is tight.
+    #[inline]
+    fn tight_unlabeled_vertex(&self, x: usize) -> bool {
+        self.vlabel[x] == UNLABELED
+            && self.sbest[x] != NONE
+            && add(self.sbest_key[x], self.y[x]) == add(self.key_offset, self.delta_sum)
     }
 
     // ----------------------------------------------------------------------------------------

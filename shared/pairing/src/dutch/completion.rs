@@ -17,11 +17,16 @@ fn row_word(adj: &[u64], n: usize, u: usize, w: usize) -> u64 {
     if sh != 0 && i + 1 < adj.len() {
         bits |= adj[i + 1] << (64 - sh);
     }
+    bits & columns_in_word(n, w)
+}
+
+/// The bits of word `w` of an `n`-bit row that are columns (all but the last word's tail).
+fn columns_in_word(n: usize, w: usize) -> u64 {
     let left = n - 64 * w;
     if left < 64 {
-        bits & ((1u64 << left) - 1)
+        (1u64 << left) - 1
     } else {
-        bits
+        u64::MAX
     }
 }
 
@@ -90,16 +95,7 @@ impl Completion {
             adj,
             mate: vec![None; n],
             fixed: vec![None; n],
-            unfixed: (0..n.div_ceil(64))
-                .map(|w| {
-                    let left = n - 64 * w;
-                    if left >= 64 {
-                        u64::MAX
-                    } else {
-                        (1u64 << left) - 1
-                    }
-                })
-                .collect(),
+            unfixed: (0..n.div_ceil(64)).map(|w| columns_in_word(n, w)).collect(),
             scratch: Scratch::default(),
         };
         // Greedy start, then augment.
