@@ -410,6 +410,8 @@ pub struct Matcher<W: Weight> {
     // Incremental bookkeeping.
     changed: Vec<(u32, u32)>,
     rebuild: bool,
+    /// No weight changed and no vertex dropped since the last solve.
+    solved: bool,
     /// Most trees grown at once.
     pub(crate) max_roots: usize,
     stats: SolveStats,
@@ -496,6 +498,7 @@ impl<W: Weight> Matcher<W> {
             suspects: Vec::new(),
             changed: Vec::new(),
             rebuild: false,
+            solved: false,
             stats: SolveStats::default(),
             max_roots: MAX_ROOTS,
             #[cfg(test)]
@@ -552,6 +555,7 @@ impl<W: Weight> Matcher<W> {
         self.pal.release(old);
         self.w[u * n + v] = new;
         self.w[v * n + u] = new;
+        self.solved = false;
         if !self.rebuild {
             // Past this many changes a rebuild is cheaper than classifying them.
             if self.changed.len() >= (n * n / 8).max(64) {
@@ -596,6 +600,57 @@ impl<W: Weight> Matcher<W> {
     /// The mates of all vertices, indexed by vertex.
     pub fn mates(&self) -> Vec<Option<usize>> {
         (0..self.n).map(|v| self.mate(v)).collect()
+    }
+
+    /// Twice the slack of edge `{u, v}` under the duals of the last [`solve`](Self::solve):
+    /// `2y_u + 2y_v + Σ 2z_B - 2w(u, v)`, the sum over the blossoms holding both. `None` when
+    /// there is no edge, or when the weight changed since the solve made the edge infeasible.
+    ///
+    /// For a matching `M` of the weights of that solve, every edge of `M` has slack at most
+    /// the optimum's weight minus `w(M)`: a caller can prove that no nearly optimal matching
+    /// uses an edge without solving again.
+    ///
+    /// # Panics
+    /// If a vertex is out of range.
+    pub fn slack(&self, u: usize, v: usize) -> Option<W> {
+        assert!(u < self.n && v < self.n, "vertex out of range");
+        let wt = self.wt(u, v);
+        if wt.is_zero() || u == v {
+            return None;
+        }
+        // The innermost blossom holding both: walk the deeper chain up to the other's depth,
+        // then both together.
+        let depth = |mut b: u32| {
+            let mut d = 0usize;
+            while self.parent[b as usize] != NONE {
+                b = self.parent[b as usize];
+                d += 1;
+            }
+            d
+        };
+        let (mut a, mut b) = (u as u32, v as u32);
+        let (mut da, mut db) = (depth(a), depth(b));
+        while da > db {
+            a = self.parent[a as usize];
+            da -= 1;
+        }
+        while db > da {
+            b = self.parent[b as usize];
+            db -= 1;
+        }
+        while a != b {
+            a = self.parent[a as usize];
+            b = self.parent[b as usize];
+            if a == NONE {
+                break;
+            }
+        }
+        let mut lhs = add(self.y[u], self.y[v]);
+        while a != NONE {
+            lhs = add(lhs, self.z[a as usize]);
+            a = self.parent[a as usize];
+        }
+        lhs.checked_sub(add(wt, wt))
     }
 
     /// Work done by the last [`solve`](Self::solve).
@@ -682,6 +737,14 @@ impl<W: Weight> Matcher<W> {
             self.cand_bits = Vec::new();
         }
         self.expand_zero_blossoms();
+        self.solved = true;
+    }
+
+    /// Whether the matching is optimal for the current weights: no weight changed and no vertex
+    /// was dropped since the last [`solve`](Self::solve), so its duals certify it (see
+    /// [`slack`](Self::slack)).
+    pub fn is_solved(&self) -> bool {
+        self.solved
     }
 
     /// Searches from free vertices with positive duals until there is none.
@@ -1114,6 +1177,7 @@ impl<W: Weight> Matcher<W> {
     pub fn retain(&mut self, keep: &[bool]) -> Vec<usize> {
         let n = self.n;
         assert_eq!(keep.len(), n, "one flag per vertex");
+        self.solved = false;
         for (v, _) in keep.iter().enumerate().filter(|(_, k)| !**k) {
             self.dissolve_chain(v as u32);
         }

@@ -79,6 +79,48 @@ proptest! {
         prop_assert_eq!(m.total_weight(), expect);
     }
 
+    /// The bound callers rest on: after a solve, every edge's doubled slack is at most twice
+    /// the optimum minus the best weight of a matching that uses the edge (zero for matched
+    /// edges), and `is_solved` holds until a weight changes.
+    #[test]
+    fn slack_bounds_the_loss_of_every_matching_through_an_edge(
+        (n, ws) in graph_strategy(9, 12),
+        sparse in any::<bool>(),
+    ) {
+        let mut m = build(n, &ws);
+        prop_assert!(!m.is_solved());
+        crate::with_sparse_from(if sparse { 0 } else { usize::MAX }, || m.solve());
+        prop_assert!(m.is_solved());
+        let opt = m.total_weight();
+        for u in 0..n {
+            for v in u + 1..n {
+                let w = *m.weight(u, v);
+                let Some(slack) = m.slack(u, v) else {
+                    prop_assert_eq!(w, 0, "edge ({}, {}) has no slack", u, v);
+                    continue;
+                };
+                // The best matching through (u, v): the edge and the best of the rest.
+                let rest = brute_force(n, &|i, j| {
+                    if [i, j].iter().any(|x| *x == u || *x == v) { 0 } else { *m.weight(i, j) }
+                });
+                let through = w + rest;
+                prop_assert!(slack <= 2 * (opt - through), "({}, {}): slack {} > 2·({} - {})", u, v, slack, opt, through);
+                if m.mate(u) == Some(v) {
+                    prop_assert_eq!(slack, 0);
+                }
+            }
+        }
+        if n >= 2 {
+            let w = *m.weight(0, 1);
+            m.set_weight(0, 1, w + 1);
+            prop_assert!(!m.is_solved());
+            m.solve();
+            prop_assert!(m.is_solved());
+            m.retain(&vec![true; n]);
+            prop_assert!(!m.is_solved());
+        }
+    }
+
     #[test]
     fn sparse_small_graphs_match_brute_force((n, ws) in graph_strategy(10, 12)) {
         let m = crate::with_sparse_from(0, || {

@@ -98,7 +98,7 @@ impl<'a> Bracket<'a> {
         if played >= 2 {
             b += 2 * pcb + 2 * sd;
         }
-        b + 3 * pcb + 1 + self.tie_bits()
+        b + super::phases::phases_width(pcb) + self.tie_bits()
     }
 
     /// The criteria weight of pairing the players at positions `hp < lp`; zero when they
@@ -200,13 +200,13 @@ impl<'a> Bracket<'a> {
             }
         }
         // Room for the generation-order phases.
-        w.field(PHASES, 3 * pcb + 1);
+        w.field(PHASES, super::phases::phases_width(pcb));
         // Below every rule: among equally good matchings prefer the one whose residents
         // paired "upwards" are the highest-ranked, which is the shape the generation order
         // (B.6) ends with. It never decides a pairing, it only spares re-solving.
         w.field(TIE, self.tie_bits());
         if hp >= self.mdps && l_cur {
-            w.add_u64((self.cur_end - hp) as u64);
+            w.add_u64(super::phases::tie_term(hp, self.cur_end));
         }
         true
     }

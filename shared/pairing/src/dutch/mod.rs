@@ -23,6 +23,14 @@ pub(crate) trait MatchGraph<const N: usize> {
     fn set(&mut self, u: usize, v: usize, w: Acc<N>);
     fn solve(&mut self);
     fn mate(&self, v: usize) -> Option<usize>;
+    /// The weight of edge `{u, v}`.
+    fn weight(&self, u: usize, v: usize) -> arbiter_matching::Wide<N>;
+    /// Whether no weight changed since the last solve (see
+    /// [`arbiter_matching::Matcher::is_solved`]).
+    fn is_solved(&self) -> bool;
+    /// Twice the slack of edge `{u, v}` under the last solve's duals (see
+    /// [`arbiter_matching::Matcher::slack`]).
+    fn slack(&self, u: usize, v: usize) -> Option<arbiter_matching::Wide<N>>;
     /// Drops the vertices not kept, renumbering the rest in order, keeping the solution as a
     /// warm start.
     fn retain(&mut self, keep: &[bool]);
@@ -50,6 +58,15 @@ where
     }
     fn mate(&self, v: usize) -> Option<usize> {
         self.0.mate(v)
+    }
+    fn weight(&self, u: usize, v: usize) -> arbiter_matching::Wide<N> {
+        *self.0.weight(u, v)
+    }
+    fn is_solved(&self) -> bool {
+        self.0.is_solved()
+    }
+    fn slack(&self, u: usize, v: usize) -> Option<arbiter_matching::Wide<N>> {
+        self.0.slack(u, v)
     }
     fn retain(&mut self, keep: &[bool]) {
         self.0.retain(keep);

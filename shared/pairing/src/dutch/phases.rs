@@ -14,7 +14,7 @@
 
 use super::weight::Acc;
 use super::{BracketSolver, MatchGraph};
-use arbiter_matching::BuildLimbHasher;
+use arbiter_matching::{BuildLimbHasher, Wide};
 use std::collections::HashMap;
 
 /// Index of the edge (o, p), o > p, in a lower-triangular array.
@@ -58,6 +58,229 @@ impl<const N: usize> BaseWeights<N> {
             }
             i
         };
+    }
+}
+
+/// Width of the field the phases' bonuses use, just above the tie-break term: the addends of
+/// phase C need `2·field_bits + 2` bits, the others fewer.
+pub(crate) fn phases_width(field_bits: u32) -> u32 {
+    3 * field_bits + 1
+}
+
+/// The tie-break term of an edge between two residents, the higher-ranked at position `p`:
+/// among equally good matchings it prefers the one whose residents paired "upwards" are the
+/// highest-ranked, the split into S1 and S2 the generation order (B.6) ends with. Below every
+/// rule, so it never decides a pairing; it spares re-solves. Its sum over a matching stays
+/// below `cur_end²`, which the tie-break field (`2·bits(cur_end)` bits or more) holds.
+pub(crate) fn tie_term(p: usize, cur_end: usize) -> u64 {
+    (cur_end - p) as u64
+}
+
+/// `E`: the sum, over the current matching's edges that every matching considered has (pairs
+/// fixed with weight `maxw`, or `fixed` true for their vertices) left out, of their low
+/// `low_bits` bits: the phases' field and the tie-break term. The criteria weight of a
+/// matching is the rest, so a matching with the most criteria weight and those pairs weighs
+/// at least the optimum minus `E`. `None` unless `E` is below `2^low_bits`: then the current
+/// matching has the most criteria weight.
+fn spare_weight<const N: usize, G: MatchGraph<N>>(
+    g: &G,
+    low_bits: u32,
+    maxw: &Acc<N>,
+    fixed: impl Fn(usize) -> bool,
+) -> Option<Wide<N>> {
+    let maxw = Wide(maxw.0);
+    let one = Wide::<N>::from_u64(1);
+    let mask = if low_bits < Wide::<N>::BITS {
+        (one << low_bits).wrapping_sub(one)
+    } else {
+        Wide::<N>::MAX
+    };
+    let mut e = Wide::<N>::ZERO;
+    for u in 0..g.len() {
+        let Some(m) = g.mate(u) else { continue };
+        if m < u {
+            continue;
+        }
+        let w = g.weight(u, m);
+        if w != maxw && !fixed(u) {
+            e = e.checked_add(w & mask)?;
+        }
+    }
+    (low_bits >= Wide::<N>::BITS || e < one << low_bits).then_some(e)
+}
+
+/// Whether no matching of the most criteria weight (with the fixed pairs) pairs `x` with any
+/// of `above`, proved by the duals of the last solve, which must be optimal for the current
+/// weights: such a matching `M` weighs at least the optimum `D` minus `spare` (see
+/// [`spare_weight`]), and `D - w(M)` is at least the slack of each edge of `M` (the dual
+/// objective minus a matching's weight sums the slacks of its edges and other non-negative
+/// terms), so an edge whose doubled slack exceeds `2·spare` is in none. If `x` has an
+/// opponent in such a matching below all of `above`, that opponent is then the highest-ranked
+/// possible: what a re-solve with the phase's bonuses would give.
+fn proved_best<const N: usize, G: MatchGraph<N>>(
+    g: &G,
+    x: usize,
+    mut above: impl Iterator<Item = usize>,
+    spare: Wide<N>,
+) -> bool {
+    let twice = spare << 1;
+    above.all(|o| g.slack(x, o).is_some_and(|s| s > twice))
+}
+
+/// A phase that gives each of a list of players, in order, the highest-ranked opponent still
+/// possible (phase G): the answer for each is fixed by the criteria and the ranks alone.
+///
+/// A re-solve with graded bonuses for every player is the costly way. Instead an assignment of
+/// the open players to opponents is kept with the matching's criteria weight: the matching's
+/// own, improved by swapping the opponents of two players where that keeps the criteria
+/// weight, which brings it close to the order the phase ends with. Each player's assigned
+/// opponent is proved to be the answer from the last solve's duals where it can be
+/// ([`proved_best`]); only the others are re-solved with the phase's bonuses.
+///
+/// Pairs fixed here keep their weights while the matching has them: fixing a pair changes its
+/// players' rows, and every such change costs the next solve a repair. Before a re-solve the
+/// fixed pairs the matching lacks are made binding; a re-solve that breaks one of the others
+/// makes them all binding and solves again (while it keeps them, it is optimal among the
+/// matchings that keep them). All are made binding at the end.
+struct InOrder<'a, const N: usize> {
+    v: &'a [usize],
+    pos_of: &'a [usize],
+    /// The possible opponents, highest-ranked first.
+    pool: &'a [usize],
+    /// Bits below the criteria: the phases' field and the tie-break term.
+    low_bits: u32,
+    maxw: Acc<N>,
+}
+
+impl<const N: usize> InOrder<'_, N> {
+    /// `candidate(x, o, matched)`: `o` may be the opponent of `x`; `weight(o, x)`: the base
+    /// weight of that edge; `bonus(g, x, matched)`: sets the phase's bonuses on the edges of
+    /// `x` (a solve follows); `done(x, q)`: told of each pair made.
+    #[allow(clippy::too_many_arguments)]
+    fn settle<G: MatchGraph<N>>(
+        &self,
+        g: &mut G,
+        players: &[usize],
+        matched: &mut [bool],
+        candidate: impl Fn(usize, usize, &[bool]) -> bool,
+        weight: impl Fn(usize, usize) -> Wide<N>,
+        mut bonus: impl FnMut(&mut G, usize, &[bool]),
+        finalize: &impl Fn(&mut G, usize, usize),
+        mut done: impl FnMut(usize, usize),
+    ) {
+        let (v, pos_of, pool, low_bits) = (self.v, self.pos_of, self.pool, self.low_bits);
+        let crit = |o: usize, x: usize| weight(o, x) >> low_bits;
+        let mate =
+            |g: &G, x: usize| pos_of[g.mate(v[x]).expect("a player of the phase has an opponent")];
+        let len = pos_of.len().max(matched.len());
+        let mut settled = vec![false; len];
+        let mut assign = vec![usize::MAX; len];
+        let mut holder = vec![usize::MAX; len];
+        // The open players' opponents in the matching, then in rank order each takes the
+        // highest-ranked opponent a later open player holds where the swap keeps the criteria
+        // weight (both new edges possible).
+        let reassign = |g: &G,
+                        assign: &mut [usize],
+                        holder: &mut [usize],
+                        settled: &[bool],
+                        matched: &[bool]| {
+            holder.fill(usize::MAX);
+            let open: Vec<usize> = players.iter().copied().filter(|&x| !settled[x]).collect();
+            let mut rank = vec![usize::MAX; len];
+            for (i, &x) in open.iter().enumerate() {
+                let o = mate(g, x);
+                assign[x] = o;
+                holder[o] = x;
+                rank[x] = i;
+            }
+            for &x in &open {
+                let ax = assign[x];
+                for &o in pool {
+                    if o == ax {
+                        break;
+                    }
+                    let k = holder[o];
+                    if k == usize::MAX || rank[k] <= rank[x] {
+                        continue;
+                    }
+                    if !candidate(x, o, matched) || !candidate(k, ax, matched) {
+                        continue;
+                    }
+                    if crit(ax, x).wrapping_add(crit(o, k)) == crit(o, x).wrapping_add(crit(ax, k))
+                    {
+                        assign[x] = o;
+                        assign[k] = ax;
+                        holder[o] = x;
+                        holder[ax] = k;
+                        break;
+                    }
+                }
+            }
+        };
+        reassign(g, &mut assign, &mut holder, &settled, matched);
+        let mut pending: Vec<(usize, usize)> = Vec::new();
+        // Computed when first needed after each solve.
+        let mut spare: Option<Option<Wide<N>>> = None;
+        for &x in players {
+            let now = assign[x];
+            let e = *spare.get_or_insert_with(|| {
+                // Pending pairs the matching has: in every matching considered, so not spare.
+                let mut partner = vec![usize::MAX; g.len()];
+                for &(a, b) in &pending {
+                    partner[v[a]] = v[b];
+                    partner[v[b]] = v[a];
+                }
+                let kept = |u: usize| partner[u] != usize::MAX && g.mate(u) == Some(partner[u]);
+                spare_weight(g, low_bits, &self.maxw, kept)
+            });
+            let mut above = pool
+                .iter()
+                .copied()
+                .take_while(|&o| o != now)
+                .filter(|&o| candidate(x, o, matched))
+                .peekable();
+            // Already with the highest-ranked candidate in the matching itself: the bonuses
+            // would raise it at least as much as any other, so it stays optimal. Otherwise the
+            // duals must certify the matching, which needs the weights of the last solve (the
+            // phases before may have changed some; fixing a pair here changes none).
+            let proved = (above.peek().is_none() && now == mate(g, x))
+                || (g.is_solved()
+                    && e.is_some_and(|e| proved_best(g, v[x], above.map(|o| v[o]), e)));
+            let q = if proved {
+                now
+            } else {
+                let (bind, keep): (Vec<_>, Vec<_>) = pending
+                    .drain(..)
+                    .partition(|&(a, b)| g.mate(v[a]) != Some(v[b]));
+                pending = keep;
+                for (a, b) in bind {
+                    finalize(g, a, b);
+                }
+                bonus(g, x, matched);
+                g.solve();
+                spare = None;
+                if pending.iter().any(|&(a, b)| g.mate(v[a]) != Some(v[b])) {
+                    for (a, b) in pending.drain(..) {
+                        finalize(g, a, b);
+                    }
+                    g.solve();
+                }
+                let q = mate(g, x);
+                matched[x] = true;
+                matched[q] = true;
+                settled[x] = true;
+                reassign(g, &mut assign, &mut holder, &settled, matched);
+                q
+            };
+            matched[x] = true;
+            matched[q] = true;
+            settled[x] = true;
+            pending.push((x, q));
+            done(x, q);
+        }
+        for (a, b) in pending {
+            finalize(g, a, b);
+        }
     }
 }
 
@@ -178,7 +401,8 @@ impl<const N: usize> Phases<'_, N> {
         }
 
         // B. The opponent of each paired moved-down player: the highest-ranked resident
-        // still possible.
+        // still possible. (Proving these from the duals, as G does, rarely succeeds: the
+        // bonuses phase A left on the moved-down players' edges make the spare weight large.)
         for p in 0..mdps {
             if !matched[p] {
                 continue;
@@ -329,35 +553,40 @@ impl<const N: usize> Phases<'_, N> {
         }
 
         // G. Each S1 player in turn gets the highest-ranked S2 opponent possible (D.1).
-        for &x in &remainder {
-            if !upper(g, x) {
-                continue;
-            }
-            let mut addend = 0u64;
-            let mut best = None;
-            for &o in remainder.iter().rev() {
-                if o <= x || matched[o] {
-                    continue;
+        let s1: Vec<usize> = remainder.iter().copied().filter(|&x| upper(g, x)).collect();
+        let order = InOrder {
+            v,
+            pos_of: &pos_of,
+            pool: &remainder,
+            low_bits: tie + phases_width(self.field_bits),
+            maxw,
+        };
+        order.settle(
+            g,
+            &s1,
+            &mut matched,
+            |x, o, matched| o > x && !matched[o] && !base.get(tri(o, x)).is_zero(),
+            |o, x| Wide(base.get(tri(o, x)).0),
+            |g, x, matched| {
+                let mut addend = 0u64;
+                for &o in remainder.iter().rev() {
+                    if o <= x || matched[o] {
+                        continue;
+                    }
+                    let w = base.get(tri(o, x));
+                    if !w.is_zero() {
+                        set(g, x, o, with(&w, addend));
+                    }
+                    addend += 1;
                 }
-                let w = base.get(tri(o, x));
-                if !w.is_zero() {
-                    set(g, x, o, with(&w, addend));
-                    best = Some(v[o]);
-                }
-                addend += 1;
-            }
-            // As in B: the highest-ranked candidate already paired needs no re-solve.
-            if mate(g, x) != best {
                 crate::profile::step("G: each S1 player's opponent");
-                g.solve();
-            }
-            let q = pos_of[mate(g, x).expect("an S1 player has an opponent")];
-            matched[x] = true;
-            matched[q] = true;
-            finalize(g, x, q);
-            fixed(x, q);
-            pairs.push((x, q));
-        }
+            },
+            &finalize,
+            |x, q| {
+                fixed(x, q);
+                pairs.push((x, q));
+            },
+        );
 
         BracketSolver { pairs, matched }
     }

@@ -76,7 +76,7 @@ impl Layout {
         if self.played >= 2 {
             w += 2 * b + 2 * s;
         }
-        w + 3 * b + 1 + self.tie
+        w + super::phases::phases_width(b) + self.tie
     }
 
     fn at(&self, score: i32) -> u32 {
@@ -193,7 +193,7 @@ impl Layout {
                 }
             }
         }
-        w.field(super::bracket2017::PHASES, 3 * b + 1);
+        w.field(super::bracket2017::PHASES, super::phases::phases_width(b));
         w.field(super::bracket2017::TIE, self.tie);
         w.add_u64(tie);
         true
@@ -312,7 +312,7 @@ pub(crate) fn pair_round<const N: usize, G: MatchGraph<N>>(
         for o in mdps.max(1)..m {
             for p in 0..o {
                 let tie = if p >= mdps && o < cur_end {
-                    (cur_end - p) as u64
+                    super::phases::tie_term(p, cur_end)
                 } else {
                     0
                 };
