@@ -153,15 +153,18 @@ struct InOrder<'a, const N: usize> {
 }
 
 impl<const N: usize> InOrder<'_, N> {
-    /// `candidate(x, o, matched)`: `o` may be the opponent of `x`; `weight(o, x)`: the base
-    /// weight of that edge; `bonus(g, x, matched)`: sets the phase's bonuses on the edges of
-    /// `x` (a solve follows); `done(x, q)`: told of each pair made.
+    /// `takes_part(g, x)`: whether `x` is still to be paired when its turn comes (asked of the
+    /// matching then, as the phase always did); `candidate(x, o, matched)`: `o` may be the
+    /// opponent of `x`; `weight(o, x)`: the base weight of that edge; `bonus(g, x, matched)`:
+    /// sets the phase's bonuses on the edges of `x` (a solve follows); `done(x, q)`: told of
+    /// each pair made.
     #[allow(clippy::too_many_arguments)]
     fn settle<G: MatchGraph<N>>(
         &self,
         g: &mut G,
         players: &[usize],
         matched: &mut [bool],
+        takes_part: impl Fn(&G, usize) -> bool,
         candidate: impl Fn(usize, usize, &[bool]) -> bool,
         weight: impl Fn(usize, usize) -> Wide<N>,
         mut bonus: impl FnMut(&mut G, usize, &[bool]),
@@ -222,6 +225,9 @@ impl<const N: usize> InOrder<'_, N> {
         // Computed when first needed after each solve.
         let mut spare: Option<Option<Wide<N>>> = None;
         for &x in players {
+            if !takes_part(g, x) {
+                continue;
+            }
             let now = assign[x];
             let e = *spare.get_or_insert_with(|| {
                 // Pending pairs the matching has: in every matching considered, so not spare.
@@ -565,6 +571,7 @@ impl<const N: usize> Phases<'_, N> {
             g,
             &s1,
             &mut matched,
+            upper,
             |x, o, matched| o > x && !matched[o] && !base.get(tri(o, x)).is_zero(),
             |o, x| Wide(base.get(tri(o, x)).0),
             |g, x, matched| {
