@@ -271,16 +271,15 @@ impl<const N: usize> InOrder<'_, N> {
                     }
                     g.solve();
                 }
-                let q = mate(g, x);
-                matched[x] = true;
-                matched[q] = true;
-                settled[x] = true;
-                reassign(g, &mut assign, &mut holder, &settled, matched);
-                q
+                mate(g, x)
             };
             matched[x] = true;
             matched[q] = true;
             settled[x] = true;
+            if !proved {
+                // The open players' assignment restarts from the new matching.
+                reassign(g, &mut assign, &mut holder, &settled, matched);
+            }
             pending.push((x, q));
             done(x, q);
         }
