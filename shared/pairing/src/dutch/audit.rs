@@ -12,7 +12,7 @@
 //! of them, the generation order (B/D) decided.
 
 use super::MatchGraph;
-use super::weight::{Acc, Breakdown, Sink};
+use super::weight::{Breakdown, Packer, Sink};
 use std::collections::BTreeSet;
 
 /// What the audit found in the first bracket where the other pairing differs.
@@ -136,8 +136,9 @@ fn settle<const N: usize, G: MatchGraph<N>>(
             if in_cur.contains(&a) && in_cur.contains(&b) {
                 continue;
             }
-            let mut w = Acc::<N>::ZERO;
-            weigh(a, b, &mut w);
+            let mut p = Packer::<N>::new();
+            weigh(a, b, &mut p);
+            let w = p.finish();
             if !w.is_zero() {
                 g.set(i, j, w);
             }

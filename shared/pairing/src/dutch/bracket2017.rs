@@ -13,7 +13,7 @@
 
 use super::completion::Completion;
 use super::phases::{BaseWeights, Phases, tri};
-use super::weight::{Acc, ScoreDiffFields, Sink, bits};
+use super::weight::{Acc, Packer, ScoreDiffFields, Sink, bits};
 use super::{BracketSolver, MatchGraph};
 use crate::state::{Float, Player, RoundState};
 
@@ -104,9 +104,9 @@ impl<'a> Bracket<'a> {
     /// The criteria weight of pairing the players at positions `hp < lp`; zero when they
     /// may not meet.
     pub fn edge<const N: usize>(&self, hp: usize, lp: usize) -> Acc<N> {
-        let mut w = Acc::<N>::ZERO;
+        let mut w = Packer::<N>::new();
         self.edge_into(hp, lp, &mut w);
-        w
+        w.finish()
     }
 
     /// Writes the criteria fields of the pair at positions `hp < lp` into `w`; false (and

@@ -16,7 +16,7 @@
 
 use super::MatchGraph;
 use super::phases::{BaseWeights, Phases, tri};
-use super::weight::{Acc, Sink, bits};
+use super::weight::{Acc, Packer, Sink, bits};
 use crate::state::{Float, Player, RoundState};
 use std::collections::BTreeMap;
 
@@ -98,9 +98,9 @@ impl Layout {
         ranks: &BTreeMap<u32, u64>,
         tie: u64,
     ) -> Acc<N> {
-        let mut w = Acc::<N>::ZERO;
+        let mut w = Packer::<N>::new();
         self.edge_into(st, hi, li, l_cur, l_next, view, ranks, tie, &mut w);
-        w
+        w.finish()
     }
 
     /// Writes the fields of [`Layout::edge`] into `w`; false (nothing written) when the two

@@ -69,15 +69,6 @@ impl<const N: usize> Acc<N> {
         }
     }
 
-    fn pow2(bit: u32) -> [u64; N] {
-        let mut v = [0u64; N];
-        let idx = (bit / 64) as usize;
-        if idx < N {
-            v[idx] = 1u64 << (bit % 64);
-        }
-        v
-    }
-
     pub fn add_u64(&mut self, x: u64) {
         let mut v = [0u64; N];
         v[0] = x;
@@ -90,18 +81,58 @@ impl<const N: usize> Acc<N> {
         self.sub_limbs(&v);
     }
 
-    /// Adds 2^bit.
-    pub fn add_bit(&mut self, bit: u32) {
-        self.add_limbs(&Self::pow2(bit));
-    }
-
-    /// Subtracts 2^bit.
-    pub fn sub_bit(&mut self, bit: u32) {
-        self.sub_limbs(&Self::pow2(bit));
-    }
-
     pub fn add(&mut self, o: &Self) {
         self.add_limbs(&o.0);
+    }
+
+    /// Adds (or subtracts) `x · 2^at`, modulo `2^(64·N)`: touches only the limbs from the
+    /// term's up to where the carry stops.
+    pub fn add_shifted(&mut self, x: u64, at: u32, subtract: bool) {
+        let mut i = (at / 64) as usize;
+        if i >= N {
+            return;
+        }
+        let rem = at % 64;
+        let lo = x << rem;
+        let hi = if rem == 0 { 0 } else { x >> (64 - rem) };
+        let mut carry;
+        if subtract {
+            let (d, b) = self.0[i].overflowing_sub(lo);
+            self.0[i] = d;
+            carry = b as u64;
+            i += 1;
+            if i < N {
+                let (d1, b1) = self.0[i].overflowing_sub(hi);
+                let (d2, b2) = d1.overflowing_sub(carry);
+                self.0[i] = d2;
+                carry = (b1 | b2) as u64;
+                i += 1;
+            }
+            while carry != 0 && i < N {
+                let (d, b) = self.0[i].overflowing_sub(1);
+                self.0[i] = d;
+                carry = b as u64;
+                i += 1;
+            }
+        } else {
+            let (s, c) = self.0[i].overflowing_add(lo);
+            self.0[i] = s;
+            carry = c as u64;
+            i += 1;
+            if i < N {
+                let (s1, c1) = self.0[i].overflowing_add(hi);
+                let (s2, c2) = s1.overflowing_add(carry);
+                self.0[i] = s2;
+                carry = (c1 | c2) as u64;
+                i += 1;
+            }
+            while carry != 0 && i < N {
+                let (s, c) = self.0[i].overflowing_add(1);
+                self.0[i] = s;
+                carry = c as u64;
+                i += 1;
+            }
+        }
     }
 
     pub fn sub(&mut self, o: &Self) {
@@ -121,21 +152,74 @@ pub(crate) trait Sink {
     fn sub_bit(&mut self, bit: u32);
 }
 
-impl<const N: usize> Sink for Acc<N> {
+/// Most terms one edge weight writes; the weights of both rule sets write about 30.
+const MAX_TERMS: usize = 64;
+
+/// Packs an edge weight into one [`Acc`] without shifting it at every field: a weight is
+/// built for every edge of every bracket, on hundreds of bits, and most of its fields are
+/// zero. The terms are kept with their distance from the top; [`Packer::finish`], once the
+/// total width is known, adds each at its place. The result is the same integer as shifting
+/// by each field's width and adding, modulo `2^(64·N)`.
+pub(crate) struct Packer<const N: usize> {
+    /// Bits from the top of the weight to the bottom of the current field.
+    depth: u32,
+    /// `(value, depth of its field, bit within the field, subtract)`.
+    terms: [(u64, u32, u32, bool); MAX_TERMS],
+    len: usize,
+}
+
+impl<const N: usize> Packer<N> {
+    pub fn new() -> Self {
+        Packer {
+            depth: 0,
+            terms: [(0, 0, 0, false); MAX_TERMS],
+            len: 0,
+        }
+    }
+
+    #[inline]
+    fn push(&mut self, x: u64, bit: u32, subtract: bool) {
+        if x == 0 {
+            return;
+        }
+        assert!(
+            self.len < MAX_TERMS,
+            "an edge weight writes at most {MAX_TERMS} terms"
+        );
+        self.terms[self.len] = (x, self.depth, bit, subtract);
+        self.len += 1;
+    }
+
+    /// The packed weight.
+    pub fn finish(&self) -> Acc<N> {
+        let mut acc = Acc::<N>::ZERO;
+        for &(x, depth, bit, subtract) in &self.terms[..self.len] {
+            acc.add_shifted(x, self.depth - depth + bit, subtract);
+        }
+        acc
+    }
+}
+
+impl<const N: usize> Sink for Packer<N> {
+    #[inline]
     fn field(&mut self, _rule: &'static str, width: u32) {
-        self.shl(width);
+        self.depth += width;
     }
+    #[inline]
     fn add_u64(&mut self, x: u64) {
-        Acc::add_u64(self, x);
+        self.push(x, 0, false);
     }
+    #[inline]
     fn sub_u64(&mut self, x: u64) {
-        Acc::sub_u64(self, x);
+        self.push(x, 0, true);
     }
+    #[inline]
     fn add_bit(&mut self, bit: u32) {
-        Acc::add_bit(self, bit);
+        self.push(1, bit, false);
     }
+    #[inline]
     fn sub_bit(&mut self, bit: u32) {
-        Acc::sub_bit(self, bit);
+        self.push(1, bit, true);
     }
 }
 
@@ -293,6 +377,7 @@ impl ScoreDiffFields {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
 
     #[test]
     fn shifts_and_borrows_across_limbs() {
@@ -302,10 +387,76 @@ mod tests {
         assert_eq!(a.0, [0, 1 << 6]);
         a.sub_u64(1);
         assert_eq!(a.0, [u64::MAX, (1 << 6) - 1]);
-        a.add_bit(0);
+        a.add_shifted(1, 0, false);
         assert_eq!(a.0, [0, 1 << 6]);
-        a.sub_bit(70);
+        a.add_shifted(1, 70, true);
         assert!(a.is_zero());
+        // A term across the limb boundary, and one shifted out of the top.
+        a.add_shifted(0b11, 63, false);
+        assert_eq!(a.0, [1 << 63, 1]);
+        a.add_shifted(1, 128, false);
+        assert_eq!(a.0, [1 << 63, 1]);
+    }
+
+    /// One write of an edge weight: a field of some width, or a term in the current field.
+    #[derive(Clone, Debug)]
+    enum Write {
+        Field(u32),
+        AddU64(u64),
+        SubU64(u64),
+        AddBit(u32),
+        SubBit(u32),
+    }
+
+    fn write() -> impl Strategy<Value = Write> {
+        prop_oneof![
+            (0u32..80).prop_map(Write::Field),
+            any::<u64>().prop_map(Write::AddU64),
+            (0u64..1000).prop_map(Write::SubU64),
+            (0u32..90).prop_map(Write::AddBit),
+            (0u32..90).prop_map(Write::SubBit),
+        ]
+    }
+
+    proptest! {
+        /// The packer gives the integer the field-by-field definition gives: shift by each
+        /// field's width, then add or subtract its terms, modulo `2^(64·N)`.
+        #[test]
+        fn packer_equals_shifting_at_every_field(writes in prop::collection::vec(write(), 0..40)) {
+            let mut model = Acc::<3>::ZERO;
+            let mut packer = Packer::<3>::new();
+            for w in &writes {
+                match *w {
+                    Write::Field(b) => {
+                        model.shl(b);
+                        packer.field("f", b);
+                    }
+                    Write::AddU64(x) => {
+                        model.add_u64(x);
+                        Sink::add_u64(&mut packer, x);
+                    }
+                    Write::SubU64(x) => {
+                        model.sub_u64(x);
+                        Sink::sub_u64(&mut packer, x);
+                    }
+                    Write::AddBit(b) => {
+                        let mut one = Acc::<3>::ZERO;
+                        one.add_u64(1);
+                        one.shl(b);
+                        model.add(&one);
+                        packer.add_bit(b);
+                    }
+                    Write::SubBit(b) => {
+                        let mut one = Acc::<3>::ZERO;
+                        one.add_u64(1);
+                        one.shl(b);
+                        model.sub(&one);
+                        packer.sub_bit(b);
+                    }
+                }
+            }
+            prop_assert_eq!(packer.finish(), model);
+        }
     }
 
     #[test]
