@@ -128,12 +128,13 @@ fn proved_best<const N: usize, G: MatchGraph<N>>(
 }
 
 /// A phase that gives each of a list of players, in order, the highest-ranked opponent still
-/// possible (phase G): the answer for each is fixed by the criteria and the ranks alone.
+/// possible (phases B and G): the answer for each is fixed by the criteria and the ranks alone.
 ///
 /// A re-solve with graded bonuses for every player is the costly way. Instead an assignment of
 /// the open players to opponents is kept with the matching's criteria weight: the matching's
-/// own, improved by swapping the opponents of two players where that keeps the criteria
-/// weight, which brings it close to the order the phase ends with. Each player's assigned
+/// own, improved by swapping a player's opponent with that of a later open player, or of a
+/// player outside the phase not yet paired for good, where that keeps the criteria weight,
+/// which brings it close to the order the phase ends with. Each player's assigned
 /// opponent is proved to be the answer from the last solve's duals where it can be
 /// ([`proved_best`]); only the others are re-solved with the phase's bonuses.
 ///
@@ -149,6 +150,9 @@ struct InOrder<'a, const N: usize> {
     pool: &'a [usize],
     /// Bits below the criteria: the phases' field and the tie-break term.
     low_bits: u32,
+    /// Of those, the bits whose sum over a matching differs between the matchings the phase
+    /// chooses among (the others hold bonuses every one of them gets alike).
+    spare_bits: u32,
     maxw: Acc<N>,
 }
 
@@ -178,49 +182,69 @@ impl<const N: usize> InOrder<'_, N> {
         let len = pos_of.len().max(matched.len());
         let mut settled = vec![false; len];
         let mut assign = vec![usize::MAX; len];
-        let mut holder = vec![usize::MAX; len];
+        let mut partner = vec![usize::MAX; len];
+        let mut in_phase = vec![false; len];
+        for &x in players {
+            in_phase[x] = true;
+        }
         // The open players' opponents in the matching, then in rank order each takes the
-        // highest-ranked opponent a later open player holds where the swap keeps the criteria
-        // weight (both new edges possible).
+        // highest-ranked opponent it can get by swapping with that opponent's partner where
+        // the swap keeps the criteria weight (both new edges possible): a later open player,
+        // or a player outside the phase not yet paired for good.
         let reassign = |g: &G,
                         assign: &mut [usize],
-                        holder: &mut [usize],
+                        partner: &mut [usize],
                         settled: &[bool],
                         matched: &[bool]| {
-            holder.fill(usize::MAX);
+            partner.fill(usize::MAX);
+            for (p, &u) in v.iter().enumerate() {
+                if let Some(q) = g.mate(u).map(|w| pos_of[w]).filter(|&q| q != usize::MAX) {
+                    partner[p] = q;
+                }
+            }
             let open: Vec<usize> = players.iter().copied().filter(|&x| !settled[x]).collect();
             let mut rank = vec![usize::MAX; len];
             for (i, &x) in open.iter().enumerate() {
-                let o = mate(g, x);
-                assign[x] = o;
-                holder[o] = x;
+                assign[x] = mate(g, x);
                 rank[x] = i;
             }
+            let crit2 = |a: usize, b: usize| crit(a.max(b), a.min(b));
             for &x in &open {
                 let ax = assign[x];
                 for &o in pool {
                     if o == ax {
                         break;
                     }
-                    let k = holder[o];
-                    if k == usize::MAX || rank[k] <= rank[x] {
+                    let k = partner[o];
+                    if k == usize::MAX || k == x || !candidate(x, o, matched) {
                         continue;
                     }
-                    if !candidate(x, o, matched) || !candidate(k, ax, matched) {
-                        continue;
-                    }
-                    if crit(ax, x).wrapping_add(crit(o, k)) == crit(o, x).wrapping_add(crit(ax, k))
+                    let movable = if rank[k] != usize::MAX {
+                        rank[k] > rank[x] && candidate(k, ax, matched)
+                    } else {
+                        !in_phase[k]
+                            && matched.get(k).is_none_or(|&m| !m)
+                            && k != ax
+                            && weight(k.max(ax), k.min(ax)) != Wide::ZERO
+                    };
+                    if movable
+                        && crit(ax, x).wrapping_add(crit2(o, k))
+                            == crit(o, x).wrapping_add(crit2(ax, k))
                     {
                         assign[x] = o;
-                        assign[k] = ax;
-                        holder[o] = x;
-                        holder[ax] = k;
+                        if rank[k] != usize::MAX {
+                            assign[k] = ax;
+                        }
+                        partner[x] = o;
+                        partner[o] = x;
+                        partner[k] = ax;
+                        partner[ax] = k;
                         break;
                     }
                 }
             }
         };
-        reassign(g, &mut assign, &mut holder, &settled, matched);
+        reassign(g, &mut assign, &mut partner, &settled, matched);
         let mut pending: Vec<(usize, usize)> = Vec::new();
         // Computed when first needed after each solve.
         let mut spare: Option<Option<Wide<N>>> = None;
@@ -237,7 +261,7 @@ impl<const N: usize> InOrder<'_, N> {
                     partner[v[b]] = v[a];
                 }
                 let kept = |u: usize| partner[u] != usize::MAX && g.mate(u) == Some(partner[u]);
-                spare_weight(g, low_bits, &self.maxw, kept)
+                spare_weight(g, self.spare_bits, &self.maxw, kept)
             });
             let mut above = pool
                 .iter()
@@ -278,7 +302,7 @@ impl<const N: usize> InOrder<'_, N> {
             settled[x] = true;
             if !proved {
                 // The open players' assignment restarts from the new matching.
-                reassign(g, &mut assign, &mut holder, &settled, matched);
+                reassign(g, &mut assign, &mut partner, &settled, matched);
             }
             pending.push((x, q));
             done(x, q);
@@ -406,37 +430,51 @@ impl<const N: usize> Phases<'_, N> {
         }
 
         // B. The opponent of each paired moved-down player: the highest-ranked resident
-        // still possible. (Proving these from the duals, as G does, rarely succeeds: the
-        // bonuses phase A left on the moved-down players' edges make the spare weight large.)
-        for p in 0..mdps {
-            if !matched[p] {
-                continue;
-            }
-            let mut addend = m as u64;
-            let mut best = None;
-            for o in (mdps..cur_end).rev() {
-                if matched[o] {
-                    continue;
+        // still possible (D.1), proved from the duals where it can be, as in G. Every
+        // matching B chooses among pairs exactly the moved-down players A chose, each with a
+        // resident, so their bonuses from A are alike in all of them: only the tie-break
+        // term differs.
+        let paired_mdps: Vec<usize> = (0..mdps).filter(|&p| matched[p]).collect();
+        let residents: Vec<usize> = (mdps..cur_end).collect();
+        let order = InOrder {
+            v,
+            pos_of: &pos_of,
+            pool: &residents,
+            low_bits: tie + phases_width(self.field_bits),
+            spare_bits: tie,
+            maxw,
+        };
+        order.settle(
+            g,
+            &paired_mdps,
+            &mut matched,
+            |_, _| true,
+            |p, o, matched| !matched[o] && !base.get(tri(o, p)).is_zero(),
+            |o, p| Wide(base.get(tri(o, p)).0),
+            |g, p, matched| {
+                let mut addend = m as u64;
+                for o in (mdps..cur_end).rev() {
+                    if matched[o] {
+                        continue;
+                    }
+                    let w = base.get(tri(o, p));
+                    if !w.is_zero() {
+                        set(g, p, o, with(&w, addend));
+                        addend += 1;
+                    }
                 }
-                let w = base.get(tri(o, p));
-                if !w.is_zero() {
-                    set(g, p, o, with(&w, addend));
-                    addend += 1;
-                    best = Some(v[o]);
-                }
-            }
-            // Already with the highest-ranked candidate: the bonuses raise the current
-            // matching at least as much as any other, so it stays optimal.
-            if mate(g, p) != best {
                 crate::profile::step("B: their opponents");
-                g.solve();
-            }
-            let q =
-                pos_of[mate(g, p).expect("a moved-down player chosen for pairing has an opponent")];
-            matched[q] = true;
-            finalize(g, p, q);
-            fixed(p, q);
-            pairs.push((p, q));
+            },
+            &finalize,
+            |p, q| {
+                fixed(p, q);
+                pairs.push((p, q));
+            },
+        );
+        // Pairs settled by a swap are bound but not yet in the matching, which C reads.
+        if pairs.iter().any(|&(p, q)| mate(g, p) != Some(v[q])) {
+            crate::profile::step("B: their opponents");
+            g.solve();
         }
 
         // C. The remainder: fewest exchanges, then smallest difference of exchanged BSNs.
@@ -564,6 +602,7 @@ impl<const N: usize> Phases<'_, N> {
             pos_of: &pos_of,
             pool: &remainder,
             low_bits: tie + phases_width(self.field_bits),
+            spare_bits: tie + phases_width(self.field_bits),
             maxw,
         };
         order.settle(
