@@ -11,6 +11,10 @@
 //! `--profile` also pairs each case once more with the engine's solves recorded by step
 //! ([`arbiter_pairing::profile`]) and prints, after the table, where the time went.
 //!
+//! One case alone: `ARBITER_SCALE_CASE=players:round:rule-set:reps` runs it in this process;
+//! `ARBITER_SCALE_DIGEST=1` then also prints a fingerprint of the pairing, to check that two
+//! builds pair a field no reference engine can pair identically.
+//!
 //! Each case runs in its own child process, so that its peak memory (VmHWM) is its own and a
 //! case over the time limit can be stopped. The history before the paired round is played
 //! with the simulation's greedy pairer (the engine itself would take longer than the case).
@@ -81,6 +85,17 @@ fn pair_case(input: &arbiter_pairing::PairingInput, reps: usize) {
         times[times.len() / 2].as_secs_f64() * 1e3,
         peak_kib()
     );
+    if std::env::var_os("ARBITER_SCALE_DIGEST").is_some() {
+        // A fingerprint of the whole pairing, to compare two builds on fields no reference
+        // engine pairs: FNV-1a over its Debug form.
+        let p = pair(input).expect("the round pairs");
+        let digest = format!("{:?}", p)
+            .bytes()
+            .fold(0xcbf29ce484222325u64, |h, b| {
+                (h ^ b as u64).wrapping_mul(0x100000001b3)
+            });
+        println!("digest {digest:016x}");
+    }
     if std::env::var_os("ARBITER_SCALE_PROFILE").is_some() {
         let (_, prof) = profile::record(|| pair(input).expect("the round pairs"));
         for (step, c) in &prof.steps {
