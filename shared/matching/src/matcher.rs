@@ -548,14 +548,19 @@ impl<W: Weight> Matcher<W> {
             });
         }
         let old = self.w[u * n + v];
-        if self.pal.get(old) == w {
+        let old_w = self.pal.get(old);
+        if old_w == w {
             return Ok(());
         }
         let new = self.pal.acquire(w);
         self.pal.release(old);
         self.w[u * n + v] = new;
         self.w[v * n + u] = new;
-        self.solved = false;
+        // Lowering an unmatched edge keeps the duals feasible and the matching's edges tight,
+        // so the last solve's certificate still holds; anything else may break it.
+        if w > old_w || self.mate[u] == v as u32 {
+            self.solved = false;
+        }
         if !self.rebuild {
             // Past this many changes a rebuild is cheaper than classifying them.
             if self.changed.len() >= (n * n / 8).max(64) {
@@ -653,6 +658,17 @@ impl<W: Weight> Matcher<W> {
         lhs.checked_sub(add(wt, wt))
     }
 
+    /// Twice the dual of vertex `v` after the last [`solve`](Self::solve). A matching `M` of
+    /// the weights of that solve that leaves `v` unmatched weighs at most the optimum minus
+    /// half of it.
+    ///
+    /// # Panics
+    /// If `v` is out of range.
+    pub fn dual(&self, v: usize) -> W {
+        assert!(v < self.n, "vertex out of range");
+        self.y[v]
+    }
+
     /// Work done by the last [`solve`](Self::solve).
     pub fn last_solve_stats(&self) -> SolveStats {
         self.stats
@@ -740,9 +756,9 @@ impl<W: Weight> Matcher<W> {
         self.solved = true;
     }
 
-    /// Whether the matching is optimal for the current weights: no weight changed and no vertex
-    /// was dropped since the last [`solve`](Self::solve), so its duals certify it (see
-    /// [`slack`](Self::slack)).
+    /// Whether the matching is optimal for the current weights: since the last
+    /// [`solve`](Self::solve) no weight changed but unmatched edges lowered and no vertex was
+    /// dropped, so its duals certify it (see [`slack`](Self::slack)).
     pub fn is_solved(&self) -> bool {
         self.solved
     }

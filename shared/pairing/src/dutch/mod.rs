@@ -31,6 +31,9 @@ pub(crate) trait MatchGraph<const N: usize> {
     /// Twice the slack of edge `{u, v}` under the last solve's duals (see
     /// [`arbiter_matching::Matcher::slack`]).
     fn slack(&self, u: usize, v: usize) -> Option<arbiter_matching::Wide<N>>;
+    /// Twice the dual of vertex `v` after the last solve (see
+    /// [`arbiter_matching::Matcher::dual`]).
+    fn dual(&self, v: usize) -> arbiter_matching::Wide<N>;
     /// Drops the vertices not kept, renumbering the rest in order, keeping the solution as a
     /// warm start.
     fn retain(&mut self, keep: &[bool]);
@@ -67,6 +70,9 @@ where
     }
     fn slack(&self, u: usize, v: usize) -> Option<arbiter_matching::Wide<N>> {
         self.0.slack(u, v)
+    }
+    fn dual(&self, v: usize) -> arbiter_matching::Wide<N> {
+        self.0.dual(v)
     }
     fn retain(&mut self, keep: &[bool]) {
         self.0.retain(keep);

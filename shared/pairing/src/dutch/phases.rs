@@ -127,6 +127,29 @@ fn proved_best<const N: usize, G: MatchGraph<N>>(
     above.all(|o| g.slack(x, o).is_some_and(|s| s > twice))
 }
 
+/// Whether every matching of the most weight above the tie-break term (the low `tie` bits)
+/// pairs vertex `x` with a higher vertex below `res_hi` (a resident ranked below it), proved
+/// by the duals of the last solve, which must be optimal for the current weights: such a
+/// matching weighs at least the optimum minus `E`, the tie-break terms of the current
+/// matching's edges (pairs fixed with weight `maxw` left out), so it uses no edge of doubled
+/// slack above `2E` and leaves unmatched no vertex of doubled dual above `2E`.
+fn stays_upper<const N: usize, G: MatchGraph<N>>(
+    g: &G,
+    x: usize,
+    res_hi: usize,
+    tie: u32,
+    maxw: &Acc<N>,
+) -> bool {
+    let Some(e) = spare_weight(g, tie, maxw, |_| false) else {
+        return false;
+    };
+    let twice = e << 1;
+    g.dual(x) > twice
+        && (0..g.len())
+            .filter(|&u| u != x && (u < x || u >= res_hi))
+            .all(|u| g.slack(x, u).is_none_or(|s| s > twice))
+}
+
 /// A phase that gives each of a list of players, in order, the highest-ranked opponent still
 /// possible (phases B and G): the answer for each is fixed by the criteria and the ranks alone.
 ///
@@ -518,33 +541,53 @@ impl<const N: usize> Phases<'_, N> {
             .filter(|&&x| !upper(g, x))
             .count();
 
-        // D. Which S1 players move to S2: the lowest-ranked first (D.2.c).
+        // D. Which S1 players move to S2: the lowest-ranked first (D.2.c). A player stays in
+        // S1 when the duals prove that no matching D chooses among pairs it otherwise: all of
+        // them have the most criteria weight and exchange bonuses, so they differ only in the
+        // tie-break term. Otherwise a small penalty on its edges to the players below it
+        // asks a solve. That penalty stays while the player stays in S1 (then it is alike in
+        // every matching left to choose among, and the duals keep certifying the matching)
+        // and comes off before the next solve, so that at most one is ever set.
+        let penalize = |g: &mut G, base: &BaseWeights<N>, x: usize, pos: usize, on: bool| {
+            for &o in &remainder[pos + 1..] {
+                let mut w = computer(base, x, o, pos);
+                if on && !w.is_zero() {
+                    w.sub(&unit(1));
+                }
+                set(g, x, o, w);
+            }
+        };
+        let mut penalized: Option<(usize, usize)> = None;
         let mut remaining = exchanges;
         let mut pos = rpairs;
         while pos > 0 && remaining > 0 {
             pos -= 1;
             let x = remainder[pos];
-            if upper(g, x) {
-                for &o in &remainder[pos + 1..] {
-                    let mut w = computer(base, x, o, pos);
-                    if !w.is_zero() {
-                        w.sub(&unit(1));
-                        set(g, x, o, w);
-                    }
+            if upper(g, x) && !(g.is_solved() && stays_upper(g, v[x], res_hi, tie, &maxw)) {
+                if let Some((y, ypos)) = penalized.take() {
+                    penalize(g, base, y, ypos, false);
                 }
+                penalize(g, base, x, pos, true);
                 crate::profile::step("D: S1 players to S2");
                 g.solve();
-            }
-            let exchange = !upper(g, x);
-            if exchange {
-                remaining -= 1;
-            }
-            for &o in &remainder[pos + 1..] {
-                if exchange {
-                    base.set(tri(o, x), Acc::ZERO);
+                if upper(g, x) {
+                    penalized = Some((x, pos));
+                    continue;
                 }
-                set(g, x, o, computer(base, x, o, pos));
             }
+            if upper(g, x) {
+                continue;
+            }
+            // Exchanged: its edges to the players below it go (unmatched edges lowered, which
+            // keeps the duals' certificate).
+            remaining -= 1;
+            for &o in &remainder[pos + 1..] {
+                base.set(tri(o, x), Acc::ZERO);
+                set(g, x, o, Acc::ZERO);
+            }
+        }
+        if let Some((y, ypos)) = penalized {
+            penalize(g, base, y, ypos, false);
         }
 
         // E. Which S2 players move to S1: the highest-ranked first (D.2.d).
