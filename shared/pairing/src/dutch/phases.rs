@@ -150,6 +150,66 @@ fn stays_upper<const N: usize, G: MatchGraph<N>>(
             .all(|u| g.slack(x, u).is_none_or(|s| s > twice))
 }
 
+/// Opponents for the players on a rotation that gives `x` the opponent `o` in place of `now`:
+/// the player holding `o` takes another, whose holder takes another, and so on until one
+/// takes `now`; each is a later open player (`later`), each new pair a candidate that the
+/// duals leave possible (`near`). Found by breadth-first search; `None` when there is none.
+/// The caller checks that the rotation keeps the criteria weight.
+#[allow(clippy::too_many_arguments)]
+fn rotation(
+    x: usize,
+    o: usize,
+    now: usize,
+    pool: &[usize],
+    assign: &[usize],
+    partner: &[usize],
+    later: &impl Fn(usize) -> bool,
+    candidate: &impl Fn(usize, usize, &[bool]) -> bool,
+    matched: &[bool],
+    near: &impl Fn(usize, usize) -> bool,
+) -> Option<Vec<(usize, usize)>> {
+    let k = partner[o];
+    if k == usize::MAX || k == x || !later(k) {
+        return None;
+    }
+    // `via[q]`: the player that takes opponent `q`.
+    let mut via = vec![usize::MAX; partner.len()];
+    let mut seen = vec![false; partner.len()];
+    let mut queue = vec![k];
+    seen[k] = true;
+    let mut head = 0;
+    while let Some(&s) = queue.get(head) {
+        head += 1;
+        for &q in pool {
+            if q == o || q == assign[s] || via[q] != usize::MAX {
+                continue;
+            }
+            if !candidate(s, q, matched) || !near(s, q) {
+                continue;
+            }
+            via[q] = s;
+            if q == now {
+                let mut path = Vec::new();
+                let mut q = now;
+                loop {
+                    let s = via[q];
+                    path.push((s, q));
+                    if s == k {
+                        return Some(path);
+                    }
+                    q = assign[s];
+                }
+            }
+            let h = partner[q];
+            if h != usize::MAX && h != x && !seen[h] && later(h) {
+                seen[h] = true;
+                queue.push(h);
+            }
+        }
+    }
+    None
+}
+
 /// A phase that gives each of a list of players, in order, the highest-ranked opponent still
 /// possible (phases B and G): the answer for each is fixed by the criteria and the ranks alone.
 ///
@@ -200,6 +260,7 @@ impl<const N: usize> InOrder<'_, N> {
     ) {
         let (v, pos_of, pool, low_bits) = (self.v, self.pos_of, self.pool, self.low_bits);
         let crit = |o: usize, x: usize| weight(o, x) >> low_bits;
+        let crit2 = |a: usize, b: usize| crit(a.max(b), a.min(b));
         let mate =
             |g: &G, x: usize| pos_of[g.mate(v[x]).expect("a player of the phase has an opponent")];
         let len = pos_of.len().max(matched.len());
@@ -207,8 +268,10 @@ impl<const N: usize> InOrder<'_, N> {
         let mut assign = vec![usize::MAX; len];
         let mut partner = vec![usize::MAX; len];
         let mut in_phase = vec![false; len];
-        for &x in players {
+        let mut turn = vec![usize::MAX; len];
+        for (i, &x) in players.iter().enumerate() {
             in_phase[x] = true;
+            turn[x] = i;
         }
         // The open players' opponents in the matching, then in rank order each takes the
         // highest-ranked opponent it can get by swapping with that opponent's partner where
@@ -231,7 +294,6 @@ impl<const N: usize> InOrder<'_, N> {
                 assign[x] = mate(g, x);
                 rank[x] = i;
             }
-            let crit2 = |a: usize, b: usize| crit(a.max(b), a.min(b));
             for &x in &open {
                 let ax = assign[x];
                 for &o in pool {
@@ -275,7 +337,7 @@ impl<const N: usize> InOrder<'_, N> {
             if !takes_part(g, x) {
                 continue;
             }
-            let now = assign[x];
+            let mut now = assign[x];
             let e = *spare.get_or_insert_with(|| {
                 // Pending pairs the matching has: in every matching considered, so not spare.
                 let mut partner = vec![usize::MAX; g.len()];
@@ -296,9 +358,56 @@ impl<const N: usize> InOrder<'_, N> {
             // would raise it at least as much as any other, so it stays optimal. Otherwise the
             // duals must certify the matching, which needs the weights of the last solve (the
             // phases before may have changed some; fixing a pair here changes none).
-            let proved = (above.peek().is_none() && now == mate(g, x))
+            let mut proved = (above.peek().is_none() && now == mate(g, x))
                 || (g.is_solved()
                     && e.is_some_and(|e| proved_best(g, v[x], above.map(|o| v[o]), e)));
+            let later = |s: usize| in_phase[s] && !settled[s] && turn[s] > turn[x];
+            // Else the highest-ranked candidate the duals leave possible may be reached by
+            // rotating the opponents of later open players: then it is the answer.
+            if !proved && g.is_solved() {
+                if let Some(e) = e {
+                    let twice = e << 1;
+                    let mut first = None;
+                    for o in pool.iter().copied().take_while(|&o| o != now) {
+                        if !candidate(x, o, matched) {
+                            continue;
+                        }
+                        match g.slack(v[x], v[o]) {
+                            Some(sl) if sl > twice => continue,
+                            Some(_) => first = Some(o),
+                            None => {}
+                        }
+                        break;
+                    }
+                    let near =
+                        |s: usize, o: usize| g.slack(v[s], v[o]).is_some_and(|sl| sl <= twice);
+                    if let Some(o) = first
+                        && let Some(path) = rotation(
+                            x, o, now, pool, &assign, &partner, &later, &candidate, matched, &near,
+                        )
+                    {
+                        let gain = |(a, b): (usize, usize)| crit2(a, b);
+                        let new_sum = path
+                            .iter()
+                            .fold(crit2(x, o), |acc, &(s, q)| acc.wrapping_add(gain((s, q))));
+                        let old_sum = path.iter().fold(crit2(x, now), |acc, &(s, _)| {
+                            acc.wrapping_add(gain((s, assign[s])))
+                        });
+                        if new_sum == old_sum {
+                            for &(s, q) in &path {
+                                assign[s] = q;
+                                partner[s] = q;
+                                partner[q] = s;
+                            }
+                            assign[x] = o;
+                            partner[x] = o;
+                            partner[o] = x;
+                            now = o;
+                            proved = true;
+                        }
+                    }
+                }
+            }
             let q = if proved {
                 now
             } else {
