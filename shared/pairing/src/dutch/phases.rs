@@ -11,6 +11,10 @@
 //! E. which S2 players move to S1, the highest-ranked first (D.2.d),
 //! F. S1 and S2 of the remainder are fixed,
 //! G. the opponent of each S1 player in turn (D.1 transpositions).
+//!
+//! Phases B, D and G first try to read their answer off the last solve: its duals bound how
+//! much any matching through an edge loses, which proves most answers (see [`proved_best`]
+//! and [`stays_upper`]); only where that fails do they set the bonus and re-solve.
 
 use super::weight::Acc;
 use super::{BracketSolver, MatchGraph};
