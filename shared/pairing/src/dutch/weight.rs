@@ -95,43 +95,28 @@ impl<const N: usize> Acc<N> {
         let rem = at % 64;
         let lo = x << rem;
         let hi = if rem == 0 { 0 } else { x >> (64 - rem) };
-        let mut carry;
-        if subtract {
-            let (d, b) = self.0[i].overflowing_sub(lo);
-            self.0[i] = d;
-            carry = b as u64;
-            i += 1;
-            if i < N {
-                let (d1, b1) = self.0[i].overflowing_sub(hi);
-                let (d2, b2) = d1.overflowing_sub(carry);
-                self.0[i] = d2;
-                carry = (b1 | b2) as u64;
-                i += 1;
-            }
-            while carry != 0 && i < N {
-                let (d, b) = self.0[i].overflowing_sub(1);
-                self.0[i] = d;
-                carry = b as u64;
-                i += 1;
-            }
+        // Two's complement: a borrow runs up the limbs as a carry does.
+        let op: fn(u64, u64) -> (u64, bool) = if subtract {
+            u64::overflowing_sub
         } else {
-            let (s, c) = self.0[i].overflowing_add(lo);
-            self.0[i] = s;
+            u64::overflowing_add
+        };
+        let (r, c) = op(self.0[i], lo);
+        self.0[i] = r;
+        let mut carry = c as u64;
+        i += 1;
+        if i < N {
+            let (r1, c1) = op(self.0[i], hi);
+            let (r2, c2) = op(r1, carry);
+            self.0[i] = r2;
+            carry = (c1 | c2) as u64;
+            i += 1;
+        }
+        while carry != 0 && i < N {
+            let (r, c) = op(self.0[i], 1);
+            self.0[i] = r;
             carry = c as u64;
             i += 1;
-            if i < N {
-                let (s1, c1) = self.0[i].overflowing_add(hi);
-                let (s2, c2) = s1.overflowing_add(carry);
-                self.0[i] = s2;
-                carry = (c1 | c2) as u64;
-                i += 1;
-            }
-            while carry != 0 && i < N {
-                let (s, c) = self.0[i].overflowing_add(1);
-                self.0[i] = s;
-                carry = c as u64;
-                i += 1;
-            }
         }
     }
 
