@@ -9,6 +9,8 @@ mod round1;
 mod round2025;
 mod weight;
 
+pub use phases::with_dual_proofs;
+
 use crate::explain::{BracketReport, Explanation};
 use crate::state::RoundState;
 use crate::{Board, PairingError, PairingInput, RecordedPairing, RoundPairing, RuleSet};

@@ -21,6 +21,31 @@ use super::{BracketSolver, MatchGraph};
 use arbiter_matching::{BuildLimbHasher, Wide};
 use std::collections::HashMap;
 
+std::thread_local! {
+    /// Whether phases B, D and G take the answers the duals prove.
+    static DUAL_PROOFS: std::cell::Cell<bool> = const { std::cell::Cell::new(true) };
+}
+
+/// Runs `f` with this thread's Dutch pairings taking (`true`, the default) or not taking the
+/// answers the last solve's duals prove in phases B, D and G: without them each such answer
+/// is re-solved, as the phases were first written. For tests that compare the two ways: the
+/// pairings are the same.
+pub fn with_dual_proofs<R>(on: bool, f: impl FnOnce() -> R) -> R {
+    let old = DUAL_PROOFS.with(|c| c.replace(on));
+    struct Restore(bool);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            DUAL_PROOFS.with(|c| c.set(self.0));
+        }
+    }
+    let _restore = Restore(old);
+    f()
+}
+
+fn dual_proofs() -> bool {
+    DUAL_PROOFS.with(|c| c.get())
+}
+
 /// Index of the edge (o, p), o > p, in a lower-triangular array.
 pub(crate) fn tri(o: usize, p: usize) -> usize {
     o * (o - 1) / 2 + p
@@ -362,13 +387,15 @@ impl<const N: usize> InOrder<'_, N> {
             // would raise it at least as much as any other, so it stays optimal. Otherwise the
             // duals must certify the matching, which needs the weights of the last solve (the
             // phases before may have changed some; fixing a pair here changes none).
+            let proofs = dual_proofs();
             let mut proved = (above.peek().is_none() && now == mate(g, x))
-                || (g.is_solved()
+                || (proofs
+                    && g.is_solved()
                     && e.is_some_and(|e| proved_best(g, v[x], above.map(|o| v[o]), e)));
             let later = |s: usize| in_phase[s] && !settled[s] && turn[s] > turn[x];
             // Else the highest-ranked candidate the duals leave possible may be reached by
             // rotating the opponents of later open players: then it is the answer.
-            if !proved && g.is_solved() {
+            if !proved && proofs && g.is_solved() {
                 if let Some(e) = e {
                     let twice = e << 1;
                     let mut first = None;
@@ -676,7 +703,9 @@ impl<const N: usize> Phases<'_, N> {
         while pos > 0 && remaining > 0 {
             pos -= 1;
             let x = remainder[pos];
-            if upper(g, x) && !(g.is_solved() && stays_upper(g, v[x], res_hi, tie, &maxw)) {
+            if upper(g, x)
+                && !(dual_proofs() && g.is_solved() && stays_upper(g, v[x], res_hi, tie, &maxw))
+            {
                 if let Some((y, ypos)) = penalized.take() {
                     penalize(g, base, y, ypos, false);
                 }
