@@ -395,47 +395,48 @@ impl<const N: usize> InOrder<'_, N> {
             let later = |s: usize| in_phase[s] && !settled[s] && turn[s] > turn[x];
             // Else the highest-ranked candidate the duals leave possible may be reached by
             // rotating the opponents of later open players: then it is the answer.
-            if !proved && proofs && g.is_solved() {
-                if let Some(e) = e {
-                    let twice = e << 1;
-                    let mut first = None;
-                    for o in pool.iter().copied().take_while(|&o| o != now) {
-                        if !candidate(x, o, matched) {
-                            continue;
-                        }
-                        match g.slack(v[x], v[o]) {
-                            Some(sl) if sl > twice => continue,
-                            Some(_) => first = Some(o),
-                            None => {}
-                        }
-                        break;
+            if !proved
+                && proofs
+                && g.is_solved()
+                && let Some(e) = e
+            {
+                let twice = e << 1;
+                let mut first = None;
+                for o in pool.iter().copied().take_while(|&o| o != now) {
+                    if !candidate(x, o, matched) {
+                        continue;
                     }
-                    let near =
-                        |s: usize, o: usize| g.slack(v[s], v[o]).is_some_and(|sl| sl <= twice);
-                    if let Some(o) = first
-                        && let Some(path) = rotation(
-                            x, o, now, pool, &assign, &partner, &later, &candidate, matched, &near,
-                        )
-                    {
-                        let gain = |(a, b): (usize, usize)| crit2(a, b);
-                        let new_sum = path
-                            .iter()
-                            .fold(crit2(x, o), |acc, &(s, q)| acc.wrapping_add(gain((s, q))));
-                        let old_sum = path.iter().fold(crit2(x, now), |acc, &(s, _)| {
-                            acc.wrapping_add(gain((s, assign[s])))
-                        });
-                        if new_sum == old_sum {
-                            for &(s, q) in &path {
-                                assign[s] = q;
-                                partner[s] = q;
-                                partner[q] = s;
-                            }
-                            assign[x] = o;
-                            partner[x] = o;
-                            partner[o] = x;
-                            now = o;
-                            proved = true;
+                    match g.slack(v[x], v[o]) {
+                        Some(sl) if sl > twice => continue,
+                        Some(_) => first = Some(o),
+                        None => {}
+                    }
+                    break;
+                }
+                let near = |s: usize, o: usize| g.slack(v[s], v[o]).is_some_and(|sl| sl <= twice);
+                if let Some(o) = first
+                    && let Some(path) = rotation(
+                        x, o, now, pool, &assign, &partner, &later, &candidate, matched, &near,
+                    )
+                {
+                    let gain = |(a, b): (usize, usize)| crit2(a, b);
+                    let new_sum = path
+                        .iter()
+                        .fold(crit2(x, o), |acc, &(s, q)| acc.wrapping_add(gain((s, q))));
+                    let old_sum = path.iter().fold(crit2(x, now), |acc, &(s, _)| {
+                        acc.wrapping_add(gain((s, assign[s])))
+                    });
+                    if new_sum == old_sum {
+                        for &(s, q) in &path {
+                            assign[s] = q;
+                            partner[s] = q;
+                            partner[q] = s;
                         }
+                        assign[x] = o;
+                        partner[x] = o;
+                        partner[o] = x;
+                        now = o;
+                        proved = true;
                     }
                 }
             }
