@@ -419,12 +419,11 @@ impl<const N: usize> InOrder<'_, N> {
                         x, o, now, pool, &assign, &partner, &later, &candidate, matched, &near,
                     )
                 {
-                    let gain = |(a, b): (usize, usize)| crit2(a, b);
                     let new_sum = path
                         .iter()
-                        .fold(crit2(x, o), |acc, &(s, q)| acc.wrapping_add(gain((s, q))));
+                        .fold(crit2(x, o), |acc, &(s, q)| acc.wrapping_add(crit2(s, q)));
                     let old_sum = path.iter().fold(crit2(x, now), |acc, &(s, _)| {
-                        acc.wrapping_add(gain((s, assign[s])))
+                        acc.wrapping_add(crit2(s, assign[s]))
                     });
                     if new_sum == old_sum {
                         for &(s, q) in &path {

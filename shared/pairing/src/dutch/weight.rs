@@ -383,6 +383,16 @@ mod tests {
         assert_eq!(a.0, [1 << 63, 1]);
     }
 
+    impl<const N: usize> Acc<N> {
+        /// `2^bit` by the shifting definition the packer is checked against.
+        fn pow2_model(bit: u32) -> Self {
+            let mut one = Self::ZERO;
+            one.add_u64(1);
+            one.shl(bit);
+            one
+        }
+    }
+
     /// One write of an edge weight: a field of some width, or a term in the current field.
     #[derive(Clone, Debug)]
     enum Write {
@@ -425,17 +435,11 @@ mod tests {
                         Sink::sub_u64(&mut packer, x);
                     }
                     Write::AddBit(b) => {
-                        let mut one = Acc::<3>::ZERO;
-                        one.add_u64(1);
-                        one.shl(b);
-                        model.add(&one);
+                        model.add(&Acc::<3>::pow2_model(b));
                         packer.add_bit(b);
                     }
                     Write::SubBit(b) => {
-                        let mut one = Acc::<3>::ZERO;
-                        one.add_u64(1);
-                        one.shl(b);
-                        model.sub(&one);
+                        model.sub(&Acc::<3>::pow2_model(b));
                         packer.sub_bit(b);
                     }
                 }
