@@ -917,6 +917,10 @@ impl<W: Weight> Matcher<W> {
         // Blossoms holding v, innermost first: their interval and the dual sum from each one
         // outwards.
         let mut chain_v: Vec<((u32, u32), W)> = Vec::new();
+        // For each position of v's top-level blossom, the innermost blossom of v's chain that
+        // holds it (an index into `chain_v`): painted ring by ring from the inside out, each
+        // ring being an interval minus the next inner one, so `O(size)` per suspect.
+        let mut innermost = vec![0u32; n];
         for &v in &suspects {
             let vi = v as usize;
             self.suspect[vi] = false;
@@ -935,6 +939,12 @@ impl<W: Weight> Matcher<W> {
                 acc = add(acc, e.1);
                 e.1 = acc;
             }
+            let mut inner = (pos[vi], pos[vi]);
+            for (k, &((a, b), _)) in chain_v.iter().enumerate() {
+                innermost[a as usize..inner.0 as usize].fill(k as u32);
+                innermost[inner.1 as usize..b as usize].fill(k as u32);
+                inner = (a, b);
+            }
             for (u, &wi) in row.iter().enumerate() {
                 if wi == 0 || u == vi || self.is_candidate(vi, u) {
                     continue;
@@ -942,8 +952,11 @@ impl<W: Weight> Matcher<W> {
                 let mut lhs = add(yv, self.y[u]);
                 if self.top[u] == tv && tv as usize >= n {
                     // The innermost blossom holding both, and the duals from it outwards.
-                    let p = pos[u];
-                    let k = chain_v.partition_point(|&((a, b), _)| !(a <= p && p < b));
+                    let k = innermost[pos[u] as usize] as usize;
+                    debug_assert_eq!(
+                        k,
+                        chain_v.partition_point(|&((a, b), _)| !(a <= pos[u] && pos[u] < b))
+                    );
                     lhs = add(lhs, chain_v[k].1);
                 }
                 if lhs < dbl[wi as usize] {
@@ -1517,6 +1530,13 @@ impl<W: Weight> Matcher<W> {
     /// Gives unlabeled top-level blossom `b` label `to` (S or T), re-encoding its duals; new
     /// S-vertices are queued for scanning.
     fn relabel(&mut self, b: u32, to: u8) {
+        self.relabel_from(b, to, UNLABELED);
+    }
+
+    /// [`relabel`](Self::relabel) for a blossom whose vertices' duals are still encoded for
+    /// label `from` (a child of an expanded T-blossom keeps its T encoding until it is labeled:
+    /// one re-encoding instead of two, none when it stays T).
+    fn relabel_from(&mut self, b: u32, to: u8, from: u8) {
         let bi = b as usize;
         debug_assert_eq!(self.label[bi], UNLABELED);
         self.label[bi] = to;
@@ -1531,36 +1551,59 @@ impl<W: Weight> Matcher<W> {
             }
             self.z[bi] = self.encode_z(self.z[bi], to);
         }
+        if from == to {
+            debug_assert_eq!(
+                to, T,
+                "only T-children of an expanded blossom keep their encoding"
+            );
+            return;
+        }
         let start = self.queue.len();
         collect_leaves(&self.childs, self.n, b, &mut self.queue);
+        let shift = self.shift(from, to);
         for i in start..self.queue.len() {
             let x = self.queue[i];
-            self.leaf_to(x, to);
+            self.leaf_to(x, to, shift);
         }
         if to != S {
             self.queue.truncate(start);
         }
     }
 
-    /// Re-encodes vertex `x` for label `to` (from its current one).
+    /// What re-encoding a stored dual from label `from` to label `to` adds to it (modulo the
+    /// width): the difference of the two encodings' offsets, computed once for a whole blossom
+    /// instead of decoding and encoding each of its vertices.
     #[inline]
-    fn leaf_to(&mut self, x: u32, to: u8) {
+    fn shift(&self, from: u8, to: u8) -> W {
+        let off = |l: u8| match l {
+            S => self.delta_sum,
+            T => self.key_offset.wrapping_sub(self.delta_sum),
+            _ => W::ZERO,
+        };
+        off(to).wrapping_sub(off(from))
+    }
+
+    /// Re-encodes vertex `x` for label `to`; `shift` is [`shift`](Self::shift) from its
+    /// current label.
+    #[inline]
+    fn leaf_to(&mut self, x: u32, to: u8, shift: W) {
         let xi = x as usize;
-        let real = self.decode_y(self.y[xi], self.vlabel[xi]);
-        let stored = self.encode_y(real, to);
+        let stored = self.y[xi].wrapping_add(shift);
+        debug_assert!(
+            stored == self.encode_y(self.decode_y(self.y[xi], self.vlabel[xi]), to),
+            "a blossom's vertices share their label"
+        );
         self.y[xi] = stored;
         self.vlabel[xi] = to;
         let bit = 1u64 << (xi % 64);
         if to == S {
             self.sbits[xi / 64] |= bit;
-        } else {
-            self.sbits[xi / 64] &= !bit;
-        }
-        if to == S {
             if self.min_s.1 == NONE || stored < self.min_s.0 {
                 self.min_s = (stored, x);
             }
             self.mark_suspect(xi);
+        } else {
+            self.sbits[xi / 64] &= !bit;
         }
     }
 
@@ -1822,8 +1865,9 @@ impl<W: Weight> Matcher<W> {
             collect_leaves(&self.childs, n, c, &mut leaves);
             ranges.push(start..leaves.len());
             if self.label[c as usize] == T {
+                let shift = self.shift(T, S);
                 for &x in &leaves[start..] {
-                    self.leaf_to(x, S);
+                    self.leaf_to(x, S, shift);
                     self.queue.push(x);
                 }
             }
@@ -2010,35 +2054,18 @@ impl<W: Weight> Matcher<W> {
         let bi = b as usize;
         let ch = std::mem::take(&mut self.childs[bi]);
         let ed = std::mem::take(&mut self.cedges[bi]);
-        let mut leaves = std::mem::take(&mut self.buf);
-        // Children become top-level and unlabeled first (their own duals are plain values, as
-        // for any non-top-level blossom), then the path is labeled.
-        for &c in &ch {
-            let ci = c as usize;
-            self.parent[ci] = NONE;
-            leaves.clear();
-            collect_leaves(&self.childs, n, c, &mut leaves);
-            for &x in &leaves {
-                let xi = x as usize;
-                self.top[xi] = c;
-                self.leaf_to(x, UNLABELED);
-                // A child left unlabeled may already be reached by a tight edge.
-                if self.tight_unlabeled_vertex(xi) {
-                    self.zero_events.push(Reverse((2, x)));
-                }
-            }
-            self.label[ci] = UNLABELED;
-            self.labelend[ci] = NO_EDGE;
-            self.best[ci] = NO_EDGE;
-        }
-        self.buf = leaves;
         let (s0, j0) = self.labelend[bi];
-        let entry = self.top[j0 as usize];
+        // The child holding the entry vertex (found before the children become top-level).
+        let mut entry = j0;
+        while self.parent[entry as usize] != b {
+            entry = self.parent[entry as usize];
+        }
         let k = ch.len();
         let i = ch.iter().position(|&x| x == entry).expect("entry child");
-        self.labelend[entry as usize] = (s0, j0);
-        self.relabel(entry, T);
         let forward = i % 2 == 1;
+        // The children on the even path from the entry child to the base child, with their
+        // labels and label ends, in the order they are labeled.
+        let mut path = vec![(i, T, (s0, j0))];
         let mut p = i;
         while p != 0 {
             let (q, r, e1, e2);
@@ -2055,10 +2082,43 @@ impl<W: Weight> Matcher<W> {
                 let (x2, y2) = ed[q - 1];
                 e2 = (y2, x2);
             }
-            self.set_s(ch[q], e1);
-            self.labelend[ch[r] as usize] = e2;
-            self.relabel(ch[r], T);
+            path.push((q, S, e1));
+            path.push((r, T, e2));
             p = r;
+        }
+        let mut on_path = vec![false; k];
+        for &(c, _, _) in &path {
+            on_path[c] = true;
+        }
+        // Children become top-level and unlabeled first (their own duals are plain values, as
+        // for any non-top-level blossom); the vertices of those off the path are decoded now,
+        // the others keep their T encoding until the path is labeled.
+        let mut leaves = std::mem::take(&mut self.buf);
+        let to_unlabeled = self.shift(T, UNLABELED);
+        for (ci, &c) in ch.iter().enumerate() {
+            let cu = c as usize;
+            self.parent[cu] = NONE;
+            leaves.clear();
+            collect_leaves(&self.childs, n, c, &mut leaves);
+            for &x in &leaves {
+                let xi = x as usize;
+                self.top[xi] = c;
+                if !on_path[ci] {
+                    self.leaf_to(x, UNLABELED, to_unlabeled);
+                    // A child left unlabeled may already be reached by a tight edge.
+                    if self.tight_unlabeled_vertex(xi) {
+                        self.zero_events.push(Reverse((2, x)));
+                    }
+                }
+            }
+            self.label[cu] = UNLABELED;
+            self.labelend[cu] = NO_EDGE;
+            self.best[cu] = NO_EDGE;
+        }
+        self.buf = leaves;
+        for &(c, to, le) in &path {
+            self.labelend[ch[c] as usize] = le;
+            self.relabel_from(ch[c], to, T);
         }
         self.cedges[bi] = ed;
         self.release(b, ch);
