@@ -7,10 +7,13 @@
 //!   the parity of their duals (tight edges preserve it, and the roots are aligned by raising a
 //!   root's dual by one), so half the slack of an S–S edge is integral too.
 //! * **Free vertices need not share a dual.** Optimality only asks free vertices to have a zero
-//!   dual. A search grows alternating trees from a few free vertices whose dual is positive and
-//!   stops at the first augmentation (trees meet, or one reaches another free vertex) or when an
-//!   S-vertex dual reaches zero (the path to it is flipped, leaving it free with a zero dual).
-//!   Each search removes at least one violation and creates none. Growing several trees at once
+//!   dual. A search grows alternating trees from free vertices whose dual is positive. An
+//!   augmentation (trees meet, or one reaches another free vertex) or a flip (an S-vertex dual
+//!   reaches zero: the path to it is flipped, leaving it free with a zero dual) uses up the
+//!   trees involved: they are cleared away (unlabeled, their duals decoded, the least-slack
+//!   records that pointed into them recomputed) and the other trees grow on, so one search
+//!   makes many augmentations instead of re-growing every tree after each. Each augmentation
+//!   or flip removes at least one violation and creates none. Growing several trees at once
 //!   lets them meet halfway, which explores far less of a dense graph than one tree would.
 //! * **Cheap re-solves.** The optimum's matching, duals and blossoms are kept. Changed edges that
 //!   stay feasible and are neither matched nor inside a blossom need nothing; the others are
@@ -53,9 +56,11 @@ const UNLABELED: u8 = 0;
 const S: u8 = 1;
 const T: u8 = 2;
 
-/// Trees grown at once. More trees meet sooner, but each search starts by scanning every
-/// root's edges; 8 balances the two on dense random graphs.
-const MAX_ROOTS: usize = 8;
+/// Trees grown at once. A tree outlives the augmentations of the others, so more trees do
+/// more augmentations per search (a solve from the greedy start may have thousands of free
+/// vertices); each costs a scan of its root's edges first. 128 was the fastest of 8 to 256
+/// on generated pairing fields of 1,000 to 5,000 players.
+const MAX_ROOTS: usize = 128;
 
 /// Above this share of dirty vertices a re-solve starts from scratch instead (it is then cheaper).
 const REBUILD_DIRTY_NUM: usize = 1;
@@ -155,7 +160,8 @@ pub struct SolveStats {
     /// Vertices repaired because of their changed edges (cut out of their blossoms, given new
     /// duals, unmatched unless their pair could stay).
     pub dirty_vertices: usize,
-    /// Alternating-tree searches (each ends with one augmentation or flip).
+    /// Alternating-tree searches (each grows trees from up to `max_roots` free vertices until
+    /// augmentations and flips have used all of them up).
     pub searches: usize,
     /// Edge-row scans of S-vertices (each `O(n)`, or the candidate list's length).
     pub scans: usize,
@@ -345,6 +351,13 @@ pub struct Matcher<W: Weight> {
     // `Z + 2C - 2Δ`, a T-blossom `Z + 2Δ`. Stored values of S-vertices are thus constant and
     // a dual step is a single addition; `finish_search` decodes everything.
     label: Vec<u8>,
+    /// Labelled top-level blossom: the root vertex of its tree. Trees outlive augmentations
+    /// of other trees, so a search goes on until every tree of its roots is used up.
+    tree: Vec<u32>,
+    /// Trees augmented (or flipped) since the search last cleared them away.
+    spent: Vec<u32>,
+    /// Blossoms labelled in this search (entries no longer top-level or labelled are stale).
+    labelled: Vec<u32>,
     /// `label[top[v]]`, per vertex.
     vlabel: Vec<u8>,
     /// Bit `v` set when vertex `v` is an S-vertex (`vlabel[v] == S`): a new blossom's row scans
@@ -399,8 +412,9 @@ pub struct Matcher<W: Weight> {
     // Candidate edges (sparse solving).
     /// Whether searches scan the candidate lists instead of whole rows.
     sparse: bool,
-    /// Sorted candidate neighbours of each vertex (sparse only).
-    cand: Vec<Vec<u32>>,
+    /// Sorted candidate neighbours of each vertex, each with its edge's weight index, so that
+    /// a scan reads no matrix row (sparse only; weights do not change during a solve).
+    cand: Vec<Vec<(u32, u32)>>,
     /// Bit `u·n + v`: `v` is a candidate of `u` (and `u` of `v`).
     cand_bits: Vec<u64>,
     /// Vertices whose dual may have dropped since the last dual check.
@@ -461,6 +475,9 @@ impl<W: Weight> Matcher<W> {
             top: (0..n as u32).collect(),
             unused: (n as u32..nb as u32).rev().collect(),
             label: vec![UNLABELED; nb],
+            tree: vec![NONE; nb],
+            spent: Vec::new(),
+            labelled: Vec::new(),
             vlabel: vec![UNLABELED; n],
             sbits: vec![0; n.div_ceil(64)],
             labelend: vec![NO_EDGE; nb],
@@ -809,9 +826,10 @@ impl<W: Weight> Matcher<W> {
         for (a, b) in [(u, v), (v, u)] {
             let k = a * n + b;
             self.cand_bits[k / 64] |= 1 << (k % 64);
+            let wi = self.w[a * n + b];
             let list = &mut self.cand[a];
-            let at = list.partition_point(|&x| (x as usize) < b);
-            list.insert(at, b as u32);
+            let at = list.partition_point(|&(x, _)| (x as usize) < b);
+            list.insert(at, (b as u32, wi));
         }
     }
 
@@ -866,7 +884,7 @@ impl<W: Weight> Matcher<W> {
                 let k = x * n + y;
                 if self.cand_bits[k / 64] >> (k % 64) & 1 == 0 {
                     self.cand_bits[k / 64] |= 1 << (k % 64);
-                    self.cand[x].push(y as u32);
+                    self.cand[x].push((y as u32, self.w[x * n + y]));
                 }
             }
         }
@@ -1410,7 +1428,7 @@ impl<W: Weight> Matcher<W> {
     }
 
     // ----------------------------------------------------------------------------------------
-    // One search: alternating trees grown from a few free vertices until one augmentation.
+    // One search: alternating trees grown from free vertices until augmentations use them up.
 
     fn reset_search(&mut self) {
         self.label.fill(UNLABELED);
@@ -1429,14 +1447,16 @@ impl<W: Weight> Matcher<W> {
         self.s_blossoms.clear();
         self.t_blossoms.clear();
         self.zero_events.clear();
+        self.spent.clear();
+        self.labelled.clear();
         self.delta_sum = W::ZERO;
         self.min_s = (W::ZERO, NONE);
         self.queue.clear();
         self.qhead = 0;
     }
 
-    /// Grows alternating trees from `roots` (free vertices with positive duals) until one
-    /// augmentation or flip. Other free vertices are targets.
+    /// Grows alternating trees from `roots` (free vertices with positive duals) until every
+    /// tree is used up by an augmentation or a flip. Other free vertices are targets.
     fn search(&mut self, roots: &[u32]) {
         self.reset_search();
         // S–S edges between trees have even slack only if all roots' duals share a parity.
@@ -1455,22 +1475,217 @@ impl<W: Weight> Matcher<W> {
             while self.qhead < self.queue.len() {
                 let v = self.queue[self.qhead];
                 self.qhead += 1;
+                // A vertex of a tree cleared away since it was queued.
+                if self.vlabel[v as usize] != S {
+                    continue;
+                }
                 self.stats.scans += 1;
                 if self.scan(v) {
-                    break 'search;
+                    if self.clear_spent_trees() {
+                        break 'search;
+                    }
+                    continue 'search;
                 }
             }
             if let Some(over) = self.zero_event() {
-                if over {
+                if over && self.clear_spent_trees() {
                     break;
                 }
                 continue;
             }
-            if self.dual_step() {
+            if self.dual_step() && self.clear_spent_trees() {
                 break;
             }
         }
         self.finish_search();
+    }
+
+    /// After an augmentation or a flip: clears away the trees it used (their blossoms become
+    /// unlabeled, with plain duals) and recomputes the least-slack records that pointed into
+    /// them, so that the search's other trees grow on instead of being grown again from their
+    /// roots by the next search. Returns true when no tree is left.
+    fn clear_spent_trees(&mut self) -> bool {
+        let n = self.n;
+        let spent = std::mem::take(&mut self.spent);
+        let mut freed = Vec::new();
+        let mut alive = false;
+        let mut leaves = std::mem::take(&mut self.buf);
+        let mut labelled = std::mem::take(&mut self.labelled);
+        let mut keep = 0;
+        for k in 0..labelled.len() {
+            let b = labelled[k] as usize;
+            let l = self.label[b];
+            if l == UNLABELED || self.parent[b] != NONE || (b >= n && self.childs[b].is_empty()) {
+                continue;
+            }
+            if !spent.contains(&self.tree[b]) {
+                alive = true;
+                labelled[keep] = b as u32;
+                keep += 1;
+                continue;
+            }
+            leaves.clear();
+            collect_leaves(&self.childs, n, b as u32, &mut leaves);
+            let shift = self.shift(l, UNLABELED);
+            for &x in &leaves {
+                self.leaf_to(x, UNLABELED, shift);
+            }
+            freed.extend_from_slice(&leaves);
+            if b >= n {
+                self.z[b] = self.decode_z(self.z[b], l);
+            }
+            self.label[b] = UNLABELED;
+            self.tree[b] = NONE;
+            self.labelend[b] = NO_EDGE;
+            self.best[b] = NO_EDGE;
+            if self.has_list[b] {
+                self.has_list[b] = false;
+                self.best_list[b].clear();
+            }
+        }
+        labelled.truncate(keep);
+        self.labelled = labelled;
+        self.buf = leaves;
+        self.spent = spent;
+        self.spent.clear();
+        if !alive {
+            return true;
+        }
+        let (parent, label, childs) = (&self.parent, &self.label, &self.childs);
+        self.s_blossoms
+            .retain(|&b| parent[b as usize] == NONE && label[b as usize] == S);
+        self.t_blossoms.retain(|&b| {
+            parent[b as usize] == NONE && label[b as usize] == T && !childs[b as usize].is_empty()
+        });
+        // The least S-vertex dual, first in labelling order on ties (as when it was kept).
+        if self.min_s.1 != NONE && self.vlabel[self.min_s.1 as usize] != S {
+            self.min_s = (W::ZERO, NONE);
+            for &x in &self.queue {
+                let xi = x as usize;
+                if self.vlabel[xi] == S && (self.min_s.1 == NONE || self.y[xi] < self.min_s.0) {
+                    self.min_s = (self.y[xi], x);
+                }
+            }
+        }
+        // S-blossoms whose least-slack S–S edge led into a cleared tree.
+        for i in 0..self.s_blossoms.len() {
+            let b = self.s_blossoms[i] as usize;
+            let e = self.best[b];
+            if e == NO_EDGE || self.vlabel[e.1 as usize] == S {
+                continue;
+            }
+            self.refresh_best(b as u32);
+        }
+        // Non-S vertices whose least-slack edge from an S-vertex came from a cleared tree, and
+        // the cleared vertices themselves (their S-vertex edges were S–S edges, not recorded).
+        let mut again = vec![false; n];
+        for &x in &freed {
+            again[x as usize] = true;
+        }
+        for &u in &self.touched {
+            let ui = u as usize;
+            let sb = self.sbest[ui];
+            if self.vlabel[ui] != S && sb != NONE && self.vlabel[sb as usize] != S {
+                again[ui] = true;
+            }
+        }
+        let mut touched = std::mem::take(&mut self.touched);
+        let mut listed = vec![false; n];
+        for &u in &touched {
+            listed[u as usize] = true;
+        }
+        for u in 0..n {
+            if again[u] && self.vlabel[u] != S {
+                self.refresh_sbest(u);
+                if self.sbest[u] != NONE && !listed[u] {
+                    listed[u] = true;
+                    touched.push(u as u32);
+                }
+            }
+        }
+        let sbest = &self.sbest;
+        touched.retain(|&u| sbest[u as usize] != NONE);
+        self.touched = touched;
+        false
+    }
+
+    /// Calls `f` on each S-vertex a search looks at from `v` (its candidates when sparse,
+    /// else its row), in increasing order, with the edge's weight index.
+    fn for_s_neighbours(&self, v: usize, mut f: impl FnMut(u32, u32)) {
+        if self.sparse {
+            for &(u, wi) in &self.cand[v] {
+                if self.vlabel[u as usize] == S {
+                    f(u, wi);
+                }
+            }
+        } else {
+            let row = &self.w[v * self.n..(v + 1) * self.n];
+            for (k, &word) in self.sbits.iter().enumerate() {
+                let mut bits = word;
+                while bits != 0 {
+                    let u = k * 64 + bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    if row[u] != 0 {
+                        f(u as u32, row[u]);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Recomputes S-blossom `b`'s least-slack edge to another S-blossom: from its list when it
+    /// has one, else from its vertices' edges (in scan order, first on ties).
+    fn refresh_best(&mut self, b: u32) {
+        let n = self.n;
+        let bi = b as usize;
+        let mut b_edge = NO_EDGE;
+        let mut b_inv = W::ZERO;
+        let dbl = self.pal.doubled();
+        let mut consider = |ys: &[W], x: u32, y: u32, wi: u32| {
+            let inv = sub(add(ys[x as usize], ys[y as usize]), dbl[wi as usize]);
+            if b_edge == NO_EDGE || inv < b_inv {
+                b_edge = (x, y);
+                b_inv = inv;
+            }
+        };
+        if self.has_list[bi] {
+            let mut list = std::mem::take(&mut self.best_list[bi]);
+            list.retain(|&(_, y)| self.vlabel[y as usize] == S);
+            for &(x, y) in &list {
+                consider(&self.y, x, y, self.w[x as usize * n + y as usize]);
+            }
+            self.best_list[bi] = list;
+        } else {
+            let mut leaves = Vec::new();
+            collect_leaves(&self.childs, n, b, &mut leaves);
+            for &x in &leaves {
+                self.for_s_neighbours(x as usize, |y, wi| {
+                    if self.top[y as usize] != b {
+                        consider(&self.y, x, y, wi);
+                    }
+                });
+            }
+        }
+        self.best[bi] = b_edge;
+        self.best_inv[bi] = b_inv;
+    }
+
+    /// Recomputes non-S vertex `u`'s least-slack edge from an S-vertex (least index on ties).
+    fn refresh_sbest(&mut self, u: usize) {
+        let mut arg = NONE;
+        let mut key = W::ZERO;
+        let dbl = self.pal.doubled();
+        self.for_s_neighbours(u, |s, wi| {
+            let k = sub(add(self.y[s as usize], self.key_offset), dbl[wi as usize]);
+            if arg == NONE || k < key {
+                arg = s;
+                key = k;
+            }
+        });
+        self.sbest[u] = arg;
+        if arg != NONE {
+            self.sbest_key[u] = key;
+        }
     }
 
     /// Decodes the lazily stored duals (see the `label` field) back to plain values.
@@ -1540,6 +1755,14 @@ impl<W: Weight> Matcher<W> {
         let bi = b as usize;
         debug_assert_eq!(self.label[bi], UNLABELED);
         self.label[bi] = to;
+        self.labelled.push(b);
+        // A root starts its tree; any other blossom joins the tree of its label end's far side.
+        let le = self.labelend[bi];
+        self.tree[bi] = if le == NO_EDGE {
+            self.base[bi]
+        } else {
+            self.tree[self.top[le.0 as usize] as usize]
+        };
         if to == S {
             self.s_blossoms.push(b);
         } else if to == T && bi >= self.n {
@@ -1678,10 +1901,10 @@ impl<W: Weight> Matcher<W> {
     #[inline]
     fn scan_candidates(&mut self, vi: usize, from: usize) -> Option<(u32, bool, usize)> {
         self.stats.cells += self.cand[vi].len() - from;
-        let (mut sc, row, list) = self.split_for_scan(vi);
+        let (mut sc, _, list) = self.split_for_scan(vi);
         let mut event = None;
-        for (k, &u) in list[from..].iter().enumerate() {
-            if let Some(both_s) = sc.visit(u as usize, row[u as usize]) {
+        for (k, &(u, wi)) in list[from..].iter().enumerate() {
+            if let Some(both_s) = sc.visit(u as usize, wi) {
                 event = Some((u, both_s, from + k + 1));
                 break;
             }
@@ -1715,7 +1938,7 @@ impl<W: Weight> Matcher<W> {
     /// The state a scan of S-vertex `vi`'s edges reads and records, its row and its candidate
     /// list (empty when dense).
     #[inline(always)]
-    fn split_for_scan(&mut self, vi: usize) -> (Scan<'_, W>, &[u32], &[u32]) {
+    fn split_for_scan(&mut self, vi: usize) -> (Scan<'_, W>, &[u32], &[(u32, u32)]) {
         let n = self.n;
         let key_v = self.y[vi];
         let bv = self.top[vi];
@@ -1846,6 +2069,8 @@ impl<W: Weight> Matcher<W> {
         self.z[idu] = self.encode_z(W::ZERO, S);
         self.parent[idu] = NONE;
         self.label[idu] = S;
+        self.tree[idu] = self.tree[lca as usize];
+        self.labelled.push(id);
         self.s_blossoms.push(id);
         self.labelend[idu] = self.labelend[lca as usize];
         // Children stop being top-level: their duals freeze at their current values.
@@ -1908,8 +2133,7 @@ impl<W: Weight> Matcher<W> {
                     let dbl = self.pal.doubled();
                     let (ys, labels, tops) = (&self.y, &self.vlabel, &self.top);
                     let (best_to, best_to_inv) = (&mut self.best_to, &mut self.best_to_inv);
-                    let mut offer = |y: usize| {
-                        let wi = row[y];
+                    let mut offer = |y: usize, wi: u32| {
                         let by = tops[y];
                         if wi != 0 && by != id {
                             let inv = sub(add(yx, ys[y]), dbl[wi as usize]);
@@ -1919,16 +2143,17 @@ impl<W: Weight> Matcher<W> {
                     // Only the S columns (S candidates when sparse), in increasing order as a
                     // full scan would offer them, which decides ties.
                     if self.sparse {
-                        for &y in &self.cand[xi] {
+                        for &(y, wi) in &self.cand[xi] {
                             if labels[y as usize] == S {
-                                offer(y as usize);
+                                offer(y as usize, wi);
                             }
                         }
                     } else {
                         for (k, &word) in self.sbits.iter().enumerate() {
                             let mut bits = word;
                             while bits != 0 {
-                                offer(k * 64 + bits.trailing_zeros() as usize);
+                                let y = k * 64 + bits.trailing_zeros() as usize;
+                                offer(y, row[y]);
                                 bits &= bits - 1;
                             }
                         }
@@ -1966,6 +2191,12 @@ impl<W: Weight> Matcher<W> {
 
     /// Augments along the path root(v) … v – u … (root of u's tree, or u's free blossom).
     fn augment(&mut self, v: u32, u: u32) {
+        for x in [v, u] {
+            let b = self.top[x as usize] as usize;
+            if self.label[b] != UNLABELED {
+                self.spent.push(self.tree[b]);
+            }
+        }
         self.augment_side(v, u);
         self.augment_side(u, v);
     }
@@ -2229,6 +2460,7 @@ impl<W: Weight> Matcher<W> {
     fn take_event(&mut self, kind: u8, x: u32) -> bool {
         match kind {
             1 => {
+                self.spent.push(self.tree[self.top[x as usize] as usize]);
                 self.augment_side(x, NONE);
                 true
             }
