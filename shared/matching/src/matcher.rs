@@ -358,6 +358,13 @@ pub struct Matcher<W: Weight> {
     spent: Vec<u32>,
     /// Blossoms labelled in this search (entries no longer top-level or labelled are stale).
     labelled: Vec<u32>,
+    /// Bit `v` set when vertex `v` is in top-level blossom `memb_of` (`NONE`: no blossom).
+    /// A row scan of one of its S-vertices visits only the columns outside it: in a pairing
+    /// graph one blossom often holds most vertices, whose rows would otherwise be read in
+    /// full only to skip their own blossom. Follows that blossom into the blossoms formed
+    /// around it; forgotten when it is expanded or dissolved.
+    memb: Vec<u64>,
+    memb_of: u32,
     /// `label[top[v]]`, per vertex.
     vlabel: Vec<u8>,
     /// Bit `v` set when vertex `v` is an S-vertex (`vlabel[v] == S`): a new blossom's row scans
@@ -478,6 +485,8 @@ impl<W: Weight> Matcher<W> {
             tree: vec![NONE; nb],
             spent: Vec::new(),
             labelled: Vec::new(),
+            memb: vec![0; n.div_ceil(64)],
+            memb_of: NONE,
             vlabel: vec![UNLABELED; n],
             sbits: vec![0; n.div_ceil(64)],
             labelend: vec![NO_EDGE; nb],
@@ -1007,6 +1016,7 @@ impl<W: Weight> Matcher<W> {
     /// and every vertex is to be priced.
     fn reset(&mut self, fresh_candidates: bool) {
         let n = self.n;
+        self.memb_of = NONE;
         let sparse = n >= sparse_threshold();
         // Without fresh candidates this is the pricing loop's restart: the lists it grew stay.
         if sparse && fresh_candidates {
@@ -1392,6 +1402,9 @@ impl<W: Weight> Matcher<W> {
 
     fn release(&mut self, b: u32, mut ch: Vec<u32>) {
         let bi = b as usize;
+        if self.memb_of == b {
+            self.memb_of = NONE;
+        }
         ch.clear();
         self.childs[bi] = ch;
         self.cedges[bi].clear();
@@ -1920,19 +1933,74 @@ impl<W: Weight> Matcher<W> {
     /// whether its far end is S) for the caller to act on.
     #[inline]
     fn scan_row(&mut self, vi: usize, from: usize) -> Option<(u32, bool)> {
-        self.stats.cells += self.n - from;
+        let n = self.n;
+        self.stats.cells += n - from;
+        let bv = self.top[vi];
+        if bv as usize >= n {
+            self.cache_members(bv);
+        }
+        let memb = std::mem::take(&mut self.memb);
         let (mut sc, row, _) = self.split_for_scan(vi);
         let mut event = None;
-        for (u, &wi) in row.iter().enumerate().skip(from) {
-            if let Some(both_s) = sc.visit(u, wi) {
-                event = Some((u as u32, both_s));
-                break;
+        if bv as usize >= n {
+            // The columns outside v's blossom, in increasing order as a full row scan would
+            // visit them (the others it would skip as S-vertices of v's own blossom).
+            'words: for k in from / 64..n.div_ceil(64) {
+                let mut bits = !memb[k];
+                if k == from / 64 {
+                    bits &= u64::MAX << (from % 64);
+                }
+                while bits != 0 {
+                    let u = k * 64 + bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    if u >= n {
+                        break 'words;
+                    }
+                    if let Some(both_s) = sc.visit(u, row[u]) {
+                        event = Some((u as u32, both_s));
+                        break 'words;
+                    }
+                }
+            }
+        } else {
+            for (u, &wi) in row.iter().enumerate().skip(from) {
+                if let Some(both_s) = sc.visit(u, wi) {
+                    event = Some((u as u32, both_s));
+                    break;
+                }
             }
         }
         let (best, best_inv) = (sc.best, sc.best_inv);
+        self.memb = memb;
         self.best[self.top[vi] as usize] = best;
         self.best_inv[self.top[vi] as usize] = best_inv;
         event
+    }
+
+    /// Makes `memb` the vertex set of top-level blossom `b`.
+    fn cache_members(&mut self, b: u32) {
+        if self.memb_of == b {
+            #[cfg(debug_assertions)]
+            {
+                let mut leaves = Vec::new();
+                collect_leaves(&self.childs, self.n, b, &mut leaves);
+                let count: u32 = self.memb.iter().map(|w| w.count_ones()).sum();
+                debug_assert_eq!(count as usize, leaves.len(), "member set of blossom {b}");
+                for &x in &leaves {
+                    debug_assert!(self.memb[x as usize / 64] >> (x % 64) & 1 == 1);
+                }
+            }
+            return;
+        }
+        self.memb.fill(0);
+        let mut leaves = std::mem::take(&mut self.buf);
+        leaves.clear();
+        collect_leaves(&self.childs, self.n, b, &mut leaves);
+        for &x in &leaves {
+            self.memb[x as usize / 64] |= 1 << (x % 64);
+        }
+        self.buf = leaves;
+        self.memb_of = b;
     }
 
     /// The state a scan of S-vertex `vi`'s edges reads and records, its row and its candidate
@@ -2100,6 +2168,17 @@ impl<W: Weight> Matcher<W> {
         for &x in &leaves {
             self.top[x as usize] = id;
         }
+        // The cached member set follows its blossom into the new one.
+        if let Some(i) = ch.iter().position(|&c| c == self.memb_of) {
+            for (j, r) in ranges.iter().enumerate() {
+                if j != i {
+                    for &x in &leaves[r.clone()] {
+                        self.memb[x as usize / 64] |= 1 << (x % 64);
+                    }
+                }
+            }
+            self.memb_of = id;
+        }
         // Least-slack edge to every other S-blossom, from the children's lists where they have
         // one and from the vertices' rows otherwise.
         let mut touched: Vec<u32> = Vec::new();
@@ -2149,8 +2228,11 @@ impl<W: Weight> Matcher<W> {
                             }
                         }
                     } else {
+                        // The new blossom's own S columns are skipped by the member set when
+                        // it is cached (they would be refused one by one below).
+                        let own = |k: usize| if self.memb_of == id { self.memb[k] } else { 0 };
                         for (k, &word) in self.sbits.iter().enumerate() {
-                            let mut bits = word;
+                            let mut bits = word & !own(k);
                             while bits != 0 {
                                 let y = k * 64 + bits.trailing_zeros() as usize;
                                 offer(y, row[y]);
