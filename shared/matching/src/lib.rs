@@ -12,7 +12,7 @@ mod palette;
 mod weight;
 mod wide;
 
-pub use matcher::{Matcher, SPARSE_FROM, SolveStats, WeightError, with_sparse_from};
+pub use matcher::{Matcher, SPARSE_FROM, SolveStats, WeightError, with_sparse_from, with_threads};
 pub use palette::{BuildLimbHasher, LimbHasher};
 pub use weight::Weight;
 pub use wide::Wide;

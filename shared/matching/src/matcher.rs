@@ -82,6 +82,46 @@ std::thread_local! {
     static SPARSE_THRESHOLD: core::cell::Cell<usize> = const { core::cell::Cell::new(SPARSE_FROM) };
 }
 
+std::thread_local! {
+    static THREADS: core::cell::Cell<Option<usize>> = const { core::cell::Cell::new(None) };
+    static PARALLEL_FROM: core::cell::Cell<usize> = const { core::cell::Cell::new(PARALLEL_CELLS) };
+}
+
+/// Matrix cells a pricing round must check before it is split over threads: below this,
+/// starting the threads costs more than they save.
+const PARALLEL_CELLS: usize = 1 << 20;
+
+/// Threads for a step of `cells` matrix cells: this thread's setting (see [`with_threads`]),
+/// else the machine's parallelism; 1 below the parallel threshold.
+fn threads_for(cells: usize) -> usize {
+    if cells < PARALLEL_FROM.with(|c| c.get()) {
+        return 1;
+    }
+    THREADS
+        .with(|c| c.get())
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |p| p.get()))
+        .max(1)
+}
+
+/// Runs `f` with this thread's matchers using at most `threads` threads for their
+/// parallel steps (pricing rows), split from `from` matrix cells up (`0`: always). The
+/// matchings are the same for every setting; for tests and benchmarks that show it.
+pub fn with_threads<R>(threads: usize, from: usize, f: impl FnOnce() -> R) -> R {
+    let old = (
+        THREADS.with(|c| c.replace(Some(threads))),
+        PARALLEL_FROM.with(|c| c.replace(from)),
+    );
+    struct Restore(Option<usize>, usize);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            THREADS.with(|c| c.set(self.0));
+            PARALLEL_FROM.with(|c| c.set(self.1));
+        }
+    }
+    let _restore = Restore(old.0, old.1);
+    f()
+}
+
 fn sparse_threshold() -> usize {
     SPARSE_THRESHOLD.with(|c| c.get()).max(2)
 }
@@ -176,6 +216,8 @@ pub struct SolveStats {
     pub pricing_rounds: usize,
     /// Edges added to the candidate lists by those checks.
     pub priced_in: usize,
+    /// The most threads one of those checks was split over (see [`with_threads`]).
+    pub pricing_threads: usize,
 }
 
 /// Records S–S edge `e` (with `inv` = slack + 2Δ) as a new blossom's edge to S-blossom `by` if
@@ -940,6 +982,52 @@ impl<W: Weight> Matcher<W> {
                 lay_out(&self.childs, n, b as u32, &mut pos, &mut span, &mut next);
             }
         }
+        // The suspects' rows are independent: with more than one thread they are split into
+        // consecutive runs, one a thread, and the violated edges joined in suspect order, so
+        // the result is the same for any thread count.
+        let threads = threads_for(suspects.len() * n).min(suspects.len().max(1));
+        self.stats.pricing_threads = self.stats.pricing_threads.max(threads);
+        let violated: Vec<(usize, usize)> = if threads <= 1 {
+            self.violated_edges(&suspects, &pos, &span)
+        } else {
+            let run = suspects.len().div_ceil(threads);
+            let this = &*self;
+            let (pos, span) = (&pos, &span);
+            std::thread::scope(|scope| {
+                let parts: Vec<_> = suspects
+                    .chunks(run)
+                    .map(|part| scope.spawn(move || this.violated_edges(part, pos, span)))
+                    .collect();
+                parts
+                    .into_iter()
+                    .flat_map(|h| h.join().expect("a pricing thread panicked"))
+                    .collect()
+            })
+        };
+        for &v in &suspects {
+            self.suspect[v as usize] = false;
+        }
+        suspects.clear();
+        self.suspects = suspects;
+        for &(a, b) in &violated {
+            if !self.is_candidate(a, b) {
+                self.add_candidate(a, b);
+                self.stats.priced_in += 1;
+                self.changed.push((a as u32, b as u32));
+            }
+        }
+        !violated.is_empty()
+    }
+
+    /// The non-candidate edges of `suspects` whose dual constraint is violated, in row order.
+    /// `pos`/`span`: the leaf layout of [`price`](Self::price).
+    fn violated_edges(
+        &self,
+        suspects: &[u32],
+        pos: &[u32],
+        span: &[(u32, u32)],
+    ) -> Vec<(usize, usize)> {
+        let n = self.n;
         let mut violated = Vec::new();
         // Blossoms holding v, innermost first: their interval and the dual sum from each one
         // outwards.
@@ -948,11 +1036,10 @@ impl<W: Weight> Matcher<W> {
         // holds it (an index into `chain_v`): painted ring by ring from the inside out, each
         // ring being an interval minus the next inner one, so `O(size)` per suspect.
         let mut innermost = vec![0u32; n];
-        for &v in &suspects {
+        let dbl = self.pal.doubled();
+        for &v in suspects {
             let vi = v as usize;
-            self.suspect[vi] = false;
             let row = &self.w[vi * n..(vi + 1) * n];
-            let dbl = self.pal.doubled();
             let yv = self.y[vi];
             let tv = self.top[vi];
             chain_v.clear();
@@ -991,16 +1078,7 @@ impl<W: Weight> Matcher<W> {
                 }
             }
         }
-        suspects.clear();
-        self.suspects = suspects;
-        for &(a, b) in &violated {
-            if !self.is_candidate(a, b) {
-                self.add_candidate(a, b);
-                self.stats.priced_in += 1;
-                self.changed.push((a as u32, b as u32));
-            }
-        }
-        !violated.is_empty()
+        violated
     }
 
     // ----------------------------------------------------------------------------------------
@@ -1945,8 +2023,8 @@ impl<W: Weight> Matcher<W> {
         if bv as usize >= n {
             // The columns outside v's blossom, in increasing order as a full row scan would
             // visit them (the others it would skip as S-vertices of v's own blossom).
-            'words: for k in from / 64..n.div_ceil(64) {
-                let mut bits = !memb[k];
+            'words: for (k, &inside) in memb.iter().enumerate().skip(from / 64) {
+                let mut bits = !inside;
                 if k == from / 64 {
                     bits &= u64::MAX << (from % 64);
                 }

@@ -757,3 +757,54 @@ fn sparse_solves_of_bracket_shaped_graphs_equal_dense_ones() {
         );
     }
 }
+
+/// Pricing split over two threads (from the first cell, so every check is split) gives the
+/// same matching, the same duals and the same work as on one thread, from scratch and through
+/// re-solves, on the bracket-shaped graphs whose sparse solves price the most.
+#[test]
+fn pricing_on_two_threads_equals_one_thread() {
+    let mut rng = Rng(0x7412_ead5);
+    let mut split = 0;
+    for round in 0..6 {
+        let n = 200 + rng.below(200) as usize;
+        let colour: Vec<u64> = (0..n).map(|_| rng.below(3)).collect();
+        let mut one = Matcher::<u64>::new(n);
+        let mut two = Matcher::<u64>::new(n);
+        for i in 0..n {
+            for j in i + 1..n {
+                if rng.below(100) >= 10 {
+                    let colours = 2 - (colour[i] == colour[j] && colour[i] != 0) as u64;
+                    let w = (1u64 << 40) + (colours << 20) + (n - i) as u64;
+                    one.set_weight(i, j, w);
+                    two.set_weight(i, j, w);
+                }
+            }
+        }
+        for step in 0..8 {
+            crate::with_sparse_from(0, || crate::with_threads(1, 0, || one.solve()));
+            crate::with_sparse_from(0, || crate::with_threads(2, 0, || two.solve()));
+            let (s1, s2) = (one.last_solve_stats(), two.last_solve_stats());
+            assert_eq!(one.mates(), two.mates(), "round {round}, step {step}");
+            assert!(
+                (0..n).all(|v| one.dual(v) == two.dual(v)),
+                "round {round}, step {step}"
+            );
+            assert_eq!(s1.priced_in, s2.priced_in, "round {round}, step {step}");
+            assert!(s1.pricing_threads <= 1, "{s1:?}");
+            // Each solve that priced (every sparse one does) split it in two.
+            assert_eq!(s2.pricing_threads, s1.pricing_threads * 2, "{s2:?}");
+            split += s2.pricing_threads / 2;
+            // A bonus on one vertex's edges: the next solve re-prices.
+            let v = rng.below(n as u64) as usize;
+            for m in [&mut one, &mut two] {
+                for u in 0..n {
+                    if u != v && !m.weight(v, u).is_zero() {
+                        let w = *m.weight(v, u);
+                        m.set_weight(v, u, w + (u as u64 % 5));
+                    }
+                }
+            }
+        }
+    }
+    assert!(split >= 6, "only {split} solves priced on two threads");
+}

@@ -3,6 +3,7 @@
 //! of tests/golden/dutch-2017/README.md (history before the round; players with a non-pairing
 //! entry in the round are not paired).
 
+use arbiter_matching::{with_sparse_from, with_threads};
 use arbiter_pairing::trf::record_from_trf;
 use arbiter_pairing::{RecordedPairing, RuleSet, TournamentRecord, pair};
 use std::path::{Path, PathBuf};
@@ -45,8 +46,18 @@ fn replay(path: &Path, rule_set: RuleSet) -> (u32, Vec<u32>) {
     (rounds, bad)
 }
 
-/// Replays every `t*.trf` of a corpus folder on two threads; returns (rounds, mismatches).
-fn replay_corpus(dir: &str, rule_set: RuleSet) -> (u32, Vec<String>) {
+/// How a corpus is paired.
+#[derive(Clone, Copy)]
+enum Mode {
+    /// The engine's defaults: the golden brackets are too small to split any step.
+    Default,
+    /// Every graph solved on candidate edges and every pricing split over two threads.
+    TwoThreads,
+}
+
+/// Replays every `t*.trf` of a corpus folder (two files at a time); returns (rounds,
+/// mismatches).
+fn replay_corpus(dir: &str, rule_set: RuleSet, mode: Mode) -> (u32, Vec<String>) {
     let mut files: Vec<PathBuf> = std::fs::read_dir(golden(dir))
         .expect("corpus folder")
         .map(|e| e.expect("entry").path())
@@ -70,7 +81,12 @@ fn replay_corpus(dir: &str, rule_set: RuleSet) -> (u32, Vec<String>) {
                     let mut total = 0;
                     let mut bad = Vec::new();
                     for f in part {
-                        let (n, b) = replay(f, rule_set);
+                        let (n, b) = match mode {
+                            Mode::Default => replay(f, rule_set),
+                            Mode::TwoThreads => {
+                                with_sparse_from(0, || with_threads(2, 0, || replay(f, rule_set)))
+                            }
+                        };
                         total += n;
                         let name = f.file_name().unwrap().to_string_lossy().to_string();
                         bad.extend(b.into_iter().map(|r| format!("{name} round {r}")));
@@ -92,7 +108,7 @@ fn replay_corpus(dir: &str, rule_set: RuleSet) -> (u32, Vec<String>) {
 
 #[test]
 fn dutch_2017_corpus_every_round_identical() {
-    let (total, bad) = replay_corpus("dutch-2017", RuleSet::Dutch2017);
+    let (total, bad) = replay_corpus("dutch-2017", RuleSet::Dutch2017, Mode::Default);
     println!(
         "dutch-2017: {}/{} rounds identical",
         total as usize - bad.len(),
@@ -142,7 +158,7 @@ fn manual_worked_example_all_seven_rounds() {
 
 #[test]
 fn dutch_2025_corpus_every_round_identical() {
-    let (total, bad) = replay_corpus("dutch-2025", RuleSet::Dutch2025);
+    let (total, bad) = replay_corpus("dutch-2025", RuleSet::Dutch2025, Mode::Default);
     println!(
         "dutch-2025: {}/{} rounds identical",
         total as usize - bad.len(),
@@ -153,4 +169,27 @@ fn dutch_2025_corpus_every_round_identical() {
         bad.is_empty(),
         "rounds differing from the reference engine: {bad:?}"
     );
+}
+
+/// The "equal output for 1 and 2 threads on every golden round": the default replays
+/// above price nothing on a second thread (their brackets are below the sparse and parallel
+/// thresholds), so these force both, and every round must still match the reference engine.
+#[test]
+fn both_corpora_every_round_identical_on_two_threads() {
+    for (dir, rule_set, rounds) in [
+        ("dutch-2017", RuleSet::Dutch2017, 5286),
+        ("dutch-2025", RuleSet::Dutch2025, 5319),
+    ] {
+        let (total, bad) = replay_corpus(dir, rule_set, Mode::TwoThreads);
+        println!(
+            "{dir}, two threads: {}/{} rounds identical",
+            total as usize - bad.len(),
+            total
+        );
+        assert_eq!(total, rounds);
+        assert!(
+            bad.is_empty(),
+            "{dir}: rounds differing on two threads: {bad:?}"
+        );
+    }
 }
