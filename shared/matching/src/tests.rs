@@ -662,6 +662,17 @@ fn distinct_weight_table_tracks_the_graph() {
     }
 }
 
+/// Raises each edge `(v, u)` by `u mod modulus`: a bonus on one vertex's edges, as a pairing
+/// engine's phase gives.
+fn add_row_bonus(m: &mut Matcher<u64>, v: usize, modulus: u64) {
+    for u in 0..m.len() {
+        if u != v && !m.weight(v, u).is_zero() {
+            let w = *m.weight(v, u);
+            m.set_weight(v, u, w + (u as u64 % modulus));
+        }
+    }
+}
+
 /// Graphs shaped like a Swiss bracket, where the heaviest edges of every vertex lead to the same
 /// few vertices and most weights tie: a lexicographic weight (fewest unpaired, colours, then a
 /// bonus for the higher-ranked end, `n - min(i, j)`), a share of forbidden pairs. The sparse
@@ -718,12 +729,7 @@ fn sparse_solves_of_bracket_shaped_graphs_equal_dense_ones() {
         for _ in 0..20 {
             let v = rng.below(n as u64) as usize;
             for m in [&mut dense, &mut sparse] {
-                for u in 0..n {
-                    if u != v && !m.weight(v, u).is_zero() {
-                        let w = *m.weight(v, u);
-                        m.set_weight(v, u, w + (u as u64 % 7));
-                    }
-                }
+                add_row_bonus(m, v, 7);
             }
             crate::with_sparse_from(usize::MAX, || dense.solve());
             crate::with_sparse_from(0, || sparse.solve());
@@ -797,12 +803,7 @@ fn pricing_on_two_threads_equals_one_thread() {
             // A bonus on one vertex's edges: the next solve re-prices.
             let v = rng.below(n as u64) as usize;
             for m in [&mut one, &mut two] {
-                for u in 0..n {
-                    if u != v && !m.weight(v, u).is_zero() {
-                        let w = *m.weight(v, u);
-                        m.set_weight(v, u, w + (u as u64 % 5));
-                    }
-                }
+                add_row_bonus(m, v, 5);
             }
         }
     }
