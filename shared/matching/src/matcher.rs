@@ -80,11 +80,25 @@ const SPREAD_CANDIDATES: usize = 20;
 
 std::thread_local! {
     static SPARSE_THRESHOLD: core::cell::Cell<usize> = const { core::cell::Cell::new(SPARSE_FROM) };
-}
-
-std::thread_local! {
     static THREADS: core::cell::Cell<Option<usize>> = const { core::cell::Cell::new(None) };
     static PARALLEL_FROM: core::cell::Cell<usize> = const { core::cell::Cell::new(PARALLEL_CELLS) };
+}
+
+/// Runs `f` with this thread's `setting` set to `value`, restored afterwards (also if `f`
+/// panics): the shape of the switches below.
+fn with_setting<T: Copy + 'static, R>(
+    setting: &'static std::thread::LocalKey<core::cell::Cell<T>>,
+    value: T,
+    f: impl FnOnce() -> R,
+) -> R {
+    struct Restore<T: Copy + 'static>(&'static std::thread::LocalKey<core::cell::Cell<T>>, T);
+    impl<T: Copy + 'static> Drop for Restore<T> {
+        fn drop(&mut self) {
+            self.0.with(|c| c.set(self.1));
+        }
+    }
+    let _restore = Restore(setting, setting.with(|c| c.replace(value)));
+    f()
 }
 
 /// Matrix cells a pricing round must check before it is split over threads: below this,
@@ -107,19 +121,9 @@ fn threads_for(cells: usize) -> usize {
 /// parallel steps (pricing rows), split from `from` matrix cells up (`0`: always). The
 /// matchings are the same for every setting; for tests and benchmarks that show it.
 pub fn with_threads<R>(threads: usize, from: usize, f: impl FnOnce() -> R) -> R {
-    let old = (
-        THREADS.with(|c| c.replace(Some(threads))),
-        PARALLEL_FROM.with(|c| c.replace(from)),
-    );
-    struct Restore(Option<usize>, usize);
-    impl Drop for Restore {
-        fn drop(&mut self) {
-            THREADS.with(|c| c.set(self.0));
-            PARALLEL_FROM.with(|c| c.set(self.1));
-        }
-    }
-    let _restore = Restore(old.0, old.1);
-    f()
+    with_setting(&THREADS, Some(threads), || {
+        with_setting(&PARALLEL_FROM, from, f)
+    })
 }
 
 fn sparse_threshold() -> usize {
@@ -131,15 +135,7 @@ fn sparse_threshold() -> usize {
 /// matcher solves from scratch. For tests and benchmarks that compare the two ways: both give
 /// a maximum-weight matching, proved by the same dual certificate.
 pub fn with_sparse_from<R>(from: usize, f: impl FnOnce() -> R) -> R {
-    let old = SPARSE_THRESHOLD.with(|c| c.replace(from));
-    struct Restore(usize);
-    impl Drop for Restore {
-        fn drop(&mut self) {
-            SPARSE_THRESHOLD.with(|c| c.set(self.0));
-        }
-    }
-    let _restore = Restore(old);
-    f()
+    with_setting(&SPARSE_THRESHOLD, from, f)
 }
 
 #[inline(always)]
