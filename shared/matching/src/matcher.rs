@@ -167,24 +167,54 @@ fn least<W: Weight>(best: &mut Option<(W, u32)>, ties: &mut Vec<u32>, key: W, x:
     }
 }
 
-/// Appends the vertices of blossom `b` to `out`.
-fn collect_leaves(childs: &[Vec<u32>], n: usize, b: u32, out: &mut Vec<u32>) {
-    if (b as usize) < n {
-        out.push(b);
-    } else {
-        collect_children(childs, n, b, out);
-    }
+/// The vertices of every blossom as one chained run, in the order of a depth-first walk of
+/// its children (the order every pass over a blossom's vertices keeps): a blossom's run is its
+/// children's runs joined in cycle order. Forming or rotating a blossom relinks only its
+/// children's ends, so listing the vertices of a deeply nested blossom (pairing graphs grow
+/// chains of thousands of levels, two vertices each) is a walk, not a recursion.
+#[derive(Clone)]
+struct Leaves {
+    /// First and last vertex of each blossom's run (a vertex's run is itself).
+    first: Vec<u32>,
+    last: Vec<u32>,
+    /// The vertex after each one within the runs that hold both.
+    next: Vec<u32>,
 }
 
-/// The leaves of non-trivial blossom `b`, vertex children pushed without a call of their own
-/// (nested blossoms are often chains that add two vertices a level).
-fn collect_children(childs: &[Vec<u32>], n: usize, b: u32, out: &mut Vec<u32>) {
-    for &c in &childs[b as usize] {
-        if (c as usize) < n {
-            out.push(c);
-        } else {
-            collect_children(childs, n, c, out);
+impl Leaves {
+    fn new(n: usize) -> Leaves {
+        let ids = (0..2 * n as u32).collect::<Vec<_>>();
+        Leaves {
+            first: ids.clone(),
+            last: ids,
+            next: vec![NONE; n],
         }
+    }
+
+    /// Joins the runs of `ch` (in order) into the run of blossom `b`.
+    fn link(&mut self, b: u32, ch: &[u32]) {
+        for pair in ch.windows(2) {
+            self.next[self.last[pair[0] as usize] as usize] = self.first[pair[1] as usize];
+        }
+        self.first[b as usize] = self.first[ch[0] as usize];
+        self.last[b as usize] = self.last[ch[ch.len() - 1] as usize];
+    }
+
+    /// Calls `f` with each vertex of blossom `b`, in order.
+    fn for_each(&self, b: u32, mut f: impl FnMut(u32)) {
+        let (mut x, end) = (self.first[b as usize], self.last[b as usize]);
+        loop {
+            f(x);
+            if x == end {
+                break;
+            }
+            x = self.next[x as usize];
+        }
+    }
+
+    /// Appends the vertices of blossom `b` to `out`.
+    fn collect(&self, b: u32, out: &mut Vec<u32>) {
+        self.for_each(b, |x| out.push(x));
     }
 }
 
@@ -380,6 +410,8 @@ pub struct Matcher<W: Weight> {
     z: Vec<W>,
     /// Top-level blossom of each vertex.
     top: Vec<u32>,
+    /// Each blossom's vertices.
+    leaves: Leaves,
     unused: Vec<u32>,
 
     // Search state (valid for top-level blossoms during one search).
@@ -518,6 +550,7 @@ impl<W: Weight> Matcher<W> {
             base: (0..nb as u32).collect(),
             z: vec![W::ZERO; nb],
             top: (0..n as u32).collect(),
+            leaves: Leaves::new(n),
             unused: (n as u32..nb as u32).rev().collect(),
             label: vec![UNLABELED; nb],
             tree: vec![NONE; nb],
@@ -1361,6 +1394,14 @@ impl<W: Weight> Matcher<W> {
                 new_v[self.mate[v] as usize]
             };
             out.y[i] = self.y[v];
+            // Runs hold kept vertices only (blossoms with a dropped one are dissolved); the
+            // link after a top-level run's end is never read.
+            let next = self.leaves.next[v];
+            out.leaves.next[i] = if next != NONE && keep[next as usize] {
+                new_v[next as usize]
+            } else {
+                NONE
+            };
             out.top[i] = id(self.top[v]);
             out.parent[i] = if self.parent[v] == NONE {
                 NONE
@@ -1376,6 +1417,8 @@ impl<W: Weight> Matcher<W> {
                 .map(|&(x, y)| (new_v[x as usize], new_v[y as usize]))
                 .collect();
             out.base[nb] = new_v[self.base[b] as usize];
+            out.leaves.first[nb] = new_v[self.leaves.first[b] as usize];
+            out.leaves.last[nb] = new_v[self.leaves.last[b] as usize];
             out.z[nb] = self.z[b];
             out.parent[nb] = if self.parent[b] == NONE {
                 NONE
@@ -1439,7 +1482,7 @@ impl<W: Weight> Matcher<W> {
                 let h = zb.half();
                 let mut leaves = std::mem::take(&mut self.buf);
                 leaves.clear();
-                collect_leaves(&self.childs, n, b, &mut leaves);
+                self.leaves.collect(b, &mut leaves);
                 for &x in &leaves {
                     self.y[x as usize] = add(self.y[x as usize], h);
                 }
@@ -1458,14 +1501,13 @@ impl<W: Weight> Matcher<W> {
 
     /// Makes the children of top-level blossom `b` top-level and releases `b` (no dual change).
     fn dissolve_top(&mut self, b: u32) {
-        let n = self.n;
         let bi = b as usize;
         let ch = std::mem::take(&mut self.childs[bi]);
         let mut leaves = std::mem::take(&mut self.buf);
         for &c in &ch {
             self.parent[c as usize] = NONE;
             leaves.clear();
-            collect_leaves(&self.childs, n, c, &mut leaves);
+            self.leaves.collect(c, &mut leaves);
             for &x in &leaves {
                 self.top[x as usize] = c;
             }
@@ -1612,7 +1654,7 @@ impl<W: Weight> Matcher<W> {
                 continue;
             }
             leaves.clear();
-            collect_leaves(&self.childs, n, b as u32, &mut leaves);
+            self.leaves.collect(b as u32, &mut leaves);
             let shift = self.shift(l, UNLABELED);
             for &x in &leaves {
                 self.leaf_to(x, UNLABELED, shift);
@@ -1744,7 +1786,7 @@ impl<W: Weight> Matcher<W> {
             self.best_list[bi] = list;
         } else {
             let mut leaves = Vec::new();
-            collect_leaves(&self.childs, n, b, &mut leaves);
+            self.leaves.collect(b, &mut leaves);
             for &x in &leaves {
                 self.for_s_neighbours(x as usize, |y, wi| {
                     if self.top[y as usize] != b {
@@ -1869,7 +1911,7 @@ impl<W: Weight> Matcher<W> {
             return;
         }
         let start = self.queue.len();
-        collect_leaves(&self.childs, self.n, b, &mut self.queue);
+        self.leaves.collect(b, &mut self.queue);
         let shift = self.shift(from, to);
         for i in start..self.queue.len() {
             let x = self.queue[i];
@@ -1933,7 +1975,7 @@ impl<W: Weight> Matcher<W> {
                 self.z[b as usize] = sub(self.z[b as usize], W::from_u64(2));
                 let mut leaves = std::mem::take(&mut self.buf);
                 leaves.clear();
-                collect_leaves(&self.childs, n, b, &mut leaves);
+                self.leaves.collect(b, &mut leaves);
                 for &x in &leaves {
                     self.y[x as usize] = add(self.y[x as usize], one);
                 }
@@ -2057,7 +2099,7 @@ impl<W: Weight> Matcher<W> {
             #[cfg(debug_assertions)]
             {
                 let mut leaves = Vec::new();
-                collect_leaves(&self.childs, self.n, b, &mut leaves);
+                self.leaves.collect(b, &mut leaves);
                 let count: u32 = self.memb.iter().map(|w| w.count_ones()).sum();
                 debug_assert_eq!(count as usize, leaves.len(), "member set of blossom {b}");
                 for &x in &leaves {
@@ -2069,7 +2111,7 @@ impl<W: Weight> Matcher<W> {
         self.memb.fill(0);
         let mut leaves = std::mem::take(&mut self.buf);
         leaves.clear();
-        collect_leaves(&self.childs, self.n, b, &mut leaves);
+        self.leaves.collect(b, &mut leaves);
         for &x in &leaves {
             self.memb[x as usize / 64] |= 1 << (x % 64);
         }
@@ -2206,6 +2248,7 @@ impl<W: Weight> Matcher<W> {
             ed.push((b, a));
         }
         debug_assert!(k % 2 == 1 && k >= 3);
+        self.leaves.link(id, &ch);
 
         self.base[idu] = self.base[lca as usize];
         self.z[idu] = self.encode_z(W::ZERO, S);
@@ -2223,13 +2266,19 @@ impl<W: Weight> Matcher<W> {
                 self.z[ci] = self.decode_z(self.z[ci], self.label[ci]);
             }
         }
-        // Vertices, grouped by child; former T-vertices become S and must be scanned.
+        // Vertices, grouped by child; former T-vertices become S and must be scanned. An
+        // S-child with a least-slack list needs no scan: its vertices are only walked below
+        // (a large blossom is often such a child of each of a long chain of new ones).
         let mut leaves = std::mem::take(&mut self.buf);
         leaves.clear();
         let mut ranges = Vec::with_capacity(k);
         for &c in &ch {
             let start = leaves.len();
-            collect_leaves(&self.childs, n, c, &mut leaves);
+            if self.label[c as usize] == S && self.has_list[c as usize] {
+                ranges.push(start..start);
+                continue;
+            }
+            self.leaves.collect(c, &mut leaves);
             ranges.push(start..leaves.len());
             if self.label[c as usize] == T {
                 let shift = self.shift(T, S);
@@ -2239,16 +2288,16 @@ impl<W: Weight> Matcher<W> {
                 }
             }
         }
-        for &x in &leaves {
-            self.top[x as usize] = id;
+        {
+            let top = &mut self.top;
+            self.leaves.for_each(id, |x| top[x as usize] = id);
         }
         // The cached member set follows its blossom into the new one.
         if let Some(i) = ch.iter().position(|&c| c == self.memb_of) {
-            for (j, r) in ranges.iter().enumerate() {
+            let memb = &mut self.memb;
+            for (j, &c) in ch.iter().enumerate() {
                 if j != i {
-                    for &x in &leaves[r.clone()] {
-                        self.memb[x as usize / 64] |= 1 << (x % 64);
-                    }
+                    self.leaves.for_each(c, |x| memb[x as usize / 64] |= 1 << (x % 64));
                 }
             }
             self.memb_of = id;
@@ -2430,6 +2479,11 @@ impl<W: Weight> Matcher<W> {
             self.childs[bi].rotate_left(i);
             self.cedges[bi].rotate_left(i);
         }
+        // Its children's runs changed (the one holding `v`, and any rotated above), and
+        // perhaps their order.
+        let ch = std::mem::take(&mut self.childs[bi]);
+        self.leaves.link(b, &ch);
+        self.childs[bi] = ch;
         self.base[bi] = v;
     }
 
@@ -2437,7 +2491,6 @@ impl<W: Weight> Matcher<W> {
     /// even path from the entry child to the base child keep the tree alternating (T, S, …, T),
     /// the others become unlabeled (their least-slack edges are known through `sbest`).
     fn expand_t(&mut self, b: u32) {
-        let n = self.n;
         let bi = b as usize;
         let ch = std::mem::take(&mut self.childs[bi]);
         let ed = std::mem::take(&mut self.cedges[bi]);
@@ -2486,7 +2539,7 @@ impl<W: Weight> Matcher<W> {
             let cu = c as usize;
             self.parent[cu] = NONE;
             leaves.clear();
-            collect_leaves(&self.childs, n, c, &mut leaves);
+            self.leaves.collect(c, &mut leaves);
             for &x in &leaves {
                 let xi = x as usize;
                 self.top[xi] = c;
@@ -2750,6 +2803,15 @@ impl<W: Weight> Matcher<W> {
                     return Err(format!("child {c} of {b} has another parent"));
                 }
             }
+            let lv = &self.leaves;
+            if lv.first[b] != lv.first[ch[0] as usize]
+                || lv.last[b] != lv.last[ch[k - 1] as usize]
+                || ch
+                    .windows(2)
+                    .any(|p| lv.next[lv.last[p[0] as usize] as usize] != lv.first[p[1] as usize])
+            {
+                return Err(format!("blossom {b}'s vertices are not its children's in order"));
+            }
             if self.base[b] != self.base[ch[0] as usize] {
                 return Err(format!(
                     "base of blossom {b} differs from its first child's"
@@ -2779,7 +2841,7 @@ impl<W: Weight> Matcher<W> {
                 }
             }
             leaves.clear();
-            collect_leaves(&self.childs, n, b as u32, &mut leaves);
+            self.leaves.collect(b as u32, &mut leaves);
             let outside = leaves
                 .iter()
                 .filter(|&&x| {
