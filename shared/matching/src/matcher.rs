@@ -218,6 +218,110 @@ impl Leaves {
     }
 }
 
+/// The top-level blossom of each vertex, read through one shared entry per top-level blossom:
+/// every vertex of a top-level blossom is in its group, and the group names the blossom. A new
+/// blossom takes over the group of its child with the most vertices, so only the other
+/// children's vertices change group; expanding or dissolving it gives that child the group
+/// back and the others groups of their own. Pairing graphs grow one blossom around a large
+/// one thousands of times a solve, and expand them as often: setting the top-level blossom
+/// of each of its vertices each time was most of their cost.
+#[derive(Clone)]
+struct Tops {
+    /// Group of each vertex.
+    grp: Vec<u32>,
+    /// Top-level blossom of each group.
+    top: Vec<u32>,
+    /// Group a blossom has while top-level: one of its vertices (a vertex's is itself).
+    gid: Vec<u32>,
+    /// The child sharing a non-trivial blossom's group, and the vertices of each blossom.
+    heavy: Vec<u32>,
+    size: Vec<u32>,
+}
+
+impl Tops {
+    fn new(n: usize) -> Tops {
+        let mut size = vec![1; n];
+        size.resize(2 * n, 0);
+        Tops {
+            grp: (0..n as u32).collect(),
+            top: (0..n as u32).collect(),
+            gid: (0..2 * n as u32).collect(),
+            heavy: vec![NONE; 2 * n],
+            size,
+        }
+    }
+
+    /// The top-level blossom of vertex `v`.
+    #[inline(always)]
+    fn get(&self, v: usize) -> u32 {
+        self.top[self.grp[v] as usize]
+    }
+
+    /// Vertex `v` alone at the top level.
+    fn reset_vertex(&mut self, v: usize) {
+        self.grp[v] = v as u32;
+        self.top[v] = v as u32;
+    }
+
+    /// Blossom `id` is formed of children `ch`: it takes over the group of the largest
+    /// (the first of equals), whose vertices need no change.
+    fn form(&mut self, id: u32, ch: &[u32], leaves: &Leaves) {
+        let mut h = ch[0];
+        for &c in &ch[1..] {
+            if self.size[c as usize] > self.size[h as usize] {
+                h = c;
+            }
+        }
+        let g = self.gid[h as usize];
+        let mut size = 0;
+        for &c in ch {
+            size += self.size[c as usize];
+            if c != h {
+                let grp = &mut self.grp;
+                leaves.for_each(c, |x| grp[x as usize] = g);
+            }
+        }
+        let idu = id as usize;
+        self.size[idu] = size;
+        self.heavy[idu] = h;
+        self.gid[idu] = g;
+        self.top[g as usize] = id;
+    }
+
+    /// Groups anew for the top-level blossom `top[v]` of each vertex, each blossom sharing
+    /// the group of its first child.
+    fn rebuild(&mut self, top: &[u32], childs: &[Vec<u32>], leaves: &Leaves) {
+        let n = top.len();
+        for (b, ch) in childs.iter().enumerate().skip(n) {
+            if let Some(&c) = ch.first() {
+                self.heavy[b] = c;
+                self.gid[b] = leaves.first[b];
+                let mut size = 0;
+                leaves.for_each(b as u32, |_| size += 1);
+                self.size[b] = size;
+            }
+        }
+        for (v, &t) in top.iter().enumerate() {
+            let g = self.gid[t as usize];
+            self.grp[v] = g;
+            self.top[g as usize] = t;
+        }
+    }
+
+    /// The children `ch` of blossom `b` become top-level.
+    fn split(&mut self, b: u32, ch: &[u32], leaves: &Leaves) {
+        let h = self.heavy[b as usize];
+        for &c in ch {
+            let g = self.gid[c as usize];
+            if c != h {
+                let grp = &mut self.grp;
+                leaves.for_each(c, |x| grp[x as usize] = g);
+            }
+            self.top[g as usize] = c;
+        }
+    }
+}
+
 /// Work done by the last [`Matcher::solve`], for diagnostics and tuning.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SolveStats {
@@ -278,7 +382,7 @@ struct Scan<'a, W: Weight> {
     dbl: &'a [W],
     ys: &'a [W],
     labels: &'a [u8],
-    tops: &'a [u32],
+    tops: &'a Tops,
     sbest: &'a mut [u32],
     sbest_key: &'a mut [W],
     touched: &'a mut Vec<u32>,
@@ -294,7 +398,7 @@ impl<W: Weight> Scan<'_, W> {
     fn visit(&mut self, u: usize, wi: u32) -> Option<bool> {
         let lu = self.labels[u];
         // Edges inside v's own blossom are skipped before their (wide) weight is read.
-        if (lu == S && self.tops[u] == self.bv) || wi == 0 {
+        if (lu == S && self.tops.get(u) == self.bv) || wi == 0 {
             return None;
         }
         let tw = self.dbl[wi as usize];
@@ -408,8 +512,8 @@ pub struct Matcher<W: Weight> {
     base: Vec<u32>,
     /// Doubled blossom duals (always even).
     z: Vec<W>,
-    /// Top-level blossom of each vertex.
-    top: Vec<u32>,
+    /// Top-level blossom of each vertex, through groups (see [`Tops`]).
+    tops: Tops,
     /// Each blossom's vertices.
     leaves: Leaves,
     unused: Vec<u32>,
@@ -549,7 +653,7 @@ impl<W: Weight> Matcher<W> {
             cedges: vec![Vec::new(); nb],
             base: (0..nb as u32).collect(),
             z: vec![W::ZERO; nb],
-            top: (0..n as u32).collect(),
+            tops: Tops::new(n),
             leaves: Leaves::new(n),
             unused: (n as u32..nb as u32).rev().collect(),
             label: vec![UNLABELED; nb],
@@ -1070,7 +1174,7 @@ impl<W: Weight> Matcher<W> {
             let vi = v as usize;
             let row = &self.w[vi * n..(vi + 1) * n];
             let yv = self.y[vi];
-            let tv = self.top[vi];
+            let tv = self.tops.get(vi);
             chain_v.clear();
             let mut b = self.parent[vi];
             while b != NONE {
@@ -1093,7 +1197,7 @@ impl<W: Weight> Matcher<W> {
                     continue;
                 }
                 let mut lhs = add(yv, self.y[u]);
-                if self.top[u] == tv && tv as usize >= n {
+                if self.tops.get(u) == tv && tv as usize >= n {
                     // The innermost blossom holding both, and the duals from it outwards.
                     let k = innermost[pos[u] as usize] as usize;
                     debug_assert_eq!(
@@ -1144,7 +1248,7 @@ impl<W: Weight> Matcher<W> {
         self.unused.extend((n as u32..2 * n as u32).rev());
         for v in 0..n {
             self.parent[v] = NONE;
-            self.top[v] = v as u32;
+            self.tops.reset_vertex(v);
             self.base[v] = v as u32;
             self.mate[v] = NONE;
             let row = &self.w[v * n..(v + 1) * n];
@@ -1235,7 +1339,7 @@ impl<W: Weight> Matcher<W> {
             let (ai, bi) = (a as usize, b as usize);
             let wt = self.wt(ai, bi);
             let bad = self.mate[ai] == b
-                || self.top[ai] == self.top[bi]
+                || self.tops.get(ai) == self.tops.get(bi)
                 || (!wt.is_zero() && add(self.y[ai], self.y[bi]) < add(wt, wt));
             if bad {
                 need.push((ai, bi));
@@ -1308,7 +1412,7 @@ impl<W: Weight> Matcher<W> {
                 self.y[v] = sub(tw, ym);
                 continue;
             }
-            if self.top[mi] == m {
+            if self.tops.get(mi) == m {
                 let (need_m, _) = self.least_dual(mi, v as u32);
                 if add(need, need_m) <= tw {
                     self.y[v] = need;
@@ -1387,6 +1491,7 @@ impl<W: Weight> Matcher<W> {
         pal.recount(&w, k);
         let mut out = Matcher::<W>::with_weights(k, w, pal);
         out.max_roots = self.max_roots;
+        let mut new_top = vec![NONE; k];
         for (i, &v) in old_of.iter().enumerate() {
             out.mate[i] = if self.mate[v] == NONE {
                 NONE
@@ -1402,7 +1507,7 @@ impl<W: Weight> Matcher<W> {
             } else {
                 NONE
             };
-            out.top[i] = id(self.top[v]);
+            new_top[i] = id(self.tops.get(v));
             out.parent[i] = if self.parent[v] == NONE {
                 NONE
             } else {
@@ -1426,6 +1531,7 @@ impl<W: Weight> Matcher<W> {
                 id(self.parent[b])
             };
         }
+        out.tops.rebuild(&new_top, &out.childs, &out.leaves);
         out.unused = ((k + live.len()) as u32..2 * k as u32).rev().collect();
         if self.rebuild {
             out.rebuild = true;
@@ -1474,8 +1580,8 @@ impl<W: Weight> Matcher<W> {
     /// edge leaving it (at its base) gains slack `Z/2` and is unmatched.
     fn dissolve_chain(&mut self, v: u32) {
         let n = self.n;
-        while self.top[v as usize] as usize >= n {
-            let b = self.top[v as usize];
+        while self.tops.get(v as usize) as usize >= n {
+            let b = self.tops.get(v as usize);
             let zb = self.z[b as usize];
             let bb = self.base[b as usize];
             if !zb.is_zero() {
@@ -1503,16 +1609,10 @@ impl<W: Weight> Matcher<W> {
     fn dissolve_top(&mut self, b: u32) {
         let bi = b as usize;
         let ch = std::mem::take(&mut self.childs[bi]);
-        let mut leaves = std::mem::take(&mut self.buf);
         for &c in &ch {
             self.parent[c as usize] = NONE;
-            leaves.clear();
-            self.leaves.collect(c, &mut leaves);
-            for &x in &leaves {
-                self.top[x as usize] = c;
-            }
         }
-        self.buf = leaves;
+        self.tops.split(b, &ch, &self.leaves);
         self.release(b, ch);
     }
 
@@ -1596,7 +1696,7 @@ impl<W: Weight> Matcher<W> {
             }
         }
         for &r in roots {
-            let b = self.top[r as usize];
+            let b = self.tops.get(r as usize);
             debug_assert_eq!(self.base[b as usize], r);
             self.set_s(b, NO_EDGE);
         }
@@ -1789,7 +1889,7 @@ impl<W: Weight> Matcher<W> {
             self.leaves.collect(b, &mut leaves);
             for &x in &leaves {
                 self.for_s_neighbours(x as usize, |y, wi| {
-                    if self.top[y as usize] != b {
+                    if self.tops.get(y as usize) != b {
                         consider(&self.y, x, y, wi);
                     }
                 });
@@ -1890,7 +1990,7 @@ impl<W: Weight> Matcher<W> {
         self.tree[bi] = if le == NO_EDGE {
             self.base[bi]
         } else {
-            self.tree[self.top[le.0 as usize] as usize]
+            self.tree[self.tops.get(le.0 as usize) as usize]
         };
         if to == S {
             self.s_blossoms.push(b);
@@ -1966,7 +2066,7 @@ impl<W: Weight> Matcher<W> {
         let n = self.n;
         let one = W::from_u64(1);
         loop {
-            let b = self.top[f as usize];
+            let b = self.tops.get(f as usize);
             if (b as usize) < n {
                 self.y[f as usize] = add(self.y[f as usize], one);
                 return;
@@ -2039,8 +2139,8 @@ impl<W: Weight> Matcher<W> {
             }
         }
         let (best, best_inv) = (sc.best, sc.best_inv);
-        self.best[self.top[vi] as usize] = best;
-        self.best_inv[self.top[vi] as usize] = best_inv;
+        self.best[self.tops.get(vi) as usize] = best;
+        self.best_inv[self.tops.get(vi) as usize] = best_inv;
         event
     }
 
@@ -2051,7 +2151,7 @@ impl<W: Weight> Matcher<W> {
     fn scan_row(&mut self, vi: usize, from: usize) -> Option<(u32, bool)> {
         let n = self.n;
         self.stats.cells += n - from;
-        let bv = self.top[vi];
+        let bv = self.tops.get(vi);
         if bv as usize >= n {
             self.cache_members(bv);
         }
@@ -2088,8 +2188,8 @@ impl<W: Weight> Matcher<W> {
         }
         let (best, best_inv) = (sc.best, sc.best_inv);
         self.memb = memb;
-        self.best[self.top[vi] as usize] = best;
-        self.best_inv[self.top[vi] as usize] = best_inv;
+        self.best[self.tops.get(vi) as usize] = best;
+        self.best_inv[self.tops.get(vi) as usize] = best_inv;
         event
     }
 
@@ -2125,7 +2225,7 @@ impl<W: Weight> Matcher<W> {
     fn split_for_scan(&mut self, vi: usize) -> (Scan<'_, W>, &[u32], &[(u32, u32)]) {
         let n = self.n;
         let key_v = self.y[vi];
-        let bv = self.top[vi];
+        let bv = self.tops.get(vi);
         let sc = Scan {
             vi: vi as u32,
             bv,
@@ -2136,7 +2236,7 @@ impl<W: Weight> Matcher<W> {
             dbl: self.pal.doubled(),
             ys: &self.y,
             labels: &self.vlabel,
-            tops: &self.top,
+            tops: &self.tops,
             sbest: &mut self.sbest,
             sbest_key: &mut self.sbest_key,
             touched: &mut self.touched,
@@ -2150,7 +2250,7 @@ impl<W: Weight> Matcher<W> {
     /// Tight edge from S-vertex `v` to a vertex `u` of an unlabeled blossom: augment if that
     /// blossom is free, else label it T and its mate's blossom S.
     fn tight_unlabeled(&mut self, v: u32, u: u32) -> bool {
-        let bu = self.top[u as usize];
+        let bu = self.tops.get(u as usize);
         let bb = self.base[bu as usize];
         let m = self.mate[bb as usize];
         if m == NONE {
@@ -2159,7 +2259,7 @@ impl<W: Weight> Matcher<W> {
         }
         self.labelend[bu as usize] = (v, u);
         self.relabel(bu, T);
-        let bm = self.top[m as usize];
+        let bm = self.tops.get(m as usize);
         debug_assert_eq!(self.label[bm as usize], UNLABELED);
         self.set_s(bm, (bb, m));
         false
@@ -2185,8 +2285,8 @@ impl<W: Weight> Matcher<W> {
         if le == NO_EDGE {
             return None;
         }
-        let bt = self.top[le.0 as usize];
-        Some(self.top[self.labelend[bt as usize].0 as usize])
+        let bt = self.tops.get(le.0 as usize);
+        Some(self.tops.get(self.labelend[bt as usize].0 as usize))
     }
 
     fn find_lca(&mut self, v: u32, u: u32) -> Option<u32> {
@@ -2195,8 +2295,8 @@ impl<W: Weight> Matcher<W> {
             self.mark.fill(0);
             self.stamp = 1;
         }
-        let mut x = Some(self.top[v as usize]);
-        let mut y = Some(self.top[u as usize]);
+        let mut x = Some(self.tops.get(v as usize));
+        let mut y = Some(self.tops.get(u as usize));
         while x.is_some() || y.is_some() {
             if let Some(b) = x {
                 if self.mark[b as usize] == self.stamp {
@@ -2221,14 +2321,14 @@ impl<W: Weight> Matcher<W> {
             let mut b = start;
             while b != lca {
                 path.push(b);
-                let bt = this.top[this.labelend[b as usize].0 as usize];
+                let bt = this.tops.get(this.labelend[b as usize].0 as usize);
                 path.push(bt);
-                b = this.top[this.labelend[bt as usize].0 as usize];
+                b = this.tops.get(this.labelend[bt as usize].0 as usize);
             }
             path
         };
-        let pv = up(self, self.top[v as usize]);
-        let pu = up(self, self.top[u as usize]);
+        let pv = up(self, self.tops.get(v as usize));
+        let pu = up(self, self.tops.get(u as usize));
         let k = 1 + pv.len() + pu.len();
         let mut ch = std::mem::take(&mut self.childs[idu]);
         let mut ed = std::mem::take(&mut self.cedges[idu]);
@@ -2288,10 +2388,7 @@ impl<W: Weight> Matcher<W> {
                 }
             }
         }
-        {
-            let top = &mut self.top;
-            self.leaves.for_each(id, |x| top[x as usize] = id);
-        }
+        self.tops.form(id, &ch, &self.leaves);
         // The cached member set follows its blossom into the new one.
         if let Some(i) = ch.iter().position(|&c| c == self.memb_of) {
             let memb = &mut self.memb;
@@ -2310,7 +2407,7 @@ impl<W: Weight> Matcher<W> {
             if self.has_list[ci] {
                 let list = std::mem::take(&mut self.best_list[ci]);
                 for &(x, y) in &list {
-                    let by = self.top[y as usize];
+                    let by = self.tops.get(y as usize);
                     if by != id && self.label[by as usize] == S {
                         let wt = self.wt(x as usize, y as usize);
                         let inv = sub(add(self.y[x as usize], self.y[y as usize]), add(wt, wt));
@@ -2333,10 +2430,10 @@ impl<W: Weight> Matcher<W> {
                     let yx = self.y[xi];
                     let row = &self.w[xi * n..(xi + 1) * n];
                     let dbl = self.pal.doubled();
-                    let (ys, labels, tops) = (&self.y, &self.vlabel, &self.top);
+                    let (ys, labels, tops) = (&self.y, &self.vlabel, &self.tops);
                     let (best_to, best_to_inv) = (&mut self.best_to, &mut self.best_to_inv);
                     let mut offer = |y: usize, wi: u32| {
-                        let by = tops[y];
+                        let by = tops.get(y);
                         if wi != 0 && by != id {
                             let inv = sub(add(yx, ys[y]), dbl[wi as usize]);
                             offer_best(best_to, best_to_inv, by, (x, y as u32), inv, &mut touched);
@@ -2397,7 +2494,7 @@ impl<W: Weight> Matcher<W> {
     /// Augments along the path root(v) … v – u … (root of u's tree, or u's free blossom).
     fn augment(&mut self, v: u32, u: u32) {
         for x in [v, u] {
-            let b = self.top[x as usize] as usize;
+            let b = self.tops.get(x as usize) as usize;
             if self.label[b] != UNLABELED {
                 self.spent.push(self.tree[b]);
             }
@@ -2410,7 +2507,7 @@ impl<W: Weight> Matcher<W> {
     fn augment_side(&mut self, mut s: u32, mut p: u32) {
         let n = self.n;
         loop {
-            let bs = self.top[s as usize];
+            let bs = self.tops.get(s as usize);
             if bs as usize >= n {
                 self.rotate(bs, s);
             }
@@ -2419,7 +2516,7 @@ impl<W: Weight> Matcher<W> {
             if le == NO_EDGE {
                 break;
             }
-            let bt = self.top[le.0 as usize];
+            let bt = self.tops.get(le.0 as usize);
             let (s2, j) = self.labelend[bt as usize];
             if bt as usize >= n {
                 self.rotate(bt, j);
@@ -2535,18 +2632,17 @@ impl<W: Weight> Matcher<W> {
         // the others keep their T encoding until the path is labeled.
         let mut leaves = std::mem::take(&mut self.buf);
         let to_unlabeled = self.shift(T, UNLABELED);
+        self.tops.split(b, &ch, &self.leaves);
         for (ci, &c) in ch.iter().enumerate() {
             let cu = c as usize;
             self.parent[cu] = NONE;
-            leaves.clear();
-            self.leaves.collect(c, &mut leaves);
-            for &x in &leaves {
-                let xi = x as usize;
-                self.top[xi] = c;
-                if !on_path[ci] {
+            if !on_path[ci] {
+                leaves.clear();
+                self.leaves.collect(c, &mut leaves);
+                for &x in &leaves {
                     self.leaf_to(x, UNLABELED, to_unlabeled);
                     // A child left unlabeled may already be reached by a tight edge.
-                    if self.tight_unlabeled_vertex(xi) {
+                    if self.tight_unlabeled_vertex(x as usize) {
                         self.zero_events.push(Reverse((2, x)));
                     }
                 }
@@ -2669,7 +2765,7 @@ impl<W: Weight> Matcher<W> {
     fn take_event(&mut self, kind: u8, x: u32) -> bool {
         match kind {
             1 => {
-                self.spent.push(self.tree[self.top[x as usize] as usize]);
+                self.spent.push(self.tree[self.tops.get(x as usize) as usize]);
                 self.augment_side(x, NONE);
                 true
             }
@@ -2743,10 +2839,10 @@ impl<W: Weight> Matcher<W> {
             }
             chain.reverse();
             let expected_top = chain.first().copied().unwrap_or(v as u32);
-            if self.top[v] != expected_top {
+            if self.tops.get(v) != expected_top {
                 return Err(format!(
                     "top of {v} is {}, expected {expected_top}",
-                    self.top[v]
+                    self.tops.get(v)
                 ));
             }
             let mut sums = vec![W::ZERO];
