@@ -1,4 +1,4 @@
-//! The answers phases B, D and G take from the last solve's duals (proofs, swaps and rotations
+//! The answers phases B, D, E and G take from the last solve's duals (proofs, swaps and rotations
 //! of the open players' opponents) are the answers their re-solves give: generated fields of
 //! 40 to 260 players with forfeits, half-point byes and withdrawals, rounds 2 to 9, both Dutch
 //! rule sets, each round paired with the proofs and without them. The golden corpora are the

@@ -12,9 +12,10 @@
 //! F. S1 and S2 of the remainder are fixed,
 //! G. the opponent of each S1 player in turn (D.1 transpositions).
 //!
-//! Phases B, D and G first try to read their answer off the last solve: its duals bound how
-//! much any matching through an edge loses, which proves most answers (see [`proved_best`]
-//! and [`stays_upper`]); only where that fails do they set the bonus and re-solve.
+//! Phases B, D, E and G first try to read their answer off the last solve: its duals bound how
+//! much any matching through an edge loses, which proves most answers (see [`proved_best`],
+//! [`stays_upper`] and [`stays_lower`]); only where that fails do they set the bonus and
+//! re-solve.
 
 use super::weight::Acc;
 use super::{BracketSolver, MatchGraph};
@@ -22,12 +23,12 @@ use arbiter_matching::{BuildLimbHasher, Wide};
 use std::collections::HashMap;
 
 std::thread_local! {
-    /// Whether phases B, D and G take the answers the duals prove.
+    /// Whether phases B, D, E and G take the answers the duals prove.
     static DUAL_PROOFS: std::cell::Cell<bool> = const { std::cell::Cell::new(true) };
 }
 
 /// Runs `f` with this thread's Dutch pairings taking (`true`, the default) or not taking the
-/// answers the last solve's duals prove in phases B, D and G: without them each such answer
+/// answers the last solve's duals prove in phases B, D, E and G: without them each such answer
 /// is re-solved, as the phases were first written. For tests that compare the two ways: the
 /// pairings are the same.
 pub fn with_dual_proofs<R>(on: bool, f: impl FnOnce() -> R) -> R {
@@ -177,6 +178,24 @@ fn stays_upper<const N: usize, G: MatchGraph<N>>(
         && (0..g.len())
             .filter(|&u| u != x && (u < x || u >= res_hi))
             .all(|u| g.slack(x, u).is_none_or(|s| s > twice))
+}
+
+/// Whether no matching of the most weight above the tie-break term (the low `tie` bits) pairs
+/// vertex `x` with a vertex between it and `res_hi` (a resident ranked below it), proved by
+/// the duals of the last solve as in [`stays_upper`]: each such edge has doubled slack above
+/// `2E`. Then a bonus on those edges below the criteria would not move `x` to S1 (phase E).
+fn stays_lower<const N: usize, G: MatchGraph<N>>(
+    g: &G,
+    x: usize,
+    res_hi: usize,
+    tie: u32,
+    maxw: &Acc<N>,
+) -> bool {
+    let Some(e) = spare_weight(g, tie, maxw, |_| false) else {
+        return false;
+    };
+    let twice = e << 1;
+    (x + 1..res_hi).all(|u| g.slack(x, u).is_none_or(|s| s > twice))
 }
 
 /// Opponents for the players on a rotation that gives `x` the opponent `o` in place of `now`:
@@ -732,12 +751,23 @@ impl<const N: usize> Phases<'_, N> {
             penalize(g, base, y, ypos, false);
         }
 
-        // E. Which S2 players move to S1: the highest-ranked first (D.2.d).
+        // E. Which S2 players move to S1: the highest-ranked first (D.2.d). A player stays
+        // in S2 when the duals prove that no matching E chooses among pairs it with a player
+        // below it (as D proves who stays in S1); otherwise a small bonus on those edges asks
+        // a solve.
         let mut remaining = exchanges;
         let mut pos = rpairs;
         while pos < remainder.len() && remaining > 1 {
             let x = remainder[pos];
             let already = upper(g, x);
+            if !already
+                && dual_proofs()
+                && g.is_solved()
+                && stays_lower(g, v[x], res_hi, tie, &maxw)
+            {
+                pos += 1;
+                continue;
+            }
             if !already {
                 for &o in &remainder[pos + 1..] {
                     let w = computer(base, x, o, pos);
