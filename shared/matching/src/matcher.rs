@@ -2394,7 +2394,8 @@ impl<W: Weight> Matcher<W> {
             let memb = &mut self.memb;
             for (j, &c) in ch.iter().enumerate() {
                 if j != i {
-                    self.leaves.for_each(c, |x| memb[x as usize / 64] |= 1 << (x % 64));
+                    self.leaves
+                        .for_each(c, |x| memb[x as usize / 64] |= 1 << (x % 64));
                 }
             }
             self.memb_of = id;
@@ -2765,7 +2766,8 @@ impl<W: Weight> Matcher<W> {
     fn take_event(&mut self, kind: u8, x: u32) -> bool {
         match kind {
             1 => {
-                self.spent.push(self.tree[self.tops.get(x as usize) as usize]);
+                self.spent
+                    .push(self.tree[self.tops.get(x as usize) as usize]);
                 self.augment_side(x, NONE);
                 true
             }
@@ -2906,7 +2908,9 @@ impl<W: Weight> Matcher<W> {
                     .windows(2)
                     .any(|p| lv.next[lv.last[p[0] as usize] as usize] != lv.first[p[1] as usize])
             {
-                return Err(format!("blossom {b}'s vertices are not its children's in order"));
+                return Err(format!(
+                    "blossom {b}'s vertices are not its children's in order"
+                ));
             }
             if self.base[b] != self.base[ch[0] as usize] {
                 return Err(format!(

@@ -157,12 +157,28 @@ fn proved_best<const N: usize, G: MatchGraph<N>>(
     above.all(|o| g.slack(x, o).is_some_and(|s| s > twice))
 }
 
-/// Whether every matching of the most weight above the tie-break term (the low `tie` bits)
-/// pairs vertex `x` with a higher vertex below `res_hi` (a resident ranked below it), proved
-/// by the duals of the last solve, which must be optimal for the current weights: such a
-/// matching weighs at least the optimum minus `E`, the tie-break terms of the current
-/// matching's edges (pairs fixed with weight `maxw` left out), so it uses no edge of doubled
-/// slack above `2E` and leaves unmatched no vertex of doubled dual above `2E`.
+/// Twice `E`, the tie-break terms (the low `tie` bits) of the current matching's edges (pairs
+/// fixed with weight `maxw` left out), when the last solve's duals are optimal for the current
+/// weights: a matching of the most weight above the tie-break term weighs at least the optimum
+/// minus `E`, so it uses no edge of doubled slack above `2E` and leaves unmatched no vertex of
+/// doubled dual above `2E`.
+fn tie_margin<const N: usize, G: MatchGraph<N>>(g: &G, tie: u32, maxw: &Acc<N>) -> Option<Wide<N>> {
+    spare_weight(g, tie, maxw, |_| false).map(|e| e << 1)
+}
+
+/// Whether every edge from `x` to one of `others` has doubled slack above `margin`.
+fn avoids<const N: usize, G: MatchGraph<N>>(
+    g: &G,
+    x: usize,
+    mut others: impl Iterator<Item = usize>,
+    margin: Wide<N>,
+) -> bool {
+    others.all(|u| g.slack(x, u).is_none_or(|s| s > margin))
+}
+
+/// Whether every matching of the most weight above the tie-break term pairs vertex `x` with a
+/// higher vertex below `res_hi` (a resident ranked below it), proved by the duals of the last
+/// solve (see [`tie_margin`]): no other edge of `x` can be in one, nor can `x` be unmatched.
 fn stays_upper<const N: usize, G: MatchGraph<N>>(
     g: &G,
     x: usize,
@@ -170,20 +186,16 @@ fn stays_upper<const N: usize, G: MatchGraph<N>>(
     tie: u32,
     maxw: &Acc<N>,
 ) -> bool {
-    let Some(e) = spare_weight(g, tie, maxw, |_| false) else {
-        return false;
-    };
-    let twice = e << 1;
-    g.dual(x) > twice
-        && (0..g.len())
-            .filter(|&u| u != x && (u < x || u >= res_hi))
-            .all(|u| g.slack(x, u).is_none_or(|s| s > twice))
+    tie_margin(g, tie, maxw).is_some_and(|m| {
+        let others = (0..g.len()).filter(|&u| u != x && (u < x || u >= res_hi));
+        g.dual(x) > m && avoids(g, x, others, m)
+    })
 }
 
-/// Whether no matching of the most weight above the tie-break term (the low `tie` bits) pairs
-/// vertex `x` with a vertex between it and `res_hi` (a resident ranked below it), proved by
-/// the duals of the last solve as in [`stays_upper`]: each such edge has doubled slack above
-/// `2E`. Then a bonus on those edges below the criteria would not move `x` to S1 (phase E).
+/// Whether no matching of the most weight above the tie-break term pairs vertex `x` with a
+/// vertex between it and `res_hi` (a resident ranked below it), proved by the duals of the
+/// last solve (see [`tie_margin`]). Then a bonus on those edges below the criteria would not
+/// move `x` to S1 (phase E).
 fn stays_lower<const N: usize, G: MatchGraph<N>>(
     g: &G,
     x: usize,
@@ -191,11 +203,7 @@ fn stays_lower<const N: usize, G: MatchGraph<N>>(
     tie: u32,
     maxw: &Acc<N>,
 ) -> bool {
-    let Some(e) = spare_weight(g, tie, maxw, |_| false) else {
-        return false;
-    };
-    let twice = e << 1;
-    (x + 1..res_hi).all(|u| g.slack(x, u).is_none_or(|s| s > twice))
+    tie_margin(g, tie, maxw).is_some_and(|m| avoids(g, x, x + 1..res_hi, m))
 }
 
 /// Opponents for the players on a rotation that gives `x` the opponent `o` in place of `now`:
