@@ -1091,28 +1091,19 @@ impl<W: Weight> Matcher<W> {
         let mut pos = vec![0u32; n];
         let mut span = vec![(0u32, 0u32); 2 * n];
         let mut next = 0u32;
-        fn lay_out(
-            childs: &[Vec<u32>],
-            n: usize,
-            b: u32,
-            pos: &mut [u32],
-            span: &mut [(u32, u32)],
-            next: &mut u32,
-        ) {
-            let start = *next;
-            if (b as usize) < n {
-                pos[b as usize] = start;
-                *next += 1;
-            } else {
-                for &c in &childs[b as usize] {
-                    lay_out(childs, n, c, pos, span, next);
-                }
-            }
-            span[b as usize] = (start, *next);
-        }
         for b in n..2 * n {
             if self.parent[b] == NONE && !self.childs[b].is_empty() {
-                lay_out(&self.childs, n, b as u32, &mut pos, &mut span, &mut next);
+                self.leaves.for_each(b as u32, |x| {
+                    pos[x as usize] = next;
+                    next += 1;
+                });
+            }
+        }
+        // A blossom's vertices are a stretch of its top-level blossom's run.
+        for b in n..2 * n {
+            if !self.childs[b].is_empty() {
+                let (first, last) = (self.leaves.first[b], self.leaves.last[b]);
+                span[b] = (pos[first as usize], pos[last as usize] + 1);
             }
         }
         // The suspects' rows are independent: with more than one thread they are split into
