@@ -171,21 +171,28 @@ async fn a_small_event_is_not_held_behind_a_large_pairing() {
         withdrawals: Vec::new(),
         forfeit_permille: 0,
     };
-    let mut large = Driver::new(Clients::new(&endpoints), "large", plan(1504), work.path());
+    // Registered by eight clients at once. Its round 2 must take far longer than the wait
+    // below: 3,008 players take about 5 s in a debug build (1,504 took 1.3 s once the engine
+    // got faster, a race with the small event).
+    const PER_CLIENT: u32 = 376;
+    let mut large = Driver::new(
+        Clients::new(&endpoints),
+        "large",
+        plan(8 * PER_CLIENT),
+        work.path(),
+    );
     large.create().await;
-    // 1,504 registrations from eight clients at once: a round-1 pairing of seconds even on a
-    // quiet machine, far longer than the wait below.
     let mut tasks = Vec::new();
     for w in 0..8u32 {
         let mut c = Clients::new(&endpoints);
         tasks.push(tokio::spawn(async move {
-            for i in 0..188u32 {
+            for i in 0..PER_CLIENT {
                 c.reg
                     .register_player(arbiter_proto::registration::v1::RegisterPlayerRequest {
                         header: header("large", &format!("w{w}-{i}")),
                         player: Some(pb::Player {
                             name: format!("Large{w}, Player {i:03}"),
-                            rating: 1200 + (w * 188 + i) * 997 % 1500,
+                            rating: 1200 + (w * PER_CLIENT + i) * 997 % 1500,
                             federation: "NOR".into(),
                             ..Default::default()
                         }),
@@ -243,7 +250,7 @@ async fn a_small_event_is_not_held_behind_a_large_pairing() {
         "small event proposed {small_after:?} after the large one asked; the large one after {:?}",
         asked.elapsed()
     );
-    assert_eq!(pairing_of(&p).0.len(), 752);
+    assert_eq!(pairing_of(&p).0.len(), 4 * PER_CLIENT as usize);
     assert_eq!(proposed(&large.events().await), 2);
     assert_eq!(proposed(&small.events().await), 1);
 }
