@@ -244,24 +244,43 @@ fn audit_2017_n<const N: usize>(
     );
 }
 
-/// Rule set dutch-2025 on one graph over the whole field, its width chosen for the round.
+/// Rule set dutch-2025 on one graph over the whole field. Each bracket weighs its edges with
+/// counters for its own players' scores only (see [`round2025::Layout`]), so the round is
+/// first paired on the width its usual brackets need; a bracket that needs more (moved-down
+/// players from several scoregroups) has the round paired again on the width of every
+/// scoregroup's counters, which any bracket fits. Both give the same pairing.
 fn round_2025(
     st: &RoundState,
     brackets: &mut Vec<BracketDone>,
-    audit: Option<&mut Audit>,
+    mut audit: Option<&mut Audit>,
 ) -> Result<Vec<Option<usize>>, PairingError> {
-    let need = round2025::Layout::new(st).weight_bits() + 8;
-    tracing::trace!(bits = need, vertices = st.len(), "round weights");
-    macro_rules! run {
-        ($($n:literal),*) => {
-            $( if need <= 64 * $n {
-                return round2025::pair_round::<$n, CoreGraph<$n>>(st, brackets, audit).ok_or_else(no_complete_pairing);
-            } )*
-        };
+    let lay = round2025::Layout::new(st);
+    let headroom = 8;
+    let prepass = lay.prepass_bits() + headroom;
+    let usual = (2 + lay.usual_bracket_bits() + headroom).max(prepass);
+    let widest = (lay.weight_bits() + headroom).max(prepass);
+    for need in [usual, widest] {
+        brackets.clear();
+        if let Some(a) = audit.as_deref_mut() {
+            a.found = None;
+        }
+        tracing::trace!(bits = need, vertices = st.len(), "round weights");
+        macro_rules! run {
+            ($($n:literal),*) => {
+                $( if need <= 64 * $n {
+                    let placed = lay.with_top_at(64 * $n - headroom - 2);
+                    match round2025::pair_round::<$n, CoreGraph<$n>>(st, &placed, brackets, audit.as_deref_mut()) {
+                        Ok(mates) => return mates.ok_or_else(no_complete_pairing),
+                        Err(round2025::Wider) => continue,
+                    }
+                } )*
+            };
+        }
+        run!(1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64);
+        break;
     }
-    run!(1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64);
     Err(PairingError::InvalidInput(format!(
-        "edge weights of {need} bits exceed the supported width"
+        "edge weights of {widest} bits exceed the supported width"
     )))
 }
 

@@ -20,16 +20,31 @@ use super::weight::{Acc, Packer, Sink, bits};
 use crate::state::{Float, Player, RoundState};
 use std::collections::BTreeMap;
 
-/// The edge-weight layout of one round.
+/// The edge-weight layout of one round, or of one bracket of it.
+///
+/// The score fields ([C7], [C8], [C18]-[C21]) hold one counter per score. A bracket's edges
+/// only ever count the scores of its own players, so a bracket's layout keeps the counters of
+/// those scores alone: the counters it drops are zero in every weight, so the order of the
+/// matchings is the same, on far fewer bits (the round's layout has a counter for every
+/// scoregroup, each as wide as that scoregroup's size). The completion field stays at one
+/// position for the whole round (`top_at`), since the edges outside the bracket carry it too.
+#[derive(Clone)]
 pub(crate) struct Layout {
     /// Bits of the largest scoregroup's size: the width of every count field.
     sgsb: u32,
-    /// Bit position of each score's field in a "scores" field, and that field's width.
+    /// Each scoregroup's size, by score.
+    sizes: BTreeMap<i32, u64>,
+    /// Bit position of each counted score's field in a "scores" field, and that field's width.
     shift: BTreeMap<i32, u32>,
     sgs: u32,
     played: u32,
     tie: u32,
+    /// Where the completion field ([C4]/[C5]) starts; `None`: right above the other fields.
+    top_at: Option<u32>,
 }
+
+/// The always-empty bits between the completion field and a bracket's criteria.
+pub(crate) const HEADROOM: &str = "headroom";
 
 /// What a bracket knows when its edges are weighed.
 #[derive(Clone, Copy)]
@@ -40,36 +55,60 @@ pub(crate) struct BracketView {
 }
 
 impl Layout {
+    /// The layout with a counter for every scoregroup of the round.
     pub fn new(st: &RoundState) -> Layout {
-        // Scoregroups from the lowest score up: each gets bits for its size.
-        let mut shift = BTreeMap::new();
-        let mut sgs = 0;
-        let mut largest = 0;
-        let mut i = st.len();
-        while i > 0 {
-            let score = st.players[i - 1].score;
-            let mut j = i;
-            while j > 0 && st.players[j - 1].score == score {
-                j -= 1;
-            }
-            let size = (i - j) as u64;
-            shift.insert(score, sgs);
-            sgs += bits(size);
-            largest = largest.max(size);
-            i = j;
+        let mut sizes = BTreeMap::new();
+        for p in &st.players {
+            *sizes.entry(p.score).or_insert(0u64) += 1;
         }
-        Layout {
+        let largest = sizes.values().copied().max().unwrap_or(0);
+        let mut lay = Layout {
             sgsb: bits(largest),
-            shift,
-            sgs,
+            sizes,
+            shift: BTreeMap::new(),
+            sgs: 0,
             played: st.played_rounds,
             tie: 2 * bits(st.len() as u64),
+            top_at: None,
+        };
+        let all: Vec<i32> = lay.sizes.keys().copied().collect();
+        lay.count_scores(&all);
+        lay
+    }
+
+    /// Keeps score counters for `scores` only (from the lowest score up, each as wide as its
+    /// scoregroup's size).
+    fn count_scores(&mut self, scores: &[i32]) {
+        self.shift.clear();
+        self.sgs = 0;
+        for (&score, &size) in &self.sizes {
+            if scores.contains(&score) {
+                self.shift.insert(score, self.sgs);
+                self.sgs += bits(size);
+            }
         }
     }
 
-    pub fn weight_bits(&self) -> u32 {
+    /// This layout with the completion field at bit `top_at`, for every edge of the round.
+    pub fn with_top_at(&self, top_at: u32) -> Layout {
+        Layout {
+            top_at: Some(top_at),
+            ..self.clone()
+        }
+    }
+
+    /// The layout of a bracket whose players have `scores`: counters for those scores only,
+    /// the completion field where this layout has it.
+    pub fn for_scores(&self, scores: &[i32]) -> Layout {
+        let mut lay = self.clone();
+        lay.count_scores(scores);
+        lay
+    }
+
+    /// Bits of every field below the completion field.
+    pub fn lower_bits(&self) -> u32 {
         let (b, s) = (self.sgsb, self.sgs);
-        let mut w = 2 + b + s + b + s + b + 4 * b;
+        let mut w = b + s + b + s + b + 4 * b;
         if self.played >= 1 {
             w += 2 * b + 2 * s;
         }
@@ -77,6 +116,29 @@ impl Layout {
             w += 2 * b + 2 * s;
         }
         w + super::phases::phases_width(b) + self.tie
+    }
+
+    pub fn weight_bits(&self) -> u32 {
+        2 + self.top_at.unwrap_or(self.lower_bits())
+    }
+
+    /// Bits of the whole-field pre-pass weights ([`Layout::bye_prepass`]).
+    pub fn prepass_bits(&self) -> u32 {
+        2 + self.sgs + self.sgsb
+    }
+
+    /// The most bits below the completion field that a bracket needs when its moved-down
+    /// players come from the scoregroup right above it: the usual case, and the width a round
+    /// is first tried on (a bracket that needs more has it paired again on the widest layout).
+    pub fn usual_bracket_bits(&self) -> u32 {
+        let scores: Vec<i32> = self.sizes.keys().rev().copied().collect();
+        (0..scores.len())
+            .map(|k| {
+                let near = &scores[k.saturating_sub(1)..(k + 2).min(scores.len())];
+                self.for_scores(near).lower_bits()
+            })
+            .max()
+            .unwrap_or(0)
     }
 
     fn at(&self, score: i32) -> u32 {
@@ -127,6 +189,9 @@ impl Layout {
         // [C4]/[C5]: complete the round, the unpaired player an eligible one of the PAB score.
         w.field("[C4]/[C5]", 0);
         w.add_u64(1 + (!candidate(h)) as u64 + (!candidate(l)) as u64);
+        if let Some(top) = self.top_at {
+            w.field(HEADROOM, top - self.lower_bits());
+        }
         // [C6] pairs in this bracket; [C7] the scores paired.
         w.field("[C6]", b);
         if l_cur {
@@ -218,14 +283,23 @@ impl Layout {
     }
 }
 
+/// A bracket's criteria need more bits than the round's width leaves below the completion
+/// field: the round is to be paired again on wider weights.
+#[derive(Debug)]
+pub(crate) struct Wider;
+
 /// The pairs of the round (player indices), or `None` when no complete pairing exists.
+/// `lay`: the round's layout (see [`Layout::new`]), with the completion field placed so that
+/// the weights fit `N` limbs with the matcher's headroom.
 pub(crate) fn pair_round<const N: usize, G: MatchGraph<N>>(
     st: &RoundState,
+    lay: &Layout,
     brackets: &mut Vec<super::BracketDone>,
     mut audit: Option<&mut super::audit::Audit>,
-) -> Option<Vec<Option<usize>>> {
+) -> Result<Option<Vec<Option<usize>>>, Wider> {
     let n = st.len();
-    let lay = Layout::new(st);
+    // The edges outside the bracket count no score: their layout has no counters.
+    let outer = lay.for_scores(&[]);
     let score = |i: usize| st.players[i].score;
     let mut g = G::new(n);
     let odd = n % 2 == 1;
@@ -239,7 +313,7 @@ pub(crate) fn pair_round<const N: usize, G: MatchGraph<N>>(
             let w = if odd {
                 lay.bye_prepass::<N>(st, j, i)
             } else {
-                lay.edge::<N>(st, j, i, false, false, view, &no_ranks, 0)
+                outer.edge::<N>(st, j, i, false, false, view, &no_ranks, 0)
             };
             g.set(i, j, w);
         }
@@ -248,7 +322,7 @@ pub(crate) fn pair_round<const N: usize, G: MatchGraph<N>>(
     g.solve();
     let unmatched: Vec<usize> = (0..n).filter(|&i| g.mate(i).is_none()).collect();
     if unmatched.len() > 1 {
-        return None;
+        return Ok(None);
     }
     let mut ranks: BTreeMap<u32, u64> = BTreeMap::new();
     if odd {
@@ -259,7 +333,7 @@ pub(crate) fn pair_round<const N: usize, G: MatchGraph<N>>(
                 g.set(
                     i,
                     j,
-                    lay.edge::<N>(st, j, i, false, false, view, &no_ranks, 0),
+                    outer.edge::<N>(st, j, i, false, false, view, &no_ranks, 0),
                 );
             }
         }
@@ -308,6 +382,11 @@ pub(crate) fn pair_round<const N: usize, G: MatchGraph<N>>(
             next += 1;
         }
         let m = group.len();
+        let scores: Vec<i32> = group.iter().map(|&i| score(i)).collect();
+        let blay = lay.for_scores(&scores);
+        if lay.top_at.is_some_and(|top| blay.lower_bits() > top) {
+            return Err(Wider);
+        }
         let mut base = BaseWeights::<N>::new(m);
         for o in mdps.max(1)..m {
             for p in 0..o {
@@ -316,7 +395,7 @@ pub(crate) fn pair_round<const N: usize, G: MatchGraph<N>>(
                 } else {
                     0
                 };
-                let w = lay.edge::<N>(
+                let w = blay.edge::<N>(
                     st,
                     group[p],
                     group[o],
@@ -330,7 +409,6 @@ pub(crate) fn pair_round<const N: usize, G: MatchGraph<N>>(
                 base.set(tri(o, p), w);
             }
         }
-        let scores: Vec<i32> = group.iter().map(|&i| score(i)).collect();
         let vert: Vec<usize> = group.iter().map(|&i| vx[i]).collect();
         let phases = Phases {
             m,
@@ -340,8 +418,8 @@ pub(crate) fn pair_round<const N: usize, G: MatchGraph<N>>(
             scores: &scores,
             res_lo,
             res_hi,
-            tie: lay.tie,
-            field_bits: lay.sgsb,
+            tie: blay.tie,
+            field_bits: blay.sgsb,
             maxw,
         };
         let outcome = phases.run(&mut g, &mut base, |_, _| {});
@@ -356,9 +434,9 @@ pub(crate) fn pair_round<const N: usize, G: MatchGraph<N>>(
             };
             let weigh = |x: usize, y: usize, w: &mut dyn Sink| match (pos_of(x), pos_of(y)) {
                 (Some(_), Some(py)) => {
-                    lay.edge_into(st, x, y, py < cur_end, py >= cur_end, view, &ranks, 0, w)
+                    blay.edge_into(st, x, y, py < cur_end, py >= cur_end, view, &ranks, 0, w)
                 }
-                _ => lay.edge_into(st, x, y, false, false, outside, &no_ranks, 0, w),
+                _ => outer.edge_into(st, x, y, false, false, outside, &no_ranks, 0, w),
             };
             let pairs: Vec<(usize, usize)> = outcome
                 .pairs
@@ -415,5 +493,64 @@ pub(crate) fn pair_round<const N: usize, G: MatchGraph<N>>(
             settled = 0;
         }
     }
-    Some(mate_of)
+    Ok(Some(mate_of))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Layout, Wider, pair_round};
+    use crate::RuleSet;
+    use crate::dutch::CoreGraph;
+    use crate::simulate::Simulation;
+    use crate::state::RoundState;
+
+    /// The compact bracket layouts pair exactly as the layout with every scoregroup's counter
+    /// (the widest, which any bracket fits), and a round whose bracket needs more than the
+    /// width it was given says so instead of pairing on overlapping fields.
+    #[test]
+    fn bracket_layouts_pair_as_the_widest_and_ask_for_more_width_when_short() {
+        const N: usize = 16;
+        let (mut same, mut wider) = (0, 0);
+        for seed in 0..12u64 {
+            let players = 24 + 7 * seed as u32;
+            let sim = Simulation::new(players, 9, 2026_1129 + seed);
+            for round in [3, 5, 7, 9] {
+                let input = sim
+                    .before_round(round)
+                    .expect("the generated history")
+                    .input_for_round(round, RuleSet::Dutch2025)
+                    .expect("the round's input");
+                let st = RoundState::new(&input);
+                let lay = Layout::new(&st);
+                assert!(lay.weight_bits() + 8 <= 64 * N as u32, "the test's width");
+                let run = |top_at: u32| {
+                    let mut brackets = Vec::new();
+                    pair_round::<N, CoreGraph<N>>(
+                        &st,
+                        &lay.with_top_at(top_at),
+                        &mut brackets,
+                        None,
+                    )
+                };
+                let widest = run(64 * N as u32 - 10).expect("the widest layout fits");
+                assert_eq!(
+                    run(lay.lower_bits()).expect("every counter fits"),
+                    widest,
+                    "seed {seed}, round {round}"
+                );
+                match run(lay.usual_bracket_bits()) {
+                    Ok(mates) => {
+                        assert_eq!(mates, widest, "seed {seed}, round {round}");
+                        same += 1;
+                    }
+                    Err(Wider) => wider += 1,
+                }
+            }
+        }
+        // Both ways out of the narrowest width were taken.
+        assert!(
+            same > 0 && wider > 0,
+            "{same} paired, {wider} asked for more"
+        );
+    }
 }
