@@ -276,7 +276,7 @@ fn round_2025(
                 } )*
             };
         }
-        run!(1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64);
+        run!(1, 2, 3, 4, 5, 6, 7, 8, 12, 16, 24, 32, 48, 64);
         break;
     }
     Err(PairingError::InvalidInput(format!(

@@ -23,7 +23,8 @@ use std::collections::BTreeMap;
 /// The edge-weight layout of one round, or of one bracket of it.
 ///
 /// The score fields ([C7], [C8], [C18]-[C21]) hold one counter per score. A bracket's edges
-/// only ever count the scores of its own players, so a bracket's layout keeps the counters of
+/// only ever count the scores of its own players, and [C7] and [C18]-[C21] only those of the
+/// bracket's players before the next scoregroup, so a bracket's layout keeps the counters of
 /// those scores alone: the counters it drops are zero in every weight, so the order of the
 /// matchings is the same, on far fewer bits (the round's layout has a counter for every
 /// scoregroup, each as wide as that scoregroup's size). The completion field stays at one
@@ -34,13 +35,40 @@ pub(crate) struct Layout {
     sgsb: u32,
     /// Each scoregroup's size, by score.
     sizes: BTreeMap<i32, u64>,
-    /// Bit position of each counted score's field in a "scores" field, and that field's width.
-    shift: BTreeMap<i32, u32>,
-    sgs: u32,
+    /// The counters of [C8]'s scores field: the bracket's players and the next scoregroup.
+    next: Counters,
+    /// The counters of [C7] and [C18]-[C21]: the bracket's players before the next
+    /// scoregroup (the only ones those fields count).
+    own: Counters,
     played: u32,
     tie: u32,
     /// Where the completion field ([C4]/[C5]) starts; `None`: right above the other fields.
     top_at: Option<u32>,
+}
+
+/// Score counters: the bit position of each counted score's counter in a "scores" field, and
+/// that field's width. From the lowest score up, each as wide as its scoregroup's size.
+#[derive(Clone, Default)]
+struct Counters {
+    shift: BTreeMap<i32, u32>,
+    width: u32,
+}
+
+impl Counters {
+    fn new(sizes: &BTreeMap<i32, u64>, scores: &[i32]) -> Counters {
+        let mut c = Counters::default();
+        for (&score, &size) in sizes {
+            if scores.contains(&score) {
+                c.shift.insert(score, c.width);
+                c.width += bits(size);
+            }
+        }
+        c
+    }
+
+    fn at(&self, score: i32) -> u32 {
+        self.shift[&score]
+    }
 }
 
 /// The always-empty bits between the completion field and a bracket's criteria.
@@ -62,30 +90,16 @@ impl Layout {
             *sizes.entry(p.score).or_insert(0u64) += 1;
         }
         let largest = sizes.values().copied().max().unwrap_or(0);
-        let mut lay = Layout {
+        let all: Vec<i32> = sizes.keys().copied().collect();
+        let every = Counters::new(&sizes, &all);
+        Layout {
             sgsb: bits(largest),
             sizes,
-            shift: BTreeMap::new(),
-            sgs: 0,
+            next: every.clone(),
+            own: every,
             played: st.played_rounds,
             tie: 2 * bits(st.len() as u64),
             top_at: None,
-        };
-        let all: Vec<i32> = lay.sizes.keys().copied().collect();
-        lay.count_scores(&all);
-        lay
-    }
-
-    /// Keeps score counters for `scores` only (from the lowest score up, each as wide as its
-    /// scoregroup's size).
-    fn count_scores(&mut self, scores: &[i32]) {
-        self.shift.clear();
-        self.sgs = 0;
-        for (&score, &size) in &self.sizes {
-            if scores.contains(&score) {
-                self.shift.insert(score, self.sgs);
-                self.sgs += bits(size);
-            }
         }
     }
 
@@ -97,23 +111,26 @@ impl Layout {
         }
     }
 
-    /// The layout of a bracket whose players have `scores`: counters for those scores only,
-    /// the completion field where this layout has it.
-    pub fn for_scores(&self, scores: &[i32]) -> Layout {
-        let mut lay = self.clone();
-        lay.count_scores(scores);
-        lay
+    /// The layout of a bracket whose players before the next scoregroup have `own` scores,
+    /// and all of whose players have `scores`: counters for those scores only, the completion
+    /// field where this layout has it.
+    pub fn for_scores(&self, own: &[i32], scores: &[i32]) -> Layout {
+        Layout {
+            next: Counters::new(&self.sizes, scores),
+            own: Counters::new(&self.sizes, own),
+            ..self.clone()
+        }
     }
 
     /// Bits of every field below the completion field.
     pub fn lower_bits(&self) -> u32 {
-        let (b, s) = (self.sgsb, self.sgs);
-        let mut w = b + s + b + s + b + 4 * b;
+        let (b, s, o) = (self.sgsb, self.next.width, self.own.width);
+        let mut w = b + o + b + s + b + 4 * b;
         if self.played >= 1 {
-            w += 2 * b + 2 * s;
+            w += 2 * b + 2 * o;
         }
         if self.played >= 2 {
-            w += 2 * b + 2 * s;
+            w += 2 * b + 2 * o;
         }
         w + super::phases::phases_width(b) + self.tie
     }
@@ -124,7 +141,7 @@ impl Layout {
 
     /// Bits of the whole-field pre-pass weights ([`Layout::bye_prepass`]).
     pub fn prepass_bits(&self) -> u32 {
-        2 + self.sgs + self.sgsb
+        2 + self.next.width + self.sgsb
     }
 
     /// The most bits below the completion field that a bracket needs when its moved-down
@@ -135,14 +152,11 @@ impl Layout {
         (0..scores.len())
             .map(|k| {
                 let near = &scores[k.saturating_sub(1)..(k + 2).min(scores.len())];
-                self.for_scores(near).lower_bits()
+                let own = &scores[k.saturating_sub(1)..k + 1];
+                self.for_scores(own, near).lower_bits()
             })
             .max()
             .unwrap_or(0)
-    }
-
-    fn at(&self, score: i32) -> u32 {
-        self.shift[&score]
     }
 
     /// Weight of pairing `h` (higher-ranked) with `l`. `l_cur`/`l_next`: the lower player is in
@@ -184,7 +198,8 @@ impl Layout {
             return false;
         }
         let (h, l): (&Player, &Player) = (&st.players[hi], &st.players[li]);
-        let (b, s) = (self.sgsb, self.sgs);
+        let (b, s, o) = (self.sgsb, self.next.width, self.own.width);
+        let (at_own, at_next) = (|x| self.own.at(x), |x| self.next.at(x));
         let candidate = |p: &Player| p.bye_eligible && p.score <= view.bye_score;
         // [C4]/[C5]: complete the round, the unpaired player an eligible one of the PAB score.
         w.field("[C4]/[C5]", 0);
@@ -197,9 +212,9 @@ impl Layout {
         if l_cur {
             w.add_u64(1);
         }
-        w.field("[C7]", s);
+        w.field("[C7]", o);
         if l_cur {
-            w.add_bit(self.at(h.score));
+            w.add_bit(at_own(h.score));
         }
         // [C8] the next bracket: its pairs, then its scores paired.
         w.field("[C8]", b);
@@ -208,7 +223,7 @@ impl Layout {
         }
         w.field("[C8]", s);
         if l_next {
-            w.add_bit(self.at(h.score));
+            w.add_bit(at_next(h.score));
         }
         // [C9] the PAB assignee's games played (rank among those with the PAB score).
         w.field("[C9]", b);
@@ -243,18 +258,18 @@ impl Layout {
         // [C18]-[C21] scores of repeated floaters.
         for back in 0..2usize {
             if self.played as usize > back {
-                w.field(["[C18]", "[C20]"][back], s);
+                w.field(["[C18]", "[C20]"][back], o);
                 if l_cur {
                     if l.floats[back] == Float::Down {
-                        w.add_bit(self.at(l.score));
+                        w.add_bit(at_own(l.score));
                     }
                     if h.floats[back] == Float::Down {
-                        w.add_bit(self.at(h.score));
+                        w.add_bit(at_own(h.score));
                     }
                 }
-                w.field(["[C19]", "[C21]"][back], s);
+                w.field(["[C19]", "[C21]"][back], o);
                 if l_cur && !(l.floats[back] == Float::Up && h.score > l.score) {
-                    w.add_bit(self.at(h.score));
+                    w.add_bit(at_own(h.score));
                 }
             }
         }
@@ -273,8 +288,8 @@ impl Layout {
         }
         let (h, l) = (&st.players[hi], &st.players[li]);
         w.add_u64(1 + (!h.bye_eligible) as u64 + (!l.bye_eligible) as u64);
-        w.shl(self.sgs);
-        w.add_u64((self.at(h.score) + self.at(l.score)) as u64);
+        w.shl(self.next.width);
+        w.add_u64((self.next.at(h.score) + self.next.at(l.score)) as u64);
         w.shl(self.sgsb);
         if l.score >= st.players[0].score {
             w.add_u64(1);
@@ -299,7 +314,7 @@ pub(crate) fn pair_round<const N: usize, G: MatchGraph<N>>(
 ) -> Result<Option<Vec<Option<usize>>>, Wider> {
     let n = st.len();
     // The edges outside the bracket count no score: their layout has no counters.
-    let outer = lay.for_scores(&[]);
+    let outer = lay.for_scores(&[], &[]);
     let score = |i: usize| st.players[i].score;
     let mut g = G::new(n);
     let odd = n % 2 == 1;
@@ -383,7 +398,7 @@ pub(crate) fn pair_round<const N: usize, G: MatchGraph<N>>(
         }
         let m = group.len();
         let scores: Vec<i32> = group.iter().map(|&i| score(i)).collect();
-        let blay = lay.for_scores(&scores);
+        let blay = lay.for_scores(&scores[..cur_end], &scores);
         if lay.top_at.is_some_and(|top| blay.lower_bits() > top) {
             return Err(Wider);
         }
