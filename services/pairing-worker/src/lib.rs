@@ -686,17 +686,19 @@ impl PairingWorkerApi for PairingWorkerService {
             .file;
         let record = arbiter_pairing::trf::record_from_trf(&file)
             .map_err(|e| Status::invalid_argument(format!("trf: {e}")))?;
-        let rule_set = if r.rule_set.trim().is_empty() {
-            arbiter_pairing::trf::rule_set_of(&file).unwrap_or(RuleSet::Dutch2025)
-        } else {
-            r.rule_set
-                .parse()
-                .map_err(|e| Status::invalid_argument(format!("rule_set: {e}")))?
-        };
-        let round = match r.round {
-            0 => record.next_round(),
-            n => n,
-        };
+        // The same decisions as `arbiter pair`: no silent rule set, no round past the last.
+        let asked: Option<RuleSet> = (!r.rule_set.trim().is_empty())
+            .then(|| r.rule_set.trim().parse())
+            .transpose()
+            .map_err(|e| Status::invalid_argument(format!("rule_set: {e}")))?;
+        let rule_set = arbiter_pairing::trf::rule_set_for(asked, &file).map_err(|why| {
+            Status::invalid_argument(format!(
+                "rule_set: {why}; set it to dutch-2017 or dutch-2025"
+            ))
+        })?;
+        let round = record
+            .round_to_pair(r.round)
+            .map_err(|why| Status::invalid_argument(format!("round: {why}")))?;
         let input = record
             .input_for_round(round, rule_set)
             .map_err(|e| Status::invalid_argument(format!("trf: round {round}: {e}")))?;
@@ -1118,6 +1120,48 @@ mod tests {
             p.input_digest,
             engine::round_robin_digest(&before.state, 1).to_vec()
         );
+    }
+
+    /// `PairTrf` decides as `arbiter pair` does: no silent rule set for a file that names
+    /// none, no round past the event's last, and the rounds it may pair are paired.
+    #[tokio::test]
+    async fn pair_trf_refuses_what_the_cli_refuses() {
+        let log: Arc<dyn EventLog> = Arc::new(SledLog::temporary().unwrap());
+        let service = PairingWorkerService::new(Arc::new(TournamentStore::new(log, SERVICE, None)));
+        // 20 players, all 7 rounds played, type code 092 (dutch-2025), no start date.
+        let typed = include_str!("../../../tests/golden/dutch-2025/t0001.trf");
+        let untyped: String = typed
+            .lines()
+            .filter(|l| !l.starts_with("092"))
+            .map(|l| format!("{l}\n"))
+            .collect();
+        let ask = |trf: &str, rule_set: &str, round: u32| {
+            service.pair_trf(Request::new(api::PairTrfRequest {
+                trf: trf.as_bytes().to_vec(),
+                format: 0,
+                rule_set: rule_set.into(),
+                round,
+            }))
+        };
+        let refused = |r: Result<Response<api::PairingResult>, Status>, why: &str| {
+            let e = r.expect_err(why);
+            assert_eq!(e.code(), tonic::Code::InvalidArgument, "{e:?}");
+            assert!(e.message().contains(why), "{}", e.message());
+        };
+        refused(ask(typed, "", 0).await, "all 7 rounds are already paired");
+        refused(
+            ask(typed, "", 8).await,
+            "round 8 is past the event's last round (7)",
+        );
+        refused(ask(&untyped, "", 3).await, "names no rule set");
+        for (trf, rule_set) in [(typed, ""), (untyped.as_str(), "dutch-2025")] {
+            let r = ask(trf, rule_set, 3)
+                .await
+                .expect("round 3 pairs")
+                .into_inner();
+            assert_eq!((r.round, r.rule_set.as_str()), (3, "dutch-2025"));
+            assert_eq!(r.boards.len(), 10);
+        }
     }
 
     #[test]

@@ -71,6 +71,24 @@ impl TournamentRecord {
         self.paired_rounds() + 1
     }
 
+    /// The round a pairing request means: `asked`, or the next round when `asked` is 0.
+    /// Refused past the event's last round (when the record declares how many it has), so
+    /// every interface pairs the same rounds.
+    pub fn round_to_pair(&self, asked: u32) -> Result<u32, String> {
+        let round = if asked == 0 { self.next_round() } else { asked };
+        if self.total_rounds > 0 && round > self.total_rounds {
+            return Err(if asked == 0 {
+                format!("all {} rounds are already paired", self.total_rounds)
+            } else {
+                format!(
+                    "round {round} is past the event's last round ({})",
+                    self.total_rounds
+                )
+            });
+        }
+        Ok(round)
+    }
+
     /// The initial colour: recorded, or the colour that in round 1 the lowest pairing number
     /// among the players paired in a game received.
     pub fn initial_colour(&self) -> Option<Color> {

@@ -46,6 +46,18 @@ pub fn record_from_trf(file: &TrfFile) -> Result<TournamentRecord, String> {
     })
 }
 
+/// The rule set to pair a file under: the one asked for, else the one the file asks for
+/// ([`rule_set_of`]). Never a silent default: the two Dutch rule sets pair differently, so a
+/// file that names neither (no type code, no start date) is refused, and the caller names the
+/// way to give it.
+pub fn rule_set_for(asked: Option<RuleSet>, file: &TrfFile) -> Result<RuleSet, String> {
+    asked.or_else(|| rule_set_of(file)).ok_or_else(|| {
+        "the file names no rule set (no type code in record 092 or 192) and no start date \
+         (record 042) to tell the rules in force"
+            .to_string()
+    })
+}
+
 /// The rule set a file asks for: its type code (192), else the rules in force on its start
 /// date (042).
 pub fn rule_set_of(file: &TrfFile) -> Option<RuleSet> {

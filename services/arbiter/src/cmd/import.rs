@@ -241,14 +241,8 @@ pub fn rule_set_for(
     asked: Option<arbiter_pairing::RuleSet>,
     file: &TrfFile,
 ) -> Result<arbiter_pairing::RuleSet, String> {
-    asked
-        .or_else(|| arbiter_pairing::trf::rule_set_of(file))
-        .ok_or_else(|| {
-            "the file names no rule set (no type code in record 092 or 192) and no start date \
-             (record 042) to tell the rules in force; give it with --system dutch-2017 or \
-             --system dutch-2025"
-                .to_string()
-        })
+    arbiter_pairing::trf::rule_set_for(asked, file)
+        .map_err(|why| format!("{why}; give it with --system dutch-2017 or --system dutch-2025"))
 }
 
 /// Works out the import of a parsed file into tournament `id`, in memory. Errors name the

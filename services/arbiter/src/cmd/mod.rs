@@ -78,18 +78,13 @@ pub fn load_record(
 /// The rule set: as asked, else the file's type code, else the rules in force on its start
 /// date, else the current rules.
 pub fn rule_set_for(asked: Option<&str>, file: &arbiter_trf::TrfFile) -> Result<RuleSet, Failure> {
-    if let Some(s) = asked {
-        return s
-            .parse()
-            .map_err(|e: arbiter_pairing::RuleSetParseError| Failure::Invalid(e.to_string()));
-    }
-    // Never a silent default: the two rule sets pair differently, so a file that names neither
-    // (no 192 type code, no 042 start date) needs the arbiter to say which applies.
-    arbiter_pairing::trf::rule_set_of(file).ok_or_else(|| {
-        Failure::Invalid(
-            "the file names no rule set (no 192 type code, no 042 start date): \
-             give --system dutch-2017 or --system dutch-2025"
-                .to_string(),
-        )
+    let asked = asked
+        .map(|s| s.parse())
+        .transpose()
+        .map_err(|e: arbiter_pairing::RuleSetParseError| Failure::Invalid(e.to_string()))?;
+    arbiter_pairing::trf::rule_set_for(asked, file).map_err(|why| {
+        Failure::Invalid(format!(
+            "{why}: give --system dutch-2017 or --system dutch-2025"
+        ))
     })
 }

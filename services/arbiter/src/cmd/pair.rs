@@ -38,14 +38,9 @@ pub fn run(a: PairArgs) -> ExitCode {
 fn run_inner(a: &PairArgs) -> Result<(), Failure> {
     let (record, file) = load_record(&a.input, &a.read, WarningFormat::for_output(&a.format))?;
     let rule_set = rule_set_for(a.system.as_deref(), &file)?;
-    let round = record.next_round();
-    if round > record.total_rounds.max(1) && record.total_rounds > 0 {
-        return Err(Failure::Invalid(format!(
-            "{}: all {} rounds are already paired",
-            a.input.display(),
-            record.total_rounds
-        )));
-    }
+    let round = record
+        .round_to_pair(0)
+        .map_err(|why| Failure::Invalid(format!("{}: {why}", a.input.display())))?;
     let input = record
         .input_for_round(round, rule_set)
         .map_err(|m| Failure::Invalid(format!("{}: {m}", a.input.display())))?;
