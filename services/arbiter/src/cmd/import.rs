@@ -235,16 +235,6 @@ impl Planner {
     }
 }
 
-/// The rule set of a file: as asked, else its type code (`092`/`192`), else the rules in force
-/// on its start date (`042`); never a default.
-pub fn rule_set_for(
-    asked: Option<arbiter_pairing::RuleSet>,
-    file: &TrfFile,
-) -> Result<arbiter_pairing::RuleSet, String> {
-    arbiter_pairing::trf::rule_set_for(asked, file)
-        .map_err(|why| format!("{why}; give it with --system dutch-2017 or --system dutch-2025"))
-}
-
 /// Works out the import of a parsed file into tournament `id`, in memory. Errors name the
 /// line, columns and field of the record at fault (and never panic).
 pub fn plan(
@@ -268,7 +258,9 @@ pub fn plan(
         && file
             .tournament_type()
             .is_some_and(|t| t.system == Some(TournamentSystem::BergerRoundRobin));
-    let rule_set = match rule_set_for(asked, file) {
+    let rule_set = match arbiter_pairing::trf::rule_set_for(asked, file)
+        .map_err(|why| format!("{why}; give it with --system dutch-2017 or --system dutch-2025"))
+    {
         // A round robin needs no Dutch rule set; its start date, when missing, is that of the
         // current rules.
         Err(_) if berger => arbiter_pairing::RuleSet::Dutch2025,

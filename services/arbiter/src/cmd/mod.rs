@@ -76,7 +76,7 @@ pub fn load_record(
 }
 
 /// The rule set: as asked, else the file's type code, else the rules in force on its start
-/// date, else the current rules.
+/// date; a file with neither is refused (see [`arbiter_pairing::trf::rule_set_for`]).
 pub fn rule_set_for(asked: Option<&str>, file: &arbiter_trf::TrfFile) -> Result<RuleSet, Failure> {
     let asked = asked
         .map(|s| s.parse())
