@@ -113,6 +113,9 @@ fn pair_case(input: &arbiter_pairing::PairingInput, reps: usize) {
                 c.priced_in
             );
         }
+        for (what, n) in &prof.counts {
+            println!("| {what}: {n} | | | | | | | | |");
+        }
     }
 }
 

@@ -32,7 +32,7 @@ mod swiss;
 pub mod trf;
 mod verdict;
 
-pub use dutch::with_dual_proofs;
+pub use dutch::{GROUP_FELL_BACK, GROUP_REALIZED, with_dual_proofs, with_group_graphs};
 pub use explain::{BracketReport, Explanation};
 pub use input::{PairingInput, PlayerInput, RuleSet, RuleSetParseError};
 pub use record::{RecordPlayer, RecordedPairing, TournamentRecord};

@@ -32,6 +32,8 @@ pub struct StepCost {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Profile {
     pub steps: BTreeMap<&'static str, StepCost>,
+    /// How often each counted outcome happened (e.g. a bracket paired on its group's graph).
+    pub counts: BTreeMap<&'static str, u64>,
 }
 
 thread_local! {
@@ -45,6 +47,15 @@ pub fn record<T>(f: impl FnOnce() -> T) -> (T, Profile) {
     let out = f();
     let profile = ACTIVE.with(|a| a.borrow_mut().take()).map(|(p, _)| p);
     (out, profile.unwrap_or_default())
+}
+
+/// Counts one `what` when a profile is being recorded.
+pub(crate) fn count(what: &'static str) {
+    ACTIVE.with(|a| {
+        if let Some((p, _)) = a.borrow_mut().as_mut() {
+            *p.counts.entry(what).or_default() += 1;
+        }
+    });
 }
 
 /// Names the step whose solves follow.

@@ -50,8 +50,26 @@ fn neighbours<'a>(
     })
 }
 
+fn bit(set: &[u64], v: usize) -> bool {
+    set[v / 64] >> (v % 64) & 1 == 1
+}
+
+/// The vertices `v` may step to: the unfixed ones, and only those outside the restricted set
+/// when `v` is in it.
+fn allowed<'a>(restricted: &[u64], outside: &'a [u64], unfixed: &'a [u64], v: usize) -> &'a [u64] {
+    if bit(restricted, v) { outside } else { unfixed }
+}
+
 pub(crate) struct Completion {
     n: usize,
+    /// Bit `v` set for the vertices that may be matched only outside this set (a dutch-2025
+    /// bracket's players not in its tentative pairs: see [`Completion::realize`]); empty
+    /// otherwise.
+    restricted: Vec<u64>,
+    /// `unfixed` less `restricted`: where a restricted vertex may step.
+    outside: Vec<u64>,
+    /// The vertices [`Completion::realize`] fixed for the time being.
+    tentative: Vec<usize>,
     /// Adjacency bits (n x n, dummy last when present): bits, as the largest fields have
     /// 10⁸ pairs.
     adj: Vec<u64>,
@@ -65,6 +83,11 @@ pub(crate) struct Completion {
 
 impl Completion {
     pub fn new(st: &RoundState) -> Completion {
+        Completion::with_bye_candidates(st, |i| st.players[i].bye_eligible)
+    }
+
+    /// The test whose one unpaired player (odd fields) must be a `candidate`.
+    pub fn with_bye_candidates(st: &RoundState, candidate: impl Fn(usize) -> bool) -> Completion {
         let players = st.len();
         let n = players + (players & 1);
         let mut adj = vec![0u64; (n * n).div_ceil(64)];
@@ -79,7 +102,7 @@ impl Completion {
         if n > players {
             let d = players;
             for i in 0..players {
-                if st.players[i].bye_eligible {
+                if candidate(i) {
                     set(i * n + d);
                     set(d * n + i);
                 }
@@ -90,12 +113,16 @@ impl Completion {
 
     /// The test over `n` vertices with adjacency bits `adj` (row-major, symmetric).
     fn with_adjacency(n: usize, adj: Vec<u64>) -> Completion {
+        let unfixed: Vec<u64> = (0..n.div_ceil(64)).map(|w| columns_in_word(n, w)).collect();
         let mut c = Completion {
             n,
             adj,
             mate: vec![None; n],
             fixed: vec![None; n],
-            unfixed: (0..n.div_ceil(64)).map(|w| columns_in_word(n, w)).collect(),
+            restricted: vec![0; unfixed.len()],
+            outside: unfixed.clone(),
+            tentative: Vec::new(),
+            unfixed,
             scratch: Scratch::default(),
         };
         // Greedy start, then augment.
@@ -116,6 +143,91 @@ impl Completion {
         self.adj[k / 64] >> (k % 64) & 1 == 1
     }
 
+    fn is_restricted(&self, v: usize) -> bool {
+        bit(&self.restricted, v)
+    }
+
+    /// Whether the pairs a dutch-2025 bracket's matching makes among its `group` (player
+    /// indices) leave the rest of the round completable with every other player of `group`
+    /// paired outside it: with the pairs `pairs` fixed for now, each player of `group` not in
+    /// them matched to a player outside `group`, and all others (and the bye dummy) matched.
+    /// The pairs fixed by earlier calls are released first; [`Completion::settle`] ends a
+    /// bracket. A `true` is a proof (the matching found is one); `false` may also mean that
+    /// the rest could only be completed by pairing two players of `group` outside `pairs`.
+    pub fn realize(&mut self, group: &[usize], pairs: &[(usize, usize)]) -> bool {
+        self.release();
+        for &u in group {
+            self.restricted[u / 64] |= 1 << (u % 64);
+        }
+        for &(a, b) in pairs {
+            self.fix_pair(a, b);
+            self.tentative.extend([a, b]);
+        }
+        for &u in group {
+            if self.fixed[u].is_none()
+                && let Some(m) = self.mate[u]
+                && self.is_restricted(m)
+            {
+                self.mate[u] = None;
+                self.mate[m] = None;
+            }
+        }
+        for (w, o) in self.outside.iter_mut().enumerate() {
+            *o = self.unfixed[w] & !self.restricted[w];
+        }
+        self.complete()
+    }
+
+    /// How many of the players outside `group` (and the bye dummy) stay unpaired when they are
+    /// paired as far as they can be among themselves, with no player of `group`: the players
+    /// of `group` the rest needs at least. When they are many, a matching of the group's own
+    /// graph is realized only if it happens to leave unpaired the very players the rest
+    /// needs, so a group graph is not worth trying.
+    pub fn rest_deficiency(&mut self, group: &[usize]) -> usize {
+        self.release();
+        for &u in group {
+            self.restricted[u / 64] |= 1 << (u % 64);
+        }
+        // The group's players are fixed to themselves for the test: no step reaches them.
+        for &u in group {
+            if let Some(m) = self.mate[u] {
+                self.mate[m] = None;
+            }
+            self.mate[u] = Some(u);
+            self.fixed[u] = Some(u);
+            self.unfixed[u / 64] &= !(1 << (u % 64));
+            self.tentative.push(u);
+        }
+        for (w, o) in self.outside.iter_mut().enumerate() {
+            *o = self.unfixed[w];
+        }
+        self.complete();
+        let unpaired = self.mate.iter().filter(|m| m.is_none()).count();
+        // Back to a matching: the group's players free again.
+        for &u in group {
+            self.mate[u] = None;
+        }
+        unpaired
+    }
+
+    /// Releases what [`Completion::realize`] fixed for the time being and fixes `pairs` (a
+    /// bracket's, for good).
+    pub fn settle(&mut self, pairs: &[(usize, usize)]) {
+        self.release();
+        for &(a, b) in pairs {
+            self.fix_pair(a, b);
+        }
+        self.outside.copy_from_slice(&self.unfixed);
+    }
+
+    fn release(&mut self) {
+        for u in std::mem::take(&mut self.tentative) {
+            self.fixed[u] = None;
+            self.unfixed[u / 64] |= 1 << (u % 64);
+        }
+        self.restricted.fill(0);
+    }
+
     /// Fixes the pair (u, v) made by a bracket.
     pub fn fix_pair(&mut self, u: usize, v: usize) {
         for x in [u, v] {
@@ -128,6 +240,7 @@ impl Completion {
         self.fixed[v] = Some(u);
         for x in [u, v] {
             self.unfixed[x / 64] &= !(1 << (x % 64));
+            self.outside[x / 64] &= !(1 << (x % 64));
         }
         self.mate[u] = Some(v);
         self.mate[v] = Some(u);
@@ -166,8 +279,9 @@ impl Completion {
             return false;
         }
         let free_neighbour = |c: &Completion, v: usize| {
+            let allowed = allowed(&c.restricted, &c.outside, &c.unfixed, v);
             (0..words).find_map(|w| {
-                let bits = row_word(&c.adj, n, v, w) & c.unfixed[w] & free[w];
+                let bits = row_word(&c.adj, n, v, w) & allowed[w] & free[w];
                 (bits != 0).then(|| 64 * w + bits.trailing_zeros() as usize)
             })
         };
@@ -183,7 +297,8 @@ impl Completion {
                 *near |= row_word(&self.adj, n, v, w);
             }
         }
-        for a in neighbours(&self.adj, n, &self.unfixed, root) {
+        let from_root = allowed(&self.restricted, &self.outside, &self.unfixed, root);
+        for a in neighbours(&self.adj, n, from_root, root) {
             let Some(b) = self.mate[a] else { continue };
             if b == root || near_free[b / 64] >> (b % 64) & 1 == 0 {
                 continue;
@@ -213,7 +328,8 @@ impl Completion {
                 if self.fixed[v].is_some() {
                     continue;
                 }
-                for to in neighbours(&self.adj, n, &self.unfixed, v) {
+                let from_v = allowed(&self.restricted, &self.outside, &self.unfixed, v);
+                for to in neighbours(&self.adj, n, from_v, v) {
                     if to == v || sc.base[v] == sc.base[to] || self.mate[v] == Some(to) {
                         continue;
                     }

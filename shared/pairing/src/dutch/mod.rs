@@ -10,6 +10,7 @@ mod round2025;
 mod weight;
 
 pub use phases::with_dual_proofs;
+pub use round2025::{GROUP_FELL_BACK, GROUP_REALIZED, with_group_graphs};
 
 use crate::explain::{BracketReport, Explanation};
 use crate::state::RoundState;
@@ -39,6 +40,11 @@ pub(crate) trait MatchGraph<const N: usize> {
     /// Drops the vertices not kept, renumbering the rest in order, keeping the solution as a
     /// warm start.
     fn retain(&mut self, keep: &[bool]);
+    /// Whether the graph's solves are no longer of use (a group graph whose solve the rest of
+    /// the round cannot realize): the phases then stop, and their result is dropped.
+    fn gave_up(&self) -> bool {
+        false
+    }
 }
 
 /// The weighted-matching core behind [`MatchGraph`].

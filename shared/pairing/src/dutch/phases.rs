@@ -570,6 +570,14 @@ impl<const N: usize> Phases<'_, N> {
         let set = |g: &mut G, p: usize, o: usize, w: Acc<N>| g.set(v[p], v[o], w);
         crate::profile::step("bracket: first solve");
         g.solve();
+        let gave_up = |g: &G| g.gave_up();
+        let dropped = || BracketSolver {
+            pairs: Vec::new(),
+            matched: vec![false; cur_end],
+        };
+        if gave_up(g) {
+            return dropped();
+        }
 
         // A. Which moved-down players are paired: the highest scores first (fixed by the
         // criteria), and within one score the highest-ranked that can be.
@@ -619,6 +627,9 @@ impl<const N: usize> Phases<'_, N> {
             }
         }
 
+        if gave_up(g) {
+            return dropped();
+        }
         // B. The opponent of each paired moved-down player: the highest-ranked resident
         // still possible (D.1), proved from the duals where it can be, as in G. Every
         // matching B chooses among pairs exactly the moved-down players A chose, each with a
@@ -667,6 +678,9 @@ impl<const N: usize> Phases<'_, N> {
             g.solve();
         }
 
+        if gave_up(g) {
+            return dropped();
+        }
         // C. The remainder: fewest exchanges, then smallest difference of exchanged BSNs.
         let remainder: Vec<usize> = (mdps..cur_end)
             .filter(|&x| mate(g, x).is_none_or(|y| y >= res_lo))
@@ -708,6 +722,9 @@ impl<const N: usize> Phases<'_, N> {
             .filter(|&&x| !upper(g, x))
             .count();
 
+        if gave_up(g) {
+            return dropped();
+        }
         // D. Which S1 players move to S2: the lowest-ranked first (D.2.c). A player stays in
         // S1 when the duals prove that no matching D chooses among pairs it otherwise: all of
         // them have the most criteria weight and exchange bonuses, so they differ only in the
@@ -759,6 +776,9 @@ impl<const N: usize> Phases<'_, N> {
             penalize(g, base, y, ypos, false);
         }
 
+        if gave_up(g) {
+            return dropped();
+        }
         // E. Which S2 players move to S1: the highest-ranked first (D.2.d). A player stays
         // in S2 when the duals prove that no matching E chooses among pairs it with a player
         // below it (as D proves who stays in S1); otherwise a small bonus on those edges asks
@@ -818,6 +838,9 @@ impl<const N: usize> Phases<'_, N> {
             }
         }
 
+        if gave_up(g) {
+            return dropped();
+        }
         // G. Each S1 player in turn gets the highest-ranked S2 opponent possible (D.1).
         let s1: Vec<usize> = remainder.iter().copied().filter(|&x| upper(g, x)).collect();
         let order = InOrder {

@@ -15,6 +15,7 @@
 //! The generation order (phases) and colours are shared with `dutch-2017`.
 
 use super::MatchGraph;
+use super::completion::Completion;
 use super::phases::{BaseWeights, Phases, tri};
 use super::weight::{Acc, Packer, Sink, bits};
 use crate::state::{Float, Player, RoundState};
@@ -44,6 +45,8 @@ pub(crate) struct Layout {
     tie: u32,
     /// Where the completion field ([C4]/[C5]) starts; `None`: right above the other fields.
     top_at: Option<u32>,
+    /// Whether edges carry the completion field (see [`Layout::without_completion`]).
+    completion: bool,
 }
 
 /// Score counters: the bit position of each counted score's counter in a "scores" field, and
@@ -100,6 +103,20 @@ impl Layout {
             played: st.played_rounds,
             tie: 2 * bits(st.len() as u64),
             top_at: None,
+            completion: true,
+        }
+    }
+
+    /// This layout with the completion field left empty: the weights of a bracket's group
+    /// paired on its own (see [`pair_round`]). The completion field of an edge is its two
+    /// players' shares (`1/2 + 1` for a player who may not take the bye, `1/2` for one who
+    /// may, in units of the field), so a matching's completion value is the sum of its matched
+    /// players' shares, and a group player left unpaired in the group's own graph stands for
+    /// one paired below it, who keeps his share.
+    pub fn without_completion(&self) -> Layout {
+        Layout {
+            completion: false,
+            ..self.clone()
         }
     }
 
@@ -203,7 +220,9 @@ impl Layout {
         let candidate = |p: &Player| p.bye_eligible && p.score <= view.bye_score;
         // [C4]/[C5]: complete the round, the unpaired player an eligible one of the PAB score.
         w.field("[C4]/[C5]", 0);
-        w.add_u64(1 + (!candidate(h)) as u64 + (!candidate(l)) as u64);
+        if self.completion {
+            w.add_u64(1 + (!candidate(h)) as u64 + (!candidate(l)) as u64);
+        }
         if let Some(top) = self.top_at {
             w.field(HEADROOM, top - self.lower_bits());
         }
@@ -303,9 +322,169 @@ impl Layout {
 #[derive(Debug)]
 pub(crate) struct Wider;
 
+std::thread_local! {
+    /// Whether dutch-2025 brackets are first paired on their group's graph alone.
+    static GROUP_GRAPHS: std::cell::Cell<bool> = const { std::cell::Cell::new(true) };
+}
+
+/// Runs `f` with this thread's dutch-2025 brackets paired first on their group's graph alone
+/// (`true`, the default) or always on the whole field's (see [`pair_round`]). For tests that
+/// compare the two ways: the pairings are the same.
+pub fn with_group_graphs<R>(on: bool, f: impl FnOnce() -> R) -> R {
+    let old = GROUP_GRAPHS.with(|c| c.replace(on));
+    struct Restore(bool);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            GROUP_GRAPHS.with(|c| c.set(self.0));
+        }
+    }
+    let _restore = Restore(old);
+    f()
+}
+
+/// Profile counts: brackets paired on their group's graph, and those whose group graph gave a
+/// solve the rest of the round could not realize (paired again on the whole field's).
+pub const GROUP_REALIZED: &str = "dutch-2025 brackets paired on their group graph";
+pub const GROUP_FELL_BACK: &str = "dutch-2025 group graphs not realized (whole field instead)";
+/// The most players of a group that the rest of the round may need (see
+/// [`Completion::rest_deficiency`]) for the group's graph to be tried: the matchings of a group
+/// leave few of its players unpaired, so a rest that needs more is rarely realized. Measured on
+/// the scale bench's fields; any value pairs the same, only the time differs.
+const REST_DEFICIENCY_TRIED: usize = 8;
+
+/// Profile count: brackets whose rest of the round cannot be completed without the group's
+/// players, paired on the whole field's graph without trying their group graph.
+pub const GROUP_NOT_TRIED: &str = "dutch-2025 brackets whose rest needs the group (whole field)";
+
+/// A bracket's graph over its group alone, each solve checked against the rest of the round:
+/// the solve is what the whole field's graph would give only when the players the group's
+/// matching leaves unpaired can all be paired below the group (see [`pair_round`]).
+pub(crate) struct GroupGraph<'c, const N: usize, G> {
+    g: G,
+    /// The round's completion test and the group's players (by position); `None`: unchecked.
+    check: Option<(&'c mut Completion, &'c [usize])>,
+    /// Whether every solve so far was realized on the whole field.
+    realized: bool,
+}
+
+impl<const N: usize, G: MatchGraph<N>> MatchGraph<N> for GroupGraph<'_, N, G> {
+    fn new(m: usize) -> Self {
+        GroupGraph {
+            g: G::new(m),
+            check: None,
+            realized: true,
+        }
+    }
+    fn len(&self) -> usize {
+        self.g.len()
+    }
+    fn set(&mut self, u: usize, v: usize, w: Acc<N>) {
+        self.g.set(u, v, w);
+    }
+    fn solve(&mut self) {
+        self.g.solve();
+        if !self.realized {
+            return;
+        }
+        if let Some((completion, group)) = self.check.as_mut() {
+            let pairs: Vec<(usize, usize)> = (0..self.g.len())
+                .filter_map(|p| {
+                    self.g
+                        .mate(p)
+                        .filter(|&q| q > p)
+                        .map(|q| (group[p], group[q]))
+                })
+                .collect();
+            self.realized = completion.realize(group, &pairs);
+        }
+    }
+    fn mate(&self, v: usize) -> Option<usize> {
+        self.g.mate(v)
+    }
+    fn weight(&self, u: usize, v: usize) -> arbiter_matching::Wide<N> {
+        self.g.weight(u, v)
+    }
+    fn is_solved(&self) -> bool {
+        self.g.is_solved()
+    }
+    fn slack(&self, u: usize, v: usize) -> Option<arbiter_matching::Wide<N>> {
+        self.g.slack(u, v)
+    }
+    fn dual(&self, v: usize) -> arbiter_matching::Wide<N> {
+        self.g.dual(v)
+    }
+    fn retain(&mut self, keep: &[bool]) {
+        self.g.retain(keep);
+    }
+    fn gave_up(&self) -> bool {
+        !self.realized
+    }
+}
+
+/// The whole field's graph over the players not yet paired (`px`, in order), every edge
+/// weighed as outside any bracket, except the edges between the moved-down players of the
+/// coming bracket (`mdps`, the first of `group`), which keep what the last bracket's group
+/// graph left on them (`carry`, without the completion field).
+#[allow(clippy::too_many_arguments)]
+fn whole_field<const N: usize, G: MatchGraph<N>>(
+    st: &RoundState,
+    outer: &Layout,
+    view: BracketView,
+    px: &[usize],
+    group: &[usize],
+    mdps: usize,
+    carry: &[Acc<N>],
+) -> G {
+    let no_ranks = BTreeMap::new();
+    // As the round's first graph had them: weighed before [C9] could apply.
+    let view = BracketView {
+        bye_score: view.bye_score,
+        single_downfloater: false,
+    };
+    let mut g = G::new(px.len());
+    let mut vx = vec![usize::MAX; st.len()];
+    for (v, &x) in px.iter().enumerate() {
+        vx[x] = v;
+    }
+    for i in 0..px.len() {
+        for j in 0..i {
+            let w = outer.edge::<N>(st, px[j], px[i], false, false, view, &no_ranks, 0);
+            g.set(i, j, w);
+        }
+    }
+    for o in 1..mdps {
+        for p in 0..o {
+            let mut w = carry[tri(o, p)];
+            if !w.is_zero() {
+                w.add(&outer.edge::<N>(st, group[p], group[o], false, false, view, &no_ranks, 0));
+            }
+            g.set(vx[group[p]], vx[group[o]], w);
+        }
+    }
+    g
+}
+
 /// The pairs of the round (player indices), or `None` when no complete pairing exists.
 /// `lay`: the round's layout (see [`Layout::new`]), with the completion field placed so that
 /// the weights fit `N` limbs with the matcher's headroom.
+///
+/// Each bracket is paired on one matching over every player still to pair: its own group
+/// (the bracket and the next scoregroup) weighed by the criteria, every other edge by the
+/// completion field alone. Below the group, that graph is the rest of the field paired among
+/// itself on equal weights, which makes most of the cost of each solve. So a bracket with
+/// players below its group is first paired on its group's graph alone, the completion field
+/// left out ([`Layout::without_completion`]), where a group player left unpaired stands for
+/// one paired below the group. That graph's optimum is at least the whole field's (less a
+/// constant): any matching of the whole field gives one of the group with the same criteria,
+/// and the completion field is the sum of the matched players' shares. Each solve's matching
+/// is then realized on the whole field ([`Completion::realize`]): the unpaired group players
+/// paired below the group and the rest completed, the bye to a player who may take it. A
+/// realized solve is thus an optimum of the whole field too, and what the phases read off it
+/// (mates, and bounds from its duals, which hold for every matching of the whole field by
+/// the same argument) is what they would read off the whole field. When a solve cannot be
+/// realized, the bracket and the rest of the round are paired on the whole field's graph.
+/// The brackets at or below the PAB score of an odd round ([C9] reads the tentative pairs
+/// below them) and the audit always take the whole field's graph.
 pub(crate) fn pair_round<const N: usize, G: MatchGraph<N>>(
     st: &RoundState,
     lay: &Layout,
@@ -316,26 +495,35 @@ pub(crate) fn pair_round<const N: usize, G: MatchGraph<N>>(
     // The edges outside the bracket count no score: their layout has no counters.
     let outer = lay.for_scores(&[], &[]);
     let score = |i: usize| st.players[i].score;
-    let mut g = G::new(n);
     let odd = n % 2 == 1;
     let mut view = BracketView {
         bye_score: 0,
         single_downfloater: false,
     };
     let no_ranks = BTreeMap::new();
-    for i in 0..n {
-        for j in 0..i {
-            let w = if odd {
-                lay.bye_prepass::<N>(st, j, i)
-            } else {
-                outer.edge::<N>(st, j, i, false, false, view, &no_ranks, 0)
-            };
-            g.set(i, j, w);
+    let group_graphs = audit.is_none() && GROUP_GRAPHS.with(|c| c.get());
+    // The whole field's graph, while brackets are paired on it.
+    let mut whole: Option<G> = None;
+    if odd || !group_graphs {
+        let mut g = G::new(n);
+        for i in 0..n {
+            for j in 0..i {
+                let w = if odd {
+                    lay.bye_prepass::<N>(st, j, i)
+                } else {
+                    outer.edge::<N>(st, j, i, false, false, view, &no_ranks, 0)
+                };
+                g.set(i, j, w);
+            }
         }
+        crate::profile::step("round: whole-field pre-pass");
+        g.solve();
+        whole = Some(g);
     }
-    crate::profile::step("round: whole-field pre-pass");
-    g.solve();
-    let unmatched: Vec<usize> = (0..n).filter(|&i| g.mate(i).is_none()).collect();
+    let unmatched: Vec<usize> = match &whole {
+        Some(g) => (0..n).filter(|&i| g.mate(i).is_none()).collect(),
+        None => Vec::new(),
+    };
     if unmatched.len() > 1 {
         return Ok(None);
     }
@@ -343,20 +531,25 @@ pub(crate) fn pair_round<const N: usize, G: MatchGraph<N>>(
     if odd {
         let bye = unmatched[0];
         view.bye_score = score(bye);
-        for i in 0..n {
-            for j in 0..i {
-                g.set(
-                    i,
-                    j,
-                    outer.edge::<N>(st, j, i, false, false, view, &no_ranks, 0),
-                );
-            }
-        }
+        let g = whole.as_mut().expect("odd rounds have the pre-pass");
         let top = score(0);
         view.single_downfloater = view.bye_score >= top
             && (0..n)
                 .take_while(|&i| score(i) >= top)
                 .all(|i| g.mate(i).is_none_or(|m| score(m) >= top));
+        if group_graphs {
+            whole = None;
+        } else {
+            for i in 0..n {
+                for j in 0..i {
+                    g.set(
+                        i,
+                        j,
+                        outer.edge::<N>(st, j, i, false, false, view, &no_ranks, 0),
+                    );
+                }
+            }
+        }
         // [C9]: rank the PAB-score players by unplayed rounds, fewest first; the matching
         // maximises the ranks of the players it pairs, so the one left over has the fewest.
         let mut unplayed: Vec<u32> = (0..n)
@@ -366,6 +559,15 @@ pub(crate) fn pair_round<const N: usize, G: MatchGraph<N>>(
         unplayed.sort_unstable();
         for (rank, u) in unplayed.into_iter().enumerate() {
             ranks.insert(u, rank as u64);
+        }
+    }
+    // The completion test the group graphs' solves are realized with (the bye to a player who
+    // may take it at the PAB score), made when a group graph first needs it.
+    let mut completion: Option<Completion> = None;
+    if group_graphs && !odd {
+        let c = completion.insert(Completion::with_bye_candidates(st, |_| false));
+        if !c.complete() {
+            return Ok(None);
         }
     }
     let maxw = Acc::<N>::all_ones(lay.weight_bits() + 1);
@@ -378,19 +580,20 @@ pub(crate) fn pair_round<const N: usize, G: MatchGraph<N>>(
         next += 1;
     }
     let mut mdps = 0usize;
-    // The graph drops the players paired in earlier brackets now and then (their rows would
-    // only lengthen every scan): `vx` is each player's vertex, `px` each vertex's player; both
-    // keep the players' order, which the phases rely on.
+    // The whole field's graph drops the players paired in earlier brackets now and then
+    // (their rows would only lengthen every scan): `vx` is each player's vertex, `px` each
+    // vertex's player; both keep the players' order, which the phases rely on.
     let mut vx: Vec<usize> = (0..n).collect();
     let mut px: Vec<usize> = (0..n).collect();
     let mut settled = 0usize;
+    // The edges between the moved-down players as the last group graph left them (by
+    // position, with `tri`), without the completion field.
+    let mut carry: Vec<Acc<N>> = Vec::new();
     while group.len() > 1 || next < n {
         let cur_end = group.len();
         if cur_end == mdps {
             break;
         }
-        let res_lo = if mdps < cur_end { vx[group[mdps]] } else { 0 };
-        let res_hi = res_lo + (cur_end - mdps);
         let group_start = next;
         while next < n && score(next) >= score(group_start) {
             group.push(next);
@@ -402,71 +605,168 @@ pub(crate) fn pair_round<const N: usize, G: MatchGraph<N>>(
         if lay.top_at.is_some_and(|top| blay.lower_bits() > top) {
             return Err(Wider);
         }
-        let mut base = BaseWeights::<N>::new(m);
-        for o in mdps.max(1)..m {
-            for p in 0..o {
-                let tie = if p >= mdps && o < cur_end {
-                    super::phases::tie_term(p, cur_end)
-                } else {
-                    0
+        let weigh = |lay: &Layout, p: usize, o: usize| {
+            let tie = if p >= mdps && o < cur_end {
+                super::phases::tie_term(p, cur_end)
+            } else {
+                0
+            };
+            lay.edge::<N>(
+                st,
+                group[p],
+                group[o],
+                o < cur_end,
+                o >= cur_end,
+                view,
+                &ranks,
+                tie,
+            )
+        };
+        let run_phases =
+            |g: &mut dyn FnMut(&Phases<N>, &mut BaseWeights<N>) -> super::BracketSolver,
+             base: &mut BaseWeights<N>,
+             vert: &[usize],
+             res_lo: usize| {
+                let phases = Phases {
+                    m,
+                    mdps,
+                    cur_end,
+                    vert,
+                    scores: &scores,
+                    res_lo,
+                    res_hi: res_lo + (cur_end - mdps),
+                    tie: blay.tie,
+                    field_bits: blay.sgsb,
+                    maxw,
                 };
-                let w = blay.edge::<N>(
-                    st,
-                    group[p],
-                    group[o],
-                    o < cur_end,
-                    o >= cur_end,
-                    view,
-                    &ranks,
-                    tie,
+                g(&phases, base)
+            };
+        let below = n - next;
+        let mut outcome = None;
+        if group_graphs && below > 0 && (!odd || score(group_start) > view.bye_score) {
+            let c = completion.get_or_insert_with(|| {
+                let bye_score = view.bye_score;
+                Completion::with_bye_candidates(st, |i| {
+                    st.players[i].bye_eligible && st.players[i].score <= bye_score
+                })
+            });
+            if c.rest_deficiency(&group) > REST_DEFICIENCY_TRIED {
+                crate::profile::count(GROUP_NOT_TRIED);
+            } else {
+                let hlay = blay.without_completion();
+                let mut base = BaseWeights::<N>::new(m);
+                let mut h = GroupGraph::<N, G> {
+                    g: G::new(m),
+                    check: Some((c, &group)),
+                    realized: true,
+                };
+                for o in mdps.max(1)..m {
+                    for p in 0..o {
+                        let w = weigh(&hlay, p, o);
+                        h.set(p, o, w);
+                        base.set(tri(o, p), w);
+                    }
+                }
+                for o in 1..mdps {
+                    for p in 0..o {
+                        h.set(p, o, carry[tri(o, p)]);
+                    }
+                }
+                let vert: Vec<usize> = (0..m).collect();
+                let solved = run_phases(
+                    &mut |phases, base| phases.run(&mut h, base, |_, _| {}),
+                    &mut base,
+                    &vert,
+                    mdps,
                 );
-                g.set(vx[group[p]], vx[group[o]], w);
-                base.set(tri(o, p), w);
+                if h.realized {
+                    // The edges among the next bracket's moved-down players (this bracket's
+                    // unpaired ones, in order) as this graph leaves them.
+                    let unpaired: Vec<usize> =
+                        (0..cur_end).filter(|&p| !solved.matched[p]).collect();
+                    carry = vec![Acc::ZERO; unpaired.len() * unpaired.len().saturating_sub(1) / 2];
+                    for (b, &pb) in unpaired.iter().enumerate() {
+                        for (a, &pa) in unpaired.iter().enumerate().take(b) {
+                            carry[tri(b, a)] = Acc(h.weight(pa, pb).0);
+                        }
+                    }
+                    outcome = Some(solved);
+                    // The whole field's graph, if any, does not know these pairs.
+                    whole = None;
+                    crate::profile::count(GROUP_REALIZED);
+                } else {
+                    crate::profile::count(GROUP_FELL_BACK);
+                }
             }
         }
-        let vert: Vec<usize> = group.iter().map(|&i| vx[i]).collect();
-        let phases = Phases {
-            m,
-            mdps,
-            cur_end,
-            vert: &vert,
-            scores: &scores,
-            res_lo,
-            res_hi,
-            tie: blay.tie,
-            field_bits: blay.sgsb,
-            maxw,
-        };
-        let outcome = phases.run(&mut g, &mut base, |_, _| {});
-        if let Some(a) = audit.as_deref_mut() {
-            // Vertices are player indices; the bracket's group is in index order.
-            let mut universe: Vec<usize> = group.clone();
-            universe.extend(next..n);
-            let pos_of = |x: usize| group.binary_search(&x).ok();
-            let outside = BracketView {
-                bye_score: view.bye_score,
-                single_downfloater: false,
-            };
-            let weigh = |x: usize, y: usize, w: &mut dyn Sink| match (pos_of(x), pos_of(y)) {
-                (Some(_), Some(py)) => {
-                    blay.edge_into(st, x, y, py < cur_end, py >= cur_end, view, &ranks, 0, w)
+        let outcome = match outcome {
+            Some(outcome) => outcome,
+            None => {
+                let g = whole.get_or_insert_with(|| {
+                    px = (0..n).filter(|&x| mate_of[x].is_none()).collect();
+                    for (v, &x) in px.iter().enumerate() {
+                        vx[x] = v;
+                    }
+                    settled = 0;
+                    whole_field(st, &outer, view, &px, &group, mdps, &carry)
+                });
+                let mut base = BaseWeights::<N>::new(m);
+                for o in mdps.max(1)..m {
+                    for p in 0..o {
+                        let w = weigh(&blay, p, o);
+                        g.set(vx[group[p]], vx[group[o]], w);
+                        base.set(tri(o, p), w);
+                    }
                 }
-                _ => outer.edge_into(st, x, y, false, false, outside, &no_ranks, 0, w),
-            };
-            let pairs: Vec<(usize, usize)> = outcome
-                .pairs
-                .iter()
-                .map(|&(p, q)| (group[p], group[q]))
-                .collect();
-            a.bracket::<N, G>(
-                brackets.len(),
-                &universe,
-                &group[..cur_end],
-                &pairs,
-                |x| x,
-                weigh,
-            );
-        }
+                let vert: Vec<usize> = group.iter().map(|&i| vx[i]).collect();
+                let res_lo = if mdps < cur_end { vx[group[mdps]] } else { 0 };
+                let outcome = run_phases(
+                    &mut |phases, base| phases.run(g, base, |_, _| {}),
+                    &mut base,
+                    &vert,
+                    res_lo,
+                );
+                if let Some(a) = audit.as_deref_mut() {
+                    // Vertices are player indices; the bracket's group is in index order.
+                    let mut universe: Vec<usize> = group.clone();
+                    universe.extend(next..n);
+                    let pos_of = |x: usize| group.binary_search(&x).ok();
+                    let outside = BracketView {
+                        bye_score: view.bye_score,
+                        single_downfloater: false,
+                    };
+                    let weigh = |x: usize, y: usize, w: &mut dyn Sink| match (pos_of(x), pos_of(y))
+                    {
+                        (Some(_), Some(py)) => blay.edge_into(
+                            st,
+                            x,
+                            y,
+                            py < cur_end,
+                            py >= cur_end,
+                            view,
+                            &ranks,
+                            0,
+                            w,
+                        ),
+                        _ => outer.edge_into(st, x, y, false, false, outside, &no_ranks, 0, w),
+                    };
+                    let pairs: Vec<(usize, usize)> = outcome
+                        .pairs
+                        .iter()
+                        .map(|&(p, q)| (group[p], group[q]))
+                        .collect();
+                    a.bracket::<N, G>(
+                        brackets.len(),
+                        &universe,
+                        &group[..cur_end],
+                        &pairs,
+                        |x| x,
+                        weigh,
+                    );
+                }
+                outcome
+            }
+        };
         let mut done = super::BracketDone::new(&group[..cur_end], mdps);
         for &(a, b) in &outcome.pairs {
             let (x, y) = (group[a], group[b]);
@@ -474,9 +774,13 @@ pub(crate) fn pair_round<const N: usize, G: MatchGraph<N>>(
             mate_of[y] = Some(x);
             done.pairs.push((x, y));
         }
+        if let Some(c) = completion.as_mut() {
+            c.settle(&done.pairs);
+        }
         // [C9] applies to the next bracket when its scoregroup is not above the PAB score and
         // nobody in it is tentatively paired below that scoregroup: then the one player it
-        // floats is the PAB assignee.
+        // floats is the PAB assignee. (A bracket paired on its group graph has its next
+        // scoregroup above the PAB score, so nothing is to be read then.)
         view.single_downfloater = odd && group_start < n && score(group_start) <= view.bye_score;
         let mut carried = Vec::new();
         let mut new_mdps = 0;
@@ -488,24 +792,46 @@ pub(crate) fn pair_round<const N: usize, G: MatchGraph<N>>(
                 new_mdps += 1;
                 done.unpaired.push(x);
             }
-            let mate = g.mate(vx[x]).map_or(x, |v| px[v]);
-            if group_start < n && score(mate) < score(group_start) {
-                view.single_downfloater = false;
+            if let Some(g) = &whole {
+                let mate = g.mate(vx[x]).map_or(x, |v| px[v]);
+                if group_start < n && score(mate) < score(group_start) {
+                    view.single_downfloater = false;
+                }
             }
             carried.push(x);
         }
         brackets.push(done);
+        if let Some(g) = &whole {
+            // The edges among the next bracket's moved-down players, for a group graph.
+            let outside = BracketView {
+                bye_score: view.bye_score,
+                single_downfloater: false,
+            };
+            let unpaired = &carried[..new_mdps];
+            carry = vec![Acc::ZERO; new_mdps * new_mdps.saturating_sub(1) / 2];
+            for (b, &xb) in unpaired.iter().enumerate() {
+                for (a, &xa) in unpaired.iter().enumerate().take(b) {
+                    let mut w = Acc(g.weight(vx[xa], vx[xb]).0);
+                    if !w.is_zero() {
+                        w.sub(&outer.edge::<N>(st, xa, xb, false, false, outside, &no_ranks, 0));
+                    }
+                    carry[tri(b, a)] = w;
+                }
+            }
+        }
         group = carried;
         mdps = new_mdps;
-        settled += 2 * brackets.last().map_or(0, |d| d.pairs.len());
-        if settled >= 16 && settled * 8 >= g.len() {
-            let keep: Vec<bool> = px.iter().map(|&x| mate_of[x].is_none()).collect();
-            g.retain(&keep);
-            px.retain(|&x| mate_of[x].is_none());
-            for (v, &x) in px.iter().enumerate() {
-                vx[x] = v;
+        if let Some(g) = whole.as_mut() {
+            settled += 2 * brackets.last().map_or(0, |d| d.pairs.len());
+            if settled >= 16 && settled * 8 >= g.len() {
+                let keep: Vec<bool> = px.iter().map(|&x| mate_of[x].is_none()).collect();
+                g.retain(&keep);
+                px.retain(|&x| mate_of[x].is_none());
+                for (v, &x) in px.iter().enumerate() {
+                    vx[x] = v;
+                }
+                settled = 0;
             }
-            settled = 0;
         }
     }
     Ok(Some(mate_of))
