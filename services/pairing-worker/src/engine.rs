@@ -26,6 +26,7 @@ pub fn round_robin_engine(state: &State) -> Engine {
         }
         Some(PairingSystem::Skalitzka) => "arbiter-skalitzka",
         Some(PairingSystem::Hilton) => "arbiter-hilton",
+        Some(PairingSystem::Knockout) => "arbiter-knockout",
         _ => "arbiter-berger",
     };
     Engine {
@@ -44,6 +45,12 @@ pub fn is_round_robin(state: &State) -> bool {
 /// SHA-256 of what a round robin's round is derived from: rule set, round, number of rounds and
 /// the field (pairing numbers 1..=n, the drawing of lots). Nothing else enters the Berger table.
 pub fn round_robin_digest(state: &State, round: u32) -> [u8; 32] {
+    if state
+        .tournament()
+        .is_some_and(|t| t.pairing_system == PairingSystem::Knockout)
+    {
+        return knockout_digest(state, round);
+    }
     let mut h = Sha256::new();
     h.update(b"arbiter.round-robin-input.v1\0");
     let rule_set = state
@@ -59,11 +66,89 @@ pub fn round_robin_digest(state: &State, round: u32) -> [u8; 32] {
     h.finalize().into()
 }
 
+/// SHA-256 of what a knockout's round is derived from: rule set, round, number of rounds, the
+/// seeds in order, and every game before the round (round, board, players, result letters).
+/// The rules themselves are fixed at creation and so part of the stream, not of the input.
+fn knockout_digest(state: &State, round: u32) -> [u8; 32] {
+    let mut h = Sha256::new();
+    h.update(b"arbiter.knockout-input.v1\0");
+    let rule_set = state
+        .tournament()
+        .map(|t| t.rule_set.as_str())
+        .unwrap_or_default()
+        .as_bytes();
+    h.update((rule_set.len() as u32).to_be_bytes());
+    h.update(rule_set);
+    h.update(round.to_be_bytes());
+    h.update(state.total_rounds().to_be_bytes());
+    let seeds = state.knockout_seeds().unwrap_or_default();
+    h.update((seeds.len() as u32).to_be_bytes());
+    for pn in seeds {
+        h.update(pn.to_be_bytes());
+    }
+    for r in 1..round {
+        let Some(p) = state.published(r) else {
+            continue;
+        };
+        for b in &p.boards {
+            h.update(r.to_be_bytes());
+            h.update(b.number.to_be_bytes());
+            h.update(b.white.to_be_bytes());
+            h.update(b.black.to_be_bytes());
+            let (w, x) = b.result.map_or((' ', ' '), |r| {
+                let (w, x) = r.codes();
+                (w.trf_char(), x.trf_char())
+            });
+            h.update([w as u8, x as u8]);
+        }
+    }
+    h.finalize().into()
+}
+
+/// A knockout's round as the worker proposes it: the next game of every undecided match.
+fn knockout_round(state: &State, round: u32) -> Result<(ScheduledRound, String), String> {
+    let scheduled = state.scheduled_round(round).map_err(|e| e.to_string())?;
+    let bracket = state
+        .bracket_until(Some(round))
+        .map_err(|e| e.to_string())?;
+    let current = bracket.rounds.last().ok_or("no knockout round")?;
+    let games = bracket.next.map(|x| x.2).unwrap_or_default();
+    let mut why = format!(
+        "Knockout round {} of {} (seeded bracket: seed s meets seed {} + 1 - s in round 1; S001 ch. IV §6.2), the next game of every match not yet decided:",
+        current.round,
+        bracket.knockout_rounds,
+        arbiter_knockout_size(bracket.seeds.len() as u32)
+    );
+    for (i, (p, g)) in scheduled.boards.iter().zip(&games).enumerate() {
+        why.push_str(&format!(
+            " board {}: {}-{}, game {} ({} game {});",
+            i + 1,
+            p.white,
+            p.black,
+            g.number,
+            g.kind.as_str(),
+            g.in_stage
+        ));
+    }
+    if why.ends_with(';') {
+        why.pop();
+    }
+    why.push('.');
+    Ok((scheduled, why))
+}
+
+fn arbiter_knockout_size(players: u32) -> u32 {
+    arbiter_core::knockout::bracket_size(players)
+}
+
 /// The round of a round robin's schedule as the worker proposes it, with its explanation.
 pub fn round_robin_round(state: &State, round: u32) -> Result<(ScheduledRound, String), String> {
+    let system = state.tournament().map(|t| t.pairing_system);
+    if system == Some(PairingSystem::Knockout) {
+        return knockout_round(state, round);
+    }
     let scheduled = state.scheduled_round(round).map_err(|e| e.to_string())?;
     let n = state.player_count();
-    let system = state.tournament().map(|t| t.pairing_system);
     if let Some(s @ (PairingSystem::Scheveningen | PairingSystem::SemiScheveningen)) = system {
         let k = n / 2;
         let why = if s == PairingSystem::Scheveningen {

@@ -9,6 +9,10 @@
 //!   birth year as an established player (B.02 8.3.3: the event does not know how many rated
 //!   games he had before, so 30 or more is assumed); either way lowered so that `K × n <= 700`
 //!   for the `n` rated games of the event so far.
+//! - A knockout's games count for the event's list only when played at its rate: classical
+//!   games for a standard event, the rapid or blitz tie-breaks for a rapid or blitz one; an
+//!   Armageddon game is never rated (S001 = seeds/001_23f77f2f95d2acc8.txt, FIDE rating
+//!   regulations: players with different times cannot be rated).
 //! - Norms (B.01) are checked for standard events only, for the titles above those the player
 //!   holds (women's titles for women only), over every round played.
 
@@ -80,6 +84,8 @@ impl Setup {
                 double_round_robin: true,
                 ..NormEvent::round_robin(self.rounds)
             },
+            // A knockout's norms have rules of their own (B.01), not modelled here: it is
+            // judged as a Swiss event over its rounds.
             _ => NormEvent::swiss(self.rounds),
         }
     }
@@ -207,6 +213,38 @@ pub fn k_factor(p: &Player, rating: u16, setup: &Setup, games: u32) -> KFactor {
     }
 }
 
+/// A knockout's games that are not of the event's rating list, by (round, player): the
+/// tie-break games of a standard event, the classical games of a rapid one, every Armageddon
+/// game. Empty for other systems.
+fn off_list_games(state: &State, kind: RatingKind) -> std::collections::BTreeSet<(u32, PlayerId)> {
+    use arbiter_core::knockout::GameKind;
+    let mut off = std::collections::BTreeSet::new();
+    if state
+        .tournament()
+        .is_none_or(|t| t.pairing_system != PairingSystem::Knockout)
+    {
+        return off;
+    }
+    let Ok(bracket) = state.bracket() else {
+        return off;
+    };
+    for m in bracket.rounds.iter().flat_map(|r| &r.matches) {
+        for g in &m.games {
+            let rated = matches!(
+                (g.game.kind, kind),
+                (GameKind::Classical, RatingKind::Standard)
+                    | (GameKind::Rapid, RatingKind::Rapid)
+                    | (GameKind::Blitz, RatingKind::Blitz)
+            );
+            if !rated {
+                off.insert((g.round, g.white));
+                off.insert((g.round, g.black));
+            }
+        }
+    }
+    off
+}
+
 /// The rounds that count so far: those with a published pairing.
 pub fn through_round(state: &State) -> u32 {
     state.published_rounds()
@@ -218,11 +256,13 @@ pub fn event_ratings(state: &State) -> Option<EventRatings> {
     let through = through_round(state);
     let scoring = state.tournament().map(|t| t.scoring).unwrap_or_default();
     let rating_by_pn = |pn: PlayerId| state.player(pn).and_then(|p| rating_of(&p.player));
+    let off_list = off_list_games(state, setup.rating_kind);
     let mut players = Vec::new();
     for rec in state.players() {
         let pn = rec.pairing_number();
         let own = rating_of(&rec.player);
         let entries: Vec<(u32, PlayerId, ResultCode)> = (1..=through)
+            .filter(|r| !off_list.contains(&(*r, pn)))
             .filter_map(|r| {
                 let e = state.final_entry(pn, r)?;
                 Some((r, e.opponent?, e.result))

@@ -18,8 +18,8 @@ use arbiter_core::tournament::{
 use arbiter_proto::common::v1::CommandResult;
 use arbiter_proto::convert::{
     acceleration_method_from_str, arbiter_from_wire, bye_kind_from_wire, color_from_wire,
-    conduct_from_wire, consent_from_wire, date_from_wire, date_to_wire, pairing_system_from_wire,
-    player_from_wire, player_to_wire, rating_kind_from_wire,
+    conduct_from_wire, consent_from_wire, date_from_wire, date_to_wire, knockout_rules_from_wire,
+    pairing_system_from_wire, player_from_wire, player_to_wire, rating_kind_from_wire,
 };
 use arbiter_proto::events::v1 as pb;
 use arbiter_proto::registration::v1 as api;
@@ -179,6 +179,12 @@ pub fn create_command(t: &pb::TournamentCreated) -> Result<CreateTournament, Sta
     c.fide_rated = t.fide_rated;
     c.conduct = conduct_from_wire(t.conduct.as_ref())
         .map_err(|e| convert_status("tournament.conduct", &e))?;
+    c.knockout = t
+        .knockout
+        .as_ref()
+        .map(knockout_rules_from_wire)
+        .transpose()
+        .map_err(|e| convert_status("tournament.knockout", &e))?;
     Ok(c)
 }
 

@@ -175,7 +175,8 @@ pub fn model(state: &State, rounds: u32) -> Tournament {
             | PairingSystem::Scheveningen
             | PairingSystem::SemiScheveningen
             | PairingSystem::Skalitzka
-            | PairingSystem::Hilton => PairingKind::PreDetermined,
+            | PairingSystem::Hilton
+            | PairingSystem::Knockout => PairingKind::PreDetermined,
             _ => PairingKind::Swiss,
         };
     }

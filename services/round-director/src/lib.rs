@@ -220,6 +220,11 @@ pub fn schedule(tournament_id: &str, f: &Folded) -> Result<api::Schedule, Status
                 seed: l.seed.clone(),
             }),
         compatriot_games,
+        bracket: if t.pairing_system == arbiter_core::tournament::PairingSystem::Knockout {
+            Some(bracket_view(s).map_err(|e| status::domain_status(tournament_id, &e))?)
+        } else {
+            None
+        },
         rounds: rounds
             .into_iter()
             .map(|r| api::ScheduledRound {
@@ -235,6 +240,73 @@ pub fn schedule(tournament_id: &str, f: &Folded) -> Result<api::Schedule, Status
                     })
                     .collect(),
                 rest: r.rest.unwrap_or(0),
+            })
+            .collect(),
+    })
+}
+
+/// A knockout's bracket as `GetSchedule` answers it.
+fn bracket_view(
+    s: &arbiter_core::tournament::State,
+) -> Result<api::KnockoutBracket, arbiter_core::tournament::DomainError> {
+    let b = s.bracket()?;
+    let result_text = |r: arbiter_core::tournament::BoardResult| {
+        let (w, x) = r.codes();
+        format!("{}/{}", w.trf_char(), x.trf_char())
+    };
+    let mut places: Vec<api::KnockoutPlace> = b
+        .seeds
+        .iter()
+        .filter_map(|&pn| {
+            b.places(pn).map(|(from, to)| api::KnockoutPlace {
+                player: pn,
+                from,
+                to,
+            })
+        })
+        .collect();
+    places.sort_by_key(|p| (p.from, p.player));
+    Ok(api::KnockoutBracket {
+        seeds: b.seeds.clone(),
+        knockout_rounds: b.knockout_rounds,
+        winner: b.decided.map_or(0, |d| d.1),
+        decided_in_round: b.decided.map_or(0, |d| d.0),
+        places,
+        rounds: b
+            .rounds
+            .iter()
+            .map(|r| api::KnockoutRoundView {
+                round: r.round,
+                first_event_round: r.first_log_round,
+                matches: r
+                    .matches
+                    .iter()
+                    .map(|m| api::KnockoutMatchView {
+                        index: m.key.index,
+                        high_seed: m.high_seed,
+                        high: m.high,
+                        low_seed: m.low_seed.unwrap_or(0),
+                        low: m.low.unwrap_or(0),
+                        winner: m.winner().unwrap_or(0),
+                        decided_by: m
+                            .decision()
+                            .map(|d| d.kind.map_or("bye", |k| k.as_str()).to_string())
+                            .unwrap_or_default(),
+                        games: m
+                            .games
+                            .iter()
+                            .map(|g| api::KnockoutGameView {
+                                round: g.round,
+                                board: g.board,
+                                number: g.game.number,
+                                kind: g.game.kind.as_str().to_string(),
+                                white: g.white,
+                                black: g.black,
+                                result: g.result.map(result_text).unwrap_or_default(),
+                            })
+                            .collect(),
+                    })
+                    .collect(),
             })
             .collect(),
     })

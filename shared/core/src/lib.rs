@@ -14,6 +14,8 @@ mod score;
 mod scoring;
 pub mod tournament;
 
+/// The knockout rules (bracket, mini-matches, colours), as the tournament events carry them.
+pub use arbiter_knockout as knockout;
 pub use color::Color;
 pub use result::{ResultCode, RoundEntry};
 pub use score::{Score, ScoreParseError};

@@ -98,6 +98,7 @@ pub const SUPPORTED_PAIRING_SYSTEMS: &[(PairingSystem, &str)] = &[
     ),
     (PairingSystem::Skalitzka, "PAIRING_SYSTEM_SKALITZKA"),
     (PairingSystem::Hilton, "PAIRING_SYSTEM_HILTON"),
+    (PairingSystem::Knockout, "PAIRING_SYSTEM_KNOCKOUT"),
 ];
 
 fn invalid(field: &str, reason: impl std::fmt::Display) -> Status {

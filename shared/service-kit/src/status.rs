@@ -41,6 +41,7 @@ pub fn domain_code(e: &DomainError) -> Code {
         | D::PlayersLeftOut { .. }
         | D::Rematch { .. }
         | D::OffSchedule { .. }
+        | D::OffBracket { .. }
         | D::ByeNotAllowed { .. } => Code::InvalidArgument,
         D::StaleAttempt { .. } => Code::Aborted,
         D::InconsistentEvent { .. } => Code::Internal,
@@ -68,6 +69,9 @@ pub fn domain_code(e: &DomainError) -> Code {
         | D::ConsentMissing { .. }
         | D::RoundsRemaining { .. }
         | D::RoundRobinRounds { .. }
+        | D::KnockoutRounds { .. }
+        | D::KnockoutDecided { .. }
+        | D::KnockoutUndecided { .. }
         | D::NoProposal { .. }
         | D::ResultNotRecorded { .. }
         | D::ResultUnchanged { .. } => Code::FailedPrecondition,

@@ -128,6 +128,9 @@ pub struct CreateTournament {
     /// The format and what hangs off it; the default is over the board.
     #[serde(default)]
     pub conduct: super::Conduct,
+    /// A knockout's regulations: required for a knockout, refused for any other system.
+    #[serde(default)]
+    pub knockout: Option<arbiter_knockout::Rules>,
 }
 
 impl CreateTournament {
@@ -161,6 +164,7 @@ impl CreateTournament {
             round_dates: Vec::new(),
             trf_records: Vec::new(),
             conduct: super::Conduct::default(),
+            knockout: None,
         }
     }
 }

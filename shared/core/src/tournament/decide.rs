@@ -377,6 +377,7 @@ fn create(c: &CreateTournament) -> Result<Vec<Event>, DomainError> {
         n_rounds,
         &c.scoring,
     )?;
+    let knockout = knockout_rules(c.pairing_system, c.knockout.as_ref())?;
     let deputy_arbiters = c
         .deputy_arbiters
         .iter()
@@ -439,7 +440,46 @@ fn create(c: &CreateTournament) -> Result<Vec<Event>, DomainError> {
             regulations_version: c.conduct.regulations_version.trim().to_string(),
             ..c.conduct.clone()
         },
+        knockout,
     })])
+}
+
+/// A knockout's regulations: required for a knockout (the seeds leave seeding and colours to
+/// the regulations, spec/round-robin.md §11), complete, and refused for any other system.
+fn knockout_rules(
+    system: PairingSystem,
+    rules: Option<&arbiter_knockout::Rules>,
+) -> Result<Option<arbiter_knockout::Rules>, DomainError> {
+    match (system, rules) {
+        (PairingSystem::Knockout, None) => Err(DomainError::invalid(
+            "knockout",
+            "a knockout needs its regulations: seeding, classical games, tie-break stages and the colour rules (none has a default)",
+        )),
+        (PairingSystem::Knockout, Some(r)) => {
+            r.check()
+                .map_err(|(field, why)| DomainError::invalid(field, why))?;
+            let mut r = r.clone();
+            for (i, s) in r.tie_breaks.iter_mut().enumerate() {
+                s.time_control = line(
+                    &format!("knockout.tie_breaks[{i}].time_control"),
+                    &s.time_control,
+                    false,
+                )?;
+            }
+            r.armageddon_time_control = line(
+                "knockout.armageddon_time_control",
+                &r.armageddon_time_control,
+                false,
+            )?;
+            r.lot_seed = line("knockout.lot_seed", &r.lot_seed, false)?;
+            Ok(Some(r))
+        }
+        (other, Some(_)) => Err(DomainError::invalid(
+            "knockout",
+            format!("knockout regulations given for a {other:?} event"),
+        )),
+        (_, None) => Ok(None),
+    }
 }
 
 // --- the other commands ------------------------------------------------------------------------
@@ -1199,6 +1239,15 @@ impl Decider<'_> {
         }
         // The rounds of a round robin are its schedule's (spec/round-robin.md §2).
         self.s.check_round_robin_rounds()?;
+        if self.t.pairing_system == PairingSystem::Knockout
+            && let Some((decided_in, winner)) = self.s.bracket()?.decided
+        {
+            return Err(DomainError::KnockoutDecided {
+                round: c.round,
+                decided_in,
+                winner,
+            });
+        }
         if !self.t.pairing_system.is_swiss() {
             // A schedule pairs everyone; a Swiss pairing leaves such a player out instead.
             let missing: Vec<PlayerId> = self
@@ -1535,6 +1584,7 @@ impl Decider<'_> {
         bye: Option<PlayerId>,
     ) -> Result<(Vec<Board>, Vec<Unpaired>), DomainError> {
         let scheduled = self.s.scheduled_round(round)?;
+        let knockout = self.t.pairing_system == PairingSystem::Knockout;
         if let Some(pn) = bye {
             return Err(DomainError::invalid(
                 "bye",
@@ -1550,6 +1600,14 @@ impl Decider<'_> {
         };
         for i in 0..pairs.len().max(scheduled.boards.len()) {
             let (given, expected) = (pairs.get(i), scheduled.boards.get(i));
+            if given != expected && knockout {
+                return Err(DomainError::OffBracket {
+                    round,
+                    board: i as u32 + 1,
+                    expected: text(expected),
+                    given: text(given),
+                });
+            }
             if given != expected {
                 return Err(DomainError::OffSchedule {
                     round,
@@ -1570,11 +1628,12 @@ impl Decider<'_> {
             .collect();
         let unpaired = scheduled
             .rest
+            .into_iter()
+            .chain(scheduled.not_playing)
             .map(|pn| Unpaired {
                 player_id: pn,
                 code: ResultCode::ZeroBye,
             })
-            .into_iter()
             .collect();
         Ok((boards, unpaired))
     }
@@ -1969,6 +2028,28 @@ impl Decider<'_> {
             corrected: c.result,
             reason: line("reason", &c.reason, true)?,
         })];
+        // A knockout's published rounds follow from the results before them: a correction
+        // that would decide a match differently once its next games are paired is refused
+        // (the bracket must stay one the log can replay).
+        if self.t.pairing_system == PairingSystem::Knockout
+            && self.s.correction_effect(c.round) == CorrectionEffect::LaterPairings
+        {
+            let mut after = self.s.clone();
+            for e in &events {
+                after.apply(e);
+            }
+            if let Err(e) = after.bracket() {
+                return Err(DomainError::invalid(
+                    "result",
+                    format!(
+                        "round {}, board {}: the correction changes the knockout after round {} was paired ({e}); correct it once that round is closed, for rating only",
+                        c.round,
+                        c.board,
+                        c.round + 1
+                    ),
+                ));
+            }
+        }
         // C.04.2.D.8: before the next pairing is made, the next pairing uses the correction.
         if self.s.correction_effect(c.round) == CorrectionEffect::NextPairing {
             events.extend(self.rerequest_if_pending(c.round + 1));
@@ -2008,6 +2089,24 @@ impl Decider<'_> {
 
     fn finish(&self) -> Result<Vec<Event>, DomainError> {
         let closed = self.s.closed_rounds();
+        if self.t.pairing_system == PairingSystem::Knockout {
+            // A knockout ends with its final, usually before the most rounds it could need.
+            let bracket = self.s.bracket()?;
+            let Some((decided_in, _)) = bracket.decided else {
+                return Err(DomainError::KnockoutUndecided {
+                    round: bracket.rounds.last().map_or(1, |r| r.round),
+                });
+            };
+            if closed < decided_in {
+                return Err(DomainError::RoundsRemaining {
+                    closed,
+                    rounds: decided_in,
+                });
+            }
+            return Ok(vec![Event::TournamentFinished(TournamentFinished {
+                rounds_played: decided_in,
+            })]);
+        }
         if closed < self.t.rounds {
             return Err(DomainError::RoundsRemaining {
                 closed,

@@ -112,6 +112,27 @@ pub enum DomainError {
         kind: &'static str,
     },
 
+    #[error(
+        "a knockout of {players} players has {expected} rounds ({knockout_rounds} knockout rounds, each of at most {games} games a match: every game is a round of the event), not {rounds}: change the number of rounds (UpdateTournament) or the field"
+    )]
+    KnockoutRounds {
+        players: u32,
+        rounds: u32,
+        expected: u32,
+        knockout_rounds: u32,
+        games: u32,
+    },
+    #[error(
+        "the knockout was decided in round {decided_in} (player {winner} won the final): there is no round {round}; finish the tournament"
+    )]
+    KnockoutDecided {
+        round: u32,
+        decided_in: u32,
+        winner: PlayerId,
+    },
+    #[error("the knockout is not decided yet: the matches of round {round} go on")]
+    KnockoutUndecided { round: u32 },
+
     // --- pairings ------------------------------------------------------------------------------
     #[error(
         "round {round}: the proposal answers attempt {attempt}, but the current request is attempt {current}"
@@ -177,6 +198,13 @@ pub enum DomainError {
         "round {round}, board {board}: the round-robin schedule (Berger table) has {expected}, not {given}"
     )]
     OffSchedule {
+        round: u32,
+        board: u32,
+        expected: String,
+        given: String,
+    },
+    #[error("round {round}, board {board}: the knockout bracket has {expected}, not {given}")]
+    OffBracket {
         round: u32,
         board: u32,
         expected: String,

@@ -143,6 +143,10 @@ pub struct TournamentCreated {
     /// The format and what hangs off it (over the board when absent); fixed at creation.
     #[serde(default)]
     pub conduct: super::Conduct,
+    /// A knockout's regulations (seeding, games, colours), required for and only for
+    /// `PairingSystem::Knockout`; fixed at creation.
+    #[serde(default)]
+    pub knockout: Option<arbiter_knockout::Rules>,
 }
 
 /// Changes to descriptive data; `None` = unchanged.

@@ -86,6 +86,7 @@ mod decide;
 mod discipline;
 mod error;
 mod event;
+mod knockout;
 mod schedule;
 mod state;
 mod types;
@@ -104,6 +105,7 @@ pub use discipline::{
 };
 pub use error::DomainError;
 pub use event::*;
+pub use knockout::{Bracket, KnockoutGame, KnockoutMatch, KnockoutRound};
 pub use schedule::{ScheduledRound, round_robin_rounds, round_robin_schedule, team_size};
 pub use state::{
     Availability, CorrectionEffect, CorrectionRecord, MAX_PLAYERS, MAX_ROUNDS, PairingCandidate,

@@ -18,6 +18,9 @@ pub struct ScheduledRound {
     /// Odd fields: the player scheduled against the table's highest number, who rests (a
     /// zero-point rest, spec §2; not a pairing-allocated bye).
     pub rest: Option<PlayerId>,
+    /// A knockout's players without a game this round (eliminated, their match decided, or a
+    /// bye): each has a zero-point bye. Empty for a round robin.
+    pub not_playing: Vec<PlayerId>,
 }
 
 /// The rounds a round robin of `players` players needs (n − 1 for an even field, n for an odd
@@ -107,6 +110,12 @@ pub fn round_robin_schedule(
                 }
             }
         }
+        PairingSystem::Knockout => {
+            return Err(DomainError::invalid(
+                "pairing_system",
+                "a knockout's rounds follow its bracket and results, not a fixed table (State::bracket)",
+            ));
+        }
         other => {
             return Err(DomainError::invalid(
                 "pairing_system",
@@ -122,6 +131,7 @@ pub fn round_robin_schedule(
             round: i as u32 + 1,
             boards: r.games.into_iter().map(|(w, b)| Pair::new(w, b)).collect(),
             rest: r.rest,
+            not_playing: Vec::new(),
         })
         .collect())
 }
@@ -136,6 +146,12 @@ impl State {
                 command: "Schedule",
             },
         )?;
+        if system == PairingSystem::Knockout {
+            // The rounds played so far and the next one: later rounds depend on results.
+            let bracket = self.bracket()?;
+            let last = bracket.next.map_or(self.published_rounds(), |(r, _, _)| r);
+            return (1..=last).map(|r| self.knockout_round(r)).collect();
+        }
         round_robin_schedule(system, self.player_count())
     }
 
@@ -146,6 +162,15 @@ impl State {
             command: "Schedule",
         })?;
         self.check_round_robin_rounds()?;
+        if t.pairing_system == PairingSystem::Knockout {
+            if round == 0 || round > t.rounds {
+                return Err(DomainError::RoundOutOfRange {
+                    round,
+                    rounds: t.rounds,
+                });
+            }
+            return self.knockout_round(round);
+        }
         let mut all = round_robin_schedule(t.pairing_system, self.player_count())?;
         if round == 0 || round as usize > all.len() {
             return Err(DomainError::RoundOutOfRange {
@@ -202,6 +227,25 @@ impl State {
             return Ok(());
         };
         let players = self.player_count();
+        if t.pairing_system == PairingSystem::Knockout {
+            let (expected, knockout_rounds, games) = self.knockout_event_rounds()?;
+            if players < 2 {
+                return Err(DomainError::invalid(
+                    "players",
+                    format!("{players} players: a knockout needs at least 2"),
+                ));
+            }
+            if expected != t.rounds {
+                return Err(DomainError::KnockoutRounds {
+                    players,
+                    rounds: t.rounds,
+                    expected,
+                    knockout_rounds,
+                    games,
+                });
+            }
+            return Ok(());
+        }
         if t.pairing_system.is_team_table() {
             round_robin_schedule(t.pairing_system, players)?;
         }

@@ -165,6 +165,9 @@ pub enum PairingSystem {
     Skalitzka,
     /// T teams of T − 1 boards in three rounds, the manual's tables (spec §9).
     Hilton,
+    /// A knockout of mini-matches with tie-break games (spec §11): the rounds follow the
+    /// seeded bracket and the results (`tournament::knockout`).
+    Knockout,
 }
 
 impl PairingSystem {
@@ -212,6 +215,7 @@ impl PairingSystem {
             PairingSystem::SemiScheveningen => "semi-scheveningen",
             PairingSystem::Skalitzka => "skalitzka",
             PairingSystem::Hilton => "hilton",
+            PairingSystem::Knockout => "knockout",
         }
     }
 
@@ -228,6 +232,7 @@ impl PairingSystem {
             PairingSystem::SemiScheveningen => &["semi-scheveningen"],
             PairingSystem::Skalitzka => &["skalitzka"],
             PairingSystem::Hilton => &["hilton"],
+            PairingSystem::Knockout => &["knockout"],
         }
     }
 }

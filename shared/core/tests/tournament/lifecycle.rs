@@ -59,6 +59,7 @@ fn create_tournament_records_everything_given() {
             round_dates: Vec::new(),
             trf_records: Vec::new(),
             conduct: Conduct::default(),
+            knockout: None,
         })]
     );
 }

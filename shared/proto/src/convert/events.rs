@@ -28,7 +28,7 @@ use arbiter_core::tournament::{
 use arbiter_core::tournament::{
     GameSubmitted, LotsDrawn, PairingsForbidden, TeamRecorded, VirtualPointsSet,
 };
-use arbiter_core::{PointSystem, ResultCode};
+use arbiter_core::{PointSystem, ResultCode, knockout};
 
 fn invalid(field: &'static str, message: impl Into<String>) -> ConvertError {
     ConvertError::Invalid {
@@ -141,6 +141,7 @@ pub fn pairing_system_to_wire(s: PairingSystem) -> pb::PairingSystem {
         PairingSystem::SemiScheveningen => pb::PairingSystem::SemiScheveningen,
         PairingSystem::Skalitzka => pb::PairingSystem::Skalitzka,
         PairingSystem::Hilton => pb::PairingSystem::Hilton,
+        PairingSystem::Knockout => pb::PairingSystem::Knockout,
     }
 }
 
@@ -159,8 +160,116 @@ pub fn pairing_system_from_wire(value: i32) -> Result<Option<PairingSystem>, Con
             pb::PairingSystem::SemiScheveningen => Some(PairingSystem::SemiScheveningen),
             pb::PairingSystem::Skalitzka => Some(PairingSystem::Skalitzka),
             pb::PairingSystem::Hilton => Some(PairingSystem::Hilton),
+            pb::PairingSystem::Knockout => Some(PairingSystem::Knockout),
         },
     )
+}
+
+/// A knockout's regulations on the wire.
+pub fn knockout_rules_to_wire(r: &knockout::Rules) -> pb::KnockoutRules {
+    use knockout::*;
+    pb::KnockoutRules {
+        seeding: match r.seeding {
+            Seeding::Rating => pb::KnockoutSeeding::Rating,
+            Seeding::PairingNumber => pb::KnockoutSeeding::PairingNumber,
+        } as i32,
+        classical_games: r.classical_games,
+        tie_breaks: r
+            .tie_breaks
+            .iter()
+            .map(|s| pb::KnockoutStage {
+                kind: match s.kind {
+                    StageKind::Rapid => pb::KnockoutStageKind::Rapid,
+                    StageKind::Blitz => pb::KnockoutStageKind::Blitz,
+                } as i32,
+                games: s.games,
+                time_control: s.time_control.clone(),
+            })
+            .collect(),
+        first_colour: match r.first_colour {
+            FirstColour::HigherSeedWhite => pb::KnockoutFirstColour::HigherSeedWhite,
+            FirstColour::HigherSeedBlack => pb::KnockoutFirstColour::HigherSeedBlack,
+            FirstColour::Lot => pb::KnockoutFirstColour::Lot,
+        } as i32,
+        tie_break_colours: match r.tie_break_colours {
+            TieBreakColours::Continue => pb::KnockoutTieBreakColours::Continue,
+            TieBreakColours::Restart => pb::KnockoutTieBreakColours::Restart,
+            TieBreakColours::Lot => pb::KnockoutTieBreakColours::Lot,
+        } as i32,
+        armageddon_colour: match r.armageddon_colour {
+            ArmageddonColour::Lot => pb::KnockoutArmageddonColour::Lot,
+            ArmageddonColour::HigherSeedWhite => pb::KnockoutArmageddonColour::HigherSeedWhite,
+            ArmageddonColour::HigherSeedBlack => pb::KnockoutArmageddonColour::HigherSeedBlack,
+            ArmageddonColour::Continue => pb::KnockoutArmageddonColour::Continue,
+        } as i32,
+        armageddon_time_control: r.armageddon_time_control.clone(),
+        lot_seed: r.lot_seed.clone(),
+    }
+}
+
+/// A knockout's regulations from the wire: every choice must be made (UNSPECIFIED is refused,
+/// naming the field), since the seeds give none of them a default.
+pub fn knockout_rules_from_wire(r: &pb::KnockoutRules) -> Result<knockout::Rules, ConvertError> {
+    use knockout::*;
+    let seeding = match pb::KnockoutSeeding::try_from(r.seeding) {
+        Ok(pb::KnockoutSeeding::Rating) => Seeding::Rating,
+        Ok(pb::KnockoutSeeding::PairingNumber) => Seeding::PairingNumber,
+        _ => return Err(bad_enum("seeding", r.seeding)),
+    };
+    let tie_breaks = r
+        .tie_breaks
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            let kind = match pb::KnockoutStageKind::try_from(s.kind) {
+                Ok(pb::KnockoutStageKind::Rapid) => StageKind::Rapid,
+                Ok(pb::KnockoutStageKind::Blitz) => StageKind::Blitz,
+                _ => {
+                    return Err(ConvertError::Invalid {
+                        field: "tie_breaks",
+                        message: format!(
+                            "[{i}].kind: value {} is unspecified or unknown (RAPID or BLITZ)",
+                            s.kind
+                        ),
+                    });
+                }
+            };
+            Ok(Stage {
+                kind,
+                games: s.games,
+                time_control: s.time_control.clone(),
+            })
+        })
+        .collect::<Result<_, _>>()?;
+    let first_colour = match pb::KnockoutFirstColour::try_from(r.first_colour) {
+        Ok(pb::KnockoutFirstColour::HigherSeedWhite) => FirstColour::HigherSeedWhite,
+        Ok(pb::KnockoutFirstColour::HigherSeedBlack) => FirstColour::HigherSeedBlack,
+        Ok(pb::KnockoutFirstColour::Lot) => FirstColour::Lot,
+        _ => return Err(bad_enum("first_colour", r.first_colour)),
+    };
+    let tie_break_colours = match pb::KnockoutTieBreakColours::try_from(r.tie_break_colours) {
+        Ok(pb::KnockoutTieBreakColours::Continue) => TieBreakColours::Continue,
+        Ok(pb::KnockoutTieBreakColours::Restart) => TieBreakColours::Restart,
+        Ok(pb::KnockoutTieBreakColours::Lot) => TieBreakColours::Lot,
+        _ => return Err(bad_enum("tie_break_colours", r.tie_break_colours)),
+    };
+    let armageddon_colour = match pb::KnockoutArmageddonColour::try_from(r.armageddon_colour) {
+        Ok(pb::KnockoutArmageddonColour::Lot) => ArmageddonColour::Lot,
+        Ok(pb::KnockoutArmageddonColour::HigherSeedWhite) => ArmageddonColour::HigherSeedWhite,
+        Ok(pb::KnockoutArmageddonColour::HigherSeedBlack) => ArmageddonColour::HigherSeedBlack,
+        Ok(pb::KnockoutArmageddonColour::Continue) => ArmageddonColour::Continue,
+        _ => return Err(bad_enum("armageddon_colour", r.armageddon_colour)),
+    };
+    Ok(Rules {
+        seeding,
+        classical_games: r.classical_games,
+        tie_breaks,
+        first_colour,
+        tie_break_colours,
+        armageddon_colour,
+        armageddon_time_control: r.armageddon_time_control.clone(),
+        lot_seed: r.lot_seed.clone(),
+    })
 }
 
 /// Over the board is `UNSPECIFIED` on the wire, so that an event written before formats existed
@@ -834,6 +943,7 @@ pub fn tournament_created_to_wire(t: &TournamentCreated) -> pb::TournamentCreate
             .collect(),
         trf_records: t.trf_records.clone(),
         conduct: conduct_to_wire(&t.conduct),
+        knockout: t.knockout.as_ref().map(knockout_rules_to_wire),
     }
 }
 
@@ -881,6 +991,11 @@ fn tournament_created_from_wire(
             .collect::<Result<_, _>>()?,
         trf_records: t.trf_records.clone(),
         conduct: conduct_from_wire(t.conduct.as_ref())?,
+        knockout: t
+            .knockout
+            .as_ref()
+            .map(knockout_rules_from_wire)
+            .transpose()?,
     })
 }
 
@@ -1439,6 +1554,7 @@ mod tests {
                 Some("2025-09-03".parse().unwrap()),
             ],
             conduct: Conduct::default(),
+            knockout: None,
         }));
         round_trip(Event::TournamentCreated(TournamentCreated {
             name: "Online".into(),
@@ -1491,6 +1607,29 @@ mod tests {
                 }),
                 ..Conduct::default()
             },
+            // (A knockout's regulations on a Dutch event are refused by the domain; every
+            // choice still has to survive the encoding.)
+            knockout: Some(knockout::Rules {
+                seeding: knockout::Seeding::PairingNumber,
+                classical_games: 2,
+                tie_breaks: vec![
+                    knockout::Stage {
+                        kind: knockout::StageKind::Rapid,
+                        games: 2,
+                        time_control: "15'+10\"".into(),
+                    },
+                    knockout::Stage {
+                        kind: knockout::StageKind::Blitz,
+                        games: 4,
+                        time_control: String::new(),
+                    },
+                ],
+                first_colour: knockout::FirstColour::Lot,
+                tie_break_colours: knockout::TieBreakColours::Restart,
+                armageddon_colour: knockout::ArmageddonColour::HigherSeedBlack,
+                armageddon_time_control: "5' v 4'".into(),
+                lot_seed: "seed".into(),
+            }),
         }));
         for item in SUPERVISION_ITEMS.map(|(c, _)| c) {
             round_trip(Event::SupervisionBreachRecorded(
