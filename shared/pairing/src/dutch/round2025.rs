@@ -540,12 +540,17 @@ pub(crate) fn pair_round<const N: usize, G: MatchGraph<N>>(
         if group_graphs {
             whole = None;
         } else {
+            // Weighed before [C9] can apply, as `whole_field` weighs.
+            let outside = BracketView {
+                bye_score: view.bye_score,
+                single_downfloater: false,
+            };
             for i in 0..n {
                 for j in 0..i {
                     g.set(
                         i,
                         j,
-                        outer.edge::<N>(st, j, i, false, false, view, &no_ranks, 0),
+                        outer.edge::<N>(st, j, i, false, false, outside, &no_ranks, 0),
                     );
                 }
             }
