@@ -49,7 +49,7 @@ use core::fmt;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
-const NONE: u32 = u32::MAX;
+pub(crate) const NONE: u32 = u32::MAX;
 const NO_EDGE: (u32, u32) = (NONE, NONE);
 
 const UNLABELED: u8 = 0;
@@ -500,10 +500,10 @@ pub struct Matcher<W: Weight> {
     pal: Palette<W>,
     mate: Vec<u32>,
     /// Doubled vertex duals.
-    y: Vec<W>,
+    pub(crate) y: Vec<W>,
 
     // Blossom forest (indexed by blossom id, `2n` entries).
-    parent: Vec<u32>,
+    pub(crate) parent: Vec<u32>,
     /// Children in cycle order, starting with the one holding the base.
     childs: Vec<Vec<u32>>,
     /// `cedges[b][i] = (x, y)`: `x` in `childs[b][i]`, `y` in `childs[b][i + 1]` (cyclically);
@@ -511,7 +511,7 @@ pub struct Matcher<W: Weight> {
     cedges: Vec<Vec<(u32, u32)>>,
     base: Vec<u32>,
     /// Doubled blossom duals (always even).
-    z: Vec<W>,
+    pub(crate) z: Vec<W>,
     /// Top-level blossom of each vertex, through groups (see [`Tops`]).
     tops: Tops,
     /// Each blossom's vertices.
@@ -610,8 +610,96 @@ pub struct Matcher<W: Weight> {
     /// Most trees grown at once.
     pub(crate) max_roots: usize,
     stats: SolveStats,
+    /// The last solve's blossom forest indexed for [`slack`](Self::slack), built on the first
+    /// call after a solve: the phases of a pairing engine ask for millions of slacks between
+    /// vertices deep in nested blossoms, and walking the chains each time cost more than the
+    /// re-solves.
+    chains: std::sync::OnceLock<Chains<W>>,
     #[cfg(test)]
     pub(crate) never_rebuild: bool,
+}
+
+/// A blossom forest indexed for lowest-common-ancestor queries (binary lifting): every node's
+/// depth, the duals summed from it to its top-level blossom, and its ancestors `2^k` levels up.
+#[derive(Clone)]
+struct Chains<W> {
+    depth: Vec<u32>,
+    zsum: Vec<W>,
+    up: Vec<Vec<u32>>,
+}
+
+impl<W: Weight> Chains<W> {
+    fn new(parent: &[u32], z: &[W]) -> Chains<W> {
+        let nodes = parent.len();
+        const UNKNOWN: u32 = u32::MAX - 1;
+        let mut depth = vec![UNKNOWN; nodes];
+        let mut zsum = vec![W::ZERO; nodes];
+        let mut path = Vec::new();
+        for start in 0..nodes {
+            let mut b = start as u32;
+            while depth[b as usize] == UNKNOWN {
+                path.push(b);
+                let p = parent[b as usize];
+                if p == NONE {
+                    break;
+                }
+                b = p;
+            }
+            while let Some(x) = path.pop() {
+                let xi = x as usize;
+                let p = parent[xi];
+                if p == NONE {
+                    depth[xi] = 0;
+                    zsum[xi] = z[xi];
+                } else {
+                    depth[xi] = depth[p as usize] + 1;
+                    zsum[xi] = add(z[xi], zsum[p as usize]);
+                }
+            }
+        }
+        let deepest = depth.iter().copied().max().unwrap_or(0);
+        let mut up = vec![parent.to_vec()];
+        let mut reach = 1u32;
+        while reach < deepest {
+            let last = up.last().expect("level 0");
+            let next = last
+                .iter()
+                .map(|&a| if a == NONE { NONE } else { last[a as usize] })
+                .collect();
+            up.push(next);
+            reach = reach.saturating_mul(2);
+        }
+        Chains { depth, zsum, up }
+    }
+
+    /// The innermost blossom holding both `u` and `v`, if any.
+    fn meet(&self, u: u32, v: u32) -> Option<u32> {
+        let (mut a, mut b) = (u, v);
+        if self.depth[a as usize] < self.depth[b as usize] {
+            std::mem::swap(&mut a, &mut b);
+        }
+        let mut lift = self.depth[a as usize] - self.depth[b as usize];
+        let mut k = 0;
+        while lift != 0 {
+            if lift & 1 == 1 {
+                a = self.up[k][a as usize];
+            }
+            lift >>= 1;
+            k += 1;
+        }
+        if a == b {
+            return Some(a);
+        }
+        for level in self.up.iter().rev() {
+            let (pa, pb) = (level[a as usize], level[b as usize]);
+            if pa != pb {
+                a = pa;
+                b = pb;
+            }
+        }
+        let p = self.up[0][a as usize];
+        (p != NONE).then_some(p)
+    }
 }
 
 impl<W: Weight> fmt::Debug for Matcher<W> {
@@ -701,6 +789,7 @@ impl<W: Weight> Matcher<W> {
             rebuild: false,
             solved: false,
             stats: SolveStats::default(),
+            chains: std::sync::OnceLock::new(),
             max_roots: MAX_ROOTS,
             #[cfg(test)]
             never_rebuild: false,
@@ -824,37 +913,12 @@ impl<W: Weight> Matcher<W> {
         if wt.is_zero() || u == v {
             return None;
         }
-        // The innermost blossom holding both: walk the deeper chain up to the other's depth,
-        // then both together.
-        let depth = |mut b: u32| {
-            let mut d = 0usize;
-            while self.parent[b as usize] != NONE {
-                b = self.parent[b as usize];
-                d += 1;
-            }
-            d
-        };
-        let (mut a, mut b) = (u as u32, v as u32);
-        let (mut da, mut db) = (depth(a), depth(b));
-        while da > db {
-            a = self.parent[a as usize];
-            da -= 1;
-        }
-        while db > da {
-            b = self.parent[b as usize];
-            db -= 1;
-        }
-        while a != b {
-            a = self.parent[a as usize];
-            b = self.parent[b as usize];
-            if a == NONE {
-                break;
-            }
-        }
+        let chains = self
+            .chains
+            .get_or_init(|| Chains::new(&self.parent, &self.z));
         let mut lhs = add(self.y[u], self.y[v]);
-        while a != NONE {
-            lhs = add(lhs, self.z[a as usize]);
-            a = self.parent[a as usize];
+        if let Some(b) = chains.meet(u as u32, v as u32) {
+            lhs = add(lhs, chains.zsum[b as usize]);
         }
         lhs.checked_sub(add(wt, wt))
     }
@@ -917,6 +981,7 @@ impl<W: Weight> Matcher<W> {
 
     fn solve_with(&mut self, scratch: bool) {
         self.stats = SolveStats::default();
+        self.chains.take();
         let incremental = !scratch && !self.rebuild && self.repair();
         self.stats.incremental = incremental;
         if !incremental {
@@ -1437,6 +1502,7 @@ impl<W: Weight> Matcher<W> {
         let n = self.n;
         assert_eq!(keep.len(), n, "one flag per vertex");
         self.solved = false;
+        self.chains.take();
         for (v, _) in keep.iter().enumerate().filter(|(_, k)| !**k) {
             self.dissolve_chain(v as u32);
         }

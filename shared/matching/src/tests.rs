@@ -809,3 +809,75 @@ fn pricing_on_two_threads_equals_one_thread() {
     }
     assert!(split >= 6, "only {split} solves priced on two threads");
 }
+
+/// `2y_u + 2y_v + Σ 2z_B - 2w` by walking both blossom chains: the definition the indexed
+/// chains of [`Matcher::slack`] must reproduce.
+fn walked_slack(m: &Matcher<u64>, u: usize, v: usize) -> Option<u64> {
+    let wt = *m.weight(u, v);
+    if wt == 0 || u == v {
+        return None;
+    }
+    let chain = |mut b: u32| {
+        let mut c = vec![b];
+        while m.parent[b as usize] != crate::matcher::NONE {
+            b = m.parent[b as usize];
+            c.push(b);
+        }
+        c
+    };
+    let (cu, cv) = (chain(u as u32), chain(v as u32));
+    let shared: u64 = cu
+        .iter()
+        .filter(|b| cv.contains(b))
+        .map(|&b| m.z[b as usize])
+        .sum();
+    (m.y[u] + m.y[v] + shared).checked_sub(2 * wt)
+}
+
+#[test]
+fn indexed_slacks_equal_walked_chains() {
+    let mut nested = 0;
+    for it in 0..60u64 {
+        let mut rng = Rng(0xc0ffee ^ it.wrapping_mul(0x9e3779b97f4a7c15) | 1);
+        let n = 2 + rng.below(70) as usize;
+        // Few distinct small weights: many tight edges, so blossoms nest.
+        let maxw = [1u64, 2, 3, 8][rng.below(4) as usize];
+        let mut m = Matcher::<u64>::new(n);
+        for i in 0..n {
+            for j in i + 1..n {
+                m.set_weight(i, j, random_weight(&mut rng, maxw));
+            }
+        }
+        for step in 0..6 {
+            m.solve();
+            if step == 3 {
+                let keep: Vec<bool> = (0..m.len()).map(|_| rng.below(6) != 0).collect();
+                m.retain(&keep);
+                m.solve();
+            }
+            let n = m.len();
+            nested += (n..2 * n)
+                .filter(|&b| m.parent[b] != crate::matcher::NONE)
+                .count();
+            for u in 0..n {
+                for v in 0..n {
+                    assert_eq!(
+                        m.slack(u, v),
+                        walked_slack(&m, u, v),
+                        "it={it} step={step} ({u}, {v})"
+                    );
+                }
+            }
+            // A changed weight is read at once; the blossoms stay those of the solve.
+            let (a, b) = (rng.below(n as u64) as usize, rng.below(n as u64) as usize);
+            if a != b {
+                m.set_weight(a, b, random_weight(&mut rng, maxw));
+                assert_eq!(m.slack(a, b), walked_slack(&m, a, b));
+            }
+        }
+    }
+    assert!(
+        nested > 100,
+        "only {nested} nested blossoms: the test does not reach deep chains"
+    );
+}

@@ -29,7 +29,15 @@ pub(crate) struct Bracket<'a> {
     pub last_next: bool,
     pcb: u32,
     next_bits: u32,
+    /// Score-difference fields of C.6 (every player's float and every pair).
     sd: ScoreDiffFields,
+    /// Of C.7: the floats of the bracket's players only.
+    sd_next: ScoreDiffFields,
+    /// Of C.16 / C.18 (one and two rounds back): the players who floated down then, and their
+    /// pairs with lower scores.
+    sd_down: [ScoreDiffFields; 2],
+    /// Of C.17 / C.19: pairs whose lower player floated up then.
+    sd_up: [ScoreDiffFields; 2],
     min_score: i32,
 }
 
@@ -43,16 +51,47 @@ impl<'a> Bracket<'a> {
         last_next: bool,
     ) -> Bracket<'a> {
         let score = |pos: usize| st.players[group[pos]].score;
+        let floats = |pos: usize| st.players[group[pos]].floats;
         let min_score = score(group.len() - 1);
-        // Possible score differences in this bracket: a downfloater's (score - min + 1 point)
-        // for every player, and one pair difference per player and distinct opponent score.
+        // Possible score differences in this bracket, one entry per possible occurrence: a
+        // downfloater's (score - min + 1 point) for every player, and one pair difference per
+        // player and distinct opponent score. Each criterion's fields count only the
+        // occurrences it can write: the repeated-float criteria see few players, and narrower
+        // weights make every solve of a large bracket cheaper.
         let mut diffs = Vec::new();
+        let mut next = Vec::new();
+        let mut down: [Vec<i32>; 2] = Default::default();
+        let mut up: [Vec<i32>; 2] = Default::default();
         for i in 0..cur_end {
-            diffs.push(score(i) - min_score + 10);
+            let float = score(i) - min_score + 10;
+            diffs.push(float);
+            next.push(float);
+            for back in 0..2 {
+                if floats(i)[back] == Float::Down {
+                    down[back].push(float);
+                }
+            }
             let first = mdps.max(i + 1);
             for j in first..cur_end {
                 if j <= first || score(j) < score(j - 1) {
-                    diffs.push(score(i) - score(j));
+                    let d = score(i) - score(j);
+                    diffs.push(d);
+                    for back in 0..2 {
+                        if d > 0 && floats(i)[back] == Float::Down {
+                            down[back].push(d);
+                        }
+                    }
+                }
+            }
+            // As the lower player of a pair: one difference per distinct higher score.
+            if i >= mdps.max(1) && floats(i).contains(&Float::Up) {
+                let mut higher: Vec<i32> = (0..i).map(score).filter(|&s| s > score(i)).collect();
+                higher.sort_unstable();
+                higher.dedup();
+                for back in 0..2 {
+                    if floats(i)[back] == Float::Up {
+                        up[back].extend(higher.iter().map(|s| s - score(i)));
+                    }
                 }
             }
         }
@@ -66,6 +105,9 @@ impl<'a> Bracket<'a> {
             pcb: bits((cur_end - mdps) as u64),
             next_bits: bits((group.len() - cur_end) as u64),
             sd: ScoreDiffFields::from_occurrences(diffs),
+            sd_next: ScoreDiffFields::from_occurrences(next),
+            sd_down: down.map(ScoreDiffFields::from_occurrences),
+            sd_up: up.map(ScoreDiffFields::from_occurrences),
             min_score,
         }
     }
@@ -89,14 +131,13 @@ impl<'a> Bracket<'a> {
                 pcb.max(self.next_bits) + 3
             } else {
                 self.next_bits
-            } + sd;
+            } + self.sd_next.width;
         }
         b += 4 * pcb;
-        if played >= 1 {
-            b += 2 * pcb + 2 * sd;
-        }
-        if played >= 2 {
-            b += 2 * pcb + 2 * sd;
+        for back in 0..2 {
+            if played as usize > back {
+                b += 2 * pcb + self.sd_down[back].width + self.sd_up[back].width;
+            }
         }
         b + super::phases::phases_width(pcb) + self.tie_bits()
     }
@@ -150,6 +191,7 @@ impl<'a> Bracket<'a> {
                     w.add_u64(1);
                 }
             }
+            let sd = &self.sd_next;
             w.field("C.7", sd.width);
             if h_cur {
                 w.add_bit(sd.at(down(h)));
@@ -181,6 +223,7 @@ impl<'a> Bracket<'a> {
         // C.16-C.19: score differences of repeated floaters.
         for back in 0..2usize {
             if played as usize > back {
+                let sd = &self.sd_down[back];
                 w.field(["C.16", "C.18"][back], sd.width);
                 if l_cur {
                     if l.floats[back] == Float::Down {
@@ -193,6 +236,7 @@ impl<'a> Bracket<'a> {
                         }
                     }
                 }
+                let sd = &self.sd_up[back];
                 w.field(["C.17", "C.19"][back], sd.width);
                 if l_cur && l.floats[back] == Float::Up && h.score > l.score {
                     w.sub_bit(sd.at(h.score - l.score));
