@@ -496,3 +496,143 @@ async fn every_client_subcommand_against_a_real_server() {
     let all = ok(&server, &["list"]);
     assert!(all.contains("cli  CLI Open"), "{all}");
 }
+
+/// A knockout of four created and run from the command line only: `create --system knockout`
+/// refuses a missing regulation by name (the rules fix none), then every game goes to the
+/// side with White, so each mini-match is level after its classical and rapid games and the
+/// Armageddon game (higher seed White) decides it; seeds 1 and 2 reach the final, seed 1 wins
+/// it in round 10 (2 knockout rounds x 5 games).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_knockout_created_and_run_from_the_command_line() {
+    use arbiter_proto::round_director::v1 as rd;
+    const KO: &str = "cli-knockout";
+    let work = TempDir::new("arbiter-e2e-cli-knockout").unwrap();
+    let data = work.path().join("data");
+    let server = Server::start(
+        &["--data", data.to_str().unwrap()],
+        &work.path().join("serve.log"),
+    );
+    let mut c = Clients::new(&Endpoints::one(&server.grpc));
+    let base = [
+        "create",
+        "--id",
+        KO,
+        "--name",
+        "CLI Knockout",
+        "--rounds",
+        "10",
+        "--start",
+        "2026-03-01",
+        "--system",
+        "knockout",
+    ];
+    let missing = cli(&server, &base);
+    assert_ne!(missing.code, 0, "{}", missing.stdout);
+    assert!(
+        missing.stderr.contains("knockout.seeding"),
+        "{}",
+        missing.stderr
+    );
+    let bad = cli(
+        &server,
+        &[&base[..], &["--ko-seeding", "alphabet"]].concat(),
+    );
+    assert_eq!(bad.code, 3, "{}", bad.stderr);
+    assert!(bad.stderr.contains("--ko-seeding"), "{}", bad.stderr);
+    let regulations = [
+        "--ko-seeding",
+        "rating",
+        "--ko-classical-games",
+        "2",
+        "--ko-tie-breaks",
+        "rapid:2:25m+10s",
+        "--ko-first-colour",
+        "higher-seed-white",
+        "--ko-tie-break-colours",
+        "continue",
+        "--ko-armageddon-colour",
+        "higher-seed-white",
+        "--ko-armageddon-time-control",
+        "5m/4m",
+    ];
+    // Regulations on another system are refused, not dropped.
+    let swiss = cli(
+        &server,
+        &[
+            &[
+                "create",
+                "--id",
+                "cli-ko-swiss",
+                "--name",
+                "S",
+                "--rounds",
+                "3",
+            ][..],
+            &regulations,
+        ]
+        .concat(),
+    );
+    assert_ne!(swiss.code, 0, "{}", swiss.stdout);
+    ok(&server, &[&base[..], &regulations].concat());
+    for (name, rating) in [
+        ("Alpha, A", "2400"),
+        ("Bravo, B", "2300"),
+        ("Charlie, C", "2200"),
+        ("Delta, D", "2100"),
+    ] {
+        ok(
+            &server,
+            &["register", KO, "--name", name, "--rating", rating],
+        );
+    }
+    for round in 1..=10u32 {
+        let r = round.to_string();
+        let out = ok(&server, &["start-round", KO, &r, "--wait", "60"]);
+        assert!(out.contains(&format!("Round {round} (proposed")), "{out}");
+        ok(&server, &["publish", KO, &r]);
+        let boards = if round <= 5 { 2 } else { 1 };
+        let p = c
+            .rep
+            .get_pairings(rep::GetPairingsRequest {
+                tournament: tref(KO),
+                round,
+            })
+            .await
+            .expect("pairings")
+            .into_inner();
+        assert!(p.published, "round {round}: {p:?}");
+        assert_eq!(p.boards.len(), boards, "round {round}: {p:?}");
+        for board in 1..=boards {
+            ok(&server, &["result", KO, &r, &board.to_string(), "1-0"]);
+        }
+        ok(&server, &["close", KO, &r]);
+    }
+    let s =
+        c.rd.get_schedule(rd::GetTournamentRequest {
+            tournament: tref(KO),
+        })
+        .await
+        .expect("schedule")
+        .into_inner();
+    let b = s.bracket.expect("a knockout's bracket");
+    assert_eq!(b.seeds, vec![1, 2, 3, 4], "seeded by rating");
+    assert_eq!((b.winner, b.decided_in_round), (1, 10));
+    for view in &b.rounds {
+        for m in &view.matches {
+            assert_eq!(m.decided_by, "Armageddon", "{m:?}");
+            assert_eq!(m.winner, m.high, "{m:?}");
+            let kinds: Vec<&str> = m.games.iter().map(|g| g.kind.as_str()).collect();
+            assert_eq!(
+                kinds,
+                ["classical", "classical", "rapid", "rapid", "Armageddon"],
+                "{m:?}"
+            );
+        }
+    }
+    let finalists: Vec<(u32, u32)> = b.rounds[1]
+        .matches
+        .iter()
+        .map(|m| (m.high, m.low))
+        .collect();
+    assert_eq!(finalists, [(1, 2)]);
+}

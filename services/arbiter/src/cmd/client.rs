@@ -171,6 +171,152 @@ pub struct TournamentData {
     pub tie_breaks: Option<String>,
 }
 
+/// A knockout's regulations (`--system knockout`; S001 ch. IV §6.2). The rules fix none of
+/// them, so none has a default: the server refuses a missing one naming it.
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct KnockoutArgs {
+    /// Seeding of the bracket: rating, or pairing-number (registration or drawing-of-lots order).
+    #[arg(long)]
+    pub ko_seeding: Option<String>,
+    /// Classical games of each match (1-8).
+    #[arg(long)]
+    pub ko_classical_games: Option<u32>,
+    /// The tie-break stages in order, comma-separated `KIND:GAMES[:TIME CONTROL]`, kind rapid
+    /// or blitz, e.g. "rapid:2:25m+10s,blitz:2:5m+3s"; "none" for no stage.
+    #[arg(long)]
+    pub ko_tie_breaks: Option<String>,
+    /// Who has White in game 1: higher-seed-white, higher-seed-black or lot.
+    #[arg(long)]
+    pub ko_first_colour: Option<String>,
+    /// Each tie-break stage's first game: continue (the match's alternation), restart (game
+    /// 1's colours) or lot.
+    #[arg(long)]
+    pub ko_tie_break_colours: Option<String>,
+    /// White in the Armageddon game (White must win): lot, higher-seed-white,
+    /// higher-seed-black or continue.
+    #[arg(long)]
+    pub ko_armageddon_colour: Option<String>,
+    /// The Armageddon game's time control, e.g. "5m/4m".
+    #[arg(long)]
+    pub ko_armageddon_time_control: Option<String>,
+    /// The published seed the lots are drawn from (required when a colour is drawn by lot).
+    #[arg(long)]
+    pub ko_lot_seed: Option<String>,
+}
+
+impl KnockoutArgs {
+    fn given(&self) -> bool {
+        self.ko_seeding.is_some()
+            || self.ko_classical_games.is_some()
+            || self.ko_tie_breaks.is_some()
+            || self.ko_first_colour.is_some()
+            || self.ko_tie_break_colours.is_some()
+            || self.ko_armageddon_colour.is_some()
+            || self.ko_armageddon_time_control.is_some()
+            || self.ko_lot_seed.is_some()
+    }
+
+    /// The regulations as the wire carries them; a choice not given stays unspecified, for the
+    /// server to refuse by name.
+    fn rules(&self) -> Result<pb::KnockoutRules, Exit> {
+        fn pick<T: Copy>(
+            flag: &str,
+            v: &Option<String>,
+            names: &[(&str, T)],
+            none: T,
+        ) -> Result<T, Exit> {
+            let Some(v) = v else { return Ok(none) };
+            let v = v.to_ascii_lowercase();
+            names
+                .iter()
+                .find(|(n, _)| *n == v)
+                .map(|(_, t)| *t)
+                .ok_or_else(|| {
+                    let all: Vec<&str> = names.iter().map(|(n, _)| *n).collect();
+                    Exit::Invalid(format!("{flag} {v:?}: one of {}", all.join(", ")))
+                })
+        }
+        use pb::{
+            KnockoutArmageddonColour as A, KnockoutFirstColour as F, KnockoutSeeding as S,
+            KnockoutTieBreakColours as C,
+        };
+        let seeding = pick(
+            "--ko-seeding",
+            &self.ko_seeding,
+            &[("rating", S::Rating), ("pairing-number", S::PairingNumber)],
+            S::Unspecified,
+        )?;
+        let first = pick(
+            "--ko-first-colour",
+            &self.ko_first_colour,
+            &[
+                ("higher-seed-white", F::HigherSeedWhite),
+                ("higher-seed-black", F::HigherSeedBlack),
+                ("lot", F::Lot),
+            ],
+            F::Unspecified,
+        )?;
+        let tie_break_colours = pick(
+            "--ko-tie-break-colours",
+            &self.ko_tie_break_colours,
+            &[
+                ("continue", C::Continue),
+                ("restart", C::Restart),
+                ("lot", C::Lot),
+            ],
+            C::Unspecified,
+        )?;
+        let armageddon = pick(
+            "--ko-armageddon-colour",
+            &self.ko_armageddon_colour,
+            &[
+                ("lot", A::Lot),
+                ("higher-seed-white", A::HigherSeedWhite),
+                ("higher-seed-black", A::HigherSeedBlack),
+                ("continue", A::Continue),
+            ],
+            A::Unspecified,
+        )?;
+        let mut stages = Vec::new();
+        if let Some(list) = self
+            .ko_tie_breaks
+            .as_deref()
+            .filter(|l| !l.eq_ignore_ascii_case("none"))
+        {
+            for stage in list.split(',').map(str::trim) {
+                let mut parts = stage.splitn(3, ':');
+                let kind = match parts.next().unwrap_or("").to_ascii_lowercase().as_str() {
+                    "rapid" => pb::KnockoutStageKind::Rapid,
+                    "blitz" => pb::KnockoutStageKind::Blitz,
+                    other => {
+                        return Err(Exit::Invalid(format!(
+                            "--ko-tie-breaks {stage:?}: the kind {other:?} is not rapid or blitz"
+                        )));
+                    }
+                };
+                let games = parts.next().and_then(|g| g.parse::<u32>().ok()).ok_or_else(|| {
+                    Exit::Invalid(format!("--ko-tie-breaks {stage:?}: KIND:GAMES[:TIME CONTROL], e.g. rapid:2:25m+10s"))
+                })?;
+                stages.push(pb::KnockoutStage {
+                    kind: kind as i32,
+                    games,
+                    time_control: parts.next().unwrap_or("").to_string(),
+                });
+            }
+        }
+        Ok(pb::KnockoutRules {
+            seeding: seeding as i32,
+            classical_games: self.ko_classical_games.unwrap_or(0),
+            tie_breaks: stages,
+            first_colour: first as i32,
+            tie_break_colours: tie_break_colours as i32,
+            armageddon_colour: armageddon as i32,
+            armageddon_time_control: self.ko_armageddon_time_control.clone().unwrap_or_default(),
+            lot_seed: self.ko_lot_seed.clone().unwrap_or_default(),
+        })
+    }
+}
+
 /// The subcommands in the order a tournament needs them. Players are named as `E7` (entry
 /// number: stable) or `12` (pairing number: late entries and registrations before round 1
 /// change it, see --as-of).
@@ -193,9 +339,11 @@ pub enum ClientCommand {
         /// dutch-2017 or dutch-2025 (default: the rules in force on the start date).
         #[arg(long)]
         rule_set: Option<String>,
-        /// The pairing system: dutch, dubov, burstein, lim, round-robin, double-round-robin, scheveningen, semi-scheveningen, skalitzka or hilton.
+        /// The pairing system: dutch, dubov, burstein, lim, round-robin, double-round-robin, scheveningen, semi-scheveningen, skalitzka, hilton or knockout (with the --ko-* regulations).
         #[arg(long, default_value = "dutch")]
         system: String,
+        #[command(flatten)]
+        knockout: KnockoutArgs,
         /// The chief arbiter.
         #[arg(long, default_value = "Chief Arbiter")]
         arbiter: String,
@@ -1291,6 +1439,7 @@ async fn client(a: ClientArgs) -> Result<(), Exit> {
             end,
             rule_set,
             system,
+            knockout,
             arbiter,
             id,
             initial_color,
@@ -1381,12 +1530,18 @@ async fn client(a: ClientArgs) -> Result<(), Exit> {
                 "semi-scheveningen" => pb::PairingSystem::SemiScheveningen,
                 "skalitzka" => pb::PairingSystem::Skalitzka,
                 "hilton" => pb::PairingSystem::Hilton,
+                "knockout" => pb::PairingSystem::Knockout,
                 other => {
                     return Err(Exit::Invalid(format!(
-                        "--system {other:?}: dutch, dubov, burstein, lim, round-robin, double-round-robin, scheveningen, semi-scheveningen, skalitzka or hilton"
+                        "--system {other:?}: dutch, dubov, burstein, lim, round-robin, double-round-robin, scheveningen, semi-scheveningen, skalitzka, hilton or knockout"
                     )));
                 }
             };
+            // Sent for a knockout, and when regulations are given for another system (which
+            // the server refuses, rather than dropping them here).
+            let knockout = (pairing_system == pb::PairingSystem::Knockout || knockout.given())
+                .then(|| knockout.rules())
+                .transpose()?;
             let r = c
                 .registration
                 .create_tournament(reg::CreateTournamentRequest {
@@ -1412,6 +1567,7 @@ async fn client(a: ClientArgs) -> Result<(), Exit> {
                         time_control: data.time_control.clone().unwrap_or_default(),
                         fide_rated: true,
                         conduct: Some(conduct),
+                        knockout,
                         ..Default::default()
                     }),
                 })
