@@ -98,7 +98,8 @@ impl BoardResult {
                 self.second.trf_char()
             ));
         }
-        let double = self.first == ResultCode::ForfeitLoss && self.second == ResultCode::ForfeitLoss;
+        let double =
+            self.first == ResultCode::ForfeitLoss && self.second == ResultCode::ForfeitLoss;
         if !double && self.first.mirrored() != Some(self.second) {
             return bad(format!(
                 "'{}' for the first team does not face '{}' for the second",
@@ -255,7 +256,12 @@ pub fn correct_wrong_boards(
 ) -> Result<Vec<BoardResult>, TeamError> {
     let mut out = Vec::with_capacity(scheduled.len());
     for s in scheduled {
-        let bad = |why: String| Err(TeamError::Board { board: s.board, why });
+        let bad = |why: String| {
+            Err(TeamError::Board {
+                board: s.board,
+                why,
+            })
+        };
         let mut games = played.iter().filter(|g| g.board == s.board);
         let (Some(g), None) = (games.next(), games.next()) else {
             return bad("exactly one game must be recorded on each board".into());

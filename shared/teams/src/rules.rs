@@ -111,10 +111,7 @@ impl TeamRules {
                 if b.match_points < Score::ZERO || b.match_points > mp.win {
                     return rules_err(
                         "pab.match_points",
-                        format!(
-                            "{} is not in 0..={} (a won match)",
-                            b.match_points, mp.win
-                        ),
+                        format!("{} is not in 0..={} (a won match)", b.match_points, mp.win),
                     );
                 }
                 if b.game_points < Score::ZERO || b.game_points.tenths() > most {
@@ -148,10 +145,7 @@ impl TeamRules {
             .enumerate()
             .find(|(_, c)| !matches!(c, 'W' | 'B'))
         {
-            return rules_err(
-                "colours",
-                format!("board {}: {c:?} is not W or B", i + 1),
-            );
+            return rules_err("colours", format!("board {}: {c:?} is not W or B", i + 1));
         }
         Ok(())
     }

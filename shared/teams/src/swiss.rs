@@ -69,7 +69,9 @@ pub fn pair_swiss(
     if !rule_set.is_dutch() {
         return rules_err(
             "rule_set",
-            format!("{rule_set}: a team Swiss is paired by a Dutch rule set (dutch-2017 or dutch-2025)"),
+            format!(
+                "{rule_set}: a team Swiss is paired by a Dutch rule set (dutch-2017 or dutch-2025)"
+            ),
         );
     }
     let known: BTreeSet<TeamNumber> = teams.iter().map(|t| t.number).collect();

@@ -28,7 +28,12 @@ pub fn validate_teams(rules: &TeamRules, teams: &[TeamEntry]) -> Result<(), Team
     let mut numbers = BTreeMap::new();
     let mut players: BTreeMap<PlayerId, TeamNumber> = BTreeMap::new();
     for t in teams {
-        let bad = |why: String| Err(TeamError::Team { team: t.number, why });
+        let bad = |why: String| {
+            Err(TeamError::Team {
+                team: t.number,
+                why,
+            })
+        };
         if t.number == 0 {
             return bad("team number 0: numbers start at 1".into());
         }

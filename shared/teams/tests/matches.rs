@@ -4,9 +4,9 @@
 use arbiter_core::ResultCode::{self, *};
 use arbiter_core::Score;
 use arbiter_teams::{
-    BoardPair, BoardResult, Lineup, MatchForfeit, MatchResult, PlayedGame, PlayedMatch,
-    TeamEntry, TeamError, TeamMatch, TeamRound, TeamRules, correct_wrong_boards, expand,
-    score_match, to_tiebreak,
+    BoardPair, BoardResult, Lineup, MatchForfeit, MatchResult, PlayedGame, PlayedMatch, TeamEntry,
+    TeamError, TeamMatch, TeamRound, TeamRules, correct_wrong_boards, expand, score_match,
+    to_tiebreak,
 };
 use arbiter_tiebreak::{ByeValue, Options, PairingKind, Rational, team_standings};
 
@@ -84,8 +84,14 @@ fn match_points_from_game_points() {
     )
     .unwrap();
     assert_eq!((s.first.game_points, s.first.match_points), (p(15), p(0)));
-    assert_eq!((s.second.game_points, s.second.match_points), (p(25), p(20)));
-    assert_eq!((s.first.forfeited_boards, s.second.forfeited_boards), (1, 0));
+    assert_eq!(
+        (s.second.game_points, s.second.match_points),
+        (p(25), p(20))
+    );
+    assert_eq!(
+        (s.first.forfeited_boards, s.second.forfeited_boards),
+        (1, 0)
+    );
     // A double forfeit on a board: nobody scores it.
     let v = MatchResult::Boards(vec![
         BoardResult::of_first(Win),
@@ -95,7 +101,10 @@ fn match_points_from_game_points() {
     ]);
     let s = score_match(&TeamRules::new(4, 1), &AB, &v).unwrap();
     assert_eq!((s.first.game_points, s.second.game_points), (p(15), p(15)));
-    assert_eq!((s.first.forfeited_boards, s.second.forfeited_boards), (1, 1));
+    assert_eq!(
+        (s.first.forfeited_boards, s.second.forfeited_boards),
+        (1, 1)
+    );
     // 3/1/0 match points from the regulations.
     let mut r = TeamRules::new(4, 1);
     r.match_points.win = Score::points(3);
@@ -109,14 +118,29 @@ fn whole_match_forfeits() {
     let f = |x| score_match(&r, &AB, &MatchResult::Forfeit(x)).unwrap();
     let s = f(MatchForfeit::SecondAbsent);
     assert_eq!(MatchForfeit::SecondAbsent.trf_code(), "+-");
-    assert_eq!((s.first.match_points, s.first.game_points), (Score(20), Score(40)));
-    assert_eq!((s.second.match_points, s.second.game_points), (Score(0), Score(0)));
+    assert_eq!(
+        (s.first.match_points, s.first.game_points),
+        (Score(20), Score(40))
+    );
+    assert_eq!(
+        (s.second.match_points, s.second.game_points),
+        (Score(0), Score(0))
+    );
     assert_eq!(s.second.forfeited_boards, 4);
     let s = f(MatchForfeit::FirstAbsent);
-    assert_eq!((s.first.match_points, s.second.match_points), (Score(0), Score(20)));
+    assert_eq!(
+        (s.first.match_points, s.second.match_points),
+        (Score(0), Score(20))
+    );
     let s = f(MatchForfeit::BothAbsent);
-    assert_eq!((s.first.match_points, s.second.match_points), (Score(0), Score(0)));
-    assert_eq!((s.first.forfeited_boards, s.second.forfeited_boards), (4, 4));
+    assert_eq!(
+        (s.first.match_points, s.second.match_points),
+        (Score(0), Score(0))
+    );
+    assert_eq!(
+        (s.first.forfeited_boards, s.second.forfeited_boards),
+        (4, 4)
+    );
 }
 
 #[test]
@@ -169,12 +193,18 @@ fn wrong_boards_become_forfeits_as_in_the_worked_example() {
     let firsts: Vec<ResultCode> = corrected.iter().map(|x| x.first).collect();
     assert_eq!(firsts, vec![Win, ForfeitWin, ForfeitWin, Loss]);
     let s = score_match(&r, &AB, &MatchResult::Boards(corrected)).unwrap();
-    assert_eq!((s.first.game_points, s.second.game_points), (Score(30), Score(10)));
+    assert_eq!(
+        (s.first.game_points, s.second.game_points),
+        (Score(30), Score(10))
+    );
     assert_eq!(s.second.forfeited_boards, 2);
     // As seated, without the correction, A would have lost 1.5 - 2.5.
     let raw = MatchResult::from_first(&[Win, Loss, Draw, Loss]);
     let s = score_match(&r, &AB, &raw).unwrap();
-    assert_eq!((s.first.game_points, s.second.game_points), (Score(15), Score(25)));
+    assert_eq!(
+        (s.first.game_points, s.second.game_points),
+        (Score(15), Score(25))
+    );
     // Both players of a board wrong: neither team scores it.
     let both = [
         g(1, 1, 12, Win),

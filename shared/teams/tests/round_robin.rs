@@ -35,17 +35,17 @@ fn ten_teams_meet_once_in_nine_rounds() {
         let n = first.iter().filter(|&&f| f).count();
         assert!(n == 4 || n == 5, "team {t} named first {n} times");
         // Berger: nobody is named first (or second) three rounds running.
-        assert!(first.windows(3).all(|w| !(w[0] == w[1] && w[1] == w[2])), "team {t}");
+        assert!(
+            first.windows(3).all(|w| !(w[0] == w[1] && w[1] == w[2])),
+            "team {t}"
+        );
     }
     // Team 10 (the table's last number) alternates: second in odd rounds, first in even ones.
     let last: Vec<bool> = rr
         .iter()
         .map(|r| r.matches.iter().any(|m| m.first == 10))
         .collect();
-    assert_eq!(
-        last,
-        (1..=9).map(|r| r % 2 == 0).collect::<Vec<_>>()
-    );
+    assert_eq!(last, (1..=9).map(|r| r % 2 == 0).collect::<Vec<_>>());
 }
 
 #[test]
@@ -55,7 +55,11 @@ fn team_numbers_in_seeding_order_and_odd_fields() {
     assert_eq!(rr.len(), 5);
     let idle: Vec<u32> = rr.iter().map(|r| r.idle.unwrap()).collect();
     let set: BTreeSet<u32> = idle.iter().copied().collect();
-    assert_eq!(set, BTreeSet::from([10, 20, 30, 40, 50]), "each team rests once");
+    assert_eq!(
+        set,
+        BTreeSet::from([10, 20, 30, 40, 50]),
+        "each team rests once"
+    );
     let mut met = BTreeSet::new();
     for r in &rr {
         assert_eq!(r.matches.len(), 2);

@@ -126,15 +126,20 @@ fn simulate(rules: &TeamRules, entries: &[TeamEntry], rounds: u32, seed: u64) ->
                     (lb.players[k], la.players[k])
                 };
                 assert_eq!((bp.white, bp.black), (w, bl));
-                assert!(seated.insert(bp.white), "player {} twice in round {round}", bp.white);
-                assert!(seated.insert(bp.black), "player {} twice in round {round}", bp.black);
+                assert!(
+                    seated.insert(bp.white),
+                    "player {} twice in round {round}",
+                    bp.white
+                );
+                assert!(
+                    seated.insert(bp.black),
+                    "player {} twice in round {round}",
+                    bp.black
+                );
             }
             let codes: Vec<ResultCode> = (0..BOARDS).map(|_| rng.board()).collect();
             let ga: i64 = codes.iter().map(|&c| tenths(c)).sum();
-            let gb: i64 = codes
-                .iter()
-                .map(|&c| tenths(c.mirrored().unwrap()))
-                .sum();
+            let gb: i64 = codes.iter().map(|&c| tenths(c.mirrored().unwrap())).sum();
             let (ma, mb) = match ga.cmp(&gb) {
                 std::cmp::Ordering::Greater => (20, 0),
                 std::cmp::Ordering::Equal => (10, 10),
@@ -173,7 +178,12 @@ fn check_standings(rules: &TeamRules, entries: &[TeamEntry], rounds: u32, run: &
     for row in &st.rows {
         let (mp, gp) = run.totals[&row.id];
         assert_eq!(row.points, Rational::from_tenths(mp), "team {} MP", row.id);
-        assert_eq!(row.values[0], Some(Rational::from_tenths(gp)), "team {} GP", row.id);
+        assert_eq!(
+            row.values[0],
+            Some(Rational::from_tenths(gp)),
+            "team {} GP",
+            row.id
+        );
     }
     // Ranked by match points, then game points; full ties by team number.
     for w in st.rows.windows(2) {
@@ -303,7 +313,10 @@ fn absent_teams_and_refusals() {
         Color::White,
     )
     .unwrap_err();
-    assert!(matches!(e, TeamError::Rules { ref field, .. } if field == "pab"), "{e}");
+    assert!(
+        matches!(e, TeamError::Rules { ref field, .. } if field == "pab"),
+        "{e}"
+    );
     // Only the Dutch rule sets pair teams.
     let e = pair_swiss(
         &even,
@@ -315,5 +328,79 @@ fn absent_teams_and_refusals() {
         Color::White,
     )
     .unwrap_err();
-    assert!(matches!(e, TeamError::Rules { ref field, .. } if field == "rule_set"), "{e}");
+    assert!(
+        matches!(e, TeamError::Rules { ref field, .. } if field == "rule_set"),
+        "{e}"
+    );
+}
+
+#[test]
+fn forfeited_matches_and_black_first_sequences() {
+    // Round 1 with a whole match forfeited (`+-`): the engine takes the history, and the
+    // forfeit winner scores a won match.
+    let rules = TeamRules::new(BOARDS, 1);
+    let entries = teams(10);
+    let none = BTreeSet::new();
+    let p = pair_swiss(
+        &rules,
+        RuleSet::Dutch2025,
+        &entries,
+        &[],
+        &none,
+        5,
+        Color::White,
+    )
+    .unwrap();
+    let matches: Vec<PlayedMatch> = p
+        .matches
+        .iter()
+        .enumerate()
+        .map(|(i, m)| PlayedMatch {
+            teams: *m,
+            result: if i == 0 {
+                MatchResult::Forfeit(arbiter_teams::MatchForfeit::SecondAbsent)
+            } else {
+                MatchResult::from_first(&[Draw; 4])
+            },
+        })
+        .collect();
+    let winner = p.matches[0].first;
+    let r1 = vec![TeamRound { matches, pab: None }];
+    let p2 = pair_swiss(
+        &rules,
+        RuleSet::Dutch2025,
+        &entries,
+        &r1,
+        &none,
+        5,
+        Color::White,
+    )
+    .unwrap();
+    assert_eq!(p2.matches.len(), 5);
+    let t = to_tiebreak(&rules, &entries, &r1, 5, PairingKind::Swiss).unwrap();
+    let st = team_standings(&t, &[], &Options::default()).unwrap();
+    assert_eq!(st.rows[0].id, winner);
+    assert_eq!(st.rows[0].points, Rational::from_tenths(20));
+
+    // With "BWBW" the team the engine gives White still has White on board 1: it is named
+    // second, the team with the written sequence (Black on board 1) first.
+    let mut bw = TeamRules::new(BOARDS, 1);
+    bw.colours = "BWBW".into();
+    let q = pair_swiss(
+        &bw,
+        RuleSet::Dutch2025,
+        &entries,
+        &[],
+        &none,
+        5,
+        Color::White,
+    )
+    .unwrap();
+    assert!(q.matches.contains(&TeamMatch {
+        first: 6,
+        second: 1
+    }));
+    let m = q.matches.iter().find(|m| m.second == 1).unwrap();
+    let pairs = expand(&bw, m, &lineup(&entries[5], 1), &lineup(&entries[0], 1)).unwrap();
+    assert!(entries[0].members.contains(&pairs[0].white));
 }

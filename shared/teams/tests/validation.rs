@@ -97,13 +97,27 @@ fn team_lists() {
     let twice = vec![team(1, &[1, 2, 3, 4, 5]), team(2, &[6, 7, 3, 9])];
     let e = validate_teams(&r, &twice).unwrap_err();
     assert!(matches!(e, TeamError::Team { team: 2, .. }));
-    assert!(e.to_string().contains("player 3 is already listed by team 1"), "{e}");
+    assert!(
+        e.to_string()
+            .contains("player 3 is already listed by team 1"),
+        "{e}"
+    );
     // Twice in one team.
     let dup = vec![team(1, &[1, 2, 2, 4]), team(2, &[6, 7, 8, 9])];
-    assert!(validate_teams(&r, &dup).unwrap_err().to_string().contains("player 2 is listed twice"));
+    assert!(
+        validate_teams(&r, &dup)
+            .unwrap_err()
+            .to_string()
+            .contains("player 2 is listed twice")
+    );
     // Numbers unique.
     let same = vec![team(1, &[1, 2, 3, 4]), team(1, &[6, 7, 8, 9])];
-    assert!(validate_teams(&r, &same).unwrap_err().to_string().contains("used twice"));
+    assert!(
+        validate_teams(&r, &same)
+            .unwrap_err()
+            .to_string()
+            .contains("used twice")
+    );
 }
 
 #[test]
@@ -134,9 +148,22 @@ fn lineups_keep_the_list_order() {
     );
     // Not on the list, repeated, wrong length.
     let e = l(&[11, 12, 13, 99]).check(&r, &t).unwrap_err();
-    assert_eq!(e.to_string(), "team 3, board 4, player 99: not on the team's list");
+    assert_eq!(
+        e.to_string(),
+        "team 3, board 4, player 99: not on the team's list"
+    );
     let e = l(&[11, 12, 12, 13]).check(&r, &t).unwrap_err();
-    assert!(matches!(e, TeamError::Lineup { board: 3, player: 12, .. }), "{e}");
+    assert!(
+        matches!(
+            e,
+            TeamError::Lineup {
+                board: 3,
+                player: 12,
+                ..
+            }
+        ),
+        "{e}"
+    );
     assert!(l(&[11, 12, 13]).check(&r, &t).is_err());
 }
 
@@ -144,10 +171,16 @@ fn lineups_keep_the_list_order() {
 fn default_lineup_is_the_first_available_players() {
     let r = TeamRules::new(4, 1);
     let t = team(3, &[11, 12, 13, 14, 15]);
-    assert_eq!(default_lineup(&r, &t, |_| true).unwrap().players, vec![11, 12, 13, 14]);
+    assert_eq!(
+        default_lineup(&r, &t, |_| true).unwrap().players,
+        vec![11, 12, 13, 14]
+    );
     let d = default_lineup(&r, &t, |p| p != 12).unwrap();
     assert_eq!(d.players, vec![11, 13, 14, 15]);
     assert_eq!(d.check(&r, &t), Ok(()));
     let e = default_lineup(&r, &t, |p| p > 12).unwrap_err();
-    assert!(e.to_string().contains("3 players available for 4 boards"), "{e}");
+    assert!(
+        e.to_string().contains("3 players available for 4 boards"),
+        "{e}"
+    );
 }
