@@ -4,6 +4,9 @@
 use crate::error::TeamError;
 use crate::{TeamMatch, TeamNumber};
 
+// [`crate::TeamRules::check`] still asks an odd field for its PAB value (the rules do not
+// know the pairing system); a round robin never awards it.
+
 /// One round of a team round robin: its matches in table order, and the team that rests.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RoundRobinRound {

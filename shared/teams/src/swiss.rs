@@ -14,6 +14,9 @@
 //! * absent and withdrawn teams are not paired; one team of an odd field gets the PAB, at most
 //!   once (the engine's C.2 / C.04.1 rule).
 //!
+//! The engine pairs by match points even when the event ranks by game points
+//! ([`TeamRules::primary`]): the spec names match points as the team score of a Swiss.
+//!
 //! What differs from the Olympiad rules as far as the seeds let us know them: no game points
 //! inside a score group (the engine orders a score group by pairing number only, where the
 //! Olympiad orders teams of equal match points by game points), no team-specific colour

@@ -76,3 +76,51 @@ fn team_numbers_in_seeding_order_and_odd_fields() {
     ));
     assert!(round_robin(&[1]).is_err());
 }
+
+#[test]
+fn idle_team_scores_nothing_in_the_standings() {
+    use arbiter_core::{ResultCode, Score};
+    use arbiter_teams::{MatchResult, PlayedMatch, TeamEntry, TeamRound, TeamRules, to_tiebreak};
+    use arbiter_tiebreak::{ByeValue, Options, PairingKind, Rational, team_standings};
+    // Five teams of two boards; every match drawn 1 - 1. After the full cycle each team has
+    // four draws (4 MP) and one idle round worth nothing, although a PAB value is set.
+    let mut rules = TeamRules::new(2, 0);
+    rules.pab = Some(ByeValue {
+        match_points: Score::points(2),
+        game_points: Score::points(1),
+    });
+    let entries: Vec<TeamEntry> = (1..=5)
+        .map(|n| TeamEntry {
+            number: n,
+            name: format!("T{n}"),
+            members: vec![2 * n - 1, 2 * n],
+        })
+        .collect();
+    let rr = round_robin(&[1, 2, 3, 4, 5]).unwrap();
+    let rounds: Vec<TeamRound> = rr
+        .iter()
+        .map(|r| TeamRound {
+            matches: r
+                .matches
+                .iter()
+                .map(|m| PlayedMatch {
+                    teams: *m,
+                    result: MatchResult::from_first(&[ResultCode::Win, ResultCode::Loss]),
+                })
+                .collect(),
+            pab: None,
+        })
+        .collect();
+    let t = to_tiebreak(&rules, &entries, &rounds, 5, PairingKind::PreDetermined).unwrap();
+    let st = team_standings(&t, &["MPVGP".parse().unwrap()], &Options::default()).unwrap();
+    for row in &st.rows {
+        assert_eq!(row.points, Rational::from_tenths(40), "team {}", row.id);
+        assert_eq!(
+            row.values[0],
+            Some(Rational::from_tenths(40)),
+            "team {}",
+            row.id
+        );
+        assert_eq!(row.rank, 1);
+    }
+}
