@@ -6,7 +6,7 @@
 //! * [`TeamRules`]: boards, reserves, game and match points, the ranking score, the value of a
 //!   team pairing-allocated bye (TRF-2026 record 320) and the board colours of the team named
 //!   first (record 352). Every field is explicit and checked; errors name the field.
-//! * [`TeamEntry`] lists and [`Lineup`]s: the list submitted before the event fixes the board
+//! * [`Team`] lists and [`Lineup`]s: the list submitted before the event fixes the board
 //!   order; a line-up keeps that order (S001 ch. IX §7.1 and commentary).
 //! * [`TeamMatch`]: expanded into board pairs ([`expand`]) and scored from its board results
 //!   ([`score_match`]), with wrong-board games corrected to forfeits ([`correct_wrong_boards`]).
@@ -34,7 +34,7 @@ pub use error::TeamError;
 pub use roundrobin::{RoundRobinRound, round_robin};
 pub use rules::{MAX_BOARDS, TeamRules};
 pub use swiss::{SwissPairing, match_points_system, pair_swiss};
-pub use team::{Lineup, TeamEntry, default_lineup, validate_teams};
+pub use team::{Lineup, Team, default_lineup, validate_teams};
 pub use tiebreak::{PlayedMatch, TeamRound, to_tiebreak};
 
 /// A team's number: its place in the seeding order, from 1 (TRF team pairing number).

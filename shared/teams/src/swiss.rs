@@ -25,7 +25,7 @@
 
 use crate::error::{TeamError, rules_err};
 use crate::tiebreak::{history_code, score_round};
-use crate::{TeamEntry, TeamMatch, TeamNumber, TeamRound, TeamRules};
+use crate::{Team, TeamMatch, TeamNumber, TeamRound, TeamRules};
 use arbiter_core::{Color, PointSystem, ResultCode, RoundEntry};
 use arbiter_pairing::{PairingInput, PlayerInput, RuleSet, pair};
 use std::collections::{BTreeMap, BTreeSet};
@@ -62,7 +62,7 @@ pub fn match_points_system(rules: &TeamRules) -> PointSystem {
 pub fn pair_swiss(
     rules: &TeamRules,
     rule_set: RuleSet,
-    teams: &[TeamEntry],
+    teams: &[Team],
     played: &[TeamRound],
     unavailable: &BTreeSet<TeamNumber>,
     total_rounds: u32,

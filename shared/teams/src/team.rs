@@ -13,7 +13,7 @@ use std::collections::BTreeMap;
 
 /// A team as registered: its number (seeding order), name and list in board order.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct TeamEntry {
+pub struct Team {
     pub number: TeamNumber,
     pub name: String,
     /// The list submitted before the event, board order first: `boards` players and at most
@@ -23,7 +23,7 @@ pub struct TeamEntry {
 
 /// The teams' lists are usable under `rules`: numbers from 1 and unique, `boards` to
 /// `boards + reserves` members each, no player listed twice (in one team or in two).
-pub fn validate_teams(rules: &TeamRules, teams: &[TeamEntry]) -> Result<(), TeamError> {
+pub fn validate_teams(rules: &TeamRules, teams: &[Team]) -> Result<(), TeamError> {
     rules.check(teams.len())?;
     let mut numbers = BTreeMap::new();
     let mut players: BTreeMap<PlayerId, TeamNumber> = BTreeMap::new();
@@ -79,7 +79,7 @@ pub struct Lineup {
 impl Lineup {
     /// The line-up is `rules.boards` distinct players of `team`'s list, in the list's order.
     /// The error names the board and the player.
-    pub fn check(&self, rules: &TeamRules, team: &TeamEntry) -> Result<(), TeamError> {
+    pub fn check(&self, rules: &TeamRules, team: &Team) -> Result<(), TeamError> {
         let bad = |board: usize, player: PlayerId, why: String| {
             Err(TeamError::Lineup {
                 team: team.number,
@@ -135,7 +135,7 @@ impl Lineup {
 /// naming the team when fewer players are available than boards.
 pub fn default_lineup(
     rules: &TeamRules,
-    team: &TeamEntry,
+    team: &Team,
     available: impl Fn(PlayerId) -> bool,
 ) -> Result<Lineup, TeamError> {
     let players: Vec<PlayerId> = team

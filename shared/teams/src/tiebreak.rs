@@ -3,11 +3,13 @@
 
 use crate::error::TeamError;
 use crate::{
-    MatchForfeit, MatchResult, MatchScore, TeamEntry, TeamMatch, TeamNumber, TeamRules,
-    score_match, validate_teams,
+    MatchForfeit, MatchResult, MatchScore, Team, TeamMatch, TeamNumber, TeamRules, score_match,
+    validate_teams,
 };
 use arbiter_core::{Color, ResultCode};
-use arbiter_tiebreak::{PairingKind, Team, TeamRoundEntry, TeamRoundKind, TeamTournament};
+use arbiter_tiebreak::{
+    PairingKind, Team as ModelTeam, TeamRoundEntry, TeamRoundKind, TeamTournament,
+};
 use std::collections::BTreeSet;
 
 /// A match and its result.
@@ -66,7 +68,7 @@ pub(crate) fn score_round(
 /// corrected ([`crate::correct_wrong_boards`]).
 pub fn to_tiebreak(
     rules: &TeamRules,
-    teams: &[TeamEntry],
+    teams: &[Team],
     rounds: &[TeamRound],
     total_rounds: u32,
     pairing: PairingKind,
@@ -85,11 +87,11 @@ pub fn to_tiebreak(
     t.primary = rules.primary;
     t.pab = rules.pab;
     t.pairing = pairing;
-    let mut sorted: Vec<&TeamEntry> = teams.iter().collect();
+    let mut sorted: Vec<&Team> = teams.iter().collect();
     sorted.sort_by_key(|e| e.number);
     t.teams = sorted
         .iter()
-        .map(|e| Team {
+        .map(|e| ModelTeam {
             id: e.number,
             name: e.name.clone(),
             rounds: Vec::new(),

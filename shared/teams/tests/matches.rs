@@ -4,7 +4,7 @@
 use arbiter_core::ResultCode::{self, *};
 use arbiter_core::Score;
 use arbiter_teams::{
-    BoardPair, BoardResult, Lineup, MatchForfeit, MatchResult, PlayedGame, PlayedMatch, TeamEntry,
+    BoardPair, BoardResult, Lineup, MatchForfeit, MatchResult, PlayedGame, PlayedMatch, Team,
     TeamError, TeamMatch, TeamRound, TeamRules, correct_wrong_boards, expand, score_match,
     to_tiebreak,
 };
@@ -231,8 +231,8 @@ fn tiebreak_model_agrees_with_match_scores() {
         match_points: Score::ONE,
         game_points: Score::ONE,
     });
-    let teams: Vec<TeamEntry> = (1..=3)
-        .map(|n| TeamEntry {
+    let teams: Vec<Team> = (1..=3)
+        .map(|n| Team {
             number: n,
             name: format!("T{n}"),
             members: vec![n * 10 + 1, n * 10 + 2],

@@ -80,7 +80,7 @@ fn team_numbers_in_seeding_order_and_odd_fields() {
 #[test]
 fn idle_team_scores_nothing_in_the_standings() {
     use arbiter_core::{ResultCode, Score};
-    use arbiter_teams::{MatchResult, PlayedMatch, TeamEntry, TeamRound, TeamRules, to_tiebreak};
+    use arbiter_teams::{MatchResult, PlayedMatch, Team, TeamRound, TeamRules, to_tiebreak};
     use arbiter_tiebreak::{ByeValue, Options, PairingKind, Rational, team_standings};
     // Five teams of two boards; every match drawn 1 - 1. After the full cycle each team has
     // four draws (4 MP) and one idle round worth nothing, although a PAB value is set.
@@ -89,8 +89,8 @@ fn idle_team_scores_nothing_in_the_standings() {
         match_points: Score::points(2),
         game_points: Score::points(1),
     });
-    let entries: Vec<TeamEntry> = (1..=5)
-        .map(|n| TeamEntry {
+    let entries: Vec<Team> = (1..=5)
+        .map(|n| Team {
             number: n,
             name: format!("T{n}"),
             members: vec![2 * n - 1, 2 * n],

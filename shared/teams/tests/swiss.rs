@@ -5,8 +5,8 @@ use arbiter_core::ResultCode::{self, *};
 use arbiter_core::{Color, Score};
 use arbiter_pairing::RuleSet;
 use arbiter_teams::{
-    Lineup, MatchResult, PlayedMatch, TeamEntry, TeamError, TeamMatch, TeamRound, TeamRules,
-    expand, pair_swiss, to_tiebreak,
+    Lineup, MatchResult, PlayedMatch, Team, TeamError, TeamMatch, TeamRound, TeamRules, expand,
+    pair_swiss, to_tiebreak,
 };
 use arbiter_tiebreak::{ByeValue, Options, PairingKind, Rational, team_standings};
 use std::collections::{BTreeMap, BTreeSet};
@@ -34,9 +34,9 @@ impl Rng {
     }
 }
 
-fn teams(n: u32) -> Vec<TeamEntry> {
+fn teams(n: u32) -> Vec<Team> {
     (1..=n)
-        .map(|t| TeamEntry {
+        .map(|t| Team {
             number: t,
             name: format!("Team {t}"),
             members: ((t - 1) * 5 + 1..=t * 5).collect(),
@@ -45,7 +45,7 @@ fn teams(n: u32) -> Vec<TeamEntry> {
 }
 
 /// Round `round`'s line-up: one of the five listed players rests, in turn.
-fn lineup(t: &TeamEntry, round: u32) -> Lineup {
+fn lineup(t: &Team, round: u32) -> Lineup {
     let rest = ((round + t.number) % 5) as usize;
     Lineup {
         team: t.number,
@@ -74,8 +74,8 @@ struct Run {
     totals: BTreeMap<u32, (i64, i64)>,
 }
 
-fn simulate(rules: &TeamRules, entries: &[TeamEntry], rounds: u32, seed: u64) -> Run {
-    let by_number: BTreeMap<u32, &TeamEntry> = entries.iter().map(|t| (t.number, t)).collect();
+fn simulate(rules: &TeamRules, entries: &[Team], rounds: u32, seed: u64) -> Run {
+    let by_number: BTreeMap<u32, &Team> = entries.iter().map(|t| (t.number, t)).collect();
     let mut rng = Rng(seed);
     let mut played: Vec<TeamRound> = Vec::new();
     let mut totals: BTreeMap<u32, (i64, i64)> = by_number.keys().map(|&n| (n, (0, 0))).collect();
@@ -171,7 +171,7 @@ fn simulate(rules: &TeamRules, entries: &[TeamEntry], rounds: u32, seed: u64) ->
     }
 }
 
-fn check_standings(rules: &TeamRules, entries: &[TeamEntry], rounds: u32, run: &Run) {
+fn check_standings(rules: &TeamRules, entries: &[Team], rounds: u32, run: &Run) {
     let t = to_tiebreak(rules, entries, &run.rounds, rounds, PairingKind::Swiss).unwrap();
     let st = team_standings(&t, &["MPVGP".parse().unwrap()], &Options::default()).unwrap();
     assert_eq!(st.rows.len(), entries.len());

@@ -2,7 +2,7 @@
 //! and player.
 
 use arbiter_core::Score;
-use arbiter_teams::{Lineup, TeamEntry, TeamError, TeamRules, default_lineup, validate_teams};
+use arbiter_teams::{Lineup, Team, TeamError, TeamRules, default_lineup, validate_teams};
 use arbiter_tiebreak::ByeValue;
 
 fn field_of(e: TeamError) -> String {
@@ -12,8 +12,8 @@ fn field_of(e: TeamError) -> String {
     }
 }
 
-fn team(number: u32, members: &[u32]) -> TeamEntry {
-    TeamEntry {
+fn team(number: u32, members: &[u32]) -> Team {
+    Team {
         number,
         name: format!("Team {number}"),
         members: members.to_vec(),
