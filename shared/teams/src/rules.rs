@@ -26,8 +26,9 @@ pub struct TeamRules {
     /// (spec/tiebreaks.md B.6).
     pub primary: TeamScore,
     /// Match and game points of the team pairing-allocated bye (TRF-2026 record 320). No
-    /// default: the regulations must give it when the number of teams is odd, and must not
-    /// when it is even.
+    /// default: the regulations must give it when the number of teams is odd; an even field
+    /// may give it for the rounds a team's absence leaves an odd number to pair (without it
+    /// such a round is refused naming `pab`).
     pub pab: Option<ByeValue>,
     /// The board colours of the team named first in a match, board 1 first (TRF-2026 record
     /// 352), e.g. "WBWB": White on boards 1 and 3. The team named second has the mirror.
@@ -98,15 +99,9 @@ impl TeamRules {
                     ),
                 );
             }
-            (Some(_), false) => {
-                return rules_err(
-                    "pab",
-                    format!(
-                        "{teams} teams: an even field has no pairing-allocated bye; leave its value unset"
-                    ),
-                );
-            }
-            (Some(b), true) => {
+            // An even field may give the value too: a team that withdraws or is absent
+            // leaves an odd number to pair (pairing refuses the round when none is given).
+            (Some(b), _) => {
                 let most = gp.win.tenths() * self.boards as i32;
                 if b.match_points < Score::ZERO || b.match_points > mp.win {
                     return rules_err(

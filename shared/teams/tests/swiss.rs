@@ -300,8 +300,22 @@ fn absent_teams_and_refusals() {
     assert_eq!(st.rows.last().unwrap().id, 9);
     assert_eq!(st.rows.last().unwrap().points, Rational::from_tenths(0));
 
-    // An even field with a team withdrawn: the odd field needs a PAB value the rules
-    // (TRF 320, refused for even fields) do not have.
+    // An even field with a team withdrawn: without a PAB value (TRF 320) the odd field
+    // cannot be paired, and the refusal names the field; with one, a team gets the PAB.
+    let mut with_value = TeamRules::new(BOARDS, 1);
+    with_value.pab = rules.pab;
+    let p = pair_swiss(
+        &with_value,
+        RuleSet::Dutch2025,
+        &teams(10),
+        &[],
+        &BTreeSet::from([10]),
+        5,
+        Color::White,
+    )
+    .unwrap();
+    assert_eq!(p.matches.len(), 4);
+    assert!(p.pab.is_some_and(|b| b != 10), "{p:?}");
     let even = TeamRules::new(BOARDS, 1);
     let e = pair_swiss(
         &even,

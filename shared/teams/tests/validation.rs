@@ -51,7 +51,7 @@ fn rules_name_the_field() {
 }
 
 #[test]
-fn pab_value_required_exactly_for_odd_fields() {
+fn pab_value_required_for_odd_fields_allowed_for_even_ones() {
     let r = TeamRules::new(4, 1);
     // Odd field, no value: refused; the message cites record 320.
     let e = r.check(9).unwrap_err();
@@ -64,8 +64,12 @@ fn pab_value_required_exactly_for_odd_fields() {
         game_points: Score::points(2),
     });
     assert_eq!(with.check(9), Ok(()));
-    // Even field with a value: refused too.
-    assert_eq!(field_of(with.check(10).unwrap_err()), "pab");
+    // An even field may carry it (a team that drops out leaves an odd number to pair)...
+    assert_eq!(with.check(10), Ok(()));
+    // ... checked as strictly.
+    let mut even = with.clone();
+    even.pab.as_mut().unwrap().match_points = Score::points(3);
+    assert_eq!(field_of(even.check(10).unwrap_err()), "pab.match_points");
 
     // Out-of-range values name the sub-field.
     let mut big = with.clone();
