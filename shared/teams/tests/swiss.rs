@@ -34,6 +34,16 @@ impl Rng {
     }
 }
 
+/// Four boards, one reserve, a PAB worth a won match and half the boards.
+fn rules_with_pab() -> TeamRules {
+    let mut rules = TeamRules::new(BOARDS, 1);
+    rules.pab = Some(ByeValue {
+        match_points: Score::points(2),
+        game_points: Score::points(2),
+    });
+    rules
+}
+
 fn teams(n: u32) -> Vec<Team> {
     (1..=n)
         .map(|t| Team {
@@ -218,11 +228,7 @@ fn ten_teams_seven_rounds() {
 
 #[test]
 fn nine_teams_one_pab_a_round() {
-    let mut rules = TeamRules::new(BOARDS, 1);
-    rules.pab = Some(ByeValue {
-        match_points: Score::points(2),
-        game_points: Score::points(2),
-    });
+    let rules = rules_with_pab();
     let entries = teams(9);
     for seed in [0x5eed_0002, 0x5eed_0003] {
         let run = simulate(&rules, &entries, 7, seed);
@@ -264,11 +270,7 @@ fn first_round_follows_the_seeding() {
 
 #[test]
 fn absent_teams_and_refusals() {
-    let mut rules = TeamRules::new(BOARDS, 1);
-    rules.pab = Some(ByeValue {
-        match_points: Score::points(2),
-        game_points: Score::points(2),
-    });
+    let rules = rules_with_pab();
     let entries = teams(9);
     // Team 9 absent in round 1: eight teams paired, no PAB; team 9 scores nothing.
     let absent = BTreeSet::from([9]);
