@@ -5,8 +5,8 @@ use arbiter_core::ResultCode::{self, *};
 use arbiter_core::{Color, Score};
 use arbiter_pairing::RuleSet;
 use arbiter_teams::{
-    Lineup, MatchResult, PlayedMatch, Team, TeamError, TeamMatch, TeamRound, TeamRules, expand,
-    pair_swiss, to_tiebreak,
+    Lineup, MatchResult, PlayedMatch, SwissPairing, Team, TeamError, TeamMatch, TeamRound,
+    TeamRules, expand, pair_swiss, to_tiebreak,
 };
 use arbiter_tiebreak::{ByeValue, Options, PairingKind, Rational, team_standings};
 use std::collections::{BTreeMap, BTreeSet};
@@ -42,6 +42,25 @@ fn rules_with_pab() -> TeamRules {
         game_points: Score::points(2),
     });
     rules
+}
+
+/// A round of a five-round dutch-2025 team Swiss, White to the top seed in round 1.
+fn pair5(
+    rules: &TeamRules,
+    entries: &[Team],
+    played: &[TeamRound],
+    unavailable: &BTreeSet<u32>,
+) -> SwissPairing {
+    pair_swiss(
+        rules,
+        RuleSet::Dutch2025,
+        entries,
+        played,
+        unavailable,
+        5,
+        Color::White,
+    )
+    .expect("the round pairs")
 }
 
 fn teams(n: u32) -> Vec<Team> {
@@ -274,16 +293,7 @@ fn absent_teams_and_refusals() {
     let entries = teams(9);
     // Team 9 absent in round 1: eight teams paired, no PAB; team 9 scores nothing.
     let absent = BTreeSet::from([9]);
-    let p = pair_swiss(
-        &rules,
-        RuleSet::Dutch2025,
-        &entries,
-        &[],
-        &absent,
-        5,
-        Color::White,
-    )
-    .unwrap();
+    let p = pair5(&rules, &entries, &[], &absent);
     assert_eq!((p.matches.len(), p.pab), (4, None));
     assert!(p.matches.iter().all(|m| m.first != 9 && m.second != 9));
     let round = TeamRound {
@@ -306,16 +316,7 @@ fn absent_teams_and_refusals() {
     // cannot be paired, and the refusal names the field; with one, a team gets the PAB.
     let mut with_value = TeamRules::new(BOARDS, 1);
     with_value.pab = rules.pab;
-    let p = pair_swiss(
-        &with_value,
-        RuleSet::Dutch2025,
-        &teams(10),
-        &[],
-        &BTreeSet::from([10]),
-        5,
-        Color::White,
-    )
-    .unwrap();
+    let p = pair5(&with_value, &teams(10), &[], &BTreeSet::from([10]));
     assert_eq!(p.matches.len(), 4);
     assert!(p.pab.is_some_and(|b| b != 10), "{p:?}");
     let even = TeamRules::new(BOARDS, 1);
@@ -357,16 +358,7 @@ fn forfeited_matches_and_black_first_sequences() {
     let rules = TeamRules::new(BOARDS, 1);
     let entries = teams(10);
     let none = BTreeSet::new();
-    let p = pair_swiss(
-        &rules,
-        RuleSet::Dutch2025,
-        &entries,
-        &[],
-        &none,
-        5,
-        Color::White,
-    )
-    .unwrap();
+    let p = pair5(&rules, &entries, &[], &none);
     let matches: Vec<PlayedMatch> = p
         .matches
         .iter()
@@ -382,16 +374,7 @@ fn forfeited_matches_and_black_first_sequences() {
         .collect();
     let winner = p.matches[0].first;
     let r1 = vec![TeamRound { matches, pab: None }];
-    let p2 = pair_swiss(
-        &rules,
-        RuleSet::Dutch2025,
-        &entries,
-        &r1,
-        &none,
-        5,
-        Color::White,
-    )
-    .unwrap();
+    let p2 = pair5(&rules, &entries, &r1, &none);
     assert_eq!(p2.matches.len(), 5);
     let t = to_tiebreak(&rules, &entries, &r1, 5, PairingKind::Swiss).unwrap();
     let st = team_standings(&t, &[], &Options::default()).unwrap();
@@ -402,16 +385,7 @@ fn forfeited_matches_and_black_first_sequences() {
     // second, the team with the written sequence (Black on board 1) first.
     let mut bw = TeamRules::new(BOARDS, 1);
     bw.colours = "BWBW".into();
-    let q = pair_swiss(
-        &bw,
-        RuleSet::Dutch2025,
-        &entries,
-        &[],
-        &none,
-        5,
-        Color::White,
-    )
-    .unwrap();
+    let q = pair5(&bw, &entries, &[], &none);
     assert!(q.matches.contains(&TeamMatch {
         first: 6,
         second: 1

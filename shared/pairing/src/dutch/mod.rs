@@ -12,6 +12,23 @@ mod weight;
 pub use phases::with_dual_proofs;
 pub use round2025::{GROUP_FELL_BACK, GROUP_REALIZED, with_group_graphs};
 
+/// Runs `f` with this thread's `setting` set to `value`, restored afterwards (also when `f`
+/// panics): the engine's switches for tests that compare two ways of pairing.
+fn with_setting<R>(
+    setting: &'static std::thread::LocalKey<std::cell::Cell<bool>>,
+    value: bool,
+    f: impl FnOnce() -> R,
+) -> R {
+    struct Restore(&'static std::thread::LocalKey<std::cell::Cell<bool>>, bool);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            self.0.with(|c| c.set(self.1));
+        }
+    }
+    let _restore = Restore(setting, setting.with(|c| c.replace(value)));
+    f()
+}
+
 use crate::explain::{BracketReport, Explanation};
 use crate::state::RoundState;
 use crate::{Board, PairingError, PairingInput, RecordedPairing, RoundPairing, RuleSet};

@@ -32,15 +32,7 @@ std::thread_local! {
 /// is re-solved, as the phases were first written. For tests that compare the two ways: the
 /// pairings are the same.
 pub fn with_dual_proofs<R>(on: bool, f: impl FnOnce() -> R) -> R {
-    let old = DUAL_PROOFS.with(|c| c.replace(on));
-    struct Restore(bool);
-    impl Drop for Restore {
-        fn drop(&mut self) {
-            DUAL_PROOFS.with(|c| c.set(self.0));
-        }
-    }
-    let _restore = Restore(old);
-    f()
+    super::with_setting(&DUAL_PROOFS, on, f)
 }
 
 fn dual_proofs() -> bool {

@@ -331,15 +331,7 @@ std::thread_local! {
 /// (`true`, the default) or always on the whole field's (see [`pair_round`]). For tests that
 /// compare the two ways: the pairings are the same.
 pub fn with_group_graphs<R>(on: bool, f: impl FnOnce() -> R) -> R {
-    let old = GROUP_GRAPHS.with(|c| c.replace(on));
-    struct Restore(bool);
-    impl Drop for Restore {
-        fn drop(&mut self) {
-            GROUP_GRAPHS.with(|c| c.set(self.0));
-        }
-    }
-    let _restore = Restore(old);
-    f()
+    super::with_setting(&GROUP_GRAPHS, on, f)
 }
 
 /// Profile counts: brackets paired on their group's graph, and those whose group graph gave a
