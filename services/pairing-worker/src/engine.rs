@@ -51,8 +51,16 @@ pub fn round_robin_digest(state: &State, round: u32) -> [u8; 32] {
     {
         return knockout_digest(state, round);
     }
+    let mut h = schedule_hasher(b"arbiter.round-robin-input.v1\0", state, round);
+    h.update(state.player_count().to_be_bytes());
+    h.finalize().into()
+}
+
+/// A digest started with `tag` and what every drawn schedule depends on: rule set, round,
+/// number of rounds.
+fn schedule_hasher(tag: &[u8], state: &State, round: u32) -> Sha256 {
     let mut h = Sha256::new();
-    h.update(b"arbiter.round-robin-input.v1\0");
+    h.update(tag);
     let rule_set = state
         .tournament()
         .map(|t| t.rule_set.as_str())
@@ -62,25 +70,14 @@ pub fn round_robin_digest(state: &State, round: u32) -> [u8; 32] {
     h.update(rule_set);
     h.update(round.to_be_bytes());
     h.update(state.total_rounds().to_be_bytes());
-    h.update(state.player_count().to_be_bytes());
-    h.finalize().into()
+    h
 }
 
 /// SHA-256 of what a knockout's round is derived from: rule set, round, number of rounds, the
 /// seeds in order, and every game before the round (round, board, players, result letters).
 /// The rules themselves are fixed at creation and so part of the stream, not of the input.
 fn knockout_digest(state: &State, round: u32) -> [u8; 32] {
-    let mut h = Sha256::new();
-    h.update(b"arbiter.knockout-input.v1\0");
-    let rule_set = state
-        .tournament()
-        .map(|t| t.rule_set.as_str())
-        .unwrap_or_default()
-        .as_bytes();
-    h.update((rule_set.len() as u32).to_be_bytes());
-    h.update(rule_set);
-    h.update(round.to_be_bytes());
-    h.update(state.total_rounds().to_be_bytes());
+    let mut h = schedule_hasher(b"arbiter.knockout-input.v1\0", state, round);
     let seeds = state.knockout_seeds().unwrap_or_default();
     h.update((seeds.len() as u32).to_be_bytes());
     for pn in seeds {
