@@ -12,6 +12,7 @@ mod color;
 mod result;
 mod score;
 mod scoring;
+pub mod teams;
 pub mod tournament;
 
 /// The knockout rules (bracket, mini-matches, colours), as the tournament events carry them.

@@ -19,23 +19,20 @@
 //! fixed-point [`arbiter_core::Score`]s.
 
 mod board;
-mod error;
 mod roundrobin;
-mod rules;
 mod swiss;
-mod team;
 mod tiebreak;
 
-pub use board::{
-    BoardPair, BoardResult, MatchForfeit, MatchResult, MatchScore, PlayedGame, SideScore,
-    TeamMatch, correct_wrong_boards, expand, score_match,
+/// The rules, lists, line-ups and board pairs: arbiter-core's, which the tournament aggregate
+/// checks publication and line-ups with.
+pub use arbiter_core::teams::{
+    BoardPair, ByeValue, Lineup, MAX_BOARDS, MatchPoints, Team, TeamError, TeamMatch,
+    TeamNumber, TeamRules, TeamScore, default_lineup, expand, validate_teams,
 };
-pub use error::TeamError;
+pub use board::{
+    BoardResult, MatchForfeit, MatchResult, MatchScore, PlayedGame, SideScore,
+    correct_wrong_boards, score_match,
+};
 pub use roundrobin::{RoundRobinRound, round_robin};
-pub use rules::{MAX_BOARDS, TeamRules};
 pub use swiss::{SwissPairing, match_points_system, pair_swiss};
-pub use team::{Lineup, Team, default_lineup, validate_teams};
 pub use tiebreak::{PlayedMatch, TeamRound, to_tiebreak};
-
-/// A team's number: its place in the seeding order, from 1 (TRF team pairing number).
-pub type TeamNumber = u32;

@@ -1,7 +1,7 @@
 //! Team round robins on the Berger tables (spec/round-robin.md §3.1, C.05 §5.1), as for
 //! individual round robins: the teams take the table's numbers in their seeding order.
 
-use crate::error::TeamError;
+use crate::TeamError;
 use crate::{TeamMatch, TeamNumber};
 
 // [`crate::TeamRules::check`] still asks an odd field for its PAB value (the rules do not

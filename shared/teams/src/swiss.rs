@@ -23,7 +23,7 @@
 //! rules beyond board 1 (the engine's colour preferences are those of individual players),
 //! and no other "correction for teams".
 
-use crate::error::{TeamError, rules_err};
+use crate::TeamError;
 use crate::tiebreak::{history_code, score_round};
 use crate::{Team, TeamMatch, TeamNumber, TeamRound, TeamRules};
 use arbiter_core::{Color, PointSystem, ResultCode, RoundEntry};
@@ -161,5 +161,12 @@ pub fn pair_swiss(
             })
             .collect(),
         pab: p.bye,
+    })
+}
+
+fn rules_err<T>(field: &str, why: impl Into<String>) -> Result<T, TeamError> {
+    Err(TeamError::Rules {
+        field: field.to_string(),
+        why: why.into(),
     })
 }

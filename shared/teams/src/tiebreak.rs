@@ -1,7 +1,7 @@
 //! The rounds played, as the tie-break engine's team model: standings come from
 //! `arbiter_tiebreak::team_standings`, the one standings code path.
 
-use crate::error::TeamError;
+use crate::TeamError;
 use crate::{
     MatchForfeit, MatchResult, MatchScore, Team, TeamMatch, TeamNumber, TeamRules, score_match,
     validate_teams,

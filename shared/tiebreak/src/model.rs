@@ -5,6 +5,7 @@
 //! results). Round `r` of a competitor is `rounds[r - 1]`; a missing entry is an absence
 //! (zero-point bye, TRF blank).
 
+pub use arbiter_core::teams::{ByeValue, MatchPoints, TeamScore};
 use arbiter_core::{Color, PlayerId, PointSystem, ResultCode, RoundEntry, Score};
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -257,15 +258,6 @@ impl Tournament {
     }
 }
 
-/// Which team score ranks the teams (C.07 Art. 11).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
-pub enum TeamScore {
-    /// Match points.
-    #[default]
-    MatchPoints,
-    /// Game (board) points.
-    GamePoints,
-}
 
 /// The outcome class of a team's round.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -318,32 +310,7 @@ pub struct Team {
     pub rounds: Vec<TeamRoundEntry>,
 }
 
-/// Match points for a won, drawn and lost match (default 2 / 1 / 0, TRF-2026 record 362).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub struct MatchPoints {
-    pub win: Score,
-    pub draw: Score,
-    pub loss: Score,
-}
 
-impl Default for MatchPoints {
-    fn default() -> Self {
-        MatchPoints {
-            win: Score::points(2),
-            draw: Score::ONE,
-            loss: Score::ZERO,
-        }
-    }
-}
-
-/// Match and game points of a team pairing-allocated bye (regulations, TRF-2026 record 320).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub struct ByeValue {
-    pub match_points: Score,
-    pub game_points: Score,
-}
-
-/// A team tournament.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TeamTournament {
     pub teams: Vec<Team>,

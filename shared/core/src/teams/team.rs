@@ -5,9 +5,9 @@
 //! above one listed before him (S001: with 4 boards and a reserve, 1-2-3-4, 1-2-3-5, 1-2-4-5,
 //! 1-3-4-5 or 2-3-4-5; "the reserve always plays board 4").
 
-use crate::error::TeamError;
-use crate::{TeamNumber, TeamRules};
-use arbiter_core::PlayerId;
+use super::error::TeamError;
+use super::{TeamNumber, TeamRules};
+use crate::PlayerId;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 

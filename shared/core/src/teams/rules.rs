@@ -1,9 +1,9 @@
 //! The regulations of a team event (spec/tiebreaks.md B.6 and the MP/GP rows; spec/trf.md §2
 //! records 352 and 362, §5.3 record 320).
 
-use crate::error::{TeamError, rules_err};
-use arbiter_core::{Color, PointSystem, Score};
-use arbiter_tiebreak::{ByeValue, MatchPoints, TeamScore};
+use super::error::{TeamError, rules_err};
+use crate::{Color, PointSystem, Score};
+use super::{ByeValue, MatchPoints, TeamScore};
 use serde::{Deserialize, Serialize};
 
 /// At most this many boards per match (the largest team events, e.g. the Olympiad's 4 or

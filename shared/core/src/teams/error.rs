@@ -1,10 +1,10 @@
-use crate::TeamNumber;
-use arbiter_core::PlayerId;
+use super::TeamNumber;
+use crate::PlayerId;
 
 /// Why team rules, lists, line-ups or rounds were refused; each names what is wrong.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum TeamError {
-    /// A field of [`crate::TeamRules`], as `teams.<field>`.
+    /// A field of [`super::TeamRules`], as `teams.<field>`.
     #[error("teams.{field}: {why}")]
     Rules { field: String, why: String },
     /// A team list (number, name or members).
