@@ -12,7 +12,7 @@ mod team;
 pub use board::{BoardPair, TeamMatch, expand};
 pub use error::TeamError;
 pub use rules::{MAX_BOARDS, TeamRules};
-pub use team::{Lineup, Team, default_lineup, validate_teams};
+pub use team::{Lineup, Team, check_lists, default_lineup, validate_teams};
 
 use crate::Score;
 use serde::{Deserialize, Serialize};
@@ -54,4 +54,3 @@ pub struct ByeValue {
     pub match_points: Score,
     pub game_points: Score,
 }
-

@@ -2,8 +2,8 @@
 //! records 352 and 362, §5.3 record 320).
 
 use super::error::{TeamError, rules_err};
-use crate::{Color, PointSystem, Score};
 use super::{ByeValue, MatchPoints, TeamScore};
+use crate::{Color, PointSystem, Score};
 use serde::{Deserialize, Serialize};
 
 /// At most this many boards per match (the largest team events, e.g. the Olympiad's 4 or

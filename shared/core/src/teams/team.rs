@@ -25,6 +25,12 @@ pub struct Team {
 /// `boards + reserves` members each, no player listed twice (in one team or in two).
 pub fn validate_teams(rules: &TeamRules, teams: &[Team]) -> Result<(), TeamError> {
     rules.check(teams.len())?;
+    check_lists(rules, teams)
+}
+
+/// The lists alone (as [`validate_teams`], without the rules' own checks): what a team event
+/// checks as each team is recorded, before the number of teams is known.
+pub fn check_lists(rules: &TeamRules, teams: &[Team]) -> Result<(), TeamError> {
     let mut numbers = BTreeMap::new();
     let mut players: BTreeMap<PlayerId, TeamNumber> = BTreeMap::new();
     for t in teams {

@@ -173,6 +173,8 @@ impl State {
                     based_on_version: e.based_on_version,
                     input_digest: e.input_digest.clone(),
                     explanation: e.explanation.clone(),
+                    team_matches: e.team_matches.clone(),
+                    team_bye: e.team_bye,
                 });
             }
             Event::PairingFailed(e) => {
@@ -222,6 +224,15 @@ impl State {
                     note: e.note.clone(),
                     slots,
                 });
+                if !e.team_matches.is_empty() || e.team_bye.is_some() {
+                    self.team_rounds.insert(
+                        e.round,
+                        super::team_event::TeamPairing {
+                            matches: e.team_matches.clone(),
+                            bye: e.team_bye,
+                        },
+                    );
+                }
             }
             Event::ResultRecorded(e) => {
                 let g = self.game_mut(e.round, e.board, event)?;
@@ -294,6 +305,15 @@ impl State {
                     });
                 }
                 self.teams.push((e.clone(), members));
+            }
+            Event::LineupSubmitted(e) => {
+                let mut players = Vec::with_capacity(e.players.len());
+                for pn in &e.players {
+                    players.push(self.entry_of(*pn).ok_or_else(|| {
+                        inconsistent(event, format!("line-up player {pn} does not exist"))
+                    })?);
+                }
+                self.team_lineups.insert((e.round, e.team), players);
             }
             Event::GameSubmitted(e) => {
                 let on_board = self

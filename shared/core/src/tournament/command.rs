@@ -42,6 +42,7 @@ pub enum Command {
     ForbidPairings(ForbidPairings),
     DrawLots(DrawLots),
     RecordTeam(RecordTeam),
+    SubmitLineup(SubmitLineup),
     SubmitGame(SubmitGame),
     SubmitGames(SubmitGames),
 }
@@ -80,6 +81,7 @@ impl Command {
             Command::ForbidPairings(_) => "ForbidPairings",
             Command::DrawLots(_) => "DrawLots",
             Command::RecordTeam(_) => "RecordTeam",
+            Command::SubmitLineup(_) => "SubmitLineup",
             Command::SubmitGame(_) => "SubmitGame",
             Command::SubmitGames(_) => "SubmitGames",
         }
@@ -131,6 +133,9 @@ pub struct CreateTournament {
     /// A knockout's regulations: required for a knockout, refused for any other system.
     #[serde(default)]
     pub knockout: Option<arbiter_knockout::Rules>,
+    /// A team event's regulations; `game_points` is taken from `scoring`.
+    #[serde(default)]
+    pub team_rules: Option<crate::teams::TeamRules>,
 }
 
 impl CreateTournament {
@@ -165,6 +170,7 @@ impl CreateTournament {
             trf_records: Vec::new(),
             conduct: super::Conduct::default(),
             knockout: None,
+            team_rules: None,
         }
     }
 }
@@ -439,6 +445,11 @@ pub struct ProposePairing {
     /// SHA-256 of the engine's canonical input (32 bytes).
     pub input_digest: Vec<u8>,
     pub explanation: String,
+    /// A team event's matches (then `boards` is empty) and team PAB.
+    #[serde(default)]
+    pub team_matches: Vec<crate::teams::TeamMatch>,
+    #[serde(default)]
+    pub team_bye: Option<crate::teams::TeamNumber>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -457,6 +468,12 @@ pub struct ReportPairingFailure {
 pub struct ManualPairing {
     pub boards: Vec<Pair>,
     pub bye: Option<PlayerId>,
+    /// A team event's matches and team PAB (then `boards` and `bye` are empty): the boards
+    /// follow from the line-ups.
+    #[serde(default)]
+    pub team_matches: Vec<crate::teams::TeamMatch>,
+    #[serde(default)]
+    pub team_bye: Option<crate::teams::TeamNumber>,
 }
 
 /// Makes the last proposal official, or the arbiter's own pairing (`changes`, which needs a
@@ -525,6 +542,14 @@ pub struct DrawLots {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RecordTeam {
     pub team: super::event::TeamRecorded,
+}
+
+/// A team's line-up for a round of a team event (players by pairing number, board 1 first).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SubmitLineup {
+    pub round: u32,
+    pub team: crate::teams::TeamNumber,
+    pub players: Vec<PlayerId>,
 }
 
 /// A game's score for a board of a published pairing. The PGN is read (and its legality

@@ -77,6 +77,13 @@ pub fn decide(state: &State, command: &Command) -> Result<Vec<Event>, DomainErro
         Command::ForbidPairings(c) => d.forbid_pairings(c),
         Command::DrawLots(c) => d.draw_lots(c),
         Command::RecordTeam(c) => d.record_team(c),
+        Command::SubmitLineup(c) => match d.s.team_rules() {
+            Some(rules) => super::team_event::submit_lineup(d.s, rules, c),
+            None => Err(DomainError::invalid(
+                "team",
+                "line-ups are given in team events only",
+            )),
+        },
         Command::SubmitGame(c) => d.submit_game(c),
         Command::SubmitGames(c) => d.submit_games(c),
     }
@@ -378,6 +385,8 @@ fn create(c: &CreateTournament) -> Result<Vec<Event>, DomainError> {
         &c.scoring,
     )?;
     let knockout = knockout_rules(c.pairing_system, c.knockout.as_ref())?;
+    let team_rules =
+        super::team_event::creation_rules(c.pairing_system, c.team_rules.as_ref(), &c.scoring)?;
     let deputy_arbiters = c
         .deputy_arbiters
         .iter()
@@ -441,6 +450,7 @@ fn create(c: &CreateTournament) -> Result<Vec<Event>, DomainError> {
             ..c.conduct.clone()
         },
         knockout,
+        team_rules,
     })])
 }
 
@@ -633,6 +643,15 @@ impl Decider<'_> {
 
     fn record_team(&self, c: &RecordTeam) -> Result<Vec<Event>, DomainError> {
         let t = &c.team;
+        if let Some(rules) = self.s.team_rules() {
+            return super::team_event::record_team(
+                self.s,
+                rules,
+                c,
+                line("team.name", &t.name, true)?,
+                line("team.nickname", &t.nickname, false)?,
+            );
+        }
         for m in t.members.iter().flatten() {
             self.entry(*m)?;
         }
@@ -1237,8 +1256,15 @@ impl Decider<'_> {
                 previous,
             });
         }
-        // The rounds of a round robin are its schedule's (spec/round-robin.md §2).
-        self.s.check_round_robin_rounds()?;
+        // The rounds of a round robin are its schedule's (spec/round-robin.md §2); a team
+        // event's are its teams'.
+        if let Some(rules) = self.s.team_rules() {
+            if c.round == 1 {
+                super::team_event::check_start(self.s, self.t, rules)?;
+            }
+        } else {
+            self.s.check_round_robin_rounds()?;
+        }
         if self.t.pairing_system == PairingSystem::Knockout
             && let Some((decided_in, winner)) = self.s.bracket()?.decided
         {
@@ -1352,7 +1378,32 @@ impl Decider<'_> {
                 format!("{} bytes, not the 32 of a SHA-256", c.input_digest.len()),
             ));
         }
-        let (boards, unpaired) = self.check_pairing(c.round, &c.boards, c.bye)?;
+        let (boards, unpaired) = match self.s.team_rules() {
+            Some(rules) => {
+                // A team round is proposed as matches; the boards wait for the line-ups.
+                if !c.boards.is_empty() || c.bye.is_some() {
+                    return Err(DomainError::invalid(
+                        "boards",
+                        "a team event's proposal names matches (team_matches, team_bye), not boards",
+                    ));
+                }
+                let pairing = super::team_event::TeamPairing {
+                    matches: c.team_matches.clone(),
+                    bye: c.team_bye,
+                };
+                super::team_event::check_pairing(self.s, self.t, rules, c.round, &pairing)?;
+                (Vec::new(), Vec::new())
+            }
+            None => {
+                if !c.team_matches.is_empty() || c.team_bye.is_some() {
+                    return Err(DomainError::invalid(
+                        "team_matches",
+                        "team matches are proposed in team events only",
+                    ));
+                }
+                self.check_pairing(c.round, &c.boards, c.bye)?
+            }
+        };
         Ok(vec![Event::PairingProposed(PairingProposed {
             round: c.round,
             attempt: c.attempt,
@@ -1363,6 +1414,8 @@ impl Decider<'_> {
             based_on_version: c.based_on_version,
             input_digest: c.input_digest.clone(),
             explanation: text("explanation", &c.explanation, false)?,
+            team_matches: c.team_matches.clone(),
+            team_bye: c.team_bye,
         })])
     }
 
@@ -1387,6 +1440,9 @@ impl Decider<'_> {
 
     fn publish(&self, c: &PublishPairing) -> Result<Vec<Event>, DomainError> {
         self.pending(c.round)?;
+        if let Some(rules) = self.s.team_rules() {
+            return self.publish_team(c, rules);
+        }
         let proposal = self.s.proposal(c.round);
         let proposed = proposal.as_ref().map(|p| {
             let pairs: Vec<Pair> = p
@@ -1431,9 +1487,54 @@ impl Decider<'_> {
             unpaired,
             manually_changed,
             note,
+            team_matches: Vec::new(),
+            team_bye: None,
         })];
         events.extend(forfeits);
         Ok(events)
+    }
+
+    /// A team round: the proposal's matches (or the arbiter's, with a note), each expanded
+    /// into its boards from the line-ups (`team_event`).
+    fn publish_team(
+        &self,
+        c: &PublishPairing,
+        rules: &crate::teams::TeamRules,
+    ) -> Result<Vec<Event>, DomainError> {
+        use super::team_event::{TeamPairing, boards, check_pairing, manual};
+        let proposed = self.s.team_proposal(c.round);
+        let note = text("note", &c.note, false)?;
+        let (pairing, manually_changed) = match (&c.changes, &proposed) {
+            (None, None) => return Err(DomainError::NoProposal { round: c.round }),
+            (None, Some(p)) => (p.clone(), false),
+            (Some(m), _) => {
+                let given: TeamPairing = manual(m)?;
+                let same = proposed.as_ref() == Some(&given);
+                if !same && note.trim().is_empty() {
+                    return Err(DomainError::invalid(
+                        "note",
+                        "a pairing changed by hand needs a note giving the reason",
+                    ));
+                }
+                (given, !same)
+            }
+        };
+        check_pairing(self.s, self.t, rules, c.round, &pairing)?;
+        let (boards, unpaired) = boards(self.s, rules, c.round, &pairing)?;
+        Ok(vec![Event::PairingPublished(PairingPublished {
+            round: c.round,
+            proposal_version: if proposed.is_some() {
+                c.proposal_version
+            } else {
+                None
+            },
+            boards,
+            unpaired,
+            manually_changed,
+            note,
+            team_matches: pairing.matches,
+            team_bye: pairing.bye,
+        })])
     }
 
     /// A round robin keeps a withdrawn player's games on the schedule (C.05 §6.6): each is a

@@ -53,6 +53,7 @@ pub enum Event {
     PairingsForbidden(PairingsForbidden),
     LotsDrawn(LotsDrawn),
     TeamRecorded(TeamRecorded),
+    LineupSubmitted(LineupSubmitted),
     GameSubmitted(GameSubmitted),
     FairPlayConsentRecorded(FairPlayConsentRecorded),
     ResultDiscrepancyDetected(ResultDiscrepancyDetected),
@@ -105,6 +106,7 @@ impl Event {
             Event::PairingsForbidden(_) => "PairingsForbidden",
             Event::LotsDrawn(_) => "LotsDrawn",
             Event::TeamRecorded(_) => "TeamRecorded",
+            Event::LineupSubmitted(_) => "LineupSubmitted",
         }
     }
 }
@@ -147,6 +149,11 @@ pub struct TournamentCreated {
     /// `PairingSystem::Knockout`; fixed at creation.
     #[serde(default)]
     pub knockout: Option<arbiter_knockout::Rules>,
+    /// A team event's regulations (boards, reserves, match points, the team PAB, the board
+    /// colours); its game points are `scoring`. Only with the Dutch system (a team Swiss) or
+    /// a single or double round robin of teams; fixed at creation.
+    #[serde(default)]
+    pub team_rules: Option<crate::teams::TeamRules>,
 }
 
 /// Changes to descriptive data; `None` = unchanged.
@@ -210,6 +217,15 @@ pub struct TeamRecorded {
     pub game_points: Option<crate::Score>,
     pub rank: Option<u32>,
     pub members: Vec<Option<PlayerId>>,
+}
+
+/// A team's players for one round of a team event, board 1 first (S001 ch. IX §7: in its
+/// list's order); a later one for the same round and team replaces it until publication.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LineupSubmitted {
+    pub round: u32,
+    pub team: crate::teams::TeamNumber,
+    pub players: Vec<PlayerId>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -304,6 +320,12 @@ pub struct PairingProposed {
     /// SHA-256 of the engine's canonical input.
     pub input_digest: Vec<u8>,
     pub explanation: String,
+    /// A team event's matches in board order (`first` named first); empty otherwise.
+    #[serde(default)]
+    pub team_matches: Vec<crate::teams::TeamMatch>,
+    /// A team event's team with the pairing-allocated bye.
+    #[serde(default)]
+    pub team_bye: Option<crate::teams::TeamNumber>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -327,6 +349,12 @@ pub struct PairingPublished {
     pub unpaired: Vec<Unpaired>,
     pub manually_changed: bool,
     pub note: String,
+    /// A team event's matches in board order (`first` named first); empty otherwise.
+    #[serde(default)]
+    pub team_matches: Vec<crate::teams::TeamMatch>,
+    /// A team event's team with the pairing-allocated bye.
+    #[serde(default)]
+    pub team_bye: Option<crate::teams::TeamNumber>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -89,6 +89,7 @@ mod event;
 mod knockout;
 mod schedule;
 mod state;
+mod team_event;
 mod types;
 
 pub use command::*;
@@ -112,6 +113,7 @@ pub use state::{
     PairingSnapshot, PlayerRecord, PublishedBoard, PublishedPairing, RoundPhase, State, Withdrawal,
     pgn_result,
 };
+pub use team_event::TeamPairing;
 pub use types::{
     Acceleration, AccelerationMethod, Arbiter, Board, BoardResult, ByeKind, DUTCH_2025_IN_FORCE,
     Date, DateError, Engine, EntryId, Pair, PairingSystem, Player, RatingKind, Sex, Title,

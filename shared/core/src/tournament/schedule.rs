@@ -146,6 +146,7 @@ impl State {
                 command: "Schedule",
             },
         )?;
+        self.not_team_event()?;
         if system == PairingSystem::Knockout {
             // The rounds played so far and the next one: later rounds depend on results.
             let bracket = self.bracket()?;
@@ -155,12 +156,25 @@ impl State {
         round_robin_schedule(system, self.player_count())
     }
 
+    /// A player schedule is not a team event's: its rounds are of teams
+    /// ([`State::team_schedule_round`]).
+    fn not_team_event(&self) -> Result<(), DomainError> {
+        if self.team_rules().is_some() {
+            return Err(DomainError::invalid(
+                "pairing_system",
+                "a team event's schedule is of teams, its boards follow from the line-ups",
+            ));
+        }
+        Ok(())
+    }
+
     /// Round `round` of the schedule; refused when the tournament's number of rounds does not
     /// fit its field.
     pub fn scheduled_round(&self, round: u32) -> Result<ScheduledRound, DomainError> {
         let t = self.tournament().ok_or(DomainError::TournamentNotCreated {
             command: "Schedule",
         })?;
+        self.not_team_event()?;
         self.check_round_robin_rounds()?;
         if t.pairing_system == PairingSystem::Knockout {
             if round == 0 || round > t.rounds {
@@ -226,6 +240,10 @@ impl State {
         let Some(t) = self.tournament() else {
             return Ok(());
         };
+        if t.team_rules.is_some() {
+            // Checked on the teams at round 1 (`team_event::check_start`).
+            return Ok(());
+        }
         let players = self.player_count();
         if t.pairing_system == PairingSystem::Knockout {
             let (expected, knockout_rounds, games) = self.knockout_event_rounds()?;

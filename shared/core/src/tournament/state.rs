@@ -270,6 +270,10 @@ pub(crate) struct Proposal {
     pub based_on_version: u64,
     pub input_digest: Vec<u8>,
     pub explanation: String,
+    #[serde(default)]
+    pub team_matches: Vec<crate::teams::TeamMatch>,
+    #[serde(default)]
+    pub team_bye: Option<crate::teams::TeamNumber>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -385,6 +389,12 @@ pub struct State {
     /// Teams, members by entry.
     #[serde(default)]
     pub(crate) teams: Vec<(super::event::TeamRecorded, Vec<Option<EntryId>>)>,
+    /// A team event's line-ups, by (round, team).
+    #[serde(default)]
+    pub(crate) team_lineups: BTreeMap<(u32, crate::teams::TeamNumber), Vec<EntryId>>,
+    /// A team event's published team pairings, by round.
+    #[serde(default)]
+    pub(crate) team_rounds: BTreeMap<u32, super::team_event::TeamPairing>,
     /// `(round, board)` of every game submitted (`GameSubmitted`; the PGNs stay in the log).
     #[serde(default)]
     pub(crate) games_submitted: std::collections::BTreeSet<(u32, u32)>,
@@ -727,6 +737,8 @@ impl State {
             based_on_version: p.based_on_version,
             input_digest: p.input_digest.clone(),
             explanation: p.explanation.clone(),
+            team_matches: p.team_matches.clone(),
+            team_bye: p.team_bye,
         })
     }
 

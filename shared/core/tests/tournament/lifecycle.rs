@@ -60,6 +60,7 @@ fn create_tournament_records_everything_given() {
             trf_records: Vec::new(),
             conduct: Conduct::default(),
             knockout: None,
+            team_rules: None,
         })]
     );
 }

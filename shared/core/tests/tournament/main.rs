@@ -16,3 +16,4 @@ mod registration;
 mod results;
 mod round_robin;
 mod rounds;
+mod teams;

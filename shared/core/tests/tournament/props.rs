@@ -226,6 +226,8 @@ fn raw_command() -> impl Strategy<Value = Command> {
                     based_on_version: 0,
                     input_digest: digest(),
                     explanation: String::new(),
+                    team_bye: None,
+                    team_matches: Vec::new(),
                 }
             )),
         (round.clone(), 0u32..4).prop_map(|(round, attempt)| Command::ReportPairingFailure(
@@ -250,7 +252,9 @@ fn raw_command() -> impl Strategy<Value = Command> {
                     proposal_version: Some(1),
                     changes: boards.map(|b| ManualPairing {
                         boards: b.into_iter().map(|(w, b)| Pair::new(w, b)).collect(),
-                        bye
+                        bye,
+                        team_bye: None,
+                        team_matches: Vec::new(),
                     }),
                     note: "by hand".into(),
                 })
@@ -444,6 +448,8 @@ fn greedy_proposal(s: &State, mut seed: u64) -> Command {
         based_on_version: 0,
         input_digest: digest(),
         explanation: "greedy".into(),
+        team_bye: None,
+        team_matches: Vec::new(),
     })
 }
 
@@ -628,6 +634,7 @@ fn event() -> impl Strategy<Value = Event> {
             based_on_version: 0,
             input_digest: Vec::new(),
             explanation: String::new(),
+            team_bye: None, team_matches: Vec::new(),
         })),
         1 => round.clone().prop_map(|round| Event::PairingFailed(PairingFailed {
             round,
@@ -645,6 +652,7 @@ fn event() -> impl Strategy<Value = Event> {
             unpaired,
             manually_changed: false,
             note: String::new(),
+            team_bye: None, team_matches: Vec::new(),
         })),
         4 => (round.clone(), 0u32..5, board_result()).prop_map(|(round, board, result)| Event::ResultRecorded(ResultRecorded { round, board, result })),
         2 => (round.clone(), 0u32..5, board_result(), board_result()).prop_map(|(round, board, previous, corrected)| {

@@ -428,6 +428,8 @@ fn a_raw_log_with_late_entries_replays_the_renumbering() {
             unpaired: vec![],
             manually_changed: true,
             note: "paired by hand".into(),
+            team_bye: None,
+            team_matches: Vec::new(),
         }),
         // "B" (1900) enters at number 2: "C" becomes 3.
         Event::LateEntry(LateEntry {

@@ -23,6 +23,8 @@ fn manual(round: u32, boards: &[(u32, u32)], bye: Option<u32>, note: &str) -> Co
         changes: Some(ManualPairing {
             boards: pairs(boards),
             bye,
+            team_bye: None,
+            team_matches: Vec::new(),
         }),
         note: note.into(),
     })
@@ -193,6 +195,8 @@ fn proposal_numbers_boards_and_lists_the_unpaired() {
             based_on_version: 10,
             input_digest: digest(),
             explanation: "bracket 0: 1-3, 2-4".into(),
+            team_bye: None,
+            team_matches: Vec::new(),
         })]
     );
     let state = given.after(propose(1, 1, &[(1, 4), (5, 3)], None));
@@ -654,6 +658,8 @@ fn publishing_makes_the_proposal_official() {
             }],
             manually_changed: false,
             note: String::new(),
+            team_bye: None,
+            team_matches: Vec::new(),
         })]
     );
     let state = given.after(publish(1));

@@ -59,6 +59,8 @@ pub fn propose_cmd(
         based_on_version: 10,
         input_digest: digest(),
         explanation: "bracket 0: 1-3, 2-4".into(),
+        team_bye: None,
+        team_matches: Vec::new(),
     }
 }
 
