@@ -344,6 +344,8 @@ pub(crate) fn check(
         }
     }
 
+    team_records(file, &by_id, &mut rep)?;
+
     // Number of rounds.
     let n142: BTreeSet<u32> = records_of(file, |r| {
         if let Record::Rounds(n) = r {
@@ -445,6 +447,146 @@ pub(crate) fn check(
                     ps.win, ps.draw, ps.loss, p.points
                 ),
             ))?;
+    }
+    Ok(())
+}
+
+/// `300`, `320` and `330` against the `310` teams (when the file has any), the file's rounds
+/// and the `001` start numbers.
+fn team_records(
+    file: &TrfFile,
+    by_id: &BTreeMap<PlayerId, usize>,
+    rep: &mut Reporter<'_>,
+) -> Result<(), TrfError> {
+    let line_of = |i: usize| i + 1;
+    let mut teams: BTreeMap<u32, (usize, &Team310)> = BTreeMap::new();
+    for (i, r) in file.records.iter().enumerate() {
+        if let Record::Team310(t) = r {
+            teams.entry(t.number).or_insert((i, t));
+        }
+    }
+    let rounds = file.total_rounds();
+    // (line, first column, field, team number)
+    let mut refs: Vec<(usize, usize, String, u32)> = Vec::new();
+    // (line, first column, field, round)
+    let mut round_refs: Vec<(usize, usize, String, u32)> = Vec::new();
+    let mut forfeits: BTreeMap<(u32, u32), usize> = BTreeMap::new();
+    let mut pab: BTreeMap<u32, u32> = BTreeMap::new();
+    for (i, r) in file.records.iter().enumerate() {
+        let line = line_of(i);
+        match r {
+            Record::TeamOrder300(t) => {
+                refs.push((line, 9, "300 team".into(), t.team));
+                refs.push((line, 13, "300 opponent team".into(), t.opponent));
+                round_refs.push((line, 5, "300 round".into(), t.round));
+                let members = teams.get(&t.team).map(|(j, t)| (line_of(*j), &t.members));
+                for (k, id) in t.boards.iter().enumerate() {
+                    let Some(id) = *id else { continue };
+                    let loc = Some(Location::span(line, 17 + 5 * k, 20 + 5 * k));
+                    let field = format!("300 board {}", k + 1);
+                    if !by_id.contains_key(&id) {
+                        rep.warn(
+                            WarningKind::Unusual,
+                            loc,
+                            field,
+                            format!("no 001 record has start number {id}"),
+                        );
+                    } else if let Some((tl, m)) = members
+                        && !m.is_empty()
+                        && !m.contains(&Some(id))
+                    {
+                        rep.warn(
+                            WarningKind::Unusual,
+                            loc,
+                            field,
+                            format!(
+                                "player {id} is not a member of team {} (310 record on line {tl})",
+                                t.team
+                            ),
+                        );
+                    }
+                }
+            }
+            Record::TeamByes320(b) => {
+                for (k, t) in b.teams.iter().enumerate() {
+                    let round = k as u32 + 1;
+                    let col = 15 + 4 * k;
+                    let field = format!("320 round {round} team");
+                    if rounds > 0 && round == rounds + 1 {
+                        rep.warn(
+                            WarningKind::Conflict,
+                            Some(Location::span(line, col, col + 2)),
+                            field.clone(),
+                            format!(
+                                "the record has {} rounds but the file {rounds}",
+                                b.teams.len()
+                            ),
+                        );
+                    }
+                    let Some(t) = *t else { continue };
+                    refs.push((line, col, field.clone(), t));
+                    if let Some(&first) = pab.get(&t) {
+                        rep.warn(
+                            WarningKind::RepeatedPairingBye,
+                            Some(Location::span(line, col, col + 2)),
+                            field,
+                            format!(
+                                "team {t} gets the pairing-allocated bye again (first in round {first})"
+                            ),
+                        );
+                    } else {
+                        pab.insert(t, round);
+                    }
+                }
+            }
+            Record::TeamForfeit330(f) => {
+                round_refs.push((line, 8, "330 round".into(), f.round));
+                for (col, field, t) in [
+                    (12, "330 white team", f.white),
+                    (16, "330 black team", f.black),
+                ] {
+                    refs.push((line, col, field.into(), t));
+                    if let Some(&other) = forfeits.get(&(f.round, t)) {
+                        rep.fail(TrfError::new(
+                            ErrorKind::PairedTwice,
+                            Location::span(line, col, col + 2),
+                            field,
+                            format!(
+                                "team {t} is already in a forfeited match of round {} (line {other})",
+                                f.round
+                            ),
+                        ))?;
+                    } else {
+                        forfeits.insert((f.round, t), line);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    if !teams.is_empty() {
+        for (line, col, field, t) in refs {
+            if !teams.contains_key(&t) {
+                rep.fail(TrfError::new(
+                    ErrorKind::UnknownPlayer,
+                    Location::span(line, col, col + 2),
+                    field,
+                    format!("no 310 team has number {t}"),
+                ))?;
+            }
+        }
+    }
+    if rounds > 0 {
+        for (line, col, field, r) in round_refs {
+            if r > rounds {
+                rep.warn(
+                    WarningKind::Conflict,
+                    Some(Location::span(line, col, col + 2)),
+                    field,
+                    format!("round {r} is beyond the {rounds} rounds of the file"),
+                );
+            }
+        }
     }
     Ok(())
 }

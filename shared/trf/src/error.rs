@@ -76,13 +76,15 @@ pub enum ErrorKind {
     Empty,
     /// Two `001` records with the same start number.
     DuplicateStartNumber,
-    /// A start number that no `001` record has (opponent, `XXA`, `XXP`, `240`, ...).
+    /// A start number that no `001` record has (opponent, `XXA`, `XXP`, `240`, ...), or a team
+    /// number that no `310` record has (`240`, `260`, `300`, `320`, `330` in team files).
     UnknownPlayer,
     /// A player paired against himself.
     SelfPairing,
     /// A game that appears on one of the two players' lines only.
     OneSidedGame,
-    /// A player who is the opponent of two different players in the same round.
+    /// A player who is the opponent of two different players in the same round (or a team in
+    /// two forfeited matches, `330`, of one round).
     PairedTwice,
     /// Both lines of a game give the same colour (or only one gives a colour).
     ColourMismatch,
@@ -171,7 +173,8 @@ pub enum WarningKind {
     /// No scoring record, and the points column only fits another point system, which was
     /// inferred (spec/trf.md §8.8).
     InferredScoring,
-    /// A player received the pairing-allocated bye after an earlier one or a forfeit win.
+    /// A player received the pairing-allocated bye after an earlier one or a forfeit win (or a
+    /// team, `320`, a second one).
     RepeatedPairingBye,
     /// A misaligned line was read by the fallback rules (lenient mode only).
     Realigned,

@@ -49,6 +49,12 @@ pub enum Record {
     Team013(Team013),
     /// `310`: a team (TRF-2026).
     Team310(Team310),
+    /// `300`: a team's board order in one round, when it is not the `310` order (TRF-2026).
+    TeamOrder300(TeamOrder300),
+    /// `320`: the team pairing-allocated byes and their points (TRF-2026).
+    TeamByes320(TeamByes320),
+    /// `330`: a forfeited team match (TRF-2026).
+    TeamForfeit330(TeamForfeit330),
     /// `240`: requested byes for one round (TRF-2026).
     Byes(ByeRecord),
     /// `250`: accelerated rounds (TRF-2026).
@@ -70,8 +76,8 @@ pub enum Record {
     /// `BBW`/`BBD`/`BBL`/`BBZ`/`BBF`/`BBU`: point values (bbpPairings).
     Bb(BbCode, Score),
     /// Any other line, verbatim (trailing blanks removed): unknown codes, `XX?` codes we do not
-    /// interpret, TRF-2026 records we carry but do not model (`299`, `300`, `320`, `330`, `801`,
-    /// `802`), national rating (NRS) lines, Tornelo `DAT` lines.
+    /// interpret, TRF-2026 records we carry but do not model (`299`, `801`, `802`), national
+    /// rating (NRS) lines, Tornelo `DAT` lines.
     Other(String),
 }
 
@@ -392,6 +398,84 @@ pub struct Team310 {
     pub rank: Option<u32>,
     /// Start numbers at `74 + 5(k-1)`; `None` = blank or `0000`. No trailing `None`.
     pub members: Vec<Option<PlayerId>>,
+}
+
+/// `300 RRR TTT OOO id id ...`: the players team `team` fielded, board by board, in round
+/// `round` against `opponent`, when that is not the order of its `310` record (or a board was
+/// left empty).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TeamOrder300 {
+    /// Columns 5-7.
+    pub round: u32,
+    /// Columns 9-11: the team's `310` number.
+    pub team: u32,
+    /// Columns 13-15: the scheduled opponent's `310` number, not `team`.
+    pub opponent: u32,
+    /// Start numbers by board at `17 + 5(k-1)`; `None` = `0000` (board not occupied), written
+    /// as `0000`, so a trailing `None` is kept. At least one board.
+    pub boards: Vec<Option<PlayerId>>,
+}
+
+/// `320`: the points of a team pairing-allocated bye and the team that had it in each round.
+///
+/// Round `r`'s team is at columns `15 + 4(r-1)` to `17 + 4(r-1)` (round 1 at 15-17, round 2
+/// at 19-21): the TRF-2026 table lists these two and "continue"; spec/trf.md §5.3 says only
+/// "per round", and this is the reading that keeps the record's rhythm of a field and one
+/// blank column (5-8, 10-13).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TeamByes320 {
+    /// Columns 5-8: the match points of the bye, not negative.
+    pub match_points: Score,
+    /// Columns 10-13: the game points of the bye, not negative.
+    pub game_points: Score,
+    /// One slot per round from round 1: the `310` number of the team with the bye; `None` =
+    /// `000` (no bye that round), written as `000`, so a trailing `None` is kept.
+    pub teams: Vec<Option<u32>>,
+}
+
+/// The forfeit types of record `330`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum TeamForfeitKind {
+    /// `+-`: the white team (named first) wins by forfeit.
+    WhiteWins,
+    /// `-+`: the black team wins by forfeit.
+    BlackWins,
+    /// `--`: double forfeit.
+    Double,
+}
+
+impl TeamForfeitKind {
+    /// The two characters written in columns 5-6.
+    pub fn code(self) -> &'static str {
+        match self {
+            TeamForfeitKind::WhiteWins => "+-",
+            TeamForfeitKind::BlackWins => "-+",
+            TeamForfeitKind::Double => "--",
+        }
+    }
+    /// The kind for its two characters.
+    pub fn from_code(s: &str) -> Option<TeamForfeitKind> {
+        [
+            TeamForfeitKind::WhiteWins,
+            TeamForfeitKind::BlackWins,
+            TeamForfeitKind::Double,
+        ]
+        .into_iter()
+        .find(|k| k.code() == s)
+    }
+}
+
+/// `330 TT RRR WWW BBB`: the match `white` - `black` of round `round` was forfeited.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TeamForfeit330 {
+    /// Columns 5-6.
+    pub kind: TeamForfeitKind,
+    /// Columns 8-10.
+    pub round: u32,
+    /// Columns 12-14: the white team (the team named first), a `310` number.
+    pub white: u32,
+    /// Columns 16-18: the black team, not `white`.
+    pub black: u32,
 }
 
 /// Result symbols of record `162`.

@@ -24,7 +24,7 @@ pub(crate) struct SourceMap {
 type R<T> = Result<T, TrfError>;
 
 /// TRF-2026 records we carry verbatim without modelling them.
-const KNOWN_UNMODELLED: [&str; 7] = ["299", "300", "320", "330", "801", "802", "DAT"];
+const KNOWN_UNMODELLED: [&str; 4] = ["299", "801", "802", "DAT"];
 
 pub(crate) fn read_records(
     lines: &[&str],
@@ -186,6 +186,9 @@ fn read_record(
         }
         "013" => Record::Team013(read_013(l)?),
         "310" => Record::Team310(read_310(l)?),
+        "300" => Record::TeamOrder300(read_300(l)?),
+        "320" => Record::TeamByes320(read_320(l)?),
+        "330" => Record::TeamForfeit330(read_330(l)?),
         "240" => Record::Byes(read_240(l, spans)?),
         "250" => Record::Acceleration(read_250(l)?),
         "260" => Record::Prohibited(read_260(l, spans)?),
@@ -227,6 +230,9 @@ pub(crate) fn is_modelled_code(code: &str) -> bool {
                 | "172"
                 | "013"
                 | "310"
+                | "300"
+                | "320"
+                | "330"
                 | "240"
                 | "250"
                 | "260"
@@ -629,6 +635,138 @@ fn read_310(l: &Line) -> R<Team310> {
         game_points: optional_score(l, 62, 67, "310 game points")?,
         rank: rank.map(|v| v.min(999) as u32),
         members: members(l, 74, "310")?,
+    })
+}
+
+/// The team number at columns `a..=a+2`: 1..=999, or `None` for `000` or blank when `none_ok`.
+fn team_number(l: &Line, a: usize, field: &str, none_ok: bool) -> R<Option<u32>> {
+    let s = l.cols(a, a + 2);
+    let blank_or_zero = s.trim().is_empty() || number(&s) == Some(0);
+    if none_ok && blank_or_zero {
+        return Ok(None);
+    }
+    match number(&s) {
+        Some(n @ 1..=999) => Ok(Some(n as u32)),
+        _ if none_ok => Err(err(l, a, a + 2, field, "a team number or 000")),
+        _ => Err(err(l, a, a + 2, field, "a team number from 1 to 999")),
+    }
+}
+
+fn required_team(l: &Line, a: usize, field: &str) -> R<u32> {
+    Ok(team_number(l, a, field, false)?.unwrap_or_default())
+}
+
+fn other_team(l: &Line, a: usize, field: &str, other: u32, what: &str) -> R<u32> {
+    let t = required_team(l, a, field)?;
+    if t == other {
+        return Err(err(
+            l,
+            a,
+            a + 2,
+            field,
+            &format!("a team other than the {what} ({other})"),
+        ));
+    }
+    Ok(t)
+}
+
+fn read_300(l: &Line) -> R<TeamOrder300> {
+    let round = required_number(l, 5, 7, "300 round", "a round number from 1 to 999", 1, 999)?;
+    blank(l, 8, "300 round")?;
+    let team = required_team(l, 9, "300 team")?;
+    blank(l, 12, "300 team")?;
+    let opponent = other_team(l, 13, "300 opponent team", team, "team in columns 9-11")?;
+    blank(l, 16, "300 opponent team")?;
+    if l.len() < 17 {
+        return Err(err(l, 17, 20, "300 board 1", "a start number or 0000"));
+    }
+    let mut boards = Vec::new();
+    let mut c = 17;
+    // `+ 1`: a non-blank last column right after a board is a shifted board, not the end.
+    while c <= l.len() + 1 {
+        let field = format!("300 board {}", boards.len() + 1);
+        if c > 17 {
+            blank(l, c - 1, &field)?;
+        }
+        let s = l.cols(c, c + 3);
+        boards.push(match number(&s) {
+            Some(n @ 1..=9999) => Some(n as PlayerId),
+            Some(0) => None,
+            _ if s.trim().is_empty() => None,
+            _ => return Err(err(l, c, c + 3, field, "a start number or 0000")),
+        });
+        c += 5;
+    }
+    Ok(TeamOrder300 {
+        round,
+        team,
+        opponent,
+        boards,
+    })
+}
+
+fn read_320(l: &Line) -> R<TeamByes320> {
+    let points = |a: usize, field: &str| -> R<Score> {
+        let v = l
+            .cols(a, a + 3)
+            .parse::<Score>()
+            .map_err(|_| err(l, a, a + 3, field, "points such as 2.0"))?;
+        if v < Score::ZERO {
+            return Err(err(l, a, a + 3, field, "non-negative points"));
+        }
+        blank(l, a + 4, field)?;
+        Ok(v)
+    };
+    let match_points = points(5, "320 PAB match points")?;
+    let game_points = points(10, "320 PAB game points")?;
+    let mut teams = Vec::new();
+    let mut c = 15;
+    while c <= l.len() + 1 {
+        let field = format!("320 round {} team", teams.len() + 1);
+        if c > 15 {
+            blank(l, c - 1, &field)?;
+        }
+        teams.push(team_number(l, c, &field, true)?);
+        c += 4;
+    }
+    Ok(TeamByes320 {
+        match_points,
+        game_points,
+        teams,
+    })
+}
+
+fn read_330(l: &Line) -> R<TeamForfeit330> {
+    let kind = TeamForfeitKind::from_code(&l.cols(5, 6))
+        .ok_or_else(|| err(l, 5, 6, "330 forfeit type", "+-, -+ or --"))?;
+    blank(l, 7, "330 forfeit type")?;
+    let round = required_number(
+        l,
+        8,
+        10,
+        "330 round",
+        "a round number from 1 to 999",
+        1,
+        999,
+    )?;
+    blank(l, 11, "330 round")?;
+    let white = required_team(l, 12, "330 white team")?;
+    blank(l, 15, "330 white team")?;
+    let black = other_team(l, 16, "330 black team", white, "white team")?;
+    if l.len() > 18 {
+        return Err(err(
+            l,
+            19,
+            l.len(),
+            "330 end of record",
+            "nothing after column 18",
+        ));
+    }
+    Ok(TeamForfeit330 {
+        kind,
+        round,
+        white,
+        black,
     })
 }
 

@@ -319,6 +319,9 @@ impl TrfFile {
             | Record::Scoring(_)
             | Record::NationalRating(_)
             | Record::Team310(_)
+            | Record::TeamOrder300(_)
+            | Record::TeamByes320(_)
+            | Record::TeamForfeit330(_)
             | Record::Byes(_)
             | Record::Acceleration(_)
             | Record::Prohibited(_) => true,
@@ -326,9 +329,7 @@ impl TrfFile {
             Record::Text(t) if t.code == TextCode::TournamentType => {
                 TournamentType::parse(&t.text).system.is_some()
             }
-            Record::Other(line) => ["299", "300", "320", "330", "801", "802"]
-                .iter()
-                .any(|c| line.starts_with(c)),
+            Record::Other(line) => ["299", "801", "802"].iter().any(|c| line.starts_with(c)),
             _ => false,
         });
         if is_2026 {

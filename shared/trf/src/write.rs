@@ -2,9 +2,11 @@
 //!
 //! The layout choices (right-aligned numbers, `%4.1f` points, `0000 - U` for byes, zero-padded
 //! rounds in `240`/`250`) are the ones the reference engines and the golden corpora use, so a
-//! file we parsed comes back byte for byte. The writer refuses values that would not read back
-//! as the same model (a name wider than its 33 columns, a points value wider than 4, a text with
-//! a line break): `parse(write(x)) == x` holds for every model it accepts.
+//! file we parsed comes back byte for byte; `300`/`320`/`330` zero-pad rounds and team numbers
+//! as the TRF-2026 examples do, and write an empty board or round as `0000` / `000`. The writer
+//! refuses values that would not read back as the same model (a name wider than its 33 columns,
+//! a points value wider than 4, a text with a line break): `parse(write(x)) == x` holds for
+//! every model it accepts.
 
 use crate::error::TrfWriteError;
 use crate::model::*;
@@ -198,6 +200,67 @@ fn record_line(i: usize, r: &Record) -> W<String> {
             );
             members(i, "310", &t.members, &mut s)?;
             finish(s)
+        }
+        Record::TeamOrder300(t) => {
+            range(i, "300 round", u64::from(t.round), 1, 999)?;
+            range(i, "300 team", u64::from(t.team), 1, 999)?;
+            range(i, "300 opponent team", u64::from(t.opponent), 1, 999)?;
+            if t.opponent == t.team {
+                return Err(fail(i, "300 opponent team", "is the team itself"));
+            }
+            if t.boards.is_empty() {
+                return Err(fail(i, "300 boards", "needs at least one board"));
+            }
+            let mut s = format!("300 {:03} {:03} {:03}", t.round, t.team, t.opponent);
+            for (k, id) in t.boards.iter().enumerate() {
+                match id {
+                    Some(id) => {
+                        range(i, &format!("300 board {}", k + 1), u64::from(*id), 1, 9999)?;
+                        let _ = write!(s, " {id:>4}");
+                    }
+                    None => s.push_str(" 0000"),
+                }
+            }
+            s
+        }
+        Record::TeamByes320(b) => {
+            if b.match_points < Score::ZERO || b.game_points < Score::ZERO {
+                return Err(fail(i, "320 PAB points", "must not be negative"));
+            }
+            let mut s = format!(
+                "320 {} {}",
+                score4(i, "320 PAB match points", b.match_points)?,
+                score4(i, "320 PAB game points", b.game_points)?
+            );
+            for (k, t) in b.teams.iter().enumerate() {
+                let t = t.unwrap_or(0);
+                if t != 0 {
+                    range(
+                        i,
+                        &format!("320 round {} team", k + 1),
+                        u64::from(t),
+                        1,
+                        999,
+                    )?;
+                }
+                let _ = write!(s, " {t:03}");
+            }
+            s
+        }
+        Record::TeamForfeit330(f) => {
+            range(i, "330 round", u64::from(f.round), 1, 999)?;
+            range(i, "330 white team", u64::from(f.white), 1, 999)?;
+            range(i, "330 black team", u64::from(f.black), 1, 999)?;
+            if f.white == f.black {
+                return Err(fail(i, "330 black team", "is the white team"));
+            }
+            format!(
+                "330 {} {:03} {:03} {:03}",
+                f.kind.code(),
+                f.round,
+                f.white,
+                f.black
+            )
         }
         Record::Byes(b) => {
             range(i, "240 round", u64::from(b.round), 1, 999)?;

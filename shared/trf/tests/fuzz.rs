@@ -23,6 +23,8 @@ fn samples() -> &'static Vec<Vec<u8>> {
         .map(|f| std::fs::read(g.join(f)).unwrap())
         .collect();
         v.push(common::base_text().into_bytes());
+        let t = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/teams/team-2026.trf");
+        v.push(std::fs::read(t).unwrap()); // 310, 320, 330, 300
         // Files as older programs write them (legacy dates, byes, encodings).
         let l = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/legacy");
         for f in ["all-at-once.trf", "dates-iso.trf", "forfeit-colourless.trf"] {
@@ -191,8 +193,9 @@ fn apply(mut v: Vec<u8>, muts: &[Mutation]) -> Vec<u8> {
 /// Lines that look like TRF records, so the random input reaches the field readers.
 fn trf_like_line() -> impl Strategy<Value = String> {
     let code = prop::sample::select(vec![
-        "001", "012", "132", "142", "152", "162", "172", "192", "013", "310", "240", "250", "260",
-        "XXR", "XXC", "XXA", "XXS", "XXZ", "XXP", "BBW", "BBU", "###", "DAT", "299", "ESP", "   ",
+        "001", "012", "132", "142", "152", "162", "172", "192", "013", "310", "300", "320", "330",
+        "240", "250", "260", "XXR", "XXC", "XXA", "XXS", "XXZ", "XXP", "BBW", "BBU", "###", "DAT",
+        "299", "ESP", "   ",
     ]);
     (code, "[ 0-9wbWBmfgdlDLHFUZ+=.,/:\\-]{0,130}").prop_map(|(c, rest)| format!("{c} {rest}"))
 }
@@ -215,7 +218,7 @@ proptest! {
 
     #[test]
     fn mutated_corpus_files_never_panic(
-        which in 0usize..10,
+        which in 0usize..11,
         muts in prop::collection::vec(mutation(), 1..4),
     ) {
         let input = apply(samples()[which].clone(), &muts);
@@ -422,6 +425,48 @@ fn record() -> impl Strategy<Value = Record> {
                 }
                 Record::Team013(Team013 { name, members })
             }),
+        (
+            round.clone(),
+            1u32..=999,
+            1u32..=998,
+            prop::collection::vec(prop::option::of(id()), 1..6)
+        )
+            .prop_map(
+                |(round, team, d, boards)| Record::TeamOrder300(TeamOrder300 {
+                    round,
+                    team,
+                    opponent: (team + d - 1) % 999 + 1,
+                    boards,
+                })
+            ),
+        (
+            0i32..=999,
+            0i32..=999,
+            prop::collection::vec(prop::option::of(1u32..=999), 0..8)
+        )
+            .prop_map(|(mp, gp, teams)| Record::TeamByes320(TeamByes320 {
+                match_points: Score(mp),
+                game_points: Score(gp),
+                teams,
+            })),
+        (
+            prop::sample::select(vec![
+                TeamForfeitKind::WhiteWins,
+                TeamForfeitKind::BlackWins,
+                TeamForfeitKind::Double
+            ]),
+            round.clone(),
+            1u32..=999,
+            1u32..=998
+        )
+            .prop_map(
+                |(kind, round, white, d)| Record::TeamForfeit330(TeamForfeit330 {
+                    kind,
+                    round,
+                    white,
+                    black: (white + d - 1) % 999 + 1,
+                })
+            ),
         (
             prop::sample::select(vec![ByeKind::Full, ByeKind::Half, ByeKind::Zero]),
             round.clone(),
