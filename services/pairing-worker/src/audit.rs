@@ -280,6 +280,40 @@ fn rerun_all(publications: &[(State, PairingPublished, Version)]) -> Vec<RoundAu
         .collect()
 }
 
+/// A team round: the matches and the team bye re-derived from the rounds before it (the
+/// boards are the line-ups', checked by the aggregate at publication).
+fn rerun_team(before: &State, p: &PairingPublished, out: &mut RoundAudit) {
+    let attempt = before.round_attempt(p.round).unwrap_or(0);
+    let (matches, bye) = match crate::teams::answer(before, p.round, attempt, 0) {
+        crate::engine::Answer::Proposed(x) => (x.team_matches, x.team_bye),
+        crate::engine::Answer::Failed(f) => {
+            out.differences
+                .push(format!("the team round cannot be re-derived: {}", f.reason));
+            return;
+        }
+    };
+    let text = |m: Option<&arbiter_core::teams::TeamMatch>| {
+        m.map_or("no match".to_string(), |m| format!("{}-{}", m.first, m.second))
+    };
+    for i in 0..matches.len().max(p.team_matches.len()) {
+        let (ours, rec) = (matches.get(i), p.team_matches.get(i));
+        if ours != rec {
+            out.differences.push(format!(
+                "match {}: published {}, re-derived {}",
+                i + 1,
+                text(rec),
+                text(ours)
+            ));
+        }
+    }
+    if bye != p.team_bye {
+        out.differences.push(format!(
+            "team bye: published {:?}, re-derived {:?}",
+            p.team_bye, bye
+        ));
+    }
+}
+
 fn pair_text(p: &Pair) -> String {
     format!("{}-{}", p.white, p.black)
 }
@@ -294,6 +328,10 @@ fn rerun(before: &State, p: &PairingPublished, version: Version) -> RoundAudit {
         differences: Vec::new(),
         verdict: None,
     };
+    if before.team_rules().is_some() {
+        rerun_team(before, p, &mut out);
+        return out;
+    }
     if is_round_robin(before) {
         rerun_round_robin(before, p, &mut out);
         return out;

@@ -359,6 +359,9 @@ pub fn answer(state: &State, round: u32, based_on_version: u64) -> Answer {
             reason,
         })
     };
+    if state.team_rules().is_some() {
+        return crate::teams::answer(state, round, attempt, based_on_version);
+    }
     if is_round_robin(state) {
         let digest = round_robin_digest(state, round).to_vec();
         return match round_robin_round(state, round) {
@@ -372,6 +375,8 @@ pub fn answer(state: &State, round: u32, based_on_version: u64) -> Answer {
                 based_on_version,
                 input_digest: digest,
                 explanation,
+                team_matches: Vec::new(),
+                team_bye: None,
             }),
             Err(reason) => Answer::Failed(ReportPairingFailure {
                 round,
@@ -400,6 +405,8 @@ pub fn answer(state: &State, round: u32, based_on_version: u64) -> Answer {
             based_on_version,
             input_digest: digest,
             explanation: p.explanation.render(),
+            team_matches: Vec::new(),
+            team_bye: None,
         }),
         Err(e) => failed(digest, e.to_string()),
     }

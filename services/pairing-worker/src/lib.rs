@@ -26,6 +26,7 @@
 
 pub mod audit;
 pub mod engine;
+pub mod teams;
 
 use arbiter_core::ResultCode;
 use arbiter_core::tournament::{RoundPhase, State};

@@ -13,7 +13,7 @@ use arbiter_core::PointSystem;
 use arbiter_core::tournament::{
     AccelerationChoice, ByeKind, CancelBye, Command, CorrectPlayer, CreateTournament,
     DeclareAbsence, DrawLots, PairingSystem, RecordFairPlayConsent, RegisterPlayer, RequestBye,
-    UpdateTournament, WithdrawPlayer,
+    RecordTeam, TeamRecorded, UpdateTournament, WithdrawPlayer,
 };
 use arbiter_proto::common::v1::CommandResult;
 use arbiter_proto::convert::{
@@ -451,6 +451,46 @@ impl Registration for RegistrationService {
                 varma: r.varma,
                 seed: r.seed.clone(),
                 numbers: r.numbers.clone(),
+            }))
+        })
+        .await
+    }
+
+    async fn record_team(
+        &self,
+        request: Request<api::RecordTeamRequest>,
+    ) -> Result<Response<CommandResult>, Status> {
+        let caller = principal(&request)?;
+        let r = request.into_inner();
+        let ctx = CommandContext::for_request(&caller, &r)?;
+        let wire = r
+            .team
+            .clone()
+            .ok_or_else(|| Status::invalid_argument("team: missing"))?;
+        let expected = ctx.expected_version;
+        let tid = ctx.tournament_id.clone();
+        self.run(ctx, |f| {
+            let mut members = Vec::with_capacity(wire.members.len());
+            for (i, &m) in wire.members.iter().enumerate() {
+                let who = PlayerRef::new(0, m, r.numbering_version, expected);
+                members.push(Some(players::resolve_in(
+                    &tid,
+                    f,
+                    &format!("team.members[{i}]"),
+                    who,
+                )?));
+            }
+            Ok(Command::RecordTeam(RecordTeam {
+                team: TeamRecorded {
+                    number: wire.number,
+                    name: wire.name.clone(),
+                    nickname: wire.nickname.clone(),
+                    strength: wire.strength,
+                    match_points: None,
+                    game_points: None,
+                    rank: None,
+                    members,
+                },
             }))
         })
         .await

@@ -22,7 +22,7 @@ use arbiter_core::tournament::{
     BoardResult, CloseRound, Command, CorrectResult, CorrectionEffect, DecideAppeal, FileAppeal,
     FinishTournament, ImposeSanction, ManualPairing, OverridePlatformResult, Pair, PublishPairing,
     RecordIrregularity, RecordResult, ReportConnectionIncident, RequestPairing, RoundPhase,
-    RuleOnDisconnection, StartRound,
+    RuleOnDisconnection, StartRound, SubmitLineup,
 };
 use arbiter_eventlog::SubscribeFrom;
 use arbiter_proto::common::v1::CommandResult;
@@ -432,7 +432,7 @@ impl RoundDirector for RoundDirectorService {
                         r.round
                     )));
                 }
-                (asked, None) if r.boards.is_empty() => {
+                (asked, None) if r.boards.is_empty() && r.team_matches.is_empty() => {
                     return Err(Status::failed_precondition(format!(
                         "tournament {tid}: round {}: there is no proposal at version {asked} to publish",
                         r.round
@@ -440,7 +440,14 @@ impl RoundDirector for RoundDirectorService {
                 }
                 (_, None) => None,
             };
-            let changes = if r.boards.is_empty() {
+            let changes = if !r.team_matches.is_empty() || r.team_bye != 0 {
+                Some(ManualPairing {
+                    boards: Vec::new(),
+                    bye: None,
+                    team_matches: arbiter_proto::convert::team_matches_from_wire(&r.team_matches),
+                    team_bye: (r.team_bye != 0).then_some(r.team_bye),
+                })
+            } else if r.boards.is_empty() {
                 None
             } else {
                 // Numbers by entry, or pairing numbers checked against the numbering read.
@@ -475,13 +482,47 @@ impl RoundDirector for RoundDirectorService {
                         player(format!("boards[{i}].black"), b.black)?,
                     ));
                 }
-                Some(ManualPairing { boards, bye })
+                Some(ManualPairing {
+                    boards,
+                    bye,
+                    team_matches: Vec::new(),
+                    team_bye: None,
+                })
             };
             Ok(Command::PublishPairing(PublishPairing {
                 round: r.round,
                 proposal_version,
                 changes,
                 note: r.note.clone(),
+            }))
+        })
+        .await
+    }
+
+    async fn submit_lineup(
+        &self,
+        request: Request<api::SubmitLineupRequest>,
+    ) -> Result<Response<CommandResult>, Status> {
+        let caller = principal(&request)?;
+        let r = request.into_inner();
+        let tid = r
+            .header
+            .as_ref()
+            .map(|h| h.tournament_id.clone())
+            .unwrap_or_default();
+        let expected = r.header.as_ref().and_then(|h| h.expected_version);
+        self.run(&caller, &r, |f| {
+            let mut players_given = Vec::with_capacity(r.players.len());
+            for (i, &p) in r.players.iter().enumerate() {
+                let who = PlayerRef::new(0, p, r.numbering_version, expected);
+                players_given.push(players::resolve(f, &format!("players[{i}]"), who).map_err(
+                    |s| Status::new(s.code(), format!("tournament {tid}: {}", s.message())),
+                )?);
+            }
+            Ok(Command::SubmitLineup(SubmitLineup {
+                round: r.round,
+                team: r.team,
+                players: players_given,
             }))
         })
         .await

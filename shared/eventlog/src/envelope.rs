@@ -124,6 +124,7 @@ pub fn kind_name(event: &Event) -> &'static str {
             Kind::VirtualPointsSet(_) => "VirtualPointsSet",
             Kind::PairingsForbidden(_) => "PairingsForbidden",
             Kind::TeamRecorded(_) => "TeamRecorded",
+            Kind::LineupSubmitted(_) => "LineupSubmitted",
             Kind::LotsDrawn(_) => "LotsDrawn",
         },
     }

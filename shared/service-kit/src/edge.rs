@@ -363,6 +363,28 @@ impl Check for reg::CorrectPlayerRequest {
     }
 }
 
+impl Check for reg::RecordTeamRequest {
+    fn check(&self) -> Result<(), Status> {
+        let Some(t) = &self.team else {
+            return Err(invalid("team", "missing"));
+        };
+        if t.members.len() > 200 {
+            return Err(invalid("team.members", "more than 200 players"));
+        }
+        check_line("team.name", &t.name)?;
+        check_line("team.nickname", &t.nickname)
+    }
+}
+
+impl Check for rd::SubmitLineupRequest {
+    fn check(&self) -> Result<(), Status> {
+        if self.players.len() > 64 {
+            return Err(invalid("players", "more than 64 boards"));
+        }
+        Ok(())
+    }
+}
+
 impl Check for reg::DrawLotsRequest {
     fn check(&self) -> Result<(), Status> {
         if self.numbers.len() > 10_000 {

@@ -19,6 +19,7 @@
 //! fixed-point [`arbiter_core::Score`]s.
 
 mod board;
+mod log;
 mod roundrobin;
 mod swiss;
 mod tiebreak;
@@ -33,6 +34,7 @@ pub use board::{
     BoardResult, MatchForfeit, MatchResult, MatchScore, PlayedGame, SideScore,
     correct_wrong_boards, score_match,
 };
+pub use log::{from_log, tiebreak_model};
 pub use roundrobin::{RoundRobinRound, round_robin};
 pub use swiss::{SwissPairing, match_points_system, pair_swiss};
 pub use tiebreak::{PlayedMatch, TeamRound, to_tiebreak};

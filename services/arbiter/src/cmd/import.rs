@@ -449,7 +449,12 @@ pub fn plan(
                     | TextCode::BoardColours
                     | TextCode::TeamScoring
             ),
-            Record::NationalRating(_) | Record::Comment(_) | Record::Other(_) => true,
+            Record::NationalRating(_)
+            | Record::Comment(_)
+            | Record::Other(_)
+            | Record::TeamOrder300(_)
+            | Record::TeamByes320(_)
+            | Record::TeamForfeit330(_) => true,
             _ => false,
         };
         if carried {
@@ -840,6 +845,7 @@ pub fn plan(
                 changes: Some(ManualPairing {
                     boards: games.iter().map(|g| Pair::new(g.0, g.1)).collect(),
                     bye,
+                    team_bye: None, team_matches: Vec::new(),
                 }),
                 note: "imported from a TRF file".into(),
             }),

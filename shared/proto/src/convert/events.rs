@@ -165,6 +165,74 @@ pub fn pairing_system_from_wire(value: i32) -> Result<Option<PairingSystem>, Con
     )
 }
 
+/// A team event's regulations on the wire (the game points are the event's scoring).
+pub fn team_rules_to_wire(r: &arbiter_core::teams::TeamRules) -> pb::TeamRules {
+    use arbiter_core::teams::TeamScore;
+    pb::TeamRules {
+        boards: r.boards,
+        reserves: r.reserves,
+        match_win: r.match_points.win.tenths(),
+        match_draw: r.match_points.draw.tenths(),
+        match_loss: r.match_points.loss.tenths(),
+        ranking: match r.primary {
+            TeamScore::MatchPoints => pb::TeamRanking::MatchPoints,
+            TeamScore::GamePoints => pb::TeamRanking::GamePoints,
+        } as i32,
+        pab: r.pab.map(|b| pb::TeamBye {
+            match_points: b.match_points.tenths(),
+            game_points: b.game_points.tenths(),
+        }),
+        colours: r.colours.clone(),
+    }
+}
+
+/// A team event's regulations from the wire, with `scoring` as the game points.
+pub fn team_rules_from_wire(
+    r: &pb::TeamRules,
+    scoring: PointSystem,
+) -> Result<arbiter_core::teams::TeamRules, ConvertError> {
+    use arbiter_core::Score;
+    use arbiter_core::teams::{ByeValue, MatchPoints, TeamRules, TeamScore};
+    Ok(TeamRules {
+        boards: r.boards,
+        reserves: r.reserves,
+        game_points: scoring,
+        match_points: MatchPoints {
+            win: Score(r.match_win),
+            draw: Score(r.match_draw),
+            loss: Score(r.match_loss),
+        },
+        primary: match pb::TeamRanking::try_from(r.ranking) {
+            Ok(pb::TeamRanking::MatchPoints) => TeamScore::MatchPoints,
+            Ok(pb::TeamRanking::GamePoints) => TeamScore::GamePoints,
+            Err(_) => return Err(bad_enum("team_rules.ranking", r.ranking)),
+        },
+        pab: r.pab.map(|b| ByeValue {
+            match_points: Score(b.match_points),
+            game_points: Score(b.game_points),
+        }),
+        colours: r.colours.clone(),
+    })
+}
+
+pub fn team_matches_to_wire(m: &[arbiter_core::teams::TeamMatch]) -> Vec<pb::TeamMatch> {
+    m.iter()
+        .map(|m| pb::TeamMatch {
+            first: m.first,
+            second: m.second,
+        })
+        .collect()
+}
+
+pub fn team_matches_from_wire(m: &[pb::TeamMatch]) -> Vec<arbiter_core::teams::TeamMatch> {
+    m.iter()
+        .map(|m| arbiter_core::teams::TeamMatch {
+            first: m.first,
+            second: m.second,
+        })
+        .collect()
+}
+
 /// A knockout's regulations on the wire.
 pub fn knockout_rules_to_wire(r: &knockout::Rules) -> pb::KnockoutRules {
     use knockout::*;
@@ -944,6 +1012,7 @@ pub fn tournament_created_to_wire(t: &TournamentCreated) -> pb::TournamentCreate
         trf_records: t.trf_records.clone(),
         conduct: conduct_to_wire(&t.conduct),
         knockout: t.knockout.as_ref().map(knockout_rules_to_wire),
+        team_rules: t.team_rules.as_ref().map(team_rules_to_wire),
     }
 }
 
@@ -995,6 +1064,11 @@ fn tournament_created_from_wire(
             .knockout
             .as_ref()
             .map(knockout_rules_from_wire)
+            .transpose()?,
+        team_rules: t
+            .team_rules
+            .as_ref()
+            .map(|r| team_rules_from_wire(r, t.scoring.map(PointSystem::from).unwrap_or_default()))
             .transpose()?,
     })
 }
@@ -1159,6 +1233,8 @@ pub fn event_to_wire(e: &Event) -> pb::Event {
             based_on_version: p.based_on_version,
             input_digest: p.input_digest.clone(),
             explanation: p.explanation.clone(),
+            team_matches: team_matches_to_wire(&p.team_matches),
+            team_bye: p.team_bye.unwrap_or(0),
         }),
         Event::PairingFailed(f) => Kind::PairingFailed(pb::PairingFailed {
             round: f.round,
@@ -1176,6 +1252,8 @@ pub fn event_to_wire(e: &Event) -> pb::Event {
             unpaired: p.unpaired.iter().map(unpaired_to_wire).collect(),
             manually_changed: p.manually_changed,
             note: p.note.clone(),
+            team_matches: team_matches_to_wire(&p.team_matches),
+            team_bye: p.team_bye.unwrap_or(0),
         }),
         Event::ResultRecorded(r) => {
             let (result, white_code, black_code) = board_result_to_wire(r.result);
@@ -1230,6 +1308,11 @@ pub fn event_to_wire(e: &Event) -> pb::Event {
             game_points: t.game_points.map(|s| s.tenths()),
             rank: t.rank,
             members: t.members.iter().map(|m| m.unwrap_or(0)).collect(),
+        }),
+        Event::LineupSubmitted(l) => Kind::LineupSubmitted(pb::LineupSubmitted {
+            round: l.round,
+            team: l.team,
+            players: l.players.clone(),
         }),
         Event::GameSubmitted(g) => Kind::GameSubmitted(pb::GameSubmitted {
             round: g.round,
@@ -1410,6 +1493,8 @@ pub fn event_from_wire(e: &pb::Event) -> Result<Option<Event>, ConvertError> {
             based_on_version: p.based_on_version,
             input_digest: p.input_digest.clone(),
             explanation: p.explanation.clone(),
+            team_matches: team_matches_from_wire(&p.team_matches),
+            team_bye: (p.team_bye != 0).then_some(p.team_bye),
         }),
         Kind::PairingFailed(f) => Event::PairingFailed(PairingFailed {
             round: f.round,
@@ -1431,6 +1516,8 @@ pub fn event_from_wire(e: &pb::Event) -> Result<Option<Event>, ConvertError> {
                 .collect::<Result<_, _>>()?,
             manually_changed: p.manually_changed,
             note: p.note.clone(),
+            team_matches: team_matches_from_wire(&p.team_matches),
+            team_bye: (p.team_bye != 0).then_some(p.team_bye),
         }),
         Kind::ResultRecorded(r) => Event::ResultRecorded(ResultRecorded {
             round: r.round,
@@ -1473,6 +1560,11 @@ pub fn event_from_wire(e: &pb::Event) -> Result<Option<Event>, ConvertError> {
                     ));
                 }
             },
+        }),
+        Kind::LineupSubmitted(l) => Event::LineupSubmitted(arbiter_core::tournament::LineupSubmitted {
+            round: l.round,
+            team: l.team,
+            players: l.players.clone(),
         }),
         Kind::TeamRecorded(t) => Event::TeamRecorded(TeamRecorded {
             number: t.number,

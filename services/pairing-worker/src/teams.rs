@@ -1,0 +1,134 @@
+//! A team event's round: a team Swiss by arbiter-teams (the Dutch engine on the teams, the
+//! closest documented practice while C.04.6 is absent from our rules), or the team round
+//! robin's row of the Berger table (arbiter-core). The proposal names matches; the boards
+//! follow from the line-ups at publication.
+
+use crate::engine::Answer;
+use arbiter_core::Color;
+use arbiter_core::tournament::{Engine, ProposePairing, ReportPairingFailure, State};
+use arbiter_teams::TeamRound;
+use sha2::{Digest, Sha256};
+use std::collections::BTreeSet;
+
+/// The engine that proposes team rounds.
+pub fn team_engine(state: &State) -> Engine {
+    let swiss = state.tournament().is_some_and(|t| t.pairing_system.is_swiss());
+    Engine {
+        name: if swiss { "arbiter-team-swiss" } else { "arbiter-team-berger" }.to_string(),
+        version: env!("CARGO_PKG_VERSION").to_string(),
+    }
+}
+
+/// SHA-256 of what a team round is derived from: rule set, round, the teams' lists and every
+/// earlier round's matches, bye and board codes.
+pub fn team_digest(rule_set: &str, round: u32, teams: &[arbiter_teams::Team], played: &[TeamRound]) -> [u8; 32] {
+    let mut h = Sha256::new();
+    h.update(b"arbiter-team-round/1");
+    h.update((rule_set.len() as u32).to_be_bytes());
+    h.update(rule_set.as_bytes());
+    h.update(round.to_be_bytes());
+    h.update((teams.len() as u32).to_be_bytes());
+    for t in teams {
+        h.update(t.number.to_be_bytes());
+        h.update((t.members.len() as u32).to_be_bytes());
+        for m in &t.members {
+            h.update(m.to_be_bytes());
+        }
+    }
+    for r in played {
+        h.update((r.matches.len() as u32).to_be_bytes());
+        h.update(r.pab.unwrap_or(0).to_be_bytes());
+        for m in &r.matches {
+            h.update(m.teams.first.to_be_bytes());
+            h.update(m.teams.second.to_be_bytes());
+            if let arbiter_teams::MatchResult::Boards(v) = &m.result {
+                for b in v {
+                    h.update([b.first.trf_char() as u8, b.second.trf_char() as u8]);
+                }
+            }
+        }
+    }
+    h.finalize().into()
+}
+
+/// The proposal (or the failure) for `round` of a team event.
+pub fn answer(state: &State, round: u32, attempt: u32, based_on_version: u64) -> Answer {
+    let rule_set = state
+        .tournament()
+        .map(|t| t.rule_set.clone())
+        .unwrap_or_default();
+    let Some((rules, teams, mut played)) = arbiter_teams::from_log(state) else {
+        return failed(state, round, attempt, based_on_version, &rule_set, Vec::new(), "not a team event".into());
+    };
+    played.truncate(round.saturating_sub(1) as usize);
+    let digest = team_digest(&rule_set, round, &teams, &played).to_vec();
+    let t = state.tournament().expect("a team event has its creation");
+    let proposal = if t.pairing_system.is_swiss() {
+        if played.len() + 1 != round as usize {
+            Err(format!("round {round}: the rounds before it are not all complete"))
+        } else {
+            let ruleset = rule_set.parse::<arbiter_pairing::RuleSet>().map_err(|e| e.to_string());
+            ruleset.and_then(|rs| {
+                arbiter_teams::pair_swiss(
+                    &rules,
+                    rs,
+                    &teams,
+                    &played,
+                    &BTreeSet::new(),
+                    t.rounds,
+                    t.initial_color.unwrap_or(Color::White),
+                )
+                .map(|p| {
+                    let explanation = format!(
+                        "team Swiss by the {rule_set} engine on match points (closest documented practice: C.04.6 is absent); {} matches{}",
+                        p.matches.len(),
+                        p.pab.map_or(String::new(), |b| format!(", team {b} has the bye"))
+                    );
+                    (p.matches, p.pab, explanation)
+                })
+                .map_err(|e| e.to_string())
+            })
+        }
+    } else {
+        state
+            .team_schedule_round(round)
+            .map(|p| (p.matches, None, format!("round {round} of the Berger table over the team numbers")))
+            .map_err(|e| e.to_string())
+    };
+    match proposal {
+        Ok((team_matches, team_bye, explanation)) => Answer::Proposed(ProposePairing {
+            round,
+            attempt,
+            boards: Vec::new(),
+            bye: None,
+            engine: team_engine(state),
+            rule_set,
+            based_on_version,
+            input_digest: digest,
+            explanation,
+            team_matches,
+            team_bye,
+        }),
+        Err(reason) => failed(state, round, attempt, based_on_version, &rule_set, digest, reason),
+    }
+}
+
+fn failed(
+    state: &State,
+    round: u32,
+    attempt: u32,
+    based_on_version: u64,
+    rule_set: &str,
+    input_digest: Vec<u8>,
+    reason: String,
+) -> Answer {
+    Answer::Failed(ReportPairingFailure {
+        round,
+        attempt,
+        engine: team_engine(state),
+        rule_set: rule_set.to_string(),
+        based_on_version,
+        input_digest,
+        reason,
+    })
+}

@@ -1,0 +1,65 @@
+//! A team event's rounds as the log holds them: arbiter-core's published team pairings and
+//! the board results. The one reading of the log behind the team Swiss's history (pairing
+//! worker) and the team standings (reporting).
+
+use crate::{BoardResult, MatchResult, PlayedMatch, Team, TeamError, TeamRound, TeamRules};
+use arbiter_core::Color;
+use arbiter_core::tournament::State;
+
+/// The team event of `state`: its rules, its teams and the rounds whose every board has a
+/// result, from round 1 on (stopping at the first round not complete).
+pub fn from_log(state: &State) -> Option<(TeamRules, Vec<Team>, Vec<TeamRound>)> {
+    let rules = state.team_rules()?.clone();
+    let teams = state.team_lists();
+    let mut rounds = Vec::new();
+    let mut r = 1;
+    while let Some(round) = played_round(state, &rules, r) {
+        rounds.push(round);
+        r += 1;
+    }
+    Some((rules, teams, rounds))
+}
+
+/// Round `round` as played, when it is published and every board has its result.
+fn played_round(state: &State, rules: &TeamRules, round: u32) -> Option<TeamRound> {
+    let pairing = state.team_pairing(round)?;
+    let published = state.published(round)?;
+    let per = rules.boards as usize;
+    let mut matches = Vec::with_capacity(pairing.matches.len());
+    for (i, m) in pairing.matches.iter().enumerate() {
+        let boards = published.boards.get(i * per..(i + 1) * per)?;
+        let mut results = Vec::with_capacity(per);
+        for (k, b) in boards.iter().enumerate() {
+            let (white, black) = b.result?.codes();
+            let first_white = rules.first_colour(k as u32 + 1) == Some(Color::White);
+            let (first, second) = if first_white {
+                (white, black)
+            } else {
+                (black, white)
+            };
+            results.push(BoardResult { first, second });
+        }
+        matches.push(PlayedMatch {
+            teams: *m,
+            result: MatchResult::Boards(results),
+        });
+    }
+    Some(TeamRound {
+        matches,
+        pab: pairing.bye,
+    })
+}
+
+/// The rounds of [`from_log`] as arbiter-tiebreak's team model (the one standings path).
+pub fn tiebreak_model(
+    state: &State,
+) -> Option<Result<arbiter_tiebreak::TeamTournament, TeamError>> {
+    let (rules, teams, rounds) = from_log(state)?;
+    let t = state.tournament()?;
+    let pairing = if t.pairing_system.is_swiss() {
+        arbiter_tiebreak::PairingKind::Swiss
+    } else {
+        arbiter_tiebreak::PairingKind::PreDetermined
+    };
+    Some(crate::to_tiebreak(&rules, &teams, &rounds, t.rounds, pairing))
+}
