@@ -269,6 +269,8 @@ async fn publish(
         by_entry: false,
         numbering_version: None,
         note,
+        team_bye: 0,
+        team_matches: Vec::new(),
     })
     .await
     .map(|_| ())

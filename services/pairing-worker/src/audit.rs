@@ -293,7 +293,9 @@ fn rerun_team(before: &State, p: &PairingPublished, out: &mut RoundAudit) {
         }
     };
     let text = |m: Option<&arbiter_core::teams::TeamMatch>| {
-        m.map_or("no match".to_string(), |m| format!("{}-{}", m.first, m.second))
+        m.map_or("no match".to_string(), |m| {
+            format!("{}-{}", m.first, m.second)
+        })
     };
     for i in 0..matches.len().max(p.team_matches.len()) {
         let (ours, rec) = (matches.get(i), p.team_matches.get(i));

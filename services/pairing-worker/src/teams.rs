@@ -12,16 +12,28 @@ use std::collections::BTreeSet;
 
 /// The engine that proposes team rounds.
 pub fn team_engine(state: &State) -> Engine {
-    let swiss = state.tournament().is_some_and(|t| t.pairing_system.is_swiss());
+    let swiss = state
+        .tournament()
+        .is_some_and(|t| t.pairing_system.is_swiss());
     Engine {
-        name: if swiss { "arbiter-team-swiss" } else { "arbiter-team-berger" }.to_string(),
+        name: if swiss {
+            "arbiter-team-swiss"
+        } else {
+            "arbiter-team-berger"
+        }
+        .to_string(),
         version: env!("CARGO_PKG_VERSION").to_string(),
     }
 }
 
 /// SHA-256 of what a team round is derived from: rule set, round, the teams' lists and every
 /// earlier round's matches, bye and board codes.
-pub fn team_digest(rule_set: &str, round: u32, teams: &[arbiter_teams::Team], played: &[TeamRound]) -> [u8; 32] {
+pub fn team_digest(
+    rule_set: &str,
+    round: u32,
+    teams: &[arbiter_teams::Team],
+    played: &[TeamRound],
+) -> [u8; 32] {
     let mut h = Sha256::new();
     h.update(b"arbiter-team-round/1");
     h.update((rule_set.len() as u32).to_be_bytes());
@@ -58,16 +70,28 @@ pub fn answer(state: &State, round: u32, attempt: u32, based_on_version: u64) ->
         .map(|t| t.rule_set.clone())
         .unwrap_or_default();
     let Some((rules, teams, mut played)) = arbiter_teams::from_log(state) else {
-        return failed(state, round, attempt, based_on_version, &rule_set, Vec::new(), "not a team event".into());
+        return failed(
+            state,
+            round,
+            attempt,
+            based_on_version,
+            &rule_set,
+            Vec::new(),
+            "not a team event".into(),
+        );
     };
     played.truncate(round.saturating_sub(1) as usize);
     let digest = team_digest(&rule_set, round, &teams, &played).to_vec();
     let t = state.tournament().expect("a team event has its creation");
     let proposal = if t.pairing_system.is_swiss() {
         if played.len() + 1 != round as usize {
-            Err(format!("round {round}: the rounds before it are not all complete"))
+            Err(format!(
+                "round {round}: the rounds before it are not all complete"
+            ))
         } else {
-            let ruleset = rule_set.parse::<arbiter_pairing::RuleSet>().map_err(|e| e.to_string());
+            let ruleset = rule_set
+                .parse::<arbiter_pairing::RuleSet>()
+                .map_err(|e| e.to_string());
             ruleset.and_then(|rs| {
                 arbiter_teams::pair_swiss(
                     &rules,
@@ -92,7 +116,13 @@ pub fn answer(state: &State, round: u32, attempt: u32, based_on_version: u64) ->
     } else {
         state
             .team_schedule_round(round)
-            .map(|p| (p.matches, None, format!("round {round} of the Berger table over the team numbers")))
+            .map(|p| {
+                (
+                    p.matches,
+                    None,
+                    format!("round {round} of the Berger table over the team numbers"),
+                )
+            })
             .map_err(|e| e.to_string())
     };
     match proposal {
@@ -109,7 +139,15 @@ pub fn answer(state: &State, round: u32, attempt: u32, based_on_version: u64) ->
             team_matches,
             team_bye,
         }),
-        Err(reason) => failed(state, round, attempt, based_on_version, &rule_set, digest, reason),
+        Err(reason) => failed(
+            state,
+            round,
+            attempt,
+            based_on_version,
+            &rule_set,
+            digest,
+            reason,
+        ),
     }
 }
 

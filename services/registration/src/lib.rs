@@ -12,8 +12,8 @@ use arbiter_auth::layer::principal;
 use arbiter_core::PointSystem;
 use arbiter_core::tournament::{
     AccelerationChoice, ByeKind, CancelBye, Command, CorrectPlayer, CreateTournament,
-    DeclareAbsence, DrawLots, PairingSystem, RecordFairPlayConsent, RegisterPlayer, RequestBye,
-    RecordTeam, TeamRecorded, UpdateTournament, WithdrawPlayer,
+    DeclareAbsence, DrawLots, PairingSystem, RecordFairPlayConsent, RecordTeam, RegisterPlayer,
+    RequestBye, TeamRecorded, UpdateTournament, WithdrawPlayer,
 };
 use arbiter_proto::common::v1::CommandResult;
 use arbiter_proto::convert::{
@@ -185,6 +185,12 @@ pub fn create_command(t: &pb::TournamentCreated) -> Result<CreateTournament, Sta
         .map(knockout_rules_from_wire)
         .transpose()
         .map_err(|e| convert_status("tournament.knockout", &e))?;
+    c.team_rules = t
+        .team_rules
+        .as_ref()
+        .map(|r| arbiter_proto::convert::team_rules_from_wire(r, c.scoring))
+        .transpose()
+        .map_err(|e| convert_status("tournament.team_rules", &e))?;
     Ok(c)
 }
 

@@ -90,13 +90,39 @@ impl Reporting for ReportingService {
         let f = folded(&self.store, &t.tournament_id, t.as_of_version).await?;
         let after = (r.after_round > 0).then_some(r.after_round);
         let version = f.version;
-        let (rk, entries) = tokio::task::spawn_blocking(move || {
-            ranking::ranking(&f.state, after, None).map(|rk| (rk, entry_numbers(&f.state)))
+        let (rk, entries, teams) = tokio::task::spawn_blocking(move || {
+            let rk = ranking::ranking(&f.state, after, None)?;
+            let teams = ranking::team_ranking(&f.state, after)?;
+            Ok::<_, web::PageError>((rk, entry_numbers(&f.state), teams))
         })
         .await
         .map_err(|e| Status::internal(format!("standings task: {e}")))?
         .map_err(|e| e.to_status())?;
-        Ok(Response::new(standings_to_wire(version, &rk, &entries)))
+        let mut out = standings_to_wire(version, &rk, &entries);
+        if let Some((codes, lines)) = teams {
+            use arbiter_proto::common::v1::Decimal;
+            out.team_tie_break_list = codes;
+            out.team_rows = lines
+                .into_iter()
+                .map(|l| api::TeamStandingRow {
+                    rank: l.rank,
+                    rank_to: l.rank_to,
+                    team: l.team,
+                    name: l.name,
+                    match_points: l.match_points,
+                    game_points: l.game_points,
+                    tie_breaks: l
+                        .tie_breaks
+                        .into_iter()
+                        .map(|(code, v)| api::TieBreakValue {
+                            code,
+                            value: v.map(|units| Decimal { units, scale: 1 }),
+                        })
+                        .collect(),
+                })
+                .collect();
+        }
+        Ok(Response::new(out))
     }
 
     async fn get_pairings(
@@ -112,6 +138,11 @@ impl Reporting for ReportingService {
                 t.tournament_id, r.round
             ))
         })?;
+        let team = f
+            .state
+            .team_pairing(r.round)
+            .or_else(|| f.state.team_proposal(r.round))
+            .unwrap_or_default();
         Ok(Response::new(api::RoundPairings {
             version: f.version,
             round: view.round,
@@ -127,6 +158,8 @@ impl Reporting for ReportingService {
                         .unwrap_or(0),
                 })
                 .collect(),
+            team_matches: arbiter_proto::convert::team_matches_to_wire(&team.matches),
+            team_bye: team.bye.unwrap_or(0),
         }))
     }
 
@@ -334,6 +367,8 @@ pub fn standings_to_wire(
         } as i32,
         rule_version: rk.rule_version().to_string(),
         notes: rk.notes(),
+        team_rows: Vec::new(),
+        team_tie_break_list: Vec::new(),
     }
 }
 

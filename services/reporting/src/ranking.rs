@@ -390,3 +390,72 @@ mod tests {
         );
     }
 }
+
+/// One team's line of a team event's standings.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TeamLine {
+    pub rank: u32,
+    pub rank_to: u32,
+    pub team: u32,
+    pub name: String,
+    /// Tenths.
+    pub match_points: i32,
+    pub game_points: i32,
+    /// (code, value in tenths or `None` when undefined) in list order.
+    pub tie_breaks: Vec<(String, Option<i64>)>,
+}
+
+/// A team event's standings after its last complete round (`after_round` caps it): match
+/// and game points and the team tie-breaks of C.07 (the recommended team list: MPvGP first,
+/// so the secondary score is always shown), computed by arbiter-tiebreak's team model built
+/// from the log by arbiter-teams. `None` for an individual event.
+pub fn team_ranking(
+    state: &State,
+    after_round: Option<u32>,
+) -> Result<Option<(Vec<String>, Vec<TeamLine>)>, PageError> {
+    use arbiter_tiebreak::{TeamScore, TieBreak};
+    let Some(model) = arbiter_teams::tiebreak_model(state) else {
+        return Ok(None);
+    };
+    let mut model = model.map_err(|e| PageError::Internal(format!("team standings: {e}")))?;
+    if let Some(after) = after_round {
+        for t in &mut model.teams {
+            t.rounds.truncate(after as usize);
+        }
+    }
+    let list: Vec<TieBreak> = default_tiebreaks(match model.pairing {
+        arbiter_tiebreak::PairingKind::Swiss => arbiter_tiebreak::EventKind::TeamSwiss,
+        arbiter_tiebreak::PairingKind::PreDetermined => arbiter_tiebreak::EventKind::TeamRoundRobin,
+    })
+    .0;
+    let st = arbiter_tiebreak::team_standings(&model, &list, &Options::default())
+        .map_err(|e| PageError::Internal(format!("team standings: {e}")))?;
+    let tenths = |r: arbiter_tiebreak::Rational| (r.numer() * 10 / r.denom()) as i32;
+    let codes: Vec<String> = st.tiebreaks.iter().map(|t| t.to_string()).collect();
+    let lines = st
+        .rows
+        .iter()
+        .map(|row| {
+            let primary = tenths(row.points);
+            let secondary = row.values.first().copied().flatten().map_or(0, tenths);
+            let (match_points, game_points) = match model.primary {
+                TeamScore::MatchPoints => (primary, secondary),
+                TeamScore::GamePoints => (secondary, primary),
+            };
+            TeamLine {
+                rank: row.rank,
+                rank_to: row.rank_to,
+                team: row.id,
+                name: row.name.clone(),
+                match_points,
+                game_points,
+                tie_breaks: codes
+                    .iter()
+                    .zip(&row.values)
+                    .map(|(c, v)| (c.clone(), v.map(|r| r.numer() * 10 / r.denom())))
+                    .collect(),
+            }
+        })
+        .collect();
+    Ok(Some((codes, lines)))
+}

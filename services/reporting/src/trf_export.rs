@@ -168,6 +168,15 @@ pub fn trf_export_file(state: &State, dialect: Dialect) -> TrfFile {
     if !teams.is_empty() {
         header.push(text(TextCode::TeamCount, teams.len().to_string()));
     }
+    // A team event's board colours (352), written when the event defines them.
+    if let Some(rules) = state.team_rules()
+        && dialect == Dialect::Trf2026
+        && !header
+            .iter()
+            .any(|r| matches!(r, Record::Text(x) if x.code == TextCode::BoardColours))
+    {
+        header.push(text(TextCode::BoardColours, rules.colours.clone()));
+    }
     let type_text = if t.tournament_type.is_empty() {
         type_code(&t.rule_set).unwrap_or_default().to_string()
     } else {
@@ -294,8 +303,42 @@ pub fn trf_export_file(state: &State, dialect: Dialect) -> TrfFile {
     if ids_name_players {
         file.records.extend(teams.iter().map(team013));
     } else {
-        file.records
-            .extend(teams.iter().enumerate().map(|(i, t)| team310(t, i)));
+        // A team event's match and game points and rank are its standings' (one path).
+        let table = crate::ranking::team_ranking(state, None).ok().flatten();
+        file.records.extend(teams.iter().enumerate().map(|(i, t)| {
+            let line = table
+                .as_ref()
+                .and_then(|(_, lines)| lines.iter().find(|l| l.team == t.number));
+            match line {
+                Some(l) => team310(
+                    &TeamRecorded {
+                        match_points: Some(arbiter_core::Score(l.match_points)),
+                        game_points: Some(arbiter_core::Score(l.game_points)),
+                        rank: Some(l.rank),
+                        ..t.clone()
+                    },
+                    i,
+                ),
+                None => team310(t, i),
+            }
+        }));
+        // The team pairing-allocated byes (320), round by round.
+        if let Some(rules) = state.team_rules()
+            && let Some(pab) = rules.pab
+        {
+            let rounds = state.published_rounds();
+            let byes: Vec<Option<u32>> = (1..=rounds)
+                .map(|r| state.team_pairing(r).and_then(|p| p.bye))
+                .collect();
+            if byes.iter().any(Option::is_some) {
+                file.records
+                    .push(Record::TeamByes320(arbiter_trf::TeamByes320 {
+                        match_points: pab.match_points,
+                        game_points: pab.game_points,
+                        teams: byes,
+                    }));
+            }
+        }
     }
     file
 }

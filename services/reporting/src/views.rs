@@ -419,6 +419,8 @@ mod tests {
                 based_on_version: 8,
                 input_digest: vec![0; 32],
                 explanation: String::new(),
+                team_bye: None,
+                team_matches: Vec::new(),
             }),
         );
         run(

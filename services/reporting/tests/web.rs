@@ -115,6 +115,8 @@ impl Fixture {
                 based_on_version: f.version,
                 input_digest: vec![0; 32],
                 explanation: String::new(),
+                team_bye: None,
+                team_matches: Vec::new(),
             })
         })
         .await;

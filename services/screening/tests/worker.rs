@@ -72,6 +72,8 @@ async fn tournament(game: Option<&str>) -> (Arc<TournamentStore>, Vec<StoredEven
         based_on_version: f.version,
         input_digest: vec![0; 32],
         explanation: String::new(),
+        team_bye: None,
+        team_matches: Vec::new(),
     });
     run(&store, "propose", propose).await;
     let publish = PublishPairing {

@@ -27,8 +27,8 @@ mod tiebreak;
 /// The rules, lists, line-ups and board pairs: arbiter-core's, which the tournament aggregate
 /// checks publication and line-ups with.
 pub use arbiter_core::teams::{
-    BoardPair, ByeValue, Lineup, MAX_BOARDS, MatchPoints, Team, TeamError, TeamMatch,
-    TeamNumber, TeamRules, TeamScore, default_lineup, expand, validate_teams,
+    BoardPair, ByeValue, Lineup, MAX_BOARDS, MatchPoints, Team, TeamError, TeamMatch, TeamNumber,
+    TeamRules, TeamScore, default_lineup, expand, validate_teams,
 };
 pub use board::{
     BoardResult, MatchForfeit, MatchResult, MatchScore, PlayedGame, SideScore,

@@ -61,5 +61,7 @@ pub fn tiebreak_model(
     } else {
         arbiter_tiebreak::PairingKind::PreDetermined
     };
-    Some(crate::to_tiebreak(&rules, &teams, &rounds, t.rounds, pairing))
+    Some(crate::to_tiebreak(
+        &rules, &teams, &rounds, t.rounds, pairing,
+    ))
 }

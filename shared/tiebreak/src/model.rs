@@ -258,7 +258,6 @@ impl Tournament {
     }
 }
 
-
 /// The outcome class of a team's round.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum TeamRoundKind {
@@ -309,7 +308,6 @@ pub struct Team {
     /// Round `r` is `rounds[r - 1]`; missing rounds are absences.
     pub rounds: Vec<TeamRoundEntry>,
 }
-
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TeamTournament {

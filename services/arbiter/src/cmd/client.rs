@@ -1050,7 +1050,8 @@ impl Clients {
                 note,
                 by_entry: false,
                 numbering_version: Some(as_of.as_of.unwrap_or(list.version)),
-                team_bye: 0, team_matches: Vec::new(),
+                team_bye: 0,
+                team_matches: Vec::new(),
             })
             .await
             .map_err(|s| status_exit("publish", &s))?

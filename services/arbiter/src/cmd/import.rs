@@ -845,7 +845,8 @@ pub fn plan(
                 changes: Some(ManualPairing {
                     boards: games.iter().map(|g| Pair::new(g.0, g.1)).collect(),
                     bye,
-                    team_bye: None, team_matches: Vec::new(),
+                    team_bye: None,
+                    team_matches: Vec::new(),
                 }),
                 note: "imported from a TRF file".into(),
             }),

@@ -554,6 +554,8 @@ impl Play {
                 by_entry: false,
                 numbering_version: None,
                 note: String::new(),
+                team_bye: 0,
+                team_matches: Vec::new(),
             };
             let mut rdc = rdc.clone();
             async move { rdc.publish_pairing(req).await }

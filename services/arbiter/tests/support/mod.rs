@@ -700,6 +700,8 @@ impl Driver {
                     by_entry: false,
                     numbering_version: None,
                     note: String::new(),
+                    team_bye: 0,
+                    team_matches: Vec::new(),
                 })
                 .await
             }

@@ -264,6 +264,8 @@ pub async fn play_round(store: &TournamentStore, round: u32) {
             changes: Some(ManualPairing {
                 boards: ps.iter().map(|&(w, b)| Pair::new(w, b)).collect(),
                 bye: None,
+                team_bye: None,
+                team_matches: Vec::new(),
             }),
             note: "round robin by the circle method".into(),
         }),

@@ -1561,11 +1561,13 @@ pub fn event_from_wire(e: &pb::Event) -> Result<Option<Event>, ConvertError> {
                 }
             },
         }),
-        Kind::LineupSubmitted(l) => Event::LineupSubmitted(arbiter_core::tournament::LineupSubmitted {
-            round: l.round,
-            team: l.team,
-            players: l.players.clone(),
-        }),
+        Kind::LineupSubmitted(l) => {
+            Event::LineupSubmitted(arbiter_core::tournament::LineupSubmitted {
+                round: l.round,
+                team: l.team,
+                players: l.players.clone(),
+            })
+        }
         Kind::TeamRecorded(t) => Event::TeamRecorded(TeamRecorded {
             number: t.number,
             name: t.name.clone(),
@@ -1647,6 +1649,7 @@ mod tests {
             ],
             conduct: Conduct::default(),
             knockout: None,
+            team_rules: None,
         }));
         round_trip(Event::TournamentCreated(TournamentCreated {
             name: "Online".into(),
@@ -1722,6 +1725,7 @@ mod tests {
                 armageddon_time_control: "5' v 4'".into(),
                 lot_seed: "seed".into(),
             }),
+            team_rules: None,
         }));
         for item in SUPERVISION_ITEMS.map(|(c, _)| c) {
             round_trip(Event::SupervisionBreachRecorded(
@@ -1998,6 +2002,8 @@ mod tests {
             based_on_version: 9,
             input_digest: vec![1; 32],
             explanation: "why".into(),
+            team_bye: None,
+            team_matches: Vec::new(),
         }));
         round_trip(Event::PairingFailed(PairingFailed {
             round: 1,
@@ -2015,6 +2021,8 @@ mod tests {
             unpaired: vec![],
             manually_changed: true,
             note: "by hand".into(),
+            team_bye: None,
+            team_matches: Vec::new(),
         }));
         round_trip(Event::PairingPublished(PairingPublished {
             round: 1,
@@ -2023,6 +2031,8 @@ mod tests {
             unpaired: vec![],
             manually_changed: false,
             note: String::new(),
+            team_bye: None,
+            team_matches: Vec::new(),
         }));
         for result in [
             BoardResult::WhiteWins,

@@ -1,0 +1,346 @@
+//! A team Swiss run by the service over gRPC: 10 teams of 4 boards and a reserve, 7 rounds.
+//! Teams are recorded with their lists, the pairing worker proposes each round's matches,
+//! every team gives a line-up in its list's order (one out of order is refused), publication
+//! expands the matches into boards with the WBWB colours, results are recorded board by
+//! board. The team standings' match and game points are checked against this test's own tally
+//! of the recorded results; the TRF-2026 export carries the 310 team records with those
+//! points and the 352 colours and reads back byte for byte.
+
+mod support;
+
+use arbiter_core::tournament::BoardResult;
+use arbiter_proto::events::v1 as pb;
+use arbiter_proto::registration::v1 as reg;
+use arbiter_proto::reporting::v1 as rep;
+use arbiter_proto::round_director::v1 as rd;
+use std::collections::{BTreeMap, BTreeSet};
+use std::time::Duration;
+use support::*;
+use tonic::Code;
+
+const TEAMS: u32 = 10;
+const LIST: u32 = 5;
+const BOARDS: u32 = 4;
+const ROUNDS: u32 = 7;
+
+fn members(team: u32) -> Vec<u32> {
+    ((team - 1) * LIST + 1..=team * LIST).collect()
+}
+
+async fn team_pairing(c: &mut Clients, tid: &str, round: u32) -> rep::RoundPairings {
+    let deadline = std::time::Instant::now() + Duration::from_secs(60);
+    loop {
+        match c
+            .rep
+            .get_pairings(rep::GetPairingsRequest {
+                tournament: tref(tid),
+                round,
+            })
+            .await
+        {
+            Ok(p) if !p.get_ref().team_matches.is_empty() => return p.into_inner(),
+            Ok(_) => {}
+            Err(s) if s.code() == Code::NotFound => {}
+            Err(s) => panic!("round {round}: {s:?}"),
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "round {round}: no team proposal"
+        );
+        tokio::time::sleep(Duration::from_millis(30)).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_team_swiss_of_ten_teams_runs_end_to_end_with_trf_team_records() {
+    let work = TempDir::new("team-swiss").unwrap();
+    let data = work.path().join("data");
+    let server = Server::start(
+        &["--data", data.to_str().unwrap()],
+        &work.path().join("serve.log"),
+    );
+    let mut c = Clients::new(&Endpoints::one(&server.grpc));
+    let tid = "team-swiss";
+    c.reg
+        .create_tournament(reg::CreateTournamentRequest {
+            header: header(tid, "create"),
+            tournament: Some(pb::TournamentCreated {
+                name: "Team Swiss".into(),
+                place: "Loopback".into(),
+                federation: "ESP".into(),
+                start_date: Some(pb::Date {
+                    year: 2026,
+                    month: 5,
+                    day: 1,
+                }),
+                end_date: Some(pb::Date {
+                    year: 2026,
+                    month: 5,
+                    day: 7,
+                }),
+                chief_arbiter: Some(pb::Arbiter {
+                    name: "Arbiter, Chief".into(),
+                    fide_id: None,
+                    title: "IA".into(),
+                }),
+                pairing_system: pb::PairingSystem::Dutch as i32,
+                rule_set: "dutch-2025".into(),
+                rounds: ROUNDS,
+                initial_color: pb::Color::White as i32,
+                rating_kind: pb::RatingKind::Standard as i32,
+                team_rules: Some(pb::TeamRules {
+                    boards: BOARDS,
+                    reserves: 1,
+                    match_win: 20,
+                    match_draw: 10,
+                    match_loss: 0,
+                    ranking: pb::TeamRanking::MatchPoints as i32,
+                    pab: None,
+                    colours: "WBWB".into(),
+                }),
+                ..Default::default()
+            }),
+        })
+        .await
+        .expect("create");
+    for i in 1..=TEAMS * LIST {
+        c.reg
+            .register_player(reg::RegisterPlayerRequest {
+                header: header(tid, &format!("register-{i}")),
+                player: Some(pb::Player {
+                    name: format!("Player, {i:02}"),
+                    rating: 2600 - 10 * i,
+                    federation: "ESP".into(),
+                    ..Default::default()
+                }),
+            })
+            .await
+            .expect("register");
+    }
+    let record = |team: u32, list: Vec<u32>| reg::RecordTeamRequest {
+        header: header(tid, &format!("team-{team}-{list:?}")),
+        team: Some(pb::TeamRecorded {
+            number: team,
+            name: format!("Club {team:02}"),
+            members: list,
+            ..Default::default()
+        }),
+        numbering_version: None,
+    };
+    for t in 1..=TEAMS {
+        if t == 2 {
+            // Player 1 is already on team 1's list.
+            let refused = c
+                .reg
+                .record_team(record(2, vec![1, 7, 8, 9, 10]))
+                .await
+                .unwrap_err();
+            assert_eq!(refused.code(), Code::InvalidArgument, "{refused:?}");
+            assert!(
+                refused.message().contains("already listed by team 1"),
+                "{refused:?}"
+            );
+        }
+        c.reg
+            .record_team(record(t, members(t)))
+            .await
+            .expect("team");
+    }
+
+    // This test's own tally, from the results it records: (match points, game points) in tenths.
+    let mut tally: BTreeMap<u32, (i32, i32)> = (1..=TEAMS).map(|t| (t, (0, 0))).collect();
+    let mut met: BTreeSet<(u32, u32)> = BTreeSet::new();
+    for round in 1..=ROUNDS {
+        c.rd.start_round(rd::StartRoundRequest {
+            header: header(tid, &format!("start-{round}")),
+            round,
+            scheduled_unix_ms: 0,
+        })
+        .await
+        .expect("start");
+        let proposed = team_pairing(&mut c, tid, round).await;
+        assert_eq!(proposed.team_matches.len() as u32, TEAMS / 2);
+        // Line-ups: one list player sits out, a different one each round.
+        let mut lineups: BTreeMap<u32, Vec<u32>> = BTreeMap::new();
+        for t in 1..=TEAMS {
+            let out = (t + round) % LIST;
+            let list = members(t);
+            let lineup: Vec<u32> = list
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| *i as u32 != out)
+                .map(|(_, &p)| p)
+                .collect();
+            if round == 1 && t == 1 {
+                let mut wrong = lineup.clone();
+                wrong.swap(0, 1);
+                let refused =
+                    c.rd.submit_lineup(rd::SubmitLineupRequest {
+                        header: header(tid, "lineup-wrong"),
+                        round,
+                        team: t,
+                        players: wrong,
+                        numbering_version: None,
+                    })
+                    .await
+                    .unwrap_err();
+                assert_eq!(refused.code(), Code::InvalidArgument, "{refused:?}");
+                assert!(refused.message().contains("board order"), "{refused:?}");
+            }
+            c.rd.submit_lineup(rd::SubmitLineupRequest {
+                header: header(tid, &format!("lineup-{round}-{t}")),
+                round,
+                team: t,
+                players: lineup.clone(),
+                numbering_version: None,
+            })
+            .await
+            .expect("line-up");
+            lineups.insert(t, lineup);
+        }
+        c.rd.publish_pairing(rd::PublishPairingRequest {
+            header: header(tid, &format!("publish-{round}")),
+            round,
+            ..Default::default()
+        })
+        .await
+        .expect("publish");
+        let p = team_pairing(&mut c, tid, round).await;
+        assert!(p.published);
+        assert_eq!(p.team_matches, proposed.team_matches);
+        assert_eq!(p.boards.len() as u32, TEAMS / 2 * BOARDS);
+        assert_eq!(p.unpaired.len() as u32, TEAMS * (LIST - BOARDS));
+        for (m, tm) in p.team_matches.iter().enumerate() {
+            let key = (tm.first.min(tm.second), tm.first.max(tm.second));
+            assert!(met.insert(key), "round {round}: teams {key:?} meet twice");
+            let mut mp = (0, 0);
+            for k in 0..BOARDS {
+                let b = p.boards[(m as u32 * BOARDS + k) as usize]
+                    .board
+                    .clone()
+                    .unwrap();
+                let (a, z) = (
+                    lineups[&tm.first][k as usize],
+                    lineups[&tm.second][k as usize],
+                );
+                // WBWB: the team named first has White on boards 1 and 3.
+                let expected = if k % 2 == 0 { (a, z) } else { (z, a) };
+                assert_eq!(
+                    (b.white, b.black),
+                    expected,
+                    "round {round} board {}",
+                    b.number
+                );
+                let r = match (round * 7 + b.number * 3) % 5 {
+                    0 | 1 => BoardResult::WhiteWins,
+                    2 | 3 => BoardResult::Draw,
+                    _ => BoardResult::BlackWins,
+                };
+                let (w, bl) = match r {
+                    BoardResult::WhiteWins => (10, 0),
+                    BoardResult::Draw => (5, 5),
+                    _ => (0, 10),
+                };
+                let (fa, fz) = if k % 2 == 0 { (w, bl) } else { (bl, w) };
+                mp.0 += fa;
+                mp.1 += fz;
+                let (res, wc, bc) = wire(r);
+                c.rd.record_result(rd::RecordResultRequest {
+                    header: header(tid, &format!("result-{round}-{}", b.number)),
+                    round,
+                    board: b.number,
+                    result: res,
+                    white_code: wc,
+                    black_code: bc,
+                })
+                .await
+                .expect("result");
+            }
+            let (ma, mz) = match mp.0.cmp(&mp.1) {
+                std::cmp::Ordering::Greater => (20, 0),
+                std::cmp::Ordering::Equal => (10, 10),
+                std::cmp::Ordering::Less => (0, 20),
+            };
+            tally.get_mut(&tm.first).unwrap().0 += ma;
+            tally.get_mut(&tm.first).unwrap().1 += mp.0;
+            tally.get_mut(&tm.second).unwrap().0 += mz;
+            tally.get_mut(&tm.second).unwrap().1 += mp.1;
+        }
+        c.rd.close_round(rd::CloseRoundRequest {
+            header: header(tid, &format!("close-{round}")),
+            round,
+        })
+        .await
+        .expect("close");
+    }
+
+    let st = c
+        .rep
+        .get_standings(rep::GetStandingsRequest {
+            tournament: tref(tid),
+            ..Default::default()
+        })
+        .await
+        .expect("standings")
+        .into_inner();
+    assert_eq!(st.team_rows.len() as u32, TEAMS);
+    assert_eq!(
+        st.team_tie_break_list.first().map(String::as_str),
+        Some("MPvGP")
+    );
+    let mut last = i32::MAX;
+    for row in &st.team_rows {
+        assert_eq!(
+            (row.match_points, row.game_points),
+            tally[&row.team],
+            "team {}",
+            row.team
+        );
+        assert!(row.match_points <= last, "ranked by match points");
+        last = row.match_points;
+    }
+    let total_gp: i32 = st.team_rows.iter().map(|r| r.game_points).sum();
+    assert_eq!(total_gp, (ROUNDS * TEAMS / 2 * BOARDS * 10) as i32);
+
+    let trf = c
+        .rep
+        .export_trf(rep::ExportTrfRequest {
+            tournament: tref(tid),
+            format: arbiter_proto::common::v1::TrfFormat::Trf2026 as i32,
+        })
+        .await
+        .expect("export")
+        .into_inner();
+    let text = String::from_utf8(trf.trf).unwrap();
+    let file = arbiter_trf::parse(&text)
+        .expect("the export reads back")
+        .file;
+    assert_eq!(
+        arbiter_trf::write(&file).unwrap(),
+        text,
+        "read back identically"
+    );
+    let teams: Vec<&arbiter_trf::Team310> = file
+        .records
+        .iter()
+        .filter_map(|r| match r {
+            arbiter_trf::Record::Team310(t) => Some(t),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(teams.len() as u32, TEAMS);
+    for t in teams {
+        let row = st.team_rows.iter().find(|r| r.team == t.number).unwrap();
+        assert_eq!(t.match_points.map(|s| s.tenths()), Some(row.match_points));
+        assert_eq!(t.game_points.map(|s| s.tenths()), Some(row.game_points));
+        assert_eq!(t.rank, Some(row.rank));
+        assert_eq!(
+            t.members,
+            members(t.number).into_iter().map(Some).collect::<Vec<_>>()
+        );
+    }
+    assert!(
+        text.lines().any(|l| l.starts_with("352 WBWB")),
+        "the board colours are exported"
+    );
+}
