@@ -55,7 +55,7 @@ async fn team_pairing(c: &mut Clients, tid: &str, round: u32) -> rep::RoundPairi
 async fn a_team_swiss_of_ten_teams_runs_end_to_end_with_trf_team_records() {
     let work = TempDir::new("team-swiss").unwrap();
     let data = work.path().join("data");
-    let server = Server::start(
+    let mut server = Server::start(
         &["--data", data.to_str().unwrap()],
         &work.path().join("serve.log"),
     );
@@ -343,4 +343,93 @@ async fn a_team_swiss_of_ten_teams_runs_end_to_end_with_trf_team_records() {
         text.lines().any(|l| l.starts_with("352 WBWB")),
         "the board colours are exported"
     );
+
+    // The audit re-derives every round's matches from the rounds before it.
+    server.terminate();
+    let replay = |data: &std::path::Path| {
+        let out = run(&["replay", "--data", data.to_str().unwrap(), tid]);
+        assert_eq!(out.code, 0, "replay:\n{}\n{}", out.stdout, out.stderr);
+        assert!(!out.stdout.contains("DIFFERS"), "{}", out.stdout);
+        assert_eq!(
+            out.stdout.matches("re-paired, identical").count() as u32,
+            ROUNDS,
+            "{}",
+            out.stdout
+        );
+    };
+    replay(&data);
+
+    // The export imports as the same team event: its rules, lists, line-ups and matches are
+    // read back from the file, the audit finds every round identical, and its export is the
+    // file again.
+    let file_path = work.path().join("team.trf");
+    std::fs::write(&file_path, &text).unwrap();
+    let into = work.path().join("imported");
+    let into_arg = into.to_str().unwrap();
+    let im = run(&[
+        "import",
+        file_path.to_str().unwrap(),
+        "--data",
+        into_arg,
+        "--id",
+        tid,
+    ]);
+    assert_eq!(im.code, 0, "{}{}", im.stdout, im.stderr);
+    replay(&into);
+    let ex = run(&["export", tid, "--data", into_arg, "--format", "trf-2026"]);
+    assert_eq!(ex.code, 0, "{}", ex.stderr);
+    assert_eq!(ex.stdout, text, "the imported event exports the same file");
+
+    // A file whose match leaves the lists' board order is refused naming the round.
+    let lines: Vec<&str> = text.split("\r\n").collect();
+    let swapped = swap_first_two_boards(&lines);
+    let bad = work.path().join("bad.trf");
+    std::fs::write(&bad, swapped).unwrap();
+    let into_bad = work.path().join("bad-import");
+    let im = run(&[
+        "import",
+        bad.to_str().unwrap(),
+        "--data",
+        into_bad.to_str().unwrap(),
+        "--id",
+        "bad",
+    ]);
+    assert_ne!(im.code, 0);
+    assert!(im.stderr.contains("round 1"), "{}", im.stderr);
+}
+
+/// The file with the round-1 blocks of team 1's first two players exchanged (and their
+/// opponents' lines to match): boards 1 and 2 of their match out of the lists' order.
+fn swap_first_two_boards(lines: &[&str]) -> String {
+    let col = 91; // round 1's block starts at column 92 (index 91)
+    let find = |sn: u32| {
+        lines
+            .iter()
+            .position(|l| l.starts_with("001") && l[4..8].trim() == sn.to_string())
+            .unwrap()
+    };
+    let (i1, i2) = (find(1), find(2));
+    let (b1, b2) = (&lines[i1][col..col + 8], &lines[i2][col..col + 8]);
+    let o1: u32 = b1[0..4].trim().parse().unwrap();
+    let o2: u32 = b2[0..4].trim().parse().unwrap();
+    let (j1, j2) = (find(o1), find(o2));
+    let mut out: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+    let with_block = |l: &str, block: &str| format!("{}{block}{}", &l[..col], &l[col + 8..]);
+    let with_opponent = |l: &str, opp: u32| format!("{}{opp:>4}{}", &l[..col], &l[col + 4..]);
+    // The points column (81-84, tenths here) follows the exchanged results.
+    let tenths = |block: &str| match &block[7..8] {
+        "1" => 10,
+        "=" => 5,
+        _ => 0,
+    };
+    let with_points = |l: &str, minus: &str, plus: &str| {
+        let p: arbiter_core::Score = l[80..84].trim().parse().unwrap();
+        let t = p.tenths() - tenths(minus) + tenths(plus);
+        format!("{}{:>2}.{}{}", &l[..80], t / 10, t % 10, &l[84..])
+    };
+    out[i1] = with_points(&with_block(lines[i1], b2), b1, b2);
+    out[i2] = with_points(&with_block(lines[i2], b1), b2, b1);
+    out[j1] = with_opponent(lines[j1], 2);
+    out[j2] = with_opponent(lines[j2], 1);
+    out.join("\r\n")
 }

@@ -284,7 +284,7 @@ fn rerun_all(publications: &[(State, PairingPublished, Version)]) -> Vec<RoundAu
 /// boards are the line-ups', checked by the aggregate at publication).
 fn rerun_team(before: &State, p: &PairingPublished, out: &mut RoundAudit) {
     let attempt = before.round_attempt(p.round).unwrap_or(0);
-    let (matches, bye) = match crate::teams::answer(before, p.round, attempt, 0) {
+    let (mut matches, bye) = match crate::teams::answer(before, p.round, attempt, 0) {
         crate::engine::Answer::Proposed(x) => (x.team_matches, x.team_bye),
         crate::engine::Answer::Failed(f) => {
             out.differences
@@ -297,8 +297,15 @@ fn rerun_team(before: &State, p: &PairingPublished, out: &mut RoundAudit) {
             format!("{}-{}", m.first, m.second)
         })
     };
-    for i in 0..matches.len().max(p.team_matches.len()) {
-        let (ours, rec) = (matches.get(i), p.team_matches.get(i));
+    let mut published = p.team_matches.clone();
+    if out.manual {
+        // A pairing by hand (or imported: a file records no match order) is compared as a
+        // set of matches, each with its team named first.
+        matches.sort();
+        published.sort();
+    }
+    for i in 0..matches.len().max(published.len()) {
+        let (ours, rec) = (matches.get(i), published.get(i));
         if ours != rec {
             out.differences.push(format!(
                 "match {}: published {}, re-derived {}",

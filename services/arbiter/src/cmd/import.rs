@@ -22,7 +22,7 @@ use arbiter_core::tournament::{
     Arbiter, BoardResult, ByeKind, CloseRound, Command, CreateTournament, Date, DeclareAbsence,
     DomainError, EntryId, ForbidPairings, ManualPairing, Pair, PairingSystem, PublishPairing,
     RecordResult, RecordTeam, RegisterPlayer, RequestBye, SetVirtualPoints, Sex, StartRound, State,
-    TeamRecorded, Title, decide,
+    SubmitLineup, TeamRecorded, Title, decide,
 };
 use arbiter_core::{Color, PlayerId, ResultCode, RoundEntry};
 use arbiter_service_kit::store::{CommandContext, TournamentStore, stream_of};
@@ -286,8 +286,8 @@ pub fn plan(
             At::line(i + 1, "XXC rank")
         ));
     }
-    // With 310 teams, TRF-2026 names teams in 240/250/260: a team event, which the service does
-    // not run.
+    // With 310 teams, TRF-2026 names teams in 240/250/260: team byes, team accelerations and
+    // forbidden team pairings, which the service does not run yet.
     if file.records.iter().any(|r| matches!(r, Record::Team310(_)))
         && let Some(i) = file.records.iter().position(|r| {
             matches!(
@@ -297,7 +297,7 @@ pub fn plan(
         })
     {
         return Err(format!(
-            "{}: with 310 team records its ids are team numbers: team events are not supported",
+            "{}: with 310 team records its ids are team numbers: team byes, accelerations and forbidden pairings are not supported",
             At::cols(i + 1, 1, 3, "team record ids")
         ));
     }
@@ -404,6 +404,8 @@ pub fn plan(
         create.rule_set = Some(system.default_rule_set(start).to_string());
     }
     create.scoring = file.point_system();
+    create.team_rules = super::team_import::rules(file, create.scoring)?;
+    let team_event = create.team_rules.is_some();
     // A round robin's table gives the colours: the file's XXC, if any, is kept as it is.
     create.initial_color = match round_robin {
         Some(_) => file.declared_initial_color(),
@@ -457,7 +459,17 @@ pub fn plan(
             | Record::TeamForfeit330(_) => true,
             _ => false,
         };
-        if carried {
+        // A team event's 352, 362 and 320 are its rules and byes, written again from them.
+        let modelled = team_event
+            && matches!(
+                r,
+                Record::TeamByes320(_)
+                    | Record::Text(arbiter_trf::TextRecord {
+                        code: TextCode::BoardColours | TextCode::TeamScoring,
+                        ..
+                    })
+            );
+        if carried && !modelled {
             let line = arbiter_trf::write(&TrfFile {
                 records: vec![r.clone()],
             })
@@ -709,7 +721,8 @@ pub fn plan(
         };
         for p in &players {
             let e = p.entry(r).copied();
-            if e.as_ref().is_some_and(is_paired) {
+            // In a team event a player without a game sits out his team's match: no command.
+            if team_event || e.as_ref().is_some_and(is_paired) {
                 continue;
             }
             if rest.is_some() && rest == pn_of.get(&p.start_number).copied() {
@@ -806,6 +819,67 @@ pub fn plan(
                 black.result,
                 p.start_number,
             ));
+        }
+        if let Some(rules) = pl.state.team_rules().cloned() {
+            let at = At::line(player_line(players[0].start_number), format!("round {r}"));
+            let pairs: Vec<(PlayerId, PlayerId)> = games.iter().map(|g| (g.0, g.1)).collect();
+            let (lineups, matches) = super::team_import::round(&pl.state, &rules, r, &pairs)
+                .map_err(|why| format!("{at}: {why}"))?;
+            for (team, players) in lineups {
+                pl.run(
+                    &at,
+                    format!("round {r}: team {team}'s line-up"),
+                    Command::SubmitLineup(SubmitLineup {
+                        round: r,
+                        team,
+                        players,
+                    }),
+                )?;
+            }
+            pl.run(
+                &at,
+                format!("round {r}: publish the recorded team pairing"),
+                Command::PublishPairing(PublishPairing {
+                    round: r,
+                    proposal_version: None,
+                    changes: Some(ManualPairing {
+                        boards: Vec::new(),
+                        bye: None,
+                        team_matches: matches,
+                        team_bye: super::team_import::bye(file, r),
+                    }),
+                    note: "imported from a TRF file".into(),
+                }),
+            )?;
+            let published = pl
+                .state
+                .published(r)
+                .ok_or_else(|| format!("{at}: the round was not published"))?;
+            for g in &games {
+                let board = published
+                    .boards
+                    .iter()
+                    .find(|b| (b.white, b.black) == (g.0, g.1))
+                    .map(|b| b.number)
+                    .ok_or_else(|| {
+                        format!("{}: the game is on no board of its match", round_at(g.4, r))
+                    })?;
+                pl.run(
+                    &round_at(g.4, r),
+                    format!("round {r}, board {board}: result"),
+                    Command::RecordResult(RecordResult {
+                        round: r,
+                        board,
+                        result: board_result(g.2, g.3),
+                    }),
+                )?;
+            }
+            pl.run(
+                &at,
+                format!("round {r}: close"),
+                Command::CloseRound(CloseRound { round: r }),
+            )?;
+            continue;
         }
         // Board order: a round robin's is its table's (a game not in the table goes last and
         // is refused naming its board); else the higher score before the round first, then the

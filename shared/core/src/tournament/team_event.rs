@@ -196,10 +196,14 @@ pub(crate) fn record_team(
         members,
     });
     check_lists(rules, &lists).map_err(team_error)?;
+    // A team event's points and ranks are its standings', never recorded.
     Ok(vec![Event::TeamRecorded(TeamRecorded {
         number,
         name,
         nickname,
+        match_points: None,
+        game_points: None,
+        rank: None,
         ..c.team.clone()
     })])
 }
