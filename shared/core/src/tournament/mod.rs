@@ -40,6 +40,8 @@
 //!     based_on_version: 4,
 //!     input_digest: vec![0; 32],
 //!     explanation: String::new(),
+//!     team_matches: Vec::new(),
+//!     team_bye: None,
 //! }))?;
 //! run(&mut state, Command::PublishPairing(PublishPairing {
 //!     round: 1, proposal_version: Some(5), changes: None, note: String::new(),
