@@ -403,7 +403,10 @@ async fn a_team_swiss_of_ten_teams_runs_end_to_end_with_trf_team_records() {
         assert_eq!(t.rank, Some(row.rank));
         assert_eq!(
             t.members,
-            sh.members(t.number).into_iter().map(Some).collect::<Vec<_>>()
+            sh.members(t.number)
+                .into_iter()
+                .map(Some)
+                .collect::<Vec<_>>()
         );
     }
     assert!(

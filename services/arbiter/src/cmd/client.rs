@@ -204,6 +204,92 @@ pub struct KnockoutArgs {
     pub ko_lot_seed: Option<String>,
 }
 
+/// A team event's regulations (`--team-boards` makes the event a team event: a team Swiss
+/// with `--system dutch`, a team round robin with round-robin or double-round-robin).
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct TeamArgs {
+    /// Boards per match.
+    #[arg(long)]
+    pub team_boards: Option<u32>,
+    /// The most reserves a team lists beyond its boards.
+    #[arg(long, default_value_t = 0)]
+    pub team_reserves: u32,
+    /// The board colours of the team named first (TRF-2026 record 352; default alternating
+    /// from White, e.g. WBWB).
+    #[arg(long)]
+    pub team_colours: Option<String>,
+    /// Match points for a won, drawn and lost match (record 362).
+    #[arg(long, default_value = "2,1,0")]
+    pub team_match_points: String,
+    /// What ranks the teams: mp (match points) or gp (game points).
+    #[arg(long, default_value = "mp")]
+    pub team_ranking: String,
+    /// The team pairing-allocated bye as "MATCH,GAME" points (record 320); required for an
+    /// odd number of teams.
+    #[arg(long)]
+    pub team_pab: Option<String>,
+}
+
+impl TeamArgs {
+    fn rules(&self) -> Result<Option<pb::TeamRules>, Exit> {
+        let Some(boards) = self.team_boards else {
+            return Ok(None);
+        };
+        let points = |flag: &str, v: &str| -> Result<Vec<i32>, Exit> {
+            v.split(',')
+                .map(|x| {
+                    x.trim()
+                        .parse::<arbiter_core::Score>()
+                        .map(|s| s.tenths())
+                        .map_err(|_| {
+                            Exit::Invalid(format!("{flag} {v:?}: {x:?} is not a number of points"))
+                        })
+                })
+                .collect()
+        };
+        let mp = points("--team-match-points", &self.team_match_points)?;
+        let [win, draw, loss] = mp[..] else {
+            return Err(Exit::Invalid(format!(
+                "--team-match-points {:?}: three values, won,drawn,lost",
+                self.team_match_points
+            )));
+        };
+        let pab = match &self.team_pab {
+            None => None,
+            Some(v) => match points("--team-pab", v)?[..] {
+                [match_points, game_points] => Some(pb::TeamBye {
+                    match_points,
+                    game_points,
+                }),
+                _ => {
+                    return Err(Exit::Invalid(format!(
+                        "--team-pab {v:?}: MATCH,GAME points"
+                    )));
+                }
+            },
+        };
+        let ranking = match self.team_ranking.to_ascii_lowercase().as_str() {
+            "mp" => pb::TeamRanking::MatchPoints,
+            "gp" => pb::TeamRanking::GamePoints,
+            other => return Err(Exit::Invalid(format!("--team-ranking {other:?}: mp or gp"))),
+        };
+        Ok(Some(pb::TeamRules {
+            boards,
+            reserves: self.team_reserves,
+            match_win: win,
+            match_draw: draw,
+            match_loss: loss,
+            ranking: ranking as i32,
+            pab,
+            colours: self.team_colours.clone().unwrap_or_else(|| {
+                (0..boards)
+                    .map(|b| if b % 2 == 0 { 'W' } else { 'B' })
+                    .collect()
+            }),
+        }))
+    }
+}
+
 impl KnockoutArgs {
     fn given(&self) -> bool {
         self.ko_seeding.is_some()
@@ -344,6 +430,8 @@ pub enum ClientCommand {
         system: String,
         #[command(flatten)]
         knockout: KnockoutArgs,
+        #[command(flatten)]
+        teams: TeamArgs,
         /// The chief arbiter.
         #[arg(long, default_value = "Chief Arbiter")]
         arbiter: String,
@@ -546,6 +634,26 @@ pub enum ClientCommand {
         /// (e.g. 3,1,2 gives player 1 number 3).
         #[arg(long, value_delimiter = ',')]
         numbers: Vec<u32>,
+    },
+    /// 2. Players: a team's list in board order (a team event, before round 1): its players'
+    ///    pairing numbers, comma-separated; numbered in seeding order (0 = the next).
+    RecordTeam {
+        tournament: String,
+        #[arg(long)]
+        name: String,
+        #[arg(long, default_value_t = 0)]
+        number: u32,
+        #[arg(long, value_delimiter = ',', required = true)]
+        members: Vec<u32>,
+    },
+    /// 4. A team event's round: a team's line-up, board 1 first (pairing numbers of its list,
+    ///    in the list's order), before the round's boards are published.
+    Lineup {
+        tournament: String,
+        round: u32,
+        team: u32,
+        #[arg(value_delimiter = ',', required = true)]
+        players: Vec<u32>,
     },
     /// 3. Before a round: withdraw a player (from the next round to pair, or --from-round).
     Withdraw {
@@ -1168,6 +1276,35 @@ pub fn standings_text(s: &rep::Standings) -> String {
         "Standings after round {} (version {})\n",
         s.after_round, s.version
     );
+    // A team event: the teams first (match and game points, the team tie-breaks).
+    if !s.team_rows.is_empty() {
+        out.push_str(&format!(
+            "Teams ({})\n Place Team  Name                             MP     GP  {}\n",
+            s.team_tie_break_list.join(", "),
+            s.team_tie_break_list.join("  ")
+        ));
+        for r in &s.team_rows {
+            let place = if r.rank_to > r.rank {
+                format!("{}-{}", r.rank, r.rank_to)
+            } else {
+                r.rank.to_string()
+            };
+            let tbs: Vec<String> = r
+                .tie_breaks
+                .iter()
+                .map(|t| decimal_text(t.value.as_ref()))
+                .collect();
+            out.push_str(&format!(
+                "{place:>6} {:>4}  {:<28} {:>6} {:>6}  {}\n",
+                r.team,
+                r.name,
+                points(r.match_points),
+                points(r.game_points),
+                tbs.join("  ")
+            ));
+        }
+        out.push_str("Players\n");
+    }
     let mut head = format!(
         "{:>5} {:>4}  {:<32} {:>6} {:>6}",
         "Place", "No", "Name", "Rating", "Points"
@@ -1364,6 +1501,26 @@ pub fn render_pairings(p: &rep::RoundPairings, names: &BTreeMap<u32, String>) ->
         if p.published { "published" } else { "proposed" },
         p.version
     );
+    // A team event: its matches, the team named first first (boards follow in match order).
+    let per = (!p.team_matches.is_empty() && !p.boards.is_empty())
+        .then(|| p.boards.len() / p.team_matches.len());
+    for (i, m) in p.team_matches.iter().enumerate() {
+        let boards = per.map_or(String::new(), |k| {
+            format!(" (boards {}-{})", i * k + 1, (i + 1) * k)
+        });
+        out.push_str(&format!(
+            "match {}: team {} - team {}{boards}\n",
+            i + 1,
+            m.first,
+            m.second
+        ));
+    }
+    if p.team_bye != 0 {
+        out.push_str(&format!(
+            "team {} has the pairing-allocated bye\n",
+            p.team_bye
+        ));
+    }
     for b in &p.boards {
         let Some(board) = &b.board else { continue };
         out.push_str(&format!(
@@ -1442,6 +1599,7 @@ async fn client(a: ClientArgs) -> Result<(), Exit> {
             rule_set,
             system,
             knockout,
+            teams,
             arbiter,
             id,
             initial_color,
@@ -1570,6 +1728,7 @@ async fn client(a: ClientArgs) -> Result<(), Exit> {
                         fide_rated: true,
                         conduct: Some(conduct),
                         knockout,
+                        team_rules: teams.rules()?,
                         ..Default::default()
                     }),
                 })
@@ -1698,6 +1857,49 @@ async fn client(a: ClientArgs) -> Result<(), Exit> {
                 .map_err(|s| status_exit("withdraw", &s))?
                 .into_inner();
             print_result("withdrawn", &r);
+        }
+        ClientCommand::RecordTeam {
+            tournament,
+            name,
+            number,
+            members,
+        } => {
+            let r = c
+                .registration
+                .record_team(reg::RecordTeamRequest {
+                    header: c.header(&tournament),
+                    team: Some(pb::TeamRecorded {
+                        number,
+                        name,
+                        members,
+                        ..Default::default()
+                    }),
+                    numbering_version: None,
+                })
+                .await
+                .map_err(|s| status_exit("record-team", &s))?
+                .into_inner();
+            print_result("team recorded", &r);
+        }
+        ClientCommand::Lineup {
+            tournament,
+            round,
+            team,
+            players,
+        } => {
+            let r = c
+                .director
+                .submit_lineup(rd::SubmitLineupRequest {
+                    header: c.header(&tournament),
+                    round,
+                    team,
+                    players,
+                    numbering_version: None,
+                })
+                .await
+                .map_err(|s| status_exit("lineup", &s))?
+                .into_inner();
+            print_result("line-up given", &r);
         }
         ClientCommand::DrawLots {
             tournament,
