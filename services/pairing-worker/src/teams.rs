@@ -69,7 +69,9 @@ pub fn answer(state: &State, round: u32, attempt: u32, based_on_version: u64) ->
         .tournament()
         .map(|t| t.rule_set.clone())
         .unwrap_or_default();
-    let Some((rules, teams, mut played)) = arbiter_teams::from_log(state) else {
+    let (Some(t), Some((rules, teams, mut played))) =
+        (state.tournament(), arbiter_teams::from_log(state))
+    else {
         return failed(
             state,
             round,
@@ -82,7 +84,6 @@ pub fn answer(state: &State, round: u32, attempt: u32, based_on_version: u64) ->
     };
     played.truncate(round.saturating_sub(1) as usize);
     let digest = team_digest(&rule_set, round, &teams, &played).to_vec();
-    let t = state.tournament().expect("a team event has its creation");
     let proposal = if t.pairing_system.is_swiss() {
         if played.len() + 1 != round as usize {
             Err(format!(

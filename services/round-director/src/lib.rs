@@ -505,24 +505,20 @@ impl RoundDirector for RoundDirectorService {
     ) -> Result<Response<CommandResult>, Status> {
         let caller = principal(&request)?;
         let r = request.into_inner();
-        let tid = r
-            .header
-            .as_ref()
-            .map(|h| h.tournament_id.clone())
-            .unwrap_or_default();
-        let expected = r.header.as_ref().and_then(|h| h.expected_version);
-        self.run(&caller, &r, |f| {
-            let mut players_given = Vec::with_capacity(r.players.len());
-            for (i, &p) in r.players.iter().enumerate() {
-                let who = PlayerRef::new(0, p, r.numbering_version, expected);
-                players_given.push(players::resolve(f, &format!("players[{i}]"), who).map_err(
-                    |s| Status::new(s.code(), format!("tournament {tid}: {}", s.message())),
-                )?);
-            }
+        self.run_in(&caller, &r, |f, ctx| {
+            let players = r
+                .players
+                .iter()
+                .enumerate()
+                .map(|(i, &p)| {
+                    let who = PlayerRef::new(0, p, r.numbering_version, ctx.expected_version);
+                    players::resolve_in(&ctx.tournament_id, f, &format!("players[{i}]"), who)
+                })
+                .collect::<Result<_, _>>()?;
             Ok(Command::SubmitLineup(SubmitLineup {
                 round: r.round,
                 team: r.team,
-                players: players_given,
+                players,
             }))
         })
         .await
