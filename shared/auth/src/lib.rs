@@ -88,6 +88,55 @@ impl Role {
     pub fn parse(s: &str) -> Option<Role> {
         serde_json::from_value(serde_json::Value::String(s.to_string())).ok()
     }
+
+    /// Every role a token may carry, in declaration order ([`Role::Public`] is the caller
+    /// without a token, never a claim). Kept complete by [`Role::token_index`].
+    pub const TOKEN_ROLES: [Role; 11] = [
+        Role::Admin,
+        Role::ChiefArbiter,
+        Role::Arbiter,
+        Role::Player,
+        Role::FairPlayOfficer,
+        Role::Platform,
+        Role::LocalChiefArbiter,
+        Role::LocalTechnicalArbiter,
+        Role::SupervisingArbiter,
+        Role::AppealsCommittee,
+        Role::PairingOfficer,
+    ];
+
+    /// The role's place in [`Role::TOKEN_ROLES`]. The match has no wildcard, so a new variant
+    /// does not compile until it is placed; `token_roles_are_complete` checks the places.
+    const fn token_index(self) -> Option<usize> {
+        match self {
+            Role::Admin => Some(0),
+            Role::ChiefArbiter => Some(1),
+            Role::Arbiter => Some(2),
+            Role::Player => Some(3),
+            Role::FairPlayOfficer => Some(4),
+            Role::Platform => Some(5),
+            Role::LocalChiefArbiter => Some(6),
+            Role::LocalTechnicalArbiter => Some(7),
+            Role::SupervisingArbiter => Some(8),
+            Role::AppealsCommittee => Some(9),
+            Role::PairingOfficer => Some(10),
+            Role::Public => None,
+        }
+    }
+
+    /// A token's role claim: one of [`Role::TOKEN_ROLES`] ("public" is no token's role).
+    pub fn parse_token_role(s: &str) -> Option<Role> {
+        Role::parse(s).filter(|r| r.token_index().is_some())
+    }
+
+    /// The token roles' spellings, comma-separated (for error messages and help).
+    pub fn token_role_list() -> String {
+        Role::TOKEN_ROLES
+            .iter()
+            .map(|r| r.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
 }
 
 impl std::fmt::Display for Role {
@@ -537,15 +586,22 @@ mod tests {
 
     #[test]
     fn role_spellings() {
-        for r in [
-            Role::Admin,
-            Role::ChiefArbiter,
-            Role::Arbiter,
-            Role::Player,
-            Role::FairPlayOfficer,
-        ] {
+        for r in Role::TOKEN_ROLES {
             assert_eq!(Role::parse(r.as_str()), Some(r));
+            assert_eq!(Role::parse_token_role(r.as_str()), Some(r));
         }
         assert_eq!(Role::parse("root"), None);
+        assert_eq!(Role::parse_token_role("public"), None);
+    }
+
+    #[test]
+    fn token_roles_are_complete() {
+        for (i, r) in Role::TOKEN_ROLES.iter().enumerate() {
+            assert_eq!(r.token_index(), Some(i), "{r}");
+        }
+        assert_eq!(Role::Public.token_index(), None);
+        let list = Role::token_role_list();
+        assert_eq!(list.split(", ").count(), 11, "{list}");
+        assert!(list.ends_with("appeals-committee, pairing-officer"), "{list}");
     }
 }

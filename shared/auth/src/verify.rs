@@ -12,7 +12,7 @@ use jsonwebtoken::jwk::JwkSet;
 use jsonwebtoken::{Algorithm, DecodingKey, Validation, errors::ErrorKind};
 use std::collections::HashMap;
 
-/// Seconds of clock difference tolerated on `exp`.
+/// Seconds of clock difference tolerated on `exp` and `nbf`.
 pub const LEEWAY_SECONDS: u64 = 30;
 
 /// Why a token was not accepted (the message of the `UNAUTHENTICATED` status).
@@ -82,6 +82,9 @@ fn unix_now() -> u64 {
 fn reason(e: &jsonwebtoken::errors::Error, kid: &str) -> String {
     match e.kind() {
         ErrorKind::ExpiredSignature => "the token has expired".into(),
+        ErrorKind::ImmatureSignature => {
+            "the token is not valid yet (its nbf, not before, is in the future)".into()
+        }
         ErrorKind::InvalidSignature => {
             format!("the token's signature does not verify with key {kid:?}")
         }
@@ -138,6 +141,7 @@ impl Verifier {
     fn verify_signed(&self, token: &str) -> Result<(Principal, u64), AuthError> {
         let header = jsonwebtoken::decode_header(token)
             .map_err(|e| AuthError(format!("the token is not a JWT: {e}")))?;
+        check_crit(token)?;
         let kid = header
             .kid
             .ok_or_else(|| AuthError("the token's header names no key (kid)".into()))?;
@@ -158,6 +162,7 @@ impl Verifier {
         };
         let mut v = Validation::new(alg);
         v.leeway = LEEWAY_SECONDS;
+        v.validate_nbf = true;
         v.set_issuer(&[iss]);
         v.set_audience(&[audience]);
         v.set_required_spec_claims(&["exp", "sub", "iss", "aud"]);
@@ -171,7 +176,36 @@ impl Verifier {
             .ok_or_else(|| {
                 AuthError("the token's expiry (exp) is not a number of seconds".into())
             })?;
+        // The library skips an `nbf` it cannot read; a token that says "not before" in a
+        // form we cannot check is not taken as valid now.
+        if let Some(nbf) = data.claims.get("nbf")
+            && nbf.as_u64().is_none()
+        {
+            return Err(AuthError(format!(
+                "the token's nbf (not before) {nbf} is not a number of seconds"
+            )));
+        }
         Ok((principal(&data.claims)?, exp))
+    }
+}
+
+/// RFC 7515 4.1.11: a header's `crit` names extensions the recipient must understand or
+/// refuse the token. This server implements none, so any `crit` is refused (the library
+/// ignores header members it does not know).
+fn check_crit(token: &str) -> Result<(), AuthError> {
+    use base64::Engine as _;
+    let first = token.split('.').next().unwrap_or_default();
+    let bytes = base64::engine::general_purpose::URL_SAFE_NO_PAD
+        .decode(first.trim_end_matches('='))
+        .map_err(|e| AuthError(format!("the token's header is not base64url: {e}")))?;
+    let header: serde_json::Map<String, serde_json::Value> = serde_json::from_slice(&bytes)
+        .map_err(|e| AuthError(format!("the token's header is not a JSON object: {e}")))?;
+    match header.get("crit") {
+        None => Ok(()),
+        Some(crit) => Err(AuthError(format!(
+            "the token's header marks {crit} as critical (crit), extensions this server does \
+             not implement; it refuses such tokens (RFC 7515 4.1.11)"
+        ))),
     }
 }
 
@@ -185,10 +219,10 @@ fn principal(c: &serde_json::Map<String, serde_json::Value>) -> Result<Principal
         .trim()
         .to_string();
     let role = match c.get("role").and_then(|v| v.as_str()) {
-        Some(r) => Role::parse(r).ok_or_else(|| {
+        Some(r) => Role::parse_token_role(r).ok_or_else(|| {
             AuthError(format!(
-                "the token's role {r:?} is not one of admin, chief-arbiter, arbiter, player, \
-                 fair-play-officer"
+                "the token's role {r:?} is not one of {}",
+                Role::token_role_list()
             ))
         })?,
         None => return Err(AuthError("the token has no role claim".into())),
@@ -299,6 +333,108 @@ mod tests {
                 .contains("audience")
         );
         assert!(v.verify("abc").unwrap_err().0.contains("not a JWT"));
+    }
+
+    /// A token with any header and claims, signed by the set's key (the library's encoder
+    /// writes only the header members it knows).
+    fn raw_token(set: &KeySet, header: serde_json::Value, claims: serde_json::Value) -> String {
+        use base64::Engine as _;
+        use ed25519_dalek::Signer as _;
+        let b64 = base64::engine::general_purpose::URL_SAFE_NO_PAD;
+        let input = format!(
+            "{}.{}",
+            b64.encode(header.to_string()),
+            b64.encode(claims.to_string())
+        );
+        let seed: [u8; 32] = b64
+            .decode(set.keys[0].d.as_deref().unwrap())
+            .unwrap()
+            .try_into()
+            .unwrap();
+        let sig = ed25519_dalek::SigningKey::from_bytes(&seed).sign(input.as_bytes());
+        format!("{input}.{}", b64.encode(sig.to_bytes()))
+    }
+
+    fn claims_json(extra: serde_json::Value) -> serde_json::Value {
+        let mut c = serde_json::to_value(claims(now() + 600)).unwrap();
+        c.as_object_mut()
+            .unwrap()
+            .extend(extra.as_object().unwrap().clone());
+        c
+    }
+
+    #[test]
+    fn not_before_is_checked_with_the_expiry_leeway() {
+        let set = KeySet {
+            keys: vec![Jwk::generate().unwrap()],
+        };
+        let v = Verifier::new(&set).unwrap();
+        let header = serde_json::json!({"alg": "EdDSA", "kid": set.keys[0].kid});
+        // The raw signer agrees with the library's: a plain token verifies.
+        assert!(
+            v.verify(&raw_token(
+                &set,
+                header.clone(),
+                claims_json(serde_json::json!({}))
+            ))
+            .is_ok()
+        );
+        let future = raw_token(
+            &set,
+            header.clone(),
+            claims_json(serde_json::json!({"nbf": now() + 3600})),
+        );
+        let e = v.verify(&future).unwrap_err().0;
+        assert!(e.contains("not valid yet") && e.contains("nbf"), "{e}");
+        // Within the leeway a clock slightly ahead of ours is tolerated, as for exp.
+        let near = raw_token(
+            &set,
+            header.clone(),
+            claims_json(serde_json::json!({"nbf": now() + LEEWAY_SECONDS / 2})),
+        );
+        assert!(v.verify(&near).is_ok());
+        let unreadable = raw_token(
+            &set,
+            header,
+            claims_json(serde_json::json!({"nbf": "tomorrow"})),
+        );
+        let e = v.verify(&unreadable).unwrap_err().0;
+        assert!(e.contains("nbf"), "{e}");
+    }
+
+    #[test]
+    fn a_critical_header_extension_is_refused() {
+        let set = KeySet {
+            keys: vec![Jwk::generate().unwrap()],
+        };
+        let v = Verifier::new(&set).unwrap();
+        let t = raw_token(
+            &set,
+            serde_json::json!({"alg": "EdDSA", "kid": set.keys[0].kid, "crit": ["exp-v2"], "exp-v2": 1}),
+            claims_json(serde_json::json!({})),
+        );
+        let e = v.verify(&t).unwrap_err().0;
+        assert!(e.contains("crit") && e.contains("exp-v2"), "{e}");
+    }
+
+    #[test]
+    fn an_unknown_role_is_refused_naming_every_role() {
+        let set = KeySet {
+            keys: vec![Jwk::generate().unwrap()],
+        };
+        let v = Verifier::new(&set).unwrap();
+        let header = serde_json::json!({"alg": "EdDSA", "kid": set.keys[0].kid});
+        for bad in ["root", "public"] {
+            let t = raw_token(
+                &set,
+                header.clone(),
+                claims_json(serde_json::json!({"role": bad})),
+            );
+            let e = v.verify(&t).unwrap_err().0;
+            for r in Role::TOKEN_ROLES {
+                assert!(e.contains(r.as_str()), "{r}: {e}");
+            }
+        }
     }
 
     #[test]
