@@ -602,6 +602,9 @@ mod tests {
         assert_eq!(Role::Public.token_index(), None);
         let list = Role::token_role_list();
         assert_eq!(list.split(", ").count(), 11, "{list}");
-        assert!(list.ends_with("appeals-committee, pairing-officer"), "{list}");
+        assert!(
+            list.ends_with("appeals-committee, pairing-officer"),
+            "{list}"
+        );
     }
 }
