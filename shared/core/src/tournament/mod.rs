@@ -112,8 +112,9 @@ pub use knockout::{Bracket, KnockoutGame, KnockoutMatch, KnockoutRound};
 pub use schedule::{ScheduledRound, round_robin_rounds, round_robin_schedule, team_size};
 pub use state::{
     Availability, CorrectionEffect, CorrectionRecord, MAX_PLAYERS, MAX_ROUNDS, PairingCandidate,
-    PairingSnapshot, PlayerRecord, PublishedBoard, PublishedPairing, RoundPhase, State, Withdrawal,
-    pgn_result,
+    PairingSnapshot, PlayerRecord, PublishedBoard, PublishedPairing, RatingOnlyCorrection,
+    RoundPhase, State, Withdrawal,
+    pgn_result, rating_only_note,
 };
 pub use team_event::TeamPairing;
 pub use types::{

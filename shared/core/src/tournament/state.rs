@@ -139,6 +139,52 @@ pub struct CorrectionRecord {
     pub effect: CorrectionEffect,
 }
 
+/// A board whose result counts one way for standings and pairings and another for rating: a
+/// correction written after the end of the next round (C.04.2 D.8).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RatingOnlyCorrection {
+    pub round: u32,
+    pub board: u32,
+    pub white: PlayerId,
+    pub black: PlayerId,
+    /// The result standings and later pairings keep.
+    pub standings: BoardResult,
+    /// The result rating uses ([`State::final_entry`]).
+    pub rating: BoardResult,
+    /// The round whose end the correction came after; `None` when `round` was the last one
+    /// played (it came after the tournament).
+    pub after_round: Option<u32>,
+}
+
+impl RatingOnlyCorrection {
+    /// The note pages and the command line show ([`rating_only_note`]).
+    pub fn note(&self) -> String {
+        rating_only_note(self.after_round, self.standings, self.rating)
+    }
+
+    /// Whether player `pn` sat at this board.
+    pub fn involves(&self, pn: PlayerId) -> bool {
+        self.white == pn || self.black == pn
+    }
+}
+
+/// The words for a result that counts for rating only, results written White first: "result
+/// corrected after round 3 ended: counts as 1-0 for standings, ½-½ for rating (C.04.2 D.8)".
+/// `after_round` is `None` when the correction came after the last round.
+pub fn rating_only_note(
+    after_round: Option<u32>,
+    standings: impl fmt::Display,
+    rating: impl fmt::Display,
+) -> String {
+    let when = match after_round {
+        Some(n) => format!("after round {n} ended"),
+        None => "after the tournament ended".to_string(),
+    };
+    format!(
+        "result corrected {when}: counts as {standings} for standings, {rating} for rating (C.04.2 D.8)"
+    )
+}
+
 /// A withdrawal.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Withdrawal {
@@ -764,6 +810,34 @@ impl State {
         &self.corrections
     }
 
+    /// Every board whose rating result differs from its standings result (corrections that
+    /// count for rating only, C.04.2 D.8), by round and board. Derived from the published
+    /// boards, so a replay of any log yields the same list.
+    pub fn rating_only_corrections(&self) -> Vec<RatingOnlyCorrection> {
+        let mut out = Vec::new();
+        for r in 1..=self.published_rounds() {
+            let Some(p) = self.published(r) else {
+                continue;
+            };
+            for b in &p.boards {
+                if let (Some(standings), Some(rating)) = (b.result, b.final_result)
+                    && standings != rating
+                {
+                    out.push(RatingOnlyCorrection {
+                        round: r,
+                        board: b.number,
+                        white: b.white,
+                        black: b.black,
+                        standings,
+                        rating,
+                        after_round: (r < self.published_rounds()).then_some(r + 1),
+                    });
+                }
+            }
+        }
+        out
+    }
+
     /// What a correction of a result of `round` written now would change (C.04.2.D.8).
     pub fn correction_effect(&self, round: u32) -> CorrectionEffect {
         if self.finished.is_some() {
@@ -895,7 +969,9 @@ impl State {
         self.round_entry(self.entry_of(pn)?, round, false)
     }
 
-    /// As [`State::entry`], with every correction (also those that count for rating only).
+    /// As [`State::entry`], with every correction (also those that count for rating only): the
+    /// result for rating. The rating worker, the player card and the TRF rating report all read
+    /// results through this one function.
     pub fn final_entry(&self, pn: PlayerId, round: u32) -> Option<RoundEntry> {
         self.round_entry(self.entry_of(pn)?, round, true)
     }

@@ -411,3 +411,68 @@ fn a_correction_of_a_correction_names_the_latest_result() {
         2
     );
 }
+
+#[test]
+fn a_late_correction_keeps_standings_and_the_next_pairing_and_changes_the_rating_result() {
+    // Round 1: 1-3 1-0, 4-2 ½-½; round 2 played and closed; then round 1 board 1 is found to
+    // have been a draw (C.04.2 D.8: after the end of the next round, for rating only).
+    let given = round_one_played().round(
+        2,
+        &[(1, 2), (3, 4)],
+        None,
+        &[BoardResult::Draw, BoardResult::Draw],
+    );
+    let before = given.state();
+    let state = given.after(correct(1, 1, BoardResult::Draw));
+    // Standings and the input of the round-3 pairing are exactly those before the correction.
+    assert_eq!(state.scores(), before.scores());
+    let with_start = |s: &Given| s.clone().cmd(start(3));
+    let next_before = with_start(&given).state().pairing_input(3).unwrap();
+    let next_after = with_start(&given.clone().cmd(correct(1, 1, BoardResult::Draw)))
+        .state()
+        .pairing_input(3)
+        .unwrap();
+    assert_eq!(next_after.players, next_before.players);
+    // Rating reads the corrected result; the difference is listed with its note.
+    assert_eq!(
+        state.final_entry(3, 1),
+        Some(game(1, Color::Black, ResultCode::Draw))
+    );
+    let late = state.rating_only_corrections();
+    assert_eq!(
+        late,
+        vec![RatingOnlyCorrection {
+            round: 1,
+            board: 1,
+            white: 1,
+            black: 3,
+            standings: BoardResult::WhiteWins,
+            rating: BoardResult::Draw,
+            after_round: Some(2),
+        }]
+    );
+    assert_eq!(
+        late[0].note(),
+        "result corrected after round 2 ended: counts as 1-0 for standings, ½-½ for rating (C.04.2 D.8)"
+    );
+    // The fold decides from when the correction arrives: replaying the log gives the same.
+    let mut events = given.events.clone();
+    events.extend(given.when(correct(1, 1, BoardResult::Draw)).unwrap());
+    assert_eq!(State::from_events(&events), state);
+}
+
+#[test]
+fn a_timely_correction_changes_standings_the_next_pairing_and_rating_alike() {
+    let given = round_one_played();
+    let state = given.after(correct(1, 1, BoardResult::Draw));
+    assert_eq!(state.score(1), Some(Score::HALF));
+    assert_eq!(state.final_entry(1, 1), state.entry(1, 1));
+    assert!(state.rating_only_corrections().is_empty());
+    let input = given
+        .cmd(correct(1, 1, BoardResult::Draw))
+        .cmd(start(2))
+        .state()
+        .pairing_input(2)
+        .unwrap();
+    assert_eq!(input.players[0].score, Score::HALF);
+}
