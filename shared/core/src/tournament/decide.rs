@@ -7,8 +7,8 @@ use super::error::DomainError;
 use super::event::*;
 use super::state::{Availability, CorrectionEffect, MAX_PLAYERS, MAX_ROUNDS, RoundPhase, State};
 use super::types::{
-    Acceleration, AccelerationMethod, Arbiter, Board, BoardResult, Date, EntryId, Pair,
-    PairingSystem, Player, Unpaired,
+    Acceleration, AccelerationMethod, Arbiter, Board, BoardResult, Date, EntryId, MAX_FIDE_ID,
+    Pair, PairingSystem, Player, RATING_CEILING, RATING_FLOOR, Unpaired,
 };
 use crate::{PlayerId, PointSystem, ResultCode, Score};
 use std::collections::BTreeSet;
@@ -156,8 +156,34 @@ fn fide_id(field: &str, id: Option<u64>) -> Result<Option<u64>, DomainError> {
             field,
             "0 is not a FIDE id (leave it out instead)",
         )),
+        Some(id) if id > MAX_FIDE_ID => Err(DomainError::invalid(
+            field,
+            format!("{id} is not a FIDE id (at most 10 digits)"),
+        )),
         other => Ok(other),
     }
+}
+
+/// A registered rating: 0 (unrated, or no national rating) or a plausible one. The FIDE
+/// rating (`rating`, of the event's rating kind) starts at the FIDE floor; national scales
+/// differ, so `national_rating` has the ceiling only. The one rule for the API, `arbiter
+/// import` and corrections.
+fn plausible_rating(field: &str, value: u32) -> Result<u32, DomainError> {
+    let floor = if field == "rating" { RATING_FLOOR } else { 1 };
+    if value == 0 || (floor..=RATING_CEILING).contains(&value) {
+        return Ok(value);
+    }
+    Err(DomainError::invalid(
+        field,
+        if value > RATING_CEILING {
+            format!("{value} is above the ceiling {RATING_CEILING}")
+        } else {
+            format!(
+                "{value} is below the FIDE rating floor {RATING_FLOOR} (B.02); give 0 for an \
+                 unrated player"
+            )
+        },
+    ))
 }
 
 fn arbiter(field: &str, a: &Arbiter, required: bool) -> Result<Arbiter, DomainError> {
@@ -825,14 +851,13 @@ impl Decider<'_> {
             sex: c.sex,
             club: line("club", &c.club, false)?,
         };
-        for (field, v, max) in [
-            ("rating", c.rating, 9999),
-            ("national_rating", c.national_rating, 9999),
-            ("k_factor", c.k_factor, 100),
-        ] {
-            if v > max {
-                return Err(DomainError::invalid(field, format!("{v} is above {max}")));
-            }
+        plausible_rating("rating", c.rating)?;
+        plausible_rating("national_rating", c.national_rating)?;
+        if c.k_factor > 100 {
+            return Err(DomainError::invalid(
+                "k_factor",
+                format!("{} is above 100", c.k_factor),
+            ));
         }
         if let Some(id) = player.fide_id
             && let Some(other) = self.s.player_by_fide_id(id)
@@ -952,12 +977,14 @@ impl Decider<'_> {
                 "national_id" => given.national_id = line("national_id", &v.national_id, false)?,
                 "federation" => given.federation = federation("federation", &v.federation)?,
                 "club" => given.club = line("club", &v.club, false)?,
-                "rating" | "national_rating" | "k_factor" => {
-                    let (value, max) = match f.as_str() {
-                        "rating" => (v.rating, 9999),
-                        "national_rating" => (v.national_rating, 9999),
-                        _ => (v.k_factor, 100),
-                    };
+                "rating" => {
+                    plausible_rating("rating", v.rating)?;
+                }
+                "national_rating" => {
+                    plausible_rating("national_rating", v.national_rating)?;
+                }
+                "k_factor" => {
+                    let (value, max) = (v.k_factor, 100);
                     if value > max {
                         return Err(DomainError::invalid(
                             f.clone(),

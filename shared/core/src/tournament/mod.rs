@@ -119,6 +119,6 @@ pub use state::{
 pub use team_event::TeamPairing;
 pub use types::{
     Acceleration, AccelerationMethod, Arbiter, Board, BoardResult, ByeKind, DUTCH_2025_IN_FORCE,
-    Date, DateError, Engine, EntryId, Pair, PairingSystem, Player, RatingKind, Sex, Title,
-    Unpaired, VirtualValue,
+    Date, DateError, Engine, EntryId, MAX_FIDE_ID, Pair, PairingSystem, Player, RATING_CEILING,
+    RATING_FLOOR, RatingKind, Sex, Title, Unpaired, VirtualValue,
 };

@@ -591,6 +591,19 @@ pub struct Engine {
     pub version: String,
 }
 
+/// The lowest rating a player may be registered with (0 = unrated aside): the FIDE rating
+/// floor, below which no rating is published (B.02 7.1.4: 1000; 1400 for ratings computed
+/// from 1 March 2024, but lists and events from before then hold ratings from 1000). A
+/// rating under it is a typo or a national rating, not a FIDE rating.
+pub const RATING_FLOOR: u32 = 1000;
+/// The highest rating a player may be registered with, FIDE or national: the best rating ever
+/// published is below 2900; 3000 leaves room and refuses the typo 5000 (TRF's column allows
+/// 9999).
+pub const RATING_CEILING: u32 = 3000;
+/// The largest FIDE id: FIDE ids have at most 10 digits (TRF-2026 gives the id 11 columns);
+/// a longer one cannot be a FIDE id and would not fit the report.
+pub const MAX_FIDE_ID: u64 = 9_999_999_999;
+
 /// A player's identity and ratings as registered (proto `Player`). `player_id` is the pairing
 /// number the player had when the event was written.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]

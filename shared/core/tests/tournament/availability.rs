@@ -117,7 +117,7 @@ fn bye_request_rejections() {
         .cmd(withdraw(3, 2))
         .cmd(Command::RegisterPlayer(RegisterPlayer {
             first_round: Some(3),
-            ..RegisterPlayer::new("Late", 100)
+            ..RegisterPlayer::new("Late", 1000)
         }));
     assert_eq!(
         given.when(bye(1, 2, ByeKind::ZeroPoint)),

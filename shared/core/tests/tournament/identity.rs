@@ -369,6 +369,71 @@ fn correction_rejections() {
     ));
 }
 
+#[test]
+fn implausible_ratings_and_fide_ids_are_refused_naming_the_field() {
+    let given = Given::with_players(5, 3);
+    let field_of = |r: Result<Vec<Event>, DomainError>| match r.unwrap_err() {
+        DomainError::Invalid { field, reason } => format!("{field}: {reason}"),
+        other => panic!("{other}"),
+    };
+    let reg = |f: &dyn Fn(&mut RegisterPlayer)| {
+        let mut r = RegisterPlayer::new("New, Player", 1800);
+        f(&mut r);
+        given.when(Command::RegisterPlayer(r))
+    };
+    for (what, r, says) in [
+        ("5000", reg(&|r| r.rating = 5000), "rating: 5000 is above the ceiling 3000"),
+        ("999", reg(&|r| r.rating = 999), "rating: 999 is below the FIDE rating floor"),
+        (
+            "national 3001",
+            reg(&|r| r.national_rating = 3001),
+            "national_rating: 3001 is above",
+        ),
+        (
+            "id 2^64-1",
+            reg(&|r| r.fide_id = Some(u64::MAX)),
+            "fide_id: 18446744073709551615 is not a FIDE id (at most 10 digits)",
+        ),
+        (
+            "11 digits",
+            reg(&|r| r.fide_id = Some(10_000_000_000)),
+            "fide_id: 10000000000",
+        ),
+    ] {
+        let e = field_of(r);
+        assert!(e.starts_with(says), "{what}: {e}");
+    }
+    // The bounds themselves, unrated, a national rating under the FIDE floor and a 10-digit id.
+    for f in [
+        &(|r: &mut RegisterPlayer| r.rating = RATING_FLOOR) as &dyn Fn(&mut RegisterPlayer),
+        &|r| r.rating = RATING_CEILING,
+        &|r| r.rating = 0,
+        &|r| r.national_rating = 800,
+        &|r| r.fide_id = Some(MAX_FIDE_ID),
+    ] {
+        assert!(reg(f).is_ok());
+    }
+    // A correction meets the same rule.
+    let e = field_of(given.when(correct(
+        1,
+        Player {
+            rating: 500,
+            ..Player::default()
+        },
+        &["rating"],
+    )));
+    assert!(e.starts_with("rating: 500 is below"), "{e}");
+    let e = field_of(given.when(correct(
+        1,
+        Player {
+            fide_id: Some(u64::MAX),
+            ..Player::default()
+        },
+        &["fide_id"],
+    )));
+    assert!(e.starts_with("fide_id: "), "{e}");
+}
+
 /// One step of a random registration phase: a new player rated `r`, or a correction of the
 /// rating of the player with entry `i % players` to `r`.
 #[derive(Debug, Clone, Copy)]
