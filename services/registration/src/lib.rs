@@ -194,8 +194,8 @@ pub fn create_command(t: &pb::TournamentCreated) -> Result<CreateTournament, Sta
     Ok(c)
 }
 
-/// The register command of a `Player` message (its `player_id` is ignored: numbers follow the
-/// initial ranking).
+/// The register command of a `Player` message (its `player_id` is 0, the edge refuses
+/// another: numbers follow the initial ranking).
 #[allow(clippy::result_large_err)]
 pub fn register_command(p: Option<&pb::Player>) -> Result<RegisterPlayer, Status> {
     let p = p.ok_or_else(|| Status::invalid_argument("player: missing"))?;

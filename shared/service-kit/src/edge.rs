@@ -105,6 +105,46 @@ fn invalid(field: &str, reason: impl std::fmt::Display) -> Status {
     Status::invalid_argument(format!("{field}: {reason}"))
 }
 
+/// Why `c` may not appear in a text a client sends, if it may not: control characters (line
+/// breaks and tabs only where `multiline`), the bidirectional embeddings, overrides and
+/// isolates (U+202A-U+202E, U+2066-U+2069) and marks (U+200E, U+200F, U+061C), which make a
+/// name display as another ("Trojan Source", CVE-2021-42574), the zero-width characters
+/// (U+200B-U+200D, U+2060, U+FEFF), which make two equal-looking names differ, and the line
+/// and paragraph separators (U+2028, U+2029). Names, notes and reasons are shown on pages,
+/// in the TRF and in audits, where such characters hide what was written.
+pub fn forbidden_char(c: char, multiline: bool) -> Option<&'static str> {
+    match c {
+        '\n' | '\r' | '\t' if multiline => None,
+        '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' => {
+            Some("bidirectional override, embedding or isolate")
+        }
+        '\u{200E}' | '\u{200F}' | '\u{061C}' => Some("bidirectional mark"),
+        '\u{200B}'..='\u{200D}' | '\u{2060}' | '\u{FEFF}' => Some("zero-width character"),
+        '\u{2028}' | '\u{2029}' => Some("line or paragraph separator"),
+        c if c.is_control() && multiline => {
+            Some("control character (only line breaks and tabs are allowed)")
+        }
+        c if c.is_control() => Some("control character (one line of text expected)"),
+        _ => None,
+    }
+}
+
+/// The first character of `value` that [`forbidden_char`] refuses, as a refusal naming
+/// `field`, the character and its code point.
+#[allow(clippy::result_large_err)]
+fn check_chars(field: &str, value: &str, multiline: bool) -> Result<(), Status> {
+    match value
+        .chars()
+        .find_map(|c| forbidden_char(c, multiline).map(|why| (c, why)))
+    {
+        Some((c, why)) => Err(invalid(
+            field,
+            format!("contains the {why} {c:?} (U+{:04X})", c as u32),
+        )),
+        None => Ok(()),
+    }
+}
+
 /// The header's actor: at most [`MAX_ACTOR_CHARS`], no control characters, none of
 /// [`RESERVED_ACTORS`] (compared without case and surrounding blanks). Empty is allowed. Checked
 /// for the token's subject, which is recorded as the actor, and for the header's actor, which
@@ -118,12 +158,7 @@ pub fn check_actor(field: &str, actor: &str) -> Result<(), Status> {
             format!("{n} characters, the limit is {MAX_ACTOR_CHARS}"),
         ));
     }
-    if let Some(c) = actor.chars().find(|c| c.is_control()) {
-        return Err(invalid(
-            field,
-            format!("contains the control character {c:?}"),
-        ));
-    }
+    check_chars(field, actor, false)?;
     let a = actor.trim();
     if let Some(r) = RESERVED_ACTORS.iter().find(|r| r.eq_ignore_ascii_case(a)) {
         return Err(invalid(
@@ -172,18 +207,7 @@ fn check_text(field: &str, value: &str, max: usize, multiline: bool) -> Result<(
             format!("{n} characters, the limit is {max}"),
         ));
     }
-    if let Some(c) = value
-        .chars()
-        .find(|c| c.is_control() && !(multiline && matches!(c, '\n' | '\r' | '\t')))
-    {
-        let what = if multiline {
-            "control character (only line breaks and tabs are allowed)"
-        } else {
-            "control character (one line of text expected)"
-        };
-        return Err(invalid(field, format!("contains the {what} {c:?}")));
-    }
-    Ok(())
+    check_chars(field, value, multiline)
 }
 
 /// A tie-break list as the API sends it (items, each possibly a comma-separated list): every
@@ -308,8 +332,61 @@ impl Check for reg::CreateTournamentRequest {
         }
         check_deputies("tournament.deputy_arbiters", &t.deputy_arbiters)?;
         check_pairing("tournament", t.pairing_system, &t.rule_set)?;
-        check_tie_breaks("tournament.tie_breaks", &t.tie_breaks)
+        check_tie_breaks("tournament.tie_breaks", &t.tie_breaks)?;
+        // What `arbiter import` carries from a file: the TRF's own records and round dates.
+        // The server has no API use for them and the registration service does not take them
+        // from a client, so they are refused rather than dropped unseen.
+        if !t.trf_records.is_empty() {
+            return Err(server_derived(
+                "tournament.trf_records",
+                "carried from an imported TRF file only (arbiter import)",
+            ));
+        }
+        if !t.round_dates.is_empty() {
+            return Err(server_derived(
+                "tournament.round_dates",
+                "carried from an imported TRF file only (arbiter import)",
+            ));
+        }
+        if let Some(c) = &t.conduct {
+            check_line(
+                "tournament.conduct.regulations_version",
+                &c.regulations_version,
+            )?;
+            if let Some(p) = &c.platform {
+                check_line("tournament.conduct.platform.name", &p.name)?;
+                check_line("tournament.conduct.platform.version", &p.version)?;
+                check_line("tournament.conduct.platform.url", &p.url)?;
+                check_note(
+                    "tournament.conduct.platform.illegal_move_policy",
+                    &p.illegal_move_policy,
+                )?;
+            }
+        }
+        if let Some(k) = &t.knockout {
+            check_line(
+                "tournament.knockout.armageddon_time_control",
+                &k.armageddon_time_control,
+            )?;
+            check_line("tournament.knockout.lot_seed", &k.lot_seed)?;
+            for (i, stage) in k.tie_breaks.iter().enumerate() {
+                check_line(
+                    &format!("tournament.knockout.tie_breaks[{i}].time_control"),
+                    &stage.time_control,
+                )?;
+            }
+        }
+        if let Some(r) = &t.team_rules {
+            check_line("tournament.team_rules.colours", &r.colours)?;
+        }
+        Ok(())
     }
+}
+
+/// A field the server fills in itself (a number it gives, a figure it computes, what an
+/// import carries): a client's value would be dropped, so it is refused naming the field.
+fn server_derived(field: &str, why: &str) -> Status {
+    invalid(field, format!("not set by a client: {why}; leave it empty"))
 }
 
 impl Check for reg::UpdateTournamentRequest {
@@ -333,6 +410,18 @@ impl Check for reg::UpdateTournamentRequest {
         check_deputies("update.deputy_arbiters", &u.deputy_arbiters)?;
         if u.replace_tie_breaks {
             check_tie_breaks("update.tie_breaks", &u.tie_breaks)?;
+        } else if !u.tie_breaks.is_empty() {
+            // Without the flag the list would be ignored: say so instead.
+            return Err(invalid(
+                "update.tie_breaks",
+                "given without update.replace_tie_breaks; set it to replace the list",
+            ));
+        }
+        if !u.replace_deputy_arbiters && !u.deputy_arbiters.is_empty() {
+            return Err(invalid(
+                "update.deputy_arbiters",
+                "given without update.replace_deputy_arbiters; set it to replace the list",
+            ));
         }
         Ok(())
     }
@@ -340,13 +429,28 @@ impl Check for reg::UpdateTournamentRequest {
 
 impl Check for reg::RegisterPlayerRequest {
     fn check(&self) -> Result<(), Status> {
-        check_player("player", self.player.as_ref())
+        check_player("player", self.player.as_ref())?;
+        check_no_pairing_number(self.player.as_ref())
     }
 }
 
 impl Check for reg::EnterLateRequest {
     fn check(&self) -> Result<(), Status> {
-        check_player("player", self.player.as_ref())
+        check_player("player", self.player.as_ref())?;
+        check_no_pairing_number(self.player.as_ref())
+    }
+}
+
+/// A new player's pairing number follows the initial ranking (C.04.2.B.2-3, C.1-3): the
+/// server gives it.
+#[allow(clippy::result_large_err)]
+fn check_no_pairing_number(p: Option<&pb::Player>) -> Result<(), Status> {
+    match p {
+        Some(p) if p.player_id != 0 => Err(server_derived(
+            "player.player_id",
+            "a new player's pairing number follows the initial ranking (the answer gives it)",
+        )),
+        _ => Ok(()),
     }
 }
 
@@ -372,7 +476,21 @@ impl Check for reg::RecordTeamRequest {
             return Err(invalid("team.members", "more than 200 players"));
         }
         check_line("team.name", &t.name)?;
-        check_line("team.nickname", &t.nickname)
+        check_line("team.nickname", &t.nickname)?;
+        // A team's scores and rank are computed from the results (its standings row).
+        for (field, given) in [
+            ("team.match_points", t.match_points.is_some()),
+            ("team.game_points", t.game_points.is_some()),
+            ("team.rank", t.rank.is_some()),
+        ] {
+            if given {
+                return Err(server_derived(
+                    field,
+                    "computed from the results (the team standings)",
+                ));
+            }
+        }
+        Ok(())
     }
 }
 
@@ -400,6 +518,12 @@ impl Check for reg::WithdrawPlayerRequest {
     }
 }
 
+impl Check for reg::CancelRegistrationRequest {
+    fn check(&self) -> Result<(), Status> {
+        check_line("reason", &self.reason)
+    }
+}
+
 impl Check for reg::DeclareAbsenceRequest {
     fn check(&self) -> Result<(), Status> {
         check_line("reason", &self.reason)
@@ -414,6 +538,13 @@ impl Check for reg::RecordFairPlayConsentRequest {
         check_line("consent.regulations_version", &c.regulations_version)?;
         check_line("consent.accepted_by", &c.accepted_by)?;
         check_line("consent.platform_account", &c.platform_account)?;
+        // The player is named by the request's entry or player_id.
+        if c.player_id != 0 {
+            return Err(server_derived(
+                "consent.player_id",
+                "the player is the request's entry or player_id",
+            ));
+        }
         // Five items exist; a longer list is not a consent form.
         if c.items.len() > 10 {
             return Err(invalid("consent.items", "more than 10 items"));
@@ -467,6 +598,12 @@ impl Check for rd::ReportConnectionIncidentRequest {
         let Some(i) = &self.incident else {
             return Err(invalid("incident", "missing"));
         };
+        if i.incident != 0 {
+            return Err(server_derived(
+                "incident.incident",
+                "incidents are numbered by the server in the order reported",
+            ));
+        }
         check_note("incident.note", &i.note)
     }
 }
@@ -476,6 +613,20 @@ impl Check for rd::RuleOnDisconnectionRequest {
         let Some(r) = &self.ruling else {
             return Err(invalid("ruling", "missing"));
         };
+        // The time left and the article follow from the incident and the outcome (E.04 11.4,
+        // 18.9); the aggregate writes them.
+        if r.remaining_ms != 0 {
+            return Err(server_derived(
+                "ruling.remaining_ms",
+                "computed from the incident's clock and times",
+            ));
+        }
+        if !r.article.is_empty() {
+            return Err(server_derived(
+                "ruling.article",
+                "the article follows from the outcome and the event's format",
+            ));
+        }
         check_line("ruling.fen", &r.fen)?;
         check_line("ruling.time_control", &r.time_control)?;
         check_note("ruling.note", &r.note)
@@ -617,10 +768,7 @@ pub fn check_reason(field: &str, reason: &str) -> Result<(), Status> {
             format!("longer than {MAX_REASON_CHARS} characters"),
         ));
     }
-    if reason.chars().any(char::is_control) {
-        return Err(invalid(field, "one line without control characters"));
-    }
-    Ok(())
+    check_chars(field, reason, false)
 }
 
 #[cfg(test)]
@@ -676,6 +824,233 @@ mod tests {
         );
         assert!(check_line("f", &"x".repeat(MAX_LINE_CHARS + 1)).is_err());
         assert!(check_note("f", &"x".repeat(MAX_NOTE_CHARS + 1)).is_err());
+    }
+
+    #[test]
+    fn invisible_and_direction_characters_are_refused_in_every_text() {
+        for (bad, says) in [
+            ("Carlsen\u{202E}nesl", "bidirectional override"),
+            (
+                "Ana\u{2066}B\u{2069}",
+                "bidirectional override, embedding or isolate",
+            ),
+            ("Ana\u{200F}", "bidirectional mark"),
+            ("Ana\u{200B}Pérez", "zero-width character"),
+            ("\u{FEFF}Ana", "zero-width character"),
+            ("Ana\u{2060}", "zero-width character"),
+            ("Ana\u{2028}Pérez", "line or paragraph separator"),
+            ("Ana\u{85}", "control character"),
+        ] {
+            for check in [check_line, check_note, check_reason] {
+                let e = check("tournament.name", bad).unwrap_err();
+                assert_eq!(e.code(), tonic::Code::InvalidArgument);
+                assert!(
+                    e.message().starts_with("tournament.name: contains the ")
+                        && e.message().contains(says)
+                        && e.message().contains("(U+"),
+                    "{bad:?}: {}",
+                    e.message()
+                );
+            }
+            assert!(check_actor("header.actor", bad).is_err(), "{bad:?}");
+        }
+        // Scripts written right to left, accents and joined letters need none of them.
+        for good in [
+            "Ōkubo, Jūrō",
+            "כהן, דוד",
+            "عبد الله",
+            "Nguyễn Văn A",
+            "Müller-Lüdenscheidt",
+        ] {
+            assert!(check_line("f", good).is_ok(), "{good}");
+        }
+        // The one validator reaches every kind of name: player, tournament, team, arbiter.
+        let player = reg::RegisterPlayerRequest {
+            player: Some(pb::Player {
+                name: "Evil\u{202E}".into(),
+                ..Default::default()
+            }),
+            ..Default::default()
+        };
+        assert!(
+            player
+                .check()
+                .unwrap_err()
+                .message()
+                .starts_with("player.name: ")
+        );
+        let team = reg::RecordTeamRequest {
+            team: Some(pb::TeamRecorded {
+                name: "Team\u{200B}".into(),
+                ..Default::default()
+            }),
+            ..Default::default()
+        };
+        assert!(
+            team.check()
+                .unwrap_err()
+                .message()
+                .starts_with("team.name: ")
+        );
+        let create = reg::CreateTournamentRequest {
+            tournament: Some(pb::TournamentCreated {
+                chief_arbiter: Some(pb::Arbiter {
+                    name: "Chief\u{2067}".into(),
+                    ..Default::default()
+                }),
+                ..Default::default()
+            }),
+            ..Default::default()
+        };
+        assert!(
+            create
+                .check()
+                .unwrap_err()
+                .message()
+                .starts_with("tournament.chief_arbiter.name: ")
+        );
+        let note = rd::RecordIrregularityRequest {
+            note: "two\nlines are fine, \u{202D} is not".into(),
+            ..Default::default()
+        };
+        assert!(note.check().unwrap_err().message().starts_with("note: "));
+    }
+
+    #[test]
+    fn fields_the_server_fills_in_are_refused_not_dropped() {
+        fn refused(r: Result<(), Status>, field: &str) {
+            let e = r.unwrap_err();
+            assert_eq!(e.code(), tonic::Code::InvalidArgument);
+            assert!(
+                e.message()
+                    .starts_with(&format!("{field}: not set by a client")),
+                "{field}: {}",
+                e.message()
+            );
+        }
+        let create = |t: pb::TournamentCreated| reg::CreateTournamentRequest {
+            header: None,
+            tournament: Some(t),
+        };
+        refused(
+            create(pb::TournamentCreated {
+                trf_records: vec!["### forged".into()],
+                ..Default::default()
+            })
+            .check(),
+            "tournament.trf_records",
+        );
+        refused(
+            create(pb::TournamentCreated {
+                round_dates: vec![pb::Date::default()],
+                ..Default::default()
+            })
+            .check(),
+            "tournament.round_dates",
+        );
+        assert!(create(pb::TournamentCreated::default()).check().is_ok());
+        refused(
+            reg::RegisterPlayerRequest {
+                player: Some(pb::Player {
+                    player_id: 1,
+                    name: "A".into(),
+                    ..Default::default()
+                }),
+                ..Default::default()
+            }
+            .check(),
+            "player.player_id",
+        );
+        refused(
+            reg::EnterLateRequest {
+                player: Some(pb::Player {
+                    player_id: 3,
+                    ..Default::default()
+                }),
+                ..Default::default()
+            }
+            .check(),
+            "player.player_id",
+        );
+        for (team, field) in [
+            (
+                pb::TeamRecorded {
+                    match_points: Some(20),
+                    ..Default::default()
+                },
+                "team.match_points",
+            ),
+            (
+                pb::TeamRecorded {
+                    game_points: Some(35),
+                    ..Default::default()
+                },
+                "team.game_points",
+            ),
+            (
+                pb::TeamRecorded {
+                    rank: Some(1),
+                    ..Default::default()
+                },
+                "team.rank",
+            ),
+        ] {
+            refused(
+                reg::RecordTeamRequest {
+                    team: Some(team),
+                    ..Default::default()
+                }
+                .check(),
+                field,
+            );
+        }
+        refused(
+            reg::RecordFairPlayConsentRequest {
+                consent: Some(pb::FairPlayConsentRecorded {
+                    player_id: 2,
+                    ..Default::default()
+                }),
+                ..Default::default()
+            }
+            .check(),
+            "consent.player_id",
+        );
+        refused(
+            rd::ReportConnectionIncidentRequest {
+                incident: Some(pb::ConnectionIncidentReported {
+                    incident: 4,
+                    ..Default::default()
+                }),
+                ..Default::default()
+            }
+            .check(),
+            "incident.incident",
+        );
+        for (ruling, field) in [
+            (
+                pb::DisconnectionRuled {
+                    remaining_ms: 60_000,
+                    ..Default::default()
+                },
+                "ruling.remaining_ms",
+            ),
+            (
+                pb::DisconnectionRuled {
+                    article: "E.04 11.4.1".into(),
+                    ..Default::default()
+                },
+                "ruling.article",
+            ),
+        ] {
+            refused(
+                rd::RuleOnDisconnectionRequest {
+                    ruling: Some(ruling),
+                    ..Default::default()
+                }
+                .check(),
+                field,
+            );
+        }
     }
 
     #[test]
@@ -742,12 +1117,33 @@ mod tests {
         .check()
         .unwrap_err();
         assert!(e.message().contains("the limit is 100"), "{}", e.message());
-        // Tie-breaks are checked only when they replace the list.
+        // A list without its replace flag would be ignored: refused, naming the flag.
+        let u = pb::TournamentUpdated {
+            tie_breaks: vec!["BH".into()],
+            ..Default::default()
+        };
+        let e = update(u.clone()).check().unwrap_err();
+        assert!(
+            e.message().starts_with("update.tie_breaks: ")
+                && e.message().contains("replace_tie_breaks"),
+            "{}",
+            e.message()
+        );
+        let e = update(pb::TournamentUpdated {
+            deputy_arbiters: vec![pb::Arbiter::default()],
+            ..Default::default()
+        })
+        .check()
+        .unwrap_err();
+        assert!(
+            e.message().starts_with("update.deputy_arbiters: "),
+            "{}",
+            e.message()
+        );
         let u = pb::TournamentUpdated {
             tie_breaks: vec!["FOO".into()],
             ..Default::default()
         };
-        assert!(update(u.clone()).check().is_ok());
         let e = update(pb::TournamentUpdated {
             replace_tie_breaks: true,
             ..u
