@@ -561,6 +561,20 @@ impl Check for rd::RequestRepairingRequest {
 
 impl Check for rd::PublishPairingRequest {
     fn check(&self) -> Result<(), Status> {
+        // Boards are numbered in list order; a number that says otherwise would be dropped.
+        for (i, b) in self.boards.iter().enumerate() {
+            if b.number != 0 && b.number as usize != i + 1 {
+                return Err(invalid(
+                    &format!("boards[{i}].number"),
+                    format!(
+                        "{}: boards are numbered in list order (this one is {}); give 0 or {}",
+                        b.number,
+                        i + 1,
+                        i + 1
+                    ),
+                ));
+            }
+        }
         check_note("note", &self.note)
     }
 }
@@ -939,6 +953,28 @@ mod tests {
             })
             .check(),
             "tournament.trf_records",
+        );
+        let publish = |number: u32| rd::PublishPairingRequest {
+            boards: vec![
+                pb::Board {
+                    number: 1,
+                    white: 1,
+                    black: 2,
+                },
+                pb::Board {
+                    number,
+                    white: 3,
+                    black: 4,
+                },
+            ],
+            ..Default::default()
+        };
+        assert!(publish(0).check().is_ok() && publish(2).check().is_ok());
+        let e = publish(7).check().unwrap_err();
+        assert!(
+            e.message().starts_with("boards[1].number: 7"),
+            "{}",
+            e.message()
         );
         refused(
             create(pb::TournamentCreated {
