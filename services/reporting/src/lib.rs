@@ -19,6 +19,7 @@
 //! reflects every command acknowledged before it.
 
 pub mod heads;
+pub mod page_cache;
 pub mod ranking;
 pub mod trf_export;
 pub mod views;
@@ -566,7 +567,17 @@ pub fn http_router_until(
     store: Arc<TournamentStore>,
     shutdown: Option<watch::Receiver<bool>>,
 ) -> axum::Router {
-    axum::Router::new()
+    http_router_within(store, shutdown, &arbiter_service_kit::http::HttpLimits::default())
+}
+
+/// [`http_router_until`] whose documents are built within `limits` (render slots, the page
+/// cache: [`page_cache`]).
+pub fn http_router_within(
+    store: Arc<TournamentStore>,
+    shutdown: Option<watch::Receiver<bool>>,
+    limits: &arbiter_service_kit::http::HttpLimits,
+) -> axum::Router {
+    let router = axum::Router::new()
         .route("/healthz", get(|| async { "ok" }))
         .route("/api/tournaments", get(http_list))
         .route("/api/tournaments/{id}/standings", get(http_standings))
@@ -574,7 +585,8 @@ pub fn http_router_until(
         .route("/api/tournaments/{id}/trf", get(http_trf))
         .route("/api/tournaments/{id}/players", get(http_players))
         .with_state(store.clone())
-        .merge(web::router(store, shutdown))
+        .merge(web::router(store.clone(), shutdown));
+    page_cache::layer(router, store, limits).0
 }
 
 // --- following the log ---------------------------------------------------------------------
@@ -638,6 +650,11 @@ pub fn register(host: &mut Host) {
             host.stopping(),
         ),
     );
-    host.http(http_router_until(store.clone(), Some(host.stopping())));
+    let limits = host.http_limits().clone();
+    host.http(http_router_within(
+        store.clone(),
+        Some(host.stopping()),
+        &limits,
+    ));
     host.grpc(ReportingService::new(store).into_server());
 }

@@ -231,9 +231,28 @@ pub fn ranking(
     let mut note = None;
     let (list, source): (Vec<TieBreak>, ListSource) = match tiebreaks {
         Some(text) if !text.trim().is_empty() => {
+            // Each tie-break costs a pass over the field: the same bound as at creation,
+            // counted before anything is parsed.
+            let limit = arbiter_service_kit::edge::MAX_TIE_BREAKS;
+            let items = if text.contains(',') {
+                text.split(',').count()
+            } else {
+                text.split_whitespace().count()
+            };
+            if items > limit {
+                return Err(PageError::BadRequest(format!(
+                    "tiebreaks: {items} tie-breaks, the limit is {limit}"
+                )));
+            }
             let list: TieBreakList = text
                 .parse()
                 .map_err(|e| PageError::BadRequest(format!("tiebreaks {text:?}: {e}")))?;
+            if list.0.len() > limit {
+                return Err(PageError::BadRequest(format!(
+                    "tiebreaks: {} tie-breaks, the limit is {limit}",
+                    list.0.len()
+                )));
+            }
             (list.0, ListSource::Request)
         }
         _ => {
@@ -388,6 +407,22 @@ mod tests {
             names[3],
             "average rating of the opponents, median: 1 highest and 1 lowest values cut"
         );
+    }
+
+    #[test]
+    fn requested_tie_breaks_are_bounded_as_at_creation() {
+        let state = State::default();
+        let limit = arbiter_service_kit::edge::MAX_TIE_BREAKS;
+        let at_limit = vec!["BH"; limit].join(",");
+        assert!(ranking(&state, None, Some(&at_limit)).is_ok());
+        for over in [vec!["BH"; limit + 1].join(","), vec!["BH"; 5000].join(" ")] {
+            match ranking(&state, None, Some(&over)) {
+                Err(PageError::BadRequest(m)) => {
+                    assert!(m.starts_with("tiebreaks: ") && m.contains("the limit is 30"), "{m}")
+                }
+                other => panic!("{other:?}"),
+            }
+        }
     }
 }
 

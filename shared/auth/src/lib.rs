@@ -13,6 +13,7 @@
 //!   `PERMISSION_DENIED` naming the role needed and the tournament.
 
 pub mod client;
+pub mod http;
 pub mod keys;
 pub mod layer;
 pub mod verify;

@@ -55,7 +55,74 @@ pub use render::{
 /// The media type of every page.
 pub const CONTENT_TYPE: &str = "text/html; charset=utf-8";
 
+/// The `Content-Security-Policy` every page is served with: nothing from elsewhere, the
+/// page's own stylesheet and live script allowed by their SHA-256 (they are inline, so no
+/// other inline script or style runs), the event stream and the live reload from the same
+/// origin, and no framing.
+pub fn content_security_policy() -> &'static str {
+    static CSP: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+        use base64::Engine as _;
+        use sha2::Digest as _;
+        let hash = |s: &str| {
+            base64::engine::general_purpose::STANDARD.encode(sha2::Sha256::digest(s.as_bytes()))
+        };
+        format!(
+            "default-src 'none'; script-src 'sha256-{}'; style-src 'sha256-{}'; \
+             connect-src 'self'; img-src 'self'; base-uri 'none'; form-action 'none'; \
+             frame-ancestors 'none'",
+            hash(html::LIVE_SCRIPT),
+            hash(html::STYLE)
+        )
+    });
+    &CSP
+}
+
+/// A page with a title and one paragraph (errors, refusals), in the pages' own layout.
+pub fn render_message(title: &str, text: &str) -> String {
+    let page = Page {
+        title: title.to_string(),
+        ..Page::default()
+    };
+    html::document(&page, "message", "", &format!("<p>{}</p>\n", escape(text)))
+}
+
 /// [`CONTENT_TYPE`], for routers that want a function.
 pub const fn content_type() -> &'static str {
     CONTENT_TYPE
+}
+
+#[cfg(test)]
+mod csp_tests {
+    use super::*;
+    use base64::Engine as _;
+    use sha2::Digest as _;
+
+    /// Every inline script and style of a rendered page is allowed by the policy's hashes.
+    #[test]
+    fn the_policy_allows_exactly_the_inline_script_and_style_of_a_page() {
+        let page = Page {
+            title: "T".into(),
+            live: Some(Live::new("/t/x/events?after=1")),
+            ..Page::default()
+        };
+        let html = render_message("Hello", "<b>");
+        assert!(html.contains("<p>&lt;b&gt;</p>"));
+        let full = html::document(&page, "standings", "", "<p>x</p>");
+        let csp = content_security_policy();
+        let mut seen = 0;
+        for (open, close) in [("<script", "</script>"), ("<style", "</style>")] {
+            let mut rest = full.as_str();
+            while let Some(i) = rest.find(open) {
+                let body_start = i + rest[i..].find('>').unwrap() + 1;
+                let end = body_start + rest[body_start..].find(close).unwrap();
+                let digest = sha2::Sha256::digest(rest[body_start..end].as_bytes());
+                let h = base64::engine::general_purpose::STANDARD.encode(digest);
+                assert!(csp.contains(&format!("'sha256-{h}'")), "{open} not allowed");
+                seen += 1;
+                rest = &rest[end..];
+            }
+        }
+        assert_eq!(seen, 2);
+        assert!(csp.contains("frame-ancestors 'none'") && csp.contains("default-src 'none'"));
+    }
 }

@@ -6,6 +6,9 @@
 //! ([`Bound::run`]). The host owns what every service needs the same way:
 //!
 //! - the listeners, with `TCP_NODELAY` and keep-alive ([`crate::net`]);
+//! - the HTTP port behind its edge ([`crate::http`]): every route authenticated as the gRPC
+//!   method it stands for, bounded bodies, connections and timeouts ([`Host::set_http_limits`]),
+//!   security headers, errors in the documented shapes;
 //! - one tonic server for every registered service, behind the layers given to
 //!   [`Host::layer`] (the place for authentication, metrics and trace context);
 //! - the standard health service `grpc.health.v1.Health`: SERVING for `""` and for each
@@ -84,6 +87,7 @@ pub struct Host {
     at_stop: Vec<BoxFuture<'static, ()>>,
     stop: watch::Sender<bool>,
     auth: Option<arbiter_auth::layer::AuthLayer>,
+    http_limits: crate::http::HttpLimits,
 }
 
 impl Host {
@@ -107,6 +111,7 @@ impl Host {
             at_stop: Vec::new(),
             stop: watch::channel(false).0,
             auth: None,
+            http_limits: crate::http::HttpLimits::default(),
         }
     }
 
@@ -115,6 +120,17 @@ impl Host {
     pub fn authenticator(&mut self, auth: arbiter_auth::layer::AuthLayer) -> &mut Self {
         self.auth = Some(auth);
         self
+    }
+
+    /// The bounds of the HTTP port (connections, timeouts, bodies, rendering).
+    pub fn set_http_limits(&mut self, limits: crate::http::HttpLimits) -> &mut Self {
+        self.http_limits = limits;
+        self
+    }
+
+    /// The bounds of the HTTP port given with [`Host::set_http_limits`] (else the defaults).
+    pub fn http_limits(&self) -> &crate::http::HttpLimits {
+        &self.http_limits
     }
 
     /// The authentication given with [`Host::authenticator`], if any.
@@ -288,6 +304,8 @@ impl Bound {
             http: router,
             at_stop,
             stop,
+            auth,
+            http_limits,
             ..
         } = host;
 
@@ -333,14 +351,15 @@ impl Bound {
         }
         let http_task = match (http, router) {
             (Some(listener), Some(router)) => {
-                let mut stopping = stop.subscribe();
-                Some(tokio::spawn(async move {
-                    axum::serve(net::http_incoming(listener), router)
-                        .with_graceful_shutdown(async move {
-                            let _ = stopping.wait_for(|s| *s).await;
-                        })
-                        .await
-                }))
+                // Every route behind the edge: the gRPC layer's authentication, the limits,
+                // the security headers and the documented error shapes.
+                let router = crate::http::wrap(router, auth, &http_limits);
+                Some(tokio::spawn(crate::http::serve(
+                    listener,
+                    router,
+                    http_limits,
+                    stop.subscribe(),
+                )))
             }
             _ => None,
         };

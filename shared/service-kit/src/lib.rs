@@ -4,13 +4,15 @@
 //!   log, checkpoints and snapshots).
 //! - [`edge`]: request validation at the gRPC edge; [`status`]: refusals and failures as gRPC
 //!   statuses; [`players`]: players named by entry or pairing number.
-//! - [`net`]: socket and HTTP/2 settings of every listener and client.
+//! - [`net`]: socket and HTTP/2 settings of every listener and client; [`http`]: the HTTP
+//!   port's edge (authentication, limits, security headers, error shapes, connection caps).
 //! - [`host`]: the runner. A service registers its gRPC services, followers and HTTP router
 //!   with a [`Host`]; the host serves them with health, reflection and one graceful drain.
 
 pub mod background;
 pub mod edge;
 pub mod host;
+pub mod http;
 pub mod net;
 pub mod players;
 pub mod status;
