@@ -8,6 +8,10 @@
 //!
 //! Record: `"AJH1"`, stream length (u8), stream, version (u64 BE), hash (32 bytes), position
 //! (u64 BE), then the first 8 bytes of SHA-256 over the preceding bytes of the record.
+//!
+//! A journal made for an empty log starts with a genesis record (the empty stream name at
+//! version 0), kept through compaction: a log with events whose journal is missing or empty
+//! was not written that way, and is reported (see `SledLog::open`).
 
 use crate::{Hash, Version};
 use sha2::{Digest, Sha256};
@@ -17,6 +21,8 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 pub(crate) const FILE_NAME: &str = "arbiter-heads";
+/// The stream name of the genesis record (no stream is named so).
+pub(crate) const GENESIS: &str = "";
 const MAGIC: &[u8; 4] = b"AJH1";
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -126,15 +132,29 @@ fn rewrite(dir: &Path, heads: &BTreeMap<String, HeadRecord>) -> io::Result<u64> 
 
 impl HeadJournal {
     /// Opens the journal in `dir`, returning it with the recorded heads. An intact journal is
-    /// compacted to one record per stream; a damaged one is left as it is (and reported).
-    pub fn open(dir: &Path) -> io::Result<(HeadJournal, RecordedHeads)> {
+    /// compacted to one record per stream; a damaged one is left as it is (and reported). For
+    /// an empty log (`log_is_empty`) a missing or empty journal gets its genesis record.
+    pub fn open(dir: &Path, log_is_empty: bool) -> io::Result<(HeadJournal, RecordedHeads)> {
         let path: PathBuf = dir.join(FILE_NAME);
         let bytes = match std::fs::read(&path) {
             Ok(b) => b,
             Err(e) if e.kind() == io::ErrorKind::NotFound => Vec::new(),
             Err(e) => return Err(e),
         };
-        let heads = parse(&bytes);
+        let mut heads = parse(&bytes);
+        if log_is_empty
+            && let Ok(h) = &mut heads
+            && h.is_empty()
+        {
+            h.insert(
+                GENESIS.to_string(),
+                HeadRecord {
+                    version: 0,
+                    hash: [0; 32],
+                    position: 0,
+                },
+            );
+        }
         let mut size = bytes.len() as u64;
         if let Ok(h) = &heads {
             size = rewrite(dir, h)?;
@@ -208,8 +228,8 @@ mod tests {
     fn the_journal_is_compacted_as_it_grows() {
         let dir = std::env::temp_dir().join(format!("arbiter-heads-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
-        let (mut j, heads) = HeadJournal::open(&dir).unwrap();
-        assert!(heads.unwrap().is_empty());
+        let (mut j, heads) = HeadJournal::open(&dir, true).unwrap();
+        assert_eq!(heads.unwrap().len(), 1, "the genesis record");
         j.compact_min = 4096;
         let one = encode("a", &rec(1)).len() as u64;
         let n = 4096 / one + 10;
@@ -219,7 +239,7 @@ mod tests {
         let size = std::fs::metadata(dir.join(FILE_NAME)).unwrap().len();
         assert!(size < 4096, "{size} bytes after {n} records");
         drop(j);
-        let (_, heads) = HeadJournal::open(&dir).unwrap();
+        let (_, heads) = HeadJournal::open(&dir, false).unwrap();
         let heads = heads.unwrap();
         assert_eq!((heads["a"], heads["b"]), (rec(n), rec(1)));
         std::fs::remove_dir_all(&dir).unwrap();

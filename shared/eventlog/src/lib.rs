@@ -141,7 +141,7 @@ pub enum LogError {
     #[error("append too large: {size} bytes, the limit is {limit}")]
     TooLarge { size: usize, limit: usize },
     /// A stored event could not be decoded or failed its integrity check.
-    #[error("corrupt event at {stream:?} version {version}: {detail}")]
+    #[error("the event at version {version} of stream {stream:?} is damaged: {detail}")]
     Corrupt {
         stream: String,
         version: Version,

@@ -59,8 +59,9 @@ struct Inner {
     db: sled::Db,
     all: Tree,
     shared: Arc<Shared>,
-    /// Streams found damaged on open.
-    damage: BTreeMap<String, LogError>,
+    /// Streams found damaged on open, or by a later read: reading or appending to them fails
+    /// with the damage found.
+    damage: RwLock<BTreeMap<String, LogError>>,
     /// The head journal could not be read: appends are refused.
     journal_damage: Option<String>,
     /// To the writer thread; `None` once closed.
@@ -98,6 +99,21 @@ enum Request {
         reply: oneshot::Sender<Result<AppendOutcome, LogError>>,
     },
     Flush(oneshot::Sender<Result<(), LogError>>),
+}
+
+/// A stored event sled cannot give back: damage on disk in plain words (sled's own text is for
+/// its developers), anything else a storage failure.
+fn unreadable(stream: &str, version: Version, e: sled::Error) -> LogError {
+    match e {
+        sled::Error::Corruption { .. } => LogError::Corrupt {
+            stream: stream.to_string(),
+            version,
+            detail: "it cannot be read back: the storage's checksum of the data on disk does not \
+                     match (the file was damaged or changed)"
+                .into(),
+        },
+        other => storage(other),
+    }
 }
 
 fn storage(e: impl std::fmt::Display) -> LogError {
@@ -187,9 +203,41 @@ impl SledLog {
                 durable.insert(stream.to_string(), v);
             }
         }
-        let (journal, heads) = HeadJournal::open(path).map_err(storage)?;
+        let (journal, heads) = HeadJournal::open(path, durable.is_empty()).map_err(storage)?;
         let (damage, journal_damage) = match heads {
-            Ok(heads) => (check_heads(&db, &heads)?, None),
+            Ok(heads) if heads.is_empty() && !durable.is_empty() => {
+                let why = format!(
+                    "head journal {}: missing or empty, but the log holds {} stream(s): it was \
+                     removed or emptied since they were written",
+                    path.join(crate::heads::FILE_NAME).display(),
+                    durable.len()
+                );
+                tracing::error!("{why}; appends are refused");
+                (BTreeMap::new(), Some(why))
+            }
+            Ok(heads)
+                if last_position.saturating_sub(
+                    heads.values().map(|h| h.position).max().unwrap_or(0),
+                ) > MAX_GROUP as u64 =>
+            {
+                let recorded_to = heads.values().map(|h| h.position).max().unwrap_or(0);
+                let why = format!(
+                    "head journal {}: it records the appends up to position {recorded_to}, but the \
+                     log holds {} more; a stop leaves at most one group of {MAX_GROUP} unrecorded \
+                     (the journal was truncated or replaced by an older one)",
+                    path.join(crate::heads::FILE_NAME).display(),
+                    last_position - recorded_to
+                );
+                tracing::error!("{why}; appends are refused");
+                (BTreeMap::new(), Some(why))
+            }
+            Ok(heads) => {
+                let mut damage = check_heads(&db, &heads)?;
+                for (stream, e) in check_unrecorded(&db, &durable, &heads)? {
+                    damage.entry(stream).or_insert(e);
+                }
+                (damage, None)
+            }
             Err(why) => {
                 let why = format!(
                     "head journal {}: {why}",
@@ -225,7 +273,7 @@ impl SledLog {
                 db,
                 all,
                 shared,
-                damage,
+                damage: RwLock::new(damage),
                 journal_damage,
                 requests: Some(requests),
                 writer: Some(writer),
@@ -236,7 +284,14 @@ impl SledLog {
     /// Problems found when the log was opened: streams that no longer reach the version and
     /// hash recorded when they were written, and a damaged head journal. Empty when all is well.
     pub fn damaged_streams(&self) -> Vec<LogError> {
-        let mut out: Vec<LogError> = self.inner.damage.values().cloned().collect();
+        let mut out: Vec<LogError> = self
+            .inner
+            .damage
+            .read()
+            .expect("damage lock")
+            .values()
+            .cloned()
+            .collect();
         if let Some(why) = &self.inner.journal_damage {
             out.push(LogError::Storage(why.clone()));
         }
@@ -244,10 +299,25 @@ impl SledLog {
     }
 
     fn check_damage(&self, stream: &str) -> Result<(), LogError> {
-        match self.inner.damage.get(stream) {
+        match self.inner.damage.read().expect("damage lock").get(stream) {
             Some(e) => Err(e.clone()),
             None => Ok(()),
         }
+    }
+
+    /// Remembers damage a read found: from then on the stream is refused as if found on open
+    /// (the first damage found is kept).
+    fn note_damage<T>(&self, r: Result<T, LogError>) -> Result<T, LogError> {
+        if let Err(e @ LogError::Corrupt { stream, .. }) = &r {
+            tracing::error!("{e}; appends to the stream are refused");
+            self.inner
+                .damage
+                .write()
+                .expect("damage lock")
+                .entry(stream.clone())
+                .or_insert_with(|| e.clone());
+        }
+        r
     }
 
     /// Waits until everything queued before it is durable (appends already are when they
@@ -311,7 +381,7 @@ impl SledLog {
 
     /// The last version and hash of a stream.
     fn head(stream: &str, tree: &Tree) -> Result<(Version, Hash), LogError> {
-        match tree.last().map_err(storage)? {
+        match tree.last().map_err(|e| unreadable(stream, 0, e))? {
             None => Ok((0, ZERO_HASH)),
             Some((k, v)) => {
                 let version = Self::key_version(stream, &k)?;
@@ -335,7 +405,8 @@ impl SledLog {
         if to == 0 || from.max(1) > to {
             return Ok(Vec::new());
         }
-        Self::read_tree(stream, &self.events_tree(stream)?, from, Some(to))
+        let read = Self::read_tree(stream, &self.events_tree(stream)?, from, Some(to));
+        self.note_damage(read)
     }
 
     /// Events `from..=to` of a stream's tree (durable or not), each checked against its hash
@@ -348,7 +419,10 @@ impl SledLog {
     ) -> Result<Vec<StoredEvent>, LogError> {
         let from = from.max(1);
         let mut prev = if from > 1 {
-            match tree.get(be(from - 1)).map_err(storage)? {
+            match tree
+                .get(be(from - 1))
+                .map_err(|e| unreadable(stream, from - 1, e))?
+            {
                 Some(v) => Some((from - 1, Self::decode_value(stream, from - 1, &v)?.hash)),
                 None => None,
             }
@@ -361,7 +435,8 @@ impl SledLog {
         };
         let mut out = Vec::new();
         for item in range {
-            let (k, v) = item.map_err(storage)?;
+            let next = prev.map_or(from, |(v, _)| v + 1);
+            let (k, v) = item.map_err(|e| unreadable(stream, next, e))?;
             let version = Self::key_version(stream, &k)?;
             let e = Self::decode_value(stream, version, &v)?;
             if prev.is_none() && version != from {
@@ -482,7 +557,12 @@ impl SledLog {
             };
             let stream = std::str::from_utf8(&v[16..])
                 .map_err(|_| storage(format!("bad stream name at position {position}")))?;
-            let events = self.read_range(stream, first, Some(last))?;
+            let events = match self.read_range(stream, first, Some(last)) {
+                // A damaged stream is refused from then on (see `note_damage`); the other
+                // streams' appends are still delivered.
+                Err(LogError::Corrupt { .. }) => continue,
+                other => other?,
+            };
             if events.len() as u64 != last - first + 1 {
                 return Err(LogError::Corrupt {
                     stream: stream.to_string(),
@@ -509,7 +589,14 @@ impl SledLog {
             .filter(|(_, v)| **v > 0)
             .map(|(s, _)| s.clone())
             .collect();
-        out.extend(self.inner.damage.keys().cloned());
+        out.extend(
+            self.inner
+                .damage
+                .read()
+                .expect("damage lock")
+                .keys()
+                .cloned(),
+        );
         out.sort();
         out.dedup();
         Ok(out)
@@ -530,6 +617,47 @@ fn temp_path() -> PathBuf {
     ))
 }
 
+/// Finds streams with events the journal does not record although appends after them are
+/// recorded (a journal truncated, or replaced by an older one). The journal is written after
+/// each group of appends, so a crash leaves unrecorded only the events of appends after the
+/// last recorded one: their positions are above every recorded position.
+fn check_unrecorded(
+    db: &sled::Db,
+    durable: &HashMap<String, Version>,
+    heads: &BTreeMap<String, HeadRecord>,
+) -> Result<BTreeMap<String, LogError>, LogError> {
+    let recorded_to = heads.values().map(|h| h.position).max().unwrap_or(0);
+    let mut damage = BTreeMap::new();
+    for (stream, &last) in durable {
+        let recorded = heads.get(stream).map_or(0, |h| h.version);
+        if last <= recorded {
+            continue;
+        }
+        let tree = db
+            .open_tree(format!("{EVENTS_PREFIX}{stream}"))
+            .map_err(storage)?;
+        let Some(value) = tree.get(be(recorded + 1)).map_err(storage)? else {
+            continue;
+        };
+        let position = u64_at(&value, 0).unwrap_or(0);
+        if position <= recorded_to {
+            damage.insert(
+                stream.clone(),
+                LogError::Corrupt {
+                    stream: stream.clone(),
+                    version: recorded + 1,
+                    detail: format!(
+                        "the head journal does not record versions {}..={last}, written before \
+                         appends it does record (the journal was truncated or replaced)",
+                        recorded + 1
+                    ),
+                },
+            );
+        }
+    }
+    Ok(damage)
+}
+
 /// Compares each stream with the head the journal recorded for it.
 fn check_heads(
     db: &sled::Db,
@@ -537,6 +665,9 @@ fn check_heads(
 ) -> Result<BTreeMap<String, LogError>, LogError> {
     let mut damage = BTreeMap::new();
     for (stream, rec) in heads {
+        if stream == crate::heads::GENESIS {
+            continue;
+        }
         let tree = db
             .open_tree(format!("{EVENTS_PREFIX}{stream}"))
             .map_err(storage)?;
@@ -945,5 +1076,23 @@ impl Writer {
             position,
             replayed: false,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// sled's own checksum failure reaches users as damage at a version in plain words, not
+    /// as sled's debug text (which names its internal file offsets and a backtrace).
+    #[test]
+    fn a_storage_checksum_failure_is_damage_in_plain_words() {
+        let e = unreadable("t/x", 7, sled::Error::Corruption { at: None, bt: () });
+        let text = e.to_string();
+        assert!(matches!(e, LogError::Corrupt { version: 7, .. }), "{e:?}");
+        assert!(text.starts_with("the event at version 7 of stream"), "{text}");
+        assert!(!text.contains("backtrace") && !text.contains("Read corrupted"), "{text}");
+        let other = unreadable("t/x", 7, sled::Error::Unsupported("x".into()));
+        assert!(matches!(other, LogError::Storage(_)), "{other:?}");
     }
 }
