@@ -124,12 +124,50 @@ fn carried(line: &str) -> Record {
         .unwrap_or_else(|| Record::Other(line.to_string()))
 }
 
+/// The rating report: in a finished tournament, a result corrected after the end of the next
+/// round counts for rating only (C.04.2 D.8). The round blocks are what the rating officer
+/// rates, so they carry the result for rating ([`State::final_entry`], as the rating worker
+/// and the player card read it); the points column follows the round blocks (every TRF reader
+/// checks that it is their sum), and the rank column stays the place of the final standings.
+/// While the tournament runs the file is the pairing engines' input and keeps the results
+/// pairings used. Returns the notes (TRF-2026 writes them as `###` comments).
+fn rating_results(state: &State, file: &mut TrfFile) -> Vec<String> {
+    if !state.is_finished() {
+        return Vec::new();
+    }
+    let scoring = state.tournament().map(|t| t.scoring).unwrap_or_default();
+    let mut notes = Vec::new();
+    for c in state.rating_only_corrections() {
+        for pn in [c.white, c.black] {
+            let (Some(rated), Some(rec)) = (state.final_entry(pn, c.round), file.player_mut(pn))
+            else {
+                continue;
+            };
+            let Some(Some(slot)) = rec.rounds.get_mut(c.round as usize - 1) else {
+                continue;
+            };
+            rec.points = rec.points - scoring.points(slot.result) + scoring.points(rated.result);
+            *slot = rated;
+        }
+        notes.push(format!(
+            " round {}, board {} ({}-{}): {}",
+            c.round,
+            c.board,
+            c.white,
+            c.black,
+            c.note()
+        ));
+    }
+    notes
+}
+
 /// The tournament as a TRF model in `dialect`.
 pub fn trf_export_file(state: &State, dialect: Dialect) -> TrfFile {
     let mut file = crate::views::trf_file(state);
     let Some(t) = state.tournament() else {
         return file;
     };
+    let rating_notes = rating_results(state, &mut file);
     let teams = state.teams();
 
     // Rounds imported blank stay blank.
@@ -239,6 +277,9 @@ pub fn trf_export_file(state: &State, dialect: Dialect) -> TrfFile {
     // TRF-2026 names the tie-breaks (202); TRF16 and its extensions have no record for them.
     if dialect == Dialect::Trf2026 && !list_carried && !t.tie_breaks.is_empty() {
         header.push(text(TextCode::TieBreaks, t.tie_breaks.join(",")));
+    }
+    if dialect == Dialect::Trf2026 {
+        header.extend(rating_notes.into_iter().map(Record::Comment));
     }
     file.records.splice(0..0, header);
 

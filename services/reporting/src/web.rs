@@ -488,6 +488,20 @@ pub fn crosstable(cx: &Context<'_>) -> Result<(Ranking, Crosstable), PageError> 
         })
         .collect();
     let by_rank = r.after_round > 0;
+    // The cells keep the standings' result; a result corrected for rating only is marked on
+    // both players' cells with the note saying what rating uses (C.04.2 D.8).
+    let notes = cx
+        .state
+        .rating_only_corrections()
+        .into_iter()
+        .map(|c| {
+            (
+                c.round,
+                vec![c.white, c.black],
+                format!("Round {}, {}-{}: {}", c.round, c.white, c.black, c.note()),
+            )
+        })
+        .collect();
     Ok((
         r,
         Crosstable {
@@ -496,6 +510,7 @@ pub fn crosstable(cx: &Context<'_>) -> Result<(Ranking, Crosstable), PageError> 
             // Rows follow the standings once a round is complete; opponents are then named by
             // their line, as on chess-results.com.
             by_rank,
+            notes,
         },
     ))
 }
@@ -630,6 +645,7 @@ pub fn pairings(cx: &Context<'_>, round: u32) -> Result<Pairings, PageError> {
         player: info(cx.state, pn),
         points: Some(before(pn).to_string()),
     };
+    let late = cx.state.rating_only_corrections();
     Ok(Pairings {
         round,
         amendment: p.manually_changed.then(|| p.note.clone()),
@@ -644,6 +660,10 @@ pub fn pairings(cx: &Context<'_>, round: u32) -> Result<Pairings, PageError> {
                     let (w, bl) = res.codes();
                     board_result(w, bl)
                 }),
+                note: late
+                    .iter()
+                    .find(|c| c.round == round && c.board == b.number)
+                    .map(|c| c.note()),
             })
             .collect(),
         byes: p
@@ -702,6 +722,7 @@ pub fn player_card(cx: &Context<'_>, pn: PlayerId) -> Result<(Ranking, PlayerCar
                 result: result_label(e.result).to_string(),
                 description: result_description(e.result).to_string(),
                 rating_change: None,
+                note: None,
             },
             None => {
                 let (opponent, color) = match pending_game(cx.state, pn, round) {
@@ -715,6 +736,7 @@ pub fn player_card(cx: &Context<'_>, pn: PlayerId) -> Result<(Ranking, PlayerCar
                     result: String::new(),
                     description: "game in progress".to_string(),
                     rating_change: None,
+                    note: None,
                 }
             }
         };
@@ -722,6 +744,22 @@ pub fn player_card(cx: &Context<'_>, pn: PlayerId) -> Result<(Ranking, PlayerCar
     }
     card.points = live_points(cx.state, pn).to_string();
     card.player = info(cx.state, pn);
+    // A result corrected for rating only: the card keeps the standings' result and says what
+    // rating uses; the performance is a rating figure, so it counts the corrected results.
+    let late: Vec<_> = cx
+        .state
+        .rating_only_corrections()
+        .into_iter()
+        .filter(|c| c.involves(pn))
+        .collect();
+    for c in &late {
+        if let Some(g) = card.games.iter_mut().find(|g| g.round == c.round) {
+            g.note = Some(c.note());
+        }
+    }
+    if !late.is_empty() {
+        card.performance = rated_performance(cx.state, pn, r.after_round);
+    }
     if let Some(rc) = cx.ratings {
         rating_changes(cx.state, rc, pn, &mut card);
     }
@@ -732,6 +770,32 @@ pub fn player_card(cx: &Context<'_>, pn: PlayerId) -> Result<(Ranking, PlayerCar
         }
     }
     Ok((r, card))
+}
+
+/// The performance over the results for rating ([`State::final_entry`]) of rounds
+/// `1..=through` against rated opponents, as [`arbiter_pages::PlayerCard::from_tournament`]
+/// counts it.
+fn rated_performance(
+    state: &State,
+    pn: PlayerId,
+    through: u32,
+) -> Option<arbiter_pages::CardPerformance> {
+    let rated: Vec<(i32, Score)> = (1..=through)
+        .filter_map(|r| {
+            let e = state.final_entry(pn, r)?;
+            let rating = state.player(e.opponent?)?.player.rating;
+            let s = arbiter_rating::rated_score(e.result)?;
+            (rating > 0).then_some((rating as i32, s))
+        })
+        .collect();
+    arbiter_rating::performance(rated.iter().map(|g| g.0), rated.iter().map(|g| g.1).sum()).map(
+        |pf| arbiter_pages::CardPerformance {
+            games: pf.games,
+            points: pf.points.to_string(),
+            average_opponent: pf.ra,
+            performance: pf.rp,
+        },
+    )
 }
 
 /// Tenths of a rating point with their sign: "+12.4", "-3.0", "0.0".
@@ -768,7 +832,8 @@ fn rating_changes(
     }
     let games: Vec<arbiter_rating::RatedGame> = (1..=rc.through_round)
         .filter_map(|r| {
-            let e = state.entry(pn, r)?;
+            // The result for rating, as the worker reads it (C.04.2 D.8).
+            let e = state.final_entry(pn, r)?;
             let o = e.opponent?;
             let opp = state
                 .player(o)
@@ -907,13 +972,22 @@ pub fn crosstable_json(cx: &Context<'_>) -> Result<Value, PageError> {
             })
         })
         .collect();
-    Ok(json!({
+    let mut doc = json!({
         "tournament_id": cx.id,
         "version": cx.version,
         "after_round": r.after_round,
         "rounds": table.rounds,
         "rows": rows,
-    }))
+    });
+    // Results corrected for rating only (C.04.2 D.8), when there are any.
+    if !table.notes.is_empty() {
+        doc["notes"] = table
+            .notes
+            .iter()
+            .map(|(round, players, note)| json!({"round": round, "players": players, "note": note}))
+            .collect();
+    }
+    Ok(doc)
 }
 
 /// A player card as JSON: place and tie-breaks after `after_round`, points and games so far.
@@ -926,14 +1000,21 @@ pub fn player_json_doc(cx: &Context<'_>, pn: PlayerId) -> Result<Value, PageErro
         "player": player_json(cx, &card.player),
         "place": card.place,
         "points": card.points,
-        "games": card.games.iter().map(|g| json!({
-            "round": g.round,
-            "opponent": g.opponent.as_ref().map(|o| player_json(cx, o)),
-            "color": color_json(g.color),
-            "result": g.result,
-            "description": g.description,
-            "rating_change": g.rating_change,
-        })).collect::<Vec<_>>(),
+        "games": card.games.iter().map(|g| {
+            let mut v = json!({
+                "round": g.round,
+                "opponent": g.opponent.as_ref().map(|o| player_json(cx, o)),
+                "color": color_json(g.color),
+                "result": g.result,
+                "description": g.description,
+                "rating_change": g.rating_change,
+            });
+            // A result corrected for rating only (C.04.2 D.8).
+            if let Some(n) = &g.note {
+                v["note"] = json!(n);
+            }
+            v
+        }).collect::<Vec<_>>(),
         "rating_change": card.rating_change.as_ref().map(|(total, what)| json!({
             "total": total,
             "counted": what,

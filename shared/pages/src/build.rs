@@ -138,6 +138,7 @@ impl Crosstable {
                 })
                 .collect(),
             by_rank: false,
+            notes: Vec::new(),
         }
     }
 }
@@ -163,6 +164,7 @@ impl Pairings {
                         white: seat(p),
                         black: seat(o),
                         result: Some(board_result(e.result, o.entry(round).result)),
+                        note: None,
                     };
                     let (a, c) = (before(p), before(o));
                     games.push((a.max(c), a.min(c), p.id.min(o.id), b));
@@ -174,6 +176,7 @@ impl Pairings {
                         white: seat(p),
                         black: seat(o),
                         result: Some(board_result(e.result, o.entry(round).result)),
+                        note: None,
                     };
                     let (a, c) = (before(p), before(o));
                     games.push((a.max(c), a.min(c), p.id, b));
@@ -230,6 +233,7 @@ impl PlayerCard {
                 result: result_label(e.result).to_string(),
                 description: result_description(e.result).to_string(),
                 rating_change: None,
+                note: None,
             });
         }
         let performance =

@@ -87,6 +87,7 @@ dl.event div{display:flex;gap:.35rem}dl.event dt{color:var(--muted)}dl.event dd{
 dl.legend{display:grid;grid-template-columns:max-content 1fr;gap:.1rem 1rem;margin:0 0 1rem;font-size:.9rem}\
 dl.legend dt{font-weight:600}dl.legend dd{margin:0}\
 p.amended{border-left:3px solid #c80;padding:.3rem .6rem;background:var(--head)}\
+ol.notes{font-size:.9rem;margin:.2rem 0 1rem}sup.fn a{text-decoration:none}\
 .tournaments th,.tournaments td{text-align:left}.tournaments td.rounds,.tournaments td.players,.tournaments th.rounds,.tournaments th.players{text-align:right}\
 td.up{color:#080}td.down{color:#b00}.muted{color:var(--muted)}\
 footer{color:var(--muted);font-size:.85rem;margin-top:1rem}\

@@ -126,6 +126,9 @@ pub struct Crosstable {
     /// referred to by that number, as chess-results.com does (the pairing number stays in the
     /// `No` column and in each cell's tooltip). Otherwise opponents are shown by pairing number.
     pub by_rank: bool,
+    /// Footnotes on games: (round, the players whose cells carry the marker, the note); e.g. a
+    /// result corrected for rating only (C.04.2 D.8). Numbered in this order.
+    pub notes: Vec<(u32, Vec<PlayerId>, String)>,
 }
 
 /// One player of the crosstable.
@@ -161,6 +164,8 @@ pub struct Board {
     pub black: Seat,
     /// "1-0", "½-½", "0-1", "+/-", "-/+", "-/-"; `None` while the game is on.
     pub result: Option<String>,
+    /// A footnote on the result (e.g. a correction that counts for rating only).
+    pub note: Option<String>,
 }
 
 /// A player at a board, with the points they brought to the round.
@@ -213,6 +218,8 @@ pub struct CardGame {
     /// The rating change of this game (`K × (score − expected score)`), formatted with its sign;
     /// `None` when the game is not rated or not computed yet.
     pub rating_change: Option<String>,
+    /// A footnote on the result (e.g. a correction that counts for rating only).
+    pub note: Option<String>,
 }
 
 /// One tournament on the index page.

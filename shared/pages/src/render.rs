@@ -98,6 +98,23 @@ fn cross_cell(e: &arbiter_core::RoundEntry, shown: &dyn Fn(u32) -> String) -> St
     }
 }
 
+/// A footnote marker linking to note `n` (1-based) of [`footnotes`].
+fn marker(n: usize) -> String {
+    format!("<sup class=\"fn\"><a href=\"#note{n}\">{n}</a></sup>")
+}
+
+/// The numbered notes under a table (none: empty).
+fn footnotes<'a>(notes: impl Iterator<Item = &'a str>) -> String {
+    let items: Vec<String> = notes
+        .enumerate()
+        .map(|(i, t)| format!("<li id=\"note{}\">{}</li>", i + 1, escape(t)))
+        .collect();
+    if items.is_empty() {
+        return String::new();
+    }
+    format!("<ol class=\"notes\">\n{}\n</ol>\n", items.join("\n"))
+}
+
 fn result_class(r: ResultCode) -> &'static str {
     match r {
         ResultCode::Win | ResultCode::WinUnrated => "win",
@@ -166,14 +183,29 @@ pub fn render_crosstable(page: &Page, table: &Crosstable) -> String {
             escape(row.player.federation.as_deref().unwrap_or(""))
         );
         for r in 0..table.rounds as usize {
+            let note = table.notes.iter().position(|(round, who, _)| {
+                *round as usize == r + 1 && who.contains(&row.player.id)
+            });
             match row.rounds.get(r) {
-                Some(e) => m.push_str(&cross_cell(e, &shown)),
+                Some(e) => {
+                    let cell = cross_cell(e, &shown);
+                    match note {
+                        // The marker goes inside the cell, before `</td>`.
+                        Some(n) => {
+                            m.push_str(cell.strip_suffix("</td>").unwrap_or(&cell));
+                            m.push_str(&marker(n + 1));
+                            m.push_str("</td>");
+                        }
+                        None => m.push_str(&cell),
+                    }
+                }
                 None => m.push_str("<td class=\"r\"></td>"),
             }
         }
         let _ = writeln!(m, "<td class=\"pts\">{}</td></tr>", escape(&row.points));
     }
     m.push_str("</tbody>\n</table>\n</div>\n");
+    m.push_str(&footnotes(table.notes.iter().map(|n| n.2.as_str())));
     let sub = page.subtitle.clone().unwrap_or_else(|| "Crosstable".into());
     document(page, "page-crosstable", &sub, &m)
 }
@@ -209,10 +241,18 @@ pub fn render_pairings(page: &Page, p: &Pairings) -> String {
     m.push_str("<div class=\"scroll\">\n<table class=\"pairings\">\n<thead><tr>");
     m.push_str("<th scope=\"col\" class=\"board\">Bd</th><th scope=\"col\" class=\"no opt\">No</th><th scope=\"col\" class=\"name\">White</th><th scope=\"col\" class=\"rtg opt\">Rtg</th><th scope=\"col\" class=\"pts\">Pts</th><th scope=\"col\" class=\"res\">Result</th><th scope=\"col\" class=\"pts\">Pts</th><th scope=\"col\" class=\"name\">Black</th><th scope=\"col\" class=\"rtg opt\">Rtg</th><th scope=\"col\" class=\"no opt\">No</th>");
     m.push_str("</tr></thead>\n<tbody>\n");
+    let mut notes = Vec::new();
     for b in &p.boards {
+        let mark = match &b.note {
+            Some(n) => {
+                notes.push(n.as_str());
+                marker(notes.len())
+            }
+            None => String::new(),
+        };
         let _ = writeln!(
             m,
-            "<tr id=\"b{}\"><td class=\"board\">{}</td>{}<td class=\"res\">{}</td>{}</tr>",
+            "<tr id=\"b{}\"><td class=\"board\">{}</td>{}<td class=\"res\">{}{mark}</td>{}</tr>",
             b.number,
             b.number,
             seat_cells(page, &b.white, true),
@@ -221,6 +261,7 @@ pub fn render_pairings(page: &Page, p: &Pairings) -> String {
         );
     }
     m.push_str("</tbody>\n</table>\n</div>\n");
+    m.push_str(&footnotes(notes.into_iter()));
     if !p.byes.is_empty() {
         m.push_str("<h2>Not paired</h2>\n<div class=\"scroll\">\n<table class=\"byes\">\n<thead><tr><th scope=\"col\" class=\"no\">No</th><th scope=\"col\" class=\"name\">Name</th><th scope=\"col\" class=\"pts\">Pts</th><th scope=\"col\" class=\"bye\">Bye</th></tr></thead>\n<tbody>\n");
         for b in &p.byes {
@@ -360,14 +401,22 @@ pub fn render_player_card(page: &Page, card: &PlayerCard) -> String {
         m.push_str("<th scope=\"col\" class=\"rchg\" title=\"rating change: K × (score − expected score)\">±</th>");
     }
     m.push_str("</tr></thead>\n<tbody>\n");
+    let mut notes = Vec::new();
     for g in &card.games {
         let (no, name, rtg) = match &g.opponent {
             Some(o) => (o.id.to_string(), name_html(page, o), opt_num(o.rating)),
             None => (String::new(), escape(&g.description), String::new()),
         };
+        let mark = match &g.note {
+            Some(n) => {
+                notes.push(n.as_str());
+                marker(notes.len())
+            }
+            None => String::new(),
+        };
         let _ = write!(
             m,
-            "<tr id=\"r{}\"><td class=\"round\">{}</td><td class=\"c\">{}</td><td class=\"no opt\">{no}</td><td class=\"name\">{name}</td><td class=\"rtg\">{rtg}</td><td class=\"res\" title=\"{}\">{}</td>",
+            "<tr id=\"r{}\"><td class=\"round\">{}</td><td class=\"c\">{}</td><td class=\"no opt\">{no}</td><td class=\"name\">{name}</td><td class=\"rtg\">{rtg}</td><td class=\"res\" title=\"{}\">{}{mark}</td>",
             g.round,
             g.round,
             colour_letter(g.color),
@@ -388,6 +437,7 @@ pub fn render_player_card(page: &Page, card: &PlayerCard) -> String {
         m.push_str("</tr>\n");
     }
     m.push_str("</tbody>\n</table>\n</div>\n");
+    m.push_str(&footnotes(notes.into_iter()));
 
     m.push_str("<h2>Performance</h2>\n");
     match &card.performance {

@@ -292,6 +292,7 @@ fn pairings_of_a_round_in_progress_have_no_results() {
                 points: Some("2.0".into()),
             },
             result: None,
+            note: None,
         }],
         byes: Vec::new(),
         amendment: None,
@@ -303,6 +304,46 @@ fn pairings_of_a_round_in_progress_have_no_results() {
     assert_eq!(rows[0][5].text(), "");
     assert_eq!(rows[0][2].one("span", "title").text(), "IM");
     assert_eq!(rows[0][2].text(), "IMWhite, W");
+}
+
+#[test]
+fn a_board_note_is_a_numbered_footnote_under_the_table() {
+    let seat = |id: u32| Seat {
+        player: PlayerInfo {
+            id,
+            name: format!("Player {id}"),
+            ..PlayerInfo::default()
+        },
+        points: Some("1.0".into()),
+    };
+    let note = "result corrected after round 2 ended: counts as 1-0 for standings, ½-½ for rating (C.04.2 D.8)";
+    let p = Pairings {
+        round: 1,
+        boards: vec![
+            Board {
+                number: 1,
+                white: seat(1),
+                black: seat(3),
+                result: Some("1-0".into()),
+                note: Some(note.into()),
+            },
+            Board {
+                number: 2,
+                white: seat(4),
+                black: seat(2),
+                result: Some("½-½".into()),
+                note: None,
+            },
+        ],
+        ..Pairings::default()
+    };
+    let root = check_shell(&render_pairings(&page("Round 1"), &p));
+    let rows = root.one("table", "pairings").body_rows();
+    // The result keeps the standings' value, with the marker linking to the note.
+    assert_eq!(rows[0][5].text(), "1-01");
+    assert_eq!(rows[0][5].one("sup", "fn").text(), "1");
+    assert_eq!(rows[1][5].text(), "½-½");
+    assert_eq!(root.one("ol", "notes").text().trim(), note);
 }
 
 #[test]
