@@ -1,29 +1,62 @@
-//! Signed chain heads: after a command of the round director appended a `PairingPublished` or
-//! a `TournamentFinished`, the deployment's key signs the stream's head at that event and the
-//! signature is appended as a `ChainHeadSigned` event (see `arbiter_eventlog::signing`).
+//! Signed chain heads: the deployment's key signs a stream's head (version and hash of an
+//! event, so by the hash chain everything before it too) and the signature is appended as a
+//! `ChainHeadSigned` event (see `arbiter_eventlog::signing`).
+//!
+//! When heads are signed:
+//! - at once, by the command that appended a `PairingPublished`, a `RoundClosed` or a
+//!   `TournamentFinished` ([`sign_heads`]);
+//! - after any other change (a result, a correction, a registration, ...) once its stream has
+//!   been quiet for [`SIGN_AFTER_QUIET`] (at most [`SIGN_AT_MOST_AFTER`] after the first
+//!   unsigned change of a busy stream), by [`follow`], which follows every append of the log;
+//!   at shutdown it signs what is pending;
+//! - at start, whatever a stream lacks ([`sign_missing`]: a stop between a change and its
+//!   signature, or a log from before signed heads).
+//!
+//! So every acknowledged change is covered by a signed head within seconds, and what can be
+//! rolled back unseen by whoever lacks the key is at most the changes of that window.
 //!
 //! The append uses the command id `chain-head-<version>`, so a retried command (or a second
 //! round-director replica) does not sign the same head twice: the log refuses the id again.
-//! [`sign_missing`] signs, at start, the heads a stream lacks (a stop between a publication and
-//! its signature, or a log from before signed heads).
 
 use crate::SERVICE;
 use arbiter_eventlog::{
-    EventLog, ExpectedVersion, HeadSigner, LogError, StoredEvent, Version, encode_events,
+    CheckpointStore, EventLog, ExpectedVersion, HeadSigner, LogError, StoredEvent, Version,
+    encode_events,
 };
 use arbiter_proto::events::v1 as pb;
 use arbiter_proto::events::v1::event::Kind;
-use std::collections::BTreeSet;
-use std::sync::Arc;
+use arbiter_service_kit::store::{Feed, tournament_of};
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+use tokio::sync::{Notify, watch};
 use tracing::{info, warn};
 
-/// What a head at this event is called, if the event is one whose head gets signed.
+/// What a head at this event is called, if the event is one whose head is signed at once.
 pub fn covers(event: &pb::Event) -> Option<String> {
     match event.kind.as_ref()? {
         Kind::PairingPublished(p) => Some(format!("PairingPublished round {}", p.round)),
+        Kind::RoundClosed(r) => Some(format!("RoundClosed round {}", r.round)),
         Kind::TournamentFinished(_) => Some("TournamentFinished".to_string()),
         _ => None,
     }
+}
+
+/// What a head at the latest change of a stream is called: as [`covers`], else the kind.
+fn latest(event: &pb::Event) -> String {
+    covers(event).unwrap_or_else(|| {
+        format!(
+            "latest change: {}",
+            arbiter_eventlog::kind_name(event)
+        )
+    })
+}
+
+fn is_head(e: &StoredEvent) -> bool {
+    matches!(
+        e.decode_event().ok().and_then(|d| d.kind),
+        Some(Kind::ChainHeadSigned(_))
+    )
 }
 
 fn now_unix_ms() -> i64 {
@@ -100,9 +133,10 @@ async fn sign_one(
     }
 }
 
-/// Signs the heads `stream` is missing: a publication or finish whose head was not signed
-/// (the server stopped between the two appends, or the log was written before heads were
-/// signed). Their time is the time of signing. Returns the versions signed.
+/// Signs the heads `stream` is missing: a publication, closed round or finish whose head was
+/// not signed, and the stream's latest change when no head covers it (the server stopped
+/// between a change and its signature, or the log was written before heads were signed).
+/// Their time is the time of signing. Returns the versions signed.
 pub async fn sign_missing(
     log: &Arc<dyn EventLog>,
     signer: &HeadSigner,
@@ -134,7 +168,164 @@ pub async fn sign_missing(
             signed.push(e.version);
         }
     }
+    if let Some(v) = sign_latest(log, signer, stream).await {
+        signed.push(v);
+    }
     signed
+}
+
+/// Signs the head at the stream's latest change (its last event that is not itself a signed
+/// head) unless a head at or after it is already recorded. Returns the version signed now.
+pub async fn sign_latest(
+    log: &Arc<dyn EventLog>,
+    signer: &HeadSigner,
+    stream: &str,
+) -> Option<Version> {
+    let last = match log.last_version(stream).await {
+        Ok(v) => v,
+        Err(e) => {
+            warn!(%stream, "cannot read the stream's head to sign it: {e}");
+            return None;
+        }
+    };
+    // The tail holds at most a few signatures after the latest change; look back far enough
+    // to find it, and further only if they all are.
+    let mut back = 8u64;
+    loop {
+        let from = last.saturating_sub(back - 1).max(1);
+        let tail = match log.read(stream, from).await {
+            Ok(t) => t,
+            Err(e) => {
+                warn!(%stream, "cannot read the stream's tail to sign it: {e}");
+                return None;
+            }
+        };
+        let signed_up_to = tail
+            .iter()
+            .filter_map(|e| match e.decode_event().ok()?.kind? {
+                Kind::ChainHeadSigned(h) => Some(h.version),
+                _ => None,
+            })
+            .max()
+            .unwrap_or(0);
+        match tail.iter().rev().find(|e| !is_head(e)) {
+            Some(e) if e.version <= signed_up_to => return None,
+            Some(e) => {
+                let what = e.decode_event().map(|d| latest(&d)).unwrap_or_default();
+                return sign_one(log, signer, stream, e, &what)
+                    .await
+                    .then_some(e.version);
+            }
+            None if from == 1 => return None,
+            None => back *= 4,
+        }
+    }
+}
+
+/// How long a stream must be quiet before [`follow`] signs its latest change.
+pub const SIGN_AFTER_QUIET: Duration = Duration::from_secs(2);
+/// The longest a change waits for its signature on a stream that is never quiet that long.
+pub const SIGN_AT_MOST_AFTER: Duration = Duration::from_secs(10);
+
+/// The name of [`follow`]'s position in the checkpoint store.
+pub const FOLLOWER: &str = "round-director-heads";
+
+/// When a stream with unsigned changes is signed: after `quiet` without a change, and at most
+/// `at_most` after its first unsigned change.
+#[derive(Debug, Clone, Copy)]
+struct Due {
+    first: Instant,
+    last: Instant,
+}
+
+impl Due {
+    fn at(&self, quiet: Duration, at_most: Duration) -> Instant {
+        (self.last + quiet).min(self.first + at_most)
+    }
+}
+
+/// Follows every append of the log and signs each tournament stream's latest change once the
+/// stream is quiet (see the module documentation). At `stopping`, signs what is pending and
+/// returns.
+pub async fn follow(
+    feed: Feed,
+    checkpoints: Option<CheckpointStore>,
+    log: Arc<dyn EventLog>,
+    signer: Arc<HeadSigner>,
+    quiet: Duration,
+    mut stopping: watch::Receiver<bool>,
+) -> Result<(), LogError> {
+    let at_most = SIGN_AT_MOST_AFTER.max(quiet);
+    let pending: Arc<Mutex<BTreeMap<String, Due>>> = Arc::default();
+    let changed = Arc::new(Notify::new());
+    let following = {
+        let pending = pending.clone();
+        let changed = changed.clone();
+        feed.follow(
+            FOLLOWER,
+            checkpoints,
+            move |batch| {
+                let now = Instant::now();
+                let mut p = pending.lock().expect("pending heads lock");
+                for e in &batch.events {
+                    if tournament_of(&e.stream).is_none() || is_head(e) {
+                        continue;
+                    }
+                    p.entry(e.stream.clone())
+                        .and_modify(|d| d.last = now)
+                        .or_insert(Due {
+                            first: now,
+                            last: now,
+                        });
+                }
+                drop(p);
+                changed.notify_one();
+                async { Ok(()) }
+            },
+            stopping.clone(),
+        )
+    };
+    let signing = async {
+        loop {
+            let next = pending
+                .lock()
+                .expect("pending heads lock")
+                .values()
+                .map(|d| d.at(quiet, at_most))
+                .min();
+            let stop = tokio::select! {
+                _ = stopping.wait_for(|s| *s) => true,
+                _ = changed.notified() => false,
+                _ = async {
+                    match next {
+                        Some(t) => tokio::time::sleep_until(t.into()).await,
+                        None => std::future::pending().await,
+                    }
+                } => false,
+            };
+            let now = Instant::now();
+            let due: Vec<String> = {
+                let mut p = pending.lock().expect("pending heads lock");
+                let due: Vec<String> = p
+                    .iter()
+                    .filter(|(_, d)| stop || d.at(quiet, at_most) <= now)
+                    .map(|(s, _)| s.clone())
+                    .collect();
+                for s in &due {
+                    p.remove(s);
+                }
+                due
+            };
+            for stream in &due {
+                sign_latest(&log, &signer, stream).await;
+            }
+            if stop {
+                return;
+            }
+        }
+    };
+    let (followed, ()) = tokio::join!(following, signing);
+    followed
 }
 
 #[cfg(test)]

@@ -59,7 +59,8 @@ impl RoundDirectorService {
         }
     }
 
-    /// Signs the chain head after each `PairingPublished` and `TournamentFinished`.
+    /// Signs the chain head after each `PairingPublished`, `RoundClosed` and
+    /// `TournamentFinished` (the other changes: [`heads::follow`]).
     pub fn with_signer(mut self, signer: Arc<arbiter_eventlog::HeadSigner>) -> Self {
         self.signer = Some(signer);
         self
@@ -896,10 +897,14 @@ impl RoundDirector for RoundDirectorService {
         } else {
             t.as_of_version.min(last)
         };
+        // The record shows what the caller's role may read of each event
+        // (arbiter_service_kit::redact): a supervising arbiter's has no appeals, a
+        // committee's no screening; what he may not read is left out.
+        let mut redactor = arbiter_service_kit::redact::Redactor::new(caller, &t.tournament_id);
         let events = stored
             .iter()
             .filter(|e| t.as_of_version == 0 || e.version <= t.as_of_version)
-            .filter_map(|e| e.to_envelope().ok())
+            .filter_map(|e| redactor.envelope(e, false).ok())
             .filter(|env| {
                 matches!(
                     env.payload.as_ref().and_then(|p| p.kind.as_ref()),
@@ -987,13 +992,33 @@ impl RoundDirector for RoundDirectorService {
 }
 
 /// Adds the round director to `host`, over the host's store. With a `signer`, chain heads are
-/// signed after each publication and finish, and heads left unsigned (a stop between a
-/// publication and its signature, or logs from before signed heads) are signed at start.
+/// signed after each publication, closed round and finish, after any other change once its
+/// stream is quiet, and at start where a stream lacks one (see [`heads`]).
 pub fn register(host: &mut Host, signer: Option<Arc<arbiter_eventlog::HeadSigner>>) {
+    register_with(host, signer, heads::SIGN_AFTER_QUIET)
+}
+
+/// As [`register`], with the quiet time before a change is signed.
+pub fn register_with(
+    host: &mut Host,
+    signer: Option<Arc<arbiter_eventlog::HeadSigner>>,
+    quiet: std::time::Duration,
+) {
     let mut service = RoundDirectorService::new(host.store().clone());
     if let Some(signer) = signer {
         service = service.with_signer(signer.clone());
         let log = host.store().log().clone();
+        host.follower(
+            heads::FOLLOWER,
+            heads::follow(
+                host.feed().clone(),
+                host.checkpoints().cloned(),
+                log.clone(),
+                signer.clone(),
+                quiet,
+                host.stopping(),
+            ),
+        );
         host.task(async move {
             let streams = log.list_streams().await.unwrap_or_default();
             for s in streams.iter().filter(|s| store::tournament_of(s).is_some()) {

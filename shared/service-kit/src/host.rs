@@ -349,6 +349,18 @@ impl Bound {
         for t in tasks {
             tokio::spawn(t);
         }
+        // Damage in the middle of a stream is behind the snapshots the folds resume from:
+        // read every stream whole once, so that it is found now, not at the next full fold.
+        let scrubbed = store.clone();
+        tokio::spawn(async move {
+            let started = Instant::now();
+            let damaged = scrubbed.scrub().await;
+            info!(
+                damaged = damaged.len(),
+                elapsed_ms = started.elapsed().as_millis() as u64,
+                "every tournament stream read and verified"
+            );
+        });
         let http_task = match (http, router) {
             (Some(listener), Some(router)) => {
                 // Every route behind the edge: the gRPC layer's authentication, the limits,

@@ -144,8 +144,8 @@ pub struct Folded {
     /// The version of each player's registration, by entry (no serde default: a snapshot
     /// written without it is folded again from the start).
     registrations: Vec<Version>,
-    /// The version of each registration, correction and drawing of lots, in the order of
-    /// `State::numbering_changes`.
+    /// The version of each registration, correction, cancelled registration and drawing of
+    /// lots, in the order of `State::numbering_changes`.
     numbering: Vec<Version>,
     /// The version of a round robin's `LotsDrawn` (no serde default: a snapshot written
     /// without it is folded again from the start).
@@ -223,6 +223,23 @@ impl From<LogError> for FoldError {
     }
 }
 
+/// A command refused because its stream is damaged: FAILED_PRECONDITION naming the damage
+/// (the stream accepts nothing until it is restored from a copy).
+fn damaged_status(tournament_id: &str, damage: &str) -> Status {
+    Status::failed_precondition(format!(
+        "tournament {tournament_id}: its event log is damaged ({damage}); no change is accepted \
+         until the log is restored from a copy"
+    ))
+}
+
+/// The status of a log failure met by a command.
+fn command_log_status(tournament_id: &str, e: &LogError) -> Status {
+    match e {
+        LogError::Corrupt { .. } => damaged_status(tournament_id, &e.to_string()),
+        other => log_status(other),
+    }
+}
+
 impl FoldError {
     pub fn to_status(&self) -> Status {
         match self {
@@ -280,7 +297,9 @@ impl Folded {
                         self.registrations.push(e.version);
                         self.numbering.push(e.version);
                     }
-                    Event::PlayerCorrected(_) => self.numbering.push(e.version),
+                    Event::PlayerCorrected(_) | Event::RegistrationCancelled(_) => {
+                        self.numbering.push(e.version)
+                    }
                     Event::LotsDrawn(_) => {
                         self.numbering.push(e.version);
                         self.lots_drawn_at = Some(e.version);
@@ -369,8 +388,8 @@ impl Folded {
         &self.registrations
     }
 
-    /// The version of each event of `State::numbering_changes` (registrations and
-    /// corrections).
+    /// The version of each event of `State::numbering_changes` (registrations, corrections,
+    /// cancelled registrations, the drawing of lots).
     pub fn numbering_versions(&self) -> &[Version] {
         &self.numbering
     }
@@ -483,6 +502,7 @@ command_requests! {
     arbiter_proto::registration::v1::EnterLateRequest => "EnterLate",
     arbiter_proto::registration::v1::CorrectPlayerRequest => "CorrectPlayer",
     arbiter_proto::registration::v1::WithdrawPlayerRequest => "WithdrawPlayer",
+    arbiter_proto::registration::v1::CancelRegistrationRequest => "CancelRegistration",
     arbiter_proto::registration::v1::RequestByeRequest => "RequestBye",
     arbiter_proto::registration::v1::CancelByeRequest => "CancelBye",
     arbiter_proto::registration::v1::DeclareAbsenceRequest => "DeclareAbsence",
@@ -638,6 +658,10 @@ pub struct TournamentStore {
     /// fold's lock so that reads are not held up by a command waiting for its append.
     turns: std::sync::Mutex<HashMap<String, Arc<tokio::sync::Mutex<()>>>>,
     stats: StoreStats,
+    /// Streams whose log was found damaged (a fold or [`TournamentStore::scrub`] met an event
+    /// that does not decode or verify): commands to them are refused, and `/healthz` and the
+    /// pages say so. Kept until the process restarts on a repaired log.
+    damaged: std::sync::Mutex<BTreeMap<String, String>>,
 }
 
 impl TournamentStore {
@@ -656,6 +680,7 @@ impl TournamentStore {
             entries: Default::default(),
             turns: Default::default(),
             stats: StoreStats::default(),
+            damaged: Default::default(),
         }
     }
 
@@ -745,8 +770,70 @@ impl TournamentStore {
         }
     }
 
+    /// The streams found damaged, each with what was found (see [`TournamentStore::scrub`]).
+    pub fn damaged(&self) -> Vec<(String, String)> {
+        self.damaged
+            .lock()
+            .expect("damaged lock")
+            .iter()
+            .map(|(s, d)| (s.clone(), d.clone()))
+            .collect()
+    }
+
+    /// What was found damaged in `stream`, if anything.
+    pub fn damage_of(&self, stream: &str) -> Option<String> {
+        self.damaged.lock().expect("damaged lock").get(stream).cloned()
+    }
+
+    /// Remembers a fold's failure that shows damage (not one of reaching the log).
+    fn note_damage<T>(&self, stream: &str, r: Result<T, FoldError>) -> Result<T, FoldError> {
+        let damage = match &r {
+            Err(FoldError::Log(e @ LogError::Corrupt { .. })) => Some(e.to_string()),
+            Err(e @ (FoldError::Schema { .. } | FoldError::Gap { .. })) => Some(e.to_string()),
+            _ => None,
+        };
+        if let Some(d) = damage {
+            let mut map = self.damaged.lock().expect("damaged lock");
+            if !map.contains_key(stream) {
+                tracing::error!(service = %self.service, stream, "damaged event log: {d}");
+                map.insert(stream.to_string(), d);
+            }
+        }
+        r
+    }
+
+    /// Reads every tournament stream of the log whole, verifying each event's hash and link and
+    /// decoding it, so that damage in the middle of a stream (behind a snapshot, never read
+    /// again by the fold) is found at start. Returns the streams found damaged.
+    pub async fn scrub(&self) -> Vec<(String, String)> {
+        let streams = match self.log.list_streams().await {
+            Ok(s) => s,
+            Err(e) => {
+                warn!(service = %self.service, "cannot list the streams to verify them: {e}");
+                return Vec::new();
+            }
+        };
+        for stream in streams.iter().filter(|s| tournament_of(s).is_some()) {
+            let read = self.log.read(stream, 1).await.map_err(FoldError::from);
+            let checked = read.and_then(|events| {
+                let mut folded = Folded::default();
+                for e in &events {
+                    folded.apply_stored(e)?;
+                }
+                Ok(())
+            });
+            let _ = self.note_damage(stream, checked);
+        }
+        self.damaged()
+    }
+
     /// The current state of `stream`: the cached fold caught up with the log.
     pub async fn current(&self, stream: &str) -> Result<Arc<Folded>, FoldError> {
+        let r = self.current_unchecked(stream).await;
+        self.note_damage(stream, r)
+    }
+
+    async fn current_unchecked(&self, stream: &str) -> Result<Arc<Folded>, FoldError> {
         let shared = self.entry(stream);
         let mut entry = shared.lock().await;
         let mut tail = None;
@@ -937,11 +1024,14 @@ impl TournamentStore {
             // tokio's mutex queues waiters in arrival order: commands to one stream are
             // decided and appended one after the other, each on the state the previous left.
             let _turn = self.turn(&ctx.stream).lock_owned().await;
+            if let Some(d) = self.damage_of(&ctx.stream) {
+                return Err(damaged_status(&ctx.tournament_id, &d));
+            }
             for attempt in 0..MAX_ATTEMPTS {
-                let folded = self
-                    .current(&ctx.stream)
-                    .await
-                    .map_err(|e| e.to_status())?;
+                let folded = self.current(&ctx.stream).await.map_err(|e| match e {
+                    FoldError::Log(e) => command_log_status(&ctx.tournament_id, &e),
+                    other => damaged_status(&ctx.tournament_id, &other.to_string()),
+                })?;
                 if let Some(rec) = folded.command(&ctx.command_id) {
                     check_binding(ctx, rec)?;
                     self.stats.replayed.fetch_add(1, Ordering::Relaxed);
@@ -1049,7 +1139,7 @@ impl TournamentStore {
                         // was read: read again, and answer as that command's replay or refuse.
                         info!(attempt, "command id appended meanwhile: re-reading");
                     }
-                    Err(e) => return Err(log_status(&e)),
+                    Err(e) => return Err(command_log_status(&ctx.tournament_id, &e)),
                 }
             }
             Err(Status::aborted(format!(
