@@ -30,7 +30,9 @@ use arbiter_proto::common::v1::TrfFormat;
 use arbiter_proto::events::v1 as pb;
 use arbiter_proto::reporting::v1 as api;
 use arbiter_proto::reporting::v1::reporting_server::{Reporting, ReportingServer};
+use arbiter_auth::Principal;
 use arbiter_service_kit::Host;
+use arbiter_service_kit::redact::Redactor;
 use arbiter_service_kit::status::{log_status, unknown_tournament};
 use arbiter_service_kit::store::{Batch, Feed, Folded, TournamentStore, stream_of, tournament_of};
 use axum::extract::{Path, Query, State as AxState};
@@ -243,25 +245,25 @@ impl Reporting for ReportingService {
         &self,
         request: Request<api::StreamEventsRequest>,
     ) -> Result<Response<Self::StreamEventsStream>, Status> {
-        // Screening results are confidential (spec/screening.md §13): only the roles that may
-        // read them (arbiter_auth::FAIR_PLAY_CALLS) get their payloads.
-        let confidential_ok = arbiter_auth::layer::principal(&request).is_ok_and(|p| {
-            p.authorize("GetScreening", request.get_ref().tournament_id.trim())
-                .is_ok()
-        });
+        // What each event shows depends on the caller's token (arbiter_service_kit::redact).
+        let reader =
+            arbiter_auth::layer::principal(&request).unwrap_or_else(|_| Principal::public());
         let r = request.into_inner();
         let stream = stream_of(&r.tournament_id)?;
         let log = self.store.log().clone();
         let from = r.from_version.max(1);
         let raw = r.raw_payload;
-        let envelope = move |e: &arbiter_eventlog::StoredEvent| {
-            let env = if raw {
-                e.to_envelope_with_payload()
-            } else {
-                e.to_envelope()
-            };
-            env.map(|env| if confidential_ok { env } else { redact(env) })
+        let mut redactor = Redactor::new(reader, &r.tournament_id);
+        // A player's "own" is judged on the numbering of each event's moment: his redactor
+        // folds the stream from its start.
+        let history = if redactor.needs_history() && from > 1 {
+            log.read(&stream, 1).await.map_err(|e| log_status(&e))?
+        } else {
+            Vec::new()
         };
+        for e in history.iter().take_while(|e| e.version < from) {
+            redactor.skip(e);
+        }
         let out: Self::StreamEventsStream = if r.follow {
             log.subscribe(SubscribeFrom::Stream {
                 stream,
@@ -271,7 +273,7 @@ impl Reporting for ReportingService {
             .map_err(|e| log_status(&e))?
             .map(move |e| {
                 e.map_err(|e| log_status(&e))
-                    .and_then(|e| envelope(&e).map_err(|e| log_status(&e)))
+                    .and_then(|e| redactor.envelope(&e, raw).map_err(|e| log_status(&e)))
             })
             .boxed()
         } else {
@@ -282,38 +284,12 @@ impl Reporting for ReportingService {
             futures::stream::iter(
                 events
                     .into_iter()
-                    .map(move |e| envelope(&e).map_err(|e| log_status(&e))),
+                    .map(move |e| redactor.envelope(&e, raw).map_err(|e| log_status(&e))),
             )
             .boxed()
         };
         Ok(Response::new(out))
     }
-}
-
-/// A confidential event's envelope (screening results and their reads, complaints, sanctions
-/// with their evidence) without its content: the place in the chain (version, ids,
-/// hashes) stays, so a reader sees that something confidential is there and where, and the
-/// next event's `previous_hash` still links to it.
-fn redact(mut env: pb::Envelope) -> pb::Envelope {
-    use pb::event::Kind;
-    if matches!(
-        env.payload.as_ref().and_then(|p| p.kind.as_ref()),
-        Some(
-            Kind::PlayerScreeningComputed(_)
-                | Kind::ScreeningFlagRaised(_)
-                | Kind::ConfidentialDataAccessed(_)
-                | Kind::ComplaintFiled(_)
-                // Its evidence names people and recordings; the effects (a result, an absence,
-                // a withdrawal) are public events of their own.
-                | Kind::SanctionImposed(_)
-                // A supervision breach names a player and what the cameras showed.
-                | Kind::SupervisionBreachRecorded(_)
-        )
-    ) {
-        env.payload = None;
-        env.payload_bytes = Vec::new();
-    }
-    env
 }
 
 /// Every player's entry number (stable id) by current pairing number.

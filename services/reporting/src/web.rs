@@ -1283,8 +1283,13 @@ async fn events(
     AxState(web): AxState<Web>,
     Path(id): Path<String>,
     Query(q): Query<EventsQuery>,
+    reader: Option<axum::Extension<arbiter_auth::Principal>>,
     headers: HeaderMap,
 ) -> Response {
+    // The kinds each reader may see (arbiter_service_kit::redact): the caller's token when
+    // the host authenticated one, else the public's.
+    let reader = reader.map_or_else(arbiter_auth::Principal::public, |r| r.0);
+    let mut redactor = arbiter_service_kit::redact::Redactor::new(reader, &id);
     let stream = match stream_of(&id) {
         Ok(s) => s,
         Err(s) => return PageError::from_status(s).json(),
@@ -1302,6 +1307,16 @@ async fn events(
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.trim().parse::<u64>().ok());
     let after = resume.or(q.after).unwrap_or(last).min(last);
+    // A player's own is judged on the stream from its start.
+    if redactor.needs_history() {
+        match log.read(&stream, 1).await {
+            Ok(before) => before
+                .iter()
+                .take_while(|e| e.version <= after)
+                .for_each(|e| redactor.skip(e)),
+            Err(e) => return PageError::from_status(log_status(&e)).json(),
+        }
+    }
     let sub = match log
         .subscribe(SubscribeFrom::Stream {
             stream,
@@ -1325,10 +1340,7 @@ async fn events(
             match e {
                 Ok(e) => {
                     version = version.max(e.version);
-                    let kind = e
-                        .decode_event()
-                        .map(|ev| arbiter_eventlog::kind_name(&ev))
-                        .unwrap_or("Unknown");
+                    let kind = redactor.kind(&e).unwrap_or("Unknown");
                     if !kinds.contains(&kind) {
                         kinds.push(kind);
                     }

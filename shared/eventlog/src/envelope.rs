@@ -36,6 +36,7 @@ impl StoredEvent {
             previous_hash: self.prev_hash.to_vec(),
             hash: self.hash.to_vec(),
             payload_bytes: Vec::new(),
+            redacted: false,
         })
     }
 

@@ -56,6 +56,7 @@ fn envelope_round_trips_through_bytes() {
         previous_hash: vec![0; 32],
         hash: vec![7; 32],
         payload_bytes: Vec::new(),
+        redacted: false,
     };
     let bytes = env.encode_to_vec();
     let back = ev::Envelope::decode(bytes.as_slice()).unwrap();

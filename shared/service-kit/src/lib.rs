@@ -15,6 +15,7 @@ pub mod host;
 pub mod http;
 pub mod net;
 pub mod players;
+pub mod redact;
 pub mod status;
 pub mod store;
 pub mod trigger;

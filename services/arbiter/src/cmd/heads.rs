@@ -115,8 +115,8 @@ pub async fn fetch_events(url: &str, tournament: &str) -> Result<Vec<StoredEvent
         .connect()
         .await
         .map_err(|e| Exit::Unavailable(format!("cannot reach {url}: {e}")))?;
-    // Screening results come with their payloads only to an arbiter's or fair-play officer's
-    // token: without one their events cannot be hashed here.
+    // Confidential events come with their payloads only to the roles that may read them
+    // (arbiter_service_kit::redact): without such a token they cannot be hashed here.
     let token = std::env::var("ARBITER_TOKEN")
         .ok()
         .filter(|t| !t.trim().is_empty());
@@ -142,11 +142,12 @@ pub async fn fetch_events(url: &str, tournament: &str) -> Result<Vec<StoredEvent
     let mut events = Vec::new();
     while let Some(e) = s.next().await {
         let env = e.map_err(|s| status_exit(&format!("tournament {tournament}"), &s))?;
-        if env.payload.is_none() && env.payload_bytes.is_empty() {
+        if env.redacted || (env.payload.is_none() && env.payload_bytes.is_empty()) {
             return Err(Exit::Invalid(format!(
-                "{url}: event {} of tournament {tournament} is a confidential screening result \
-                 the server sends only to an arbiter or fair-play officer of the tournament: \
-                 set ARBITER_TOKEN to such a token to verify the chain through the server",
+                "{url}: event {} of tournament {tournament} holds confidential data the server \
+                 sends whole only to those who may read it (see README, \"What each reader \
+                 sees\"): set ARBITER_TOKEN to an arbiter's or admin's token of the tournament \
+                 to verify the chain through the server",
                 env.sequence
             )));
         }
