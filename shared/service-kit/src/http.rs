@@ -417,3 +417,188 @@ pub async fn serve(
     // Every connection gives its slot back as it ends.
     let _ = open.acquire_many(limits.max_connections as u32).await;
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use axum::routing::get;
+    use std::time::Instant;
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+    /// A router with a small and a big document, served within `limits` on a free port.
+    async fn server(limits: HttpLimits) -> (SocketAddr, watch::Sender<bool>) {
+        let big = axum::body::Bytes::from(vec![b'x'; 8 << 20]);
+        let router = axum::Router::new()
+            .route("/healthz", get(|| async { "ok" }))
+            .route("/big", get(move || async move { big.clone() }))
+            .route(
+                "/api/n/{n}",
+                get(|axum::extract::Path(n): axum::extract::Path<u32>| async move {
+                    n.to_string()
+                }),
+            );
+        let router = wrap(router, None, &limits);
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let (stop, stopping) = watch::channel(false);
+        tokio::spawn(serve(listener, router, limits, stopping));
+        (addr, stop)
+    }
+
+    /// A connection from the loopback address `from` (each test its own: the per-address cap).
+    async fn connect(from: [u8; 4], to: SocketAddr) -> TcpStream {
+        let s = tokio::net::TcpSocket::new_v4().unwrap();
+        s.bind(SocketAddr::from((from, 0))).unwrap();
+        s.connect(to).await.unwrap()
+    }
+
+    /// Everything the server sends until it closes (bounded by `within`).
+    async fn until_closed(s: &mut TcpStream, within: Duration) -> String {
+        let mut out = Vec::new();
+        tokio::time::timeout(within, s.read_to_end(&mut out))
+            .await
+            .expect("the server closes the connection")
+            .ok();
+        String::from_utf8_lossy(&out).into_owned()
+    }
+
+    async fn get_once(from: [u8; 4], to: SocketAddr, path: &str) -> String {
+        let mut s = connect(from, to).await;
+        s.write_all(format!("GET {path} HTTP/1.1\r\nhost: t\r\nconnection: close\r\n\r\n").as_bytes())
+            .await
+            .unwrap();
+        until_closed(&mut s, Duration::from_secs(5)).await
+    }
+
+    fn limits() -> HttpLimits {
+        HttpLimits {
+            header_timeout: Duration::from_millis(300),
+            write_timeout: Duration::from_millis(300),
+            max_connections: 5,
+            max_connections_per_ip: 3,
+            ..HttpLimits::default()
+        }
+    }
+
+    #[tokio::test]
+    async fn a_request_head_that_never_ends_is_closed_after_the_header_timeout() {
+        let (addr, _stop) = server(limits()).await;
+        let mut s = connect([127, 0, 0, 11], addr).await;
+        let started = Instant::now();
+        s.write_all(b"GET /healthz HTTP/1.1\r\nhost: t\r\nx-slow: 1")
+            .await
+            .unwrap();
+        let got = until_closed(&mut s, Duration::from_secs(5)).await;
+        assert!(!got.contains("200 OK"), "{got}");
+        assert!(started.elapsed() >= Duration::from_millis(250));
+        // A silent connection too (the keep-alive idle limit is the same timer).
+        let mut idle = connect([127, 0, 0, 11], addr).await;
+        assert_eq!(until_closed(&mut idle, Duration::from_secs(5)).await, "");
+    }
+
+    #[tokio::test]
+    async fn connections_over_the_caps_are_answered_503_and_closed() {
+        let (addr, _stop) = server(HttpLimits {
+            header_timeout: Duration::from_secs(30),
+            ..limits()
+        })
+        .await;
+        // Three from one address: the per-address cap.
+        let mut held = Vec::new();
+        for _ in 0..3 {
+            held.push(connect([127, 0, 0, 21], addr).await);
+        }
+        let mut fourth = connect([127, 0, 0, 21], addr).await;
+        let refused = until_closed(&mut fourth, Duration::from_secs(5)).await;
+        assert!(refused.starts_with("HTTP/1.1 503"), "{refused}");
+        assert!(
+            refused.contains("127.0.0.21 has 3 connections open, the limit per address"),
+            "{refused}"
+        );
+        // Two more from another: the server's cap of 5 is reached.
+        for _ in 0..2 {
+            held.push(connect([127, 0, 0, 22], addr).await);
+        }
+        let refused = get_once([127, 0, 0, 23], addr, "/healthz").await;
+        assert!(
+            refused.contains("the server has 5 connections open, its limit"),
+            "{refused}"
+        );
+        // One closes: the next is served.
+        drop(held.pop());
+        let deadline = Instant::now() + Duration::from_secs(5);
+        loop {
+            let got = get_once([127, 0, 0, 23], addr, "/healthz").await;
+            if got.starts_with("HTTP/1.1 200") {
+                break;
+            }
+            assert!(Instant::now() < deadline, "never served again: {got}");
+            tokio::task::yield_now().await;
+        }
+    }
+
+    #[tokio::test]
+    async fn a_client_that_stops_reading_loses_its_connection_after_the_write_timeout() {
+        let (addr, _stop) = server(HttpLimits {
+            header_timeout: Duration::from_secs(30),
+            max_connections_per_ip: 1,
+            ..limits()
+        })
+        .await;
+        // A small receive buffer, and nothing read: the 8 MiB answer stalls.
+        let s = tokio::net::TcpSocket::new_v4().unwrap();
+        s.set_recv_buffer_size(4096).unwrap();
+        s.bind(SocketAddr::from(([127, 0, 0, 31], 0))).unwrap();
+        let mut reader = s.connect(addr).await.unwrap();
+        reader
+            .write_all(b"GET /big HTTP/1.1\r\nhost: t\r\n\r\n")
+            .await
+            .unwrap();
+        // While it holds the address's one connection, another is refused; once the server
+        // has dropped it for not reading, another is served.
+        let started = Instant::now();
+        loop {
+            let got = get_once([127, 0, 0, 31], addr, "/healthz").await;
+            if got.starts_with("HTTP/1.1 200") {
+                break;
+            }
+            assert!(got.starts_with("HTTP/1.1 503"), "{got}");
+            assert!(
+                started.elapsed() < Duration::from_secs(5),
+                "the stalled connection was never dropped"
+            );
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        assert!(started.elapsed() >= Duration::from_millis(250));
+        let mut rest = Vec::new();
+        let _ = reader.read_to_end(&mut rest).await;
+        assert!(rest.len() < 8 << 20, "the whole answer was sent");
+    }
+
+    #[tokio::test]
+    async fn framework_errors_have_the_documented_shape_and_every_answer_the_headers() {
+        let (addr, _stop) = server(limits()).await;
+        let bad = get_once([127, 0, 0, 41], addr, "/api/n/abc").await;
+        assert!(bad.starts_with("HTTP/1.1 400"), "{bad}");
+        assert!(bad.contains("content-type: application/json"), "{bad}");
+        let body = bad.split("\r\n\r\n").nth(1).unwrap();
+        let v: serde_json::Value = serde_json::from_str(body).unwrap();
+        assert!(v["error"].as_str().unwrap().contains("abc"), "{body}");
+        let missing = get_once([127, 0, 0, 41], addr, "/nowhere").await;
+        assert!(missing.starts_with("HTTP/1.1 404"), "{missing}");
+        assert!(missing.contains("text/html"), "{missing}");
+        assert!(missing.contains("no page or document at /nowhere"), "{missing}");
+        for answer in [bad, missing, get_once([127, 0, 0, 41], addr, "/healthz").await] {
+            let head = answer.split("\r\n\r\n").next().unwrap().to_ascii_lowercase();
+            for h in [
+                "content-security-policy: default-src 'none'",
+                "frame-ancestors 'none'",
+                "x-content-type-options: nosniff",
+                "x-frame-options: deny",
+                "referrer-policy: no-referrer",
+            ] {
+                assert!(head.contains(h), "{h} missing in {head}");
+            }
+        }
+    }
+}
