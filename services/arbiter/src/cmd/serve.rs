@@ -99,6 +99,80 @@ pub struct ServeArgs {
     /// Engine processes of the screening (one thread each).
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..))]
     pub screening_workers: u16,
+    #[command(flatten)]
+    pub http: HttpArgs,
+}
+
+/// The bounds of the HTTP port (see `arbiter_service_kit::http`).
+#[derive(clap::Args, Debug, Clone)]
+pub struct HttpArgs {
+    /// A request's head must arrive whole within this time of the connection's start or of
+    /// the previous response's end (slowloris; also the keep-alive idle limit): 10s, 500ms.
+    #[arg(long, value_name = "TIME", default_value = "10s", value_parser = parse_duration)]
+    pub http_header_timeout: std::time::Duration,
+    /// A response write that makes no progress for this long closes the connection (a client
+    /// that stops reading).
+    #[arg(long, value_name = "TIME", default_value = "20s", value_parser = parse_duration)]
+    pub http_write_timeout: std::time::Duration,
+    /// HTTP connections open at once; over it a connection is answered 503 and closed.
+    #[arg(long, value_name = "N", default_value_t = HttpLimits::default().max_connections, value_parser = positive)]
+    pub http_max_connections: usize,
+    /// HTTP connections open at once from one IP address.
+    #[arg(long, value_name = "N", default_value_t = HttpLimits::default().max_connections_per_ip, value_parser = positive)]
+    pub http_max_connections_per_ip: usize,
+    /// Body bytes an HTTP route reads unless it has its own limit (the platform webhook's is
+    /// the PGN limit).
+    #[arg(long, value_name = "BYTES", default_value_t = HttpLimits::default().body_limit)]
+    pub http_body_limit: usize,
+    /// Pages and JSON documents rendered at once (default: half the cores, at least one).
+    #[arg(long, value_name = "N", value_parser = positive)]
+    pub http_render_slots: Option<usize>,
+    /// MiB of rendered public pages kept to answer the same page again (0: none kept).
+    #[arg(long, value_name = "MIB", default_value_t = HttpLimits::default().page_cache_bytes >> 20)]
+    pub http_page_cache_mib: usize,
+}
+
+use arbiter_service_kit::http::HttpLimits;
+
+impl HttpArgs {
+    pub fn limits(&self) -> HttpLimits {
+        let d = HttpLimits::default();
+        HttpLimits {
+            header_timeout: self.http_header_timeout,
+            write_timeout: self.http_write_timeout,
+            max_connections: self.http_max_connections,
+            max_connections_per_ip: self.http_max_connections_per_ip,
+            body_limit: self.http_body_limit,
+            render_slots: self.http_render_slots.unwrap_or(d.render_slots),
+            page_cache_bytes: self.http_page_cache_mib << 20,
+        }
+    }
+}
+
+fn positive(s: &str) -> Result<usize, String> {
+    match s.parse::<usize>() {
+        Ok(n) if n > 0 => Ok(n),
+        _ => Err(format!("{s:?} is not a whole number above 0")),
+    }
+}
+
+/// `10s`, `500ms`, `2m` (a bare number: seconds).
+fn parse_duration(s: &str) -> Result<std::time::Duration, String> {
+    let t = s.trim();
+    let (digits, unit) = t.split_at(t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len()));
+    let n: u64 = digits
+        .parse()
+        .map_err(|_| format!("{s:?} is not a duration such as 10s or 500ms"))?;
+    let d = match unit {
+        "" | "s" => std::time::Duration::from_secs(n),
+        "ms" => std::time::Duration::from_millis(n),
+        "m" => std::time::Duration::from_secs(n * 60),
+        _ => return Err(format!("{s:?}: the unit must be ms, s or m")),
+    };
+    if d.is_zero() {
+        return Err(format!("{s:?}: must be above 0"));
+    }
+    Ok(d)
 }
 
 pub fn run(a: ServeArgs) -> ExitCode {
@@ -162,6 +236,7 @@ async fn serve(a: ServeArgs) -> Result<(), Exit> {
     let store = TournamentStore::new(log.clone(), store_name, Some(cp.clone()))
         .with_snapshot_min_events(a.snapshot_min_events);
     let mut host = Host::new(Arc::new(store), feed, Some(cp));
+    host.set_http_limits(a.http.limits());
     let auth = super::token::server_layer(&a.auth, &a.log.data).await?;
     host.authenticator(auth.clone());
     host.layer(auth);
