@@ -40,7 +40,7 @@ use arbiter_eventlog::SubscribeFrom;
 use arbiter_pages::{
     Board, ByeLine, CardGame, Crosstable, CrosstableRow, Link, Live, Page, Pairings, PlayerCard,
     PlayerInfo, Schedule, ScheduleRound, Seat, StandingsTable, TournamentSummary, board_result,
-    escape, place_label, render_crosstable, render_index, render_pairings, render_player_card,
+    place_label, render_crosstable, render_index, render_pairings, render_player_card,
     render_schedule, render_standings, result_description, result_label,
 };
 use arbiter_proto::events::v1 as pb;
@@ -113,13 +113,8 @@ impl PageError {
             PageError::BadRequest(_) => "Bad request",
             PageError::Internal(_) => "Error",
         };
-        let body = format!(
-            "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
-<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>{title}</title>\n\
-<style>body{{font:16px/1.45 system-ui,sans-serif;margin:0 auto;max-width:40rem;padding:.75rem}}</style>\n\
-</head>\n<body>\n<h1>{title}</h1>\n<p>{}</p>\n</body>\n</html>\n",
-            escape(self.message())
-        );
+        // The pages' own layout: its stylesheet is the one the Content-Security-Policy allows.
+        let body = arbiter_pages::render_message(title, self.message());
         (self.status(), html_headers(), body).into_response()
     }
 
