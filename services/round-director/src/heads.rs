@@ -341,7 +341,7 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn signs_publications_and_finishes_once() {
+    async fn signs_publications_closed_rounds_and_finishes_once() {
         let log: Arc<dyn EventLog> = Arc::new(SledLog::temporary().unwrap());
         let signer = HeadSigner::from_seed([3; 32]);
         let batch = vec![
@@ -363,7 +363,7 @@ mod tests {
             .unwrap();
         assert_eq!(
             sign_heads(&log, &signer, "s", 1, o.last_version).await,
-            vec![2]
+            vec![1, 2]
         );
         // The same command answered again (a retry): nothing signed twice.
         assert!(sign_heads(&log, &signer, "s", 1, 2).await.is_empty());
@@ -393,9 +393,10 @@ mod tests {
                 _ => None,
             })
             .collect();
-        assert_eq!(heads.len(), 2);
-        assert_eq!(heads[0].1, "PairingPublished round 2");
-        assert_eq!(heads[1].1, "TournamentFinished");
+        assert_eq!(heads.len(), 3);
+        assert_eq!(heads[0].1, "RoundClosed round 1");
+        assert_eq!(heads[1].1, "PairingPublished round 2");
+        assert_eq!(heads[2].1, "TournamentFinished");
         for (h, _) in &heads {
             assert_eq!(h.check_against("s", &events), Ok(()));
             assert_eq!(h.key_id(), signer.key_id());
@@ -427,5 +428,73 @@ mod tests {
         assert!(sign_missing(&log, &signer, "s").await.is_empty());
         let events = log.read("s", 1).await.unwrap();
         assert_eq!(events.len(), 4);
+    }
+
+    fn stream_heads(events: &[StoredEvent]) -> Vec<(u64, String)> {
+        events
+            .iter()
+            .filter_map(|e| match e.decode_event().unwrap().kind {
+                Some(Kind::ChainHeadSigned(h)) => Some((h.version, h.covers)),
+                _ => None,
+            })
+            .collect()
+    }
+
+    async fn append_one(log: &Arc<dyn EventLog>, stream: &str, id: &str, kind: Kind) -> u64 {
+        log.append(
+            stream,
+            ExpectedVersion::Any,
+            id,
+            "x",
+            encode_events(&[event(kind)]),
+        )
+        .await
+        .unwrap()
+        .last_version
+    }
+
+    /// A change that is not signed at once (a result) is signed once its stream is quiet; a
+    /// signature is not itself signed again, and a later change gets a head of its own.
+    #[tokio::test]
+    async fn a_quiet_stream_gets_its_latest_change_signed() {
+        let log: Arc<dyn EventLog> = Arc::new(SledLog::temporary().unwrap());
+        let signer = Arc::new(HeadSigner::from_seed([5; 32]));
+        let (stop, stopping) = watch::channel(false);
+        let following = tokio::spawn(follow(
+            Feed::Subscription(log.clone()),
+            None,
+            log.clone(),
+            signer,
+            Duration::from_millis(20),
+            stopping,
+        ));
+        let stream = "tournament-quiet";
+        let closed = Kind::RoundClosed(pb::RoundClosed { round: 1 });
+        let v1 = append_one(&log, stream, "c1", closed).await;
+        let wait_for = |version: u64| {
+            let log = log.clone();
+            async move {
+                let deadline = Instant::now() + Duration::from_secs(10);
+                loop {
+                    let events = log.read(stream, 1).await.unwrap();
+                    if stream_heads(&events).iter().any(|(v, _)| *v >= version) {
+                        return events;
+                    }
+                    assert!(Instant::now() < deadline, "no head at {version}");
+                    tokio::time::sleep(Duration::from_millis(5)).await;
+                }
+            }
+        };
+        let events = wait_for(v1).await;
+        assert_eq!(stream_heads(&events), vec![(v1, "RoundClosed round 1".to_string())]);
+        let finished = Kind::TournamentFinished(pb::TournamentFinished { rounds_played: 1 });
+        let v2 = append_one(&log, stream, "c2", finished).await;
+        let events = wait_for(v2).await;
+        let heads = stream_heads(&events);
+        assert_eq!(heads.last(), Some(&(v2, "TournamentFinished".to_string())));
+        // Nothing signs a signature: the stream ends with the second head, no third follows.
+        stop.send_replace(true);
+        following.await.unwrap().unwrap();
+        assert_eq!(stream_heads(&log.read(stream, 1).await.unwrap()).len(), 2);
     }
 }
