@@ -4,12 +4,14 @@
 
 mod support;
 
+use arbiter_core::tournament::BoardResult;
 use arbiter_eventlog::testing::NatsServer;
 use arbiter_proto::events::v1 as pb;
 use arbiter_proto::rating_worker::v1 as rw;
 use arbiter_proto::rating_worker::v1::rating_worker_client::RatingWorkerClient;
 use arbiter_proto::registration::v1 as reg;
 use arbiter_proto::reporting::v1 as rep;
+use arbiter_proto::round_director::v1 as rd;
 use arbiter_rating_worker::registry::synthetic::{record, text_column, write_text_list};
 use futures::StreamExt;
 use std::collections::{BTreeMap, BTreeSet};
@@ -464,4 +466,260 @@ async fn serve_completes_registrations_from_the_rating_list() {
         Some(second.rating as u16),
         record(FIRST_ID, 8).standard.rating
     );
+}
+
+/// Board 1 of `round` as reporting has it: (result on the wire, White, Black).
+async fn board_one(d: &mut Driver, round: u32) -> (i32, u32, u32) {
+    let p =
+        d.c.rep
+            .get_pairings(rep::GetPairingsRequest {
+                tournament: tref(&d.tid),
+                round,
+            })
+            .await
+            .expect("pairings")
+            .into_inner();
+    let b = &p.boards[0];
+    let board = b.board.as_ref().expect("board");
+    (b.result, board.white, board.black)
+}
+
+/// Corrects board 1 of `round` to `to`.
+async fn correct_board_one(d: &mut Driver, round: u32, to: BoardResult, command_id: &str) {
+    let (res, wc, bc) = wire(to);
+    d.c.rd
+        .correct_result(rd::CorrectResultRequest {
+            header: header(&d.tid, command_id),
+            round,
+            board: 1,
+            corrected: res,
+            white_code: wc,
+            black_code: bc,
+            reason: "scoresheets show otherwise".into(),
+        })
+        .await
+        .unwrap_or_else(|s| panic!("{}: correction: {s:?}", d.tid));
+}
+
+async fn standings_rows(d: &mut Driver) -> Vec<rep::StandingRow> {
+    d.c.rep
+        .get_standings(rep::GetStandingsRequest {
+            tournament: tref(&d.tid),
+            after_round: 0,
+        })
+        .await
+        .expect("standings")
+        .into_inner()
+        .rows
+}
+
+fn change_of(c: &pb::RatingChangesComputed, pn: u32) -> i32 {
+    c.changes
+        .iter()
+        .find(|c| c.player_id == pn)
+        .map(|c| c.change_tenths)
+        .expect("a rating change")
+}
+
+fn card_json(http: &str, tid: &str, pn: u32) -> serde_json::Value {
+    let (status, body) = http_get(http, &format!("/api/tournaments/{tid}/players/{pn}"));
+    assert_eq!(status, 200, "{body}");
+    serde_json::from_str(&body).expect("card JSON")
+}
+
+/// C.04.2 D.8 over the running server. Three tournaments with the same players and results: a
+/// correction after the end of the next round changes the rating worker's figures, the card's
+/// per-game change and the finished tournament's TRF rating report, with the note on the pages
+/// and in `arbiter client show`, while the standings, the next pairing's input (the TRF the
+/// engine pairs from) and the next pairing itself stay those of the uncorrected twin; a
+/// correction before the next pairing changes standings, pairing input and rating alike.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_late_correction_changes_the_rating_change_and_not_the_standings_or_the_next_pairing() {
+    let work = TempDir::new("arbiter-late-correction").unwrap();
+    let data = work.path().join("data");
+    let data_arg = data.to_str().unwrap();
+    let server = Server::start(&["--data", data_arg], &work.path().join("serve.log"));
+    let http = server.http.clone().expect("http");
+    let plan = small_plan(8, 3);
+    let driver = |tid: &str| {
+        Driver::new(
+            Clients::new(&Endpoints::one(&server.grpc)),
+            tid,
+            plan.clone(),
+            work.path(),
+        )
+    };
+    let (mut late, mut twin, mut timely) = (driver("late"), driver("twin"), driver("timely"));
+    for d in [&mut late, &mut twin, &mut timely] {
+        d.create().await;
+        d.register_all().await;
+        d.play_round(1).await;
+    }
+    let flip = |r: i32| {
+        if r == pb::BoardResult::WhiteWins as i32 {
+            BoardResult::BlackWins
+        } else {
+            BoardResult::WhiteWins
+        }
+    };
+
+    // Timely (round 2 not paired yet): standings, the pairing input and rating all change.
+    let (was, white, _) = board_one(&mut timely, 1).await;
+    let twin_export = twin.export().await;
+    let twin_changes = last_changes(&answered_once(&mut twin).await);
+    correct_board_one(&mut timely, 1, flip(was), "timely-correction").await;
+    assert_ne!(
+        standings_rows(&mut timely).await,
+        standings_rows(&mut twin).await
+    );
+    assert_ne!(
+        timely.export().await,
+        twin_export,
+        "the round-2 pairing input"
+    );
+    let timely_changes = last_changes(&answered_once(&mut timely).await);
+    assert_ne!(
+        change_of(&timely_changes, white),
+        change_of(&twin_changes, white)
+    );
+
+    // Late (round 2 over): only the rating changes.
+    for d in [&mut late, &mut twin] {
+        d.play_round(2).await;
+    }
+    let before = last_changes(&answered_once(&mut late).await);
+    let standings_before = standings_rows(&mut late).await;
+    let export_before = late.export().await;
+    let card_before = card_json(&http, "late", white);
+    let (was, white, black) = board_one(&mut late, 1).await;
+    let to = flip(was);
+    correct_board_one(&mut late, 1, to, "late-correction").await;
+    let after = last_changes(&answered_once(&mut late).await);
+    assert_eq!(after.through_round, 2);
+    for pn in [white, black] {
+        assert_ne!(change_of(&after, pn), change_of(&before, pn), "player {pn}");
+    }
+    assert_eq!(standings_rows(&mut late).await, standings_before);
+    assert_eq!(
+        late.export().await,
+        export_before,
+        "the round-3 pairing input"
+    );
+    assert_eq!(board_one(&mut late, 1).await.0, was, "the pairings keep it");
+
+    // The note, as the pages, the JSON and the command line say it.
+    let shown = arbiter_proto::convert::board_result_from_wire(was, 0, 0).expect("a result");
+    let note = format!(
+        "result corrected after round 2 ended: counts as {shown} for standings, {to} for rating (C.04.2 D.8)"
+    );
+    let card = card_json(&http, "late", white);
+    assert_eq!(card["games"][0]["note"], note.as_str(), "{card}");
+    assert_eq!(
+        card["games"][0]["result"],
+        card_before["games"][0]["result"]
+    );
+    assert_ne!(
+        card["games"][0]["rating_change"], card_before["games"][0]["rating_change"],
+        "the card's change of the corrected game follows the rating result"
+    );
+    let tenths = change_of(&after, white);
+    let total = format!(
+        "{}{}.{}",
+        if tenths > 0 {
+            "+"
+        } else if tenths < 0 {
+            "-"
+        } else {
+            ""
+        },
+        tenths.abs() / 10,
+        tenths.abs() % 10
+    );
+    assert_eq!(card["rating_change"]["total"], total.as_str(), "{card}");
+    assert!(card_before["games"][0].get("note").is_none());
+    let crosstable: serde_json::Value =
+        serde_json::from_str(&http_get(&http, "/api/tournaments/late/crosstable").1).unwrap();
+    assert_eq!(
+        crosstable["notes"][0]["players"],
+        serde_json::json!([white, black])
+    );
+    for path in [
+        "/t/late/crosstable".to_string(),
+        "/t/late/pairings/1".to_string(),
+        format!("/t/late/players/{white}"),
+    ] {
+        let (status, html) = http_get(&http, &path);
+        assert_eq!(status, 200, "{path}");
+        assert!(html.contains(&note), "{path}: no note");
+        assert!(html.contains("<sup class=\"fn\">"), "{path}: no marker");
+    }
+    let (_, html) = http_get(&http, "/t/late/pairings/2");
+    assert!(
+        !html.contains("class=\"fn\""),
+        "round 2 has no corrected game"
+    );
+    let show = run(&["client", "--server", &server.grpc, "show", "late"]);
+    assert_eq!(show.code, 0, "{}", show.stderr);
+    assert!(
+        show.stdout.contains(&format!("round 1, board 1: {note}")),
+        "{}",
+        show.stdout
+    );
+
+    // The next pairing is the twin's.
+    for d in [&mut late, &mut twin] {
+        d.play_round(3).await;
+    }
+    let pairing = |p: rep::RoundPairings| pairing_of(&p);
+    let mut rep_late = late.c.rep.clone();
+    let mut rep_twin = twin.c.rep.clone();
+    let get = |tid: &str| rep::GetPairingsRequest {
+        tournament: tref(tid),
+        round: 3,
+    };
+    assert_eq!(
+        pairing(
+            rep_late
+                .get_pairings(get("late"))
+                .await
+                .unwrap()
+                .into_inner()
+        ),
+        pairing(
+            rep_twin
+                .get_pairings(get("twin"))
+                .await
+                .unwrap()
+                .into_inner()
+        )
+    );
+
+    // The finished tournament's TRF is the rating report: the rating result in the round
+    // block, a file every reader (and `arbiter rate`) accepts, the note as a comment.
+    late.finish().await;
+    let trf = late
+        .c
+        .rep
+        .export_trf(rep::ExportTrfRequest {
+            tournament: tref("late"),
+            format: arbiter_proto::common::v1::TrfFormat::Trf2026 as i32,
+        })
+        .await
+        .expect("export")
+        .into_inner()
+        .trf;
+    let text = String::from_utf8(trf).unwrap();
+    let file = arbiter_trf::parse(&text).expect("the report parses").file;
+    let (w, b) = to.codes();
+    assert_eq!(file.player(white).unwrap().rounds[0].unwrap().result, w);
+    assert_eq!(file.player(black).unwrap().rounds[0].unwrap().result, b);
+    assert!(
+        text.lines()
+            .any(|l| l.starts_with("###") && l.contains(&note)),
+        "{text}"
+    );
+    let path = work.path().join("late-report.trf");
+    std::fs::write(&path, &text).unwrap();
+    let rate = run(&["rate", path.to_str().unwrap()]);
+    assert_eq!(rate.code, 0, "{}\n{}", rate.stdout, rate.stderr);
 }

@@ -2777,7 +2777,15 @@ async fn client(a: ClientArgs) -> Result<(), Exit> {
                 s.version,
                 s.pending_boards
             );
+            // The result standings keep, per board: the recorded one, then each correction
+            // that was not for rating only.
+            let mut standings: BTreeMap<(u32, u32), i32> = BTreeMap::new();
             for c in &s.corrections {
+                let kept = *standings.entry((c.round, c.board)).or_insert(c.previous);
+                let late = c.effect == rd::CorrectionEffect::FinalEvaluationOnly as i32;
+                if !late {
+                    standings.insert((c.round, c.board), c.corrected);
+                }
                 println!(
                     "round {}, board {}: corrected ({}), for {}",
                     c.round,
@@ -2795,6 +2803,25 @@ async fn client(a: ClientArgs) -> Result<(), Exit> {
                         _ => "?",
                     }
                 );
+                if late {
+                    // Said as the pages say it (C.04.2 D.8).
+                    let shown = |r: i32| {
+                        arbiter_proto::convert::board_result_from_wire(r, 0, 0)
+                            .map(|r| r.to_string())
+                            .unwrap_or_else(|_| "an arbiter's decision".to_string())
+                    };
+                    let after = (c.round < s.current_round).then_some(c.round + 1);
+                    println!(
+                        "round {}, board {}: {}",
+                        c.round,
+                        c.board,
+                        arbiter_core::tournament::rating_only_note(
+                            after,
+                            shown(kept),
+                            shown(c.corrected)
+                        )
+                    );
+                }
             }
             for d in &s.open_discrepancies {
                 println!(
