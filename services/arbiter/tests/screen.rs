@@ -81,6 +81,48 @@ fn bad_input_is_named_and_refused() {
 }
 
 #[test]
+fn a_syntax_error_names_its_line_and_a_latin1_file_is_decoded_with_a_warning() {
+    let d = dir("syntax");
+    // Game 2's comment, opened on line 9, never ends: invalid input, not an unreadable file.
+    let syntax = write(
+        &d,
+        "syntax.pgn",
+        b"[White \"Ann\"]\n[Black \"Bob\"]\n\n1. e4 e5 1-0\n\n[White \"Cy\"]\n[Black \"Di\"]\n\n1. d4 {a note\n2. c4 1-0\n",
+    );
+    refused(
+        &screen(&[&syntax]),
+        3,
+        &["syntax.pgn: line 9, game 2: PGN syntax error", "comment"],
+    );
+    // Latin-1 names are read as such (not replaced), and the file is named in a warning.
+    let latin1 = write(
+        &d,
+        "latin1.pgn",
+        b"[White \"M\xfcller\"]\n[Black \"Bob\"]\n[Round \"1\"]\n\n1. e4 e5 2. Ke3 1-0\n",
+    );
+    let out = screen(&[&latin1]);
+    refused(&out, 3, &["game 1 (Müller - Bob, round 1)", "not legal"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("warning: ")
+            && err.contains("latin1.pgn: the file is not valid UTF-8")
+            && err.contains("Windows-1252 / Latin-1"),
+        "{err}"
+    );
+    assert!(!err.contains('\u{FFFD}'), "{err}");
+    // A UTF-8 file gets no such warning.
+    let utf8 = write(
+        &d,
+        "utf8.pgn",
+        "[White \"Müller\"]\n[Black \"Bob\"]\n\n1. e4 e5 2. Ke3 1-0\n".as_bytes(),
+    );
+    let out = screen(&[&utf8]);
+    refused(&out, 3, &["Müller - Bob"]);
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("UTF-8"));
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+#[test]
 fn a_collection_skips_variant_games_and_missing_results_with_a_warning() {
     let d = dir("skip");
     let mixed = write(

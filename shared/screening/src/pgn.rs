@@ -22,6 +22,15 @@ pub const DEFAULT_MAX_PGN_BYTES: u64 = 8 * 1024 * 1024;
 pub enum PgnError {
     #[error("{path}: cannot read: {reason}")]
     Unreadable { path: String, reason: String },
+    /// The text is not PGN where the reader stopped (an unterminated tag or comment).
+    #[error("{path}: line {line}, game {game}: PGN syntax error: {reason}")]
+    Syntax {
+        path: String,
+        line: usize,
+        /// The game's number in the file.
+        game: usize,
+        reason: String,
+    },
     #[error("{path}: {bytes} bytes is larger than the {limit}-byte limit for a PGN file")]
     TooLarge {
         path: String,
@@ -119,9 +128,21 @@ fn label(number: usize, white: &str, black: &str, round: &str) -> String {
 
 /// Reads and parses a PGN file, refusing files above `max_bytes`.
 pub fn read_file(path: &Path, max_bytes: u64) -> Result<Vec<Game>, PgnError> {
-    let (bytes, shown) = read_bytes(path, max_bytes)?;
-    parse(&bytes, &shown, max_bytes)
+    let (text, _, shown) = read_text(path, max_bytes)?;
+    parse(text.as_bytes(), &shown, max_bytes)
 }
+
+/// A PGN file's text and how it was decoded, as the TRF reader decodes TRF files
+/// (`arbiter_trf::decode`): UTF-8 without its byte order mark, else Windows-1252 / Latin-1
+/// (PGN's own standard says Latin-1; older programs write it). The caller warns when the file
+/// was not UTF-8. Also the file's name for errors.
+pub fn read_text(path: &Path, max_bytes: u64) -> Result<(String, Encoding, String), PgnError> {
+    let (bytes, shown) = read_bytes(path, max_bytes)?;
+    let (text, encoding) = arbiter_trf::decode(&bytes);
+    Ok((text, encoding, shown))
+}
+
+pub use arbiter_trf::Encoding;
 
 /// A file's bytes and its name for errors, refusing files above `max_bytes` before reading.
 fn read_bytes(path: &Path, max_bytes: u64) -> Result<(Vec<u8>, String), PgnError> {
@@ -164,8 +185,52 @@ pub fn read_collection(
     path: &Path,
     max_bytes: u64,
 ) -> Result<(Vec<Game>, Vec<PgnError>), PgnError> {
-    let (bytes, shown) = read_bytes(path, max_bytes)?;
-    parse_with(&bytes, &shown, max_bytes, true)
+    let (text, _, shown) = read_text(path, max_bytes)?;
+    parse_collection(&text, &shown, max_bytes)
+}
+
+/// Parses a collection's text (from [`read_text`]) as [`read_collection`] does.
+pub fn parse_collection(
+    text: &str,
+    source: &str,
+    max_bytes: u64,
+) -> Result<(Vec<Game>, Vec<PgnError>), PgnError> {
+    parse_with(text.as_bytes(), source, max_bytes, true)
+}
+
+/// The bytes handed to the PGN reader, counted, so that an error can be placed: the reader
+/// has consumed what was read minus what it still buffers.
+struct Counted<'a> {
+    bytes: &'a [u8],
+    read: std::rc::Rc<std::cell::Cell<usize>>,
+}
+
+impl std::io::Read for Counted<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let at = self.read.get();
+        let n = buf.len().min(self.bytes.len() - at);
+        buf[..n].copy_from_slice(&self.bytes[at..at + n]);
+        self.read.set(at + n);
+        Ok(n)
+    }
+}
+
+/// The 1-based line of a syntax error the reader reports having stopped at `consumed`: an
+/// unterminated tag or comment runs to where the reader gave up, so the line named is the
+/// one that opens it.
+fn syntax_line(bytes: &[u8], consumed: usize, reason: &str) -> usize {
+    let consumed = consumed.min(bytes.len());
+    let opener = if reason.contains("comment") {
+        Some(b'{')
+    } else if reason.contains("tag") {
+        Some(b'[')
+    } else {
+        None
+    };
+    let at = opener
+        .and_then(|o| bytes[..consumed].iter().rposition(|&b| b == o))
+        .unwrap_or(consumed);
+    1 + bytes[..at].iter().filter(|&&b| b == b'\n').count()
 }
 
 /// Parses PGN text; `source` names it in errors.
@@ -188,7 +253,11 @@ fn parse_with(
             limit: max_bytes,
         });
     }
-    let mut reader = Reader::new(std::io::Cursor::new(bytes));
+    let read = std::rc::Rc::new(std::cell::Cell::new(0));
+    let mut reader = Reader::new(Counted {
+        bytes,
+        read: read.clone(),
+    });
     let mut visitor = GameVisitor {
         source: source.into(),
         number: 0,
@@ -212,6 +281,17 @@ fn parse_with(
             Ok(Some(Err(e))) if skip && e.skippable_in_collection() => skipped.push(e),
             Ok(Some(Err(e))) => return Err(e),
             Ok(None) => break,
+            // The reader's only errors over bytes in memory are its syntax errors.
+            Err(e) if e.kind() == std::io::ErrorKind::InvalidData => {
+                let consumed = read.get().saturating_sub(reader.buffer().len());
+                let reason = e.to_string();
+                return Err(PgnError::Syntax {
+                    path: source.into(),
+                    line: syntax_line(bytes, consumed, &reason),
+                    game: visitor.number.max(1),
+                    reason,
+                });
+            }
             Err(e) => {
                 return Err(PgnError::Unreadable {
                     path: source.into(),
@@ -504,6 +584,61 @@ mod tests {
         let clocks: Vec<_> = games[0].plies.iter().map(|p| p.clock_cs).collect();
         assert_eq!(clocks, vec![Some(540_000), Some(539_850), None]);
         assert_eq!(games[0].plies[1].uci, "e7e5");
+    }
+
+    #[test]
+    fn a_syntax_error_names_its_line_and_game() {
+        // Game 2's comment on line 9 never ends.
+        let pgn = b"[White \"A\"]\n[Black \"B\"]\n\n1. e4 e5 1-0\n\n[White \"C\"]\n[Black \"D\"]\n\n1. d4 {a note that\nnever ends 2. c4 1-0\n";
+        let e = parse(pgn, "s.pgn", MAX).unwrap_err();
+        assert!(
+            matches!(&e, PgnError::Syntax { line: 9, game: 2, reason, .. } if reason.contains("comment")),
+            "{e:?}"
+        );
+        assert!(
+            e.to_string()
+                .starts_with("s.pgn: line 9, game 2: PGN syntax error: unterminated comment"),
+            "{e}"
+        );
+        // A tag cut off at the end of the file: the line that opens it.
+        let e = parse(b"1. e4 e5 1-0\n\n[White \"Ann", "t.pgn", MAX).unwrap_err();
+        assert!(
+            matches!(
+                &e,
+                PgnError::Syntax {
+                    line: 3,
+                    game: 2,
+                    ..
+                }
+            ),
+            "{e:?}"
+        );
+    }
+
+    #[test]
+    fn a_latin1_file_is_read_as_windows_1252() {
+        let dir = std::env::temp_dir().join(format!("arbiter-pgn-latin1-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("latin1.pgn");
+        std::fs::write(
+            &path,
+            b"[White \"M\xfcller, J\xf6rg\"]\n[Black \"\x8aimek\"]\n\n1. e4 e5 1-0\n",
+        )
+        .unwrap();
+        let (text, encoding, shown) = read_text(&path, MAX).unwrap();
+        assert_eq!(encoding, Encoding::Windows1252);
+        assert!(shown.ends_with("latin1.pgn"));
+        let (games, _) = parse_collection(&text, &shown, MAX).unwrap();
+        assert_eq!(
+            (games[0].white.as_str(), games[0].black.as_str()),
+            ("Müller, Jörg", "Šimek")
+        );
+        std::fs::write(&path, "\u{FEFF}[White \"Müller\"]\n\n1. e4 1-0\n").unwrap();
+        let (text, encoding, _) = read_text(&path, MAX).unwrap();
+        assert_eq!(encoding, Encoding::Utf8);
+        assert_eq!(read_collection(&path, MAX).unwrap().0[0].white, "Müller");
+        assert!(text.starts_with('['));
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]

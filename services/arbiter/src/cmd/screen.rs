@@ -1,8 +1,10 @@
 //! `arbiter screen GAMES.pgn`: fair-play screening of a PGN file, per player-performance, and
 //! `arbiter screening-calibrate`: building a baseline artefact from Stockfish self-play.
 //!
-//! Exit codes: 0 screened, 3 invalid input (illegal move, truncated PGN, oversized file, bad
-//! TRF), 4 the engine is missing or failed, 5 a file cannot be read or written.
+//! Exit codes: 0 screened, 3 invalid input (illegal move, truncated PGN, a PGN syntax error
+//! naming its line and game, oversized file, bad TRF), 4 the engine is missing or failed, 5 a
+//! file cannot be read or written. A PGN that is not UTF-8 is read as Windows-1252 / Latin-1
+//! with a warning naming the file.
 
 use arbiter_screening::baseline::Baseline;
 use arbiter_screening::cache::PositionCache;
@@ -109,9 +111,24 @@ fn trf_ratings(path: &PathBuf) -> Result<Ratings, ExitCode> {
 }
 
 pub fn run(a: ScreenArgs) -> ExitCode {
+    // Decoded as TRF files are: UTF-8, else Windows-1252 / Latin-1, said on stderr (a name's
+    // accents read in the wrong encoding would be another name).
+    let (text, shown) = match pgn::read_text(&a.games, a.max_bytes) {
+        Ok((text, encoding, shown)) => {
+            if encoding != pgn::Encoding::Utf8 {
+                eprintln!(
+                    "warning: {shown}: the file is not valid UTF-8; it was read as \
+                     Windows-1252 / Latin-1"
+                );
+            }
+            (text, shown)
+        }
+        Err(e @ PgnError::Unreadable { .. }) => return unreadable(e.to_string()),
+        Err(e) => return invalid(e.to_string()),
+    };
     // A collection does without a variant game or one missing its result (said on stderr);
-    // an illegal move, a cut file or a bad tag still refuses the file.
-    let games = match pgn::read_collection(&a.games, a.max_bytes) {
+    // an illegal move, a cut file, a syntax error or a bad tag still refuses the file.
+    let games = match pgn::parse_collection(&text, &shown, a.max_bytes) {
         Ok((g, skipped)) => {
             for e in &skipped {
                 eprintln!("warning: skipped {e}");
