@@ -242,6 +242,7 @@ async fn calls_are_authenticated_and_authorized_per_tournament() {
             .reg
             .register_player(reg::RegisterPlayerRequest {
                 header: header("t1", &format!("p{i}")),
+                confirm_same_name: false,
                 player: wire_player(name, 2000 - i as u32 * 50),
             })
             .await
@@ -371,6 +372,7 @@ async fn calls_are_authenticated_and_authorized_per_tournament() {
             .reg
             .register_player(reg::RegisterPlayerRequest {
                 header: header("t1", "self"),
+                confirm_same_name: false,
                 player: wire_player("Self, S", 1500),
             })
             .await,
@@ -627,4 +629,45 @@ async fn private_reads_need_a_token_too() {
     list(Some(&officer))
         .await
         .expect("the OIDC issuer's officer reads");
+}
+
+#[test]
+fn token_issue_refuses_flags_that_make_no_sense() {
+    let keys = auth().path.to_str().unwrap().to_string();
+    let issue = |extra: &[&str]| {
+        let mut args = vec!["token", "issue", "--token-keys", &keys, "--expires", "1h"];
+        args.extend_from_slice(extra);
+        support::run(&args)
+    };
+    for (args, says) in [
+        (
+            &["--role", "player", "--tournament", "t1", "--entry", "0"][..],
+            "--entry: entry numbers start at 1",
+        ),
+        (
+            &["--role", "arbiter", "--tournament", "../x"][..],
+            "--tournament: tournament_id \"../x\"",
+        ),
+        (
+            &["--role", "admin", "--tournament", "t1"][..],
+            "--tournament: an admin token covers every tournament",
+        ),
+        (
+            &["--role", "arbiter", "--tournament", "t1", "--subject", " "][..],
+            "--subject: empty",
+        ),
+    ] {
+        let r = issue(args);
+        assert_eq!(r.code, 3, "{args:?}: {}", r.stderr);
+        assert!(r.stderr.contains(says), "{args:?}: {}", r.stderr);
+        assert!(r.stdout.trim().is_empty(), "{args:?}: no token printed");
+    }
+    // The roles offered are the server's, all eleven.
+    let r = issue(&["--role", "root", "--tournament", "t1"]);
+    assert_ne!(r.code, 0);
+    for role in Role::TOKEN_ROLES {
+        assert!(r.stderr.contains(role.as_str()), "{role}: {}", r.stderr);
+    }
+    let ok = issue(&["--role", "player", "--tournament", "t1", "--entry", "1"]);
+    assert_eq!(ok.code, 0, "{}", ok.stderr);
 }

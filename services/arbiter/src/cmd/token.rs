@@ -176,27 +176,23 @@ impl KeysAt {
     }
 }
 
-#[derive(Debug, Clone, Copy, clap::ValueEnum)]
-pub enum RoleArg {
-    Admin,
-    ChiefArbiter,
-    Arbiter,
-    Player,
-    FairPlayOfficer,
-    Platform,
-    LocalChiefArbiter,
-    LocalTechnicalArbiter,
-    SupervisingArbiter,
-    AppealsCommittee,
-    PairingOfficer,
+/// `--role`: one of the token roles, spelled as the claim ([`Role::TOKEN_ROLES`], so the
+/// list cannot drift from the roles the server knows).
+fn role_arg() -> impl clap::builder::TypedValueParser<Value = Role> {
+    use clap::builder::TypedValueParser as _;
+    clap::builder::PossibleValuesParser::new(Role::TOKEN_ROLES.map(Role::as_str))
+        .map(|s| Role::parse_token_role(&s).expect("one of the token roles"))
 }
+
+/// The longest validity `--expires` accepts: the embedded default's admin token's.
+const MAX_TOKEN_LIFETIME: Duration = ADMIN_TOKEN_LIFETIME;
 
 #[derive(clap::Subcommand, Debug)]
 pub enum TokenCommand {
     /// Print a signed token.
     Issue {
-        #[arg(long, value_enum)]
-        role: RoleArg,
+        #[arg(long, value_parser = role_arg())]
+        role: Role,
         /// A tournament the token covers (repeat; "*" = every tournament). Needed for every
         /// role but admin.
         #[arg(long = "tournament")]
@@ -243,9 +239,54 @@ fn parse_duration(s: &str) -> Result<Duration, String> {
         _ => return Err(format!("{s:?}: the unit must be s, m, h or d (e.g. 30d)")),
     };
     n.checked_mul(secs)
-        .filter(|s| *s > 0)
+        .filter(|s| *s > 0 && *s <= MAX_TOKEN_LIFETIME.as_secs())
         .map(Duration::from_secs)
-        .ok_or_else(|| format!("{s:?}: must be more than zero and not absurdly long"))
+        .ok_or_else(|| {
+            format!(
+                "{s:?}: must be more than zero and at most {} days",
+                MAX_TOKEN_LIFETIME.as_secs() / 86400
+            )
+        })
+}
+
+/// The tournaments of a new token: each a tournament id as the server checks it
+/// (`store::stream_of`), or "*" alone; none twice. An admin token covers every tournament
+/// whatever it lists, so naming one would mislead.
+fn check_tournaments(role: Role, tournaments: &[String]) -> Result<Vec<String>, Exit> {
+    if role == Role::Admin {
+        return match tournaments {
+            [] => Ok(Vec::new()),
+            [t] if t.trim() == ALL_TOURNAMENTS => Ok(vec![ALL_TOURNAMENTS.into()]),
+            _ => Err(Exit::Invalid(
+                "--tournament: an admin token covers every tournament; for one tournament \
+                 issue a chief-arbiter or arbiter token"
+                    .into(),
+            )),
+        };
+    }
+    if tournaments.is_empty() {
+        return Err(Exit::Invalid(format!(
+            "--tournament: a {role} token needs at least one (or \"*\")"
+        )));
+    }
+    let mut out: Vec<String> = Vec::new();
+    for t in tournaments {
+        let t = t.trim();
+        if t != ALL_TOURNAMENTS {
+            arbiter_service_kit::store::stream_of(t)
+                .map_err(|s| Exit::Invalid(format!("--tournament: {}", s.message())))?;
+        }
+        if out.iter().any(|o| o == t) {
+            return Err(Exit::Invalid(format!("--tournament: {t:?} given twice")));
+        }
+        out.push(t.to_string());
+    }
+    if out.len() > 1 && out.iter().any(|t| t == ALL_TOURNAMENTS) {
+        return Err(Exit::Invalid(
+            "--tournament: \"*\" covers every tournament; give it alone".into(),
+        ));
+    }
+    Ok(out)
 }
 
 pub fn run(a: TokenArgs) -> ExitCode {
@@ -266,23 +307,11 @@ fn token(a: TokenArgs) -> Result<(), Exit> {
             kid,
             keys,
         } => {
-            let role = match role {
-                RoleArg::Admin => Role::Admin,
-                RoleArg::ChiefArbiter => Role::ChiefArbiter,
-                RoleArg::Arbiter => Role::Arbiter,
-                RoleArg::Player => Role::Player,
-                RoleArg::FairPlayOfficer => Role::FairPlayOfficer,
-                RoleArg::Platform => Role::Platform,
-                RoleArg::LocalChiefArbiter => Role::LocalChiefArbiter,
-                RoleArg::SupervisingArbiter => Role::SupervisingArbiter,
-                RoleArg::AppealsCommittee => Role::AppealsCommittee,
-                RoleArg::PairingOfficer => Role::PairingOfficer,
-                RoleArg::LocalTechnicalArbiter => Role::LocalTechnicalArbiter,
-            };
-            if role != Role::Admin && tournaments.is_empty() {
-                return Err(Exit::Invalid(format!(
-                    "--tournament: a {role} token needs at least one (or \"*\")"
-                )));
+            let tournaments = check_tournaments(role, &tournaments)?;
+            if entry == Some(0) {
+                return Err(Exit::Invalid(
+                    "--entry: entry numbers start at 1 (the order of registration)".into(),
+                ));
             }
             if role == Role::Player && entry.is_none() {
                 return Err(Exit::Invalid(
@@ -300,6 +329,13 @@ fn token(a: TokenArgs) -> Result<(), Exit> {
             });
             arbiter_service_kit::edge::check_actor("--subject", &subject)
                 .map_err(|s| Exit::Invalid(s.message().to_string()))?;
+            // The server refuses a token whose subject is empty: none is issued.
+            if subject.trim().is_empty() {
+                return Err(Exit::Invalid(
+                    "--subject: empty; name who the token is for".into(),
+                ));
+            }
+            let subject = subject.trim().to_string();
             let set = KeySet::load(&keys.path()).map_err(Exit::Invalid)?;
             let iat = now();
             let token = set
@@ -338,8 +374,7 @@ fn token(a: TokenArgs) -> Result<(), Exit> {
 
 #[cfg(test)]
 mod tests {
-    use super::parse_duration;
-    use std::time::Duration;
+    use super::*;
 
     #[test]
     fn durations() {
@@ -348,5 +383,31 @@ mod tests {
         assert!(parse_duration("30").is_err());
         assert!(parse_duration("0h").is_err());
         assert!(parse_duration("d").is_err());
+        assert!(parse_duration("3650d").is_ok());
+        assert!(parse_duration("3651d").is_err());
+        assert!(parse_duration("99999999999999999d").is_err());
+    }
+
+    #[test]
+    fn tournaments_of_a_token() {
+        let t = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(
+            check_tournaments(Role::Arbiter, &t(&["t1", " t2 "])).ok(),
+            Some(t(&["t1", "t2"]))
+        );
+        assert!(check_tournaments(Role::Player, &t(&["*"])).is_ok());
+        assert!(check_tournaments(Role::Admin, &t(&[])).is_ok());
+        for (role, bad, says) in [
+            (Role::Arbiter, &["../x"][..], "'.'"),
+            (Role::Arbiter, &[][..], "at least one"),
+            (Role::Arbiter, &["t1", "t1"][..], "twice"),
+            (Role::Arbiter, &["t1", "*"][..], "alone"),
+            (Role::Admin, &["t1"][..], "admin"),
+        ] {
+            let Err(Exit::Invalid(e)) = check_tournaments(role, &t(bad)) else {
+                panic!("{bad:?} accepted");
+            };
+            assert!(e.starts_with("--tournament: ") && e.contains(says), "{e}");
+        }
     }
 }
