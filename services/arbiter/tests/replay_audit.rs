@@ -4,12 +4,14 @@
 //!   `--data` replay then says to use `--server`);
 //! - a doctored round (an arbiter-amended pairing published through the API, and a pairing
 //!   rewritten directly in a copy of the log) makes it exit 2 and count the round;
-//! - signed chain heads: the round director signs the head after each publication and the
-//!   finish; `arbiter export --heads` writes them; a rollback of the data folder (log and head
-//!   journal restored from an older copy) and a rewritten history are caught by
-//!   `replay --against`, while the plain audit of the older copy passes; a server started on
-//!   the rewritten log signs the heads it lacks with a key of its own, and the published heads
-//!   still catch it.
+//! - signed chain heads: the round director signs the head after each publication, closed
+//!   round and the finish, and after any other change once the tournament is quiet (a
+//!   correction after the finish too); `arbiter export --heads` writes them; a rollback of the
+//!   data folder (log and head journal restored from an older copy, also one taken just before
+//!   that correction) and a rewritten history are caught by `replay --against`, while the plain
+//!   audit of the older copy passes; with `--key`, a rebuilt log that lacks the deployment's
+//!   heads is refused outright; a server started on the rewritten log signs the heads it lacks
+//!   with a key of its own, and the published heads and the key still catch it.
 
 mod support;
 
@@ -54,7 +56,12 @@ async fn replay_through_a_live_server_counts_an_amended_round() {
     let work = TempDir::new("arbiter-replay-live").unwrap();
     let data = work.path().join("data");
     let data_arg = data.to_str().unwrap();
-    let server = Server::start(&["--data", data_arg], &work.path().join("serve.log"));
+    // Only the heads signed at once (publications, closed rounds): the quiet-time signing of
+    // other changes is left out of this test's counts.
+    let server = Server::start(
+        &["--data", data_arg, "--head-signing-quiet-ms", "600000"],
+        &work.path().join("serve.log"),
+    );
     let url = server.grpc.clone();
     let c = Clients::new(&Endpoints::one(&url));
     let mut d = Driver::new(c, "live-audit", small_plan(3), work.path());
@@ -86,7 +93,7 @@ async fn replay_through_a_live_server_counts_an_amended_round() {
     );
     assert!(
         live.stdout
-            .contains("signed heads in the log: 2 of 2 verify"),
+            .contains("signed heads in the log: 4 of 4 verify"),
         "{}",
         show(&live)
     );
@@ -98,9 +105,9 @@ async fn replay_through_a_live_server_counts_an_amended_round() {
     assert_eq!(status, 200, "{body}");
     let doc: serde_json::Value = serde_json::from_str(&body).unwrap();
     let heads = doc["heads"].as_array().unwrap();
-    assert_eq!(heads.len(), 2, "{doc}");
-    let key_id = heads[1]["key_id"].as_str().unwrap().to_string();
-    let public_key = heads[1]["public_key"].as_str().unwrap();
+    assert_eq!(heads.len(), 4, "{doc}");
+    let key_id = heads[3]["key_id"].as_str().unwrap().to_string();
+    let public_key = heads[3]["public_key"].as_str().unwrap();
     assert_eq!(public_key.len(), 64, "{doc}");
     let (status, page) = http_get(&http, "/t/live-audit/standings");
     assert_eq!(status, 200);
@@ -108,8 +115,8 @@ async fn replay_through_a_live_server_counts_an_amended_round() {
     assert!(page.contains(&key_id), "the page names the key {key_id}");
     assert!(
         page.contains(&format!(
-            "version {} (PairingPublished round 2)",
-            heads[1]["version"]
+            "version {} (RoundClosed round 2)",
+            heads[3]["version"]
         )),
         "{page}"
     );
@@ -126,7 +133,7 @@ async fn replay_through_a_live_server_counts_an_amended_round() {
     assert_eq!(against.code, 0, "{}", show(&against));
     assert_eq!(
         against.stdout.matches(": held").count(),
-        2,
+        4,
         "{}",
         show(&against)
     );
@@ -189,7 +196,7 @@ async fn replay_through_a_live_server_counts_an_amended_round() {
     assert!(
         amended
             .stdout
-            .contains("signed heads in the log: 3 of 3 verify"),
+            .contains("signed heads in the log: 5 of 5 verify"),
         "{}",
         show(&amended)
     );
@@ -251,7 +258,11 @@ async fn a_rollback_or_a_rewrite_is_caught_against_a_signed_head() {
     let work = TempDir::new("arbiter-replay-heads").unwrap();
     let data = work.path().join("data");
     let data_arg = data.to_str().unwrap().to_string();
-    let mut server = Server::start(&["--data", &data_arg], &work.path().join("serve.log"));
+    // A short quiet time: the changes that are not signed at once are signed quickly.
+    let mut server = Server::start(
+        &["--data", &data_arg, "--head-signing-quiet-ms", "200"],
+        &work.path().join("serve.log"),
+    );
     let c = Clients::new(&Endpoints::one(&server.grpc));
     let mut d = Driver::new(c, "heads", small_plan(2), work.path());
     d.create().await;
@@ -273,6 +284,56 @@ async fn a_rollback_or_a_rewrite_is_caught_against_a_signed_head() {
     server.restart();
     d.play_round(2).await;
     d.finish().await;
+    assert!(server.interrupt().success());
+    // The finished tournament, before the correction below.
+    let finished = work.path().join("finished");
+    copy_dir(&data, &finished);
+
+    // A correction after the finish is signed once the tournament is quiet.
+    server.restart();
+    let (_, last) = d.last_result.clone().expect("a result was recorded");
+    let corrected = if last.result == pb::BoardResult::Draw as i32 {
+        pb::BoardResult::WhiteWins
+    } else {
+        pb::BoardResult::Draw
+    };
+    let outcome =
+        d.c.rd
+            .correct_result(rd::CorrectResultRequest {
+                header: header("heads", "correct-after-finish"),
+                round: last.round,
+                board: last.board,
+                corrected: corrected as i32,
+                reason: "scoresheet checked after the finish".into(),
+                ..Default::default()
+            })
+            .await
+            .expect("correction after the finish")
+            .into_inner();
+    let http = server.http.clone().expect("http address");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    loop {
+        let (_, body) = http_get(&http, "/api/tournaments/heads/heads");
+        let newest = serde_json::from_str::<serde_json::Value>(&body)
+            .ok()
+            .and_then(|v| {
+                v["heads"]
+                    .as_array()?
+                    .iter()
+                    .filter_map(|h| h["version"].as_u64())
+                    .max()
+            })
+            .unwrap_or(0);
+        if newest >= outcome.last_version {
+            break;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the correction at version {} was not signed: {body}",
+            outcome.last_version
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
     let heads = work.path().join("heads.json");
     let export = run(&[
         "export",
@@ -291,13 +352,30 @@ async fn a_rollback_or_a_rewrite_is_caught_against_a_signed_head() {
         serde_json::from_str(&std::fs::read_to_string(&heads).unwrap()).unwrap();
     let list = file["heads"].as_array().unwrap();
     let covers: Vec<&str> = list.iter().map(|h| h["covers"].as_str().unwrap()).collect();
+    // Publications, closed rounds and the finish each have their own head, in order; the
+    // quiet-time heads (results, ratings, the correction) come between and after them.
+    let at_once: Vec<&str> = covers
+        .iter()
+        .copied()
+        .filter(|c| !c.starts_with("latest change: "))
+        .collect();
     assert_eq!(
-        covers,
+        at_once,
         [
             "PairingPublished round 1",
+            "RoundClosed round 1",
             "PairingPublished round 2",
+            "RoundClosed round 2",
             "TournamentFinished"
-        ]
+        ],
+        "{covers:?}"
+    );
+    assert!(
+        covers.iter().any(|c| *c == "latest change: ResultCorrected")
+            || list
+                .iter()
+                .any(|h| h["version"].as_u64() > Some(outcome.first_version)),
+        "{covers:?}"
     );
     assert!(
         list.iter().all(|h| h["key_id"] == list[0]["key_id"]),
@@ -315,10 +393,32 @@ async fn a_rollback_or_a_rewrite_is_caught_against_a_signed_head() {
         heads_arg,
     ]);
     assert_eq!(good.code, 0, "{}", show(&good));
-    assert_eq!(good.stdout.matches(": held").count(), 3, "{}", show(&good));
+    assert_eq!(
+        good.stdout.matches(": held").count(),
+        list.len(),
+        "{}",
+        show(&good)
+    );
     let good_copy = work.path().join("good");
     copy_dir(&data, &good_copy);
     let good_arg = good_copy.to_str().unwrap();
+
+    // The correction rolled back: the log and its head journal restored from the copy taken
+    // at the finish. On its own a consistent log; against the heads published since, caught.
+    std::fs::remove_dir_all(&data).unwrap();
+    copy_dir(&finished, &data);
+    let plain = run(&["replay", "heads", "--data", &data_arg]);
+    assert_eq!(plain.code, 0, "{}", show(&plain));
+    let undone = run(&[
+        "replay",
+        "heads",
+        "--data",
+        &data_arg,
+        "--against",
+        heads_arg,
+    ]);
+    assert_eq!(undone.code, 4, "{}", show(&undone));
+    assert!(undone.stderr.contains("ROLLBACK"), "{}", show(&undone));
 
     // Rollback: the log and its head journal restored from the copy taken after round 1.
     std::fs::remove_dir_all(&data).unwrap();
@@ -372,9 +472,21 @@ async fn a_rollback_or_a_rewrite_is_caught_against_a_signed_head() {
         show(&doctored)
     );
     assert!(
-        doctored.stdout.contains("without a signed head"),
+        doctored.stdout.contains("not covered by a signed head"),
         "{}",
         show(&doctored)
+    );
+    // Knowing the deployment's key, a log without its heads is refused outright, naming what
+    // no head of that key covers.
+    let key_id = list[0]["key_id"].as_str().unwrap();
+    let unsigned = run(&["replay", "heads", "--data", forged_arg, "--key", key_id]);
+    assert_eq!(unsigned.code, 4, "{}", show(&unsigned));
+    assert!(
+        unsigned
+            .stderr
+            .contains(&format!("not covered by a head signed by {key_id}: round 1 published")),
+        "{}",
+        show(&unsigned)
     );
     let rewritten = run(&[
         "replay",
@@ -395,14 +507,30 @@ async fn a_rollback_or_a_rewrite_is_caught_against_a_signed_head() {
     // its own (the deployment's key stayed behind). The published heads still catch it.
     let mut forger = Server::start(&["--data", forged_arg], &work.path().join("forger.log"));
     let forger_http = forger.http.clone().expect("http address");
+    // The rebuilt log holds the original's events but its heads: the last is at this version.
+    let rebuilt_last = events
+        .iter()
+        .filter(|e| {
+            !matches!(
+                e.decode_event().unwrap().kind,
+                Some(Kind::ChainHeadSigned(_))
+            )
+        })
+        .count() as u64;
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
     loop {
         let (status, body) = http_get(&forger_http, "/api/tournaments/heads/heads");
-        let n = serde_json::from_str::<serde_json::Value>(&body)
+        let newest = serde_json::from_str::<serde_json::Value>(&body)
             .ok()
-            .and_then(|v| v["heads"].as_array().map(Vec::len))
+            .and_then(|v| {
+                v["heads"]
+                    .as_array()?
+                    .iter()
+                    .filter_map(|h| h["version"].as_u64())
+                    .max()
+            })
             .unwrap_or(0);
-        if status == 200 && n == 3 {
+        if status == 200 && newest >= rebuilt_last {
             break;
         }
         assert!(
@@ -421,11 +549,15 @@ async fn a_rollback_or_a_rewrite_is_caught_against_a_signed_head() {
         heads_arg,
     ]);
     assert_eq!(resigned.code, 4, "{}", show(&resigned));
+    let counted: Vec<&str> = resigned
+        .stdout
+        .lines()
+        .find(|l| l.starts_with("signed heads in the log: "))
+        .map(|l| l.split_whitespace().collect())
+        .unwrap_or_default();
     assert!(
-        resigned
-            .stdout
-            .contains("signed heads in the log: 3 of 3 verify"),
-        "{}",
+        counted.len() > 7 && counted[5] == counted[7] && counted[5] != "0",
+        "every head the forger's server signed verifies: {}",
         show(&resigned)
     );
     assert!(
@@ -437,7 +569,6 @@ async fn a_rollback_or_a_rewrite_is_caught_against_a_signed_head() {
     );
     assert!(resigned.stderr.contains("REWRITTEN"), "{}", show(&resigned));
     // Knowing only the deployment's published key is enough to reject the re-signed log.
-    let key_id = list[0]["key_id"].as_str().unwrap();
     let pinned = run(&["replay", "heads", "--data", forged_arg, "--key", key_id]);
     assert_eq!(pinned.code, 4, "{}", show(&pinned));
     assert!(

@@ -45,7 +45,10 @@ pub struct ReplayArgs {
     #[arg(long, value_name = "HEADS.json")]
     pub against: Vec<PathBuf>,
     /// The deployment's key as published (its id `ed25519:...` or the 64-hex-digit public
-    /// key): every signed head, in the log or given, must be signed by it.
+    /// key): every signed head, in the log or given, must be signed by it, and every published
+    /// or closed round, the finish and every later change must be covered by such a head
+    /// (exit 4 naming what is not; through `--server`, changes of the last 30 s may still be
+    /// waiting for their signature).
     #[arg(long, value_name = "KEY")]
     pub key: Option<String>,
     /// Do not count rounds published by hand as differing (they are still listed).
@@ -92,13 +95,14 @@ async fn read_local(a: &ReplayArgs, stream: &str) -> Result<(Vec<StoredEvent>, S
     Ok((events, opened.describe(&a.log)))
 }
 
-/// The versions of the events whose head the round director signs.
+/// The versions of the events whose head the round director signs at once.
 fn signable(events: &[StoredEvent]) -> Vec<(u64, String)> {
     events
         .iter()
         .filter_map(|e| {
             let what = match e.decode_event().ok()?.kind? {
                 Kind::PairingPublished(p) => format!("round {} published", p.round),
+                Kind::RoundClosed(r) => format!("round {} closed", r.round),
                 Kind::TournamentFinished(_) => "tournament finished".to_string(),
                 _ => return None,
             };
@@ -106,6 +110,26 @@ fn signable(events: &[StoredEvent]) -> Vec<(u64, String)> {
         })
         .collect()
 }
+
+/// The changes after the last version a verified head covers: every event after `covered`
+/// that is not itself a signed head.
+fn unsigned_tail(events: &[StoredEvent], covered: u64) -> Vec<&StoredEvent> {
+    events
+        .iter()
+        .filter(|e| e.version > covered)
+        .filter(|e| {
+            !matches!(
+                e.decode_event().ok().and_then(|d| d.kind),
+                Some(Kind::ChainHeadSigned(_))
+            )
+        })
+        .collect()
+}
+
+/// How recent an unsigned change read through a running server may be and still be waiting
+/// for its signature rather than missing it (the server signs a change within
+/// `arbiter_round_director::heads::SIGN_AT_MOST_AFTER`).
+const SIGNING_GRACE_MS: i64 = 30_000;
 
 async fn replay(a: ReplayArgs) -> Result<(), Exit> {
     let stream = stream_of(&a.tournament)
@@ -166,20 +190,24 @@ async fn replay(a: ReplayArgs) -> Result<(), Exit> {
     let mut tampered: Vec<String> = Vec::new();
     let logged = heads::logged_heads(&stream, &events);
     let mut keys = BTreeSet::new();
-    let mut signed_versions = BTreeSet::new();
     let mut verified = 0;
+    // The highest version a verified head (by the pinned key, when one is given) covers: by
+    // the hash chain, a head covers its event and everything before it.
+    let mut covered = 0u64;
     for l in &logged {
         match &l.head {
             Err(m) => tampered.push(format!("the signed head at version {}: {m}", l.at)),
             Ok(h) => {
                 keys.insert(h.key_id());
-                signed_versions.insert(h.version);
                 match h.check_against(&stream, &events) {
                     Ok(()) if let Some(m) = not_pinned(h) => tampered.push(format!(
                         "the signed head recorded at version {} ({}, version {}): {m}",
                         l.at, l.covers, h.version
                     )),
-                    Ok(()) => verified += 1,
+                    Ok(()) => {
+                        verified += 1;
+                        covered = covered.max(h.version);
+                    }
                     Err(m) => tampered.push(format!(
                         "the signed head recorded at version {} ({}, version {}): {m}",
                         l.at, l.covers, h.version
@@ -202,13 +230,44 @@ async fn replay(a: ReplayArgs) -> Result<(), Exit> {
     if keys.len() > 1 {
         println!("  note: the heads are signed by more than one key");
     }
+    let by = match &pinned {
+        Some(k) => format!("a head signed by {k}"),
+        None => "a signed head".to_string(),
+    };
     let unsigned: Vec<String> = signable(&events)
         .into_iter()
-        .filter(|(v, _)| !signed_versions.contains(v))
+        .filter(|(v, _)| *v > covered)
         .map(|(v, what)| format!("{what} (version {v})"))
         .collect();
     if !unsigned.is_empty() {
-        println!("  without a signed head: {}", unsigned.join(", "));
+        println!("  not covered by {by}: {}", unsigned.join(", "));
+        if pinned.is_some() {
+            tampered.push(format!("not covered by {by}: {}", unsigned.join(", ")));
+        }
+    }
+    let tail = unsigned_tail(&events, covered);
+    if let (Some(first), Some(last)) = (tail.first(), tail.last()) {
+        let now_ms = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_millis() as i64);
+        let waiting = a.server.is_some() && now_ms - last.time_unix_ms < SIGNING_GRACE_MS;
+        let what = format!(
+            "{} change(s) after the last version {by} covers: versions {}..={}",
+            tail.len(),
+            first.version,
+            last.version
+        );
+        if waiting {
+            println!("  {what} (recent: the server signs them once the stream is quiet)");
+        } else {
+            println!("  {what}");
+            if pinned.is_some() {
+                tampered.push(format!(
+                    "{what} (a running server signs every change within seconds, and at its \
+                     next start what it could not sign before stopping)"
+                ));
+            }
+        }
     }
     for (path, list) in &against {
         for h in list {

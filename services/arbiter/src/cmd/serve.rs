@@ -76,6 +76,12 @@ pub struct ServeArgs {
     /// processes of a distributed deployment must be given the same file.
     #[arg(long, env = "ARBITER_SIGNING_KEY")]
     pub signing_key: Option<std::path::PathBuf>,
+    /// How long a tournament must be quiet, in milliseconds, before the head of its latest
+    /// change (a result, a correction, ...) is signed; publications, closed rounds and the
+    /// finish are signed at once, and a busy tournament's changes at most 10 s after the
+    /// first (or this quiet time, if longer).
+    #[arg(long, value_name = "MS", env = "ARBITER_HEAD_SIGNING_QUIET_MS", default_value_t = 2000)]
+    pub head_signing_quiet_ms: u64,
     #[command(flatten)]
     pub auth: super::token::AuthArgs,
     /// Shortest stream snapshotted, in events (0: all)
@@ -248,7 +254,11 @@ async fn serve(a: ServeArgs) -> Result<(), Exit> {
                 arbiter_registration::register(&mut host, rating_list(&a.log.data)?)
             }
             ServiceName::RoundDirector => {
-                arbiter_round_director::register(&mut host, signer.clone())
+                arbiter_round_director::register_with(
+                    &mut host,
+                    signer.clone(),
+                    std::time::Duration::from_millis(a.head_signing_quiet_ms),
+                )
             }
             ServiceName::PairingWorker => {
                 arbiter_pairing_worker::register(&mut host, a.pairing_slots.map(|n| n as usize))
