@@ -692,6 +692,60 @@ async fn public_events(url: &str, tid: &str) -> Vec<pb::Envelope> {
     out
 }
 
+/// The tournament's events as the holder of `token` reads them.
+async fn events_as(url: &str, tid: &str, token: &str) -> Vec<pb::Envelope> {
+    let mut s = arbiter_proto::reporting::v1::reporting_client::ReportingClient::new(authed(
+        url, token,
+    ))
+    .stream_events(rep::StreamEventsRequest {
+        tournament_id: tid.into(),
+        from_version: 1,
+        follow: false,
+        raw_payload: true,
+    })
+    .await
+    .unwrap()
+    .into_inner();
+    let mut out = Vec::new();
+    while let Some(e) = futures::StreamExt::next(&mut s).await {
+        out.push(e.unwrap());
+    }
+    out
+}
+
+/// The kinds the pages' event feed (`/t/{tid}/events`, server-sent events) names for the
+/// whole stream up to `last`, as a client with `token` (or none) receives them.
+fn feed_kinds(http: &str, tid: &str, token: Option<&str>, last: u64) -> Vec<String> {
+    use std::io::{BufRead, BufReader, Write};
+    let addr = http.trim_start_matches("http://");
+    let mut s = std::net::TcpStream::connect(addr).expect("connect http");
+    s.set_read_timeout(Some(Duration::from_secs(30))).ok();
+    let auth = token.map_or(String::new(), |t| format!("Authorization: Bearer {t}\r\n"));
+    write!(
+        s,
+        "GET /t/{tid}/events?after=0 HTTP/1.1\r\nHost: {addr}\r\n{auth}Connection: close\r\n\r\n"
+    )
+    .expect("send");
+    let mut kinds = Vec::new();
+    let mut lines = BufReader::new(s).lines();
+    let first = lines.next().expect("a status line").expect("read");
+    assert!(first.contains(" 200 "), "{first}");
+    for line in lines {
+        let line = line.expect("the feed's next line");
+        let Some(data) = line.strip_prefix("data:") else {
+            continue;
+        };
+        let v: serde_json::Value = serde_json::from_str(data.trim()).expect("JSON data");
+        for k in v["events"].as_array().into_iter().flatten() {
+            kinds.push(k.as_str().unwrap().to_string());
+        }
+        if v["version"].as_u64() >= Some(last) && v.get("events").is_some() {
+            break;
+        }
+    }
+    kinds
+}
+
 /// The last event of the tournament's stream, decoded.
 async fn last_event(d: &mut Driver) -> pb::event::Kind {
     let events = d.events().await;
@@ -1101,15 +1155,24 @@ async fn scenario_10_a_complaint_30_hours_after_the_last_round_is_late() {
     );
     let late = &report.complaints[1];
     assert!(late.filed_at_unix_ms > late.deadline_unix_ms, "{late:?}");
-    // The public stream keeps their place in the chain, not their content.
+    // The public stream keeps their place in the chain, not their content (nor who filed
+    // them: the command id and actor are withheld too).
+    let filed: Vec<u64> = kinds(&d.events().await)
+        .into_iter()
+        .filter(|(_, k)| *k == "ComplaintFiled")
+        .map(|(v, _)| v)
+        .collect();
+    assert_eq!(filed.len(), 2);
     let complaints: Vec<pb::Envelope> = public_events(&server.grpc, tid)
         .await
         .into_iter()
-        .filter(|e| e.command_id.starts_with("complaint-"))
+        .filter(|e| filed.contains(&e.sequence))
         .collect();
     assert_eq!(complaints.len(), 2);
     assert!(
-        complaints.iter().all(|e| e.payload.is_none()),
+        complaints
+            .iter()
+            .all(|e| e.redacted && e.payload.is_none() && e.command_id.is_empty()),
         "{complaints:?}"
     );
     drop(d);
@@ -1227,6 +1290,63 @@ async fn appeals_within_and_after_the_deadline() {
     let k = kinds_of(&mut c, tid).await;
     assert_eq!(&k[before..], ["AppealDecided", "ResultCorrected"], "{k:?}");
 
+    // Confidential means confidential (README "What each reader sees"): the sanction, the
+    // appeal and its decision reach an anonymous client and another player as their place in
+    // the chain only, over gRPC and on the pages' event feed; the arbiter's token and the
+    // appellant's own receive them whole.
+    let (white, _) = boards[0];
+    let arbiter = token::issue(keys, "Arbiter, Ann", Role::Arbiter, &[tid], None, 3600);
+    let other = token::issue(keys, "other", Role::Player, &[tid], Some(white), 3600);
+    let anonymous = public_events(&server.grpc, tid).await;
+    let whole = events_as(&server.grpc, tid, &arbiter).await;
+    let mine = events_as(&server.grpc, tid, &own).await;
+    let theirs = events_as(&server.grpc, tid, &other).await;
+    let confidential = ["SanctionImposed", "AppealFiled", "AppealDecided"];
+    let grounds = "the device was the venue's own";
+    // A signed head may be appended between the reads: the prefix all four read.
+    let n = [anonymous.len(), whole.len(), mine.len(), theirs.len()]
+        .into_iter()
+        .min()
+        .unwrap();
+    assert!(n >= before + 2, "{n} events");
+    for (i, w) in whole.iter().enumerate().take(n) {
+        let kind = w.payload.as_ref().map(arbiter_eventlog::kind_name).unwrap();
+        assert!(!w.redacted && !w.payload_bytes.is_empty(), "{kind}");
+        for (who, seen) in [("anonymous", &anonymous[i]), ("another player", &theirs[i])] {
+            let chain = |e: &pb::Envelope| (e.sequence, e.previous_hash.clone(), e.hash.clone());
+            assert_eq!(chain(seen), chain(w), "{who}: {kind}");
+            if confidential.contains(&kind) {
+                assert!(
+                    seen.redacted && seen.payload.is_none() && seen.payload_bytes.is_empty(),
+                    "{who} reads {kind}: {seen:?}"
+                );
+                assert!(seen.actor.is_empty() && seen.command_id.is_empty(), "{seen:?}");
+            } else {
+                assert_eq!(seen.payload, w.payload, "{who}: {kind}");
+            }
+        }
+        // The appellant is the player sanctioned: all three are his.
+        assert_eq!(mine[i], *w, "the appellant's own: {kind}");
+    }
+    assert!(format!("{whole:?}").contains(grounds));
+    for seen in [&anonymous, &theirs] {
+        let text = format!("{seen:?}");
+        assert!(!text.contains(grounds) && !text.contains("SanctionImposed"), "{text}");
+    }
+    let http = server.http.clone().expect("the HTTP port");
+    let last = whole.last().unwrap().sequence;
+    let public_feed = feed_kinds(&http, tid, None, last);
+    let arbiter_feed = feed_kinds(&http, tid, Some(&arbiter), last);
+    for k in confidential {
+        assert!(!public_feed.iter().any(|f| f == k), "{k}: {public_feed:?}");
+        assert!(arbiter_feed.iter().any(|f| f == k), "{k}: {arbiter_feed:?}");
+    }
+    assert!(
+        public_feed.iter().any(|f| f == "Confidential")
+            && public_feed.iter().any(|f| f == "ResultCorrected"),
+        "{public_feed:?}"
+    );
+
     server.terminate();
     server.env = vec![
         ("LD_PRELOAD".into(), FAKETIME.into()),
@@ -1240,7 +1360,7 @@ async fn appeals_within_and_after_the_deadline() {
         .file_appeal(appeal("appeal-late", decision))
         .await
         .unwrap();
-    let events = public_events(&server.grpc, tid).await;
+    let events = events_as(&server.grpc, tid, &own).await;
     let Some(pb::event::Kind::AppealFiled(late)) = events
         .last()
         .and_then(|e| e.payload.as_ref())

@@ -11,7 +11,8 @@
 use arbiter_auth::layer::principal;
 use arbiter_core::PointSystem;
 use arbiter_core::tournament::{
-    AccelerationChoice, ByeKind, CancelBye, Command, CorrectPlayer, CreateTournament,
+    AccelerationChoice, ByeKind, CancelBye, CancelRegistration, Command, CorrectPlayer,
+    CreateTournament,
     DeclareAbsence, DrawLots, PairingSystem, RecordFairPlayConsent, RecordTeam, RegisterPlayer,
     RequestBye, TeamRecorded, UpdateTournament, WithdrawPlayer,
 };
@@ -129,6 +130,7 @@ impl RegistrationService {
         {
             result.entry = p.entry.number();
             result.player_id = p.pairing_number();
+            result.first_round = p.first_round;
         }
         Ok(Response::new(result))
     }
@@ -214,6 +216,7 @@ pub fn register_command(p: Option<&pb::Player>) -> Result<RegisterPlayer, Status
         club: p.club,
         first_round: None,
         missed_rounds: ByeKind::ZeroPoint,
+        confirm_same_name: false,
     })
 }
 
@@ -283,7 +286,8 @@ impl Registration for RegistrationService {
         let caller = principal(&request)?;
         let r = request.into_inner();
         let ctx = CommandContext::for_request(&caller, &r)?;
-        let command = register_command(r.player.as_ref())?;
+        let mut command = register_command(r.player.as_ref())?;
+        command.confirm_same_name = r.confirm_same_name;
         self.register(ctx, &command).await
     }
 
@@ -299,6 +303,7 @@ impl Registration for RegistrationService {
         command.missed_rounds = bye_kind_from_wire(r.missed_rounds)
             .map_err(|e| convert_status("", &e))?
             .unwrap_or(ByeKind::ZeroPoint);
+        command.confirm_same_name = r.confirm_same_name;
         self.register(ctx, &command).await
     }
 
@@ -359,6 +364,29 @@ impl Registration for RegistrationService {
             Ok(Command::WithdrawPlayer(WithdrawPlayer {
                 player,
                 from_round,
+                reason: r.reason.clone(),
+            }))
+        })
+        .await
+    }
+
+    async fn cancel_registration(
+        &self,
+        request: Request<api::CancelRegistrationRequest>,
+    ) -> Result<Response<CommandResult>, Status> {
+        let caller = principal(&request)?;
+        let r = request.into_inner();
+        let ctx = CommandContext::for_request(&caller, &r)?;
+        let who = PlayerRef::new(
+            r.entry,
+            r.player_id,
+            r.numbering_version,
+            ctx.expected_version,
+        );
+        let tid = ctx.tournament_id.clone();
+        self.run(ctx, |f| {
+            Ok(Command::CancelRegistration(CancelRegistration {
+                player: players::resolve_in(&tid, f, "player", who)?,
                 reason: r.reason.clone(),
             }))
         })

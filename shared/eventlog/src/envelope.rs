@@ -92,6 +92,7 @@ pub fn kind_name(event: &Event) -> &'static str {
             Kind::LateEntry(_) => "LateEntry",
             Kind::PlayerCorrected(_) => "PlayerCorrected",
             Kind::PlayerWithdrawn(_) => "PlayerWithdrawn",
+            Kind::RegistrationCancelled(_) => "RegistrationCancelled",
             Kind::ByeRequested(_) => "ByeRequested",
             Kind::ByeCancelled(_) => "ByeCancelled",
             Kind::AbsenceDeclared(_) => "AbsenceDeclared",

@@ -109,11 +109,16 @@ pub fn resolve(f: &Folded, what: &str, r: PlayerRef) -> Result<PlayerId, Status>
             f.state
                 .player_by_entry_number(n)
                 .map(|p| p.pairing_number())
-                .ok_or_else(|| {
-                    Status::not_found(format!(
+                .ok_or_else(|| match f.state.cancelled_registration(n) {
+                    Some(p) => Status::not_found(format!(
+                        "{what}: the registration of entry {n} ({}) was cancelled ({})",
+                        p.player.name,
+                        p.cancelled.as_deref().unwrap_or_default()
+                    )),
+                    None => Status::not_found(format!(
                         "{what}: no player has entry number {n} (entries are 1..={})",
-                        f.state.player_count()
-                    ))
+                        f.registration_versions().len()
+                    )),
                 })?,
         ),
     };
@@ -162,7 +167,11 @@ fn check_number(
         return Ok(());
     };
     let moved_at = versions.get(change).copied().unwrap_or(0);
-    let by = match f.state.player_by_entry(mover) {
+    let record = f
+        .state
+        .player_by_entry(mover)
+        .or_else(|| f.state.cancelled_registration(mover.number()));
+    let by = match record {
         _ if f.lots_drawn_at() == Some(moved_at) => "the drawing of lots".to_string(),
         Some(p) if f.registration_versions().get(mover.0 as usize) == Some(&moved_at) => {
             format!(
@@ -171,6 +180,11 @@ fn check_number(
                 mover.number()
             )
         }
+        Some(p) if p.cancelled.is_some() => format!(
+            "the cancelled registration of {} (entry {})",
+            p.player.name,
+            mover.number()
+        ),
         Some(p) => format!(
             "the correction of {} (entry {})",
             p.player.name,

@@ -47,6 +47,8 @@ pub fn domain_code(e: &DomainError) -> Code {
         D::InconsistentEvent { .. } => Code::Internal,
         D::TournamentFinished { .. }
         | D::TooManyPlayers { .. }
+        | D::SameNameRegistered { .. }
+        | D::RegistrationNotCancellable { .. }
         | D::PlayerWithdrawn { .. }
         | D::PlayerNotEntered { .. }
         | D::NoByeRequested { .. }

@@ -5,6 +5,7 @@
 //! arbiter client create --name "Club Open" --rounds 5 --tie-breaks "BH/C1,BH,SB"   prints the id
 //! arbiter client update ID --place Oslo --federation NOR --time-control "90'+30\""
 //! arbiter client register ID --name "Carlsen, Magnus" --rating 2830   prints number and entry
+//! arbiter client cancel-registration ID E7 --reason "registered twice"   before he is paired
 //! arbiter client late-entry ID --name "Late, L" --rating 2100 --first-round 3
 //! arbiter client players ID                                    numbers, entries, numbering version
 //! arbiter client bye ID E7 3 --kind half                       E7 = entry 7; 12 = pairing number
@@ -416,9 +417,10 @@ pub enum ClientCommand {
         name: String,
         #[arg(long)]
         rounds: u32,
-        /// Start date, YYYY-MM-DD (default 2026-01-01).
-        #[arg(long, default_value = "2026-01-01")]
-        start: String,
+        /// Start date, YYYY-MM-DD (default: today's local date, which the command prints). It
+        /// decides the rules in force (the Dutch rule set, the tie-break regulations).
+        #[arg(long)]
+        start: Option<String>,
         /// End date, YYYY-MM-DD (default: the start date).
         #[arg(long)]
         end: Option<String>,
@@ -519,7 +521,8 @@ pub enum ClientCommand {
     },
     /// 1. Set-up: set the tie-break list, e.g. "BH/C1,BH,SB,DE".
     TieBreaks { tournament: String, list: String },
-    /// 2. Players: register a player; prints his pairing number and entry number.
+    /// 2. Players: register a player; prints his pairing number and entry number. Once round
+    ///    1 is paired he is a late entry (C.04.2.C), which it prints.
     Register {
         tournament: String,
         #[command(flatten)]
@@ -527,6 +530,10 @@ pub enum ClientCommand {
         /// A late entry from this round.
         #[arg(long)]
         first_round: Option<u32>,
+        /// A player of the same name is registered and one of the two has no FIDE id: register
+        /// him anyway (another person, not a duplicate).
+        #[arg(long)]
+        same_name_ok: bool,
     },
     /// 2. Players: a late entry (C.04.2.C): paired from --first-round; prints his numbers.
     LateEntry {
@@ -539,6 +546,9 @@ pub enum ClientCommand {
         /// What the rounds he missed score: zero or half.
         #[arg(long, default_value = "zero")]
         missed: String,
+        /// As for `register`: another person of the same name.
+        #[arg(long)]
+        same_name_ok: bool,
     },
     /// 2. Players: list them: pairing number, entry number, name, rating, status.
     Players { tournament: String },
@@ -654,6 +664,19 @@ pub enum ClientCommand {
         team: u32,
         #[arg(value_delimiter = ',', required = true)]
         players: Vec<u32>,
+    },
+    /// 2. Players: cancel a registration made in error (a duplicate, the wrong player) before
+    ///    he is first paired: he leaves the list, the numbers below close up. Once a published
+    ///    pairing lists him, withdraw him instead.
+    CancelRegistration {
+        tournament: String,
+        /// E7 (entry) or 12 (pairing number).
+        player: PlayerArg,
+        /// Why (recorded with the cancellation).
+        #[arg(long, default_value = "")]
+        reason: String,
+        #[command(flatten)]
+        as_of: AsOf,
     },
     /// 3. Before a round: withdraw a player (from the next round to pair, or --from-round).
     Withdraw {
@@ -1435,6 +1458,45 @@ fn print_registered(r: &CommandResult) {
         "pairing number {}, entry E{} (the entry never changes; the pairing number may)",
         r.player_id, r.entry
     );
+    if r.first_round > 1 {
+        println!(
+            "a late entry (C.04.2.C): paired from round {}; rounds 1-{} are scored as missed \
+             (`late-entry --missed` sets how)",
+            r.first_round,
+            r.first_round - 1
+        );
+    }
+}
+
+/// The server's same-name refusal names its request field; say the flag.
+fn same_name_hint(e: Exit) -> Exit {
+    match e {
+        Exit::Differs(m) if m.contains("confirm_same_name") => Exit::Differs(format!(
+            "{m}\n(another person of the same name: register him with --same-name-ok)"
+        )),
+        other => other,
+    }
+}
+
+/// Today's date in the local time zone, YYYY-MM-DD.
+fn local_date() -> Result<String, Exit> {
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_err(|e| Exit::Invalid(format!("the clock is before 1970: {e}")))?
+        .as_secs() as libc::time_t;
+    // SAFETY: localtime_r writes only into `tm`, which lives for the call.
+    let mut tm: libc::tm = unsafe { std::mem::zeroed() };
+    if unsafe { libc::localtime_r(&now, &mut tm) }.is_null() {
+        return Err(Exit::Invalid(
+            "today's local date cannot be read: give --start YYYY-MM-DD".into(),
+        ));
+    }
+    Ok(format!(
+        "{:04}-{:02}-{:02}",
+        tm.tm_year + 1900,
+        tm.tm_mon + 1,
+        tm.tm_mday
+    ))
 }
 
 /// Points in tenths as text: "3", "3.5".
@@ -1702,6 +1764,16 @@ async fn client(a: ClientArgs) -> Result<(), Exit> {
             let knockout = (pairing_system == pb::PairingSystem::Knockout || knockout.given())
                 .then(|| knockout.rules())
                 .transpose()?;
+            let start = match start {
+                Some(s) => s,
+                None => {
+                    let today = local_date()?;
+                    eprintln!(
+                        "start date {today} (today; --start YYYY-MM-DD sets another, and it decides the rules in force)"
+                    );
+                    today
+                }
+            };
             let r = c
                 .registration
                 .create_tournament(reg::CreateTournamentRequest {
@@ -1785,6 +1857,7 @@ async fn client(a: ClientArgs) -> Result<(), Exit> {
             tournament,
             player,
             first_round,
+            same_name_ok,
         } => {
             let player = Some(player_wire(player)?);
             let r = match first_round {
@@ -1793,6 +1866,7 @@ async fn client(a: ClientArgs) -> Result<(), Exit> {
                         .register_player(reg::RegisterPlayerRequest {
                             header: c.header(&tournament),
                             player,
+                            confirm_same_name: same_name_ok,
                         })
                         .await
                 }
@@ -1803,11 +1877,12 @@ async fn client(a: ClientArgs) -> Result<(), Exit> {
                             player,
                             first_round,
                             missed_rounds: 0,
+                            confirm_same_name: same_name_ok,
                         })
                         .await
                 }
             }
-            .map_err(|s| status_exit("register", &s))?
+            .map_err(|s| same_name_hint(status_exit("register", &s)))?
             .into_inner();
             print_registered(&r);
         }
@@ -1816,6 +1891,7 @@ async fn client(a: ClientArgs) -> Result<(), Exit> {
             player,
             first_round,
             missed,
+            same_name_ok,
         } => {
             let missed = match missed.to_ascii_lowercase().as_str() {
                 "zero" | "z" | "0" => pb::ByeKind::ZeroPoint,
@@ -1829,11 +1905,34 @@ async fn client(a: ClientArgs) -> Result<(), Exit> {
                     player: Some(player_wire(player)?),
                     first_round: first_round.unwrap_or(0),
                     missed_rounds: missed as i32,
+                    confirm_same_name: same_name_ok,
                 })
                 .await
-                .map_err(|s| status_exit("late-entry", &s))?
+                .map_err(|s| same_name_hint(status_exit("late-entry", &s)))?
                 .into_inner();
             print_registered(&r);
+        }
+        ClientCommand::CancelRegistration {
+            tournament,
+            player,
+            reason,
+            as_of,
+        } => {
+            let who = c.player_ref(&tournament, player, as_of).await?;
+            let r = c
+                .registration
+                .cancel_registration(reg::CancelRegistrationRequest {
+                    header: c.header(&tournament),
+                    player_id: who.player_id,
+                    entry: who.entry,
+                    numbering_version: who.numbering_version,
+                    reason,
+                })
+                .await
+                .map_err(|s| status_exit("cancel-registration", &s))?
+                .into_inner();
+            print_result("registration cancelled", &r);
+            println!("the players below him moved up one pairing number (see `players`)");
         }
         ClientCommand::Withdraw {
             tournament,

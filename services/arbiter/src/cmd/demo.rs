@@ -80,6 +80,7 @@ async fn demo(a: DemoArgs) -> Result<(), Exit> {
         c.registration
             .register_player(reg::RegisterPlayerRequest {
                 header: c.header(&t),
+                confirm_same_name: false,
                 player: Some(pb::Player {
                     name: format!("Player, {i:04}"),
                     rating,

@@ -549,6 +549,8 @@ pub fn plan(
                 arbiter_trf::Sex::Male => Sex::Male,
                 arbiter_trf::Sex::Female => Sex::Female,
             }),
+            // The file is the record of who played: two players of one name are two.
+            confirm_same_name: true,
             ..RegisterPlayer::default()
         };
         let command = Command::RegisterPlayer(register);

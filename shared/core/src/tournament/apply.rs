@@ -96,6 +96,7 @@ impl State {
                 self.insert_player(&e.player, e.first_round.max(1), e.missed_rounds.clone())
             }
             Event::PlayerCorrected(e) => self.correct_player(e, event)?,
+            Event::RegistrationCancelled(e) => self.cancel_registration(e, event)?,
             Event::PlayerWithdrawn(e) => {
                 let p = self.player_mut(e.player_id, event)?;
                 p.withdrawn = Some(Withdrawal {
@@ -523,6 +524,66 @@ impl State {
         Ok(())
     }
 
+    /// Takes the entry off the list: the players below him move up one number. His record stays
+    /// (entry numbers are positions in the order of registration) but names nobody.
+    fn cancel_registration(
+        &mut self,
+        e: &super::event::RegistrationCancelled,
+        event: &Event,
+    ) -> Result<(), DomainError> {
+        let Some(entry) = EntryId::from_number(e.entry)
+            .filter(|x| self.players.get(x.0 as usize).is_some_and(|p| p.cancelled.is_none()))
+        else {
+            return Err(inconsistent(
+                event,
+                format!("entry {} is not a registered player", e.entry),
+            ));
+        };
+        let n = self.ranking.len() as u32;
+        let pn = self.pn(entry);
+        if pn != e.player_id {
+            return Err(inconsistent(
+                event,
+                format!("entry {} has pairing number {pn}, not {}", e.entry, e.player_id),
+            ));
+        }
+        // A published pairing, a team's list or line-up naming him would name nobody.
+        if let Some((round, _)) = self.first_listed(entry) {
+            return Err(inconsistent(
+                event,
+                format!("entry {} is on the published pairing of round {round}", e.entry),
+            ));
+        }
+        if self.teams.iter().any(|(_, m)| m.contains(&Some(entry)))
+            || self.team_lineups.values().any(|l| l.contains(&entry))
+        {
+            return Err(inconsistent(
+                event,
+                format!("entry {} is on a team's list", e.entry),
+            ));
+        }
+        self.ranking.remove(pn as usize - 1);
+        for (i, x) in self.ranking.iter().enumerate().skip(pn as usize - 1) {
+            if let Some(p) = self.players.get_mut(x.0 as usize) {
+                p.player.player_id = i as u32 + 1;
+            }
+        }
+        self.numbering.push(super::state::NumberingChange {
+            lo: pn,
+            hi: n,
+            cause: entry,
+        });
+        for (ids, _) in &mut self.forbidden {
+            ids.retain(|x| *x != entry);
+        }
+        self.forbidden.retain(|(ids, _)| ids.len() >= 2);
+        if let Some(p) = self.players.get_mut(entry.0 as usize) {
+            p.cancelled = Some(e.reason.clone());
+            p.accelerated = false;
+        }
+        Ok(())
+    }
+
     fn player_mut(
         &mut self,
         pn: PlayerId,
@@ -658,6 +719,7 @@ impl State {
             virtual_points: None,
             consent_required,
             consent: None,
+            cancelled: None,
         });
     }
 

@@ -16,6 +16,7 @@ pub enum Command {
     RegisterPlayer(RegisterPlayer),
     WithdrawPlayer(WithdrawPlayer),
     CorrectPlayer(CorrectPlayer),
+    CancelRegistration(CancelRegistration),
     RequestBye(RequestBye),
     CancelBye(CancelBye),
     DeclareAbsence(DeclareAbsence),
@@ -55,6 +56,7 @@ impl Command {
             Command::RegisterPlayer(_) => "RegisterPlayer",
             Command::WithdrawPlayer(_) => "WithdrawPlayer",
             Command::CorrectPlayer(_) => "CorrectPlayer",
+            Command::CancelRegistration(_) => "CancelRegistration",
             Command::RequestBye(_) => "RequestBye",
             Command::CancelBye(_) => "CancelBye",
             Command::DeclareAbsence(_) => "DeclareAbsence",
@@ -218,6 +220,10 @@ pub struct RegisterPlayer {
     /// What the rounds before `first_round` score: zero (C.04.2.C.2) unless the regulations
     /// say otherwise.
     pub missed_rounds: ByeKind,
+    /// The arbiter confirms a second player of the same name (refused otherwise unless both
+    /// have a FIDE id: a same-name registration without one is most often a duplicate).
+    #[serde(default)]
+    pub confirm_same_name: bool,
 }
 
 impl RegisterPlayer {
@@ -239,6 +245,15 @@ pub struct CorrectPlayer {
     pub player: PlayerId,
     pub corrected: super::types::Player,
     pub fields: Vec<String>,
+    pub reason: String,
+}
+
+/// Undoes a registration made in error (a duplicate, the wrong tournament) before the player is
+/// first paired: he leaves the list as if never registered (the players below move up one
+/// number). Once a published pairing lists him he is withdrawn instead.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CancelRegistration {
+    pub player: PlayerId,
     pub reason: String,
 }
 

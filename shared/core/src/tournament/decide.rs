@@ -14,6 +14,7 @@ use crate::{PlayerId, PointSystem, ResultCode, Score};
 use std::collections::BTreeSet;
 
 mod discipline;
+mod registration;
 
 /// The events `command` produces on `state`, or why it is refused. Only `CreateTournament` is
 /// accepted on an empty stream; once the tournament is finished, only `CorrectResult` (for
@@ -51,6 +52,7 @@ pub fn decide(state: &State, command: &Command) -> Result<Vec<Event>, DomainErro
         Command::RegisterPlayer(c) => d.register(c),
         Command::WithdrawPlayer(c) => d.withdraw(c),
         Command::CorrectPlayer(c) => d.correct_player(c),
+        Command::CancelRegistration(c) => d.cancel_registration(c),
         Command::RequestBye(c) => d.request_bye(c),
         Command::CancelBye(c) => d.cancel_bye(c),
         Command::DeclareAbsence(c) => d.declare_absence(c),
@@ -867,6 +869,7 @@ impl Decider<'_> {
                 player: other.pairing_number(),
             });
         }
+        self.check_same_name(&player, c.confirm_same_name)?;
         if self.s.player_count() >= MAX_PLAYERS {
             return Err(DomainError::TooManyPlayers {
                 players: self.s.player_count(),

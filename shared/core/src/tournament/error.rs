@@ -31,6 +31,22 @@ pub enum DomainError {
     UnknownPlayer { player: PlayerId, players: u32 },
     #[error("FIDE id {fide_id} is already registered as player {player}")]
     DuplicateFideId { fide_id: u64, player: PlayerId },
+    #[error(
+        "{name:?} is already registered as player {player} (entry {entry}); a second player of \
+         the same name without a FIDE id is most often a duplicate: confirm it is another person \
+         (confirm_same_name), give his FIDE id, or correct the existing entry"
+    )]
+    SameNameRegistered {
+        name: String,
+        player: PlayerId,
+        entry: u32,
+    },
+    #[error("the registration of entry {entry} ({name}) cannot be cancelled: {reason}")]
+    RegistrationNotCancellable {
+        entry: u32,
+        name: String,
+        reason: String,
+    },
     #[error("the tournament already has {players} players, the most a pairing number can name")]
     TooManyPlayers { players: u32 },
     #[error("player {player} has withdrawn from round {from_round} on")]

@@ -14,8 +14,9 @@
 //! numbers change only when a player is registered (the new player's `player_id` is the
 //! position he is inserted at, and every player at that number or below moves down by one,
 //! C.04.2.C.3) and when a correction before round 1 moves a player
-//! (`PlayerCorrected.new_player_id`; the players between move by one). These two rules,
-//! applied in log order, are the whole renumbering history.
+//! (`PlayerCorrected.new_player_id`; the players between move by one), and when a registration
+//! is cancelled before the player was first paired (`RegistrationCancelled`: every player below
+//! him moves up by one). These rules, applied in log order, are the whole renumbering history.
 //!
 //! `GameSubmitted` is part of this type (one game per board is a rule of the tournament); the
 //! log's other events (ratings, norms, screening results) belong to other aggregates and are
@@ -37,6 +38,7 @@ pub enum Event {
     LateEntry(LateEntry),
     PlayerWithdrawn(PlayerWithdrawn),
     PlayerCorrected(PlayerCorrected),
+    RegistrationCancelled(RegistrationCancelled),
     ByeRequested(ByeRequested),
     ByeCancelled(ByeCancelled),
     AbsenceDeclared(AbsenceDeclared),
@@ -78,6 +80,7 @@ impl Event {
             Event::LateEntry(_) => "LateEntry",
             Event::PlayerWithdrawn(_) => "PlayerWithdrawn",
             Event::PlayerCorrected(_) => "PlayerCorrected",
+            Event::RegistrationCancelled(_) => "RegistrationCancelled",
             Event::ByeRequested(_) => "ByeRequested",
             Event::ByeCancelled(_) => "ByeCancelled",
             Event::AbsenceDeclared(_) => "AbsenceDeclared",
@@ -261,6 +264,18 @@ pub struct PlayerCorrected {
     pub fields: Vec<String>,
     pub reason: String,
     pub new_player_id: Option<PlayerId>,
+}
+
+/// A registration undone before the player was first paired (a duplicate, a registration
+/// made in error): the entry leaves the list, the players below him move up one number, and
+/// he appears in no pairing, standings, crosstable or export. His entry number is not reused.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RegistrationCancelled {
+    /// The stable entry number ([`super::EntryId::number`]).
+    pub entry: u32,
+    /// His pairing number when the event was written.
+    pub player_id: PlayerId,
+    pub reason: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

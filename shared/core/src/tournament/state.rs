@@ -194,8 +194,9 @@ pub struct Withdrawal {
 
 /// One change of pairing numbers: the numbers `lo..=hi` passed to other players (none when
 /// `lo > hi`: a player appended at the end, or a correction that kept his place), caused by the
-/// registration or the correction of `cause`. The state keeps one per registration and per
-/// correction, in log order.
+/// registration or the correction of `cause`, or by the cancellation of his registration (the
+/// numbers from his to the last moved up; the last names nobody now). The state keeps one per
+/// registration, correction and cancellation, in log order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct NumberingChange {
     pub lo: PlayerId,
@@ -244,6 +245,9 @@ pub struct PlayerRecord {
     /// His fair-play agreement (E.04 Appendix I J).
     #[serde(default)]
     pub consent: Option<super::conduct::ConsentRecord>,
+    /// Why his registration was cancelled (`RegistrationCancelled`): he is on no list any more.
+    #[serde(default)]
+    pub cancelled: Option<String>,
 }
 
 impl PlayerRecord {
@@ -869,8 +873,34 @@ impl State {
         self.players.get(self.entry_of(pn)?.0 as usize)
     }
 
+    /// The player with entry `entry`; `None` for a cancelled registration.
     pub fn player_by_entry(&self, entry: EntryId) -> Option<&PlayerRecord> {
-        self.players.get(entry.0 as usize)
+        self.players
+            .get(entry.0 as usize)
+            .filter(|p| p.cancelled.is_none())
+    }
+
+    /// The record of entry `entry_number` if its registration was cancelled.
+    pub fn cancelled_registration(&self, entry_number: u32) -> Option<&PlayerRecord> {
+        let e = EntryId::from_number(entry_number)?;
+        self.players
+            .get(e.0 as usize)
+            .filter(|p| p.cancelled.is_some())
+    }
+
+    /// The first published pairing that lists entry `e` (on a board or unpaired), with his
+    /// board (`None`: listed unpaired, with that code).
+    pub fn first_listed(&self, e: EntryId) -> Option<(u32, Result<u32, ResultCode>)> {
+        self.rounds.iter().enumerate().find_map(|(i, r)| {
+            let slot = r.published.as_ref()?.slots.get(&e)?;
+            Some((
+                i as u32 + 1,
+                match slot {
+                    Slot::Board(b, _) => Ok(*b as u32 + 1),
+                    Slot::Unpaired(code) => Err(*code),
+                },
+            ))
+        })
     }
 
     /// The player with stable entry number `entry_number` (1-based order of registration,

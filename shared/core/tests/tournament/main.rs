@@ -4,6 +4,7 @@
 mod support;
 
 mod availability;
+mod cancellation;
 mod discipline;
 mod games;
 mod identity;

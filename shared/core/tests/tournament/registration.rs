@@ -40,6 +40,7 @@ fn registration_keeps_every_field() {
         club: "Club".into(),
         first_round: None,
         missed_rounds: ByeKind::ZeroPoint,
+        confirm_same_name: false,
     };
     let then = Given::tournament(9)
         .when(Command::RegisterPlayer(c))
@@ -130,14 +131,19 @@ fn players_tying_on_every_key_keep_registration_order_and_are_reported() {
     let given = Given::tournament(9)
         .cmd(register("Smith, John", 1800))
         .cmd(register("Brown, Ann", 1900));
-    let then = given.when(register("Smith, John", 1800)).unwrap();
+    // Two players of one name without FIDE ids: the arbiter confirms they are two.
+    let twin = Command::RegisterPlayer(RegisterPlayer {
+        confirm_same_name: true,
+        ..RegisterPlayer::new("Smith, John", 1800)
+    });
+    let then = given.when(twin.clone()).unwrap();
     assert_eq!(
         then,
         vec![Event::PlayerRegistered(PlayerRegistered {
             player: player(3, "Smith, John", 1800)
         })]
     );
-    let state = given.after(register("Smith, John", 1800));
+    let state = given.after(twin);
     assert_eq!(state.initial_ranking_ties(), vec![(2, 3)]);
     assert_eq!(state.player(2).unwrap().entry, EntryId(0));
 }

@@ -1120,6 +1120,13 @@ pub fn event_to_wire(e: &Event) -> pb::Event {
             reason: c.reason.clone(),
             new_player_id: c.new_player_id,
         }),
+        Event::RegistrationCancelled(c) => {
+            Kind::RegistrationCancelled(pb::RegistrationCancelled {
+                entry: c.entry,
+                player_id: c.player_id,
+                reason: c.reason.clone(),
+            })
+        }
         Event::PlayerWithdrawn(w) => Kind::PlayerWithdrawn(pb::PlayerWithdrawn {
             player_id: w.player_id,
             from_round: w.from_round,
@@ -1584,6 +1591,13 @@ pub fn event_from_wire(e: &pb::Event) -> Result<Option<Event>, ConvertError> {
             reason: c.reason.clone(),
             new_player_id: c.new_player_id,
         }),
+        Kind::RegistrationCancelled(c) => {
+            Event::RegistrationCancelled(arbiter_core::tournament::RegistrationCancelled {
+                entry: c.entry,
+                player_id: c.player_id,
+                reason: c.reason.clone(),
+            })
+        }
         Kind::GameSubmitted(g) => Event::GameSubmitted(GameSubmitted {
             round: g.round,
             board: g.board,
@@ -1923,6 +1937,13 @@ mod tests {
             reason: "club".into(),
             new_player_id: None,
         }));
+        round_trip(Event::RegistrationCancelled(
+            arbiter_core::tournament::RegistrationCancelled {
+                entry: 3,
+                player_id: 2,
+                reason: "registered twice".into(),
+            },
+        ));
         round_trip(Event::TournamentUpdated(TournamentUpdated {
             start_date: Some(date("2025-09-02")),
             rounds: Some(11),
