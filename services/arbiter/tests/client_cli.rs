@@ -636,3 +636,215 @@ async fn a_knockout_created_and_run_from_the_command_line() {
         .collect();
     assert_eq!(finalists, [(1, 2)]);
 }
+
+/// An arbiter's undo from the command line: `create` without `--start` takes today's date and
+/// says so (CreateTournament without a start date is refused naming the field); a second
+/// player of an existing name needs `--same-name-ok`; a registration made in error is
+/// cancelled before round 1 (the numbers close up; a number read before is refused naming the
+/// cancellation; the event names the entry and its actor is the token's subject) and leaves no
+/// trace in standings, crosstable or TRF export; a paired player's cancellation is refused
+/// naming the round; `register` after round 1 is paired says it is a late entry.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_registration_made_in_error_is_cancelled_before_the_player_is_paired() {
+    const UNDO: &str = "cli-undo";
+    let work = TempDir::new("arbiter-e2e-cli-undo").unwrap();
+    let data = work.path().join("data");
+    let server = Server::start(
+        &["--data", data.to_str().unwrap()],
+        &work.path().join("serve.log"),
+    );
+    let mut c = Clients::new(&Endpoints::one(&server.grpc));
+
+    // The start date decides the rules in force: the API requires it, the CLI says its default.
+    let e = c
+        .reg
+        .create_tournament(reg::CreateTournamentRequest {
+            header: header("no-start", "create"),
+            tournament: Some(pb::TournamentCreated {
+                name: "No Start".into(),
+                rounds: 2,
+                chief_arbiter: Some(pb::Arbiter {
+                    name: "Chief, C".into(),
+                    ..Default::default()
+                }),
+                ..Default::default()
+            }),
+        })
+        .await
+        .unwrap_err();
+    assert_eq!(e.code(), tonic::Code::InvalidArgument);
+    assert!(e.message().contains("start_date"), "{}", e.message());
+    let r = cli(
+        &server,
+        &["create", "--id", UNDO, "--name", "Undo Open", "--rounds", "2"],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let said = r
+        .stderr
+        .split("start date ")
+        .nth(1)
+        .and_then(|t| t.get(..10))
+        .unwrap_or_else(|| panic!("the default start date said: {}", r.stderr));
+    assert!(r.stderr.contains("(today;"), "{}", r.stderr);
+    let listed = c
+        .reg
+        .list_tournaments(reg::ListTournamentsRequest {})
+        .await
+        .unwrap()
+        .into_inner();
+    let d = listed
+        .tournaments
+        .iter()
+        .find(|t| t.tournament_id == UNDO)
+        .and_then(|t| t.start_date)
+        .unwrap();
+    assert_eq!(format!("{:04}-{:02}-{:02}", d.year, d.month, d.day), said);
+
+    for (name, rating) in [
+        ("Alpha, A", "2000"),
+        ("Bravo, B", "2200"),
+        ("Typo, T", "2150"),
+        ("Charlie, C", "2100"),
+    ] {
+        ok(
+            &server,
+            &["register", UNDO, "--name", name, "--rating", rating],
+        );
+    }
+    // The same name (spaces and case aside), no FIDE id: refused naming the entry, then confirmed.
+    let twin = ["register", UNDO, "--name", "alpha,  A", "--rating", "1800"];
+    let refused = cli(&server, &twin);
+    assert_eq!(refused.code, 2, "{}", refused.stderr);
+    assert!(
+        refused.stderr.contains("entry 1") && refused.stderr.contains("--same-name-ok"),
+        "{}",
+        refused.stderr
+    );
+    let out = ok(&server, &[&twin[..], &["--same-name-ok"]].concat());
+    assert!(out.contains("pairing number 5, entry E5"), "{out}");
+    assert!(!out.contains("late entry"), "{out}");
+
+    // Typo (E3) has number 2; cancelled, the numbers below close up.
+    let list = ok(&server, &["players", UNDO]);
+    let read_at = number_after(&list, "Players (version");
+    let out = ok(
+        &server,
+        &["cancel-registration", UNDO, "E3", "--reason", "registered in error"],
+    );
+    assert!(out.starts_with("registration cancelled"), "{out}");
+    let l = c
+        .reg
+        .list_players(reg::ListPlayersRequest {
+            tournament: tref(UNDO),
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    let numbers: Vec<(u32, u32)> = l
+        .players
+        .iter()
+        .map(|p| (p.player.as_ref().unwrap().player_id, p.entry))
+        .collect();
+    assert_eq!(numbers, [(1, 2), (2, 4), (3, 1), (4, 5)]);
+    // Number 2 read before the cancellation named Typo: refused, naming why.
+    let stale = cli(
+        &server,
+        &["bye", UNDO, "2", "1", "--as-of", &read_at.to_string()],
+    );
+    assert_eq!(stale.code, 2, "{}", stale.stderr);
+    assert!(
+        stale.stderr.contains("cancelled registration of Typo, T (entry 3)"),
+        "{}",
+        stale.stderr
+    );
+    let again = cli(&server, &["cancel-registration", UNDO, "E3"]);
+    assert_eq!(again.code, 2, "{}", again.stderr);
+    assert!(again.stderr.contains("was cancelled"), "{}", again.stderr);
+    // The event names the entry; its actor is the token's subject.
+    let mut s = c
+        .rep
+        .stream_events(rep::StreamEventsRequest {
+            tournament_id: UNDO.into(),
+            from_version: 1,
+            follow: false,
+            raw_payload: false,
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    let mut cancelled = Vec::new();
+    while let Some(e) = futures::StreamExt::next(&mut s).await {
+        let e = e.unwrap();
+        if let Some(pb::event::Kind::RegistrationCancelled(k)) =
+            e.payload.as_ref().and_then(|p| p.kind.clone())
+        {
+            cancelled.push((k.entry, k.player_id, k.reason, e.actor.clone()));
+        }
+    }
+    assert_eq!(
+        cancelled,
+        [(3, 2, "registered in error".to_string(), token::SUBJECT.to_string())]
+    );
+
+    // Round 1: once paired, a player is withdrawn, not cancelled.
+    ok(&server, &["start-round", UNDO, "1", "--wait", "60"]);
+    ok(&server, &["publish", UNDO, "1"]);
+    let refused = cli(&server, &["cancel-registration", UNDO, "E1"]);
+    assert_eq!(refused.code, 2, "{}", refused.stderr);
+    assert!(
+        refused.stderr.contains("entry 1")
+            && refused.stderr.contains("round 1")
+            && refused.stderr.contains("withdraw him instead"),
+        "{}",
+        refused.stderr
+    );
+    for board in ["1", "2"] {
+        ok(&server, &["result", UNDO, "1", board, "1/2"]);
+    }
+    ok(&server, &["close", UNDO, "1"]);
+    // A registration now is a late entry, and the command says so.
+    let out = ok(
+        &server,
+        &["register", UNDO, "--name", "Echo, E", "--rating", "1500"],
+    );
+    assert!(
+        out.contains("a late entry (C.04.2.C): paired from round 2"),
+        "{out}"
+    );
+
+    ok(&server, &["start-round", UNDO, "2", "--wait", "60"]);
+    ok(&server, &["publish", UNDO, "2"]);
+    let r = c
+        .rep
+        .get_pairings(rep::GetPairingsRequest {
+            tournament: tref(UNDO),
+            round: 2,
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    for b in &r.boards {
+        let number = b.board.unwrap().number.to_string();
+        ok(&server, &["result", UNDO, "2", &number, "1-0"]);
+    }
+    ok(&server, &["close", UNDO, "2"]);
+    ok(&server, &["finish", UNDO]);
+
+    // No trace of Typo: standings, crosstable page, TRF export (five players, numbered 1-5).
+    let table = ok(&server, &["standings", UNDO]);
+    assert!(table.contains("Echo, E") && !table.contains("Typo"), "{table}");
+    let http = server.http.as_deref().expect("the HTTP address");
+    let (status, page) = http_get(http, &format!("/t/{UNDO}/crosstable"));
+    assert_eq!(status, 200, "{page}");
+    assert!(page.contains("Charlie, C") && !page.contains("Typo"), "{page}");
+    let file = work.path().join("undo.trf");
+    ok(&server, &["export", UNDO, "-o", file.to_str().unwrap()]);
+    let trf = std::fs::read_to_string(&file).unwrap();
+    assert!(!trf.contains("Typo"), "{trf}");
+    let numbers: Vec<u32> = trf
+        .lines()
+        .filter(|l| l.starts_with("001 "))
+        .map(|l| l[4..8].trim().parse().unwrap())
+        .collect();
+    assert_eq!(numbers, [1, 2, 3, 4, 5], "{trf}");
+}

@@ -227,6 +227,7 @@ async fn two_registration_processes_race_on_one_stream() {
             h.as_mut().unwrap().expected_version = Some(v);
             reg.register_player(reg::RegisterPlayerRequest {
                 header: h,
+                confirm_same_name: false,
                 player: p,
             })
             .await
@@ -261,6 +262,7 @@ async fn two_registration_processes_race_on_one_stream() {
                 let mut reg = c.reg.clone();
                 reg.register_player(reg::RegisterPlayerRequest {
                     header: header("race", &format!("crowd-{batch}-{i}")),
+                    confirm_same_name: false,
                     player: p,
                 })
                 .await

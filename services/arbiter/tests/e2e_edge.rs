@@ -278,6 +278,7 @@ async fn every_command_binds_its_id_to_the_request() {
 
     let register = |name: &str| reg::RegisterPlayerRequest {
         header: header(t, "reg-7"),
+        confirm_same_name: false,
         player: new_player(name, 1500),
     };
     let (a, b) = (register("Seventh, Ann"), register("Seventh, Bob"));
@@ -454,6 +455,7 @@ async fn every_command_binds_its_id_to_the_request() {
 
     let late = |name: &str| reg::EnterLateRequest {
         header: header(t, "late-8"),
+        confirm_same_name: false,
         player: new_player(name, 1400),
         first_round: 2,
         missed_rounds: pb::ByeKind::ZeroPoint as i32,
@@ -709,6 +711,7 @@ async fn the_edge_refuses_bad_fields_by_name_and_appends_nothing() {
     invalid(&mut c, t, before, "update.tie_breaks[0]", &["C99"], got).await;
 
     let register = |h: Option<CommandHeader>, p: pb::Player| reg::RegisterPlayerRequest {
+        confirm_same_name: false,
         header: h,
         player: Some(p),
     };
@@ -891,6 +894,7 @@ async fn command_ids_stay_bound_over_jetstream() {
     d.register_all().await;
     let register = |name: &str| reg::RegisterPlayerRequest {
         header: header(t, "reg-7"),
+        confirm_same_name: false,
         player: new_player(name, 1500),
     };
     let reg_ = c.reg.clone();
@@ -911,6 +915,7 @@ async fn command_ids_stay_bound_over_jetstream() {
     // The stream moves on; a restarted server reads the binding back from JetStream.
     let more = reg::RegisterPlayerRequest {
         header: header(t, "reg-8"),
+        confirm_same_name: false,
         player: new_player("Eighth, Eve", 1600),
     };
     c.reg.register_player(more).await.expect("register");

@@ -84,6 +84,7 @@ async fn bad_input_is_refused_with_a_clear_status_and_appends_nothing() {
         .reg
         .register_player(reg::RegisterPlayerRequest {
             header: header("bad", "dup-fide"),
+            confirm_same_name: false,
             player: player("Copy, Cat", 1500, 1_000_001),
         })
         .await;
@@ -286,6 +287,7 @@ async fn same_command_id_twice_is_one_event() {
     let v0 = d.version().await;
     let req = reg::RegisterPlayerRequest {
         header: header("bad", "register-once"),
+        confirm_same_name: false,
         player: player("Once, Only", 1800, 77),
     };
     let first =
@@ -319,6 +321,7 @@ async fn racing_writers_one_wins_the_other_conflicts_or_takes_turns() {
             h.as_mut().unwrap().expected_version = Some(v);
             reg.register_player(reg::RegisterPlayerRequest {
                 header: h,
+                confirm_same_name: false,
                 player: player(&format!("Racer, {i}"), 1700 + i, 500 + i as u64),
             })
             .await
@@ -343,6 +346,7 @@ async fn racing_writers_one_wins_the_other_conflicts_or_takes_turns() {
             tasks.push(tokio::spawn(async move {
                 reg.register_player(reg::RegisterPlayerRequest {
                     header: header("bad", &format!("crowd-{batch}-{i}")),
+                    confirm_same_name: false,
                     player: player(
                         &format!("Crowd, {batch}-{i:02}"),
                         1000 + i,
@@ -664,4 +668,111 @@ async fn amended_publication_is_checked_with_its_deciding_rule() {
             .contains(&format!("colours of {} - {}", first.white, first.black)),
         "{check:?}"
     );
+}
+
+/// A byte flipped in the middle of a served tournament's stream, behind the snapshot the
+/// server resumes from: the audit exits 4 naming the version in plain words; the restarted
+/// server finds it at start, says so on `/healthz` and the tournament's pages, and refuses
+/// every change to that tournament (FAILED_PRECONDITION naming the version), while the
+/// others are served as before.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_damaged_stream_is_found_at_start_and_refuses_changes() {
+    let work = TempDir::new("arbiter-e2e-damaged").unwrap();
+    let data = work.path().join("data");
+    let data_arg = data.to_str().unwrap();
+    let golden = root().join("tests/golden/dutch-2017/t0009.trf");
+    let im = run(&[
+        "import",
+        golden.to_str().unwrap(),
+        "--data",
+        data_arg,
+        "--rule-set",
+        "dutch-2017",
+    ]);
+    assert_eq!(im.code, 0, "{}", im.stderr);
+
+    // Served once: the pages fold the stream and the shutdown writes its snapshot.
+    let mut server = Server::start(
+        &["--data", data_arg, "--snapshot-min-events", "0"],
+        &work.path().join("serve.log"),
+    );
+    let http = server.http.clone().expect("http address");
+    let (status, _) = http_get(&http, "/t/t0009");
+    assert_eq!(status, 200);
+    // Another tournament on the same server, untouched by the damage.
+    let mut other = Driver::new(
+        Clients::new(&Endpoints::one(&server.grpc)),
+        "healthy",
+        Plan {
+            players: 4,
+            rounds: 1,
+            seed: 1,
+            early_byes: vec![],
+            late_byes: vec![],
+            withdrawals: vec![],
+            forfeit_permille: 0,
+        },
+        work.path(),
+    );
+    other.create().await;
+    assert!(server.interrupt().success());
+
+    assert!(
+        flip_nth(&data.join("log"), b"Test0005 Player0005", 0),
+        "the payload was not found in the log's files"
+    );
+    let audit = run(&["replay", "t0009", "--data", data_arg]);
+    assert_eq!(audit.code, 4, "{}\n{}", audit.stdout, audit.stderr);
+    assert!(
+        audit.stderr.contains("the event at version"),
+        "{}",
+        audit.stderr
+    );
+    for debug in ["Inline(", "backtrace", "Corruption"] {
+        assert!(!audit.stderr.contains(debug), "{}", audit.stderr);
+    }
+
+    server.restart();
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    let health = loop {
+        let (status, body) = http_get(&http, "/healthz");
+        assert_eq!(status, 200, "{body}");
+        if body.starts_with("degraded") {
+            break body;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the damage was not found at start: {body}"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    assert!(health.contains("tournament t0009: "), "{health}");
+    assert!(!health.contains("tournament healthy"), "{health}");
+
+    let (status, page) = http_get(&http, "/t/t0009");
+    assert_ne!(status, 200, "{page}");
+    assert!(page.contains("damaged"), "{page}");
+    let (status, _) = http_get(&http, "/t/healthy");
+    assert_eq!(status, 200, "the other tournaments are served");
+
+    let c = Clients::new(&Endpoints::one(&server.grpc));
+    let refused = c
+        .reg
+        .clone()
+        .register_player(reg::RegisterPlayerRequest {
+            header: header("t0009", "register-after-damage"),
+            confirm_same_name: false,
+            player: player("Late, Comer", 1800, 4_100_001),
+        })
+        .await
+        .expect_err("a change to a damaged stream");
+    assert_eq!(refused.code(), Code::FailedPrecondition, "{refused:?}");
+    assert!(
+        refused.message().contains("damaged") && refused.message().contains("version"),
+        "{refused:?}"
+    );
+    // The healthy tournament still takes changes.
+    other.c = c;
+    other.register_all().await;
+    assert!(server.interrupt().success());
 }

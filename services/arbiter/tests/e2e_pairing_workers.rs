@@ -189,6 +189,7 @@ async fn a_small_event_is_not_held_behind_a_large_pairing() {
             for i in 0..PER_CLIENT {
                 c.reg
                     .register_player(arbiter_proto::registration::v1::RegisterPlayerRequest {
+                        confirm_same_name: false,
                         header: header("large", &format!("w{w}-{i}")),
                         player: Some(pb::Player {
                             name: format!("Large{w}, Player {i:03}"),

@@ -131,6 +131,7 @@ async fn register(c: &mut Clients, tid: &str, n: u32) {
     for i in 1..=n {
         c.reg
             .register_player(reg::RegisterPlayerRequest {
+                confirm_same_name: false,
                 header: header(tid, &format!("register-{i}")),
                 player: Some(pb::Player {
                     name: format!("Seeded, {i:02}"),

@@ -220,3 +220,66 @@ fn each_variant_imports_as_its_twin() {
     }
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// `arbiter import` meets the rule registration meets (the aggregate's): a rating above the
+/// ceiling or below the FIDE floor, or a FIDE id of 11 digits, is refused naming the field and
+/// nothing is written.
+#[test]
+fn import_refuses_implausible_ratings_and_fide_ids() {
+    let dir = std::env::temp_dir().join(format!("arbiter-legacy-bounds-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (_, _, twin) = &corpus()[0];
+    let text = std::fs::read_to_string(twin).unwrap();
+    // Player 1's rating (columns 49-52) and FIDE id (58-68), by characters.
+    let edit = |from: usize, to: usize, value: &str| {
+        let mut out = String::new();
+        let mut done = false;
+        for line in text.split_inclusive('\n') {
+            if !done && line.starts_with("001 ") {
+                let chars: Vec<char> = line.chars().collect();
+                let mut l: String = chars[..from].iter().collect();
+                l.push_str(&format!("{value:>width$}", width = to - from));
+                l.extend(&chars[to..]);
+                out.push_str(&l);
+                done = true;
+            } else {
+                out.push_str(line);
+            }
+        }
+        out
+    };
+    for (k, (file, says)) in [
+        (
+            edit(48, 52, "5000"),
+            "rating: 5000 is above the ceiling 3000",
+        ),
+        (
+            edit(48, 52, "900"),
+            "rating: 900 is below the FIDE rating floor",
+        ),
+        (
+            edit(57, 68, "18446744073"),
+            "fide_id: 18446744073 is not a FIDE id",
+        ),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let path = dir.join(format!("bounds-{k}.trf"));
+        std::fs::write(&path, file).unwrap();
+        let data = dir.join(format!("data-{k}"));
+        let im = arbiter([
+            "import",
+            path.to_str().unwrap(),
+            "--data",
+            data.to_str().unwrap(),
+            "--id",
+            "bounds",
+        ]);
+        assert_eq!(im.code, 3, "{says}: {}", im.stderr);
+        assert!(im.stderr.contains(says), "{says}: {}", im.stderr);
+        let replay = arbiter(["replay", "bounds", "--data", data.to_str().unwrap()]);
+        assert_ne!(replay.code, 0, "{says}: nothing was imported");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -103,6 +103,7 @@ async fn metrics_count_commands_refusals_pairings_appends_and_lag() {
     for i in 1..=4u32 {
         c.reg
             .register_player(reg::RegisterPlayerRequest {
+                confirm_same_name: false,
                 header: header(tid, &format!("register-{i}")),
                 player: Some(pb::Player {
                     name: format!("Player, {i:03}"),

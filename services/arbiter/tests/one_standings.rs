@@ -232,6 +232,7 @@ async fn play(c: &mut Clients, e: &Event) -> (u32, u32) {
         c.reg
             .register_player(reg::RegisterPlayerRequest {
                 header: header(e.tid, &format!("register-{i}")),
+                confirm_same_name: false,
                 player: Some(player(i, rating)),
             })
             .await
@@ -283,6 +284,7 @@ async fn play(c: &mut Clients, e: &Event) -> (u32, u32) {
             c.reg
                 .enter_late(reg::EnterLateRequest {
                     header: header(e.tid, "late-entry"),
+                    confirm_same_name: false,
                     player: Some(player(e.players + 1, 2210)),
                     first_round: round + 1,
                     missed_rounds: pb::ByeKind::HalfPoint as i32,

@@ -73,6 +73,7 @@ async fn create_event(c: &mut Clients, tid: &str, e: pb::TournamentCreated, n: u
     for i in 1..=n {
         c.reg
             .register_player(reg::RegisterPlayerRequest {
+                confirm_same_name: false,
                 header: header(tid, &format!("register-{i}")),
                 player: Some(pb::Player {
                     name: format!("Player, {i}"),

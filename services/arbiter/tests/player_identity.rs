@@ -76,6 +76,7 @@ async fn register(
         c.reg
             .enter_late(reg::EnterLateRequest {
                 header: h,
+                confirm_same_name: false,
                 player,
                 first_round: 2,
                 missed_rounds: pb::ByeKind::ZeroPoint as i32,
@@ -83,7 +84,11 @@ async fn register(
             .await
     } else {
         c.reg
-            .register_player(reg::RegisterPlayerRequest { header: h, player })
+            .register_player(reg::RegisterPlayerRequest {
+                header: h,
+                player,
+                confirm_same_name: false,
+            })
             .await
     }
     .expect("register")

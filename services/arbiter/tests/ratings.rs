@@ -411,6 +411,7 @@ async fn serve_completes_registrations_from_the_rating_list() {
     let mut regc = d.c.reg.clone();
     let listed = record(FIRST_ID, 7);
     let by_id = |id: u64, name: &str, n: u32| reg::RegisterPlayerRequest {
+        confirm_same_name: false,
         header: header("listed", &format!("register-{n}")),
         player: Some(pb::Player {
             name: name.into(),

@@ -145,6 +145,7 @@ async fn register(c: &mut Clients, tid: &str, n: u32) {
     for i in 1..=n {
         c.reg
             .register_player(reg::RegisterPlayerRequest {
+                confirm_same_name: false,
                 header: header(tid, &format!("register-{i}")),
                 player: Some(pb::Player {
                     name: format!("Drawn, {i:02}"),
@@ -661,6 +662,7 @@ async fn round_robin_refusals_and_withdrawals() {
     let e = c
         .reg
         .register_player(reg::RegisterPlayerRequest {
+            confirm_same_name: false,
             header: header("rr-hand", "late"),
             player: Some(pb::Player {
                 name: "Late, Comer".into(),
@@ -815,6 +817,7 @@ async fn register_federations(c: &mut Clients, tid: &str, n: u32) -> Vec<String>
     for (k, &i) in order.iter().enumerate() {
         c.reg
             .register_player(reg::RegisterPlayerRequest {
+                confirm_same_name: false,
                 header: header(tid, &format!("register-{k}")),
                 player: Some(pb::Player {
                     name: format!("Player {i:02}, {}", feds[i]),
@@ -1009,6 +1012,7 @@ async fn varma_draws_keep_compatriots_to_the_tables_rounds() {
     let e = c
         .reg
         .register_player(reg::RegisterPlayerRequest {
+            confirm_same_name: false,
             header: header("varma-12", "after-the-draw"),
             player: Some(pb::Player {
                 name: "After, The Draw".into(),
@@ -1103,6 +1107,7 @@ async fn varma_draws_keep_compatriots_to_the_tables_rounds() {
     register_federations(&mut c, "hall-stale", 9).await;
     c.reg
         .register_player(reg::RegisterPlayerRequest {
+            confirm_same_name: false,
             header: header("hall-stale", "tenth"),
             player: Some(pb::Player {
                 name: "Tenth, Player".into(),

@@ -1405,6 +1405,7 @@ async fn a_full_strength_player_is_flagged_and_nobody_else() {
     {
         d.c.reg
             .register_player(reg::RegisterPlayerRequest {
+                confirm_same_name: false,
                 header: header(tid, &format!("register-{i}")),
                 player: Some(pb::Player {
                     name: name.into(),

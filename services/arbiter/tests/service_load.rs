@@ -41,6 +41,7 @@ async fn writers(
                 let r = c
                     .reg
                     .register_player(reg::RegisterPlayerRequest {
+                        confirm_same_name: false,
                         header: header(&tid, &id),
                         player: Some(pb::Player {
                             name: format!("Writer{w}, Player {i:04}"),

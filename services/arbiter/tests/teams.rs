@@ -98,6 +98,7 @@ async fn create_event(c: &mut Clients, tid: &str, s: &Shape) {
     for i in 1..=s.teams * s.list {
         c.reg
             .register_player(reg::RegisterPlayerRequest {
+                confirm_same_name: false,
                 header: header(tid, &format!("register-{i}")),
                 player: Some(pb::Player {
                     name: format!("Player, {i:02}"),

@@ -132,6 +132,7 @@ async fn play_one_round(c: &LocalCluster) {
     for i in 1..=4u32 {
         regc.clone()
             .register_player(reg::RegisterPlayerRequest {
+                confirm_same_name: false,
                 header: header(tid, &format!("register-{i}")),
                 player: Some(pb::Player {
                     name: format!("Player, {i:03}"),

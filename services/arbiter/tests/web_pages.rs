@@ -247,6 +247,7 @@ async fn register(c: &mut Clients) -> BTreeMap<u32, String> {
     for (i, (name, rating, title)) in players.into_iter().enumerate() {
         c.reg
             .register_player(reg::RegisterPlayerRequest {
+                confirm_same_name: false,
                 header: header(TID, &format!("register-{i}")),
                 player: Some(pb::Player {
                     name: name.into(),

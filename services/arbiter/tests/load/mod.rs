@@ -381,6 +381,7 @@ impl Play {
             let reg = self.c.reg.clone();
             self.command("RegisterPlayer", &id, || {
                 let req = reg::RegisterPlayerRequest {
+                    confirm_same_name: false,
                     header: header(&tid, &id),
                     player: Some(pb::Player {
                         name: format!("Player, {i:04}"),

@@ -520,6 +520,7 @@ impl Driver {
                 .c
                 .reg
                 .register_player(reg::RegisterPlayerRequest {
+                    confirm_same_name: false,
                     header: header(&self.tid, &format!("register-{i}")),
                     player: Some(pb::Player {
                         name: format!("Player, {i:03}"),
