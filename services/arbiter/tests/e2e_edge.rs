@@ -933,3 +933,240 @@ async fn command_ids_stay_bound_over_jetstream() {
     let got = c.reg.register_player(register("Seventh, Bob")).await;
     refused_as_reused(&mut c, t, "reg-7", "RegisterPlayer", &first, got).await;
 }
+
+// --- the HTTP port --------------------------------------------------------------------------
+
+/// One HTTP/1.1 request on a fresh loopback connection to `base` (`http://host:port`):
+/// status, head (lower case) and body (none for an event stream, which stays open).
+async fn http(
+    base: &str,
+    method: &str,
+    path: &str,
+    token: Option<&str>,
+    extra: &str,
+    body: &[u8],
+) -> (u16, String, String) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let addr = base.trim_start_matches("http://");
+    let mut s = tokio::net::TcpStream::connect(addr).await.expect("connect");
+    let auth = token.map_or(String::new(), |t| format!("authorization: Bearer {t}\r\n"));
+    let head = format!(
+        "{method} {path} HTTP/1.1\r\nhost: {addr}\r\nconnection: close\r\n{auth}{extra}\r\n"
+    );
+    s.write_all(head.as_bytes()).await.expect("send");
+    // A refusal may come before the body is sent, and close the connection.
+    let _ = s.write_all(body).await;
+    let mut got = Vec::new();
+    let mut buf = [0u8; 16 * 1024];
+    let read = async {
+        loop {
+            match s.read(&mut buf).await {
+                Ok(0) | Err(_) => break,
+                Ok(n) => got.extend_from_slice(&buf[..n]),
+            }
+            let text = String::from_utf8_lossy(&got).to_ascii_lowercase();
+            if text.contains("\r\n\r\n") && text.contains("content-type: text/event-stream") {
+                break;
+            }
+        }
+    };
+    tokio::time::timeout(Duration::from_secs(20), read)
+        .await
+        .unwrap_or_else(|_| panic!("{method} {path}: no complete answer"));
+    let text = String::from_utf8_lossy(&got).into_owned();
+    let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+    let status = head
+        .split_whitespace()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| panic!("{method} {path}: no status in {head:?}"));
+    (status, head.to_ascii_lowercase(), body.to_string())
+}
+
+/// `serve --private-reads`: every route of the HTTP port (the table the port authenticates
+/// by, so a route added to the router and not to the table needs a token even without the
+/// flag) refuses an anonymous request with 401 in its documented shape, and takes a token
+/// (a player's, the least role) by the same rule as gRPC.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn private_reads_cover_every_http_route() {
+    let work = TempDir::new("arbiter-e2e-http-private").unwrap();
+    let data = work.path().join("data");
+    let server = Server::start(
+        &["--data", data.to_str().unwrap(), "--private-reads"],
+        &work.path().join("serve.log"),
+    );
+    let base = server.http.clone().expect("an HTTP port");
+    let c = Clients::new(&Endpoints::one(&server.grpc));
+    let tid = "private-http";
+    let mut d = six_players(work.path(), c, tid);
+    d.create().await;
+    d.register_all().await;
+    d.start_round(1).await;
+    d.wait_proposal(1, Duration::from_secs(30)).await;
+    d.publish(1).await;
+    let player = token::issue(
+        &token::auth().keys,
+        "Player One",
+        arbiter_auth::Role::Player,
+        &[tid],
+        Some(1),
+        600,
+    );
+    for (route, method) in arbiter_auth::http::HTTP_ROUTES {
+        let path = route
+            .replace("{id}", tid)
+            .replace("{tournament}", tid)
+            .replace("{round}", "1")
+            .replace("{board}", "1")
+            .replace("{pn}", "1");
+        let verb = if route.starts_with("/api/platform/") {
+            "POST"
+        } else {
+            "GET"
+        };
+        let (status, head, body) = http(&base, verb, &path, None, "content-length: 0\r\n", b"").await;
+        if method.is_none() {
+            assert_eq!(status, 200, "{path} is open: {body}");
+            continue;
+        }
+        assert_eq!(status, 401, "anonymous {verb} {path}: {head}\n{body}");
+        assert!(head.contains("www-authenticate: bearer"), "{path}: {head}");
+        if path.starts_with("/api/platform/") {
+            let v: serde_json::Value = serde_json::from_str(&body).expect(&path);
+            assert_eq!(v["code"], "Unauthenticated", "{path}: {body}");
+        } else if path.starts_with("/api/") {
+            let v: serde_json::Value = serde_json::from_str(&body).expect(&path);
+            let e = v["error"].as_str().unwrap_or_default();
+            assert!(e.contains("needs a bearer token"), "{path}: {body}");
+        } else {
+            assert!(head.contains("content-type: text/html"), "{path}: {head}");
+            assert!(body.contains("needs a bearer token"), "{path}: {body}");
+        }
+        let (status, head, body) = http(
+            &base,
+            verb,
+            &path,
+            Some(&player),
+            "content-length: 0\r\n",
+            b"",
+        )
+        .await;
+        if verb == "POST" {
+            // Authenticated; the service's rule then refuses a player's game submission.
+            assert_eq!(status, 403, "player {path}: {body}");
+        } else if route.ends_with("/schedule") {
+            // A Swiss event has no schedule: past the authentication, the page's own 404.
+            assert_eq!(status, 404, "player {path}: {head}\n{body}");
+        } else {
+            assert_eq!(status, 200, "player {path}: {head}\n{body}");
+        }
+        // A token that does not verify is refused whatever the route, as over gRPC.
+        let (status, _, _) = http(&base, "GET", &path, Some("not.a.jwt"), "", b"").await;
+        assert_eq!(status, 401, "a bad token on {path}");
+    }
+}
+
+/// What one anonymous request may cost: a tie-break list of at most 30 items (as at creation),
+/// the webhook's token checked before its body is read and its body bounded, the framework's
+/// own errors as the documented JSON, and the security headers on every answer.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn anonymous_http_requests_are_bounded() {
+    let work = TempDir::new("arbiter-e2e-http-bounds").unwrap();
+    let data = work.path().join("data");
+    let server = Server::start(
+        &["--data", data.to_str().unwrap()],
+        &work.path().join("serve.log"),
+    );
+    let base = server.http.clone().expect("an HTTP port");
+    let c = Clients::new(&Endpoints::one(&server.grpc));
+    let tid = "bounded-http";
+    let mut d = six_players(work.path(), c, tid);
+    d.create().await;
+    d.register_all().await;
+
+    let list = |n: usize| vec!["BH"; n].join(",");
+    let (status, head, body) = http(
+        &base,
+        "GET",
+        &format!("/api/tournaments/{tid}/ranking?tiebreaks={}", list(31)),
+        None,
+        "",
+        b"",
+    )
+    .await;
+    assert_eq!(status, 400, "{body}");
+    assert!(head.contains("content-type: application/json"), "{head}");
+    let v: serde_json::Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(v["error"], "tiebreaks: 31 tie-breaks, the limit is 30");
+    let (status, head, body) = http(
+        &base,
+        "GET",
+        &format!("/t/{tid}/standings?tiebreaks={}", list(5000)),
+        None,
+        "",
+        b"",
+    )
+    .await;
+    assert_eq!(status, 400);
+    assert!(head.contains("content-type: text/html"), "{head}");
+    assert!(body.contains("tiebreaks: 5000 tie-breaks, the limit is 30"), "{body}");
+    let (status, _, body) = http(
+        &base,
+        "GET",
+        &format!("/api/tournaments/{tid}/ranking?tiebreaks={}", list(30)),
+        None,
+        "",
+        b"",
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+
+    // The framework's own rejections, as the README's JSON errors.
+    for path in [
+        format!("/api/tournaments/{tid}/pairings/first"),
+        format!("/api/tournaments/{tid}/standings?after_round=last"),
+    ] {
+        let (status, head, body) = http(&base, "GET", &path, None, "", b"").await;
+        assert_eq!(status, 400, "{path}");
+        assert!(head.contains("content-type: application/json"), "{path}: {head}");
+        let v: serde_json::Value = serde_json::from_str(&body).expect(&path);
+        assert!(v["error"].as_str().is_some_and(|e| !e.is_empty()), "{body}");
+    }
+    let (status, head, _) = http(&base, "GET", &format!("/t/{tid}/pairings/first"), None, "", b"").await;
+    assert_eq!(status, 400);
+    assert!(head.contains("content-type: text/html"), "{head}");
+
+    // No token: refused from the head alone, the announced 8 MB never sent.
+    let round = format!("/api/platform/v1/tournaments/{tid}/rounds/1/games");
+    let (status, _, body) = http(&base, "POST", &round, None, "content-length: 8000000\r\n", b"").await;
+    assert_eq!(status, 401, "{body}");
+    // With a token: a body over the webhook's limit is 413, as JSON.
+    let game = format!("/api/platform/v1/tournaments/{tid}/rounds/1/boards/1/game");
+    let big = vec![b' '; arbiter_service_kit::edge::MAX_GAME_PGN_BYTES + 128 * 1024];
+    let (status, head, body) = http(
+        &base,
+        "POST",
+        &game,
+        Some(&token::auth().admin),
+        &format!("content-length: {}\r\n", big.len()),
+        &big,
+    )
+    .await;
+    assert_eq!(status, 413, "{head}\n{body}");
+    let v: serde_json::Value = serde_json::from_str(&body).expect("JSON");
+    assert_eq!(v["code"], "ResourceExhausted", "{body}");
+
+    // Every answer, page, JSON or error, carries the security headers.
+    for path in ["/".to_string(), format!("/t/{tid}/standings"), "/api/tournaments".into(), "/nowhere".into()] {
+        let (_, head, _) = http(&base, "GET", &path, None, "", b"").await;
+        for h in [
+            "content-security-policy: default-src 'none'",
+            "frame-ancestors 'none'",
+            "x-content-type-options: nosniff",
+            "x-frame-options: deny",
+            "referrer-policy: no-referrer",
+        ] {
+            assert!(head.contains(h), "{path}: {h} missing in {head}");
+        }
+    }
+}
