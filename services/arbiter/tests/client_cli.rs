@@ -847,4 +847,15 @@ async fn a_registration_made_in_error_is_cancelled_before_the_player_is_paired()
         .map(|l| l[4..8].trim().parse().unwrap())
         .collect();
     assert_eq!(numbers, [1, 2, 3, 4, 5], "{trf}");
+
+    // The audit folds the log with its cancellation and re-pairs both rounds identically.
+    let mut server = server;
+    assert!(server.interrupt().success());
+    let replay = run(&["replay", UNDO, "--data", data.to_str().unwrap()]);
+    assert_eq!(replay.code, 0, "{}\n{}", replay.stdout, replay.stderr);
+    assert!(
+        replay.stdout.contains("2 rounds re-paired, 0 differing"),
+        "{}",
+        replay.stdout
+    );
 }
