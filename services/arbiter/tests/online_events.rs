@@ -695,18 +695,17 @@ async fn public_events(url: &str, tid: &str) -> Vec<pb::Envelope> {
 
 /// The tournament's events as the holder of `token` reads them.
 async fn events_as(url: &str, tid: &str, token: &str) -> Vec<pb::Envelope> {
-    let mut s = arbiter_proto::reporting::v1::reporting_client::ReportingClient::new(authed(
-        url, token,
-    ))
-    .stream_events(rep::StreamEventsRequest {
-        tournament_id: tid.into(),
-        from_version: 1,
-        follow: false,
-        raw_payload: true,
-    })
-    .await
-    .unwrap()
-    .into_inner();
+    let mut s =
+        arbiter_proto::reporting::v1::reporting_client::ReportingClient::new(authed(url, token))
+            .stream_events(rep::StreamEventsRequest {
+                tournament_id: tid.into(),
+                from_version: 1,
+                follow: false,
+                raw_payload: true,
+            })
+            .await
+            .unwrap()
+            .into_inner();
     let mut out = Vec::new();
     while let Some(e) = futures::StreamExt::next(&mut s).await {
         out.push(e.unwrap());
@@ -1321,7 +1320,10 @@ async fn appeals_within_and_after_the_deadline() {
                     seen.redacted && seen.payload.is_none() && seen.payload_bytes.is_empty(),
                     "{who} reads {kind}: {seen:?}"
                 );
-                assert!(seen.actor.is_empty() && seen.command_id.is_empty(), "{seen:?}");
+                assert!(
+                    seen.actor.is_empty() && seen.command_id.is_empty(),
+                    "{seen:?}"
+                );
             } else {
                 assert_eq!(seen.payload, w.payload, "{who}: {kind}");
             }
@@ -1332,7 +1334,10 @@ async fn appeals_within_and_after_the_deadline() {
     assert!(format!("{whole:?}").contains(grounds));
     for seen in [&anonymous, &theirs] {
         let text = format!("{seen:?}");
-        assert!(!text.contains(grounds) && !text.contains("SanctionImposed"), "{text}");
+        assert!(
+            !text.contains(grounds) && !text.contains("SanctionImposed"),
+            "{text}"
+        );
     }
     let http = server.http.clone().expect("the HTTP port");
     let last = whole.last().unwrap().sequence;
@@ -1346,6 +1351,30 @@ async fn appeals_within_and_after_the_deadline() {
         public_feed.iter().any(|f| f == "Confidential")
             && public_feed.iter().any(|f| f == "ResultCorrected"),
         "{public_feed:?}"
+    );
+    // Another player cannot appeal a decision he may not read, and the refusal does not say
+    // what it is.
+    // (Signed heads may be appended meanwhile: they are the server's, not the refusal's.)
+    let own_events =
+        |k: Vec<&'static str>| k.into_iter().filter(|k| *k != "ChainHeadSigned").count();
+    let before = own_events(kinds_of(&mut c, tid).await);
+    let e = director_as(&server.grpc, &other)
+        .file_appeal(rd::FileAppealRequest {
+            player_id: white,
+            ..appeal("appeal-other", decision)
+        })
+        .await
+        .unwrap_err();
+    assert_eq!(e.code(), Code::PermissionDenied, "{e:?}");
+    assert!(
+        e.message().contains("decision_version") && !e.message().contains("Sanction"),
+        "{}",
+        e.message()
+    );
+    assert_eq!(
+        own_events(kinds_of(&mut c, tid).await),
+        before,
+        "nothing appended"
     );
 
     server.terminate();

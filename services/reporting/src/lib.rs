@@ -25,12 +25,12 @@ pub mod trf_export;
 pub mod views;
 pub mod web;
 
+use arbiter_auth::Principal;
 use arbiter_eventlog::{CheckpointStore, SubscribeFrom};
 use arbiter_proto::common::v1::TrfFormat;
 use arbiter_proto::events::v1 as pb;
 use arbiter_proto::reporting::v1 as api;
 use arbiter_proto::reporting::v1::reporting_server::{Reporting, ReportingServer};
-use arbiter_auth::Principal;
 use arbiter_service_kit::Host;
 use arbiter_service_kit::redact::Redactor;
 use arbiter_service_kit::status::{log_status, unknown_tournament};

@@ -45,9 +45,10 @@ pub fn covers(event: &pb::Event) -> Option<String> {
 /// What a head at the latest change of a stream is called: as [`covers`], else the kind.
 fn latest(event: &pb::Event) -> String {
     covers(event).unwrap_or_else(|| {
+        // Heads are public: a confidential kind is not named (arbiter_service_kit::redact).
         format!(
             "latest change: {}",
-            arbiter_eventlog::kind_name(event)
+            arbiter_service_kit::redact::public_kind(event)
         )
     })
 }

@@ -686,25 +686,43 @@ impl RoundDirector for RoundDirectorService {
         let r = request.into_inner();
         // Authorized before the log is read for it.
         let ctx = CommandContext::for_request(&caller, &r)?;
-        // The decision as the log has it: its kind and when it was recorded.
+        // The decision as the log has it: its kind and when it was recorded. Its kind as the
+        // caller may see it (arbiter_service_kit::redact): a decision he may not read is not
+        // one he can appeal, and the refusal must not name what it is.
         let (decision_kind, decision_at_unix_ms) = match r.decision_version {
             0 => (String::new(), 0),
-            v => self
-                .store
-                .log()
-                .read(&ctx.stream, v)
-                .await
-                .map_err(|e| status::log_status(&e))?
-                .into_iter()
-                .find(|e| e.version == v)
-                .map_or((String::new(), 0), |e| {
-                    let kind = e
-                        .to_envelope()
-                        .ok()
-                        .and_then(|env| env.payload)
-                        .map_or("", |p| arbiter_eventlog::kind_name(&p));
-                    (kind.to_string(), e.time_unix_ms)
-                }),
+            v => {
+                let mut redactor =
+                    arbiter_service_kit::redact::Redactor::new(caller.clone(), &ctx.tournament_id);
+                let from = if redactor.needs_history() { 1 } else { v };
+                let events = self
+                    .store
+                    .log()
+                    .read(&ctx.stream, from)
+                    .await
+                    .map_err(|e| status::log_status(&e))?;
+                let mut found = (String::new(), 0);
+                for e in events.iter().take_while(|e| e.version <= v) {
+                    if e.version < v {
+                        redactor.skip(e);
+                        continue;
+                    }
+                    let env = redactor
+                        .envelope(e, false)
+                        .map_err(|e| status::log_status(&e))?;
+                    // Withheld: no payload (a note left out keeps the decision readable).
+                    let Some(p) = env.payload else {
+                        return Err(Status::permission_denied(format!(
+                            "decision_version: version {v} of tournament {:?} is not a decision \
+                             this token may read, so not one it may appeal; an arbiter of the \
+                             tournament may file the appeal for the player",
+                            ctx.tournament_id
+                        )));
+                    };
+                    found = (arbiter_eventlog::kind_name(&p).to_string(), e.time_unix_ms);
+                }
+                found
+            }
         };
         let filed_at_unix_ms = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)

@@ -229,6 +229,12 @@ pub fn shown_kind(view: View, event: &Event) -> &'static str {
     }
 }
 
+/// The kind's name of `event` as a reader without a token sees it (for texts every reader
+/// gets, e.g. what a signed head covers).
+pub fn public_kind(event: &Event) -> &'static str {
+    shown_kind(view(&Principal::public(), "", event, false), event)
+}
+
 /// `env` as `view` shows it. A redacted envelope never carries the stored bytes (they hold
 /// what was left out) and says so (`redacted`).
 pub fn redact_envelope(view: View, mut env: Envelope) -> Envelope {
@@ -357,12 +363,7 @@ impl Owner {
         if self.lost {
             return false;
         }
-        let entry_of = |pn: u32| {
-            self.folded
-                .state
-                .player(pn)
-                .map(|p| p.entry.number())
-        };
+        let entry_of = |pn: u32| self.folded.state.player(pn).map(|p| p.entry.number());
         let own = match concerns(event) {
             Concerns::Nobody => false,
             Concerns::Player(pn) => entry_of(pn) == Some(self.entry),
@@ -445,10 +446,9 @@ mod tests {
             Secret::Screening | Secret::AccessRecord | Secret::Unknown => {
                 [Withheld, Withheld, Withheld, Whole]
             }
-            Secret::Complaint
-            | Secret::Sanction
-            | Secret::SupervisionBreach
-            | Secret::Appeal => [Withheld, Whole, Withheld, Whole],
+            Secret::Complaint | Secret::Sanction | Secret::SupervisionBreach | Secret::Appeal => {
+                [Withheld, Whole, Withheld, Whole]
+            }
         }
     }
 
@@ -622,7 +622,11 @@ mod tests {
                 "{name}: a kind of the schema without a decision here"
             );
         }
-        assert_eq!(kinds.len(), DECIDED.len(), "kinds decided but not in the schema");
+        assert_eq!(
+            kinds.len(),
+            DECIDED.len(),
+            "kinds decided but not in the schema"
+        );
         // The entry pairing number 3 stands for (by the registration's ranking), and another.
         let (own, other) = {
             let stream = stream_with(&Event::default());
@@ -644,6 +648,12 @@ mod tests {
             let stream = stream_with(&event);
             let stored = stream.last().unwrap();
             let whole = stored.to_envelope_with_payload().unwrap();
+            let public = if expected(secret)[0] == View::Withheld {
+                CONFIDENTIAL
+            } else {
+                name.as_str()
+            };
+            assert_eq!(public_kind(&event), public, "{name}");
             for (reader, want) in readers.iter().zip(expected(secret)) {
                 let who = format!("{name} read by {} {:?}", reader.role, reader.entry);
                 let got = through(reader, &stream);
@@ -726,14 +736,23 @@ mod tests {
         );
         assert_eq!(
             reads(Role::AppealsCommittee, false),
-            [S::None, S::Note, S::Sanction, S::SupervisionBreach, S::Appeal]
+            [
+                S::None,
+                S::Note,
+                S::Sanction,
+                S::SupervisionBreach,
+                S::Appeal
+            ]
         );
         assert_eq!(
             reads(Role::SupervisingArbiter, false),
             [S::None, S::Note, S::SupervisionBreach]
         );
         assert_eq!(reads(Role::LocalChiefArbiter, false), [S::None, S::Note]);
-        assert_eq!(reads(Role::LocalTechnicalArbiter, false), [S::None, S::Note]);
+        assert_eq!(
+            reads(Role::LocalTechnicalArbiter, false),
+            [S::None, S::Note]
+        );
         for role in [Role::PairingOfficer, Role::Platform, Role::Public] {
             assert_eq!(reads(role, true), [S::None], "{role}");
         }
@@ -809,7 +828,10 @@ mod tests {
             f.state.player(3).expect("pairing number 3").entry.number()
         };
         let (first, then) = (holder(6), holder(8));
-        assert_ne!(first, then, "the correction moves pairing number 3 to another player");
+        assert_ne!(
+            first, then,
+            "the correction moves pairing number 3 to another player"
+        );
         let seen = |entry: u32| -> Vec<bool> {
             let mut r = Redactor::new(principal(Role::Player, &["t"], Some(entry)), "t");
             stream
