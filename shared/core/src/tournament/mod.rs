@@ -61,7 +61,9 @@
 //!   which is all a replay needs. Late entrants score the code given for the rounds they miss
 //!   (zero unless the regulations say otherwise, C.04.2.C.2). A correction of registration data
 //!   before round 1 starts moves the player to his place for the corrected data (the list is
-//!   provisional until then); from round 1 on numbers change only by late entries. Every
+//!   provisional until then); from round 1 on numbers change only by late entries. A
+//!   registration made in error is cancelled (`RegistrationCancelled`) as long as no published
+//!   pairing lists the player: he leaves the list and the players below move up one. Every
 //!   player also has an entry number ([`EntryId::number`], order of registration) that never
 //!   changes; [`State::number_moved_since`] tells whether a number read earlier still names the
 //!   same player.
