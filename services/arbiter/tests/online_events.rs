@@ -1352,6 +1352,29 @@ async fn appeals_within_and_after_the_deadline() {
             && public_feed.iter().any(|f| f == "ResultCorrected"),
         "{public_feed:?}"
     );
+    // `arbiter replay --server` verifies the chain through the server with a token that
+    // reads everything; without one it says which event it cannot hash, not what it is.
+    let replay = run(&["replay", tid, "--server", &server.grpc]);
+    assert_eq!(replay.code, 0, "{}\n{}", replay.stdout, replay.stderr);
+    assert!(
+        replay.stdout.contains("hash chain: intact"),
+        "{}",
+        replay.stdout
+    );
+    let anon = std::process::Command::new(bin())
+        .args(["replay", tid, "--server", &server.grpc])
+        .env("RUST_LOG", "warn")
+        .env_remove("ARBITER_TOKEN")
+        .output()
+        .expect("replay without a token");
+    let stderr = String::from_utf8_lossy(&anon.stderr);
+    assert_eq!(anon.status.code(), Some(3), "{stderr}");
+    assert!(
+        stderr.contains("confidential")
+            && stderr.contains("ARBITER_TOKEN")
+            && !stderr.contains("Sanction"),
+        "{stderr}"
+    );
     // Another player cannot appeal a decision he may not read, and the refusal does not say
     // what it is.
     // (Signed heads may be appended meanwhile: they are the server's, not the refusal's.)
