@@ -41,7 +41,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, RwLock};
 use tokio::sync::{mpsc, oneshot, watch};
 
-const EVENTS_PREFIX: &str = "s/";
+pub(crate) const EVENTS_PREFIX: &str = "s/";
 const COMMANDS_PREFIX: &str = "c/";
 const ALL_TREE: &str = "a";
 /// Appends read per step by an all-streams subscription.
@@ -108,17 +108,26 @@ fn unreadable(stream: &str, version: Version, e: sled::Error) -> LogError {
         sled::Error::Corruption { .. } => LogError::Corrupt {
             stream: stream.to_string(),
             version,
-            detail: "it cannot be read back: the storage's checksum of the data on disk does not \
-                     match (the file was damaged or changed)"
-                .into(),
+            detail: format!("it cannot be read back: {DAMAGED_ON_DISK}"),
         },
         other => storage(other),
     }
 }
 
+/// A storage failure. sled's checksum failure (`Error::Corruption`, wherever it surfaces: at
+/// open, in an index, in a stream) is said in plain words: its own text names internal file
+/// offsets and a backtrace placeholder, useless to whoever runs the server.
 fn storage(e: impl std::fmt::Display) -> LogError {
-    LogError::Storage(e.to_string())
+    let text = e.to_string();
+    if text.starts_with("Read corrupted data") {
+        return LogError::Storage(DAMAGED_ON_DISK.into());
+    }
+    LogError::Storage(text)
 }
+
+/// What sled's checksum failure means, for users.
+const DAMAGED_ON_DISK: &str = "corrupt data on disk: the storage's checksum of what it wrote \
+     does not match (the files were damaged or changed since)";
 
 fn be(v: u64) -> [u8; 8] {
     v.to_be_bytes()
@@ -1094,5 +1103,9 @@ mod tests {
         assert!(!text.contains("backtrace") && !text.contains("Read corrupted"), "{text}");
         let other = unreadable("t/x", 7, sled::Error::Unsupported("x".into()));
         assert!(matches!(other, LogError::Storage(_)), "{other:?}");
+        // The same failure met anywhere else (opening the log, an index).
+        let at_open = storage(sled::Error::Corruption { at: None, bt: () }).to_string();
+        assert!(at_open.contains("corrupt data on disk"), "{at_open}");
+        assert!(!at_open.contains("backtrace"), "{at_open}");
     }
 }

@@ -380,3 +380,36 @@ impl NatsCluster {
         self.nodes.iter_mut().find(|n| n.name == name)
     }
 }
+
+/// Changes the stored bytes of one event of a sled log in the folder `dir` (closed), as damage
+/// that sled's own checksums do not see would: `edit` gets the stored record (the event's
+/// fields, payload and hashes as the log wrote them), so a flipped byte makes the event fail
+/// its hash check when read. Returns false when there is no such event.
+pub fn damage_stored_event(
+    dir: &Path,
+    stream: &str,
+    version: crate::Version,
+    edit: impl FnOnce(&mut Vec<u8>),
+) -> Result<bool, String> {
+    let db = crate::sled_config::config(dir, crate::sled_config::LOG)
+        .open()
+        .map_err(|e| e.to_string())?;
+    let tree = db
+        .open_tree(format!("{}{stream}", crate::sled_log::EVENTS_PREFIX))
+        .map_err(|e| e.to_string())?;
+    let Some(value) = tree
+        .get(version.to_be_bytes())
+        .map_err(|e| e.to_string())?
+    else {
+        return Ok(false);
+    };
+    // The first 8 bytes are the append's position, outside the record.
+    let mut record = value[8..].to_vec();
+    edit(&mut record);
+    let mut stored = value[..8].to_vec();
+    stored.extend(record);
+    tree.insert(version.to_be_bytes(), stored)
+        .map_err(|e| e.to_string())?;
+    db.flush().map_err(|e| e.to_string())?;
+    Ok(true)
+}
