@@ -27,12 +27,18 @@
 //! replay --server`, and the restart must not hang (address printed within 60 s). At the end,
 //! every event's log must pass `arbiter replay` on the data folder.
 //!
+//! `--hostile [--players P] [--seconds S]`: anonymous clients trying to exhaust the HTTP port
+//! (pages never read, slowloris sockets, oversized webhook bodies, 30-item tie-break queries)
+//! while `/healthz` latency and the server's RSS are measured (`load/hostile.rs`).
+//!
 //! `--distributed`: the same load against one process per service (`arbiter serve --only`,
 //! two pairing workers, a rating worker) over a 3-node JetStream cluster the bench starts (nats-server on the
 //! PATH); also checks that every pairing request was answered by exactly one proposal.
 
 #[path = "../tests/load/mod.rs"]
 mod load;
+#[path = "load/hostile.rs"]
+mod hostile;
 
 use arbiter_eventlog::testing::{NatsCluster, TempDir};
 use load::*;
@@ -50,12 +56,13 @@ struct Args {
     distributed: bool,
     replay: Option<u32>,
     keep: Option<PathBuf>,
+    hostile: Option<hostile::HostileConfig>,
 }
 
 fn usage() -> ! {
     eprintln!(
         "usage: load [--events N] [--players P] [--rounds R] [--concurrency C] \
-[--connections K] [--seed S] [--think-ms MS] [--replay K] [--kill-trials T | --distributed] [--keep DIR]"
+[--connections K] [--seed S] [--think-ms MS] [--replay K] [--kill-trials T | --distributed | --hostile [--seconds S]] [--keep DIR]"
     );
     std::process::exit(3)
 }
@@ -67,7 +74,9 @@ fn parse_args() -> Args {
         distributed: false,
         replay: None,
         keep: None,
+        hostile: None,
     };
+    let mut hostile_seconds = 30;
     let mut concurrency = None;
     let mut events_given = false;
     let mut players_given = false;
@@ -101,6 +110,17 @@ fn parse_args() -> Args {
             "--kill-trials" => a.kill_trials = num(),
             "--distributed" => a.distributed = true,
             "--keep" => a.keep = Some(PathBuf::from(value())),
+            "--hostile" => {
+                a.hostile = Some(hostile::HostileConfig {
+                    players: 3000,
+                    readers: 300,
+                    slowloris: 100,
+                    webhooks: 40,
+                    tiebreak_loops: 4,
+                    seconds: 30,
+                })
+            }
+            "--seconds" => hostile_seconds = u64::from(num()),
             _ => usage(),
         }
     }
@@ -118,6 +138,12 @@ fn parse_args() -> Args {
         a.cfg.survive_restarts = true;
     }
     a.cfg.concurrency = concurrency.unwrap_or(a.cfg.events);
+    if let Some(h) = &mut a.hostile {
+        h.seconds = hostile_seconds;
+        if players_given {
+            h.players = a.cfg.players;
+        }
+    }
     a
 }
 
@@ -476,7 +502,9 @@ fn main() -> ExitCode {
         .build()
         .expect("runtime");
     let ok = rt.block_on(async {
-        if a.kill_trials > 0 {
+        if let Some(h) = &a.hostile {
+            hostile::run(&bin(), &work, h).await
+        } else if a.kill_trials > 0 {
             kill_trials(&a, &work).await
         } else if a.distributed {
             distributed(&a, &work).await

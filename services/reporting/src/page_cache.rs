@@ -4,7 +4,7 @@
 //!   for a slot (a page of a 10,000-player event takes a core for a while; the rest of the
 //!   server, `/healthz` included, keeps the others).
 //! - A document of a tournament asked for without a token (the same for every anonymous
-//!   client) is built once per stream version and kept ([`HttpLimits::page_cache_bytes`] in
+//!   client; not one with its own tie-break list) is built once per stream version and kept ([`HttpLimits::page_cache_bytes`] in
 //!   all, the oldest dropped first): the clients asking for it at the same time wait for the
 //!   one build, and every response shares the same bytes, so a crowd of clients that do not
 //!   read holds one copy of the page, not one each.
@@ -146,7 +146,13 @@ pub async fn bounded(
                 .map(|(_, v)| v.to_string())
         });
     let req = Request::from_parts(parts, body);
-    let version = match (&id, req.method() == Method::GET && anonymous) {
+    // A requested tie-break list makes each query its own document: keeping them would fill
+    // the cache with what one client chose and push the common pages out.
+    let own_list = req
+        .uri()
+        .query()
+        .is_some_and(|q| q.split('&').any(|kv| kv.starts_with("tiebreaks=") && kv.len() > 10));
+    let version = match (&id, req.method() == Method::GET && anonymous && !own_list) {
         (Some(id), true) => match stream_of(id) {
             Ok(stream) => cache.store.log().last_version(&stream).await.ok(),
             Err(_) => None,

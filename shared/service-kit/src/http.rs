@@ -66,7 +66,7 @@ impl Default for HttpLimits {
             max_connections_per_ip: 256,
             body_limit: 16 * 1024,
             render_slots: (cores / 2).max(1),
-            page_cache_bytes: 64 * 1024 * 1024,
+            page_cache_bytes: 32 * 1024 * 1024,
         }
     }
 }
