@@ -1024,7 +1024,8 @@ async fn private_reads_cover_every_http_route() {
         } else {
             "GET"
         };
-        let (status, head, body) = http(&base, verb, &path, None, "content-length: 0\r\n", b"").await;
+        let (status, head, body) =
+            http(&base, verb, &path, None, "content-length: 0\r\n", b"").await;
         if method.is_none() {
             assert_eq!(status, 200, "{path} is open: {body}");
             continue;
@@ -1109,7 +1110,10 @@ async fn anonymous_http_requests_are_bounded() {
     .await;
     assert_eq!(status, 400);
     assert!(head.contains("content-type: text/html"), "{head}");
-    assert!(body.contains("tiebreaks: 5000 tie-breaks, the limit is 30"), "{body}");
+    assert!(
+        body.contains("tiebreaks: 5000 tie-breaks, the limit is 30"),
+        "{body}"
+    );
     let (status, _, body) = http(
         &base,
         "GET",
@@ -1128,17 +1132,36 @@ async fn anonymous_http_requests_are_bounded() {
     ] {
         let (status, head, body) = http(&base, "GET", &path, None, "", b"").await;
         assert_eq!(status, 400, "{path}");
-        assert!(head.contains("content-type: application/json"), "{path}: {head}");
+        assert!(
+            head.contains("content-type: application/json"),
+            "{path}: {head}"
+        );
         let v: serde_json::Value = serde_json::from_str(&body).expect(&path);
         assert!(v["error"].as_str().is_some_and(|e| !e.is_empty()), "{body}");
     }
-    let (status, head, _) = http(&base, "GET", &format!("/t/{tid}/pairings/first"), None, "", b"").await;
+    let (status, head, _) = http(
+        &base,
+        "GET",
+        &format!("/t/{tid}/pairings/first"),
+        None,
+        "",
+        b"",
+    )
+    .await;
     assert_eq!(status, 400);
     assert!(head.contains("content-type: text/html"), "{head}");
 
     // No token: refused from the head alone, the announced 8 MB never sent.
     let round = format!("/api/platform/v1/tournaments/{tid}/rounds/1/games");
-    let (status, _, body) = http(&base, "POST", &round, None, "content-length: 8000000\r\n", b"").await;
+    let (status, _, body) = http(
+        &base,
+        "POST",
+        &round,
+        None,
+        "content-length: 8000000\r\n",
+        b"",
+    )
+    .await;
     assert_eq!(status, 401, "{body}");
     // With a token: a body over the webhook's limit is 413, as JSON.
     let game = format!("/api/platform/v1/tournaments/{tid}/rounds/1/boards/1/game");
@@ -1157,7 +1180,12 @@ async fn anonymous_http_requests_are_bounded() {
     assert_eq!(v["code"], "ResourceExhausted", "{body}");
 
     // Every answer, page, JSON or error, carries the security headers.
-    for path in ["/".to_string(), format!("/t/{tid}/standings"), "/api/tournaments".into(), "/nowhere".into()] {
+    for path in [
+        "/".to_string(),
+        format!("/t/{tid}/standings"),
+        "/api/tournaments".into(),
+        "/nowhere".into(),
+    ] {
         let (_, head, _) = http(&base, "GET", &path, None, "", b"").await;
         for h in [
             "content-security-policy: default-src 'none'",

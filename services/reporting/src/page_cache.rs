@@ -148,10 +148,10 @@ pub async fn bounded(
     let req = Request::from_parts(parts, body);
     // A requested tie-break list makes each query its own document: keeping them would fill
     // the cache with what one client chose and push the common pages out.
-    let own_list = req
-        .uri()
-        .query()
-        .is_some_and(|q| q.split('&').any(|kv| kv.starts_with("tiebreaks=") && kv.len() > 10));
+    let own_list = req.uri().query().is_some_and(|q| {
+        q.split('&')
+            .any(|kv| kv.starts_with("tiebreaks=") && kv.len() > 10)
+    });
     let version = match (&id, req.method() == Method::GET && anonymous && !own_list) {
         (Some(id), true) => match stream_of(id) {
             Ok(stream) => cache.store.log().last_version(&stream).await.ok(),

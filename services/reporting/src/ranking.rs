@@ -418,7 +418,10 @@ mod tests {
         for over in [vec!["BH"; limit + 1].join(","), vec!["BH"; 5000].join(" ")] {
             match ranking(&state, None, Some(&over)) {
                 Err(PageError::BadRequest(m)) => {
-                    assert!(m.starts_with("tiebreaks: ") && m.contains("the limit is 30"), "{m}")
+                    assert!(
+                        m.starts_with("tiebreaks: ") && m.contains("the limit is 30"),
+                        "{m}"
+                    )
                 }
                 other => panic!("{other:?}"),
             }

@@ -42,7 +42,10 @@ pub const HTTP_ROUTES: &[(&str, Option<&str>)] = &[
     ("/api/tournaments/{id}/crosstable", Some(GET_CROSSTABLE)),
     ("/api/tournaments/{id}/pairings/{round}", Some(GET_PAIRINGS)),
     ("/api/tournaments/{id}/players", Some(LIST_PLAYERS)),
-    ("/api/tournaments/{id}/players/{pn}", Some(GET_EVENT_RATINGS)),
+    (
+        "/api/tournaments/{id}/players/{pn}",
+        Some(GET_EVENT_RATINGS),
+    ),
     ("/api/tournaments/{id}/trf", Some(EXPORT_TRF)),
     // The signed heads are events of the stream (what `replay --server` reads over gRPC).
     ("/api/tournaments/{id}/heads", Some(STREAM_EVENTS)),

@@ -88,9 +88,16 @@ pub fn wrap(router: axum::Router, auth: Option<AuthLayer>, limits: &HttpLimits) 
         .layer(axum::middleware::map_response(security_headers))
 }
 
-async fn authenticate(auth: &AuthLayer, mut req: Request, next: axum::middleware::Next) -> Response {
+async fn authenticate(
+    auth: &AuthLayer,
+    mut req: Request,
+    next: axum::middleware::Next,
+) -> Response {
     // No matched route: the fallback answers 404, there is nothing to protect.
-    let Some(route) = req.extensions().get::<MatchedPath>().map(|m| m.as_str().to_string())
+    let Some(route) = req
+        .extensions()
+        .get::<MatchedPath>()
+        .map(|m| m.as_str().to_string())
     else {
         return next.run(req).await;
     };
@@ -433,9 +440,9 @@ mod tests {
             .route("/big", get(move || async move { big.clone() }))
             .route(
                 "/api/n/{n}",
-                get(|axum::extract::Path(n): axum::extract::Path<u32>| async move {
-                    n.to_string()
-                }),
+                get(
+                    |axum::extract::Path(n): axum::extract::Path<u32>| async move { n.to_string() },
+                ),
             );
         let router = wrap(router, None, &limits);
         let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
@@ -464,9 +471,11 @@ mod tests {
 
     async fn get_once(from: [u8; 4], to: SocketAddr, path: &str) -> String {
         let mut s = connect(from, to).await;
-        s.write_all(format!("GET {path} HTTP/1.1\r\nhost: t\r\nconnection: close\r\n\r\n").as_bytes())
-            .await
-            .unwrap();
+        s.write_all(
+            format!("GET {path} HTTP/1.1\r\nhost: t\r\nconnection: close\r\n\r\n").as_bytes(),
+        )
+        .await
+        .unwrap();
         until_closed(&mut s, Duration::from_secs(5)).await
     }
 
@@ -587,9 +596,20 @@ mod tests {
         let missing = get_once([127, 0, 0, 41], addr, "/nowhere").await;
         assert!(missing.starts_with("HTTP/1.1 404"), "{missing}");
         assert!(missing.contains("text/html"), "{missing}");
-        assert!(missing.contains("no page or document at /nowhere"), "{missing}");
-        for answer in [bad, missing, get_once([127, 0, 0, 41], addr, "/healthz").await] {
-            let head = answer.split("\r\n\r\n").next().unwrap().to_ascii_lowercase();
+        assert!(
+            missing.contains("no page or document at /nowhere"),
+            "{missing}"
+        );
+        for answer in [
+            bad,
+            missing,
+            get_once([127, 0, 0, 41], addr, "/healthz").await,
+        ] {
+            let head = answer
+                .split("\r\n\r\n")
+                .next()
+                .unwrap()
+                .to_ascii_lowercase();
             for h in [
                 "content-security-policy: default-src 'none'",
                 "frame-ancestors 'none'",

@@ -13,9 +13,9 @@
 //! under attack, and what the attackers got. Targets: p99 under 50 ms, RSS under 2x idle.
 
 use super::load::*;
+use arbiter_proto::common::v1::CommandHeader;
 use arbiter_proto::events::v1 as pb;
 use arbiter_proto::registration::v1 as reg;
-use arbiter_proto::common::v1::CommandHeader;
 use rand::{Rng, SeedableRng};
 use std::net::SocketAddr;
 use std::path::Path;
@@ -90,8 +90,16 @@ async fn create_event(url: &str, players: u32) {
         tournament: Some(pb::TournamentCreated {
             name: "Hostile Open".into(),
             place: "Loopback".into(),
-            start_date: Some(pb::Date { year: 2026, month: 3, day: 1 }),
-            end_date: Some(pb::Date { year: 2026, month: 3, day: 9 }),
+            start_date: Some(pb::Date {
+                year: 2026,
+                month: 3,
+                day: 1,
+            }),
+            end_date: Some(pb::Date {
+                year: 2026,
+                month: 3,
+                day: 9,
+            }),
             chief_arbiter: Some(pb::Arbiter {
                 name: "Arbiter, Chief".into(),
                 fide_id: None,
@@ -183,7 +191,13 @@ pub async fn run(bin: &Path, work: &Path, h: &HostileConfig) -> bool {
     );
 
     let mut idle_rss = Vec::new();
-    let (idle, idle_failed) = probe(to, Instant::now() + Duration::from_secs(5), pid, &mut idle_rss).await;
+    let (idle, idle_failed) = probe(
+        to,
+        Instant::now() + Duration::from_secs(5),
+        pid,
+        &mut idle_rss,
+    )
+    .await;
     let idle_kb = idle_rss.last().copied().unwrap_or(0);
 
     let tally = Arc::new(Tally::default());
@@ -274,11 +288,18 @@ pub async fn run(bin: &Path, work: &Path, h: &HostileConfig) -> bool {
         let tally = tally.clone();
         let from = [127, 0, 3, 2 + i as u8];
         attackers.push(tokio::spawn(async move {
-            let codes = ["BH", "BH/C1", "BH/M1", "SB", "SB/C1", "ARO", "DE", "WIN", "BPG", "PS"];
+            let codes = [
+                "BH", "BH/C1", "BH/M1", "SB", "SB/C1", "ARO", "DE", "WIN", "BPG", "PS",
+            ];
             let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(u64::from(i));
             loop {
-                let list: Vec<&str> = (0..30).map(|_| codes[rng.random_range(0..codes.len())]).collect();
-                let path = format!("/api/tournaments/{TID}/ranking?tiebreaks={}", list.join(","));
+                let list: Vec<&str> = (0..30)
+                    .map(|_| codes[rng.random_range(0..codes.len())])
+                    .collect();
+                let path = format!(
+                    "/api/tournaments/{TID}/ranking?tiebreaks={}",
+                    list.join(",")
+                );
                 match fetch(to, from, &path).await {
                     Some((200, _, _)) => tally.tiebreak_ok.fetch_add(1, Ordering::Relaxed),
                     _ => tally.tiebreak_other.fetch_add(1, Ordering::Relaxed),
