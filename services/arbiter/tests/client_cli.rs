@@ -676,7 +676,15 @@ async fn a_registration_made_in_error_is_cancelled_before_the_player_is_paired()
     assert!(e.message().contains("start_date"), "{}", e.message());
     let r = cli(
         &server,
-        &["create", "--id", UNDO, "--name", "Undo Open", "--rounds", "2"],
+        &[
+            "create",
+            "--id",
+            UNDO,
+            "--name",
+            "Undo Open",
+            "--rounds",
+            "2",
+        ],
     );
     assert_eq!(r.code, 0, "{}", r.stderr);
     let said = r
@@ -729,7 +737,13 @@ async fn a_registration_made_in_error_is_cancelled_before_the_player_is_paired()
     let read_at = number_after(&list, "Players (version");
     let out = ok(
         &server,
-        &["cancel-registration", UNDO, "E3", "--reason", "registered in error"],
+        &[
+            "cancel-registration",
+            UNDO,
+            "E3",
+            "--reason",
+            "registered in error",
+        ],
     );
     assert!(out.starts_with("registration cancelled"), "{out}");
     let l = c
@@ -753,7 +767,9 @@ async fn a_registration_made_in_error_is_cancelled_before_the_player_is_paired()
     );
     assert_eq!(stale.code, 2, "{}", stale.stderr);
     assert!(
-        stale.stderr.contains("cancelled registration of Typo, T (entry 3)"),
+        stale
+            .stderr
+            .contains("cancelled registration of Typo, T (entry 3)"),
         "{}",
         stale.stderr
     );
@@ -783,7 +799,12 @@ async fn a_registration_made_in_error_is_cancelled_before_the_player_is_paired()
     }
     assert_eq!(
         cancelled,
-        [(3, 2, "registered in error".to_string(), token::SUBJECT.to_string())]
+        [(
+            3,
+            2,
+            "registered in error".to_string(),
+            token::SUBJECT.to_string()
+        )]
     );
 
     // Round 1: once paired, a player is withdrawn, not cancelled.
@@ -832,11 +853,17 @@ async fn a_registration_made_in_error_is_cancelled_before_the_player_is_paired()
 
     // No trace of Typo: standings, crosstable page, TRF export (five players, numbered 1-5).
     let table = ok(&server, &["standings", UNDO]);
-    assert!(table.contains("Echo, E") && !table.contains("Typo"), "{table}");
+    assert!(
+        table.contains("Echo, E") && !table.contains("Typo"),
+        "{table}"
+    );
     let http = server.http.as_deref().expect("the HTTP address");
     let (status, page) = http_get(http, &format!("/t/{UNDO}/crosstable"));
     assert_eq!(status, 200, "{page}");
-    assert!(page.contains("Charlie, C") && !page.contains("Typo"), "{page}");
+    assert!(
+        page.contains("Charlie, C") && !page.contains("Typo"),
+        "{page}"
+    );
     let file = work.path().join("undo.trf");
     ok(&server, &["export", UNDO, "-o", file.to_str().unwrap()]);
     let trf = std::fs::read_to_string(&file).unwrap();

@@ -12,9 +12,8 @@ use arbiter_auth::layer::principal;
 use arbiter_core::PointSystem;
 use arbiter_core::tournament::{
     AccelerationChoice, ByeKind, CancelBye, CancelRegistration, Command, CorrectPlayer,
-    CreateTournament,
-    DeclareAbsence, DrawLots, PairingSystem, RecordFairPlayConsent, RecordTeam, RegisterPlayer,
-    RequestBye, TeamRecorded, UpdateTournament, WithdrawPlayer,
+    CreateTournament, DeclareAbsence, DrawLots, PairingSystem, RecordFairPlayConsent, RecordTeam,
+    RegisterPlayer, RequestBye, TeamRecorded, UpdateTournament, WithdrawPlayer,
 };
 use arbiter_proto::common::v1::CommandResult;
 use arbiter_proto::convert::{

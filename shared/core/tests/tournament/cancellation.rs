@@ -45,7 +45,11 @@ fn a_cancelled_registration_leaves_the_list_and_the_numbers_close_up() {
     assert_eq!(state.player_count(), 3);
     assert_eq!(state.player_by_entry_number(2), None);
     assert_eq!(
-        state.cancelled_registration(2).unwrap().cancelled.as_deref(),
+        state
+            .cancelled_registration(2)
+            .unwrap()
+            .cancelled
+            .as_deref(),
         Some("registered twice")
     );
     // Numbers 2..=4 changed hands (4 names nobody now), caused by entry 2.
@@ -57,7 +61,11 @@ fn a_cancelled_registration_leaves_the_list_and_the_numbers_close_up() {
     );
     // The pairing sees three players; the scores list has no line for him.
     let input = state.pairing_input(1).unwrap();
-    let names: Vec<&str> = input.players.iter().map(|p| p.player.name.as_str()).collect();
+    let names: Vec<&str> = input
+        .players
+        .iter()
+        .map(|p| p.player.name.as_str())
+        .collect();
     assert_eq!(names, ["Player 01", "Player 03", "Player 04"]);
     assert_eq!(state.scores().len(), 3);
     // A new registration gets entry 5 (entries are never reused) and his place by rating.
@@ -76,7 +84,10 @@ fn a_cancelled_player_is_named_by_no_command() {
     let given = Given::with_players(5, 4).cmd(cancel(4));
     assert!(matches!(
         given.when(cancel(4)),
-        Err(DomainError::UnknownPlayer { player: 4, players: 3 })
+        Err(DomainError::UnknownPlayer {
+            player: 4,
+            players: 3
+        })
     ));
     assert!(matches!(
         given.when(withdraw(4, 1)),
@@ -94,7 +105,10 @@ fn a_paired_player_is_withdrawn_not_cancelled() {
     );
     let err = given.when(cancel(2)).unwrap_err();
     assert!(
-        matches!(&err, DomainError::RegistrationNotCancellable { entry: 2, .. }),
+        matches!(
+            &err,
+            DomainError::RegistrationNotCancellable { entry: 2, .. }
+        ),
         "{err:?}"
     );
     let msg = err.to_string();
@@ -155,12 +169,10 @@ fn a_late_entry_not_yet_paired_can_be_cancelled() {
 
 #[test]
 fn a_cancellation_under_a_pending_pairing_asks_for_it_again() {
-    let given = Given::with_players(5, 5).cmd(start(1)).cmd(propose(
-        1,
-        1,
-        &[(1, 3), (4, 2)],
-        Some(5),
-    ));
+    let given =
+        Given::with_players(5, 5)
+            .cmd(start(1))
+            .cmd(propose(1, 1, &[(1, 3), (4, 2)], Some(5)));
     let then = given.when(cancel(5)).unwrap();
     assert_eq!(then[1], requested(1, 2));
     assert_eq!(given.after(cancel(5)).proposal(1), None);
@@ -200,9 +212,7 @@ fn a_cancellation_reason_is_one_line() {
 #[test]
 fn a_same_name_without_fide_id_needs_confirming() {
     let given = Given::with_players(5, 2);
-    let err = given
-        .when(register("player   01", 1800))
-        .unwrap_err();
+    let err = given.when(register("player   01", 1800)).unwrap_err();
     assert_eq!(
         err,
         DomainError::SameNameRegistered {

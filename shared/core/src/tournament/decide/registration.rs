@@ -28,7 +28,8 @@ impl Decider<'_> {
         }
         let key = name_key(&player.name);
         match self.s.players().find(|q| {
-            name_key(&q.player.name) == key && (player.fide_id.is_none() || q.player.fide_id.is_none())
+            name_key(&q.player.name) == key
+                && (player.fide_id.is_none() || q.player.fide_id.is_none())
         }) {
             Some(q) => Err(DomainError::SameNameRegistered {
                 name: q.player.name.clone(),
