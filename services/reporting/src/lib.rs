@@ -56,6 +56,12 @@ async fn folded(
     as_of_version: u64,
 ) -> Result<Arc<Folded>, Status> {
     let stream = stream_of(tournament_id)?;
+    if let Some(d) = store.damage_of(&stream) {
+        return Err(Status::data_loss(format!(
+            "tournament {tournament_id}: its event log is damaged ({d}); nothing is shown or \
+             changed until it is restored from a copy"
+        )));
+    }
     let f = store
         .as_of(&stream, as_of_version)
         .await
@@ -532,6 +538,25 @@ async fn http_trf(
     }
 }
 
+/// `/healthz`: "ok", or "degraded" with each tournament whose event log was found damaged
+/// (still 200: the server serves every other tournament, and restarting it repairs nothing).
+async fn healthz(AxState(store): AxState<Arc<TournamentStore>>) -> String {
+    let damaged = store.damaged();
+    if damaged.is_empty() {
+        return "ok".to_string();
+    }
+    let mut out = format!(
+        "degraded: the event log of {} tournament(s) is damaged; changes to them are refused \
+         until it is restored from a copy\n",
+        damaged.len()
+    );
+    for (stream, what) in damaged {
+        let id = tournament_of(&stream).unwrap_or(&stream);
+        out.push_str(&format!("tournament {id}: {what}\n"));
+    }
+    out
+}
+
 /// The JSON-over-HTTP API (see the crate documentation).
 pub fn http_router(store: Arc<TournamentStore>) -> axum::Router {
     http_router_until(store, None)
@@ -554,7 +579,7 @@ pub fn http_router_within(
     limits: &arbiter_service_kit::http::HttpLimits,
 ) -> axum::Router {
     let router = axum::Router::new()
-        .route("/healthz", get(|| async { "ok" }))
+        .route("/healthz", get(healthz))
         .route("/api/tournaments", get(http_list))
         .route("/api/tournaments/{id}/standings", get(http_standings))
         .route("/api/tournaments/{id}/pairings/{round}", get(http_pairings))
