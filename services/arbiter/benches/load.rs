@@ -1,6 +1,6 @@
 //! The load bench: N concurrent events of P players and R rounds played through gRPC against a
 //! real `arbiter serve` (the release binary, a fresh data folder), with the driver in
-//! `tests/load/mod.rs` (shared with the soak test).
+//! `tests/e2e/load/mod.rs` (shared with the soak test).
 //!
 //! ```sh
 //! cargo bench -p arbiter --bench load -- --events 100             # 100 x 100 players x 9 rounds
@@ -35,7 +35,7 @@
 //! two pairing workers, a rating worker) over a 3-node JetStream cluster the bench starts (nats-server on the
 //! PATH); also checks that every pairing request was answered by exactly one proposal.
 
-#[path = "../tests/load/mod.rs"]
+#[path = "../tests/e2e/load/mod.rs"]
 mod load;
 #[path = "load/hostile.rs"]
 mod hostile;
