@@ -53,7 +53,8 @@ fn latest(event: &pb::Event) -> String {
     })
 }
 
-fn is_head(e: &StoredEvent) -> bool {
+/// Whether a stored event is a signed head.
+pub fn is_head(e: &StoredEvent) -> bool {
     matches!(
         e.decode_event().ok().and_then(|d| d.kind),
         Some(Kind::ChainHeadSigned(_))

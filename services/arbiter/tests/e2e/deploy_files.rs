@@ -131,16 +131,27 @@ fn id(o: &Value) -> String {
 fn serve_services() -> BTreeSet<String> {
     let help = crate::support::run(&["serve", "--help"]);
     assert_eq!(help.code, 0, "{}", help.stderr);
-    let line = help
-        .stdout
-        .lines()
-        .find(|l| l.trim_start().starts_with("--only"))
+    // The flag's entry: its line and, in clap's long layout, the description lines below it
+    // up to the next flag.
+    let lines: Vec<&str> = help.stdout.lines().collect();
+    let at = lines
+        .iter()
+        .position(|l| l.trim_start().starts_with("--only"))
         .expect("--only in arbiter serve --help");
-    let values = line
+    let entry: String = std::iter::once(lines[at])
+        .chain(
+            lines[at + 1..]
+                .iter()
+                .copied()
+                .take_while(|l| !l.trim_start().starts_with('-')),
+        )
+        .collect::<Vec<_>>()
+        .join(" ");
+    let values = entry
         .split("[possible values: ")
         .nth(1)
         .and_then(|r| r.split(']').next())
-        .unwrap_or_else(|| panic!("no possible values in {line:?}"));
+        .unwrap_or_else(|| panic!("no possible values in {entry:?}"));
     values.split(", ").map(str::to_string).collect()
 }
 

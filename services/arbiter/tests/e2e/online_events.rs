@@ -1647,6 +1647,8 @@ async fn a_supervised_40_player_event_played_by_a_platform_process() {
                             incident: Some(pb::ConnectionIncidentReported {
                                 channel: channel as i32,
                                 reported_by: by as i32,
+                                // The server numbers incidents; a client's number is refused.
+                                incident: 0,
                                 ..gone.clone()
                             }),
                         })

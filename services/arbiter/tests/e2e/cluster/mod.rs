@@ -36,6 +36,10 @@ fn script_with_env(args: &[&str], env: &[(&str, &str)]) -> ScriptRun {
         .envs(env.iter().copied())
         .env("ARBITER_BIN", bin())
         .env("ARBITER_TOKEN_KEYS", &crate::support::token::auth().path)
+        .env(
+            "ARBITER_HEAD_SIGNING_QUIET_MS",
+            crate::support::QUIET_SIGNING_OFF,
+        )
         .output()
         .unwrap_or_else(|e| panic!("cannot run {}: {e}", path.display()));
     ScriptRun {

@@ -85,6 +85,9 @@ pub struct Server {
     pub env: Vec<(String, String)>,
 }
 
+/// A quiet time longer than any test (see [`Server::start`]).
+pub const QUIET_SIGNING_OFF: &str = "3600000";
+
 fn port_of(url: &str) -> u16 {
     url.rsplit(':')
         .next()
@@ -137,6 +140,10 @@ impl Server {
             .args(["--http-port", &self.http_port.to_string()])
             .env("RUST_LOG", "info")
             .env("ARBITER_TOKEN_KEYS", &token::auth().path)
+            // Heads of changes other than publications, closes and finishes are signed only at
+            // shutdown and start (not after a quiet time), so that what a test counts does not
+            // depend on how long it took; a test of that signing passes the flag itself.
+            .env("ARBITER_HEAD_SIGNING_QUIET_MS", QUIET_SIGNING_OFF)
             .envs(self.env.iter().map(|(k, v)| (k.as_str(), v.as_str())))
             .stdout(Stdio::piped())
             .stderr(Stdio::from(log))
@@ -883,13 +890,17 @@ impl Driver {
     }
 
     /// Events of the stream the tournament's own commands caused: all but the rating
-    /// worker's, which it appends after results and at the end whenever it gets to them, so
-    /// that "nothing lost or added" can be checked while it works.
+    /// worker's, which it appends after results and at the end whenever it gets to them, and
+    /// the round director's signed heads, which a restart appends for what it had not signed,
+    /// so that "nothing lost or added" can be checked while they work.
     pub async fn own_events(&mut self) -> usize {
         self.events()
             .await
             .iter()
-            .filter(|e| e.actor != arbiter_rating_worker::SERVICE)
+            .filter(|e| {
+                e.actor != arbiter_rating_worker::SERVICE
+                    && e.actor != arbiter_round_director::SERVICE
+            })
             .count()
     }
 
