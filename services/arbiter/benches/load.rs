@@ -37,6 +37,9 @@
 
 #[path = "../tests/e2e/load/mod.rs"]
 mod load;
+#[allow(dead_code)] // the tests' helpers the bench does not use
+#[path = "../tests/e2e/support/token.rs"]
+mod token;
 #[path = "load/hostile.rs"]
 mod hostile;
 

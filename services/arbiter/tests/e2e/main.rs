@@ -7,6 +7,9 @@ mod common;
 mod load;
 mod support;
 
+// One token key set for the process (see `load`).
+use support::token;
+
 mod auth;
 mod berger;
 mod check;

@@ -198,8 +198,9 @@ impl Urls {
     }
 }
 
-#[path = "../support/token.rs"]
-pub mod token;
+// The tests' token keys: one set per process, so the crate root provides the one module
+// (the end-to-end tests' `support::token`, the bench's own copy of the same file).
+use crate::token;
 
 type Authed = arbiter_auth::client::WithToken<Channel>;
 
