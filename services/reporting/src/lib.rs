@@ -1,5 +1,5 @@
 //! Reporting: the read models of a tournament, folded from its event stream: standings (points,
-//! then the tournament's C.07 tie-breaks, shared places: [`ranking`], the one computation every
+//! then the tournament's C.07 tie-breaks, shared places: [`arbiter_standings`], the one computation every
 //! interface uses), the pairings and results of each round, the crosstable, the
 //! TRF16 export of the whole tournament, and the stored events themselves. Served over gRPC
 //! (`arbiter.reporting.v1.Reporting`) and as JSON over HTTP ([`http_router`]):
@@ -20,7 +20,6 @@
 
 pub mod heads;
 pub mod page_cache;
-pub mod ranking;
 pub mod trf_export;
 pub mod views;
 pub mod web;
@@ -100,8 +99,8 @@ impl Reporting for ReportingService {
         let after = (r.after_round > 0).then_some(r.after_round);
         let version = f.version;
         let (rk, entries, teams) = tokio::task::spawn_blocking(move || {
-            let rk = ranking::ranking(&f.state, after, None)?;
-            let teams = ranking::team_ranking(&f.state, after)?;
+            let rk = arbiter_standings::ranking(&f.state, after, None)?;
+            let teams = arbiter_standings::team_ranking(&f.state, after)?;
             Ok::<_, web::PageError>((rk, entry_numbers(&f.state), teams))
         })
         .await
@@ -309,7 +308,7 @@ fn entry_numbers(state: &arbiter_core::tournament::State) -> std::collections::B
 /// The standings as `GetStandings` answers them.
 pub fn standings_to_wire(
     version: u64,
-    rk: &ranking::Ranking,
+    rk: &arbiter_standings::Ranking,
     entries: &std::collections::BTreeMap<u32, u32>,
 ) -> api::Standings {
     use arbiter_proto::common::v1::Decimal;
@@ -344,9 +343,9 @@ pub fn standings_to_wire(
             .collect(),
         tie_break_list: rk.codes(),
         tie_break_source: match rk.source {
-            ranking::ListSource::Tournament => api::TieBreakSource::Tournament,
-            ranking::ListSource::Recommended => api::TieBreakSource::Recommended,
-            ranking::ListSource::Request => api::TieBreakSource::Unspecified,
+            arbiter_standings::ListSource::Tournament => api::TieBreakSource::Tournament,
+            arbiter_standings::ListSource::Recommended => api::TieBreakSource::Recommended,
+            arbiter_standings::ListSource::Request => api::TieBreakSource::Unspecified,
         } as i32,
         rule_version: rk.rule_version().to_string(),
         notes: rk.notes(),
@@ -356,7 +355,7 @@ pub fn standings_to_wire(
 }
 
 /// The standings as the JSON API sends them (`/api/tournaments/{id}/standings`).
-pub fn standings_json(id: &str, version: u64, rk: &ranking::Ranking) -> serde_json::Value {
+pub fn standings_json(id: &str, version: u64, rk: &arbiter_standings::Ranking) -> serde_json::Value {
     serde_json::json!({
         "tournament_id": id,
         "version": version,
@@ -437,7 +436,7 @@ async fn http_standings(
     let after = (q.after_round > 0).then_some(q.after_round);
     let version = f.version;
     let rows = move || {
-        ranking::ranking(&f.state, after, None).map(|rk| {
+        arbiter_standings::ranking(&f.state, after, None).map(|rk| {
             let mut v = standings_json(&id, version, &rk);
             // Each row's stable entry number beside its pairing number (`player_id`).
             if let Some(rows) = v.get_mut("rows").and_then(|r| r.as_array_mut()) {
@@ -455,7 +454,7 @@ async fn http_standings(
     };
     match tokio::task::spawn_blocking(rows).await {
         Ok(Ok(v)) => axum::Json(v).into_response(),
-        Ok(Err(e)) => http_error(e.to_status()),
+        Ok(Err(e)) => http_error(web::PageError::from(e).to_status()),
         Err(e) => http_error(Status::internal(format!("standings task: {e}"))),
     }
 }

@@ -345,7 +345,7 @@ pub fn trf_export_file(state: &State, dialect: Dialect) -> TrfFile {
         file.records.extend(teams.iter().map(team013));
     } else {
         // A team event's match and game points and rank are its standings' (one path).
-        let table = crate::ranking::team_ranking(state, None).ok().flatten();
+        let table = arbiter_standings::team_ranking(state, None).ok().flatten();
         file.records.extend(teams.iter().enumerate().map(|(i, t)| {
             let line = table
                 .as_ref()

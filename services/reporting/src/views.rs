@@ -1,5 +1,5 @@
 //! The read models, computed from a folded tournament: pairings of a round, the crosstable, and
-//! the TRF16 export. Their places come from [`crate::ranking`].
+//! the TRF16 export. Their places come from [`arbiter_standings`].
 
 use arbiter_core::tournament::{PublishedPairing, Sex, State, Title};
 use arbiter_core::{Color, PlayerId, PointSystem, RoundEntry, Score};
@@ -140,18 +140,7 @@ impl BoardView {
     }
 }
 
-/// Rounds 1..=k whose pairings are published and whose results are all in: the history a TRF
-/// export carries.
-pub fn complete_rounds(state: &State) -> u32 {
-    let mut k = 0;
-    while let Some(p) = state.published(k + 1) {
-        if p.boards.iter().any(|b| b.result.is_none()) {
-            break;
-        }
-        k += 1;
-    }
-    k
-}
+pub use arbiter_standings::complete_rounds;
 
 fn clean(s: &str, max: usize) -> String {
     let s: String = s
@@ -239,7 +228,7 @@ pub fn trf_file(state: &State) -> TrfFile {
     // The 001 rank is the place in the standings every other interface shows (shared places
     // give every tied player the first place of the range).
     let ranking = (k > 0)
-        .then(|| crate::ranking::ranking(state, Some(k), None).ok())
+        .then(|| arbiter_standings::ranking(state, Some(k), None).ok())
         .flatten();
     let rank_of = |pn: PlayerId| {
         ranking
@@ -311,10 +300,10 @@ pub struct CrossRow {
 }
 
 /// The crosstable over every published round, in the order of the standings after the
-/// complete rounds ([`crate::ranking`]; `rank` is the first place of a shared range, 0 before
+/// complete rounds ([`arbiter_standings`]; `rank` is the first place of a shared range, 0 before
 /// any round is complete), players without a place by pairing number.
 pub fn crosstable(state: &State) -> Vec<CrossRow> {
-    let ranking = crate::ranking::ranking(state, None, None).ok();
+    let ranking = arbiter_standings::ranking(state, None, None).ok();
     let published = state.published_rounds();
     let mut players: Vec<_> = state.players().collect();
     let place = |pn: PlayerId| {
@@ -463,7 +452,7 @@ mod tests {
     #[test]
     fn the_export_and_the_crosstable_rank_as_the_standings() {
         let s = played();
-        let rk = crate::ranking::ranking(&s, None, None).unwrap();
+        let rk = arbiter_standings::ranking(&s, None, None).unwrap();
         assert_eq!(rk.after_round, 1);
         // Points decide first: 2 (forfeit win) and 3 (bye) 1, then 1 and 4 ½, then 5.
         let points: Vec<i32> = rk.lines().iter().map(|l| l.points).collect();

@@ -32,8 +32,8 @@
 //! from the last id they saw.
 
 use crate::folded;
-pub use crate::ranking::{ListSource, Ranking, model, ranking};
-use crate::ranking::{plain_name, rule_version_words};
+pub use arbiter_standings::{ListSource, Ranking, model, ranking};
+use arbiter_standings::{StandingsError, plain_name, rule_version_words};
 use arbiter_core::tournament::{Availability, PairingSystem, State};
 use arbiter_core::{Color, PlayerId, RoundEntry, Score};
 use arbiter_eventlog::SubscribeFrom;
@@ -73,6 +73,15 @@ pub enum PageError {
     NotFound(String),
     BadRequest(String),
     Internal(String),
+}
+
+impl From<StandingsError> for PageError {
+    fn from(e: StandingsError) -> PageError {
+        match e {
+            StandingsError::BadList(m) => PageError::BadRequest(m),
+            StandingsError::Engine(m) => PageError::Internal(m),
+        }
+    }
 }
 
 impl PageError {

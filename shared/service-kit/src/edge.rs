@@ -72,7 +72,7 @@ pub const MAX_LINE_CHARS: usize = 200;
 pub const MAX_NOTE_CHARS: usize = 2_000;
 
 /// The most tie-break items a list may have (the aggregate's own bound).
-pub const MAX_TIE_BREAKS: usize = 30;
+pub use arbiter_tiebreak::MAX_TIE_BREAKS;
 
 /// The most deputy arbiters a tournament may list: far more than any event has, few enough
 /// that a request cannot fill an event with megabytes of names.

@@ -41,6 +41,10 @@ mod standings;
 mod tables;
 pub mod trf;
 
+/// The most tie-break items a list may have (the aggregate's bound, checked at creation and on
+/// every request): each costs a pass over the field.
+pub const MAX_TIE_BREAKS: usize = 30;
+
 pub use defaults::{EventKind, default_tiebreaks, event_kind};
 pub use descriptor::{
     Acronym, DescriptorError, EdeChain, ScoreRef, TieBreak, TieBreakList, parse_descriptor,

@@ -8,7 +8,6 @@
 //! C.07 version in force on the start date. Players equal on everything share their place.
 //! `arbiter standings FILE.trf` runs the same engine on the same model read from a TRF file.
 
-use crate::web::PageError;
 use arbiter_core::tournament::{PairingSystem, State};
 use arbiter_core::{PlayerId, ResultCode, RoundEntry};
 use arbiter_pages::place_label;
@@ -16,7 +15,41 @@ use arbiter_tiebreak::{
     Acronym, EdeChain, Options, PairingKind, RuleSet, ScoreRef, Standings, TieBreak, TieBreakList,
     Tournament, default_tiebreaks, event_kind,
 };
+use arbiter_tiebreak::MAX_TIE_BREAKS;
 use serde::Serialize;
+use std::fmt;
+
+/// Why a standings table could not be made.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum StandingsError {
+    /// The tie-break list given with the request cannot be used (the caller's mistake).
+    BadList(String),
+    /// The tie-break engine failed on the tournament's own data.
+    Engine(String),
+}
+
+impl fmt::Display for StandingsError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            StandingsError::BadList(m) | StandingsError::Engine(m) => f.write_str(m),
+        }
+    }
+}
+
+impl std::error::Error for StandingsError {}
+
+/// Rounds 1..=k whose pairings are published and whose results are all in: the rounds a
+/// standings table counts, and the history a TRF export carries.
+pub fn complete_rounds(state: &State) -> u32 {
+    let mut k = 0;
+    while let Some(p) = state.published(k + 1) {
+        if p.boards.iter().any(|b| b.result.is_none()) {
+            break;
+        }
+        k += 1;
+    }
+    k
+}
 
 /// Where the tie-break list of a standings table came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -223,8 +256,8 @@ pub fn ranking(
     state: &State,
     after_round: Option<u32>,
     tiebreaks: Option<&str>,
-) -> Result<Ranking, PageError> {
-    let complete = crate::views::complete_rounds(state);
+) -> Result<Ranking, StandingsError> {
+    let complete = complete_rounds(state);
     let after = after_round.map_or(complete, |r| r.min(complete));
     let m = model(state, after);
     let recommended = || default_tiebreaks(event_kind(&m)).0;
@@ -233,22 +266,22 @@ pub fn ranking(
         Some(text) if !text.trim().is_empty() => {
             // Each tie-break costs a pass over the field: the same bound as at creation,
             // counted before anything is parsed.
-            let limit = arbiter_service_kit::edge::MAX_TIE_BREAKS;
+            let limit = MAX_TIE_BREAKS;
             let items = if text.contains(',') {
                 text.split(',').count()
             } else {
                 text.split_whitespace().count()
             };
             if items > limit {
-                return Err(PageError::BadRequest(format!(
+                return Err(StandingsError::BadList(format!(
                     "tiebreaks: {items} tie-breaks, the limit is {limit}"
                 )));
             }
             let list: TieBreakList = text
                 .parse()
-                .map_err(|e| PageError::BadRequest(format!("tiebreaks {text:?}: {e}")))?;
+                .map_err(|e| StandingsError::BadList(format!("tiebreaks {text:?}: {e}")))?;
             if list.0.len() > limit {
-                return Err(PageError::BadRequest(format!(
+                return Err(StandingsError::BadList(format!(
                     "tiebreaks: {} tie-breaks, the limit is {limit}",
                     list.0.len()
                 )));
@@ -276,7 +309,7 @@ pub fn ranking(
         }
     };
     let standings = arbiter_tiebreak::standings(&m, &list, &Options::default())
-        .map_err(|e| PageError::Internal(format!("standings after round {after}: {e}")))?;
+        .map_err(|e| StandingsError::Engine(format!("standings after round {after}: {e}")))?;
     Ok(Ranking {
         after_round: after,
         model: m,
@@ -412,12 +445,12 @@ mod tests {
     #[test]
     fn requested_tie_breaks_are_bounded_as_at_creation() {
         let state = State::default();
-        let limit = arbiter_service_kit::edge::MAX_TIE_BREAKS;
+        let limit = MAX_TIE_BREAKS;
         let at_limit = vec!["BH"; limit].join(",");
         assert!(ranking(&state, None, Some(&at_limit)).is_ok());
         for over in [vec!["BH"; limit + 1].join(","), vec!["BH"; 5000].join(" ")] {
             match ranking(&state, None, Some(&over)) {
-                Err(PageError::BadRequest(m)) => {
+                Err(StandingsError::BadList(m)) => {
                     assert!(
                         m.starts_with("tiebreaks: ") && m.contains("the limit is 30"),
                         "{m}"
@@ -450,12 +483,12 @@ pub struct TeamLine {
 pub fn team_ranking(
     state: &State,
     after_round: Option<u32>,
-) -> Result<Option<(Vec<String>, Vec<TeamLine>)>, PageError> {
+) -> Result<Option<(Vec<String>, Vec<TeamLine>)>, StandingsError> {
     use arbiter_tiebreak::{TeamScore, TieBreak};
     let Some(model) = arbiter_teams::tiebreak_model(state) else {
         return Ok(None);
     };
-    let mut model = model.map_err(|e| PageError::Internal(format!("team standings: {e}")))?;
+    let mut model = model.map_err(|e| StandingsError::Engine(format!("team standings: {e}")))?;
     if let Some(after) = after_round {
         for t in &mut model.teams {
             t.rounds.truncate(after as usize);
@@ -467,7 +500,7 @@ pub fn team_ranking(
     })
     .0;
     let st = arbiter_tiebreak::team_standings(&model, &list, &Options::default())
-        .map_err(|e| PageError::Internal(format!("team standings: {e}")))?;
+        .map_err(|e| StandingsError::Engine(format!("team standings: {e}")))?;
     let tenths = |r: arbiter_tiebreak::Rational| (r.numer() * 10 / r.denom()) as i32;
     let codes: Vec<String> = st.tiebreaks.iter().map(|t| t.to_string()).collect();
     let lines = st
