@@ -79,6 +79,8 @@ fn tournament() -> (State, Vec<Vec<Event>>) {
                 based_on_version: version,
                 input_digest: vec![0; 32],
                 explanation: String::new(),
+                team_bye: None,
+                team_matches: Vec::new(),
             }),
         );
         run(

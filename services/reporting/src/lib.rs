@@ -18,9 +18,7 @@
 //! checkpoint store; every query also catches the tournament up with the log, so an answer
 //! reflects every command acknowledged before it.
 
-pub mod heads;
 pub mod page_cache;
-pub mod trf_export;
 pub mod views;
 pub mod web;
 
@@ -221,10 +219,10 @@ impl Reporting for ReportingService {
         let r = request.into_inner();
         let dialect = match TrfFormat::try_from(r.format) {
             Ok(TrfFormat::Unspecified | TrfFormat::Trf16 | TrfFormat::Trfx) => {
-                trf_export::Dialect::Trfx
+                arbiter_interchange::trf_export::Dialect::Trfx
             }
-            Ok(TrfFormat::Trfbx) => trf_export::Dialect::Trfbx,
-            Ok(TrfFormat::Trf2026) => trf_export::Dialect::Trf2026,
+            Ok(TrfFormat::Trfbx) => arbiter_interchange::trf_export::Dialect::Trfbx,
+            Ok(TrfFormat::Trf2026) => arbiter_interchange::trf_export::Dialect::Trf2026,
             Err(_) => {
                 return Err(Status::invalid_argument(format!(
                     "format: value {} is unknown",
@@ -234,7 +232,7 @@ impl Reporting for ReportingService {
         };
         let t = r.tournament.unwrap_or_default();
         let f = folded(&self.store, &t.tournament_id, t.as_of_version).await?;
-        let text = trf_export::trf_export(&f.state, dialect).map_err(|e| {
+        let text = arbiter_interchange::trf_export::trf_export(&f.state, dialect).map_err(|e| {
             Status::internal(format!("tournament {}: TRF export: {e}", t.tournament_id))
         })?;
         Ok(Response::new(api::ExportTrfResponse {
@@ -355,7 +353,11 @@ pub fn standings_to_wire(
 }
 
 /// The standings as the JSON API sends them (`/api/tournaments/{id}/standings`).
-pub fn standings_json(id: &str, version: u64, rk: &arbiter_standings::Ranking) -> serde_json::Value {
+pub fn standings_json(
+    id: &str,
+    version: u64,
+    rk: &arbiter_standings::Ranking,
+) -> serde_json::Value {
     serde_json::json!({
         "tournament_id": id,
         "version": version,
@@ -479,39 +481,12 @@ async fn http_pairings(
     }
 }
 
-/// The player list as JSON: each player's stable entry number (order of registration) beside
-/// his current pairing number, and the numbering version to send back with pairing numbers.
-pub fn players_json(id: &str, f: &Folded) -> serde_json::Value {
-    let players: Vec<serde_json::Value> = f
-        .state
-        .players()
-        .map(|p| {
-            serde_json::json!({
-                "entry": p.entry.number(),
-                "no": p.pairing_number(),
-                "name": p.player.name,
-                "fide_id": p.player.fide_id,
-                "rating": p.player.rating,
-                "federation": p.player.federation,
-                "first_round": p.first_round,
-                "withdrawn_from": p.withdrawn.as_ref().map(|w| w.from_round),
-            })
-        })
-        .collect();
-    serde_json::json!({
-        "tournament_id": id,
-        "version": f.version,
-        "numbering_version": arbiter_service_kit::players::numbering_version(f),
-        "players": players,
-    })
-}
-
 async fn http_players(
     AxState(store): AxState<Arc<TournamentStore>>,
     Path(id): Path<String>,
 ) -> HttpResponse {
     match folded(&store, &id, 0).await {
-        Ok(f) => axum::Json(players_json(&id, &f)).into_response(),
+        Ok(f) => axum::Json(arbiter_service_kit::players::players_json(&id, &f)).into_response(),
         Err(s) => http_error(s),
     }
 }
@@ -522,7 +497,10 @@ async fn http_trf(
 ) -> HttpResponse {
     match folded(&store, &id, 0).await {
         // The same file as ExportTrf's default dialect.
-        Ok(f) => match trf_export::trf_export(&f.state, trf_export::Dialect::Trfx) {
+        Ok(f) => match arbiter_interchange::trf_export::trf_export(
+            &f.state,
+            arbiter_interchange::trf_export::Dialect::Trfx,
+        ) {
             Ok(text) => (
                 [(
                     axum::http::header::CONTENT_TYPE,
@@ -567,7 +545,11 @@ pub fn http_router_until(
     store: Arc<TournamentStore>,
     shutdown: Option<watch::Receiver<bool>>,
 ) -> axum::Router {
-    http_router_within(store, shutdown, &arbiter_service_kit::http::HttpLimits::default())
+    http_router_within(
+        store,
+        shutdown,
+        &arbiter_service_kit::http::HttpLimits::default(),
+    )
 }
 
 /// [`http_router_until`] whose documents are built within `limits` (render slots, the page

@@ -1,13 +1,10 @@
-//! The read models, computed from a folded tournament: pairings of a round, the crosstable, and
-//! the TRF16 export. Their places come from [`arbiter_standings`].
+//! The read models, computed from a folded tournament: pairings of a round and the crosstable.
+//! Their places come from [`arbiter_standings`]; the TRF export is `arbiter_interchange`'s.
 
-use arbiter_core::tournament::{PublishedPairing, Sex, State, Title};
-use arbiter_core::{Color, PlayerId, PointSystem, RoundEntry, Score};
+use arbiter_core::tournament::{PublishedPairing, State};
+use arbiter_core::{Color, PlayerId, Score};
 use arbiter_proto::convert::board_result_to_wire;
 use arbiter_proto::events::v1 as pb;
-use arbiter_trf::{
-    BirthDate, PlayerRecord, Record, TextCode, TextRecord, TrfFile, XxcOption, XxsCode, XxsEntry,
-};
 use serde::Serialize;
 
 /// One board of a round's pairings.
@@ -142,150 +139,6 @@ impl BoardView {
 
 pub use arbiter_standings::complete_rounds;
 
-fn clean(s: &str, max: usize) -> String {
-    let s: String = s
-        .chars()
-        .map(|c| if c.is_control() { ' ' } else { c })
-        .collect();
-    s.trim()
-        .chars()
-        .take(max)
-        .collect::<String>()
-        .trim()
-        .to_string()
-}
-
-fn text(code: TextCode, value: &str) -> Option<Record> {
-    let v = clean(value, 200);
-    (!v.is_empty()).then_some(Record::Text(TextRecord { code, text: v }))
-}
-
-fn trf_title(t: Option<Title>) -> Option<arbiter_trf::Title> {
-    Some(match t? {
-        Title::GM => arbiter_trf::Title::GM,
-        Title::IM => arbiter_trf::Title::IM,
-        Title::FM => arbiter_trf::Title::FM,
-        Title::CM => arbiter_trf::Title::CM,
-        Title::WGM => arbiter_trf::Title::WGM,
-        Title::WIM => arbiter_trf::Title::WIM,
-        Title::WFM => arbiter_trf::Title::WFM,
-        Title::WCM => arbiter_trf::Title::WCM,
-    })
-}
-
-fn xxs(p: &PointSystem) -> Vec<XxsEntry> {
-    let e = |code, points| XxsEntry { code, points };
-    vec![
-        e(XxsCode::WW, p.win),
-        e(XxsCode::BW, p.win),
-        e(XxsCode::WD, p.draw),
-        e(XxsCode::BD, p.draw),
-        e(XxsCode::WL, p.loss),
-        e(XxsCode::BL, p.loss),
-        e(XxsCode::ZPB, p.zero_bye),
-        e(XxsCode::HPB, p.half_bye),
-        e(XxsCode::FPB, p.full_bye),
-        e(XxsCode::PAB, p.pairing_bye),
-        e(XxsCode::FW, p.forfeit_win),
-        e(XxsCode::FL, p.forfeit_loss),
-    ]
-}
-
-/// The tournament as a TRF16 file (with the `XXR`, `XXC` and `XXS` engine extensions): every
-/// complete round ([`complete_rounds`]), then, for the next round, the players who will not be
-/// paired in it (requested byes, absences, withdrawals), so that a pairing engine given the file
-/// pairs the next round exactly as the pairing worker does.
-pub fn trf_file(state: &State) -> TrfFile {
-    let mut records = Vec::new();
-    let Some(t) = state.tournament() else {
-        return TrfFile { records };
-    };
-    let date = |d: arbiter_core::tournament::Date| {
-        format!("{:04}/{:02}/{:02}", d.year(), d.month(), d.day())
-    };
-    let k = complete_rounds(state);
-    let rated = state.players().filter(|p| p.player.rating > 0).count();
-    records.extend(text(TextCode::TournamentName, &t.name));
-    records.extend(text(TextCode::City, &t.place));
-    records.extend(text(TextCode::Federation, &t.federation));
-    records.extend(text(TextCode::StartDate, &date(t.start_date)));
-    records.extend(text(TextCode::EndDate, &date(t.end_date)));
-    records.extend(text(
-        TextCode::PlayerCount,
-        &state.player_count().to_string(),
-    ));
-    records.extend(text(TextCode::RatedPlayerCount, &rated.to_string()));
-    records.extend(text(
-        TextCode::TournamentType,
-        &format!("Individual Swiss ({})", t.rule_set),
-    ));
-    records.extend(text(TextCode::ChiefArbiter, &t.chief_arbiter.name));
-    for d in &t.deputy_arbiters {
-        records.extend(text(TextCode::DeputyArbiter, &d.name));
-    }
-    records.extend(text(TextCode::TimeControl, &t.time_control));
-
-    // The 001 rank is the place in the standings every other interface shows (shared places
-    // give every tied player the first place of the range).
-    let ranking = (k > 0)
-        .then(|| arbiter_standings::ranking(state, Some(k), None).ok())
-        .flatten();
-    let rank_of = |pn: PlayerId| {
-        ranking
-            .as_ref()
-            .and_then(|r| r.place_of(pn))
-            .map_or(0, |(rank, _)| rank)
-    };
-    let next = k + 1;
-    let next_open = next <= t.rounds && !state.is_finished();
-    for p in state.players() {
-        let pn = p.pairing_number();
-        let mut rounds: Vec<Option<RoundEntry>> = (1..=k).map(|r| state.entry(pn, r)).collect();
-        if next_open {
-            rounds.push(p.availability(next).unpaired_code().map(RoundEntry::bye));
-        }
-        while rounds.last().is_some_and(|e| e.is_none()) {
-            rounds.pop();
-        }
-        let pl = &p.player;
-        records.push(Record::Player(PlayerRecord {
-            start_number: pn,
-            sex: pl.sex.map(|s| match s {
-                Sex::Male => arbiter_trf::Sex::Male,
-                Sex::Female => arbiter_trf::Sex::Female,
-            }),
-            title: trf_title(pl.title),
-            name: clean(&pl.name, 33),
-            rating: (pl.rating > 0).then_some(pl.rating.min(9999) as u16),
-            federation: clean(&pl.federation, 3),
-            fide_id: pl.fide_id.filter(|id| *id <= 99_999_999_999),
-            birth_date: pl.birth_date.map(|d| BirthDate::Full {
-                year: d.year() as u16,
-                month: d.month() as u8,
-                day: d.day() as u8,
-            }),
-            points: state.score_after(pn, k).unwrap_or(Score::ZERO),
-            rank: (k > 0).then(|| rank_of(pn)),
-            rounds,
-        }));
-    }
-    records.push(Record::Xxr(t.rounds));
-    match t.initial_color {
-        Some(Color::White) => records.push(Record::Xxc(vec![XxcOption::White1])),
-        Some(Color::Black) => records.push(Record::Xxc(vec![XxcOption::Black1])),
-        None => {}
-    }
-    if t.scoring != PointSystem::default() {
-        records.push(Record::Xxs(xxs(&t.scoring)));
-    }
-    TrfFile { records }
-}
-
-/// The TRF16 text of a tournament (CR LF line ends).
-pub fn trf_text(state: &State) -> Result<String, String> {
-    arbiter_trf::write(&trf_file(state)).map_err(|e| e.to_string())
-}
-
 /// One row of the crosstable.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct CrossRow {
@@ -362,6 +215,7 @@ mod tests {
         Arbiter, BoardResult, ByeKind, CloseRound, Command, CreateTournament, ProposePairing,
         PublishPairing, RecordResult, RegisterPlayer, RequestBye, StartRound, decide,
     };
+    use arbiter_interchange::trf_export::trf_text;
 
     fn run(s: &mut State, c: Command) {
         for e in decide(s, &c).unwrap_or_else(|e| panic!("{}: {e}", c.name())) {

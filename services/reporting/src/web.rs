@@ -32,8 +32,6 @@
 //! from the last id they saw.
 
 use crate::folded;
-pub use arbiter_standings::{ListSource, Ranking, model, ranking};
-use arbiter_standings::{StandingsError, plain_name, rule_version_words};
 use arbiter_core::tournament::{Availability, PairingSystem, State};
 use arbiter_core::{Color, PlayerId, RoundEntry, Score};
 use arbiter_eventlog::SubscribeFrom;
@@ -46,6 +44,8 @@ use arbiter_pages::{
 use arbiter_proto::events::v1 as pb;
 use arbiter_service_kit::status::log_status;
 use arbiter_service_kit::store::{TournamentStore, stream_of, tournament_of};
+pub use arbiter_standings::{ListSource, Ranking, model, ranking};
+use arbiter_standings::{StandingsError, plain_name, rule_version_words};
 use arbiter_tiebreak::Format;
 use axum::extract::{Path, Query, State as AxState};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
@@ -1276,7 +1276,9 @@ async fn heads_api(AxState(web): AxState<Web>, Path(id): Path<String>) -> Respon
                 arbiter_service_kit::status::unknown_tournament(&id),
             ));
         }
-        Ok(crate::heads::heads_file(&id, &stream, &events))
+        Ok(arbiter_interchange::heads::heads_file(
+            &id, &stream, &events,
+        ))
     };
     json_response(doc.await)
 }

@@ -53,6 +53,33 @@ pub fn numbering_version(f: &Folded) -> Version {
         .map_or(0, |(_, v)| *v)
 }
 
+/// The player list as JSON: each player's stable entry number (order of registration) beside
+/// his current pairing number, and the numbering version to send back with pairing numbers.
+pub fn players_json(id: &str, f: &Folded) -> serde_json::Value {
+    let players: Vec<serde_json::Value> = f
+        .state
+        .players()
+        .map(|p| {
+            serde_json::json!({
+                "entry": p.entry.number(),
+                "no": p.pairing_number(),
+                "name": p.player.name,
+                "fide_id": p.player.fide_id,
+                "rating": p.player.rating,
+                "federation": p.player.federation,
+                "first_round": p.first_round,
+                "withdrawn_from": p.withdrawn.as_ref().map(|w| w.from_round),
+            })
+        })
+        .collect();
+    serde_json::json!({
+        "tournament_id": id,
+        "version": f.version,
+        "numbering_version": numbering_version(f),
+        "players": players,
+    })
+}
+
 /// The entry registered by the event at `version`, if that event is a registration.
 pub fn entry_registered_at(f: &Folded, version: Version) -> Option<EntryId> {
     f.registration_versions()

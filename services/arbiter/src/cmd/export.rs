@@ -3,10 +3,10 @@
 //! a running server (`--server`).
 
 use super::backend::{Exit, LogArgs, block_on, status_exit};
+use arbiter_interchange::trf_export::Dialect;
 use arbiter_proto::common::v1::{TournamentRef, TrfFormat};
 use arbiter_proto::reporting::v1::ExportTrfRequest;
 use arbiter_proto::reporting::v1::reporting_client::ReportingClient;
-use arbiter_reporting::trf_export::Dialect;
 use arbiter_service_kit::store::{Folded, stream_of};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -39,7 +39,7 @@ pub struct ExportArgs {
 
 /// Writes the players document of `folded` (`/api/tournaments/{id}/players`) to `path`.
 fn write_players(path: &std::path::Path, tournament: &str, folded: &Folded) -> Result<(), Exit> {
-    let doc = arbiter_reporting::players_json(tournament, folded);
+    let doc = arbiter_service_kit::players::players_json(tournament, folded);
     let text = serde_json::to_string_pretty(&doc).expect("JSON values serialise");
     std::fs::write(path, text + "\n")
         .map_err(|e| Exit::Unavailable(format!("cannot write {}: {e}", path.display())))
@@ -112,7 +112,7 @@ async fn export(a: ExportArgs) -> Result<(), Exit> {
             if let Some(path) = &a.players {
                 write_players(path, &a.tournament, &folded)?;
             }
-            arbiter_reporting::trf_export::trf_export(&folded.state, a.format)
+            arbiter_interchange::trf_export::trf_export(&folded.state, a.format)
                 .map_err(|e| Exit::Invalid(format!("tournament {}: {e}", a.tournament)))?
         }
     };

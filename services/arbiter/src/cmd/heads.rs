@@ -2,7 +2,7 @@
 //! writes and `arbiter replay T --against FILE` checks, and reading a stream through a running
 //! server (`--server`) with its stored payloads, so the chain can be verified on this side.
 //!
-//! The heads file is the JSON document of `arbiter_reporting::heads` (the HTTP API serves the
+//! The heads file is the JSON document of `arbiter_interchange::heads` (the HTTP API serves the
 //! same at `/api/tournaments/{id}/heads`); a single head object (with "stream") is accepted
 //! as well.
 
@@ -15,8 +15,8 @@ use futures::StreamExt;
 use serde_json::Value;
 use std::path::Path;
 
-use arbiter_reporting::heads::heads_file;
-pub use arbiter_reporting::heads::logged_heads;
+use arbiter_interchange::heads::heads_file;
+pub use arbiter_interchange::heads::logged_heads;
 
 /// Writes the heads file; an error when the log records no signed head (nothing to publish).
 pub fn write_heads_file(

@@ -18,7 +18,6 @@ pub mod online;
 pub mod platform_sim;
 pub mod replay;
 pub mod serve;
-mod team_import;
 pub mod token;
 
 // The FIDE rating-list registry.

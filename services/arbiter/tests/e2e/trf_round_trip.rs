@@ -29,7 +29,7 @@
 
 #[allow(dead_code, unused_imports)]
 
-use arbiter_reporting::trf_export::{Dialect, trf_export};
+use arbiter_interchange::trf_export::{Dialect, trf_export};
 use arbiter_trf::{Record, TrfFile};
 use crate::common::*;
 use std::collections::BTreeMap;
