@@ -15,9 +15,9 @@ use arbiter_core::tournament::{
     RecordResult, RegisterPlayer, StartRound, State, decide,
 };
 use arbiter_eventlog::{EventLog, ExpectedVersion, SledLog, encode_events, verify_chain};
-use arbiter_pairing_worker::audit::audit;
-use arbiter_pairing_worker::engine::{Answer, answer};
 use arbiter_proto::convert::event_to_wire;
+use arbiter_round_pairing::audit::audit;
+use arbiter_round_pairing::engine::{Answer, answer};
 use arbiter_service_kit::store::Folded;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;

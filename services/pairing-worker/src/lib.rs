@@ -2,7 +2,7 @@
 //! round r, attempt a, at version v it folds the tournament's stream up to v, builds the
 //! engine's input (history, availability, point system, rule set, initial colour), runs
 //! `arbiter_pairing::pair`, and appends `PairingProposed` with the engine's name and version,
-//! the rule set, the SHA-256 digest of the canonical input ([`engine::input_digest`]) and the
+//! the rule set, the SHA-256 digest of the canonical input ([`arbiter_round_pairing::engine::input_digest`]) and the
 //! explanation, or `PairingFailed` with the reason. Its command id is derived from (round,
 //! attempt), so a request handled twice (after a crash, or by two workers) appends once.
 //!
@@ -24,10 +24,6 @@
 //! TRF files, explanations, and checks of published rounds. [`audit`] re-runs every published
 //! pairing of a stream (what `arbiter replay` reports).
 
-pub mod audit;
-pub mod engine;
-pub mod teams;
-
 use arbiter_core::ResultCode;
 use arbiter_core::tournament::{RoundPhase, State};
 use arbiter_eventlog::{CheckpointStore, LogError, Version};
@@ -38,12 +34,12 @@ use arbiter_proto::pairing_worker::v1 as api;
 use arbiter_proto::pairing_worker::v1::pairing_worker_server::{
     PairingWorker as PairingWorkerApi, PairingWorkerServer,
 };
+use arbiter_round_pairing::engine::{self, Answer, answer, engine, input_digest, input_for};
 use arbiter_service_kit::Host;
 use arbiter_service_kit::status::unknown_tournament;
 use arbiter_service_kit::store::{
     Batch, CommandContext, Feed, Folded, TournamentStore, stream_of, tournament_of,
 };
-use engine::{Answer, answer, engine, input_digest, input_for};
 use futures::StreamExt;
 use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;

@@ -180,7 +180,7 @@ async fn replay(a: ReplayArgs) -> Result<(), Exit> {
     let audit_events = events.clone();
     let audit_stream = stream.clone();
     let report = tokio::task::spawn_blocking(move || {
-        arbiter_pairing_worker::audit::audit(&audit_stream, &audit_events)
+        arbiter_round_pairing::audit::audit(&audit_stream, &audit_events)
     })
     .await
     .map_err(|e| Exit::Unavailable(format!("the audit stopped: {e}")))?;

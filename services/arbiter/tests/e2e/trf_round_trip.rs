@@ -394,7 +394,7 @@ fn run_corpus(dir: &str, system: Option<&str>) -> Outcome {
             }
             exports.push(text);
 
-            let report = arbiter_pairing_worker::audit::audit(&stream, &events);
+            let report = arbiter_round_pairing::audit::audit(&stream, &events);
             assert!(report.log_intact(), "{stream}: {}", report.render());
             let want = (1..=original.round_columns())
                 .filter(|&r| original.is_round_paired(r))
