@@ -21,7 +21,7 @@
 //! slots, leaving the rest to the other workers.
 //!
 //! The gRPC API (`arbiter.pairing_worker.v1.PairingWorker`) pairs without appending: dry runs,
-//! TRF files, explanations, and checks of published rounds. [`audit`] re-runs every published
+//! TRF files, explanations, and checks of published rounds. `arbiter_round_pairing::audit` re-runs every published
 //! pairing of a stream (what `arbiter replay` reports).
 
 use arbiter_core::ResultCode;

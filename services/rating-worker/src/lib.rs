@@ -25,11 +25,10 @@
 //! an answer (a batch the feed gave up on).
 //!
 //! The gRPC API (`arbiter.rating_worker.v1.RatingWorker`, [`RatingWorkerService`]) computes the
-//! same figures for any version of a stream. [`registry`] keeps the FIDE rating list in a sled
-//! tree for registration and the command line.
+//! same figures for any version of a stream. The FIDE rating list
+//! registration looks players up in is `arbiter_rating_list`'s.
 
 pub mod compute;
-pub mod registry;
 mod service;
 
 pub use service::RatingWorkerService;

@@ -12,9 +12,7 @@
 
 use super::backend::Exit;
 use arbiter_rating::Category;
-use arbiter_rating_worker::registry::{
-    ImportOptions, ListFormat, Progress, Registry, RegistryError,
-};
+use arbiter_rating_list::{ImportOptions, ListFormat, Progress, Registry, RegistryError};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 

@@ -80,7 +80,12 @@ pub struct ServeArgs {
     /// change (a result, a correction, ...) is signed; publications, closed rounds and the
     /// finish are signed at once, and a busy tournament's changes at most 10 s after the
     /// first (or this quiet time, if longer).
-    #[arg(long, value_name = "MS", env = "ARBITER_HEAD_SIGNING_QUIET_MS", default_value_t = 2000)]
+    #[arg(
+        long,
+        value_name = "MS",
+        env = "ARBITER_HEAD_SIGNING_QUIET_MS",
+        default_value_t = 2000
+    )]
     pub head_signing_quiet_ms: u64,
     #[command(flatten)]
     pub auth: super::token::AuthArgs,
@@ -253,13 +258,11 @@ async fn serve(a: ServeArgs) -> Result<(), Exit> {
             ServiceName::Registration => {
                 arbiter_registration::register(&mut host, rating_list(&a.log.data)?)
             }
-            ServiceName::RoundDirector => {
-                arbiter_round_director::register_with(
-                    &mut host,
-                    signer.clone(),
-                    std::time::Duration::from_millis(a.head_signing_quiet_ms),
-                )
-            }
+            ServiceName::RoundDirector => arbiter_round_director::register_with(
+                &mut host,
+                signer.clone(),
+                std::time::Duration::from_millis(a.head_signing_quiet_ms),
+            ),
             ServiceName::PairingWorker => {
                 arbiter_pairing_worker::register(&mut host, a.pairing_slots.map(|n| n as usize))
             }
@@ -348,7 +351,7 @@ fn rating_list(
     if !dir.exists() {
         return Ok(None);
     }
-    let registry = arbiter_rating_worker::registry::Registry::open(&dir)
+    let registry = arbiter_rating_list::Registry::open(&dir)
         .map_err(|e| Exit::Unavailable(format!("the rating list in {}: {e}", dir.display())))?;
     info!(
         players = registry.len(),
@@ -358,7 +361,7 @@ fn rating_list(
 }
 
 /// The rating list as registration's player directory.
-struct RatingList(arbiter_rating_worker::registry::Registry);
+struct RatingList(arbiter_rating_list::Registry);
 
 impl arbiter_registration::PlayerDirectory for RatingList {
     fn complete(

@@ -2,7 +2,7 @@
 //! `arbiter serve`: embedded (every service in one process) and alone (`--only rating-worker`)
 //! over NATS JetStream.
 
-
+use crate::support::*;
 use arbiter_core::tournament::BoardResult;
 use arbiter_eventlog::testing::NatsServer;
 use arbiter_proto::events::v1 as pb;
@@ -11,12 +11,11 @@ use arbiter_proto::rating_worker::v1::rating_worker_client::RatingWorkerClient;
 use arbiter_proto::registration::v1 as reg;
 use arbiter_proto::reporting::v1 as rep;
 use arbiter_proto::round_director::v1 as rd;
-use arbiter_rating_worker::registry::synthetic::{record, text_column, write_text_list};
+use arbiter_rating_list::synthetic::{record, text_column, write_text_list};
 use futures::StreamExt;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 use std::time::{Duration, Instant};
-use crate::support::*;
 
 const FIRST_ID: u64 = 2_000_000;
 

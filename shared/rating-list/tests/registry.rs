@@ -4,12 +4,8 @@
 use arbiter_core::tournament::{RatingKind, RegisterPlayer, Title as CoreTitle};
 use arbiter_eventlog::testing::TempDir;
 use arbiter_rating::list::ListError;
-use arbiter_rating_worker::registry::synthetic::{
-    record, text_column, write_text_list, write_xml_list,
-};
-use arbiter_rating_worker::registry::{
-    ImportOptions, ListFormat, Registry, RegistryEntry, RegistryError,
-};
+use arbiter_rating_list::synthetic::{record, text_column, write_text_list, write_xml_list};
+use arbiter_rating_list::{ImportOptions, ListFormat, Registry, RegistryEntry, RegistryError};
 use std::io::Write;
 
 const FIRST_ID: u64 = 4_100_000;

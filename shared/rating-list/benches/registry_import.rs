@@ -1,9 +1,9 @@
 //! Imports a generated 1,000,000-player text rating list into a rating registry on disk and
 //! prints the time, the rate, the peak memory (VmHWM of /proc/self/status) and the size on
-//! disk; then times lookups. Run: `cargo bench -p arbiter-rating-worker`.
+//! disk; then times lookups. Run: `cargo bench -p arbiter-rating-list`.
 //! `ARBITER_BENCH_PLAYERS` changes the list size.
 
-use arbiter_rating_worker::registry::{ImportOptions, Registry, synthetic};
+use arbiter_rating_list::{ImportOptions, Registry, synthetic};
 use std::fs::File;
 use std::io::BufWriter;
 use std::time::Instant;
@@ -24,7 +24,7 @@ fn status(key: &str) -> String {
 fn main() {
     // `cargo test --benches` runs bench targets without --bench: keep that quick.
     if !std::env::args().any(|a| a == "--bench") {
-        println!("registry_import: run with `cargo bench -p arbiter-rating-worker` for figures");
+        println!("registry_import: run with `cargo bench -p arbiter-rating-list` for figures");
         return;
     }
     let players: u64 = std::env::var("ARBITER_BENCH_PLAYERS")
