@@ -131,3 +131,116 @@ fn the_check_finds_every_kind_of_declaration() {
         ]
     );
 }
+
+/// What the binary may name of a service crate: how to start it (`register`, `register_with`),
+/// its name, its start-up settings and the rating-list lookup registration is given. Anything
+/// else a command needs belongs in a shared crate, where every service and the binary reach it
+/// alike (interchange, standings, round-pairing, rating-list, service-kit).
+const COMPOSITION_API: [&str; 5] = [
+    "register",
+    "register_with",
+    "SERVICE",
+    "Config",
+    "PlayerDirectory",
+];
+
+/// The items of service crates that `source` names, as `crate::item` (the first segment after
+/// the crate, each item of a `{...}` group), outside `//` comments.
+fn named_service_items(source: &str, crates: &[String]) -> Vec<String> {
+    let mut out = Vec::new();
+    for line in source.lines() {
+        let code = line.split("//").next().unwrap_or("");
+        for krate in crates {
+            let needle = format!("{krate}::");
+            let mut rest = code;
+            while let Some(at) = rest.find(&needle) {
+                let before = rest[..at].chars().next_back();
+                rest = &rest[at + needle.len()..];
+                if before.is_some_and(|c| c.is_alphanumeric() || c == '_') {
+                    continue; // a longer identifier that ends with the crate's name
+                }
+                let items: Vec<&str> = if let Some(group) = rest.strip_prefix('{') {
+                    let end = group.find('}').unwrap_or(group.len());
+                    group[..end].split(',').collect()
+                } else {
+                    vec![rest]
+                };
+                for item in items {
+                    let item = item.trim();
+                    let name: String = item
+                        .chars()
+                        .take_while(|c| c.is_alphanumeric() || *c == '_')
+                        .collect();
+                    if !name.is_empty() {
+                        out.push(format!("{krate}::{name}"));
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())) {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            rust_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+#[test]
+fn the_binary_names_services_only_to_compose_them() {
+    let manifests = service_manifests();
+    let crates: Vec<String> = manifests
+        .iter()
+        .filter(|(folder, _)| folder.as_str() != COMPOSER)
+        .filter_map(|(_, m)| Some(package_name(m)?.replace('-', "_")))
+        .collect();
+    assert!(crates.len() >= 6, "found only {crates:?}");
+    let mut files = Vec::new();
+    rust_files(&services_dir().join(COMPOSER).join("src"), &mut files);
+    assert!(files.len() > 10, "found only {files:?}");
+    let mut used = 0;
+    let mut problems = Vec::new();
+    for file in &files {
+        let source = std::fs::read_to_string(file).unwrap();
+        for item in named_service_items(&source, &crates) {
+            used += 1;
+            let name = item.rsplit("::").next().unwrap();
+            if !COMPOSITION_API.contains(&name) {
+                problems.push(format!("{}: {item}", file.display()));
+            }
+        }
+    }
+    // The binary does start the services: a scanner that finds nothing is broken.
+    assert!(
+        used >= crates.len(),
+        "found only {used} uses of service crates"
+    );
+    assert!(
+        problems.is_empty(),
+        "the binary reaches into service internals (move what it needs to a shared crate):\n{}",
+        problems.join("\n")
+    );
+}
+
+#[test]
+fn the_scanner_finds_paths_and_groups_but_not_comments() {
+    let crates = vec!["arbiter_reporting".to_string()];
+    let source = "use arbiter_reporting::{register, trf_export::Dialect};\n\
+                  let x = arbiter_reporting::players_json(a);\n\
+                  // arbiter_reporting::views in a comment\n\
+                  let y = my_arbiter_reporting::thing;\n";
+    assert_eq!(
+        named_service_items(source, &crates),
+        [
+            "arbiter_reporting::register",
+            "arbiter_reporting::trf_export",
+            "arbiter_reporting::players_json",
+        ]
+    );
+}
