@@ -15,6 +15,7 @@ mod berger;
 mod check;
 mod client_cli;
 mod deploy_files;
+mod docs_book;
 mod e2e_distributed;
 mod e2e_edge;
 mod e2e_embedded;
