@@ -185,6 +185,74 @@ impl Planner {
     }
 }
 
+/// The file being imported, with the lookups every step names its lines with.
+struct Source<'a> {
+    file: &'a TrfFile,
+    /// The `001` records in start-number order (registration order).
+    players: Vec<&'a arbiter_trf::PlayerRecord>,
+}
+
+impl<'a> Source<'a> {
+    fn new(file: &'a TrfFile) -> Result<Source<'a>, String> {
+        let mut players: Vec<&arbiter_trf::PlayerRecord> = file.players().collect();
+        players.sort_by_key(|p| p.start_number);
+        if players.is_empty() {
+            return Err("line 1 (001 records): the file has no players".into());
+        }
+        Ok(Source { file, players })
+    }
+
+    /// The line of the first record `pred` holds for (line 1 when none does).
+    fn line_of(&self, pred: &dyn Fn(&Record) -> bool) -> usize {
+        self.file.records.iter().position(pred).map_or(1, |i| i + 1)
+    }
+
+    fn text_line(&self, code: TextCode) -> usize {
+        self.line_of(&|r| matches!(r, Record::Text(t) if t.code == code))
+    }
+
+    fn player_line(&self, sn: PlayerId) -> usize {
+        self.line_of(&|r| matches!(r, Record::Player(p) if p.start_number == sn))
+    }
+
+    /// The round-`r` block of player `sn`'s `001` record.
+    fn round_at(&self, sn: PlayerId, r: u32) -> At {
+        let c = 92 + 10 * (r as usize - 1);
+        At::cols(self.player_line(sn), c, c + 7, format!("round {r}"))
+    }
+
+    /// The line of the first player, where a round's own errors are reported.
+    fn round_line(&self, r: u32) -> At {
+        At::line(
+            self.player_line(self.players[0].start_number),
+            format!("round {r}"),
+        )
+    }
+}
+
+/// What the header decides: the tournament's creation and what the later steps need of it.
+struct Header {
+    create: CreateTournament,
+    round_robin: Option<PairingSystem>,
+    /// Rounds 1..=rounds_played are paired in the file.
+    rounds_played: u32,
+    /// The event's number of rounds.
+    total: u32,
+    warnings: Vec<String>,
+}
+
+/// The file's start numbers mapped to the pairing numbers registration gave.
+struct Numbers(BTreeMap<PlayerId, PlayerId>);
+
+impl Numbers {
+    fn map(&self, sn: PlayerId, at: &At) -> Result<PlayerId, String> {
+        self.0
+            .get(&sn)
+            .copied()
+            .ok_or_else(|| format!("{at}: there is no player {sn}"))
+    }
+}
+
 /// Works out the import of a parsed file into tournament `id`, in memory. Errors name the
 /// line, columns and field of the record at fault (and never panic).
 pub fn plan(
@@ -192,17 +260,62 @@ pub fn plan(
     id: &str,
     asked: Option<arbiter_pairing::RuleSet>,
 ) -> Result<Plan, String> {
-    let line_of = |pred: &dyn Fn(&Record) -> bool| -> usize {
-        file.records.iter().position(pred).map_or(1, |i| i + 1)
+    let src = Source::new(file)?;
+    let Header {
+        create,
+        round_robin,
+        rounds_played,
+        total,
+        warnings,
+    } = header(&src, id, asked)?;
+    let team_event = create.team_rules.is_some();
+    let mut pl = Planner {
+        state: State::default(),
+        commands: Vec::new(),
     };
-    let text_line = |code: TextCode| line_of(&|r| matches!(r, Record::Text(t) if t.code == code));
-    let player_line =
-        |sn: PlayerId| line_of(&|r| matches!(r, Record::Player(p) if p.start_number == sn));
-    let mut players: Vec<&arbiter_trf::PlayerRecord> = file.players().collect();
-    players.sort_by_key(|p| p.start_number);
-    if players.is_empty() {
-        return Err("line 1 (001 records): the file has no players".into());
+    create_tournament(&src, &mut pl, create)?;
+    let numbers = register_players(&src, &mut pl)?;
+    let renumbered = numbers.0.iter().any(|(a, b)| a != b);
+    virtual_points(&src, &numbers, &mut pl)?;
+    forbidden_pairings_and_teams(&src, &numbers, total, &mut pl)?;
+    for r in 1..=rounds_played + 1 {
+        if r > rounds_played && r > total {
+            break;
+        }
+        unpaired_players(
+            &src,
+            &numbers,
+            &mut pl,
+            r,
+            rounds_played,
+            round_robin,
+            team_event,
+        )?;
+        if r > rounds_played {
+            break;
+        }
+        play_round(&src, &numbers, &mut pl, r, round_robin)?;
     }
+    Ok(Plan {
+        tournament: id.to_string(),
+        commands: pl.commands,
+        players: src.players.len() as u32,
+        rounds: rounds_played,
+        renumbered,
+        warnings,
+    })
+}
+
+/// The tournament's creation from the header records: what the service cannot run refused,
+/// dates, rule set, number of rounds, round-robin form, point system, tie-breaks, the records
+/// carried verbatim and the round dates.
+fn header(
+    src: &Source,
+    id: &str,
+    asked: Option<arbiter_pairing::RuleSet>,
+) -> Result<Header, String> {
+    let file = src.file;
+    let players = &src.players[..];
     // A Berger round robin by its type code, unless a Dutch rule set is asked for.
     let berger = asked.is_none()
         && file
@@ -216,41 +329,7 @@ pub fn plan(
         Err(_) if berger => arbiter_pairing::RuleSet::Dutch2025,
         r => r?,
     };
-    // What the service cannot do is refused rather than dropped: the replay would differ.
-    if file.has_colour_dependent_scoring() {
-        return Err(format!(
-            "{}: points that depend on the colour (BW, BD, BL) are not supported",
-            At::line(
-                line_of(&|r| matches!(r, Record::Xxs(_))),
-                "XXS point system"
-            )
-        ));
-    }
-    if let Some(i) = file
-        .records
-        .iter()
-        .position(|r| matches!(r, Record::Xxc(o) if o.contains(&arbiter_trf::XxcOption::Rank)))
-    {
-        return Err(format!(
-            "{}: pairing by ranking ids instead of pairing numbers is not supported",
-            At::line(i + 1, "XXC rank")
-        ));
-    }
-    // With 310 teams, TRF-2026 names teams in 240/250/260: team byes, team accelerations and
-    // forbidden team pairings, which the service does not run yet.
-    if file.records.iter().any(|r| matches!(r, Record::Team310(_)))
-        && let Some(i) = file.records.iter().position(|r| {
-            matches!(
-                r,
-                Record::Byes(_) | Record::Acceleration(_) | Record::Prohibited(_)
-            )
-        })
-    {
-        return Err(format!(
-            "{}: with 310 team records its ids are team numbers: team byes, accelerations and forbidden pairings are not supported",
-            At::cols(i + 1, 1, 3, "team record ids")
-        ));
-    }
+    refuse_unsupported(src)?;
     let date_of = |code: TextCode, name: &str| -> Result<Option<Date>, String> {
         match file.text(code) {
             None => Ok(None),
@@ -258,7 +337,7 @@ pub fn plan(
             Some(s) => parse_trf_date(s).map(Some).ok_or_else(|| {
                 format!(
                     "{}: {s:?} is not a date (YYYY/MM/DD)",
-                    At::cols(text_line(code), 5, 4 + s.len().max(1), name)
+                    At::cols(src.text_line(code), 5, 4 + s.len().max(1), name)
                 )
             }),
         }
@@ -272,7 +351,7 @@ pub fn plan(
         Some(d) if d < start => {
             return Err(format!(
                 "{}: the end date {d} is before the start date {start}",
-                At::line(text_line(TextCode::EndDate), "end date")
+                At::line(src.text_line(TextCode::EndDate), "end date")
             ));
         }
         Some(d) => d,
@@ -289,7 +368,7 @@ pub fn plan(
     {
         return Err(format!(
             "line {} (round {}): round {r} is paired but round {} is not",
-            player_line(players[0].start_number),
+            src.player_line(players[0].start_number),
             i + 1,
             i + 1
         ));
@@ -299,7 +378,7 @@ pub fn plan(
         return Err(format!(
             "{}: {total} rounds; at most 99",
             At::line(
-                line_of(&|r| matches!(r, Record::Xxr(_) | Record::Rounds(_))),
+                src.line_of(&|r| matches!(r, Record::Xxr(_) | Record::Rounds(_))),
                 "number of rounds"
             )
         ));
@@ -313,7 +392,7 @@ pub fn plan(
         let n = players.len() as u32;
         let single = n - 1 + n % 2;
         let at = At::line(
-            line_of(&|r| matches!(r, Record::Xxr(_) | Record::Rounds(_))),
+            src.line_of(&|r| matches!(r, Record::Xxr(_) | Record::Rounds(_))),
             "number of rounds",
         );
         match total {
@@ -388,7 +467,60 @@ pub fn plan(
                 .join(",");
         }
     }
-    // Records the service does not interpret travel verbatim.
+    create.trf_records = carried_records(file, team_event)?;
+    create.round_dates = round_dates(src)?;
+    Ok(Header {
+        create,
+        round_robin,
+        rounds_played,
+        total,
+        warnings,
+    })
+}
+
+/// What the service cannot do is refused rather than dropped: the replay would differ.
+fn refuse_unsupported(src: &Source) -> Result<(), String> {
+    let file = src.file;
+    if file.has_colour_dependent_scoring() {
+        return Err(format!(
+            "{}: points that depend on the colour (BW, BD, BL) are not supported",
+            At::line(
+                src.line_of(&|r| matches!(r, Record::Xxs(_))),
+                "XXS point system"
+            )
+        ));
+    }
+    if let Some(i) = file
+        .records
+        .iter()
+        .position(|r| matches!(r, Record::Xxc(o) if o.contains(&arbiter_trf::XxcOption::Rank)))
+    {
+        return Err(format!(
+            "{}: pairing by ranking ids instead of pairing numbers is not supported",
+            At::line(i + 1, "XXC rank")
+        ));
+    }
+    // With 310 teams, TRF-2026 names teams in 240/250/260: team byes, team accelerations and
+    // forbidden team pairings, which the service does not run yet.
+    if file.records.iter().any(|r| matches!(r, Record::Team310(_)))
+        && let Some(i) = file.records.iter().position(|r| {
+            matches!(
+                r,
+                Record::Byes(_) | Record::Acceleration(_) | Record::Prohibited(_)
+            )
+        })
+    {
+        return Err(format!(
+            "{}: with 310 team records its ids are team numbers: team byes, accelerations and forbidden pairings are not supported",
+            At::cols(i + 1, 1, 3, "team record ids")
+        ));
+    }
+    Ok(())
+}
+
+/// Records the service does not interpret, which travel verbatim (as written again).
+fn carried_records(file: &TrfFile, team_event: bool) -> Result<Vec<String>, String> {
+    let mut out = Vec::new();
     for r in &file.records {
         let carried = match r {
             Record::Text(t) => matches!(
@@ -424,12 +556,16 @@ pub fn plan(
                 records: vec![r.clone()],
             })
             .map_err(|e| format!("a carried record: {e}"))?;
-            create
-                .trf_records
-                .push(line.trim_end_matches(['\r', '\n']).to_string());
+            out.push(line.trim_end_matches(['\r', '\n']).to_string());
         }
     }
-    create.round_dates = file
+    Ok(out)
+}
+
+/// The `132` round dates.
+fn round_dates(src: &Source) -> Result<Vec<Option<Date>>, String> {
+    let file = src.file;
+    Ok(file
         .records
         .iter()
         .find_map(|r| match r {
@@ -448,7 +584,7 @@ pub fn plan(
                             format!(
                                 "{}: {x} is not a date",
                                 At::cols(
-                                    line_of(&|r| matches!(r, Record::RoundDates(_))),
+                                    src.line_of(&|r| matches!(r, Record::RoundDates(_))),
                                     92 + 10 * i,
                                     99 + 10 * i,
                                     format!("round {} date", i + 1)
@@ -459,11 +595,15 @@ pub fn plan(
                 .collect::<Result<Vec<_>, String>>()
         })
         .transpose()?
-        .unwrap_or_default();
-    let mut pl = Planner {
-        state: State::default(),
-        commands: Vec::new(),
-    };
+        .unwrap_or_default())
+}
+
+/// Creates the tournament, a refusal naming the header record of the field at fault.
+fn create_tournament(
+    src: &Source,
+    pl: &mut Planner,
+    create: CreateTournament,
+) -> Result<(), String> {
     if let Err(e) = decide(&pl.state, &Command::CreateTournament(create.clone())) {
         let field = match &e {
             DomainError::Invalid { field, .. } => field.clone(),
@@ -472,16 +612,20 @@ pub fn plan(
         let code = header_code(&field);
         return Err(format!(
             "{}: {e}",
-            At::line(text_line(code), format!("{} {field}", code.code()))
+            At::line(src.text_line(code), format!("{} {field}", code.code()))
         ));
     }
     pl.run(
         &At::line(1, "header"),
         "create the tournament".into(),
         Command::CreateTournament(create),
-    )?;
+    )
+}
 
-    for p in &players {
+/// Registers the players in start-number order; returns the pairing number each was given.
+fn register_players(src: &Source, pl: &mut Planner) -> Result<Numbers, String> {
+    let players = &src.players[..];
+    for p in players {
         let birth_date = p.birth_date.and_then(|b| match b {
             arbiter_trf::BirthDate::Full { year, month, day } => {
                 Date::new(year as i32, month as u32, day as u32).ok()
@@ -511,12 +655,12 @@ pub fn plan(
             };
             return Err(format!(
                 "{}: player {}: {e}",
-                At::cols(player_line(p.start_number), a, b, field),
+                At::cols(src.player_line(p.start_number), a, b, field),
                 p.start_number
             ));
         }
         pl.run(
-            &At::line(player_line(p.start_number), "player"),
+            &At::line(src.player_line(p.start_number), "player"),
             format!("player {} ({})", p.start_number, p.name),
             command,
         )?;
@@ -531,15 +675,12 @@ pub fn plan(
             .ok_or_else(|| format!("player {} was not registered", p.start_number))?;
         pn_of.insert(p.start_number, pn);
     }
-    let renumbered = pn_of.iter().any(|(a, b)| a != b);
-    let map = |sn: PlayerId, at: &At| -> Result<PlayerId, String> {
-        pn_of
-            .get(&sn)
-            .copied()
-            .ok_or_else(|| format!("{at}: there is no player {sn}"))
-    };
+    Ok(Numbers(pn_of))
+}
 
-    // Acceleration: every player's virtual points as the file gives them.
+/// Acceleration: every player's virtual points as the file gives them.
+fn virtual_points(src: &Source, numbers: &Numbers, pl: &mut Planner) -> Result<(), String> {
+    let file = src.file;
     let acc = file.accelerations();
     if acc.source != AccelerationSource::None {
         for (&sn, points) in &acc.points {
@@ -548,18 +689,18 @@ pub fn plan(
             }
             let at = match acc.source {
                 AccelerationSource::Xxa => At::line(
-                    line_of(&|r| matches!(r, Record::Xxa(x) if x.player == sn)),
+                    src.line_of(&|r| matches!(r, Record::Xxa(x) if x.player == sn)),
                     "XXA virtual points",
                 ),
                 AccelerationSource::Record250 => At::line(
-                    line_of(
+                    src.line_of(
                         &|r| matches!(r, Record::Acceleration(a) if (a.first_id..=a.last_id).contains(&sn)),
                     ),
                     "250 acceleration",
                 ),
-                _ => At::line(text_line(TextCode::EncodedType), "type code (Baku)"),
+                _ => At::line(src.text_line(TextCode::EncodedType), "type code (Baku)"),
             };
-            let player = map(sn, &at)?;
+            let player = numbers.map(sn, &at)?;
             pl.run(
                 &at,
                 format!("virtual points of player {sn}"),
@@ -570,7 +711,17 @@ pub fn plan(
             )?;
         }
     }
-    // Forbidden pairings and teams, in file order.
+    Ok(())
+}
+
+/// Forbidden pairings and teams, in file order.
+fn forbidden_pairings_and_teams(
+    src: &Source,
+    numbers: &Numbers,
+    total: u32,
+    pl: &mut Planner,
+) -> Result<(), String> {
+    let file = src.file;
     // A team record (013 or 310, whose member columns start at `first`): its members mapped
     // to pairing numbers, then one RecordTeam command.
     let record_team = |pl: &mut Planner,
@@ -586,7 +737,7 @@ pub fn plan(
         );
         team.members = raw
             .iter()
-            .map(|m| m.map(|sn| map(sn, &at)).transpose())
+            .map(|m| m.map(|sn| numbers.map(sn, &at)).transpose())
             .collect::<Result<Vec<_>, _>>()?;
         pl.run(
             &at,
@@ -615,7 +766,7 @@ pub fn plan(
                 );
                 let players = ids
                     .iter()
-                    .map(|&sn| map(sn, &at))
+                    .map(|&sn| numbers.map(sn, &at))
                     .collect::<Result<Vec<_>, _>>()?;
                 pl.run(
                     &at,
@@ -624,7 +775,7 @@ pub fn plan(
                 )?;
             }
             Record::Team013(t) => record_team(
-                &mut pl,
+                pl,
                 (line, 37, "013"),
                 &t.members,
                 TeamRecorded {
@@ -633,7 +784,7 @@ pub fn plan(
                 },
             )?,
             Record::Team310(t) => record_team(
-                &mut pl,
+                pl,
                 (line, 74, "310"),
                 &t.members,
                 TeamRecorded {
@@ -651,257 +802,267 @@ pub fn plan(
         }
     }
 
-    let round_at = |sn: PlayerId, r: u32| {
-        let c = 92 + 10 * (r as usize - 1);
-        At::cols(player_line(sn), c, c + 7, format!("round {r}"))
+    Ok(())
+}
+
+/// Round `r`'s players who are not paired in it: their bye or absence. For the round after the
+/// last paired one: the byes announced in its column, by XXZ or by record 240.
+fn unpaired_players(
+    src: &Source,
+    numbers: &Numbers,
+    pl: &mut Planner,
+    r: u32,
+    rounds_played: u32,
+    round_robin: Option<PairingSystem>,
+    team_event: bool,
+) -> Result<(), String> {
+    let file = src.file;
+    let players = &src.players[..];
+    let announced = if r > rounds_played {
+        file.absences(r)
+    } else {
+        BTreeMap::new()
     };
-    for r in 1..=rounds_played + 1 {
-        if r > rounds_played && r > total {
-            break;
-        }
-        // Players not paired this round: their bye or absence. For the next round: the byes
-        // announced in its column, by XXZ or by record 240.
-        let announced = if r > rounds_played {
-            file.absences(r)
-        } else {
-            BTreeMap::new()
-        };
-        // A round robin's rest is the table's, not a bye.
-        let rest = match round_robin {
-            Some(_) if r <= rounds_played => pl.state.scheduled_round(r).ok().and_then(|s| s.rest),
-            _ => None,
-        };
-        for p in &players {
-            let e = p.entry(r).copied();
-            // In a team event a player without a game sits out his team's match: no command.
-            if team_event || e.as_ref().is_some_and(is_paired) {
-                continue;
-            }
-            if rest.is_some() && rest == pn_of.get(&p.start_number).copied() {
-                continue;
-            }
-            let code = if r > rounds_played {
-                match announced.get(&p.start_number) {
-                    Some(c) => Some(*c),
-                    None => continue,
-                }
-            } else {
-                e.map(|e| e.result)
-            };
-            let at = round_at(p.start_number, r);
-            let pn = map(p.start_number, &at)?;
-            let command = match code {
-                Some(ResultCode::HalfBye) => Command::RequestBye(RequestBye {
-                    player: pn,
-                    round: r,
-                    kind: ByeKind::HalfPoint,
-                }),
-                Some(ResultCode::FullBye | ResultCode::ForfeitWin) => {
-                    Command::RequestBye(RequestBye {
-                        player: pn,
-                        round: r,
-                        kind: ByeKind::FullPoint,
-                    })
-                }
-                Some(_) => Command::RequestBye(RequestBye {
-                    player: pn,
-                    round: r,
-                    kind: ByeKind::ZeroPoint,
-                }),
-                None => Command::DeclareAbsence(DeclareAbsence {
-                    player: pn,
-                    round: r,
-                    reason: crate::trf_export::NOT_PAIRED_IN_FILE.into(),
-                }),
-            };
-            pl.run(
-                &at,
-                format!("round {r}: player {}", p.start_number),
-                command,
-            )?;
-        }
-        if r > rounds_played {
-            break;
-        }
-        pl.run(
-            &At::line(player_line(players[0].start_number), format!("round {r}")),
-            format!("round {r}: start"),
-            Command::StartRound(StartRound {
-                round: r,
-                scheduled_unix_ms: None,
-            }),
-        )?;
-        // The recorded pairing: each game once, from White's line.
-        let mut games: Vec<(PlayerId, PlayerId, ResultCode, ResultCode, PlayerId)> = Vec::new();
-        let mut bye = None;
-        for p in &players {
-            let Some(e) = p.entry(r) else { continue };
-            let at = round_at(p.start_number, r);
-            if e.result == ResultCode::PairingBye && e.opponent.is_none() {
-                bye = Some(map(p.start_number, &at)?);
-                continue;
-            }
-            // A forfeit written with colour `-` on both lines is still a pairing of its round;
-            // its colours were never played (C.04.1 colour history skips forfeits), so the
-            // lower start number is put on White's side of the board.
-            let colourless_forfeit = |o: PlayerId| {
-                !e.result.is_played()
-                    && file
-                        .player(o)
-                        .and_then(|q| q.entry(r))
-                        .is_some_and(|q| q.color.is_none() && q.opponent == Some(p.start_number))
-            };
-            let white = match (e.opponent, e.color) {
-                (Some(o), Some(Color::White)) => Some(o),
-                (Some(o), None) if colourless_forfeit(o) => (p.start_number < o).then_some(o),
-                (Some(_), None) => return Err(format!("{at}: an opponent but no colour")),
-                _ => None,
-            };
-            let Some(o) = white else {
-                continue;
-            };
-            let black = file
-                .player(o)
-                .and_then(|q| q.entry(r))
-                .ok_or_else(|| format!("{at}: opponent {o} has no entry in round {r}"))?;
-            games.push((
-                map(p.start_number, &at)?,
-                map(o, &at)?,
-                e.result,
-                black.result,
-                p.start_number,
-            ));
-        }
-        if let Some(rules) = pl.state.team_rules().cloned() {
-            let at = At::line(player_line(players[0].start_number), format!("round {r}"));
-            let pairs: Vec<(PlayerId, PlayerId)> = games.iter().map(|g| (g.0, g.1)).collect();
-            let (lineups, matches) =
-                team::round(&pl.state, &rules, r, &pairs).map_err(|why| format!("{at}: {why}"))?;
-            for (team, players) in lineups {
-                pl.run(
-                    &at,
-                    format!("round {r}: team {team}'s line-up"),
-                    Command::SubmitLineup(SubmitLineup {
-                        round: r,
-                        team,
-                        players,
-                    }),
-                )?;
-            }
-            pl.run(
-                &at,
-                format!("round {r}: publish the recorded team pairing"),
-                Command::PublishPairing(PublishPairing {
-                    round: r,
-                    proposal_version: None,
-                    changes: Some(ManualPairing {
-                        boards: Vec::new(),
-                        bye: None,
-                        team_matches: matches,
-                        team_bye: team::bye(file, r),
-                    }),
-                    note: "imported from a TRF file".into(),
-                }),
-            )?;
-            let published = pl
-                .state
-                .published(r)
-                .ok_or_else(|| format!("{at}: the round was not published"))?;
-            for g in &games {
-                let board = published
-                    .boards
-                    .iter()
-                    .find(|b| (b.white, b.black) == (g.0, g.1))
-                    .map(|b| b.number)
-                    .ok_or_else(|| {
-                        format!("{}: the game is on no board of its match", round_at(g.4, r))
-                    })?;
-                pl.run(
-                    &round_at(g.4, r),
-                    format!("round {r}, board {board}: result"),
-                    Command::RecordResult(RecordResult {
-                        round: r,
-                        board,
-                        result: board_result(g.2, g.3),
-                    }),
-                )?;
-            }
-            pl.run(
-                &at,
-                format!("round {r}: close"),
-                Command::CloseRound(CloseRound { round: r }),
-            )?;
+    // A round robin's rest is the table's, not a bye.
+    let rest = match round_robin {
+        Some(_) if r <= rounds_played => pl.state.scheduled_round(r).ok().and_then(|s| s.rest),
+        _ => None,
+    };
+    for p in players {
+        let e = p.entry(r).copied();
+        // In a team event a player without a game sits out his team's match: no command.
+        if team_event || e.as_ref().is_some_and(is_paired) {
             continue;
         }
-        // Board order: a round robin's is its table's (a game not in the table goes last and
-        // is refused naming its board); else the higher score before the round first, then the
-        // lower pairing number.
-        if round_robin.is_some() {
-            let table: Vec<(PlayerId, PlayerId)> = pl
-                .state
-                .scheduled_round(r)
-                .map(|s| {
-                    s.boards
-                        .iter()
-                        .map(|p| (p.white.min(p.black), p.white.max(p.black)))
-                        .collect()
-                })
-                .unwrap_or_default();
-            games.sort_by_key(|g| {
-                table
-                    .iter()
-                    .position(|&t| t == (g.0.min(g.1), g.0.max(g.1)))
-                    .unwrap_or(usize::MAX)
-            });
+        if rest.is_some() && rest == numbers.0.get(&p.start_number).copied() {
+            continue;
+        }
+        let code = if r > rounds_played {
+            match announced.get(&p.start_number) {
+                Some(c) => Some(*c),
+                None => continue,
+            }
         } else {
-            let before = |pn: PlayerId| pl.state.score_after(pn, r - 1).map_or(0, |s| s.tenths());
-            games.sort_by_key(|g| {
-                (
-                    std::cmp::Reverse(before(g.0).max(before(g.1))),
-                    g.0.min(g.1),
-                )
-            });
+            e.map(|e| e.result)
+        };
+        let at = src.round_at(p.start_number, r);
+        let pn = numbers.map(p.start_number, &at)?;
+        let command = match code {
+            Some(ResultCode::HalfBye) => Command::RequestBye(RequestBye {
+                player: pn,
+                round: r,
+                kind: ByeKind::HalfPoint,
+            }),
+            Some(ResultCode::FullBye | ResultCode::ForfeitWin) => Command::RequestBye(RequestBye {
+                player: pn,
+                round: r,
+                kind: ByeKind::FullPoint,
+            }),
+            Some(_) => Command::RequestBye(RequestBye {
+                player: pn,
+                round: r,
+                kind: ByeKind::ZeroPoint,
+            }),
+            None => Command::DeclareAbsence(DeclareAbsence {
+                player: pn,
+                round: r,
+                reason: crate::trf_export::NOT_PAIRED_IN_FILE.into(),
+            }),
+        };
+        pl.run(
+            &at,
+            format!("round {r}: player {}", p.start_number),
+            command,
+        )?;
+    }
+    Ok(())
+}
+
+/// A paired round as recorded: started, its pairing published by hand (a team event's through
+/// its line-ups and matches), its results recorded and the round closed.
+fn play_round(
+    src: &Source,
+    numbers: &Numbers,
+    pl: &mut Planner,
+    r: u32,
+    round_robin: Option<PairingSystem>,
+) -> Result<(), String> {
+    let file = src.file;
+    let players = &src.players[..];
+    pl.run(
+        &src.round_line(r),
+        format!("round {r}: start"),
+        Command::StartRound(StartRound {
+            round: r,
+            scheduled_unix_ms: None,
+        }),
+    )?;
+    // The recorded pairing: each game once, from White's line.
+    let mut games: Vec<(PlayerId, PlayerId, ResultCode, ResultCode, PlayerId)> = Vec::new();
+    let mut bye = None;
+    for p in players {
+        let Some(e) = p.entry(r) else { continue };
+        let at = src.round_at(p.start_number, r);
+        if e.result == ResultCode::PairingBye && e.opponent.is_none() {
+            bye = Some(numbers.map(p.start_number, &at)?);
+            continue;
+        }
+        // A forfeit written with colour `-` on both lines is still a pairing of its round;
+        // its colours were never played (C.04.1 colour history skips forfeits), so the
+        // lower start number is put on White's side of the board.
+        let colourless_forfeit = |o: PlayerId| {
+            !e.result.is_played()
+                && file
+                    .player(o)
+                    .and_then(|q| q.entry(r))
+                    .is_some_and(|q| q.color.is_none() && q.opponent == Some(p.start_number))
+        };
+        let white = match (e.opponent, e.color) {
+            (Some(o), Some(Color::White)) => Some(o),
+            (Some(o), None) if colourless_forfeit(o) => (p.start_number < o).then_some(o),
+            (Some(_), None) => return Err(format!("{at}: an opponent but no colour")),
+            _ => None,
+        };
+        let Some(o) = white else {
+            continue;
+        };
+        let black = file
+            .player(o)
+            .and_then(|q| q.entry(r))
+            .ok_or_else(|| format!("{at}: opponent {o} has no entry in round {r}"))?;
+        games.push((
+            numbers.map(p.start_number, &at)?,
+            numbers.map(o, &at)?,
+            e.result,
+            black.result,
+            p.start_number,
+        ));
+    }
+    if let Some(rules) = pl.state.team_rules().cloned() {
+        let at = src.round_line(r);
+        let pairs: Vec<(PlayerId, PlayerId)> = games.iter().map(|g| (g.0, g.1)).collect();
+        let (lineups, matches) =
+            team::round(&pl.state, &rules, r, &pairs).map_err(|why| format!("{at}: {why}"))?;
+        for (team, players) in lineups {
+            pl.run(
+                &at,
+                format!("round {r}: team {team}'s line-up"),
+                Command::SubmitLineup(SubmitLineup {
+                    round: r,
+                    team,
+                    players,
+                }),
+            )?;
         }
         pl.run(
-            &At::line(player_line(players[0].start_number), format!("round {r}")),
-            format!("round {r}: publish the recorded pairing"),
+            &at,
+            format!("round {r}: publish the recorded team pairing"),
             Command::PublishPairing(PublishPairing {
                 round: r,
                 proposal_version: None,
                 changes: Some(ManualPairing {
-                    boards: games.iter().map(|g| Pair::new(g.0, g.1)).collect(),
-                    bye,
-                    team_bye: None,
-                    team_matches: Vec::new(),
+                    boards: Vec::new(),
+                    bye: None,
+                    team_matches: matches,
+                    team_bye: team::bye(file, r),
                 }),
                 note: "imported from a TRF file".into(),
             }),
         )?;
-        for (i, g) in games.iter().enumerate() {
+        let published = pl
+            .state
+            .published(r)
+            .ok_or_else(|| format!("{at}: the round was not published"))?;
+        for g in &games {
+            let board = published
+                .boards
+                .iter()
+                .find(|b| (b.white, b.black) == (g.0, g.1))
+                .map(|b| b.number)
+                .ok_or_else(|| {
+                    format!(
+                        "{}: the game is on no board of its match",
+                        src.round_at(g.4, r)
+                    )
+                })?;
             pl.run(
-                &round_at(g.4, r),
-                format!("round {r}, board {}: result", i + 1),
+                &src.round_at(g.4, r),
+                format!("round {r}, board {board}: result"),
                 Command::RecordResult(RecordResult {
                     round: r,
-                    board: i as u32 + 1,
+                    board,
                     result: board_result(g.2, g.3),
                 }),
             )?;
         }
         pl.run(
-            &At::line(player_line(players[0].start_number), format!("round {r}")),
+            &at,
             format!("round {r}: close"),
             Command::CloseRound(CloseRound { round: r }),
         )?;
+        return Ok(());
     }
-    Ok(Plan {
-        tournament: id.to_string(),
-        commands: pl.commands,
-        players: players.len() as u32,
-        rounds: rounds_played,
-        renumbered,
-        warnings,
-    })
+    // Board order: a round robin's is its table's (a game not in the table goes last and
+    // is refused naming its board); else the higher score before the round first, then the
+    // lower pairing number.
+    if round_robin.is_some() {
+        let table: Vec<(PlayerId, PlayerId)> = pl
+            .state
+            .scheduled_round(r)
+            .map(|s| {
+                s.boards
+                    .iter()
+                    .map(|p| (p.white.min(p.black), p.white.max(p.black)))
+                    .collect()
+            })
+            .unwrap_or_default();
+        games.sort_by_key(|g| {
+            table
+                .iter()
+                .position(|&t| t == (g.0.min(g.1), g.0.max(g.1)))
+                .unwrap_or(usize::MAX)
+        });
+    } else {
+        let before = |pn: PlayerId| pl.state.score_after(pn, r - 1).map_or(0, |s| s.tenths());
+        games.sort_by_key(|g| {
+            (
+                std::cmp::Reverse(before(g.0).max(before(g.1))),
+                g.0.min(g.1),
+            )
+        });
+    }
+    pl.run(
+        &src.round_line(r),
+        format!("round {r}: publish the recorded pairing"),
+        Command::PublishPairing(PublishPairing {
+            round: r,
+            proposal_version: None,
+            changes: Some(ManualPairing {
+                boards: games.iter().map(|g| Pair::new(g.0, g.1)).collect(),
+                bye,
+                team_bye: None,
+                team_matches: Vec::new(),
+            }),
+            note: "imported from a TRF file".into(),
+        }),
+    )?;
+    for (i, g) in games.iter().enumerate() {
+        pl.run(
+            &src.round_at(g.4, r),
+            format!("round {r}, board {}: result", i + 1),
+            Command::RecordResult(RecordResult {
+                round: r,
+                board: i as u32 + 1,
+                result: board_result(g.2, g.3),
+            }),
+        )?;
+    }
+    pl.run(
+        &src.round_line(r),
+        format!("round {r}: close"),
+        Command::CloseRound(CloseRound { round: r }),
+    )?;
+    Ok(())
 }
 
 #[cfg(test)]
