@@ -244,3 +244,60 @@ fn the_scanner_finds_paths_and_groups_but_not_comments() {
         ]
     );
 }
+
+/// The crates that are the rules and nothing else: values in, values out.
+const DOMAIN_CRATES: [&str; 14] = [
+    "core",
+    "trf",
+    "matching",
+    "pairing",
+    "tiebreak",
+    "standings",
+    "rating",
+    "roundrobin",
+    "knockout",
+    "teams",
+    "laws",
+    "pages",
+    "interchange",
+    "round-pairing",
+];
+
+/// What doing I/O looks like in source: files, sockets, processes, an async runtime.
+const IO_MARKERS: [&str; 6] = [
+    "std::fs",
+    "std::net",
+    "std::process",
+    "tokio",
+    "File::open",
+    "File::create",
+];
+
+#[test]
+fn domain_crates_do_no_io() {
+    let shared = services_dir().join("../shared");
+    let mut problems = Vec::new();
+    let mut scanned = 0;
+    for krate in DOMAIN_CRATES {
+        let mut files = Vec::new();
+        rust_files(&shared.join(krate).join("src"), &mut files);
+        assert!(!files.is_empty(), "shared/{krate}/src has no Rust file");
+        for file in files {
+            scanned += 1;
+            let source = std::fs::read_to_string(&file).unwrap();
+            for (n, line) in source.lines().enumerate() {
+                let code = line.split("//").next().unwrap_or("");
+                for marker in IO_MARKERS.iter().filter(|m| code.contains(*m)) {
+                    problems.push(format!("{}:{}: {marker}", file.display(), n + 1));
+                }
+            }
+        }
+    }
+    assert!(scanned > 50, "scanned only {scanned} files");
+    assert!(
+        problems.is_empty(),
+        "a domain crate does I/O (move it to an infrastructure crate or the binary, or take \
+         the data as a value):\n{}",
+        problems.join("\n")
+    );
+}
