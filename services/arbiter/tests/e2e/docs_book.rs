@@ -129,3 +129,60 @@ fn tempdir() -> PathBuf {
         N.fetch_add(1, Ordering::Relaxed)
     ))
 }
+
+/// The gRPC reference lists every method of every service under its service's heading, and
+/// says "public read" of exactly the methods that need no token.
+#[test]
+fn the_grpc_reference_lists_every_method_and_who_may_call_it() {
+    use prost::Message;
+    let page = std::fs::read_to_string(repo().join("docs/src/reference/grpc.md")).unwrap();
+    // Each `## `package.Service`` section's table rows: method -> its "who may call" cell.
+    let mut sections: std::collections::BTreeMap<String, Vec<(String, String)>> =
+        Default::default();
+    let mut current = None;
+    for line in page.lines() {
+        if let Some(h) = line.strip_prefix("## ") {
+            current = Some(h.trim_matches('`').to_string());
+            sections.entry(h.trim_matches('`').to_string()).or_default();
+        } else if let (Some(service), Some(row)) = (&current, line.strip_prefix("| `")) {
+            let cells: Vec<&str> = row.split('|').map(str::trim).collect();
+            let method = cells[0].trim_end_matches('`').to_string();
+            let who = cells.get(2).copied().unwrap_or("").to_string();
+            sections.get_mut(service).unwrap().push((method, who));
+        }
+    }
+    let set = prost_types::FileDescriptorSet::decode(arbiter_proto::FILE_DESCRIPTOR_SET).unwrap();
+    let mut problems = Vec::new();
+    let mut methods = 0;
+    for f in &set.file {
+        for s in &f.service {
+            let service = format!("{}.{}", f.package(), s.name());
+            let Some(rows) = sections.get(&service) else {
+                problems.push(format!("no section for {service}"));
+                continue;
+            };
+            for m in &s.method {
+                methods += 1;
+                let path = format!("/{service}/{}", m.name());
+                let public = arbiter_auth::layer::is_public_read(&path);
+                match rows.iter().find(|(name, _)| name == m.name()) {
+                    None => problems.push(format!("{service}: {} is not listed", m.name())),
+                    Some((_, who)) if who.starts_with("public read") != public => problems.push(
+                        format!("{path}: the page says {who:?}, public read is {public}"),
+                    ),
+                    Some(_) => {}
+                }
+            }
+            for (name, _) in rows {
+                if !s.method.iter().any(|m| m.name() == name) {
+                    problems.push(format!("{service}: {name} is listed but does not exist"));
+                }
+            }
+        }
+    }
+    assert!(
+        methods >= 50,
+        "only {methods} methods in the descriptor set"
+    );
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
