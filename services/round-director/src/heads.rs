@@ -23,6 +23,7 @@ use arbiter_eventlog::{
     CheckpointStore, EventLog, ExpectedVersion, HeadSigner, LogError, StoredEvent, Version,
     encode_events,
 };
+use arbiter_interchange::heads::{Milestone, milestone};
 use arbiter_proto::events::v1 as pb;
 use arbiter_proto::events::v1::event::Kind;
 use arbiter_service_kit::store::{Feed, tournament_of};
@@ -34,12 +35,11 @@ use tracing::{info, warn};
 
 /// What a head at this event is called, if the event is one whose head is signed at once.
 pub fn covers(event: &pb::Event) -> Option<String> {
-    match event.kind.as_ref()? {
-        Kind::PairingPublished(p) => Some(format!("PairingPublished round {}", p.round)),
-        Kind::RoundClosed(r) => Some(format!("RoundClosed round {}", r.round)),
-        Kind::TournamentFinished(_) => Some("TournamentFinished".to_string()),
-        _ => None,
-    }
+    Some(match milestone(event)? {
+        Milestone::Published(round) => format!("PairingPublished round {round}"),
+        Milestone::Closed(round) => format!("RoundClosed round {round}"),
+        Milestone::Finished => "TournamentFinished".to_string(),
+    })
 }
 
 /// What a head at the latest change of a stream is called: as [`covers`], else the kind.
@@ -53,13 +53,7 @@ fn latest(event: &pb::Event) -> String {
     })
 }
 
-/// Whether a stored event is a signed head.
-pub fn is_head(e: &StoredEvent) -> bool {
-    matches!(
-        e.decode_event().ok().and_then(|d| d.kind),
-        Some(Kind::ChainHeadSigned(_))
-    )
-}
+pub use arbiter_interchange::heads::is_head;
 
 fn now_unix_ms() -> i64 {
     std::time::SystemTime::now()
@@ -488,7 +482,10 @@ mod tests {
             }
         };
         let events = wait_for(v1).await;
-        assert_eq!(stream_heads(&events), vec![(v1, "RoundClosed round 1".to_string())]);
+        assert_eq!(
+            stream_heads(&events),
+            vec![(v1, "RoundClosed round 1".to_string())]
+        );
         let finished = Kind::TournamentFinished(pb::TournamentFinished { rounds_played: 1 });
         let v2 = append_one(&log, stream, "c2", finished).await;
         let events = wait_for(v2).await;

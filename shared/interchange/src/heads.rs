@@ -16,6 +16,36 @@ use serde_json::{Value, json};
 
 pub const FORMAT: &str = "arbiter-signed-heads/1";
 
+/// An event whose chain head the round director signs at once, and which an audit with the
+/// deployment's key therefore expects a head to cover.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Milestone {
+    /// A round's pairing published.
+    Published(u32),
+    /// A round closed.
+    Closed(u32),
+    /// The tournament finished.
+    Finished,
+}
+
+/// The milestone `event` is, if it is one.
+pub fn milestone(event: &arbiter_proto::events::v1::Event) -> Option<Milestone> {
+    match event.kind.as_ref()? {
+        Kind::PairingPublished(p) => Some(Milestone::Published(p.round)),
+        Kind::RoundClosed(r) => Some(Milestone::Closed(r.round)),
+        Kind::TournamentFinished(_) => Some(Milestone::Finished),
+        _ => None,
+    }
+}
+
+/// Whether a stored event is itself a signed head (`ChainHeadSigned`).
+pub fn is_head(e: &StoredEvent) -> bool {
+    matches!(
+        e.decode_event().ok().and_then(|d| d.kind),
+        Some(Kind::ChainHeadSigned(_))
+    )
+}
+
 /// A signed head recorded in the log.
 pub struct LoggedHead {
     /// The head, or why its event does not hold one.

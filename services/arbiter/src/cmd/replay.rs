@@ -18,7 +18,7 @@
 use super::backend::{Exit, LogArgs, OpenedLog, block_on};
 use super::heads;
 use arbiter_eventlog::{LogError, SignedHead, StoredEvent};
-use arbiter_proto::events::v1::event::Kind;
+use arbiter_interchange::heads::{Milestone, is_head, milestone};
 use arbiter_service_kit::store::stream_of;
 use std::collections::BTreeSet;
 use std::path::PathBuf;
@@ -100,11 +100,10 @@ fn signable(events: &[StoredEvent]) -> Vec<(u64, String)> {
     events
         .iter()
         .filter_map(|e| {
-            let what = match e.decode_event().ok()?.kind? {
-                Kind::PairingPublished(p) => format!("round {} published", p.round),
-                Kind::RoundClosed(r) => format!("round {} closed", r.round),
-                Kind::TournamentFinished(_) => "tournament finished".to_string(),
-                _ => return None,
+            let what = match milestone(&e.decode_event().ok()?)? {
+                Milestone::Published(round) => format!("round {round} published"),
+                Milestone::Closed(round) => format!("round {round} closed"),
+                Milestone::Finished => "tournament finished".to_string(),
             };
             Some((e.version, what))
         })
@@ -116,13 +115,7 @@ fn signable(events: &[StoredEvent]) -> Vec<(u64, String)> {
 fn unsigned_tail(events: &[StoredEvent], covered: u64) -> Vec<&StoredEvent> {
     events
         .iter()
-        .filter(|e| e.version > covered)
-        .filter(|e| {
-            !matches!(
-                e.decode_event().ok().and_then(|d| d.kind),
-                Some(Kind::ChainHeadSigned(_))
-            )
-        })
+        .filter(|e| e.version > covered && !is_head(e))
         .collect()
 }
 
