@@ -1,11 +1,12 @@
-//! Deciding sanctions and irregularities (spec online-hybrid §9-§10). A sanction needs evidence
-//! other than statistics; its effects are the ordinary events the aggregate already knows (a
-//! result or its correction, absences, a withdrawal), appended with it, so that standings,
-//! pairings and ratings follow without knowing sanctions. The kinds without such an effect
-//! (a warning, time on a clock, a fine, a score adjusted by the arbiter's decision with each
-//! player's code) are the record of the arbiter's decision.
+//! Deciding sanctions and irregularities (E.04 15, 19; Laws 12.9; E.04 10.9, 18.4). A sanction
+//! needs evidence other than statistics; its effects are the ordinary events the aggregate
+//! already knows (a result or its correction, absences, a withdrawal), appended with it, so
+//! that standings, pairings and ratings follow without knowing sanctions. The kinds without
+//! such an effect (a warning, time on a clock, a fine, a score adjusted by the arbiter's
+//! decision with each player's code) are the record of the arbiter's decision.
 
 use super::*;
+use crate::ResultCode;
 use crate::tournament::conduct::EventFormat;
 use crate::tournament::discipline::{
     EvidenceKind, IrregularityDecision, IrregularityKind, SanctionKind, colours_reversed,
@@ -214,7 +215,7 @@ impl Decider<'_> {
     }
 }
 
-// --- supervision (E.04 8, 9, 10.4, 12-14; Appendix I A.5-A.6; spec online-hybrid §5) ----------
+// --- supervision (E.04 8, 9, 10.4, 12-14; Appendix I A.5-A.6) ------------------------------------
 
 impl Decider<'_> {
     /// A supervision breach: only in an online supervised event, by a player of the board, of
@@ -252,7 +253,7 @@ impl Decider<'_> {
     }
 }
 
-// --- disconnections (E.04 11, 13, 18.8-18.9; spec online-hybrid §4) ---------------------------
+// --- disconnections (E.04 11, 13, 18.8-18.9) -----------------------------------------------------
 
 impl Decider<'_> {
     pub(super) fn report_connection_incident(
@@ -563,7 +564,7 @@ impl Decider<'_> {
     }
 }
 
-// --- complaints (E.04 Appendix I G.2) ---------------------------------------------------------
+// --- complaints (E.04 Appendix I G.2) ------------------------------------------------------------
 
 impl Decider<'_> {
     pub(super) fn file_complaint(&self, c: &FileComplaint) -> Result<Vec<Event>, DomainError> {
@@ -623,7 +624,7 @@ impl Decider<'_> {
     }
 }
 
-// --- appeals (E.04 9.14, 17.11; Laws 11.10; GR 10) ---------------------------------------------
+// --- appeals (E.04 9.14, 17.11; Laws 11.10; GR 10) -----------------------------------------------
 
 impl Decider<'_> {
     pub(super) fn file_appeal(&self, c: &FileAppeal) -> Result<Vec<Event>, DomainError> {
