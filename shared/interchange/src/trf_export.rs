@@ -61,7 +61,7 @@ fn type_code(rule_set: &str) -> Option<&'static str> {
     match rule_set {
         "dutch-2017" => Some("FIDE_DUTCH_2017"),
         "dutch-2025" => Some("FIDE_DUTCH_2025"),
-        // The code table (spec/trf.md §2) names no double round robin: it is the Berger
+        // TRF-2026's type-code table (record 192) names no double round robin: it is the Berger
         // table played twice.
         "berger" | "berger-double" => Some("BERGER_ROUNDROBIN"),
         _ => None,

@@ -8,7 +8,7 @@ use arbiter_trf::{DutchRules, TextCode, TrfFile};
 pub fn record_from_trf(file: &TrfFile) -> Result<TournamentRecord, String> {
     let acc = file.accelerations();
     // A blank block in a round that was paired is a player who was not paired (withdrawn or
-    // absent; spec/trf.md §4: a blank result is `Z`), as the endorsed checkers read it; only
+    // absent; in TRF16 a blank result is `Z`), as the endorsed checkers read it; only
     // the round to be paired keeps blanks as "to be paired".
     let paired: Vec<u32> = (1..=file.round_columns())
         .filter(|&r| file.is_round_paired(r))

@@ -1,6 +1,7 @@
-//! The small cases of spec/dutch-2025.md section 4 that tell the two Dutch rule sets apart:
-//! each must pair as its rule set says, and differently (where the spec says so) under the
-//! other. Files and expectations: tests/golden/dutch-2025-cases.
+//! The small cases that tell the two Dutch rule sets apart (C.04.3 as revised in 2025 against the
+//! Baku 2016 text; what each shows: docs/src/auditors/agreement.md): each must pair as its rule set
+//! says, and differently (where the expectations say so) under the other. Files and expectations:
+//! tests/golden/dutch-2025-cases.
 
 use arbiter_pairing::trf::record_from_trf;
 use arbiter_pairing::{RuleSet, pair};

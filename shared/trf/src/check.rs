@@ -1,4 +1,4 @@
-//! Consistency checks across records (spec/trf.md §8.7).
+//! Consistency checks across records (the list: docs/src/guide/files.md).
 //!
 //! A TRF file states every game twice, once on each player's line, and states each score
 //! both as results and as a points column. Pairing engines trust those redundancies; when they
@@ -318,8 +318,8 @@ pub(crate) fn check(
         }
     }
 
-    // 240 against the player's own column (spec/trf.md F-7): both are accepted, disagreement
-    // is reported.
+    // 240 against the player's own column (TRF-2026 does not say whether played rounds belong
+    // in 240): both are accepted, disagreement is reported.
     if !team_file {
         for (i, r) in file.records.iter().enumerate() {
             let Record::Byes(b) = r else { continue };

@@ -1,11 +1,10 @@
 //! Moving a file between the two profiles, and setting the engine-facing facts.
 //!
 //! The pairing worker feeds engines of both generations: JaVaFo and bbpPairings v5 read
-//! `XXR`/`XXC`/`BB?`/`XXA`, bbpPairings v6 reads `142`/`152`/`162`/`250` and ignores some of
-//! the old codes (spec/dutch-2025.md §3). Converting records one for one, at the place where
-//! the source had them, keeps every other line untouched, so a converted file still diffs
-//! cleanly against its source and every derived view (rounds, colour, points, acceleration,
-//! forbidden pairs, absences) stays the same.
+//! `XXR`/`XXC`/`BB?`/`XXA`, bbpPairings v6 reads `142`/`152`/`162`/`250` and ignores some of the
+//! old codes. Converting records one for one, at the place where the source had them, keeps every
+//! other line untouched, so a converted file still diffs cleanly against its source and every
+//! derived view (rounds, colour, points, acceleration, forbidden pairs, absences) stays the same.
 
 use crate::error::{TrfWarning, WarningKind};
 use crate::model::*;
@@ -258,14 +257,14 @@ impl TrfFile {
             .unwrap_or(0)
     }
 
-    /// The same file in the other profile (or normalised within its own), converting record
-    /// for record at the same position: `XXR`<->`142`, `XXC white1|black1`<->`152`,
+    /// The same file in the other profile (or normalised within its own), converting record for
+    /// record at the same position: `XXR`<->`142`, `XXC white1|black1`<->`152`,
     /// `BB?`/`XXS`<->`162`, `XXA`<->`250`, `XXP`<->`260`, `XXZ`->`240 Z` for the round to pair,
-    /// `240`->byes in the player's round column. To TRF-2026, a missing `142` (the total
-    /// number of rounds) and a missing `192` (when the type is known from `092`) are added after
-    /// the header (spec/trf.md §9). To TRF16+x, the TRF-2026-only tournament records (`###`,
-    /// `172`..`222`, `352`, `362`) are dropped. Record `162` symbol `X` and colour-dependent
-    /// `XXS` values have no counterpart; such losses are reported as warnings.
+    /// `240`->byes in the player's round column. To TRF-2026, a missing `142` (the total number of
+    /// rounds) and a missing `192` (when the type is known from `092`) are added after the header
+    /// (our writing rules: docs/src/guide/files.md). To TRF16+x, the TRF-2026-only tournament
+    /// records (`###`, `172`..`222`, `352`, `362`) are dropped. Record `162` symbol `X` and
+    /// colour-dependent `XXS` values have no counterpart; such losses are reported as warnings.
     pub fn to_profile(&self, target: Profile) -> Converted {
         let mut w = Vec::new();
         let src = self;

@@ -1,10 +1,10 @@
 //! Dates as real programs write them (tolerant reading only).
 //!
-//! spec/trf.md §2 and §3 fix `YY/MM/DD` for `132` and `YYYY/MM/DD` for birth dates, but files
-//! from older programs carry dots, dashes, day-first orders, four-digit years in `132` and
+//! TRF16 records 132 and 001 fix `YY/MM/DD` for round dates and `YYYY/MM/DD` for birth dates, but
+//! files from older programs carry dots, dashes, day-first orders, four-digit years in `132` and
 //! placeholders such as `.  .`. Nothing pairs or ranks by these dates, so a date that cannot be
-//! read is dropped with a warning instead of refusing the file; one that can be read is
-//! normalised and the warning says which order was assumed.
+//! read is dropped with a warning instead of refusing the file; one that can be read is normalised
+//! and the warning says which order was assumed.
 
 use crate::model::{BirthDate, RoundDate};
 
@@ -61,7 +61,7 @@ pub(crate) fn days_in_month(year: u32, month: u32) -> u32 {
 }
 
 /// The orders to try for a separator, the file convention first: slashes are TRF's own
-/// `YY/MM/DD` (spec/trf.md §2), dots the European day-first `DD.MM.YY`, dashes ISO `YY-MM-DD`.
+/// `YY/MM/DD` (TRF16 record 132), dots the European day-first `DD.MM.YY`, dashes ISO `YY-MM-DD`.
 pub(crate) fn orders_for(sep: char) -> [Order; 3] {
     match sep {
         '.' => [Order::Dmy, Order::Mdy, Order::Ymd],

@@ -1,7 +1,7 @@
 //! Errors and warnings.
 //!
 //! An arbiter who gets a TRF file rejected must be able to fix it in a text editor, so every
-//! error says where (line and columns, counted in characters as the spec counts them), which
+//! error says where (line and columns, 1-based characters of the decoded line), which
 //! field, and what was expected there. Consistency errors (a game recorded on one line only,
 //! a wrong points column) carry the same location, pointing at the line that disagrees.
 
@@ -171,7 +171,7 @@ pub enum WarningKind {
     /// The records that state the same thing disagree (e.g. `XXR` and `142`, `162` and `BBW`).
     Conflict,
     /// No scoring record, and the points column only fits another point system, which was
-    /// inferred (spec/trf.md §8.8).
+    /// inferred (docs/src/guide/files.md).
     InferredScoring,
     /// A player received the pairing-allocated bye after an earlier one or a forfeit win (or a
     /// team, `320`, a second one).

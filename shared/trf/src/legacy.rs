@@ -1,10 +1,10 @@
-//! The round-block spellings of older programs, mapped to the spec's codes (tolerant reading).
+//! The round-block spellings of older programs, mapped to the TRF16 codes (tolerant reading).
 //!
-//! spec/trf.md §4 gives byes the codes `H F U Z` with `0000` and colour `-`, and every game or
-//! forfeit the scheduled opponent. Swiss-Manager, Vega and the JaVaFo-era tools also wrote a
-//! bye as a game result without opponent (`0000 - =`, `0000 - +`, `0000 - -`), left the block
-//! of a withdrawn player blank, and gave a forfeit's colour on one line only. Each is mapped to
-//! what the endorsed programs take it for, with a warning naming the line and columns.
+//! The TRF16 result-code table (record 001) gives byes the codes `H F U Z` with `0000` and colour
+//! `-`, and every game or forfeit the scheduled opponent. Swiss-Manager, Vega and the JaVaFo-era
+//! tools also wrote a bye as a game result without opponent (`0000 - =`, `0000 - +`, `0000 - -`),
+//! left the block of a withdrawn player blank, and gave a forfeit's colour on one line only. Each
+//! is mapped to what the endorsed programs take it for, with a warning naming the line and columns.
 
 use crate::error::{Location, TrfWarning, WarningKind};
 use crate::model::Record;
@@ -23,12 +23,12 @@ pub(crate) fn bye_code(
 ) -> Option<RoundEntry> {
     use ResultCode::*;
     let (code, meaning) = match result? {
-        // A draw against nobody: the half-point bye (§4 `H`).
+        // A draw against nobody: the half-point bye (`H`).
         Draw | DrawUnrated => (HalfBye, "H (half-point bye)"),
-        // A win against nobody: the point of the pairing-allocated bye (§4 `U`), which C.04.1
+        // A win against nobody: the point of the pairing-allocated bye (`U`), which C.04.1
         // treats like a forfeit win for later bye eligibility.
         ForfeitWin | Win | WinUnrated => (PairingBye, "U (pairing-allocated bye)"),
-        // A loss against nobody: not paired, no points (§4 `Z`).
+        // A loss against nobody: not paired, no points (`Z`).
         ForfeitLoss | Loss | LossUnrated => (ZeroBye, "Z (zero-point bye, not paired)"),
         _ => return None,
     };
@@ -54,9 +54,10 @@ pub(crate) fn normalise(
     blank_blocks(records, w);
 }
 
-/// §8.7 allows one `U` per round: where older programs wrote several wins without opponent in
-/// one round, none of them can be told to be the pairing-allocated bye, so each is read as a
-/// full-point bye (`F`), which keeps its point and does not make the player ineligible.
+/// The result-code table allows one `U` per round: where older programs wrote several wins
+/// without opponent in one round, none of them can be told to be the pairing-allocated bye, so
+/// each is read as a full-point bye (`F`), which keeps its point and does not make the
+/// player ineligible.
 fn second_pabs_are_full_byes(
     records: &mut [Record],
     legacy_pab: &[(usize, usize)],
@@ -93,7 +94,7 @@ fn second_pabs_are_full_byes(
 }
 
 /// A forfeit whose colour is `-` on one line takes the opposite of the colour the opponent's
-/// line gives (the scheduled colours, §3).
+/// line gives (the scheduled colours of record 001).
 fn forfeit_colours(records: &mut [Record], w: &mut Vec<TrfWarning>) {
     let mut colour: BTreeMap<(u32, usize, u32), Color> = BTreeMap::new();
     for rec in records.iter() {
@@ -143,7 +144,7 @@ fn forfeit_colours(records: &mut [Record], w: &mut Vec<TrfWarning>) {
 }
 
 /// A blank block in a round that was paired (a withdrawn or absent player's column, often
-/// simply not filled in by the program) means `Z`: not paired, no points (§4: a blank result
+/// simply not filled in by the program) means `Z`: not paired, no points (TRF16: a blank result
 /// is `Z`); the pairing record, the import and the standings read it so. The model keeps the
 /// blank (an export writes the file back as it came); the warning says how it is read. The
 /// round being paired next has no games yet and keeps its blanks ("to be paired").

@@ -2,12 +2,13 @@
 //!
 //! TRF is how tournaments travel between arbiter programs, pairing engines (JaVaFo,
 //! bbpPairings), the FIDE rating office and the tie-break reference implementation. This crate
-//! is the one place in arbiter that knows its columns (spec/trf.md):
+//! is the one place in arbiter that knows its columns (TRF16, the FIDE Data Exchange Format,
+//! and TRF-2026; how we read and write them: docs/src/guide/files.md):
 //!
 //! * [`parse`] / [`parse_bytes`] read a file into a [`TrfFile`] (one typed [`Record`] per
-//!   line, in order) and run the consistency checks of spec/trf.md §8.7; problems come back as
-//!   a [`TrfError`] naming line, columns, field and what was expected, minor ones as
-//!   [`TrfWarning`]s next to the file.
+//!   line, in order) and run the consistency checks listed in docs/src/guide/files.md;
+//!   problems come back as a [`TrfError`] naming line, columns, field and what was expected,
+//!   minor ones as [`TrfWarning`]s next to the file.
 //! * The derived views on [`TrfFile`] ([`TrfFile::point_system`], [`TrfFile::total_rounds`],
 //!   [`TrfFile::initial_color`], [`TrfFile::accelerations`], [`TrfFile::absences`],
 //!   [`TrfFile::forbidden_pairs`], [`TrfFile::tournament_type`], [`TrfFile::round_to_pair`])
@@ -69,9 +70,9 @@ use error::Location as Loc;
 /// Reading options.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct ParseOptions {
-    /// Turn consistency errors (spec/trf.md §8.7) into warnings, read blank points as 0.0, and
-    /// read misaligned `001` lines with the fallbacks of §8.1 (byte-counted columns, then the
-    /// round area as opponent/colour/result groups). Syntax errors stay errors. Independent of
+    /// Turn consistency errors into warnings, read blank points as 0.0, and read misaligned
+    /// `001` lines with the fallbacks (byte-counted columns, then the round area as
+    /// opponent/colour/result groups). Syntax errors stay errors. Independent of
     /// [`ParseOptions::tolerant`]: a lenient reading of a written model gives the model back.
     pub lenient: bool,
     /// Read what older programs write, with a warning each: dates in other orders and
@@ -79,7 +80,7 @@ pub struct ParseOptions {
     /// sex and rank dropped, the legacy bye codes (`0000 - =`, `0000 - +`, `0000 - -`, blank
     /// blocks in a paired round), a forfeit whose colour only the opponent's line gives.
     /// Consistency errors and everything pairing reads (start numbers, ratings, points,
-    /// games) stay strict. Without it (the default) the reader is as strict as the spec.
+    /// games) stay strict. Without it (the default) the reader is as strict as TRF16 / TRF-2026.
     pub tolerant: bool,
 }
 
@@ -188,7 +189,7 @@ fn parse_decoded(
 }
 
 impl TrfFile {
-    /// Runs the consistency checks of spec/trf.md §8.7 on a model (e.g. one built in code
+    /// Runs the consistency checks (docs/src/guide/files.md) on a model (e.g. one built in code
     /// before writing it). Locations refer to the lines [`write()`] would produce.
     pub fn check(&self, opts: &ParseOptions) -> Result<Vec<TrfWarning>, TrfError> {
         let mut warnings = Vec::new();

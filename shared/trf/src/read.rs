@@ -1,10 +1,10 @@
 //! Line-by-line reading of records (syntax only; cross-record consistency is `check.rs`).
 //!
-//! Each record type is read at the columns the spec gives it, and every separator column that
-//! must be blank is checked: a shifted field is far more often a writer bug than a layout we
-//! should guess at, and "column 96 should be blank" tells the user exactly what is wrong.
-//! Lists whose spacing varies between writers (`XXP`, `XXZ`, `XXS`, the ids of `240`/`260`)
-//! are read as blank-separated tokens instead.
+//! Each record type is read at the columns TRF16 / TRF-2026 give it, and every separator column
+//! that must be blank is checked: a shifted field is far more often a writer bug than a layout we
+//! should guess at, and "column 96 should be blank" tells the user exactly what is wrong. Lists
+//! whose spacing varies between writers (`XXP`, `XXZ`, `XXS`, the ids of `240`/`260`) are read as
+//! blank-separated tokens instead.
 
 use crate::ParseOptions;
 use crate::dates::{self, BirthReading};
@@ -999,7 +999,7 @@ fn read_player(
     if !opts.lenient || !matches!(e.kind, ErrorKind::Misaligned | ErrorKind::Syntax) {
         return Err(e);
     }
-    // spec/trf.md §8.1: a writer that counted bytes shifts everything after a multi-byte name.
+    // A writer that counted bytes shifts everything after a multi-byte name.
     if !l.is_ascii() {
         let mut local = Vec::new();
         let bl = l.byte_columns();

@@ -18,7 +18,7 @@ pub enum PointSource {
     Bbp,
     /// JaVaFo `XXS`.
     Xxs,
-    /// No scoring record; the points column only fits this system (spec/trf.md §8.8).
+    /// No scoring record; the points column only fits this system (docs/src/guide/files.md).
     Inferred,
     /// No scoring record: FIDE 1 / ½ / 0.
     Default,
@@ -147,9 +147,9 @@ pub enum TournamentSystem {
 /// The two Dutch rule sets, named by the date they took effect.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum DutchRules {
-    /// Baku 2016 rules, in force 2017-07-01 to 2025-06-30 (spec/dutch-2016.md).
+    /// Baku 2016 rules, in force 2017-07-01 to 2025-06-30 (C.04.3, Baku 2016 text).
     Dutch2017,
-    /// The revision in force from 2025-07-01 (spec/dutch-2025.md).
+    /// The revision in force from 2025-07-01 (C.04.3, 2025 revision).
     Dutch2025,
 }
 
@@ -188,7 +188,7 @@ impl TournamentType {
     }
 
     /// The Dutch rule set the code asks for: `FIDE_DUTCH_2017` -> 2017; `FIDE_DUTCH_2025`,
-    /// `FIDE_DUTCH_2026` and the unversioned `FIDE_DUTCH` -> 2025 (spec/dutch-2025.md §0, §5).
+    /// `FIDE_DUTCH_2026` and the unversioned `FIDE_DUTCH` -> 2025 (docs/src/auditors/agreement.md).
     pub fn dutch_rules(&self) -> Option<DutchRules> {
         match self.system? {
             TournamentSystem::FideDutch2017 => Some(DutchRules::Dutch2017),
@@ -360,7 +360,7 @@ impl TrfFile {
             .max()
     }
 
-    /// Total number of rounds (spec/trf.md §8.6): the largest of `142`, `XXR`, the number of
+    /// Total number of rounds (docs/src/guide/files.md): the largest of `142`, `XXR`, the number of
     /// round columns and the number of `132` dates.
     pub fn total_rounds(&self) -> u32 {
         let dates = self
@@ -391,7 +391,7 @@ impl TrfFile {
 
     /// The round to pair next: 1 + the number of round columns containing at least one game
     /// or pairing-allocated bye (golden/dutch-2017/README.md; a `+` counts as a pairing too, as
-    /// in spec/dutch-2025.md §3). A trailing column holding only byes lists the players absent
+    /// bbpPairings counts it). A trailing column holding only byes lists the players absent
     /// from that round; it is not counted.
     pub fn round_to_pair(&self) -> u32 {
         1 + (1..=self.round_columns())

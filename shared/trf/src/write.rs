@@ -1,4 +1,4 @@
-//! The writer: one line per record, fields at their spec columns, trailing blanks removed.
+//! The writer: one line per record, fields at their TRF columns, trailing blanks removed.
 //!
 //! The layout choices (right-aligned numbers, `%4.1f` points, `0000 - U` for byes, zero-padded
 //! rounds in `240`/`250`) are the ones the reference engines and the golden corpora use, so a
@@ -16,7 +16,7 @@ use std::fmt::Write as _;
 
 type W<T> = Result<T, TrfWriteError>;
 
-/// Writes the records with CR LF line ends (the default of spec/trf.md §9).
+/// Writes the records with CR LF line ends (our default: docs/src/guide/files.md).
 pub fn write(file: &TrfFile) -> W<String> {
     write_with(file, LineEnding::CrLf)
 }
@@ -72,7 +72,7 @@ fn range(i: usize, field: &str, v: u64, min: u64, max: u64) -> W<()> {
     Ok(())
 }
 
-/// A score right-aligned in `n` columns: `%n.1f` as the spec writes points, or the whole
+/// A score right-aligned in `n` columns: `%n.1f` as TRF16 writes points, or the whole
 /// number without decimals when only that fits (a `9999` read from a points column).
 fn score_n(i: usize, field: &str, s: Option<Score>, n: usize) -> W<String> {
     let Some(s) = s else { return Ok(" ".repeat(n)) };

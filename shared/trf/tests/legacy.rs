@@ -1,6 +1,6 @@
-//! The legacy corpus (tests/legacy, written by make.py): each file as an older program writes
-//! it reads in the tolerant mode with the warning its variation calls for, is refused by the
-//! strict mode where the spec refuses it, and reads as the same model as its normalised twin.
+//! The legacy corpus (tests/legacy, written by make.py): each file as an older program writes it
+//! reads in the tolerant mode with the warning its variation calls for, is refused by the strict
+//! mode where TRF16 / TRF-2026 refuse it, and reads as the same model as its normalised twin.
 
 use arbiter_core::{ResultCode, RoundEntry};
 use arbiter_trf::TrfFile;

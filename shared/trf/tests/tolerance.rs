@@ -1,4 +1,5 @@
-//! Inputs that differ only in ways the spec says do not matter read as the same file.
+//! Inputs that differ only in ways that do not matter (docs/src/guide/files.md) read as the
+//! same file.
 
 mod common;
 

@@ -6,7 +6,7 @@
 //!
 //! Rule text: seed `002_d117ba657ed53287.txt` §C.04.4.2 (§1 definitions, §2 unfinished games,
 //! §3 basic principles and acceleration, §4 bye, §5 colours, §6 pairing procedure and its
-//! combination tables), summarised in the project's `other-swiss.md` §2.
+//! combination tables).
 //!
 //! Choices where the text is silent or ambiguous:
 //! - Sonneborn-Berger, Buchholz and Median for pairing use played games only, each opponent

@@ -1,5 +1,5 @@
 //! Rule set `dutch-2025`: the Dutch system as revised with effect from 1 July 2025
-//! (spec/dutch-2025.md). What differs from `dutch-2017`, all of it here:
+//! (C.04.3, 2025 revision). What differs from `dutch-2017`, all of it here:
 //!
 //! * no PPB/CLB collapse: completion ([C4]) and the lowest possible PAB score ([C5]) are the top
 //!   field of every edge of ONE matching over all players still to pair, so every bracket is

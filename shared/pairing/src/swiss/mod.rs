@@ -5,9 +5,9 @@
 //! walks a system's candidates in its own priority order, and the checker behind
 //! `arbiter check --system dubov|burstein|lim`.
 //!
-//! Rule text: seed `002_d117ba657ed53287.txt` §C.04.1 (basic rules) and §C.04.4 (the three
-//! systems), distilled in the project's `other-swiss.md` and `swiss-general.md`. Only played
-//! games count as meetings and for colours (C.04.2 D.5, D.6).
+//! Rule text: seed `002_d117ba657ed53287.txt` §C.04.1 (basic rules) and §C.04.4 (the three systems:
+//! C.04.4.1 Dubov, C.04.4.2 Burstein, C.04.4.3 Lim). Only played games count as meetings and for
+//! colours (C.04.2 D.5, D.6).
 //!
 //! The completion test is what makes these engines total: a scoregroup may only take a
 //! decision (a pair, a floater, a transfer) after which every player not yet paired can still
@@ -605,6 +605,32 @@ pub(crate) fn board_of(f: &Field, a: usize, b: usize, ca: Color) -> (Board, bool
         }
     };
     (board, forced)
+}
+
+/// Round 1 colours of Dubov (C.04.4.1 §5) and Lim (C.04.4.3 §7.2): on board `board` (from 1)
+/// the top-half player, the pair's lower number, gets the drawn colour when the board is odd
+/// and the other colour when it is even (unless a colour limit forces the other, `board_of`).
+/// Each system names the rule in its own words.
+pub(crate) fn first_round_colours(
+    f: &Field,
+    a: usize,
+    b: usize,
+    board: usize,
+    rule: &'static str,
+    meaning: &'static str,
+) -> Coloured {
+    let (hi, lo) = if f.id(a) < f.id(b) { (a, b) } else { (b, a) };
+    let c = if board % 2 == 1 {
+        f.initial_colour
+    } else {
+        f.initial_colour.opposite()
+    };
+    let (board, _) = board_of(f, hi, lo, c);
+    Coloured {
+        board,
+        rule,
+        meaning,
+    }
 }
 
 /// Names the rules a recorded round can break, in the words of one system.

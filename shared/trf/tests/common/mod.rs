@@ -1,7 +1,7 @@
 //! A small hand-made tournament used by the tolerance, malformed-input and view tests.
 #![allow(dead_code)]
 
-/// A `001` line with the spec's columns: `rounds` are 8-character blocks (`"   3 w 1"`).
+/// A `001` line with the TRF16 columns: `rounds` are 8-character blocks (`"   3 w 1"`).
 pub fn player(id: u32, name: &str, rating: u32, points: &str, rounds: &[&str]) -> String {
     let mut s = format!(
         "001 {id:>4} m    {name:<33} {rating:>4} ESP {fide:>11} 1990/01/01 {points:>4} {rank:>4}",

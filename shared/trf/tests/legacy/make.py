@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""Writes the legacy-TRF corpus: one small Swiss tournament (the normalised twin, spec
+"""Writes the legacy-TRF corpus: one small Swiss tournament (the normalised twin, TRF16
 layout) and the same tournament as older programs write it, one variation per file.
 
-Each NAME.trf has a NAME.twin.trf: the file a spec-conforming writer produces for the same
+Each NAME.trf has a NAME.twin.trf: the file a TRF16-conforming writer produces for the same
 tournament. Run from this directory: python3 make.py (deterministic; the files are committed).
 """
 import os
