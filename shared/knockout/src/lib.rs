@@ -1,5 +1,5 @@
-//! Knockout events (spec/round-robin.md §10–§11; S001 = seeds/001_23f77f2f95d2acc8.txt ch. IV
-//! §6.2 "Eliminatorias", S000 = seeds/000_7670f13f7d8b8995.txt §5.2).
+//! Knockout events (S001 = seeds/001_23f77f2f95d2acc8.txt ch. IV §6.1 matches and §6.2
+//! "Eliminatorias", S000 = seeds/000_7670f13f7d8b8995.txt §5.2).
 //!
 //! What the seeds fix: a knockout match is basically two games; because every match needs a
 //! winner, level matches play tie-breaks on an extra day: two rapid games, then two or four

@@ -15,7 +15,8 @@ pub const NO_CAP_FROM_RATING: i32 = 2650;
 /// The largest `K × n` a player may have in one rating period (B.02 8.3.3, last paragraph).
 pub const MAX_K_TIMES_GAMES: u32 = 700;
 
-/// Why a player has the K factor they have (B.02 8.3.3, precedence of ratings.md §5.3).
+/// Why a player has the K factor they have (B.02 8.3.3, tried in the order of
+/// docs/src/auditors/agreement.md).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum KReason {
     /// Up to the end of the year of their 18th birthday, rated below 2300: 40.
@@ -217,7 +218,7 @@ pub struct RatingChange {
     pub change: i32,
     pub new_rating: i32,
     /// Under `b02-2022-seed-text`, two games shared the largest difference above 400 and the
-    /// earliest was chosen for the once-per-event cap (ratings.md R-3).
+    /// earliest was chosen for the once-per-event cap (B.02 8.3.1 is silent on ties).
     pub cap_tie: bool,
 }
 
@@ -232,7 +233,7 @@ impl RatingChange {
 /// The rating change of a player rated `rating`, with K factor `k`, for the games of one
 /// event (or a whole period, for the authoritative figure).
 ///
-/// The 400-point rule follows the rule-set (ratings.md §5.1): under `b02-2022-seed-text` a
+/// The 400-point rule follows the rule-set (B.02 8.3.1 as in force): under `b02-2022-seed-text` a
 /// difference above 400 counts as 400 for one game only, the one with the largest difference
 /// (earliest round on a tie); under `b02-2024` for every game; under `b02-2025-10` for every game
 /// unless the player is rated 2650 or more.
@@ -361,8 +362,9 @@ pub fn expected_against(own: u16, opponent: u16) -> Hundredths {
     expected_score(i32::from(own) - i32::from(opponent))
 }
 
-/// The 1 March 2024 one-time adjustment (ratings.md §10): ratings from 1000 to 1999 gain
-/// `0.4 × (2000 - R)`, rounded to the nearest integer (0.5 up). Other ratings are unchanged.
+/// The 1 March 2024 one-time adjustment (FIDE, with B.02 of 1 March 2024): ratings from 1000 to
+/// 1999 gain `0.4 × (2000 - R)`, rounded to the nearest integer (0.5 up). Other ratings are
+/// unchanged.
 pub fn adjustment_march_2024(rating: u16) -> u16 {
     let r = i64::from(rating);
     if (1000..2000).contains(&r) {

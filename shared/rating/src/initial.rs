@@ -1,4 +1,4 @@
-//! The initial rating `Ru` of an unrated player (B.02 8.2; rapid/blitz 7.2; ratings.md §4).
+//! The initial rating `Ru` of an unrated player (B.02 8.2; rapid/blitz 7.2).
 
 use crate::change::{RatedGame, rated_score};
 use crate::num::{Hundredths, Ratio};

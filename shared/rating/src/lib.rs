@@ -1,9 +1,9 @@
 //! FIDE rating regulations (B.02): expected scores, K factors, rating changes, performance; title norms (B.01).
 //!
-//! Specifications: spec/ratings.md, spec/titles-norms.md and the conversion tables in
-//! spec/data/fide-rating-tables.json (copied to `data/` in this crate). Sources: seed
-//! 001_23f77f2f95d2acc8.txt, CAPITULO VI (B.02, standard and rapid/blitz) and CAPITULO VII
-//! (B.01), with their appendices.
+//! Rules: FIDE Rating Regulations B.02 (standard, rapid and blitz) and Title Regulations B.01, with
+//! the conversion tables of B.02 8.1.1 and 8.1.2 in `data/fide-rating-tables.json`; where they
+//! leave room, docs/src/auditors/agreement.md. Sources: seed 001_23f77f2f95d2acc8.txt, CAPITULO VI
+//! (B.02, standard and rapid/blitz) and CAPITULO VII (B.01), with their appendices.
 //!
 //! * Arithmetic is exact: expected scores and `ΔR` are [`Hundredths`]; averages are rationals
 //!   rounded "0.5 up" as the regulations prescribe; game points are core [`Score`]s.

@@ -1,5 +1,4 @@
-//! Title norms: GM, IM, WGM and WIM norm checks (B.01 1.4, seed 001 CAPITULO VII;
-//! spec/titles-norms.md §3).
+//! Title norms: GM, IM, WGM and WIM norm checks (B.01 1.4, seed 001 CAPITULO VII).
 //!
 //! Every condition is reported with its actual value, its requirement, whether it passes and by
 //! how much it fails. Rule-set: `b01-2023-seed-text` (unrated opponents count as 1000).
@@ -98,7 +97,7 @@ impl fmt::Display for NormKind {
     }
 }
 
-/// Minimum score as a percentage, compared on the exact fraction (B.01 1.4.8; titles-norms §3.5).
+/// Minimum score as a percentage, compared on the exact fraction (B.01 1.4.8).
 pub const MIN_SCORE_PERCENT: i64 = 35;
 /// Events longer than this count as this many rounds (B.01 1.7).
 pub const MAX_COUNTED_ROUNDS: u32 = 13;
@@ -804,9 +803,9 @@ pub struct NormSearch {
 pub const MAX_SETS: u64 = 1 << 20;
 
 /// Looks for a valid norm: all counted games, then (unless pairings were pre-determined) every
-/// prefix of rounds (1.4.1e), each with any subset of won games removed (1.4.1f), keeping at
-/// least the minimum games; prefers the largest number of games, then the highest `Rp`
-/// (titles-norms.md §3.6). Also applies 1.4.1c (9-round event, 8 games) and the 1.4.2c
+/// prefix of rounds (1.4.1e), each with any subset of won games removed (1.4.1f), keeping at least
+/// the minimum games; prefers the largest number of games, then the highest `Rp` (the search of
+/// docs/src/auditors/agreement.md). Also applies 1.4.1c (9-round event, 8 games) and the 1.4.2c
 /// last-round no-show (counted as a loss when the player only needed the game for the count).
 pub fn find_norm(
     norm: NormKind,
@@ -943,8 +942,9 @@ pub struct AnnexBand {
     pub ra_to: Option<i32>,
 }
 
-/// The annex row for `score` in `games` games (titles-norms.md §3.7): `[max(Ra_min, Rp_min -
-/// dp(s/n)), Rp_min - dp((s - ½)/n) - 1]`; `None` if the score is below 35% or the band is empty.
+/// The annex row for `score` in `games` games (B.01 annex, computed from 1.4.7-1.4.9):
+/// `[max(Ra_min, Rp_min - dp(s/n)), Rp_min - dp((s - ½)/n) - 1]`; `None` if the score is below
+/// 35% or the band is empty.
 pub fn annex_band(norm: NormKind, games: u32, score: Score) -> Option<AnnexBand> {
     if games == 0 || score.tenths() % 5 != 0 || score.tenths() > 10 * games as i32 {
         return None;
@@ -1166,7 +1166,7 @@ mod tests {
 
     #[test]
     fn annex_17_rounds_includes_6_points() {
-        // N-2: the seed's 17-round table omits 6 points; the formula gives it.
+        // The seed's 17-round table omits 6 points; the formula gives it (1.4.8: 35 %).
         let b = annex_band(NormKind::GM, 17, Score(60)).unwrap();
         assert_eq!((b.ra_from, b.ra_to), (2710, None));
         assert_eq!(

@@ -26,7 +26,8 @@ impl Hundredths {
         Hundredths(self.0 * k as i32)
     }
 
-    /// Nearest integer, 0.5 up (toward +infinity): B.02 8.3.4, ratings.md §5.2 and R-4.
+    /// Nearest integer, 0.5 up (toward +infinity): B.02 8.3.4, read as
+    /// docs/src/auditors/agreement.md says.
     pub fn round_half_up(self) -> i32 {
         round_half_up(i64::from(self.0), 100) as i32
     }

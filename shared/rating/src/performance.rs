@@ -1,4 +1,4 @@
-//! Average rating of opponents `Ra` and rating performance `Rp` (B.01 1.4.7-1.4.8; ratings.md §6).
+//! Average rating of opponents `Ra` and rating performance `Rp` (B.01 1.4.7-1.4.8).
 
 use crate::num::{Hundredths, Ratio, round_half_up};
 use crate::tables::{dp, expected_score, p_hundredths};

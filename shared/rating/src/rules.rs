@@ -69,17 +69,18 @@ impl FromStr for Date {
     }
 }
 
-/// A version of the FIDE Rating Regulations (B.02), identified as in spec/ratings.md.
+/// A version of the FIDE Rating Regulations (B.02), named by when it took effect
+/// (docs/src/auditors/agreement.md).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum RuleSet {
     /// `b02-2022-seed-text`: B.02 as printed in seed 001 CAPITULO VI (in force 1 Jan 2022).
     B02_2022,
-    /// `b02-2024`: B.02 in force from 1 March 2024 (ratings.md §10): every difference above 400
+    /// `b02-2024`: B.02 in force from 1 March 2024: every difference above 400
     /// counts as 400; new initial-rating method (two hypothetical 1800 draws, maximum 2200);
     /// rating floor 1400.
     B02_2024,
     /// `b02-2025-10`: the 1 October 2025 amendment: players rated 2650 or more always use the
-    /// actual difference (ratings.md §5.1, §10).
+    /// actual difference (B.02 8.3.1 as amended).
     B02_2025_10,
 }
 
@@ -168,9 +169,9 @@ impl fmt::Display for Category {
 
 /// A time control, as the thinking time one player gets for the whole game.
 ///
-/// `base_seconds` is all fixed time (every period added up); `increment_seconds` is the
-/// per-move increment. The regulations evaluate a game of 60 moves (ratings.md §1.2-1.3), so
-/// the total is `base + 60 × increment`.
+/// `base_seconds` is all fixed time (every period added up); `increment_seconds` is the per-move
+/// increment. The regulations evaluate a game of 60 moves (B.02 standard and rapid/blitz 1.1-1.2),
+/// so the total is `base + 60 × increment`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct TimeControl {
     pub base_seconds: u32,

@@ -2,7 +2,7 @@
 //!
 //! Source: seed 001_23f77f2f95d2acc8.txt, CAPITULO VI, B.02 standard 8.1.1/8.1.2 (identical in
 //! the rapid/blitz regulations 7.1.1/7.1.2 and in B.01 1.4.9 "Tabla 8.1.a"); transcribed in
-//! spec/data/fide-rating-tables.json, copied to `data/fide-rating-tables.json` in this crate.
+//! `data/fide-rating-tables.json` in this crate.
 //! The constants below are that file in integer form; a unit test checks them against it.
 
 use crate::num::{Hundredths, round_half_up};
@@ -89,7 +89,7 @@ pub fn dp(p: Hundredths) -> i32 {
 }
 
 /// The fractional score `points / games` as hundredths, rounded to the nearest hundredth with
-/// 0.005 up (B.01 1.4.9; ratings.md §3). `points` is in tenths of a point (core `Score`).
+/// 0.005 up (B.01 1.4.9). `points` is in tenths of a point (core `Score`).
 ///
 /// # Panics
 /// If `games == 0` or the score lies outside `0..=games`.
@@ -106,7 +106,7 @@ pub fn p_hundredths(points_tenths: i32, games: u32) -> Hundredths {
 
 /// The expected score `(H, L)` of the higher- and lower-rated player for an absolute rating
 /// difference `d` (B.02 8.1.2). The 400-point rule is the caller's business (applied to `d`
-/// before the lookup, ratings.md §3).
+/// before the lookup, B.02 8.3.1).
 pub fn pd_for_difference(d: u32) -> (Hundredths, Hundredths) {
     let i = PD_BANDS.partition_point(|&(_, high, _)| high < d);
     let h = PD_BANDS[i].2;
@@ -143,7 +143,7 @@ pub fn pd_rows() -> impl Iterator<Item = (u32, Option<u32>, Hundredths, Hundredt
 mod tests {
     use super::*;
 
-    /// The constants are exactly the JSON data copied from the spec.
+    /// The constants are exactly the JSON data (the transcribed tables).
     #[test]
     fn constants_match_the_json_tables() {
         let json: serde_json::Value =

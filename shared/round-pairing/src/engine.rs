@@ -180,7 +180,7 @@ pub fn round_robin_round(state: &State, round: u32) -> Result<(ScheduledRound, S
         return Ok((
             scheduled,
             format!(
-                "Hilton table for {teams} teams of {} boards (team t's board-k player is t·{} + k, teams from 0; S001 \"Emparejamientos Hilton\" as the spec corrects it), round {round}.",
+                "Hilton table for {teams} teams of {} boards (team t's board-k player is t·{} + k, teams from 0; S001 \"Emparejamientos Hilton\", two rows of the 12-team table corrected), round {round}.",
                 teams.saturating_sub(1),
                 teams.saturating_sub(1)
             ),
@@ -201,7 +201,7 @@ pub fn round_robin_round(state: &State, round: u32) -> Result<(ScheduledRound, S
             (1, round)
         };
         why.push_str(&format!(
-            "double round robin, cycle {cycle}, round {r} of the cycle (the first cycle's last two rounds swapped, the second with colours reversed: spec/round-robin.md §3.4)"
+            "double round robin, cycle {cycle}, round {r} of the cycle (the first cycle's last two rounds swapped, the second with colours reversed: S001 ch. IV \"Doble Ronda\")"
         ));
     } else {
         why.push_str(&format!("round {round}"));

@@ -1,8 +1,8 @@
-//! Hilton pairings (S001 "Emparejamientos Hilton", spec/round-robin.md §9): team events of few
-//! rounds and many players. T teams (4, 6, 8, 10 or 12) of T - 1 boards, three rounds; in every
-//! round the board-k players of all teams are paired among themselves, every team meets every
-//! other team on exactly one board, and nobody has one colour three times. The tables are the
-//! manual's data as the spec copies them, with its two corrections to the 12-team table.
+//! Hilton pairings (S001 "Emparejamientos Hilton"): team events of few rounds and many players. T
+//! teams (4, 6, 8, 10 or 12) of T - 1 boards, three rounds; in every round the board-k players of
+//! all teams are paired among themselves, every team meets every other team on exactly one board,
+//! and nobody has one colour three times. The tables are the manual's data, with two corrections to
+//! the 12-team table (docs/src/auditors/agreement.md).
 //!
 //! Numbering: team `t` (A = 0, B = 1, ...) board `k` is player `t·(T − 1) + k`; the games of a
 //! round are listed board by board, in the table's order within a board.
@@ -133,9 +133,9 @@ pub fn hilton(teams: u32) -> Result<Vec<Round>, RoundRobinError> {
 mod tests {
     use super::*;
 
-    /// The spec's checks, again on ours: everybody plays once a round against the same board of
-    /// another team; each pair of teams meets once a round, never twice on one board; nobody
-    /// has one colour three times.
+    /// The properties the manual's tables have, checked on ours: everybody plays once a round
+    /// against the same board of another team; each pair of teams meets once a round, never twice
+    /// on one board; nobody has one colour three times.
     #[test]
     fn every_table_keeps_the_hilton_properties() {
         for teams in [4u32, 6, 8, 10, 12] {

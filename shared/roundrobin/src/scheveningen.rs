@@ -1,9 +1,9 @@
-//! Scheveningen schedules for a match between two teams (S001 ch. IV §3, spec/round-robin.md
-//! §6): every player of team A meets every player of team B once, in as many rounds as a team
-//! has boards. The board tables for 2 to 10 boards are the manual's data (they follow no single
-//! rule that reproduces them, the 6- and 10-board tables least of all), so they are kept as
-//! printed. Semi-Scheveningen: the first halves of the teams meet each other and so do the
-//! second halves, each with the table of half the boards.
+//! Scheveningen schedules for a match between two teams (S001 ch. IV §3): every player of team A
+//! meets every player of team B once, in as many rounds as a team has boards. The board tables for
+//! 2 to 10 boards are the manual's data (they follow no single rule that reproduces them, the 6-
+//! and 10-board tables least of all), so they are kept as printed. Semi-Scheveningen: the first
+//! halves of the teams meet each other and so do the second halves, each with the table of half the
+//! boards.
 //!
 //! Numbering: with `k` boards, A's board-`i` player is number `i` and B's board-`j` player
 //! is `k + j`; board `i` of every round is played by A's board-`i` player.
@@ -234,7 +234,7 @@ pub fn semi_scheveningen(boards: u32) -> Result<Vec<Round>, RoundRobinError> {
 mod tests {
     use super::*;
 
-    /// The properties the spec checked on the manual's tables, checked again on ours: board i is
+    /// The properties of the manual's tables, checked on ours: board i is
     /// A_i's, everybody plays once a round, every A-B pair meets exactly once.
     #[test]
     fn every_table_is_a_complete_match() {
@@ -262,8 +262,8 @@ mod tests {
         );
     }
 
-    /// Semi-Scheveningen of 8 (spec §6's example): A1-A4 meet B1-B4 and A5-A8 meet B5-B8, four
-    /// rounds, the 4-board table twice.
+    /// Semi-Scheveningen of 8 (the example of S001 ch. IV §3): A1-A4 meet B1-B4 and A5-A8 meet
+    /// B5-B8, four rounds, the 4-board table twice.
     #[test]
     fn semi_scheveningen_uses_the_half_table_twice() {
         let semi = semi_scheveningen(8).unwrap();

@@ -1,7 +1,7 @@
-//! The Skalitzka system (S001 ch. IV §5, S000 §4; spec/round-robin.md §8): three teams of an
-//! even number of boards meet each other in two rounds with nobody idle. The manual prints six
-//! boards; its pattern is one of pairs of boards, repeated: on boards 2i − 1 and 2i (capitals =
-//! team 1, small letters = team 2, numbers = team 3, white first)
+//! The Skalitzka system (S001 ch. IV §5, S000 §4): three teams of an even number of boards meet
+//! each other in two rounds with nobody idle. The manual prints six boards; its pattern is one of
+//! pairs of boards, repeated: on boards 2i − 1 and 2i (capitals = team 1, small letters = team 2,
+//! numbers = team 3, white first)
 //!
 //! ```text
 //! round 1: X(2i−1)–y(2i−1)  y(2i)–n(2i−1)  n(2i)–X(2i)

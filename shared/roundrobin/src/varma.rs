@@ -1,7 +1,6 @@
-//! Varma tables: the restricted drawing of lots of C.05 §5.2–5.3 and its Annex 2
-//! (spec/round-robin.md §5), which controls when players of one federation meet in a round
-//! robin of 9 to 24 players. The groups are the annex's data (they cannot be derived); the
-//! procedure is its steps 1–4:
+//! Varma tables: the restricted drawing of lots of C.05 §5.2–5.3 and its Annex 2, which controls
+//! when players of one federation meet in a round robin of 9 to 24 players. The groups are the
+//! annex's data (they cannot be derived); the procedure is its steps 1–4:
 //!
 //! 1. each group's numbers are in one large envelope;
 //! 2. drawing order: the federation with the most players first, equal numbers by FIDE code,

@@ -1,6 +1,6 @@
-//! The Hilton tables against the manual's as the spec copies them, corrections included
-//! (tests/golden/round-robin/hilton.json, from spec/data): team t board k is player
-//! t·(T − 1) + k; games board by board.
+//! The Hilton tables against the manual's (S001 "Emparejamientos Hilton"), as transcribed with the
+//! corrections of docs/src/auditors/agreement.md (tests/golden/round-robin/hilton.json): team t
+//! board k is player t·(T − 1) + k; games board by board.
 
 use arbiter_roundrobin::hilton::hilton;
 use serde_json::Value;

@@ -1,6 +1,6 @@
-//! The Scheveningen tables against the manual's as the spec copies them
-//! (tests/golden/round-robin/scheveningen.json, from spec/data): A's board-i player is number i,
-//! B's board-j player k + j.
+//! The Scheveningen tables against the manual's (S001 ch. IV §3), as transcribed in
+//! tests/golden/round-robin/scheveningen.json: A's board-i player is number i, B's board-j
+//! player k + j.
 
 use arbiter_roundrobin::scheveningen::scheveningen;
 use serde_json::Value;

@@ -1,4 +1,4 @@
-//! The Skalitzka system against the manual's six-board table as the spec prints it
+//! The Skalitzka system against the manual's six-board table (S001 ch. IV §5, S000 §4)
 //! (tests/golden/round-robin/skalitzka.json): team 1's boards A-F are players 1-6, team 2's a-f
 //! 7-12, team 3's 1-6 13-18.
 

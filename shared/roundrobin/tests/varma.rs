@@ -1,6 +1,6 @@
-//! The Varma tables against the annex as the spec copies it
-//! (tests/golden/round-robin/varma-tables.json, from spec/data), the meeting rounds the spec
-//! derived, and the restricted draw's procedure (C.05 Annex 2 steps 2–4).
+//! The Varma tables against the annex as transcribed (tests/golden/round-robin/varma-tables.json,
+//! C.05 Annex 2), the meeting rounds derived from them, and the restricted draw's procedure
+//! (C.05 Annex 2 steps 2–4).
 
 use arbiter_roundrobin::varma::{
     Entrant, Lot, VarmaCheckError, VarmaError, check_varma_draw, drawing_order,

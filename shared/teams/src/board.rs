@@ -107,9 +107,9 @@ pub struct MatchScore {
     pub second: SideScore,
 }
 
-/// The match's game points (board points of the rules' [`arbiter_core::PointSystem`]) and
-/// match points: the side with more game points wins the match (spec/tiebreaks.md, MP/GP
-/// row). A team that did not appear loses every board by forfeit; its opponent wins them.
+/// The match's game points (board points of the rules' [`arbiter_core::PointSystem`]) and match
+/// points: the side with more game points wins the match (C.07 Art. 11). A team that did not appear
+/// loses every board by forfeit; its opponent wins them.
 pub fn score_match(
     rules: &TeamRules,
     m: &TeamMatch,
@@ -184,12 +184,11 @@ pub struct PlayedGame {
     pub result: ResultCode,
 }
 
-/// The board results that count for the match, standings and later pairings when games were
-/// played on the wrong boards: such a game counts for rating only, and the team whose player
-/// sat on the wrong board loses that board by forfeit (spec/swiss-general.md §7.4; S001
-/// ch. IX §7, commentary and worked example: 1.5-2.5 over the boards becomes 3-1). When both
-/// players are wrong, neither team is entitled to the board: a double forfeit (our reading;
-/// the seeds do not cover it).
+/// The board results that count for the match, standings and later pairings when games were played
+/// on the wrong boards: such a game counts for rating only, and the team whose player sat on the
+/// wrong board loses that board by forfeit (C.05 Art. 7 = S001 ch. IX §7, commentary and worked
+/// example: 1.5-2.5 over the boards becomes 3-1). When both players are wrong, neither team is
+/// entitled to the board: a double forfeit (our reading; the seeds do not cover it).
 pub fn correct_wrong_boards(
     rules: &TeamRules,
     scheduled: &[BoardPair],

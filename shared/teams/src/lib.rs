@@ -1,7 +1,7 @@
 //! Team events: the product's own rules for team round robins and team Swisses, written by
 //! hand because they are the regulations themselves, and the seeds leave much of them to the
-//! event (spec/swiss-general.md §7.4, S001 = seeds/001_23f77f2f95d2acc8.txt ch. IX §7 and its
-//! commentary; spec/other-swiss.md §5: FIDE's team Swiss C.04.6 is absent from our rules).
+//! event (C.05 Art. 7, S001 = seeds/001_23f77f2f95d2acc8.txt ch. IX §7 and its commentary;
+//! FIDE's team Swiss C.04.6 is absent from our rules: docs/src/auditors/agreement.md).
 //!
 //! * [`TeamRules`]: boards, reserves, game and match points, the ranking score, the value of a
 //!   team pairing-allocated bye (TRF-2026 record 320) and the board colours of the team named

@@ -1,4 +1,4 @@
-//! Team round robins on the Berger tables (spec/round-robin.md §3.1, C.05 §5.1), as for
+//! Team round robins on the Berger tables (C.05 §5.1 and Annex 1), as for
 //! individual round robins: the teams take the table's numbers in their seeding order.
 
 use crate::TeamError;

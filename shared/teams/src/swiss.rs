@@ -1,9 +1,9 @@
 //! Team Swiss pairing: the closest documented practice, not a FIDE team system.
 //!
-//! FIDE's team Swiss (C.04.6) is absent from our rules (spec/other-swiss.md §5): S002 only
-//! announces it, and S000 (seeds/000_7670f13f7d8b8995.txt, "El sistema de emparejamiento de
-//! la Olimpiada desde 2006") says the Olympiad system is "similar to the Dutch system for
-//! individual tournaments, with some corrections for teams" without giving the corrections.
+//! FIDE's team Swiss (C.04.6) is absent from our rules: S002 only announces it, and S000
+//! (seeds/000_7670f13f7d8b8995.txt, "El sistema de emparejamiento de la Olimpiada desde 2006") says
+//! the Olympiad system is "similar to the Dutch system for individual tournaments, with some
+//! corrections for teams" without giving the corrections.
 //! So the event's Dutch rule set (dutch-2017 or dutch-2025) pairs the teams as its players:
 //!
 //! * pairing number = team number (teams are numbered in seeding order);
@@ -15,7 +15,8 @@
 //!   once (the engine's C.2 / C.04.1 rule).
 //!
 //! The engine pairs by match points even when the event ranks by game points
-//! ([`TeamRules::primary`]): the spec names match points as the team score of a Swiss.
+//! ([`TeamRules::primary`]): match points are the score a team Swiss is paired on (our choice:
+//! docs/src/auditors/agreement.md).
 //!
 //! What differs from the Olympiad rules as far as the seeds let us know them: no game points
 //! inside a score group (the engine orders a score group by pairing number only, where the

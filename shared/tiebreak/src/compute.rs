@@ -1,7 +1,7 @@
 //! Values of the tie-breaks that do not depend on who is tied (everything except DE, EDE, TBR
 //! and BBE, see `group.rs`).
 //!
-//! Rule references are to FIDE C.07 (spec/tiebreaks.md Part B) unless a seed is named.
+//! Rule references are to FIDE C.07 (Play-Off and Tie-Break Regulations) unless a seed is named.
 
 use crate::descriptor::{Acronym, TieBreak};
 use crate::field::{Field, Kind, Outcome, Slot};
@@ -611,8 +611,9 @@ pub(crate) fn values(f: &Field, tb: &TieBreak) -> Values {
     }
 }
 
-/// Participants ranked below all others on this tie-break whatever their value (legacy rule
-/// T-7: ARO and TPR of players with too few games).
+/// Participants ranked below all others on this tie-break whatever their value (legacy rule,
+/// seed 000 4.3 / seed 001: ARO and TPR of players with too few games; our reading of the two
+/// wordings: docs/src/auditors/agreement.md).
 pub(crate) fn demoted(f: &Field, tb: &TieBreak) -> Vec<bool> {
     match (f.rule_set, f.options.few_games_rank_last, tb.acronym) {
         (RuleSet::Legacy2009, Some(k), Acronym::Aro | Acronym::Tpr) => (0..f.comps.len())

@@ -1,6 +1,6 @@
-//! Default tie-break lists per kind of event (spec/tiebreaks.md B.8, from the recommended lists
-//! of seed 001 "Sistemas de desempate recomendados" and "11.5 Sistema de desempate" written
-//! with C.07 acronyms). Organisers can publish another list before round 1.
+//! Default tie-break lists per kind of event (docs/src/auditors/agreement.md: the recommended
+//! lists of seed 001 "Sistemas de desempate recomendados" and "11.5 Sistema de desempate"
+//! written with C.07 acronyms). Organisers can publish another list before round 1.
 
 use crate::descriptor::TieBreakList;
 use crate::model::{PairingKind, Tournament};

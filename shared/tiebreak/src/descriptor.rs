@@ -1,6 +1,7 @@
 //! Tie-break descriptors: `BH/C1`, `BH:MP/C1`, `KS/L+2`, `SSSC/F/K3`, ...
 //!
-//! Grammar (FIDE TEC "Mandatory Tie-Breaks", TRF-2026 records 202/212, spec/tiebreaks.md B.2):
+//! Grammar (FIDE TEC "Mandatory Tie-Breaks", TRF-2026 records 202/212; acronyms of C.07 Art. 5,
+//! modifiers of Art. 14):
 //! `NAME[:MP|:GP][/Cn][/Mn][/L±n][/P][/F][/R][/Kx]`, case-insensitive, items separated by
 //! commas (or blanks). Extensions for the older systems of the seeds: `/H` (Harkness median,
 //! seed 004 "02 DESEMPATES" 3), `KASH[www]` (Kashdan, seed 004 "02 DESEMPATES" 9) and `SOB`

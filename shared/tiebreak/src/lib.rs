@@ -25,8 +25,8 @@
 //! No floating point is used anywhere: scores are tenths, products hundredths, and averages
 //! exact [`Rational`]s that are rounded only where the rules say so (ARO, TPR, APRO, SSSC).
 //!
-//! Where the rules leave room, the behaviour follows spec/tiebreaks.md and the FIDE TEC
-//! reference implementation (the golden tables in tests/golden/tiebreaks).
+//! Where the rules leave room, the behaviour follows the FIDE TEC reference implementation (the
+//! golden tables in tests/golden/tiebreaks) and the readings in docs/src/auditors/agreement.md.
 
 mod compute;
 mod defaults;

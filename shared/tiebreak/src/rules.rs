@@ -5,7 +5,8 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;
 
-/// The version of the tie-break rules (spec/tiebreaks.md, "Rule-set identifiers").
+/// The version of the tie-break rules, named by when it took effect (how one is chosen:
+/// docs/src/auditors/agreement.md).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub enum RuleSet {
     /// `legacy-2009`: the systems as taught before C.07 (seeds 000/001/004): opponents'
@@ -109,9 +110,10 @@ pub struct Options {
     /// participant is unrated.
     pub unrated_rating: Option<u32>,
     pub article16: Article16Overrides,
-    /// Legacy rules only (seed 001 "Sistemas de desempate en torneos individuales (donde todos
-    /// los jugadores tienen valoración)", seed 000 4.3; spec T-7): a player with at most this many
-    /// games played ranks below every player with more games on ARO (and its cuts) and TPR.
+    /// Legacy rules only (seed 001 "Sistemas de desempate en torneos individuales (donde todos los
+    /// jugadores tienen valoración)", seed 000 4.3; docs/src/auditors/agreement.md): a player with
+    /// at most this many games played ranks below every player with more games on ARO (and its
+    /// cuts) and TPR.
     pub few_games_rank_last: Option<u32>,
 }
 

@@ -32,7 +32,9 @@ pub struct Standing {
     pub rank_to: u32,
     /// First and last place of the participants with the same points (the score group): the
     /// places whose prizes are pooled when the regulations share prizes among tied players
-    /// (spec/prizes.md §2). The prize of the tie-break method is that of `rank`.
+    /// (the cash-prize methods of the pre-2023 FIDE Tie-Break Regulations, seed 000 "Sistemas de
+    /// desempate" 7: shared, by tie-break, Hort). The prize of the tie-break method is that of
+    /// `rank`.
     pub score_group: (u32, u32),
 }
 

@@ -1,8 +1,9 @@
 //! FIDE rating tables used by the rating-based tie-breaks (C.07 Art. 10).
 //!
 //! Data of FIDE Rating Regulations B.02, table 8.1.1 (fractional score p -> rating difference dp)
-//! and table 8.1.2 (rating difference D -> expected score PD of the higher-rated player), as given
-//! in spec/data/fide-rating-tables.json (seed 001, CAPITULO VI, B.02 8.1.1 and 8.1.2).
+//! and table 8.1.2 (rating difference D -> expected score PD of the higher-rated player), as
+//! printed in seed 001, CAPITULO VI (the same data as arbiter-rating's
+//! `data/fide-rating-tables.json`).
 
 /// `DP_BY_PERCENT[k]` is dp for a fractional score of `k / 100` (k = 0..=100).
 pub(crate) const DP_BY_PERCENT: [i32; 101] = [

@@ -154,8 +154,9 @@ fn sonneborn_berger() {
         vals(&t, "SB", &o2026()),
         expect(&["5.75", "4.25", "1.25", "0.25", "2.0", "4.25"])
     );
-    // SB/C1 (T-3): the contribution of the lowest-scored opponent goes (ties by the lower
-    // product); for player 3 the 0.5-point opponent (product 0.5), not a zero product.
+    // SB/C1 (C.07 14.1, as the TEC reference reads it): the contribution of the lowest-scored
+    // opponent goes (ties by the lower product); for player 3 the 0.5-point opponent (product 0.5),
+    // not a zero product.
     assert_eq!(
         vals(&t, "SB/C1", &o2024()),
         expect(&["5.25", "3.75", "0.75", "0.0", "2.0", "3.75"])
@@ -295,7 +296,8 @@ fn perfect_score_performance_and_appo() {
     t.set_game(1, 3, 4, Draw);
     t.set_game(2, 1, 3, Win);
     t.set_game(2, 2, 4, Loss);
-    // PTP of a perfect score: the search gives highest opponent + 736 (T-6): 2300 + 736.
+    // PTP of a perfect score (C.07 10.3 is silent): the search gives highest opponent + 736:
+    // 2300 + 736.
     let ptp = vals(&t, "PTP", &o2024());
     assert_eq!(ptp[0], Some(q("3036")));
     // Player 2 (0 of 2 against 2400, 2100): 2100 - 800 = 1300. Player 3 (0.5 of 2 against 2100

@@ -4,7 +4,7 @@
 //! It reads TRF16 / TRF-2026 player lines (001: start number, name, rating, federation, points,
 //! round blocks), the number of rounds (XXR, 142), the start date (042), the tournament type
 //! (092/192, to recognise round-robins) and the bbpPairings point values (BBW, BBD, BBL, BBZ,
-//! BBF, BBU). Columns are 1-based characters as in spec/trf.md §3.
+//! BBF, BBU). Columns are 1-based characters as in the TRF16 player record (001).
 
 #![allow(dead_code)]
 
