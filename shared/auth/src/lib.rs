@@ -42,9 +42,8 @@ pub enum Role {
     Player,
     /// Screening results; no call that changes a tournament.
     FairPlayOfficer,
-    /// An online platform: posts the games played on it (E.04 3.7, 20.1) and its own
-    /// connection log (disconnections from the platform, spec online-hybrid §2.2) to the
-    /// tournaments of the token; nothing else.
+    /// An online platform: posts the games played on it (E.04 3.7, 20.1) and its own connection log
+    /// (disconnections from the platform, E.04 11) to the tournaments of the token; nothing else.
     Platform,
     /// A hybrid venue's local chief arbiter (E.04 16.8, 18.5-18.7): records the venue's
     /// irregularities and connection incidents; rulings and sanctions are the chief arbiter's.
@@ -56,10 +55,10 @@ pub enum Role {
     /// players' cameras and screens; records supervision breaches, video-conference drops and
     /// irregularities; rulings, results and sanctions are the chief arbiter's.
     SupervisingArbiter,
-    /// The appeals committee (GR 10.2; spec online-hybrid §11): decides the appeals of the
+    /// The appeals committee (GR 10.2; E.04 9.14, 17.11): decides the appeals of the
     /// tournaments of the token, and reads the arbiter's record to do so; nothing else.
     AppealsCommittee,
-    /// A pairing officer (spec online-hybrid §8; GR 6.1 leaves the pairings the chief
+    /// A pairing officer (GR 6.7.2 names one; GR 6.1 leaves the pairings the chief
     /// arbiter's responsibility): starts rounds, asks for a new pairing, publishes, draws the
     /// lots of a round robin; nothing else.
     PairingOfficer,

@@ -1,9 +1,9 @@
 //! Domain types shared by every part of arbiter.
 //!
 //! Scores are exact: [`Score`] counts tenths of a point in an integer, so no pairing decision or
-//! tie-break ever depends on floating-point rounding. Results carry their TRF codes
-//! (spec/trf.md §4) so that a round entry read from a file and one recorded by an arbiter are
-//! the same value.
+//! tie-break ever depends on floating-point rounding. Results carry their TRF codes (the TRF16
+//! result-code table) so that a round entry read from a file and one recorded by an arbiter are the
+//! same value.
 //!
 //! [`tournament`] is the tournament aggregate: commands decided against the state folded from
 //! the event log, and the events they produce.

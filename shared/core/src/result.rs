@@ -1,7 +1,8 @@
 use crate::{Color, PlayerId};
 use serde::{Deserialize, Serialize};
 
-/// A round result as TRF codes it (spec/trf.md §4), from the point of view of one player.
+/// A round result as TRF codes it (TRF16 result codes, record 001), from the point of view of
+/// one player.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum ResultCode {
     /// `1`: won a played game.
@@ -31,7 +32,7 @@ pub enum ResultCode {
 }
 
 impl ResultCode {
-    /// Reads a TRF result letter, case-insensitively. Blank is a zero-point bye (spec/trf.md §8.4).
+    /// Reads a TRF result letter, case-insensitively. Blank is a zero-point bye (as in TRF16).
     pub fn from_trf(c: char) -> Option<ResultCode> {
         Some(match c.to_ascii_uppercase() {
             '1' => ResultCode::Win,

@@ -1,9 +1,8 @@
-//! What the Laws make of how a recorded game ended (E.04 Art. 4.5 and 5, spec online-hybrid
-//! §2.3): the result a game's moves (and, for a flag fall, its final position) allow, so that a
-//! platform's proposed result can be held against it. A platform is the record of the game, not
-//! of its result: it may declare a draw by timeout where the opponent could still mate (E.04
-//! 15.4, 19.4), miss an automatic draw (15.3, 19.3), or score a mate the wrong way.
-//!
+//! What the Laws make of how a recorded game ended (E.04 Art. 3.7, 4.5 and 5): the result a game's
+//! moves (and, for a flag fall, its final position) allow, so that a platform's proposed result can
+//! be held against it. A platform is the record of the game, not of its result: it may declare a
+//! draw by timeout where the opponent could still mate (E.04 15.4, 19.4), miss an automatic draw
+//! (15.3, 19.3), or score a mate the wrong way.
 //! Written by hand, not taken from a crate: it is the product's own rule text (which ending
 //! decides, in which order, and which article says so); the position work is shakmaty's.
 //!
@@ -219,7 +218,7 @@ mod tests {
     #[test]
     fn a_draw_by_timeout_where_the_opponent_could_still_mate_is_a_win() {
         // After White's move Black's clock runs out; White still has a queen: White wins
-        // (E.04 4.5; scenario 6 of spec online-hybrid §15).
+        // (E.04 4.5, 15.4; scenario 6 of docs/src/guide/online-hybrid.md).
         let g = fen_game(
             "7k/8/8/8/8/8/8/KQ6 w - - 0 1",
             "[Result \"1/2-1/2\"]\n[Termination \"Time forfeit\"]",

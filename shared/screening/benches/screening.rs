@@ -2,12 +2,12 @@
 //! shipped quick profile:
 //! 1. positions analysed per second per core (one worker, then all cores);
 //! 2. the position cache's hit rate on a re-run of the same games;
-//! 3. the calibration report (spec §7.4) of the shipped baseline on real human games that
-//!    were left out of its fit, read in place from a directory (default
-//!    /work/shared/games/human, or SCREENING_HUMAN_GAMES): every player's whole performance
-//!    in each event of the held-out files (SCREENING_HELD_OUT, comma-separated; default the
-//!    two classical open-tournament broadcasts), with the Watch rate per rating band against
-//!    the policy's nominal rate. SCREENING_CACHE names a position cache file to reuse.
+//! 3. the calibration report (criteria: docs/src/benchmarks.md) of the shipped baseline on real
+//!    human games that were left out of its fit, read in place from a directory (default
+//!    /work/shared/games/human, or SCREENING_HUMAN_GAMES): every player's whole performance in each
+//!    event of the held-out files (SCREENING_HELD_OUT, comma-separated; default the two classical
+//!    open-tournament broadcasts), with the Watch rate per rating band against the policy's nominal
+//!    rate. SCREENING_CACHE names a position cache file to reuse.
 
 use arbiter_screening::baseline::Baseline;
 use arbiter_screening::cache::PositionCache;

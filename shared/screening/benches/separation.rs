@@ -1,9 +1,9 @@
-//! The separation experiment of spec §15 at full size (`cargo bench -p arbiter-screening
-//! --bench separation`), with the real Stockfish at the shipped quick profile: 3-game
-//! performances of engine-assisted players (the engine's own moves at a budget unlike the
-//! screening profile's, claiming club ratings) and of "human-like" players (the engine
-//! weakened reproducibly for their rating, `Strength::Sampled`), judged against the self-play
-//! baseline as their class (spec §15: honest classes against their own class's baseline).
+//! The separation experiment (docs/src/benchmarks.md) at full size (`cargo bench -p
+//! arbiter-screening --bench separation`), with the real Stockfish at the shipped quick profile:
+//! 3-game performances of engine-assisted players (the engine's own moves at a budget unlike the
+//! screening profile's, claiming club ratings) and of "human-like" players (the engine weakened
+//! reproducibly for their rating, `Strength::Sampled`), judged against the self-play baseline as
+//! their class (honest classes against their own class's baseline).
 //!
 //! Prints the false flags among the clean performances (Watch, and the combined indicator at
 //! the 2.00 significance level) against the policy's one per thousand, whether the two groups'

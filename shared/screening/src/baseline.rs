@@ -1,7 +1,8 @@
-//! The rating-conditioned baseline artefact (spec §7): per rating bucket and difficulty class
-//! (the gap between the engine's two best moves), what a player of that rating is expected to
-//! do. Integers only, so results computed from it are bit-identical everywhere. Versioned and
-//! bound to one engine profile; the shipped one lives in `baselines/` and says how it was made.
+//! The rating-conditioned baseline artefact (docs/src/benchmarks.md): per rating bucket and
+//! difficulty class (the gap between the engine's two best moves), what a player of that rating is
+//! expected to do. Integers only, so results computed from it are bit-identical everywhere.
+//! Versioned and bound to one engine profile; the shipped one lives in `baselines/` and says how it
+//! was made.
 
 use crate::filter::FilterConfig;
 use crate::stats::{Expectation, Phi, Tau};
@@ -15,7 +16,7 @@ pub const SHIPPED: &str = include_str!("../baselines/sf15.1-n20k-mpv3/human-2026
 
 /// The self-play baseline (made by `arbiter screening-calibrate`): what Stockfish at limited
 /// strength does. Not a human baseline; kept for the synthetic separation experiment, whose
-/// honest players are such engines (spec §15), and for re-screening results that name it.
+/// honest players are such engines, and for re-screening results that name it.
 pub const SELFPLAY: &str = include_str!("../baselines/sf15.1-n20k-mpv3/selfplay-2026.11.1.json");
 
 /// One bucket × difficulty cell.
@@ -42,7 +43,8 @@ pub struct Bucket {
 pub struct Baseline {
     pub format: u32,
     pub version: String,
-    /// `Provisional` until a calibration report on clean human data passes (spec §7.3).
+    /// `Provisional` until a calibration report on clean human data passes (the criteria:
+    /// docs/src/benchmarks.md).
     pub quality: String,
     pub what_it_is: String,
     pub what_it_is_not: String,

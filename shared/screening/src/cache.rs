@@ -1,6 +1,6 @@
 //! The per-position cache, keyed by engine profile id + full FEN. Exact by construction: with
 //! one thread, a node budget and a cleared hash the engine gives the same answer for the same
-//! FEN every time (spec §5.5), so a hit returns what a fresh analysis would.
+//! FEN every time, so a hit returns what a fresh analysis would.
 
 use crate::uci::Analysis;
 use serde::{Deserialize, Serialize};

@@ -1,5 +1,6 @@
-//! The decision filter (spec §5.6): which of a player's moves count, and the per-decision
-//! quantities of §6.2 for those that do. Pure: a game plus the engine's answers in, decisions out.
+//! The decision filter (docs/src/benchmarks.md): which of a player's moves count, and the
+//! per-decision quantities for those that do. Pure: a game plus the engine's answers in, decisions
+//! out.
 
 use crate::pgn::{FinalState, Game};
 use crate::score::Score;
@@ -8,7 +9,7 @@ use crate::uci::Analysis;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 
-/// Filter settings (defaults from spec §14).
+/// Filter settings (the defaults: docs/src/benchmarks.md).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FilterConfig {
     pub book_plies: usize,
@@ -63,7 +64,7 @@ pub struct Decision {
     pub white: bool,
     pub counted: Option<Counted>,
     pub skipped: Option<SkipReason>,
-    /// The candidates' deficits, for the full test (spec §6.4); counted decisions only.
+    /// The candidates' deficits, for the full test; counted decisions only.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub wide: Option<crate::full::Wide>,
 }
@@ -85,7 +86,7 @@ pub fn positions_needed(game: &Game, cfg: &FilterConfig) -> Vec<String> {
 }
 
 /// The played move's value from the mover's side: its own line when it is among the
-/// candidates, else minus the best value of the next position (spec §5.2, quick test).
+/// candidates, else minus the best value of the next position (quick test).
 fn played_value(
     game: &Game,
     i: usize,

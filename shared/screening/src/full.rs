@@ -1,9 +1,9 @@
-//! The full test (spec §6.4), structured after Regan and Haworth's move-probability model:
-//! wide analyses (up to 20 ranked candidates per position), a two-parameter law that turns
-//! each candidate's scaled deficit δ into the probability that a player of a given rating
-//! chooses it, expectations and z-scores per decision from that law, a combined indicator
-//! weighted by the indicators' correlation on clean reference play, and an intrinsic
-//! performance rating (IPR) with a bootstrap interval.
+//! The full test (docs/src/benchmarks.md), structured after Regan and Haworth's move-probability
+//! model: wide analyses (up to 20 ranked candidates per position), a two-parameter law that turns
+//! each candidate's scaled deficit δ into the probability that a player of a given rating chooses
+//! it, expectations and z-scores per decision from that law, a combined indicator weighted by the
+//! indicators' correlation on clean reference play, and an intrinsic performance rating (IPR) with
+//! a bootstrap interval.
 //!
 //! Written by hand on purpose, like [`crate::stats`]: the law, the fit and the interval are the
 //! method an auditor must be able to read, and every number must be bit-identical on every
@@ -27,7 +27,7 @@ pub struct Wide {
     /// Scaled deficits (1e-4 units, ≥ 0) of the ranked candidates, smallest first.
     pub deltas_e4: Vec<i64>,
     /// Legal moves the analysis did not rank; each is given the largest ranked deficit (the
-    /// tail mass of spec §6.4).
+    /// tail mass).
     pub unranked: u32,
     /// The played move's place among the ranked candidates (0 = best), if ranked.
     pub played: Option<u16>,
@@ -76,9 +76,9 @@ impl Law {
         libm::log(played.max(1e-300) / total)
     }
 
-    /// What a player following this law is expected to do at this decision (spec §6.4:
-    /// E[MM] = p₁, E[EV] = the mass on moves as good as the best, E[T3] the mass on the top
-    /// three, and the mean and variance of δ).
+    /// What a player following this law is expected to do at this decision (E[MM] = p₁, E[EV] = the
+    /// mass on moves as good as the best, E[T3] the mass on the top three, and the mean and
+    /// variance of δ).
     pub fn expectation(&self, w: &Wide) -> Expectation {
         let (ws, total) = self.weights(w);
         let p: Vec<f64> = ws.iter().map(|x| x / total).collect();
@@ -193,7 +193,7 @@ pub struct FullBaseline {
     pub filter: FilterConfig,
     pub phi_milli: Phi,
     /// Correlation of (z_MM, z_EV, z_ASD) over the calibration's own 3-game performances, in
-    /// thousandths, row by row: the R of the combined indicator (spec §6.4).
+    /// thousandths, row by row: the R of the combined indicator.
     pub correlation_milli: [[i32; 3]; 3],
     /// Ascending by rating.
     pub buckets: Vec<FullBucket>,
@@ -281,7 +281,7 @@ impl FullBaseline {
     }
 
     /// The combined indicator: (z_MM + z_EV + z_ASD) / sqrt(Σ R) — the equally weighted mean
-    /// divided by its own standard deviation under R (spec §6.4). In hundredths.
+    /// divided by its own standard deviation under R. In hundredths.
     pub fn combined(&self, z: &Indicators) -> i32 {
         let sum_r: i64 = self
             .correlation_milli

@@ -1,5 +1,5 @@
-//! The quick test's baseline fitted on rated human games (spec §7.2), and its calibration
-//! report on held-out events (spec §7.4).
+//! The quick test's baseline fitted on rated human games, and its calibration report on
+//! held-out events (the criteria: docs/src/benchmarks.md).
 //!
 //! Written by hand on purpose: which games are taken, how the spread between events is
 //! estimated and how the report is judged are the method an auditor re-runs, so each is a few
@@ -317,7 +317,7 @@ pub struct ReportRow {
     pub watch: u32,
 }
 
-/// The calibration report of spec §7.4 on held-out events.
+/// The calibration report on held-out events.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Report {
     pub held_out_events: Vec<String>,
@@ -377,7 +377,7 @@ impl Report {
             );
         }
         if self.passes() {
-            out.push_str("the report passes spec §7.4's criteria\n");
+            out.push_str("the report passes the calibration criteria\n");
         }
         for f in &self.failures {
             let _ = writeln!(out, "fails: {f}");
@@ -406,7 +406,7 @@ fn row(band: String, perfs: &[(u64, crate::stats::Indicators, FlagLevel)]) -> Re
     }
 }
 
-/// The §7.4 criteria on the pooled held-out performances, for each single indicator: mean
+/// The calibration criteria on the pooled held-out performances, for each single indicator: mean
 /// within ±0.10, standard deviation within 0.90-1.10, the share at 2 or more within a factor
 /// 2 of the normal tail, and at 3 or more no more than twice the normal tail (from below only
 /// where at least 5 are expected: a few hundred performances cannot show a 0.13 % tail). Per
@@ -503,7 +503,7 @@ pub struct Fitted {
     pub report: Report,
 }
 
-/// Fits the quick baseline on `train` and reports on `held_out` (spec §7.2, §7.4). `sources`
+/// Fits the quick baseline on `train` and reports on `held_out`. `sources`
 /// (files, SHA-256, the selection) is recorded in the artefact; the games are not. The report
 /// is written into the artefact's provenance, so its hash is the artefact's.
 #[allow(clippy::too_many_arguments)]

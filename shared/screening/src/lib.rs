@@ -1,5 +1,5 @@
-//! Fair-play screening (spec/screening.md): advisory, reproducible statistics of how closely a
-//! player's moves agree with a chess engine, against what players of that rating do.
+//! Fair-play screening (the method: docs/src/benchmarks.md): advisory, reproducible statistics of
+//! how closely a player's moves agree with a chess engine, against what players of that rating do.
 //!
 //! - [`pgn`]: games in, legality checked, clocks kept.
 //! - [`uci`]: Stockfish processes under the reproducibility rules; [`cache`]: exact reuse.

@@ -1,4 +1,4 @@
-//! Thresholds as a versioned policy table (spec §10): the seed values live in
+//! Thresholds as a versioned policy table (docs/src/benchmarks.md): the seed values live in
 //! `policy/<version>.json`; every result records the version it was judged under.
 
 use crate::stats::{Indicators, field_size_threshold};
@@ -28,7 +28,7 @@ pub struct Policy {
     /// Official FIDE thresholds, shown as context only.
     pub official_online: i32,
     pub official_otb: i32,
-    /// Honest performances may raise Watch at most this often (per mille), spec §15.3.
+    /// Honest performances may raise Watch at most this often (per mille).
     pub nominal_false_watch_per_mille: u32,
     /// Honest performances may reach the significance level on the combined indicator at most
     /// this often (per mille): the one in a thousand.
@@ -49,7 +49,7 @@ pub enum Tier {
     Full,
 }
 
-/// Advisory flag levels (spec §10.1), lowest first. None of them is a verdict.
+/// Advisory flag levels (Regan's notes III), lowest first. None of them is a verdict.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum FlagLevel {
@@ -83,7 +83,7 @@ pub struct Context {
     pub pre_identified: bool,
     /// Physical or observational evidence recorded.
     pub observational_evidence: bool,
-    /// The baseline bucket is provisional: Watch at most (spec §7.3).
+    /// The baseline bucket is provisional: Watch at most.
     pub provisional: bool,
 }
 

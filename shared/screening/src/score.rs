@@ -13,7 +13,7 @@ pub enum Score {
     Mate(i32),
 }
 
-/// Mate scores sit beyond this value so they order above every centipawn score (§6.1).
+/// Mate scores sit beyond this value so they order above every centipawn score.
 const MATE_BASE: i32 = 10_000;
 /// Losses and scaled differences use values clamped to ±1000 cp, mates counting as ±1000.
 pub const CLAMP_CP: i32 = 1_000;

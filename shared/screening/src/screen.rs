@@ -64,7 +64,7 @@ impl Analyser {
     }
 }
 
-/// The versions a result was computed with (spec §13).
+/// The versions a result was computed with.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Versions {
     pub engine_profile: String,
@@ -202,7 +202,7 @@ pub fn performances(
     )
 }
 
-/// Per-player performances under the full test (spec §6.4): the decisions must come from a
+/// Per-player performances under the full test: the decisions must come from a
 /// wide analysis with the full baseline's profile. Each decision's expectations come from
 /// the move-probability law at the player's rating, the combined indicator is weighted by the
 /// baseline's correlations, and each performance carries its IPR.

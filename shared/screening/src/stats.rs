@@ -1,5 +1,5 @@
-//! Per-performance statistics (spec §6): observed counts against expectations, z-scores, the
-//! combined indicator and the field-size threshold.
+//! Per-performance statistics (docs/src/benchmarks.md, "What the screening computes"): observed
+//! counts against expectations, z-scores, the combined indicator and the field-size threshold.
 //!
 //! Written by hand on purpose: these few formulas *are* the method an auditor must be able to
 //! read line by line, and results must be bit-identical on every machine and on every replay.
@@ -7,12 +7,12 @@
 //! 1e-4 units), the only floating-point steps are IEEE-exact ones (one division and one square
 //! root per z), and the two transcendental functions (ln(1+x), erfc) come from the pure-Rust
 //! `libm` crate rather than the platform's maths library. Published z-scores are integers in
-//! hundredths, and thresholds are compared on those (spec §6.5).
+//! hundredths, and thresholds are compared on those.
 
 use crate::filter::Counted;
 use serde::{Deserialize, Serialize};
 
-/// F(x) = sign(x)·ln(1 + |x|/100) for x in centipawns, in units of 1e-4 (spec §6.2).
+/// F(x) = sign(x)·ln(1 + |x|/100) for x in centipawns, in units of 1e-4.
 pub fn scaled_e4(cp: i32) -> i64 {
     let x = f64::from(cp.unsigned_abs()) / 100.0;
     let v = libm::round(libm::log1p(x) * 10_000.0) as i64;
@@ -108,7 +108,7 @@ impl Default for Phi {
     }
 }
 
-/// The spread of a population's level between events, per decision (spec §7.4): a field
+/// The spread of a population's level between events, per decision: a field
 /// whose true rates sit τ above the baseline's adds (τ·n)² to the variance of a performance
 /// of n decisions, however many decisions it has. φ scales the within-performance variance;
 /// τ is what more decisions cannot average away (a national rating scale, an era, a time
@@ -134,8 +134,8 @@ pub struct Indicators {
     pub z_ev: i32,
     pub z_t3: i32,
     pub z_asd: i32,
-    /// Mean of the MM, EV and ASD z's: the correlation matrix of spec §6.4 is not fitted yet,
-    /// and the plain mean is the conservative stand-in the spec names for that case.
+    /// Mean of the MM, EV and ASD z's: the quick test has no fitted correlations, and the plain
+    /// mean is the conservative stand-in (exact only if the three were fully correlated).
     pub z_combined: i32,
 }
 
@@ -264,8 +264,8 @@ pub fn normal_quantile_upper(p: f64) -> f64 {
     0.5 * (lo + hi)
 }
 
-/// Field-size rule (spec §10.2, Regan notes IV): the intrusive threshold for an event of
-/// `players` players keeps the odds against a chance hit at least 5 × players, and never
+/// Field-size rule (Regan's notes on statistical evidence, IV): the intrusive threshold for an
+/// event of `players` players keeps the odds against a chance hit at least 5 × players, and never
 /// below `floor` (hundredths). Result in hundredths.
 pub fn field_size_threshold(players: u32, odds_per_player: u32, floor: i32) -> i32 {
     let odds = f64::from(players.max(1)) * f64::from(odds_per_player.max(1));

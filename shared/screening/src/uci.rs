@@ -1,6 +1,6 @@
-//! Stockfish over UCI: one tokio child process per worker, driven under the rules that make
-//! its answers reproducible (spec §5.3): `Threads=1`, a fixed node budget, `ucinewgame` and a
-//! cleared hash before every position. The engine is a separate process, never linked.
+//! Stockfish over UCI: one tokio child process per worker, driven under the rules that make its
+//! answers reproducible (docs/src/benchmarks.md): `Threads=1`, a fixed node budget, `ucinewgame`
+//! and a cleared hash before every position. The engine is a separate process, never linked.
 
 use crate::score::Score;
 use serde::{Deserialize, Serialize};
@@ -53,7 +53,7 @@ pub fn find_engine(explicit: Option<&Path>) -> Result<PathBuf, EngineError> {
         .ok_or(EngineError::NotFound)
 }
 
-/// The analysis settings a baseline is bound to (spec §5.1).
+/// The analysis settings a baseline is bound to.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct EngineProfile {
     /// Short human label, e.g. `sf15.1-n20k-mpv3`.
@@ -77,8 +77,8 @@ impl EngineProfile {
         }
     }
 
-    /// The full-test profile (spec §6.4): 20 ranked candidates at five times the quick
-    /// budget. The spec's reference budget (3M nodes) costs about 5 s a position here; this
+    /// The full-test profile: 20 ranked candidates at five times the quick budget. A budget of
+    /// 3M nodes, as first planned, costs about 5 s a position here; this
     /// one about 0.2 s, so a whole event can be given the full test on demand.
     pub fn full() -> EngineProfile {
         EngineProfile {
@@ -354,7 +354,7 @@ struct Job {
     reply: oneshot::Sender<Result<Analysis, EngineError>>,
 }
 
-/// A pool of engine workers, each with its own `Threads=1` process (spec §5.2).
+/// A pool of engine workers, each with its own `Threads=1` process.
 pub struct EnginePool {
     tx: mpsc::Sender<Job>,
     profile: EngineProfile,

@@ -1,7 +1,7 @@
 //! Screening with the real Stockfish (Debian package `stockfish`; .ci/run installs it) at the
 //! shipped quick profile's small node budget:
-//! - the separation experiment of spec §15: full-strength engine players against weakened,
-//!   "human-like" engine players over 3-game performances;
+//! - the separation experiment (docs/src/benchmarks.md): full-strength engine players against
+//!   weakened, "human-like" engine players over 3-game performances;
 //! - determinism: the same games screened with other worker counts and from the cache give
 //!   bit-identical results.
 
@@ -43,7 +43,7 @@ async fn screen(
     cache: Arc<PositionCache>,
 ) -> Vec<Performance> {
     // The honest players here are weakened engines: judged against their own class's
-    // baseline, as spec §15 says, not against the human default.
+    // baseline, not against the human default.
     let baseline = Baseline::selfplay();
     let policy = Policy::shipped();
     let pool = EnginePool::start(engine, baseline.engine_profile.clone(), workers)
@@ -94,7 +94,7 @@ async fn engine_players_separate_from_human_like_players_over_three_games() {
     let started = std::time::Instant::now();
     // Engine-assisted players: the engine's own choice at a budget unlike the screening
     // profile's (one PV, more nodes), as a cheater's engine would differ from ours; they claim
-    // club ratings (spec §15.2 tests engine play against a club baseline). Honest players:
+    // club ratings (the experiment tests engine play against a club baseline). Honest players:
     // the engine weakened reproducibly for their rating (`Strength::Sampled`: a seeded draw
     // among its best lines), so that every run plays the same games; Stockfish's own
     // UCI_Elo weakening, which the shipped baseline was fitted on, draws from a clock-seeded

@@ -109,7 +109,7 @@ fn warnings_as_json_lines_name_line_columns_and_field() {
 
 #[test]
 fn strict_mode_refuses_naming_where_and_the_mode() {
-    // The variants the spec itself refuses; the others (encodings, blank or "0000 - -" byes,
+    // The variants TRF16 itself refuses; the others (encodings, blank or "0000 - -" byes,
     // colourless forfeits on both lines) were read by the strict reader before, and still are.
     let refused = [
         ("dates-dotted", "line 5, columns 92-99 (132 round 1 date)"),

@@ -1,4 +1,5 @@
-//! Online and hybrid events over gRPC (`arbiter serve`), spec online-hybrid §15: scenario 11
+//! Online and hybrid events over gRPC (`arbiter serve`), the scenarios of
+//! docs/src/guide/online-hybrid.md: scenario 11
 //! (a hybrid event with traditional boards and a 10 s increment is a configuration error) and
 //! scenario 12 (without the fair-play consent a player of an online supervised event is not
 //! paired), each checked on the events appended and on what is refused with nothing appended.
@@ -518,7 +519,7 @@ async fn consenting_event(
 }
 
 /// Scenarios 5 (colours reversed), 7 (a correction after the next pairing) and 9 (a sanction
-/// on statistics alone) of spec online-hybrid §15, over gRPC.
+/// on statistics alone) of docs/src/guide/online-hybrid.md, over gRPC.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn scenarios_5_7_and_9_over_grpc() {
     use arbiter_proto::round_director::v1 as rd;
@@ -755,8 +756,8 @@ async fn last_event(d: &mut Driver) -> pb::event::Kind {
         .expect("an event")
 }
 
-/// Scenarios 1-4 of spec online-hybrid §15 over gRPC: disconnections as facts, then the chief
-/// arbiter's ruling under the event's policy (E.04 11, 13, 18.9).
+/// Scenarios 1-4 of docs/src/guide/online-hybrid.md over gRPC: disconnections as facts, then the
+/// chief arbiter's ruling under the event's policy (E.04 11, 13, 18.9).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn scenarios_1_to_4_disconnections_over_grpc() {
     use arbiter_proto::round_director::v1 as rd;
@@ -1048,7 +1049,7 @@ async fn scenarios_1_to_4_disconnections_over_grpc() {
 /// the clock shifted; tokio's timers keep the real monotonic clock.
 const FAKETIME: &str = "/usr/lib/x86_64-linux-gnu/faketime/libfaketimeMT.so.1";
 
-/// Scenario 10 of spec online-hybrid §15: a complaint within 24 hours of the last round is
+/// Scenario 10 of docs/src/guide/online-hybrid.md: a complaint within 24 hours of the last round is
 /// admitted; the same server restarted 30 hours later (its clock shifted by libfaketime, the
 /// log's times real) rejects one as late (E.04 Appendix I G.2.1). Complaints are confidential:
 /// StreamEvents sends them without content to the public, GetScreening to the fair-play roles.
@@ -1177,7 +1178,7 @@ async fn scenario_10_a_complaint_30_hours_after_the_last_round_is_late() {
     drop(d);
 }
 
-/// Appeals (spec online-hybrid §11; GR 10): a player appeals a sanction with his own token
+/// Appeals (GR 10; E.04 9.14, 17.11): a player appeals a sanction with his own token
 /// within the announced 30 minutes; the committee (three members) upholds it and sets the
 /// result, which corrects the sanction's; an appeal received an hour later (the server
 /// restarted an hour on under libfaketime) is recorded as not admitted and cannot be decided.
@@ -1887,10 +1888,11 @@ async fn a_supervised_40_player_event_played_by_a_platform_process() {
     assert_eq!(out.code, 0, "replay:\n{}\n{}", out.stdout, out.stderr);
 }
 
-/// Spec online-hybrid §5 and §8 over gRPC: the supervision an online supervised event's
-/// regulations ask for, fixed at creation; breaches recorded by a supervising arbiter's token
-/// (only of rules the event has, only by a board's player, confidential on the public stream);
-/// the supervising arbiter and the appeals committee each limited to their own calls.
+/// E.04 8, 12-14 and the supervising arbiter's role (13.4 comment) over gRPC: the supervision an
+/// online supervised event's regulations ask for, fixed at creation; breaches recorded by a
+/// supervising arbiter's token (only of rules the event has, only by a board's player, confidential
+/// on the public stream); the supervising arbiter and the appeals committee each limited to their
+/// own calls.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn supervision_requirements_breaches_and_their_roles() {
     use arbiter_proto::round_director::v1 as rd;

@@ -372,8 +372,8 @@ fn norm_found_by_leaving_out_a_won_game() {
     );
     let exp = &valid["expected"];
     // The search prefers the most games, then the highest performance (B.01 1.4.1e/f as in
-    // titles-norms.md §3.6): the golden set is one candidate of that size, so the one reported
-    // has as many games and at least its Rp, and leaves some rounds out.
+    // docs/src/auditors/agreement.md): the golden set is one candidate of that size, so the one
+    // reported has as many games and at least its Rp, and leaves some rounds out.
     assert!(line.contains("ACHIEVED"), "{line}");
     assert_eq!(field(line, "ACHIEVED:"), exp["n"].to_string(), "{line}");
     let rp: u32 = field(line, "Rp").parse().unwrap();

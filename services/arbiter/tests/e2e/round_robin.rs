@@ -1,12 +1,12 @@
 //! Round robins run by the service over gRPC (`arbiter serve`, one server for every event):
 //! a round-robin event created through gRPC publishes exactly the handbook's schedule.
 //!
-//! The expected schedules are DATA: the Berger tables of the handbook for 3 to 16 players and
-//! its 8-player double round robin, as spec/round-robin.md prints them
-//! (tests/golden/round-robin/berger-tables.json, copied from the spec's data). Other double
-//! round robins are derived from those tables by the manual's scheme as the spec states it
-//! (§3.4: the first cycle's last two rounds swapped, the second cycle the first with colours
-//! reversed), written out here on the data, not by the code under test.
+//! The expected schedules are DATA: the Berger tables of the handbook for 3 to 16 players and its
+//! 8-player double round robin (C.05 Annex 1; S001 ch. IV "Doble Ronda"), as transcribed in
+//! tests/golden/round-robin/berger-tables.json. Other double round robins are derived from those
+//! tables by the manual's scheme (docs/src/auditors/agreement.md: the first cycle's last two rounds
+//! swapped, the second cycle the first with colours reversed), written out here on the data, not by
+//! the code under test.
 //!
 //! Also: a field that does not fit the rounds is refused at round start; a pairing published
 //! by hand that leaves the schedule is refused naming the board; the C.05 §6.6 withdrawal rule
@@ -40,7 +40,7 @@ fn serve(name: &str) -> (TempDir, std::path::PathBuf, Server) {
 /// One round: games (white, black) in board order, and who rests.
 type Round = (Vec<(u32, u32)>, Option<u32>);
 
-/// A data file of tests/golden/round-robin (copied from the spec's data).
+/// A data file of tests/golden/round-robin (the tables as transcribed from the manual).
 fn golden_file(name: &str) -> Value {
     let path = format!(
         "{}/../../tests/golden/round-robin/{name}",
@@ -387,7 +387,7 @@ async fn round_robins_publish_the_handbooks_schedule() {
     let (work, data, mut server) = serve("arbiter-round-robin");
     let c = Clients::new(&Endpoints::one(&server.grpc));
 
-    // Every table of the spec, single and double: the schedule from the draw; played through
+    // Every table, single and double: the schedule from the draw; played through
     // for every single round robin and for the double ones of 3, 4, 7 and 8 players (8: the
     // manual's own example below).
     let mut jobs = Vec::new();
@@ -677,12 +677,12 @@ async fn round_robin_refusals_and_withdrawals() {
         e.message()
     );
 
-    // C.05 §6.6, 6 players, 5 games each. Player 6 withdraws from round 3 after 2 games (less
-    // than 50 %): the points scored by or against him do not count. Player 6 of the other
-    // event withdraws from round 4 after 3 games (50 % or more): his results stand and his
-    // remaining games are forfeits won by his opponents, recorded with each pairing. The third
-    // is scenario 8 of spec online-hybrid §15: 10 players, the last one withdraws after 4 of
-    // his 9 games: kept for rating (crosstable, TRF), ignored in the final ranking.
+    // C.05 §6.6, 6 players, 5 games each. Player 6 withdraws from round 3 after 2 games (less than
+    // 50 %): the points scored by or against him do not count. Player 6 of the other event
+    // withdraws from round 4 after 3 games (50 % or more): his results stand and his remaining
+    // games are forfeits won by his opponents, recorded with each pairing. The third is scenario 8
+    // of docs/src/guide/online-hybrid.md: 10 players, the last one withdraws after 4 of his 9
+    // games: kept for rating (crosstable, TRF), ignored in the final ranking.
     for (tid, from_round, n) in [
         ("rr-w-below", 3u32, 6u32),
         ("rr-w-above", 4, 6),
@@ -866,15 +866,15 @@ async fn draw(
         .map(|_| ())
 }
 
-/// C.05 §5.3 and Annex 2 through gRPC, for every table size (9 to 24 players): the service's
-/// Varma draw from a published seed puts each federation's players in one group of the
-/// annex's table (the golden copy, not the code under test), the schedule is still exactly the
-/// Berger table by the drawn numbers, and compatriots meet only in the rounds the annex's
-/// group gives (the spec's derived meeting rounds): for 10 to 24 players never in the last
-/// three rounds, except group C of the 11-12 table (spec §5). `arbiter replay` re-derives the
-/// draw from its seed. Then the refusals: a Swiss event, a second draw, a late registration
-/// after the draw, a draw after round 1 started, numbers from the hall that split a
-/// federation (refused naming it, nothing appended) or read from a stale numbering.
+/// C.05 §5.3 and Annex 2 through gRPC, for every table size (9 to 24 players): the service's Varma
+/// draw from a published seed puts each federation's players in one group of the annex's table (the
+/// golden copy, not the code under test), the schedule is still exactly the Berger table by the
+/// drawn numbers, and compatriots meet only in the rounds the annex's group gives (the meeting
+/// rounds derived from the annex): for 10 to 24 players never in the last three rounds, except
+/// group C of the 11-12 table (docs/src/auditors/agreement.md). `arbiter replay` re-derives the
+/// draw from its seed. Then the refusals: a Swiss event, a second draw, a late registration after
+/// the draw, a draw after round 1 started, numbers from the hall that split a federation (refused
+/// naming it, nothing appended) or read from a stale numbering.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn varma_draws_keep_compatriots_to_the_tables_rounds() {
     let (_work, data, mut server) = serve("arbiter-round-robin-lots");
@@ -1156,8 +1156,8 @@ async fn varma_draws_keep_compatriots_to_the_tables_rounds() {
     }
 }
 
-/// The manual's Scheveningen table for `k` boards (spec data), by pairing numbers: A's
-/// board-i player is i, B's board-j player k + j.
+/// The manual's Scheveningen table for `k` boards (S001 ch. IV §3, transcribed), by pairing
+/// numbers: A's board-i player is i, B's board-j player k + j.
 fn scheveningen_table(k: u32) -> Vec<Round> {
     let g = golden_file("scheveningen.json");
     let number = |cell: &Value| {
@@ -1184,7 +1184,7 @@ fn scheveningen_table(k: u32) -> Vec<Round> {
 /// Scheveningen matches run by the service (S001 ch. IV §3): for two teams of 2 to 10 boards
 /// (players 1..k team A, k+1..2k team B, registered in board order) GetSchedule is exactly the
 /// manual's table; a 3-board match is played through, every proposal the table's round. A
-/// semi-Scheveningen of two teams of 8 plays the 4-board table for each half (spec §6's
+/// semi-Scheveningen of two teams of 8 plays the 4-board table for each half (S001 ch. IV §3's
 /// example). An odd field or rounds that do not fit are refused at round start; `arbiter
 /// replay` re-derives every round.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -1292,7 +1292,7 @@ async fn scheveningen_matches_publish_the_manuals_tables() {
     }
 }
 
-/// The manual's Hilton table for `teams` teams (the spec's data, corrections included), by
+/// The manual's Hilton table for `teams` teams (transcribed, corrections included), by
 /// pairing numbers: team t's board-k player is t·(T − 1) + k, games board by board.
 fn hilton_table(teams: u32) -> Vec<Round> {
     let g = golden_file("hilton.json");
@@ -1326,17 +1326,18 @@ fn hilton_table(teams: u32) -> Vec<Round> {
         .collect()
 }
 
-/// The team tables beside Scheveningen, run by the service: the Skalitzka system's six-board
-/// table exactly as the manual prints it (spec §8; capitals 1-6, small letters 7-12, numbers
-/// 13-18), played through; every Hilton table of the manual (4-12 teams, spec §9 with its two
-/// corrections) published by GetSchedule, the 4-team one played through; a field with no table
-/// refused at round start naming the sizes there are.
+/// The team tables beside Scheveningen, run by the service: the Skalitzka system's six-board table
+/// exactly as the manual prints it (S001 ch. IV §5; capitals 1-6, small letters 7-12, numbers
+/// 13-18), played through; every Hilton table of the manual (4-12 teams, with the two corrections
+/// of docs/src/auditors/agreement.md) published by GetSchedule, the 4-team one played through; a
+/// field with no table refused at round start naming the sizes there are.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn skalitzka_and_hilton_publish_the_manuals_tables() {
     let (_work, data, mut server) = serve("arbiter-team-tables");
     let mut c = Clients::new(&Endpoints::one(&server.grpc));
 
-    // The manual's six-board table (spec §8): capitals 1-6, small letters 7-12, numbers 13-18.
+    // The manual's six-board table (S001 ch. IV §5): capitals 1-6, small letters 7-12, numbers
+    // 13-18.
     let p = |s: &str| -> u32 {
         let ch = s.as_bytes()[0];
         match ch {

@@ -435,8 +435,8 @@ async fn screening_replays_bit_for_bit_and_refuses_bad_games() {
         .unwrap()
         .into_inner();
     assert_eq!(seen, report);
-    // Every answered read is in the log (spec §13): each of the admin's polls above, then the
-    // officer's, with who, role, what and why.
+    // Every answered read is in the log (ConfidentialDataAccessed): each of the admin's polls
+    // above, then the officer's, with who, role, what and why.
     let all = raw_events(&url, tid).await;
     let recorded = reads(&all);
     let (version, actor, last) = recorded.last().cloned().expect("reads recorded");

@@ -1,8 +1,8 @@
 //! `arbiter standings` end to end: the real binary on the golden files.
 //!
 //! Expected values are read from tests/golden/tiebreaks (tables of the FIDE TEC reference
-//! implementation and the worked example of spec/tiebreaks.md); nothing the binary prints is
-//! written into the tests.
+//! implementation and our worked example of C.07 Art. 16, 2024 against 2026); nothing the binary
+//! prints is written into the tests.
 
 
 use crate::common::*;
@@ -96,7 +96,8 @@ fn every_golden_table_is_reproduced_by_the_binary() {
     );
 }
 
-/// The worked example of spec/tiebreaks.md: case `swiss-7p-5r-unplayed-2024-vs-2026`.
+/// The worked example of C.07 Art. 16 (1 Aug 2024 and 1 Mar 2026 texts): case
+/// `swiss-7p-5r-unplayed-2024-vs-2026`.
 fn unplayed_case() -> Value {
     let text = std::fs::read_to_string(golden("tiebreaks/examples.json")).unwrap();
     let all: Value = serde_json::from_str(&text).unwrap();

@@ -483,8 +483,8 @@ async fn a_team_round_robin_publishes_the_berger_table_over_the_teams() {
             .await
             .expect("team");
     }
-    // The handbook's table for 4 (data copied from the spec): White's number names the team
-    // named first.
+    // The handbook's table for 4 (C.05 Annex 1, as transcribed in tests/golden): White's number
+    // names the team named first.
     let golden: serde_json::Value = serde_json::from_str(
         &std::fs::read_to_string(format!(
             "{}/../../tests/golden/round-robin/berger-tables.json",

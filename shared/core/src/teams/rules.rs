@@ -1,5 +1,5 @@
-//! The regulations of a team event (spec/tiebreaks.md B.6 and the MP/GP rows; spec/trf.md §2
-//! records 352 and 362, §5.3 record 320).
+//! The regulations of a team event (C.07 Art. 11-13: match and game points; TRF-2026 records
+//! 352, 362 and 320).
 
 use super::error::{TeamError, rules_err};
 use super::{ByeValue, MatchPoints, TeamScore};
@@ -19,11 +19,11 @@ pub struct TeamRules {
     pub reserves: u32,
     /// Points of each board game.
     pub game_points: PointSystem,
-    /// Match points for a won, drawn and lost match (TRF-2026 record 362; the spec's defaults
+    /// Match points for a won, drawn and lost match (TRF-2026 record 362; its defaults
     /// 2 / 1 / 0 are [`MatchPoints::default`]).
     pub match_points: MatchPoints,
     /// The score that ranks the teams; the other one is the first tie-break `MPvGP`
-    /// (spec/tiebreaks.md B.6).
+    /// (C.07 13.1).
     pub primary: TeamScore,
     /// Match and game points of the team pairing-allocated bye (TRF-2026 record 320). No
     /// default: the regulations must give it when the number of teams is odd; an even field
@@ -36,8 +36,9 @@ pub struct TeamRules {
 }
 
 impl TeamRules {
-    /// Rules with the spec's match points (2 / 1 / 0), FIDE game points (1 / ½ / 0), ranking
-    /// by match points, no PAB value and alternating colours starting with White.
+    /// Rules with the default match points (2 / 1 / 0, TRF-2026 record 362), FIDE game points
+    /// (1 / ½ / 0), ranking by match points, no PAB value and alternating colours starting with
+    /// White.
     pub fn new(boards: u32, reserves: u32) -> TeamRules {
         TeamRules {
             boards,

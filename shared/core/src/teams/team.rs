@@ -1,4 +1,4 @@
-//! Team lists and line-ups (S001 ch. IX §7.1 and its commentary; spec/swiss-general.md §7.4).
+//! Team lists and line-ups (C.05 7.1 = S001 ch. IX §7.1, and its commentary).
 //!
 //! The list a team submits before the event fixes its board order for the whole event. A
 //! round's line-up is `boards` players of that list in the list's order: a player never plays

@@ -340,7 +340,7 @@ pub struct RecordIrregularity {
 }
 
 /// A breach of the supervision rules of an online supervised event, by the player of a board
-/// (spec online-hybrid §5).
+/// (E.04 8, 9, 12-14; Appendix I A.5-A.6).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RecordSupervisionBreach {
     pub round: u32,

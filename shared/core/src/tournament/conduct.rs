@@ -1,7 +1,7 @@
 //! How an event's games are played (E.04 Art. 6.1: over the board, online unsupervised, online
-//! supervised, hybrid) and the rules that hang off the format (spec online-hybrid §0-§1, §3,
-//! §7): the time control as periods, traditional boards in hybrid events (Art. 20), and the
-//! fair-play consent without which a player is not paired (Appendix I J).
+//! supervised, hybrid) and the rules that hang off the format: the time control as periods,
+//! traditional boards in hybrid events (Art. 20), and the fair-play consent without which a player
+//! is not paired (Appendix I J).
 
 use super::error::DomainError;
 use serde::{Deserialize, Serialize};
@@ -99,16 +99,16 @@ pub struct Conduct {
     #[serde(default)]
     pub appeal_deadline_minutes: u32,
     /// What the regulations of an online supervised event ask of each player's supervision
-    /// beyond the rules every such event has (spec online-hybrid §5).
+    /// beyond the rules every such event has (E.04 8, 12-14; Appendix I A.5-A.6).
     #[serde(default)]
     pub supervision: SupervisionRequirements,
-    /// The platform the games are played on (online and hybrid events; spec online-hybrid
-    /// §2.2): what players and arbiters must know of it (E.04 2.4, 8.4, 16.10).
+    /// The platform the games are played on (online and hybrid events): what players and arbiters
+    /// must know of it (E.04 2.4, 8.4, 16.10).
     #[serde(default)]
     pub platform: Option<PlatformProfile>,
 }
 
-/// An online platform as the event's regulations describe it (spec online-hybrid §2.2).
+/// An online platform as the event's regulations describe it (E.04 2.4).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PlatformProfile {
     /// Players must know the platform (E.04 2.4).
@@ -131,7 +131,7 @@ pub struct PlatformProfile {
     pub auto_excludes_disconnected_players: bool,
 }
 
-/// A platform feature the regulations must mention (spec online-hybrid §2.2).
+/// A platform feature the regulations must mention (E.04 3.4, 3.6, 4.3, 5.4, 8.3, 8.6).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum PlatformFeature {
     /// 3.6: a move made in advance, played at once when the opponent has moved.
@@ -238,7 +238,7 @@ impl SupervisionRequirements {
     }
 }
 
-/// What a supervising arbiter may find breached (spec online-hybrid §5). Each is a fair-play
+/// What a supervising arbiter may find breached (E.04 8, 9, 10.4, 12-14). Each is a fair-play
 /// violation that may be sanctioned, never by itself proof of cheating (E.04 Chapter III
 /// I.4 b).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -323,7 +323,7 @@ pub const TRADITIONAL_BOARDS_MIN_INCREMENT_S: u32 = 30;
 
 impl Conduct {
     /// Supervised online and hybrid events always need the consent; unsupervised ones when
-    /// their regulations ask for it (spec online-hybrid §7).
+    /// their regulations ask for it (E.04 Appendix I J).
     pub fn consent_required(&self) -> bool {
         matches!(
             self.format,
@@ -357,8 +357,8 @@ impl Conduct {
         }
     }
 
-    /// The configuration errors refused at creation (spec online-hybrid §1, §3, §7; scenario
-    /// 11). Field names are those of `TournamentCreated.conduct`.
+    /// The configuration errors refused at creation (E.04 6.1, 8.3, 20; Appendix I J; scenario 11
+    /// of docs/src/guide/online-hybrid.md). Field names are those of `TournamentCreated.conduct`.
     pub fn check(&self) -> Result<(), DomainError> {
         let f = self.format;
         if self.traditional_boards && f != EventFormat::Hybrid {

@@ -1,4 +1,4 @@
-//! Sanctions and irregularities (spec online-hybrid §9-§10): one catalogue of sanctions for
+//! Sanctions and irregularities: one catalogue of sanctions for
 //! every format (Laws 12.9 = E.04 10.9 = 18.4) with the evidence attached, and the
 //! irregularities the rules settle (colours reversed, wrong clock settings, interruptions,
 //! calling the arbiter: Laws 6.10-7.3, E.04 15, 19). The types; the decisions are in
@@ -51,14 +51,14 @@ impl fmt::Display for SanctionKind {
     }
 }
 
-/// What a sanction rests on (spec online-hybrid §10).
+/// What a sanction rests on (the kinds of evidence: docs/src/guide/online-hybrid.md).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum EvidenceKind {
     PhysicalEvidence,
     ObservedBreach,
     Admission,
     PlatformDecision,
-    /// A screening result: never enough on its own (spec screening §10.4).
+    /// A screening result: never enough on its own (Regan's notes on statistical evidence, VIII.1).
     Statistical,
     Testimony,
 }
@@ -134,7 +134,7 @@ mod tests {
     }
 }
 
-/// Where a connection was lost (spec online-hybrid §4.2).
+/// Where a connection was lost (E.04 11, 13).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum ConnectionChannel {
     /// The playing platform (E.04 11, 18.8).
@@ -192,7 +192,7 @@ impl fmt::Display for DisconnectionOutcome {
 pub enum ComplaintOutcome {
     /// In time, on grounds beyond the rating: for the fair-play investigation.
     Admitted,
-    /// Based only on playing above one's rating (G.2.5; spec screening decision 9).
+    /// Based only on playing above one's rating (G.2.5).
     ManifestlyUnfounded,
     /// More than 24 hours after the last round ended (G.2.1).
     RejectedAsLate,

@@ -263,7 +263,7 @@ pub enum DomainError {
     NoPlatformResult { round: u32, board: u32 },
     #[error(
         "a sanction needs evidence other than statistics: a screening result alone is never \
-         enough (FIDE anti-cheating regulations; spec screening §10.4); attach the physical \
+         enough (FIDE anti-cheating regulations; Regan's notes VIII.1); attach the physical \
          evidence, the observed breach, an admission, the platform's decision or testimony"
     )]
     StatisticalEvidenceOnly,

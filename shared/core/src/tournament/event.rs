@@ -467,8 +467,8 @@ pub struct IrregularityRecorded {
     pub note: String,
 }
 
-/// A breach of an online supervised event's supervision rules seen by an arbiter (spec
-/// online-hybrid §5), numbered 1, 2, ...: a fair-play violation that may be sanctioned, never
+/// A breach of an online supervised event's supervision rules seen by an arbiter (E.04 8, 9,
+/// 12-14), numbered 1, 2, ...: a fair-play violation that may be sanctioned, never
 /// by itself proof of cheating.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SupervisionBreachRecorded {

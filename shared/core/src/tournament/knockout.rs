@@ -1,4 +1,4 @@
-//! A knockout event in the event log (spec/round-robin.md §11; the rules are
+//! A knockout event in the event log (the rules are
 //! `arbiter_knockout`'s, S001 ch. IV §6.2).
 //!
 //! Round model: every round of the event log is one game of each match still undecided in the

@@ -51,7 +51,7 @@
 //! # Ok::<(), DomainError>(())
 //! ```
 //!
-//! Rules enforced here, with their sources (`spec/swiss-general.md`, `spec/online-hybrid.md`):
+//! Rules enforced here, with their sources (C.04.1, C.04.2 and C.05 for every event, E.04 online):
 //!
 //! - Pairing numbers follow the initial ranking (C.04.2.B.2–3): rating descending, then title
 //!   (GM, IM, WGM, FM, WIM, CM, WFM, WCM, untitled), then name; players who tie on all three

@@ -1,5 +1,6 @@
-//! The schedule of a round robin (spec/round-robin.md §2–§3): the Berger table of the field,
-//! single or double, by pairing numbers; or of a Scheveningen match between two teams (§6):
+//! The schedule of a round robin (C.05 §5.1 and Annex 1): the Berger table of the field,
+//! single or double, by pairing numbers; or of a Scheveningen match between two teams (S001
+//! ch. IV §3):
 //! the manual's table, players 1..k being team A's boards and k+1..2k team B's. In a round robin the pairing number IS the drawing of
 //! lots (C.05 §6.2): players are numbered in the order the arbiter registers them, so the
 //! arbiter registers them in the order of the numbers drawn (see `decide::register`).
@@ -16,7 +17,7 @@ pub struct ScheduledRound {
     /// The Berger table's games in its board order, white first.
     pub boards: Vec<Pair>,
     /// Odd fields: the player scheduled against the table's highest number, who rests (a
-    /// zero-point rest, spec §2; not a pairing-allocated bye).
+    /// zero-point rest, S001 ch. IV §1; not a pairing-allocated bye).
     pub rest: Option<PlayerId>,
     /// A knockout's players without a game this round (eliminated, their match decided, or a
     /// bye): each has a zero-point bye. Empty for a round robin.
@@ -67,8 +68,8 @@ pub fn round_robin_schedule(
 ) -> Result<Vec<ScheduledRound>, DomainError> {
     let rounds = match system {
         PairingSystem::RoundRobin => arbiter_roundrobin::berger(players),
-        // The manual's chapter IV scheme (spec §3.4): last two rounds of the first cycle
-        // swapped, second cycle with colours reversed.
+        // The manual's chapter IV scheme (S001 ch. IV "Doble Ronda"): last two rounds of the first
+        // cycle swapped, second cycle with colours reversed.
         PairingSystem::DoubleRoundRobin => arbiter_roundrobin::double_berger(players),
         PairingSystem::Scheveningen | PairingSystem::SemiScheveningen => {
             if players % 2 == 1 {
@@ -195,7 +196,7 @@ impl State {
         Ok(all.swap_remove(round as usize - 1))
     }
 
-    /// C.05 §6.6 (spec/round-robin.md §4): the players of a round robin who withdrew (or were
+    /// C.05 §6.6: the players of a round robin who withdrew (or were
     /// excluded) having completed less than 50 % of their scheduled games. Their results stay
     /// in the crosstable and the rating reports, but the points scored by or against them are
     /// not counted in the standings. Completed = played over the board before the round he

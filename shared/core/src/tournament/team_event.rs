@@ -1,4 +1,4 @@
-//! A team event in the event log (spec/swiss-general.md §7.4, S001 ch. IX §7; the rules are
+//! A team event in the event log (C.05 Art. 7 = S001 ch. IX §7; the rules are
 //! [`crate::teams`]').
 //!
 //! Round model: each round's pairing is first of teams. The pairing worker proposes the

@@ -1,5 +1,5 @@
-//! Sanctions with their evidence and the irregularities the rules settle (spec online-hybrid
-//! §9-§10; scenarios 5 and 9 of §15).
+//! Sanctions with their evidence and the irregularities the rules settle (Laws 12.9 = E.04 10.9,
+//! 18.4; E.04 15, 19; scenarios 5 and 9 of docs/src/guide/online-hybrid.md).
 
 use crate::support::*;
 use arbiter_core::ResultCode;
@@ -230,7 +230,7 @@ fn scenario_5_colours_reversed_restart_before_ten_moves_continue_after() {
     assert_eq!(i.article, "Laws 6.10.2");
 }
 
-// --- disconnections (scenarios 1-4 of spec online-hybrid §15) ---------------------------------
+// --- disconnections (E.04 11, 13, 18.9; scenarios 1-4 of docs/src/guide/online-hybrid.md) ------
 
 fn online_paired(format: EventFormat, window_s: u32, red_after: u32) -> Given {
     let mut c = create(5);
@@ -622,7 +622,7 @@ fn scenario_10_a_complaint_30_hours_after_the_last_round_is_rejected_as_late() {
     assert!(matches!(e, DomainError::NotOnline { .. }), "{e}");
 }
 
-// --- appeals (spec online-hybrid §11) -------------------------------------------------------
+// --- appeals (GR 10; E.04 9.14, 17.11) -----------------------------------------------------
 
 fn appeal(filed_min: i64, kind: &str) -> Command {
     let at = 1_780_000_000_000i64;

@@ -1,6 +1,6 @@
-//! Online and hybrid events (E.04; spec online-hybrid §1, §3, §7): the format fixed at creation
-//! with its configuration errors (scenario 11), and the fair-play consent without which a
-//! player is not paired (scenario 12).
+//! Online and hybrid events (E.04 6.1, 8.3, 20; Appendix I J): the format fixed at creation
+//! with its configuration errors (scenario 11 of docs/src/guide/online-hybrid.md), and the
+//! fair-play consent without which a player is not paired (scenario 12).
 
 use crate::support::*;
 use arbiter_core::ResultCode;

@@ -1,4 +1,4 @@
-//! RecordResult and CorrectResult (C.04.2.D.8; online-hybrid §13.1–13.2).
+//! RecordResult and CorrectResult (C.04.2 D.7-D.8; Laws 8.7).
 
 use crate::support::*;
 use arbiter_core::tournament::*;

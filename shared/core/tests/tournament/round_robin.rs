@@ -1,4 +1,4 @@
-//! Round robins in the aggregate (spec/round-robin.md): numbers are the draw (order of
+//! Round robins in the aggregate (C.05 §5-§6): numbers are the draw (order of
 //! registration), the rounds fit the field, the pairing is the schedule's round, the rest of an
 //! odd field, no byes or late entries, and the C.05 §6.6 withdrawal rule.
 

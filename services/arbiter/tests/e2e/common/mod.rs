@@ -176,7 +176,7 @@ pub fn tenths(code: char) -> u32 {
 }
 
 impl TrfPlayer {
-    /// The `001` line, every field in its columns (spec/trf.md §3).
+    /// The `001` line, every field in its columns (TRF16 player record).
     pub fn line(&self) -> String {
         let pts: u32 = self.rounds.iter().map(|r| tenths(r.2)).sum();
         let sex = if self.sex == '\0' { ' ' } else { self.sex };
