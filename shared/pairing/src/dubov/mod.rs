@@ -167,23 +167,6 @@ fn colours_of(f: &Field, a: usize, b: usize) -> Coloured {
     }
 }
 
-/// The round-1 colours (§5): the top-half player of board k gets the drawn colour when k is
-/// odd, the other colour when k is even.
-fn first_round_colours(f: &Field, a: usize, b: usize, board: usize) -> Coloured {
-    let (hi, lo) = if f.id(a) < f.id(b) { (a, b) } else { (b, a) };
-    let c = if board % 2 == 1 {
-        f.initial_colour
-    } else {
-        f.initial_colour.opposite()
-    };
-    let (board, _) = swiss::board_of(f, hi, lo, c);
-    Coloured {
-        board,
-        rule: "§5",
-        meaning: "round 1: odd boards' top-half player gets the drawn colour",
-    }
-}
-
 /// The bye (§4): lowest rating in the lowest scoregroup; with equal ratings a player whose
 /// preference is the dominant colour, then the highest ARO.
 fn choose_bye(f: &Field, groups: &[Vec<usize>]) -> Option<(usize, String)> {
@@ -694,7 +677,15 @@ fn first_round(
     let mut pairs = c.pairs.clone();
     pairs.sort_by_key(|&(a, b)| f.id(a).min(f.id(b)));
     for (k, &(a, b)) in pairs.iter().enumerate() {
-        colours.push(first_round_colours(f, a, b, k + 1));
+        // §5: the top-half player of board k gets the drawn colour when k is odd.
+        colours.push(swiss::first_round_colours(
+            f,
+            a,
+            b,
+            k + 1,
+            "§5",
+            "round 1: odd boards' top-half player gets the drawn colour",
+        ));
     }
     rep.pairs = c.pairs.iter().map(|&(x, y)| (f.id(x), f.id(y))).collect();
     made.brackets.push(rep);

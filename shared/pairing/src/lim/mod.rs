@@ -141,22 +141,6 @@ fn colours_of(f: &Field, a: usize, b: usize, upper: bool) -> Coloured {
     }
 }
 
-/// Round 1 (§7.2): the drawn colour to odd-numbered players of the top half.
-fn first_round_colours(f: &Field, a: usize, b: usize, board: usize) -> Coloured {
-    let (hi, lo) = if f.id(a) < f.id(b) { (a, b) } else { (b, a) };
-    let c = if board % 2 == 1 {
-        f.initial_colour
-    } else {
-        f.initial_colour.opposite()
-    };
-    let (board, _) = swiss::board_of(f, hi, lo, c);
-    Coloured {
-        board,
-        rule: "§7.2",
-        meaning: "round 1: odd-numbered players of the top half get the colour drawn for 1",
-    }
-}
-
 /// Granted colour preferences of a candidate (5.2's second review).
 fn granted(f: &Field, c: &Candidate, upper: bool) -> i64 {
     let mut n = 0;
@@ -547,7 +531,15 @@ fn first_round(
     let mut pairs = c.pairs.clone();
     pairs.sort_by_key(|&(a, b)| f.id(a).min(f.id(b)));
     for (k, &(a, b)) in pairs.iter().enumerate() {
-        colours.push(first_round_colours(f, a, b, k + 1));
+        // §7.2: the drawn colour to odd-numbered players of the top half.
+        colours.push(swiss::first_round_colours(
+            f,
+            a,
+            b,
+            k + 1,
+            "§7.2",
+            "round 1: odd-numbered players of the top half get the colour drawn for 1",
+        ));
         made.pairs.push(Decided {
             a,
             b,
