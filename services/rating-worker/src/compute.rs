@@ -340,10 +340,6 @@ pub fn event_ratings(state: &State) -> Option<EventRatings> {
     })
 }
 
-fn rating_title(t: Option<CoreTitle>) -> Option<arbiter_rating::Title> {
-    arbiter_rating::Title::from_code(t?.as_str())
-}
-
 /// The norms worth checking for a player: titles above the one held, women's only for women.
 pub fn norms_for(p: &Player) -> Vec<NormKind> {
     let rank = |t: Option<CoreTitle>| match t {
@@ -356,19 +352,9 @@ pub fn norms_for(p: &Player) -> Vec<NormKind> {
     let held = rank(p.title);
     NormKind::ALL
         .into_iter()
-        .filter(|n| rank(Some(norm_leads_to(*n))) > held)
+        .filter(|n| rank(Some(n.title())) > held)
         .filter(|n| !n.women_only() || p.sex == Some(CoreSex::Female))
         .collect()
-}
-
-/// The title a norm leads to.
-fn norm_leads_to(n: NormKind) -> CoreTitle {
-    match n {
-        NormKind::GM => CoreTitle::GM,
-        NormKind::IM => CoreTitle::IM,
-        NormKind::WGM => CoreTitle::WGM,
-        NormKind::WIM => CoreTitle::WIM,
-    }
 }
 
 fn federation(p: &Player, setup: &Setup) -> Federation {
@@ -387,7 +373,7 @@ pub fn norm_rounds(state: &State, setup: &Setup, pn: PlayerId, through: u32) -> 
                 .map(|o| NormOpponent {
                     id: o.pairing_number(),
                     federation: federation(&o.player, setup),
-                    titles: Titles::single(rating_title(o.player.title)),
+                    titles: Titles::single(o.player.title),
                     rating: rating_of(&o.player),
                 });
             Some(NormRound {

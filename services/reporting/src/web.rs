@@ -158,7 +158,7 @@ fn info(state: &State, pn: PlayerId) -> PlayerInfo {
         Some(p) => PlayerInfo {
             id: pn,
             name: p.player.name.clone(),
-            title: p.player.title.map(|t| t.as_str().to_string()),
+            title: p.player.title.map(|t| t.code().to_string()),
             rating: (p.player.rating > 0).then_some(p.player.rating),
             federation: Some(p.player.federation.clone()).filter(|f| !f.trim().is_empty()),
         },
@@ -174,7 +174,7 @@ fn title_of(state: &State) -> impl Fn(PlayerId) -> Option<String> + '_ {
         state
             .player(pn)
             .and_then(|p| p.player.title)
-            .map(|t| t.as_str().to_string())
+            .map(|t| t.code().to_string())
     }
 }
 

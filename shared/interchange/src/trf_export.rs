@@ -7,7 +7,7 @@
 //! for: JaVaFo's (`XXS`, `XXA`, `XXP`, `013`), bbpPairings' (`BB?` for the point system where
 //! its codes express it), or TRF-2026 (`142`, `152`, `162`, `192`, `250`, `260`, `310`).
 
-use arbiter_core::tournament::{Sex, State, TeamRecorded, Title};
+use arbiter_core::tournament::{Sex, State, TeamRecorded};
 use arbiter_core::{Color, PlayerId, PointSystem, ResultCode, RoundEntry, Score};
 use arbiter_standings::complete_rounds;
 use arbiter_trf::{
@@ -410,19 +410,6 @@ fn cleaned_text(code: TextCode, value: &str) -> Option<Record> {
     (!v.is_empty()).then_some(Record::Text(TextRecord { code, text: v }))
 }
 
-fn trf_title(t: Option<Title>) -> Option<arbiter_trf::Title> {
-    Some(match t? {
-        Title::GM => arbiter_trf::Title::GM,
-        Title::IM => arbiter_trf::Title::IM,
-        Title::FM => arbiter_trf::Title::FM,
-        Title::CM => arbiter_trf::Title::CM,
-        Title::WGM => arbiter_trf::Title::WGM,
-        Title::WIM => arbiter_trf::Title::WIM,
-        Title::WFM => arbiter_trf::Title::WFM,
-        Title::WCM => arbiter_trf::Title::WCM,
-    })
-}
-
 fn xxs(p: &PointSystem) -> Vec<XxsEntry> {
     let e = |code, points| XxsEntry { code, points };
     vec![
@@ -504,7 +491,7 @@ pub fn trf_file(state: &State) -> TrfFile {
                 Sex::Male => arbiter_trf::Sex::Male,
                 Sex::Female => arbiter_trf::Sex::Female,
             }),
-            title: trf_title(pl.title),
+            title: pl.title.map(arbiter_trf::TitleCode::Fide),
             name: clean(&pl.name, 33),
             rating: (pl.rating > 0).then_some(pl.rating.min(9999) as u16),
             federation: clean(&pl.federation, 3),

@@ -18,9 +18,7 @@
 
 pub mod synthetic;
 
-use arbiter_core::tournament::{
-    Date as CoreDate, RatingKind, RegisterPlayer, Sex as CoreSex, Title as CoreTitle,
-};
+use arbiter_core::tournament::{Date as CoreDate, RatingKind, RegisterPlayer, Sex as CoreSex};
 use arbiter_rating::list::{CategoryRating, ListError, ListRecord, TextListReader, XmlListReader};
 use arbiter_rating::{Category, Federation, Sex, Title};
 use std::cell::Cell;
@@ -123,19 +121,6 @@ fn title_of_index(i: u8) -> Result<Option<Title>, String> {
     }
 }
 
-fn core_title(t: Title) -> Option<CoreTitle> {
-    Some(match t {
-        Title::GM => CoreTitle::GM,
-        Title::IM => CoreTitle::IM,
-        Title::FM => CoreTitle::FM,
-        Title::CM => CoreTitle::CM,
-        Title::WGM => CoreTitle::WGM,
-        Title::WIM => CoreTitle::WIM,
-        Title::WFM => CoreTitle::WFM,
-        Title::WCM => CoreTitle::WCM,
-    })
-}
-
 /// A small cursor over an encoded entry.
 struct Bytes<'a>(&'a [u8]);
 
@@ -172,12 +157,11 @@ impl RegistryEntry {
 
     /// The one title a registration records: the higher of the open and the women's title in
     /// the order of the initial ranking (GM, IM, WGM, FM, WIM, CM, WFM, WCM).
-    pub fn registration_title(&self) -> Option<CoreTitle> {
+    pub fn registration_title(&self) -> Option<Title> {
         [self.title, self.women_title]
             .into_iter()
             .flatten()
-            .filter_map(core_title)
-            .min_by_key(|t| CoreTitle::initial_ranking_position(Some(*t)))
+            .min_by_key(|t| Title::initial_ranking_position(Some(*t)))
     }
 
     /// Fills what a registration left empty (name, rating and K of the tournament's rating
@@ -917,7 +901,7 @@ mod tests {
         assert_eq!(p.rating, 2400, "given rating kept");
         assert_eq!(p.k_factor, 10);
         // IM ranks above WGM in the initial ranking order.
-        assert_eq!(p.title, Some(CoreTitle::IM));
+        assert_eq!(p.title, Some(Title::IM));
         assert_eq!(p.federation, "ESP");
         assert_eq!(p.birth_date.unwrap().year(), 1990);
         assert_eq!(p.sex, Some(CoreSex::Female));

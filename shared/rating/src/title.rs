@@ -2,80 +2,11 @@
 
 use std::fmt;
 
-/// A FIDE over-the-board title (B.01 0.3).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Title {
-    GM,
-    IM,
-    FM,
-    CM,
-    WGM,
-    WIM,
-    WFM,
-    WCM,
-}
+/// The one title type, arbiter-core's: its codes, parsing and the B.01 1.4.5 title holders.
+pub use arbiter_core::tournament::Title;
 
-impl Title {
-    pub const ALL: [Title; 8] = [
-        Title::GM,
-        Title::IM,
-        Title::FM,
-        Title::CM,
-        Title::WGM,
-        Title::WIM,
-        Title::WFM,
-        Title::WCM,
-    ];
-
-    pub fn code(self) -> &'static str {
-        match self {
-            Title::GM => "GM",
-            Title::IM => "IM",
-            Title::FM => "FM",
-            Title::CM => "CM",
-            Title::WGM => "WGM",
-            Title::WIM => "WIM",
-            Title::WFM => "WFM",
-            Title::WCM => "WCM",
-        }
-    }
-
-    /// Reads a title code, case-insensitively. Also accepts the one- and two-letter codes
-    /// (`g`, `m`, `f`, `c`, `wg`, `wm`, `wf`, `wc`) found in older list files.
-    pub fn from_code(s: &str) -> Option<Title> {
-        let s = s.trim();
-        let up = s.to_ascii_uppercase();
-        Some(match up.as_str() {
-            "GM" | "G" => Title::GM,
-            "IM" | "M" => Title::IM,
-            "FM" | "F" => Title::FM,
-            "CM" | "C" => Title::CM,
-            "WGM" | "WG" => Title::WGM,
-            "WIM" | "WM" => Title::WIM,
-            "WFM" | "WF" => Title::WFM,
-            "WCM" | "WC" => Title::WCM,
-            _ => return None,
-        })
-    }
-
-    /// Counts as a "title holder" for the 50% rule of B.01 1.4.5 (CM and WCM do not).
-    pub fn counts_as_title_holder(self) -> bool {
-        !matches!(self, Title::CM | Title::WCM)
-    }
-
-    pub fn is_women_title(self) -> bool {
-        matches!(self, Title::WGM | Title::WIM | Title::WFM | Title::WCM)
-    }
-
-    fn bit(self) -> u8 {
-        1 << (self as u8)
-    }
-}
-
-impl fmt::Display for Title {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.pad(self.code())
-    }
+fn bit(t: Title) -> u8 {
+    1 << (t as u8)
 }
 
 /// The set of titles a player holds (a woman may hold e.g. both IM and WGM).
@@ -86,16 +17,16 @@ impl Titles {
     pub const NONE: Titles = Titles(0);
 
     pub fn of(titles: &[Title]) -> Titles {
-        Titles(titles.iter().fold(0, |a, t| a | t.bit()))
+        Titles(titles.iter().fold(0, |a, &t| a | bit(t)))
     }
     pub fn single(t: Option<Title>) -> Titles {
-        Titles(t.map_or(0, Title::bit))
+        Titles(t.map_or(0, bit))
     }
     pub fn with(self, t: Title) -> Titles {
-        Titles(self.0 | t.bit())
+        Titles(self.0 | bit(t))
     }
     pub fn contains(self, t: Title) -> bool {
-        self.0 & t.bit() != 0
+        self.0 & bit(t) != 0
     }
     pub fn any_of(self, ts: &[Title]) -> bool {
         ts.iter().any(|&t| self.contains(t))

@@ -271,43 +271,40 @@ pub enum Sex {
     Female,
 }
 
-/// Columns 11-13. Legacy lower-case codes (`g`, `wm`, ...) are read as the modern titles.
+/// The FIDE titles, arbiter-core's one definition.
+pub use arbiter_core::tournament::Title;
+
+/// Columns 11-13: a FIDE title (legacy lower-case codes `g`, `wm`, ... are read as the modern
+/// titles), or any other code, which the file keeps as written.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub enum Title {
-    /// Grandmaster.
-    GM,
-    /// International Master.
-    IM,
-    /// Woman Grandmaster.
-    WGM,
-    /// FIDE Master.
-    FM,
-    /// Woman International Master.
-    WIM,
-    /// Candidate Master.
-    CM,
-    /// Woman FIDE Master.
-    WFM,
-    /// Woman Candidate Master.
-    WCM,
+pub enum TitleCode {
+    /// One of the FIDE codes.
+    Fide(Title),
     /// Anything else that fits the three columns (kept, with a warning on input).
     Other(String),
 }
 
-impl Title {
+impl TitleCode {
     /// The code as written in columns 11-13.
     pub fn as_str(&self) -> &str {
         match self {
-            Title::GM => "GM",
-            Title::IM => "IM",
-            Title::WGM => "WGM",
-            Title::FM => "FM",
-            Title::WIM => "WIM",
-            Title::CM => "CM",
-            Title::WFM => "WFM",
-            Title::WCM => "WCM",
-            Title::Other(s) => s,
+            TitleCode::Fide(t) => t.code(),
+            TitleCode::Other(s) => s,
         }
+    }
+
+    /// The FIDE title, `None` for another code.
+    pub fn title(&self) -> Option<Title> {
+        match self {
+            TitleCode::Fide(t) => Some(*t),
+            TitleCode::Other(_) => None,
+        }
+    }
+}
+
+impl From<Title> for TitleCode {
+    fn from(t: Title) -> TitleCode {
+        TitleCode::Fide(t)
     }
 }
 
@@ -319,7 +316,7 @@ pub struct PlayerRecord {
     /// Column 10.
     pub sex: Option<Sex>,
     /// Columns 11-13.
-    pub title: Option<Title>,
+    pub title: Option<TitleCode>,
     /// Columns 15-47, trimmed.
     pub name: String,
     /// Columns 49-52. `None` = blank; `Some(0)` = written `0`; both mean unrated.

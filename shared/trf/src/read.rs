@@ -1177,7 +1177,7 @@ fn dropped<T>(opts: &ParseOptions, w: &mut Vec<TrfWarning>, e: TrfError) -> R<Op
     Ok(None)
 }
 
-fn read_title(l: &Line, w: &mut Vec<TrfWarning>) -> Option<Title> {
+fn read_title(l: &Line, w: &mut Vec<TrfWarning>) -> Option<TitleCode> {
     let t = l.cols(11, 13).trim().to_string();
     if t.is_empty() {
         return None;
@@ -1198,29 +1198,21 @@ fn read_title(l: &Line, w: &mut Vec<TrfWarning>) -> Option<Title> {
             WarningKind::Legacy,
             Some(Location::span(l.no, 11, 13)),
             "title",
-            format!("legacy title code {t:?} read as {}", title.as_str()),
+            format!("legacy title code {t:?} read as {}", title.code()),
         ));
-        return Some(title);
+        return Some(TitleCode::Fide(title));
     }
-    Some(match t.to_ascii_uppercase().as_str() {
-        "GM" => Title::GM,
-        "IM" => Title::IM,
-        "WGM" => Title::WGM,
-        "FM" => Title::FM,
-        "WIM" => Title::WIM,
-        "CM" => Title::CM,
-        "WFM" => Title::WFM,
-        "WCM" => Title::WCM,
-        _ => {
-            w.push(TrfWarning::new(
-                WarningKind::Unusual,
-                Some(Location::span(l.no, 11, 13)),
-                "title",
-                format!("{t:?} is not a FIDE title code; kept as written"),
-            ));
-            Title::Other(t)
-        }
-    })
+    let upper = t.to_ascii_uppercase();
+    if let Some(title) = Title::ALL.into_iter().find(|x| x.code() == upper) {
+        return Some(TitleCode::Fide(title));
+    }
+    w.push(TrfWarning::new(
+        WarningKind::Unusual,
+        Some(Location::span(l.no, 11, 13)),
+        "title",
+        format!("{t:?} is not a FIDE title code; kept as written"),
+    ));
+    Some(TitleCode::Other(t))
 }
 
 fn read_rounds_fixed(

@@ -429,11 +429,12 @@ fn members(i: usize, what: &str, m: &[Option<PlayerId>], s: &mut String) -> W<()
     Ok(())
 }
 
-fn title_ok(i: usize, t: &Title) -> W<()> {
-    if let Title::Other(s) = t {
+fn title_ok(i: usize, t: &TitleCode) -> W<()> {
+    if let TitleCode::Other(s) = t {
         text_ok(i, "title", s, true, 3)?;
-        let known = ["GM", "IM", "WGM", "FM", "WIM", "CM", "WFM", "WCM"]
-            .contains(&s.to_ascii_uppercase().as_str());
+        let known = Title::ALL
+            .iter()
+            .any(|t| t.code() == s.to_ascii_uppercase());
         let legacy = ["g", "m", "f", "c", "wg", "wm", "wf", "wc"].contains(&s.as_str());
         if s.is_empty() || known || legacy {
             return Err(fail(

@@ -307,8 +307,8 @@ fn player() -> impl Strategy<Value = PlayerRecord> {
             Title::WFM,
             Title::WCM
         ])
-        .prop_map(Some),
-        Just(Some(Title::Other("AGM".into()))),
+        .prop_map(|t| Some(TitleCode::Fide(t))),
+        Just(Some(TitleCode::Other("AGM".into()))),
     ];
     let birth =
         prop_oneof![

@@ -472,7 +472,10 @@ fn tiebreak_example_views() {
     assert_eq!(f.absences(2), BTreeMap::from([(6, ResultCode::HalfBye)]));
     assert_eq!(f.absences(5), BTreeMap::from([(5, ResultCode::ZeroBye)]));
     let p3 = f.player(3).unwrap();
-    assert_eq!(p3.title, Some(arbiter_trf::Title::WGM));
+    assert_eq!(
+        p3.title,
+        Some(arbiter_trf::TitleCode::Fide(arbiter_trf::Title::WGM))
+    );
     assert_eq!(p3.sex, Some(arbiter_trf::Sex::Female));
     assert_eq!(
         p3.birth_date,

@@ -194,7 +194,10 @@ fn legacy_titles_and_sex_are_read_as_modern_codes() {
     lines[3] = format!("{}f  g{}", &lines[3][..9], &lines[3][13..]);
     let trf = parse(&join(&lines, "\n")).unwrap();
     let p = trf.file.player(1).unwrap();
-    assert_eq!(p.title, Some(arbiter_trf::Title::GM));
+    assert_eq!(
+        p.title,
+        Some(arbiter_trf::TitleCode::Fide(arbiter_trf::Title::GM))
+    );
     assert_eq!(p.sex, Some(arbiter_trf::Sex::Female));
     assert_eq!(
         trf.warnings

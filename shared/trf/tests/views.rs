@@ -555,7 +555,7 @@ fn kitchen_sink() -> TrfFile {
     ];
     let mut a = PlayerRecord::new(1, "Alpha, Anna");
     a.sex = Some(Sex::Female);
-    a.title = Some(Title::WGM);
+    a.title = Some(TitleCode::Fide(Title::WGM));
     a.rating = Some(2301);
     a.federation = "ARG".into();
     a.fide_id = Some(12_345_678_901);
@@ -568,7 +568,7 @@ fn kitchen_sink() -> TrfFile {
         Some(RoundEntry::bye(ResultCode::HalfBye)),
     ];
     let mut b = PlayerRecord::new(2, "Beta, Björn");
-    b.title = Some(Title::Other("AGM".into()));
+    b.title = Some(TitleCode::Other("AGM".into()));
     b.rating = Some(0);
     b.birth_date = Some(BirthDate::Full {
         year: 2001,
@@ -686,7 +686,7 @@ fn writer_refuses_what_would_not_read_back() {
         ("start number", Box::new(|p| p.start_number = 0)),
         (
             "title",
-            Box::new(|p| p.title = Some(Title::Other("GM".into()))),
+            Box::new(|p| p.title = Some(TitleCode::Other("GM".into()))),
         ),
         ("federation", Box::new(|p| p.federation = "ESPA".into())),
         (

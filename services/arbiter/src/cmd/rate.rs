@@ -120,7 +120,9 @@ fn start_date(a: &RateArgs, file: &TrfFile) -> Result<Date, Failure> {
         })
 }
 
-fn title(t: &arbiter_trf::Title) -> Option<Title> {
+/// Read as the rating lists read codes, so that a code the TRF reader kept as written (`G`,
+/// `WG`) still counts as the title.
+fn title(t: &arbiter_trf::TitleCode) -> Option<Title> {
     Title::from_code(t.as_str())
 }
 

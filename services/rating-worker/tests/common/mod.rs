@@ -374,10 +374,6 @@ pub fn expected_change(pn: u32, through: u32, corrections: &[Correction]) -> (Ra
     (rating_change(rule_set(), p.rating as u16, k.k, &games), k.k)
 }
 
-fn rating_title(t: Option<Title>) -> Option<arbiter_rating::Title> {
-    arbiter_rating::Title::from_code(t?.as_str())
-}
-
 /// `arbiter-rating`'s norm search for player `pn` over the whole event.
 pub fn expected_norm(pn: u32, norm: NormKind, corrections: &[Correction]) -> NormSearch {
     let rounds: Vec<NormRound> = games_of(pn, ROUNDS, corrections)
@@ -390,7 +386,7 @@ pub fn expected_norm(pn: u32, norm: NormKind, corrections: &[Correction]) -> Nor
                 opponent: Some(NormOpponent {
                     id: opp,
                     federation: Federation::new(o.fed).unwrap(),
-                    titles: Titles::single(rating_title(o.title)),
+                    titles: Titles::single(o.title),
                     rating: Some(o.rating as u16),
                 }),
                 exclusion: None,

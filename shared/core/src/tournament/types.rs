@@ -253,8 +253,10 @@ pub enum Sex {
     Female,
 }
 
-/// FIDE titles (proto `Title`); an untitled player has `None`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+/// A FIDE over-the-board title (B.01 0.3; proto `Title`); an untitled player has `None`. The
+/// one definition for the aggregate, the rating and norm rules and TRF files. The variant order
+/// is `ALL`'s, which the rating-list registry stores as an index: do not reorder.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum Title {
     GM,
     IM,
@@ -267,6 +269,17 @@ pub enum Title {
 }
 
 impl Title {
+    pub const ALL: [Title; 8] = [
+        Title::GM,
+        Title::IM,
+        Title::FM,
+        Title::CM,
+        Title::WGM,
+        Title::WIM,
+        Title::WFM,
+        Title::WCM,
+    ];
+
     /// Position in the C.04.2.B.2 order GM, IM, WGM, FM, WIM, CM, WFM, WCM (0 = first);
     /// untitled players come after every title.
     pub fn initial_ranking_position(title: Option<Title>) -> u8 {
@@ -283,7 +296,8 @@ impl Title {
         }
     }
 
-    pub fn as_str(self) -> &'static str {
+    /// The FIDE code, as TRF columns 11-13 and the rating list write it.
+    pub fn code(self) -> &'static str {
         match self {
             Title::GM => "GM",
             Title::IM => "IM",
@@ -294,6 +308,39 @@ impl Title {
             Title::WFM => "WFM",
             Title::WCM => "WCM",
         }
+    }
+
+    /// Reads a title code, case-insensitively. Also accepts the one- and two-letter codes
+    /// (`g`, `m`, `f`, `c`, `wg`, `wm`, `wf`, `wc`) found in older list files.
+    pub fn from_code(s: &str) -> Option<Title> {
+        let s = s.trim();
+        let up = s.to_ascii_uppercase();
+        Some(match up.as_str() {
+            "GM" | "G" => Title::GM,
+            "IM" | "M" => Title::IM,
+            "FM" | "F" => Title::FM,
+            "CM" | "C" => Title::CM,
+            "WGM" | "WG" => Title::WGM,
+            "WIM" | "WM" => Title::WIM,
+            "WFM" | "WF" => Title::WFM,
+            "WCM" | "WC" => Title::WCM,
+            _ => return None,
+        })
+    }
+
+    /// Counts as a "title holder" for the 50% rule of B.01 1.4.5 (CM and WCM do not).
+    pub fn counts_as_title_holder(self) -> bool {
+        !matches!(self, Title::CM | Title::WCM)
+    }
+
+    pub fn is_women_title(self) -> bool {
+        matches!(self, Title::WGM | Title::WIM | Title::WFM | Title::WCM)
+    }
+}
+
+impl fmt::Display for Title {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.pad(self.code())
     }
 }
 

@@ -21,7 +21,7 @@ use arbiter_core::tournament::{
     Arbiter, BoardResult, ByeKind, CloseRound, Command, CreateTournament, Date, DeclareAbsence,
     DomainError, EntryId, ForbidPairings, ManualPairing, Pair, PairingSystem, PublishPairing,
     RecordResult, RecordTeam, RegisterPlayer, RequestBye, SetVirtualPoints, Sex, StartRound, State,
-    SubmitLineup, TeamRecorded, Title, decide,
+    SubmitLineup, TeamRecorded, decide,
 };
 use arbiter_core::{Color, PlayerId, ResultCode, RoundEntry};
 use arbiter_trf::{AccelerationSource, Record, TextCode, TournamentSystem, TrfFile};
@@ -41,20 +41,6 @@ pub fn parse_trf_date(s: &str) -> Option<Date> {
         _ => return None,
     };
     Date::ymd(y, m as u32, d as u32).ok()
-}
-
-fn title_of(t: &arbiter_trf::Title) -> Option<Title> {
-    Some(match t {
-        arbiter_trf::Title::GM => Title::GM,
-        arbiter_trf::Title::IM => Title::IM,
-        arbiter_trf::Title::WGM => Title::WGM,
-        arbiter_trf::Title::FM => Title::FM,
-        arbiter_trf::Title::WIM => Title::WIM,
-        arbiter_trf::Title::CM => Title::CM,
-        arbiter_trf::Title::WFM => Title::WFM,
-        arbiter_trf::Title::WCM => Title::WCM,
-        arbiter_trf::Title::Other(_) => return None,
-    })
 }
 
 fn federation(s: &str) -> String {
@@ -636,7 +622,7 @@ fn register_players(src: &Source, pl: &mut Planner) -> Result<Numbers, String> {
             name: p.name.clone(),
             fide_id: p.fide_id.filter(|id| *id > 0),
             rating: p.rating.unwrap_or(0) as u32,
-            title: p.title.as_ref().and_then(title_of),
+            title: p.title.as_ref().and_then(arbiter_trf::TitleCode::title),
             federation: federation(&p.federation),
             birth_date,
             sex: p.sex.map(|s| match s {
