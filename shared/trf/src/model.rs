@@ -267,7 +267,7 @@ impl fmt::Display for BirthDate {
 pub enum Sex {
     /// `m`.
     Male,
-    /// `w` (also read from the Spanish-table `f`, spec/trf.md F-2).
+    /// `w` (also read from the `f` of the Spanish-language result table; docs/src/guide/files.md).
     Female,
 }
 
@@ -416,7 +416,7 @@ pub struct TeamOrder300 {
 /// `320`: the points of a team pairing-allocated bye and the team that had it in each round.
 ///
 /// Round `r`'s team is at columns `15 + 4(r-1)` to `17 + 4(r-1)` (round 1 at 15-17, round 2
-/// at 19-21): the TRF-2026 table lists these two and "continue"; spec/trf.md §5.3 says only
+/// at 19-21): the TRF-2026 table lists these two and "continue"; record 320 says only
 /// "per round", and this is the reading that keeps the record's rhythm of a field and one
 /// blank column (5-8, 10-13).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -779,7 +779,7 @@ impl BbCode {
     }
 }
 
-/// Which of the two writing conventions a file follows (spec/trf.md §9).
+/// Which of the two writing conventions a file follows (docs/src/guide/files.md, "How arbiter writes TRF").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Profile {
     /// TRF16 with the JaVaFo (`XXR`, `XXC`, `XXA`, `XXS`, `XXZ`, `XXP`) and bbpPairings (`BB?`)
@@ -795,7 +795,7 @@ pub enum LineEnding {
     /// LF (Unix; the golden corpora).
     Lf,
     #[default]
-    /// CR LF (the writer's default, spec/trf.md §9).
+    /// CR LF (the writer's default; docs/src/guide/files.md).
     CrLf,
     /// Lone CR (what the 2006 text literally asks for).
     Cr,

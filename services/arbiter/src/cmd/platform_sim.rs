@@ -2,8 +2,8 @@
 //! event and for the end-to-end tests. It reads the round's published pairing, plays every
 //! board as a seeded random game of legal moves (shakmaty) with `%clk` comments, and posts
 //! each game through the platforms' webhook with the platform's proposed result, as a real
-//! platform would (spec online-hybrid §2.3). On the boards asked it also reports a
-//! disconnection (`ReportConnectionIncident`, as the platform, §4), or scores a flag fall a
+//! platform would (E.04 3.7, 20.1). On the boards asked it also reports a
+//! disconnection (`ReportConnectionIncident`, as the platform, E.04 11), or scores a flag fall a
 //! draw although the opponent could mate: the platform error the arbiter must catch (E.04 4.5,
 //! 15.4).
 //!

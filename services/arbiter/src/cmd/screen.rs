@@ -364,7 +364,7 @@ pub struct CalibrateArgs {
     #[arg(long, requires = "human")]
     pub since: Option<u16>,
     /// With --human: events (PGN files, one event each) left out of the fit, for the
-    /// calibration report (spec §7.4) written into the artefact.
+    /// calibration report (its criteria: docs/src/benchmarks.md) written into the artefact.
     #[arg(long, num_args = 1.., requires = "human")]
     pub held_out: Vec<PathBuf>,
     /// With --human: a position cache file, read before and written after the analysis.

@@ -9,7 +9,7 @@ use std::path::Path;
 /// The reading flags the TRF commands share.
 #[derive(clap::Args, Clone, Debug, Default)]
 pub struct ReadArgs {
-    /// Read as strictly as the TRF spec: refuse dates in other layouts, malformed FIDE ids,
+    /// Read as strictly as TRF16 / TRF-2026 say: refuse dates in other layouts, malformed FIDE ids,
     /// legacy bye codes (`0000 - =`, `0000 - +`, `0000 - -`) and one-sided forfeit colours
     /// instead of reading them with a warning.
     #[arg(long)]
