@@ -34,19 +34,18 @@ mod service;
 pub use service::RatingWorkerService;
 
 use arbiter_core::tournament::State;
-use arbiter_eventlog::{
-    CheckpointStore, EventLog, ExpectedVersion, LogError, StoredEvent, encode_events,
-};
+use arbiter_eventlog::{CheckpointStore, EventLog, StoredEvent};
 use arbiter_proto::events::v1 as pb;
 use arbiter_proto::events::v1::event::Kind;
 use arbiter_service_kit::Host;
-use arbiter_service_kit::store::{Feed, Folded, TournamentStore, tournament_of};
-use arbiter_service_kit::trigger::{TriggerFollower, TriggerHandler};
+use arbiter_service_kit::store::{Folded, TournamentStore, tournament_of};
+/// The worker's counts (the same for every trigger worker).
+pub use arbiter_service_kit::trigger::WorkerStats;
+use arbiter_service_kit::trigger::{TriggerHandler, TriggerWorker, append_answer};
 use std::collections::HashMap;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
-use tokio::sync::watch;
-use tracing::{Instrument, debug, info, info_span, warn};
+use std::sync::atomic::Ordering;
+use tracing::{Instrument, debug, info_span, warn};
 
 /// The service's name: actor of its appends, key of its checkpoints, durable consumer name.
 pub const SERVICE: &str = "rating-worker";
@@ -116,17 +115,6 @@ pub fn answer(state: &State, trigger: Trigger) -> Vec<pb::Event> {
 }
 
 /// Counters, for tests and logs.
-#[derive(Debug, Default)]
-pub struct WorkerStats {
-    /// Triggers seen.
-    pub triggers: AtomicU64,
-    /// Appends written.
-    pub appended: AtomicU64,
-    /// Triggers whose answer was already in the stream (or that the log answered as a replay).
-    pub already_answered: AtomicU64,
-    /// Triggers with nothing to append (not rated by FIDE, no norms to check).
-    pub nothing_to_append: AtomicU64,
-}
 
 /// Answers triggers (see the crate documentation).
 pub struct Worker {
@@ -305,7 +293,7 @@ impl Worker {
                 if let Some(before) = before {
                     let _ = before.await;
                 }
-                append_answer(&log, &stats, &stream, &command, &events).await;
+                append_with_retries(&log, &stats, &stream, &command, &events).await;
                 drop(permit);
             }
             .instrument(span),
@@ -313,25 +301,17 @@ impl Worker {
         last.insert(key, task);
         last.retain(|_, h| !h.is_finished());
     }
+}
 
-    /// Reads every tournament stream from where the last sweep stopped and answers the
-    /// triggers without an answer. Returns the number of events read.
-    pub async fn sweep(&self) -> Result<u64, LogError> {
-        TriggerFollower::new(SERVICE, self.store.clone(), self.checkpoints.clone())
-            .sweep(self)
-            .await
+impl TriggerWorker for Worker {
+    const SERVICE: &'static str = SERVICE;
+
+    fn store(&self) -> &Arc<TournamentStore> {
+        &self.store
     }
 
-    /// Sweeps, then follows `feed` until `shutdown` turns true.
-    pub async fn follow(
-        self: Arc<Self>,
-        feed: Feed,
-        checkpoints: Option<CheckpointStore>,
-        shutdown: watch::Receiver<bool>,
-    ) -> Result<(), LogError> {
-        TriggerFollower::new(SERVICE, self.store.clone(), checkpoints)
-            .follow(self, feed, shutdown)
-            .await
+    fn checkpoints(&self) -> Option<CheckpointStore> {
+        self.checkpoints.clone()
     }
 }
 
@@ -347,7 +327,7 @@ impl TriggerHandler for Worker {
 
 /// Appends one answer, a few times if the log refuses for a passing reason; an answer still
 /// not appended is found missing by the next sweep.
-async fn append_answer(
+async fn append_with_retries(
     log: &Arc<dyn EventLog>,
     stats: &WorkerStats,
     stream: &str,
@@ -355,37 +335,8 @@ async fn append_answer(
     events: &[pb::Event],
 ) {
     for attempt in 1..=APPEND_ATTEMPTS {
-        let appended = log
-            .append(
-                stream,
-                ExpectedVersion::Any,
-                command,
-                SERVICE,
-                encode_events(events),
-            )
-            .await;
-        match appended {
-            Ok(o) if o.replayed => {
-                info!(first = o.first_version, "answer was already in the log");
-                stats.already_answered.fetch_add(1, Ordering::Relaxed);
-                return;
-            }
-            Ok(o) => {
-                info!(
-                    first = o.first_version,
-                    last = o.last_version,
-                    events = events.len(),
-                    "appended"
-                );
-                stats.appended.fetch_add(1, Ordering::Relaxed);
-                return;
-            }
-            Err(LogError::CommandIdReused { .. }) => {
-                // Another answer to the same trigger is in the stream: it stands.
-                warn!("a different answer to this trigger is already in the stream; kept");
-                stats.already_answered.fetch_add(1, Ordering::Relaxed);
-                return;
-            }
+        match append_answer(log, stats, stream, command, SERVICE, events).await {
+            Ok(()) => return,
             Err(x) if attempt < APPEND_ATTEMPTS => {
                 warn!(%stream, attempt, error = %x, "answer not appended; trying again");
                 tokio::time::sleep(std::time::Duration::from_millis(50 << attempt)).await;

@@ -18,6 +18,7 @@ use arbiter_rating_worker::{SERVICE, Worker, command_id};
 use arbiter_service_kit::Host;
 use arbiter_service_kit::host::HostError;
 use arbiter_service_kit::store::{FEED_CHECKPOINT, Feed, SNAPSHOT_OWNER, TournamentStore};
+use arbiter_service_kit::trigger::TriggerWorker;
 use common::*;
 use std::collections::BTreeMap;
 use std::sync::Arc;

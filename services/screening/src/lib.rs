@@ -36,19 +36,19 @@ pub mod webhook;
 pub use answer::{Screener, Submitted, Tier};
 pub use service::ScreeningService;
 
-use arbiter_eventlog::{
-    CheckpointStore, EventLog, ExpectedVersion, LogError, StoredEvent, encode_events,
-};
+use arbiter_eventlog::{CheckpointStore, EventLog, StoredEvent};
 use arbiter_proto::events::v1 as pb;
 use arbiter_proto::events::v1::event::Kind;
 use arbiter_screening::cache::PositionCache;
 use arbiter_service_kit::Host;
-use arbiter_service_kit::store::{Feed, TournamentStore, tournament_of};
-use arbiter_service_kit::trigger::{TriggerFollower, TriggerHandler};
+use arbiter_service_kit::store::{TournamentStore, tournament_of};
+/// The worker's counts (the same for every trigger worker).
+pub use arbiter_service_kit::trigger::WorkerStats;
+use arbiter_service_kit::trigger::{TriggerHandler, TriggerWorker, append_answer};
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
-use tokio::sync::{OnceCell, watch};
+use std::sync::atomic::Ordering;
+use tokio::sync::OnceCell;
 use tracing::{Instrument, debug, error, info, info_span, warn};
 
 /// The service's name: actor of its appends, key of its checkpoints, durable consumer name.
@@ -230,13 +230,6 @@ fn open_cache(
 }
 
 /// Counters, for tests and logs.
-#[derive(Debug, Default)]
-pub struct WorkerStats {
-    pub triggers: AtomicU64,
-    pub appended: AtomicU64,
-    pub already_answered: AtomicU64,
-    pub nothing_to_append: AtomicU64,
-}
 
 /// Screens closed rounds (see the crate documentation).
 pub struct Worker {
@@ -333,25 +326,17 @@ impl Worker {
         .instrument(span)
         .await
     }
+}
 
-    /// Reads every tournament stream from where the last sweep stopped and answers the
-    /// triggers without an answer. Returns the number of events read.
-    pub async fn sweep(&self) -> Result<u64, LogError> {
-        TriggerFollower::new(SERVICE, self.store.clone(), self.checkpoints.clone())
-            .sweep(self)
-            .await
+impl TriggerWorker for Worker {
+    const SERVICE: &'static str = SERVICE;
+
+    fn store(&self) -> &Arc<TournamentStore> {
+        &self.store
     }
 
-    /// Sweeps, then follows `feed` until `shutdown` turns true.
-    pub async fn follow(
-        self: Arc<Self>,
-        feed: Feed,
-        checkpoints: Option<CheckpointStore>,
-        shutdown: watch::Receiver<bool>,
-    ) -> Result<(), LogError> {
-        TriggerFollower::new(SERVICE, self.store.clone(), checkpoints)
-            .follow(self, feed, shutdown)
-            .await
+    fn checkpoints(&self) -> Option<CheckpointStore> {
+        self.checkpoints.clone()
     }
 }
 
@@ -361,8 +346,7 @@ impl TriggerHandler for Worker {
     }
 }
 
-/// Appends a screening answer. The same trigger answered again gives the same events, which
-/// the log answers as a replay; a different answer already there stands.
+/// Appends a screening answer (see [`append_answer`]).
 pub(crate) async fn append(
     log: &Arc<dyn EventLog>,
     stats: &WorkerStats,
@@ -371,37 +355,9 @@ pub(crate) async fn append(
     actor: &str,
     events: &[pb::Event],
 ) -> Result<(), String> {
-    match log
-        .append(
-            stream,
-            ExpectedVersion::Any,
-            command,
-            actor,
-            encode_events(events),
-        )
+    append_answer(log, stats, stream, command, actor, events)
         .await
-    {
-        Ok(o) if o.replayed => {
-            stats.already_answered.fetch_add(1, Ordering::Relaxed);
-            Ok(())
-        }
-        Ok(o) => {
-            info!(
-                first = o.first_version,
-                last = o.last_version,
-                events = events.len(),
-                "appended"
-            );
-            stats.appended.fetch_add(1, Ordering::Relaxed);
-            Ok(())
-        }
-        Err(LogError::CommandIdReused { .. }) => {
-            warn!("a different answer to this trigger is already in the stream; kept");
-            stats.already_answered.fetch_add(1, Ordering::Relaxed);
-            Ok(())
-        }
-        Err(e) => Err(format!("screening not appended: {e}")),
-    }
+        .map_err(|e| format!("screening not appended: {e}"))
 }
 
 /// Adds the screening service to `host`: the gRPC API, and the worker when an engine is

@@ -239,3 +239,99 @@ mod tests {
         assert_eq!(follower.sweep(&h).await.unwrap(), 0);
     }
 }
+
+/// What a trigger worker counts: the same four figures for every worker.
+#[derive(Debug, Default)]
+pub struct WorkerStats {
+    /// Triggers seen.
+    pub triggers: std::sync::atomic::AtomicU64,
+    /// Appends written.
+    pub appended: std::sync::atomic::AtomicU64,
+    /// Triggers whose answer was already in the stream (or that the log answered as a replay).
+    pub already_answered: std::sync::atomic::AtomicU64,
+    /// Triggers with nothing to append.
+    pub nothing_to_append: std::sync::atomic::AtomicU64,
+}
+
+/// Appends a worker's answer to a trigger under the command id derived from it. The same
+/// answer again is a replay of the log, and a different answer already there stands (both
+/// counted as already answered); any other refusal is returned for the worker to retry or to
+/// leave to the next sweep.
+pub async fn append_answer(
+    log: &Arc<dyn arbiter_eventlog::EventLog>,
+    stats: &WorkerStats,
+    stream: &str,
+    command: &str,
+    actor: &str,
+    events: &[arbiter_proto::events::v1::Event],
+) -> Result<(), LogError> {
+    use std::sync::atomic::Ordering;
+    let appended = log
+        .append(
+            stream,
+            arbiter_eventlog::ExpectedVersion::Any,
+            command,
+            actor,
+            arbiter_eventlog::encode_events(events),
+        )
+        .await;
+    match appended {
+        Ok(o) if o.replayed => {
+            info!(first = o.first_version, "answer was already in the log");
+            stats.already_answered.fetch_add(1, Ordering::Relaxed);
+            Ok(())
+        }
+        Ok(o) => {
+            info!(
+                first = o.first_version,
+                last = o.last_version,
+                events = events.len(),
+                "appended"
+            );
+            stats.appended.fetch_add(1, Ordering::Relaxed);
+            Ok(())
+        }
+        Err(LogError::CommandIdReused { .. }) => {
+            warn!("a different answer to this trigger is already in the stream; kept");
+            stats.already_answered.fetch_add(1, Ordering::Relaxed);
+            Ok(())
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// A worker run by a [`TriggerFollower`]: its name, store and checkpoints, with sweeping and
+/// following provided, so that each worker writes only what triggers it and what it answers.
+pub trait TriggerWorker: TriggerHandler + Sized {
+    /// The service's name: its checkpoints' owner and its answers' actor.
+    const SERVICE: &'static str;
+
+    fn store(&self) -> &Arc<TournamentStore>;
+
+    /// Where the sweep positions are kept (none: every sweep reads every stream).
+    fn checkpoints(&self) -> Option<CheckpointStore>;
+
+    /// Reads every tournament stream from where the last sweep stopped and answers the
+    /// triggers without an answer. Returns the number of events read.
+    fn sweep(&self) -> impl Future<Output = Result<u64, LogError>> + Send {
+        async move {
+            TriggerFollower::new(Self::SERVICE, self.store().clone(), self.checkpoints())
+                .sweep(self)
+                .await
+        }
+    }
+
+    /// Sweeps, then follows `feed` until `shutdown` turns true.
+    fn follow(
+        self: Arc<Self>,
+        feed: Feed,
+        checkpoints: Option<CheckpointStore>,
+        shutdown: watch::Receiver<bool>,
+    ) -> impl Future<Output = Result<(), LogError>> + Send {
+        async move {
+            TriggerFollower::new(Self::SERVICE, self.store().clone(), checkpoints)
+                .follow(self, feed, shutdown)
+                .await
+        }
+    }
+}
