@@ -244,9 +244,7 @@ impl Registration for RegistrationService {
         &self,
         request: Request<api::UpdateTournamentRequest>,
     ) -> Result<Response<CommandResult>, Status> {
-        let caller = principal(&request)?;
-        let r = request.into_inner();
-        let ctx = CommandContext::for_request(&caller, &r)?;
+        let (ctx, r) = CommandContext::open(request)?;
         let u = r.update.unwrap_or_default();
         let bad = |e| convert_status("update", &e);
         let command = UpdateTournament {
@@ -282,9 +280,7 @@ impl Registration for RegistrationService {
         &self,
         request: Request<api::RegisterPlayerRequest>,
     ) -> Result<Response<CommandResult>, Status> {
-        let caller = principal(&request)?;
-        let r = request.into_inner();
-        let ctx = CommandContext::for_request(&caller, &r)?;
+        let (ctx, r) = CommandContext::open(request)?;
         let mut command = register_command(r.player.as_ref())?;
         command.confirm_same_name = r.confirm_same_name;
         self.register(ctx, &command).await
@@ -294,9 +290,7 @@ impl Registration for RegistrationService {
         &self,
         request: Request<api::EnterLateRequest>,
     ) -> Result<Response<CommandResult>, Status> {
-        let caller = principal(&request)?;
-        let r = request.into_inner();
-        let ctx = CommandContext::for_request(&caller, &r)?;
+        let (ctx, r) = CommandContext::open(request)?;
         let mut command = register_command(r.player.as_ref())?;
         command.first_round = (r.first_round != 0).then_some(r.first_round);
         command.missed_rounds = bye_kind_from_wire(r.missed_rounds)
@@ -310,9 +304,7 @@ impl Registration for RegistrationService {
         &self,
         request: Request<api::CorrectPlayerRequest>,
     ) -> Result<Response<CommandResult>, Status> {
-        let caller = principal(&request)?;
-        let r = request.into_inner();
-        let ctx = CommandContext::for_request(&caller, &r)?;
+        let (ctx, r) = CommandContext::open(request)?;
         let wire = r
             .player
             .as_ref()
@@ -340,9 +332,7 @@ impl Registration for RegistrationService {
         &self,
         request: Request<api::WithdrawPlayerRequest>,
     ) -> Result<Response<CommandResult>, Status> {
-        let caller = principal(&request)?;
-        let r = request.into_inner();
-        let ctx = CommandContext::for_request(&caller, &r)?;
+        let (ctx, r) = CommandContext::open(request)?;
         let who = PlayerRef::new(
             r.entry,
             r.player_id,
@@ -373,9 +363,7 @@ impl Registration for RegistrationService {
         &self,
         request: Request<api::CancelRegistrationRequest>,
     ) -> Result<Response<CommandResult>, Status> {
-        let caller = principal(&request)?;
-        let r = request.into_inner();
-        let ctx = CommandContext::for_request(&caller, &r)?;
+        let (ctx, r) = CommandContext::open(request)?;
         let who = PlayerRef::new(
             r.entry,
             r.player_id,
@@ -396,9 +384,7 @@ impl Registration for RegistrationService {
         &self,
         request: Request<api::RequestByeRequest>,
     ) -> Result<Response<CommandResult>, Status> {
-        let caller = principal(&request)?;
-        let r = request.into_inner();
-        let ctx = CommandContext::for_request(&caller, &r)?;
+        let (ctx, r) = CommandContext::open(request)?;
         let kind = bye_kind_from_wire(r.kind)
             .map_err(|e| convert_status("", &e))?
             .ok_or_else(|| {
@@ -428,9 +414,7 @@ impl Registration for RegistrationService {
         &self,
         request: Request<api::CancelByeRequest>,
     ) -> Result<Response<CommandResult>, Status> {
-        let caller = principal(&request)?;
-        let r = request.into_inner();
-        let ctx = CommandContext::for_request(&caller, &r)?;
+        let (ctx, r) = CommandContext::open(request)?;
         let who = PlayerRef::new(
             r.entry,
             r.player_id,
@@ -452,9 +436,7 @@ impl Registration for RegistrationService {
         &self,
         request: Request<api::DeclareAbsenceRequest>,
     ) -> Result<Response<CommandResult>, Status> {
-        let caller = principal(&request)?;
-        let r = request.into_inner();
-        let ctx = CommandContext::for_request(&caller, &r)?;
+        let (ctx, r) = CommandContext::open(request)?;
         let who = PlayerRef::new(
             r.entry,
             r.player_id,
@@ -476,9 +458,7 @@ impl Registration for RegistrationService {
         &self,
         request: Request<api::DrawLotsRequest>,
     ) -> Result<Response<CommandResult>, Status> {
-        let caller = principal(&request)?;
-        let r = request.into_inner();
-        let ctx = CommandContext::for_request(&caller, &r)?;
+        let (ctx, r) = CommandContext::open(request)?;
         self.run(ctx, |_| {
             Ok(Command::DrawLots(DrawLots {
                 varma: r.varma,
@@ -493,9 +473,7 @@ impl Registration for RegistrationService {
         &self,
         request: Request<api::RecordTeamRequest>,
     ) -> Result<Response<CommandResult>, Status> {
-        let caller = principal(&request)?;
-        let r = request.into_inner();
-        let ctx = CommandContext::for_request(&caller, &r)?;
+        let (ctx, r) = CommandContext::open(request)?;
         let wire = r
             .team
             .clone()
@@ -533,9 +511,7 @@ impl Registration for RegistrationService {
         &self,
         request: Request<api::RecordFairPlayConsentRequest>,
     ) -> Result<Response<CommandResult>, Status> {
-        let caller = principal(&request)?;
-        let r = request.into_inner();
-        let ctx = CommandContext::for_request(&caller, &r)?;
+        let (ctx, r) = CommandContext::open(request)?;
         let wire = r
             .consent
             .as_ref()

@@ -332,9 +332,7 @@ impl Screening for ScreeningService {
         &self,
         request: Request<api::FileComplaintRequest>,
     ) -> Result<Response<CommandResult>, Status> {
-        let caller = principal(&request)?;
-        let r = request.into_inner();
-        let ctx = CommandContext::for_request(&caller, &r)?;
+        let (ctx, r) = CommandContext::open(request)?;
         // Received now, by this server's clock; the deadline runs from the time the log
         // recorded the closing of the last round (E.04 Appendix I G.2.1).
         let filed_at_unix_ms = std::time::SystemTime::now()

@@ -125,6 +125,19 @@ command_requests! {
 }
 
 impl CommandContext {
+    /// The opening every command handler shares: the caller the authentication layer put in
+    /// the request, authorized for the request's tournament ([`CommandContext::for_request`]),
+    /// and the request's body.
+    #[allow(clippy::result_large_err)]
+    pub fn open<R: CommandRequest>(
+        request: tonic::Request<R>,
+    ) -> Result<(CommandContext, R), Status> {
+        let caller = arbiter_auth::layer::principal(&request)?;
+        let r = request.into_inner();
+        let ctx = CommandContext::for_request(&caller, &r)?;
+        Ok((ctx, r))
+    }
+
     /// The context of a request from the gRPC edge, for the caller the authentication layer
     /// found (`arbiter_auth::layer::principal`): the caller must be allowed the command on the
     /// header's tournament ([`Principal::authorize`]: `UNAUTHENTICATED` or `PERMISSION_DENIED`
