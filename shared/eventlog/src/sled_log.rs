@@ -212,7 +212,7 @@ impl SledLog {
                 durable.insert(stream.to_string(), v);
             }
         }
-        let (journal, heads) = HeadJournal::open(path, durable.is_empty()).map_err(storage)?;
+        let (mut journal, heads) = HeadJournal::open(path, durable.is_empty()).map_err(storage)?;
         let (damage, journal_damage) = match heads {
             Ok(heads) if heads.is_empty() && !durable.is_empty() => {
                 let why = format!(
@@ -225,9 +225,9 @@ impl SledLog {
                 (BTreeMap::new(), Some(why))
             }
             Ok(heads)
-                if last_position.saturating_sub(
-                    heads.values().map(|h| h.position).max().unwrap_or(0),
-                ) > MAX_GROUP as u64 =>
+                if last_position
+                    .saturating_sub(heads.values().map(|h| h.position).max().unwrap_or(0))
+                    > MAX_GROUP as u64 =>
             {
                 let recorded_to = heads.values().map(|h| h.position).max().unwrap_or(0);
                 let why = format!(
@@ -244,6 +244,16 @@ impl SledLog {
                 let mut damage = check_heads(&db, &heads)?;
                 for (stream, e) in check_unrecorded(&db, &durable, &heads)? {
                     damage.entry(stream).or_insert(e);
+                }
+                // What a stop left durable but unrecorded (the last group's appends, flushed by
+                // sled before the journal was written) is recorded now, before anything else is
+                // appended: otherwise later groups would record positions above it and the
+                // next start would read the gap as a truncated journal.
+                let tail = unrecorded_tail(&db, &durable, &heads, &damage)?;
+                if !tail.is_empty() {
+                    journal
+                        .record_all(tail.iter().map(|(s, h)| (s.as_str(), h)))
+                        .map_err(storage)?;
                 }
                 (damage, None)
             }
@@ -665,6 +675,42 @@ fn check_unrecorded(
         }
     }
     Ok(damage)
+}
+
+/// The heads of the streams whose durable events go beyond what the journal records (and that
+/// are not damaged): the appends a stop left unrecorded.
+fn unrecorded_tail(
+    db: &sled::Db,
+    durable: &HashMap<String, Version>,
+    heads: &BTreeMap<String, HeadRecord>,
+    damage: &BTreeMap<String, LogError>,
+) -> Result<BTreeMap<String, HeadRecord>, LogError> {
+    let mut out = BTreeMap::new();
+    for (stream, &last) in durable {
+        if damage.contains_key(stream) || last <= heads.get(stream).map_or(0, |h| h.version) {
+            continue;
+        }
+        let tree = db
+            .open_tree(format!("{EVENTS_PREFIX}{stream}"))
+            .map_err(storage)?;
+        let Some((_, value)) = tree.last().map_err(storage)? else {
+            continue;
+        };
+        // An event that does not decode is damage, which a read reports where it is.
+        let Ok(event) = SledLog::decode_value(stream, last, &value) else {
+            continue;
+        };
+        let position = u64_at(&value, 0).unwrap_or(0);
+        out.insert(
+            stream.clone(),
+            HeadRecord {
+                version: last,
+                hash: event.hash,
+                position,
+            },
+        );
+    }
+    Ok(out)
 }
 
 /// Compares each stream with the head the journal recorded for it.
@@ -1099,8 +1145,14 @@ mod tests {
         let e = unreadable("t/x", 7, sled::Error::Corruption { at: None, bt: () });
         let text = e.to_string();
         assert!(matches!(e, LogError::Corrupt { version: 7, .. }), "{e:?}");
-        assert!(text.starts_with("the event at version 7 of stream"), "{text}");
-        assert!(!text.contains("backtrace") && !text.contains("Read corrupted"), "{text}");
+        assert!(
+            text.starts_with("the event at version 7 of stream"),
+            "{text}"
+        );
+        assert!(
+            !text.contains("backtrace") && !text.contains("Read corrupted"),
+            "{text}"
+        );
         let other = unreadable("t/x", 7, sled::Error::Unsupported("x".into()));
         assert!(matches!(other, LogError::Storage(_)), "{other:?}");
         // The same failure met anywhere else (opening the log, an index).
