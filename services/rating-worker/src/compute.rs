@@ -11,7 +11,7 @@
 //!   for the `n` rated games of the event so far.
 //! - A knockout's games count for the event's list only when played at its rate: classical
 //!   games for a standard event, the rapid or blitz tie-breaks for a rapid or blitz one; an
-//!   Armageddon game is never rated (S001 = seeds/001_23f77f2f95d2acc8.txt, FIDE rating
+//!   Armageddon game is never rated (FIDE Arbiters' Manual 2023, FIDE rating
 //!   regulations: players with different times cannot be rated).
 //! - Norms (B.01) are checked for standard events only, for the titles above those the player
 //!   holds (women's titles for women only), over every round played.

@@ -1,10 +1,10 @@
-//! Knockout events (S001 = seeds/001_23f77f2f95d2acc8.txt ch. IV §6.1 matches and §6.2
-//! "Eliminatorias", S000 = seeds/000_7670f13f7d8b8995.txt §5.2).
+//! Knockout events (FIDE Arbiters' Manual 2023 ch. IV §6.1 matches and §6.2
+//! "Eliminatorias", the Spanish Arbiters' Manual §5.2).
 //!
 //! What the seeds fix: a knockout match is basically two games; because every match needs a
 //! winner, level matches play tie-breaks on an extra day: two rapid games, then two or four
 //! blitz games, then a sudden-death game in which White must win and a draw is enough for
-//! Black. A match is over once it has a winner; its remaining games are not played (S001 ch. IV
+//! Black. A match is over once it has a winner; its remaining games are not played (Arbiters' Manual 2023 ch. IV
 //! §6.1).
 //!
 //! What they do not fix, and the event's regulations must ([`Rules`], every field explicit,
@@ -104,7 +104,7 @@ impl Rules {
             return bad(
                 "classical_games",
                 format!(
-                    "{} is not a number of classical games in 1..={MAX_STAGE_GAMES} (a knockout match is basically two games: S001 ch. IV §6.2)",
+                    "{} is not a number of classical games in 1..={MAX_STAGE_GAMES} (a knockout match is basically two games: Arbiters' Manual 2023 ch. IV §6.2)",
                     self.classical_games
                 ),
             );
@@ -301,9 +301,9 @@ impl Rules {
     /// The match at `key` after `results` (its games in order, half points high/low): the
     /// next game, or the decision. Each stage is scored on its own; a stage is decided once
     /// the leader's margin is more than its remaining games can make up (the remaining games
-    /// are not played, S001 ch. IV §6.1); a stage played out level sends the match to the
+    /// are not played, Arbiters' Manual 2023 ch. IV §6.1); a stage played out level sends the match to the
     /// next stage. In the sudden-death game White must win; a draw, or anything but a win for
-    /// White, sends Black through (S001 ch. IV §6.2). Results past the decision are an error
+    /// White, sends Black through (Arbiters' Manual 2023 ch. IV §6.2). Results past the decision are an error
     /// (they name the game).
     pub fn status(&self, key: MatchKey, results: &[HalfPoints]) -> Result<Status, String> {
         let mut played = 0u32;

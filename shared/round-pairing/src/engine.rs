@@ -111,7 +111,7 @@ fn knockout_round(state: &State, round: u32) -> Result<(ScheduledRound, String),
     let current = bracket.rounds.last().ok_or("no knockout round")?;
     let games = bracket.next.map(|x| x.2).unwrap_or_default();
     let mut why = format!(
-        "Knockout round {} of {} (seeded bracket: seed s meets seed {} + 1 - s in round 1; S001 ch. IV §6.2), the next game of every match not yet decided:",
+        "Knockout round {} of {} (seeded bracket: seed s meets seed {} + 1 - s in round 1; Arbiters' Manual 2023 ch. IV §6.2), the next game of every match not yet decided:",
         current.round,
         bracket.knockout_rounds,
         arbiter_knockout_size(bracket.seeds.len() as u32)
@@ -150,12 +150,12 @@ pub fn round_robin_round(state: &State, round: u32) -> Result<(ScheduledRound, S
         let k = n / 2;
         let why = if s == PairingSystem::Scheveningen {
             format!(
-                "Scheveningen table for two teams of {k} boards (players 1-{k} team A, {}-{n} team B; S001 ch. IV §3), round {round}.",
+                "Scheveningen table for two teams of {k} boards (players 1-{k} team A, {}-{n} team B; Arbiters' Manual 2023 ch. IV §3), round {round}.",
                 k + 1
             )
         } else {
             format!(
-                "semi-Scheveningen of two teams of {k} boards (players 1-{k} team A, {}-{n} team B): the table of {} boards for the first halves and again for the second halves (S001 ch. IV §3), round {round}.",
+                "semi-Scheveningen of two teams of {k} boards (players 1-{k} team A, {}-{n} team B): the table of {} boards for the first halves and again for the second halves (Arbiters' Manual 2023 ch. IV §3), round {round}.",
                 k + 1,
                 k / 2
             )
@@ -167,7 +167,7 @@ pub fn round_robin_round(state: &State, round: u32) -> Result<(ScheduledRound, S
         return Ok((
             scheduled,
             format!(
-                "Skalitzka system for three teams of {b} boards (players 1-{b}, {}-{}, {}-{n}; S001 ch. IV §5, the manual's pattern for each pair of boards), round {round}.",
+                "Skalitzka system for three teams of {b} boards (players 1-{b}, {}-{}, {}-{n}; Arbiters' Manual 2023 ch. IV §5, the manual's pattern for each pair of boards), round {round}.",
                 b + 1,
                 2 * b,
                 2 * b + 1
@@ -180,7 +180,7 @@ pub fn round_robin_round(state: &State, round: u32) -> Result<(ScheduledRound, S
         return Ok((
             scheduled,
             format!(
-                "Hilton table for {teams} teams of {} boards (team t's board-k player is t·{} + k, teams from 0; S001 \"Emparejamientos Hilton\", two rows of the 12-team table corrected), round {round}.",
+                "Hilton table for {teams} teams of {} boards (team t's board-k player is t·{} + k, teams from 0; Arbiters' Manual 2023 \"Emparejamientos Hilton\", two rows of the 12-team table corrected), round {round}.",
                 teams.saturating_sub(1),
                 teams.saturating_sub(1)
             ),
@@ -201,7 +201,7 @@ pub fn round_robin_round(state: &State, round: u32) -> Result<(ScheduledRound, S
             (1, round)
         };
         why.push_str(&format!(
-            "double round robin, cycle {cycle}, round {r} of the cycle (the first cycle's last two rounds swapped, the second with colours reversed: S001 ch. IV \"Doble Ronda\")"
+            "double round robin, cycle {cycle}, round {r} of the cycle (the first cycle's last two rounds swapped, the second with colours reversed: Arbiters' Manual 2023 ch. IV \"Doble Ronda\")"
         ));
     } else {
         why.push_str(&format!("round {round}"));

@@ -1,4 +1,4 @@
-//! Hilton pairings (S001 "Emparejamientos Hilton"): team events of few rounds and many players. T
+//! Hilton pairings (Arbiters' Manual 2023 "Emparejamientos Hilton"): team events of few rounds and many players. T
 //! teams (4, 6, 8, 10 or 12) of T - 1 boards, three rounds; in every round the board-k players of
 //! all teams are paired among themselves, every team meets every other team on exactly one board,
 //! and nobody has one colour three times. The tables are the manual's data, with two corrections to

@@ -34,7 +34,7 @@ pub enum RoundRobinError {
     #[error("{0} players: the Berger construction is limited to 2..=1000 players")]
     TooManyPlayers(u32),
     #[error(
-        "the manual's Scheveningen tables are for teams of 2 to 10 boards, not {0} (S001 ch. IV §3)"
+        "the manual's Scheveningen tables are for teams of 2 to 10 boards, not {0} (Arbiters' Manual 2023 ch. IV §3)"
     )]
     ScheveningenBoards(u32),
     #[error(
@@ -42,11 +42,11 @@ pub enum RoundRobinError {
     )]
     SemiScheveningenBoards(u32),
     #[error(
-        "the manual's Hilton tables are for 4, 6, 8, 10 or 12 teams, not {0} (S001 \"Emparejamientos Hilton\")"
+        "the manual's Hilton tables are for 4, 6, 8, 10 or 12 teams, not {0} (Arbiters' Manual 2023 \"Emparejamientos Hilton\")"
     )]
     HiltonTeams(u32),
     #[error(
-        "the Skalitzka system pairs three teams of an even number of boards, not {0} (S001 ch. IV §5)"
+        "the Skalitzka system pairs three teams of an even number of boards, not {0} (Arbiters' Manual 2023 ch. IV §5)"
     )]
     SkalitzkaBoards(u32),
 }
@@ -93,7 +93,7 @@ fn white_first(i: u32, j: u32, m: i64) -> bool {
 
 /// The double round robin: the single cycle with its last two rounds swapped (so nobody has the
 /// same colour three times in a row across the cycles, for 6 players or more), then the same
-/// rounds again with colours reversed (S001 ch. IV "Doble Ronda"; C.05 Annex 1 says the first
+/// rounds again with colours reversed (Arbiters' Manual 2023 ch. IV "Doble Ronda"; C.05 Annex 1 says the first
 /// cycle only; our choice: docs/src/auditors/agreement.md).
 pub fn double_berger(players: u32) -> Result<Vec<Round>, RoundRobinError> {
     let mut first = berger(players)?;

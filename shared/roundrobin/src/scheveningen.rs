@@ -1,4 +1,4 @@
-//! Scheveningen schedules for a match between two teams (S001 ch. IV §3): every player of team A
+//! Scheveningen schedules for a match between two teams (Arbiters' Manual 2023 ch. IV §3): every player of team A
 //! meets every player of team B once, in as many rounds as a team has boards. The board tables for
 //! 2 to 10 boards are the manual's data (they follow no single rule that reproduces them, the 6-
 //! and 10-board tables least of all), so they are kept as printed. Semi-Scheveningen: the first
@@ -262,7 +262,7 @@ mod tests {
         );
     }
 
-    /// Semi-Scheveningen of 8 (the example of S001 ch. IV §3): A1-A4 meet B1-B4 and A5-A8 meet
+    /// Semi-Scheveningen of 8 (the example of Arbiters' Manual 2023 ch. IV §3): A1-A4 meet B1-B4 and A5-A8 meet
     /// B5-B8, four rounds, the 4-board table twice.
     #[test]
     fn semi_scheveningen_uses_the_half_table_twice() {

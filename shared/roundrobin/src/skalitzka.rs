@@ -1,4 +1,4 @@
-//! The Skalitzka system (S001 ch. IV §5, S000 §4): three teams of an even number of boards meet
+//! The Skalitzka system (Arbiters' Manual 2023 ch. IV §5, the Spanish Arbiters' Manual §4): three teams of an even number of boards meet
 //! each other in two rounds with nobody idle. The manual prints six boards; its pattern is one of
 //! pairs of boards, repeated: on boards 2i − 1 and 2i (capitals = team 1, small letters = team 2,
 //! numbers = team 3, white first)

@@ -23,7 +23,7 @@ pub struct VarmaTable {
     pub groups: [(char, &'static [u32]); 4],
 }
 
-/// C.05 Annex 2, by table size (S001 "ANEXO II TABLAS VARMA", S000 "Anexo 2": the same numbers).
+/// C.05 Annex 2, by table size (Arbiters' Manual 2023 "ANEXO II TABLAS VARMA", the Spanish Arbiters' Manual "Anexo 2": the same numbers).
 const TABLES: [(u32, [&[u32]; 4]); 8] = [
     (10, [&[3, 4, 8], &[5, 7, 9], &[1, 6], &[2, 10]]),
     (12, [&[4, 5, 9, 10], &[1, 2, 7], &[6, 8, 12], &[3, 11]]),

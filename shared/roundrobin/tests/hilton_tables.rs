@@ -1,4 +1,4 @@
-//! The Hilton tables against the manual's (S001 "Emparejamientos Hilton"), as transcribed with the
+//! The Hilton tables against the manual's (Arbiters' Manual 2023 "Emparejamientos Hilton"), as transcribed with the
 //! corrections of docs/src/auditors/agreement.md (tests/golden/round-robin/hilton.json): team t
 //! board k is player t·(T − 1) + k; games board by board.
 

@@ -1,4 +1,4 @@
-//! The Scheveningen tables against the manual's (S001 ch. IV §3), as transcribed in
+//! The Scheveningen tables against the manual's (Arbiters' Manual 2023 ch. IV §3), as transcribed in
 //! tests/golden/round-robin/scheveningen.json: A's board-i player is number i, B's board-j
 //! player k + j.
 

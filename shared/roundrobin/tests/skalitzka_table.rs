@@ -1,4 +1,4 @@
-//! The Skalitzka system against the manual's six-board table (S001 ch. IV §5, S000 §4)
+//! The Skalitzka system against the manual's six-board table (Arbiters' Manual 2023 ch. IV §5, the Spanish Arbiters' Manual §4)
 //! (tests/golden/round-robin/skalitzka.json): team 1's boards A-F are players 1-6, team 2's a-f
 //! 7-12, team 3's 1-6 13-18.
 

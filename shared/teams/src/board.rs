@@ -186,7 +186,7 @@ pub struct PlayedGame {
 
 /// The board results that count for the match, standings and later pairings when games were played
 /// on the wrong boards: such a game counts for rating only, and the team whose player sat on the
-/// wrong board loses that board by forfeit (C.05 Art. 7 = S001 ch. IX §7, commentary and worked
+/// wrong board loses that board by forfeit (C.05 Art. 7 = Arbiters' Manual 2023 ch. IX §7, commentary and worked
 /// example: 1.5-2.5 over the boards becomes 3-1). When both players are wrong, neither team is
 /// entitled to the board: a double forfeit (our reading; the seeds do not cover it).
 pub fn correct_wrong_boards(

@@ -1,13 +1,13 @@
 //! Team events: the product's own rules for team round robins and team Swisses, written by
 //! hand because they are the regulations themselves, and the seeds leave much of them to the
-//! event (C.05 Art. 7, S001 = seeds/001_23f77f2f95d2acc8.txt ch. IX §7 and its commentary;
+//! event (C.05 Art. 7, FIDE Arbiters' Manual 2023 ch. IX §7 and its commentary;
 //! FIDE's team Swiss C.04.6 is absent from our rules: docs/src/auditors/agreement.md).
 //!
 //! * [`TeamRules`]: boards, reserves, game and match points, the ranking score, the value of a
 //!   team pairing-allocated bye (TRF-2026 record 320) and the board colours of the team named
 //!   first (record 352). Every field is explicit and checked; errors name the field.
 //! * [`Team`] lists and [`Lineup`]s: the list submitted before the event fixes the board
-//!   order; a line-up keeps that order (S001 ch. IX §7.1 and commentary).
+//!   order; a line-up keeps that order (Arbiters' Manual 2023 ch. IX §7.1 and commentary).
 //! * [`TeamMatch`]: expanded into board pairs ([`expand`]) and scored from its board results
 //!   ([`score_match`]), with wrong-board games corrected to forfeits ([`correct_wrong_boards`]).
 //! * [`round_robin`]: the Berger table over teams; [`pair_swiss`]: the Dutch engine applied to

@@ -1,4 +1,4 @@
-//! Board colours, match scoring (hand-worked), wrong-board corrections (S001's example) and
+//! Board colours, match scoring (hand-worked), wrong-board corrections (the Arbiters' Manual's example) and
 //! the tie-break model they feed.
 
 use arbiter_core::ResultCode::{self, *};
@@ -167,7 +167,7 @@ fn inconsistent_board_results_name_the_board() {
     assert!(score_match(&r, &AB, &MatchResult::from_first(&[Win, Win, Win])).is_err());
 }
 
-/// S001 ch. IX §7 commentary: A's line-up 1A-4A, B's 2B-5B; 2A met 4B and 3A met 3B (B's two
+/// Arbiters' Manual 2023 ch. IX §7 commentary: A's line-up 1A-4A, B's 2B-5B; 2A met 4B and 3A met 3B (B's two
 /// players swapped boards). Over the boards 1.5 - 2.5 (for rating); corrected 3 - 1.
 #[test]
 fn wrong_boards_become_forfeits_as_in_the_worked_example() {

@@ -132,7 +132,7 @@ fn lineups_keep_the_list_order() {
         team: 3,
         players: p.to_vec(),
     };
-    // S001's allowed line-ups for 4 boards and a reserve.
+    // the Arbiters' Manual's allowed line-ups for 4 boards and a reserve.
     for ok in [
         [11, 12, 13, 14],
         [11, 12, 13, 15],

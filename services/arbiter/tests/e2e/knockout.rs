@@ -1,7 +1,7 @@
 //! A knockout of 16 run by the service over gRPC (`arbiter serve`), end to end: mini-matches
 //! decided in the classical games, in the rapid and in the blitz tie-breaks, and by
-//! Armageddon games (one won by White, others drawn: a draw sends Black through, S001 ch. IV
-//! §6.2 = seeds/001_23f77f2f95d2acc8.txt).
+//! Armageddon games (one won by White, others drawn: a draw sends Black through, Arbiters' Manual 2023 ch. IV
+//! §6.2).
 //!
 //! The expected values come from the regulations the event is created with and the seeding
 //! arithmetic, computed here on their own: the standard bracket of 16 (1-16, 8-9, 4-13, 5-12,
@@ -17,7 +17,7 @@
 //! rounds must fit the field; no round after the final; `arbiter replay` re-derives every
 //! round.
 
-
+use crate::support::*;
 use arbiter_core::tournament::BoardResult;
 use arbiter_proto::events::v1 as pb;
 use arbiter_proto::rating_worker::v1 as rw;
@@ -27,7 +27,6 @@ use arbiter_proto::reporting::v1 as rep;
 use arbiter_proto::round_director::v1 as rd;
 use sha2::{Digest, Sha256};
 use std::time::Duration;
-use crate::support::*;
 use tonic::Code;
 
 const LOT_SEED: &str = "Loopback knockout 2026, lots published 2026-02-20";

@@ -2,7 +2,7 @@
 //! a round-robin event created through gRPC publishes exactly the handbook's schedule.
 //!
 //! The expected schedules are DATA: the Berger tables of the handbook for 3 to 16 players and its
-//! 8-player double round robin (C.05 Annex 1; S001 ch. IV "Doble Ronda"), as transcribed in
+//! 8-player double round robin (C.05 Annex 1; Arbiters' Manual 2023 ch. IV "Doble Ronda"), as transcribed in
 //! tests/golden/round-robin/berger-tables.json. Other double round robins are derived from those
 //! tables by the manual's scheme (docs/src/auditors/agreement.md: the first cycle's last two rounds
 //! swapped, the second cycle the first with colours reversed), written out here on the data, not by
@@ -13,7 +13,7 @@
 //! in the standings (below 50 % cancelled, from 50 % on the remaining games are forfeits);
 //! `arbiter replay` re-derives every round.
 
-
+use crate::support::*;
 use arbiter_core::tournament::BoardResult;
 use arbiter_proto::events::v1 as pb;
 use arbiter_proto::registration::v1 as reg;
@@ -22,7 +22,6 @@ use arbiter_proto::round_director::v1 as rd;
 use serde_json::Value;
 use std::collections::BTreeSet;
 use std::time::Duration;
-use crate::support::*;
 use tonic::Code;
 
 /// A server on a fresh data folder in a temporary directory named `name`: the directory (kept
@@ -400,7 +399,7 @@ async fn round_robins_publish_the_handbooks_schedule() {
         j.await.expect("event");
     }
 
-    // The manual's 8-player double round robin, exactly as printed (S001 ch. IV "Doble Ronda").
+    // The manual's 8-player double round robin, exactly as printed (Arbiters' Manual 2023 ch. IV "Doble Ronda").
     let g = golden();
     let example: Vec<Round> = g["double_round_robin_example"]["rounds"]
         .as_array()
@@ -1156,7 +1155,7 @@ async fn varma_draws_keep_compatriots_to_the_tables_rounds() {
     }
 }
 
-/// The manual's Scheveningen table for `k` boards (S001 ch. IV §3, transcribed), by pairing
+/// The manual's Scheveningen table for `k` boards (Arbiters' Manual 2023 ch. IV §3, transcribed), by pairing
 /// numbers: A's board-i player is i, B's board-j player k + j.
 fn scheveningen_table(k: u32) -> Vec<Round> {
     let g = golden_file("scheveningen.json");
@@ -1181,10 +1180,10 @@ fn scheveningen_table(k: u32) -> Vec<Round> {
         .collect()
 }
 
-/// Scheveningen matches run by the service (S001 ch. IV §3): for two teams of 2 to 10 boards
+/// Scheveningen matches run by the service (Arbiters' Manual 2023 ch. IV §3): for two teams of 2 to 10 boards
 /// (players 1..k team A, k+1..2k team B, registered in board order) GetSchedule is exactly the
 /// manual's table; a 3-board match is played through, every proposal the table's round. A
-/// semi-Scheveningen of two teams of 8 plays the 4-board table for each half (S001 ch. IV §3's
+/// semi-Scheveningen of two teams of 8 plays the 4-board table for each half (Arbiters' Manual 2023 ch. IV §3's
 /// example). An odd field or rounds that do not fit are refused at round start; `arbiter
 /// replay` re-derives every round.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -1327,7 +1326,7 @@ fn hilton_table(teams: u32) -> Vec<Round> {
 }
 
 /// The team tables beside Scheveningen, run by the service: the Skalitzka system's six-board table
-/// exactly as the manual prints it (S001 ch. IV §5; capitals 1-6, small letters 7-12, numbers
+/// exactly as the manual prints it (Arbiters' Manual 2023 ch. IV §5; capitals 1-6, small letters 7-12, numbers
 /// 13-18), played through; every Hilton table of the manual (4-12 teams, with the two corrections
 /// of docs/src/auditors/agreement.md) published by GetSchedule, the 4-team one played through; a
 /// field with no table refused at round start naming the sizes there are.
@@ -1336,7 +1335,7 @@ async fn skalitzka_and_hilton_publish_the_manuals_tables() {
     let (_work, data, mut server) = serve("arbiter-team-tables");
     let mut c = Clients::new(&Endpoints::one(&server.grpc));
 
-    // The manual's six-board table (S001 ch. IV §5): capitals 1-6, small letters 7-12, numbers
+    // The manual's six-board table (Arbiters' Manual 2023 ch. IV §5): capitals 1-6, small letters 7-12, numbers
     // 13-18.
     let p = |s: &str| -> u32 {
         let ch = s.as_bytes()[0];

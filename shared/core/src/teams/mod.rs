@@ -2,7 +2,7 @@
 //! ([`TeamRules`]), the team lists and line-ups in list order, and a match's board pairs. They
 //! live here, below the aggregate, so that publication and line-ups are refused in the log's
 //! own terms; `arbiter-teams` builds the rest (match scoring, team pairing, team standings) on
-//! them and re-exports them (C.05 Art. 7 = S001 ch. IX §7).
+//! them and re-exports them (C.05 Art. 7 = Arbiters' Manual 2023 ch. IX §7).
 
 mod board;
 mod error;

@@ -1,8 +1,8 @@
-//! Team lists and line-ups (C.05 7.1 = S001 ch. IX §7.1, and its commentary).
+//! Team lists and line-ups (C.05 7.1 = Arbiters' Manual 2023 ch. IX §7.1, and its commentary).
 //!
 //! The list a team submits before the event fixes its board order for the whole event. A
 //! round's line-up is `boards` players of that list in the list's order: a player never plays
-//! above one listed before him (S001: with 4 boards and a reserve, 1-2-3-4, 1-2-3-5, 1-2-4-5,
+//! above one listed before him (Arbiters' Manual 2023: with 4 boards and a reserve, 1-2-3-4, 1-2-3-5, 1-2-4-5,
 //! 1-3-4-5 or 2-3-4-5; "the reserve always plays board 4").
 
 use super::error::TeamError;
@@ -125,7 +125,7 @@ impl Lineup {
                         b,
                         p,
                         format!(
-                            "listed before player {q} on the board above: the list's board order is fixed (S001 ch. IX §7)"
+                            "listed before player {q} on the board above: the list's board order is fixed (Arbiters' Manual 2023 ch. IX §7)"
                         ),
                     );
                 }
@@ -137,7 +137,7 @@ impl Lineup {
 }
 
 /// The line-up of a team that submitted none: the first `rules.boards` players of its list
-/// (S001 ch. IX §7.1), skipping those `available` says cannot play (absent, suspended). Fails
+/// (Arbiters' Manual 2023 ch. IX §7.1), skipping those `available` says cannot play (absent, suspended). Fails
 /// naming the team when fewer players are available than boards.
 pub fn default_lineup(
     rules: &TeamRules,

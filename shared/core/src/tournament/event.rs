@@ -222,7 +222,7 @@ pub struct TeamRecorded {
     pub members: Vec<Option<PlayerId>>,
 }
 
-/// A team's players for one round of a team event, board 1 first (S001 ch. IX §7: in its
+/// A team's players for one round of a team event, board 1 first (Arbiters' Manual 2023 ch. IX §7: in its
 /// list's order); a later one for the same round and team replaces it until publication.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LineupSubmitted {

@@ -1,5 +1,5 @@
 //! A knockout event in the event log (the rules are
-//! `arbiter_knockout`'s, S001 ch. IV §6.2).
+//! `arbiter_knockout`'s, Arbiters' Manual 2023 ch. IV §6.2).
 //!
 //! Round model: every round of the event log is one game of each match still undecided in the
 //! current knockout round. Knockout round 1 opens in log round 1 with game 1 of every match;

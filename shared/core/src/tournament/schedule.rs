@@ -1,5 +1,5 @@
 //! The schedule of a round robin (C.05 §5.1 and Annex 1): the Berger table of the field,
-//! single or double, by pairing numbers; or of a Scheveningen match between two teams (S001
+//! single or double, by pairing numbers; or of a Scheveningen match between two teams (Arbiters' Manual 2023
 //! ch. IV §3):
 //! the manual's table, players 1..k being team A's boards and k+1..2k team B's. In a round robin the pairing number IS the drawing of
 //! lots (C.05 §6.2): players are numbered in the order the arbiter registers them, so the
@@ -17,7 +17,7 @@ pub struct ScheduledRound {
     /// The Berger table's games in its board order, white first.
     pub boards: Vec<Pair>,
     /// Odd fields: the player scheduled against the table's highest number, who rests (a
-    /// zero-point rest, S001 ch. IV §1; not a pairing-allocated bye).
+    /// zero-point rest, Arbiters' Manual 2023 ch. IV §1; not a pairing-allocated bye).
     pub rest: Option<PlayerId>,
     /// A knockout's players without a game this round (eliminated, their match decided, or a
     /// bye): each has a zero-point bye. Empty for a round robin.
@@ -68,7 +68,7 @@ pub fn round_robin_schedule(
 ) -> Result<Vec<ScheduledRound>, DomainError> {
     let rounds = match system {
         PairingSystem::RoundRobin => arbiter_roundrobin::berger(players),
-        // The manual's chapter IV scheme (S001 ch. IV "Doble Ronda"): last two rounds of the first
+        // The manual's chapter IV scheme (Arbiters' Manual 2023 ch. IV "Doble Ronda"): last two rounds of the first
         // cycle swapped, second cycle with colours reversed.
         PairingSystem::DoubleRoundRobin => arbiter_roundrobin::double_berger(players),
         PairingSystem::Scheveningen | PairingSystem::SemiScheveningen => {

@@ -1,4 +1,4 @@
-//! A team event in the event log (C.05 Art. 7 = S001 ch. IX §7; the rules are
+//! A team event in the event log (C.05 Art. 7 = Arbiters' Manual 2023 ch. IX §7; the rules are
 //! [`crate::teams`]').
 //!
 //! Round model: each round's pairing is first of teams. The pairing worker proposes the
@@ -8,7 +8,7 @@
 //! list in the list's order; a later one replaces it). Publication then expands every match
 //! into its board pairs — board k of the m-th match is board (m − 1) · boards + k of the
 //! round — from the submitted line-ups, or, for a team that gave none, the first `boards`
-//! available players of its list (S001 ch. IX §7.1). Every player not on a board that round
+//! available players of its list (Arbiters' Manual 2023 ch. IX §7.1). Every player not on a board that round
 //! (reserves, the team with the bye) is listed unpaired with a zero-point bye: no game. The
 //! team pairing-allocated bye is a fact about teams (TRF-2026 record 320) and scores in the
 //! team standings only. Results are recorded board by board as in any event, so the
@@ -156,7 +156,7 @@ pub(crate) fn record_team(
     if s.current_round().is_some() {
         return Err(DomainError::invalid(
             "team",
-            "the teams' lists are submitted before round 1 (S001 ch. IX §7)",
+            "the teams' lists are submitted before round 1 (Arbiters' Manual 2023 ch. IX §7)",
         ));
     }
     let next = s.teams.len() as u32 + 1;

@@ -157,15 +157,15 @@ pub enum PairingSystem {
     Burstein,
     Dubov,
     Lim,
-    /// A match of two teams of k boards: every A player meets every B player (S001 ch. IV §3).
+    /// A match of two teams of k boards: every A player meets every B player (Arbiters' Manual 2023 ch. IV §3).
     Scheveningen,
     /// The teams' first halves meet each other, and their second halves.
     SemiScheveningen,
-    /// Three teams of an even number of boards in two rounds (S001 ch. IV §5).
+    /// Three teams of an even number of boards in two rounds (Arbiters' Manual 2023 ch. IV §5).
     Skalitzka,
     /// T teams of T − 1 boards in three rounds, the manual's Hilton tables.
     Hilton,
-    /// A knockout of mini-matches with tie-break games (S001 ch. IV §6.2): the rounds follow the
+    /// A knockout of mini-matches with tie-break games (Arbiters' Manual 2023 ch. IV §6.2): the rounds follow the
     /// seeded bracket and the results (`tournament::knockout`).
     Knockout,
 }

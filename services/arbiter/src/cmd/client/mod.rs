@@ -182,7 +182,7 @@ pub struct TournamentData {
     pub tie_breaks: Option<String>,
 }
 
-/// A knockout's regulations (`--system knockout`; S001 ch. IV §6.2). The rules fix none of
+/// A knockout's regulations (`--system knockout`; Arbiters' Manual 2023 ch. IV §6.2). The rules fix none of
 /// them, so none has a default: the server refuses a missing one naming it.
 #[derive(clap::Args, Debug, Clone, Default)]
 pub struct KnockoutArgs {

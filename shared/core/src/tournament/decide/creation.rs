@@ -287,7 +287,7 @@ pub(super) fn create(c: &CreateTournament) -> Result<Vec<Event>, DomainError> {
 }
 
 /// A knockout's regulations: required for a knockout (the seeds leave seeding and colours to
-/// the regulations, S001 ch. IV §6.2), complete, and refused for any other system.
+/// the regulations, Arbiters' Manual 2023 ch. IV §6.2), complete, and refused for any other system.
 fn knockout_rules(
     system: PairingSystem,
     rules: Option<&arbiter_knockout::Rules>,
