@@ -49,15 +49,21 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 use tonic::transport::Channel;
 
+// The subcommands in the order of a tournament (`commands`), and each one's arguments and
+// handler in the module of the service it calls.
 mod commands;
 mod connect;
-mod dispatch;
-mod text;
+mod discipline;
+mod registration;
+mod reporting;
+mod round_director;
+mod screening;
+mod setup;
+mod teams;
 
-pub use commands::*;
-pub use connect::*;
-use dispatch::*;
-pub use text::*;
+pub use commands::ClientCommand;
+pub use connect::Clients;
+pub use reporting::render_pairings;
 
 #[derive(clap::Args, Debug)]
 #[command(
@@ -132,24 +138,6 @@ impl std::str::FromStr for PlayerArg {
     }
 }
 
-/// The registration data of a player.
-#[derive(clap::Args, Debug, Clone)]
-pub struct PlayerData {
-    /// "Surname, Given names".
-    #[arg(long)]
-    pub name: String,
-    #[arg(long, default_value_t = 0)]
-    pub rating: u32,
-    #[arg(long)]
-    pub fide_id: Option<u64>,
-    /// GM, IM, WGM, FM, WIM, CM, WFM, WCM.
-    #[arg(long)]
-    pub title: Option<String>,
-    /// FIDE federation code, e.g. NOR.
-    #[arg(long, default_value = "")]
-    pub federation: String,
-}
-
 /// Which list pairing numbers given on the command line were read from.
 #[derive(clap::Args, Debug, Clone, Copy)]
 pub struct AsOf {
@@ -160,262 +148,45 @@ pub struct AsOf {
     pub as_of: Option<u64>,
 }
 
-/// Tournament data that can be set at creation and changed later.
-#[derive(clap::Args, Debug, Clone, Default)]
-pub struct TournamentData {
-    #[arg(long)]
-    pub place: Option<String>,
-    /// Organising federation, FIDE code (e.g. NOR).
-    #[arg(long)]
-    pub federation: Option<String>,
-    /// A deputy arbiter (repeat for several); replaces the list.
-    #[arg(long = "deputy")]
-    pub deputies: Vec<String>,
-    /// e.g. "90'+30\"".
-    #[arg(long)]
-    pub time_control: Option<String>,
-    /// standard, rapid or blitz (only before round 1 starts).
-    #[arg(long)]
-    pub rating_kind: Option<String>,
-    /// Tie-breaks in order, comma-separated, e.g. "BH/C1,BH,SB,DE".
-    #[arg(long)]
-    pub tie_breaks: Option<String>,
+/// What every RPC of the client goes through: its answer, or its status as the exit it maps
+/// to, the message starting with `context` (the subcommand, as a refusal names it).
+async fn call<T>(
+    context: &str,
+    rpc: impl Future<Output = Result<tonic::Response<T>, tonic::Status>>,
+) -> Result<T, Exit> {
+    rpc.await
+        .map(tonic::Response::into_inner)
+        .map_err(|s| status_exit(context, &s))
 }
 
-/// A knockout's regulations (`--system knockout`; Arbiters' Manual 2023 ch. IV §6.2). The rules fix none of
-/// them, so none has a default: the server refuses a missing one naming it.
-#[derive(clap::Args, Debug, Clone, Default)]
-pub struct KnockoutArgs {
-    /// Seeding of the bracket: rating, or pairing-number (registration or drawing-of-lots order).
-    #[arg(long)]
-    pub ko_seeding: Option<String>,
-    /// Classical games of each match (1-8).
-    #[arg(long)]
-    pub ko_classical_games: Option<u32>,
-    /// The tie-break stages in order, comma-separated `KIND:GAMES[:TIME CONTROL]`, kind rapid
-    /// or blitz, e.g. "rapid:2:25m+10s,blitz:2:5m+3s"; "none" for no stage.
-    #[arg(long)]
-    pub ko_tie_breaks: Option<String>,
-    /// Who has White in game 1: higher-seed-white, higher-seed-black or lot.
-    #[arg(long)]
-    pub ko_first_colour: Option<String>,
-    /// Each tie-break stage's first game: continue (the match's alternation), restart (game
-    /// 1's colours) or lot.
-    #[arg(long)]
-    pub ko_tie_break_colours: Option<String>,
-    /// White in the Armageddon game (White must win): lot, higher-seed-white,
-    /// higher-seed-black or continue.
-    #[arg(long)]
-    pub ko_armageddon_colour: Option<String>,
-    /// The Armageddon game's time control, e.g. "5m/4m".
-    #[arg(long)]
-    pub ko_armageddon_time_control: Option<String>,
-    /// The published seed the lots are drawn from (required when a colour is drawn by lot).
-    #[arg(long)]
-    pub ko_lot_seed: Option<String>,
+/// A command sent, and its outcome printed as `WHAT: tournament T version V`.
+async fn command(
+    context: &str,
+    what: &str,
+    rpc: impl Future<Output = Result<tonic::Response<CommandResult>, tonic::Status>>,
+) -> Result<(), Exit> {
+    print_result(what, &call(context, rpc).await?);
+    Ok(())
 }
 
-/// A team event's regulations (`--team-boards` makes the event a team event: a team Swiss
-/// with `--system dutch`, a team round robin with round-robin or double-round-robin).
-#[derive(clap::Args, Debug, Clone, Default)]
-pub struct TeamArgs {
-    /// Boards per match.
-    #[arg(long)]
-    pub team_boards: Option<u32>,
-    /// The most reserves a team lists beyond its boards.
-    #[arg(long, default_value_t = 0)]
-    pub team_reserves: u32,
-    /// The board colours of the team named first (TRF-2026 record 352; default alternating
-    /// from White, e.g. WBWB).
-    #[arg(long)]
-    pub team_colours: Option<String>,
-    /// Match points for a won, drawn and lost match (record 362).
-    #[arg(long, default_value = "2,1,0")]
-    pub team_match_points: String,
-    /// What ranks the teams: mp (match points) or gp (game points).
-    #[arg(long, default_value = "mp")]
-    pub team_ranking: String,
-    /// The team pairing-allocated bye as "MATCH,GAME" points (record 320); required for an
-    /// odd number of teams.
-    #[arg(long)]
-    pub team_pab: Option<String>,
-}
-
-impl TeamArgs {
-    fn rules(&self) -> Result<Option<pb::TeamRules>, Exit> {
-        let Some(boards) = self.team_boards else {
-            return Ok(None);
-        };
-        let points = |flag: &str, v: &str| -> Result<Vec<i32>, Exit> {
-            v.split(',')
-                .map(|x| {
-                    x.trim()
-                        .parse::<arbiter_core::Score>()
-                        .map(|s| s.tenths())
-                        .map_err(|_| {
-                            Exit::Invalid(format!("{flag} {v:?}: {x:?} is not a number of points"))
-                        })
-                })
-                .collect()
-        };
-        let mp = points("--team-match-points", &self.team_match_points)?;
-        let [win, draw, loss] = mp[..] else {
-            return Err(Exit::Invalid(format!(
-                "--team-match-points {:?}: three values, won,drawn,lost",
-                self.team_match_points
-            )));
-        };
-        let pab = match &self.team_pab {
-            None => None,
-            Some(v) => match points("--team-pab", v)?[..] {
-                [match_points, game_points] => Some(pb::TeamBye {
-                    match_points,
-                    game_points,
-                }),
-                _ => {
-                    return Err(Exit::Invalid(format!(
-                        "--team-pab {v:?}: MATCH,GAME points"
-                    )));
-                }
-            },
-        };
-        let ranking = match self.team_ranking.to_ascii_lowercase().as_str() {
-            "mp" => pb::TeamRanking::MatchPoints,
-            "gp" => pb::TeamRanking::GamePoints,
-            other => return Err(Exit::Invalid(format!("--team-ranking {other:?}: mp or gp"))),
-        };
-        Ok(Some(pb::TeamRules {
-            boards,
-            reserves: self.team_reserves,
-            match_win: win,
-            match_draw: draw,
-            match_loss: loss,
-            ranking: ranking as i32,
-            pab,
-            colours: self.team_colours.clone().unwrap_or_else(|| {
-                (0..boards)
-                    .map(|b| if b % 2 == 0 { 'W' } else { 'B' })
-                    .collect()
-            }),
-        }))
-    }
-}
-
-impl KnockoutArgs {
-    fn given(&self) -> bool {
-        self.ko_seeding.is_some()
-            || self.ko_classical_games.is_some()
-            || self.ko_tie_breaks.is_some()
-            || self.ko_first_colour.is_some()
-            || self.ko_tie_break_colours.is_some()
-            || self.ko_armageddon_colour.is_some()
-            || self.ko_armageddon_time_control.is_some()
-            || self.ko_lot_seed.is_some()
-    }
-
-    /// The regulations as the wire carries them; a choice not given stays unspecified, for the
-    /// server to refuse by name.
-    fn rules(&self) -> Result<pb::KnockoutRules, Exit> {
-        fn pick<T: Copy>(
-            flag: &str,
-            v: &Option<String>,
-            names: &[(&str, T)],
-            none: T,
-        ) -> Result<T, Exit> {
-            let Some(v) = v else { return Ok(none) };
-            let v = v.to_ascii_lowercase();
-            names
-                .iter()
-                .find(|(n, _)| *n == v)
-                .map(|(_, t)| *t)
-                .ok_or_else(|| {
-                    let all: Vec<&str> = names.iter().map(|(n, _)| *n).collect();
-                    Exit::Invalid(format!("{flag} {v:?}: one of {}", all.join(", ")))
-                })
+fn print_result(what: &str, r: &CommandResult) {
+    println!(
+        "{what}: tournament {} version {}{}",
+        r.tournament_id,
+        r.last_version,
+        if r.replayed {
+            " (already applied: nothing appended)"
+        } else {
+            ""
         }
-        use pb::{
-            KnockoutArmageddonColour as A, KnockoutFirstColour as F, KnockoutSeeding as S,
-            KnockoutTieBreakColours as C,
-        };
-        let seeding = pick(
-            "--ko-seeding",
-            &self.ko_seeding,
-            &[("rating", S::Rating), ("pairing-number", S::PairingNumber)],
-            S::Unspecified,
-        )?;
-        let first = pick(
-            "--ko-first-colour",
-            &self.ko_first_colour,
-            &[
-                ("higher-seed-white", F::HigherSeedWhite),
-                ("higher-seed-black", F::HigherSeedBlack),
-                ("lot", F::Lot),
-            ],
-            F::Unspecified,
-        )?;
-        let tie_break_colours = pick(
-            "--ko-tie-break-colours",
-            &self.ko_tie_break_colours,
-            &[
-                ("continue", C::Continue),
-                ("restart", C::Restart),
-                ("lot", C::Lot),
-            ],
-            C::Unspecified,
-        )?;
-        let armageddon = pick(
-            "--ko-armageddon-colour",
-            &self.ko_armageddon_colour,
-            &[
-                ("lot", A::Lot),
-                ("higher-seed-white", A::HigherSeedWhite),
-                ("higher-seed-black", A::HigherSeedBlack),
-                ("continue", A::Continue),
-            ],
-            A::Unspecified,
-        )?;
-        let mut stages = Vec::new();
-        if let Some(list) = self
-            .ko_tie_breaks
-            .as_deref()
-            .filter(|l| !l.eq_ignore_ascii_case("none"))
-        {
-            for stage in list.split(',').map(str::trim) {
-                let mut parts = stage.splitn(3, ':');
-                let kind = match parts.next().unwrap_or("").to_ascii_lowercase().as_str() {
-                    "rapid" => pb::KnockoutStageKind::Rapid,
-                    "blitz" => pb::KnockoutStageKind::Blitz,
-                    other => {
-                        return Err(Exit::Invalid(format!(
-                            "--ko-tie-breaks {stage:?}: the kind {other:?} is not rapid or blitz"
-                        )));
-                    }
-                };
-                let games = parts.next().and_then(|g| g.parse::<u32>().ok()).ok_or_else(|| {
-                    Exit::Invalid(format!("--ko-tie-breaks {stage:?}: KIND:GAMES[:TIME CONTROL], e.g. rapid:2:25m+10s"))
-                })?;
-                stages.push(pb::KnockoutStage {
-                    kind: kind as i32,
-                    games,
-                    time_control: parts.next().unwrap_or("").to_string(),
-                });
-            }
-        }
-        Ok(pb::KnockoutRules {
-            seeding: seeding as i32,
-            classical_games: self.ko_classical_games.unwrap_or(0),
-            tie_breaks: stages,
-            first_colour: first as i32,
-            tie_break_colours: tie_break_colours as i32,
-            armageddon_colour: armageddon as i32,
-            armageddon_time_control: self.ko_armageddon_time_control.clone().unwrap_or_default(),
-            lot_seed: self.ko_lot_seed.clone().unwrap_or_default(),
-        })
-    }
+    );
 }
 
 pub fn run(a: ClientArgs) -> ExitCode {
-    block_on(client(a))
+    block_on(async {
+        let mut c = Clients::connect(&a.conn, a.command_id.clone())?;
+        a.command.run(&mut c).await
+    })
 }
 
 #[cfg(test)]

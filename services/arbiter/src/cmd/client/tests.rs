@@ -1,3 +1,5 @@
+use super::reporting::points;
+use super::round_director::parse_result;
 use super::*;
 
 #[test]

@@ -1,0 +1,101 @@
+//! The screening service's subcommands: a round's games submitted for fair-play screening,
+//! and a participant's fair-play complaint.
+
+use super::*;
+
+#[derive(clap::Args, Debug)]
+pub struct SubmitGames {
+    tournament: String,
+    round: u32,
+    /// The PGN file (UTF-8).
+    file: PathBuf,
+}
+
+impl SubmitGames {
+    pub(super) async fn run(self, c: &mut Clients) -> Result<(), Exit> {
+        let pgn = read_pgn_file(&self.file)?;
+        let req = scr::SubmitGamesRequest {
+            header: c.header(&self.tournament),
+            round: self.round,
+            pgn,
+        };
+        let r = call("submit-games", c.screening.submit_games(req)).await?;
+        let outcome = r.result.unwrap_or_default();
+        print_result(&format!("{} games submitted", r.games.len()), &outcome);
+        for g in &r.games {
+            println!(
+                "game {} ({} - {}): round {}, board {}",
+                g.index, g.white, g.black, self.round, g.board
+            );
+        }
+        Ok(())
+    }
+}
+
+#[derive(clap::Args, Debug)]
+pub struct Complain {
+    tournament: String,
+    /// The complainant: E7 (entry) or 12 (pairing number); he needs a FIDE id.
+    complainant: PlayerArg,
+    /// The accused's pairing number.
+    accused: u32,
+    #[arg(long)]
+    grounds: String,
+    /// KIND:REFERENCE[:NOTE] (repeat), as for `sanction`.
+    #[arg(long = "evidence")]
+    evidence: Vec<String>,
+    /// The complaint rests only on the accused playing above his rating.
+    #[arg(long)]
+    only_rating: bool,
+    #[command(flatten)]
+    as_of: AsOf,
+}
+
+impl Complain {
+    pub(super) async fn run(self, c: &mut Clients) -> Result<(), Exit> {
+        let evidence = crate::cmd::online::evidence_list(&self.evidence).map_err(Exit::Invalid)?;
+        let who = c
+            .player_ref(&self.tournament, self.complainant, self.as_of)
+            .await?;
+        let req = scr::FileComplaintRequest {
+            header: c.header(&self.tournament),
+            entry: who.entry,
+            player_id: who.player_id,
+            numbering_version: who.numbering_version,
+            accused: self.accused,
+            grounds: self.grounds,
+            evidence,
+            only_rating_performance: self.only_rating,
+        };
+        let rpc = c.screening.file_complaint(req);
+        command(
+            "complain",
+            "complaint filed (GetScreening shows how it was received)",
+            rpc,
+        )
+        .await
+    }
+}
+
+/// A PGN file's text, refused before it is sent when it is above the server's limit for a
+/// round's file or not UTF-8 (naming the file and the byte).
+fn read_pgn_file(path: &std::path::Path) -> Result<String, Exit> {
+    let limit = arbiter_service_kit::edge::MAX_ROUND_PGN_BYTES;
+    let shown = path.display();
+    let meta = std::fs::metadata(path)
+        .map_err(|e| Exit::Unavailable(format!("{shown}: cannot read: {e}")))?;
+    if meta.len() > limit as u64 {
+        return Err(Exit::Invalid(format!(
+            "{shown}: {} bytes is larger than the {limit}-byte limit for a round's PGN file",
+            meta.len()
+        )));
+    }
+    let bytes =
+        std::fs::read(path).map_err(|e| Exit::Unavailable(format!("{shown}: cannot read: {e}")))?;
+    String::from_utf8(bytes).map_err(|e| {
+        Exit::Invalid(format!(
+            "{shown}: not UTF-8 at byte {} (save the file as UTF-8)",
+            e.utf8_error().valid_up_to()
+        ))
+    })
+}

@@ -1,0 +1,141 @@
+//! Team events: the regulations given at creation (`create --team-*`), a team's list
+//! (Registration) and a round's line-up (the round director).
+
+use super::*;
+
+/// A team event's regulations (`--team-boards` makes the event a team event: a team Swiss
+/// with `--system dutch`, a team round robin with round-robin or double-round-robin).
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct TeamArgs {
+    /// Boards per match.
+    #[arg(long)]
+    pub team_boards: Option<u32>,
+    /// The most reserves a team lists beyond its boards.
+    #[arg(long, default_value_t = 0)]
+    pub team_reserves: u32,
+    /// The board colours of the team named first (TRF-2026 record 352; default alternating
+    /// from White, e.g. WBWB).
+    #[arg(long)]
+    pub team_colours: Option<String>,
+    /// Match points for a won, drawn and lost match (record 362).
+    #[arg(long, default_value = "2,1,0")]
+    pub team_match_points: String,
+    /// What ranks the teams: mp (match points) or gp (game points).
+    #[arg(long, default_value = "mp")]
+    pub team_ranking: String,
+    /// The team pairing-allocated bye as "MATCH,GAME" points (record 320); required for an
+    /// odd number of teams.
+    #[arg(long)]
+    pub team_pab: Option<String>,
+}
+
+impl TeamArgs {
+    /// The regulations as the wire carries them; none without --team-boards.
+    pub(super) fn rules(&self) -> Result<Option<pb::TeamRules>, Exit> {
+        let Some(boards) = self.team_boards else {
+            return Ok(None);
+        };
+        let points = |flag: &str, v: &str| -> Result<Vec<i32>, Exit> {
+            v.split(',')
+                .map(|x| {
+                    x.trim()
+                        .parse::<arbiter_core::Score>()
+                        .map(|s| s.tenths())
+                        .map_err(|_| {
+                            Exit::Invalid(format!("{flag} {v:?}: {x:?} is not a number of points"))
+                        })
+                })
+                .collect()
+        };
+        let mp = points("--team-match-points", &self.team_match_points)?;
+        let [win, draw, loss] = mp[..] else {
+            return Err(Exit::Invalid(format!(
+                "--team-match-points {:?}: three values, won,drawn,lost",
+                self.team_match_points
+            )));
+        };
+        let pab = match &self.team_pab {
+            None => None,
+            Some(v) => match points("--team-pab", v)?[..] {
+                [match_points, game_points] => Some(pb::TeamBye {
+                    match_points,
+                    game_points,
+                }),
+                _ => {
+                    return Err(Exit::Invalid(format!(
+                        "--team-pab {v:?}: MATCH,GAME points"
+                    )));
+                }
+            },
+        };
+        let ranking = match self.team_ranking.to_ascii_lowercase().as_str() {
+            "mp" => pb::TeamRanking::MatchPoints,
+            "gp" => pb::TeamRanking::GamePoints,
+            other => return Err(Exit::Invalid(format!("--team-ranking {other:?}: mp or gp"))),
+        };
+        Ok(Some(pb::TeamRules {
+            boards,
+            reserves: self.team_reserves,
+            match_win: win,
+            match_draw: draw,
+            match_loss: loss,
+            ranking: ranking as i32,
+            pab,
+            colours: self.team_colours.clone().unwrap_or_else(|| {
+                (0..boards)
+                    .map(|b| if b % 2 == 0 { 'W' } else { 'B' })
+                    .collect()
+            }),
+        }))
+    }
+}
+
+#[derive(clap::Args, Debug)]
+pub struct RecordTeam {
+    tournament: String,
+    #[arg(long)]
+    name: String,
+    #[arg(long, default_value_t = 0)]
+    number: u32,
+    #[arg(long, value_delimiter = ',', required = true)]
+    members: Vec<u32>,
+}
+
+impl RecordTeam {
+    pub(super) async fn run(self, c: &mut Clients) -> Result<(), Exit> {
+        let req = reg::RecordTeamRequest {
+            header: c.header(&self.tournament),
+            team: Some(pb::TeamRecorded {
+                number: self.number,
+                name: self.name,
+                members: self.members,
+                ..Default::default()
+            }),
+            numbering_version: None,
+        };
+        let rpc = c.registration.record_team(req);
+        command("record-team", "team recorded", rpc).await
+    }
+}
+
+#[derive(clap::Args, Debug)]
+pub struct Lineup {
+    tournament: String,
+    round: u32,
+    team: u32,
+    #[arg(value_delimiter = ',', required = true)]
+    players: Vec<u32>,
+}
+
+impl Lineup {
+    pub(super) async fn run(self, c: &mut Clients) -> Result<(), Exit> {
+        let req = rd::SubmitLineupRequest {
+            header: c.header(&self.tournament),
+            round: self.round,
+            team: self.team,
+            players: self.players,
+            numbering_version: None,
+        };
+        command("lineup", "line-up given", c.director.submit_lineup(req)).await
+    }
+}
