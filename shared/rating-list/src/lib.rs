@@ -24,7 +24,7 @@ use arbiter_rating::{Category, Federation, Sex, Title};
 use std::cell::Cell;
 use std::fmt;
 use std::io::{BufRead, BufReader, Read};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::rc::Rc;
 use std::sync::RwLock;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
@@ -549,6 +549,8 @@ pub struct Registry {
     db: sled::Db,
     meta: sled::Tree,
     players: RwLock<Option<sled::Tree>>,
+    /// The folder (`None`: a temporary registry).
+    path: Option<PathBuf>,
 }
 
 fn key(fide_id: u64) -> [u8; 8] {
@@ -569,7 +571,28 @@ impl Registry {
                     path.display()
                 ))
             })?;
-        Registry::in_db(db)
+        let mut registry = Registry::in_db(db)?;
+        registry.path = Some(path.to_path_buf());
+        Ok(registry)
+    }
+
+    /// Flushes and closes the registry, returning once its files are released, so the folder
+    /// can be opened again by this process. Dropping a registry releases them too, but a moment
+    /// later: sled's background writes still hold its file lock after the last handle is gone,
+    /// so this waits on that lock itself.
+    pub fn close(self) -> Result<(), RegistryError> {
+        self.db.flush().map_err(storage)?;
+        let Registry { db, meta, players, path } = self;
+        drop((meta, players, db));
+        let Some(path) = path else { return Ok(()) };
+        let file = path.join("db");
+        let released = std::fs::File::open(&file).and_then(|f| {
+            f.lock()?;
+            f.unlock()
+        });
+        released.map_err(|e| {
+            RegistryError::Storage(format!("cannot close {}: {e}", file.display()))
+        })
     }
 
     /// A registry in a temporary folder, removed on drop (for tests).
@@ -601,6 +624,7 @@ impl Registry {
             db,
             meta,
             players: RwLock::new(players),
+            path: None,
         })
     }
 

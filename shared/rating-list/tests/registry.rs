@@ -124,7 +124,7 @@ fn imports_a_ten_thousand_line_list_and_looks_players_up() {
     assert_eq!(unknown.name, "");
 
     // The files hold it: reopened, the same answers.
-    drop(registry);
+    registry.close().unwrap();
     let registry = Registry::open(&registry_dir).unwrap();
     assert_eq!(registry.len(), 10_000);
     assert_eq!(
@@ -325,7 +325,7 @@ fn a_failed_import_leaves_the_list_in_use() {
     assert_eq!(registry.info().unwrap(), before);
     assert!(registry.get(FIRST_ID + 499).unwrap().is_some());
     // Reopening finds only the list in use (no tree left by the failed imports).
-    drop(registry);
+    registry.close().unwrap();
     let registry = Registry::open(dir.path().join("ratings")).unwrap();
     assert_eq!(registry.len(), 500);
 }
