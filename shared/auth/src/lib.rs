@@ -16,6 +16,7 @@ pub mod client;
 pub mod http;
 pub mod keys;
 pub mod layer;
+pub mod link;
 pub mod verify;
 
 use serde::{Deserialize, Serialize};

@@ -1,0 +1,35 @@
+// The console works without this script. With it: the result entry keeps the keyboard on the
+// board number, and a screen of a tournament refreshes when its events change (another
+// arbiter's entry shows without reloading), unless a field is being typed in.
+(function () {
+  "use strict";
+  var m = location.pathname.match(/^\/console\/t\/([^/]+)(\/[^/]*)?/);
+  if (!m || !window.EventSource) return;
+  var id = m[1];
+  var busy = function () {
+    var a = document.activeElement;
+    return a && (a.tagName === "TEXTAREA" || (a.tagName === "INPUT" && a.value !== "" && a.type !== "hidden"));
+  };
+  var pending = false;
+  var refresh = function () {
+    if (busy()) { pending = true; return; }
+    pending = false;
+    fetch(location.pathname, { credentials: "same-origin" }).then(function (r) {
+      return r.ok ? r.text() : null;
+    }).then(function (text) {
+      if (!text) return;
+      var doc = new DOMParser().parseFromString(text, "text/html");
+      var fresh = doc.getElementById("live");
+      var main = document.getElementById("live");
+      if (!fresh || !main) return;
+      var focused = document.activeElement && document.activeElement.id;
+      main.replaceWith(fresh);
+      var again = focused && document.getElementById(focused);
+      if (again) again.focus();
+    });
+  };
+  var es = new EventSource("/t/" + encodeURIComponent(id) + "/events");
+  es.onmessage = refresh;
+  es.addEventListener("change", refresh);
+  document.addEventListener("focusout", function () { if (pending) setTimeout(refresh, 0); });
+})();

@@ -1,0 +1,964 @@
+//! The console's routes: each screen reads through gRPC with the session's token and renders;
+//! each form posts, is checked for the session's CSRF token, becomes one gRPC command, and
+//! redirects back (a refusal is shown on the screen with the service's words).
+
+use crate::session::{Session, cleared_cookie, same_token, session_cookie};
+use crate::views::{self, Flash, NewValues, RoundView};
+use crate::{Clients, Console, paste};
+use arbiter_auth::{Grant, Role};
+use arbiter_proto::common::v1::{CommandHeader, TournamentRef, TrfFormat};
+use arbiter_proto::events::v1 as pb;
+use arbiter_proto::registration::v1 as reg;
+use arbiter_proto::reporting::v1 as rep;
+use arbiter_proto::round_director::v1 as rd;
+use axum::extract::{Form, Path, Query, State};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Redirect, Response};
+use axum::routing::{get, post};
+use maud::Markup;
+use std::collections::HashMap;
+use std::sync::Arc;
+
+type App = State<Arc<Console>>;
+type Fields = Form<HashMap<String, String>>;
+
+pub fn routes() -> axum::Router<Arc<Console>> {
+    axum::Router::new()
+        .route("/console", get(|| async { Redirect::permanent("/console/") }))
+        .route("/console/", get(index))
+        .route("/console/assets/console.css", get(css))
+        .route("/console/assets/console.js", get(js))
+        .route("/console/sign-in", get(sign_in_page).post(sign_in))
+        .route("/console/sign-out", post(sign_out))
+        .route("/console/new", get(new_page).post(create))
+        .route("/console/t/{id}", get(overview))
+        .route("/console/t/{id}/players", get(players).post(add_player))
+        .route("/console/t/{id}/players/paste", post(paste_players))
+        .route("/console/t/{id}/players/{entry}/cancel", post(cancel))
+        .route("/console/t/{id}/round", get(round))
+        .route("/console/t/{id}/round/", get(round))
+        .route("/console/t/{id}/round/{action}", post(round_action))
+        .route("/console/t/{id}/standings", get(standings))
+        .route("/console/t/{id}/audit", get(audit))
+        .route("/console/t/{id}/export", get(export))
+}
+
+/// An HTML answer (never cached: it shows the signed-in arbiter's view).
+fn html(status: StatusCode, m: Markup) -> Response {
+    let mut r = (status, m).into_response();
+    let h = r.headers_mut();
+    h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    h.insert(
+        header::CONTENT_SECURITY_POLICY,
+        HeaderValue::from_static(
+            "default-src 'none'; style-src 'self'; script-src 'self'; connect-src 'self'; \
+             img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+        ),
+    );
+    h.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
+    h.insert(header::REFERRER_POLICY, HeaderValue::from_static("no-referrer"));
+    r
+}
+
+async fn css() -> Response {
+    asset("text/css; charset=utf-8", views::CSS)
+}
+
+async fn js() -> Response {
+    asset("text/javascript; charset=utf-8", views::JS)
+}
+
+fn asset(kind: &'static str, body: &'static str) -> Response {
+    (
+        [
+            (header::CONTENT_TYPE, kind),
+            (header::CACHE_CONTROL, "public, max-age=3600"),
+        ],
+        body,
+    )
+        .into_response()
+}
+
+/// The session of the request, or the sign-in page.
+fn session(c: &Console, headers: &HeaderMap) -> Result<(String, Session), Response> {
+    c.sessions.current(headers).ok_or_else(|| {
+        html(
+            StatusCode::UNAUTHORIZED,
+            views::sign_in_needed("You are not signed in, or your session has ended."),
+        )
+    })
+}
+
+/// The session of a form post: its CSRF token must be the session's.
+fn posted(c: &Console, headers: &HeaderMap, form: &HashMap<String, String>) -> Result<Session, Response> {
+    let (_, s) = session(c, headers)?;
+    match form.get("csrf") {
+        Some(t) if same_token(t, &s.csrf) => Ok(s),
+        _ => Err(html(
+            StatusCode::FORBIDDEN,
+            views::forbidden(
+                &s,
+                "This form did not come from a page of this session (its CSRF token is missing \
+                 or old): reload the page and submit again.",
+            ),
+        )),
+    }
+}
+
+/// The arbiter screens of tournament `id` need what every command of an arbiter needs, by
+/// the same rule the services apply.
+fn arbiter_of(s: &Session, id: &str) -> Result<(), Response> {
+    match s.principal.authorize("RecordResult", id) {
+        Ok(Grant::Full) => Ok(()),
+        Ok(Grant::OwnEntry(_)) => Err(html(
+            StatusCode::FORBIDDEN,
+            views::forbidden(s, &format!("The arbiter screens of {id:?} are for its arbiters.")),
+        )),
+        Err(status) => Err(html(StatusCode::FORBIDDEN, views::forbidden(s, status.message()))),
+    }
+}
+
+fn clients(c: &Console, s: &Session) -> Result<Clients, Response> {
+    c.clients(&s.bearer)
+        .map_err(|e| html(StatusCode::SERVICE_UNAVAILABLE, views::forbidden(s, &e)))
+}
+
+/// A service's refusal in words, with the status code it maps to.
+fn refused(e: &tonic::Status) -> (StatusCode, Flash) {
+    use tonic::Code::*;
+    let status = match e.code() {
+        InvalidArgument | OutOfRange => StatusCode::UNPROCESSABLE_ENTITY,
+        FailedPrecondition | Aborted | AlreadyExists => StatusCode::CONFLICT,
+        NotFound => StatusCode::NOT_FOUND,
+        PermissionDenied => StatusCode::FORBIDDEN,
+        Unauthenticated => StatusCode::UNAUTHORIZED,
+        _ => StatusCode::SERVICE_UNAVAILABLE,
+    };
+    (status, Flash::Refused(e.message().to_string()))
+}
+
+fn header_for(s: &Session, id: &str, form: &HashMap<String, String>, part: &str) -> Option<CommandHeader> {
+    let cmd = form.get("cmd").map(String::as_str).unwrap_or_default();
+    let cmd = if cmd.is_empty() {
+        crate::session::random_id()
+    } else {
+        cmd.to_string()
+    };
+    Some(CommandHeader {
+        tournament_id: id.to_string(),
+        command_id: format!("console-{cmd}{part}"),
+        expected_version: None,
+        actor: s.principal.subject.clone(),
+    })
+}
+
+fn tref(id: &str) -> Option<TournamentRef> {
+    Some(TournamentRef {
+        tournament_id: id.to_string(),
+        as_of_version: 0,
+    })
+}
+
+fn see_other(path: String) -> Response {
+    Redirect::to(&path).into_response()
+}
+
+// --- sign-in -----------------------------------------------------------------------------
+
+#[derive(serde::Deserialize)]
+struct LinkQuery {
+    #[serde(default)]
+    link: String,
+}
+
+async fn sign_in_page(State(c): App, Query(q): Query<LinkQuery>) -> Response {
+    match c.sessions.check_link(&q.link) {
+        Ok(l) => html(
+            StatusCode::OK,
+            views::confirm_sign_in(&q.link, &l.principal.subject, l.principal.role.as_str()),
+        ),
+        Err(e) => html(StatusCode::UNAUTHORIZED, views::sign_in_needed(&e.0)),
+    }
+}
+
+async fn sign_in(State(c): App, Form(f): Fields) -> Response {
+    let link = f.get("link").map(String::as_str).unwrap_or_default();
+    match c.sessions.sign_in(link) {
+        Ok((id, s)) => {
+            tracing::info!(subject = %s.principal.subject, role = s.principal.role.as_str(), "console sign-in");
+            let mut r = see_other("/console/".into());
+            if let Ok(v) = HeaderValue::from_str(&session_cookie(&id, c.secure_cookies)) {
+                r.headers_mut().insert(header::SET_COOKIE, v);
+            }
+            r
+        }
+        Err(e) => html(StatusCode::UNAUTHORIZED, views::sign_in_needed(&e.0)),
+    }
+}
+
+async fn sign_out(State(c): App, headers: HeaderMap, Form(f): Fields) -> Response {
+    if let Err(r) = posted(&c, &headers, &f) {
+        return r;
+    }
+    if let Some((id, _)) = c.sessions.current(&headers) {
+        c.sessions.sign_out(&id);
+    }
+    let mut r = html(StatusCode::OK, views::sign_in_needed("You have signed out."));
+    if let Ok(v) = HeaderValue::from_str(&cleared_cookie(c.secure_cookies)) {
+        r.headers_mut().insert(header::SET_COOKIE, v);
+    }
+    r
+}
+
+// --- tournaments ---------------------------------------------------------------------------
+
+fn console_role(s: &Session) -> Result<(), Response> {
+    match s.principal.role {
+        Role::Admin | Role::ChiefArbiter | Role::Arbiter => Ok(()),
+        other => Err(html(
+            StatusCode::FORBIDDEN,
+            views::forbidden(
+                s,
+                &format!(
+                    "The console is for arbiters; a {} session has no screens here.",
+                    other.as_str()
+                ),
+            ),
+        )),
+    }
+}
+
+async fn index(State(c): App, headers: HeaderMap) -> Response {
+    let (_, s) = match session(&c, &headers) {
+        Ok(s) => s,
+        Err(r) => return r,
+    };
+    if let Err(r) = console_role(&s) {
+        return r;
+    }
+    let mut cl = match clients(&c, &s) {
+        Ok(c) => c,
+        Err(r) => return r,
+    };
+    match cl.reg.list_tournaments(reg::ListTournamentsRequest {}).await {
+        Ok(l) => {
+            let list: Vec<_> = l
+                .into_inner()
+                .tournaments
+                .into_iter()
+                .filter(|t| arbiter_of(&s, &t.tournament_id).is_ok())
+                .collect();
+            html(StatusCode::OK, views::tournaments(&s, &list, None))
+        }
+        Err(e) => {
+            let (code, flash) = refused(&e);
+            html(code, views::tournaments(&s, &[], Some(&flash)))
+        }
+    }
+}
+
+fn today() -> String {
+    let days = crate::session::unix_now() as i64 / 86_400;
+    let (y, m, d) = views::civil(days);
+    format!("{y:04}-{m:02}-{d:02}")
+}
+
+async fn new_page(State(c): App, headers: HeaderMap) -> Response {
+    let (_, s) = match session(&c, &headers) {
+        Ok(s) => s,
+        Err(r) => return r,
+    };
+    if let Err(r) = console_role(&s) {
+        return r;
+    }
+    html(
+        StatusCode::OK,
+        views::new_tournament(&s, &today(), None, &NewValues::fresh()),
+    )
+}
+
+fn parse_date(field: &str, v: &str) -> Result<Option<pb::Date>, String> {
+    if v.trim().is_empty() {
+        return Ok(None);
+    }
+    let parts: Vec<&str> = v.trim().split('-').collect();
+    let bad = || format!("{field}: {v:?} is not a date (YYYY-MM-DD)");
+    let [y, m, d] = parts.as_slice() else {
+        return Err(bad());
+    };
+    let (year, month, day) = (
+        y.parse::<i32>().map_err(|_| bad())?,
+        m.parse::<u32>().map_err(|_| bad())?,
+        d.parse::<u32>().map_err(|_| bad())?,
+    );
+    if !(1..=12).contains(&month) || !(1..=31).contains(&day) {
+        return Err(bad());
+    }
+    Ok(Some(pb::Date { year, month, day }))
+}
+
+/// The creation request a filled form stands for.
+fn creation(v: &NewValues) -> Result<pb::TournamentCreated, String> {
+    let (system, rule_set) = match v.system.as_str() {
+        "dutch-2025" | "dutch-2017" => (pb::PairingSystem::Dutch, v.system.clone()),
+        "burstein" => (pb::PairingSystem::Burstein, String::new()),
+        "dubov" => (pb::PairingSystem::Dubov, String::new()),
+        "lim" => (pb::PairingSystem::Lim, String::new()),
+        "round-robin" => (pb::PairingSystem::RoundRobin, String::new()),
+        "double-round-robin" => (pb::PairingSystem::DoubleRoundRobin, String::new()),
+        other => return Err(format!("system: {other:?} is not one this console offers")),
+    };
+    let rounds: u32 = v
+        .rounds
+        .trim()
+        .parse()
+        .map_err(|_| format!("rounds: {:?} is not a number", v.rounds))?;
+    let start = parse_date("start date", &v.start)?.ok_or("start date: give the first round's date")?;
+    let end = parse_date("end date", &v.end)?.unwrap_or(start);
+    let rating_kind = match v.rating_kind.as_str() {
+        "rapid" => pb::RatingKind::Rapid,
+        "blitz" => pb::RatingKind::Blitz,
+        _ => pb::RatingKind::Standard,
+    };
+    let tie_breaks = v
+        .tie_breaks
+        .split(',')
+        .map(str::trim)
+        .filter(|t| !t.is_empty())
+        .map(String::from)
+        .collect();
+    Ok(pb::TournamentCreated {
+        name: v.name.trim().to_string(),
+        place: v.place.trim().to_string(),
+        federation: v.federation.trim().to_ascii_uppercase(),
+        start_date: Some(start),
+        end_date: Some(end),
+        chief_arbiter: (!v.chief.trim().is_empty()).then(|| pb::Arbiter {
+            name: v.chief.trim().to_string(),
+            fide_id: None,
+            title: String::new(),
+        }),
+        pairing_system: system as i32,
+        rule_set,
+        rounds,
+        initial_color: pb::Color::White as i32,
+        rating_kind: rating_kind as i32,
+        tie_breaks,
+        time_control: v.time_control.trim().to_string(),
+        fide_rated: v.fide_rated.is_some(),
+        ..Default::default()
+    })
+}
+
+async fn create(State(c): App, headers: HeaderMap, Form(f): Fields) -> Response {
+    let s = match posted(&c, &headers, &f) {
+        Ok(s) => s,
+        Err(r) => return r,
+    };
+    let v: NewValues = NewValues {
+        id: f.get("id").cloned().unwrap_or_default().trim().to_string(),
+        name: f.get("name").cloned().unwrap_or_default(),
+        system: f.get("system").cloned().unwrap_or_default(),
+        rounds: f.get("rounds").cloned().unwrap_or_default(),
+        start: f.get("start").cloned().unwrap_or_default(),
+        end: f.get("end").cloned().unwrap_or_default(),
+        place: f.get("place").cloned().unwrap_or_default(),
+        federation: f.get("federation").cloned().unwrap_or_default(),
+        chief: f.get("chief").cloned().unwrap_or_default(),
+        time_control: f.get("time_control").cloned().unwrap_or_default(),
+        rating_kind: f.get("rating_kind").cloned().unwrap_or_default(),
+        tie_breaks: f.get("tie_breaks").cloned().unwrap_or_default(),
+        fide_rated: f.get("fide_rated").cloned(),
+    };
+    let again = |code, flash: Flash| html(code, views::new_tournament(&s, &today(), Some(&flash), &v));
+    let t = match creation(&v) {
+        Ok(t) => t,
+        Err(e) => return again(StatusCode::UNPROCESSABLE_ENTITY, Flash::Refused(e)),
+    };
+    let mut cl = match clients(&c, &s) {
+        Ok(c) => c,
+        Err(r) => return r,
+    };
+    let req = reg::CreateTournamentRequest {
+        header: header_for(&s, &v.id, &f, ""),
+        tournament: Some(t),
+    };
+    match cl.reg.create_tournament(req).await {
+        Ok(_) => see_other(format!("/console/t/{}/players", v.id)),
+        Err(e) => {
+            let (code, flash) = refused(&e);
+            again(code, flash)
+        }
+    }
+}
+
+// --- one tournament ------------------------------------------------------------------------
+
+/// The session and clients of an arbiter screen of `id`.
+fn arbiter_screen(c: &Console, headers: &HeaderMap, id: &str) -> Result<(Session, Clients), Response> {
+    let (_, s) = session(c, headers)?;
+    arbiter_of(&s, id)?;
+    let cl = clients(c, &s)?;
+    Ok((s, cl))
+}
+
+/// As [`arbiter_screen`], for a form post.
+fn arbiter_post(
+    c: &Console,
+    headers: &HeaderMap,
+    id: &str,
+    f: &HashMap<String, String>,
+) -> Result<(Session, Clients), Response> {
+    let s = posted(c, headers, f)?;
+    arbiter_of(&s, id)?;
+    let cl = clients(c, &s)?;
+    Ok((s, cl))
+}
+
+async fn state(cl: &mut Clients, id: &str) -> Result<rd::TournamentState, tonic::Status> {
+    cl.rd
+        .get_tournament(rd::GetTournamentRequest { tournament: tref(id) })
+        .await
+        .map(|r| r.into_inner())
+}
+
+async fn overview(State(c): App, headers: HeaderMap, Path(id): Path<String>) -> Response {
+    let (s, mut cl) = match arbiter_screen(&c, &headers, &id) {
+        Ok(x) => x,
+        Err(r) => return r,
+    };
+    match state(&mut cl, &id).await {
+        Ok(st) => html(StatusCode::OK, views::overview(&s, &st, None)),
+        Err(e) => not_found(&s, &e),
+    }
+}
+
+fn not_found(s: &Session, e: &tonic::Status) -> Response {
+    let (code, _) = refused(e);
+    html(code, views::forbidden(s, e.message()))
+}
+
+async fn render_players(
+    s: &Session,
+    cl: &mut Clients,
+    id: &str,
+    flash: Option<Flash>,
+    code: StatusCode,
+    paste: &str,
+) -> Response {
+    let st = match state(cl, id).await {
+        Ok(st) => st,
+        Err(e) => return not_found(s, &e),
+    };
+    match cl.reg.list_players(reg::ListPlayersRequest { tournament: tref(id) }).await {
+        Ok(l) => html(
+            code,
+            views::players(s, id, &st.name, &l.into_inner(), flash.as_ref(), paste),
+        ),
+        Err(e) => not_found(s, &e),
+    }
+}
+
+async fn players(State(c): App, headers: HeaderMap, Path(id): Path<String>) -> Response {
+    let (s, mut cl) = match arbiter_screen(&c, &headers, &id) {
+        Ok(x) => x,
+        Err(r) => return r,
+    };
+    render_players(&s, &mut cl, &id, None, StatusCode::OK, "").await
+}
+
+fn player(name: &str, rating: u32, fide_id: Option<u64>, federation: &str, title: &str) -> pb::Player {
+    let title = match title {
+        "GM" => pb::Title::Gm,
+        "IM" => pb::Title::Im,
+        "FM" => pb::Title::Fm,
+        "CM" => pb::Title::Cm,
+        "WGM" => pb::Title::Wgm,
+        "WIM" => pb::Title::Wim,
+        "WFM" => pb::Title::Wfm,
+        "WCM" => pb::Title::Wcm,
+        _ => pb::Title::Unspecified,
+    };
+    pb::Player {
+        name: name.to_string(),
+        fide_id,
+        rating,
+        federation: federation.to_string(),
+        title: title as i32,
+        ..Default::default()
+    }
+}
+
+async fn add_player(State(c): App, headers: HeaderMap, Path(id): Path<String>, Form(f): Fields) -> Response {
+    let (s, mut cl) = match arbiter_post(&c, &headers, &id, &f) {
+        Ok(x) => x,
+        Err(r) => return r,
+    };
+    let get = |k: &str| f.get(k).map(|v| v.trim()).unwrap_or_default();
+    let line = format!(
+        "{}\t{}\t{}\t{}",
+        get("name"),
+        get("rating"),
+        get("fide_id"),
+        get("federation")
+    );
+    let entry = match paste::parse(&line) {
+        Ok(mut e) if e.len() == 1 => e.remove(0),
+        Ok(_) => {
+            let flash = Flash::Refused("give the player's name".into());
+            return render_players(&s, &mut cl, &id, Some(flash), StatusCode::UNPROCESSABLE_ENTITY, "").await;
+        }
+        Err(errs) => {
+            let text = errs
+                .iter()
+                .map(|e| format!("{}: {}", e.column, e.message))
+                .collect::<Vec<_>>()
+                .join("; ");
+            return render_players(&s, &mut cl, &id, Some(Flash::Refused(text)), StatusCode::UNPROCESSABLE_ENTITY, "").await;
+        }
+    };
+    let req = reg::RegisterPlayerRequest {
+        header: header_for(&s, &id, &f, ""),
+        player: Some(player(&entry.name, entry.rating, entry.fide_id, &entry.federation, &entry.title)),
+        confirm_same_name: false,
+    };
+    match cl.reg.register_player(req).await {
+        Ok(_) => see_other(format!("/console/t/{id}/players")),
+        Err(e) => {
+            let (code, flash) = refused(&e);
+            render_players(&s, &mut cl, &id, Some(flash), code, "").await
+        }
+    }
+}
+
+async fn paste_players(State(c): App, headers: HeaderMap, Path(id): Path<String>, Form(f): Fields) -> Response {
+    let (s, mut cl) = match arbiter_post(&c, &headers, &id, &f) {
+        Ok(x) => x,
+        Err(r) => return r,
+    };
+    let text = f.get("list").cloned().unwrap_or_default();
+    let entries = match paste::parse(&text) {
+        Ok(e) if !e.is_empty() => e,
+        Ok(_) => {
+            let flash = Flash::Refused("the list is empty".into());
+            return render_players(&s, &mut cl, &id, Some(flash), StatusCode::UNPROCESSABLE_ENTITY, &text).await;
+        }
+        Err(errs) => {
+            let text_errs = errs.iter().map(|e| e.to_string()).collect::<Vec<_>>().join("; ");
+            let flash = Flash::Refused(format!("nothing registered: {text_errs}"));
+            return render_players(&s, &mut cl, &id, Some(flash), StatusCode::UNPROCESSABLE_ENTITY, &text).await;
+        }
+    };
+    let n = entries.len();
+    for e in entries {
+        // One command per line, its id from the form's and the line's: posting the same list
+        // again registers nobody twice.
+        let req = reg::RegisterPlayerRequest {
+            header: header_for(&s, &id, &f, &format!("-{}", e.line)),
+            player: Some(player(&e.name, e.rating, e.fide_id, &e.federation, &e.title)),
+            confirm_same_name: false,
+        };
+        if let Err(err) = cl.reg.register_player(req).await {
+            let (code, _) = refused(&err);
+            let flash = Flash::Refused(format!(
+                "line {} ({}): {}; the lines before it are registered, this one and the rest \
+                 are not",
+                e.line,
+                e.name,
+                err.message()
+            ));
+            return render_players(&s, &mut cl, &id, Some(flash), code, &text).await;
+        }
+    }
+    tracing::info!(tournament = %id, players = n, "console: list registered");
+    see_other(format!("/console/t/{id}/players"))
+}
+
+async fn cancel(
+    State(c): App,
+    headers: HeaderMap,
+    Path((id, entry)): Path<(String, u32)>,
+    Form(f): Fields,
+) -> Response {
+    let (s, mut cl) = match arbiter_post(&c, &headers, &id, &f) {
+        Ok(x) => x,
+        Err(r) => return r,
+    };
+    let req = reg::CancelRegistrationRequest {
+        header: header_for(&s, &id, &f, ""),
+        entry,
+        player_id: 0,
+        numbering_version: None,
+        reason: "cancelled from the console".into(),
+    };
+    match cl.reg.cancel_registration(req).await {
+        Ok(_) => see_other(format!("/console/t/{id}/players")),
+        Err(e) => {
+            let (code, flash) = refused(&e);
+            render_players(&s, &mut cl, &id, Some(flash), code, "").await
+        }
+    }
+}
+
+// --- rounds ------------------------------------------------------------------------------
+
+async fn render_round(s: &Session, cl: &mut Clients, id: &str, flash: Option<Flash>, code: StatusCode, boards_text: Option<String>) -> Response {
+    let st = match state(cl, id).await {
+        Ok(st) => st,
+        Err(e) => return not_found(s, &e),
+    };
+    let pairings = if st.current_round > 0 {
+        cl.rep
+            .get_pairings(rep::GetPairingsRequest {
+                tournament: tref(id),
+                round: st.current_round,
+            })
+            .await
+            .ok()
+            .map(|p| p.into_inner())
+    } else {
+        None
+    };
+    let names: HashMap<u32, String> = match cl.reg.list_players(reg::ListPlayersRequest { tournament: tref(id) }).await {
+        Ok(l) => l
+            .into_inner()
+            .players
+            .into_iter()
+            .filter_map(|p| p.player)
+            .map(|p| (p.player_id, p.name))
+            .collect(),
+        Err(e) => return not_found(s, &e),
+    };
+    let boards_text = boards_text.unwrap_or_else(|| {
+        let mut t = String::new();
+        if let Some(p) = &pairings {
+            for b in p.boards.iter().filter_map(|b| b.board.as_ref()) {
+                t.push_str(&format!("{} {}\n", b.white, b.black));
+            }
+            for u in &p.unpaired {
+                if u.code == pb::ResultCode::PairingBye as i32 {
+                    t.push_str(&format!("{} 0\n", u.player_id));
+                }
+            }
+        }
+        t
+    });
+    let v = RoundView {
+        state: &st,
+        pairings: pairings.as_ref(),
+        names: &names,
+        boards_text,
+    };
+    html(code, views::round(s, &v, flash.as_ref()))
+}
+
+async fn round(State(c): App, headers: HeaderMap, Path(id): Path<String>) -> Response {
+    let (s, mut cl) = match arbiter_screen(&c, &headers, &id) {
+        Ok(x) => x,
+        Err(r) => return r,
+    };
+    render_round(&s, &mut cl, &id, None, StatusCode::OK, None).await
+}
+
+/// A result as typed: `1`, `0`, `=`, `+`, `-`, `--` (or as printed: `1-0`, `½-½`, `+/-`...).
+pub(crate) fn result_key(k: &str) -> Result<pb::BoardResult, String> {
+    Ok(match k.trim() {
+        "1" | "1-0" => pb::BoardResult::WhiteWins,
+        "0" | "0-1" => pb::BoardResult::BlackWins,
+        "=" | "½" | "1/2" | "½-½" | "1/2-1/2" | "d" | "D" => pb::BoardResult::Draw,
+        "+" | "+-" | "+/-" => pb::BoardResult::WhiteWinsForfeit,
+        "-" | "-+" | "-/+" => pb::BoardResult::BlackWinsForfeit,
+        "--" | "-/-" => pb::BoardResult::DoubleForfeit,
+        other => {
+            return Err(format!(
+                "{other:?} is not a result: type 1 (1-0), 0 (0-1), = (½-½), + (+/-), - (-/+) or \
+                 -- (-/-)"
+            ));
+        }
+    })
+}
+
+/// "white black" lines; "n 0" is the pairing-allocated bye.
+fn boards_from_text(text: &str) -> Result<(Vec<pb::Board>, Vec<pb::Unpaired>), String> {
+    let mut boards = Vec::new();
+    let mut unpaired = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let nums: Vec<&str> = line.split_whitespace().collect();
+        if nums.is_empty() {
+            continue;
+        }
+        let bad = || format!("line {}: {line:?} is not two player numbers", i + 1);
+        let [w, b] = nums.as_slice() else {
+            return Err(bad());
+        };
+        let (w, b): (u32, u32) = (w.parse().map_err(|_| bad())?, b.parse().map_err(|_| bad())?);
+        if b == 0 {
+            unpaired.push(pb::Unpaired {
+                player_id: w,
+                code: pb::ResultCode::PairingBye as i32,
+            });
+        } else {
+            boards.push(pb::Board {
+                number: boards.len() as u32 + 1,
+                white: w,
+                black: b,
+            });
+        }
+    }
+    if boards.is_empty() {
+        return Err("no board given".into());
+    }
+    Ok((boards, unpaired))
+}
+
+async fn round_action(
+    State(c): App,
+    headers: HeaderMap,
+    Path((id, action)): Path<(String, String)>,
+    Form(f): Fields,
+) -> Response {
+    let (s, mut cl) = match arbiter_post(&c, &headers, &id, &f) {
+        Ok(x) => x,
+        Err(r) => return r,
+    };
+    let st = match state(&mut cl, &id).await {
+        Ok(st) => st,
+        Err(e) => return not_found(&s, &e),
+    };
+    let round = st.current_round;
+    let h = header_for(&s, &id, &f, "");
+    let get = |k: &str| f.get(k).map(|v| v.trim().to_string()).unwrap_or_default();
+    let mut boards_text = None;
+    let outcome: Result<(), Flash> = match action.as_str() {
+        "start" => cl
+            .rd
+            .start_round(rd::StartRoundRequest {
+                header: h,
+                round: round + 1,
+                scheduled_unix_ms: 0,
+            })
+            .await
+            .map(drop)
+            .map_err(|e| refused(&e).1),
+        "publish" => {
+            let text = get("boards");
+            let changed = if text.is_empty() {
+                Ok((Vec::new(), Vec::new()))
+            } else {
+                boards_text = Some(text.clone());
+                boards_from_text(&text)
+            };
+            match changed {
+                Err(e) => Err(Flash::Refused(e)),
+                Ok((boards, _)) if !boards.is_empty() && get("note").is_empty() => Err(Flash::Refused(
+                    "a pairing changed by hand needs a note saying why".into(),
+                )),
+                Ok((boards, unpaired)) => cl
+                    .rd
+                    .publish_pairing(rd::PublishPairingRequest {
+                        header: h,
+                        round,
+                        proposal_version: 0,
+                        boards,
+                        unpaired,
+                        note: get("note"),
+                        by_entry: false,
+                        numbering_version: None,
+                        team_matches: Vec::new(),
+                        team_bye: 0,
+                    })
+                    .await
+                    .map(drop)
+                    .map_err(|e| refused(&e).1),
+            }
+        }
+        "result" | "correct" => {
+            let board = get("board").parse::<u32>();
+            match (board, result_key(&get("result"))) {
+                (Err(_), _) => Err(Flash::Refused(format!("board: {:?} is not a board number", get("board")))),
+                (_, Err(e)) => Err(Flash::Refused(e)),
+                (Ok(board), Ok(result)) if action == "result" => cl
+                    .rd
+                    .record_result(rd::RecordResultRequest {
+                        header: h,
+                        round,
+                        board,
+                        result: result as i32,
+                        white_code: 0,
+                        black_code: 0,
+                    })
+                    .await
+                    .map(drop)
+                    .map_err(|e| refused(&e).1),
+                (Ok(board), Ok(result)) => cl
+                    .rd
+                    .correct_result(rd::CorrectResultRequest {
+                        header: h,
+                        round,
+                        board,
+                        corrected: result as i32,
+                        white_code: 0,
+                        black_code: 0,
+                        reason: get("reason"),
+                    })
+                    .await
+                    .map(drop)
+                    .map_err(|e| refused(&e).1),
+            }
+        }
+        "close" => cl
+            .rd
+            .close_round(rd::CloseRoundRequest { header: h, round })
+            .await
+            .map(drop)
+            .map_err(|e| refused(&e).1),
+        "finish" => cl
+            .rd
+            .finish_tournament(rd::FinishTournamentRequest { header: h })
+            .await
+            .map(drop)
+            .map_err(|e| refused(&e).1),
+        other => Err(Flash::Refused(format!("no such action: {other:?}"))),
+    };
+    match outcome {
+        Ok(()) => see_other(format!("/console/t/{id}/round")),
+        Err(flash) => render_round(&s, &mut cl, &id, Some(flash), StatusCode::CONFLICT, boards_text).await,
+    }
+}
+
+// --- reading -----------------------------------------------------------------------------
+
+async fn standings(State(c): App, headers: HeaderMap, Path(id): Path<String>) -> Response {
+    let (s, mut cl) = match arbiter_screen(&c, &headers, &id) {
+        Ok(x) => x,
+        Err(r) => return r,
+    };
+    let st = match state(&mut cl, &id).await {
+        Ok(st) => st,
+        Err(e) => return not_found(&s, &e),
+    };
+    match cl
+        .rep
+        .get_standings(rep::GetStandingsRequest {
+            tournament: tref(&id),
+            after_round: 0,
+        })
+        .await
+    {
+        Ok(t) => html(StatusCode::OK, views::standings(&s, &id, &st.name, &t.into_inner(), None)),
+        Err(e) => not_found(&s, &e),
+    }
+}
+
+async fn audit(State(c): App, headers: HeaderMap, Path(id): Path<String>) -> Response {
+    let (s, mut cl) = match arbiter_screen(&c, &headers, &id) {
+        Ok(x) => x,
+        Err(r) => return r,
+    };
+    let st = match state(&mut cl, &id).await {
+        Ok(st) => st,
+        Err(e) => return not_found(&s, &e),
+    };
+    let stream = cl
+        .rep
+        .stream_events(rep::StreamEventsRequest {
+            tournament_id: id.clone(),
+            from_version: 0,
+            follow: false,
+            raw_payload: false,
+        })
+        .await;
+    let mut events = Vec::new();
+    match stream {
+        Ok(answer) => {
+            let mut answer = answer.into_inner();
+            loop {
+                match answer.message().await {
+                    Ok(Some(e)) => events.push(e),
+                    Ok(None) => break,
+                    Err(e) => {
+                        let (code, flash) = refused(&e);
+                        return html(code, views::audit(&s, &id, &st.name, &events, Some(&flash)));
+                    }
+                }
+            }
+        }
+        Err(e) => return not_found(&s, &e),
+    }
+    html(StatusCode::OK, views::audit(&s, &id, &st.name, &events, None))
+}
+
+#[derive(serde::Deserialize)]
+struct ExportQuery {
+    #[serde(default)]
+    format: String,
+}
+
+async fn export(State(c): App, headers: HeaderMap, Path(id): Path<String>, Query(q): Query<ExportQuery>) -> Response {
+    let (s, mut cl) = match arbiter_screen(&c, &headers, &id) {
+        Ok(x) => x,
+        Err(r) => return r,
+    };
+    let format = match q.format.as_str() {
+        "trf2026" => TrfFormat::Trf2026,
+        _ => TrfFormat::Trf16,
+    };
+    match cl
+        .rep
+        .export_trf(rep::ExportTrfRequest {
+            tournament: tref(&id),
+            format: format as i32,
+        })
+        .await
+    {
+        Ok(r) => {
+            let r = r.into_inner();
+            let disposition = format!(
+                "attachment; filename=\"{}\"",
+                r.file_name.replace(['"', '\\', '\r', '\n'], "_")
+            );
+            let mut resp = (StatusCode::OK, r.trf).into_response();
+            let h = resp.headers_mut();
+            h.insert(header::CONTENT_TYPE, HeaderValue::from_static("text/plain; charset=utf-8"));
+            if let Ok(v) = HeaderValue::from_str(&disposition) {
+                h.insert(header::CONTENT_DISPOSITION, v);
+            }
+            resp
+        }
+        Err(e) => not_found(&s, &e),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn result_keys_and_hand_pairings() {
+        assert_eq!(result_key("1").unwrap(), pb::BoardResult::WhiteWins);
+        assert_eq!(result_key(" = ").unwrap(), pb::BoardResult::Draw);
+        assert_eq!(result_key("--").unwrap(), pb::BoardResult::DoubleForfeit);
+        assert!(result_key("2").unwrap_err().contains("not a result"));
+        let (b, u) = boards_from_text("3 1\n\n2 4\n5 0\n").unwrap();
+        assert_eq!(b.len(), 2);
+        assert_eq!((b[1].number, b[1].white, b[1].black), (2, 2, 4));
+        assert_eq!(u[0].player_id, 5);
+        assert!(boards_from_text("3\n").unwrap_err().starts_with("line 1"));
+    }
+
+    #[test]
+    fn the_creation_form_maps_to_the_event() {
+        let mut v = NewValues::fresh();
+        v.id = "open".into();
+        v.name = "Open".into();
+        v.start = "2026-12-05".into();
+        v.tie_breaks = "BH:C1, SB".into();
+        let t = creation(&v).unwrap();
+        assert_eq!(t.rule_set, "dutch-2025");
+        assert_eq!(t.rounds, 5);
+        assert_eq!(t.end_date, t.start_date);
+        assert_eq!(t.tie_breaks, vec!["BH:C1", "SB"]);
+        v.start = "5/12/2026".into();
+        assert!(creation(&v).unwrap_err().contains("not a date"));
+    }
+}
