@@ -53,6 +53,8 @@ enum Command {
     Berger(cmd::berger::BergerArgs),
     /// Bearer tokens: issue one, add a signing key, print the public keys.
     Token(cmd::token::TokenArgs),
+    /// A one-time link that signs in to the web console (valid 15 minutes, for one sign-in).
+    ConsoleLink(cmd::console_link::ConsoleLinkArgs),
     /// Fair-play screening of a PGN file: per player, engine agreement against the baseline.
     Screen(cmd::screen::ScreenArgs),
     /// Build a screening baseline artefact from Stockfish self-play at several strengths.
@@ -88,6 +90,7 @@ fn main() -> ExitCode {
         Command::Ratings(a) => cmd::ratings::run(a),
         Command::Berger(a) => cmd::berger::run(a),
         Command::Token(a) => cmd::token::run(a),
+        Command::ConsoleLink(a) => cmd::console_link::run(a),
         Command::Screen(a) => cmd::screen::run(a),
         Command::ScreeningCalibrate(a) => cmd::screen::calibrate_run(a),
     }

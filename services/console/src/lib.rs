@@ -23,30 +23,50 @@ use arbiter_auth::keys::KeySet;
 use arbiter_proto::registration::v1::registration_client::RegistrationClient;
 use arbiter_proto::reporting::v1::reporting_client::ReportingClient;
 use arbiter_proto::round_director::v1::round_director_client::RoundDirectorClient;
+use arbiter_service_kit::Host;
 use session::Sessions;
+use std::net::{Ipv4Addr, Ipv6Addr, SocketAddr};
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 use tonic::transport::Channel;
 
-/// Where the console sends its gRPC calls: set once the address is known (the process's own
-/// gRPC port after binding, or a gateway's).
-#[derive(Clone, Default)]
-pub struct Upstream(Arc<OnceLock<Channel>>);
+/// Where the console sends its gRPC calls: a given address, or this process's own gRPC port
+/// once bound. The channel is made on first use.
+struct Upstream {
+    address: Address,
+    channel: OnceLock<Channel>,
+}
+
+enum Address {
+    Given(String),
+    Own(Arc<OnceLock<SocketAddr>>),
+}
 
 impl Upstream {
-    /// Points the console at `url` (e.g. `http://127.0.0.1:50051`); only the first call counts.
-    pub fn set(&self, url: &str) -> Result<(), String> {
-        let channel = Channel::from_shared(url.to_string())
+    fn channel(&self) -> Result<Channel, String> {
+        if let Some(c) = self.channel.get() {
+            return Ok(c.clone());
+        }
+        let url = match &self.address {
+            Address::Given(url) => url.clone(),
+            Address::Own(cell) => {
+                let mut addr = *cell.get().ok_or("the gRPC port is not bound yet")?;
+                // Listening on every interface: call it on the loopback one.
+                if addr.ip().is_unspecified() {
+                    addr.set_ip(match addr {
+                        SocketAddr::V4(_) => Ipv4Addr::LOCALHOST.into(),
+                        SocketAddr::V6(_) => Ipv6Addr::LOCALHOST.into(),
+                    });
+                }
+                format!("http://{addr}")
+            }
+        };
+        let channel = Channel::from_shared(url.clone())
             .map_err(|e| format!("the console's gRPC address {url:?}: {e}"))?
             .connect_timeout(Duration::from_secs(5))
             .timeout(Duration::from_secs(60))
             .connect_lazy();
-        let _ = self.0.set(channel);
-        Ok(())
-    }
-
-    fn channel(&self) -> Option<Channel> {
-        self.0.get().cloned()
+        Ok(self.channel.get_or_init(|| channel).clone())
     }
 }
 
@@ -54,7 +74,9 @@ impl Upstream {
 pub struct Config {
     /// The deployment's token keys, with a private key (sessions' tokens are signed with it).
     pub keys: KeySet,
-    pub upstream: Upstream,
+    /// The services' gRPC address (one that serves registration, round director and
+    /// reporting, e.g. a gateway's); `None`: this process's own gRPC port.
+    pub grpc: Option<String>,
     /// Cookies marked `Secure` (the console is served behind TLS).
     pub secure_cookies: bool,
 }
@@ -76,10 +98,7 @@ pub(crate) struct Console {
 
 impl Console {
     pub(crate) fn clients(&self, bearer: &str) -> Result<Clients, String> {
-        let ch = self
-            .upstream
-            .channel()
-            .ok_or("the console has no gRPC address yet")?;
+        let ch = self.upstream.channel()?;
         let authed = WithToken::new(ch, Some(bearer))?;
         Ok(Clients {
             reg: RegistrationClient::new(authed.clone()),
@@ -89,17 +108,21 @@ impl Console {
     }
 }
 
-/// The console's routes, all under `/console/`.
-pub fn router(config: Config) -> Result<axum::Router, String> {
+/// Serves the console under `/console/` on the host's HTTP port.
+pub fn register(host: &mut Host, config: Config) -> Result<(), String> {
+    let address = match config.grpc {
+        Some(url) => Address::Given(url),
+        None => Address::Own(host.grpc_address()),
+    };
     let console = Arc::new(Console {
         sessions: Sessions::new(config.keys)?,
-        upstream: config.upstream,
+        upstream: Upstream {
+            address,
+            channel: OnceLock::new(),
+        },
         secure_cookies: config.secure_cookies,
     });
-    Ok(screens::routes().with_state(console))
+    host.http(screens::routes().with_state(console));
+    Ok(())
 }
 
-/// The path a sign-in link opens (the server's base URL goes in front).
-pub fn link_path(token: &str) -> String {
-    format!("/console/sign-in?link={token}")
-}

@@ -5,6 +5,7 @@
 use crate::session::{Session, cleared_cookie, same_token, session_cookie};
 use crate::views::{self, Flash, NewValues, RoundView};
 use crate::{Clients, Console, paste};
+use arbiter_auth::link::SIGN_IN_PATH;
 use arbiter_auth::{Grant, Role};
 use arbiter_proto::common::v1::{CommandHeader, TournamentRef, TrfFormat};
 use arbiter_proto::events::v1 as pb;
@@ -28,7 +29,7 @@ pub fn routes() -> axum::Router<Arc<Console>> {
         .route("/console/", get(index))
         .route("/console/assets/console.css", get(css))
         .route("/console/assets/console.js", get(js))
-        .route("/console/sign-in", get(sign_in_page).post(sign_in))
+        .route(SIGN_IN_PATH, get(sign_in_page).post(sign_in))
         .route("/console/sign-out", post(sign_out))
         .route("/console/new", get(new_page).post(create))
         .route("/console/t/{id}", get(overview))

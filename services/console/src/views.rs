@@ -102,7 +102,7 @@ pub fn confirm_sign_in(link: &str, subject: &str, role: &str) -> Markup {
         html! {
             h1 { "Sign in" }
             p { "This link signs you in as " strong { (subject) } " (" (role) ")." }
-            form method="post" action="/console/sign-in" {
+            form method="post" action=(arbiter_auth::link::SIGN_IN_PATH) {
                 input type="hidden" name="link" value=(link);
                 button type="submit" id="sign-in" autofocus { "Sign in" }
             }
@@ -196,7 +196,7 @@ pub fn new_tournament(s: &Session, today: &str, flash: Option<&Flash>, values: &
                 (field("End date", "end", html!{ input id="end" name="end" type="date" value=(values.end) aria-describedby="end-help"; }, "Last round's date; empty: the start date."))
                 (field("Place", "place", html!{ input id="place" name="place" value=(values.place) aria-describedby="place-help"; }, "City or venue."))
                 (field("Federation", "federation", html!{ input id="federation" name="federation" maxlength="3" value=(values.federation) aria-describedby="federation-help"; }, "Organising federation, three letters (e.g. ESP)."))
-                (field("Chief arbiter", "chief", html!{ input id="chief" name="chief" value=(values.chief) aria-describedby="chief-help"; }, "\"Surname, Given\" as in the FIDE list."))
+                (field("Chief arbiter", "chief", html!{ input id="chief" name="chief" required value=(if values.chief.is_empty() { s.principal.subject.as_str() } else { values.chief.as_str() }) aria-describedby="chief-help"; }, "\"Surname, Given\" as in the FIDE list."))
                 (field("Time control", "time_control", html!{ input id="time_control" name="time_control" value=(values.time_control) placeholder="90 min + 30 s a move" aria-describedby="time_control-help"; }, "As announced; the rating kind below decides which list rates the games."))
                 (field("Rating kind", "rating_kind", html!{ select id="rating_kind" name="rating_kind" aria-describedby="rating_kind-help" {
                     option value="standard" selected[values.rating_kind == "standard"] { "Standard" }

@@ -49,6 +49,26 @@ pub const HTTP_ROUTES: &[(&str, Option<&str>)] = &[
     ("/api/tournaments/{id}/trf", Some(EXPORT_TRF)),
     // The signed heads are events of the stream (what `replay --server` reads over gRPC).
     ("/api/tournaments/{id}/heads", Some(STREAM_EVENTS)),
+    // The console: its screens check the session its cookie names, and every action (and
+    // read) it takes is a gRPC call with that session's token, authorized by the gRPC rule.
+    // Its sign-in takes a one-time link, not a token.
+    ("/console", None),
+    ("/console/", None),
+    ("/console/assets/console.css", None),
+    ("/console/assets/console.js", None),
+    (crate::link::SIGN_IN_PATH, None),
+    ("/console/sign-out", None),
+    ("/console/new", None),
+    ("/console/t/{id}", None),
+    ("/console/t/{id}/players", None),
+    ("/console/t/{id}/players/paste", None),
+    ("/console/t/{id}/players/{entry}/cancel", None),
+    ("/console/t/{id}/round", None),
+    ("/console/t/{id}/round/", None),
+    ("/console/t/{id}/round/{action}", None),
+    ("/console/t/{id}/standings", None),
+    ("/console/t/{id}/audit", None),
+    ("/console/t/{id}/export", None),
     (
         "/api/platform/v1/tournaments/{tournament}/rounds/{round}/boards/{board}/game",
         Some(SUBMIT_GAME),

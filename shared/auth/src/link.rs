@@ -16,6 +16,14 @@ use std::time::Duration;
 
 /// The `aud` of a sign-in link.
 pub const LINK_AUDIENCE: &str = "arbiter-console";
+/// The console's path that takes a link (`?link=TOKEN`).
+pub const SIGN_IN_PATH: &str = "/console/sign-in";
+
+/// The address a link opens on the server at `base` (e.g. `http://127.0.0.1:7080`).
+pub fn link_url(base: &str, token: &str) -> String {
+    format!("{}{SIGN_IN_PATH}?link={token}", base.trim_end_matches('/'))
+}
+
 /// How long a sign-in link is valid unless told otherwise.
 pub const LINK_LIFETIME: Duration = Duration::from_secs(15 * 60);
 

@@ -88,6 +88,7 @@ pub struct Host {
     stop: watch::Sender<bool>,
     auth: Option<arbiter_auth::layer::AuthLayer>,
     http_limits: crate::http::HttpLimits,
+    grpc_bound: Arc<std::sync::OnceLock<SocketAddr>>,
 }
 
 impl Host {
@@ -112,7 +113,15 @@ impl Host {
             stop: watch::channel(false).0,
             auth: None,
             http_limits: crate::http::HttpLimits::default(),
+            grpc_bound: Arc::default(),
         }
+    }
+
+    /// The address this host's gRPC port will have, set when it is bound: for HTTP routes
+    /// that call this process's own services over gRPC (as any client, through the same
+    /// authentication and authorization).
+    pub fn grpc_address(&self) -> Arc<std::sync::OnceLock<SocketAddr>> {
+        self.grpc_bound.clone()
     }
 
     /// The authentication of the gRPC layer, for HTTP routes that take commands (a
@@ -237,6 +246,7 @@ impl Host {
     /// Binds the gRPC port, and the HTTP port if a router was given (port 0: any free port).
     pub async fn bind(self, grpc: SocketAddr, http: SocketAddr) -> Result<Bound, HostError> {
         let (grpc, grpc_addr) = bind(grpc, "gRPC").await?;
+        let _ = self.grpc_bound.set(grpc_addr);
         let (http, http_addr) = match &self.http {
             Some(_) => {
                 let (l, a) = bind(http, "HTTP").await?;

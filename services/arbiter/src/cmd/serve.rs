@@ -112,6 +112,13 @@ pub struct ServeArgs {
     pub screening_workers: u16,
     #[command(flatten)]
     pub http: HttpArgs,
+    /// Where the web console sends its gRPC calls: an address serving registration, round
+    /// director and reporting (e.g. a gateway's). Default: this process's own gRPC port.
+    #[arg(long, value_name = "URL")]
+    pub console_grpc: Option<String>,
+    /// Mark the console's session cookie Secure (the HTTP port is served behind TLS).
+    #[arg(long)]
+    pub console_secure_cookies: bool,
 }
 
 /// The bounds of the HTTP port (see `arbiter_service_kit::http`).
@@ -248,9 +255,25 @@ async fn serve(a: ServeArgs) -> Result<(), Exit> {
         .with_snapshot_min_events(a.snapshot_min_events);
     let mut host = Host::new(Arc::new(store), feed, Some(cp));
     host.set_http_limits(a.http.limits());
-    let auth = super::token::server_layer(&a.auth, &a.log.data).await?;
+    let server_auth = super::token::server_auth(&a.auth, &a.log.data).await?;
+    let auth = server_auth.layer.clone();
     host.authenticator(auth.clone());
     host.layer(auth);
+    // The console is served where the pages are; it signs its sessions' tokens, so it needs a
+    // key set with a private key.
+    let console = services.contains(&ServiceName::Reporting)
+        && server_auth.keys.signing_key(None).is_ok();
+    if console {
+        arbiter_console::register(
+            &mut host,
+            arbiter_console::Config {
+                keys: server_auth.keys.clone(),
+                grpc: a.console_grpc.clone(),
+                secure_cookies: a.console_secure_cookies,
+            },
+        )
+        .map_err(|e| Exit::Invalid(format!("console: {e}")))?;
+    }
     // Every call: the caller's trace context as its span's parent, and counted in the metrics.
     host.layer(arbiter_telemetry::GrpcLayer);
     for s in &services {
@@ -323,10 +346,56 @@ async fn serve(a: ServeArgs) -> Result<(), Exit> {
     println!("{line}");
     let _ = std::io::stdout().flush();
     info!("{line}");
+    if let (true, Some(h)) = (console, bound.http_addr()) {
+        console_sign_in(&a, &server_auth, h)?;
+    }
 
     let served = bound.run(shutdown_signal()).await;
     let _ = telemetry.shutdown().await;
     served.map_err(|e| Exit::Unavailable(e.to_string()))
+}
+
+/// Records the console's address in the data folder (for `arbiter console-link`) and says how
+/// to sign in: on the first start, with a one-time link.
+fn console_sign_in(
+    a: &ServeArgs,
+    auth: &super::token::ServerAuth,
+    http: SocketAddr,
+) -> Result<(), Exit> {
+    use super::console_link::{CONSOLE_URL_FILE, signed_link};
+    let mut at = http;
+    if at.ip().is_unspecified() {
+        at.set_ip(match at {
+            SocketAddr::V4(_) => std::net::Ipv4Addr::LOCALHOST.into(),
+            SocketAddr::V6(_) => std::net::Ipv6Addr::LOCALHOST.into(),
+        });
+    }
+    let base = format!("http://{at}");
+    let file = a.log.data.join(CONSOLE_URL_FILE);
+    std::fs::write(&file, format!("{base}\n")).map_err(|e| {
+        Exit::Unavailable(format!("cannot write {}: {e}", file.display()))
+    })?;
+    if auth.first_start {
+        let admin = arbiter_auth::Principal {
+            subject: "admin".into(),
+            role: arbiter_auth::Role::Admin,
+            tournaments: Vec::new(),
+            entry: None,
+        };
+        let link = signed_link(&auth.keys, &admin, &base, arbiter_auth::link::LINK_LIFETIME)?;
+        eprintln!(
+            "arbiter: sign in to the console with {link} (valid 15 minutes, once; \
+             `arbiter console-link --data {}` prints another)",
+            a.log.data.display()
+        );
+    } else {
+        eprintln!(
+            "arbiter: the console is at {base}/console/ (`arbiter console-link --data {}` prints \
+             a sign-in link)",
+            a.log.data.display()
+        );
+    }
+    Ok(())
 }
 
 /// The key that signs chain heads: the given file (which must exist), or the data folder's

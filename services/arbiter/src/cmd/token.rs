@@ -52,9 +52,21 @@ fn now() -> u64 {
         .unwrap_or(0)
 }
 
-/// The gRPC authentication layer of `arbiter serve`: the key set given, or the data folder's
-/// own (created on first start, with an admin token).
-pub async fn server_layer(a: &AuthArgs, data: &Path) -> Result<AuthLayer, Exit> {
+/// What `arbiter serve` authenticates with.
+pub struct ServerAuth {
+    /// The gRPC authentication layer.
+    pub layer: AuthLayer,
+    /// The key set (with its private keys, when the file has them: the console signs its
+    /// sessions' tokens with them).
+    pub keys: KeySet,
+    /// The data folder's key set was created by this start.
+    pub first_start: bool,
+}
+
+/// The gRPC authentication of `arbiter serve`: the key set given, or the data folder's own
+/// (created on first start, with an admin token).
+pub async fn server_auth(a: &AuthArgs, data: &Path) -> Result<ServerAuth, Exit> {
+    let mut first_start = false;
     let keys = match &a.token_keys {
         Some(path) => {
             KeySet::load(path).map_err(|e| Exit::Invalid(format!("--token-keys: {e}")))?
@@ -62,6 +74,7 @@ pub async fn server_layer(a: &AuthArgs, data: &Path) -> Result<AuthLayer, Exit> 
         None => {
             let path = data.join(KEYS_FILE);
             let (keys, created) = KeySet::load_or_create(&path).map_err(Exit::Unavailable)?;
+            first_start = created;
             if created {
                 let token_path = data.join(ADMIN_TOKEN_FILE);
                 let token = admin_token(&keys)?;
@@ -88,7 +101,11 @@ pub async fn server_layer(a: &AuthArgs, data: &Path) -> Result<AuthLayer, Exit> 
             .map_err(|e| Exit::Invalid(format!("--oidc-jwks {jwks}: {e}")))?;
         verifier = verifier.with_oidc(oidc);
     }
-    Ok(AuthLayer::new(Arc::new(verifier)).private_reads(a.private_reads))
+    Ok(ServerAuth {
+        layer: AuthLayer::new(Arc::new(verifier)).private_reads(a.private_reads),
+        keys,
+        first_start,
+    })
 }
 
 /// The JWKS document at `at`: an http:// URL or a file.
@@ -169,7 +186,7 @@ pub struct KeysAt {
 }
 
 impl KeysAt {
-    fn path(&self) -> PathBuf {
+    pub fn path(&self) -> PathBuf {
         self.token_keys
             .clone()
             .unwrap_or_else(|| self.data.join(KEYS_FILE))
@@ -178,7 +195,7 @@ impl KeysAt {
 
 /// `--role`: one of the token roles, spelled as the claim ([`Role::TOKEN_ROLES`], so the
 /// list cannot drift from the roles the server knows).
-fn role_arg() -> impl clap::builder::TypedValueParser<Value = Role> {
+pub fn role_arg() -> impl clap::builder::TypedValueParser<Value = Role> {
     use clap::builder::TypedValueParser as _;
     clap::builder::PossibleValuesParser::new(Role::TOKEN_ROLES.map(Role::as_str))
         .map(|s| Role::parse_token_role(&s).expect("one of the token roles"))
@@ -252,7 +269,7 @@ fn parse_duration(s: &str) -> Result<Duration, String> {
 /// The tournaments of a new token: each a tournament id as the server checks it
 /// (`store::stream_of`), or "*" alone; none twice. An admin token covers every tournament
 /// whatever it lists, so naming one would mislead.
-fn check_tournaments(role: Role, tournaments: &[String]) -> Result<Vec<String>, Exit> {
+pub fn check_tournaments(role: Role, tournaments: &[String]) -> Result<Vec<String>, Exit> {
     if role == Role::Admin {
         return match tournaments {
             [] => Ok(Vec::new()),
