@@ -128,7 +128,7 @@ pub fn tournaments(s: &Session, list: &[reg::TournamentSummary], flash: Option<&
         flash,
         html! {
             h1 { "Tournaments" }
-            p { a.button href="/console/new" { "New tournament" } }
+            p { a.button id="new-tournament" href="/console/new" { "New tournament" } }
             @if list.is_empty() {
                 p { "No tournament yet." }
             } @else {
@@ -438,11 +438,11 @@ pub fn round(s: &Session, v: &RoundView, flash: Option<&Flash>) -> Markup {
                         (csrf(s)) (cmd())
                         button type="submit" id="publish" { "Publish" }
                     }
-                    details {
+                    details id="change-by-hand" {
                         summary { "Change by hand" }
                         form method="post" action=(action("publish")) {
                             (csrf(s)) (cmd())
-                            (field("Boards", "boards", html!{ textarea id="boards" name="boards" rows="8" aria-describedby="boards-help" { (v.boards_text) } }, "One board a line: white's number, black's number (\"0\" for the bye). The round director checks the change (C.04.1) before it is published."))
+                            (field("Boards", "hand-boards", html!{ textarea id="hand-boards" name="boards" rows="8" aria-describedby="hand-boards-help" { (v.boards_text) } }, "One board a line: white's number, black's number (\"0\" for the bye). The round director checks the change (C.04.1) before it is published."))
                             (field("Why", "note", html!{ input id="note" name="note" required aria-describedby="note-help"; }, "Recorded with the pairing and shown on the public page."))
                             button type="submit" id="publish-changed" { "Publish as changed" }
                         }
@@ -457,7 +457,7 @@ pub fn round(s: &Session, v: &RoundView, flash: Option<&Flash>) -> Markup {
                         (field("Result", "result", html!{ input id="result" name="result" required aria-describedby="result-help"; }, "1 (1-0), 0 (0-1), = (½-½), + (+/-), - (-/+), -- (-/-)."))
                         button type="submit" id="record" { "Record" }
                     }
-                    details {
+                    details id="correct-result" {
                         summary { "Correct a result" }
                         form.row method="post" action=(action("correct")) {
                             (csrf(s)) (cmd())

@@ -14,6 +14,7 @@ mod auth;
 mod berger;
 mod check;
 mod client_cli;
+mod console;
 mod deploy_files;
 mod docs_book;
 mod e2e_distributed;

@@ -28,7 +28,7 @@ const LIVE_WAIT: Duration = Duration::from_secs(10);
 
 /// `name` from the environment variable `var`, else /usr/bin, else the PATH; a clear failure
 /// when it is nowhere.
-fn tool(var: &str, name: &str) -> PathBuf {
+pub(crate) fn tool(var: &str, name: &str) -> PathBuf {
     if let Some(p) = std::env::var_os(var) {
         let p = PathBuf::from(p);
         assert!(p.is_file(), "{var}={} is not a file", p.display());
@@ -52,13 +52,13 @@ fn free_port() -> u16 {
 }
 
 /// A chromedriver process, killed on drop.
-struct Driver {
+pub(crate) struct Driver {
     child: Child,
     url: String,
 }
 
 impl Driver {
-    fn start(bin: &Path, log: &Path) -> Driver {
+    pub(crate) fn start(bin: &Path, log: &Path) -> Driver {
         let port = free_port();
         let log = std::fs::File::create(log).expect("chromedriver log");
         let child = Command::new(bin)
@@ -89,7 +89,7 @@ impl Drop for Driver {
     }
 }
 
-async fn browser(driver: &Driver, chromium: &Path, profile: &Path) -> Client {
+pub(crate) async fn browser(driver: &Driver, chromium: &Path, profile: &Path) -> Client {
     let mut caps = serde_json::Map::new();
     caps.insert("browserName".into(), json!("chrome"));
     caps.insert(
@@ -124,14 +124,14 @@ async fn browser(driver: &Driver, chromium: &Path, profile: &Path) -> Client {
 }
 
 /// Runs `script` in the page and returns its value.
-async fn js(b: &Client, script: &str) -> Value {
+pub(crate) async fn js(b: &Client, script: &str) -> Value {
     b.execute(script, Vec::new())
         .await
         .unwrap_or_else(|e| panic!("script {script:?}: {e}"))
 }
 
 /// The text of the first element matching `css`, or "" when there is none.
-async fn text(b: &Client, css: &str) -> String {
+pub(crate) async fn text(b: &Client, css: &str) -> String {
     let script = format!(
         "var e = document.querySelector({}); return e ? e.textContent.trim() : '';",
         json!(css)
@@ -177,7 +177,7 @@ async fn wait_text(b: &Client, css: &str, want: &str) {
     }
 }
 
-async fn screenshot(b: &Client, dir: &Path, name: &str) -> PathBuf {
+pub(crate) async fn screenshot(b: &Client, dir: &Path, name: &str) -> PathBuf {
     let png = b.screenshot().await.expect("screenshot");
     assert!(png.starts_with(b"\x89PNG"), "{name}: not a PNG");
     let path = dir.join(name);

@@ -1,0 +1,686 @@
+//! The web console in a real browser: `arbiter serve` (the binary), headless Chromium over
+//! WebDriver. An arbiter signs in with a link from `arbiter console-link`, creates a 24-player,
+//! 5-round Swiss, registers players by pasting a list and one by the form, cancels a mistaken
+//! registration, pairs and publishes every round (a hand-made rematch is refused with the rule
+//! it breaks), enters results from two browser sessions at once (each sees the other's entries
+//! arrive; a conflicting entry is refused, never overwritten), corrects a result and finishes.
+//! Then the console's standings equal GetStandings, its TRF download equals `arbiter client
+//! export`, `arbiter replay` exits 0 and every event the arbiters caused names them as actor.
+//! Screenshots of every screen at 1280 and 390 px go to the target folder.
+//!
+//! The security test signs in over plain HTTP: a form without its CSRF token, a reused, an
+//! expired or a foreign link, a player's session on arbiter screens, hostile names on every
+//! screen.
+
+use crate::support::*;
+use crate::web_pages::{Driver, browser, js, screenshot, text, tool};
+use arbiter_auth::{Principal, Role};
+use arbiter_proto::registration::v1 as reg;
+use arbiter_proto::reporting::v1 as rep;
+use fantoccini::{Client, Locator};
+use futures::StreamExt;
+use serde_json::json;
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+const TID: &str = "console-open";
+const CHIEF: &str = "Arbiter, Chief";
+const DEPUTY: &str = "Arbiter, Deputy";
+const ROUNDS: u32 = 5;
+/// How long a screen may take to show what another session did, or the pairing worker.
+const WAIT: Duration = Duration::from_secs(30);
+
+/// A sign-in link from the CLI, as an operator gets one.
+fn console_link(base: &str, subject: &str) -> String {
+    let r = run(&[
+        "console-link",
+        "--token-keys",
+        crate::support::token::auth().path.to_str().unwrap(),
+        "--url",
+        base,
+        "--subject",
+        subject,
+    ]);
+    assert_eq!(r.code, 0, "console-link: {}", r.stderr);
+    let link = r.stdout.trim().to_string();
+    assert!(link.starts_with(&format!("{base}/console/sign-in?link=")), "{link}");
+    link
+}
+
+async fn sign_in(b: &Client, link: &str) {
+    b.goto(link).await.expect("open the link");
+    b.find(Locator::Id("sign-in"))
+        .await
+        .expect("the sign-in button")
+        .click()
+        .await
+        .expect("sign in");
+    wait_for(b, "h1", "Tournaments").await;
+}
+
+/// Waits until the text at `css` is `want`.
+async fn wait_for(b: &Client, css: &str, want: &str) {
+    let deadline = Instant::now() + WAIT;
+    loop {
+        let got = text(b, css).await;
+        if got == want {
+            return;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "{css}: {got:?}, expected {want:?}; page: {}",
+            text(b, "main").await
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+async fn fill(b: &Client, id: &str, value: &str) {
+    let e = b
+        .find(Locator::Id(id))
+        .await
+        .unwrap_or_else(|e| panic!("#{id}: {e}"));
+    e.clear().await.unwrap_or_else(|e| panic!("clear #{id}: {e}"));
+    e.send_keys(value).await.unwrap_or_else(|e| panic!("type in #{id}: {e}"));
+}
+
+async fn click(b: &Client, id: &str) {
+    let e = match b.find(Locator::Id(id)).await {
+        Ok(e) => e,
+        Err(e) => panic!("#{id}: {e}; page: {}", text(b, "main").await),
+    };
+    e.click().await.expect("click");
+}
+
+/// Waits for the next page to load after a click (the old document's mark is gone).
+async fn mark(b: &Client) {
+    js(b, "window.__before = 'yes'; return null;").await;
+}
+
+async fn wait_loaded(b: &Client) {
+    let deadline = Instant::now() + WAIT;
+    while js(b, "return window.__before === 'yes' || document.readyState !== 'complete';").await
+        == json!(true)
+    {
+        assert!(Instant::now() < deadline, "no new page within {WAIT:?}");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+async fn submit(b: &Client, id: &str) {
+    mark(b).await;
+    click(b, id).await;
+    wait_loaded(b).await;
+}
+
+async fn flash(b: &Client) -> String {
+    text(b, ".flash").await
+}
+
+/// Both widths of the screen now shown.
+async fn shots(b: &Client, dir: &Path, name: &str) {
+    for (w, h) in [(1280u32, 900u32), (390, 844)] {
+        b.set_window_size(w, h).await.expect("window size");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        screenshot(b, dir, &format!("{name}-{w}.png")).await;
+        // Nothing wider than the screen but the tables, which scroll in their box.
+        let wide = js(
+            b,
+            "return document.documentElement.scrollWidth > window.innerWidth + 1;",
+        )
+        .await;
+        assert_eq!(wide, json!(false), "{name} at {w} px is wider than the screen");
+    }
+    b.set_window_size(1280, 900).await.expect("window size");
+}
+
+/// The boards of the round screen: (board, white, black).
+async fn boards(b: &Client) -> Vec<(u32, u32, u32)> {
+    let v = js(
+        b,
+        "return Array.from(document.querySelectorAll('#boards tbody tr')).map(function (r) { \
+         var c = r.querySelectorAll('td'); return [+c[0].textContent, +c[1].textContent, \
+         +c[5].textContent]; });",
+    )
+    .await;
+    serde_json::from_value::<Vec<(u32, u32, u32)>>(v).expect("boards")
+}
+
+async fn result_of(b: &Client, board: u32) -> String {
+    text(b, &format!("#boards tr[data-board=\"{board}\"] td.res")).await
+}
+
+async fn enter(b: &Client, board: u32, key: &str) -> String {
+    fill(b, "board", &board.to_string()).await;
+    fill(b, "result", key).await;
+    mark(b).await;
+    b.find(Locator::Id("result"))
+        .await
+        .expect("result field")
+        .send_keys("\u{E007}")
+        .await
+        .expect("Enter");
+    wait_loaded(b).await;
+    flash(b).await
+}
+
+/// The players of the list: a spreadsheet's copy (tab-separated), one a line.
+fn pasted_list() -> String {
+    let mut s = String::from("Name\tRating\tFIDE id\tFederation\tTitle\n");
+    for i in 1..=23u32 {
+        let rating = 2500 - i * 37;
+        let title = if i <= 2 { "IM" } else { "" };
+        s.push_str(&format!(
+            "Player, {i:02}\t{rating}\t{}\tESP\t{title}\n",
+            4_100_000 + i
+        ));
+    }
+    s.push_str("Mistake, Entry\t1500\t\tESP\t\n");
+    s
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tournament_run_from_the_console() {
+    let chromium = tool("CHROMIUM", "chromium");
+    let chromedriver = tool("CHROMEDRIVER", "chromedriver");
+    let work = TempDir::new("arbiter-console").unwrap();
+    let data = work.path().join("data");
+    let mut server = Server::start(
+        &["--data", data.to_str().unwrap()],
+        &work.path().join("serve.log"),
+    );
+    let base = server.http.clone().expect("http address");
+    let shots_dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("console");
+    std::fs::create_dir_all(&shots_dir).unwrap();
+
+    let driver = Driver::start(&chromedriver, &work.path().join("chromedriver.log"));
+    let profile = work.path().join("profile-chief");
+    std::fs::create_dir_all(&profile).unwrap();
+    let b = browser(&driver, &chromium, &profile).await;
+
+    // Signed in by a link; the link is spent.
+    let link = console_link(&base, CHIEF);
+    sign_in(&b, &link).await;
+    shots(&b, &shots_dir, "tournaments").await;
+
+    // A 5-round Swiss.
+    submit(&b, "new-tournament").await;
+    wait_for(&b, "h1", "New tournament").await;
+    shots(&b, &shots_dir, "new-tournament").await;
+    fill(&b, "name", "Console Open").await;
+    fill(&b, "id", TID).await;
+    fill(&b, "rounds", &ROUNDS.to_string()).await;
+    fill(&b, "place", "Madrid").await;
+    fill(&b, "federation", "ESP").await;
+    submit(&b, "create").await;
+    wait_for(&b, "h1", "Players").await;
+
+    // 23 pasted (one by mistake), one by the form; the mistake cancelled.
+    // A paste puts the spreadsheet's cells, tabs included, in the field at once (typed, a tab
+    // would move the focus).
+    b.execute(
+        "document.getElementById('paste').value = arguments[0]; return null;",
+        vec![json!(pasted_list())],
+    )
+    .await
+    .expect("paste");
+    submit(&b, "paste-players").await;
+    assert_eq!(flash(&b).await, "", "paste");
+    fill(&b, "p-name", "Late, Entrant").await;
+    fill(&b, "p-rating", "1450").await;
+    fill(&b, "p-fed", "POR").await;
+    submit(&b, "add-player").await;
+    assert_eq!(flash(&b).await, "", "add one");
+    let rows = js(&b, "return document.querySelectorAll('#players tbody tr').length;").await;
+    assert_eq!(rows, json!(25));
+    mark(&b).await;
+    b.find(Locator::Css("button[aria-label='Cancel the registration of Mistake, Entry']"))
+        .await
+        .expect("the cancel button of the mistaken entry")
+        .click()
+        .await
+        .unwrap();
+    wait_loaded(&b).await;
+    assert_eq!(flash(&b).await, "", "cancel");
+    let names = js(
+        &b,
+        "return Array.from(document.querySelectorAll('#players td.name')).map(function (c) { return c.textContent; });",
+    )
+    .await;
+    let names: Vec<String> = serde_json::from_value(names).unwrap();
+    assert_eq!(names.len(), 24);
+    assert!(!names.iter().any(|n| n == "Mistake, Entry"), "{names:?}");
+    shots(&b, &shots_dir, "players").await;
+
+    // The deputy's session, in a second browser.
+    let profile2 = work.path().join("profile-deputy");
+    std::fs::create_dir_all(&profile2).unwrap();
+    let b2 = browser(&driver, &chromium, &profile2).await;
+    sign_in(&b2, &console_link(&base, DEPUTY)).await;
+
+    let round_path = format!("{base}/console/t/{TID}/round");
+    let mut played: BTreeSet<(u32, u32)> = BTreeSet::new();
+    let mut grpc = Clients::new(&Endpoints::one(&server.grpc));
+    let keys = ["1", "=", "0", "1", "0", "=", "+", "1", "0", "=", "1", "0"];
+    for round in 1..=ROUNDS {
+        b.goto(&round_path).await.unwrap();
+        submit(&b, "start-round").await;
+        // The proposal arrives; the page shows it (live, or on reload).
+        let deadline = Instant::now() + WAIT;
+        while b.find(Locator::Id("publish")).await.is_err() {
+            assert!(Instant::now() < deadline, "no proposal for round {round}");
+            tokio::time::sleep(Duration::from_millis(100)).await;
+            if b.find(Locator::Id("publish")).await.is_err() {
+                b.goto(&round_path).await.unwrap();
+            }
+        }
+        let proposal = boards(&b).await;
+        assert_eq!(proposal.len(), 12, "round {round}: {proposal:?}");
+        // The screen shows the proposal the service holds.
+        let served = grpc
+            .rep
+            .get_pairings(rep::GetPairingsRequest {
+                tournament: tref(TID),
+                round,
+            })
+            .await
+            .unwrap()
+            .into_inner();
+        let served: Vec<(u32, u32, u32)> = served
+            .boards
+            .iter()
+            .filter_map(|b| b.board.as_ref())
+            .map(|b| (b.number, b.white, b.black))
+            .collect();
+        assert_eq!(proposal, served, "round {round}");
+        if round == 2 {
+            shots(&b, &shots_dir, "round-proposed").await;
+            // A hand-made rematch: board 1's players of round 1 on board 1 again.
+            let (w, bl) = played.iter().next().copied().unwrap();
+            let mut lines = vec![format!("{w} {bl}")];
+            for &(_, x, y) in &proposal {
+                for p in [x, y] {
+                    if p != w && p != bl {
+                        lines.push(p.to_string());
+                    }
+                }
+            }
+            let mut text_boards = vec![lines[0].clone()];
+            for pair in lines[1..].chunks(2) {
+                text_boards.push(pair.join(" "));
+            }
+            // Opened, filled and sent in one step, so a live refresh cannot come in between.
+            mark(&b).await;
+            b.execute(
+                "document.getElementById('change-by-hand').open = true; \
+                 document.getElementById('hand-boards').value = arguments[0]; \
+                 document.getElementById('note').value = 'trying a pairing by hand'; \
+                 document.getElementById('publish-changed').click(); return null;",
+                vec![json!(text_boards.join("\n"))],
+            )
+            .await
+            .expect("publish a changed pairing");
+            wait_loaded(&b).await;
+            let said = flash(&b).await;
+            assert!(
+                said.contains("already played each other") && said.contains("C.04.1.b"),
+                "{said:?}; sent {text_boards:?}; page: {}",
+                text(&b, "main").await
+            );
+            shots(&b, &shots_dir, "round-rematch-refused").await;
+        }
+        submit(&b, "publish").await;
+        assert_eq!(flash(&b).await, "", "publish round {round}");
+        for &(_, w, bl) in &proposal {
+            played.insert((w.min(bl), w.max(bl)));
+        }
+
+        // Results from both sessions: the chief the odd boards, the deputy the even ones.
+        b2.goto(&round_path).await.unwrap();
+        for &(board, _, _) in &proposal {
+            let key = keys[(board as usize + round as usize) % keys.len()];
+            let who = if board % 2 == 1 { &b } else { &b2 };
+            assert_eq!(enter(who, board, key).await, "", "round {round} board {board}");
+        }
+        // Each sees the other's last entry (the chief's page was not reloaded since his last
+        // entry; the deputy's entry arrives through the event stream).
+        let last_even = proposal.iter().map(|p| p.0).filter(|b| b % 2 == 0).max().unwrap();
+        let deadline = Instant::now() + WAIT;
+        while result_of(&b, last_even).await.is_empty() {
+            assert!(Instant::now() < deadline, "the deputy's entry did not reach the chief's screen");
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        if round == 1 {
+            // Two arbiters, one board: the second entry is refused, the first stands.
+            let first = result_of(&b2, 1).await;
+            let said = enter(&b2, 1, if first == "1-0" { "0" } else { "1" }).await;
+            assert!(said.contains("already has the result"), "{said}");
+            assert_eq!(result_of(&b2, 1).await, first);
+            shots(&b2, &shots_dir, "results-conflict").await;
+        }
+        if round == ROUNDS {
+            mark(&b).await;
+            b.execute(
+                "document.getElementById('correct-result').open = true; \
+                 document.getElementById('c-board').value = '1'; \
+                 document.getElementById('c-result').value = '='; \
+                 document.getElementById('c-reason').value = 'score sheets signed as a draw'; \
+                 document.getElementById('correct').click(); return null;",
+                Vec::new(),
+            )
+            .await
+            .expect("correct a result");
+            wait_loaded(&b).await;
+            assert_eq!(flash(&b).await, "", "correction");
+            assert_eq!(result_of(&b, 1).await, "½-½");
+            shots(&b, &shots_dir, "round-playing").await;
+        }
+        b.goto(&round_path).await.unwrap();
+        submit(&b, "close-round").await;
+        assert_eq!(flash(&b).await, "", "close round {round}");
+    }
+    submit(&b, "finish").await;
+    assert_eq!(flash(&b).await, "", "finish");
+    wait_for(&b, "#phase", "finished").await;
+
+    // The standings screen is GetStandings.
+    b.goto(&format!("{base}/console/t/{TID}/standings")).await.unwrap();
+    shots(&b, &shots_dir, "standings").await;
+    let shown = js(
+        &b,
+        "return Array.from(document.querySelectorAll('#standings tbody tr')).map(function (r) { \
+         return Array.from(r.querySelectorAll('td')).slice(0, 6).map(function (c) { return c.textContent; }); });",
+    )
+    .await;
+    let shown: Vec<Vec<String>> = serde_json::from_value(shown).unwrap();
+    let st = grpc
+        .rep
+        .get_standings(rep::GetStandingsRequest {
+            tournament: tref(TID),
+            after_round: 0,
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    let expected: Vec<Vec<String>> = st
+        .rows
+        .iter()
+        .map(|r| {
+            let rank = if r.rank_to > r.rank {
+                format!("{}-{}", r.rank, r.rank_to)
+            } else {
+                r.rank.to_string()
+            };
+            let pts = if r.points % 10 == 0 {
+                (r.points / 10).to_string()
+            } else {
+                format!("{}.{}", r.points / 10, r.points % 10)
+            };
+            vec![
+                rank,
+                r.player_id.to_string(),
+                r.name.clone(),
+                r.federation.clone(),
+                r.rating.to_string(),
+                pts,
+            ]
+        })
+        .collect();
+    assert_eq!(shown, expected);
+    assert_eq!(st.after_round, ROUNDS);
+
+    // The overview, the audit view.
+    b.goto(&format!("{base}/console/t/{TID}")).await.unwrap();
+    shots(&b, &shots_dir, "overview").await;
+    b.goto(&format!("{base}/console/t/{TID}/audit")).await.unwrap();
+    shots(&b, &shots_dir, "audit").await;
+    let actors = js(
+        &b,
+        "return Array.from(document.querySelectorAll('#events td.actor')).map(function (c) { return c.textContent; });",
+    )
+    .await;
+    let actors: Vec<String> = serde_json::from_value(actors).unwrap();
+
+    // The TRF download is `arbiter client export`.
+    let (status, downloaded) = {
+        let cookie = js(&b, "return document.cookie;").await;
+        // The session cookie is HttpOnly: the page's script cannot read it.
+        assert_eq!(cookie, json!(""));
+        let c = b.get_named_cookie("arbiter_console").await.expect("session cookie");
+        assert_eq!(c.http_only(), Some(true));
+        assert_eq!(format!("{:?}", c.same_site()), "Some(Strict)");
+        http_request(
+            &base,
+            "GET",
+            &format!("/console/t/{TID}/export?format=trf16"),
+            &[format!("Cookie: arbiter_console={}", c.value())],
+            "",
+        )
+    };
+    assert_eq!(status, 200);
+    let file = work.path().join("export.trf");
+    let r = run(&[
+        "client",
+        "--server",
+        server.grpc.as_str(),
+        "export",
+        TID,
+        "-o",
+        file.to_str().unwrap(),
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(downloaded, std::fs::read_to_string(&file).unwrap());
+
+    // Every event the arbiters caused names the one signed in.
+    let mut stream = grpc
+        .rep
+        .stream_events(rep::StreamEventsRequest {
+            tournament_id: TID.into(),
+            from_version: 1,
+            follow: false,
+            raw_payload: false,
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    let mut by_actor: BTreeMap<String, usize> = BTreeMap::new();
+    let mut events = 0;
+    while let Some(e) = stream.next().await {
+        let e = e.unwrap();
+        events += 1;
+        *by_actor.entry(e.actor).or_default() += 1;
+    }
+    assert_eq!(actors.len(), events, "the audit view lists every event");
+    let services: Vec<&String> = by_actor
+        .keys()
+        .filter(|a| a.as_str() != CHIEF && a.as_str() != DEPUTY)
+        .collect();
+    assert!(
+        services.iter().all(|a| a.starts_with("arbiter-") || a.ends_with("-worker") || a.as_str() == "round-director"),
+        "actors other than the two arbiters and the services: {by_actor:?}"
+    );
+    assert!(by_actor[CHIEF] > 24 + 3 * ROUNDS as usize, "{by_actor:?}");
+    assert!(by_actor[DEPUTY] >= 6 * ROUNDS as usize, "{by_actor:?}");
+
+    b.close().await.ok();
+    b2.close().await.ok();
+    // The log replays: every round re-paired identically.
+    assert!(server.interrupt().success());
+    let replay = run(&["replay", TID, "--data", data.to_str().unwrap()]);
+    assert_eq!(replay.code, 0, "{}\n{}", replay.stdout, replay.stderr);
+    assert!(
+        replay.stdout.contains(&format!("{ROUNDS} rounds re-paired, 0 differing")),
+        "{}",
+        replay.stdout
+    );
+}
+
+// --- security ---------------------------------------------------------------------------------
+
+/// A raw HTTP exchange: (status, head, body).
+fn exchange(base: &str, method: &str, path: &str, cookie: Option<&str>, form: &str) -> (u16, String, String) {
+    use std::io::{Read, Write};
+    let addr = base.trim_start_matches("http://");
+    let mut s = std::net::TcpStream::connect(addr).expect("connect");
+    let mut head = format!("{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n");
+    if let Some(c) = cookie {
+        head.push_str(&format!("Cookie: arbiter_console={c}\r\n"));
+    }
+    if method == "POST" {
+        head.push_str("Content-Type: application/x-www-form-urlencoded\r\n");
+        head.push_str(&format!("Content-Length: {}\r\n", form.len()));
+    }
+    write!(s, "{head}\r\n{form}").unwrap();
+    let mut buf = Vec::new();
+    s.read_to_end(&mut buf).unwrap();
+    let text = String::from_utf8_lossy(&buf).into_owned();
+    let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+    let status = head.split_whitespace().nth(1).and_then(|c| c.parse().ok()).unwrap_or(0);
+    (status, head.to_ascii_lowercase(), body.to_string())
+}
+
+fn enc(s: &str) -> String {
+    s.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => (b as char).to_string(),
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}
+
+/// Signs in with `link`: the session cookie.
+fn session_of(base: &str, link: &str) -> String {
+    let token = link.split_once("link=").unwrap().1;
+    let (status, head, body) = exchange(base, "POST", "/console/sign-in", None, &format!("link={}", enc(token)));
+    assert_eq!(status, 303, "{head}\n{body}");
+    let cookie = head
+        .lines()
+        .find_map(|l| l.strip_prefix("set-cookie: arbiter_console="))
+        .expect("a session cookie");
+    assert!(cookie.contains("httponly") && cookie.contains("samesite=strict"), "{cookie}");
+    cookie.split(';').next().unwrap().to_string()
+}
+
+fn csrf_of(page: &str) -> String {
+    let at = page.find("name=\"csrf\" value=\"").expect("a CSRF field") + 19;
+    page[at..at + 64].to_string()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_console_refuses_forged_forms_spent_links_and_players() {
+    let work = TempDir::new("arbiter-console-sec").unwrap();
+    let data = work.path().join("data");
+    let server = Server::start(
+        &["--data", data.to_str().unwrap()],
+        &work.path().join("serve.log"),
+    );
+    let base = server.http.clone().expect("http address");
+    let auth = crate::support::token::auth();
+
+    // A link opens one session; used again, or expired, or from another deployment: refused.
+    let link = console_link(&base, CHIEF);
+    let cookie = session_of(&base, &link);
+    let token = link.split_once("link=").unwrap().1;
+    let (status, _, body) = exchange(&base, "POST", "/console/sign-in", None, &format!("link={}", enc(token)));
+    assert_eq!(status, 401);
+    assert!(body.contains("used already"), "{body}");
+    let (status, _, body) = exchange(&base, "GET", &format!("/console/sign-in?link={token}"), None, "");
+    assert_eq!(status, 401);
+    assert!(body.contains("used already"), "{body}");
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs();
+    let expired = auth
+        .keys
+        .issue(
+            &json!({"sub": CHIEF, "role": "admin", "iss": "arbiter", "aud": "arbiter-console",
+                    "exp": now - 3600, "iat": now - 7200, "jti": "0123456789abcdef"}),
+            None,
+        )
+        .unwrap();
+    let (status, _, body) = exchange(&base, "POST", "/console/sign-in", None, &format!("link={}", enc(&expired)));
+    assert_eq!(status, 401);
+    assert!(body.contains("expired"), "{body}");
+    let (status, _, body) = exchange(&base, "POST", "/console/sign-in", None, &format!("link={}", enc(&auth.admin)));
+    assert_eq!(status, 401, "a bearer token is no sign-in link");
+    assert!(body.contains("not a sign-in link"), "{body}");
+
+    // A form without the session's CSRF token changes nothing.
+    let (status, _, page) = exchange(&base, "GET", "/console/new", Some(&cookie), "");
+    assert_eq!(status, 200);
+    let csrf = csrf_of(&page);
+    let hostile = "<img src=x onerror=alert(1)>";
+    let form = format!(
+        "cmd=c1&id=sec-open&name={}&system=dutch-2025&rounds=3&start=2026-12-05&rating_kind=standard&chief={}",
+        enc(&format!("Open {hostile}")),
+        enc(CHIEF)
+    );
+    let (status, _, body) = exchange(&base, "POST", "/console/new", Some(&cookie), &form);
+    assert_eq!(status, 403, "{body}");
+    let (status, _, body) = exchange(&base, "POST", "/console/new", Some(&cookie), &format!("{form}&csrf={}", "0".repeat(64)));
+    assert_eq!(status, 403, "{body}");
+    let c = Clients::new(&Endpoints::one(&server.grpc));
+    let listed = c
+        .reg
+        .clone()
+        .list_tournaments(reg::ListTournamentsRequest {})
+        .await
+        .unwrap()
+        .into_inner();
+    assert!(listed.tournaments.is_empty(), "a forged form created {listed:?}");
+    let (status, head, _) = exchange(&base, "POST", "/console/new", Some(&cookie), &format!("{form}&csrf={csrf}"));
+    assert_eq!(status, 303, "{head}");
+
+    // Hostile names are text on every screen.
+    let players = format!(
+        "csrf={csrf}&cmd=p1&list={}",
+        enc(&format!("{hostile}\t2000\nPlain, Name\t1900\n\"><script>alert(2)</script>\t1800\n"))
+    );
+    let (status, _, body) = exchange(&base, "POST", "/console/t/sec-open/players/paste", Some(&cookie), &players);
+    assert_eq!(status, 303, "{body}");
+    let (status, _, _) = exchange(&base, "POST", "/console/t/sec-open/round/start", Some(&cookie), &format!("csrf={csrf}&cmd=s1"));
+    assert_eq!(status, 303);
+    let deadline = Instant::now() + WAIT;
+    loop {
+        let (_, _, page) = exchange(&base, "GET", "/console/t/sec-open/round", Some(&cookie), "");
+        if page.contains("id=\"publish\"") {
+            break;
+        }
+        assert!(Instant::now() < deadline, "no proposal: {page}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    for screen in ["/console/", "/console/t/sec-open", "/console/t/sec-open/players", "/console/t/sec-open/round", "/console/t/sec-open/standings", "/console/t/sec-open/audit"] {
+        let (status, head, page) = exchange(&base, "GET", screen, Some(&cookie), "");
+        assert_eq!(status, 200, "{screen}: {page}");
+        assert!(head.contains("content-security-policy: default-src 'none'"), "{screen}: {head}");
+        assert!(!page.contains("<img src=x") && !page.contains("<script>alert"), "{screen}: unescaped: {page}");
+        if screen.ends_with("players") || screen.ends_with("round") {
+            assert!(page.contains("&lt;img src=x onerror=alert(1)&gt;"), "{screen}: {page}");
+        }
+    }
+
+    // A player's session: no arbiter screen, and the service refuses his commands anyway.
+    let player = arbiter_auth::link::issue_link(
+        &auth.keys,
+        &Principal {
+            subject: "Player One".into(),
+            role: Role::Player,
+            tournaments: vec!["sec-open".into()],
+            entry: Some(1),
+        },
+        Duration::from_secs(600),
+    )
+    .unwrap();
+    let player_cookie = session_of(&base, &format!("{base}/console/sign-in?link={player}"));
+    for screen in ["/console/", "/console/new", "/console/t/sec-open", "/console/t/sec-open/round", "/console/t/sec-open/audit"] {
+        let (status, _, page) = exchange(&base, "GET", screen, Some(&player_cookie), "");
+        assert_eq!(status, 403, "{screen} for a player: {page}");
+    }
+    // Signed out, the session is gone.
+    let (status, _, _) = exchange(&base, "POST", "/console/sign-out", Some(&cookie), &format!("csrf={csrf}"));
+    assert_eq!(status, 200);
+    let (status, _, _) = exchange(&base, "GET", "/console/", Some(&cookie), "");
+    assert_eq!(status, 401);
+}
