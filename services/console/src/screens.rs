@@ -9,6 +9,7 @@ use arbiter_auth::link::SIGN_IN_PATH;
 use arbiter_auth::{Grant, Role};
 use arbiter_proto::common::v1::{CommandHeader, TournamentRef, TrfFormat};
 use arbiter_proto::events::v1 as pb;
+use arbiter_proto::pairing_worker::v1 as pw;
 use arbiter_proto::registration::v1 as reg;
 use arbiter_proto::reporting::v1 as rep;
 use arbiter_proto::round_director::v1 as rd;
@@ -603,7 +604,20 @@ async fn cancel(
 
 // --- rounds ------------------------------------------------------------------------------
 
-async fn render_round(s: &Session, cl: &mut Clients, id: &str, flash: Option<Flash>, code: StatusCode, boards_text: Option<String>) -> Response {
+struct RoundExtras {
+    boards_text: Option<String>,
+    verdict: Option<String>,
+}
+
+async fn render_round(
+    s: &Session,
+    cl: &mut Clients,
+    id: &str,
+    flash: Option<Flash>,
+    code: StatusCode,
+    extras: RoundExtras,
+) -> Response {
+    let RoundExtras { boards_text, verdict } = extras;
     let st = match state(cl, id).await {
         Ok(st) => st,
         Err(e) => return not_found(s, &e),
@@ -644,11 +658,28 @@ async fn render_round(s: &Session, cl: &mut Clients, id: &str, flash: Option<Fla
         }
         t
     });
+    // The proposal's reasons in words, from the pairing worker that made it.
+    let explanation = match &pairings {
+        Some(p) if !p.published => cl
+            .pw
+            .explain(pw::ExplainRequest {
+                tournament: tref(id),
+                round: st.current_round,
+                player_id: 0,
+            })
+            .await
+            .ok()
+            .map(|e| e.into_inner().explanation)
+            .filter(|e| !e.trim().is_empty()),
+        _ => None,
+    };
     let v = RoundView {
         state: &st,
         pairings: pairings.as_ref(),
         names: &names,
         boards_text,
+        explanation,
+        verdict,
     };
     html(code, views::round(s, &v, flash.as_ref()))
 }
@@ -658,7 +689,11 @@ async fn round(State(c): App, headers: HeaderMap, Path(id): Path<String>) -> Res
         Ok(x) => x,
         Err(r) => return r,
     };
-    render_round(&s, &mut cl, &id, None, StatusCode::OK, None).await
+    let extras = RoundExtras {
+        boards_text: None,
+        verdict: None,
+    };
+    render_round(&s, &mut cl, &id, None, StatusCode::OK, extras).await
 }
 
 /// A result as typed: `1`, `0`, `=`, `+`, `-`, `--` (or as printed: `1-0`, `½-½`, `+/-`...).
@@ -731,6 +766,39 @@ async fn round_action(
     let get = |k: &str| f.get(k).map(|v| v.trim().to_string()).unwrap_or_default();
     let mut boards_text = None;
     let outcome: Result<(), Flash> = match action.as_str() {
+        // A read: the engine recomputes the published round and says whether it agrees.
+        "check" => {
+            let r = cl
+                .pw
+                .check(pw::CheckRequest {
+                    tournament: tref(&id),
+                    round,
+                })
+                .await;
+            let (code, flash, verdict) = match r {
+                Ok(c) => {
+                    let c = c.into_inner();
+                    let mut said = if c.matches {
+                        format!("Round {round}: the engine pairs it the same.")
+                    } else {
+                        format!("Round {round}: {}", c.verdict)
+                    };
+                    if !c.deciding_rule.is_empty() {
+                        said.push_str(&format!(" ({})", c.deciding_rule));
+                    }
+                    (StatusCode::OK, None, Some(said))
+                }
+                Err(e) => {
+                    let (code, flash) = refused(&e);
+                    (code, Some(flash), None)
+                }
+            };
+            let extras = RoundExtras {
+                boards_text: None,
+                verdict,
+            };
+            return render_round(&s, &mut cl, &id, flash, code, extras).await;
+        }
         "start" => cl
             .rd
             .start_round(rd::StartRoundRequest {
@@ -823,7 +891,13 @@ async fn round_action(
     };
     match outcome {
         Ok(()) => see_other(format!("/console/t/{id}/round")),
-        Err(flash) => render_round(&s, &mut cl, &id, Some(flash), StatusCode::CONFLICT, boards_text).await,
+        Err(flash) => {
+            let extras = RoundExtras {
+                boards_text,
+                verdict: None,
+            };
+            render_round(&s, &mut cl, &id, Some(flash), StatusCode::CONFLICT, extras).await
+        }
     }
 }
 

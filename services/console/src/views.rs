@@ -305,11 +305,12 @@ pub fn players(
             h1 { "Players" }
             p { (list.players.len()) " registered; starting list in the order of C.04.2.B (rating, title, name)." }
             div.scroll { table id="players" {
-                thead { tr { th.num { "No." } th { "Name" } th.num { "Rating" } th { "Fed" } th { "FIDE id" } th { "Status" } th { span.sr { "Actions" } } } }
+                thead { tr { th.num { "No." } th { "Title" } th { "Name" } th.num { "Rating" } th { "Fed" } th { "FIDE id" } th { "Status" } th { span.sr { "Actions" } } } }
                 tbody { @for p in &list.players {
                     @if let Some(pl) = &p.player {
                         tr {
                             td.num { (pl.player_id) }
+                            td { (title_text(pl.title)) }
                             td.name { (pl.name) }
                             td.num { (pl.rating) }
                             td { (pl.federation) }
@@ -344,6 +345,20 @@ pub fn players(
     )
 }
 
+fn title_text(t: i32) -> &'static str {
+    match pb::Title::try_from(t).unwrap_or(pb::Title::Unspecified) {
+        pb::Title::Gm => "GM",
+        pb::Title::Im => "IM",
+        pb::Title::Fm => "FM",
+        pb::Title::Cm => "CM",
+        pb::Title::Wgm => "WGM",
+        pb::Title::Wim => "WIM",
+        pb::Title::Wfm => "WFM",
+        pb::Title::Wcm => "WCM",
+        _ => "",
+    }
+}
+
 fn status(s: i32) -> &'static str {
     match reg::PlayerStatus::try_from(s).unwrap_or(reg::PlayerStatus::Unspecified) {
         reg::PlayerStatus::Active => "active",
@@ -375,6 +390,10 @@ pub struct RoundView<'a> {
     pub pairings: Option<&'a rep::RoundPairings>,
     pub names: &'a std::collections::HashMap<u32, String>,
     pub boards_text: String,
+    /// The pairing worker's explanation of the proposal, in words.
+    pub explanation: Option<String>,
+    /// The engine's verdict on the published pairing (asked for on this screen).
+    pub verdict: Option<String>,
 }
 
 pub fn round(s: &Session, v: &RoundView, flash: Option<&Flash>) -> Markup {
@@ -410,6 +429,32 @@ pub fn round(s: &Session, v: &RoundView, flash: Option<&Flash>) -> Markup {
                 }
                 _ => {}
             }
+            @if phase == rd::Phase::Playing {
+                h2 { "Results" }
+                p { "Pending boards: " span id="pending" { (st.pending_boards.iter().map(u32::to_string).collect::<Vec<_>>().join(" ")) } }
+                form.row.entry method="post" action=(action("result")) {
+                    (csrf(s)) (cmd())
+                    (field("Board", "board", html!{ input id="board" name="board" inputmode="numeric" required autofocus aria-describedby="board-help"; }, "Board number."))
+                    (field("Result", "result", html!{ input id="result" name="result" required aria-describedby="result-help"; }, "1 (1-0), 0 (0-1), = (½-½), + (+/-), - (-/+), -- (-/-)."))
+                    button type="submit" id="record" { "Record" }
+                }
+                details id="correct-result" {
+                    summary { "Correct a result" }
+                    form.row method="post" action=(action("correct")) {
+                        (csrf(s)) (cmd())
+                        (field("Board", "c-board", html!{ input id="c-board" name="board" inputmode="numeric" required aria-describedby="c-board-help"; }, "Board number."))
+                        (field("Result", "c-result", html!{ input id="c-result" name="result" required aria-describedby="c-result-help"; }, "As for entry."))
+                        (field("Why", "c-reason", html!{ input id="c-reason" name="reason" required aria-describedby="c-reason-help"; }, "Recorded with the correction."))
+                        button type="submit" id="correct" { "Correct" }
+                    }
+                }
+                @if st.pending_boards.is_empty() {
+                    form method="post" action=(action("close")) {
+                        (csrf(s)) (cmd())
+                        button type="submit" id="close-round" { "Close round " (st.current_round) }
+                    }
+                }
+            }
             @if let Some(p) = v.pairings {
                 h2 { @if p.published { "Pairings" } @else { "Proposed pairings" } }
                 div.scroll { table id="boards" {
@@ -438,6 +483,12 @@ pub fn round(s: &Session, v: &RoundView, flash: Option<&Flash>) -> Markup {
                         (csrf(s)) (cmd())
                         button type="submit" id="publish" { "Publish" }
                     }
+                    @if let Some(x) = &v.explanation {
+                        details id="explanation" {
+                            summary { "Why this pairing" }
+                            pre.explain { (x) }
+                        }
+                    }
                     details id="change-by-hand" {
                         summary { "Change by hand" }
                         form method="post" action=(action("publish")) {
@@ -448,32 +499,15 @@ pub fn round(s: &Session, v: &RoundView, flash: Option<&Flash>) -> Markup {
                         }
                     }
                 }
-                @if phase == rd::Phase::Playing {
-                    h2 { "Results" }
-                    p { "Pending boards: " span id="pending" { (st.pending_boards.iter().map(u32::to_string).collect::<Vec<_>>().join(" ")) } }
-                    form.row.entry method="post" action=(action("result")) {
-                        (csrf(s)) (cmd())
-                        (field("Board", "board", html!{ input id="board" name="board" inputmode="numeric" required autofocus aria-describedby="board-help"; }, "Board number."))
-                        (field("Result", "result", html!{ input id="result" name="result" required aria-describedby="result-help"; }, "1 (1-0), 0 (0-1), = (½-½), + (+/-), - (-/+), -- (-/-)."))
-                        button type="submit" id="record" { "Record" }
-                    }
-                    details id="correct-result" {
-                        summary { "Correct a result" }
-                        form.row method="post" action=(action("correct")) {
-                            (csrf(s)) (cmd())
-                            (field("Board", "c-board", html!{ input id="c-board" name="board" inputmode="numeric" required aria-describedby="c-board-help"; }, "Board number."))
-                            (field("Result", "c-result", html!{ input id="c-result" name="result" required aria-describedby="c-result-help"; }, "As for entry."))
-                            (field("Why", "c-reason", html!{ input id="c-reason" name="reason" required aria-describedby="c-reason-help"; }, "Recorded with the correction."))
-                            button type="submit" id="correct" { "Correct" }
-                        }
-                    }
-                    @if st.pending_boards.is_empty() {
-                        form method="post" action=(action("close")) {
-                            (csrf(s)) (cmd())
-                            button type="submit" id="close-round" { "Close round " (st.current_round) }
-                        }
-                    }
+            }
+            @if v.pairings.is_some_and(|p| p.published) {
+                form method="post" action=(action("check")) {
+                    (csrf(s)) (cmd())
+                    button.secondary type="submit" id="check" { "Check against the engine" }
                 }
+            }
+            @if let Some(x) = &v.verdict {
+                p.verdict id="verdict" role="status" { (x) }
             }
             @if !st.corrections.is_empty() {
                 h2 { "Corrections" }

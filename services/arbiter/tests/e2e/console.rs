@@ -118,8 +118,23 @@ async fn flash(b: &Client) -> String {
     text(b, ".flash").await
 }
 
-/// Both widths of the screen now shown.
+/// Both widths of the screen now shown; every id once, every field labelled.
 async fn shots(b: &Client, dir: &Path, name: &str) {
+    let dup = js(
+        b,
+        "var seen = {}, dup = []; document.querySelectorAll('[id]').forEach(function (e) { \
+         if (seen[e.id]) dup.push(e.id); seen[e.id] = 1; }); return dup;",
+    )
+    .await;
+    assert_eq!(dup, json!([]), "{name}: ids used twice");
+    let unlabelled = js(
+        b,
+        "return Array.from(document.querySelectorAll('input:not([type=hidden]), select, textarea')) \
+         .filter(function (e) { return !(e.labels && e.labels.length) && !e.getAttribute('aria-label'); }) \
+         .map(function (e) { return e.name; });",
+    )
+    .await;
+    assert_eq!(unlabelled, json!([]), "{name}: fields without a label");
     for (w, h) in [(1280u32, 900u32), (390, 844)] {
         b.set_window_size(w, h).await.expect("window size");
         tokio::time::sleep(Duration::from_millis(100)).await;
@@ -294,6 +309,13 @@ async fn a_tournament_run_from_the_console() {
             .map(|b| (b.number, b.white, b.black))
             .collect();
         assert_eq!(proposal, served, "round {round}");
+        // The proposal comes with its reasons in words.
+        let why = js(
+            &b,
+            "var e = document.querySelector('#explanation pre'); return e ? e.textContent : '';",
+        )
+        .await;
+        assert!(why.as_str().is_some_and(|w| w.len() > 20), "round {round}: no explanation: {why}");
         if round == 2 {
             shots(&b, &shots_dir, "round-proposed").await;
             // A hand-made rematch: board 1's players of round 1 on board 1 again.
@@ -332,6 +354,11 @@ async fn a_tournament_run_from_the_console() {
         }
         submit(&b, "publish").await;
         assert_eq!(flash(&b).await, "", "publish round {round}");
+        if round == 2 {
+            submit(&b, "check").await;
+            let verdict = text(&b, "#verdict").await;
+            assert!(verdict.contains("the engine pairs it the same"), "{verdict}");
+        }
         for &(_, w, bl) in &proposal {
             played.insert((w.min(bl), w.max(bl)));
         }
