@@ -34,6 +34,10 @@ const LIST_TREE_PREFIX: &str = "registry.players.";
 const CURRENT_KEY: &[u8] = b"current";
 const INFO_KEY: &[u8] = b"info";
 const ENCODING_VERSION: u8 = 1;
+/// First byte of a name-index key in a list's tree: `n`, the folded name, 0, the FIDE id. A
+/// player's own key is his FIDE id in 8 big-endian bytes, whose first byte is 0 for every id
+/// FIDE gives, so the two never meet.
+const NAME_INDEX: u8 = b'n';
 
 /// The sled page cache of a registry (sled's default is 1 GiB).
 pub const CACHE_BYTES: u64 = 32 << 20;
@@ -557,6 +561,24 @@ fn key(fide_id: u64) -> [u8; 8] {
     fide_id.to_be_bytes()
 }
 
+/// A name as the index compares it: lower case, single spaces.
+fn folded(name: &str) -> String {
+    name.split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .to_lowercase()
+}
+
+fn name_key(name: &str, fide_id: u64) -> Vec<u8> {
+    let f = folded(name);
+    let mut k = Vec::with_capacity(f.len() + 10);
+    k.push(NAME_INDEX);
+    k.extend_from_slice(f.as_bytes());
+    k.push(0);
+    k.extend_from_slice(&key(fide_id));
+    k
+}
+
 impl Registry {
     /// Opens (or creates) the registry in the folder `path`.
     pub fn open(path: impl AsRef<Path>) -> Result<Registry, RegistryError> {
@@ -654,6 +676,38 @@ impl Registry {
             return Ok(None);
         };
         Ok(self.get(id)?.map(|e| e.fill(p, kind)))
+    }
+
+    /// Up to `limit` players for what an arbiter types: a FIDE id, or the start of a name as
+    /// the list writes it ("Surname, Given"; case and spacing do not matter), in name order.
+    /// Lists imported before the name index existed answer only by FIDE id until imported
+    /// again.
+    pub fn search(&self, query: &str, limit: usize) -> Result<Vec<RegistryEntry>, RegistryError> {
+        let q = query.trim();
+        if q.is_empty() || limit == 0 {
+            return Ok(Vec::new());
+        }
+        if let Ok(id) = q.parse::<u64>() {
+            return Ok(self.get(id)?.into_iter().collect());
+        }
+        let Some(tree) = self.tree() else {
+            return Ok(Vec::new());
+        };
+        let mut prefix = vec![NAME_INDEX];
+        prefix.extend_from_slice(folded(q).as_bytes());
+        let mut found = Vec::new();
+        for item in tree.scan_prefix(&prefix).take(limit) {
+            let (k, _) = item.map_err(storage)?;
+            let id = k
+                .get(k.len().saturating_sub(8)..)
+                .and_then(|b| <[u8; 8]>::try_from(b).ok())
+                .map(u64::from_be_bytes)
+                .ok_or_else(|| storage("a name-index key without its FIDE id"))?;
+            if let Some(e) = self.get(id)? {
+                found.push(e);
+            }
+        }
+        Ok(found)
     }
 
     /// Players in the list in use (as counted by its import).
@@ -758,6 +812,17 @@ impl Registry {
                     // in use until the import succeeds, so nothing needs their atomicity.
                     let previous = tree
                         .insert(key(entry.fide_id), entry.encode())
+                        .map_err(|e| fail(storage(e)))?;
+                    // The name index: the later record of an id listed twice replaces the
+                    // earlier one's name too.
+                    if let Some(old) = &previous
+                        && let Ok(old) = RegistryEntry::decode(entry.fide_id, old)
+                        && old.name != entry.name
+                    {
+                        tree.remove(name_key(&old.name, entry.fide_id))
+                            .map_err(|e| fail(storage(e)))?;
+                    }
+                    tree.insert(name_key(&entry.name, entry.fide_id), &[])
                         .map_err(|e| fail(storage(e)))?;
                     players += u64::from(previous.is_none());
                     written += 1;
