@@ -31,6 +31,12 @@
 //! (pages never read, slowloris sockets, oversized webhook bodies, 30-item tie-break queries)
 //! while `/healthz` latency and the server's RSS are measured (`load/hostile.rs`).
 //!
+//! `--console [--think-ms MS]`: the web console's time per action (sign-in, a 200-player list
+//! pasted, a 100-board round paired, published, its results posted one by one, every screen
+//! read) and its largest screen, while the events are played (default 300 events x 16 players
+//! x 7 rounds, a command per event every `--think-ms` on average, 1000 by default), then 100
+//! results typed into the console by Chromium over WebDriver (`load/console.rs`).
+//!
 //! `--distributed`: the same load against one process per service (`arbiter serve --only`,
 //! two pairing workers, a rating worker) over a 3-node JetStream cluster the bench starts (nats-server on the
 //! PATH); also checks that every pairing request was answered by exactly one proposal.
@@ -42,6 +48,11 @@ mod load;
 mod token;
 #[path = "load/hostile.rs"]
 mod hostile;
+#[path = "load/console.rs"]
+mod console;
+#[allow(dead_code)] // the browser tests' helpers the bench does not use
+#[path = "../tests/e2e/support/browser.rs"]
+mod browser;
 
 use arbiter_eventlog::testing::{NatsCluster, TempDir};
 use load::*;
@@ -60,12 +71,13 @@ struct Args {
     replay: Option<u32>,
     keep: Option<PathBuf>,
     hostile: Option<hostile::HostileConfig>,
+    console: bool,
 }
 
 fn usage() -> ! {
     eprintln!(
         "usage: load [--events N] [--players P] [--rounds R] [--concurrency C] \
-[--connections K] [--seed S] [--think-ms MS] [--replay K] [--kill-trials T | --distributed | --hostile [--seconds S]] [--keep DIR]"
+[--connections K] [--seed S] [--think-ms MS] [--replay K] [--kill-trials T | --distributed | --hostile [--seconds S] | --console] [--keep DIR]"
     );
     std::process::exit(3)
 }
@@ -78,7 +90,9 @@ fn parse_args() -> Args {
         replay: None,
         keep: None,
         hostile: None,
+        console: false,
     };
+    let mut think_given = false;
     let mut hostile_seconds = 30;
     let mut concurrency = None;
     let mut events_given = false;
@@ -108,7 +122,11 @@ fn parse_args() -> Args {
             "--concurrency" => concurrency = Some(num()),
             "--connections" => a.cfg.connections = num(),
             "--seed" => a.cfg.seed = u64::from(num()),
-            "--think-ms" => a.cfg.think = Duration::from_millis(u64::from(num())),
+            "--think-ms" => {
+                a.cfg.think = Duration::from_millis(u64::from(num()));
+                think_given = true;
+            }
+            "--console" => a.console = true,
             "--replay" => a.replay = Some(num()),
             "--kill-trials" => a.kill_trials = num(),
             "--distributed" => a.distributed = true,
@@ -139,6 +157,20 @@ fn parse_args() -> Args {
             a.cfg.rounds = 5;
         }
         a.cfg.survive_restarts = true;
+    }
+    if a.console {
+        if !events_given {
+            a.cfg.events = 300;
+        }
+        if !players_given {
+            a.cfg.players = 16;
+        }
+        if !rounds_given {
+            a.cfg.rounds = 7;
+        }
+        if !think_given {
+            a.cfg.think = Duration::from_millis(1000);
+        }
     }
     a.cfg.concurrency = concurrency.unwrap_or(a.cfg.events);
     if let Some(h) = &mut a.hostile {
@@ -507,6 +539,8 @@ fn main() -> ExitCode {
     let ok = rt.block_on(async {
         if let Some(h) = &a.hostile {
             hostile::run(&bin(), &work, h).await
+        } else if a.console {
+            console::run(&bin(), &work, &a.cfg).await
         } else if a.kill_trials > 0 {
             kill_trials(&a, &work).await
         } else if a.distributed {

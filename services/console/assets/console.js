@@ -14,7 +14,7 @@
   var refresh = function () {
     if (busy()) { pending = true; return; }
     pending = false;
-    fetch(location.pathname, { credentials: "same-origin" }).then(function (r) {
+    fetch(location.pathname + location.search, { credentials: "same-origin" }).then(function (r) {
       return r.ok ? r.text() : null;
     }).then(function (text) {
       if (!text) return;
@@ -28,6 +28,27 @@
       if (again) again.focus();
     });
   };
+  // The rating-list search answers as the arbiter types (the form's own answer, its results
+  // part swapped in).
+  var find = document.getElementById("find");
+  if (find) {
+    var timer = null;
+    find.addEventListener("input", function () {
+      clearTimeout(timer);
+      timer = setTimeout(function () {
+        var q = find.value.trim();
+        if (q.length < 2) return;
+        fetch(location.pathname + "?find=" + encodeURIComponent(q), { credentials: "same-origin" })
+          .then(function (r) { return r.ok ? r.text() : null; })
+          .then(function (text) {
+            if (!text || find.value.trim() !== q) return;
+            var fresh = new DOMParser().parseFromString(text, "text/html").getElementById("found");
+            var here = document.getElementById("found");
+            if (fresh && here) here.replaceWith(fresh);
+          });
+      }, 250);
+    });
+  }
   var es = new EventSource("/t/" + encodeURIComponent(id) + "/events");
   es.onmessage = refresh;
   es.addEventListener("change", refresh);

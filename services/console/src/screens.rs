@@ -36,7 +36,7 @@ pub fn routes() -> axum::Router<Arc<Console>> {
         .route("/console/t/{id}", get(overview))
         .route("/console/t/{id}/players", get(players).post(add_player))
         .route("/console/t/{id}/players/paste", post(paste_players))
-        .route("/console/t/{id}/players/{entry}/cancel", post(cancel))
+        .route("/console/t/{id}/players/cancel", post(cancel))
         .route("/console/t/{id}/round", get(round))
         .route("/console/t/{id}/round/", get(round))
         .route("/console/t/{id}/round/{action}", post(round_action))
@@ -448,6 +448,18 @@ async fn render_players(
     code: StatusCode,
     paste: &str,
 ) -> Response {
+    render_players_found(s, cl, id, flash, code, paste, None).await
+}
+
+async fn render_players_found(
+    s: &Session,
+    cl: &mut Clients,
+    id: &str,
+    flash: Option<Flash>,
+    code: StatusCode,
+    paste: &str,
+    found: Option<views::Found>,
+) -> Response {
     let st = match state(cl, id).await {
         Ok(st) => st,
         Err(e) => return not_found(s, &e),
@@ -455,18 +467,48 @@ async fn render_players(
     match cl.reg.list_players(reg::ListPlayersRequest { tournament: tref(id) }).await {
         Ok(l) => html(
             code,
-            views::players(s, id, &st.name, &l.into_inner(), flash.as_ref(), paste),
+            views::players(s, id, &st.name, &l.into_inner(), flash.as_ref(), paste, found.as_ref()),
         ),
         Err(e) => not_found(s, &e),
     }
 }
 
-async fn players(State(c): App, headers: HeaderMap, Path(id): Path<String>) -> Response {
+#[derive(serde::Deserialize)]
+struct FindQuery {
+    #[serde(default)]
+    find: String,
+}
+
+async fn players(
+    State(c): App,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+    Query(q): Query<FindQuery>,
+) -> Response {
     let (s, mut cl) = match arbiter_screen(&c, &headers, &id) {
         Ok(x) => x,
         Err(r) => return r,
     };
-    render_players(&s, &mut cl, &id, None, StatusCode::OK, "").await
+    let query = q.find.trim().to_string();
+    let found = if query.is_empty() {
+        None
+    } else {
+        let r = cl
+            .reg
+            .search_rating_list(reg::SearchRatingListRequest {
+                tournament: tref(&id),
+                query: query.clone(),
+                limit: 20,
+            })
+            .await;
+        Some(views::Found {
+            query,
+            players: r
+                .map(|r| r.into_inner().players)
+                .map_err(|e| e.message().to_string()),
+        })
+    };
+    render_players_found(&s, &mut cl, &id, None, StatusCode::OK, "", found).await
 }
 
 fn player(name: &str, rating: u32, fide_id: Option<u64>, federation: &str, title: &str) -> pb::Player {
@@ -498,11 +540,12 @@ async fn add_player(State(c): App, headers: HeaderMap, Path(id): Path<String>, F
     };
     let get = |k: &str| f.get(k).map(|v| v.trim()).unwrap_or_default();
     let line = format!(
-        "{}\t{}\t{}\t{}",
+        "{}\t{}\t{}\t{}\t{}",
         get("name"),
         get("rating"),
         get("fide_id"),
-        get("federation")
+        get("federation"),
+        get("title")
     );
     let entry = match paste::parse(&line) {
         Ok(mut e) if e.len() == 1 => e.remove(0),
@@ -576,18 +619,17 @@ async fn paste_players(State(c): App, headers: HeaderMap, Path(id): Path<String>
     see_other(format!("/console/t/{id}/players"))
 }
 
-async fn cancel(
-    State(c): App,
-    headers: HeaderMap,
-    Path((id, entry)): Path<(String, u32)>,
-    Form(f): Fields,
-) -> Response {
+async fn cancel(State(c): App, headers: HeaderMap, Path(id): Path<String>, Form(f): Fields) -> Response {
     let (s, mut cl) = match arbiter_post(&c, &headers, &id, &f) {
         Ok(x) => x,
         Err(r) => return r,
     };
+    let Some(entry) = f.get("entry").and_then(|e| e.trim().parse::<u32>().ok()) else {
+        let flash = Flash::Refused("entry: which registration to cancel is missing".into());
+        return render_players(&s, &mut cl, &id, Some(flash), StatusCode::UNPROCESSABLE_ENTITY, "").await;
+    };
     let req = reg::CancelRegistrationRequest {
-        header: header_for(&s, &id, &f, ""),
+        header: header_for(&s, &id, &f, &format!("-{entry}")),
         entry,
         player_id: 0,
         numbering_version: None,

@@ -288,6 +288,12 @@ pub fn overview(s: &Session, st: &rd::TournamentState, flash: Option<&Flash>) ->
     )
 }
 
+/// What the rating-list search found (or why it could not search).
+pub struct Found {
+    pub query: String,
+    pub players: Result<Vec<pb::Player>, String>,
+}
+
 pub fn players(
     s: &Session,
     id: &str,
@@ -295,6 +301,7 @@ pub fn players(
     list: &reg::ListPlayersResponse,
     flash: Option<&Flash>,
     paste: &str,
+    found: Option<&Found>,
 ) -> Markup {
     page(
         &format!("Players · {name}"),
@@ -303,29 +310,42 @@ pub fn players(
         flash,
         html! {
             h1 { "Players" }
-            p { (list.players.len()) " registered; starting list in the order of C.04.2.B (rating, title, name)." }
-            div.scroll { table id="players" {
-                thead { tr { th.num { "No." } th { "Title" } th { "Name" } th.num { "Rating" } th { "Fed" } th { "FIDE id" } th { "Status" } th { span.sr { "Actions" } } } }
-                tbody { @for p in &list.players {
-                    @if let Some(pl) = &p.player {
-                        tr {
-                            td.num { (pl.player_id) }
-                            td { (title_text(pl.title)) }
-                            td.name { (pl.name) }
-                            td.num { (pl.rating) }
-                            td { (pl.federation) }
-                            td { @if let Some(f) = pl.fide_id { (f) } }
-                            td { (status(p.status)) }
-                            td {
-                                form.inline method="post" action={"/console/t/" (id) "/players/" (p.entry) "/cancel"} {
-                                    (csrf(s)) (cmd())
-                                    button.quiet type="submit" aria-label={"Cancel the registration of " (pl.name)} { "Cancel registration" }
+            h2 { "Find in the rating list" }
+            form.row.find method="get" action={"/console/t/" (id) "/players"} role="search" {
+                (field("FIDE id or name", "find", html!{ input id="find" name="find" type="search" autocomplete="off" value=(found.map(|f| f.query.as_str()).unwrap_or("")) aria-describedby="find-help" aria-controls="found"; }, "A FIDE id, or the start of the name as the list writes it (Surname, Given)."))
+                button type="submit" id="find-button" { "Find" }
+            }
+            div id="found" aria-live="polite" {
+                @if let Some(f) = found {
+                    @match &f.players {
+                        Err(e) => p.flash.refused role="alert" { (e) },
+                        Ok(players) if players.is_empty() => p { "Nobody in the list for " strong { (f.query) } "." },
+                        Ok(players) => div.scroll { table id="found-players" {
+                            thead { tr { th { "Title" } th { "Name" } th.num { "Rating" } th { "Fed" } th { "FIDE id" } th { span.sr { "Actions" } } } }
+                            tbody { @for p in players {
+                                tr {
+                                    td { (title_text(p.title)) }
+                                    td.name { (p.name) }
+                                    td.num { (p.rating) }
+                                    td { (p.federation) }
+                                    td { @if let Some(f) = p.fide_id { (f) } }
+                                    td {
+                                        form.inline method="post" action={"/console/t/" (id) "/players"} {
+                                            (csrf(s)) (cmd())
+                                            input type="hidden" name="name" value=(p.name);
+                                            input type="hidden" name="fide_id" value=(p.fide_id.map(|f| f.to_string()).unwrap_or_default());
+                                            input type="hidden" name="rating" value=(p.rating);
+                                            input type="hidden" name="federation" value=(p.federation);
+                                            input type="hidden" name="title" value=(title_text(p.title));
+                                            button type="submit" aria-label={"Register " (p.name)} { "Register" }
+                                        }
+                                    }
                                 }
-                            }
-                        }
+                            } }
+                        } },
                     }
-                } }
-            } }
+                }
+            }
             h2 { "Add a player" }
             form.row method="post" action={"/console/t/" (id) "/players"} {
                 (csrf(s)) (cmd())
@@ -341,6 +361,31 @@ pub fn players(
                 (field("Players", "paste", html!{ textarea id="paste" name="list" rows="8" aria-describedby="paste-help" { (paste) } }, "One a line from a spreadsheet: name, rating, FIDE id, federation, title (tabs or semicolons between cells)."))
                 button type="submit" id="paste-players" { "Register all" }
             }
+            h2 { "Starting list" }
+            p { (list.players.len()) " registered; starting list in the order of C.04.2.B (rating, title, name)." }
+            // One form for every row's cancel button (one CSRF token, not one a row).
+            form id="cancel" method="post" action={"/console/t/" (id) "/players/cancel"} {
+                (csrf(s)) (cmd())
+            }
+            div.scroll { table id="players" {
+                thead { tr { th.num { "No." } th { "Title" } th { "Name" } th.num { "Rating" } th { "Fed" } th { "FIDE id" } th { "Status" } th { span.sr { "Actions" } } } }
+                tbody { @for p in &list.players {
+                    @if let Some(pl) = &p.player {
+                        tr {
+                            td.num { (pl.player_id) }
+                            td { (title_text(pl.title)) }
+                            td.name { (pl.name) }
+                            td.num { (pl.rating) }
+                            td { (pl.federation) }
+                            td { @if let Some(f) = pl.fide_id { (f) } }
+                            td { (status(p.status)) }
+                            td {
+                                button.quiet type="submit" form="cancel" name="entry" value=(p.entry) aria-label={"Cancel the registration of " (pl.name)} { "Cancel registration" }
+                            }
+                        }
+                    }
+                } }
+            } }
         },
     )
 }

@@ -19,7 +19,8 @@ use arbiter_proto::common::v1::CommandResult;
 use arbiter_proto::convert::{
     acceleration_method_from_str, arbiter_from_wire, bye_kind_from_wire, color_from_wire,
     conduct_from_wire, consent_from_wire, date_from_wire, date_to_wire, knockout_rules_from_wire,
-    pairing_system_from_wire, player_from_wire, player_to_wire, rating_kind_from_wire,
+    pairing_system_from_wire, player_from_wire, player_to_wire, rating_kind_from_wire, sex_to_wire,
+    title_to_wire,
 };
 use arbiter_proto::events::v1 as pb;
 use arbiter_proto::registration::v1 as api;
@@ -49,6 +50,15 @@ pub trait PlayerDirectory: Send + Sync + 'static {
         p: &mut RegisterPlayer,
         kind: arbiter_core::tournament::RatingKind,
     ) -> Result<Option<Vec<&'static str>>, String>;
+
+    /// Up to `limit` players of the list for `query` (a FIDE id or the start of a name), each
+    /// as a registration would be completed from the list for `kind`.
+    fn search(
+        &self,
+        query: &str,
+        kind: arbiter_core::tournament::RatingKind,
+        limit: usize,
+    ) -> Result<Vec<RegisterPlayer>, String>;
 }
 
 /// The gRPC implementation.
@@ -580,6 +590,56 @@ impl Registration for RegistrationService {
             players,
             numbering_version: players::numbering_version(&f),
         }))
+    }
+
+    async fn search_rating_list(
+        &self,
+        request: Request<api::SearchRatingListRequest>,
+    ) -> Result<Response<api::SearchRatingListResponse>, Status> {
+        let caller = principal(&request)?;
+        let r = request.into_inner();
+        let t = r.tournament.unwrap_or_default();
+        let stream = stream_of(&t.tournament_id)?;
+        caller.authorize("SearchRatingList", t.tournament_id.trim())?;
+        let f = self
+            .store
+            .current(&stream)
+            .await
+            .map_err(|e| e.to_status())?;
+        let Some(tournament) = f.state.tournament() else {
+            return Err(unknown_tournament(&t.tournament_id));
+        };
+        let Some(dir) = &self.directory else {
+            return Err(Status::failed_precondition(
+                "this server has no rating list: import one with `arbiter ratings import` and \
+                 start the server again",
+            ));
+        };
+        let limit = match r.limit {
+            0 => 20,
+            n => n.min(50),
+        } as usize;
+        let found = dir
+            .search(&r.query, tournament.rating_kind, limit)
+            .map_err(Status::unavailable)?;
+        let players = found
+            .into_iter()
+            .map(|p| pb::Player {
+                player_id: 0,
+                name: p.name,
+                fide_id: p.fide_id,
+                national_id: p.national_id,
+                rating: p.rating,
+                national_rating: p.national_rating,
+                k_factor: p.k_factor,
+                title: title_to_wire(p.title) as i32,
+                federation: p.federation,
+                birth_date: p.birth_date.map(date_to_wire),
+                sex: sex_to_wire(p.sex) as i32,
+                club: p.club,
+            })
+            .collect();
+        Ok(Response::new(api::SearchRatingListResponse { players }))
     }
 
     async fn list_tournaments(

@@ -440,4 +440,22 @@ impl arbiter_registration::PlayerDirectory for RatingList {
     ) -> Result<Option<Vec<&'static str>>, String> {
         self.0.complete(p, kind).map_err(|e| e.to_string())
     }
+
+    fn search(
+        &self,
+        query: &str,
+        kind: arbiter_core::tournament::RatingKind,
+        limit: usize,
+    ) -> Result<Vec<arbiter_core::tournament::RegisterPlayer>, String> {
+        let found = self.0.search(query, limit).map_err(|e| e.to_string())?;
+        Ok(found
+            .into_iter()
+            .map(|e| {
+                let mut p = arbiter_core::tournament::RegisterPlayer::new("", 0);
+                p.fide_id = Some(e.fide_id);
+                e.fill(&mut p, kind);
+                p
+            })
+            .collect())
+    }
 }

@@ -13,7 +13,7 @@
 //! screen.
 
 use crate::support::*;
-use crate::web_pages::{Driver, browser, js, screenshot, text, tool};
+use crate::support::browser::{Driver, browser, js, screenshot, text, tool};
 use arbiter_auth::{Principal, Role};
 use arbiter_proto::registration::v1 as reg;
 use arbiter_proto::reporting::v1 as rep;
@@ -28,6 +28,8 @@ const TID: &str = "console-open";
 const CHIEF: &str = "Arbiter, Chief";
 const DEPUTY: &str = "Arbiter, Deputy";
 const ROUNDS: u32 = 5;
+/// The first FIDE id of the generated rating list.
+const LIST_FIRST_ID: u64 = 9_100_000;
 /// How long a screen may take to show what another session did, or the pairing worker.
 const WAIT: Duration = Duration::from_secs(30);
 
@@ -183,7 +185,7 @@ async fn enter(b: &Client, board: u32, key: &str) -> String {
 /// The players of the list: a spreadsheet's copy (tab-separated), one a line.
 fn pasted_list() -> String {
     let mut s = String::from("Name\tRating\tFIDE id\tFederation\tTitle\n");
-    for i in 1..=23u32 {
+    for i in 1..=22u32 {
         let rating = 2500 - i * 37;
         let title = if i <= 2 { "IM" } else { "" };
         s.push_str(&format!(
@@ -201,6 +203,14 @@ async fn a_tournament_run_from_the_console() {
     let chromedriver = tool("CHROMEDRIVER", "chromedriver");
     let work = TempDir::new("arbiter-console").unwrap();
     let data = work.path().join("data");
+    // A FIDE rating list on the server, for the search while registering.
+    let list = work.path().join("players_list_foa.txt");
+    let mut bytes = Vec::new();
+    arbiter_rating_list::synthetic::write_text_list(&mut bytes, LIST_FIRST_ID, 500).unwrap();
+    std::fs::write(&list, bytes).unwrap();
+    let r = run(&["ratings", "import", list.to_str().unwrap(), "--data", data.to_str().unwrap()]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let listed = arbiter_rating_list::RegistryEntry::from(&arbiter_rating_list::synthetic::record(LIST_FIRST_ID, 77));
     let mut server = Server::start(
         &["--data", data.to_str().unwrap()],
         &work.path().join("serve.log"),
@@ -247,6 +257,35 @@ async fn a_tournament_run_from_the_console() {
     fill(&b, "p-fed", "POR").await;
     submit(&b, "add-player").await;
     assert_eq!(flash(&b).await, "", "add one");
+    // One found in the rating list as the name is typed, registered with the list's data.
+    let typed: String = listed.name.chars().take(listed.name.find(',').unwrap()).collect();
+    fill(&b, "find", &typed).await;
+    let deadline = Instant::now() + WAIT;
+    let register = format!("button[aria-label='Register {}']", listed.name);
+    while b.find(Locator::Css(&register)).await.is_err() {
+        assert!(Instant::now() < deadline, "no suggestion for {typed:?}: {}", text(&b, "#found").await);
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    shots(&b, &shots_dir, "players-found").await;
+    mark(&b).await;
+    b.find(Locator::Css(&register)).await.unwrap().click().await.unwrap();
+    wait_loaded(&b).await;
+    assert_eq!(flash(&b).await, "", "register from the list");
+    let row = js(
+        &b,
+        "return Array.from(document.querySelectorAll('#players tbody tr')).map(function (r) { \
+         return Array.from(r.querySelectorAll('td')).slice(2, 6).map(function (c) { return c.textContent; }); });",
+    )
+    .await;
+    let row: Vec<Vec<String>> = serde_json::from_value(row).unwrap();
+    let fed = listed.federation.map(|f| f.to_string()).unwrap_or_default();
+    let expect = vec![
+        listed.name.clone(),
+        listed.standard.rating.unwrap_or(0).to_string(),
+        fed,
+        listed.fide_id.to_string(),
+    ];
+    assert!(row.contains(&expect), "{expect:?} in {row:?}");
     let rows = js(&b, "return document.querySelectorAll('#players tbody tr').length;").await;
     assert_eq!(rows, json!(25));
     mark(&b).await;

@@ -4,6 +4,7 @@
 
 #![allow(dead_code)]
 
+pub mod browser;
 pub mod token;
 
 use arbiter_core::tournament::BoardResult;
