@@ -13,6 +13,7 @@
 //!   without JavaScript; `assets/console.js` adds keyboard entry focus and live refresh from the
 //!   public event stream. Nothing is fetched from elsewhere: the CSS and script are in the binary.
 
+pub mod i18n;
 mod paste;
 pub mod session;
 mod screens;
@@ -80,6 +81,8 @@ pub struct Config {
     pub grpc: Option<String>,
     /// Cookies marked `Secure` (the console is served behind TLS).
     pub secure_cookies: bool,
+    /// Languages beside the built-in English and Spanish: (language tag, Fluent catalog).
+    pub languages: Vec<(String, String)>,
 }
 
 type Authed = WithToken<Channel>;
@@ -117,6 +120,7 @@ pub fn register(host: &mut Host, config: Config) -> Result<(), String> {
         Some(url) => Address::Given(url),
         None => Address::Own(host.grpc_address()),
     };
+    i18n::Catalogs::new(&config.languages)?.install();
     let console = Arc::new(Console {
         sessions: Sessions::new(config.keys)?,
         upstream: Upstream {

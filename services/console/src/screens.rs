@@ -4,6 +4,7 @@
 
 use crate::session::{Session, cleared_cookie, same_token, session_cookie};
 use crate::views::{self, Flash, NewValues, RoundView};
+use crate::i18n::Lang;
 use crate::{Clients, Console, paste};
 use arbiter_auth::link::SIGN_IN_PATH;
 use arbiter_auth::{Grant, Role};
@@ -32,6 +33,7 @@ pub fn routes() -> axum::Router<Arc<Console>> {
         .route("/console/assets/console.js", get(js))
         .route(SIGN_IN_PATH, get(sign_in_page).post(sign_in))
         .route("/console/sign-out", post(sign_out))
+        .route("/console/language", post(language))
         .route("/console/new", get(new_page).post(create))
         .route("/console/t/{id}", get(overview))
         .route("/console/t/{id}/players", get(players).post(add_player))
@@ -81,12 +83,22 @@ fn asset(kind: &'static str, body: &'static str) -> Response {
         .into_response()
 }
 
+/// The language a request without a session asks for.
+fn lang_of(headers: &HeaderMap) -> Lang {
+    Lang::negotiate(
+        headers
+            .get(header::ACCEPT_LANGUAGE)
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or_default(),
+    )
+}
+
 /// The session of the request, or the sign-in page.
 fn session(c: &Console, headers: &HeaderMap) -> Result<(String, Session), Response> {
     c.sessions.current(headers).ok_or_else(|| {
         html(
             StatusCode::UNAUTHORIZED,
-            views::sign_in_needed("You are not signed in, or your session has ended."),
+            views::sign_in_needed(lang_of(headers), &lang_of(headers).t("not-signed-in")),
         )
     })
 }
@@ -98,11 +110,7 @@ fn posted(c: &Console, headers: &HeaderMap, form: &HashMap<String, String>) -> R
         Some(t) if same_token(t, &s.csrf) => Ok(s),
         _ => Err(html(
             StatusCode::FORBIDDEN,
-            views::forbidden(
-                &s,
-                "This form did not come from a page of this session (its CSRF token is missing \
-                 or old): reload the page and submit again.",
-            ),
+            views::forbidden(&s, &s.lang.t("stale-form")),
         )),
     }
 }
@@ -114,7 +122,7 @@ fn arbiter_of(s: &Session, id: &str) -> Result<(), Response> {
         Ok(Grant::Full) => Ok(()),
         Ok(Grant::OwnEntry(_)) => Err(html(
             StatusCode::FORBIDDEN,
-            views::forbidden(s, &format!("The arbiter screens of {id:?} are for its arbiters.")),
+            views::forbidden(s, &s.lang.ta("arbiters-only", &[("tournament", id.into())])),
         )),
         Err(status) => Err(html(StatusCode::FORBIDDEN, views::forbidden(s, status.message()))),
     }
@@ -173,19 +181,21 @@ struct LinkQuery {
     link: String,
 }
 
-async fn sign_in_page(State(c): App, Query(q): Query<LinkQuery>) -> Response {
+async fn sign_in_page(State(c): App, headers: HeaderMap, Query(q): Query<LinkQuery>) -> Response {
+    let lang = lang_of(&headers);
     match c.sessions.check_link(&q.link) {
         Ok(l) => html(
             StatusCode::OK,
-            views::confirm_sign_in(&q.link, &l.principal.subject, l.principal.role.as_str()),
+            views::confirm_sign_in(lang, &q.link, &l.principal.subject, l.principal.role.as_str()),
         ),
-        Err(e) => html(StatusCode::UNAUTHORIZED, views::sign_in_needed(&e.0)),
+        Err(e) => html(StatusCode::UNAUTHORIZED, views::sign_in_needed(lang, &e.0)),
     }
 }
 
-async fn sign_in(State(c): App, Form(f): Fields) -> Response {
+async fn sign_in(State(c): App, headers: HeaderMap, Form(f): Fields) -> Response {
     let link = f.get("link").map(String::as_str).unwrap_or_default();
-    match c.sessions.sign_in(link) {
+    let lang = lang_of(&headers);
+    match c.sessions.sign_in(link, lang) {
         Ok((id, s)) => {
             tracing::info!(subject = %s.principal.subject, role = s.principal.role.as_str(), "console sign-in");
             let mut r = see_other("/console/".into());
@@ -194,8 +204,22 @@ async fn sign_in(State(c): App, Form(f): Fields) -> Response {
             }
             r
         }
-        Err(e) => html(StatusCode::UNAUTHORIZED, views::sign_in_needed(&e.0)),
+        Err(e) => html(StatusCode::UNAUTHORIZED, views::sign_in_needed(lang, &e.0)),
     }
+}
+
+/// The session's language, from the header's choice.
+async fn language(State(c): App, headers: HeaderMap, Form(f): Fields) -> Response {
+    if let Err(r) = posted(&c, &headers, &f) {
+        return r;
+    }
+    if let (Some((id, _)), Some(lang)) = (
+        c.sessions.current(&headers),
+        f.get("lang").and_then(|t| Lang::from_tag(t)),
+    ) {
+        c.sessions.set_lang(&id, lang);
+    }
+    see_other("/console/".into())
 }
 
 async fn sign_out(State(c): App, headers: HeaderMap, Form(f): Fields) -> Response {
@@ -205,7 +229,8 @@ async fn sign_out(State(c): App, headers: HeaderMap, Form(f): Fields) -> Respons
     if let Some((id, _)) = c.sessions.current(&headers) {
         c.sessions.sign_out(&id);
     }
-    let mut r = html(StatusCode::OK, views::sign_in_needed("You have signed out."));
+    let lang = c.sessions.current(&headers).map_or(lang_of(&headers), |(_, s)| s.lang);
+    let mut r = html(StatusCode::OK, views::sign_in_needed(lang, &lang.t("signed-out")));
     if let Ok(v) = HeaderValue::from_str(&cleared_cookie(c.secure_cookies)) {
         r.headers_mut().insert(header::SET_COOKIE, v);
     }
@@ -221,10 +246,7 @@ fn console_role(s: &Session) -> Result<(), Response> {
             StatusCode::FORBIDDEN,
             views::forbidden(
                 s,
-                &format!(
-                    "The console is for arbiters; a {} session has no screens here.",
-                    other.as_str()
-                ),
+                &s.lang.ta("console-for-arbiters", &[("role", other.as_str().into())]),
             ),
         )),
     }
@@ -550,7 +572,7 @@ async fn add_player(State(c): App, headers: HeaderMap, Path(id): Path<String>, F
     let entry = match paste::parse(&line) {
         Ok(mut e) if e.len() == 1 => e.remove(0),
         Ok(_) => {
-            let flash = Flash::Refused("give the player's name".into());
+            let flash = Flash::Refused(s.lang.t("give-a-name"));
             return render_players(&s, &mut cl, &id, Some(flash), StatusCode::UNPROCESSABLE_ENTITY, "").await;
         }
         Err(errs) => {
@@ -585,12 +607,12 @@ async fn paste_players(State(c): App, headers: HeaderMap, Path(id): Path<String>
     let entries = match paste::parse(&text) {
         Ok(e) if !e.is_empty() => e,
         Ok(_) => {
-            let flash = Flash::Refused("the list is empty".into());
+            let flash = Flash::Refused(s.lang.t("list-empty"));
             return render_players(&s, &mut cl, &id, Some(flash), StatusCode::UNPROCESSABLE_ENTITY, &text).await;
         }
         Err(errs) => {
             let text_errs = errs.iter().map(|e| e.to_string()).collect::<Vec<_>>().join("; ");
-            let flash = Flash::Refused(format!("nothing registered: {text_errs}"));
+            let flash = Flash::Refused(s.lang.ta("nothing-registered", &[("errors", text_errs.into())]));
             return render_players(&s, &mut cl, &id, Some(flash), StatusCode::UNPROCESSABLE_ENTITY, &text).await;
         }
     };
@@ -605,12 +627,13 @@ async fn paste_players(State(c): App, headers: HeaderMap, Path(id): Path<String>
         };
         if let Err(err) = cl.reg.register_player(req).await {
             let (code, _) = refused(&err);
-            let flash = Flash::Refused(format!(
-                "line {} ({}): {}; the lines before it are registered, this one and the rest \
-                 are not",
-                e.line,
-                e.name,
-                err.message()
+            let flash = Flash::Refused(s.lang.ta(
+                "paste-stopped",
+                &[
+                    ("line", e.line.into()),
+                    ("name", e.name.as_str().into()),
+                    ("error", err.message().into()),
+                ],
             ));
             return render_players(&s, &mut cl, &id, Some(flash), code, &text).await;
         }
@@ -625,7 +648,7 @@ async fn cancel(State(c): App, headers: HeaderMap, Path(id): Path<String>, Form(
         Err(r) => return r,
     };
     let Some(entry) = f.get("entry").and_then(|e| e.trim().parse::<u32>().ok()) else {
-        let flash = Flash::Refused("entry: which registration to cancel is missing".into());
+        let flash = Flash::Refused(s.lang.t("cancel-which"));
         return render_players(&s, &mut cl, &id, Some(flash), StatusCode::UNPROCESSABLE_ENTITY, "").await;
     };
     let req = reg::CancelRegistrationRequest {
@@ -738,7 +761,8 @@ async fn round(State(c): App, headers: HeaderMap, Path(id): Path<String>) -> Res
     render_round(&s, &mut cl, &id, None, StatusCode::OK, extras).await
 }
 
-/// A result as typed: `1`, `0`, `=`, `+`, `-`, `--` (or as printed: `1-0`, `½-½`, `+/-`...).
+/// A result as typed: `1`, `0`, `=`, `+`, `-`, `--` (or as printed: `1-0`, `½-½`, `+/-`...);
+/// what was typed when it is none of them.
 pub(crate) fn result_key(k: &str) -> Result<pb::BoardResult, String> {
     Ok(match k.trim() {
         "1" | "1-0" => pb::BoardResult::WhiteWins,
@@ -747,12 +771,7 @@ pub(crate) fn result_key(k: &str) -> Result<pb::BoardResult, String> {
         "+" | "+-" | "+/-" => pb::BoardResult::WhiteWinsForfeit,
         "-" | "-+" | "-/+" => pb::BoardResult::BlackWinsForfeit,
         "--" | "-/-" => pb::BoardResult::DoubleForfeit,
-        other => {
-            return Err(format!(
-                "{other:?} is not a result: type 1 (1-0), 0 (0-1), = (½-½), + (+/-), - (-/+) or \
-                 -- (-/-)"
-            ));
-        }
+        other => return Err(other.to_string()),
     })
 }
 
@@ -821,7 +840,7 @@ async fn round_action(
                 Ok(c) => {
                     let c = c.into_inner();
                     let mut said = if c.matches {
-                        format!("Round {round}: the engine pairs it the same.")
+                        s.lang.ta("engine-agrees", &[("round", round.into())])
                     } else {
                         format!("Round {round}: {}", c.verdict)
                     };
@@ -861,9 +880,9 @@ async fn round_action(
             };
             match changed {
                 Err(e) => Err(Flash::Refused(e)),
-                Ok((boards, _)) if !boards.is_empty() && get("note").is_empty() => Err(Flash::Refused(
-                    "a pairing changed by hand needs a note saying why".into(),
-                )),
+                Ok((boards, _)) if !boards.is_empty() && get("note").is_empty() => {
+                    Err(Flash::Refused(s.lang.t("hand-change-needs-note")))
+                }
                 Ok((boards, unpaired)) => cl
                     .rd
                     .publish_pairing(rd::PublishPairingRequest {
@@ -886,8 +905,10 @@ async fn round_action(
         "result" | "correct" => {
             let board = get("board").parse::<u32>();
             match (board, result_key(&get("result"))) {
-                (Err(_), _) => Err(Flash::Refused(format!("board: {:?} is not a board number", get("board")))),
-                (_, Err(e)) => Err(Flash::Refused(e)),
+                (Err(_), _) => Err(Flash::Refused(
+                    s.lang.ta("not-a-board", &[("board", get("board").into())]),
+                )),
+                (_, Err(key)) => Err(Flash::Refused(s.lang.ta("not-a-result", &[("key", key.into())]))),
                 (Ok(board), Ok(result)) if action == "result" => cl
                     .rd
                     .record_result(rd::RecordResultRequest {
@@ -929,7 +950,7 @@ async fn round_action(
             .await
             .map(drop)
             .map_err(|e| refused(&e).1),
-        other => Err(Flash::Refused(format!("no such action: {other:?}"))),
+        other => Err(Flash::Refused(s.lang.ta("no-such-action", &[("action", other.into())]))),
     };
     match outcome {
         Ok(()) => see_other(format!("/console/t/{id}/round")),
@@ -1055,7 +1076,7 @@ mod tests {
         assert_eq!(result_key("1").unwrap(), pb::BoardResult::WhiteWins);
         assert_eq!(result_key(" = ").unwrap(), pb::BoardResult::Draw);
         assert_eq!(result_key("--").unwrap(), pb::BoardResult::DoubleForfeit);
-        assert!(result_key("2").unwrap_err().contains("not a result"));
+        assert_eq!(result_key("2").unwrap_err(), "2");
         let (b, u) = boards_from_text("3 1\n\n2 4\n5 0\n").unwrap();
         assert_eq!(b.len(), 2);
         assert_eq!((b[1].number, b[1].white, b[1].black), (2, 2, 4));

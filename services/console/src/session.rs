@@ -20,6 +20,8 @@ pub const SESSION_LIFETIME: Duration = Duration::from_secs(12 * 3600);
 #[derive(Debug, Clone)]
 pub struct Session {
     pub principal: Principal,
+    /// The language of its screens.
+    pub lang: crate::i18n::Lang,
     /// Every form of the session carries it; a POST without it is refused.
     pub csrf: String,
     /// The bearer token of the session's gRPC calls (the principal, until `expires`).
@@ -80,7 +82,7 @@ impl Sessions {
     }
 
     /// Opens a session for an unused, valid link; the link is spent. Returns the session id.
-    pub fn sign_in(&self, token: &str) -> Result<(String, Session), Refused> {
+    pub fn sign_in(&self, token: &str, lang: crate::i18n::Lang) -> Result<(String, Session), Refused> {
         let link = self.links.verify(token).map_err(|e| Refused(e.0))?;
         let now = unix_now();
         {
@@ -114,6 +116,7 @@ impl Sessions {
             .map_err(Refused)?;
         let session = Session {
             principal: link.principal,
+            lang,
             csrf: random_id(),
             bearer,
             expires,
@@ -131,6 +134,13 @@ impl Sessions {
         let open = self.open.lock().expect("sessions");
         let s = open.get(&id)?;
         (s.expires > unix_now()).then(|| (id.clone(), s.clone()))
+    }
+
+    /// Changes the language of session `id`.
+    pub fn set_lang(&self, id: &str, lang: crate::i18n::Lang) {
+        if let Some(s) = self.open.lock().expect("sessions").get_mut(id) {
+            s.lang = lang;
+        }
     }
 
     pub fn sign_out(&self, id: &str) {
@@ -203,9 +213,9 @@ mod tests {
         let (s, keys) = sessions();
         let link = issue_link(&keys, &arbiter(), LINK_LIFETIME).unwrap();
         assert!(s.check_link(&link).is_ok());
-        let (id, session) = s.sign_in(&link).unwrap();
+        let (id, session) = s.sign_in(&link, Default::default()).unwrap();
         assert_eq!(session.principal, arbiter());
-        let again = s.sign_in(&link).unwrap_err();
+        let again = s.sign_in(&link, Default::default()).unwrap_err();
         assert!(again.0.contains("used already"), "{again:?}");
         assert!(s.check_link(&link).is_err());
         let mut h = HeaderMap::new();

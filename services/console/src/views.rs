@@ -5,6 +5,8 @@ use arbiter_proto::events::v1 as pb;
 use arbiter_proto::registration::v1 as reg;
 use arbiter_proto::reporting::v1 as rep;
 use arbiter_proto::round_director::v1 as rd;
+use crate::i18n::Lang;
+use fluent_bundle::FluentValue;
 use maud::{DOCTYPE, Markup, html};
 
 /// The stylesheet and script, served from the binary.
@@ -18,6 +20,7 @@ pub enum Flash {
 
 /// The page frame: header with the signed-in subject, the tournament's tabs, the flash.
 pub fn page(
+    l: Lang,
     title: &str,
     session: Option<&Session>,
     tournament: Option<(&str, &str)>,
@@ -26,11 +29,11 @@ pub fn page(
 ) -> Markup {
     html! {
         (DOCTYPE)
-        html lang="en" {
+        html lang=(l.tag()) {
             head {
                 meta charset="utf-8";
                 meta name="viewport" content="width=device-width, initial-scale=1";
-                title { (title) " · arbiter console" }
+                title { (title) " · " (l.t("console-name")) }
                 link rel="stylesheet" href="/console/assets/console.css";
                 script src="/console/assets/console.js" defer {}
             }
@@ -39,21 +42,31 @@ pub fn page(
                     a.brand href="/console/" { "arbiter" }
                     @if let Some(s) = session {
                         span.who { (s.principal.subject) " · " (s.principal.role.as_str()) }
+                        form.inline.lang method="post" action="/console/language" {
+                            input type="hidden" name="csrf" value=(s.csrf);
+                            label.sr for="language" { (l.t("language")) }
+                            select id="language" name="lang" {
+                                @for (lang, name) in Lang::all() {
+                                    option value=(lang.tag()) selected[lang == l] { (name) }
+                                }
+                            }
+                            button.secondary type="submit" { (l.t("change-language")) }
+                        }
                         form.inline method="post" action="/console/sign-out" {
                             input type="hidden" name="csrf" value=(s.csrf);
-                            button type="submit" { "Sign out" }
+                            button type="submit" { (l.t("sign-out")) }
                         }
                     }
                 }
                 @if let Some((id, name)) = tournament {
-                    nav.tabs aria-label="Tournament" {
+                    nav.tabs aria-label=(l.t("tournament")) {
                         strong { (name) }
-                        a href={"/console/t/" (id)} { "Overview" }
-                        a href={"/console/t/" (id) "/players"} { "Players" }
-                        a href={"/console/t/" (id) "/round"} { "Round" }
-                        a href={"/console/t/" (id) "/standings"} { "Standings" }
-                        a href={"/console/t/" (id) "/audit"} { "Audit" }
-                        a href={"/t/" (id)} { "Public page" }
+                        a href={"/console/t/" (id)} { (l.t("overview")) }
+                        a href={"/console/t/" (id) "/players"} { (l.t("players")) }
+                        a href={"/console/t/" (id) "/round"} { (l.t("round")) }
+                        a href={"/console/t/" (id) "/standings"} { (l.t("standings")) }
+                        a href={"/console/t/" (id) "/audit"} { (l.t("audit")) }
+                        a href={"/t/" (id)} { (l.t("public-page")) }
                     }
                 }
                 main id="live" {
@@ -68,6 +81,16 @@ pub fn page(
     }
 }
 
+/// The message `id` in the session's language.
+fn t(s: &Session, id: &str) -> String {
+    s.lang.t(id)
+}
+
+/// The message `id` with variables, in the session's language.
+fn ta(s: &Session, id: &str, args: &[(&str, FluentValue<'_>)]) -> String {
+    s.lang.ta(id, args)
+}
+
 fn csrf(s: &Session) -> Markup {
     html! { input type="hidden" name="csrf" value=(s.csrf); }
 }
@@ -77,34 +100,34 @@ fn cmd() -> Markup {
     html! { input type="hidden" name="cmd" value=(crate::session::random_id()[..24]); }
 }
 
-pub fn sign_in_needed(message: &str) -> Markup {
+pub fn sign_in_needed(l: Lang, message: &str) -> Markup {
     page(
-        "Sign in",
+        l,
+        &l.t("sign-in"),
         None,
         None,
         None,
         html! {
-            h1 { "Sign in" }
+            h1 { (l.t("sign-in")) }
             p { (message) }
-            p { "Ask the server's operator for a sign-in link: "
-                code { "arbiter console-link --data DIR" }
-                " prints one (valid 15 minutes, for one sign-in)." }
+            p { (l.t("ask-for-a-link")) " " code { "arbiter console-link --data DIR" } }
         },
     )
 }
 
-pub fn confirm_sign_in(link: &str, subject: &str, role: &str) -> Markup {
+pub fn confirm_sign_in(l: Lang, link: &str, subject: &str, role: &str) -> Markup {
     page(
-        "Sign in",
+        l,
+        &l.t("sign-in"),
         None,
         None,
         None,
         html! {
-            h1 { "Sign in" }
-            p { "This link signs you in as " strong { (subject) } " (" (role) ")." }
+            h1 { (l.t("sign-in")) }
+            p { (l.ta("link-signs-in-as", &[("subject", subject.into()), ("role", role.into())])) }
             form method="post" action=(arbiter_auth::link::SIGN_IN_PATH) {
                 input type="hidden" name="link" value=(link);
-                button type="submit" id="sign-in" autofocus { "Sign in" }
+                button type="submit" id="sign-in" autofocus { (l.t("sign-in")) }
             }
         },
     )
@@ -112,28 +135,30 @@ pub fn confirm_sign_in(link: &str, subject: &str, role: &str) -> Markup {
 
 pub fn forbidden(s: &Session, message: &str) -> Markup {
     page(
-        "Not allowed",
+        s.lang,
+        &t(s, "not-allowed"),
         Some(s),
         None,
         None,
-        html! { h1 { "Not allowed" } p.flash.refused role="alert" { (message) } },
+        html! { h1 { (t(s, "not-allowed")) } p.flash.refused role="alert" { (message) } },
     )
 }
 
 pub fn tournaments(s: &Session, list: &[reg::TournamentSummary], flash: Option<&Flash>) -> Markup {
     page(
-        "Tournaments",
+        s.lang,
+        &t(s, "tournaments"),
         Some(s),
         None,
         flash,
         html! {
-            h1 { "Tournaments" }
-            p { a.button id="new-tournament" href="/console/new" { "New tournament" } }
+            h1 { (t(s, "tournaments")) }
+            p { a.button id="new-tournament" href="/console/new" { (t(s, "new-tournament")) } }
             @if list.is_empty() {
-                p { "No tournament yet." }
+                p { (t(s, "no-tournament-yet")) }
             } @else {
                 div.scroll { table {
-                    thead { tr { th { "Tournament" } th { "Starts" } th.num { "Rounds" } th.num { "Players" } } }
+                    thead { tr { th { (t(s, "tournament")) } th { (t(s, "starts")) } th.num { (t(s, "rounds")) } th.num { (t(s, "players")) } } }
                     tbody { @for t in list {
                         tr {
                             td { a href={"/console/t/" (t.tournament_id)} { (t.name) } br; small { (t.tournament_id) } }
@@ -167,48 +192,49 @@ fn field(label: &str, name: &str, input: Markup, help: &str) -> Markup {
 }
 
 pub const SYSTEMS: &[(&str, &str)] = &[
-    ("dutch-2025", "Swiss, Dutch system (C.04.3, rules in force from 2025)"),
-    ("dutch-2017", "Swiss, Dutch system (C.04.3, 2017 rules)"),
-    ("burstein", "Swiss, Burstein system (C.04.4.2)"),
-    ("dubov", "Swiss, Dubov system (C.04.4.1)"),
-    ("lim", "Swiss, Lim system (C.04.4.3)"),
-    ("round-robin", "Round robin, Berger tables (C.05)"),
-    ("double-round-robin", "Double round robin, Berger tables (C.05)"),
+    ("dutch-2025", "swiss-dutch-system-c043-rules"),
+    ("dutch-2017", "swiss-dutch-system-c043-2017"),
+    ("burstein", "swiss-burstein-system-c0442"),
+    ("dubov", "swiss-dubov-system-c0441"),
+    ("lim", "swiss-lim-system-c0443"),
+    ("round-robin", "round-robin-berger-tables-c05"),
+    ("double-round-robin", "double-round-robin-berger-tables"),
 ];
 
 pub fn new_tournament(s: &Session, today: &str, flash: Option<&Flash>, values: &NewValues) -> Markup {
     page(
-        "New tournament",
+        s.lang,
+        &t(s, "new-tournament"),
         Some(s),
         None,
         flash,
         html! {
-            h1 { "New tournament" }
+            h1 { (t(s, "new-tournament")) }
             form.settings method="post" action="/console/new" {
                 (csrf(s)) (cmd())
-                (field("Name", "name", html!{ input id="name" name="name" required value=(values.name) aria-describedby="name-help"; }, "As it appears on the pages and in the rating report."))
-                (field("Identifier", "id", html!{ input id="id" name="id" required pattern="[a-z0-9][a-z0-9-]{0,63}" value=(values.id) aria-describedby="id-help"; }, "Lower-case letters, digits and hyphens; part of every address of the tournament."))
-                (field("System", "system", html!{ select id="system" name="system" aria-describedby="system-help" {
-                    @for (v, label) in SYSTEMS { option value=(v) selected[*v == values.system] { (label) } }
-                } }, "How rounds are paired; kept for the whole tournament."))
-                (field("Rounds", "rounds", html!{ input id="rounds" name="rounds" type="number" min="1" max="99" required value=(values.rounds) aria-describedby="rounds-help"; }, "Announced number of rounds (a round robin's follows from the players)."))
-                (field("Start date", "start", html!{ input id="start" name="start" type="date" required value=(if values.start.is_empty() { today } else { &values.start }) aria-describedby="start-help"; }, "First round's date."))
-                (field("End date", "end", html!{ input id="end" name="end" type="date" value=(values.end) aria-describedby="end-help"; }, "Last round's date; empty: the start date."))
-                (field("Place", "place", html!{ input id="place" name="place" value=(values.place) aria-describedby="place-help"; }, "City or venue."))
-                (field("Federation", "federation", html!{ input id="federation" name="federation" maxlength="3" value=(values.federation) aria-describedby="federation-help"; }, "Organising federation, three letters (e.g. ESP)."))
-                (field("Chief arbiter", "chief", html!{ input id="chief" name="chief" required value=(if values.chief.is_empty() { s.principal.subject.as_str() } else { values.chief.as_str() }) aria-describedby="chief-help"; }, "\"Surname, Given\" as in the FIDE list."))
-                (field("Time control", "time_control", html!{ input id="time_control" name="time_control" value=(values.time_control) placeholder="90 min + 30 s a move" aria-describedby="time_control-help"; }, "As announced; the rating kind below decides which list rates the games."))
-                (field("Rating kind", "rating_kind", html!{ select id="rating_kind" name="rating_kind" aria-describedby="rating_kind-help" {
-                    option value="standard" selected[values.rating_kind == "standard"] { "Standard" }
-                    option value="rapid" selected[values.rating_kind == "rapid"] { "Rapid" }
-                    option value="blitz" selected[values.rating_kind == "blitz"] { "Blitz" }
-                } }, "Which FIDE rating ranks the players and which list the event is rated for."))
-                (field("Tie-breaks", "tie_breaks", html!{ input id="tie_breaks" name="tie_breaks" value=(values.tie_breaks) placeholder="e.g. BH:C1,BH,SB" aria-describedby="tie_breaks-help"; }, "C.07 codes separated by commas; empty: the list C.07 recommends for the system."))
+                (field(&t(s, "name"), "name", html!{ input id="name" name="name" required value=(values.name) aria-describedby="name-help"; }, &t(s, "as-it-appears-on-the")))
+                (field(&t(s, "identifier"), "id", html!{ input id="id" name="id" required pattern="[a-z0-9][a-z0-9-]{0,63}" value=(values.id) aria-describedby="id-help"; }, &t(s, "lower-case-letters-digits-and")))
+                (field(&t(s, "system"), "system", html!{ select id="system" name="system" aria-describedby="system-help" {
+                    @for (v, label) in SYSTEMS { option value=(v) selected[*v == values.system] { (t(s, label)) } }
+                } }, &t(s, "how-rounds-are-paired-kept")))
+                (field(&t(s, "rounds"), "rounds", html!{ input id="rounds" name="rounds" type="number" min="1" max="99" required value=(values.rounds) aria-describedby="rounds-help"; }, &t(s, "announced-number-of-rounds-a")))
+                (field(&t(s, "start-date"), "start", html!{ input id="start" name="start" type="date" required value=(if values.start.is_empty() { today } else { &values.start }) aria-describedby="start-help"; }, &t(s, "first-rounds-date")))
+                (field(&t(s, "end-date"), "end", html!{ input id="end" name="end" type="date" value=(values.end) aria-describedby="end-help"; }, &t(s, "last-rounds-date-empty-the")))
+                (field(&t(s, "place"), "place", html!{ input id="place" name="place" value=(values.place) aria-describedby="place-help"; }, &t(s, "city-or-venue")))
+                (field(&t(s, "federation"), "federation", html!{ input id="federation" name="federation" maxlength="3" value=(values.federation) aria-describedby="federation-help"; }, &t(s, "organising-federation-three-letters-eg")))
+                (field(&t(s, "chief-arbiter"), "chief", html!{ input id="chief" name="chief" required value=(if values.chief.is_empty() { s.principal.subject.as_str() } else { values.chief.as_str() }) aria-describedby="chief-help"; }, &t(s, "chief-arbiter-help")))
+                (field(&t(s, "time-control"), "time_control", html!{ input id="time_control" name="time_control" value=(values.time_control) placeholder=(t(s, "time-control-example")) aria-describedby="time_control-help"; }, &t(s, "as-announced-the-rating-kind")))
+                (field(&t(s, "rating-kind"), "rating_kind", html!{ select id="rating_kind" name="rating_kind" aria-describedby="rating_kind-help" {
+                    option value="standard" selected[values.rating_kind == "standard"] { (t(s, "standard")) }
+                    option value="rapid" selected[values.rating_kind == "rapid"] { (t(s, "rapid")) }
+                    option value="blitz" selected[values.rating_kind == "blitz"] { (t(s, "blitz")) }
+                } }, &t(s, "which-fide-rating-ranks-the")))
+                (field(&t(s, "tie-breaks"), "tie_breaks", html!{ input id="tie_breaks" name="tie_breaks" value=(values.tie_breaks) placeholder=(t(s, "tie-breaks-example")) aria-describedby="tie_breaks-help"; }, &t(s, "c07-codes-separated-by-commas")))
                 div.field.check {
                     input id="fide_rated" name="fide_rated" type="checkbox" value="on" checked[values.fide_rated.is_some()];
-                    label for="fide_rated" { "FIDE-rated" }
+                    label for="fide_rated" { (t(s, "fide-rated")) }
                 }
-                button type="submit" id="create" { "Create tournament" }
+                button type="submit" id="create" { (t(s, "create-tournament")) }
             }
         },
     )
@@ -247,19 +273,20 @@ impl NewValues {
 
 pub fn phase_text(p: i32) -> &'static str {
     match rd::Phase::try_from(p).unwrap_or(rd::Phase::Unspecified) {
-        rd::Phase::Registration => "registration (no round started)",
-        rd::Phase::AwaitingPairing => "pairing being computed",
-        rd::Phase::PairingProposed => "pairing proposed, waiting for publication",
-        rd::Phase::Playing => "round being played",
-        rd::Phase::RoundClosed => "round closed",
-        rd::Phase::Finished => "finished",
-        rd::Phase::Unspecified => "unknown",
+        rd::Phase::Registration => "phase-registration",
+        rd::Phase::AwaitingPairing => "phase-awaiting-pairing",
+        rd::Phase::PairingProposed => "phase-proposed",
+        rd::Phase::Playing => "phase-playing",
+        rd::Phase::RoundClosed => "phase-closed",
+        rd::Phase::Finished => "phase-finished",
+        rd::Phase::Unspecified => "phase-unknown",
     }
 }
 
 pub fn overview(s: &Session, st: &rd::TournamentState, flash: Option<&Flash>) -> Markup {
     let id = st.tournament_id.as_str();
     page(
+        s.lang,
         &st.name,
         Some(s),
         Some((id, &st.name)),
@@ -267,22 +294,22 @@ pub fn overview(s: &Session, st: &rd::TournamentState, flash: Option<&Flash>) ->
         html! {
             h1 { (st.name) }
             dl.facts {
-                dt { "State" } dd id="phase" { (phase_text(st.phase)) }
-                dt { "Round" } dd { (st.current_round) " of " (st.rounds) }
-                dt { "Pairing rules" } dd { (st.rule_set) }
-                dt { "Events" } dd { (st.version) }
+                dt { (t(s, "state")) } dd id="phase" { (t(s, phase_text(st.phase))) }
+                dt { (t(s, "round")) } dd { (ta(s, "n-of-m", &[("n", st.current_round.into()), ("m", st.rounds.into())])) }
+                dt { (t(s, "pairing-rules")) } dd { (st.rule_set) }
+                dt { (t(s, "events")) } dd { (st.version) }
             }
-            h2 { "Exports" }
+            h2 { (t(s, "exports")) }
             p {
                 a href={"/console/t/" (id) "/export?format=trf16"} download { "TRF16" } " · "
                 a href={"/console/t/" (id) "/export?format=trf2026"} download { "TRF-2026" } " · "
-                a href={"/api/tournaments/" (id) "/standings"} { "Standings JSON" }
+                a href={"/api/tournaments/" (id) "/standings"} { (t(s, "standings-json")) }
             }
-            h2 { "Print" }
+            h2 { (t(s, "print")) }
             p {
-                a href={"/t/" (id) "/standings"} { "Standings" } " · "
-                a href={"/t/" (id) "/crosstable"} { "Crosstable" } " · "
-                a href={"/t/" (id) "/pairings"} { "Pairings" }
+                a href={"/t/" (id) "/standings"} { (t(s, "standings")) } " · "
+                a href={"/t/" (id) "/crosstable"} { (t(s, "crosstable")) } " · "
+                a href={"/t/" (id) "/pairings"} { (t(s, "pairings")) }
             }
         },
     )
@@ -304,24 +331,25 @@ pub fn players(
     found: Option<&Found>,
 ) -> Markup {
     page(
-        &format!("Players · {name}"),
+        s.lang,
+        &format!("{} · {name}", t(s, "players")),
         Some(s),
         Some((id, name)),
         flash,
         html! {
-            h1 { "Players" }
-            h2 { "Find in the rating list" }
+            h1 { (t(s, "players")) }
+            h2 { (t(s, "find-in-the-rating-list")) }
             form.row.find method="get" action={"/console/t/" (id) "/players"} role="search" {
-                (field("FIDE id or name", "find", html!{ input id="find" name="find" type="search" autocomplete="off" value=(found.map(|f| f.query.as_str()).unwrap_or("")) aria-describedby="find-help" aria-controls="found"; }, "A FIDE id, or the start of the name as the list writes it (Surname, Given)."))
-                button type="submit" id="find-button" { "Find" }
+                (field(&t(s, "fide-id-or-name"), "find", html!{ input id="find" name="find" type="search" autocomplete="off" value=(found.map(|f| f.query.as_str()).unwrap_or("")) aria-describedby="find-help" aria-controls="found"; }, &t(s, "a-fide-id-or-the")))
+                button type="submit" id="find-button" { (t(s, "find")) }
             }
             div id="found" aria-live="polite" {
                 @if let Some(f) = found {
                     @match &f.players {
                         Err(e) => p.flash.refused role="alert" { (e) },
-                        Ok(players) if players.is_empty() => p { "Nobody in the list for " strong { (f.query) } "." },
+                        Ok(players) if players.is_empty() => p { (ta(s, "nobody-in-the-list", &[("query", f.query.as_str().into())])) },
                         Ok(players) => div.scroll { table id="found-players" {
-                            thead { tr { th { "Title" } th { "Name" } th.num { "Rating" } th { "Fed" } th { "FIDE id" } th { span.sr { "Actions" } } } }
+                            thead { tr { th { (t(s, "title")) } th { (t(s, "name")) } th.num { (t(s, "rating")) } th { (t(s, "fed")) } th { (t(s, "fide-id")) } th { span.sr { (t(s, "actions")) } } } }
                             tbody { @for p in players {
                                 tr {
                                     td { (title_text(p.title)) }
@@ -337,7 +365,7 @@ pub fn players(
                                             input type="hidden" name="rating" value=(p.rating);
                                             input type="hidden" name="federation" value=(p.federation);
                                             input type="hidden" name="title" value=(title_text(p.title));
-                                            button type="submit" aria-label={"Register " (p.name)} { "Register" }
+                                            button type="submit" aria-label=(ta(s, "register-player", &[("name", p.name.as_str().into())])) { (t(s, "register-2")) }
                                         }
                                     }
                                 }
@@ -346,29 +374,29 @@ pub fn players(
                     }
                 }
             }
-            h2 { "Add a player" }
+            h2 { (t(s, "add-a-player")) }
             form.row method="post" action={"/console/t/" (id) "/players"} {
                 (csrf(s)) (cmd())
-                (field("Name", "p-name", html!{ input id="p-name" name="name" required placeholder="Surname, Given" aria-describedby="p-name-help"; }, "As in the FIDE list."))
-                (field("FIDE id", "p-fide", html!{ input id="p-fide" name="fide_id" inputmode="numeric" aria-describedby="p-fide-help"; }, "With a rating list imported, the rest is filled from it."))
-                (field("Rating", "p-rating", html!{ input id="p-rating" name="rating" inputmode="numeric" aria-describedby="p-rating-help"; }, "Empty: unrated."))
-                (field("Federation", "p-fed", html!{ input id="p-fed" name="federation" maxlength="3" aria-describedby="p-fed-help"; }, "Three letters."))
-                button type="submit" id="add-player" { "Add" }
+                (field(&t(s, "name"), "p-name", html!{ input id="p-name" name="name" required placeholder=(t(s, "surname-given")) aria-describedby="p-name-help"; }, &t(s, "as-in-the-fide-list")))
+                (field(&t(s, "fide-id"), "p-fide", html!{ input id="p-fide" name="fide_id" inputmode="numeric" aria-describedby="p-fide-help"; }, &t(s, "with-a-rating-list-imported")))
+                (field(&t(s, "rating"), "p-rating", html!{ input id="p-rating" name="rating" inputmode="numeric" aria-describedby="p-rating-help"; }, &t(s, "empty-unrated")))
+                (field(&t(s, "federation"), "p-fed", html!{ input id="p-fed" name="federation" maxlength="3" aria-describedby="p-fed-help"; }, &t(s, "three-letters")))
+                button type="submit" id="add-player" { (t(s, "add")) }
             }
-            h2 { "Paste a list" }
+            h2 { (t(s, "paste-a-list")) }
             form method="post" action={"/console/t/" (id) "/players/paste"} {
                 (csrf(s)) (cmd())
-                (field("Players", "paste", html!{ textarea id="paste" name="list" rows="8" aria-describedby="paste-help" { (paste) } }, "One a line from a spreadsheet: name, rating, FIDE id, federation, title (tabs or semicolons between cells)."))
-                button type="submit" id="paste-players" { "Register all" }
+                (field(&t(s, "players"), "paste", html!{ textarea id="paste" name="list" rows="8" aria-describedby="paste-help" { (paste) } }, &t(s, "one-a-line-from-a")))
+                button type="submit" id="paste-players" { (t(s, "register-all")) }
             }
-            h2 { "Starting list" }
-            p { (list.players.len()) " registered; starting list in the order of C.04.2.B (rating, title, name)." }
+            h2 { (t(s, "starting-list")) }
+            p { (ta(s, "registered-count", &[("count", list.players.len().into())])) }
             // One form for every row's cancel button (one CSRF token, not one a row).
             form id="cancel" method="post" action={"/console/t/" (id) "/players/cancel"} {
                 (csrf(s)) (cmd())
             }
             div.scroll { table id="players" {
-                thead { tr { th.num { "No." } th { "Title" } th { "Name" } th.num { "Rating" } th { "Fed" } th { "FIDE id" } th { "Status" } th { span.sr { "Actions" } } } }
+                thead { tr { th.num { (t(s, "no")) } th { (t(s, "title")) } th { (t(s, "name")) } th.num { (t(s, "rating")) } th { (t(s, "fed")) } th { (t(s, "fide-id")) } th { (t(s, "status")) } th { span.sr { (t(s, "actions")) } } } }
                 tbody { @for p in &list.players {
                     @if let Some(pl) = &p.player {
                         tr {
@@ -378,9 +406,9 @@ pub fn players(
                             td.num { (pl.rating) }
                             td { (pl.federation) }
                             td { @if let Some(f) = pl.fide_id { (f) } }
-                            td { (status(p.status)) }
+                            td { (t(s, status(p.status))) }
                             td {
-                                button.quiet type="submit" form="cancel" name="entry" value=(p.entry) aria-label={"Cancel the registration of " (pl.name)} { "Cancel registration" }
+                                button.quiet type="submit" form="cancel" name="entry" value=(p.entry) aria-label=(ta(s, "cancel-registration-of", &[("name", pl.name.as_str().into())])) { (t(s, "cancel-registration")) }
                             }
                         }
                     }
@@ -406,10 +434,10 @@ fn title_text(t: i32) -> &'static str {
 
 fn status(s: i32) -> &'static str {
     match reg::PlayerStatus::try_from(s).unwrap_or(reg::PlayerStatus::Unspecified) {
-        reg::PlayerStatus::Active => "active",
-        reg::PlayerStatus::Withdrawn => "withdrawn",
-        reg::PlayerStatus::ConsentMissing => "consent missing",
-        reg::PlayerStatus::Unspecified => "",
+        reg::PlayerStatus::Active => "status-active",
+        reg::PlayerStatus::Withdrawn => "status-withdrawn",
+        reg::PlayerStatus::ConsentMissing => "status-consent-missing",
+        reg::PlayerStatus::Unspecified => "status-unknown",
     }
 }
 
@@ -448,62 +476,63 @@ pub fn round(s: &Session, v: &RoundView, flash: Option<&Flash>) -> Markup {
     let name = |pn: u32| v.names.get(&pn).cloned().unwrap_or_default();
     let action = |what: &str| format!("/console/t/{id}/round/{what}");
     page(
-        &format!("Round · {}", st.name),
+        s.lang,
+        &format!("{} · {}", t(s, "round"), st.name),
         Some(s),
         Some((id, &st.name)),
         flash,
         html! {
-            h1 { "Round " (st.current_round) " of " (st.rounds) }
-            p id="phase" data-phase=(st.phase) { (phase_text(st.phase)) }
+            h1 { (ta(s, "round-of", &[("round", st.current_round.into()), ("rounds", st.rounds.into())])) }
+            p id="phase" data-phase=(st.phase) { (t(s, phase_text(st.phase))) }
             @match phase {
                 rd::Phase::Registration | rd::Phase::RoundClosed if st.current_round < st.rounds => {
                     form method="post" action=(action("start")) {
                         (csrf(s)) (cmd())
-                        button type="submit" id="start-round" { "Pair round " (st.current_round + 1) }
+                        button type="submit" id="start-round" { (ta(s, "pair-round", &[("round", (st.current_round + 1).into())])) }
                     }
                 }
                 rd::Phase::RoundClosed => {
                     form method="post" action=(action("finish")) {
                         (csrf(s)) (cmd())
-                        button type="submit" id="finish" { "Finish the tournament" }
+                        button type="submit" id="finish" { (t(s, "finish-the-tournament")) }
                     }
                 }
                 rd::Phase::AwaitingPairing => {
-                    p { "The pairing is being computed; this page shows it once ready." }
-                    p { a href=(action("")) { "Refresh" } }
+                    p { (t(s, "the-pairing-is-being-computed")) }
+                    p { a href=(action("")) { (t(s, "refresh")) } }
                 }
                 _ => {}
             }
             @if phase == rd::Phase::Playing {
-                h2 { "Results" }
-                p { "Pending boards: " span id="pending" { (st.pending_boards.iter().map(u32::to_string).collect::<Vec<_>>().join(" ")) } }
+                h2 { (t(s, "results")) }
+                p { (t(s, "pending-boards")) " " span id="pending" { (st.pending_boards.iter().map(u32::to_string).collect::<Vec<_>>().join(" ")) } }
                 form.row.entry method="post" action=(action("result")) {
                     (csrf(s)) (cmd())
-                    (field("Board", "board", html!{ input id="board" name="board" inputmode="numeric" required autofocus aria-describedby="board-help"; }, "Board number."))
-                    (field("Result", "result", html!{ input id="result" name="result" required aria-describedby="result-help"; }, "1 (1-0), 0 (0-1), = (½-½), + (+/-), - (-/+), -- (-/-)."))
-                    button type="submit" id="record" { "Record" }
+                    (field(&t(s, "board"), "board", html!{ input id="board" name="board" inputmode="numeric" required autofocus aria-describedby="board-help"; }, &t(s, "board-number")))
+                    (field(&t(s, "result"), "result", html!{ input id="result" name="result" required aria-describedby="result-help"; }, "1 (1-0), 0 (0-1), = (½-½), + (+/-), - (-/+), -- (-/-)."))
+                    button type="submit" id="record" { (t(s, "record")) }
                 }
                 details id="correct-result" {
-                    summary { "Correct a result" }
+                    summary { (t(s, "correct-a-result")) }
                     form.row method="post" action=(action("correct")) {
                         (csrf(s)) (cmd())
-                        (field("Board", "c-board", html!{ input id="c-board" name="board" inputmode="numeric" required aria-describedby="c-board-help"; }, "Board number."))
-                        (field("Result", "c-result", html!{ input id="c-result" name="result" required aria-describedby="c-result-help"; }, "As for entry."))
-                        (field("Why", "c-reason", html!{ input id="c-reason" name="reason" required aria-describedby="c-reason-help"; }, "Recorded with the correction."))
-                        button type="submit" id="correct" { "Correct" }
+                        (field(&t(s, "board"), "c-board", html!{ input id="c-board" name="board" inputmode="numeric" required aria-describedby="c-board-help"; }, &t(s, "board-number")))
+                        (field(&t(s, "result"), "c-result", html!{ input id="c-result" name="result" required aria-describedby="c-result-help"; }, &t(s, "as-for-entry")))
+                        (field(&t(s, "why"), "c-reason", html!{ input id="c-reason" name="reason" required aria-describedby="c-reason-help"; }, &t(s, "recorded-with-the-correction")))
+                        button type="submit" id="correct" { (t(s, "correct")) }
                     }
                 }
                 @if st.pending_boards.is_empty() {
                     form method="post" action=(action("close")) {
                         (csrf(s)) (cmd())
-                        button type="submit" id="close-round" { "Close round " (st.current_round) }
+                        button type="submit" id="close-round" { (ta(s, "close-round", &[("round", st.current_round.into())])) }
                     }
                 }
             }
             @if let Some(p) = v.pairings {
-                h2 { @if p.published { "Pairings" } @else { "Proposed pairings" } }
+                h2 { @if p.published { (t(s, "pairings")) } @else { (t(s, "proposed-pairings")) } }
                 div.scroll { table id="boards" {
-                    thead { tr { th.num { "Board" } th.num { "No." } th { "White" } th.res { "Result" } th { "Black" } th.num { "No." } } }
+                    thead { tr { th.num { (t(s, "board")) } th.num { (t(s, "no")) } th { (t(s, "white")) } th.res { (t(s, "result")) } th { (t(s, "black")) } th.num { (t(s, "no")) } } }
                     tbody { @for b in &p.boards { @if let Some(bd) = &b.board {
                         tr data-board=(bd.number) {
                             td.num { (bd.number) }
@@ -516,31 +545,31 @@ pub fn round(s: &Session, v: &RoundView, flash: Option<&Flash>) -> Markup {
                     } } }
                 } }
                 @if !p.unpaired.is_empty() {
-                    p { "Not paired: "
+                    p { (t(s, "not-paired")) " "
                         @for (i, u) in p.unpaired.iter().enumerate() {
                             @if i > 0 { ", " }
-                            (u.player_id) " " (name(u.player_id)) " (" (unpaired_text(u.code)) ")"
+                            (u.player_id) " " (name(u.player_id)) " (" (t(s, unpaired_text(u.code))) ")"
                         }
                     }
                 }
                 @if phase == rd::Phase::PairingProposed {
                     form method="post" action=(action("publish")) {
                         (csrf(s)) (cmd())
-                        button type="submit" id="publish" { "Publish" }
+                        button type="submit" id="publish" { (t(s, "publish")) }
                     }
                     @if let Some(x) = &v.explanation {
                         details id="explanation" {
-                            summary { "Why this pairing" }
+                            summary { (t(s, "why-this-pairing")) }
                             pre.explain { (x) }
                         }
                     }
                     details id="change-by-hand" {
-                        summary { "Change by hand" }
+                        summary { (t(s, "change-by-hand")) }
                         form method="post" action=(action("publish")) {
                             (csrf(s)) (cmd())
-                            (field("Boards", "hand-boards", html!{ textarea id="hand-boards" name="boards" rows="8" aria-describedby="hand-boards-help" { (v.boards_text) } }, "One board a line: white's number, black's number (\"0\" for the bye). The round director checks the change (C.04.1) before it is published."))
-                            (field("Why", "note", html!{ input id="note" name="note" required aria-describedby="note-help"; }, "Recorded with the pairing and shown on the public page."))
-                            button type="submit" id="publish-changed" { "Publish as changed" }
+                            (field(&t(s, "boards"), "hand-boards", html!{ textarea id="hand-boards" name="boards" rows="8" aria-describedby="hand-boards-help" { (v.boards_text) } }, &t(s, "one-board-a-line-whites")))
+                            (field(&t(s, "why"), "note", html!{ input id="note" name="note" required aria-describedby="note-help"; }, &t(s, "recorded-with-the-pairing-and")))
+                            button type="submit" id="publish-changed" { (t(s, "publish-as-changed")) }
                         }
                     }
                 }
@@ -548,16 +577,16 @@ pub fn round(s: &Session, v: &RoundView, flash: Option<&Flash>) -> Markup {
             @if v.pairings.is_some_and(|p| p.published) {
                 form method="post" action=(action("check")) {
                     (csrf(s)) (cmd())
-                    button.secondary type="submit" id="check" { "Check against the engine" }
+                    button.secondary type="submit" id="check" { (t(s, "check-against-the-engine")) }
                 }
             }
             @if let Some(x) = &v.verdict {
                 p.verdict id="verdict" role="status" { (x) }
             }
             @if !st.corrections.is_empty() {
-                h2 { "Corrections" }
+                h2 { (t(s, "corrections")) }
                 ul { @for c in &st.corrections {
-                    li { "Round " (c.round) ", board " (c.board) ": " (result_text(c.previous)) " → " (result_text(c.corrected)) " (" (c.reason) "); " (correction_effect(c.effect)) }
+                    li { (ta(s, "correction-line", &[("round", c.round.into()), ("board", c.board.into()), ("before", result_text(c.previous).into()), ("after", result_text(c.corrected).into()), ("reason", c.reason.as_str().into())])) " " (t(s, correction_effect(c.effect))) }
                 } }
             }
         },
@@ -566,34 +595,35 @@ pub fn round(s: &Session, v: &RoundView, flash: Option<&Flash>) -> Markup {
 
 fn correction_effect(e: i32) -> &'static str {
     match rd::CorrectionEffect::try_from(e).unwrap_or(rd::CorrectionEffect::Unspecified) {
-        rd::CorrectionEffect::NextPairing => "counts for the next pairing",
-        rd::CorrectionEffect::LaterPairings => "counts for later pairings only (C.04.2.D.8)",
-        rd::CorrectionEffect::FinalEvaluationOnly => "counts for the final standings only",
-        rd::CorrectionEffect::Unspecified => "",
+        rd::CorrectionEffect::NextPairing => "effect-next-pairing",
+        rd::CorrectionEffect::LaterPairings => "effect-later-pairings",
+        rd::CorrectionEffect::FinalEvaluationOnly => "effect-final-only",
+        rd::CorrectionEffect::Unspecified => "effect-unknown",
     }
 }
 
 fn unpaired_text(code: i32) -> &'static str {
     match pb::ResultCode::try_from(code).unwrap_or(pb::ResultCode::Unspecified) {
-        pb::ResultCode::PairingBye => "pairing-allocated bye",
-        pb::ResultCode::HalfBye => "half-point bye",
-        pb::ResultCode::FullBye => "full-point bye",
-        pb::ResultCode::ZeroBye => "zero-point bye",
-        _ => "not paired",
+        pb::ResultCode::PairingBye => "bye-pairing-allocated",
+        pb::ResultCode::HalfBye => "bye-half-point",
+        pb::ResultCode::FullBye => "bye-full-point",
+        pb::ResultCode::ZeroBye => "bye-zero-point",
+        _ => "bye-not-paired",
     }
 }
 
 pub fn standings(s: &Session, id: &str, name: &str, st: &rep::Standings, flash: Option<&Flash>) -> Markup {
     page(
-        &format!("Standings · {name}"),
+        s.lang,
+        &format!("{} · {name}", t(s, "standings")),
         Some(s),
         Some((id, name)),
         flash,
         html! {
-            h1 { "Standings after round " (st.after_round) }
+            h1 { (ta(s, "standings-after", &[("round", st.after_round.into())])) }
             div.scroll { table id="standings" {
                 thead { tr {
-                    th.num { "Rank" } th.num { "No." } th { "Name" } th { "Fed" } th.num { "Rating" } th.num { "Pts" }
+                    th.num { (t(s, "rank")) } th.num { (t(s, "no")) } th { (t(s, "name")) } th { (t(s, "fed")) } th.num { (t(s, "rating")) } th.num { (t(s, "pts")) }
                     @for tb in &st.tie_break_list { th.num { (tb) } }
                 } }
                 tbody { @for r in &st.rows {
@@ -636,16 +666,16 @@ pub fn decimal(d: Option<&arbiter_proto::common::v1::Decimal>) -> String {
 
 pub fn audit(s: &Session, id: &str, name: &str, events: &[pb::Envelope], flash: Option<&Flash>) -> Markup {
     page(
-        &format!("Audit · {name}"),
+        s.lang,
+        &format!("{} · {name}", t(s, "audit")),
         Some(s),
         Some((id, name)),
         flash,
         html! {
-            h1 { "Event log" }
-            p { (events.len()) " events, each chained to the one before by its hash; "
-                code { "arbiter replay" } " re-derives every round from them." }
+            h1 { (t(s, "event-log")) }
+            p { (ta(s, "events-chained", &[("count", events.len().into())])) " " code { "arbiter replay" } }
             div.scroll { table id="events" {
-                thead { tr { th.num { "#" } th { "Event" } th { "Actor" } th { "Recorded (UTC)" } th { "Hash" } } }
+                thead { tr { th.num { "#" } th { (t(s, "event")) } th { (t(s, "actor")) } th { (t(s, "recorded-utc")) } th { (t(s, "hash")) } } }
                 tbody { @for e in events {
                     tr {
                         td.num { (e.sequence) }
@@ -662,7 +692,7 @@ pub fn audit(s: &Session, id: &str, name: &str, events: &[pb::Envelope], flash: 
 
 fn kind(e: &pb::Envelope) -> String {
     let Some(p) = e.payload.as_ref().and_then(|p| p.kind.as_ref()) else {
-        return if e.redacted { "(redacted)".into() } else { String::new() };
+        return if e.redacted { "redacted".into() } else { String::new() };
     };
     let debug = format!("{p:?}");
     debug.split('(').next().unwrap_or_default().to_string()

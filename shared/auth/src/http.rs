@@ -58,6 +58,7 @@ pub const HTTP_ROUTES: &[(&str, Option<&str>)] = &[
     ("/console/assets/console.js", None),
     (crate::link::SIGN_IN_PATH, None),
     ("/console/sign-out", None),
+    ("/console/language", None),
     ("/console/new", None),
     ("/console/t/{id}", None),
     ("/console/t/{id}/players", None),

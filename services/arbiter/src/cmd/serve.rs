@@ -119,6 +119,11 @@ pub struct ServeArgs {
     /// Mark the console's session cookie Secure (the HTTP port is served behind TLS).
     #[arg(long)]
     pub console_secure_cookies: bool,
+    /// A folder of the console's message catalogs beside the built-in English and Spanish:
+    /// one Project Fluent file a language, named by its tag (fr.ftl, pt-BR.ftl); a file for a
+    /// built-in language replaces it. See services/console/locales/en.ftl for the messages.
+    #[arg(long, value_name = "DIR")]
+    pub console_languages: Option<std::path::PathBuf>,
 }
 
 /// The bounds of the HTTP port (see `arbiter_service_kit::http`).
@@ -270,6 +275,7 @@ async fn serve(a: ServeArgs) -> Result<(), Exit> {
                 keys: server_auth.keys.clone(),
                 grpc: a.console_grpc.clone(),
                 secure_cookies: a.console_secure_cookies,
+                languages: console_languages(a.console_languages.as_deref())?,
             },
         )
         .map_err(|e| Exit::Invalid(format!("console: {e}")))?;
@@ -353,6 +359,30 @@ async fn serve(a: ServeArgs) -> Result<(), Exit> {
     let served = bound.run(shutdown_signal()).await;
     let _ = telemetry.shutdown().await;
     served.map_err(|e| Exit::Unavailable(e.to_string()))
+}
+
+/// The catalogs in `dir`: (language tag, text) of each `*.ftl` file.
+fn console_languages(dir: Option<&std::path::Path>) -> Result<Vec<(String, String)>, Exit> {
+    let Some(dir) = dir else { return Ok(Vec::new()) };
+    let bad = |e: std::io::Error| Exit::Invalid(format!("--console-languages {}: {e}", dir.display()));
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(dir).map_err(bad)? {
+        let path = entry.map_err(bad)?.path();
+        if path.extension().and_then(|e| e.to_str()) != Some("ftl") {
+            continue;
+        }
+        let tag = path
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .unwrap_or_default()
+            .to_string();
+        let text = std::fs::read_to_string(&path).map_err(|e| {
+            Exit::Invalid(format!("--console-languages: {}: {e}", path.display()))
+        })?;
+        out.push((tag, text));
+    }
+    out.sort();
+    Ok(out)
 }
 
 /// Records the console's address in the data folder (for `arbiter console-link`) and says how

@@ -496,6 +496,28 @@ async fn a_tournament_run_from_the_console() {
     assert_eq!(shown, expected);
     assert_eq!(st.after_round, ROUNDS);
 
+    // The same screen in Spanish, chosen in the header.
+    mark(&b).await;
+    b.execute(
+        "document.getElementById('language').value = 'es'; \
+         document.getElementById('language').form.submit(); return null;",
+        Vec::new(),
+    )
+    .await
+    .unwrap();
+    wait_loaded(&b).await;
+    b.goto(&format!("{base}/console/t/{TID}/standings")).await.unwrap();
+    assert_eq!(text(&b, "h1").await, format!("Clasificación tras la ronda {ROUNDS}"));
+    assert_eq!(js(&b, "return document.documentElement.lang;").await, json!("es"));
+    shots(&b, &shots_dir, "standings-es").await;
+    b.execute(
+        "document.getElementById('language').value = 'en'; \
+         document.getElementById('language').form.submit(); return null;",
+        Vec::new(),
+    )
+    .await
+    .unwrap();
+
     // The overview, the audit view.
     b.goto(&format!("{base}/console/t/{TID}")).await.unwrap();
     shots(&b, &shots_dir, "overview").await;
