@@ -152,7 +152,10 @@ impl Lang {
         for l in [&all[self.0], &all[0]] {
             if let Some(pattern) = l.bundle.get_message(id).and_then(|m| m.value()) {
                 let mut errors = Vec::new();
-                return l.bundle.format_pattern(pattern, args, &mut errors).into_owned();
+                return l
+                    .bundle
+                    .format_pattern(pattern, args, &mut errors)
+                    .into_owned();
             }
         }
         id.to_string()

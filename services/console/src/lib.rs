@@ -15,8 +15,8 @@
 
 pub mod i18n;
 mod paste;
-pub mod session;
 mod screens;
+pub mod session;
 mod views;
 
 use arbiter_auth::client::WithToken;
@@ -132,4 +132,3 @@ pub fn register(host: &mut Host, config: Config) -> Result<(), String> {
     host.http(screens::routes().with_state(console));
     Ok(())
 }
-

@@ -67,7 +67,10 @@ pub fn parse(text: &str) -> Result<Vec<Entry>, Vec<LineError>> {
             r => match r.parse::<u32>() {
                 Ok(v) if v <= 3500 => v,
                 _ => {
-                    err("rating", format!("{r:?} is not a rating (a number up to 3500)"));
+                    err(
+                        "rating",
+                        format!("{r:?} is not a rating (a number up to 3500)"),
+                    );
                     continue;
                 }
             },
@@ -77,7 +80,10 @@ pub fn parse(text: &str) -> Result<Vec<Entry>, Vec<LineError>> {
             f => match f.parse::<u64>() {
                 Ok(v) if v > 0 => Some(v),
                 _ => {
-                    err("FIDE id", format!("{f:?} is not a FIDE id (a positive number)"));
+                    err(
+                        "FIDE id",
+                        format!("{f:?} is not a FIDE id (a positive number)"),
+                    );
                     continue;
                 }
             },
@@ -122,7 +128,10 @@ mod tests {
 
     #[test]
     fn tabs_or_semicolons_and_a_header_line() {
-        let got = parse("Name\tRating\tFIDE\tFed\nCarlsen, Magnus\t2830\t1503014\tnor\tGM\n\nDoe, Jane;1500\n").unwrap();
+        let got = parse(
+            "Name\tRating\tFIDE\tFed\nCarlsen, Magnus\t2830\t1503014\tnor\tGM\n\nDoe, Jane;1500\n",
+        )
+        .unwrap();
         assert_eq!(got.len(), 2);
         assert_eq!(
             got[0],
@@ -135,7 +144,10 @@ mod tests {
                 title: "GM".into()
             }
         );
-        assert_eq!((got[1].line, got[1].rating, got[1].fide_id), (4, 1500, None));
+        assert_eq!(
+            (got[1].line, got[1].rating, got[1].fide_id),
+            (4, 1500, None)
+        );
     }
 
     #[test]

@@ -2,9 +2,12 @@
 //! each form posts, is checked for the session's CSRF token, becomes one gRPC command, and
 //! redirects back (a refusal is shown on the screen with the service's words).
 
+// A refusal is the page answered, made once per request: boxing it buys nothing.
+#![allow(clippy::result_large_err)]
+
+use crate::i18n::Lang;
 use crate::session::{Session, cleared_cookie, same_token, session_cookie};
 use crate::views::{self, Flash, NewValues, RoundView};
-use crate::i18n::Lang;
 use crate::{Clients, Console, paste};
 use arbiter_auth::link::SIGN_IN_PATH;
 use arbiter_auth::{Grant, Role};
@@ -27,7 +30,10 @@ type Fields = Form<HashMap<String, String>>;
 
 pub fn routes() -> axum::Router<Arc<Console>> {
     axum::Router::new()
-        .route("/console", get(|| async { Redirect::permanent("/console/") }))
+        .route(
+            "/console",
+            get(|| async { Redirect::permanent("/console/") }),
+        )
         .route("/console/", get(index))
         .route("/console/assets/console.css", get(css))
         .route("/console/assets/console.js", get(js))
@@ -59,8 +65,14 @@ fn html(status: StatusCode, m: Markup) -> Response {
              img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
         ),
     );
-    h.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
-    h.insert(header::REFERRER_POLICY, HeaderValue::from_static("no-referrer"));
+    h.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+    h.insert(
+        header::REFERRER_POLICY,
+        HeaderValue::from_static("no-referrer"),
+    );
     r
 }
 
@@ -104,7 +116,11 @@ fn session(c: &Console, headers: &HeaderMap) -> Result<(String, Session), Respon
 }
 
 /// The session of a form post: its CSRF token must be the session's.
-fn posted(c: &Console, headers: &HeaderMap, form: &HashMap<String, String>) -> Result<Session, Response> {
+fn posted(
+    c: &Console,
+    headers: &HeaderMap,
+    form: &HashMap<String, String>,
+) -> Result<Session, Response> {
     let (_, s) = session(c, headers)?;
     match form.get("csrf") {
         Some(t) if same_token(t, &s.csrf) => Ok(s),
@@ -124,7 +140,10 @@ fn arbiter_of(s: &Session, id: &str) -> Result<(), Response> {
             StatusCode::FORBIDDEN,
             views::forbidden(s, &s.lang.ta("arbiters-only", &[("tournament", id.into())])),
         )),
-        Err(status) => Err(html(StatusCode::FORBIDDEN, views::forbidden(s, status.message()))),
+        Err(status) => Err(html(
+            StatusCode::FORBIDDEN,
+            views::forbidden(s, status.message()),
+        )),
     }
 }
 
@@ -147,7 +166,12 @@ fn refused(e: &tonic::Status) -> (StatusCode, Flash) {
     (status, Flash::Refused(e.message().to_string()))
 }
 
-fn header_for(s: &Session, id: &str, form: &HashMap<String, String>, part: &str) -> Option<CommandHeader> {
+fn header_for(
+    s: &Session,
+    id: &str,
+    form: &HashMap<String, String>,
+    part: &str,
+) -> Option<CommandHeader> {
     let cmd = form.get("cmd").map(String::as_str).unwrap_or_default();
     let cmd = if cmd.is_empty() {
         crate::session::random_id()
@@ -186,7 +210,12 @@ async fn sign_in_page(State(c): App, headers: HeaderMap, Query(q): Query<LinkQue
     match c.sessions.check_link(&q.link) {
         Ok(l) => html(
             StatusCode::OK,
-            views::confirm_sign_in(lang, &q.link, &l.principal.subject, l.principal.role.as_str()),
+            views::confirm_sign_in(
+                lang,
+                &q.link,
+                &l.principal.subject,
+                l.principal.role.as_str(),
+            ),
         ),
         Err(e) => html(StatusCode::UNAUTHORIZED, views::sign_in_needed(lang, &e.0)),
     }
@@ -229,8 +258,14 @@ async fn sign_out(State(c): App, headers: HeaderMap, Form(f): Fields) -> Respons
     if let Some((id, _)) = c.sessions.current(&headers) {
         c.sessions.sign_out(&id);
     }
-    let lang = c.sessions.current(&headers).map_or(lang_of(&headers), |(_, s)| s.lang);
-    let mut r = html(StatusCode::OK, views::sign_in_needed(lang, &lang.t("signed-out")));
+    let lang = c
+        .sessions
+        .current(&headers)
+        .map_or(lang_of(&headers), |(_, s)| s.lang);
+    let mut r = html(
+        StatusCode::OK,
+        views::sign_in_needed(lang, &lang.t("signed-out")),
+    );
     if let Ok(v) = HeaderValue::from_str(&cleared_cookie(c.secure_cookies)) {
         r.headers_mut().insert(header::SET_COOKIE, v);
     }
@@ -246,7 +281,8 @@ fn console_role(s: &Session) -> Result<(), Response> {
             StatusCode::FORBIDDEN,
             views::forbidden(
                 s,
-                &s.lang.ta("console-for-arbiters", &[("role", other.as_str().into())]),
+                &s.lang
+                    .ta("console-for-arbiters", &[("role", other.as_str().into())]),
             ),
         )),
     }
@@ -264,7 +300,11 @@ async fn index(State(c): App, headers: HeaderMap) -> Response {
         Ok(c) => c,
         Err(r) => return r,
     };
-    match cl.reg.list_tournaments(reg::ListTournamentsRequest {}).await {
+    match cl
+        .reg
+        .list_tournaments(reg::ListTournamentsRequest {})
+        .await
+    {
         Ok(l) => {
             let list: Vec<_> = l
                 .into_inner()
@@ -337,7 +377,8 @@ fn creation(v: &NewValues) -> Result<pb::TournamentCreated, String> {
         .trim()
         .parse()
         .map_err(|_| format!("rounds: {:?} is not a number", v.rounds))?;
-    let start = parse_date("start date", &v.start)?.ok_or("start date: give the first round's date")?;
+    let start =
+        parse_date("start date", &v.start)?.ok_or("start date: give the first round's date")?;
     let end = parse_date("end date", &v.end)?.unwrap_or(start);
     let rating_kind = match v.rating_kind.as_str() {
         "rapid" => pb::RatingKind::Rapid,
@@ -394,7 +435,8 @@ async fn create(State(c): App, headers: HeaderMap, Form(f): Fields) -> Response 
         tie_breaks: f.get("tie_breaks").cloned().unwrap_or_default(),
         fide_rated: f.get("fide_rated").cloned(),
     };
-    let again = |code, flash: Flash| html(code, views::new_tournament(&s, &today(), Some(&flash), &v));
+    let again =
+        |code, flash: Flash| html(code, views::new_tournament(&s, &today(), Some(&flash), &v));
     let t = match creation(&v) {
         Ok(t) => t,
         Err(e) => return again(StatusCode::UNPROCESSABLE_ENTITY, Flash::Refused(e)),
@@ -419,7 +461,11 @@ async fn create(State(c): App, headers: HeaderMap, Form(f): Fields) -> Response 
 // --- one tournament ------------------------------------------------------------------------
 
 /// The session and clients of an arbiter screen of `id`.
-fn arbiter_screen(c: &Console, headers: &HeaderMap, id: &str) -> Result<(Session, Clients), Response> {
+fn arbiter_screen(
+    c: &Console,
+    headers: &HeaderMap,
+    id: &str,
+) -> Result<(Session, Clients), Response> {
     let (_, s) = session(c, headers)?;
     arbiter_of(&s, id)?;
     let cl = clients(c, &s)?;
@@ -441,7 +487,9 @@ fn arbiter_post(
 
 async fn state(cl: &mut Clients, id: &str) -> Result<rd::TournamentState, tonic::Status> {
     cl.rd
-        .get_tournament(rd::GetTournamentRequest { tournament: tref(id) })
+        .get_tournament(rd::GetTournamentRequest {
+            tournament: tref(id),
+        })
         .await
         .map(|r| r.into_inner())
 }
@@ -486,10 +534,24 @@ async fn render_players_found(
         Ok(st) => st,
         Err(e) => return not_found(s, &e),
     };
-    match cl.reg.list_players(reg::ListPlayersRequest { tournament: tref(id) }).await {
+    match cl
+        .reg
+        .list_players(reg::ListPlayersRequest {
+            tournament: tref(id),
+        })
+        .await
+    {
         Ok(l) => html(
             code,
-            views::players(s, id, &st.name, &l.into_inner(), flash.as_ref(), paste, found.as_ref()),
+            views::players(
+                s,
+                id,
+                &st.name,
+                &l.into_inner(),
+                flash.as_ref(),
+                paste,
+                found.as_ref(),
+            ),
         ),
         Err(e) => not_found(s, &e),
     }
@@ -533,7 +595,13 @@ async fn players(
     render_players_found(&s, &mut cl, &id, None, StatusCode::OK, "", found).await
 }
 
-fn player(name: &str, rating: u32, fide_id: Option<u64>, federation: &str, title: &str) -> pb::Player {
+fn player(
+    name: &str,
+    rating: u32,
+    fide_id: Option<u64>,
+    federation: &str,
+    title: &str,
+) -> pb::Player {
     let title = match title {
         "GM" => pb::Title::Gm,
         "IM" => pb::Title::Im,
@@ -555,7 +623,12 @@ fn player(name: &str, rating: u32, fide_id: Option<u64>, federation: &str, title
     }
 }
 
-async fn add_player(State(c): App, headers: HeaderMap, Path(id): Path<String>, Form(f): Fields) -> Response {
+async fn add_player(
+    State(c): App,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+    Form(f): Fields,
+) -> Response {
     let (s, mut cl) = match arbiter_post(&c, &headers, &id, &f) {
         Ok(x) => x,
         Err(r) => return r,
@@ -573,7 +646,15 @@ async fn add_player(State(c): App, headers: HeaderMap, Path(id): Path<String>, F
         Ok(mut e) if e.len() == 1 => e.remove(0),
         Ok(_) => {
             let flash = Flash::Refused(s.lang.t("give-a-name"));
-            return render_players(&s, &mut cl, &id, Some(flash), StatusCode::UNPROCESSABLE_ENTITY, "").await;
+            return render_players(
+                &s,
+                &mut cl,
+                &id,
+                Some(flash),
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "",
+            )
+            .await;
         }
         Err(errs) => {
             let text = errs
@@ -581,12 +662,26 @@ async fn add_player(State(c): App, headers: HeaderMap, Path(id): Path<String>, F
                 .map(|e| format!("{}: {}", e.column, e.message))
                 .collect::<Vec<_>>()
                 .join("; ");
-            return render_players(&s, &mut cl, &id, Some(Flash::Refused(text)), StatusCode::UNPROCESSABLE_ENTITY, "").await;
+            return render_players(
+                &s,
+                &mut cl,
+                &id,
+                Some(Flash::Refused(text)),
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "",
+            )
+            .await;
         }
     };
     let req = reg::RegisterPlayerRequest {
         header: header_for(&s, &id, &f, ""),
-        player: Some(player(&entry.name, entry.rating, entry.fide_id, &entry.federation, &entry.title)),
+        player: Some(player(
+            &entry.name,
+            entry.rating,
+            entry.fide_id,
+            &entry.federation,
+            &entry.title,
+        )),
         confirm_same_name: false,
     };
     match cl.reg.register_player(req).await {
@@ -598,7 +693,12 @@ async fn add_player(State(c): App, headers: HeaderMap, Path(id): Path<String>, F
     }
 }
 
-async fn paste_players(State(c): App, headers: HeaderMap, Path(id): Path<String>, Form(f): Fields) -> Response {
+async fn paste_players(
+    State(c): App,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+    Form(f): Fields,
+) -> Response {
     let (s, mut cl) = match arbiter_post(&c, &headers, &id, &f) {
         Ok(x) => x,
         Err(r) => return r,
@@ -608,12 +708,35 @@ async fn paste_players(State(c): App, headers: HeaderMap, Path(id): Path<String>
         Ok(e) if !e.is_empty() => e,
         Ok(_) => {
             let flash = Flash::Refused(s.lang.t("list-empty"));
-            return render_players(&s, &mut cl, &id, Some(flash), StatusCode::UNPROCESSABLE_ENTITY, &text).await;
+            return render_players(
+                &s,
+                &mut cl,
+                &id,
+                Some(flash),
+                StatusCode::UNPROCESSABLE_ENTITY,
+                &text,
+            )
+            .await;
         }
         Err(errs) => {
-            let text_errs = errs.iter().map(|e| e.to_string()).collect::<Vec<_>>().join("; ");
-            let flash = Flash::Refused(s.lang.ta("nothing-registered", &[("errors", text_errs.into())]));
-            return render_players(&s, &mut cl, &id, Some(flash), StatusCode::UNPROCESSABLE_ENTITY, &text).await;
+            let text_errs = errs
+                .iter()
+                .map(|e| e.to_string())
+                .collect::<Vec<_>>()
+                .join("; ");
+            let flash = Flash::Refused(
+                s.lang
+                    .ta("nothing-registered", &[("errors", text_errs.into())]),
+            );
+            return render_players(
+                &s,
+                &mut cl,
+                &id,
+                Some(flash),
+                StatusCode::UNPROCESSABLE_ENTITY,
+                &text,
+            )
+            .await;
         }
     };
     let n = entries.len();
@@ -622,7 +745,13 @@ async fn paste_players(State(c): App, headers: HeaderMap, Path(id): Path<String>
         // again registers nobody twice.
         let req = reg::RegisterPlayerRequest {
             header: header_for(&s, &id, &f, &format!("-{}", e.line)),
-            player: Some(player(&e.name, e.rating, e.fide_id, &e.federation, &e.title)),
+            player: Some(player(
+                &e.name,
+                e.rating,
+                e.fide_id,
+                &e.federation,
+                &e.title,
+            )),
             confirm_same_name: false,
         };
         if let Err(err) = cl.reg.register_player(req).await {
@@ -642,14 +771,27 @@ async fn paste_players(State(c): App, headers: HeaderMap, Path(id): Path<String>
     see_other(format!("/console/t/{id}/players"))
 }
 
-async fn cancel(State(c): App, headers: HeaderMap, Path(id): Path<String>, Form(f): Fields) -> Response {
+async fn cancel(
+    State(c): App,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+    Form(f): Fields,
+) -> Response {
     let (s, mut cl) = match arbiter_post(&c, &headers, &id, &f) {
         Ok(x) => x,
         Err(r) => return r,
     };
     let Some(entry) = f.get("entry").and_then(|e| e.trim().parse::<u32>().ok()) else {
         let flash = Flash::Refused(s.lang.t("cancel-which"));
-        return render_players(&s, &mut cl, &id, Some(flash), StatusCode::UNPROCESSABLE_ENTITY, "").await;
+        return render_players(
+            &s,
+            &mut cl,
+            &id,
+            Some(flash),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "",
+        )
+        .await;
     };
     let req = reg::CancelRegistrationRequest {
         header: header_for(&s, &id, &f, &format!("-{entry}")),
@@ -682,7 +824,10 @@ async fn render_round(
     code: StatusCode,
     extras: RoundExtras,
 ) -> Response {
-    let RoundExtras { boards_text, verdict } = extras;
+    let RoundExtras {
+        boards_text,
+        verdict,
+    } = extras;
     let st = match state(cl, id).await {
         Ok(st) => st,
         Err(e) => return not_found(s, &e),
@@ -699,7 +844,13 @@ async fn render_round(
     } else {
         None
     };
-    let names: HashMap<u32, String> = match cl.reg.list_players(reg::ListPlayersRequest { tournament: tref(id) }).await {
+    let names: HashMap<u32, String> = match cl
+        .reg
+        .list_players(reg::ListPlayersRequest {
+            tournament: tref(id),
+        })
+        .await
+    {
         Ok(l) => l
             .into_inner()
             .players
@@ -908,7 +1059,9 @@ async fn round_action(
                 (Err(_), _) => Err(Flash::Refused(
                     s.lang.ta("not-a-board", &[("board", get("board").into())]),
                 )),
-                (_, Err(key)) => Err(Flash::Refused(s.lang.ta("not-a-result", &[("key", key.into())]))),
+                (_, Err(key)) => Err(Flash::Refused(
+                    s.lang.ta("not-a-result", &[("key", key.into())]),
+                )),
                 (Ok(board), Ok(result)) if action == "result" => cl
                     .rd
                     .record_result(rd::RecordResultRequest {
@@ -950,7 +1103,9 @@ async fn round_action(
             .await
             .map(drop)
             .map_err(|e| refused(&e).1),
-        other => Err(Flash::Refused(s.lang.ta("no-such-action", &[("action", other.into())]))),
+        other => Err(Flash::Refused(
+            s.lang.ta("no-such-action", &[("action", other.into())]),
+        )),
     };
     match outcome {
         Ok(()) => see_other(format!("/console/t/{id}/round")),
@@ -983,7 +1138,10 @@ async fn standings(State(c): App, headers: HeaderMap, Path(id): Path<String>) ->
         })
         .await
     {
-        Ok(t) => html(StatusCode::OK, views::standings(&s, &id, &st.name, &t.into_inner(), None)),
+        Ok(t) => html(
+            StatusCode::OK,
+            views::standings(&s, &id, &st.name, &t.into_inner(), None),
+        ),
         Err(e) => not_found(&s, &e),
     }
 }
@@ -1023,7 +1181,10 @@ async fn audit(State(c): App, headers: HeaderMap, Path(id): Path<String>) -> Res
         }
         Err(e) => return not_found(&s, &e),
     }
-    html(StatusCode::OK, views::audit(&s, &id, &st.name, &events, None))
+    html(
+        StatusCode::OK,
+        views::audit(&s, &id, &st.name, &events, None),
+    )
 }
 
 #[derive(serde::Deserialize)]
@@ -1032,7 +1193,12 @@ struct ExportQuery {
     format: String,
 }
 
-async fn export(State(c): App, headers: HeaderMap, Path(id): Path<String>, Query(q): Query<ExportQuery>) -> Response {
+async fn export(
+    State(c): App,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+    Query(q): Query<ExportQuery>,
+) -> Response {
     let (s, mut cl) = match arbiter_screen(&c, &headers, &id) {
         Ok(x) => x,
         Err(r) => return r,
@@ -1057,7 +1223,10 @@ async fn export(State(c): App, headers: HeaderMap, Path(id): Path<String>, Query
             );
             let mut resp = (StatusCode::OK, r.trf).into_response();
             let h = resp.headers_mut();
-            h.insert(header::CONTENT_TYPE, HeaderValue::from_static("text/plain; charset=utf-8"));
+            h.insert(
+                header::CONTENT_TYPE,
+                HeaderValue::from_static("text/plain; charset=utf-8"),
+            );
             if let Ok(v) = HeaderValue::from_str(&disposition) {
                 h.insert(header::CONTENT_DISPOSITION, v);
             }

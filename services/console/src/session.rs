@@ -82,7 +82,11 @@ impl Sessions {
     }
 
     /// Opens a session for an unused, valid link; the link is spent. Returns the session id.
-    pub fn sign_in(&self, token: &str, lang: crate::i18n::Lang) -> Result<(String, Session), Refused> {
+    pub fn sign_in(
+        &self,
+        token: &str,
+        lang: crate::i18n::Lang,
+    ) -> Result<(String, Session), Refused> {
         let link = self.links.verify(token).map_err(|e| Refused(e.0))?;
         let now = unix_now();
         {

@@ -1,11 +1,11 @@
 //! The console's markup (maud: every interpolated value is escaped).
 
+use crate::i18n::Lang;
 use crate::session::Session;
 use arbiter_proto::events::v1 as pb;
 use arbiter_proto::registration::v1 as reg;
 use arbiter_proto::reporting::v1 as rep;
 use arbiter_proto::round_director::v1 as rd;
-use crate::i18n::Lang;
 use fluent_bundle::FluentValue;
 use maud::{DOCTYPE, Markup, html};
 
@@ -201,7 +201,12 @@ pub const SYSTEMS: &[(&str, &str)] = &[
     ("double-round-robin", "double-round-robin-berger-tables"),
 ];
 
-pub fn new_tournament(s: &Session, today: &str, flash: Option<&Flash>, values: &NewValues) -> Markup {
+pub fn new_tournament(
+    s: &Session,
+    today: &str,
+    flash: Option<&Flash>,
+    values: &NewValues,
+) -> Markup {
     page(
         s.lang,
         &t(s, "new-tournament"),
@@ -612,7 +617,13 @@ fn unpaired_text(code: i32) -> &'static str {
     }
 }
 
-pub fn standings(s: &Session, id: &str, name: &str, st: &rep::Standings, flash: Option<&Flash>) -> Markup {
+pub fn standings(
+    s: &Session,
+    id: &str,
+    name: &str,
+    st: &rep::Standings,
+    flash: Option<&Flash>,
+) -> Markup {
     page(
         s.lang,
         &format!("{} · {name}", t(s, "standings")),
@@ -661,10 +672,21 @@ pub fn decimal(d: Option<&arbiter_proto::common::v1::Decimal>) -> String {
     let p = 10i64.pow(d.scale);
     let sign = if d.units < 0 { "-" } else { "" };
     let a = d.units.unsigned_abs();
-    format!("{sign}{}.{:0w$}", a / p as u64, a % p as u64, w = d.scale as usize)
+    format!(
+        "{sign}{}.{:0w$}",
+        a / p as u64,
+        a % p as u64,
+        w = d.scale as usize
+    )
 }
 
-pub fn audit(s: &Session, id: &str, name: &str, events: &[pb::Envelope], flash: Option<&Flash>) -> Markup {
+pub fn audit(
+    s: &Session,
+    id: &str,
+    name: &str,
+    events: &[pb::Envelope],
+    flash: Option<&Flash>,
+) -> Markup {
     page(
         s.lang,
         &format!("{} · {name}", t(s, "audit")),
@@ -692,7 +714,11 @@ pub fn audit(s: &Session, id: &str, name: &str, events: &[pb::Envelope], flash: 
 
 fn kind(e: &pb::Envelope) -> String {
     let Some(p) = e.payload.as_ref().and_then(|p| p.kind.as_ref()) else {
-        return if e.redacted { "redacted".into() } else { String::new() };
+        return if e.redacted {
+            "redacted".into()
+        } else {
+            String::new()
+        };
     };
     let debug = format!("{p:?}");
     debug.split('(').next().unwrap_or_default().to_string()
@@ -740,6 +766,9 @@ mod tests {
         assert_eq!(points(15), "1.5");
         assert_eq!(points(20), "2");
         let d = |units, scale| decimal(Some(&arbiter_proto::common::v1::Decimal { units, scale }));
-        assert_eq!((d(125, 1), d(-5, 2), d(7, 0)), ("12.5".into(), "-0.05".into(), "7".into()));
+        assert_eq!(
+            (d(125, 1), d(-5, 2), d(7, 0)),
+            ("12.5".into(), "-0.05".into(), "7".into())
+        );
     }
 }

@@ -187,10 +187,16 @@ mod tests {
                 None,
             )
             .unwrap();
-        let e = LinkVerifier::new(&keys).unwrap().verify(&bearer).unwrap_err();
+        let e = LinkVerifier::new(&keys)
+            .unwrap()
+            .verify(&bearer)
+            .unwrap_err();
         assert_eq!(e.0, "this is not a sign-in link");
         let link = issue_link(&keys, &arbiter(), LINK_LIFETIME).unwrap();
-        let e = crate::verify::Verifier::new(&keys).unwrap().verify(&link).unwrap_err();
+        let e = crate::verify::Verifier::new(&keys)
+            .unwrap()
+            .verify(&link)
+            .unwrap_err();
         assert!(e.0.contains("audience"), "{e}");
     }
 

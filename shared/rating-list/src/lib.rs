@@ -604,7 +604,12 @@ impl Registry {
     /// so this waits on that lock itself.
     pub fn close(self) -> Result<(), RegistryError> {
         self.db.flush().map_err(storage)?;
-        let Registry { db, meta, players, path } = self;
+        let Registry {
+            db,
+            meta,
+            players,
+            path,
+        } = self;
         drop((meta, players, db));
         let Some(path) = path else { return Ok(()) };
         let file = path.join("db");
@@ -612,9 +617,8 @@ impl Registry {
             f.lock()?;
             f.unlock()
         });
-        released.map_err(|e| {
-            RegistryError::Storage(format!("cannot close {}: {e}", file.display()))
-        })
+        released
+            .map_err(|e| RegistryError::Storage(format!("cannot close {}: {e}", file.display())))
     }
 
     /// A registry in a temporary folder, removed on drop (for tests).

@@ -354,7 +354,10 @@ fn a_fide_id_listed_twice_counts_once_and_the_later_record_stands() {
     assert!(e.name.starts_with("Renamed4"), "{}", e.name);
     // The name index follows the later record: the old name finds nobody.
     let found = registry.search("renamed4", 10).unwrap();
-    assert_eq!(found.iter().map(|e| e.fide_id).collect::<Vec<_>>(), [FIRST_ID + 4]);
+    assert_eq!(
+        found.iter().map(|e| e.fide_id).collect::<Vec<_>>(),
+        [FIRST_ID + 4]
+    );
     let old = e.name.replacen("Renamed4", "Player4", 1);
     assert!(registry.search(&old, 10).unwrap().is_empty(), "{old}");
 }
@@ -363,17 +366,33 @@ fn a_fide_id_listed_twice_counts_once_and_the_later_record_stands() {
 fn players_are_found_by_fide_id_or_the_start_of_their_name() {
     let registry = Registry::temporary().unwrap();
     registry
-        .import(text_list(300).as_slice(), None, "list.txt", &ImportOptions::default(), |_| {})
+        .import(
+            text_list(300).as_slice(),
+            None,
+            "list.txt",
+            &ImportOptions::default(),
+            |_| {},
+        )
         .unwrap();
     let someone = registry.get(FIRST_ID + 123).unwrap().unwrap();
-    let by_id = registry.search(&format!(" {} ", FIRST_ID + 123), 5).unwrap();
+    let by_id = registry
+        .search(&format!(" {} ", FIRST_ID + 123), 5)
+        .unwrap();
     assert_eq!(by_id, vec![someone.clone()]);
     // The surname's first letters, in any case: every hit starts so, in name order, at most
     // the limit.
-    let start: String = someone.name.chars().take(4).collect::<String>().to_uppercase();
+    let start: String = someone
+        .name
+        .chars()
+        .take(4)
+        .collect::<String>()
+        .to_uppercase();
     let hits = registry.search(&start, 1000).unwrap();
     assert!(hits.contains(&someone), "{start}: {hits:?}");
-    assert!(hits.iter().all(|h| h.name.to_lowercase().starts_with(&start.to_lowercase())));
+    assert!(
+        hits.iter()
+            .all(|h| h.name.to_lowercase().starts_with(&start.to_lowercase()))
+    );
     let names: Vec<String> = hits.iter().map(|h| h.name.to_lowercase()).collect();
     let mut sorted = names.clone();
     sorted.sort();
@@ -381,5 +400,10 @@ fn players_are_found_by_fide_id_or_the_start_of_their_name() {
     assert!(registry.search(&start, 2).unwrap().len() <= 2);
     assert!(registry.search("zzzz-nobody", 5).unwrap().is_empty());
     assert!(registry.search("  ", 5).unwrap().is_empty());
-    assert!(registry.search(&(FIRST_ID + 5_000).to_string(), 5).unwrap().is_empty());
+    assert!(
+        registry
+            .search(&(FIRST_ID + 5_000).to_string(), 5)
+            .unwrap()
+            .is_empty()
+    );
 }
