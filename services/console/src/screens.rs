@@ -50,6 +50,7 @@ pub fn routes() -> axum::Router<Arc<Console>> {
         .route("/console/t/{id}/round/{action}", post(round_action))
         .route("/console/t/{id}/standings", get(standings))
         .route("/console/t/{id}/audit", get(audit))
+        .route("/console/t/{id}/audit/replay", post(replay))
         .route("/console/t/{id}/export", get(export))
 }
 
@@ -1151,7 +1152,111 @@ async fn audit(State(c): App, headers: HeaderMap, Path(id): Path<String>) -> Res
         Ok(x) => x,
         Err(r) => return r,
     };
-    let st = match state(&mut cl, &id).await {
+    render_audit(&s, &mut cl, &id, None).await
+}
+
+/// Runs the audit `arbiter replay` runs, on the stream as the server gives it whole: the hash
+/// chain, every published pairing re-run, the signed heads checked.
+async fn replay(
+    State(c): App,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+    Form(f): Fields,
+) -> Response {
+    let (s, mut cl) = match arbiter_post(&c, &headers, &id, &f) {
+        Ok(x) => x,
+        Err(r) => return r,
+    };
+    let verdict = match raw_events(&mut cl, &id).await {
+        Err(e) => Err(e),
+        Ok(events) => {
+            let stream =
+                arbiter_service_kit::store::stream_of(&id).map_err(|e| e.message().to_string());
+            match stream {
+                Err(e) => Err(e),
+                Ok(stream) => tokio::task::spawn_blocking(move || replay_report(&stream, &events))
+                    .await
+                    .map_err(|e| format!("the audit stopped: {e}")),
+            }
+        }
+    };
+    render_audit(&s, &mut cl, &id, Some(verdict)).await
+}
+
+/// The stream's events with their stored bytes, for hashing.
+async fn raw_events(
+    cl: &mut Clients,
+    id: &str,
+) -> Result<Vec<arbiter_eventlog::StoredEvent>, String> {
+    let mut stream = cl
+        .rep
+        .stream_events(rep::StreamEventsRequest {
+            tournament_id: id.to_string(),
+            from_version: 1,
+            follow: false,
+            raw_payload: true,
+        })
+        .await
+        .map_err(|e| e.message().to_string())?
+        .into_inner();
+    let mut events = Vec::new();
+    while let Some(env) = stream
+        .message()
+        .await
+        .map_err(|e| e.message().to_string())?
+    {
+        if env.redacted {
+            return Err(format!(
+                "event {} is confidential and this session may not read it whole, so the chain \
+                 cannot be hashed here: an admin's or the tournament's arbiter's session can",
+                env.sequence
+            ));
+        }
+        events.push(arbiter_eventlog::envelope_to_stored(&env)?);
+    }
+    Ok(events)
+}
+
+/// The audit's report and the signed heads' verdict; `Ok` when everything holds.
+fn replay_report(stream: &str, events: &[arbiter_eventlog::StoredEvent]) -> (bool, String) {
+    let report = arbiter_round_pairing::audit::audit(stream, events);
+    let mut text = report.render();
+    let logged = arbiter_interchange::heads::logged_heads(stream, events);
+    let mut bad = Vec::new();
+    for l in &logged {
+        match &l.head {
+            Err(m) => bad.push(format!("the signed head at version {}: {m}", l.at)),
+            Ok(h) => {
+                if let Err(m) = h.check_against(stream, events) {
+                    bad.push(format!("the signed head at version {}: {m}", l.at));
+                }
+            }
+        }
+    }
+    text.push_str(&format!(
+        "signed heads in the log: {} of {} verify\n",
+        logged.len() - bad.len(),
+        logged.len()
+    ));
+    for b in &bad {
+        text.push_str(&format!("  {b}\n"));
+    }
+    let holds = report.log_intact()
+        && report.differing(true).is_empty()
+        && report.differing_draws().is_empty()
+        && bad.is_empty();
+    (holds, text)
+}
+
+async fn render_audit(
+    s: &Session,
+    cl: &mut Clients,
+    id: &str,
+    verdict: Option<Result<(bool, String), String>>,
+) -> Response {
+    let s = s.clone();
+    let id = id.to_string();
+    let st = match state(cl, &id).await {
         Ok(st) => st,
         Err(e) => return not_found(&s, &e),
     };
@@ -1174,7 +1279,10 @@ async fn audit(State(c): App, headers: HeaderMap, Path(id): Path<String>) -> Res
                     Ok(None) => break,
                     Err(e) => {
                         let (code, flash) = refused(&e);
-                        return html(code, views::audit(&s, &id, &st.name, &events, Some(&flash)));
+                        return html(
+                            code,
+                            views::audit(&s, &id, &st.name, &events, Some(&flash), None),
+                        );
                     }
                 }
             }
@@ -1183,7 +1291,7 @@ async fn audit(State(c): App, headers: HeaderMap, Path(id): Path<String>) -> Res
     }
     html(
         StatusCode::OK,
-        views::audit(&s, &id, &st.name, &events, None),
+        views::audit(&s, &id, &st.name, &events, None, verdict.as_ref()),
     )
 }
 

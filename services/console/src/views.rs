@@ -686,6 +686,7 @@ pub fn audit(
     name: &str,
     events: &[pb::Envelope],
     flash: Option<&Flash>,
+    verdict: Option<&Result<(bool, String), String>>,
 ) -> Markup {
     page(
         s.lang,
@@ -696,6 +697,22 @@ pub fn audit(
         html! {
             h1 { (t(s, "event-log")) }
             p { (ta(s, "events-chained", &[("count", events.len().into())])) " " code { "arbiter replay" } }
+            form method="post" action={"/console/t/" (id) "/audit/replay"} {
+                (csrf(s)) (cmd())
+                button type="submit" id="replay" { (t(s, "replay-now")) }
+            }
+            @match verdict {
+                Some(Ok((true, text))) => div id="replay-verdict" {
+                    p.verdict role="status" { (t(s, "replay-holds")) }
+                    pre.explain { (text) }
+                },
+                Some(Ok((false, text))) => div id="replay-verdict" {
+                    p.flash.refused role="alert" { (t(s, "replay-fails")) }
+                    pre.explain { (text) }
+                },
+                Some(Err(e)) => div id="replay-verdict" { p.flash.refused role="alert" { (e) } },
+                None => {},
+            }
             div.scroll { table id="events" {
                 thead { tr { th.num { "#" } th { (t(s, "event")) } th { (t(s, "actor")) } th { (t(s, "recorded-utc")) } th { (t(s, "hash")) } } }
                 tbody { @for e in events {

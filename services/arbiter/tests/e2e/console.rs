@@ -580,6 +580,16 @@ async fn a_tournament_run_from_the_console() {
         *by_actor.entry(e.actor).or_default() += 1;
     }
     assert_eq!(actors.len(), events, "the audit view lists every event");
+    // Replay now: the audit `arbiter replay` runs, from the screen.
+    b.goto(&format!("{base}/console/t/{TID}/audit")).await.unwrap();
+    submit(&b, "replay").await;
+    let said = text(&b, "#replay-verdict").await;
+    assert!(
+        said.contains("The log holds")
+            && said.contains("hash chain: intact")
+            && said.matches("re-paired, identical").count() == ROUNDS as usize,
+        "{said}"
+    );
     let services: Vec<&String> = by_actor
         .keys()
         .filter(|a| a.as_str() != CHIEF && a.as_str() != DEPUTY)
