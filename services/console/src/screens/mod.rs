@@ -1,0 +1,326 @@
+//! The console's routes: each screen reads through gRPC with the session's token and renders;
+//! each form posts, is checked for the session's CSRF token, becomes one gRPC command, and
+//! redirects back (a refusal is shown on the screen with the service's words).
+
+// A refusal is the page answered, made once per request: boxing it buys nothing.
+#![allow(clippy::result_large_err)]
+
+use crate::i18n::Lang;
+use crate::session::{Session, cleared_cookie, same_token, session_cookie};
+use crate::views::{self, Flash, NewValues, RoundView};
+use crate::{Clients, Console, paste};
+use arbiter_auth::link::SIGN_IN_PATH;
+use arbiter_auth::{Grant, Role};
+use arbiter_proto::common::v1::{CommandHeader, TournamentRef, TrfFormat};
+use arbiter_proto::events::v1 as pb;
+use arbiter_proto::pairing_worker::v1 as pw;
+use arbiter_proto::registration::v1 as reg;
+use arbiter_proto::reporting::v1 as rep;
+use arbiter_proto::round_director::v1 as rd;
+use axum::extract::{Form, Path, Query, State};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Redirect, Response};
+use axum::routing::{get, post};
+use maud::Markup;
+use std::collections::HashMap;
+use std::sync::Arc;
+
+type App = State<Arc<Console>>;
+type Fields = Form<HashMap<String, String>>;
+
+mod players;
+mod reading;
+mod rounds;
+mod tournaments;
+
+use players::{add_player, cancel, overview, paste_players};
+use reading::{audit, export, replay, standings};
+use rounds::{round, round_action};
+use tournaments::{create, index, new_page};
+
+pub fn routes() -> axum::Router<Arc<Console>> {
+    axum::Router::new()
+        .route(
+            "/console",
+            get(|| async { Redirect::permanent("/console/") }),
+        )
+        .route("/console/", get(index))
+        .route("/console/assets/console.css", get(css))
+        .route("/console/assets/console.js", get(js))
+        .route(SIGN_IN_PATH, get(sign_in_page).post(sign_in))
+        .route("/console/sign-out", post(sign_out))
+        .route("/console/language", post(language))
+        .route("/console/new", get(new_page).post(create))
+        .route("/console/t/{id}", get(overview))
+        .route(
+            "/console/t/{id}/players",
+            get(players::players).post(add_player),
+        )
+        .route("/console/t/{id}/players/paste", post(paste_players))
+        .route("/console/t/{id}/players/cancel", post(cancel))
+        .route("/console/t/{id}/round", get(round))
+        .route("/console/t/{id}/round/", get(round))
+        .route("/console/t/{id}/round/{action}", post(round_action))
+        .route("/console/t/{id}/standings", get(standings))
+        .route("/console/t/{id}/audit", get(audit))
+        .route("/console/t/{id}/audit/replay", post(replay))
+        .route("/console/t/{id}/export", get(export))
+}
+
+/// An HTML answer (never cached: it shows the signed-in arbiter's view).
+fn html(status: StatusCode, m: Markup) -> Response {
+    let mut r = (status, m).into_response();
+    let h = r.headers_mut();
+    h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    h.insert(
+        header::CONTENT_SECURITY_POLICY,
+        HeaderValue::from_static(
+            "default-src 'none'; style-src 'self'; script-src 'self'; connect-src 'self'; \
+             img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+        ),
+    );
+    h.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+    h.insert(
+        header::REFERRER_POLICY,
+        HeaderValue::from_static("no-referrer"),
+    );
+    r
+}
+
+async fn css() -> Response {
+    asset("text/css; charset=utf-8", views::CSS)
+}
+
+async fn js() -> Response {
+    asset("text/javascript; charset=utf-8", views::JS)
+}
+
+fn asset(kind: &'static str, body: &'static str) -> Response {
+    (
+        [
+            (header::CONTENT_TYPE, kind),
+            (header::CACHE_CONTROL, "public, max-age=3600"),
+        ],
+        body,
+    )
+        .into_response()
+}
+
+/// The language a request without a session asks for.
+fn lang_of(headers: &HeaderMap) -> Lang {
+    Lang::negotiate(
+        headers
+            .get(header::ACCEPT_LANGUAGE)
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or_default(),
+    )
+}
+
+/// The session of the request, or the sign-in page.
+fn session(c: &Console, headers: &HeaderMap) -> Result<(String, Session), Response> {
+    c.sessions.current(headers).ok_or_else(|| {
+        html(
+            StatusCode::UNAUTHORIZED,
+            views::sign_in_needed(lang_of(headers), &lang_of(headers).t("not-signed-in")),
+        )
+    })
+}
+
+/// The session of a form post: its CSRF token must be the session's.
+fn posted(
+    c: &Console,
+    headers: &HeaderMap,
+    form: &HashMap<String, String>,
+) -> Result<Session, Response> {
+    let (_, s) = session(c, headers)?;
+    match form.get("csrf") {
+        Some(t) if same_token(t, &s.csrf) => Ok(s),
+        _ => Err(html(
+            StatusCode::FORBIDDEN,
+            views::forbidden(&s, &s.lang.t("stale-form")),
+        )),
+    }
+}
+
+/// The arbiter screens of tournament `id` need what every command of an arbiter needs, by
+/// the same rule the services apply.
+fn arbiter_of(s: &Session, id: &str) -> Result<(), Response> {
+    match s.principal.authorize("RecordResult", id) {
+        Ok(Grant::Full) => Ok(()),
+        Ok(Grant::OwnEntry(_)) => Err(html(
+            StatusCode::FORBIDDEN,
+            views::forbidden(s, &s.lang.ta("arbiters-only", &[("tournament", id.into())])),
+        )),
+        Err(status) => Err(html(
+            StatusCode::FORBIDDEN,
+            views::forbidden(s, status.message()),
+        )),
+    }
+}
+
+fn clients(c: &Console, s: &Session) -> Result<Clients, Response> {
+    c.clients(&s.bearer)
+        .map_err(|e| html(StatusCode::SERVICE_UNAVAILABLE, views::forbidden(s, &e)))
+}
+
+/// A service's refusal in words, with the status code it maps to.
+fn refused(e: &tonic::Status) -> (StatusCode, Flash) {
+    use tonic::Code::*;
+    let status = match e.code() {
+        InvalidArgument | OutOfRange => StatusCode::UNPROCESSABLE_ENTITY,
+        FailedPrecondition | Aborted | AlreadyExists => StatusCode::CONFLICT,
+        NotFound => StatusCode::NOT_FOUND,
+        PermissionDenied => StatusCode::FORBIDDEN,
+        Unauthenticated => StatusCode::UNAUTHORIZED,
+        _ => StatusCode::SERVICE_UNAVAILABLE,
+    };
+    (status, Flash::Refused(e.message().to_string()))
+}
+
+fn header_for(
+    s: &Session,
+    id: &str,
+    form: &HashMap<String, String>,
+    part: &str,
+) -> Option<CommandHeader> {
+    let cmd = form.get("cmd").map(String::as_str).unwrap_or_default();
+    let cmd = if cmd.is_empty() {
+        crate::session::random_id()
+    } else {
+        cmd.to_string()
+    };
+    Some(CommandHeader {
+        tournament_id: id.to_string(),
+        command_id: format!("console-{cmd}{part}"),
+        expected_version: None,
+        actor: s.principal.subject.clone(),
+    })
+}
+
+fn tref(id: &str) -> Option<TournamentRef> {
+    Some(TournamentRef {
+        tournament_id: id.to_string(),
+        as_of_version: 0,
+    })
+}
+
+fn see_other(path: String) -> Response {
+    Redirect::to(&path).into_response()
+}
+
+// --- sign-in -----------------------------------------------------------------------------
+
+#[derive(serde::Deserialize)]
+struct LinkQuery {
+    #[serde(default)]
+    link: String,
+}
+
+async fn sign_in_page(State(c): App, headers: HeaderMap, Query(q): Query<LinkQuery>) -> Response {
+    let lang = lang_of(&headers);
+    match c.sessions.check_link(&q.link) {
+        Ok(l) => html(
+            StatusCode::OK,
+            views::confirm_sign_in(
+                lang,
+                &q.link,
+                &l.principal.subject,
+                l.principal.role.as_str(),
+            ),
+        ),
+        Err(e) => html(StatusCode::UNAUTHORIZED, views::sign_in_needed(lang, &e.0)),
+    }
+}
+
+async fn sign_in(State(c): App, headers: HeaderMap, Form(f): Fields) -> Response {
+    let link = f.get("link").map(String::as_str).unwrap_or_default();
+    let lang = lang_of(&headers);
+    match c.sessions.sign_in(link, lang) {
+        Ok((id, s)) => {
+            tracing::info!(subject = %s.principal.subject, role = s.principal.role.as_str(), "console sign-in");
+            let mut r = see_other("/console/".into());
+            if let Ok(v) = HeaderValue::from_str(&session_cookie(&id, c.secure_cookies)) {
+                r.headers_mut().insert(header::SET_COOKIE, v);
+            }
+            r
+        }
+        Err(e) => html(StatusCode::UNAUTHORIZED, views::sign_in_needed(lang, &e.0)),
+    }
+}
+
+/// The session's language, from the header's choice.
+async fn language(State(c): App, headers: HeaderMap, Form(f): Fields) -> Response {
+    if let Err(r) = posted(&c, &headers, &f) {
+        return r;
+    }
+    if let (Some((id, _)), Some(lang)) = (
+        c.sessions.current(&headers),
+        f.get("lang").and_then(|t| Lang::from_tag(t)),
+    ) {
+        c.sessions.set_lang(&id, lang);
+    }
+    see_other("/console/".into())
+}
+
+async fn sign_out(State(c): App, headers: HeaderMap, Form(f): Fields) -> Response {
+    if let Err(r) = posted(&c, &headers, &f) {
+        return r;
+    }
+    if let Some((id, _)) = c.sessions.current(&headers) {
+        c.sessions.sign_out(&id);
+    }
+    let lang = c
+        .sessions
+        .current(&headers)
+        .map_or(lang_of(&headers), |(_, s)| s.lang);
+    let mut r = html(
+        StatusCode::OK,
+        views::sign_in_needed(lang, &lang.t("signed-out")),
+    );
+    if let Ok(v) = HeaderValue::from_str(&cleared_cookie(c.secure_cookies)) {
+        r.headers_mut().insert(header::SET_COOKIE, v);
+    }
+    r
+}
+
+/// The session and clients of an arbiter screen of `id`.
+fn arbiter_screen(
+    c: &Console,
+    headers: &HeaderMap,
+    id: &str,
+) -> Result<(Session, Clients), Response> {
+    let (_, s) = session(c, headers)?;
+    arbiter_of(&s, id)?;
+    let cl = clients(c, &s)?;
+    Ok((s, cl))
+}
+
+/// As [`arbiter_screen`], for a form post.
+fn arbiter_post(
+    c: &Console,
+    headers: &HeaderMap,
+    id: &str,
+    f: &HashMap<String, String>,
+) -> Result<(Session, Clients), Response> {
+    let s = posted(c, headers, f)?;
+    arbiter_of(&s, id)?;
+    let cl = clients(c, &s)?;
+    Ok((s, cl))
+}
+
+async fn state(cl: &mut Clients, id: &str) -> Result<rd::TournamentState, tonic::Status> {
+    cl.rd
+        .get_tournament(rd::GetTournamentRequest {
+            tournament: tref(id),
+        })
+        .await
+        .map(|r| r.into_inner())
+}
+
+fn not_found(s: &Session, e: &tonic::Status) -> Response {
+    let (code, _) = refused(e);
+    html(code, views::forbidden(s, e.message()))
+}
