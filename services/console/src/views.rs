@@ -330,6 +330,7 @@ pub fn players(
     s: &Session,
     id: &str,
     name: &str,
+    next_round: u32,
     list: &reg::ListPlayersResponse,
     flash: Option<&Flash>,
     paste: &str,
@@ -387,6 +388,24 @@ pub fn players(
                 (field(&t(s, "rating"), "p-rating", html!{ input id="p-rating" name="rating" inputmode="numeric" aria-describedby="p-rating-help"; }, &t(s, "empty-unrated")))
                 (field(&t(s, "federation"), "p-fed", html!{ input id="p-fed" name="federation" maxlength="3" aria-describedby="p-fed-help"; }, &t(s, "three-letters")))
                 button type="submit" id="add-player" { (t(s, "add")) }
+            }
+            h2 { (t(s, "byes-and-withdrawals")) }
+            form.row method="post" action={"/console/t/" (id) "/players/change"} {
+                (csrf(s)) (cmd())
+                (field(&t(s, "player"), "c-player", html!{ select id="c-player" name="entry" required aria-describedby="c-player-help" {
+                    @for p in &list.players { @if let Some(pl) = &p.player {
+                        option value=(p.entry) { (pl.player_id) ". " (pl.name) }
+                    } }
+                } }, &t(s, "player-help")))
+                (field(&t(s, "what"), "c-what", html!{ select id="c-what" name="what" aria-describedby="c-what-help" {
+                    option value="half" { (t(s, "bye-half-point")) }
+                    option value="full" { (t(s, "bye-full-point")) }
+                    option value="zero" { (t(s, "bye-zero-point")) }
+                    option value="withdraw" { (t(s, "withdrawal")) }
+                } }, &t(s, "what-help")))
+                (field(&t(s, "round"), "c-round", html!{ input id="c-round" name="round" inputmode="numeric" required value=(next_round) aria-describedby="c-round-help"; }, &t(s, "change-round-help")))
+                (field(&t(s, "why"), "c-why", html!{ input id="c-why" name="reason" aria-describedby="c-why-help"; }, &t(s, "change-why-help")))
+                button type="submit" id="record-change" { (t(s, "record")) }
             }
             h2 { (t(s, "paste-a-list")) }
             form method="post" action={"/console/t/" (id) "/players/paste"} {

@@ -64,6 +64,7 @@ pub const HTTP_ROUTES: &[(&str, Option<&str>)] = &[
     ("/console/t/{id}/players", None),
     ("/console/t/{id}/players/paste", None),
     ("/console/t/{id}/players/cancel", None),
+    ("/console/t/{id}/players/change", None),
     ("/console/t/{id}/round", None),
     ("/console/t/{id}/round/", None),
     ("/console/t/{id}/round/{action}", None),

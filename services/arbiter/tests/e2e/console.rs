@@ -759,6 +759,24 @@ async fn the_console_refuses_forged_forms_spent_links_and_players() {
         }
     }
 
+    // A requested bye and a withdrawal, from the players screen.
+    let (status, _, body) = exchange(&base, "POST", "/console/t/sec-open/players/change", Some(&cookie), &format!("csrf={csrf}&cmd=b1&entry=2&what=half&round=2"));
+    assert_eq!(status, 303, "{body}");
+    let (status, _, body) = exchange(&base, "POST", "/console/t/sec-open/players/change", Some(&cookie), &format!("csrf={csrf}&cmd=w1&entry=3&what=withdraw&round=2&reason=ill"));
+    assert_eq!(status, 303, "{body}");
+    let listed = c
+        .reg
+        .clone()
+        .list_players(reg::ListPlayersRequest { tournament: tref("sec-open") })
+        .await
+        .unwrap()
+        .into_inner();
+    let by_entry = |e: u32| listed.players.iter().find(|p| p.entry == e).unwrap().clone();
+    assert_eq!(by_entry(2).rounds_off, vec![2]);
+    assert_eq!(by_entry(3).status, reg::PlayerStatus::Withdrawn as i32);
+    let (status, _, body) = exchange(&base, "POST", "/console/t/sec-open/players/change", Some(&cookie), &format!("csrf={csrf}&cmd=b2&entry=2&what=half&round=x"));
+    assert_eq!(status, 422, "{body}");
+
     // A player's session: no arbiter screen, and the service refuses his commands anyway.
     let player = arbiter_auth::link::issue_link(
         &auth.keys,

@@ -33,7 +33,7 @@ mod reading;
 mod rounds;
 mod tournaments;
 
-use players::{add_player, cancel, overview, paste_players};
+use players::{add_player, cancel, change, overview, paste_players};
 use reading::{audit, export, replay, standings};
 use rounds::{round, round_action};
 use tournaments::{create, index, new_page};
@@ -58,6 +58,7 @@ pub fn routes() -> axum::Router<Arc<Console>> {
         )
         .route("/console/t/{id}/players/paste", post(paste_players))
         .route("/console/t/{id}/players/cancel", post(cancel))
+        .route("/console/t/{id}/players/change", post(change))
         .route("/console/t/{id}/round", get(round))
         .route("/console/t/{id}/round/", get(round))
         .route("/console/t/{id}/round/{action}", post(round_action))

@@ -55,6 +55,7 @@ pub(super) async fn render_players_found(
                 s,
                 id,
                 &st.name,
+                st.current_round + 1,
                 &l.into_inner(),
                 flash.as_ref(),
                 paste,
@@ -310,6 +311,73 @@ pub(super) async fn cancel(
     };
     match cl.reg.cancel_registration(req).await {
         Ok(_) => see_other(format!("/console/t/{id}/players")),
+        Err(e) => {
+            let (code, flash) = refused(&e);
+            render_players(&s, &mut cl, &id, Some(flash), code, "").await
+        }
+    }
+}
+
+/// A requested bye (half, full or zero point) for a round, or a withdrawal from a round on.
+pub(super) async fn change(
+    State(c): App,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+    Form(f): Fields,
+) -> Response {
+    let (s, mut cl) = match arbiter_post(&c, &headers, &id, &f) {
+        Ok(x) => x,
+        Err(r) => return r,
+    };
+    let get = |k: &str| f.get(k).map(|v| v.trim().to_string()).unwrap_or_default();
+    let (Ok(entry), Ok(round)) = (get("entry").parse::<u32>(), get("round").parse::<u32>()) else {
+        let flash = Flash::Refused(s.lang.t("change-needs-player-and-round"));
+        return render_players(
+            &s,
+            &mut cl,
+            &id,
+            Some(flash),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "",
+        )
+        .await;
+    };
+    let header = header_for(&s, &id, &f, "");
+    let kind = |k: pb::ByeKind| k as i32;
+    let done = match get("what").as_str() {
+        "withdraw" => cl
+            .reg
+            .withdraw_player(reg::WithdrawPlayerRequest {
+                header,
+                player_id: 0,
+                from_round: round,
+                reason: get("reason"),
+                entry,
+                numbering_version: None,
+            })
+            .await
+            .map(drop),
+        what => {
+            let k = match what {
+                "full" => pb::ByeKind::FullPoint,
+                "zero" => pb::ByeKind::ZeroPoint,
+                _ => pb::ByeKind::HalfPoint,
+            };
+            cl.reg
+                .request_bye(reg::RequestByeRequest {
+                    header,
+                    player_id: 0,
+                    round,
+                    kind: kind(k),
+                    entry,
+                    numbering_version: None,
+                })
+                .await
+                .map(drop)
+        }
+    };
+    match done {
+        Ok(()) => see_other(format!("/console/t/{id}/players")),
         Err(e) => {
             let (code, flash) = refused(&e);
             render_players(&s, &mut cl, &id, Some(flash), code, "").await
