@@ -1,25 +1,9 @@
-//! Escaping, links and the document shell every page shares.
+//! Links and the document shell every page shares. Markup is written with maud, which escapes
+//! every value it inserts; the only text inserted unescaped is this file's own stylesheet and
+//! script.
 
 use crate::model::Page;
-use std::fmt::Write as _;
-
-/// Escapes text for element content and for quoted attribute values: `&`, `<`, `>`, `"` and
-/// `'` become character references; NUL, which HTML forbids, becomes U+FFFD.
-pub fn escape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + s.len() / 8);
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            '\0' => out.push('\u{FFFD}'),
-            c => out.push(c),
-        }
-    }
-    out
-}
+use maud::{DOCTYPE, Markup, PreEscaped, html};
 
 /// A link target that cannot run script: relative references, fragments and `http:`,
 /// `https:` and `mailto:` URLs pass; anything else with a scheme becomes `#`.
@@ -39,24 +23,23 @@ pub fn safe_href(href: &str) -> &str {
     }
 }
 
-/// `href="..."`, made safe and escaped.
-pub(crate) fn href_attr(href: &str) -> String {
-    format!("href=\"{}\"", escape(safe_href(href)))
+/// A link with a safe target.
+pub(crate) fn link(href: &str, text: Markup) -> Markup {
+    html! { a href=(safe_href(href)) { (text) } }
 }
 
 /// The player link of a page, when it has a pattern: `{id}` replaced by the pairing number.
-pub(crate) fn player_link(page: &Page, id: u32, text_html: &str) -> String {
+pub(crate) fn player_link(page: &Page, id: u32, text: Markup) -> Markup {
     match &page.player_href {
-        Some(pattern) => {
-            let href = pattern.replace("{id}", &id.to_string());
-            format!("<a {}>{text_html}</a>", href_attr(&href))
-        }
-        None => text_html.to_string(),
+        Some(pattern) => link(&pattern.replace("{id}", &id.to_string()), text),
+        None => text,
     }
 }
 
-/// The stylesheet: readable on a phone (wide tables scroll sideways inside their box, the
-/// name column stays in view), light and dark colour schemes, and a plain print layout.
+/// The stylesheet: readable on a phone (wide tables scroll sideways inside their box, with a
+/// shadow at the edge that has more, the name column stays in view), light and dark colour
+/// schemes, and a plain print layout. The shadows are the box's backgrounds: the page's own
+/// colour attached to the content (`local`) hides each one when that edge is reached.
 pub(crate) const STYLE: &str = "\
 :root{color-scheme:light dark;--line:#8884;--head:#8881;--muted:#777}\
 *{box-sizing:border-box}\
@@ -65,7 +48,11 @@ header h1{font-size:1.35rem;margin:.1rem 0}\
 header p{margin:0 0 .6rem;color:var(--muted)}\
 nav{display:flex;flex-wrap:wrap;gap:.25rem 1rem;margin:.25rem 0 .75rem}\
 a{color:inherit}\
-.scroll{overflow-x:auto;-webkit-overflow-scrolling:touch;max-width:100%}\
+.scroll{overflow-x:auto;-webkit-overflow-scrolling:touch;max-width:100%;\
+background:linear-gradient(to right,Canvas 30%,#0000) left/2rem 100% no-repeat local,\
+linear-gradient(to left,Canvas 30%,#0000) right/2rem 100% no-repeat local,\
+radial-gradient(farthest-side at 0 50%,#0005,#0000) left/.8rem 100% no-repeat scroll,\
+radial-gradient(farthest-side at 100% 50%,#0005,#0000) right/.8rem 100% no-repeat scroll Canvas}\
 table{border-collapse:collapse;font-variant-numeric:tabular-nums;margin:0 0 1rem}\
 th,td{padding:.3rem .5rem;border-bottom:1px solid var(--line);text-align:right;white-space:nowrap;vertical-align:baseline}\
 thead th{background:var(--head);font-weight:600}\
@@ -131,60 +118,15 @@ addEventListener('pageshow',function(e){if(e.persisted&&!es){listen();reload()}}
 
 /// A complete document: head with the stylesheet, header (title, subtitle, navigation), the
 /// page's `main` (id `live`), footer, and the live script when the page has an events URL.
-pub(crate) fn document(page: &Page, class: &str, subtitle: &str, main: &str) -> String {
-    let mut out = String::with_capacity(main.len() + STYLE.len() + 1024);
+pub(crate) fn document(page: &Page, class: &str, subtitle: &str, main: Markup) -> String {
     let lang = page.lang.as_deref().unwrap_or("en");
-    let title = if subtitle.is_empty() {
-        escape(&page.title)
-    } else if page.title.is_empty() {
-        escape(subtitle)
-    } else {
-        format!("{} \u{2013} {}", escape(subtitle), escape(&page.title))
+    let title = match (page.title.is_empty(), subtitle.is_empty()) {
+        (_, true) => page.title.clone(),
+        (true, false) => subtitle.to_string(),
+        (false, false) => format!("{subtitle} \u{2013} {}", page.title),
     };
-    let _ = write!(
-        out,
-        "<!DOCTYPE html>\n<html lang=\"{}\">\n<head>\n<meta charset=\"utf-8\">\n\
-<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
-<title>{title}</title>\n<style>{STYLE}</style>\n</head>\n<body class=\"{class}\">\n<header>\n",
-        escape(lang)
-    );
-    if !page.title.is_empty() {
-        let _ = writeln!(out, "<h1>{}</h1>", escape(&page.title));
-    }
-    if !subtitle.is_empty() {
-        let _ = writeln!(out, "<p class=\"sub\">{}</p>", escape(subtitle));
-    }
-    let facts: Vec<&(String, String)> = page
-        .facts
-        .iter()
-        .filter(|(_, v)| !v.trim().is_empty())
-        .collect();
-    if !facts.is_empty() {
-        out.push_str("<dl class=\"event\">");
-        for (k, v) in facts {
-            let _ = write!(
-                out,
-                "<div><dt>{}</dt><dd>{}</dd></div>",
-                escape(k),
-                escape(v)
-            );
-        }
-        out.push_str("</dl>\n");
-    }
-    if !page.nav.is_empty() {
-        out.push_str("<nav>");
-        for l in &page.nav {
-            let _ = write!(out, "<a {}>{}</a>", href_attr(&l.href), escape(&l.label));
-        }
-        out.push_str("</nav>\n");
-    }
-    out.push_str("</header>\n<main id=\"live\">\n");
-    out.push_str(main);
-    out.push_str("</main>\n");
-    if let Some(f) = &page.footer {
-        let _ = writeln!(out, "<footer>{}</footer>", escape(f));
-    }
-    if let Some(live) = &page.live {
+    let facts = page.facts.iter().filter(|(_, v)| !v.trim().is_empty());
+    let live = page.live.as_ref().map(|live| {
         let names: Vec<&str> = live
             .events
             .iter()
@@ -196,29 +138,45 @@ pub(crate) fn document(page: &Page, class: &str, subtitle: &str, main: &str) -> 
         } else {
             names.join(",")
         };
-        let _ = writeln!(
-            out,
-            "<script data-events=\"{}\" data-names=\"{}\">{LIVE_SCRIPT}</script>",
-            escape(&live.url),
-            escape(&names)
-        );
+        (live.url.as_str(), names)
+    });
+    html! {
+        (DOCTYPE)
+        html lang=(lang) {
+            head {
+                meta charset="utf-8";
+                meta name="viewport" content="width=device-width, initial-scale=1";
+                title { (title) }
+                style { (PreEscaped(STYLE)) }
+            }
+            body class=(class) {
+                header {
+                    @if !page.title.is_empty() { h1 { (page.title) } }
+                    @if !subtitle.is_empty() { p.sub { (subtitle) } }
+                    @let facts: Vec<_> = facts.collect();
+                    @if !facts.is_empty() {
+                        dl.event {
+                            @for (k, v) in facts { div { dt { (k) } dd { (v) } } }
+                        }
+                    }
+                    @if !page.nav.is_empty() {
+                        nav { @for l in &page.nav { (link(&l.href, html! { (l.label) })) } }
+                    }
+                }
+                main id="live" { (main) }
+                @if let Some(f) = &page.footer { footer { (f) } }
+                @if let Some((url, names)) = &live {
+                    script data-events=(url) data-names=(names) { (PreEscaped(LIVE_SCRIPT)) }
+                }
+            }
+        }
     }
-    out.push_str("</body>\n</html>\n");
-    out
+    .into_string()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn escapes_markup_and_quotes() {
-        assert_eq!(
-            escape("<script>alert('x')</script> & \"y\""),
-            "&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; &amp; &quot;y&quot;"
-        );
-        assert_eq!(escape("Ñandú, José"), "Ñandú, José");
-    }
 
     #[test]
     fn hrefs_cannot_run_script() {

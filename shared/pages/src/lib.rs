@@ -3,11 +3,11 @@
 //! arbiter's amendment note), player cards (with rating changes), and an index of tournaments.
 //!
 //! Each page is one function from plain data to a complete HTML document (`String`): no I/O,
-//! no templates on disk, no JavaScript build step. Documents carry a small inline stylesheet
+//! no templates on disk (the templates are compiled in), no JavaScript build step. Documents carry a small inline stylesheet
 //! that reads well on a phone (tables scroll sideways inside their box, the name column stays
 //! in view in the crosstable, optional columns are hidden on narrow screens) and prints cleanly
-//! (`@media print`). Every text from the data is escaped ([`escape`]); links only take
-//! relative, `http(s):` or `mailto:` targets ([`safe_href`]).
+//! (`@media print`). The pages are maud templates, so every text from the data is escaped as
+//! it is inserted; links only take relative, `http(s):` or `mailto:` targets ([`safe_href`]).
 //!
 //! When [`Page::live`] is set, the document ends with a tiny inline script that subscribes to
 //! server-sent events at that URL and, on each event, fetches the page again and swaps in its
@@ -45,7 +45,7 @@ mod model;
 mod render;
 
 pub use build::{board_result, result_description, result_label, set_titles};
-pub use html::{escape, safe_href};
+pub use html::safe_href;
 pub use model::*;
 pub use render::{
     render_crosstable, render_index, render_pairings, render_player_card, render_schedule,
@@ -83,7 +83,7 @@ pub fn render_message(title: &str, text: &str) -> String {
         title: title.to_string(),
         ..Page::default()
     };
-    html::document(&page, "message", "", &format!("<p>{}</p>\n", escape(text)))
+    html::document(&page, "message", "", maud::html! { p { (text) } })
 }
 
 /// [`CONTENT_TYPE`], for routers that want a function.
@@ -107,7 +107,7 @@ mod csp_tests {
         };
         let html = render_message("Hello", "<b>");
         assert!(html.contains("<p>&lt;b&gt;</p>"));
-        let full = html::document(&page, "standings", "", "<p>x</p>");
+        let full = html::document(&page, "standings", "", maud::html! { p { "x" } });
         let csp = content_security_policy();
         let mut seen = 0;
         for (open, close) in [("<script", "</script>"), ("<style", "</style>")] {

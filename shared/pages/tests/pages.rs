@@ -662,3 +662,72 @@ fn the_index_the_header_the_legend_the_amendment_and_rating_changes() {
     assert_eq!(rows[1].last().unwrap().text(), "");
     assert_eq!(root.one("span", "rchg").text(), "-5.0");
 }
+
+#[test]
+fn a_round_robin_schedule_links_published_rounds_and_names_rests_teams_and_compatriots() {
+    let who = |id: u32, name: &str, fed: &str| PlayerInfo {
+        id,
+        name: name.into(),
+        federation: Some(fed.into()),
+        ..PlayerInfo::default()
+    };
+    let (a, b, c) = (
+        who(1, "Aas <A>", "NOR"),
+        who(2, "Berg", "NOR"),
+        who(3, "Cruz", "ESP"),
+    );
+    let schedule = Schedule {
+        draw: "Numbers drawn by lot & announced".into(),
+        rounds: vec![
+            ScheduleRound {
+                round: 1,
+                boards: vec![(a.clone(), b.clone())],
+                rest: Some(c.clone()),
+                published: true,
+            },
+            ScheduleRound {
+                round: 2,
+                boards: vec![(c.clone(), a.clone())],
+                rest: Some(b.clone()),
+                published: false,
+            },
+        ],
+        compatriots: vec![(1, a.clone(), b.clone())],
+        teams: vec![("Club <X>".into(), 1, 2, "1.5".into())],
+    };
+    let mut p = page("Round robin");
+    p.player_href = Some("/t/rr/players/{id}".into());
+    let root = check_shell(&render_schedule(&p, &schedule, "/t/rr/pairings/{round}"));
+    assert_eq!(
+        root.one("p", "draw").text(),
+        "Numbers drawn by lot & announced"
+    );
+    let rows = root.one("table", "schedule").body_rows();
+    assert_eq!(rows.len(), 2);
+    // A published round links to its pairings; one still to come does not.
+    assert_eq!(
+        rows[0][0].one("a", "").attr("href"),
+        Some("/t/rr/pairings/1")
+    );
+    assert!(rows[1][0].tags("a").is_empty());
+    assert_eq!(rows[0][1].text(), "1. 1 Aas <A> – 2 Berg");
+    assert_eq!(rows[0][2].text(), "3 Cruz");
+    assert_eq!(
+        rows[0][2].one("a", "").attr("href"),
+        Some("/t/rr/players/3")
+    );
+    let teams = root.one("table", "teams").body_rows();
+    let texts: Vec<String> = teams[0].iter().map(|c| c.text()).collect();
+    assert_eq!(texts, ["Club <X>", "1-2", "1.5"]);
+    assert_eq!(
+        root.one("ul", "compatriots").one("li", "").text(),
+        "round 1: 1 Aas <A> – 2 Berg (NOR)"
+    );
+}
+
+#[test]
+fn a_message_page_is_a_complete_escaped_document() {
+    let root = check_shell(&render_message("Not found", "No tournament <x> here"));
+    assert_eq!(root.one("p", "").text(), "No tournament <x> here");
+    assert_eq!(root.one("title", "").text(), "Not found");
+}

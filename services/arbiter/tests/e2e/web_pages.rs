@@ -423,6 +423,23 @@ async fn pages_in_a_browser_update_live() {
     );
     screenshot(&b, &shots, "crosstable.png").await;
 
+    // On a 390-px phone: nothing but the table boxes is wider than the screen, the standings
+    // (with their tie-break columns) scroll inside their box, and the box shows that it does
+    // (an edge shadow).
+    b.set_window_size(390, 844).await.expect("phone width");
+    open(&b, &base, &format!("/t/{TID}/standings")).await;
+    let phone = js(
+        &b,
+        "var box = document.querySelector('table.standings').parentElement; return [ \
+         document.documentElement.scrollWidth <= window.innerWidth + 1, \
+         box.scrollWidth > box.clientWidth, \
+         getComputedStyle(box).backgroundImage.indexOf('radial-gradient') >= 0];",
+    )
+    .await;
+    assert_eq!(phone, json!([true, true, true]), "the standings at 390 px");
+    screenshot(&b, &shots, "standings-390.png").await;
+    b.set_window_size(1280, 900).await.expect("desk width");
+
     // Pairings of round 2: board numbers, names, the result in, the games still on.
     open(&b, &base, &format!("/t/{TID}/pairings/2")).await;
     for (i, (w, bl)) in r2.iter().enumerate() {
