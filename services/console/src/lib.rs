@@ -15,6 +15,7 @@
 
 pub mod i18n;
 mod paste;
+mod prize_list;
 mod screens;
 pub mod session;
 mod views;

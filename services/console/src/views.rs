@@ -1,6 +1,7 @@
 //! The console's markup (maud: every interpolated value is escaped).
 
 use crate::i18n::Lang;
+use crate::prize_list::{FormError, PrizeForm, PrizeList, exact_money, money};
 use crate::session::Session;
 use arbiter_proto::events::v1 as pb;
 use arbiter_proto::registration::v1 as reg;
@@ -65,6 +66,7 @@ pub fn page(
                         a href={"/console/t/" (id) "/players"} { (l.t("players")) }
                         a href={"/console/t/" (id) "/round"} { (l.t("round")) }
                         a href={"/console/t/" (id) "/standings"} { (l.t("standings")) }
+                        a href={"/console/t/" (id) "/prizes"} { (l.t("prizes")) }
                         a href={"/console/t/" (id) "/audit"} { (l.t("audit")) }
                         a href={"/t/" (id)} { (l.t("public-page")) }
                     }
@@ -671,6 +673,121 @@ pub fn standings(
             @for n in &st.notes { p.note { (n) } }
         },
     )
+}
+
+/// The prize list: the fund's form (a GET: it changes nothing) and, once a method is chosen,
+/// who receives what, exact and paid.
+pub fn prizes(
+    s: &Session,
+    id: &str,
+    name: &str,
+    st: &rep::Standings,
+    form: &PrizeForm,
+    list: Option<&Result<PrizeList, FormError>>,
+) -> Markup {
+    let method = form.method.as_str();
+    page(
+        s.lang,
+        &format!("{} · {name}", t(s, "prizes")),
+        Some(s),
+        Some((id, name)),
+        None,
+        html! {
+            h1 { (ta(s, "prizes-after", &[("round", st.after_round.into())])) }
+            @match list {
+                None => p.note { (t(s, "prize-choose-method")) },
+                Some(Err(e)) => p.flash.refused role="alert" { (prize_error(s, e)) },
+                Some(Ok(l)) => {
+                    div.scroll { table id="prize-list" {
+                        thead { tr {
+                            th.num { (t(s, "rank")) } th.num { (t(s, "no")) } th { (t(s, "name")) } th.num { (t(s, "pts")) }
+                            th.num { (t(s, "prize-paid")) } th.num { (t(s, "prize-exact")) } th { (t(s, "prize-from")) } th.num { (t(s, "rating")) }
+                        } }
+                        tbody { @for line in &l.lines {
+                            tr.nothing[line.paid == 0] {
+                                td.num { (line.rank) } td.num { (line.id) } td.name { (line.name) }
+                                td.num { (points(line.points)) }
+                                td.num.paid { @if line.paid > 0 { (money(i128::from(line.paid))) } }
+                                td.num { @if line.paid > 0 { (exact_money(line.exact)) } }
+                                td { @for (i, (list, place)) in line.portions.iter().enumerate() {
+                                    @if i > 0 { "; " }
+                                    @if let Some(list) = list { (list) ", " }
+                                    @if let Some(p) = place { (ta(s, "prize-place", &[("place", (*p as u32).into())])) }
+                                    @else { (t(s, "prize-shared-below")) }
+                                } }
+                                td.num { @if line.rating > 0 { (line.rating) } }
+                            }
+                        } }
+                    } }
+                    p { (ta(s, "prize-totals", &[("fund", money(l.fund_total).into()), ("paid", money(l.paid_total).into())])) }
+                    @if !l.unawarded.is_empty() {
+                        h2 { (t(s, "prize-unawarded")) }
+                        ul { @for (list, place, amount) in &l.unawarded {
+                            li { @if let Some(list) = list { (list) ", " } (ta(s, "prize-place", &[("place", (*place as u32).into())])) ": " (money(i128::from(*amount))) }
+                        } }
+                    }
+                    p.hint { (t(s, "prize-rounding")) }
+                },
+            }
+            details.fund open[!matches!(list, Some(Ok(_)))] {
+                summary { (t(s, "prize-fund")) }
+                p.hint { (t(s, "prizes-intro")) }
+                form.prizes.noprint method="get" action={"/console/t/" (id) "/prizes"} {
+                    label for="places" { (t(s, "prize-places")) }
+                    input id="places" name="places" value=(form.places) placeholder="1000, 500, 250" aria-describedby="places-hint";
+                    small id="places-hint" { (t(s, "prize-places-hint")) }
+                    fieldset {
+                        legend { (t(s, "prize-method")) }
+                        @for (value, label, hint) in [("equal", "prize-equal", "prize-equal-hint"), ("tie-break", "prize-tie-break", "prize-tie-break-hint"), ("hort", "prize-hort", "prize-hort-hint")] {
+                            label.choice {
+                                input type="radio" name="method" value=(value) checked[method == value];
+                                span { strong { (t(s, label)) } " " small { (t(s, hint)) } }
+                            }
+                        }
+                    }
+                    fieldset {
+                        legend { (t(s, "prize-sharing")) }
+                        label.choice { input type="radio" name="scope" value="prize-places" checked[form.scope != "all-tied"]; (t(s, "prize-scope-places")) }
+                        label.choice { input type="radio" name="scope" value="all-tied" checked[form.scope == "all-tied"]; (t(s, "prize-scope-all")) }
+                        label.choice { input type="checkbox" name="one_prize" value="no" checked[form.one_prize == "no"]; (t(s, "prize-several")) }
+                    }
+                    fieldset {
+                        legend { (t(s, "prize-band")) }
+                        label for="band_name" { (t(s, "prize-band-name")) }
+                        input id="band_name" name="band_name" value=(form.band_name) placeholder="U2000";
+                        label for="band_below" { (t(s, "prize-band-below")) }
+                        input id="band_below" name="band_below" inputmode="numeric" value=(form.band_below) placeholder="2000";
+                        label for="band_prizes" { (t(s, "prize-band-prizes")) }
+                        input id="band_prizes" name="band_prizes" value=(form.band_prizes) placeholder="100, 50";
+                    }
+                    button type="submit" { (t(s, "prize-compute")) }
+                }
+            }
+        },
+    )
+}
+
+fn prize_error(s: &Session, e: &FormError) -> String {
+    match e {
+        FormError::Amount { field, index, text } => {
+            let field = if *field == "places" {
+                t(s, "prize-places")
+            } else {
+                t(s, "prize-band-prizes")
+            };
+            ta(
+                s,
+                "prize-not-an-amount",
+                &[
+                    ("field", field.into()),
+                    ("index", (*index as u32).into()),
+                    ("text", text.clone().into()),
+                ],
+            )
+        }
+        FormError::Band(text) => ta(s, "prize-not-a-rating", &[("text", text.clone().into())]),
+        FormError::Prizes(m) => m.clone(),
+    }
 }
 
 /// Points are kept in tenths.

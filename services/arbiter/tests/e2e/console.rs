@@ -4,7 +4,8 @@
 //! registration, pairs and publishes every round (a hand-made rematch is refused with the rule
 //! it breaks), enters results from two browser sessions at once (each sees the other's entries
 //! arrive; a conflicting entry is refused, never overwritten), corrects a result and finishes.
-//! Then the console's standings equal GetStandings, its TRF download equals `arbiter client
+//! Then the console's standings equal GetStandings, its prize list is what arbiter-prizes gives
+//! for them, its TRF download equals `arbiter client
 //! export`, `arbiter replay` exits 0 and every event the arbiters caused names them as actor.
 //! Screenshots of every screen at 1280 and 390 px go to the target folder.
 //!
@@ -518,6 +519,67 @@ async fn a_tournament_run_from_the_console() {
     .await
     .unwrap();
 
+    // The prize list: the fund typed in, the Hort system for ties, a rating-band list. Each
+    // player's paid amount is what arbiter-prizes gives for GetStandings' score groups, and the
+    // fund is paid out to the cent.
+    b.goto(&format!("{base}/console/t/{TID}/prizes")).await.unwrap();
+    fill(&b, "places", "1000, 500, 250, 100.50").await;
+    fill(&b, "band_name", "U2000").await;
+    fill(&b, "band_below", "2000").await;
+    fill(&b, "band_prizes", "80 40").await;
+    js(&b, "document.querySelector('input[name=method][value=hort]').click(); return null;").await;
+    mark(&b).await;
+    js(&b, "document.querySelector('form.prizes').requestSubmit(); return null;").await;
+    wait_loaded(&b).await;
+    assert_eq!(flash(&b).await, "", "prize list");
+    shots(&b, &shots_dir, "prizes").await;
+    let paid = js(
+        &b,
+        "return Array.from(document.querySelectorAll('#prize-list tbody tr')).map(function (r) { \
+         var c = r.querySelectorAll('td'); return [+c[1].textContent, c[4].textContent]; });",
+    )
+    .await;
+    let paid: Vec<(u32, String)> = serde_json::from_value(paid).unwrap();
+    let mut groups: Vec<arbiter_prizes::ScoreGroup<u32>> = Vec::new();
+    for r in &st.rows {
+        let points = arbiter_core::Score::from_tenths(r.points);
+        match groups.last_mut() {
+            Some(g) if g.points == points => g.players.push(r.player_id),
+            _ => groups.push(arbiter_prizes::ScoreGroup::new(points, vec![r.player_id])),
+        }
+    }
+    let band: Vec<u32> = st
+        .rows
+        .iter()
+        .filter(|r| r.rating > 0 && r.rating < 2000)
+        .map(|r| r.player_id)
+        .collect();
+    let fund = arbiter_prizes::PrizeFund::places(vec![100000, 50000, 25000, 10050]).with_category(
+        arbiter_prizes::Category {
+            name: "U2000".into(),
+            prizes: vec![8000, 4000],
+            entrants: arbiter_prizes::Entrants::Standings(band),
+        },
+    );
+    let d = arbiter_prizes::distribute(
+        &groups,
+        &fund,
+        &arbiter_prizes::Policy::new(arbiter_prizes::Method::Hort),
+    )
+    .unwrap();
+    let expected: Vec<(u32, String)> = st
+        .rows
+        .iter()
+        .map(|r| {
+            let cents = d.award(&r.player_id).unwrap().paid;
+            let shown = if cents == 0 { String::new() } else { format!("{}.{:02}", cents / 100, cents % 100) };
+            (r.player_id, shown)
+        })
+        .collect();
+    assert_eq!(paid, expected);
+    assert_eq!(d.paid_total(), fund.total());
+    assert!(text(&b, "main").await.contains("Prize fund 1970.50; paid 1970.50."));
+
     // The overview, the audit view.
     b.goto(&format!("{base}/console/t/{TID}")).await.unwrap();
     shots(&b, &shots_dir, "overview").await;
@@ -749,7 +811,7 @@ async fn the_console_refuses_forged_forms_spent_links_and_players() {
         assert!(Instant::now() < deadline, "no proposal: {page}");
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
-    for screen in ["/console/", "/console/t/sec-open", "/console/t/sec-open/players", "/console/t/sec-open/round", "/console/t/sec-open/standings", "/console/t/sec-open/audit"] {
+    for screen in ["/console/", "/console/t/sec-open", "/console/t/sec-open/players", "/console/t/sec-open/round", "/console/t/sec-open/standings", "/console/t/sec-open/audit", "/console/t/sec-open/prizes?places=100,50&method=equal&band_prizes=10&band_below=3000&band_name=%3Cscript%3Ealert(3)%3C%2Fscript%3E"] {
         let (status, head, page) = exchange(&base, "GET", screen, Some(&cookie), "");
         assert_eq!(status, 200, "{screen}: {page}");
         assert!(head.contains("content-security-policy: default-src 'none'"), "{screen}: {head}");
@@ -790,7 +852,7 @@ async fn the_console_refuses_forged_forms_spent_links_and_players() {
     )
     .unwrap();
     let player_cookie = session_of(&base, &format!("{base}/console/sign-in?link={player}"));
-    for screen in ["/console/", "/console/new", "/console/t/sec-open", "/console/t/sec-open/round", "/console/t/sec-open/audit"] {
+    for screen in ["/console/", "/console/new", "/console/t/sec-open", "/console/t/sec-open/round", "/console/t/sec-open/audit", "/console/t/sec-open/prizes"] {
         let (status, _, page) = exchange(&base, "GET", screen, Some(&player_cookie), "");
         assert_eq!(status, 403, "{screen} for a player: {page}");
     }

@@ -34,7 +34,7 @@ mod rounds;
 mod tournaments;
 
 use players::{add_player, cancel, change, overview, paste_players};
-use reading::{audit, export, replay, standings};
+use reading::{audit, export, prizes, replay, standings};
 use rounds::{round, round_action};
 use tournaments::{create, index, new_page};
 
@@ -63,6 +63,7 @@ pub fn routes() -> axum::Router<Arc<Console>> {
         .route("/console/t/{id}/round/", get(round))
         .route("/console/t/{id}/round/{action}", post(round_action))
         .route("/console/t/{id}/standings", get(standings))
+        .route("/console/t/{id}/prizes", get(prizes))
         .route("/console/t/{id}/audit", get(audit))
         .route("/console/t/{id}/audit/replay", post(replay))
         .route("/console/t/{id}/export", get(export))

@@ -1,6 +1,7 @@
 //! The standings, the event log with Replay now, and the TRF download.
 
 use super::*;
+use crate::prize_list::PrizeForm;
 
 pub(super) async fn standings(
     State(c): App,
@@ -27,6 +28,42 @@ pub(super) async fn standings(
             StatusCode::OK,
             views::standings(&s, &id, &st.name, &t.into_inner(), None),
         ),
+        Err(e) => not_found(&s, &e),
+    }
+}
+
+/// The prize list: the fund typed in the form (its address holds it), the standings from the
+/// reporting service.
+pub(super) async fn prizes(
+    State(c): App,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+    Query(form): Query<PrizeForm>,
+) -> Response {
+    let (s, mut cl) = match arbiter_screen(&c, &headers, &id) {
+        Ok(x) => x,
+        Err(r) => return r,
+    };
+    let st = match state(&mut cl, &id).await {
+        Ok(st) => st,
+        Err(e) => return not_found(&s, &e),
+    };
+    match cl
+        .rep
+        .get_standings(rep::GetStandingsRequest {
+            tournament: tref(&id),
+            after_round: 0,
+        })
+        .await
+    {
+        Ok(t) => {
+            let t = t.into_inner();
+            let list = form.compute(&t);
+            html(
+                StatusCode::OK,
+                views::prizes(&s, &id, &st.name, &t, &form, list.as_ref()),
+            )
+        }
         Err(e) => not_found(&s, &e),
     }
 }
