@@ -115,7 +115,7 @@ mod csp_tests {
             while let Some(i) = rest.find(open) {
                 let body_start = i + rest[i..].find('>').unwrap() + 1;
                 let end = body_start + rest[body_start..].find(close).unwrap();
-                let digest = sha2::Sha256::digest(rest[body_start..end].as_bytes());
+                let digest = sha2::Sha256::digest(&rest.as_bytes()[body_start..end]);
                 let h = base64::engine::general_purpose::STANDARD.encode(digest);
                 assert!(csp.contains(&format!("'sha256-{h}'")), "{open} not allowed");
                 seen += 1;
