@@ -117,7 +117,7 @@ impl RoundDirectorService {
     }
 }
 
-/// Who may report what (spec online-hybrid §2.2, §6): a platform reports the drops it saw on
+/// Who may report what (docs/src/guide/online-hybrid.md): a platform reports the drops it saw on
 /// itself, as the platform; a venue's technical arbiter reports as himself. An arbiter may
 /// transcribe any reporter's account (the event's actor is still the arbiter).
 #[allow(clippy::result_large_err)]

@@ -23,7 +23,7 @@ use arbiter_screening::uci::{EngineError, EnginePool, EngineProfile};
 use std::path::Path;
 use std::sync::Arc;
 
-/// The test the events say they come from (spec §0.5): `Quick` after every round (MultiPV 3,
+/// The test the events say they come from (docs/src/rules/fair-play.md, "The quick test and the full test"): `Quick` after every round (MultiPV 3,
 /// the per-class baseline; Watch at most); `Full` on demand (RunFullTest: 20 ranked
 /// candidates, the full baseline's move-probability laws, the correlation-weighted combined
 /// indicator and the IPR; the only tier whose flags may go beyond Watch, and only against a

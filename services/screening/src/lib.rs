@@ -1,10 +1,10 @@
-//! The screening service (spec/screening.md): games in, advisory fair-play screening out.
+//! The screening service (docs/src/rules/fair-play.md): games in, advisory fair-play screening out.
 //!
 //! - `SubmitGame` (gRPC, arbiters): one game's PGN per board of a published pairing, checked
 //!   against it (the aggregate's rules: `arbiter_core::tournament::SubmitGame`) and for
 //!   legality (`arbiter_screening::pgn`), appended as `GameSubmitted`.
 //! - The worker follows every tournament stream. On `RoundClosed` of round R it screens every
-//!   game submitted for rounds 1..=R (the player's performance in the event so far, spec §0.3:
+//!   game submitted for rounds 1..=R (the player's performance in the event so far:
 //!   the unit of testing is the performance, accumulated round by round) and appends one
 //!   `PlayerScreeningComputed` per player and one `ScreeningFlagRaised` per performance whose
 //!   flag level is above `none` ([`answer`]). Games submitted after their round closed count
@@ -14,7 +14,7 @@
 //!   append ([`games_file`] cuts the file into the games' own texts).
 //! - `RunFullTest` (arbiters, fair-play officers): the full test over the games so far, tier
 //!   `full`: 20 ranked candidates per position at the full profile's budget, the full
-//!   baseline's move-probability laws, the combined indicator and the IPR (spec §6.4).
+//!   baseline's move-probability laws, the combined indicator and the IPR (docs/src/rules/fair-play.md).
 //! - `GetScreening` (admins, arbiters of the tournament, fair-play officers): the screening
 //!   events of a tournament. Confidential: not a public read, never on the pages. Every read
 //!   of `GetScreening` and `RunFullTest` first appends `ConfidentialDataAccessed` (who, role,

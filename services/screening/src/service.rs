@@ -42,7 +42,7 @@ impl ScreeningService {
         ScreeningServer::new(self).max_decoding_message_size(MAX_REQUEST_BYTES)
     }
 
-    /// Records a read of confidential screening data (spec §13) in the tournament's log:
+    /// Records a read of confidential screening data (docs/src/rules/fair-play.md, Confidentiality) in the tournament's log:
     /// `ConfidentialDataAccessed` with who, what and why, under a command id of its own. The
     /// answer is not sent when this cannot be written.
     async fn audit_read(
@@ -392,7 +392,7 @@ impl Screening for ScreeningService {
         let r = request.into_inner();
         let t = r.tournament.unwrap_or_default();
         let stream = stream_of(&t.tournament_id)?;
-        // Confidential (spec §13): only the roles FAIR_PLAY_CALLS allows, on their tournaments.
+        // Confidential (docs/src/rules/fair-play.md, Confidentiality): only the roles FAIR_PLAY_CALLS allows, on their tournaments.
         caller.authorize("GetScreening", t.tournament_id.trim())?;
         // The subject becomes the actor of the read's record: not a service's own name.
         arbiter_service_kit::edge::check_actor("the token's subject (sub)", &caller.subject)?;

@@ -1,4 +1,4 @@
-//! The platforms' webhook (spec online-hybrid §2.3): an online platform posts each game played
+//! The platforms' webhook (docs/src/guide/online-hybrid.md): an online platform posts each game played
 //! on it as it ends, over HTTP, as it could over gRPC (`Screening/SubmitGame`):
 //!
 //! ```text

@@ -45,7 +45,7 @@ pub enum Secret {
     None,
     /// An official's free-text note on an otherwise public fact.
     Note,
-    /// Screening results (spec: "no flag content reaches players, the public site").
+    /// Screening results (docs/src/rules/fair-play.md, Confidentiality: no flag content reaches players or the public site).
     Screening,
     /// The record of a read of confidential data.
     AccessRecord,
