@@ -68,6 +68,7 @@ pub fn page(
                         a href={"/console/t/" (id) "/standings"} { (l.t("standings")) }
                         a href={"/console/t/" (id) "/prizes"} { (l.t("prizes")) }
                         a href={"/console/t/" (id) "/audit"} { (l.t("audit")) }
+                        a href={"/console/t/" (id) "/settings"} { (l.t("settings")) }
                         a href={"/t/" (id)} { (l.t("public-page")) }
                     }
                 }
@@ -242,6 +243,40 @@ pub fn new_tournament(
                     label for="fide_rated" { (t(s, "fide-rated")) }
                 }
                 button type="submit" id="create" { (t(s, "create-tournament")) }
+            }
+        },
+    )
+}
+
+/// A tournament's settings after creation: what `UpdateTournament` can change (the system and
+/// the identifier cannot). Only changed fields are sent.
+pub fn settings(s: &Session, id: &str, values: &NewValues, flash: Option<&Flash>) -> Markup {
+    page(
+        s.lang,
+        &format!("{} · {}", t(s, "settings"), values.name),
+        Some(s),
+        Some((id, &values.name)),
+        flash,
+        html! {
+            h1 { (t(s, "settings")) }
+            p.hint { (t(s, "settings-intro")) }
+            form.settings method="post" action={"/console/t/" (id) "/settings"} {
+                (csrf(s)) (cmd())
+                (field(&t(s, "name"), "name", html!{ input id="name" name="name" required value=(values.name) aria-describedby="name-help"; }, &t(s, "as-it-appears-on-the")))
+                (field(&t(s, "rounds"), "rounds", html!{ input id="rounds" name="rounds" type="number" min="1" max="99" required value=(values.rounds) aria-describedby="rounds-help"; }, &t(s, "announced-number-of-rounds-a")))
+                (field(&t(s, "start-date"), "start", html!{ input id="start" name="start" type="date" required value=(values.start) aria-describedby="start-help"; }, &t(s, "first-rounds-date")))
+                (field(&t(s, "end-date"), "end", html!{ input id="end" name="end" type="date" value=(values.end) aria-describedby="end-help"; }, &t(s, "last-rounds-date-empty-the")))
+                (field(&t(s, "place"), "place", html!{ input id="place" name="place" value=(values.place) aria-describedby="place-help"; }, &t(s, "city-or-venue")))
+                (field(&t(s, "federation"), "federation", html!{ input id="federation" name="federation" maxlength="3" value=(values.federation) aria-describedby="federation-help"; }, &t(s, "organising-federation-three-letters-eg")))
+                (field(&t(s, "chief-arbiter"), "chief", html!{ input id="chief" name="chief" required value=(values.chief) aria-describedby="chief-help"; }, &t(s, "chief-arbiter-help")))
+                (field(&t(s, "time-control"), "time_control", html!{ input id="time_control" name="time_control" value=(values.time_control) placeholder=(t(s, "time-control-example")) aria-describedby="time_control-help"; }, &t(s, "as-announced-the-rating-kind")))
+                (field(&t(s, "rating-kind"), "rating_kind", html!{ select id="rating_kind" name="rating_kind" aria-describedby="rating_kind-help" {
+                    option value="standard" selected[values.rating_kind == "standard"] { (t(s, "standard")) }
+                    option value="rapid" selected[values.rating_kind == "rapid"] { (t(s, "rapid")) }
+                    option value="blitz" selected[values.rating_kind == "blitz"] { (t(s, "blitz")) }
+                } }, &t(s, "rating-kind-until-round-1")))
+                (field(&t(s, "tie-breaks"), "tie_breaks", html!{ input id="tie_breaks" name="tie_breaks" value=(values.tie_breaks) placeholder=(t(s, "tie-breaks-example")) aria-describedby="tie_breaks-help"; }, &t(s, "c07-codes-separated-by-commas")))
+                button type="submit" id="save-settings" { (t(s, "save-settings")) }
             }
         },
     )

@@ -70,6 +70,7 @@ pub const HTTP_ROUTES: &[(&str, Option<&str>)] = &[
     ("/console/t/{id}/round/{action}", None),
     ("/console/t/{id}/standings", None),
     ("/console/t/{id}/prizes", None),
+    ("/console/t/{id}/settings", None),
     ("/console/t/{id}/audit", None),
     ("/console/t/{id}/audit/replay", None),
     ("/console/t/{id}/export", None),

@@ -1,20 +1,20 @@
 //! The web console in a real browser: `arbiter serve` (the binary), headless Chromium over
 //! WebDriver. An arbiter signs in with a link from `arbiter console-link`, creates a 24-player,
-//! 5-round Swiss, registers players by pasting a list and one by the form, cancels a mistaken
-//! registration, pairs and publishes every round (a hand-made rematch is refused with the rule
-//! it breaks), enters results from two browser sessions at once (each sees the other's entries
-//! arrive; a conflicting entry is refused, never overwritten), corrects a result and finishes.
-//! Then the console's standings equal GetStandings, its prize list is what arbiter-prizes gives
-//! for them, its TRF download equals `arbiter client
-//! export`, `arbiter replay` exits 0 and every event the arbiters caused names them as actor.
+//! 5-round Swiss, changes two of its settings, registers players by pasting a list and one by the
+//! form, cancels a mistaken registration, pairs and publishes every round (a hand-made rematch is
+//! refused with the rule it breaks), enters results from two browser sessions at once (each sees
+//! the other's entries arrive; a conflicting entry is refused, never overwritten), corrects a
+//! result and finishes. Then the console's standings equal GetStandings, its prize list is what
+//! arbiter-prizes gives for them, its TRF download equals `arbiter client export`, `arbiter
+//! replay` exits 0 and every event the arbiters caused names them as actor.
 //! Screenshots of every screen at 1280 and 390 px go to the target folder.
 //!
 //! The security test signs in over plain HTTP: a form without its CSRF token, a reused, an
 //! expired or a foreign link, a player's session on arbiter screens, hostile names on every
 //! screen.
 
-use crate::support::*;
 use crate::support::browser::{Driver, browser, js, screenshot, text, tool};
+use crate::support::*;
 use arbiter_auth::{Principal, Role};
 use arbiter_proto::registration::v1 as reg;
 use arbiter_proto::reporting::v1 as rep;
@@ -47,7 +47,10 @@ fn console_link(base: &str, subject: &str) -> String {
     ]);
     assert_eq!(r.code, 0, "console-link: {}", r.stderr);
     let link = r.stdout.trim().to_string();
-    assert!(link.starts_with(&format!("{base}/console/sign-in?link=")), "{link}");
+    assert!(
+        link.starts_with(&format!("{base}/console/sign-in?link=")),
+        "{link}"
+    );
     link
 }
 
@@ -84,8 +87,12 @@ async fn fill(b: &Client, id: &str, value: &str) {
         .find(Locator::Id(id))
         .await
         .unwrap_or_else(|e| panic!("#{id}: {e}"));
-    e.clear().await.unwrap_or_else(|e| panic!("clear #{id}: {e}"));
-    e.send_keys(value).await.unwrap_or_else(|e| panic!("type in #{id}: {e}"));
+    e.clear()
+        .await
+        .unwrap_or_else(|e| panic!("clear #{id}: {e}"));
+    e.send_keys(value)
+        .await
+        .unwrap_or_else(|e| panic!("type in #{id}: {e}"));
 }
 
 async fn click(b: &Client, id: &str) {
@@ -103,7 +110,11 @@ async fn mark(b: &Client) {
 
 async fn wait_loaded(b: &Client) {
     let deadline = Instant::now() + WAIT;
-    while js(b, "return window.__before === 'yes' || document.readyState !== 'complete';").await
+    while js(
+        b,
+        "return window.__before === 'yes' || document.readyState !== 'complete';",
+    )
+    .await
         == json!(true)
     {
         assert!(Instant::now() < deadline, "no new page within {WAIT:?}");
@@ -148,7 +159,11 @@ async fn shots(b: &Client, dir: &Path, name: &str) {
             "return document.documentElement.scrollWidth > window.innerWidth + 1;",
         )
         .await;
-        assert_eq!(wide, json!(false), "{name} at {w} px is wider than the screen");
+        assert_eq!(
+            wide,
+            json!(false),
+            "{name} at {w} px is wider than the screen"
+        );
     }
     b.set_window_size(1280, 900).await.expect("window size");
 }
@@ -209,9 +224,18 @@ async fn a_tournament_run_from_the_console() {
     let mut bytes = Vec::new();
     arbiter_rating_list::synthetic::write_text_list(&mut bytes, LIST_FIRST_ID, 500).unwrap();
     std::fs::write(&list, bytes).unwrap();
-    let r = run(&["ratings", "import", list.to_str().unwrap(), "--data", data.to_str().unwrap()]);
+    let r = run(&[
+        "ratings",
+        "import",
+        list.to_str().unwrap(),
+        "--data",
+        data.to_str().unwrap(),
+    ]);
     assert_eq!(r.code, 0, "{}", r.stderr);
-    let listed = arbiter_rating_list::RegistryEntry::from(&arbiter_rating_list::synthetic::record(LIST_FIRST_ID, 77));
+    let listed = arbiter_rating_list::RegistryEntry::from(&arbiter_rating_list::synthetic::record(
+        LIST_FIRST_ID,
+        77,
+    ));
     let mut server = Server::start(
         &["--data", data.to_str().unwrap()],
         &work.path().join("serve.log"),
@@ -242,6 +266,41 @@ async fn a_tournament_run_from_the_console() {
     submit(&b, "create").await;
     wait_for(&b, "h1", "Players").await;
 
+    // The settings, as the log has them; a change records only what changed.
+    b.goto(&format!("{base}/console/t/{TID}/settings"))
+        .await
+        .unwrap();
+    let shown = js(
+        &b,
+        "return [document.getElementById('place').value, document.getElementById('rounds').value];",
+    )
+    .await;
+    assert_eq!(shown, json!(["Madrid", ROUNDS.to_string()]));
+    shots(&b, &shots_dir, "settings").await;
+    fill(&b, "place", "Madrid, Centro").await;
+    fill(
+        &b,
+        "time_control",
+        "90 min/40 moves + 30 min, 30 s per move",
+    )
+    .await;
+    submit(&b, "save-settings").await;
+    assert_eq!(flash(&b).await, "", "settings");
+    b.goto(&format!("{base}/console/t/{TID}/settings"))
+        .await
+        .unwrap();
+    let shown = js(&b, "return [document.getElementById('place').value, document.getElementById('time_control').value];").await;
+    assert_eq!(
+        shown,
+        json!(["Madrid, Centro", "90 min/40 moves + 30 min, 30 s per move"])
+    );
+    // No rounds at all: the form itself will not send it.
+    fill(&b, "rounds", "0").await;
+    let valid = js(&b, "return document.getElementById('rounds').form.checkValidity();").await;
+    assert_eq!(valid, json!(false));
+    b.goto(&format!("{base}/console/t/{TID}/players")).await.unwrap();
+    wait_for(&b, "h1", "Players").await;
+
     // 23 pasted (one by mistake), one by the form; the mistake cancelled.
     // A paste puts the spreadsheet's cells, tabs included, in the field at once (typed, a tab
     // would move the focus).
@@ -259,17 +318,30 @@ async fn a_tournament_run_from_the_console() {
     submit(&b, "add-player").await;
     assert_eq!(flash(&b).await, "", "add one");
     // One found in the rating list as the name is typed, registered with the list's data.
-    let typed: String = listed.name.chars().take(listed.name.find(',').unwrap()).collect();
+    let typed: String = listed
+        .name
+        .chars()
+        .take(listed.name.find(',').unwrap())
+        .collect();
     fill(&b, "find", &typed).await;
     let deadline = Instant::now() + WAIT;
     let register = format!("button[aria-label='Register {}']", listed.name);
     while b.find(Locator::Css(&register)).await.is_err() {
-        assert!(Instant::now() < deadline, "no suggestion for {typed:?}: {}", text(&b, "#found").await);
+        assert!(
+            Instant::now() < deadline,
+            "no suggestion for {typed:?}: {}",
+            text(&b, "#found").await
+        );
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
     shots(&b, &shots_dir, "players-found").await;
     mark(&b).await;
-    b.find(Locator::Css(&register)).await.unwrap().click().await.unwrap();
+    b.find(Locator::Css(&register))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
     wait_loaded(&b).await;
     assert_eq!(flash(&b).await, "", "register from the list");
     let row = js(
@@ -287,15 +359,21 @@ async fn a_tournament_run_from_the_console() {
         listed.fide_id.to_string(),
     ];
     assert!(row.contains(&expect), "{expect:?} in {row:?}");
-    let rows = js(&b, "return document.querySelectorAll('#players tbody tr').length;").await;
+    let rows = js(
+        &b,
+        "return document.querySelectorAll('#players tbody tr').length;",
+    )
+    .await;
     assert_eq!(rows, json!(25));
     mark(&b).await;
-    b.find(Locator::Css("button[aria-label='Cancel the registration of Mistake, Entry']"))
-        .await
-        .expect("the cancel button of the mistaken entry")
-        .click()
-        .await
-        .unwrap();
+    b.find(Locator::Css(
+        "button[aria-label='Cancel the registration of Mistake, Entry']",
+    ))
+    .await
+    .expect("the cancel button of the mistaken entry")
+    .click()
+    .await
+    .unwrap();
     wait_loaded(&b).await;
     assert_eq!(flash(&b).await, "", "cancel");
     let names = js(
@@ -355,7 +433,10 @@ async fn a_tournament_run_from_the_console() {
             "var e = document.querySelector('#explanation pre'); return e ? e.textContent : '';",
         )
         .await;
-        assert!(why.as_str().is_some_and(|w| w.len() > 20), "round {round}: no explanation: {why}");
+        assert!(
+            why.as_str().is_some_and(|w| w.len() > 20),
+            "round {round}: no explanation: {why}"
+        );
         if round == 2 {
             shots(&b, &shots_dir, "round-proposed").await;
             // A hand-made rematch: board 1's players of round 1 on board 1 again.
@@ -397,7 +478,10 @@ async fn a_tournament_run_from_the_console() {
         if round == 2 {
             submit(&b, "check").await;
             let verdict = text(&b, "#verdict").await;
-            assert!(verdict.contains("the engine pairs it the same"), "{verdict}");
+            assert!(
+                verdict.contains("the engine pairs it the same"),
+                "{verdict}"
+            );
         }
         for &(_, w, bl) in &proposal {
             played.insert((w.min(bl), w.max(bl)));
@@ -408,14 +492,26 @@ async fn a_tournament_run_from_the_console() {
         for &(board, _, _) in &proposal {
             let key = keys[(board as usize + round as usize) % keys.len()];
             let who = if board % 2 == 1 { &b } else { &b2 };
-            assert_eq!(enter(who, board, key).await, "", "round {round} board {board}");
+            assert_eq!(
+                enter(who, board, key).await,
+                "",
+                "round {round} board {board}"
+            );
         }
         // Each sees the other's last entry (the chief's page was not reloaded since his last
         // entry; the deputy's entry arrives through the event stream).
-        let last_even = proposal.iter().map(|p| p.0).filter(|b| b % 2 == 0).max().unwrap();
+        let last_even = proposal
+            .iter()
+            .map(|p| p.0)
+            .filter(|b| b % 2 == 0)
+            .max()
+            .unwrap();
         let deadline = Instant::now() + WAIT;
         while result_of(&b, last_even).await.is_empty() {
-            assert!(Instant::now() < deadline, "the deputy's entry did not reach the chief's screen");
+            assert!(
+                Instant::now() < deadline,
+                "the deputy's entry did not reach the chief's screen"
+            );
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
         if round == 1 {
@@ -452,7 +548,9 @@ async fn a_tournament_run_from_the_console() {
     wait_for(&b, "#phase", "finished").await;
 
     // The standings screen is GetStandings.
-    b.goto(&format!("{base}/console/t/{TID}/standings")).await.unwrap();
+    b.goto(&format!("{base}/console/t/{TID}/standings"))
+        .await
+        .unwrap();
     shots(&b, &shots_dir, "standings").await;
     let shown = js(
         &b,
@@ -507,9 +605,17 @@ async fn a_tournament_run_from_the_console() {
     .await
     .unwrap();
     wait_loaded(&b).await;
-    b.goto(&format!("{base}/console/t/{TID}/standings")).await.unwrap();
-    assert_eq!(text(&b, "h1").await, format!("Clasificación tras la ronda {ROUNDS}"));
-    assert_eq!(js(&b, "return document.documentElement.lang;").await, json!("es"));
+    b.goto(&format!("{base}/console/t/{TID}/standings"))
+        .await
+        .unwrap();
+    assert_eq!(
+        text(&b, "h1").await,
+        format!("Clasificación tras la ronda {ROUNDS}")
+    );
+    assert_eq!(
+        js(&b, "return document.documentElement.lang;").await,
+        json!("es")
+    );
     shots(&b, &shots_dir, "standings-es").await;
     b.execute(
         "document.getElementById('language').value = 'en'; \
@@ -522,14 +628,24 @@ async fn a_tournament_run_from_the_console() {
     // The prize list: the fund typed in, the Hort system for ties, a rating-band list. Each
     // player's paid amount is what arbiter-prizes gives for GetStandings' score groups, and the
     // fund is paid out to the cent.
-    b.goto(&format!("{base}/console/t/{TID}/prizes")).await.unwrap();
+    b.goto(&format!("{base}/console/t/{TID}/prizes"))
+        .await
+        .unwrap();
     fill(&b, "places", "1000, 500, 250, 100.50").await;
     fill(&b, "band_name", "U2000").await;
     fill(&b, "band_below", "2000").await;
     fill(&b, "band_prizes", "80 40").await;
-    js(&b, "document.querySelector('input[name=method][value=hort]').click(); return null;").await;
+    js(
+        &b,
+        "document.querySelector('input[name=method][value=hort]').click(); return null;",
+    )
+    .await;
     mark(&b).await;
-    js(&b, "document.querySelector('form.prizes').requestSubmit(); return null;").await;
+    js(
+        &b,
+        "document.querySelector('form.prizes').requestSubmit(); return null;",
+    )
+    .await;
     wait_loaded(&b).await;
     assert_eq!(flash(&b).await, "", "prize list");
     shots(&b, &shots_dir, "prizes").await;
@@ -572,18 +688,28 @@ async fn a_tournament_run_from_the_console() {
         .iter()
         .map(|r| {
             let cents = d.award(&r.player_id).unwrap().paid;
-            let shown = if cents == 0 { String::new() } else { format!("{}.{:02}", cents / 100, cents % 100) };
+            let shown = if cents == 0 {
+                String::new()
+            } else {
+                format!("{}.{:02}", cents / 100, cents % 100)
+            };
             (r.player_id, shown)
         })
         .collect();
     assert_eq!(paid, expected);
     assert_eq!(d.paid_total(), fund.total());
-    assert!(text(&b, "main").await.contains("Prize fund 1970.50; paid 1970.50."));
+    assert!(
+        text(&b, "main")
+            .await
+            .contains("Prize fund 1970.50; paid 1970.50.")
+    );
 
     // The overview, the audit view.
     b.goto(&format!("{base}/console/t/{TID}")).await.unwrap();
     shots(&b, &shots_dir, "overview").await;
-    b.goto(&format!("{base}/console/t/{TID}/audit")).await.unwrap();
+    b.goto(&format!("{base}/console/t/{TID}/audit"))
+        .await
+        .unwrap();
     shots(&b, &shots_dir, "audit").await;
     let actors = js(
         &b,
@@ -597,7 +723,10 @@ async fn a_tournament_run_from_the_console() {
         let cookie = js(&b, "return document.cookie;").await;
         // The session cookie is HttpOnly: the page's script cannot read it.
         assert_eq!(cookie, json!(""));
-        let c = b.get_named_cookie("arbiter_console").await.expect("session cookie");
+        let c = b
+            .get_named_cookie("arbiter_console")
+            .await
+            .expect("session cookie");
         assert_eq!(c.http_only(), Some(true));
         assert_eq!(format!("{:?}", c.same_site()), "Some(Strict)");
         http_request(
@@ -636,14 +765,35 @@ async fn a_tournament_run_from_the_console() {
         .into_inner();
     let mut by_actor: BTreeMap<String, usize> = BTreeMap::new();
     let mut events = 0;
+    let mut updates = Vec::new();
     while let Some(e) = stream.next().await {
         let e = e.unwrap();
         events += 1;
+        if let Some(arbiter_proto::events::v1::event::Kind::TournamentUpdated(u)) =
+            e.payload.as_ref().and_then(|p| p.kind.clone())
+        {
+            updates.push((e.actor.clone(), u));
+        }
         *by_actor.entry(e.actor).or_default() += 1;
     }
+    // The settings form's one update: the two changed fields, by the chief arbiter.
+    assert_eq!(updates.len(), 1, "{updates:?}");
+    let (actor, u) = &updates[0];
+    assert_eq!(actor, CHIEF);
+    assert_eq!(u.place.as_deref(), Some("Madrid, Centro"));
+    assert_eq!(
+        u.time_control.as_deref(),
+        Some("90 min/40 moves + 30 min, 30 s per move")
+    );
+    assert!(
+        u.name.is_none() && u.rounds.is_none() && u.start_date.is_none() && !u.replace_tie_breaks,
+        "{u:?}"
+    );
     assert_eq!(actors.len(), events, "the audit view lists every event");
     // Replay now: the audit `arbiter replay` runs, from the screen.
-    b.goto(&format!("{base}/console/t/{TID}/audit")).await.unwrap();
+    b.goto(&format!("{base}/console/t/{TID}/audit"))
+        .await
+        .unwrap();
     submit(&b, "replay").await;
     let said = text(&b, "#replay-verdict").await;
     assert!(
@@ -657,7 +807,9 @@ async fn a_tournament_run_from_the_console() {
         .filter(|a| a.as_str() != CHIEF && a.as_str() != DEPUTY)
         .collect();
     assert!(
-        services.iter().all(|a| a.starts_with("arbiter-") || a.ends_with("-worker") || a.as_str() == "round-director"),
+        services.iter().all(|a| a.starts_with("arbiter-")
+            || a.ends_with("-worker")
+            || a.as_str() == "round-director"),
         "actors other than the two arbiters and the services: {by_actor:?}"
     );
     assert!(by_actor[CHIEF] > 24 + 3 * ROUNDS as usize, "{by_actor:?}");
@@ -670,7 +822,9 @@ async fn a_tournament_run_from_the_console() {
     let replay = run(&["replay", TID, "--data", data.to_str().unwrap()]);
     assert_eq!(replay.code, 0, "{}\n{}", replay.stdout, replay.stderr);
     assert!(
-        replay.stdout.contains(&format!("{ROUNDS} rounds re-paired, 0 differing")),
+        replay
+            .stdout
+            .contains(&format!("{ROUNDS} rounds re-paired, 0 differing")),
         "{}",
         replay.stdout
     );
@@ -679,7 +833,13 @@ async fn a_tournament_run_from_the_console() {
 // --- security ---------------------------------------------------------------------------------
 
 /// A raw HTTP exchange: (status, head, body).
-fn exchange(base: &str, method: &str, path: &str, cookie: Option<&str>, form: &str) -> (u16, String, String) {
+fn exchange(
+    base: &str,
+    method: &str,
+    path: &str,
+    cookie: Option<&str>,
+    form: &str,
+) -> (u16, String, String) {
     use std::io::{Read, Write};
     let addr = base.trim_start_matches("http://");
     let mut s = std::net::TcpStream::connect(addr).expect("connect");
@@ -696,14 +856,20 @@ fn exchange(base: &str, method: &str, path: &str, cookie: Option<&str>, form: &s
     s.read_to_end(&mut buf).unwrap();
     let text = String::from_utf8_lossy(&buf).into_owned();
     let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
-    let status = head.split_whitespace().nth(1).and_then(|c| c.parse().ok()).unwrap_or(0);
+    let status = head
+        .split_whitespace()
+        .nth(1)
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(0);
     (status, head.to_ascii_lowercase(), body.to_string())
 }
 
 fn enc(s: &str) -> String {
     s.bytes()
         .map(|b| match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => (b as char).to_string(),
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
+                (b as char).to_string()
+            }
             _ => format!("%{b:02X}"),
         })
         .collect()
@@ -712,13 +878,22 @@ fn enc(s: &str) -> String {
 /// Signs in with `link`: the session cookie.
 fn session_of(base: &str, link: &str) -> String {
     let token = link.split_once("link=").unwrap().1;
-    let (status, head, body) = exchange(base, "POST", "/console/sign-in", None, &format!("link={}", enc(token)));
+    let (status, head, body) = exchange(
+        base,
+        "POST",
+        "/console/sign-in",
+        None,
+        &format!("link={}", enc(token)),
+    );
     assert_eq!(status, 303, "{head}\n{body}");
     let cookie = head
         .lines()
         .find_map(|l| l.strip_prefix("set-cookie: arbiter_console="))
         .expect("a session cookie");
-    assert!(cookie.contains("httponly") && cookie.contains("samesite=strict"), "{cookie}");
+    assert!(
+        cookie.contains("httponly") && cookie.contains("samesite=strict"),
+        "{cookie}"
+    );
     cookie.split(';').next().unwrap().to_string()
 }
 
@@ -742,10 +917,22 @@ async fn the_console_refuses_forged_forms_spent_links_and_players() {
     let link = console_link(&base, CHIEF);
     let cookie = session_of(&base, &link);
     let token = link.split_once("link=").unwrap().1;
-    let (status, _, body) = exchange(&base, "POST", "/console/sign-in", None, &format!("link={}", enc(token)));
+    let (status, _, body) = exchange(
+        &base,
+        "POST",
+        "/console/sign-in",
+        None,
+        &format!("link={}", enc(token)),
+    );
     assert_eq!(status, 401);
     assert!(body.contains("used already"), "{body}");
-    let (status, _, body) = exchange(&base, "GET", &format!("/console/sign-in?link={token}"), None, "");
+    let (status, _, body) = exchange(
+        &base,
+        "GET",
+        &format!("/console/sign-in?link={token}"),
+        None,
+        "",
+    );
     assert_eq!(status, 401);
     assert!(body.contains("used already"), "{body}");
     let now = std::time::SystemTime::now()
@@ -760,10 +947,22 @@ async fn the_console_refuses_forged_forms_spent_links_and_players() {
             None,
         )
         .unwrap();
-    let (status, _, body) = exchange(&base, "POST", "/console/sign-in", None, &format!("link={}", enc(&expired)));
+    let (status, _, body) = exchange(
+        &base,
+        "POST",
+        "/console/sign-in",
+        None,
+        &format!("link={}", enc(&expired)),
+    );
     assert_eq!(status, 401);
     assert!(body.contains("expired"), "{body}");
-    let (status, _, body) = exchange(&base, "POST", "/console/sign-in", None, &format!("link={}", enc(&auth.admin)));
+    let (status, _, body) = exchange(
+        &base,
+        "POST",
+        "/console/sign-in",
+        None,
+        &format!("link={}", enc(&auth.admin)),
+    );
     assert_eq!(status, 401, "a bearer token is no sign-in link");
     assert!(body.contains("not a sign-in link"), "{body}");
 
@@ -779,7 +978,13 @@ async fn the_console_refuses_forged_forms_spent_links_and_players() {
     );
     let (status, _, body) = exchange(&base, "POST", "/console/new", Some(&cookie), &form);
     assert_eq!(status, 403, "{body}");
-    let (status, _, body) = exchange(&base, "POST", "/console/new", Some(&cookie), &format!("{form}&csrf={}", "0".repeat(64)));
+    let (status, _, body) = exchange(
+        &base,
+        "POST",
+        "/console/new",
+        Some(&cookie),
+        &format!("{form}&csrf={}", "0".repeat(64)),
+    );
     assert_eq!(status, 403, "{body}");
     let c = Clients::new(&Endpoints::one(&server.grpc));
     let listed = c
@@ -789,18 +994,41 @@ async fn the_console_refuses_forged_forms_spent_links_and_players() {
         .await
         .unwrap()
         .into_inner();
-    assert!(listed.tournaments.is_empty(), "a forged form created {listed:?}");
-    let (status, head, _) = exchange(&base, "POST", "/console/new", Some(&cookie), &format!("{form}&csrf={csrf}"));
+    assert!(
+        listed.tournaments.is_empty(),
+        "a forged form created {listed:?}"
+    );
+    let (status, head, _) = exchange(
+        &base,
+        "POST",
+        "/console/new",
+        Some(&cookie),
+        &format!("{form}&csrf={csrf}"),
+    );
     assert_eq!(status, 303, "{head}");
 
     // Hostile names are text on every screen.
     let players = format!(
         "csrf={csrf}&cmd=p1&list={}",
-        enc(&format!("{hostile}\t2000\nPlain, Name\t1900\n\"><script>alert(2)</script>\t1800\n"))
+        enc(&format!(
+            "{hostile}\t2000\nPlain, Name\t1900\n\"><script>alert(2)</script>\t1800\n"
+        ))
     );
-    let (status, _, body) = exchange(&base, "POST", "/console/t/sec-open/players/paste", Some(&cookie), &players);
+    let (status, _, body) = exchange(
+        &base,
+        "POST",
+        "/console/t/sec-open/players/paste",
+        Some(&cookie),
+        &players,
+    );
     assert_eq!(status, 303, "{body}");
-    let (status, _, _) = exchange(&base, "POST", "/console/t/sec-open/round/start", Some(&cookie), &format!("csrf={csrf}&cmd=s1"));
+    let (status, _, _) = exchange(
+        &base,
+        "POST",
+        "/console/t/sec-open/round/start",
+        Some(&cookie),
+        &format!("csrf={csrf}&cmd=s1"),
+    );
     assert_eq!(status, 303);
     let deadline = Instant::now() + WAIT;
     loop {
@@ -811,32 +1039,77 @@ async fn the_console_refuses_forged_forms_spent_links_and_players() {
         assert!(Instant::now() < deadline, "no proposal: {page}");
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
-    for screen in ["/console/", "/console/t/sec-open", "/console/t/sec-open/players", "/console/t/sec-open/round", "/console/t/sec-open/standings", "/console/t/sec-open/audit", "/console/t/sec-open/prizes?places=100,50&method=equal&band_prizes=10&band_below=3000&band_name=%3Cscript%3Ealert(3)%3C%2Fscript%3E"] {
+    for screen in [
+        "/console/",
+        "/console/t/sec-open",
+        "/console/t/sec-open/players",
+        "/console/t/sec-open/round",
+        "/console/t/sec-open/standings",
+        "/console/t/sec-open/audit",
+        "/console/t/sec-open/settings",
+        "/console/t/sec-open/prizes?places=100,50&method=equal&band_prizes=10&band_below=3000&band_name=%3Cscript%3Ealert(3)%3C%2Fscript%3E",
+    ] {
         let (status, head, page) = exchange(&base, "GET", screen, Some(&cookie), "");
         assert_eq!(status, 200, "{screen}: {page}");
-        assert!(head.contains("content-security-policy: default-src 'none'"), "{screen}: {head}");
-        assert!(!page.contains("<img src=x") && !page.contains("<script>alert"), "{screen}: unescaped: {page}");
+        assert!(
+            head.contains("content-security-policy: default-src 'none'"),
+            "{screen}: {head}"
+        );
+        assert!(
+            !page.contains("<img src=x") && !page.contains("<script>alert"),
+            "{screen}: unescaped: {page}"
+        );
         if screen.ends_with("players") || screen.ends_with("round") {
-            assert!(page.contains("&lt;img src=x onerror=alert(1)&gt;"), "{screen}: {page}");
+            assert!(
+                page.contains("&lt;img src=x onerror=alert(1)&gt;"),
+                "{screen}: {page}"
+            );
         }
     }
 
     // A requested bye and a withdrawal, from the players screen.
-    let (status, _, body) = exchange(&base, "POST", "/console/t/sec-open/players/change", Some(&cookie), &format!("csrf={csrf}&cmd=b1&entry=2&what=half&round=2"));
+    let (status, _, body) = exchange(
+        &base,
+        "POST",
+        "/console/t/sec-open/players/change",
+        Some(&cookie),
+        &format!("csrf={csrf}&cmd=b1&entry=2&what=half&round=2"),
+    );
     assert_eq!(status, 303, "{body}");
-    let (status, _, body) = exchange(&base, "POST", "/console/t/sec-open/players/change", Some(&cookie), &format!("csrf={csrf}&cmd=w1&entry=3&what=withdraw&round=2&reason=ill"));
+    let (status, _, body) = exchange(
+        &base,
+        "POST",
+        "/console/t/sec-open/players/change",
+        Some(&cookie),
+        &format!("csrf={csrf}&cmd=w1&entry=3&what=withdraw&round=2&reason=ill"),
+    );
     assert_eq!(status, 303, "{body}");
     let listed = c
         .reg
         .clone()
-        .list_players(reg::ListPlayersRequest { tournament: tref("sec-open") })
+        .list_players(reg::ListPlayersRequest {
+            tournament: tref("sec-open"),
+        })
         .await
         .unwrap()
         .into_inner();
-    let by_entry = |e: u32| listed.players.iter().find(|p| p.entry == e).unwrap().clone();
+    let by_entry = |e: u32| {
+        listed
+            .players
+            .iter()
+            .find(|p| p.entry == e)
+            .unwrap()
+            .clone()
+    };
     assert_eq!(by_entry(2).rounds_off, vec![2]);
     assert_eq!(by_entry(3).status, reg::PlayerStatus::Withdrawn as i32);
-    let (status, _, body) = exchange(&base, "POST", "/console/t/sec-open/players/change", Some(&cookie), &format!("csrf={csrf}&cmd=b2&entry=2&what=half&round=x"));
+    let (status, _, body) = exchange(
+        &base,
+        "POST",
+        "/console/t/sec-open/players/change",
+        Some(&cookie),
+        &format!("csrf={csrf}&cmd=b2&entry=2&what=half&round=x"),
+    );
     assert_eq!(status, 422, "{body}");
 
     // A player's session: no arbiter screen, and the service refuses his commands anyway.
@@ -852,12 +1125,26 @@ async fn the_console_refuses_forged_forms_spent_links_and_players() {
     )
     .unwrap();
     let player_cookie = session_of(&base, &format!("{base}/console/sign-in?link={player}"));
-    for screen in ["/console/", "/console/new", "/console/t/sec-open", "/console/t/sec-open/round", "/console/t/sec-open/audit", "/console/t/sec-open/prizes"] {
+    for screen in [
+        "/console/",
+        "/console/new",
+        "/console/t/sec-open",
+        "/console/t/sec-open/round",
+        "/console/t/sec-open/audit",
+        "/console/t/sec-open/prizes",
+        "/console/t/sec-open/settings",
+    ] {
         let (status, _, page) = exchange(&base, "GET", screen, Some(&player_cookie), "");
         assert_eq!(status, 403, "{screen} for a player: {page}");
     }
     // Signed out, the session is gone.
-    let (status, _, _) = exchange(&base, "POST", "/console/sign-out", Some(&cookie), &format!("csrf={csrf}"));
+    let (status, _, _) = exchange(
+        &base,
+        "POST",
+        "/console/sign-out",
+        Some(&cookie),
+        &format!("csrf={csrf}"),
+    );
     assert_eq!(status, 200);
     let (status, _, _) = exchange(&base, "GET", "/console/", Some(&cookie), "");
     assert_eq!(status, 401);

@@ -36,7 +36,7 @@ mod tournaments;
 use players::{add_player, cancel, change, overview, paste_players};
 use reading::{audit, export, prizes, replay, standings};
 use rounds::{round, round_action};
-use tournaments::{create, index, new_page};
+use tournaments::{create, index, new_page, save_settings, settings_page};
 
 pub fn routes() -> axum::Router<Arc<Console>> {
     axum::Router::new()
@@ -64,6 +64,10 @@ pub fn routes() -> axum::Router<Arc<Console>> {
         .route("/console/t/{id}/round/{action}", post(round_action))
         .route("/console/t/{id}/standings", get(standings))
         .route("/console/t/{id}/prizes", get(prizes))
+        .route(
+            "/console/t/{id}/settings",
+            get(settings_page).post(save_settings),
+        )
         .route("/console/t/{id}/audit", get(audit))
         .route("/console/t/{id}/audit/replay", post(replay))
         .route("/console/t/{id}/export", get(export))

@@ -186,6 +186,235 @@ pub(super) async fn create(State(c): App, headers: HeaderMap, Form(f): Fields) -
     }
 }
 
+/// The tournament's settings as its log has them: the creation, then every update in order.
+pub(super) async fn current_settings(
+    cl: &mut Clients,
+    id: &str,
+) -> Result<NewValues, tonic::Status> {
+    let mut stream = cl
+        .rep
+        .stream_events(rep::StreamEventsRequest {
+            tournament_id: id.to_string(),
+            from_version: 0,
+            follow: false,
+            raw_payload: false,
+        })
+        .await?
+        .into_inner();
+    let mut v = NewValues::default();
+    while let Some(env) = stream.message().await? {
+        match env.payload.and_then(|p| p.kind) {
+            Some(pb::event::Kind::TournamentCreated(t)) => created_into(&mut v, t),
+            Some(pb::event::Kind::TournamentUpdated(u)) => updated_into(&mut v, u),
+            _ => {}
+        }
+    }
+    Ok(v)
+}
+
+fn date_text(d: Option<pb::Date>) -> String {
+    d.map(|d| format!("{:04}-{:02}-{:02}", d.year, d.month, d.day))
+        .unwrap_or_default()
+}
+
+fn kind_text(k: i32) -> String {
+    match pb::RatingKind::try_from(k).unwrap_or(pb::RatingKind::Unspecified) {
+        pb::RatingKind::Rapid => "rapid",
+        pb::RatingKind::Blitz => "blitz",
+        _ => "standard",
+    }
+    .to_string()
+}
+
+fn created_into(v: &mut NewValues, t: pb::TournamentCreated) {
+    v.name = t.name;
+    v.place = t.place;
+    v.federation = t.federation;
+    v.start = date_text(t.start_date);
+    v.end = date_text(t.end_date);
+    v.chief = t.chief_arbiter.map(|a| a.name).unwrap_or_default();
+    v.rounds = t.rounds.to_string();
+    v.time_control = t.time_control;
+    v.rating_kind = kind_text(t.rating_kind);
+    v.tie_breaks = t.tie_breaks.join(", ");
+}
+
+fn updated_into(v: &mut NewValues, u: pb::TournamentUpdated) {
+    if let Some(x) = u.name {
+        v.name = x;
+    }
+    if let Some(x) = u.place {
+        v.place = x;
+    }
+    if let Some(x) = u.federation {
+        v.federation = x;
+    }
+    if u.start_date.is_some() {
+        v.start = date_text(u.start_date);
+    }
+    if u.end_date.is_some() {
+        v.end = date_text(u.end_date);
+    }
+    if let Some(a) = u.chief_arbiter {
+        v.chief = a.name;
+    }
+    if let Some(r) = u.rounds {
+        v.rounds = r.to_string();
+    }
+    if u.replace_tie_breaks || !u.tie_breaks.is_empty() {
+        v.tie_breaks = u.tie_breaks.join(", ");
+    }
+    if let Some(x) = u.time_control {
+        v.time_control = x;
+    }
+    if u.rating_kind != pb::RatingKind::Unspecified as i32 {
+        v.rating_kind = kind_text(u.rating_kind);
+    }
+}
+
+/// The update that takes the settings from `now` to `wanted`: only what changed (a field left
+/// as it was is not in the event); `None` when nothing did.
+pub(super) fn update_of(
+    now: &NewValues,
+    wanted: &NewValues,
+) -> Result<Option<pb::TournamentUpdated>, String> {
+    let changed = |a: &str, b: &str| a.trim() != b.trim();
+    let mut u = pb::TournamentUpdated::default();
+    let mut any = false;
+    if changed(&now.name, &wanted.name) {
+        if wanted.name.trim().is_empty() {
+            return Err("name: a tournament needs a name".into());
+        }
+        u.name = Some(wanted.name.trim().to_string());
+        any = true;
+    }
+    if changed(&now.place, &wanted.place) {
+        u.place = Some(wanted.place.trim().to_string());
+        any = true;
+    }
+    if !now
+        .federation
+        .trim()
+        .eq_ignore_ascii_case(wanted.federation.trim())
+    {
+        u.federation = Some(wanted.federation.trim().to_ascii_uppercase());
+        any = true;
+    }
+    if changed(&now.start, &wanted.start) {
+        let start = parse_date("start date", &wanted.start)?;
+        u.start_date = Some(start.ok_or("start date: give the first round's date")?);
+        any = true;
+    }
+    if changed(&now.end, &wanted.end) {
+        u.end_date = parse_date("end date", &wanted.end)?;
+        any = u.end_date.is_some() || any;
+    }
+    if changed(&now.chief, &wanted.chief) {
+        u.chief_arbiter = Some(pb::Arbiter {
+            name: wanted.chief.trim().to_string(),
+            fide_id: None,
+            title: String::new(),
+        });
+        any = true;
+    }
+    if changed(&now.rounds, &wanted.rounds) {
+        let r: u32 = wanted
+            .rounds
+            .trim()
+            .parse()
+            .map_err(|_| format!("rounds: {:?} is not a number", wanted.rounds))?;
+        u.rounds = Some(r);
+        any = true;
+    }
+    if changed(&now.time_control, &wanted.time_control) {
+        u.time_control = Some(wanted.time_control.trim().to_string());
+        any = true;
+    }
+    if now.rating_kind != wanted.rating_kind {
+        u.rating_kind = match wanted.rating_kind.as_str() {
+            "rapid" => pb::RatingKind::Rapid,
+            "blitz" => pb::RatingKind::Blitz,
+            _ => pb::RatingKind::Standard,
+        } as i32;
+        any = true;
+    }
+    let codes = |t: &str| -> Vec<String> {
+        t.split(',')
+            .map(str::trim)
+            .filter(|c| !c.is_empty())
+            .map(String::from)
+            .collect()
+    };
+    if codes(&now.tie_breaks) != codes(&wanted.tie_breaks) {
+        u.tie_breaks = codes(&wanted.tie_breaks);
+        u.replace_tie_breaks = true;
+        any = true;
+    }
+    Ok(any.then_some(u))
+}
+
+pub(super) async fn settings_page(
+    State(c): App,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+) -> Response {
+    let (s, mut cl) = match arbiter_screen(&c, &headers, &id) {
+        Ok(x) => x,
+        Err(r) => return r,
+    };
+    match current_settings(&mut cl, &id).await {
+        Ok(v) => html(StatusCode::OK, views::settings(&s, &id, &v, None)),
+        Err(e) => not_found(&s, &e),
+    }
+}
+
+pub(super) async fn save_settings(
+    State(c): App,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+    Form(f): Fields,
+) -> Response {
+    let (s, mut cl) = match arbiter_post(&c, &headers, &id, &f) {
+        Ok(x) => x,
+        Err(r) => return r,
+    };
+    let now = match current_settings(&mut cl, &id).await {
+        Ok(v) => v,
+        Err(e) => return not_found(&s, &e),
+    };
+    let field = |k: &str| f.get(k).cloned().unwrap_or_default();
+    let wanted = NewValues {
+        name: field("name"),
+        rounds: field("rounds"),
+        start: field("start"),
+        end: field("end"),
+        place: field("place"),
+        federation: field("federation"),
+        chief: field("chief"),
+        time_control: field("time_control"),
+        rating_kind: field("rating_kind"),
+        tie_breaks: field("tie_breaks"),
+        ..NewValues::default()
+    };
+    let again = |code, flash: Flash| html(code, views::settings(&s, &id, &wanted, Some(&flash)));
+    let update = match update_of(&now, &wanted) {
+        Ok(Some(u)) => u,
+        Ok(None) => return see_other(format!("/console/t/{id}")),
+        Err(e) => return again(StatusCode::UNPROCESSABLE_ENTITY, Flash::Refused(e)),
+    };
+    let req = reg::UpdateTournamentRequest {
+        header: header_for(&s, &id, &f, ""),
+        update: Some(update),
+    };
+    match cl.reg.update_tournament(req).await {
+        Ok(_) => see_other(format!("/console/t/{id}")),
+        Err(e) => {
+            let (code, flash) = refused(&e);
+            again(code, flash)
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -204,5 +433,40 @@ mod tests {
         assert_eq!(t.tie_breaks, vec!["BH:C1", "SB"]);
         v.start = "5/12/2026".into();
         assert!(creation(&v).unwrap_err().contains("not a date"));
+    }
+
+    /// The creation and an update folded give the form; saving it unchanged sends nothing, and
+    /// a change sends only what changed.
+    #[test]
+    fn settings_fold_from_the_log_and_an_update_carries_only_the_changes() {
+        let mut v = NewValues::fresh();
+        v.id = "open".into();
+        v.name = "Open".into();
+        v.start = "2026-12-05".into();
+        v.tie_breaks = "BH:C1, SB".into();
+        let mut now = NewValues::default();
+        created_into(&mut now, creation(&v).unwrap());
+        updated_into(
+            &mut now,
+            pb::TournamentUpdated {
+                place: Some("Bilbao".into()),
+                ..Default::default()
+            },
+        );
+        assert_eq!(now.place, "Bilbao");
+        assert_eq!(now.end, "2026-12-05");
+        assert_eq!(now.tie_breaks, "BH:C1, SB");
+        assert_eq!(update_of(&now, &now), Ok(None));
+        let mut wanted = now.clone();
+        wanted.time_control = "90 min + 30 s".into();
+        wanted.tie_breaks = "BH:C1,SB".into();
+        wanted.federation = "esp".into();
+        let u = update_of(&now, &wanted).unwrap().unwrap();
+        assert_eq!(u.time_control.as_deref(), Some("90 min + 30 s"));
+        assert_eq!(u.federation.as_deref(), Some("ESP"));
+        assert!(u.name.is_none() && u.place.is_none() && u.rounds.is_none());
+        assert!(!u.replace_tie_breaks && u.tie_breaks.is_empty());
+        wanted.rounds = "seven".into();
+        assert!(update_of(&now, &wanted).unwrap_err().contains("rounds"));
     }
 }
