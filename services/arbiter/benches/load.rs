@@ -41,18 +41,18 @@
 //! two pairing workers, a rating worker) over a 3-node JetStream cluster the bench starts (nats-server on the
 //! PATH); also checks that every pairing request was answered by exactly one proposal.
 
+#[allow(dead_code)] // the browser tests' helpers the bench does not use
+#[path = "../tests/e2e/support/browser.rs"]
+mod browser;
+#[path = "load/console.rs"]
+mod console;
+#[path = "load/hostile.rs"]
+mod hostile;
 #[path = "../tests/e2e/load/mod.rs"]
 mod load;
 #[allow(dead_code)] // the tests' helpers the bench does not use
 #[path = "../tests/e2e/support/token.rs"]
 mod token;
-#[path = "load/hostile.rs"]
-mod hostile;
-#[path = "load/console.rs"]
-mod console;
-#[allow(dead_code)] // the browser tests' helpers the bench does not use
-#[path = "../tests/e2e/support/browser.rs"]
-mod browser;
 
 use arbiter_eventlog::testing::{NatsCluster, TempDir};
 use load::*;

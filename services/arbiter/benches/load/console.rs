@@ -21,7 +21,13 @@ const TID: &str = "console-bench";
 const PLAYERS: u32 = 200;
 
 /// One HTTP/1.1 exchange on a new connection: (status, head, body, time).
-fn exchange(base: &str, method: &str, path: &str, cookie: &str, form: &str) -> (u16, String, String, Duration) {
+fn exchange(
+    base: &str,
+    method: &str,
+    path: &str,
+    cookie: &str,
+    form: &str,
+) -> (u16, String, String, Duration) {
     let t = Instant::now();
     let addr = base.trim_start_matches("http://");
     let mut s = std::net::TcpStream::connect(addr).expect("connect");
@@ -114,7 +120,13 @@ fn sign_in(base: &str) -> String {
         Duration::from_secs(900),
     )
     .expect("a link");
-    let (status, head, body, _) = exchange(base, "POST", "/console/sign-in", "", &format!("link={}", enc(&link)));
+    let (status, head, body, _) = exchange(
+        base,
+        "POST",
+        "/console/sign-in",
+        "",
+        &format!("link={}", enc(&link)),
+    );
     assert_eq!(status, 303, "sign-in: {body}");
     let cookie = head
         .lines()
@@ -128,8 +140,21 @@ fn csrf_of(page: &str) -> String {
     page[at..at + 64].to_string()
 }
 
-fn post(base: &str, cookie: &str, csrf: &str, path: &str, fields: &str, cmd: &str) -> (u16, String, Duration) {
-    let (status, _, body, took) = exchange(base, "POST", path, cookie, &format!("csrf={csrf}&cmd={cmd}&{fields}"));
+fn post(
+    base: &str,
+    cookie: &str,
+    csrf: &str,
+    path: &str,
+    fields: &str,
+    cmd: &str,
+) -> (u16, String, Duration) {
+    let (status, _, body, took) = exchange(
+        base,
+        "POST",
+        path,
+        cookie,
+        &format!("csrf={csrf}&cmd={cmd}&{fields}"),
+    );
     assert!(status == 303 || status == 200, "{path}: {status} {body}");
     (status, body, took)
 }
@@ -161,12 +186,33 @@ fn over_http(base: &str, a: &mut Actions) -> String {
     let list: String = (1..=PLAYERS)
         .map(|i| format!("Player, {i:03}\t{}\t{}\tESP\n", 2600 - i * 5, 5_000_000 + i))
         .collect();
-    let (_, _, took) = post(base, &cookie, &csrf, &format!("/console/t/{TID}/players/paste"), &format!("list={}", enc(&list)), "paste");
+    let (_, _, took) = post(
+        base,
+        &cookie,
+        &csrf,
+        &format!("/console/t/{TID}/players/paste"),
+        &format!("list={}", enc(&list)),
+        "paste",
+    );
     a.add("POST paste 200 players", took, 0);
-    let (_, _, took) = post(base, &cookie, &csrf, &format!("/console/t/{TID}/round/start"), "", "start-1");
+    let (_, _, took) = post(
+        base,
+        &cookie,
+        &csrf,
+        &format!("/console/t/{TID}/round/start"),
+        "",
+        "start-1",
+    );
     a.add("POST start round", took, 0);
     wait_proposal(base, &cookie);
-    let (_, _, took) = post(base, &cookie, &csrf, &format!("/console/t/{TID}/round/publish"), "", "publish-1");
+    let (_, _, took) = post(
+        base,
+        &cookie,
+        &csrf,
+        &format!("/console/t/{TID}/round/publish"),
+        "",
+        "publish-1",
+    );
     a.add("POST publish", took, 0);
     let screens: [(&'static str, String); 6] = [
         ("GET tournaments", "/console/".into()),
@@ -197,12 +243,33 @@ fn over_http(base: &str, a: &mut Actions) -> String {
             }
         }
     }
-    let (_, _, took) = post(base, &cookie, &csrf, &format!("/console/t/{TID}/round/close"), "", "close-1");
+    let (_, _, took) = post(
+        base,
+        &cookie,
+        &csrf,
+        &format!("/console/t/{TID}/round/close"),
+        "",
+        "close-1",
+    );
     a.add("POST close round", took, 0);
-    let (_, _, took) = post(base, &cookie, &csrf, &format!("/console/t/{TID}/round/start"), "", "start-2");
+    let (_, _, took) = post(
+        base,
+        &cookie,
+        &csrf,
+        &format!("/console/t/{TID}/round/start"),
+        "",
+        "start-2",
+    );
     a.add("POST start round", took, 0);
     wait_proposal(base, &cookie);
-    let (_, _, took) = post(base, &cookie, &csrf, &format!("/console/t/{TID}/round/publish"), "", "publish-2");
+    let (_, _, took) = post(
+        base,
+        &cookie,
+        &csrf,
+        &format!("/console/t/{TID}/round/publish"),
+        "",
+        "publish-2",
+    );
     a.add("POST publish", took, 0);
     cookie
 }
@@ -226,9 +293,18 @@ async fn in_the_browser(base: &str, work: &Path) -> Option<Duration> {
         Duration::from_secs(900),
     )
     .ok()?;
-    b.goto(&format!("{base}/console/sign-in?link={link}")).await.ok()?;
-    b.find(fantoccini::Locator::Id("sign-in")).await.ok()?.click().await.ok()?;
-    b.goto(&format!("{base}/console/t/{TID}/round")).await.ok()?;
+    b.goto(&format!("{base}/console/sign-in?link={link}"))
+        .await
+        .ok()?;
+    b.find(fantoccini::Locator::Id("sign-in"))
+        .await
+        .ok()?
+        .click()
+        .await
+        .ok()?;
+    b.goto(&format!("{base}/console/t/{TID}/round"))
+        .await
+        .ok()?;
     let keys = ["1", "=", "0", "1", "0"];
     let t = Instant::now();
     for board in 1..=PLAYERS / 2 {

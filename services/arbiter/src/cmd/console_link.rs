@@ -55,7 +55,12 @@ pub fn recorded_base(data: &Path) -> Option<String> {
 }
 
 /// A link for `principal` at `base`, valid for `valid`.
-pub fn signed_link(keys: &KeySet, principal: &Principal, base: &str, valid: Duration) -> Result<String, Exit> {
+pub fn signed_link(
+    keys: &KeySet,
+    principal: &Principal,
+    base: &str,
+    valid: Duration,
+) -> Result<String, Exit> {
     let token = issue_link(keys, principal, valid).map_err(Exit::Invalid)?;
     Ok(link_url(base, &token))
 }

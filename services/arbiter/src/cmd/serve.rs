@@ -266,8 +266,8 @@ async fn serve(a: ServeArgs) -> Result<(), Exit> {
     host.layer(auth);
     // The console is served where the pages are; it signs its sessions' tokens, so it needs a
     // key set with a private key.
-    let console = services.contains(&ServiceName::Reporting)
-        && server_auth.keys.signing_key(None).is_ok();
+    let console =
+        services.contains(&ServiceName::Reporting) && server_auth.keys.signing_key(None).is_ok();
     if console {
         arbiter_console::register(
             &mut host,
@@ -363,8 +363,11 @@ async fn serve(a: ServeArgs) -> Result<(), Exit> {
 
 /// The catalogs in `dir`: (language tag, text) of each `*.ftl` file.
 fn console_languages(dir: Option<&std::path::Path>) -> Result<Vec<(String, String)>, Exit> {
-    let Some(dir) = dir else { return Ok(Vec::new()) };
-    let bad = |e: std::io::Error| Exit::Invalid(format!("--console-languages {}: {e}", dir.display()));
+    let Some(dir) = dir else {
+        return Ok(Vec::new());
+    };
+    let bad =
+        |e: std::io::Error| Exit::Invalid(format!("--console-languages {}: {e}", dir.display()));
     let mut out = Vec::new();
     for entry in std::fs::read_dir(dir).map_err(bad)? {
         let path = entry.map_err(bad)?.path();
@@ -376,9 +379,8 @@ fn console_languages(dir: Option<&std::path::Path>) -> Result<Vec<(String, Strin
             .and_then(|s| s.to_str())
             .unwrap_or_default()
             .to_string();
-        let text = std::fs::read_to_string(&path).map_err(|e| {
-            Exit::Invalid(format!("--console-languages: {}: {e}", path.display()))
-        })?;
+        let text = std::fs::read_to_string(&path)
+            .map_err(|e| Exit::Invalid(format!("--console-languages: {}: {e}", path.display())))?;
         out.push((tag, text));
     }
     out.sort();
@@ -402,9 +404,8 @@ fn console_sign_in(
     }
     let base = format!("http://{at}");
     let file = a.log.data.join(CONSOLE_URL_FILE);
-    std::fs::write(&file, format!("{base}\n")).map_err(|e| {
-        Exit::Unavailable(format!("cannot write {}: {e}", file.display()))
-    })?;
+    std::fs::write(&file, format!("{base}\n"))
+        .map_err(|e| Exit::Unavailable(format!("cannot write {}: {e}", file.display())))?;
     if auth.first_start {
         let admin = arbiter_auth::Principal {
             subject: "admin".into(),

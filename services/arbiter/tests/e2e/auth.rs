@@ -6,7 +6,8 @@
 //! (a JWKS the test makes), `arbiter token issue`, and the embedded default's first start
 //! (DATA/admin.token, used by `arbiter demo` with no extra step).
 
-
+use crate::support::token::{SUBJECT, auth, issue};
+use crate::support::{Server, TempDir, header, tref};
 use arbiter_auth::client::WithToken;
 use arbiter_auth::keys::{Jwk, KeySet};
 use arbiter_auth::{AUDIENCE, Role};
@@ -22,8 +23,6 @@ use prost::Message as _;
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
 use std::time::Duration;
-use crate::support::token::{SUBJECT, auth, issue};
-use crate::support::{Server, TempDir, header, tref};
 use tonic::Code;
 use tonic::transport::Channel;
 

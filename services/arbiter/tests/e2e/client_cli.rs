@@ -6,12 +6,11 @@
 //! requested, an amended pairing published, forfeit, unrated and 0-0 results, a correction,
 //! closing, finishing, standings, export, show and list.
 
-
+use crate::support::*;
 use arbiter_proto::events::v1 as pb;
 use arbiter_proto::registration::v1 as reg;
 use arbiter_proto::reporting::v1 as rep;
 use std::time::{Duration, Instant};
-use crate::support::*;
 
 const TID: &str = "cli";
 

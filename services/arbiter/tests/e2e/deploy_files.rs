@@ -8,12 +8,11 @@
 //! The validators are PyPI packages (.ci/run installs them, pinned); a missing one fails the
 //! test with the command to install it.
 
-
+use crate::support::{bin, root};
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use crate::support::{bin, root};
 
 const INSTALL: &str =
     "pip install kubernetes-validate==1.37.0 check-jsonschema==0.39.0 (see .ci/run)";

@@ -6,14 +6,13 @@
 //! `arbiter replay --nats` passes. A second test races two registration processes on one
 //! stream.
 
-
+use crate::cluster::LocalCluster;
+use crate::support::*;
 use arbiter_eventlog::testing::NatsServer;
 use arbiter_proto::events::v1 as pb;
 use arbiter_proto::registration::v1 as reg;
-use crate::cluster::LocalCluster;
 use std::path::Path;
 use std::time::Duration;
-use crate::support::*;
 use tonic::Code;
 
 fn service(name: &str, nats: &str, data: &Path, work: &Path) -> Server {

@@ -8,7 +8,7 @@
 //! - unknown tie-breaks, unsupported pairing systems, unknown rule sets, overlong or reserved
 //!   actors and bad free text are INVALID_ARGUMENT naming the field, with nothing appended.
 
-
+use crate::support::*;
 use arbiter_eventlog::testing::NatsServer;
 use arbiter_proto::common::v1::{CommandHeader, CommandResult};
 use arbiter_proto::events::v1 as pb;
@@ -19,7 +19,6 @@ use arbiter_service_kit::edge::{MAX_ACTOR_CHARS, MAX_LINE_CHARS, MAX_NOTE_CHARS}
 use futures::StreamExt;
 use std::future::Future;
 use std::time::{Duration, Instant};
-use crate::support::*;
 use tonic::{Code, Response, Status};
 
 /// The actor of every request of these tests (`crate::support::header`).
@@ -1033,7 +1032,10 @@ async fn private_reads_cover_every_http_route() {
                 "anonymous {path}: {head}\n{body}"
             );
             if status == 200 {
-                assert!(path.starts_with("/console/assets/"), "anonymous {path}: {body}");
+                assert!(
+                    path.starts_with("/console/assets/"),
+                    "anonymous {path}: {body}"
+                );
             }
             if status == 401 {
                 assert!(body.contains("Sign in"), "anonymous {path}: {body}");

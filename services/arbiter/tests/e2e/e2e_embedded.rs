@@ -5,7 +5,6 @@
 //! SIGKILL in the middle of round 5 and restarted from its data folder; at the end Ctrl-C stops
 //! it cleanly and `arbiter replay` passes.
 
-
 use crate::support::*;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

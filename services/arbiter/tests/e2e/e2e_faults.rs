@@ -4,7 +4,7 @@
 //! or retries (without); `arbiter import` and `arbiter replay` on real sled files, including a
 //! flipped byte on disk.
 
-
+use crate::support::*;
 use arbiter_proto::events::v1 as pb;
 use arbiter_proto::pairing_worker::v1 as pw;
 use arbiter_proto::pairing_worker::v1::pairing_worker_client::PairingWorkerClient;
@@ -13,7 +13,6 @@ use arbiter_proto::reporting::v1 as rep;
 use arbiter_proto::round_director::v1 as rd;
 use futures::StreamExt;
 use std::time::Duration;
-use crate::support::*;
 use tonic::Code;
 
 fn player(name: &str, rating: u32, fide_id: u64) -> Option<pb::Player> {
@@ -729,11 +728,23 @@ async fn a_damaged_stream_is_found_at_start_and_refuses_changes() {
             break;
         }
         let audit = run(&["replay", "t0009", "--data", data_arg]);
-        assert_eq!(audit.code, 4, "copy {copy}: {}\n{}", audit.stdout, audit.stderr);
+        assert_eq!(
+            audit.code, 4,
+            "copy {copy}: {}\n{}",
+            audit.stdout, audit.stderr
+        );
         for debug in ["Inline(", "backtrace", "Corruption"] {
-            assert!(!audit.stderr.contains(debug), "copy {copy}: {}", audit.stderr);
+            assert!(
+                !audit.stderr.contains(debug),
+                "copy {copy}: {}",
+                audit.stderr
+            );
         }
-        assert!(audit.stderr.contains("damaged"), "copy {copy}: {}", audit.stderr);
+        assert!(
+            audit.stderr.contains("damaged"),
+            "copy {copy}: {}",
+            audit.stderr
+        );
         flipped += 1;
     }
     assert!(flipped >= 1, "the payload was not found in the log's files");

@@ -3,12 +3,11 @@
 //! round gets exactly one `PairingProposed` whichever worker took its request; and a small
 //! event's request goes to the idle worker while the other runs a 1,000-player pairing.
 
-
+use crate::support::*;
 use arbiter_eventlog::testing::NatsServer;
 use arbiter_proto::events::v1 as pb;
 use std::path::Path;
 use std::time::Duration;
-use crate::support::*;
 
 fn service(name: &str, nats: &str, data: &Path, log: &Path) -> Server {
     Server::start(

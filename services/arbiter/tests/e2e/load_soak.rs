@@ -4,9 +4,8 @@
 //! SIGTERM, and `arbiter replay` must pass on every event's log in the stopped server's data
 //! folder.
 
-
-use arbiter_eventlog::testing::TempDir;
 use crate::load::*;
+use arbiter_eventlog::testing::TempDir;
 use std::path::PathBuf;
 use std::time::Duration;
 

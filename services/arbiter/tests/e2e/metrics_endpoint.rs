@@ -1,14 +1,13 @@
 //! `arbiter serve --metrics-port`: the Prometheus endpoint of the embedded topology, scraped
 //! after a few commands, a refusal and a pairing.
 
-
+use crate::support::*;
 use arbiter_proto::events::v1 as pb;
 use arbiter_proto::registration::v1 as reg;
 use arbiter_proto::reporting::v1 as rep;
 use arbiter_proto::round_director::v1 as rd;
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
-use crate::support::*;
 
 /// One sample: metric name, labels, value.
 type Sample = (String, BTreeMap<String, String>, f64);

@@ -6,7 +6,7 @@
 //! page, the exported TRF (001 rank and points) and the offline `arbiter standings` on that
 //! export. The points are also recomputed here from the published pairings and results.
 
-
+use crate::support::*;
 use arbiter_core::tournament::BoardResult;
 use arbiter_proto::common::v1::TrfFormat;
 use arbiter_proto::events::v1 as pb;
@@ -18,7 +18,6 @@ use rand_chacha::ChaCha8Rng;
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::time::Duration;
-use crate::support::*;
 
 /// One event of the test.
 struct Event {

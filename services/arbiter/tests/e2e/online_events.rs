@@ -5,14 +5,13 @@
 //! paired), each checked on the events appended and on what is refused with nothing appended.
 //! `arbiter replay` re-derives the round paired without him.
 
-
+use crate::support::*;
 use arbiter_auth::Role;
 use arbiter_proto::events::v1 as pb;
 use arbiter_proto::registration::v1 as reg;
 use arbiter_proto::registration::v1::registration_client::RegistrationClient;
 use arbiter_proto::reporting::v1 as rep;
 use std::time::Duration;
-use crate::support::*;
 use tonic::Code;
 use tonic::transport::Channel;
 

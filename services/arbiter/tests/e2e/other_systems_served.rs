@@ -4,9 +4,8 @@
 //! --system S` on the TRF export taken before it (and the engine in process); after a clean stop
 //! `arbiter replay` re-pairs every round identically.
 
-
-use arbiter_proto::events::v1 as pb;
 use crate::support::*;
+use arbiter_proto::events::v1 as pb;
 
 fn plan(seed: u64) -> Plan {
     Plan {

@@ -5,13 +5,12 @@
 //! number reaches the same person before and after the late entry; an amended pairing named
 //! by stale numbers is refused and the same pairing by entry numbers is published.
 
-
+use crate::support::*;
 use arbiter_proto::events::v1 as pb;
 use arbiter_proto::registration::v1 as reg;
 use arbiter_proto::reporting::v1 as rep;
 use arbiter_proto::round_director::v1 as rd;
 use std::time::{Duration, Instant};
-use crate::support::*;
 use tonic::Code;
 
 const TID: &str = "identity";

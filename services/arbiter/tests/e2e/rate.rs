@@ -2,7 +2,6 @@
 //! cases (tests/golden/ratings, tests/golden/norms). Inputs and expected figures are read from
 //! the golden JSON; the report lines are parsed, not compared as a whole.
 
-
 use crate::common::*;
 use serde_json::Value;
 use std::path::PathBuf;

@@ -13,13 +13,12 @@
 //!   heads is refused outright; a server started on the rewritten log signs the heads it lacks
 //!   with a key of its own, and the published heads and the key still catch it.
 
-
+use crate::support::*;
 use arbiter_eventlog::{EventLog, ExpectedVersion, SledLog, encode_events};
 use arbiter_proto::events::v1 as pb;
 use arbiter_proto::events::v1::event::Kind;
 use arbiter_proto::round_director::v1 as rd;
 use std::path::Path;
-use crate::support::*;
 
 fn small_plan(rounds: u32) -> Plan {
     Plan {
@@ -370,7 +369,9 @@ async fn a_rollback_or_a_rewrite_is_caught_against_a_signed_head() {
         "{covers:?}"
     );
     assert!(
-        covers.iter().any(|c| *c == "latest change: ResultCorrected")
+        covers
+            .iter()
+            .any(|c| *c == "latest change: ResultCorrected")
             || list
                 .iter()
                 .any(|h| h["version"].as_u64() > Some(outcome.first_version)),
@@ -481,9 +482,9 @@ async fn a_rollback_or_a_rewrite_is_caught_against_a_signed_head() {
     let unsigned = run(&["replay", "heads", "--data", forged_arg, "--key", key_id]);
     assert_eq!(unsigned.code, 4, "{}", show(&unsigned));
     assert!(
-        unsigned
-            .stderr
-            .contains(&format!("not covered by a head signed by {key_id}: round 1 published")),
+        unsigned.stderr.contains(&format!(
+            "not covered by a head signed by {key_id}: round 1 published"
+        )),
         "{}",
         show(&unsigned)
     );

@@ -7,7 +7,7 @@
 //! confidential: their read needs an arbiter or fair-play role, and the public pages and JSON
 //! API show none of them.
 
-
+use crate::support::*;
 use arbiter_auth::Role;
 use arbiter_core::tournament::{BoardResult, State};
 use arbiter_proto::convert::event_from_wire;
@@ -27,7 +27,6 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-use crate::support::*;
 use tonic::Code;
 use tonic::transport::Channel;
 

@@ -4,14 +4,13 @@
 //! still open, and the process then exits 0 within the shutdown budget; both ports listen on
 //! the `--listen` address.
 
-
+use crate::support::*;
 use arbiter_proto::common::v1::TournamentRef;
 use arbiter_proto::round_director::v1 as rd;
 use futures::StreamExt;
 use prost::Message;
 use std::collections::BTreeSet;
 use std::time::Duration;
-use crate::support::*;
 use tonic::transport::Channel;
 use tonic_health::pb::HealthCheckRequest;
 use tonic_health::pb::health_check_response::ServingStatus;

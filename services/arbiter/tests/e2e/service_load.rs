@@ -4,12 +4,11 @@
 //! server within 5 s, abandoning a running pairing, and every acknowledged command is in the
 //! log after the restart.
 
-
+use crate::support::*;
 use arbiter_proto::events::v1 as pb;
 use arbiter_proto::registration::v1 as reg;
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
-use crate::support::*;
 
 const WRITERS: usize = 8;
 

@@ -4,7 +4,6 @@
 //! implementation and our worked example of C.07 Art. 16, 2024 against 2026); nothing the binary
 //! prints is written into the tests.
 
-
 use crate::common::*;
 use serde_json::Value;
 use std::collections::BTreeMap;

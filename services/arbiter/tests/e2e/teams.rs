@@ -9,7 +9,7 @@
 //! (replay identical, export identical). A team round robin of 4 teams publishes the
 //! handbook's Berger table (tests/golden/round-robin) over the team numbers.
 
-
+use crate::support::*;
 use arbiter_core::tournament::BoardResult;
 use arbiter_proto::events::v1 as pb;
 use arbiter_proto::registration::v1 as reg;
@@ -17,7 +17,6 @@ use arbiter_proto::reporting::v1 as rep;
 use arbiter_proto::round_director::v1 as rd;
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::Duration;
-use crate::support::*;
 use tonic::Code;
 
 /// A team event's size: teams of `list` players (in pairing-number order, team by team)

@@ -6,7 +6,8 @@
 //! the log: the pairing worker handles the round director's append as a child of the
 //! director's span, and reporting handles the pairing worker's append as a child of its span.
 
-
+use crate::cluster::LocalCluster;
+use crate::support::{TempDir, header, retry, tref, wire};
 use arbiter_proto::events::v1 as pb;
 use arbiter_proto::registration::v1 as reg;
 use arbiter_proto::registration::v1::registration_client::RegistrationClient;
@@ -15,7 +16,6 @@ use arbiter_proto::reporting::v1::reporting_client::ReportingClient;
 use arbiter_proto::round_director::v1 as rd;
 use arbiter_proto::round_director::v1::round_director_client::RoundDirectorClient;
 use arbiter_telemetry::{TelemetryConfig, init_with};
-use crate::cluster::LocalCluster;
 use opentelemetry_proto::tonic::collector::trace::v1::trace_service_server::{
     TraceService, TraceServiceServer,
 };
@@ -25,7 +25,6 @@ use opentelemetry_proto::tonic::collector::trace::v1::{
 use opentelemetry_proto::tonic::common::v1::any_value::Value;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
-use crate::support::{TempDir, header, retry, tref, wire};
 use tracing::Instrument as _;
 
 /// One span as the receiver got it.
@@ -84,7 +83,8 @@ const ROOT: &str = "one round";
 /// Create, register four players, start round 1, wait for the proposal, publish, results.
 async fn play_one_round(c: &LocalCluster) {
     // The tests' admin token, and the trace context of the current span.
-    let channel = |name: &str| arbiter_telemetry::Traced::new(crate::support::channel(&c.grpc(name)));
+    let channel =
+        |name: &str| arbiter_telemetry::Traced::new(crate::support::channel(&c.grpc(name)));
     let regc = RegistrationClient::new(channel("registration"));
     let rdc = RoundDirectorClient::new(channel("round-director"));
     let mut repc = ReportingClient::new(channel("reporting"));

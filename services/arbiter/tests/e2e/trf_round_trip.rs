@@ -33,11 +33,10 @@
 //! round counts (5,286 and 5,319) are checked too (CONTRIBUTING.md: run it after any change
 //! to import, export or replay).
 
+use crate::common::*;
 #[allow(dead_code, unused_imports)]
-
 use arbiter_interchange::trf_export::{Dialect, trf_export};
 use arbiter_trf::{Record, TrfFile};
-use crate::common::*;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -513,8 +512,18 @@ fn every_golden_file_round_trips_and_replays_strictly() {
         assert_eq!(a.rounds, 5286);
         assert_eq!(b.rounds, 5319);
     } else {
-        assert!(a.files >= 100 && b.files >= 100, "{} and {} files", a.files, b.files);
-        assert!(a.rounds > 800 && b.rounds > 800, "{} and {} rounds", a.rounds, b.rounds);
+        assert!(
+            a.files >= 100 && b.files >= 100,
+            "{} and {} files",
+            a.files,
+            b.files
+        );
+        assert!(
+            a.rounds > 800 && b.rounds > 800,
+            "{} and {} rounds",
+            a.rounds,
+            b.rounds
+        );
     }
 }
 

@@ -9,7 +9,6 @@
 //! Needs Chromium and its driver (Debian: `apt-get install chromium chromium-driver`); their
 //! paths can be given in `CHROMIUM` and `CHROMEDRIVER`.
 
-
 use arbiter_core::tournament::BoardResult;
 use arbiter_proto::events::v1 as pb;
 use arbiter_proto::registration::v1 as reg;
@@ -19,9 +18,9 @@ use serde_json::{Value, json};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
-use std::time::{Duration, Instant};
-use crate::support::*;
 use crate::support::browser::{Driver, browser, js, screenshot, text, tool};
+use crate::support::*;
+use std::time::{Duration, Instant};
 
 const TID: &str = "web-open";
 /// How long a page may take to show a recorded result.

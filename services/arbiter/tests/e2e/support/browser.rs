@@ -132,4 +132,3 @@ pub async fn screenshot(b: &Client, dir: &Path, name: &str) -> PathBuf {
     println!("screenshot: {}", path.display());
     path
 }
-
