@@ -3,32 +3,36 @@
 use super::*;
 use crate::prize_list::PrizeForm;
 
+/// What the standings and prize screens both show: the session, the tournament's name and
+/// its standings as the reporting service computes them.
+async fn standings_of(
+    c: &Console,
+    headers: &HeaderMap,
+    id: &str,
+) -> Result<(Session, String, rep::Standings), Response> {
+    let (s, mut cl) = arbiter_screen(c, headers, id)?;
+    let st = state(&mut cl, id).await.map_err(|e| not_found(&s, &e))?;
+    match cl
+        .rep
+        .get_standings(rep::GetStandingsRequest {
+            tournament: tref(id),
+            after_round: 0,
+        })
+        .await
+    {
+        Ok(t) => Ok((s, st.name, t.into_inner())),
+        Err(e) => Err(not_found(&s, &e)),
+    }
+}
+
 pub(super) async fn standings(
     State(c): App,
     headers: HeaderMap,
     Path(id): Path<String>,
 ) -> Response {
-    let (s, mut cl) = match arbiter_screen(&c, &headers, &id) {
-        Ok(x) => x,
-        Err(r) => return r,
-    };
-    let st = match state(&mut cl, &id).await {
-        Ok(st) => st,
-        Err(e) => return not_found(&s, &e),
-    };
-    match cl
-        .rep
-        .get_standings(rep::GetStandingsRequest {
-            tournament: tref(&id),
-            after_round: 0,
-        })
-        .await
-    {
-        Ok(t) => html(
-            StatusCode::OK,
-            views::standings(&s, &id, &st.name, &t.into_inner(), None),
-        ),
-        Err(e) => not_found(&s, &e),
+    match standings_of(&c, &headers, &id).await {
+        Ok((s, name, t)) => html(StatusCode::OK, views::standings(&s, &id, &name, &t, None)),
+        Err(r) => r,
     }
 }
 
@@ -40,31 +44,15 @@ pub(super) async fn prizes(
     Path(id): Path<String>,
     Query(form): Query<PrizeForm>,
 ) -> Response {
-    let (s, mut cl) = match arbiter_screen(&c, &headers, &id) {
-        Ok(x) => x,
-        Err(r) => return r,
-    };
-    let st = match state(&mut cl, &id).await {
-        Ok(st) => st,
-        Err(e) => return not_found(&s, &e),
-    };
-    match cl
-        .rep
-        .get_standings(rep::GetStandingsRequest {
-            tournament: tref(&id),
-            after_round: 0,
-        })
-        .await
-    {
-        Ok(t) => {
-            let t = t.into_inner();
+    match standings_of(&c, &headers, &id).await {
+        Ok((s, name, t)) => {
             let list = form.compute(&t);
             html(
                 StatusCode::OK,
-                views::prizes(&s, &id, &st.name, &t, &form, list.as_ref()),
+                views::prizes(&s, &id, &name, &t, &form, list.as_ref()),
             )
         }
-        Err(e) => not_found(&s, &e),
+        Err(r) => r,
     }
 }
 
