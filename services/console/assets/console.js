@@ -49,6 +49,21 @@
       }, 250);
     });
   }
+  // A TRF file chosen from disk is read into the text field the form sends: as UTF-8, or as
+  // Windows-1252 when it is not UTF-8 (as the server reads TRF bytes).
+  var pick = document.getElementById("trf-pick");
+  if (pick && window.TextDecoder) {
+    pick.addEventListener("change", function () {
+      var f = pick.files && pick.files[0];
+      if (!f) return;
+      f.arrayBuffer().then(function (buf) {
+        var text;
+        try { text = new TextDecoder("utf-8", { fatal: true }).decode(buf); }
+        catch (e) { text = new TextDecoder("windows-1252").decode(buf); }
+        document.getElementById("trf").value = text;
+      });
+    });
+  }
   var es = new EventSource("/t/" + encodeURIComponent(id) + "/events");
   es.onmessage = refresh;
   es.addEventListener("change", refresh);

@@ -23,6 +23,7 @@ mod views;
 use arbiter_auth::client::WithToken;
 use arbiter_auth::keys::KeySet;
 use arbiter_proto::pairing_worker::v1::pairing_worker_client::PairingWorkerClient;
+use arbiter_proto::rating_worker::v1::rating_worker_client::RatingWorkerClient;
 use arbiter_proto::registration::v1::registration_client::RegistrationClient;
 use arbiter_proto::reporting::v1::reporting_client::ReportingClient;
 use arbiter_proto::round_director::v1::round_director_client::RoundDirectorClient;
@@ -77,8 +78,9 @@ impl Upstream {
 pub struct Config {
     /// The deployment's token keys, with a private key (sessions' tokens are signed with it).
     pub keys: KeySet,
-    /// The services' gRPC address (one that serves registration, round director, reporting
-    /// and the pairing worker, e.g. a gateway's); `None`: this process's own gRPC port.
+    /// The services' gRPC address (one that serves registration, round director, reporting,
+    /// the pairing worker and the rating worker, e.g. a gateway's); `None`: this process's own
+    /// gRPC port.
     pub grpc: Option<String>,
     /// Cookies marked `Secure` (the console is served behind TLS).
     pub secure_cookies: bool,
@@ -94,6 +96,7 @@ pub(crate) struct Clients {
     pub rd: RoundDirectorClient<Authed>,
     pub rep: ReportingClient<Authed>,
     pub pw: PairingWorkerClient<Authed>,
+    pub rw: RatingWorkerClient<Authed>,
 }
 
 pub(crate) struct Console {
@@ -110,7 +113,8 @@ impl Console {
             reg: RegistrationClient::new(authed.clone()),
             rd: RoundDirectorClient::new(authed.clone()),
             rep: ReportingClient::new(authed.clone()),
-            pw: PairingWorkerClient::new(authed),
+            pw: PairingWorkerClient::new(authed.clone()),
+            rw: RatingWorkerClient::new(authed),
         })
     }
 }

@@ -1,5 +1,10 @@
 //! The console's markup (maud: every interpolated value is escaped).
 
+mod print;
+mod ratings;
+pub use print::{LAYOUTS, PrintView, print_index, print_layout};
+pub use ratings::{RatingsView, ratings};
+
 use crate::i18n::Lang;
 use crate::prize_list::{FormError, PrizeForm, PrizeList, exact_money, money};
 use crate::session::Session;
@@ -67,6 +72,8 @@ pub fn page(
                         a href={"/console/t/" (id) "/round"} { (l.t("round")) }
                         a href={"/console/t/" (id) "/standings"} { (l.t("standings")) }
                         a href={"/console/t/" (id) "/prizes"} { (l.t("prizes")) }
+                        a href={"/console/t/" (id) "/ratings"} { (l.t("ratings")) }
+                        a href={"/console/t/" (id) "/print"} { (l.t("print")) }
                         a href={"/console/t/" (id) "/audit"} { (l.t("audit")) }
                         a href={"/console/t/" (id) "/settings"} { (l.t("settings")) }
                         a href={"/t/" (id)} { (l.t("public-page")) }
@@ -269,6 +276,7 @@ pub fn settings(s: &Session, id: &str, values: &NewValues, flash: Option<&Flash>
                 (field(&t(s, "place"), "place", html!{ input id="place" name="place" value=(values.place) aria-describedby="place-help"; }, &t(s, "city-or-venue")))
                 (field(&t(s, "federation"), "federation", html!{ input id="federation" name="federation" maxlength="3" value=(values.federation) aria-describedby="federation-help"; }, &t(s, "organising-federation-three-letters-eg")))
                 (field(&t(s, "chief-arbiter"), "chief", html!{ input id="chief" name="chief" required value=(values.chief) aria-describedby="chief-help"; }, &t(s, "chief-arbiter-help")))
+                (field(&t(s, "deputy-arbiters"), "deputies", html!{ textarea id="deputies" name="deputies" rows="3" aria-describedby="deputies-help" { (values.deputies) } }, &t(s, "deputy-arbiters-help")))
                 (field(&t(s, "time-control"), "time_control", html!{ input id="time_control" name="time_control" value=(values.time_control) placeholder=(t(s, "time-control-example")) aria-describedby="time_control-help"; }, &t(s, "as-announced-the-rating-kind")))
                 (field(&t(s, "rating-kind"), "rating_kind", html!{ select id="rating_kind" name="rating_kind" aria-describedby="rating_kind-help" {
                     option value="standard" selected[values.rating_kind == "standard"] { (t(s, "standard")) }
@@ -299,6 +307,12 @@ pub struct NewValues {
     pub rating_kind: String,
     pub tie_breaks: String,
     pub fide_rated: Option<String>,
+    /// Deputy arbiters, one a line: "Name", or "Name; FIDE id; title".
+    pub deputies: String,
+    /// How the event is conducted (over the board, online, hybrid), as created: fixed after
+    /// creation, read here for what it asks of players (the fair-play consent).
+    #[serde(skip)]
+    pub conduct: Option<pb::Conduct>,
 }
 
 impl NewValues {
@@ -363,16 +377,57 @@ pub struct Found {
     pub players: Result<Vec<pb::Player>, String>,
 }
 
-pub fn players(
-    s: &Session,
-    id: &str,
-    name: &str,
-    next_round: u32,
-    list: &reg::ListPlayersResponse,
-    flash: Option<&Flash>,
-    paste: &str,
-    found: Option<&Found>,
-) -> Markup {
+/// What the players screen shows.
+pub struct PlayersView<'a> {
+    pub id: &'a str,
+    pub name: &'a str,
+    pub next_round: u32,
+    /// Play has begun: a new player is a late entry (his first round, the score of the
+    /// rounds he missed).
+    pub started: bool,
+    pub list: &'a reg::ListPlayersResponse,
+    pub paste: &'a str,
+    pub found: Option<&'a Found>,
+    /// The fair-play consent the event asks of every player, if any.
+    pub consent: Option<ConsentAsked>,
+}
+
+/// The consent an event asks for: the regulations' version and the items its format needs.
+pub struct ConsentAsked {
+    pub regulations_version: String,
+    pub items: Vec<pb::ConsentItem>,
+}
+
+fn consent_item_text(i: pb::ConsentItem) -> &'static str {
+    match i {
+        pb::ConsentItem::AnalysisAndSanctions => "consent-analysis",
+        pb::ConsentItem::RealName => "consent-real-name",
+        pb::ConsentItem::RemoteSupervision => "consent-supervision",
+        pb::ConsentItem::Recording => "consent-recording",
+        pb::ConsentItem::ComplaintsProcedure => "consent-complaints",
+        pb::ConsentItem::Unspecified => "consent-analysis",
+    }
+}
+
+pub fn players(s: &Session, v: &PlayersView, flash: Option<&Flash>) -> Markup {
+    let PlayersView {
+        id,
+        name,
+        next_round,
+        started,
+        list,
+        paste,
+        found,
+        ..
+    } = *v;
+    // A late entry's round and the score of the rounds he missed, sent with every way of
+    // adding a player once play has begun.
+    let late_hidden = html! {
+        @if started {
+            input type="hidden" name="first_round" value=(next_round);
+            input type="hidden" name="missed" value="zero";
+        }
+    };
     page(
         s.lang,
         &format!("{} · {name}", t(s, "players")),
@@ -408,6 +463,7 @@ pub fn players(
                                             input type="hidden" name="rating" value=(p.rating);
                                             input type="hidden" name="federation" value=(p.federation);
                                             input type="hidden" name="title" value=(title_text(p.title));
+                                            (late_hidden)
                                             button type="submit" aria-label=(ta(s, "register-player", &[("name", p.name.as_str().into())])) { (t(s, "register-2")) }
                                         }
                                     }
@@ -424,7 +480,42 @@ pub fn players(
                 (field(&t(s, "fide-id"), "p-fide", html!{ input id="p-fide" name="fide_id" inputmode="numeric" aria-describedby="p-fide-help"; }, &t(s, "with-a-rating-list-imported")))
                 (field(&t(s, "rating"), "p-rating", html!{ input id="p-rating" name="rating" inputmode="numeric" aria-describedby="p-rating-help"; }, &t(s, "empty-unrated")))
                 (field(&t(s, "federation"), "p-fed", html!{ input id="p-fed" name="federation" maxlength="3" aria-describedby="p-fed-help"; }, &t(s, "three-letters")))
-                button type="submit" id="add-player" { (t(s, "add")) }
+                @if started {
+                    (field(&t(s, "first-round"), "p-first", html!{ input id="p-first" name="first_round" inputmode="numeric" required value=(next_round) aria-describedby="p-first-help"; }, &t(s, "first-round-help")))
+                    (field(&t(s, "missed-rounds"), "p-missed", html!{ select id="p-missed" name="missed" aria-describedby="p-missed-help" {
+                        option value="zero" { (t(s, "bye-zero-point")) }
+                        option value="half" { (t(s, "bye-half-point")) }
+                        option value="full" { (t(s, "bye-full-point")) }
+                    } }, &t(s, "missed-rounds-help")))
+                }
+                button type="submit" id="add-player" { @if started { (t(s, "enter-late")) } @else { (t(s, "add")) } }
+            }
+            @if let Some(c) = &v.consent {
+                h2 { (t(s, "fair-play-consent")) }
+                p { (ta(s, "consent-asked", &[("version", c.regulations_version.as_str().into())])) }
+                form method="post" action={"/console/t/" (id) "/players/consent"} {
+                    (csrf(s)) (cmd())
+                    input type="hidden" name="regulations_version" value=(c.regulations_version);
+                    div.row {
+                        (field(&t(s, "player"), "f-player", html!{ select id="f-player" name="entry" required aria-describedby="f-player-help" {
+                            @for p in &list.players { @if let Some(pl) = &p.player {
+                                @if p.status == reg::PlayerStatus::ConsentMissing as i32 {
+                                    option value=(p.entry) { (pl.player_id) ". " (pl.name) }
+                                }
+                            } }
+                        } }, &t(s, "consent-player-help")))
+                        (field(&t(s, "accepted-by"), "f-by", html!{ input id="f-by" name="accepted_by" required aria-describedby="f-by-help"; }, &t(s, "accepted-by-help")))
+                        (field(&t(s, "platform-account"), "f-account", html!{ input id="f-account" name="platform_account" aria-describedby="f-account-help"; }, &t(s, "platform-account-help")))
+                    }
+                    fieldset.consent {
+                        legend { (t(s, "consents-to")) }
+                        @for i in &c.items {
+                            label.choice { input type="checkbox" name={"item-" (*i as i32)} required; " " (t(s, consent_item_text(*i))) }
+                        }
+                        label.choice { input type="checkbox" name="by_guardian"; " " (t(s, "by-guardian")) }
+                    }
+                    button type="submit" id="record-consent" { (t(s, "record-consent")) }
+                }
             }
             h2 { (t(s, "byes-and-withdrawals")) }
             form.row method="post" action={"/console/t/" (id) "/players/change"} {
@@ -449,6 +540,13 @@ pub fn players(
                 (csrf(s)) (cmd())
                 (field(&t(s, "players"), "paste", html!{ textarea id="paste" name="list" rows="8" aria-describedby="paste-help" { (paste) } }, &t(s, "one-a-line-from-a")))
                 button type="submit" id="paste-players" { (t(s, "register-all")) }
+            }
+            h2 { (t(s, "import-a-trf")) }
+            form method="post" action={"/console/t/" (id) "/players/trf"} {
+                (csrf(s)) (cmd())
+                (field(&t(s, "trf-file"), "trf-pick", html!{ input id="trf-pick" type="file" accept=".trf,.txt,text/plain" aria-describedby="trf-pick-help"; }, &t(s, "trf-pick-help")))
+                (field(&t(s, "trf-text"), "trf", html!{ textarea id="trf" name="trf" rows="6" aria-describedby="trf-help" {} }, &t(s, "trf-help")))
+                button type="submit" id="import-trf" { (t(s, "register-all")) }
             }
             h2 { (t(s, "starting-list")) }
             p { (ta(s, "registered-count", &[("count", list.players.len().into())])) }
@@ -526,8 +624,15 @@ pub struct RoundView<'a> {
     pub boards_text: String,
     /// The pairing worker's explanation of the proposal, in words.
     pub explanation: Option<String>,
-    /// The engine's verdict on the published pairing (asked for on this screen).
+    /// The engine's verdict on the published pairing or on boards changed by hand.
     pub verdict: Option<String>,
+    /// A verdict on boards changed by hand the arbiter has been shown: publishing them again
+    /// posts it back ("publish anyway").
+    pub seen: Option<String>,
+    /// The change-by-hand form opened (it holds what the arbiter typed).
+    pub hand_open: bool,
+    /// The note typed with the change.
+    pub note: String,
 }
 
 pub fn round(s: &Session, v: &RoundView, flash: Option<&Flash>) -> Markup {
@@ -624,13 +729,22 @@ pub fn round(s: &Session, v: &RoundView, flash: Option<&Flash>) -> Markup {
                             pre.explain { (x) }
                         }
                     }
-                    details id="change-by-hand" {
+                    details id="change-by-hand" open[v.hand_open] {
                         summary { (t(s, "change-by-hand")) }
                         form method="post" action=(action("publish")) {
                             (csrf(s)) (cmd())
                             (field(&t(s, "boards"), "hand-boards", html!{ textarea id="hand-boards" name="boards" rows="8" aria-describedby="hand-boards-help" { (v.boards_text) } }, &t(s, "one-board-a-line-whites")))
-                            (field(&t(s, "why"), "note", html!{ input id="note" name="note" required aria-describedby="note-help"; }, &t(s, "recorded-with-the-pairing-and")))
-                            button type="submit" id="publish-changed" { (t(s, "publish-as-changed")) }
+                            (field(&t(s, "why"), "note", html!{ input id="note" name="note" required value=(v.note) aria-describedby="note-help"; }, &t(s, "recorded-with-the-pairing-and")))
+                            @if let Some(seen) = &v.seen {
+                                p.verdict id="hand-verdict" role="status" { (seen) }
+                                input type="hidden" name="seen" value=(seen);
+                            }
+                            div.row {
+                                button.secondary type="submit" id="check-changes" formaction=(action("check-changes")) formnovalidate { (t(s, "check-changes")) }
+                                button type="submit" id="publish-changed" {
+                                    @if v.seen.is_some() { (t(s, "publish-anyway")) } @else { (t(s, "publish-as-changed")) }
+                                }
+                            }
                         }
                     }
                 }
@@ -641,7 +755,7 @@ pub fn round(s: &Session, v: &RoundView, flash: Option<&Flash>) -> Markup {
                     button.secondary type="submit" id="check" { (t(s, "check-against-the-engine")) }
                 }
             }
-            @if let Some(x) = &v.verdict {
+            @if let Some(x) = v.verdict.as_ref().filter(|_| v.seen.is_none()) {
                 p.verdict id="verdict" role="status" { (x) }
             }
             @if !st.corrections.is_empty() {

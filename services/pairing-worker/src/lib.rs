@@ -783,61 +783,108 @@ impl PairingWorkerApi for PairingWorkerService {
         let r = request.into_inner();
         let (tid, f) = self.folded(r.tournament).await?;
         let round = r.round;
-        let published_at = f.publication_version(round).ok_or_else(|| {
+        let no_pairing = || {
             Status::failed_precondition(format!(
                 "tournament {tid}: round {round} has no published pairing"
             ))
-        })?;
-        let published = f.state.published(round).ok_or_else(|| {
-            Status::failed_precondition(format!(
-                "tournament {tid}: round {round} has no published pairing"
-            ))
-        })?;
-        let stream = stream_of(&tid)?;
-        let before = self
-            .store
-            .as_of(&stream, published_at - 1)
-            .await
-            .map_err(|e| e.to_status())?;
-        if engine::is_round_robin(&before.state) {
-            return check_round_robin(&tid, &before.state, round, &published).map(Response::new);
+        };
+        // What is judged, and the state it is judged on: the state the round was (or is being)
+        // paired from. A candidate is judged on the current state while its round is proposed
+        // and not yet published; the published pairing on the state just before publication.
+        let (before, judged, judged_unpaired) = if r.candidate_boards.is_empty() {
+            let published_at = f.publication_version(round).ok_or_else(no_pairing)?;
+            let published = f.state.published(round).ok_or_else(no_pairing)?;
+            let stream = stream_of(&tid)?;
+            let before = self
+                .store
+                .as_of(&stream, published_at - 1)
+                .await
+                .map_err(|e| e.to_status())?;
+            let boards = published
+                .boards
+                .iter()
+                .map(|b| pb::Board {
+                    number: b.number,
+                    white: b.white,
+                    black: b.black,
+                })
+                .collect::<Vec<_>>();
+            let unpaired = published
+                .unpaired
+                .iter()
+                .map(|u| (u.player_id, u.code == ResultCode::PairingBye))
+                .collect::<Vec<_>>();
+            (before, boards, unpaired)
+        } else {
+            if f.state.published(round).is_some() {
+                return Err(Status::failed_precondition(format!(
+                    "tournament {tid}: round {round} is published already: check the published \
+                     pairing (no candidate boards)"
+                )));
+            }
+            if f.state.proposal(round).is_none() {
+                return Err(Status::failed_precondition(format!(
+                    "tournament {tid}: round {round} is not started: there is nothing to judge a \
+                     candidate against"
+                )));
+            }
+            let unpaired = r
+                .candidate_unpaired
+                .iter()
+                .map(|u| (u.player_id, u.code == pb::ResultCode::PairingBye as i32))
+                .collect::<Vec<_>>();
+            (f.clone(), r.candidate_boards, unpaired)
+        };
+        let before = &before.state;
+        if engine::is_round_robin(before) {
+            let rests: Vec<u32> = judged_unpaired.iter().map(|(p, _)| *p).collect();
+            return check_round_robin(&tid, before, round, &judged, &rests).map(Response::new);
         }
-        let (_, input) = input_for(&before.state, round, None).map_err(|why| {
+        let byes: Vec<u32> = judged_unpaired
+            .iter()
+            .filter(|(_, bye)| *bye)
+            .map(|(p, _)| *p)
+            .collect();
+        if byes.len() > 1 {
+            return Err(Status::invalid_argument(format!(
+                "tournament {tid}: round {round}: more than one pairing-allocated bye ({byes:?})"
+            )));
+        }
+        let judged_bye = byes.first().copied();
+        let (_, input) = input_for(before, round, None).map_err(|why| {
             Status::failed_precondition(format!("tournament {tid}: round {round}: {why}"))
         })?;
         let p = run_engine(&input).await?.map_err(|e| {
             Status::failed_precondition(format!("tournament {tid}: round {round}: {e}"))
         })?;
-        let differences = board_differences(&published.boards, &wire_boards(&p));
-        let published_bye = published
-            .unpaired
-            .iter()
-            .find(|u| u.code == ResultCode::PairingBye)
-            .map(|u| u.player_id);
+        let differences = board_differences(&judged, &wire_boards(&p));
         let mut unpaired_differences = Vec::new();
-        if published_bye != p.bye {
-            unpaired_differences.extend(published_bye);
+        if judged_bye != p.bye {
+            unpaired_differences.extend(judged_bye);
             unpaired_differences.extend(p.bye);
         }
         let recomputed = input_digest(&input).to_vec();
         let published_digest = before
-            .state
             .proposal(round)
             .map(|pp| pp.input_digest)
             .unwrap_or_default();
         let verdict = if differences.is_empty() && unpaired_differences.is_empty() {
             None
         } else {
-            let recorded = engine::recorded_pairing(
-                published.boards.iter().map(|b| (b.white, b.black)),
-                published_bye,
-            );
+            let recorded =
+                engine::recorded_pairing(judged.iter().map(|b| (b.white, b.black)), judged_bye);
             let input = input.clone();
-            tokio::task::spawn_blocking(move || arbiter_pairing::compare(&input, &recorded))
-                .await
-                .map_err(|e| Status::internal(format!("the engine stopped: {e}")))?
-                .ok()
-                .map(|c| c.verdict)
+            let compared =
+                tokio::task::spawn_blocking(move || arbiter_pairing::compare(&input, &recorded))
+                    .await
+                    .map_err(|e| Status::internal(format!("the engine stopped: {e}")))?;
+            match compared {
+                Ok(c) => Some(c.verdict),
+                // What cannot be compared is not a pairing of the round: say why.
+                Err(e) => Some(arbiter_pairing::Verdict::NotAPairing {
+                    detail: e.to_string(),
+                }),
+            }
         };
         Ok(Response::new(api::CheckResponse {
             deciding_rule: verdict
@@ -860,17 +907,10 @@ impl PairingWorkerApi for PairingWorkerService {
 /// no rule to judge a difference by: the schedule is the rule), its rest, and the digest.
 /// The boards on which a published pairing and a computed one differ (who plays whom, board by
 /// board), for the audit answers of every system.
-fn board_differences(
-    published: &[arbiter_core::tournament::PublishedBoard],
-    computed: &[pb::Board],
-) -> Vec<api::BoardDifference> {
+fn board_differences(judged: &[pb::Board], computed: &[pb::Board]) -> Vec<api::BoardDifference> {
     let mut differences = Vec::new();
-    for i in 0..published.len().max(computed.len()) {
-        let a = published.get(i).map(|b| pb::Board {
-            number: b.number,
-            white: b.white,
-            black: b.black,
-        });
+    for i in 0..judged.len().max(computed.len()) {
+        let a = judged.get(i).cloned();
         let b = computed.get(i).cloned();
         let same =
             matches!((&a, &b), (Some(x), Some(y)) if x.white == y.white && x.black == y.black);
@@ -890,7 +930,8 @@ fn check_round_robin(
     tid: &str,
     before: &State,
     round: u32,
-    published: &arbiter_core::tournament::PublishedPairing,
+    judged: &[pb::Board],
+    unpaired: &[u32],
 ) -> Result<api::CheckResponse, Status> {
     let (scheduled, explanation) = engine::round_robin_round(before, round).map_err(|why| {
         Status::failed_precondition(format!("tournament {tid}: round {round}: {why}"))
@@ -905,12 +946,11 @@ fn check_round_robin(
             black: p.black,
         })
         .collect();
-    let differences = board_differences(&published.boards, &computed);
-    let published_rest = published
-        .unpaired
+    let differences = board_differences(judged, &computed);
+    let published_rest = unpaired
         .iter()
-        .find(|u| Some(u.player_id) == scheduled.rest)
-        .map(|u| u.player_id);
+        .find(|p| Some(**p) == scheduled.rest)
+        .copied();
     let mut unpaired_differences = Vec::new();
     if published_rest != scheduled.rest {
         unpaired_differences.extend(published_rest);
@@ -926,7 +966,7 @@ fn check_round_robin(
         verdict: if matches {
             String::new()
         } else {
-            "the published pairing is not the round-robin schedule's round".to_string()
+            "the pairing is not the round-robin schedule's round".to_string()
         },
         matches,
         published_input_digest: before

@@ -996,9 +996,8 @@ impl RoundDirector for RoundDirectorService {
         let store = self.store.clone();
         // A signed head changes nothing a watcher sees (and one is appended at shutdown, while
         // watches drain): no update for it.
-        let events = events.filter(|e| {
-            std::future::ready(!matches!(e, Ok(stored) if heads::is_head(stored)))
-        });
+        let events = events
+            .filter(|e| std::future::ready(!matches!(e, Ok(stored) if heads::is_head(stored))));
         let updates = events.then(move |e| {
             let store = store.clone();
             let stream = stream.clone();

@@ -397,10 +397,7 @@ pub fn damage_stored_event(
     let tree = db
         .open_tree(format!("{}{stream}", crate::sled_log::EVENTS_PREFIX))
         .map_err(|e| e.to_string())?;
-    let Some(value) = tree
-        .get(version.to_be_bytes())
-        .map_err(|e| e.to_string())?
-    else {
+    let Some(value) = tree.get(version.to_be_bytes()).map_err(|e| e.to_string())? else {
         return Ok(false);
     };
     // The first 8 bytes are the append's position, outside the record.

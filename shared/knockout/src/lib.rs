@@ -251,7 +251,7 @@ impl Rules {
         }
         let first = self.first_high_white(key);
         // Game 1's colours on odd games of the match, the other colours on even ones.
-        let alternating = |n: u32| first ^ (n % 2 == 0);
+        let alternating = |n: u32| first ^ n.is_multiple_of(2);
         if number <= self.classical_games {
             return Some(Game {
                 number,
@@ -279,7 +279,7 @@ impl Rules {
                     },
                     stage,
                     in_stage,
-                    high_white: start ^ (in_stage % 2 == 0),
+                    high_white: start ^ in_stage.is_multiple_of(2),
                 });
             }
             before += s.games;

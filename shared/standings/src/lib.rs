@@ -11,11 +11,11 @@
 use arbiter_core::tournament::{PairingSystem, State};
 use arbiter_core::{PlayerId, ResultCode, RoundEntry};
 use arbiter_pages::place_label;
+use arbiter_tiebreak::MAX_TIE_BREAKS;
 use arbiter_tiebreak::{
     Acronym, EdeChain, Options, PairingKind, RuleSet, ScoreRef, Standings, TieBreak, TieBreakList,
     Tournament, default_tiebreaks, event_kind,
 };
-use arbiter_tiebreak::MAX_TIE_BREAKS;
 use serde::Serialize;
 use std::fmt;
 

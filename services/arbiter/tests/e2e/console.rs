@@ -18,6 +18,7 @@ use crate::support::*;
 use arbiter_auth::{Principal, Role};
 use arbiter_proto::registration::v1 as reg;
 use arbiter_proto::reporting::v1 as rep;
+use arbiter_proto::round_director::v1 as rd;
 use fantoccini::{Client, Locator};
 use futures::StreamExt;
 use serde_json::json;
@@ -26,7 +27,7 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 const TID: &str = "console-open";
-const CHIEF: &str = "Arbiter, Chief";
+pub(crate) const CHIEF: &str = "Arbiter, Chief";
 const DEPUTY: &str = "Arbiter, Deputy";
 const ROUNDS: u32 = 5;
 /// The first FIDE id of the generated rating list.
@@ -35,7 +36,7 @@ const LIST_FIRST_ID: u64 = 9_100_000;
 const WAIT: Duration = Duration::from_secs(30);
 
 /// A sign-in link from the CLI, as an operator gets one.
-fn console_link(base: &str, subject: &str) -> String {
+pub(crate) fn console_link(base: &str, subject: &str) -> String {
     let r = run(&[
         "console-link",
         "--token-keys",
@@ -54,7 +55,7 @@ fn console_link(base: &str, subject: &str) -> String {
     link
 }
 
-async fn sign_in(b: &Client, link: &str) {
+pub(crate) async fn sign_in(b: &Client, link: &str) {
     b.goto(link).await.expect("open the link");
     b.find(Locator::Id("sign-in"))
         .await
@@ -66,7 +67,7 @@ async fn sign_in(b: &Client, link: &str) {
 }
 
 /// Waits until the text at `css` is `want`.
-async fn wait_for(b: &Client, css: &str, want: &str) {
+pub(crate) async fn wait_for(b: &Client, css: &str, want: &str) {
     let deadline = Instant::now() + WAIT;
     loop {
         let got = text(b, css).await;
@@ -82,7 +83,7 @@ async fn wait_for(b: &Client, css: &str, want: &str) {
     }
 }
 
-async fn fill(b: &Client, id: &str, value: &str) {
+pub(crate) async fn fill(b: &Client, id: &str, value: &str) {
     let e = b
         .find(Locator::Id(id))
         .await
@@ -95,7 +96,7 @@ async fn fill(b: &Client, id: &str, value: &str) {
         .unwrap_or_else(|e| panic!("type in #{id}: {e}"));
 }
 
-async fn click(b: &Client, id: &str) {
+pub(crate) async fn click(b: &Client, id: &str) {
     let e = match b.find(Locator::Id(id)).await {
         Ok(e) => e,
         Err(e) => panic!("#{id}: {e}; page: {}", text(b, "main").await),
@@ -104,11 +105,11 @@ async fn click(b: &Client, id: &str) {
 }
 
 /// Waits for the next page to load after a click (the old document's mark is gone).
-async fn mark(b: &Client) {
+pub(crate) async fn mark(b: &Client) {
     js(b, "window.__before = 'yes'; return null;").await;
 }
 
-async fn wait_loaded(b: &Client) {
+pub(crate) async fn wait_loaded(b: &Client) {
     let deadline = Instant::now() + WAIT;
     while js(
         b,
@@ -122,18 +123,18 @@ async fn wait_loaded(b: &Client) {
     }
 }
 
-async fn submit(b: &Client, id: &str) {
+pub(crate) async fn submit(b: &Client, id: &str) {
     mark(b).await;
     click(b, id).await;
     wait_loaded(b).await;
 }
 
-async fn flash(b: &Client) -> String {
+pub(crate) async fn flash(b: &Client) -> String {
     text(b, ".flash").await
 }
 
 /// Both widths of the screen now shown; every id once, every field labelled.
-async fn shots(b: &Client, dir: &Path, name: &str) {
+pub(crate) async fn shots(b: &Client, dir: &Path, name: &str) {
     let dup = js(
         b,
         "var seen = {}, dup = []; document.querySelectorAll('[id]').forEach(function (e) { \
@@ -296,9 +297,15 @@ async fn a_tournament_run_from_the_console() {
     );
     // No rounds at all: the form itself will not send it.
     fill(&b, "rounds", "0").await;
-    let valid = js(&b, "return document.getElementById('rounds').form.checkValidity();").await;
+    let valid = js(
+        &b,
+        "return document.getElementById('rounds').form.checkValidity();",
+    )
+    .await;
     assert_eq!(valid, json!(false));
-    b.goto(&format!("{base}/console/t/{TID}/players")).await.unwrap();
+    b.goto(&format!("{base}/console/t/{TID}/players"))
+        .await
+        .unwrap();
     wait_for(&b, "h1", "Players").await;
 
     // 23 pasted (one by mistake), one by the form; the mistake cancelled.
@@ -439,6 +446,41 @@ async fn a_tournament_run_from_the_console() {
         );
         if round == 2 {
             shots(&b, &shots_dir, "round-proposed").await;
+            // Boards changed by hand are judged before anything is published: board 1's
+            // colours swapped is the same pairs with the colours the engine did not choose.
+            let swapped: Vec<String> = proposal
+                .iter()
+                .map(|&(n, w, bl)| {
+                    if n == 1 {
+                        format!("{bl} {w}")
+                    } else {
+                        format!("{w} {bl}")
+                    }
+                })
+                .collect();
+            mark(&b).await;
+            b.execute(
+                "document.getElementById('change-by-hand').open = true; \
+                 document.getElementById('hand-boards').value = arguments[0]; \
+                 document.getElementById('check-changes').click(); return null;",
+                vec![json!(swapped.join("\n"))],
+            )
+            .await
+            .expect("check a changed pairing");
+            wait_loaded(&b).await;
+            let verdict = text(&b, "#hand-verdict").await;
+            let (w1, b1) = (proposal[0].1, proposal[0].2);
+            assert!(
+                verdict.contains("the engine pairs it otherwise")
+                    && verdict.contains(&format!("colours of {w1} - {b1} decided by")),
+                "{verdict:?}"
+            );
+            assert_eq!(
+                js(&b, "return document.getElementById('phase').dataset.phase;").await,
+                json!((rd::Phase::PairingProposed as i32).to_string()),
+                "checking changes publishes nothing"
+            );
+            shots(&b, &shots_dir, "round-hand-verdict").await;
             // A hand-made rematch: board 1's players of round 1 on board 1 again.
             let (w, bl) = played.iter().next().copied().unwrap();
             let mut lines = vec![format!("{w} {bl}")];
@@ -464,6 +506,22 @@ async fn a_tournament_run_from_the_console() {
             )
             .await
             .expect("publish a changed pairing");
+            wait_loaded(&b).await;
+            // First the engine's verdict (a rematch breaks an absolute criterion); publishing
+            // anyway, the round director refuses it with the rule.
+            let verdict = text(&b, "#hand-verdict").await;
+            assert!(
+                verdict.contains("the engine pairs it otherwise"),
+                "{verdict:?}; page: {}",
+                text(&b, "main").await
+            );
+            mark(&b).await;
+            b.execute(
+                "document.getElementById('publish-changed').click(); return null;",
+                vec![],
+            )
+            .await
+            .expect("publish anyway");
             wait_loaded(&b).await;
             let said = flash(&b).await;
             assert!(
@@ -703,6 +761,139 @@ async fn a_tournament_run_from_the_console() {
             .await
             .contains("Prize fund 1970.50; paid 1970.50.")
     );
+
+    // The ratings screen is the rating worker's answer, player by player.
+    let mut rating_worker =
+        arbiter_proto::rating_worker::v1::rating_worker_client::RatingWorkerClient::new(channel(
+            &server.grpc,
+        ));
+    let computed = rating_worker
+        .get_event_ratings(arbiter_proto::rating_worker::v1::GetEventRatingsRequest {
+            tournament: tref(TID),
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(computed.through_round, ROUNDS);
+    b.goto(&format!("{base}/console/t/{TID}/ratings"))
+        .await
+        .unwrap();
+    wait_for(&b, "h1", &format!("Rating changes through round {ROUNDS}")).await;
+    shots(&b, &shots_dir, "ratings").await;
+    let shown = js(
+        &b,
+        "return Array.from(document.querySelectorAll('#rating-changes tbody tr')).map(function (r) { \
+         return [+r.dataset.player, r.querySelector('td.change').textContent]; });",
+    )
+    .await;
+    let shown: Vec<(u32, String)> = serde_json::from_value(shown).unwrap();
+    let expected: Vec<(u32, String)> = computed
+        .changes
+        .iter()
+        .map(|c| {
+            let t = c.change_tenths;
+            let sign = if t > 0 {
+                "+"
+            } else if t < 0 {
+                "-"
+            } else {
+                ""
+            };
+            (
+                c.player_id,
+                format!("{sign}{}.{}", t.unsigned_abs() / 10, t.unsigned_abs() % 10),
+            )
+        })
+        .collect();
+    assert_eq!(shown, expected);
+    assert!(!shown.is_empty());
+
+    // Print layouts: a score sheet a board of the last round, the wall chart's cells the
+    // crosstable's, the pairings for the wall.
+    let last = grpc
+        .rep
+        .get_pairings(rep::GetPairingsRequest {
+            tournament: tref(TID),
+            round: ROUNDS,
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    b.goto(&format!("{base}/console/t/{TID}/print"))
+        .await
+        .unwrap();
+    shots(&b, &shots_dir, "print").await;
+    b.goto(&format!("{base}/console/t/{TID}/print/score-sheets"))
+        .await
+        .unwrap();
+    let sheets = js(
+        &b,
+        "return Array.from(document.querySelectorAll('section.sheet')).map(function (s) { \
+         return [+s.dataset.board, s.querySelectorAll('table.moves tbody tr').length]; });",
+    )
+    .await;
+    let sheets: Vec<(u32, usize)> = serde_json::from_value(sheets).unwrap();
+    assert_eq!(
+        sheets,
+        last.boards
+            .iter()
+            .filter_map(|b| b.board.as_ref())
+            .map(|b| (b.number, 60))
+            .collect::<Vec<_>>()
+    );
+    shots(&b, &shots_dir, "print-score-sheets").await;
+    b.goto(&format!("{base}/console/t/{TID}/print/pairings"))
+        .await
+        .unwrap();
+    assert_eq!(
+        js(
+            &b,
+            "return document.querySelectorAll('#print-pairings tbody tr').length;"
+        )
+        .await,
+        json!(last.boards.len())
+    );
+    shots(&b, &shots_dir, "print-pairings").await;
+    let crosstable = grpc
+        .rep
+        .get_crosstable(rep::GetCrosstableRequest {
+            tournament: tref(TID),
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    b.goto(&format!("{base}/console/t/{TID}/print/wall-chart"))
+        .await
+        .unwrap();
+    shots(&b, &shots_dir, "print-wall-chart").await;
+    let wall = js(
+        &b,
+        "return Array.from(document.querySelectorAll('#wall-chart tbody tr')).map(function (r) { \
+         return [+r.dataset.player, Array.from(r.querySelectorAll('td.res')).map(function (c) { return c.textContent; })]; });",
+    )
+    .await;
+    let wall: Vec<(u32, Vec<String>)> = serde_json::from_value(wall).unwrap();
+    let mut rows: Vec<&rep::CrosstableRow> = crosstable.rows.iter().collect();
+    rows.sort_by_key(|r| r.player_id);
+    assert_eq!(wall.len(), rows.len());
+    for ((pn, cells), row) in wall.iter().zip(rows) {
+        assert_eq!(*pn, row.player_id);
+        for c in &row.cells {
+            let cell = &cells[c.round as usize - 1];
+            if c.opponent > 0 {
+                let colour = if c.color == arbiter_proto::events::v1::Color::White as i32 {
+                    "w"
+                } else {
+                    "b"
+                };
+                assert!(
+                    cell.starts_with(&format!("{}{colour} ", c.opponent)),
+                    "player {pn} round {}: {cell:?}",
+                    c.round
+                );
+            }
+        }
+    }
 
     // The overview, the audit view.
     b.goto(&format!("{base}/console/t/{TID}")).await.unwrap();

@@ -562,12 +562,57 @@ async fn queries_watch_explain_check_and_crosstable() {
     assert!(explained.explanation.contains("Round 1"), "{explained:?}");
     assert!(explained.proposal_version > 0);
 
-    // After publication, Check re-runs the engine on the history before it.
+    // Before publication, Check judges a pairing changed by hand against the engine's: the
+    // proposal itself agrees; board 1's colours swapped are the same pairs with the colours
+    // the engine did not choose (the verdict names the engine's board, white first).
+    let (boards, bye) = pairing_of(&proposal);
+    let candidate = |swap_first: bool| pw::CheckRequest {
+        tournament: tref("bad"),
+        round: 1,
+        candidate_boards: boards
+            .iter()
+            .enumerate()
+            .map(|(i, &(w, b))| {
+                let (white, black) = if swap_first && i == 0 { (b, w) } else { (w, b) };
+                pb::Board {
+                    number: i as u32 + 1,
+                    white,
+                    black,
+                }
+            })
+            .collect(),
+        candidate_unpaired: bye
+            .map(|p| pb::Unpaired {
+                player_id: p,
+                code: pb::ResultCode::PairingBye as i32,
+            })
+            .into_iter()
+            .collect(),
+    };
+    let same = worker.check(candidate(false)).await.unwrap().into_inner();
+    assert!(same.matches && same.verdict.is_empty(), "{same:?}");
+    let swapped = worker.check(candidate(true)).await.unwrap().into_inner();
+    assert!(!swapped.matches, "{swapped:?}");
+    assert_eq!(swapped.differences.len(), 1, "{swapped:?}");
+    assert!(
+        swapped
+            .verdict
+            .contains(&format!("colours of {} - {}", boards[0].0, boards[0].1)),
+        "{swapped:?}"
+    );
+    assert!(!swapped.deciding_rule.is_empty(), "{swapped:?}");
+
+    // After publication, Check re-runs the engine on the history before it; a candidate is
+    // no longer judged.
     d.publish(1).await;
+    let late = worker.check(candidate(false)).await.unwrap_err();
+    assert_eq!(late.code(), tonic::Code::FailedPrecondition, "{late:?}");
+    assert!(late.message().contains("published already"), "{late:?}");
     let check = worker
         .check(pw::CheckRequest {
             tournament: tref("bad"),
             round: 1,
+            ..Default::default()
         })
         .await
         .unwrap()
@@ -649,6 +694,7 @@ async fn amended_publication_is_checked_with_its_deciding_rule() {
         .check(pw::CheckRequest {
             tournament: tref("bad"),
             round: 1,
+            ..Default::default()
         })
         .await
         .unwrap()

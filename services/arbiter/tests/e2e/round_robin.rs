@@ -479,6 +479,7 @@ async fn round_robins_publish_the_handbooks_schedule() {
             .check(arbiter_proto::pairing_worker::v1::CheckRequest {
                 tournament: tref(tid),
                 round,
+                ..Default::default()
             })
             .await
             .expect("check")

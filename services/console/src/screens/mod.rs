@@ -29,12 +29,13 @@ type App = State<Arc<Console>>;
 type Fields = Form<HashMap<String, String>>;
 
 mod players;
+mod print;
 mod reading;
 mod rounds;
 mod tournaments;
 
-use players::{add_player, cancel, change, overview, paste_players};
-use reading::{audit, export, prizes, replay, standings};
+use players::{add_player, cancel, change, consent, import_trf, overview, paste_players};
+use reading::{audit, export, prizes, ratings, replay, standings};
 use rounds::{round, round_action};
 use tournaments::{create, index, new_page, save_settings, settings_page};
 
@@ -59,11 +60,16 @@ pub fn routes() -> axum::Router<Arc<Console>> {
         .route("/console/t/{id}/players/paste", post(paste_players))
         .route("/console/t/{id}/players/cancel", post(cancel))
         .route("/console/t/{id}/players/change", post(change))
+        .route("/console/t/{id}/players/consent", post(consent))
+        .route("/console/t/{id}/players/trf", post(import_trf))
         .route("/console/t/{id}/round", get(round))
         .route("/console/t/{id}/round/", get(round))
         .route("/console/t/{id}/round/{action}", post(round_action))
         .route("/console/t/{id}/standings", get(standings))
         .route("/console/t/{id}/prizes", get(prizes))
+        .route("/console/t/{id}/ratings", get(ratings))
+        .route("/console/t/{id}/print", get(print::print_index))
+        .route("/console/t/{id}/print/{what}", get(print::print_layout))
         .route(
             "/console/t/{id}/settings",
             get(settings_page).post(save_settings),
@@ -324,6 +330,22 @@ async fn state(cl: &mut Clients, id: &str) -> Result<rd::TournamentState, tonic:
         })
         .await
         .map(|r| r.into_inner())
+}
+
+/// Every registered player's name by pairing number.
+async fn names(cl: &mut Clients, id: &str) -> Result<HashMap<u32, String>, tonic::Status> {
+    let l = cl
+        .reg
+        .list_players(reg::ListPlayersRequest {
+            tournament: tref(id),
+        })
+        .await?;
+    Ok(l.into_inner()
+        .players
+        .into_iter()
+        .filter_map(|p| p.player)
+        .map(|p| (p.player_id, p.name))
+        .collect())
 }
 
 fn not_found(s: &Session, e: &tonic::Status) -> Response {

@@ -42,6 +42,10 @@ pub(super) async fn render_players_found(
         Ok(st) => st,
         Err(e) => return not_found(s, &e),
     };
+    let consent = match super::tournaments::current_settings(cl, id).await {
+        Ok(v) => consent_asked(v.conduct.as_ref()),
+        Err(e) => return not_found(s, &e),
+    };
     match cl
         .reg
         .list_players(reg::ListPlayersRequest {
@@ -49,21 +53,35 @@ pub(super) async fn render_players_found(
         })
         .await
     {
-        Ok(l) => html(
-            code,
-            views::players(
-                s,
+        Ok(l) => {
+            let list = l.into_inner();
+            let v = views::PlayersView {
                 id,
-                &st.name,
-                st.current_round + 1,
-                &l.into_inner(),
-                flash.as_ref(),
+                name: &st.name,
+                next_round: st.current_round + 1,
+                started: st.current_round > 0,
+                list: &list,
                 paste,
-                found.as_ref(),
-            ),
-        ),
+                found: found.as_ref(),
+                consent,
+            };
+            html(code, views::players(s, &v, flash.as_ref()))
+        }
         Err(e) => not_found(s, &e),
     }
+}
+
+/// The fair-play consent an event's conduct asks of its players (E.04 Appendix I J), if any.
+fn consent_asked(conduct: Option<&pb::Conduct>) -> Option<views::ConsentAsked> {
+    let c = arbiter_proto::convert::conduct_from_wire(conduct).ok()?;
+    c.consent_required().then(|| views::ConsentAsked {
+        regulations_version: c.regulations_version.clone(),
+        items: c
+            .required_items()
+            .into_iter()
+            .map(arbiter_proto::convert::consent_item_to_wire)
+            .collect(),
+    })
 }
 
 #[derive(serde::Deserialize)]
@@ -182,18 +200,51 @@ pub(super) async fn add_player(
             .await;
         }
     };
-    let req = reg::RegisterPlayerRequest {
-        header: header_for(&s, &id, &f, ""),
-        player: Some(player(
-            &entry.name,
-            entry.rating,
-            entry.fide_id,
-            &entry.federation,
-            &entry.title,
-        )),
-        confirm_same_name: false,
+    let p = player(
+        &entry.name,
+        entry.rating,
+        entry.fide_id,
+        &entry.federation,
+        &entry.title,
+    );
+    let header = header_for(&s, &id, &f, "");
+    // Once play has begun the form carries the late entry's first round and the score of the
+    // rounds he missed (C.04.2 late entries).
+    let done = if f.contains_key("first_round") {
+        let Ok(first_round) = get("first_round").parse::<u32>() else {
+            let flash = Flash::Refused(
+                s.lang
+                    .ta("not-a-round", &[("round", get("first_round").into())]),
+            );
+            let code = StatusCode::UNPROCESSABLE_ENTITY;
+            return render_players(&s, &mut cl, &id, Some(flash), code, "").await;
+        };
+        let missed = match get("missed") {
+            "half" => pb::ByeKind::HalfPoint,
+            "full" => pb::ByeKind::FullPoint,
+            _ => pb::ByeKind::ZeroPoint,
+        };
+        cl.reg
+            .enter_late(reg::EnterLateRequest {
+                header,
+                player: Some(p),
+                first_round,
+                missed_rounds: missed as i32,
+                confirm_same_name: false,
+            })
+            .await
+            .map(drop)
+    } else {
+        cl.reg
+            .register_player(reg::RegisterPlayerRequest {
+                header,
+                player: Some(p),
+                confirm_same_name: false,
+            })
+            .await
+            .map(drop)
     };
-    match cl.reg.register_player(req).await {
+    match done {
         Ok(_) => see_other(format!("/console/t/{id}/players")),
         Err(e) => {
             let (code, flash) = refused(&e);
@@ -382,5 +433,171 @@ pub(super) async fn change(
             let (code, flash) = refused(&e);
             render_players(&s, &mut cl, &id, Some(flash), code, "").await
         }
+    }
+}
+
+/// A player's fair-play consent (E.04 Appendix I J): the items the event's format needs,
+/// ticked; who accepted (the player, or a guardian for a minor); his platform account.
+pub(super) async fn consent(
+    State(c): App,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+    Form(f): Fields,
+) -> Response {
+    let (s, mut cl) = match arbiter_post(&c, &headers, &id, &f) {
+        Ok(x) => x,
+        Err(r) => return r,
+    };
+    let get = |k: &str| f.get(k).map(|v| v.trim().to_string()).unwrap_or_default();
+    let Ok(entry) = get("entry").parse::<u32>() else {
+        let flash = Flash::Refused(s.lang.t("consent-which"));
+        let code = StatusCode::UNPROCESSABLE_ENTITY;
+        return render_players(&s, &mut cl, &id, Some(flash), code, "").await;
+    };
+    let items = [
+        pb::ConsentItem::AnalysisAndSanctions,
+        pb::ConsentItem::RealName,
+        pb::ConsentItem::RemoteSupervision,
+        pb::ConsentItem::Recording,
+        pb::ConsentItem::ComplaintsProcedure,
+    ]
+    .into_iter()
+    .filter(|i| f.contains_key(&format!("item-{}", *i as i32)))
+    .map(|i| i as i32)
+    .collect();
+    let req = reg::RecordFairPlayConsentRequest {
+        header: header_for(&s, &id, &f, &format!("-{entry}")),
+        player_id: 0,
+        entry,
+        numbering_version: None,
+        consent: Some(pb::FairPlayConsentRecorded {
+            player_id: 0,
+            regulations_version: get("regulations_version"),
+            accepted_by: get("accepted_by"),
+            by_guardian: f.contains_key("by_guardian"),
+            items,
+            platform_account: get("platform_account"),
+        }),
+    };
+    match cl.reg.record_fair_play_consent(req).await {
+        Ok(_) => see_other(format!("/console/t/{id}/players")),
+        Err(e) => {
+            let (code, flash) = refused(&e);
+            render_players(&s, &mut cl, &id, Some(flash), code, "").await
+        }
+    }
+}
+
+/// The players of a TRF file (TRF16 or TRF-2026), read by the same reader and import mapping
+/// as `arbiter import`, in the file's start order; an error names the line and field.
+pub(crate) fn trf_players(text: &str, id: &str) -> Result<Vec<pb::Player>, String> {
+    use arbiter_core::tournament::Command;
+    use arbiter_proto::convert::{date_to_wire, sex_to_wire, title_to_wire};
+    let trf = arbiter_trf::parse_bytes(text.as_bytes()).map_err(|e| e.to_string())?;
+    // Only the player records are taken; the rule set is named so that a file without a
+    // type code is read all the same.
+    let plan = arbiter_interchange::import::plan(
+        &trf.file,
+        id,
+        Some(arbiter_pairing::RuleSet::Dutch2025),
+    )?;
+    Ok(plan
+        .commands
+        .iter()
+        .filter_map(|(_, c)| match c {
+            Command::RegisterPlayer(r) => Some(pb::Player {
+                name: r.name.clone(),
+                fide_id: r.fide_id,
+                national_id: r.national_id.clone(),
+                rating: r.rating,
+                national_rating: r.national_rating,
+                k_factor: r.k_factor,
+                title: title_to_wire(r.title) as i32,
+                federation: r.federation.clone(),
+                birth_date: r.birth_date.map(date_to_wire),
+                sex: sex_to_wire(r.sex) as i32,
+                club: r.club.clone(),
+                player_id: 0,
+            }),
+            _ => None,
+        })
+        .collect())
+}
+
+/// A TRF file's players registered one command each, as a pasted list is: only the player
+/// records are used, the tournament's own settings stay as they are.
+pub(super) async fn import_trf(
+    State(c): App,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+    Form(f): Fields,
+) -> Response {
+    let (s, mut cl) = match arbiter_post(&c, &headers, &id, &f) {
+        Ok(x) => x,
+        Err(r) => return r,
+    };
+    let text = f.get("trf").cloned().unwrap_or_default();
+    let players = match trf_players(&text, &id) {
+        Ok(p) if !p.is_empty() => p,
+        Ok(_) => {
+            let flash = Flash::Refused(s.lang.t("trf-no-players"));
+            let code = StatusCode::UNPROCESSABLE_ENTITY;
+            return render_players(&s, &mut cl, &id, Some(flash), code, "").await;
+        }
+        Err(e) => {
+            let flash = Flash::Refused(s.lang.ta("trf-not-read", &[("error", e.into())]));
+            let code = StatusCode::UNPROCESSABLE_ENTITY;
+            return render_players(&s, &mut cl, &id, Some(flash), code, "").await;
+        }
+    };
+    let n = players.len();
+    for (i, p) in players.into_iter().enumerate() {
+        let name = p.name.clone();
+        let req = reg::RegisterPlayerRequest {
+            header: header_for(&s, &id, &f, &format!("-trf{}", i + 1)),
+            player: Some(p),
+            // The file is the record of who plays: two players of one name are two.
+            confirm_same_name: true,
+        };
+        if let Err(err) = cl.reg.register_player(req).await {
+            let (code, _) = refused(&err);
+            let flash = Flash::Refused(s.lang.ta(
+                "trf-stopped",
+                &[
+                    ("number", (i + 1).into()),
+                    ("name", name.into()),
+                    ("error", err.message().into()),
+                ],
+            ));
+            return render_players(&s, &mut cl, &id, Some(flash), code, "").await;
+        }
+    }
+    tracing::info!(tournament = %id, players = n, "console: TRF players registered");
+    see_other(format!("/console/t/{id}/players"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_trf_files_players_in_its_start_order() {
+        let text = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../tests/golden/dutch-2025/t0036.trf"
+        ))
+        .unwrap();
+        let players = trf_players(&text, "t0036").unwrap();
+        let lines: Vec<&str> = text.lines().filter(|l| l.starts_with("001")).collect();
+        assert_eq!(players.len(), lines.len());
+        // Each player's name and rating as its 001 line has them (columns 15-47, 49-52).
+        for (p, line) in players.iter().zip(&lines) {
+            assert_eq!(p.name, line[14..47].trim(), "{line}");
+            assert_eq!(p.rating.to_string(), line[48..52].trim(), "{line}");
+        }
+        // A damaged file names where.
+        let broken = text.replacen("001    1 ", "001    X ", 1);
+        let e = trf_players(&broken, "t0036").unwrap_err();
+        assert!(e.starts_with("line 2, columns 5-8"), "{e}");
     }
 }

@@ -56,6 +56,47 @@ pub(super) async fn prizes(
     }
 }
 
+/// The rating changes so far and the norm preview, from the rating worker.
+pub(super) async fn ratings(State(c): App, headers: HeaderMap, Path(id): Path<String>) -> Response {
+    let (s, mut cl) = match arbiter_screen(&c, &headers, &id) {
+        Ok(x) => x,
+        Err(r) => return r,
+    };
+    let st = match state(&mut cl, &id).await {
+        Ok(st) => st,
+        Err(e) => return not_found(&s, &e),
+    };
+    let names = match names(&mut cl, &id).await {
+        Ok(n) => n,
+        Err(e) => return not_found(&s, &e),
+    };
+    let ratings = cl
+        .rw
+        .get_event_ratings(arbiter_proto::rating_worker::v1::GetEventRatingsRequest {
+            tournament: tref(&id),
+        })
+        .await
+        .map(|r| r.into_inner())
+        .map_err(|e| e.message().to_string());
+    let norms = cl
+        .rw
+        .get_norms(arbiter_proto::rating_worker::v1::GetNormsRequest {
+            tournament: tref(&id),
+            player_id: 0,
+        })
+        .await
+        .map(|r| r.into_inner())
+        .map_err(|e| e.message().to_string());
+    let v = views::RatingsView {
+        id: &id,
+        name: &st.name,
+        names: &names,
+        ratings,
+        norms,
+    };
+    html(StatusCode::OK, views::ratings(&s, &v))
+}
+
 pub(super) async fn audit(State(c): App, headers: HeaderMap, Path(id): Path<String>) -> Response {
     let (s, mut cl) = match arbiter_screen(&c, &headers, &id) {
         Ok(x) => x,

@@ -6,6 +6,11 @@ use super::*;
 pub(super) struct RoundExtras {
     boards_text: Option<String>,
     verdict: Option<String>,
+    /// The engine's verdict on boards changed by hand that the arbiter is shown before
+    /// publishing them: posted back with the same boards, it publishes.
+    seen: Option<String>,
+    /// The note typed with boards changed by hand, kept when the screen comes back.
+    note: String,
 }
 
 pub(super) async fn render_round(
@@ -19,7 +24,10 @@ pub(super) async fn render_round(
     let RoundExtras {
         boards_text,
         verdict,
+        seen,
+        note,
     } = extras;
+    let hand_open = boards_text.is_some();
     let st = match state(cl, id).await {
         Ok(st) => st,
         Err(e) => return not_found(s, &e),
@@ -36,20 +44,8 @@ pub(super) async fn render_round(
     } else {
         None
     };
-    let names: HashMap<u32, String> = match cl
-        .reg
-        .list_players(reg::ListPlayersRequest {
-            tournament: tref(id),
-        })
-        .await
-    {
-        Ok(l) => l
-            .into_inner()
-            .players
-            .into_iter()
-            .filter_map(|p| p.player)
-            .map(|p| (p.player_id, p.name))
-            .collect(),
+    let names = match names(cl, id).await {
+        Ok(n) => n,
         Err(e) => return not_found(s, &e),
     };
     let boards_text = boards_text.unwrap_or_else(|| {
@@ -88,6 +84,9 @@ pub(super) async fn render_round(
         boards_text,
         explanation,
         verdict,
+        seen,
+        hand_open,
+        note,
     };
     html(code, views::round(s, &v, flash.as_ref()))
 }
@@ -100,6 +99,8 @@ pub(super) async fn round(State(c): App, headers: HeaderMap, Path(id): Path<Stri
     let extras = RoundExtras {
         boards_text: None,
         verdict: None,
+        seen: None,
+        note: String::new(),
     };
     render_round(&s, &mut cl, &id, None, StatusCode::OK, extras).await
 }
@@ -151,6 +152,40 @@ pub(super) fn boards_from_text(text: &str) -> Result<(Vec<pb::Board>, Vec<pb::Un
     Ok((boards, unpaired))
 }
 
+/// The engine's verdict on a pairing of `round`: the published one (`candidate` `None`) or
+/// one changed by hand before publication. `Ok((true, _))`: the engine pairs it the same.
+async fn judge(
+    s: &Session,
+    cl: &mut Clients,
+    id: &str,
+    round: u32,
+    candidate: Option<(Vec<pb::Board>, Vec<pb::Unpaired>)>,
+) -> Result<(bool, String), tonic::Status> {
+    let (candidate_boards, candidate_unpaired) = candidate.unwrap_or_default();
+    let c = cl
+        .pw
+        .check(pw::CheckRequest {
+            tournament: tref(id),
+            round,
+            candidate_boards,
+            candidate_unpaired,
+        })
+        .await?
+        .into_inner();
+    let mut said = if c.matches {
+        s.lang.ta("engine-agrees", &[("round", round.into())])
+    } else {
+        s.lang.ta(
+            "engine-disagrees",
+            &[("round", round.into()), ("verdict", c.verdict.into())],
+        )
+    };
+    if !c.matches && !c.deciding_rule.is_empty() {
+        said.push_str(&format!(" ({})", c.deciding_rule));
+    }
+    Ok((c.matches, said))
+}
+
 pub(super) async fn round_action(
     State(c): App,
     headers: HeaderMap,
@@ -171,35 +206,40 @@ pub(super) async fn round_action(
     let mut boards_text = None;
     let outcome: Result<(), Flash> = match action.as_str() {
         // A read: the engine recomputes the published round and says whether it agrees.
-        "check" => {
-            let r = cl
-                .pw
-                .check(pw::CheckRequest {
-                    tournament: tref(&id),
-                    round,
-                })
-                .await;
-            let (code, flash, verdict) = match r {
-                Ok(c) => {
-                    let c = c.into_inner();
-                    let mut said = if c.matches {
-                        s.lang.ta("engine-agrees", &[("round", round.into())])
-                    } else {
-                        format!("Round {round}: {}", c.verdict)
-                    };
-                    if !c.deciding_rule.is_empty() {
-                        said.push_str(&format!(" ({})", c.deciding_rule));
+        // Reads: the engine says whether it agrees with the published round, or with boards
+        // changed by hand before they are published.
+        "check" | "check-changes" => {
+            let candidate = if action == "check" {
+                None
+            } else {
+                match boards_from_text(&get("boards")) {
+                    Ok(c) => Some(c),
+                    Err(e) => {
+                        let extras = RoundExtras {
+                            boards_text: Some(get("boards")),
+                            verdict: None,
+                            seen: None,
+                            note: get("note"),
+                        };
+                        let flash = Some(Flash::Refused(e));
+                        let code = StatusCode::UNPROCESSABLE_ENTITY;
+                        return render_round(&s, &mut cl, &id, flash, code, extras).await;
                     }
-                    (StatusCode::OK, None, Some(said))
                 }
+            };
+            let hand = candidate.is_some();
+            let (code, flash, verdict) = match judge(&s, &mut cl, &id, round, candidate).await {
+                Ok((_, said)) => (StatusCode::OK, None, Some(said)),
                 Err(e) => {
                     let (code, flash) = refused(&e);
                     (code, Some(flash), None)
                 }
             };
             let extras = RoundExtras {
-                boards_text: None,
+                boards_text: hand.then(|| get("boards")),
+                seen: verdict.clone().filter(|_| hand),
                 verdict,
+                note: get("note"),
             };
             return render_round(&s, &mut cl, &id, flash, code, extras).await;
         }
@@ -226,23 +266,50 @@ pub(super) async fn round_action(
                 Ok((boards, _)) if !boards.is_empty() && get("note").is_empty() => {
                     Err(Flash::Refused(s.lang.t("hand-change-needs-note")))
                 }
-                Ok((boards, unpaired)) => cl
-                    .rd
-                    .publish_pairing(rd::PublishPairingRequest {
-                        header: h,
-                        round,
-                        proposal_version: 0,
-                        boards,
-                        unpaired,
-                        note: get("note"),
-                        by_entry: false,
-                        numbering_version: None,
-                        team_matches: Vec::new(),
-                        team_bye: 0,
-                    })
-                    .await
-                    .map(drop)
-                    .map_err(|e| refused(&e).1),
+                Ok((boards, unpaired)) => {
+                    // Boards changed by hand are judged against the engine's first; when the
+                    // engine's pairing differs, the arbiter sees why and publishes on a second
+                    // post, the verdict kept with the note.
+                    let mut note = get("note");
+                    if !boards.is_empty() {
+                        let candidate = Some((boards.clone(), unpaired.clone()));
+                        match judge(&s, &mut cl, &id, round, candidate).await {
+                            Ok((true, _)) => {}
+                            Ok((false, said)) if get("seen") == said => {
+                                note = format!("{note} [{said}]");
+                            }
+                            Ok((false, said)) => {
+                                let extras = RoundExtras {
+                                    boards_text: Some(get("boards")),
+                                    verdict: Some(said.clone()),
+                                    seen: Some(said),
+                                    note: get("note"),
+                                };
+                                let code = StatusCode::OK;
+                                return render_round(&s, &mut cl, &id, None, code, extras).await;
+                            }
+                            // A pairing the engine cannot judge is the round director's to
+                            // refuse, with its reason.
+                            Err(_) => {}
+                        }
+                    }
+                    cl.rd
+                        .publish_pairing(rd::PublishPairingRequest {
+                            header: h,
+                            round,
+                            proposal_version: 0,
+                            boards,
+                            unpaired,
+                            note,
+                            by_entry: false,
+                            numbering_version: None,
+                            team_matches: Vec::new(),
+                            team_bye: 0,
+                        })
+                        .await
+                        .map(drop)
+                        .map_err(|e| refused(&e).1)
+                }
             }
         }
         "result" | "correct" => {
@@ -305,6 +372,8 @@ pub(super) async fn round_action(
             let extras = RoundExtras {
                 boards_text,
                 verdict: None,
+                seen: None,
+                note: get("note"),
             };
             render_round(&s, &mut cl, &id, Some(flash), StatusCode::CONFLICT, extras).await
         }

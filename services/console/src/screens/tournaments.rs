@@ -162,6 +162,8 @@ pub(super) async fn create(State(c): App, headers: HeaderMap, Form(f): Fields) -
         rating_kind: f.get("rating_kind").cloned().unwrap_or_default(),
         tie_breaks: f.get("tie_breaks").cloned().unwrap_or_default(),
         fide_rated: f.get("fide_rated").cloned(),
+        deputies: String::new(),
+        conduct: None,
     };
     let again =
         |code, flash: Flash| html(code, views::new_tournament(&s, &today(), Some(&flash), &v));
@@ -237,6 +239,8 @@ fn created_into(v: &mut NewValues, t: pb::TournamentCreated) {
     v.time_control = t.time_control;
     v.rating_kind = kind_text(t.rating_kind);
     v.tie_breaks = t.tie_breaks.join(", ");
+    v.deputies = deputies_text(&t.deputy_arbiters);
+    v.conduct = t.conduct;
 }
 
 fn updated_into(v: &mut NewValues, u: pb::TournamentUpdated) {
@@ -267,9 +271,55 @@ fn updated_into(v: &mut NewValues, u: pb::TournamentUpdated) {
     if let Some(x) = u.time_control {
         v.time_control = x;
     }
+    if u.replace_deputy_arbiters || !u.deputy_arbiters.is_empty() {
+        v.deputies = deputies_text(&u.deputy_arbiters);
+    }
     if u.rating_kind != pb::RatingKind::Unspecified as i32 {
         v.rating_kind = kind_text(u.rating_kind);
     }
+}
+
+/// Arbiters one a line: "Name", or "Name; FIDE id; title" when either is known.
+fn deputies_text(a: &[pb::Arbiter]) -> String {
+    a.iter()
+        .map(|a| match (a.fide_id, a.title.as_str()) {
+            (None, "") => a.name.clone(),
+            (id, title) => format!(
+                "{}; {}; {title}",
+                a.name,
+                id.map(|i| i.to_string()).unwrap_or_default()
+            ),
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The arbiters of [`deputies_text`]'s lines; an error names the line.
+pub(super) fn deputies_of(text: &str) -> Result<Vec<pb::Arbiter>, String> {
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let mut parts = line.split(';').map(str::trim);
+        let name = parts.next().unwrap_or_default().to_string();
+        let fide_id = match parts.next().unwrap_or_default() {
+            "" => None,
+            id => Some(id.parse::<u64>().map_err(|_| {
+                format!("deputy arbiters, line {}: {id:?} is not a FIDE id", i + 1)
+            })?),
+        };
+        let title = parts.next().unwrap_or_default().to_string();
+        if name.is_empty() {
+            return Err(format!("deputy arbiters, line {}: no name", i + 1));
+        }
+        out.push(pb::Arbiter {
+            name,
+            fide_id,
+            title,
+        });
+    }
+    Ok(out)
 }
 
 /// The update that takes the settings from `now` to `wanted`: only what changed (a field left
@@ -345,6 +395,11 @@ pub(super) fn update_of(
             .map(String::from)
             .collect()
     };
+    if deputies_of(&now.deputies)? != deputies_of(&wanted.deputies)? {
+        u.deputy_arbiters = deputies_of(&wanted.deputies)?;
+        u.replace_deputy_arbiters = true;
+        any = true;
+    }
     if codes(&now.tie_breaks) != codes(&wanted.tie_breaks) {
         u.tie_breaks = codes(&wanted.tie_breaks);
         u.replace_tie_breaks = true;
@@ -394,6 +449,7 @@ pub(super) async fn save_settings(
         time_control: field("time_control"),
         rating_kind: field("rating_kind"),
         tie_breaks: field("tie_breaks"),
+        deputies: field("deputies"),
         ..NewValues::default()
     };
     let again = |code, flash: Flash| html(code, views::settings(&s, &id, &wanted, Some(&flash)));
@@ -468,5 +524,38 @@ mod tests {
         assert!(!u.replace_tie_breaks && u.tie_breaks.is_empty());
         wanted.rounds = "seven".into();
         assert!(update_of(&now, &wanted).unwrap_err().contains("rounds"));
+    }
+
+    #[test]
+    fn deputy_arbiters_are_a_line_each_and_replace_the_list() {
+        let mut now = NewValues::default();
+        updated_into(
+            &mut now,
+            pb::TournamentUpdated {
+                deputy_arbiters: vec![pb::Arbiter {
+                    name: "Deputy, One".into(),
+                    fide_id: Some(12345),
+                    title: "FA".into(),
+                }],
+                replace_deputy_arbiters: true,
+                ..Default::default()
+            },
+        );
+        assert_eq!(now.deputies, "Deputy, One; 12345; FA");
+        assert_eq!(update_of(&now, &now), Ok(None));
+        let mut wanted = now.clone();
+        wanted.deputies = "Deputy, One; 12345; FA\n\nDeputy, Two\n".into();
+        let u = update_of(&now, &wanted).unwrap().unwrap();
+        assert!(u.replace_deputy_arbiters);
+        let names: Vec<&str> = u.deputy_arbiters.iter().map(|a| a.name.as_str()).collect();
+        assert_eq!(names, ["Deputy, One", "Deputy, Two"]);
+        assert_eq!(u.deputy_arbiters[1].fide_id, None);
+        wanted.deputies = "Deputy, Three; F123".into();
+        let e = update_of(&now, &wanted).unwrap_err();
+        assert!(e.contains("line 1") && e.contains("F123"), "{e}");
+        // All removed: an empty list that replaces.
+        wanted.deputies = String::new();
+        let u = update_of(&now, &wanted).unwrap().unwrap();
+        assert!(u.replace_deputy_arbiters && u.deputy_arbiters.is_empty());
     }
 }

@@ -531,9 +531,11 @@ impl State {
         e: &super::event::RegistrationCancelled,
         event: &Event,
     ) -> Result<(), DomainError> {
-        let Some(entry) = EntryId::from_number(e.entry)
-            .filter(|x| self.players.get(x.0 as usize).is_some_and(|p| p.cancelled.is_none()))
-        else {
+        let Some(entry) = EntryId::from_number(e.entry).filter(|x| {
+            self.players
+                .get(x.0 as usize)
+                .is_some_and(|p| p.cancelled.is_none())
+        }) else {
             return Err(inconsistent(
                 event,
                 format!("entry {} is not a registered player", e.entry),
@@ -544,14 +546,20 @@ impl State {
         if pn != e.player_id {
             return Err(inconsistent(
                 event,
-                format!("entry {} has pairing number {pn}, not {}", e.entry, e.player_id),
+                format!(
+                    "entry {} has pairing number {pn}, not {}",
+                    e.entry, e.player_id
+                ),
             ));
         }
         // A published pairing, a team's list or line-up naming him would name nobody.
         if let Some((round, _)) = self.first_listed(entry) {
             return Err(inconsistent(
                 event,
-                format!("entry {} is on the published pairing of round {round}", e.entry),
+                format!(
+                    "entry {} is on the published pairing of round {round}",
+                    e.entry
+                ),
             ));
         }
         if self.teams.iter().any(|(_, m)| m.contains(&Some(entry)))

@@ -115,8 +115,7 @@ pub use schedule::{ScheduledRound, round_robin_rounds, round_robin_schedule, tea
 pub use state::{
     Availability, CorrectionEffect, CorrectionRecord, MAX_PLAYERS, MAX_ROUNDS, PairingCandidate,
     PairingSnapshot, PlayerRecord, PublishedBoard, PublishedPairing, RatingOnlyCorrection,
-    RoundPhase, State, Withdrawal,
-    pgn_result, rating_only_note,
+    RoundPhase, State, Withdrawal, pgn_result, rating_only_note,
 };
 pub use team_event::TeamPairing;
 pub use types::{

@@ -382,8 +382,16 @@ fn implausible_ratings_and_fide_ids_are_refused_naming_the_field() {
         given.when(Command::RegisterPlayer(r))
     };
     for (what, r, says) in [
-        ("5000", reg(&|r| r.rating = 5000), "rating: 5000 is above the ceiling 3000"),
-        ("999", reg(&|r| r.rating = 999), "rating: 999 is below the FIDE rating floor"),
+        (
+            "5000",
+            reg(&|r| r.rating = 5000),
+            "rating: 5000 is above the ceiling 3000",
+        ),
+        (
+            "999",
+            reg(&|r| r.rating = 999),
+            "rating: 999 is below the FIDE rating floor",
+        ),
         (
             "national 3001",
             reg(&|r| r.national_rating = 3001),
