@@ -5,7 +5,8 @@
 //! event log with each event's actor.
 //!
 //! - Sign-in: a one-time link (`arbiter console-link`, or the first start of `arbiter serve`)
-//!   opens a session ([`session`]); the session's subject is the actor of every event.
+//!   opens a session ([`session`]), or, with an OpenID Connect issuer configured, the issuer's
+//!   authorization-code sign-in ([`oidc`]); the session's subject is the actor of every event.
 //! - Every action is a gRPC call to the services with the session's own bearer token: the
 //!   services authorize it by the one rule every client meets (`Principal::authorize`), and the
 //!   console only uses the same rule to decide which screens to show.
@@ -14,6 +15,7 @@
 //!   public event stream. Nothing is fetched from elsewhere: the CSS and script are in the binary.
 
 pub mod i18n;
+pub mod oidc;
 mod paste;
 mod prize_list;
 mod screens;
@@ -86,6 +88,8 @@ pub struct Config {
     pub secure_cookies: bool,
     /// Languages beside the built-in English and Spanish: (language tag, Fluent catalog).
     pub languages: Vec<(String, String)>,
+    /// Sign-in through an OpenID Connect issuer too (beside the one-time links).
+    pub oidc: Option<oidc::OidcLogin>,
 }
 
 type Authed = WithToken<Channel>;
@@ -103,9 +107,15 @@ pub(crate) struct Console {
     pub sessions: Sessions,
     pub upstream: Upstream,
     pub secure_cookies: bool,
+    pub oidc: Option<oidc::OidcLogin>,
 }
 
 impl Console {
+    /// The OpenID Connect issuer one may sign in through, if any.
+    pub(crate) fn issuer(&self) -> Option<&str> {
+        self.oidc.as_ref().map(|o| o.issuer.as_str())
+    }
+
     pub(crate) fn clients(&self, bearer: &str) -> Result<Clients, String> {
         let ch = self.upstream.channel()?;
         let authed = WithToken::new(ch, Some(bearer))?;
@@ -133,6 +143,7 @@ pub fn register(host: &mut Host, config: Config) -> Result<(), String> {
             channel: OnceLock::new(),
         },
         secure_cookies: config.secure_cookies,
+        oidc: config.oidc,
     });
     host.http(screens::routes().with_state(console));
     Ok(())

@@ -54,7 +54,13 @@ pub struct Sessions {
     open: Mutex<HashMap<String, Session>>,
     /// Link id → its expiry: a link is refused once used, until it would have expired anyway.
     used: Mutex<HashMap<String, u64>>,
+    /// Sign-ins sent to an OpenID Connect issuer, by `state`, until they come back or expire.
+    pending: Mutex<HashMap<String, crate::oidc::Pending>>,
 }
+
+/// Sign-ins at the issuer kept at once: beyond, the oldest are dropped (a flood of started
+/// sign-ins cannot grow the process without bound).
+const PENDING_MAX: usize = 10_000;
 
 impl Sessions {
     /// `keys` must hold a private key: sessions call the services with tokens signed by it.
@@ -65,6 +71,7 @@ impl Sessions {
             keys,
             open: Mutex::default(),
             used: Mutex::default(),
+            pending: Mutex::default(),
         })
     }
 
@@ -100,8 +107,18 @@ impl Sessions {
                 ));
             }
         }
+        self.open_for(link.principal, lang)
+    }
+
+    /// Opens a session for `principal` (from a spent link, or a checked ID token).
+    pub fn open_for(
+        &self,
+        principal: Principal,
+        lang: crate::i18n::Lang,
+    ) -> Result<(String, Session), Refused> {
+        let now = unix_now();
         let expires = now + SESSION_LIFETIME.as_secs();
-        let p = &link.principal;
+        let p = &principal;
         let bearer = self
             .keys
             .issue(
@@ -119,7 +136,7 @@ impl Sessions {
             )
             .map_err(Refused)?;
         let session = Session {
-            principal: link.principal,
+            principal,
             lang,
             csrf: random_id(),
             bearer,
@@ -130,6 +147,36 @@ impl Sessions {
         open.retain(|_, s| s.expires > now);
         open.insert(id.clone(), session.clone());
         Ok((id, session))
+    }
+
+    /// A sign-in at the issuer starts: its `state` and what must come back with it.
+    pub fn begin_oidc(&self) -> (String, crate::oidc::Pending) {
+        let now = unix_now();
+        let state = crate::oidc::random_token();
+        let p = crate::oidc::Pending {
+            nonce: crate::oidc::random_token(),
+            verifier: crate::oidc::random_token(),
+            expires: now + crate::oidc::PENDING_LIFETIME.as_secs(),
+        };
+        let mut pending = self.pending.lock().expect("sign-ins");
+        pending.retain(|_, p| p.expires > now);
+        if pending.len() >= PENDING_MAX {
+            let oldest = pending
+                .iter()
+                .min_by_key(|(_, p)| p.expires)
+                .map(|(k, _)| k.clone());
+            if let Some(k) = oldest {
+                pending.remove(&k);
+            }
+        }
+        pending.insert(state.clone(), p.clone());
+        (state, p)
+    }
+
+    /// The sign-in `state` names, once: taken, it is gone.
+    pub fn take_oidc(&self, state: &str) -> Option<crate::oidc::Pending> {
+        let p = self.pending.lock().expect("sign-ins").remove(state)?;
+        (p.expires > unix_now()).then_some(p)
     }
 
     /// The live session the request's cookie names.
@@ -153,7 +200,7 @@ impl Sessions {
 }
 
 /// The value of cookie `name` in the request.
-fn cookie(headers: &HeaderMap, name: &str) -> Option<String> {
+pub(crate) fn cookie(headers: &HeaderMap, name: &str) -> Option<String> {
     headers
         .get_all(COOKIE)
         .iter()

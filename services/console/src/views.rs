@@ -110,7 +110,9 @@ fn cmd() -> Markup {
     html! { input type="hidden" name="cmd" value=(crate::session::random_id()[..24]); }
 }
 
-pub fn sign_in_needed(l: Lang, message: &str) -> Markup {
+/// The sign-in page: why, the one-time link, and the issuer's sign-in when one is configured
+/// (`issuer`).
+pub fn sign_in_needed(l: Lang, message: &str, issuer: Option<&str>) -> Markup {
     page(
         l,
         &l.t("sign-in"),
@@ -120,6 +122,9 @@ pub fn sign_in_needed(l: Lang, message: &str) -> Markup {
         html! {
             h1 { (l.t("sign-in")) }
             p { (message) }
+            @if let Some(issuer) = issuer {
+                p { a.button id="sign-in-oidc" href=(crate::oidc::START_PATH) { (l.t("sign-in-with-issuer")) } " " small { (issuer) } }
+            }
             p { (l.t("ask-for-a-link")) " " code { "arbiter console-link --data DIR" } }
         },
     )

@@ -58,6 +58,9 @@ pub const HTTP_ROUTES: &[(&str, Option<&str>)] = &[
     ("/console/assets/console.js", None),
     (crate::link::SIGN_IN_PATH, None),
     ("/console/sign-out", None),
+    // The OpenID Connect sign-in: the issuer's answer is checked by the console itself.
+    ("/console/oidc/start", None),
+    ("/console/oidc/callback", None),
     ("/console/language", None),
     ("/console/new", None),
     ("/console/t/{id}", None),

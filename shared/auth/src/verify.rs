@@ -60,6 +60,50 @@ impl Oidc {
     }
 }
 
+impl Oidc {
+    /// The ID token of an authorization-code sign-in (OpenID Connect Core 3.1.3.7): signed by
+    /// a key of the issuer's JWKS, issued by it for this client (`audience` is the client id
+    /// here), unexpired, and carrying the `nonce` the sign-in sent. Its claims are read as any
+    /// token's (`sub`, `role`, `tournaments`, `entry`): one rule for who may do what.
+    pub fn verify_id_token(&self, token: &str, nonce: &str) -> Result<Principal, AuthError> {
+        let header = jsonwebtoken::decode_header(token)
+            .map_err(|e| AuthError(format!("the ID token is not a JWT: {e}")))?;
+        check_crit(token)?;
+        let kid = header
+            .kid
+            .ok_or_else(|| AuthError("the ID token's header names no key (kid)".into()))?;
+        let (key, alg) = self.keys.get(&kid).ok_or_else(|| {
+            AuthError(format!(
+                "the ID token is signed with key {kid:?}, which the issuer's JWKS does not hold"
+            ))
+        })?;
+        let mut v = Validation::new(*alg);
+        v.leeway = LEEWAY_SECONDS;
+        v.validate_nbf = true;
+        v.set_issuer(&[self.issuer.as_str()]);
+        v.set_audience(&[self.audience.as_str()]);
+        v.set_required_spec_claims(&["exp", "sub", "iss", "aud"]);
+        let data =
+            jsonwebtoken::decode::<serde_json::Map<String, serde_json::Value>>(token, key, &v)
+                .map_err(|e| match e.kind() {
+                    ErrorKind::InvalidAudience => AuthError(format!(
+                        "the ID token's audience (aud) is not this console's client id {:?}",
+                        self.audience
+                    )),
+                    _ => AuthError(reason(&e, &kid)),
+                })?;
+        let sent = data.claims.get("nonce").and_then(|n| n.as_str());
+        if sent != Some(nonce) {
+            return Err(AuthError(
+                "the ID token's nonce is not the one this sign-in sent (a replayed or foreign \
+                 token)"
+                    .into(),
+            ));
+        }
+        principal(&data.claims)
+    }
+}
+
 /// Verifies bearer tokens.
 pub struct Verifier {
     local: HashMap<String, DecodingKey>,
@@ -284,6 +328,55 @@ mod tests {
             exp,
             iat: now(),
         }
+    }
+
+    #[test]
+    fn an_id_token_is_checked_for_its_client_and_nonce() {
+        let mut issuer = KeySet::default();
+        issuer.add_generated().unwrap();
+        let oidc = Oidc::from_jwks("https://idp", "console", &issuer.public().to_json()).unwrap();
+        let token = |aud: &str, nonce: &str, iss: &str| {
+            issuer
+                .issue(
+                    &serde_json::json!({"iss": iss, "aud": aud, "sub": "Ana", "exp": now() + 60,
+                        "nonce": nonce, "role": "arbiter", "tournaments": ["t1"]}),
+                    None,
+                )
+                .unwrap()
+        };
+        let p = oidc
+            .verify_id_token(&token("console", "n1", "https://idp"), "n1")
+            .unwrap();
+        assert_eq!((p.subject.as_str(), p.role), ("Ana", Role::Arbiter));
+        assert_eq!(p.tournaments, ["t1"]);
+        let e = oidc
+            .verify_id_token(&token("console", "n2", "https://idp"), "n1")
+            .unwrap_err();
+        assert!(e.0.contains("nonce"), "{e}");
+        let e = oidc
+            .verify_id_token(&token("arbiter", "n1", "https://idp"), "n1")
+            .unwrap_err();
+        assert!(e.0.contains("client id \"console\""), "{e}");
+        let e = oidc
+            .verify_id_token(&token("console", "n1", "https://other"), "n1")
+            .unwrap_err();
+        assert!(e.0.contains("issuer"), "{e}");
+        // Signed by a key the issuer's set does not hold.
+        let mut other = KeySet::default();
+        other.add_generated().unwrap();
+        let foreign = other
+            .issue(
+                &serde_json::json!({"iss": "https://idp", "aud": "console", "sub": "Ana",
+                    "exp": now() + 60, "nonce": "n1", "role": "arbiter"}),
+                None,
+            )
+            .unwrap();
+        assert!(
+            oidc.verify_id_token(&foreign, "n1")
+                .unwrap_err()
+                .0
+                .contains("does not hold")
+        );
     }
 
     #[test]

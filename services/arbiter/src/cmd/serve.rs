@@ -124,6 +124,19 @@ pub struct ServeArgs {
     /// built-in language replaces it. See services/console/locales/en.ftl for the messages.
     #[arg(long, value_name = "DIR")]
     pub console_languages: Option<std::path::PathBuf>,
+    /// Sign-in to the console through the OIDC issuer of --oidc-issuer too (the
+    /// authorization-code flow with PKCE): the console's client id registered with it. Its ID
+    /// tokens are read as any token (sub, role, tournaments, entry).
+    #[arg(long, value_name = "ID", requires_all = ["oidc_issuer", "console_url"])]
+    pub console_oidc_client_id: Option<String>,
+    /// A file holding the console's client secret, for an issuer that registered it as a
+    /// confidential client (default: a public client, protected by PKCE).
+    #[arg(long, value_name = "FILE", requires = "console_oidc_client_id")]
+    pub console_oidc_client_secret_file: Option<std::path::PathBuf>,
+    /// The console's address as browsers reach it (e.g. https://arbiter.example.org): the
+    /// issuer sends them back to URL/console/oidc/callback, which must be registered with it.
+    #[arg(long, value_name = "URL", requires = "console_oidc_client_id")]
+    pub console_url: Option<String>,
 }
 
 /// The bounds of the HTTP port (see `arbiter_service_kit::http`).
@@ -276,6 +289,7 @@ async fn serve(a: ServeArgs) -> Result<(), Exit> {
                 grpc: a.console_grpc.clone(),
                 secure_cookies: a.console_secure_cookies,
                 languages: console_languages(a.console_languages.as_deref())?,
+                oidc: console_oidc(&a, server_auth.oidc_jwks.as_deref()).await?,
             },
         )
         .map_err(|e| Exit::Invalid(format!("console: {e}")))?;
@@ -362,6 +376,46 @@ async fn serve(a: ServeArgs) -> Result<(), Exit> {
 }
 
 /// The catalogs in `dir`: (language tag, text) of each `*.ftl` file.
+/// The console's OIDC sign-in, when configured: the issuer's endpoints read from its
+/// discovery document at start.
+async fn console_oidc(
+    a: &ServeArgs,
+    jwks: Option<&str>,
+) -> Result<Option<arbiter_console::oidc::OidcLogin>, Exit> {
+    let (Some(client_id), Some(issuer), Some(url)) = (
+        &a.console_oidc_client_id,
+        &a.auth.oidc_issuer,
+        &a.console_url,
+    ) else {
+        return Ok(None);
+    };
+    let jwks = jwks.ok_or_else(|| {
+        Exit::Invalid("--console-oidc-client-id: the issuer's keys (--oidc-jwks) are needed".into())
+    })?;
+    let secret = match &a.console_oidc_client_secret_file {
+        Some(f) => Some(
+            std::fs::read_to_string(f)
+                .map_err(|e| {
+                    Exit::Invalid(format!(
+                        "--console-oidc-client-secret-file {}: {e}",
+                        f.display()
+                    ))
+                })?
+                .trim()
+                .to_string(),
+        ),
+        None => None,
+    };
+    arbiter_console::oidc::OidcLogin::discover(issuer, client_id, secret, url, jwks)
+        .await
+        .map(Some)
+        .map_err(|e| {
+            Exit::Invalid(format!(
+                "--console-oidc-client-id: the issuer {issuer}: {e}"
+            ))
+        })
+}
+
 fn console_languages(dir: Option<&std::path::Path>) -> Result<Vec<(String, String)>, Exit> {
     let Some(dir) = dir else {
         return Ok(Vec::new());

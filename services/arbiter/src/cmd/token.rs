@@ -61,6 +61,8 @@ pub struct ServerAuth {
     pub keys: KeySet,
     /// The data folder's key set was created by this start.
     pub first_start: bool,
+    /// The OIDC issuer's JWKS as read at start (the console checks its ID tokens with it).
+    pub oidc_jwks: Option<String>,
 }
 
 /// The gRPC authentication of `arbiter serve`: the key set given, or the data folder's own
@@ -93,6 +95,7 @@ pub async fn server_auth(a: &AuthArgs, data: &Path) -> Result<ServerAuth, Exit> 
     };
     let mut verifier =
         Verifier::new(&keys).map_err(|e| Exit::Invalid(format!("token keys: {e}")))?;
+    let mut oidc_jwks = None;
     if let (Some(jwks), Some(iss), Some(aud)) = (&a.oidc_jwks, &a.oidc_issuer, &a.oidc_audience) {
         let text = read_jwks(jwks)
             .await
@@ -100,11 +103,13 @@ pub async fn server_auth(a: &AuthArgs, data: &Path) -> Result<ServerAuth, Exit> 
         let oidc = Oidc::from_jwks(iss, aud, &text)
             .map_err(|e| Exit::Invalid(format!("--oidc-jwks {jwks}: {e}")))?;
         verifier = verifier.with_oidc(oidc);
+        oidc_jwks = Some(text);
     }
     Ok(ServerAuth {
         layer: AuthLayer::new(Arc::new(verifier)).private_reads(a.private_reads),
         keys,
         first_start,
+        oidc_jwks,
     })
 }
 

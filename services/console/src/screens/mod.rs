@@ -50,6 +50,8 @@ pub fn routes() -> axum::Router<Arc<Console>> {
         .route("/console/assets/console.js", get(js))
         .route(SIGN_IN_PATH, get(sign_in_page).post(sign_in))
         .route("/console/sign-out", post(sign_out))
+        .route(crate::oidc::START_PATH, get(oidc_start))
+        .route(crate::oidc::CALLBACK_PATH, get(oidc_callback))
         .route("/console/language", post(language))
         .route("/console/new", get(new_page).post(create))
         .route("/console/t/{id}", get(overview))
@@ -136,7 +138,11 @@ fn session(c: &Console, headers: &HeaderMap) -> Result<(String, Session), Respon
     c.sessions.current(headers).ok_or_else(|| {
         html(
             StatusCode::UNAUTHORIZED,
-            views::sign_in_needed(lang_of(headers), &lang_of(headers).t("not-signed-in")),
+            views::sign_in_needed(
+                lang_of(headers),
+                &lang_of(headers).t("not-signed-in"),
+                c.issuer(),
+            ),
         )
     })
 }
@@ -243,7 +249,10 @@ async fn sign_in_page(State(c): App, headers: HeaderMap, Query(q): Query<LinkQue
                 l.principal.role.as_str(),
             ),
         ),
-        Err(e) => html(StatusCode::UNAUTHORIZED, views::sign_in_needed(lang, &e.0)),
+        Err(e) => html(
+            StatusCode::UNAUTHORIZED,
+            views::sign_in_needed(lang, &e.0, c.issuer()),
+        ),
     }
 }
 
@@ -259,7 +268,102 @@ async fn sign_in(State(c): App, headers: HeaderMap, Form(f): Fields) -> Response
             }
             r
         }
-        Err(e) => html(StatusCode::UNAUTHORIZED, views::sign_in_needed(lang, &e.0)),
+        Err(e) => html(
+            StatusCode::UNAUTHORIZED,
+            views::sign_in_needed(lang, &e.0, c.issuer()),
+        ),
+    }
+}
+
+/// A sign-in through the OpenID Connect issuer starts: the browser goes to the issuer, with
+/// a cookie that binds the sign-in's `state` to it.
+async fn oidc_start(State(c): App, headers: HeaderMap) -> Response {
+    let Some(o) = &c.oidc else {
+        let lang = lang_of(&headers);
+        return html(
+            StatusCode::NOT_FOUND,
+            views::sign_in_needed(lang, &lang.t("no-issuer"), None),
+        );
+    };
+    let (state, pending) = c.sessions.begin_oidc();
+    let mut r = see_other(o.authorization_url(&state, &pending.nonce, &pending.verifier));
+    let cookie = format!(
+        "{}={state}; Path={}; HttpOnly; SameSite=Lax; Max-Age={}{}",
+        crate::oidc::STATE_COOKIE,
+        crate::oidc::CALLBACK_PATH,
+        crate::oidc::PENDING_LIFETIME.as_secs(),
+        if c.secure_cookies { "; Secure" } else { "" }
+    );
+    if let Ok(v) = HeaderValue::from_str(&cookie) {
+        r.headers_mut().insert(header::SET_COOKIE, v);
+    }
+    r
+}
+
+#[derive(serde::Deserialize)]
+struct Callback {
+    #[serde(default)]
+    code: String,
+    #[serde(default)]
+    state: String,
+    #[serde(default)]
+    error: String,
+    #[serde(default)]
+    error_description: String,
+}
+
+/// The issuer sends the browser back: the code is exchanged, the ID token checked, and the
+/// session opens as a link's does. Anything else is refused with the reason.
+async fn oidc_callback(State(c): App, headers: HeaderMap, Query(q): Query<Callback>) -> Response {
+    let lang = lang_of(&headers);
+    let refuse = |why: String| {
+        html(
+            StatusCode::UNAUTHORIZED,
+            views::sign_in_needed(lang, &why, c.issuer()),
+        )
+    };
+    let Some(o) = &c.oidc else {
+        return refuse(lang.t("no-issuer"));
+    };
+    if !q.error.is_empty() {
+        return refuse(lang.ta(
+            "issuer-refused",
+            &[(
+                "error",
+                format!("{} {}", q.error, q.error_description).into(),
+            )],
+        ));
+    }
+    // The state must be this browser's (its cookie) and still pending (single use).
+    let bound = crate::session::cookie(&headers, crate::oidc::STATE_COOKIE);
+    if q.state.is_empty() || bound.as_deref().is_none_or(|b| !same_token(b, &q.state)) {
+        return refuse(lang.t("sign-in-not-started-here"));
+    }
+    let Some(pending) = c.sessions.take_oidc(&q.state) else {
+        return refuse(lang.t("sign-in-spent"));
+    };
+    let principal = match o.finish(&q.code, &pending).await {
+        Ok(p) => p,
+        Err(e) => return refuse(lang.ta("issuer-token-refused", &[("error", e.into())])),
+    };
+    match c.sessions.open_for(principal, lang) {
+        Ok((id, s)) => {
+            tracing::info!(subject = %s.principal.subject, role = s.principal.role.as_str(), issuer = %o.issuer, "console sign-in");
+            let mut r = see_other("/console/".into());
+            if let Ok(v) = HeaderValue::from_str(&session_cookie(&id, c.secure_cookies)) {
+                r.headers_mut().append(header::SET_COOKIE, v);
+            }
+            let spent = format!(
+                "{}=; Path={}; HttpOnly; SameSite=Lax; Max-Age=0",
+                crate::oidc::STATE_COOKIE,
+                crate::oidc::CALLBACK_PATH
+            );
+            if let Ok(v) = HeaderValue::from_str(&spent) {
+                r.headers_mut().append(header::SET_COOKIE, v);
+            }
+            r
+        }
+        Err(e) => refuse(e.0),
     }
 }
 
@@ -290,7 +394,7 @@ async fn sign_out(State(c): App, headers: HeaderMap, Form(f): Fields) -> Respons
         .map_or(lang_of(&headers), |(_, s)| s.lang);
     let mut r = html(
         StatusCode::OK,
-        views::sign_in_needed(lang, &lang.t("signed-out")),
+        views::sign_in_needed(lang, &lang.t("signed-out"), c.issuer()),
     );
     if let Ok(v) = HeaderValue::from_str(&cleared_cookie(c.secure_cookies)) {
         r.headers_mut().insert(header::SET_COOKIE, v);

@@ -122,6 +122,26 @@ impl Server {
         panic!("{last}")
     }
 
+    /// Starts `arbiter serve ARGS` with its HTTP port chosen by the caller (whose arguments
+    /// name it, e.g. in a URL the server must know); an error when the port was taken.
+    pub fn try_start_with_http_port(
+        args: &[&str],
+        log_path: &Path,
+        http_port: u16,
+    ) -> Result<Server, String> {
+        let mut s = Server {
+            child: None,
+            args: args.iter().map(|a| a.to_string()).collect(),
+            grpc: String::new(),
+            http: None,
+            grpc_port: arbiter_eventlog::testing::free_port().expect("a free port"),
+            http_port,
+            log_path: log_path.to_path_buf(),
+            env: Vec::new(),
+        };
+        s.try_spawn().map(|()| s)
+    }
+
     fn spawn(&mut self) {
         if let Err(e) = self.try_spawn() {
             panic!("{e}");
