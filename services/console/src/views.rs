@@ -254,6 +254,25 @@ pub fn new_tournament(
                     input id="fide_rated" name="fide_rated" type="checkbox" value="on" checked[values.fide_rated.is_some()];
                     label for="fide_rated" { (t(s, "fide-rated")) }
                 }
+                fieldset.consent {
+                    legend { (t(s, "conduct")) }
+                    (field(&t(s, "format"), "format", html!{ select id="format" name="format" aria-describedby="format-help" {
+                        @for (v, k) in [("otb", "format-otb"), ("online-unsupervised", "format-online-unsupervised"), ("online-supervised", "format-online-supervised"), ("hybrid", "format-hybrid")] {
+                            option value=(v) selected[values.format == v || (values.format.is_empty() && v == "otb")] { (t(s, k)) }
+                        }
+                    } }, &t(s, "format-help")))
+                    (field(&t(s, "periods"), "periods", html!{ input id="periods" name="periods" value=(values.periods) placeholder="40/90m+30s,30m+30s" aria-describedby="periods-help"; }, &t(s, "periods-help")))
+                    (field(&t(s, "platform"), "platform", html!{ input id="platform" name="platform" value=(values.platform) aria-describedby="platform-help"; }, &t(s, "platform-help")))
+                    (field(&t(s, "regulations-version"), "regulations", html!{ input id="regulations" name="regulations" value=(values.regulations) aria-describedby="regulations-help"; }, &t(s, "regulations-help")))
+                    div.field.check {
+                        input id="require_consent" name="require_consent" type="checkbox" value="on" checked[values.require_consent.is_some()];
+                        label for="require_consent" { (t(s, "require-consent")) }
+                    }
+                    div.field.check {
+                        input id="traditional_boards" name="traditional_boards" type="checkbox" value="on" checked[values.traditional_boards.is_some()];
+                        label for="traditional_boards" { (t(s, "traditional-boards")) }
+                    }
+                }
                 button type="submit" id="create" { (t(s, "create-tournament")) }
             }
         },
@@ -314,6 +333,15 @@ pub struct NewValues {
     pub fide_rated: Option<String>,
     /// Deputy arbiters, one a line: "Name", or "Name; FIDE id; title".
     pub deputies: String,
+    /// How the event is conducted, at creation: `otb` (default), `online-unsupervised`,
+    /// `online-supervised` or `hybrid`, with the time control as periods, the platform, the
+    /// regulations' version and whether an unsupervised online event asks for the consent.
+    pub format: String,
+    pub periods: String,
+    pub platform: String,
+    pub regulations: String,
+    pub require_consent: Option<String>,
+    pub traditional_boards: Option<String>,
     /// How the event is conducted (over the board, online, hybrid), as created: fixed after
     /// creation, read here for what it asks of players (the fair-play consent).
     #[serde(skip)]

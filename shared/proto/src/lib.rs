@@ -62,6 +62,7 @@ pub mod screening {
 }
 
 pub mod convert;
+pub mod text;
 
 /// The encoded `FileDescriptorSet` of every .proto file (for gRPC reflection and log tools).
 pub const FILE_DESCRIPTOR_SET: &[u8] =

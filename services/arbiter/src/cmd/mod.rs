@@ -15,7 +15,8 @@ pub mod demo;
 pub mod export;
 pub mod heads;
 pub mod import;
-pub mod online;
+/// The text forms of the online and hybrid values (shared with the console).
+pub use arbiter_proto::text as online;
 pub mod platform_sim;
 pub mod replay;
 pub mod serve;

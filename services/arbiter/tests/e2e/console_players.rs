@@ -1,5 +1,7 @@
 //! The players screen of the console on an online event whose regulations ask every player for
 //! the fair-play consent (E.04 Appendix I J), in a real browser against `arbiter serve`: the
+//! event created in the console's form (refused first without the time-control periods an
+//! online event needs); the
 //! players imported from a TRF file (a damaged one refused with its line, nobody registered);
 //! the consent form offers exactly the players without it and refuses one without the platform
 //! account an online event needs; once every player has consented, round 1 is paired; a player
@@ -67,47 +69,34 @@ async fn consent_and_a_late_entry_from_the_console() {
     );
     let base = server.http.clone().expect("http address");
     let mut c = Clients::new(&Endpoints::one(&server.grpc));
-    // An online event (its conduct is fixed at creation, here over gRPC) with four players.
-    c.reg
-        .create_tournament(reg::CreateTournamentRequest {
-            header: header(TID, "create"),
-            tournament: Some(pb::TournamentCreated {
-                name: "Online Rapid".into(),
-                start_date: Some(pb::Date {
-                    year: 2026,
-                    month: 12,
-                    day: 5,
-                }),
-                chief_arbiter: Some(pb::Arbiter {
-                    name: CHIEF.into(),
-                    fide_id: None,
-                    title: "IA".into(),
-                }),
-                pairing_system: pb::PairingSystem::Dutch as i32,
-                rounds: 3,
-                rating_kind: pb::RatingKind::Rapid as i32,
-                conduct: Some(pb::Conduct {
-                    format: pb::EventFormat::OnlineUnsupervised as i32,
-                    periods: vec![pb::TimeControlPeriod {
-                        moves: 0,
-                        base_seconds: 900,
-                        increment_seconds: 10,
-                        delay_seconds: 0,
-                    }],
-                    require_fair_play_consent: true,
-                    regulations_version: REGS.into(),
-                    ..Default::default()
-                }),
-                ..Default::default()
-            }),
-        })
-        .await
-        .expect("create");
     let driver = Driver::start(&chromedriver, &work.path().join("chromedriver.log"));
     let profile = work.path().join("profile");
     std::fs::create_dir_all(&profile).unwrap();
     let b = browser(&driver, &chromium, &profile).await;
     sign_in(&b, &console_link(&base, CHIEF)).await;
+    // An online event whose regulations ask for the consent, created in the form (its
+    // conduct is fixed at creation).
+    submit(&b, "new-tournament").await;
+    wait_for(&b, "h1", "New tournament").await;
+    fill(&b, "name", "Online Rapid").await;
+    fill(&b, "id", TID).await;
+    fill(&b, "rounds", "3").await;
+    js(
+        &b,
+        "document.getElementById('format').value = 'online-unsupervised'; \
+         document.getElementById('rating_kind').value = 'rapid'; \
+         document.getElementById('require_consent').checked = true; return null;",
+    )
+    .await;
+    // Online without periods: the service names what is missing.
+    submit(&b, "create").await;
+    let said = flash(&b).await;
+    assert!(said.contains("conduct.periods"), "{said:?}");
+    fill(&b, "periods", "15m+10s").await;
+    fill(&b, "regulations", REGS).await;
+    shots(&b, &shots_dir(), "new-online-tournament").await;
+    submit(&b, "create").await;
+    wait_for(&b, "h1", "Players").await;
     let players = format!("{base}/console/t/{TID}/players");
     b.goto(&players).await.unwrap();
     wait_for(&b, "h1", "Players").await;

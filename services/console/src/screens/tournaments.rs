@@ -120,7 +120,9 @@ pub(super) fn creation(v: &NewValues) -> Result<pb::TournamentCreated, String> {
         .filter(|t| !t.is_empty())
         .map(String::from)
         .collect();
+    let conduct = conduct_of(v)?;
     Ok(pb::TournamentCreated {
+        conduct,
         name: v.name.trim().to_string(),
         place: v.place.trim().to_string(),
         federation: v.federation.trim().to_ascii_uppercase(),
@@ -163,6 +165,12 @@ pub(super) async fn create(State(c): App, headers: HeaderMap, Form(f): Fields) -
         tie_breaks: f.get("tie_breaks").cloned().unwrap_or_default(),
         fide_rated: f.get("fide_rated").cloned(),
         deputies: String::new(),
+        format: f.get("format").cloned().unwrap_or_default(),
+        periods: f.get("periods").cloned().unwrap_or_default(),
+        platform: f.get("platform").cloned().unwrap_or_default(),
+        regulations: f.get("regulations").cloned().unwrap_or_default(),
+        require_consent: f.get("require_consent").cloned(),
+        traditional_boards: f.get("traditional_boards").cloned(),
         conduct: None,
     };
     let again =
@@ -186,6 +194,41 @@ pub(super) async fn create(State(c): App, headers: HeaderMap, Form(f): Fields) -
             again(code, flash)
         }
     }
+}
+
+/// The conduct the creation form asks for, read as the command line reads it; `None` over
+/// the board with nothing else given. What the rules require of it (periods online, the
+/// increment of a hybrid event with traditional boards, the regulations when consent is
+/// asked) the service checks and names.
+fn conduct_of(v: &NewValues) -> Result<Option<pb::Conduct>, String> {
+    use arbiter_proto::text;
+    let format = match v.format.trim() {
+        "" => pb::EventFormat::Otb,
+        f => text::format(f).map_err(|e| format!("format: {e}"))?,
+    };
+    let periods = match v.periods.trim() {
+        "" => Vec::new(),
+        p => text::periods(p).map_err(|e| format!("periods: {e}"))?,
+    };
+    let platform = (!v.platform.trim().is_empty()).then(|| pb::PlatformProfile {
+        name: v.platform.trim().to_string(),
+        ..Default::default()
+    });
+    let c = pb::Conduct {
+        format: format as i32,
+        periods,
+        traditional_boards: v.traditional_boards.is_some(),
+        require_fair_play_consent: v.require_consent.is_some(),
+        regulations_version: v.regulations.trim().to_string(),
+        platform,
+        ..Default::default()
+    };
+    let plain_otb = format == pb::EventFormat::Otb
+        && c == pb::Conduct {
+            format: c.format,
+            ..Default::default()
+        };
+    Ok((!plain_otb).then_some(c))
 }
 
 /// The tournament's settings as its log has them: the creation, then every update in order.
@@ -524,6 +567,35 @@ mod tests {
         assert!(!u.replace_tie_breaks && u.tie_breaks.is_empty());
         wanted.rounds = "seven".into();
         assert!(update_of(&now, &wanted).unwrap_err().contains("rounds"));
+    }
+
+    #[test]
+    fn the_conduct_is_read_as_the_command_line_reads_it() {
+        let mut v = NewValues::fresh();
+        v.name = "Online".into();
+        v.start = "2026-12-05".into();
+        assert_eq!(
+            creation(&v).unwrap().conduct,
+            None,
+            "over the board by default"
+        );
+        v.format = "hybrid".into();
+        v.periods = "90m+30s".into();
+        v.platform = "Lichess".into();
+        v.regulations = "Hybrid Open 2026".into();
+        v.traditional_boards = Some("on".into());
+        let c = creation(&v).unwrap().conduct.unwrap();
+        assert_eq!(c.format, pb::EventFormat::Hybrid as i32);
+        assert_eq!(
+            (c.periods[0].base_seconds, c.periods[0].increment_seconds),
+            (5400, 30)
+        );
+        assert!(c.traditional_boards && !c.require_fair_play_consent);
+        assert_eq!(c.platform.unwrap().name, "Lichess");
+        v.periods = "ninety minutes".into();
+        assert!(creation(&v).unwrap_err().starts_with("periods: "));
+        v.format = "by-post".into();
+        assert!(creation(&v).unwrap_err().starts_with("format: "));
     }
 
     #[test]

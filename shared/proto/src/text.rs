@@ -1,7 +1,9 @@
-//! The command-line forms of an event's format (E.04 Art. 6.1), its time control as periods and
-//! the items of a fair-play consent, for `arbiter client create` and `arbiter client consent`.
+//! The text forms of an event's format (E.04 Art. 6.1), its time control as periods, the items
+//! of a fair-play consent and the other online and hybrid values, as the command line and the
+//! console's forms take them (`arbiter client create`, `arbiter client consent`, the console's
+//! new-tournament screen): one reading for both.
 
-use arbiter_proto::events::v1 as pb;
+use crate::events::v1 as pb;
 
 /// `otb`, `online-unsupervised`, `online-supervised` or `hybrid`.
 pub fn format(s: &str) -> Result<pb::EventFormat, String> {
