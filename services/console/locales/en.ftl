@@ -303,3 +303,4 @@ regulations-version = Regulations' version
 regulations-help = The version of the event's regulations players consent to (needed when they must consent).
 require-consent = Ask every player for the fair-play consent (always asked online supervised and hybrid)
 traditional-boards = Hybrid: players may also use traditional boards (needs 30 s a move from move 1)
+all-consented = Every registered player has given the consent.

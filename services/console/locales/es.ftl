@@ -303,3 +303,4 @@ regulations-version = Versión de las bases
 regulations-help = La versión de las bases del torneo que aceptan los jugadores (necesaria si deben dar su consentimiento).
 require-consent = Pedir a cada jugador el consentimiento de juego limpio (siempre en línea supervisado e híbrido)
 traditional-boards = Híbrido: los jugadores pueden usar también tableros tradicionales (exige 30 s por jugada desde la primera)
+all-consented = Todos los jugadores inscritos han dado su consentimiento.

@@ -526,6 +526,9 @@ pub fn players(s: &Session, v: &PlayersView, flash: Option<&Flash>) -> Markup {
             @if let Some(c) = &v.consent {
                 h2 { (t(s, "fair-play-consent")) }
                 p { (ta(s, "consent-asked", &[("version", c.regulations_version.as_str().into())])) }
+                @if !list.players.iter().any(|p| p.status == reg::PlayerStatus::ConsentMissing as i32) {
+                    p id="all-consented" { (t(s, "all-consented")) }
+                } @else {
                 form method="post" action={"/console/t/" (id) "/players/consent"} {
                     (csrf(s)) (cmd())
                     input type="hidden" name="regulations_version" value=(c.regulations_version);
@@ -548,6 +551,7 @@ pub fn players(s: &Session, v: &PlayersView, flash: Option<&Flash>) -> Markup {
                         label.choice { input type="checkbox" name="by_guardian"; " " (t(s, "by-guardian")) }
                     }
                     button type="submit" id="record-consent" { (t(s, "record-consent")) }
+                }
                 }
             }
             h2 { (t(s, "byes-and-withdrawals")) }

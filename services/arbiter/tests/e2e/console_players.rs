@@ -173,8 +173,12 @@ async fn consent_and_a_late_entry_from_the_console() {
         let said = consent_first(&b, &format!("player{i}_online")).await;
         assert_eq!(said, "", "consent {i}");
     }
-    // Everyone consented: the form is gone with its reason.
+    // Everyone consented: the form is gone, the screen says why.
     assert!(asked(&b).await.is_empty());
+    assert_eq!(
+        text(&b, "#all-consented").await,
+        "Every registered player has given the consent."
+    );
     let list = c
         .reg
         .list_players(reg::ListPlayersRequest {

@@ -280,8 +280,9 @@ async fn sign_in(State(c): App, headers: HeaderMap, Form(f): Fields) -> Response
 async fn oidc_start(State(c): App, headers: HeaderMap) -> Response {
     let Some(o) = &c.oidc else {
         let lang = lang_of(&headers);
+        // No issuer here: the sign-in page, saying so.
         return html(
-            StatusCode::NOT_FOUND,
+            StatusCode::UNAUTHORIZED,
             views::sign_in_needed(lang, &lang.t("no-issuer"), None),
         );
     };
