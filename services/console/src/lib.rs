@@ -15,7 +15,7 @@
 //!   public event stream. Nothing is fetched from elsewhere: the CSS and script are in the binary.
 
 pub mod i18n;
-pub mod oidc;
+mod oidc;
 mod paste;
 mod prize_list;
 mod screens;
@@ -30,6 +30,7 @@ use arbiter_proto::registration::v1::registration_client::RegistrationClient;
 use arbiter_proto::reporting::v1::reporting_client::ReportingClient;
 use arbiter_proto::round_director::v1::round_director_client::RoundDirectorClient;
 use arbiter_service_kit::Host;
+use oidc::OidcLogin;
 use session::Sessions;
 use std::net::{Ipv4Addr, Ipv6Addr, SocketAddr};
 use std::sync::{Arc, OnceLock};
@@ -88,8 +89,27 @@ pub struct Config {
     pub secure_cookies: bool,
     /// Languages beside the built-in English and Spanish: (language tag, Fluent catalog).
     pub languages: Vec<(String, String)>,
-    /// Sign-in through an OpenID Connect issuer too (beside the one-time links).
-    pub oidc: Option<oidc::OidcLogin>,
+    /// Sign-in through an OpenID Connect issuer too (beside the one-time links): `None`, or
+    /// set by [`Config::with_oidc`].
+    pub oidc: Option<OidcLogin>,
+}
+
+impl Config {
+    /// Adds the sign-in through an OpenID Connect issuer: reads its discovery document for its
+    /// endpoints (`jwks`: its key set as the server already read it; `console_url`: the
+    /// console's address as browsers reach it, to which the issuer sends them back).
+    pub async fn with_oidc(
+        mut self,
+        issuer: &str,
+        client_id: &str,
+        client_secret: Option<String>,
+        console_url: &str,
+        jwks: &str,
+    ) -> Result<Config, String> {
+        self.oidc =
+            Some(OidcLogin::discover(issuer, client_id, client_secret, console_url, jwks).await?);
+        Ok(self)
+    }
 }
 
 type Authed = WithToken<Channel>;

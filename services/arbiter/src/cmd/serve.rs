@@ -282,17 +282,16 @@ async fn serve(a: ServeArgs) -> Result<(), Exit> {
     let console =
         services.contains(&ServiceName::Reporting) && server_auth.keys.signing_key(None).is_ok();
     if console {
-        arbiter_console::register(
-            &mut host,
-            arbiter_console::Config {
-                keys: server_auth.keys.clone(),
-                grpc: a.console_grpc.clone(),
-                secure_cookies: a.console_secure_cookies,
-                languages: console_languages(a.console_languages.as_deref())?,
-                oidc: console_oidc(&a, server_auth.oidc_jwks.as_deref()).await?,
-            },
-        )
-        .map_err(|e| Exit::Invalid(format!("console: {e}")))?;
+        let config = arbiter_console::Config {
+            keys: server_auth.keys.clone(),
+            grpc: a.console_grpc.clone(),
+            secure_cookies: a.console_secure_cookies,
+            languages: console_languages(a.console_languages.as_deref())?,
+            oidc: None,
+        };
+        let config = with_console_oidc(config, &a, server_auth.oidc_jwks.as_deref()).await?;
+        arbiter_console::register(&mut host, config)
+            .map_err(|e| Exit::Invalid(format!("console: {e}")))?;
     }
     // Every call: the caller's trace context as its span's parent, and counted in the metrics.
     host.layer(arbiter_telemetry::GrpcLayer);
@@ -378,16 +377,17 @@ async fn serve(a: ServeArgs) -> Result<(), Exit> {
 /// The catalogs in `dir`: (language tag, text) of each `*.ftl` file.
 /// The console's OIDC sign-in, when configured: the issuer's endpoints read from its
 /// discovery document at start.
-async fn console_oidc(
+async fn with_console_oidc(
+    config: arbiter_console::Config,
     a: &ServeArgs,
     jwks: Option<&str>,
-) -> Result<Option<arbiter_console::oidc::OidcLogin>, Exit> {
+) -> Result<arbiter_console::Config, Exit> {
     let (Some(client_id), Some(issuer), Some(url)) = (
         &a.console_oidc_client_id,
         &a.auth.oidc_issuer,
         &a.console_url,
     ) else {
-        return Ok(None);
+        return Ok(config);
     };
     let jwks = jwks.ok_or_else(|| {
         Exit::Invalid("--console-oidc-client-id: the issuer's keys (--oidc-jwks) are needed".into())
@@ -406,9 +406,9 @@ async fn console_oidc(
         ),
         None => None,
     };
-    arbiter_console::oidc::OidcLogin::discover(issuer, client_id, secret, url, jwks)
+    config
+        .with_oidc(issuer, client_id, secret, url, jwks)
         .await
-        .map(Some)
         .map_err(|e| {
             Exit::Invalid(format!(
                 "--console-oidc-client-id: the issuer {issuer}: {e}"
