@@ -29,6 +29,12 @@ pub(super) async fn render_players(
     render_players_found(s, cl, id, flash, code, paste, None).await
 }
 
+/// The players screen again with a refusal of what the form sent.
+async fn refuse(s: &Session, cl: &mut Clients, id: &str, text: String) -> Response {
+    let code = StatusCode::UNPROCESSABLE_ENTITY;
+    render_players(s, cl, id, Some(Flash::Refused(text)), code, "").await
+}
+
 pub(super) async fn render_players_found(
     s: &Session,
     cl: &mut Clients,
@@ -212,12 +218,10 @@ pub(super) async fn add_player(
     // rounds he missed (C.04.2 late entries).
     let done = if f.contains_key("first_round") {
         let Ok(first_round) = get("first_round").parse::<u32>() else {
-            let flash = Flash::Refused(
-                s.lang
-                    .ta("not-a-round", &[("round", get("first_round").into())]),
-            );
-            let code = StatusCode::UNPROCESSABLE_ENTITY;
-            return render_players(&s, &mut cl, &id, Some(flash), code, "").await;
+            let text = s
+                .lang
+                .ta("not-a-round", &[("round", get("first_round").into())]);
+            return refuse(&s, &mut cl, &id, text).await;
         };
         let missed = match get("missed") {
             "half" => pb::ByeKind::HalfPoint,
@@ -450,9 +454,7 @@ pub(super) async fn consent(
     };
     let get = |k: &str| f.get(k).map(|v| v.trim().to_string()).unwrap_or_default();
     let Ok(entry) = get("entry").parse::<u32>() else {
-        let flash = Flash::Refused(s.lang.t("consent-which"));
-        let code = StatusCode::UNPROCESSABLE_ENTITY;
-        return render_players(&s, &mut cl, &id, Some(flash), code, "").await;
+        return refuse(&s, &mut cl, &id, s.lang.t("consent-which")).await;
     };
     let items = [
         pb::ConsentItem::AnalysisAndSanctions,
@@ -539,15 +541,10 @@ pub(super) async fn import_trf(
     let text = f.get("trf").cloned().unwrap_or_default();
     let players = match trf_players(&text, &id) {
         Ok(p) if !p.is_empty() => p,
-        Ok(_) => {
-            let flash = Flash::Refused(s.lang.t("trf-no-players"));
-            let code = StatusCode::UNPROCESSABLE_ENTITY;
-            return render_players(&s, &mut cl, &id, Some(flash), code, "").await;
-        }
+        Ok(_) => return refuse(&s, &mut cl, &id, s.lang.t("trf-no-players")).await,
         Err(e) => {
-            let flash = Flash::Refused(s.lang.ta("trf-not-read", &[("error", e.into())]));
-            let code = StatusCode::UNPROCESSABLE_ENTITY;
-            return render_players(&s, &mut cl, &id, Some(flash), code, "").await;
+            let text = s.lang.ta("trf-not-read", &[("error", e.into())]);
+            return refuse(&s, &mut cl, &id, text).await;
         }
     };
     let n = players.len();

@@ -83,20 +83,21 @@ pub fn print_layout(s: &Session, what: &str, v: &PrintView) -> Markup {
     )
 }
 
-fn unpublished(s: &Session, v: &PrintView) -> Option<Markup> {
+/// The round's published pairing, or the line saying there is none yet.
+fn published<'a>(s: &Session, v: &PrintView<'a>) -> Result<&'a rep::RoundPairings, Markup> {
     match v.pairings {
-        Some(p) if p.published => None,
-        _ => Some(
+        Some(p) if p.published => Ok(p),
+        _ => Err(
             html! { p.flash.refused role="alert" id="not-published" { (ta(s, "print-not-published", &[("round", v.round.into())])) } },
         ),
     }
 }
 
 fn pairings_sheet(s: &Session, v: &PrintView) -> Markup {
-    if let Some(m) = unpublished(s, v) {
-        return m;
-    }
-    let p = v.pairings.expect("published");
+    let p = match published(s, v) {
+        Ok(p) => p,
+        Err(m) => return m,
+    };
     html! {
         h1.print-title { (v.name) " · " (ta(s, "round-n", &[("round", v.round.into())])) }
         div.scroll { table.print id="print-pairings" {
@@ -120,10 +121,10 @@ fn pairings_sheet(s: &Session, v: &PrintView) -> Markup {
 
 /// One sheet a board, 60 moves in two halves, the result and both signatures.
 fn score_sheets(s: &Session, v: &PrintView) -> Markup {
-    if let Some(m) = unpublished(s, v) {
-        return m;
-    }
-    let p = v.pairings.expect("published");
+    let p = match published(s, v) {
+        Ok(p) => p,
+        Err(m) => return m,
+    };
     html! {
         @for b in p.boards.iter().filter_map(|b| b.board.as_ref()) {
             @let (wn, wr) = who(v, b.white);
