@@ -2,8 +2,12 @@
 
 mod print;
 mod ratings;
+mod schedule;
+mod teams;
 pub use print::{LAYOUTS, PrintView, print_index, print_layout};
 pub use ratings::{RatingsView, ratings};
+pub use schedule::{ScheduleView, schedule};
+pub use teams::{TeamEntry, TeamsView, teams};
 
 use crate::i18n::Lang;
 use crate::prize_list::{FormError, PrizeForm, PrizeList, exact_money, money};
@@ -70,6 +74,8 @@ pub fn page(
                         a href={"/console/t/" (id)} { (l.t("overview")) }
                         a href={"/console/t/" (id) "/players"} { (l.t("players")) }
                         a href={"/console/t/" (id) "/round"} { (l.t("round")) }
+                        a href={"/console/t/" (id) "/teams"} { (l.t("teams")) }
+                        a href={"/console/t/" (id) "/schedule"} { (l.t("schedule")) }
                         a href={"/console/t/" (id) "/standings"} { (l.t("standings")) }
                         a href={"/console/t/" (id) "/prizes"} { (l.t("prizes")) }
                         a href={"/console/t/" (id) "/ratings"} { (l.t("ratings")) }
@@ -214,6 +220,7 @@ pub const SYSTEMS: &[(&str, &str)] = &[
     ("lim", "swiss-lim-system-c0443"),
     ("round-robin", "round-robin-berger-tables-c05"),
     ("double-round-robin", "double-round-robin-berger-tables"),
+    ("knockout", "knockout-mini-matches"),
 ];
 
 pub fn new_tournament(
@@ -272,6 +279,40 @@ pub fn new_tournament(
                         input id="traditional_boards" name="traditional_boards" type="checkbox" value="on" checked[values.traditional_boards.is_some()];
                         label for="traditional_boards" { (t(s, "traditional-boards")) }
                     }
+                }
+                fieldset.consent id="team-event" {
+                    legend { (t(s, "team-event")) }
+                    p.hint { (t(s, "team-event-help")) }
+                    (field(&t(s, "team-boards"), "team_boards", html!{ input id="team_boards" name="team_boards" type="number" min="1" max="64" value=(values.team_boards) aria-describedby="team_boards-help"; }, &t(s, "team-boards-help")))
+                    (field(&t(s, "team-reserves"), "team_reserves", html!{ input id="team_reserves" name="team_reserves" type="number" min="0" max="64" value=(values.team_reserves) aria-describedby="team_reserves-help"; }, &t(s, "team-reserves-help")))
+                    (field(&t(s, "team-colours"), "team_colours", html!{ input id="team_colours" name="team_colours" value=(values.team_colours) placeholder="WBWB" aria-describedby="team_colours-help"; }, &t(s, "team-colours-help")))
+                    (field(&t(s, "team-match-points"), "team_match_points", html!{ input id="team_match_points" name="team_match_points" value=(values.team_match_points) aria-describedby="team_match_points-help"; }, &t(s, "team-match-points-help")))
+                    (field(&t(s, "team-ranking"), "team_ranking", html!{ select id="team_ranking" name="team_ranking" aria-describedby="team_ranking-help" {
+                        option value="mp" selected[values.team_ranking != "gp"] { (t(s, "match-points")) }
+                        option value="gp" selected[values.team_ranking == "gp"] { (t(s, "game-points")) }
+                    } }, &t(s, "team-ranking-help")))
+                    (field(&t(s, "team-bye"), "team_bye", html!{ input id="team_bye" name="team_bye" value=(values.team_bye) placeholder="2,2" aria-describedby="team_bye-help"; }, &t(s, "team-bye-help")))
+                }
+                fieldset.consent id="knockout-rules" {
+                    legend { (t(s, "knockout")) }
+                    p.hint { (t(s, "knockout-help")) }
+                    (field(&t(s, "ko-seeding"), "ko_seeding", html!{ select id="ko_seeding" name="ko_seeding" aria-describedby="ko_seeding-help" {
+                        option value="rating" selected[values.ko_seeding == "rating"] { (t(s, "ko-seeding-rating")) }
+                        option value="pairing-number" selected[values.ko_seeding == "pairing-number"] { (t(s, "ko-seeding-pairing-number")) }
+                    } }, &t(s, "ko-seeding-help")))
+                    (field(&t(s, "ko-classical-games"), "ko_classical_games", html!{ input id="ko_classical_games" name="ko_classical_games" type="number" min="1" max="8" value=(values.ko_classical_games) aria-describedby="ko_classical_games-help"; }, &t(s, "ko-classical-games-help")))
+                    (field(&t(s, "ko-tie-breaks"), "ko_tie_breaks", html!{ input id="ko_tie_breaks" name="ko_tie_breaks" value=(values.ko_tie_breaks) aria-describedby="ko_tie_breaks-help"; }, &t(s, "ko-tie-breaks-help")))
+                    (field(&t(s, "ko-first-colour"), "ko_first_colour", html!{ select id="ko_first_colour" name="ko_first_colour" aria-describedby="ko_first_colour-help" {
+                        @for v in ["lot", "higher-seed-white", "higher-seed-black"] { option value=(v) selected[values.ko_first_colour == v] { (t(s, &format!("ko-{v}"))) } }
+                    } }, &t(s, "ko-first-colour-help")))
+                    (field(&t(s, "ko-tie-break-colours"), "ko_tie_break_colours", html!{ select id="ko_tie_break_colours" name="ko_tie_break_colours" aria-describedby="ko_tie_break_colours-help" {
+                        @for v in ["continue", "restart", "lot"] { option value=(v) selected[values.ko_tie_break_colours == v] { (t(s, &format!("ko-{v}"))) } }
+                    } }, &t(s, "ko-tie-break-colours-help")))
+                    (field(&t(s, "ko-armageddon-colour"), "ko_armageddon_colour", html!{ select id="ko_armageddon_colour" name="ko_armageddon_colour" aria-describedby="ko_armageddon_colour-help" {
+                        @for v in ["lot", "higher-seed-white", "higher-seed-black", "continue"] { option value=(v) selected[values.ko_armageddon_colour == v] { (t(s, &format!("ko-{v}"))) } }
+                    } }, &t(s, "ko-armageddon-colour-help")))
+                    (field(&t(s, "ko-armageddon-time-control"), "ko_armageddon_time_control", html!{ input id="ko_armageddon_time_control" name="ko_armageddon_time_control" value=(values.ko_armageddon_time_control) aria-describedby="ko_armageddon_time_control-help"; }, &t(s, "ko-armageddon-time-control-help")))
+                    (field(&t(s, "ko-lot-seed"), "ko_lot_seed", html!{ input id="ko_lot_seed" name="ko_lot_seed" value=(values.ko_lot_seed) aria-describedby="ko_lot_seed-help"; }, &t(s, "ko-lot-seed-help")))
                 }
                 button type="submit" id="create" { (t(s, "create-tournament")) }
             }
@@ -342,6 +383,23 @@ pub struct NewValues {
     pub regulations: String,
     pub require_consent: Option<String>,
     pub traditional_boards: Option<String>,
+    /// A team event's regulations (boards empty = an individual event), as the command line's
+    /// `--team-*` flags take them.
+    pub team_boards: String,
+    pub team_reserves: String,
+    pub team_colours: String,
+    pub team_match_points: String,
+    pub team_ranking: String,
+    pub team_bye: String,
+    /// A knockout's regulations, as the command line's `--ko-*` flags take them.
+    pub ko_seeding: String,
+    pub ko_classical_games: String,
+    pub ko_tie_breaks: String,
+    pub ko_first_colour: String,
+    pub ko_tie_break_colours: String,
+    pub ko_armageddon_colour: String,
+    pub ko_armageddon_time_control: String,
+    pub ko_lot_seed: String,
     /// How the event is conducted (over the board, online, hybrid), as created: fixed after
     /// creation, read here for what it asks of players (the fair-play consent).
     #[serde(skip)]
@@ -355,8 +413,24 @@ impl NewValues {
             rounds: "5".into(),
             rating_kind: "standard".into(),
             fide_rated: Some("on".into()),
+            team_match_points: "2,1,0".into(),
+            team_ranking: "mp".into(),
+            ko_seeding: "rating".into(),
+            ko_classical_games: "2".into(),
+            ko_tie_breaks: "rapid:2:25m+10s,blitz:2:5m+3s".into(),
+            ko_first_colour: "lot".into(),
+            ko_tie_break_colours: "continue".into(),
+            ko_armageddon_colour: "lot".into(),
+            ko_armageddon_time_control: "5m/4m".into(),
             ..NewValues::default()
         }
+    }
+
+    /// What a posted form holds (fields it lacks are empty; unknown ones are ignored).
+    pub fn from_form(f: &std::collections::HashMap<String, String>) -> NewValues {
+        serde_json::to_value(f)
+            .and_then(serde_json::from_value)
+            .unwrap_or_default()
     }
 }
 
@@ -658,6 +732,8 @@ pub struct RoundView<'a> {
     pub state: &'a rd::TournamentState,
     pub pairings: Option<&'a rep::RoundPairings>,
     pub names: &'a std::collections::HashMap<u32, String>,
+    /// A team event's team names by number (empty otherwise).
+    pub team_names: std::collections::HashMap<u32, String>,
     pub boards_text: String,
     /// The pairing worker's explanation of the proposal, in words.
     pub explanation: Option<String>,
@@ -677,6 +753,11 @@ pub fn round(s: &Session, v: &RoundView, flash: Option<&Flash>) -> Markup {
     let id = st.tournament_id.as_str();
     let phase = rd::Phase::try_from(st.phase).unwrap_or(rd::Phase::Unspecified);
     let name = |pn: u32| v.names.get(&pn).cloned().unwrap_or_default();
+    let team_name = |n: u32| {
+        v.team_names
+            .get(&n)
+            .map_or_else(|| n.to_string(), |t| format!("{n}. {t}"))
+    };
     let action = |what: &str| format!("/console/t/{id}/round/{what}");
     page(
         s.lang,
@@ -731,6 +812,14 @@ pub fn round(s: &Session, v: &RoundView, flash: Option<&Flash>) -> Markup {
                         button type="submit" id="close-round" { (ta(s, "close-round", &[("round", st.current_round.into())])) }
                     }
                 }
+            }
+            @if let Some(p) = v.pairings.filter(|p| !p.team_matches.is_empty()) {
+                h2 { (t(s, "team-matches")) }
+                ol id="team-matches" { @for m in &p.team_matches {
+                    li { (team_name(m.first)) " – " (team_name(m.second)) }
+                } }
+                @if p.team_bye != 0 { p { (t(s, "team-bye")) ": " (team_name(p.team_bye)) } }
+                @if !p.published { p.hint { a href={"/console/t/" (id) "/teams"} { (t(s, "lineups-on-teams")) } } }
             }
             @if let Some(p) = v.pairings {
                 h2 { @if p.published { (t(s, "pairings")) } @else { (t(s, "proposed-pairings")) } }

@@ -1,6 +1,6 @@
 //! The text forms of an event's format (E.04 Art. 6.1), its time control as periods, the items
-//! of a fair-play consent and the other online and hybrid values, as the command line and the
-//! console's forms take them (`arbiter client create`, `arbiter client consent`, the console's
+//! of a fair-play consent and the other online and hybrid values, a team event's and a
+//! knockout's regulations, as the command line and the console's forms take them (`arbiter client create`, `arbiter client consent`, the console's
 //! new-tournament screen): one reading for both.
 
 use crate::events::v1 as pb;
@@ -303,6 +303,173 @@ pub fn irregularity_decision(s: &str) -> Result<pb::IrregularityDecision, String
     })
 }
 
+// --- team events and knockouts -------------------------------------------------------------
+// These return what was wrong without naming the field: each caller prefixes its own name for
+// it (a flag on the command line, a label in the console).
+
+/// Points as written (`2`, `1.5`, `½`, `0,5`), in tenths.
+pub fn points_tenths(s: &str) -> Result<i32, String> {
+    let t = s.trim().replace(',', ".");
+    let t = t.replace('½', ".5");
+    let bad = || format!("{s:?} is not a number of points");
+    let (whole, frac) = t.split_once('.').unwrap_or((&t, ""));
+    let whole: i32 = match whole {
+        "" if !frac.is_empty() => 0,
+        w => w.parse().map_err(|_| bad())?,
+    };
+    let tenth: i32 = match frac {
+        "" => 0,
+        f if f.len() == 1 => f.parse().map_err(|_| bad())?,
+        _ => return Err(format!("{s:?}: points are counted in tenths (e.g. 1.5)")),
+    };
+    if whole < 0 || t.starts_with('-') {
+        return Err(format!("{s:?}: points are not negative"));
+    }
+    whole
+        .checked_mul(10)
+        .and_then(|w| w.checked_add(tenth))
+        .ok_or_else(bad)
+}
+
+/// A team event's match points for a won, drawn and lost match (`2,1,0`), in tenths.
+pub fn match_points(s: &str) -> Result<(i32, i32, i32), String> {
+    let p: Vec<i32> = s
+        .split([',', ' ', '/'])
+        .filter(|x| !x.trim().is_empty())
+        .map(points_tenths)
+        .collect::<Result<_, _>>()?;
+    match p[..] {
+        [win, draw, loss] => Ok((win, draw, loss)),
+        _ => Err(format!("{s:?}: three values, won,drawn,lost (e.g. 2,1,0)")),
+    }
+}
+
+/// The team pairing-allocated bye as `MATCH,GAME` points (TRF-2026 record 320).
+pub fn team_bye(s: &str) -> Result<pb::TeamBye, String> {
+    let p: Vec<i32> = s
+        .split([',', ' ', '/'])
+        .filter(|x| !x.trim().is_empty())
+        .map(points_tenths)
+        .collect::<Result<_, _>>()?;
+    match p[..] {
+        [match_points, game_points] => Ok(pb::TeamBye {
+            match_points,
+            game_points,
+        }),
+        _ => Err(format!("{s:?}: MATCH,GAME points (e.g. 2,2)")),
+    }
+}
+
+/// What ranks a team event: `mp` (match points) or `gp` (game points).
+pub fn team_ranking(s: &str) -> Result<pb::TeamRanking, String> {
+    match s.trim().to_ascii_lowercase().as_str() {
+        "mp" | "match-points" => Ok(pb::TeamRanking::MatchPoints),
+        "gp" | "game-points" => Ok(pb::TeamRanking::GamePoints),
+        other => Err(format!("{other:?}: mp (match points) or gp (game points)")),
+    }
+}
+
+/// The board colours of the team named first when the regulations say nothing else: White on
+/// odd boards (`WBWB`).
+pub fn alternating_colours(boards: u32) -> String {
+    (0..boards)
+        .map(|b| if b % 2 == 0 { 'W' } else { 'B' })
+        .collect()
+}
+
+fn one_of<T: Copy>(s: &str, names: &[(&str, T)]) -> Result<T, String> {
+    let v = s.trim().to_ascii_lowercase();
+    names
+        .iter()
+        .find(|(n, _)| *n == v)
+        .map(|(_, t)| *t)
+        .ok_or_else(|| {
+            let all: Vec<&str> = names.iter().map(|(n, _)| *n).collect();
+            format!("{v:?}: one of {}", all.join(", "))
+        })
+}
+
+/// A knockout's seeding: `rating` or `pairing-number`.
+pub fn knockout_seeding(s: &str) -> Result<pb::KnockoutSeeding, String> {
+    use pb::KnockoutSeeding as S;
+    one_of(
+        s,
+        &[("rating", S::Rating), ("pairing-number", S::PairingNumber)],
+    )
+}
+
+/// White in game 1 of a knockout match: `higher-seed-white`, `higher-seed-black` or `lot`.
+pub fn knockout_first_colour(s: &str) -> Result<pb::KnockoutFirstColour, String> {
+    use pb::KnockoutFirstColour as F;
+    one_of(
+        s,
+        &[
+            ("higher-seed-white", F::HigherSeedWhite),
+            ("higher-seed-black", F::HigherSeedBlack),
+            ("lot", F::Lot),
+        ],
+    )
+}
+
+/// Each tie-break stage's first game: `continue`, `restart` or `lot`.
+pub fn knockout_tie_break_colours(s: &str) -> Result<pb::KnockoutTieBreakColours, String> {
+    use pb::KnockoutTieBreakColours as C;
+    one_of(
+        s,
+        &[
+            ("continue", C::Continue),
+            ("restart", C::Restart),
+            ("lot", C::Lot),
+        ],
+    )
+}
+
+/// White in the Armageddon game: `lot`, `higher-seed-white`, `higher-seed-black` or `continue`.
+pub fn knockout_armageddon_colour(s: &str) -> Result<pb::KnockoutArmageddonColour, String> {
+    use pb::KnockoutArmageddonColour as A;
+    one_of(
+        s,
+        &[
+            ("lot", A::Lot),
+            ("higher-seed-white", A::HigherSeedWhite),
+            ("higher-seed-black", A::HigherSeedBlack),
+            ("continue", A::Continue),
+        ],
+    )
+}
+
+/// A knockout's tie-break stages in order, `KIND:GAMES[:TIME CONTROL]` separated by commas
+/// (`rapid:2:25m+10s,blitz:2:5m+3s`); empty or `none` for no stage.
+pub fn knockout_stages(s: &str) -> Result<Vec<pb::KnockoutStage>, String> {
+    let s = s.trim();
+    if s.is_empty() || s.eq_ignore_ascii_case("none") {
+        return Ok(Vec::new());
+    }
+    let mut stages = Vec::new();
+    for stage in s.split(',').map(str::trim) {
+        let mut parts = stage.splitn(3, ':');
+        let kind = match parts.next().unwrap_or("").to_ascii_lowercase().as_str() {
+            "rapid" => pb::KnockoutStageKind::Rapid,
+            "blitz" => pb::KnockoutStageKind::Blitz,
+            other => {
+                return Err(format!(
+                    "{stage:?}: the kind {other:?} is not rapid or blitz"
+                ));
+            }
+        };
+        let games = parts
+            .next()
+            .and_then(|g| g.trim().parse::<u32>().ok())
+            .ok_or_else(|| format!("{stage:?}: KIND:GAMES[:TIME CONTROL], e.g. rapid:2:25m+10s"))?;
+        stages.push(pb::KnockoutStage {
+            kind: kind as i32,
+            games,
+            time_control: parts.next().unwrap_or("").trim().to_string(),
+        });
+    }
+    Ok(stages)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -357,5 +524,33 @@ mod tests {
             pb::IrregularityKind::ColoursReversed
         );
         assert!(irregularity_decision("restart").is_err());
+    }
+    #[test]
+    fn team_and_knockout_values() {
+        assert_eq!(points_tenths("1.5"), Ok(15));
+        assert_eq!(points_tenths("½"), Ok(5));
+        assert_eq!(points_tenths("0,5"), Ok(5));
+        assert!(points_tenths("-1").is_err());
+        assert!(points_tenths("1.25").unwrap_err().contains("tenths"));
+        assert_eq!(match_points("2,1,0"), Ok((20, 10, 0)));
+        assert!(match_points("2,1").unwrap_err().contains("three values"));
+        assert_eq!(
+            team_bye("2, 2").map(|b| (b.match_points, b.game_points)),
+            Ok((20, 20))
+        );
+        assert_eq!(team_ranking("GP"), Ok(pb::TeamRanking::GamePoints));
+        assert_eq!(alternating_colours(5), "WBWBW");
+        assert_eq!(knockout_seeding("rating"), Ok(pb::KnockoutSeeding::Rating));
+        assert!(
+            knockout_seeding("alphabet")
+                .unwrap_err()
+                .contains("rating, pairing-number")
+        );
+        let st = knockout_stages("rapid:2:25m+10s, blitz:4").unwrap();
+        assert_eq!(st.len(), 2);
+        assert_eq!((st[0].games, st[0].time_control.as_str()), (2, "25m+10s"));
+        assert_eq!(st[1].kind, pb::KnockoutStageKind::Blitz as i32);
+        assert_eq!(knockout_stages(" none "), Ok(vec![]));
+        assert!(knockout_stages("bullet:2").unwrap_err().contains("bullet"));
     }
 }

@@ -32,6 +32,8 @@ mod players;
 mod print;
 mod reading;
 mod rounds;
+mod schedule;
+mod teams;
 mod tournaments;
 
 use players::{add_player, cancel, change, consent, import_trf, overview, paste_players};
@@ -67,6 +69,13 @@ pub fn routes() -> axum::Router<Arc<Console>> {
         .route("/console/t/{id}/round", get(round))
         .route("/console/t/{id}/round/", get(round))
         .route("/console/t/{id}/round/{action}", post(round_action))
+        .route(
+            "/console/t/{id}/teams",
+            get(teams::teams).post(teams::record_team),
+        )
+        .route("/console/t/{id}/teams/lineup", post(teams::lineup))
+        .route("/console/t/{id}/schedule", get(schedule::schedule))
+        .route("/console/t/{id}/schedule/lots", post(schedule::draw_lots))
         .route("/console/t/{id}/standings", get(standings))
         .route("/console/t/{id}/prizes", get(prizes))
         .route("/console/t/{id}/ratings", get(ratings))
@@ -451,6 +460,26 @@ async fn names(cl: &mut Clients, id: &str) -> Result<HashMap<u32, String>, tonic
         .filter_map(|p| p.player)
         .map(|p| (p.player_id, p.name))
         .collect())
+}
+
+/// Every event of the tournament's log, in order (what the screens fold that no read API
+/// answers: the settings as created and updated, the teams and their line-ups).
+async fn log_kinds(cl: &mut Clients, id: &str) -> Result<Vec<pb::event::Kind>, tonic::Status> {
+    let mut stream = cl
+        .rep
+        .stream_events(rep::StreamEventsRequest {
+            tournament_id: id.to_string(),
+            from_version: 0,
+            follow: false,
+            raw_payload: false,
+        })
+        .await?
+        .into_inner();
+    let mut out = Vec::new();
+    while let Some(env) = stream.message().await? {
+        out.extend(env.payload.and_then(|p| p.kind));
+    }
+    Ok(out)
 }
 
 fn not_found(s: &Session, e: &tonic::Status) -> Response {

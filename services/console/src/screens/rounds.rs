@@ -77,10 +77,19 @@ pub(super) async fn render_round(
             .filter(|e| !e.trim().is_empty()),
         _ => None,
     };
+    // A team event's matches are shown by the teams' names.
+    let team_names = match &pairings {
+        Some(p) if !p.team_matches.is_empty() => super::teams::team_log(cl, id)
+            .await
+            .map(|(_, teams)| teams.into_iter().map(|t| (t.number, t.name)).collect())
+            .unwrap_or_default(),
+        _ => HashMap::new(),
+    };
     let v = RoundView {
         state: &st,
         pairings: pairings.as_ref(),
         names: &names,
+        team_names,
         boards_text,
         explanation,
         verdict,

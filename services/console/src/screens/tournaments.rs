@@ -98,6 +98,7 @@ pub(super) fn creation(v: &NewValues) -> Result<pb::TournamentCreated, String> {
         "lim" => (pb::PairingSystem::Lim, String::new()),
         "round-robin" => (pb::PairingSystem::RoundRobin, String::new()),
         "double-round-robin" => (pb::PairingSystem::DoubleRoundRobin, String::new()),
+        "knockout" => (pb::PairingSystem::Knockout, String::new()),
         other => return Err(format!("system: {other:?} is not one this console offers")),
     };
     let rounds: u32 = v
@@ -121,7 +122,13 @@ pub(super) fn creation(v: &NewValues) -> Result<pb::TournamentCreated, String> {
         .map(String::from)
         .collect();
     let conduct = conduct_of(v)?;
+    let knockout = (system == pb::PairingSystem::Knockout)
+        .then(|| knockout_of(v))
+        .transpose()?;
+    let team_rules = team_rules_of(v)?;
     Ok(pb::TournamentCreated {
+        knockout,
+        team_rules,
         conduct,
         name: v.name.trim().to_string(),
         place: v.place.trim().to_string(),
@@ -150,29 +157,9 @@ pub(super) async fn create(State(c): App, headers: HeaderMap, Form(f): Fields) -
         Ok(s) => s,
         Err(r) => return r,
     };
-    let v: NewValues = NewValues {
-        id: f.get("id").cloned().unwrap_or_default().trim().to_string(),
-        name: f.get("name").cloned().unwrap_or_default(),
-        system: f.get("system").cloned().unwrap_or_default(),
-        rounds: f.get("rounds").cloned().unwrap_or_default(),
-        start: f.get("start").cloned().unwrap_or_default(),
-        end: f.get("end").cloned().unwrap_or_default(),
-        place: f.get("place").cloned().unwrap_or_default(),
-        federation: f.get("federation").cloned().unwrap_or_default(),
-        chief: f.get("chief").cloned().unwrap_or_default(),
-        time_control: f.get("time_control").cloned().unwrap_or_default(),
-        rating_kind: f.get("rating_kind").cloned().unwrap_or_default(),
-        tie_breaks: f.get("tie_breaks").cloned().unwrap_or_default(),
-        fide_rated: f.get("fide_rated").cloned(),
-        deputies: String::new(),
-        format: f.get("format").cloned().unwrap_or_default(),
-        periods: f.get("periods").cloned().unwrap_or_default(),
-        platform: f.get("platform").cloned().unwrap_or_default(),
-        regulations: f.get("regulations").cloned().unwrap_or_default(),
-        require_consent: f.get("require_consent").cloned(),
-        traditional_boards: f.get("traditional_boards").cloned(),
-        conduct: None,
-    };
+    let mut v = NewValues::from_form(&f);
+    v.id = v.id.trim().to_string();
+    v.deputies.clear();
     let again =
         |code, flash: Flash| html(code, views::new_tournament(&s, &today(), Some(&flash), &v));
     let t = match creation(&v) {
@@ -231,26 +218,101 @@ fn conduct_of(v: &NewValues) -> Result<Option<pb::Conduct>, String> {
     Ok((!plain_otb).then_some(c))
 }
 
+/// A team event's regulations from the team fieldset, read as the command line reads them;
+/// `None` (an individual event) when no number of boards is given.
+fn team_rules_of(v: &NewValues) -> Result<Option<pb::TeamRules>, String> {
+    use arbiter_proto::text;
+    if v.team_boards.trim().is_empty() {
+        return Ok(None);
+    }
+    let number = |label: &str, x: &str| -> Result<u32, String> {
+        match x.trim() {
+            "" => Ok(0),
+            x => x
+                .parse()
+                .map_err(|_| format!("{label}: {x:?} is not a number")),
+        }
+    };
+    let boards = number("boards per match", &v.team_boards)?;
+    let (match_win, match_draw, match_loss) =
+        text::match_points(&v.team_match_points).map_err(|e| format!("match points: {e}"))?;
+    let pab = match v.team_bye.trim() {
+        "" => None,
+        b => Some(text::team_bye(b).map_err(|e| format!("team bye: {e}"))?),
+    };
+    let ranking = match v.team_ranking.trim() {
+        "" => pb::TeamRanking::MatchPoints,
+        r => text::team_ranking(r).map_err(|e| format!("team ranking: {e}"))?,
+    };
+    Ok(Some(pb::TeamRules {
+        boards,
+        reserves: number("reserves", &v.team_reserves)?,
+        match_win,
+        match_draw,
+        match_loss,
+        ranking: ranking as i32,
+        pab,
+        colours: match v.team_colours.trim() {
+            "" => text::alternating_colours(boards),
+            c => c.to_ascii_uppercase(),
+        },
+    }))
+}
+
+/// A knockout's regulations from the knockout fieldset, read as the command line reads them.
+/// A choice left empty stays unspecified, for the service to refuse by name.
+fn knockout_of(v: &NewValues) -> Result<pb::KnockoutRules, String> {
+    use arbiter_proto::text;
+    fn pick<T: Default>(
+        label: &str,
+        x: &str,
+        read: fn(&str) -> Result<T, String>,
+    ) -> Result<T, String> {
+        match x.trim() {
+            "" => Ok(T::default()),
+            x => read(x).map_err(|e| format!("{label}: {e}")),
+        }
+    }
+    let classical_games = match v.ko_classical_games.trim() {
+        "" => 0,
+        g => g
+            .parse()
+            .map_err(|_| format!("classical games: {g:?} is not a number"))?,
+    };
+    Ok(pb::KnockoutRules {
+        seeding: pick("seeding", &v.ko_seeding, text::knockout_seeding)? as i32,
+        classical_games,
+        tie_breaks: pick("tie-break stages", &v.ko_tie_breaks, text::knockout_stages)?,
+        first_colour: pick(
+            "white in game 1",
+            &v.ko_first_colour,
+            text::knockout_first_colour,
+        )? as i32,
+        tie_break_colours: pick(
+            "tie-break colours",
+            &v.ko_tie_break_colours,
+            text::knockout_tie_break_colours,
+        )? as i32,
+        armageddon_colour: pick(
+            "white in the Armageddon game",
+            &v.ko_armageddon_colour,
+            text::knockout_armageddon_colour,
+        )? as i32,
+        armageddon_time_control: v.ko_armageddon_time_control.trim().to_string(),
+        lot_seed: v.ko_lot_seed.trim().to_string(),
+    })
+}
+
 /// The tournament's settings as its log has them: the creation, then every update in order.
 pub(super) async fn current_settings(
     cl: &mut Clients,
     id: &str,
 ) -> Result<NewValues, tonic::Status> {
-    let mut stream = cl
-        .rep
-        .stream_events(rep::StreamEventsRequest {
-            tournament_id: id.to_string(),
-            from_version: 0,
-            follow: false,
-            raw_payload: false,
-        })
-        .await?
-        .into_inner();
     let mut v = NewValues::default();
-    while let Some(env) = stream.message().await? {
-        match env.payload.and_then(|p| p.kind) {
-            Some(pb::event::Kind::TournamentCreated(t)) => created_into(&mut v, t),
-            Some(pb::event::Kind::TournamentUpdated(u)) => updated_into(&mut v, u),
+    for kind in log_kinds(cl, id).await? {
+        match kind {
+            pb::event::Kind::TournamentCreated(t) => created_into(&mut v, t),
+            pb::event::Kind::TournamentUpdated(u) => updated_into(&mut v, u),
             _ => {}
         }
     }

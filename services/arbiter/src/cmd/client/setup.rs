@@ -419,22 +419,17 @@ impl KnockoutArgs {
     /// The regulations as the wire carries them; a choice not given stays unspecified, for the
     /// server to refuse by name.
     fn rules(&self) -> Result<pb::KnockoutRules, Exit> {
-        fn pick<T: Copy>(
+        use arbiter_proto::text;
+        fn pick<T>(
             flag: &str,
             v: &Option<String>,
-            names: &[(&str, T)],
+            read: fn(&str) -> Result<T, String>,
             none: T,
         ) -> Result<T, Exit> {
-            let Some(v) = v else { return Ok(none) };
-            let v = v.to_ascii_lowercase();
-            names
-                .iter()
-                .find(|(n, _)| *n == v)
-                .map(|(_, t)| *t)
-                .ok_or_else(|| {
-                    let all: Vec<&str> = names.iter().map(|(n, _)| *n).collect();
-                    Exit::Invalid(format!("{flag} {v:?}: one of {}", all.join(", ")))
-                })
+            match v {
+                None => Ok(none),
+                Some(v) => read(v).map_err(|e| Exit::Invalid(format!("{flag} {e}"))),
+            }
         }
         use pb::{
             KnockoutArmageddonColour as A, KnockoutFirstColour as F, KnockoutSeeding as S,
@@ -443,67 +438,33 @@ impl KnockoutArgs {
         let seeding = pick(
             "--ko-seeding",
             &self.ko_seeding,
-            &[("rating", S::Rating), ("pairing-number", S::PairingNumber)],
+            text::knockout_seeding,
             S::Unspecified,
         )?;
         let first = pick(
             "--ko-first-colour",
             &self.ko_first_colour,
-            &[
-                ("higher-seed-white", F::HigherSeedWhite),
-                ("higher-seed-black", F::HigherSeedBlack),
-                ("lot", F::Lot),
-            ],
+            text::knockout_first_colour,
             F::Unspecified,
         )?;
         let tie_break_colours = pick(
             "--ko-tie-break-colours",
             &self.ko_tie_break_colours,
-            &[
-                ("continue", C::Continue),
-                ("restart", C::Restart),
-                ("lot", C::Lot),
-            ],
+            text::knockout_tie_break_colours,
             C::Unspecified,
         )?;
         let armageddon = pick(
             "--ko-armageddon-colour",
             &self.ko_armageddon_colour,
-            &[
-                ("lot", A::Lot),
-                ("higher-seed-white", A::HigherSeedWhite),
-                ("higher-seed-black", A::HigherSeedBlack),
-                ("continue", A::Continue),
-            ],
+            text::knockout_armageddon_colour,
             A::Unspecified,
         )?;
-        let mut stages = Vec::new();
-        if let Some(list) = self
-            .ko_tie_breaks
-            .as_deref()
-            .filter(|l| !l.eq_ignore_ascii_case("none"))
-        {
-            for stage in list.split(',').map(str::trim) {
-                let mut parts = stage.splitn(3, ':');
-                let kind = match parts.next().unwrap_or("").to_ascii_lowercase().as_str() {
-                    "rapid" => pb::KnockoutStageKind::Rapid,
-                    "blitz" => pb::KnockoutStageKind::Blitz,
-                    other => {
-                        return Err(Exit::Invalid(format!(
-                            "--ko-tie-breaks {stage:?}: the kind {other:?} is not rapid or blitz"
-                        )));
-                    }
-                };
-                let games = parts.next().and_then(|g| g.parse::<u32>().ok()).ok_or_else(|| {
-                    Exit::Invalid(format!("--ko-tie-breaks {stage:?}: KIND:GAMES[:TIME CONTROL], e.g. rapid:2:25m+10s"))
-                })?;
-                stages.push(pb::KnockoutStage {
-                    kind: kind as i32,
-                    games,
-                    time_control: parts.next().unwrap_or("").to_string(),
-                });
-            }
-        }
+        let stages = pick(
+            "--ko-tie-breaks",
+            &self.ko_tie_breaks,
+            text::knockout_stages,
+            Vec::new(),
+        )?;
         Ok(pb::KnockoutRules {
             seeding: seeding as i32,
             classical_games: self.ko_classical_games.unwrap_or(0),

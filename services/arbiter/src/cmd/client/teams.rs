@@ -32,60 +32,32 @@ pub struct TeamArgs {
 impl TeamArgs {
     /// The regulations as the wire carries them; none without --team-boards.
     pub(super) fn rules(&self) -> Result<Option<pb::TeamRules>, Exit> {
+        use arbiter_proto::text;
         let Some(boards) = self.team_boards else {
             return Ok(None);
         };
-        let points = |flag: &str, v: &str| -> Result<Vec<i32>, Exit> {
-            v.split(',')
-                .map(|x| {
-                    x.trim()
-                        .parse::<arbiter_core::Score>()
-                        .map(|s| s.tenths())
-                        .map_err(|_| {
-                            Exit::Invalid(format!("{flag} {v:?}: {x:?} is not a number of points"))
-                        })
-                })
-                .collect()
-        };
-        let mp = points("--team-match-points", &self.team_match_points)?;
-        let [win, draw, loss] = mp[..] else {
-            return Err(Exit::Invalid(format!(
-                "--team-match-points {:?}: three values, won,drawn,lost",
-                self.team_match_points
-            )));
-        };
-        let pab = match &self.team_pab {
-            None => None,
-            Some(v) => match points("--team-pab", v)?[..] {
-                [match_points, game_points] => Some(pb::TeamBye {
-                    match_points,
-                    game_points,
-                }),
-                _ => {
-                    return Err(Exit::Invalid(format!(
-                        "--team-pab {v:?}: MATCH,GAME points"
-                    )));
-                }
-            },
-        };
-        let ranking = match self.team_ranking.to_ascii_lowercase().as_str() {
-            "mp" => pb::TeamRanking::MatchPoints,
-            "gp" => pb::TeamRanking::GamePoints,
-            other => return Err(Exit::Invalid(format!("--team-ranking {other:?}: mp or gp"))),
-        };
+        let flag = |f: &'static str| move |e: String| Exit::Invalid(format!("{f} {e}"));
+        let (match_win, match_draw, match_loss) =
+            text::match_points(&self.team_match_points).map_err(flag("--team-match-points"))?;
+        let pab = self
+            .team_pab
+            .as_deref()
+            .map(text::team_bye)
+            .transpose()
+            .map_err(flag("--team-pab"))?;
+        let ranking = text::team_ranking(&self.team_ranking).map_err(flag("--team-ranking"))?;
         Ok(Some(pb::TeamRules {
             boards,
             reserves: self.team_reserves,
-            match_win: win,
-            match_draw: draw,
-            match_loss: loss,
+            match_win,
+            match_draw,
+            match_loss,
             ranking: ranking as i32,
             pab,
-            colours: self.team_colours.clone().unwrap_or_else(|| {
-                (0..boards)
-                    .map(|b| if b % 2 == 0 { 'W' } else { 'B' })
-                    .collect()
-            }),
+            colours: self
+                .team_colours
+                .clone()
+                .unwrap_or_else(|| text::alternating_colours(boards)),
         }))
     }
 }
