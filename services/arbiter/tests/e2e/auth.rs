@@ -7,18 +7,16 @@
 //! (DATA/admin.token, used by `arbiter demo` with no extra step).
 
 use crate::support::token::{SUBJECT, auth, issue};
-use crate::support::{Server, TempDir, header, tref};
+use crate::support::{Server, TempDir, collect_log, header, tref, whole_log};
 use arbiter_auth::client::WithToken;
 use arbiter_auth::keys::{Jwk, KeySet};
 use arbiter_auth::{AUDIENCE, Role};
 use arbiter_proto::events::v1 as pb;
 use arbiter_proto::registration::v1 as reg;
 use arbiter_proto::registration::v1::registration_client::RegistrationClient;
-use arbiter_proto::reporting::v1 as rep;
 use arbiter_proto::reporting::v1::reporting_client::ReportingClient;
 use arbiter_proto::round_director::v1 as rd;
 use arbiter_proto::round_director::v1::round_director_client::RoundDirectorClient;
-use futures::StreamExt;
 use prost::Message as _;
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
@@ -79,22 +77,12 @@ fn wire_player(name: &str, rating: u32) -> Option<pb::Player> {
 /// Every event of `tid`: (version, actor).
 async fn events(url: &str, tid: &str) -> Vec<(u64, String)> {
     let mut c = ReportingClient::new(raw(url));
-    let mut s = c
-        .stream_events(rep::StreamEventsRequest {
-            tournament_id: tid.into(),
-            from_version: 1,
-            follow: false,
-            ..Default::default()
-        })
+    collect_log(c.stream_events(whole_log(tid, false)).await)
         .await
         .expect("stream events")
-        .into_inner();
-    let mut out = Vec::new();
-    while let Some(e) = s.next().await {
-        let e = e.expect("event");
-        out.push((e.sequence, e.actor));
-    }
-    out
+        .into_iter()
+        .map(|e| (e.sequence, e.actor))
+        .collect()
 }
 
 fn refused<T: std::fmt::Debug>(

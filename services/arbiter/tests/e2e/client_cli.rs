@@ -81,24 +81,11 @@ async fn pairings(c: &mut Clients, round: u32) -> rep::RoundPairings {
 
 /// The tournament's data events as the log holds them.
 async fn events(c: &mut Clients) -> Vec<pb::event::Kind> {
-    let mut s = c
-        .rep
-        .stream_events(rep::StreamEventsRequest {
-            tournament_id: TID.into(),
-            from_version: 1,
-            follow: false,
-            raw_payload: false,
-        })
+    log_of(c, TID)
         .await
-        .expect("events")
-        .into_inner();
-    let mut out = Vec::new();
-    while let Some(e) = futures::StreamExt::next(&mut s).await {
-        if let Some(k) = e.expect("event").payload.and_then(|e| e.kind) {
-            out.push(k);
-        }
-    }
-    out
+        .into_iter()
+        .filter_map(|e| e.payload?.kind)
+        .collect()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -775,26 +762,16 @@ async fn a_registration_made_in_error_is_cancelled_before_the_player_is_paired()
     assert_eq!(again.code, 2, "{}", again.stderr);
     assert!(again.stderr.contains("was cancelled"), "{}", again.stderr);
     // The event names the entry; its actor is the token's subject.
-    let mut s = c
-        .rep
-        .stream_events(rep::StreamEventsRequest {
-            tournament_id: UNDO.into(),
-            from_version: 1,
-            follow: false,
-            raw_payload: false,
-        })
+    let cancelled: Vec<_> = kinds_by_actor(&mut c, UNDO)
         .await
-        .unwrap()
-        .into_inner();
-    let mut cancelled = Vec::new();
-    while let Some(e) = futures::StreamExt::next(&mut s).await {
-        let e = e.unwrap();
-        if let Some(pb::event::Kind::RegistrationCancelled(k)) =
-            e.payload.as_ref().and_then(|p| p.kind.clone())
-        {
-            cancelled.push((k.entry, k.player_id, k.reason, e.actor.clone()));
-        }
-    }
+        .into_iter()
+        .filter_map(|(actor, k)| match k {
+            pb::event::Kind::RegistrationCancelled(k) => {
+                Some((k.entry, k.player_id, k.reason, actor))
+            }
+            _ => None,
+        })
+        .collect();
     assert_eq!(
         cancelled,
         [(

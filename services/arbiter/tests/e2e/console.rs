@@ -20,7 +20,6 @@ use arbiter_proto::registration::v1 as reg;
 use arbiter_proto::reporting::v1 as rep;
 use arbiter_proto::round_director::v1 as rd;
 use fantoccini::{Client, Locator};
-use futures::StreamExt;
 use serde_json::json;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -943,22 +942,10 @@ async fn a_tournament_run_from_the_console() {
     assert_eq!(downloaded, std::fs::read_to_string(&file).unwrap());
 
     // Every event the arbiters caused names the one signed in.
-    let mut stream = grpc
-        .rep
-        .stream_events(rep::StreamEventsRequest {
-            tournament_id: TID.into(),
-            from_version: 1,
-            follow: false,
-            raw_payload: false,
-        })
-        .await
-        .unwrap()
-        .into_inner();
     let mut by_actor: BTreeMap<String, usize> = BTreeMap::new();
     let mut events = 0;
     let mut updates = Vec::new();
-    while let Some(e) = stream.next().await {
-        let e = e.unwrap();
+    for e in log_of(&mut grpc, TID).await {
         events += 1;
         if let Some(arbiter_proto::events::v1::event::Kind::TournamentUpdated(u)) =
             e.payload.as_ref().and_then(|p| p.kind.clone())

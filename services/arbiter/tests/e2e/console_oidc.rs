@@ -12,11 +12,9 @@ use crate::support::*;
 use arbiter_auth::keys::KeySet;
 use arbiter_proto::events::v1 as pb;
 use arbiter_proto::registration::v1 as reg;
-use arbiter_proto::reporting::v1 as rep;
 use axum::extract::{Form, Query, State};
 use axum::response::{IntoResponse, Redirect, Response};
 use base64::Engine as _;
-use futures::StreamExt;
 use sha2::Digest as _;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -303,26 +301,11 @@ async fn sign_in_through_an_openid_connect_issuer() {
     assert!(body.contains("nonce"), "{body}");
 
     // The registration's actor is the issuer's subject.
-    let mut stream = c
-        .rep
-        .stream_events(rep::StreamEventsRequest {
-            tournament_id: TID.into(),
-            from_version: 1,
-            follow: false,
-            raw_payload: false,
-        })
+    let actors: Vec<String> = kinds_by_actor(&mut c, TID)
         .await
-        .unwrap()
-        .into_inner();
-    let mut actors = Vec::new();
-    while let Some(e) = stream.next().await {
-        let e = e.unwrap();
-        if matches!(
-            e.payload.and_then(|p| p.kind),
-            Some(pb::event::Kind::PlayerRegistered(_))
-        ) {
-            actors.push(e.actor);
-        }
-    }
+        .into_iter()
+        .filter(|(_, k)| matches!(k, pb::event::Kind::PlayerRegistered(_)))
+        .map(|(actor, _)| actor)
+        .collect();
     assert_eq!(actors, [SUBJECT]);
 }

@@ -14,8 +14,6 @@ use crate::support::browser::{Driver, browser, js, text, tool};
 use crate::support::*;
 use arbiter_proto::events::v1 as pb;
 use arbiter_proto::registration::v1 as reg;
-use arbiter_proto::reporting::v1 as rep;
-use futures::StreamExt;
 use serde_json::json;
 use std::time::Duration;
 
@@ -247,24 +245,12 @@ async fn consent_and_a_late_entry_from_the_console() {
     );
 
     // The log: the late entry as typed, every console event by the signed-in arbiter.
-    let mut stream = c
-        .rep
-        .stream_events(rep::StreamEventsRequest {
-            tournament_id: TID.into(),
-            from_version: 1,
-            follow: false,
-            raw_payload: false,
-        })
-        .await
-        .unwrap()
-        .into_inner();
     let (mut late, mut consents) = (None, 0);
-    while let Some(e) = stream.next().await {
-        let e = e.unwrap();
-        match e.payload.and_then(|p| p.kind) {
-            Some(pb::event::Kind::LateEntry(l)) => late = Some((e.actor, l)),
-            Some(pb::event::Kind::FairPlayConsentRecorded(f)) => {
-                assert_eq!(e.actor, CHIEF);
+    for (actor, kind) in kinds_by_actor(&mut c, TID).await {
+        match kind {
+            pb::event::Kind::LateEntry(l) => late = Some((actor, l)),
+            pb::event::Kind::FairPlayConsentRecorded(f) => {
+                assert_eq!(actor, CHIEF);
                 assert_eq!(f.regulations_version, REGS);
                 assert_eq!(f.accepted_by, "Accepted, Self");
                 assert_eq!(f.items.len(), 3, "{f:?}");

@@ -16,7 +16,6 @@ use arbiter_proto::registration::v1 as reg;
 use arbiter_proto::reporting::v1 as rep;
 use arbiter_proto::round_director::v1 as rd;
 use arbiter_service_kit::edge::{MAX_ACTOR_CHARS, MAX_LINE_CHARS, MAX_NOTE_CHARS};
-use futures::StreamExt;
 use std::future::Future;
 use std::time::{Duration, Instant};
 use tonic::{Code, Response, Status};
@@ -26,28 +25,11 @@ const ACTOR: &str = "e2e";
 
 /// Events of `tid` appended by this test's requests (the workers append on their own time).
 async fn ours(c: &mut Clients, tid: &str) -> Vec<pb::Envelope> {
-    let got = c
-        .rep
-        .stream_events(rep::StreamEventsRequest {
-            tournament_id: tid.into(),
-            from_version: 1,
-            follow: false,
-            ..Default::default()
-        })
-        .await;
-    let mut s = match got {
-        Ok(s) => s.into_inner(),
-        Err(s) if s.code() == Code::NotFound => return Vec::new(),
+    match collect_log(c.rep.stream_events(whole_log(tid, false)).await).await {
+        Ok(events) => events.into_iter().filter(|e| e.actor == ACTOR).collect(),
+        Err(s) if s.code() == Code::NotFound => Vec::new(),
         Err(s) => panic!("stream events of {tid}: {s:?}"),
-    };
-    let mut out = Vec::new();
-    while let Some(e) = s.next().await {
-        let e = e.expect("event");
-        if e.actor == ACTOR {
-            out.push(e);
-        }
     }
-    out
 }
 
 /// `first` is appended; `other`, another request with the same command id, is refused naming

@@ -88,24 +88,11 @@ async fn create_event(c: &mut Clients, tid: &str, e: pb::TournamentCreated, n: u
 
 /// The kinds of the tournament's events, in log order (empty when it has none).
 async fn kinds_of(c: &mut Clients, tid: &str) -> Vec<&'static str> {
-    let s = c
-        .rep
-        .stream_events(rep::StreamEventsRequest {
-            tournament_id: tid.into(),
-            from_version: 1,
-            follow: false,
-            raw_payload: false,
-        })
-        .await;
-    let mut s = match s {
-        Ok(s) => s.into_inner(),
+    let events = match collect_log(c.rep.stream_events(whole_log(tid, false)).await).await {
+        Ok(events) => events,
         Err(e) if e.code() == Code::NotFound => return Vec::new(),
         Err(e) => panic!("stream {tid}: {e:?}"),
     };
-    let mut events = Vec::new();
-    while let Some(e) = futures::StreamExt::next(&mut s).await {
-        events.push(e.expect("event"));
-    }
     kinds(&events).into_iter().map(|(_, k)| k).collect()
 }
 
@@ -675,41 +662,18 @@ async fn public_events(url: &str, tid: &str) -> Vec<pb::Envelope> {
         arbiter_proto::reporting::v1::reporting_client::ReportingClient::connect(url.to_string())
             .await
             .unwrap();
-    let mut s = public
-        .stream_events(rep::StreamEventsRequest {
-            tournament_id: tid.into(),
-            from_version: 1,
-            follow: false,
-            raw_payload: false,
-        })
+    collect_log(public.stream_events(whole_log(tid, false)).await)
         .await
         .unwrap()
-        .into_inner();
-    let mut out = Vec::new();
-    while let Some(e) = futures::StreamExt::next(&mut s).await {
-        out.push(e.unwrap());
-    }
-    out
 }
 
 /// The tournament's events as the holder of `token` reads them.
 async fn events_as(url: &str, tid: &str, token: &str) -> Vec<pb::Envelope> {
-    let mut s =
-        arbiter_proto::reporting::v1::reporting_client::ReportingClient::new(authed(url, token))
-            .stream_events(rep::StreamEventsRequest {
-                tournament_id: tid.into(),
-                from_version: 1,
-                follow: false,
-                raw_payload: true,
-            })
-            .await
-            .unwrap()
-            .into_inner();
-    let mut out = Vec::new();
-    while let Some(e) = futures::StreamExt::next(&mut s).await {
-        out.push(e.unwrap());
-    }
-    out
+    let mut client =
+        arbiter_proto::reporting::v1::reporting_client::ReportingClient::new(authed(url, token));
+    collect_log(client.stream_events(whole_log(tid, true)).await)
+        .await
+        .unwrap()
 }
 
 /// The kinds the pages' event feed (`/t/{tid}/events`, server-sent events) names for the

@@ -17,25 +17,11 @@ const TID: &str = "identity";
 
 /// Events of the tournament's own services (the rating worker appends on its own schedule).
 async fn own_events(c: &mut Clients) -> usize {
-    let mut s = c
-        .rep
-        .stream_events(rep::StreamEventsRequest {
-            tournament_id: TID.into(),
-            from_version: 1,
-            follow: false,
-            raw_payload: false,
-        })
+    log_of(c, TID)
         .await
-        .expect("stream events")
-        .into_inner();
-    let mut n = 0;
-    while let Some(e) = futures::StreamExt::next(&mut s).await {
-        let e = e.expect("event");
-        if e.actor != arbiter_rating_worker::SERVICE {
-            n += 1;
-        }
-    }
-    n
+        .iter()
+        .filter(|e| e.actor != arbiter_rating_worker::SERVICE)
+        .count()
 }
 
 async fn list(c: &mut Clients) -> reg::ListPlayersResponse {

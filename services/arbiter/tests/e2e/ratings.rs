@@ -12,7 +12,6 @@ use arbiter_proto::registration::v1 as reg;
 use arbiter_proto::reporting::v1 as rep;
 use arbiter_proto::round_director::v1 as rd;
 use arbiter_rating_list::synthetic::{record, text_column, write_text_list};
-use futures::StreamExt;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -163,22 +162,7 @@ fn ratings_import_reports_bad_lines_and_show_prints_players() {
 
 /// Every event of a tournament, from reporting.
 async fn stream_of(d: &mut Driver) -> Vec<pb::Envelope> {
-    let mut s =
-        d.c.rep
-            .stream_events(rep::StreamEventsRequest {
-                tournament_id: d.tid.clone(),
-                from_version: 1,
-                follow: false,
-                raw_payload: false,
-            })
-            .await
-            .expect("stream events")
-            .into_inner();
-    let mut out = Vec::new();
-    while let Some(e) = s.next().await {
-        out.push(e.expect("event"));
-    }
-    out
+    d.events().await
 }
 
 fn is_trigger(e: &pb::Envelope) -> bool {

@@ -14,14 +14,12 @@ use arbiter_proto::convert::event_from_wire;
 use arbiter_proto::events::v1 as pb;
 use arbiter_proto::events::v1::event::Kind;
 use arbiter_proto::registration::v1 as reg;
-use arbiter_proto::reporting::v1 as rep;
 use arbiter_proto::round_director::v1 as rd;
 use arbiter_proto::screening::v1 as scr;
 use arbiter_proto::screening::v1::screening_client::ScreeningClient;
 use arbiter_screening::cache::PositionCache;
 use arbiter_screening::selfplay::{PlayerSpec, Strength, play};
 use arbiter_screening_service::{Screener, Submitted, Tier};
-use futures::StreamExt;
 use prost::Message;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -74,21 +72,9 @@ async fn raw_events_as(url: &str, tid: &str, token: Option<&str>) -> Vec<pb::Env
     let mut rep = arbiter_proto::reporting::v1::reporting_client::ReportingClient::new(
         arbiter_auth::client::WithToken::new(ch, token).unwrap(),
     );
-    let mut s = rep
-        .stream_events(rep::StreamEventsRequest {
-            tournament_id: tid.into(),
-            from_version: 1,
-            follow: false,
-            raw_payload: true,
-        })
+    collect_log(rep.stream_events(whole_log(tid, true)).await)
         .await
         .unwrap()
-        .into_inner();
-    let mut out = Vec::new();
-    while let Some(e) = s.next().await {
-        out.push(e.unwrap());
-    }
-    out
 }
 
 fn is_screening(e: &pb::Envelope) -> bool {

@@ -323,6 +323,44 @@ impl Clients {
     }
 }
 
+/// The request for a tournament's whole log, as stored (`raw`: with the payloads' bytes).
+pub fn whole_log(tid: &str, raw: bool) -> rep::StreamEventsRequest {
+    rep::StreamEventsRequest {
+        tournament_id: tid.into(),
+        from_version: 1,
+        follow: false,
+        raw_payload: raw,
+    }
+}
+
+/// The events of a log read with [`whole_log`] by any reporting client.
+pub async fn collect_log(
+    answer: Result<tonic::Response<tonic::Streaming<pb::Envelope>>, tonic::Status>,
+) -> Result<Vec<pb::Envelope>, tonic::Status> {
+    let mut s = answer?.into_inner();
+    let mut out = Vec::new();
+    while let Some(e) = s.next().await {
+        out.push(e?);
+    }
+    Ok(out)
+}
+
+/// Every event of the tournament's log, as the admin reads it.
+pub async fn log_of(c: &mut Clients, tid: &str) -> Vec<pb::Envelope> {
+    collect_log(c.rep.stream_events(whole_log(tid, false)).await)
+        .await
+        .unwrap_or_else(|e| panic!("the log of {tid}: {e:?}"))
+}
+
+/// The payloads of [`log_of`] with their actors.
+pub async fn kinds_by_actor(c: &mut Clients, tid: &str) -> Vec<(String, pb::event::Kind)> {
+    log_of(c, tid)
+        .await
+        .into_iter()
+        .filter_map(|e| Some((e.actor, e.payload?.kind?)))
+        .collect()
+}
+
 pub fn header(tid: &str, command_id: &str) -> Option<CommandHeader> {
     Some(CommandHeader {
         tournament_id: tid.into(),
@@ -891,23 +929,7 @@ impl Driver {
 
     /// Every event of the stream, as stored.
     pub async fn events(&mut self) -> Vec<pb::Envelope> {
-        let mut s = self
-            .c
-            .rep
-            .stream_events(rep::StreamEventsRequest {
-                tournament_id: self.tid.clone(),
-                from_version: 1,
-                follow: false,
-                raw_payload: false,
-            })
-            .await
-            .expect("stream events")
-            .into_inner();
-        let mut events = Vec::new();
-        while let Some(e) = s.next().await {
-            events.push(e.expect("event"));
-        }
-        events
+        log_of(&mut self.c, &self.tid).await
     }
 
     /// Events of the stream the tournament's own commands caused: all but the rating
