@@ -1,6 +1,16 @@
 // The console works without this script. With it: the result entry keeps the keyboard on the
 // board number, and a screen of a tournament refreshes when its events change (another
-// arbiter's entry shows without reloading), unless a field is being typed in.
+// arbiter's entry shows without reloading), unless a field is being typed in; the
+// new-tournament form shows the knockout's regulations only for the knockout system.
+(function () {
+  "use strict";
+  var system = document.getElementById("system");
+  var knockout = document.getElementById("knockout-rules");
+  if (!system || !knockout) return;
+  var show = function () { knockout.hidden = system.value !== "knockout"; };
+  system.addEventListener("change", show);
+  show();
+})();
 (function () {
   "use strict";
   var m = location.pathname.match(/^\/console\/t\/([^/]+)(\/[^/]*)?/);

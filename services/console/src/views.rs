@@ -815,13 +815,18 @@ pub fn round(s: &Session, v: &RoundView, flash: Option<&Flash>) -> Markup {
             }
             @if let Some(p) = v.pairings.filter(|p| !p.team_matches.is_empty()) {
                 h2 { (t(s, "team-matches")) }
-                ol id="team-matches" { @for m in &p.team_matches {
-                    li { (team_name(m.first)) " – " (team_name(m.second)) }
+                div.scroll { table id="team-matches" {
+                    thead { tr { th.num { (t(s, "match")) } th { (t(s, "team-named-first")) } th { (t(s, "team-named-second")) } } }
+                    tbody { @for (i, m) in p.team_matches.iter().enumerate() {
+                        tr { td.num { (i + 1) } td.name { (team_name(m.first)) } td.name { (team_name(m.second)) } }
+                    } }
                 } }
                 @if p.team_bye != 0 { p { (t(s, "team-bye")) ": " (team_name(p.team_bye)) } }
                 @if !p.published { p.hint { a href={"/console/t/" (id) "/teams"} { (t(s, "lineups-on-teams")) } } }
             }
             @if let Some(p) = v.pairings {
+                @let team_event = !p.team_matches.is_empty();
+                @if !p.boards.is_empty() {
                 h2 { @if p.published { (t(s, "pairings")) } @else { (t(s, "proposed-pairings")) } }
                 div.scroll { table id="boards" {
                     thead { tr { th.num { (t(s, "board")) } th.num { (t(s, "no")) } th { (t(s, "white")) } th.res { (t(s, "result")) } th { (t(s, "black")) } th.num { (t(s, "no")) } } }
@@ -836,6 +841,7 @@ pub fn round(s: &Session, v: &RoundView, flash: Option<&Flash>) -> Markup {
                         }
                     } } }
                 } }
+                }
                 @if !p.unpaired.is_empty() {
                     p { (t(s, "not-paired")) " "
                         @for (i, u) in p.unpaired.iter().enumerate() {
@@ -859,14 +865,21 @@ pub fn round(s: &Session, v: &RoundView, flash: Option<&Flash>) -> Markup {
                         summary { (t(s, "change-by-hand")) }
                         form method="post" action=(action("publish")) {
                             (csrf(s)) (cmd())
-                            (field(&t(s, "boards"), "hand-boards", html!{ textarea id="hand-boards" name="boards" rows="8" aria-describedby="hand-boards-help" { (v.boards_text) } }, &t(s, "one-board-a-line-whites")))
+                            @if team_event {
+                                input type="hidden" name="team" value="1";
+                                (field(&t(s, "team-matches"), "hand-boards", html!{ textarea id="hand-boards" name="boards" rows="8" aria-describedby="hand-boards-help" { (v.boards_text) } }, &t(s, "one-match-a-line")))
+                            } @else {
+                                (field(&t(s, "boards"), "hand-boards", html!{ textarea id="hand-boards" name="boards" rows="8" aria-describedby="hand-boards-help" { (v.boards_text) } }, &t(s, "one-board-a-line-whites")))
+                            }
                             (field(&t(s, "why"), "note", html!{ input id="note" name="note" required value=(v.note) aria-describedby="note-help"; }, &t(s, "recorded-with-the-pairing-and")))
                             @if let Some(seen) = &v.seen {
                                 p.verdict id="hand-verdict" role="status" { (seen) }
                                 input type="hidden" name="seen" value=(seen);
                             }
                             div.row {
-                                button.secondary type="submit" id="check-changes" formaction=(action("check-changes")) formnovalidate { (t(s, "check-changes")) }
+                                @if !team_event {
+                                    button.secondary type="submit" id="check-changes" formaction=(action("check-changes")) formnovalidate { (t(s, "check-changes")) }
+                                }
                                 button type="submit" id="publish-changed" {
                                     @if v.seen.is_some() { (t(s, "publish-anyway")) } @else { (t(s, "publish-as-changed")) }
                                 }
@@ -875,7 +888,7 @@ pub fn round(s: &Session, v: &RoundView, flash: Option<&Flash>) -> Markup {
                     }
                 }
             }
-            @if v.pairings.is_some_and(|p| p.published) {
+            @if v.pairings.is_some_and(|p| p.published && p.team_matches.is_empty()) {
                 form method="post" action=(action("check")) {
                     (csrf(s)) (cmd())
                     button.secondary type="submit" id="check" { (t(s, "check-against-the-engine")) }

@@ -15,6 +15,7 @@ mod berger;
 mod check;
 mod client_cli;
 mod console;
+mod console_events;
 mod console_oidc;
 mod console_players;
 mod deploy_files;

@@ -50,6 +50,16 @@ pub(super) async fn render_round(
     };
     let boards_text = boards_text.unwrap_or_else(|| {
         let mut t = String::new();
+        // A team event's proposal is its matches (the boards follow from the line-ups).
+        if let Some(p) = pairings.as_ref().filter(|p| !p.team_matches.is_empty()) {
+            for m in &p.team_matches {
+                t.push_str(&format!("{} {}\n", m.first, m.second));
+            }
+            if p.team_bye != 0 {
+                t.push_str(&format!("{} 0\n", p.team_bye));
+            }
+            return t;
+        }
         if let Some(p) = &pairings {
             for b in p.boards.iter().filter_map(|b| b.board.as_ref()) {
                 t.push_str(&format!("{} {}\n", b.white, b.black));
@@ -275,6 +285,32 @@ pub(super) async fn round_action(
                 Ok((boards, _)) if !boards.is_empty() && get("note").is_empty() => {
                     Err(Flash::Refused(s.lang.t("hand-change-needs-note")))
                 }
+                // A team event's matches changed by hand: "first second" lines and the
+                // team bye; the round director checks them (a round robin's must be its
+                // table's) and expands them from the line-ups.
+                Ok((boards, unpaired)) if get("team") == "1" => cl
+                    .rd
+                    .publish_pairing(rd::PublishPairingRequest {
+                        header: h,
+                        round,
+                        proposal_version: 0,
+                        boards: Vec::new(),
+                        unpaired: Vec::new(),
+                        note: get("note"),
+                        by_entry: false,
+                        numbering_version: None,
+                        team_matches: boards
+                            .iter()
+                            .map(|b| pb::TeamMatch {
+                                first: b.white,
+                                second: b.black,
+                            })
+                            .collect(),
+                        team_bye: unpaired.first().map_or(0, |u| u.player_id),
+                    })
+                    .await
+                    .map(drop)
+                    .map_err(|e| refused(&e).1),
                 Ok((boards, unpaired)) => {
                     // Boards changed by hand are judged against the engine's first; when the
                     // engine's pairing differs, the arbiter sees why and publishes on a second

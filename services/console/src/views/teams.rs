@@ -68,27 +68,36 @@ pub fn teams(s: &Session, v: &TeamsView, flash: Option<&Flash>) -> Markup {
             @if v.teams.is_empty() {
                 p { (t(s, "no-teams-yet")) }
             }
-            @for team in v.teams {
-                section.team id={"team-" (team.number)} {
-                    h2 { (team.number) ". " (team.name) }
-                    ol.members {
-                        @for &pn in &team.members {
-                            li { @if pn == 0 { "—" } @else { (name(pn)) " (" (pn) ")" } }
+            @if !v.teams.is_empty() {
+                div.scroll { table id="teams" {
+                    thead { tr { th.num { (t(s, "no")) } th { (t(s, "team-name")) } th { (t(s, "team-members")) } } }
+                    tbody { @for team in v.teams {
+                        tr id={"team-" (team.number)} {
+                            td.num { (team.number) }
+                            td.name { (team.name) }
+                            td { @for (i, &pn) in team.members.iter().enumerate() {
+                                @if i > 0 { br; }
+                                (i + 1) ". " @if pn == 0 { "—" } @else { (name(pn)) " (" (pn) ")" }
+                            } }
                         }
-                    }
-                    @if let Some(round) = v.lineup_round {
-                        @let given = team.lineups.get(&round);
-                        @let default = team.members.iter().copied().take(v.rules.map_or(0, |r| r.boards) as usize).collect::<Vec<_>>();
-                        form.row method="post" action={"/console/t/" (id) "/teams/lineup"} {
-                            (csrf(s)) (cmd())
-                            input type="hidden" name="round" value=(round);
-                            input type="hidden" name="team" value=(team.number);
-                            @let field_id = format!("players-{}", team.number);
-                            (field(&ta(s, "lineup-for-round", &[("round", round.into())]), &field_id, html!{
-                                input id=(field_id) name=(field_id) value=(typed(&field_id).unwrap_or_else(|| numbers_text(given.unwrap_or(&default)))) aria-describedby={(field_id) "-help"};
-                            }, &(if given.is_some() { t(s, "lineup-given") } else { t(s, "lineup-default") })))
-                            button type="submit" id={"lineup-" (team.number)} { (t(s, "give-lineup")) }
-                        }
+                    } }
+                } }
+            }
+            @if let Some(round) = v.lineup_round.filter(|_| !v.teams.is_empty()) {
+                h2 { (ta(s, "lineups-for-round", &[("round", round.into())])) }
+                p.hint { (t(s, "lineups-hint")) }
+                @for team in v.teams {
+                    @let given = team.lineups.get(&round);
+                    @let default = team.members.iter().copied().take(v.rules.map_or(0, |r| r.boards) as usize).collect::<Vec<_>>();
+                    form.row method="post" action={"/console/t/" (id) "/teams/lineup"} {
+                        (csrf(s)) (cmd())
+                        input type="hidden" name="round" value=(round);
+                        input type="hidden" name="team" value=(team.number);
+                        @let field_id = format!("players-{}", team.number);
+                        (field(&format!("{}. {}", team.number, team.name), &field_id, html!{
+                            input id=(field_id) name=(field_id) value=(typed(&field_id).unwrap_or_else(|| numbers_text(given.unwrap_or(&default)))) aria-describedby={(field_id) "-help"};
+                        }, &(if given.is_some() { t(s, "lineup-given") } else { t(s, "lineup-default") })))
+                        button type="submit" id={"lineup-" (team.number)} { (t(s, "give-lineup")) }
                     }
                 }
             }

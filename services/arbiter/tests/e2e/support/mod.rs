@@ -361,6 +361,22 @@ pub async fn kinds_by_actor(c: &mut Clients, tid: &str) -> Vec<(String, pb::even
         .collect()
 }
 
+/// Every registered player's name by pairing number.
+pub async fn names_of(c: &mut Clients, tid: &str) -> BTreeMap<u32, String> {
+    c.reg
+        .list_players(reg::ListPlayersRequest {
+            tournament: tref(tid),
+        })
+        .await
+        .unwrap_or_else(|e| panic!("the players of {tid}: {e:?}"))
+        .into_inner()
+        .players
+        .into_iter()
+        .filter_map(|p| p.player)
+        .map(|p| (p.player_id, p.name))
+        .collect()
+}
+
 pub fn header(tid: &str, command_id: &str) -> Option<CommandHeader> {
     Some(CommandHeader {
         tournament_id: tid.into(),
