@@ -1217,11 +1217,24 @@ async fn the_console_refuses_forged_forms_spent_links_and_players() {
         assert!(Instant::now() < deadline, "no proposal: {page}");
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
+    // A team list of an individual event (as a TRF file brings them) with a hostile name.
+    let (status, _, body) = exchange(
+        &base,
+        "POST",
+        "/console/t/sec-open/teams",
+        Some(&cookie),
+        &format!("csrf={csrf}&cmd=t1&name={}&members=1+2", enc(hostile)),
+    );
+    assert_eq!(status, 303, "{body}");
     for screen in [
         "/console/",
         "/console/t/sec-open",
         "/console/t/sec-open/players",
         "/console/t/sec-open/round",
+        "/console/t/sec-open/teams",
+        "/console/t/sec-open/schedule",
+        "/console/t/sec-open/ratings",
+        "/console/t/sec-open/print",
         "/console/t/sec-open/standings",
         "/console/t/sec-open/audit",
         "/console/t/sec-open/settings",
@@ -1237,7 +1250,7 @@ async fn the_console_refuses_forged_forms_spent_links_and_players() {
             !page.contains("<img src=x") && !page.contains("<script>alert"),
             "{screen}: unescaped: {page}"
         );
-        if screen.ends_with("players") || screen.ends_with("round") {
+        if screen.ends_with("players") || screen.ends_with("round") || screen.ends_with("teams") {
             assert!(
                 page.contains("&lt;img src=x onerror=alert(1)&gt;"),
                 "{screen}: {page}"
@@ -1308,6 +1321,8 @@ async fn the_console_refuses_forged_forms_spent_links_and_players() {
         "/console/new",
         "/console/t/sec-open",
         "/console/t/sec-open/round",
+        "/console/t/sec-open/teams",
+        "/console/t/sec-open/schedule",
         "/console/t/sec-open/audit",
         "/console/t/sec-open/prizes",
         "/console/t/sec-open/settings",
