@@ -399,3 +399,17 @@ team-named-second = Other team
 one-match-a-line = One match a line: the team named first, then the other, by team number; "n 0" gives team n the bye. A change needs the reason below.
 lineups-for-round = Line-ups for round { $round }
 lineups-hint = Pairing numbers, board 1 first, from the team's list in its order. A team without one plays its list's first available players.
+platform-url = Platform address
+platform-url-help = https://… where the games are played (E.04 2.4).
+platform-features = Platform features
+platform-features-help = What the regulations must mention, separated by commas: premove, smart-move, auto-queen, call-arbiter-pauses-clocks, berserk, draw-offer-with-move, auto-draw-extra-positions, smart-board-input (E.04 3.4-8.6).
+illegal-move-policy = Illegal moves
+illegal-move-policy-help = Only if the platform accepts illegal moves: how the regulations handle them (E.04 8.4, 16.10).
+supervision = Supervision
+supervision-help = Online supervised events, separated by commas: camera (8.1), room-inspection (10.4), backup-device (9.8.1), assistants (8.2), recording (A.5), surroundings (A.6), vcs-before=15m (13.2).
+reconnection-window = Reconnection window
+reconnection-window-help = How long a disconnected player has to come back besides his clock, e.g. 5m (E.04 11.4.2); empty = until his flag falls.
+vcs-red-card-after = Video-conference red card after
+vcs-red-card-after-help = Moving while off the call: earlier breaches are yellow cards, this one a red card, the game lost (E.04 13.4); 0 or empty = no cards.
+appeal-deadline = Appeal deadline
+appeal-deadline-help = How long after a decision an appeal is heard, e.g. 30m (GR 10.3); empty = none announced.

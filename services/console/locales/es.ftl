@@ -399,3 +399,17 @@ team-named-second = Otro equipo
 one-match-a-line = Un encuentro por línea: el equipo nombrado primero y el otro, por número de equipo; "n 0" da el bye al equipo n. Un cambio necesita el motivo de abajo.
 lineups-for-round = Alineaciones de la ronda { $round }
 lineups-hint = Números de emparejamiento, tablero 1 primero, de la lista del equipo en su orden. Un equipo sin alineación juega con los primeros jugadores disponibles de su lista.
+platform-url = Dirección de la plataforma
+platform-url-help = https://… donde se juegan las partidas (E.04 2.4).
+platform-features = Funciones de la plataforma
+platform-features-help = Lo que las bases deben mencionar, separado por comas: premove, smart-move, auto-queen, call-arbiter-pauses-clocks, berserk, draw-offer-with-move, auto-draw-extra-positions, smart-board-input (E.04 3.4-8.6).
+illegal-move-policy = Jugadas ilegales
+illegal-move-policy-help = Solo si la plataforma acepta jugadas ilegales: cómo las tratan las bases (E.04 8.4, 16.10).
+supervision = Supervisión
+supervision-help = Torneos en línea supervisados, separado por comas: camera (8.1), room-inspection (10.4), backup-device (9.8.1), assistants (8.2), recording (A.5), surroundings (A.6), vcs-before=15m (13.2).
+reconnection-window = Tiempo de reconexión
+reconnection-window-help = Cuánto tiene un jugador desconectado para volver, aparte de su reloj, p. ej. 5m (E.04 11.4.2); vacío = hasta que caiga su bandera.
+vcs-red-card-after = Tarjeta roja de videoconferencia tras
+vcs-red-card-after-help = Mover fuera de la llamada: las infracciones anteriores son tarjetas amarillas, esta una roja, la partida perdida (E.04 13.4); 0 o vacío = sin tarjetas.
+appeal-deadline = Plazo de apelación
+appeal-deadline-help = Cuánto después de una decisión se admite una apelación, p. ej. 30m (GR 10.3); vacío = no anunciado.

@@ -270,6 +270,13 @@ pub fn new_tournament(
                     } }, &t(s, "format-help")))
                     (field(&t(s, "periods"), "periods", html!{ input id="periods" name="periods" value=(values.periods) placeholder="40/90m+30s,30m+30s" aria-describedby="periods-help"; }, &t(s, "periods-help")))
                     (field(&t(s, "platform"), "platform", html!{ input id="platform" name="platform" value=(values.platform) aria-describedby="platform-help"; }, &t(s, "platform-help")))
+                    (field(&t(s, "platform-url"), "platform_url", html!{ input id="platform_url" name="platform_url" type="url" value=(values.platform_url) aria-describedby="platform_url-help"; }, &t(s, "platform-url-help")))
+                    (field(&t(s, "platform-features"), "platform_features", html!{ input id="platform_features" name="platform_features" value=(values.platform_features) placeholder="premove,auto-queen" aria-describedby="platform_features-help"; }, &t(s, "platform-features-help")))
+                    (field(&t(s, "illegal-move-policy"), "illegal_move_policy", html!{ input id="illegal_move_policy" name="illegal_move_policy" value=(values.illegal_move_policy) aria-describedby="illegal_move_policy-help"; }, &t(s, "illegal-move-policy-help")))
+                    (field(&t(s, "supervision"), "supervision", html!{ input id="supervision" name="supervision" value=(values.supervision) placeholder="camera,room-inspection,vcs-before=15m" aria-describedby="supervision-help"; }, &t(s, "supervision-help")))
+                    (field(&t(s, "reconnection-window"), "reconnection_window", html!{ input id="reconnection_window" name="reconnection_window" value=(values.reconnection_window) placeholder="5m" aria-describedby="reconnection_window-help"; }, &t(s, "reconnection-window-help")))
+                    (field(&t(s, "vcs-red-card-after"), "vcs_red_card_after", html!{ input id="vcs_red_card_after" name="vcs_red_card_after" type="number" min="0" value=(values.vcs_red_card_after) aria-describedby="vcs_red_card_after-help"; }, &t(s, "vcs-red-card-after-help")))
+                    (field(&t(s, "appeal-deadline"), "appeal_deadline", html!{ input id="appeal_deadline" name="appeal_deadline" value=(values.appeal_deadline) placeholder="30m" aria-describedby="appeal_deadline-help"; }, &t(s, "appeal-deadline-help")))
                     (field(&t(s, "regulations-version"), "regulations", html!{ input id="regulations" name="regulations" value=(values.regulations) aria-describedby="regulations-help"; }, &t(s, "regulations-help")))
                     div.field.check {
                         input id="require_consent" name="require_consent" type="checkbox" value="on" checked[values.require_consent.is_some()];
@@ -383,6 +390,14 @@ pub struct NewValues {
     pub regulations: String,
     pub require_consent: Option<String>,
     pub traditional_boards: Option<String>,
+    /// The finer online settings, as the command line's flags of the same names take them.
+    pub reconnection_window: String,
+    pub vcs_red_card_after: String,
+    pub appeal_deadline: String,
+    pub supervision: String,
+    pub platform_url: String,
+    pub platform_features: String,
+    pub illegal_move_policy: String,
     /// A team event's regulations (boards empty = an individual event), as the command line's
     /// `--team-*` flags take them.
     pub team_boards: String,

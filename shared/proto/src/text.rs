@@ -13,7 +13,7 @@ pub fn format(s: &str) -> Result<pb::EventFormat, String> {
         "online-supervised" => Ok(pb::EventFormat::OnlineSupervised),
         "hybrid" => Ok(pb::EventFormat::Hybrid),
         other => Err(format!(
-            "--format {other:?}: otb, online-unsupervised, online-supervised or hybrid"
+            "{other:?}: otb, online-unsupervised, online-supervised or hybrid"
         )),
     }
 }
@@ -303,6 +303,90 @@ pub fn irregularity_decision(s: &str) -> Result<pb::IrregularityDecision, String
     })
 }
 
+/// An event's conduct as its text fields give it (the command line's `create` flags, the
+/// console's conduct fieldset); empty fields are absent values.
+#[derive(Debug, Clone, Default)]
+pub struct ConductText<'a> {
+    pub format: &'a str,
+    pub periods: &'a str,
+    pub traditional_boards: bool,
+    pub require_consent: bool,
+    pub regulations: &'a str,
+    /// A duration (`5m`); empty = until the flag falls.
+    pub reconnection_window: &'a str,
+    pub vcs_red_card_after: &'a str,
+    /// A duration (`30m`); empty = none announced.
+    pub appeal_deadline: &'a str,
+    pub supervision: &'a str,
+    pub platform: &'a str,
+    pub platform_url: &'a str,
+    pub platform_features: &'a str,
+    pub illegal_move_policy: &'a str,
+}
+
+/// The conduct the fields stand for; an error names the field.
+pub fn conduct(t: &ConductText) -> Result<pb::Conduct, String> {
+    let format = match t.format.trim() {
+        "" => pb::EventFormat::Otb,
+        f => format(f).map_err(|e| format!("format: {e}"))?,
+    };
+    let periods = match t.periods.trim() {
+        "" => Vec::new(),
+        p => periods(p).map_err(|e| format!("periods: {e}"))?,
+    };
+    let platform =
+        match t.platform.trim() {
+            "" if t.platform_url.trim().is_empty()
+                && t.platform_features.trim().is_empty()
+                && t.illegal_move_policy.trim().is_empty() =>
+            {
+                None
+            }
+            "" => return Err(
+                "platform: the platform's name, for its address, features or illegal-move policy"
+                    .into(),
+            ),
+            name => Some(pb::PlatformProfile {
+                name: name.to_string(),
+                url: t.platform_url.trim().to_string(),
+                features: platform_features(t.platform_features)?,
+                accepts_illegal_moves: !t.illegal_move_policy.trim().is_empty(),
+                illegal_move_policy: t.illegal_move_policy.trim().to_string(),
+                ..Default::default()
+            }),
+        };
+    let supervision = match t.supervision.trim() {
+        "" => None,
+        s => Some(supervision(s)?),
+    };
+    let appeal_deadline_minutes = match t.appeal_deadline.trim() {
+        "" => 0,
+        d => duration_s(d, "appeal deadline")?.div_ceil(60),
+    };
+    let reconnection_window_s = match t.reconnection_window.trim() {
+        "" => 0,
+        w => duration_s(w, "reconnection window")?,
+    };
+    let vcs_red_card_after = match t.vcs_red_card_after.trim() {
+        "" => 0,
+        n => n
+            .parse()
+            .map_err(|_| format!("video-conference cards: {n:?} is not a number"))?,
+    };
+    Ok(pb::Conduct {
+        format: format as i32,
+        periods,
+        traditional_boards: t.traditional_boards,
+        require_fair_play_consent: t.require_consent,
+        regulations_version: t.regulations.trim().to_string(),
+        reconnection_window_s,
+        vcs_red_card_after,
+        appeal_deadline_minutes,
+        supervision,
+        platform,
+    })
+}
+
 // --- team events and knockouts -------------------------------------------------------------
 // These return what was wrong without naming the field: each caller prefixes its own name for
 // it (a flag on the command line, a label in the console).
@@ -552,5 +636,55 @@ mod tests {
         assert_eq!(st[1].kind, pb::KnockoutStageKind::Blitz as i32);
         assert_eq!(knockout_stages(" none "), Ok(vec![]));
         assert!(knockout_stages("bullet:2").unwrap_err().contains("bullet"));
+    }
+    #[test]
+    fn conduct_from_its_fields() {
+        let c = conduct(&ConductText {
+            format: "online-supervised",
+            periods: "15m+10s",
+            regulations: "Online 2026",
+            reconnection_window: "5m",
+            vcs_red_card_after: "3",
+            appeal_deadline: "90s",
+            supervision: "camera, vcs-before=15m",
+            platform: "Lichess",
+            platform_features: "premove",
+            ..Default::default()
+        })
+        .unwrap();
+        assert_eq!(c.format, pb::EventFormat::OnlineSupervised as i32);
+        assert_eq!(
+            (
+                c.reconnection_window_s,
+                c.vcs_red_card_after,
+                c.appeal_deadline_minutes
+            ),
+            (300, 3, 2)
+        );
+        let s = c.supervision.unwrap();
+        assert!(s.playing_area_camera && s.vcs_connect_minutes_before == 15);
+        let p = c.platform.unwrap();
+        assert_eq!(p.features, [pb::PlatformFeature::Premove as i32]);
+        assert!(!p.accepts_illegal_moves);
+        // Nothing given: over the board.
+        assert_eq!(
+            conduct(&ConductText::default()).unwrap(),
+            pb::Conduct {
+                format: pb::EventFormat::Otb as i32,
+                ..Default::default()
+            }
+        );
+        let e = conduct(&ConductText {
+            platform_url: "https://x",
+            ..Default::default()
+        })
+        .unwrap_err();
+        assert!(e.starts_with("platform: "), "{e}");
+        let e = conduct(&ConductText {
+            vcs_red_card_after: "three",
+            ..Default::default()
+        })
+        .unwrap_err();
+        assert!(e.contains("three"), "{e}");
     }
 }

@@ -92,6 +92,11 @@ async fn consent_and_a_late_entry_from_the_console() {
     assert!(said.contains("conduct.periods"), "{said:?}");
     fill(&b, "periods", "15m+10s").await;
     fill(&b, "regulations", REGS).await;
+    // The finer settings, read as `arbiter client create` reads its flags.
+    fill(&b, "platform", "Lichess").await;
+    fill(&b, "platform_features", "premove,berserk").await;
+    fill(&b, "reconnection_window", "5m").await;
+    fill(&b, "appeal_deadline", "30m").await;
     shots(&b, &shots_dir(), "new-online-tournament").await;
     submit(&b, "create").await;
     wait_for(&b, "h1", "Players").await;
@@ -248,6 +253,25 @@ async fn consent_and_a_late_entry_from_the_console() {
     let (mut late, mut consents) = (None, 0);
     for (actor, kind) in kinds_by_actor(&mut c, TID).await {
         match kind {
+            pb::event::Kind::TournamentCreated(t) => {
+                let conduct = t.conduct.expect("the conduct");
+                assert_eq!(
+                    (
+                        conduct.reconnection_window_s,
+                        conduct.appeal_deadline_minutes
+                    ),
+                    (300, 30)
+                );
+                let platform = conduct.platform.expect("the platform");
+                assert_eq!(platform.name, "Lichess");
+                assert_eq!(
+                    platform.features,
+                    [
+                        pb::PlatformFeature::Premove as i32,
+                        pb::PlatformFeature::Berserk as i32
+                    ]
+                );
+            }
             pb::event::Kind::LateEntry(l) => late = Some((actor, l)),
             pb::event::Kind::FairPlayConsentRecorded(f) => {
                 assert_eq!(actor, CHIEF);

@@ -189,33 +189,27 @@ pub(super) async fn create(State(c): App, headers: HeaderMap, Form(f): Fields) -
 /// asked) the service checks and names.
 fn conduct_of(v: &NewValues) -> Result<Option<pb::Conduct>, String> {
     use arbiter_proto::text;
-    let format = match v.format.trim() {
-        "" => pb::EventFormat::Otb,
-        f => text::format(f).map_err(|e| format!("format: {e}"))?,
-    };
-    let periods = match v.periods.trim() {
-        "" => Vec::new(),
-        p => text::periods(p).map_err(|e| format!("periods: {e}"))?,
-    };
-    let platform = (!v.platform.trim().is_empty()).then(|| pb::PlatformProfile {
-        name: v.platform.trim().to_string(),
-        ..Default::default()
-    });
-    let c = pb::Conduct {
-        format: format as i32,
-        periods,
+    let c = text::conduct(&text::ConductText {
+        format: &v.format,
+        periods: &v.periods,
         traditional_boards: v.traditional_boards.is_some(),
-        require_fair_play_consent: v.require_consent.is_some(),
-        regulations_version: v.regulations.trim().to_string(),
-        platform,
+        require_consent: v.require_consent.is_some(),
+        regulations: &v.regulations,
+        reconnection_window: &v.reconnection_window,
+        vcs_red_card_after: &v.vcs_red_card_after,
+        appeal_deadline: &v.appeal_deadline,
+        supervision: &v.supervision,
+        platform: &v.platform,
+        platform_url: &v.platform_url,
+        platform_features: &v.platform_features,
+        illegal_move_policy: &v.illegal_move_policy,
+    })?;
+    // Over the board with nothing else asked: no conduct at all, as before online rules.
+    let plain_otb = pb::Conduct {
+        format: pb::EventFormat::Otb as i32,
         ..Default::default()
     };
-    let plain_otb = format == pb::EventFormat::Otb
-        && c == pb::Conduct {
-            format: c.format,
-            ..Default::default()
-        };
-    Ok((!plain_otb).then_some(c))
+    Ok((c != plain_otb).then_some(c))
 }
 
 /// A team event's regulations from the team fieldset, read as the command line reads them;

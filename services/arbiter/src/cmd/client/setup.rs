@@ -199,53 +199,30 @@ pub struct ConductArgs {
 impl ConductArgs {
     fn conduct(self) -> Result<pb::Conduct, Exit> {
         use crate::cmd::online;
-        let platform = match self.platform {
-            Some(name) => Some(pb::PlatformProfile {
-                name,
-                url: self.platform_url.unwrap_or_default(),
-                features: online::platform_features(
-                    self.platform_features.as_deref().unwrap_or(""),
-                )
-                .map_err(Exit::Invalid)?,
-                accepts_illegal_moves: self.illegal_move_policy.is_some(),
-                illegal_move_policy: self.illegal_move_policy.unwrap_or_default(),
-                ..Default::default()
-            }),
-            None => None,
-        };
-        let supervision = self
-            .supervision
-            .as_deref()
-            .map(online::supervision)
-            .transpose()
-            .map_err(Exit::Invalid)?;
-        let appeal_deadline_minutes = match self.appeal_deadline.as_deref() {
-            Some(d) => online::duration_s(d, "--appeal-deadline")
-                .map_err(Exit::Invalid)?
-                .div_ceil(60),
-            None => 0,
-        };
-        let reconnection_window_s = match self.reconnection_window.as_deref() {
-            Some(w) => online::duration_s(w, "--reconnection-window").map_err(Exit::Invalid)?,
-            None => 0,
-        };
-        let format = online::format(&self.format).map_err(Exit::Invalid)?;
-        let periods = match self.periods.as_deref() {
-            Some(p) => online::periods(p).map_err(Exit::Invalid)?,
-            None => Vec::new(),
-        };
-        Ok(pb::Conduct {
-            format: format as i32,
-            periods,
+        let o = |v: &Option<String>| v.clone().unwrap_or_default();
+        let (reconnection_window, appeal_deadline) =
+            (o(&self.reconnection_window), o(&self.appeal_deadline));
+        let (periods, supervision) = (o(&self.periods), o(&self.supervision));
+        let (platform, platform_url) = (o(&self.platform), o(&self.platform_url));
+        let (platform_features, illegal_move_policy) =
+            (o(&self.platform_features), o(&self.illegal_move_policy));
+        let vcs = self.vcs_red_card_after.to_string();
+        online::conduct(&online::ConductText {
+            format: &self.format,
+            periods: &periods,
             traditional_boards: self.traditional_boards,
-            require_fair_play_consent: self.require_consent,
-            regulations_version: self.regulations,
-            reconnection_window_s,
-            vcs_red_card_after: self.vcs_red_card_after,
-            appeal_deadline_minutes,
-            supervision,
-            platform,
+            require_consent: self.require_consent,
+            regulations: &self.regulations,
+            reconnection_window: &reconnection_window,
+            vcs_red_card_after: &vcs,
+            appeal_deadline: &appeal_deadline,
+            supervision: &supervision,
+            platform: &platform,
+            platform_url: &platform_url,
+            platform_features: &platform_features,
+            illegal_move_policy: &illegal_move_policy,
         })
+        .map_err(Exit::Invalid)
     }
 }
 
