@@ -19,8 +19,8 @@ use arbiter_proto::common::v1::CommandResult;
 use arbiter_proto::convert::{
     acceleration_method_from_str, arbiter_from_wire, bye_kind_from_wire, color_from_wire,
     conduct_from_wire, consent_from_wire, date_from_wire, date_to_wire, knockout_rules_from_wire,
-    pairing_system_from_wire, player_from_wire, player_to_wire, rating_kind_from_wire, sex_to_wire,
-    title_to_wire,
+    pairing_system_from_wire, player_from_wire, player_to_wire, prize_fund_from_wire,
+    rating_kind_from_wire, sex_to_wire, title_to_wire,
 };
 use arbiter_proto::events::v1 as pb;
 use arbiter_proto::registration::v1 as api;
@@ -281,6 +281,12 @@ impl Registration for RegistrationService {
                 .then(|| u.deputy_arbiters.iter().map(arbiter_from_wire).collect()),
             time_control: u.time_control.clone(),
             rating_kind: rating_kind_from_wire(u.rating_kind).map_err(bad)?,
+            prize_fund: u
+                .prize_fund
+                .as_ref()
+                .map(prize_fund_from_wire)
+                .transpose()
+                .map_err(bad)?,
         };
         self.run(ctx, |_| Ok(Command::UpdateTournament(command.clone())))
             .await

@@ -90,6 +90,9 @@ impl State {
                 if let Some(v) = e.rating_kind {
                     t.rating_kind = v;
                 }
+                if let Some(v) = &e.prize_fund {
+                    self.prize_fund = Some(v.clone());
+                }
             }
             Event::PlayerRegistered(e) => self.insert_player(&e.player, 1, Vec::new()),
             Event::LateEntry(e) => {

@@ -1,6 +1,7 @@
 //! What users and services ask the tournament to do. Players are named by their current pairing
 //! number.
 
+use super::prize_fund::PrizeFund;
 use super::types::{
     AccelerationMethod, Arbiter, BoardResult, ByeKind, Date, Engine, Pair, PairingSystem,
     RatingKind, Sex, Title,
@@ -197,6 +198,8 @@ pub struct UpdateTournament {
     pub time_control: Option<String>,
     /// The rating list used; only before round 1 starts (every round is rated from it).
     pub rating_kind: Option<RatingKind>,
+    /// Replaces the announced prize fund; not once the event is finished.
+    pub prize_fund: Option<PrizeFund>,
 }
 
 /// Registers a player. Before round 1 is published he is paired from round 1; later he is a

@@ -22,6 +22,7 @@
 //! log's other events (ratings, norms, screening results) belong to other aggregates and are
 //! not part of this type.
 
+use super::prize_fund::PrizeFund;
 use super::types::{
     Acceleration, Arbiter, Board, BoardResult, ByeKind, Date, Engine, PairingSystem, Player,
     RatingKind, Unpaired,
@@ -176,6 +177,9 @@ pub struct TournamentUpdated {
     pub time_control: Option<String>,
     /// Only before round 1 starts: ratings of every round are computed from this list.
     pub rating_kind: Option<RatingKind>,
+    /// Replaces the announced prize fund.
+    #[serde(default)]
+    pub prize_fund: Option<PrizeFund>,
 }
 
 /// A player's virtual points of acceleration for rounds 1, 2, ... (missing rounds: 0). They

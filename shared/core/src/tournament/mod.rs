@@ -91,6 +91,7 @@ mod discipline;
 mod error;
 mod event;
 mod knockout;
+mod prize_fund;
 mod schedule;
 mod state;
 mod team_event;
@@ -111,6 +112,7 @@ pub use discipline::{
 pub use error::DomainError;
 pub use event::*;
 pub use knockout::{Bracket, KnockoutGame, KnockoutMatch, KnockoutRound};
+pub use prize_fund::{PrizeCategory, PrizeFund, PrizeSharing};
 pub use schedule::{ScheduledRound, round_robin_rounds, round_robin_schedule, team_size};
 pub use state::{
     Availability, CorrectionEffect, CorrectionRecord, MAX_PLAYERS, MAX_ROUNDS, PairingCandidate,

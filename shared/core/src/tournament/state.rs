@@ -427,6 +427,9 @@ pub struct State {
     pub(crate) numbering: Vec<NumberingChange>,
     /// A round robin's drawing of lots, once drawn.
     pub(crate) lots: Option<super::event::LotsDrawn>,
+    /// The prize fund last announced.
+    #[serde(default)]
+    pub(crate) prize_fund: Option<super::PrizeFund>,
     /// `rounds[r - 1]` for every started round.
     pub(crate) rounds: Vec<RoundRecord>,
     pub(crate) finished: Option<u32>,
@@ -573,6 +576,11 @@ impl State {
     /// The tournament's data, updates included; `None` for an empty stream.
     pub fn tournament(&self) -> Option<&TournamentCreated> {
         self.tournament.as_ref()
+    }
+
+    /// The prize fund the regulations announced (the last one), if any.
+    pub fn prize_fund(&self) -> Option<&super::PrizeFund> {
+        self.prize_fund.as_ref()
     }
 
     /// `Some(rounds played)` once the tournament is finished.

@@ -374,6 +374,77 @@ fn update_tournament_changes_only_what_is_given() {
     assert_eq!(t.tie_breaks, vec!["SB".to_string(), "DE".to_string()]);
 }
 
+/// The prize fund the regulations announce is kept (the last one replaces the one before);
+/// one the regulations could not announce is refused naming the field.
+#[test]
+fn the_prize_fund_is_announced_and_checked() {
+    let fund = PrizeFund {
+        currency: "EUR".into(),
+        places: vec![100_000, 50_000],
+        sharing: PrizeSharing::Hort,
+        share_among_all_tied: false,
+        several_prizes_per_player: false,
+        categories: vec![PrizeCategory {
+            name: "Under 2000".into(),
+            prizes: vec![10_000],
+            rating_below: Some(2000),
+            ..Default::default()
+        }],
+    };
+    let given = Given::with_players(5, 4);
+    let announce = |f: PrizeFund| {
+        Command::UpdateTournament(UpdateTournament {
+            prize_fund: Some(f),
+            ..Default::default()
+        })
+    };
+    let then = given.when(announce(fund.clone())).unwrap();
+    let state = given.clone().event(then[0].clone()).state();
+    assert_eq!(state.prize_fund(), Some(&fund));
+    for (broken, field) in [
+        (
+            PrizeFund {
+                places: vec![100, -1],
+                ..fund.clone()
+            },
+            "prize_fund.places[1]",
+        ),
+        (
+            PrizeFund {
+                currency: "euro".into(),
+                ..fund.clone()
+            },
+            "prize_fund.currency",
+        ),
+        (
+            PrizeFund {
+                categories: vec![PrizeCategory {
+                    rating_from: Some(2000),
+                    ..fund.categories[0].clone()
+                }],
+                ..fund.clone()
+            },
+            "prize_fund.categories[0].rating_below",
+        ),
+        (
+            PrizeFund {
+                categories: vec![PrizeCategory {
+                    prizes: vec![],
+                    ..fund.categories[0].clone()
+                }],
+                ..fund.clone()
+            },
+            "prize_fund.categories[0].prizes",
+        ),
+    ] {
+        let err = given.when(announce(broken)).unwrap_err();
+        assert!(
+            matches!(err, DomainError::Invalid { field: ref f, .. } if f == field),
+            "{field}: {err}"
+        );
+    }
+}
+
 #[test]
 fn update_tournament_rejections() {
     let given = Given::with_players(5, 4)

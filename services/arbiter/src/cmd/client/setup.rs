@@ -273,6 +273,8 @@ impl Update {
                 Some(k) => rating_kind(k)? as i32,
                 None => 0,
             },
+            // The prize fund is announced from the console's prize screen (or the API).
+            prize_fund: None,
         };
         let r = c.update(&self.tournament, update).await?;
         print_result("updated", &r);

@@ -424,6 +424,15 @@ impl Decider<'_> {
                 .map(|v| line("time_control", v, false))
                 .transpose()?,
             rating_kind,
+            prize_fund: c
+                .prize_fund
+                .as_ref()
+                .map(|f| {
+                    f.check()
+                        .map(|()| f.clone())
+                        .map_err(|(field, why)| DomainError::invalid(field, why))
+                })
+                .transpose()?,
         })])
     }
 }

@@ -557,3 +557,74 @@ pub fn consent_from_wire(
         platform_account: c.platform_account.clone(),
     })
 }
+
+/// An announced prize fund on the wire.
+pub fn prize_fund_to_wire(f: &arbiter_core::tournament::PrizeFund) -> pb::PrizeFund {
+    use arbiter_core::tournament::PrizeSharing;
+    pb::PrizeFund {
+        currency: f.currency.clone(),
+        places: f.places.clone(),
+        sharing: match f.sharing {
+            PrizeSharing::Equal => pb::PrizeSharing::Equal,
+            PrizeSharing::TieBreak => pb::PrizeSharing::TieBreak,
+            PrizeSharing::Hort => pb::PrizeSharing::Hort,
+        } as i32,
+        share_among_all_tied: f.share_among_all_tied,
+        several_prizes_per_player: f.several_prizes_per_player,
+        categories: f
+            .categories
+            .iter()
+            .map(|c| pb::PrizeCategory {
+                name: c.name.clone(),
+                prizes: c.prizes.clone(),
+                rating_from: c.rating_from.unwrap_or(0),
+                rating_below: c.rating_below.unwrap_or(0),
+                unrated_only: c.unrated_only,
+                women: c.women,
+                born_from_year: c.born_from_year.unwrap_or(0),
+                born_until_year: c.born_until_year.unwrap_or(0),
+                federation: c.federation.clone().unwrap_or_default(),
+                by_rating_gain: c.by_rating_gain,
+            })
+            .collect(),
+    }
+}
+
+/// A prize fund from the wire; the sharing method must be given (no default: the regulations
+/// name it).
+pub fn prize_fund_from_wire(
+    f: &pb::PrizeFund,
+) -> Result<arbiter_core::tournament::PrizeFund, ConvertError> {
+    use arbiter_core::tournament::{PrizeCategory, PrizeFund, PrizeSharing};
+    let some = |v: u32| (v != 0).then_some(v);
+    let year = |v: i32| (v != 0).then_some(v);
+    Ok(PrizeFund {
+        currency: f.currency.trim().to_string(),
+        places: f.places.clone(),
+        sharing: match pb::PrizeSharing::try_from(f.sharing) {
+            Ok(pb::PrizeSharing::Equal) => PrizeSharing::Equal,
+            Ok(pb::PrizeSharing::TieBreak) => PrizeSharing::TieBreak,
+            Ok(pb::PrizeSharing::Hort) => PrizeSharing::Hort,
+            _ => return Err(bad_enum("prize_fund.sharing", f.sharing)),
+        },
+        share_among_all_tied: f.share_among_all_tied,
+        several_prizes_per_player: f.several_prizes_per_player,
+        categories: f
+            .categories
+            .iter()
+            .map(|c| PrizeCategory {
+                name: c.name.trim().to_string(),
+                prizes: c.prizes.clone(),
+                rating_from: some(c.rating_from),
+                rating_below: some(c.rating_below),
+                unrated_only: c.unrated_only,
+                women: c.women,
+                born_from_year: year(c.born_from_year),
+                born_until_year: year(c.born_until_year),
+                federation: Some(c.federation.trim().to_ascii_uppercase())
+                    .filter(|f| !f.is_empty()),
+                by_rating_gain: c.by_rating_gain,
+            })
+            .collect(),
+    })
+}

@@ -77,6 +77,7 @@ pub fn event_to_wire(e: &Event) -> pb::Event {
                 .rating_kind
                 .map_or(pb::RatingKind::Unspecified, rating_kind_to_wire)
                 as i32,
+            prize_fund: u.prize_fund.as_ref().map(prize_fund_to_wire),
         }),
         Event::PlayerRegistered(p) => Kind::PlayerRegistered(pb::PlayerRegistered {
             player: Some(player_to_wire(&p.player)),
@@ -337,6 +338,11 @@ pub fn event_from_wire(e: &pb::Event) -> Result<Option<Event>, ConvertError> {
                 .then(|| u.deputy_arbiters.iter().map(arbiter_from_wire).collect()),
             time_control: u.time_control.clone(),
             rating_kind: rating_kind_from_wire(u.rating_kind)?,
+            prize_fund: u
+                .prize_fund
+                .as_ref()
+                .map(prize_fund_from_wire)
+                .transpose()?,
         }),
         Kind::PlayerRegistered(p) => Event::PlayerRegistered(PlayerRegistered {
             player: required_player(p.player.as_ref())?,

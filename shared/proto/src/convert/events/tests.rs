@@ -286,6 +286,27 @@ fn every_domain_event_survives_the_wire() {
         members: vec![Some(3), None, Some(7)],
     }));
     round_trip(Event::TournamentUpdated(TournamentUpdated {
+        prize_fund: Some(arbiter_core::tournament::PrizeFund {
+            currency: "EUR".into(),
+            places: vec![100_000, 50_000, 25_050],
+            sharing: arbiter_core::tournament::PrizeSharing::TieBreak,
+            share_among_all_tied: true,
+            several_prizes_per_player: true,
+            categories: vec![arbiter_core::tournament::PrizeCategory {
+                name: "Juniors".into(),
+                prizes: vec![5_000],
+                born_from_year: Some(2008),
+                women: true,
+                federation: Some("ESP".into()),
+                rating_from: Some(1400),
+                rating_below: Some(1800),
+                by_rating_gain: true,
+                ..Default::default()
+            }],
+        }),
+        ..Default::default()
+    }));
+    round_trip(Event::TournamentUpdated(TournamentUpdated {
         name: Some("Open B".into()),
         tie_breaks: Some(vec![]),
         ..Default::default()
