@@ -1,15 +1,18 @@
-//! The prize list: the prize fund as the arbiter types it (place prizes, the method for ties
-//! announced in the regulations, an optional rating-band prize list) applied to the standings
-//! the reporting service gives, by `arbiter-prizes`. Nothing is stored: the screen's address
-//! holds the fund, so a proposed list can be bookmarked, printed and checked again later.
+//! The prize list: the prize fund (place prizes, the method for ties announced in the
+//! regulations, category prize lists) applied to the standings the reporting service gives, by
+//! `arbiter-prizes`. The fund is the one announced with the tournament (`TournamentUpdated`'s
+//! prize fund) unless the screen's address holds one being tried; announcing the one typed
+//! records it in the log.
 
 use arbiter_core::Score;
+use arbiter_core::tournament::{PrizeCategory, PrizeFund as Announced, PrizeSharing};
 use arbiter_prizes::{
     Amount, Category, Distribution, Entrants, Method, Policy, PrizeFund, ScoreGroup, SharingScope,
-    Source, distribute,
+    Source, distribute, rank_by_key,
 };
 use arbiter_proto::reporting::v1 as rep;
 use serde::Deserialize;
+use std::collections::HashMap;
 
 /// The form, as submitted (every field may be missing).
 #[derive(Debug, Default, Deserialize)]
@@ -23,12 +26,22 @@ pub struct PrizeForm {
     /// One prize per player (the highest open to them); on unless the form says `no`.
     #[serde(default)]
     pub one_prize: String,
+    /// ISO 4217 code, e.g. EUR (optional).
     #[serde(default)]
-    pub band_name: String,
+    pub currency: String,
+    /// Category prize lists, one a line: `NAME; CONDITIONS; PRIZES` (see [`category`]).
     #[serde(default)]
-    pub band_below: String,
-    #[serde(default)]
-    pub band_prizes: String,
+    pub categories: String,
+}
+
+/// What the standings do not say about a player and a category may ask: sex and birth year
+/// (from the registration), and the points scored against expectation in thousandths (from
+/// the rating worker; absent without rated games).
+#[derive(Debug, Clone, Default)]
+pub struct PlayerFacts {
+    pub female: bool,
+    pub birth_year: Option<i32>,
+    pub gain_milli: Option<i64>,
 }
 
 /// Why the prize list cannot be computed, for the form to say.
@@ -40,8 +53,10 @@ pub enum FormError {
         index: usize,
         text: String,
     },
-    /// The rating band's limit is not a rating.
-    Band(String),
+    /// Category line `line` (from 1) cannot be read: why.
+    Category { line: usize, why: String },
+    /// What the service refused when the fund was announced, in its words.
+    Announce(String),
     /// What `arbiter-prizes` refused, in its words.
     Prizes(String),
 }
@@ -72,71 +87,242 @@ pub struct PrizeList {
 }
 
 impl PrizeForm {
-    /// The announced method, if one is chosen (the regulations must name it: no default).
-    pub fn method(&self) -> Option<Method> {
-        match self.method.as_str() {
-            "equal" => Some(Method::Equal),
-            "tie-break" => Some(Method::TieBreak),
-            "hort" => Some(Method::Hort),
-            _ => None,
-        }
+    /// Whether the form holds anything (a fund being tried) or is the bare screen.
+    pub fn is_empty(&self) -> bool {
+        [
+            &self.places,
+            &self.method,
+            &self.scope,
+            &self.one_prize,
+            &self.currency,
+            &self.categories,
+        ]
+        .iter()
+        .all(|f| f.trim().is_empty())
     }
 
-    fn policy(&self, method: Method) -> Policy {
-        Policy {
-            method,
-            scope: if self.scope == "all-tied" {
-                SharingScope::AllTied
+    /// The form showing an announced fund.
+    pub fn from_fund(f: &Announced) -> PrizeForm {
+        let amounts = |a: &[i64]| {
+            a.iter()
+                .map(|&m| money(i128::from(m)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        PrizeForm {
+            places: amounts(&f.places),
+            method: match f.sharing {
+                PrizeSharing::Equal => "equal",
+                PrizeSharing::TieBreak => "tie-break",
+                PrizeSharing::Hort => "hort",
+            }
+            .into(),
+            scope: if f.share_among_all_tied {
+                "all-tied".into()
             } else {
-                SharingScope::PrizePlaces
+                String::new()
             },
-            one_prize_per_player: self.one_prize != "no",
-        }
-    }
-
-    /// The prize list for `standings`, or `None` when no method is chosen yet.
-    pub fn compute(&self, standings: &rep::Standings) -> Option<Result<PrizeList, FormError>> {
-        let method = self.method()?;
-        Some(self.compute_with(method, standings))
-    }
-
-    fn compute_with(&self, method: Method, st: &rep::Standings) -> Result<PrizeList, FormError> {
-        let mut fund: PrizeFund<u32> = PrizeFund::places(amounts("places", &self.places)?);
-        let band_name = self.band_name.trim();
-        let band_prizes = amounts("band_prizes", &self.band_prizes)?;
-        if !band_prizes.is_empty() {
-            let below: u32 = self
-                .band_below
-                .trim()
-                .parse()
-                .map_err(|_| FormError::Band(self.band_below.trim().to_string()))?;
-            // Rated players below the limit, in standings order; unrated players are not in a
-            // rating band.
-            let eligible = st
-                .rows
+            one_prize: if f.several_prizes_per_player {
+                "no".into()
+            } else {
+                String::new()
+            },
+            currency: f.currency.clone(),
+            categories: f
+                .categories
                 .iter()
-                .filter(|r| r.rating > 0 && r.rating < below)
-                .map(|r| r.player_id)
-                .collect();
-            fund = fund.with_category(Category {
-                name: band_label(band_name, below),
-                prizes: band_prizes,
-                entrants: Entrants::Standings(eligible),
-            });
+                .map(|c| format!("{}; {}; {}", c.name, conditions_text(c), amounts(&c.prizes)))
+                .collect::<Vec<_>>()
+                .join("\n"),
         }
-        let d = distribute(&score_groups(st), &fund, &self.policy(method))
-            .map_err(|e| FormError::Prizes(e.to_string()))?;
-        Ok(list(st, &fund, &d))
+    }
+
+    /// The fund the form stands for, as the regulations would announce it; `None` when no
+    /// method is chosen yet (the regulations must name it: no default).
+    pub fn fund(&self) -> Option<Result<Announced, FormError>> {
+        let sharing = match self.method.as_str() {
+            "equal" => PrizeSharing::Equal,
+            "tie-break" => PrizeSharing::TieBreak,
+            "hort" => PrizeSharing::Hort,
+            _ => return None,
+        };
+        let read = || -> Result<Announced, FormError> {
+            let mut categories = Vec::new();
+            for (i, line) in self.categories.lines().enumerate() {
+                if line.trim().is_empty() {
+                    continue;
+                }
+                categories
+                    .push(category(line).map_err(|why| FormError::Category { line: i + 1, why })?);
+            }
+            Ok(Announced {
+                currency: self.currency.trim().to_ascii_uppercase(),
+                places: amounts("places", &self.places)?,
+                sharing,
+                share_among_all_tied: self.scope == "all-tied",
+                several_prizes_per_player: self.one_prize == "no",
+                categories,
+            })
+        };
+        Some(read())
     }
 }
 
-/// A band's name as typed, or "below N".
-fn band_label(name: &str, below: u32) -> String {
-    if name.is_empty() {
-        format!("< {below}")
-    } else {
-        name.to_string()
+/// A category line: `NAME; CONDITIONS; PRIZES`. Conditions, separated by spaces or commas,
+/// all of which must hold: `rating<2000`, `rating>=1600`, `unrated`, `women`, `born>=2008`,
+/// `born<=1961`, `fed=ESP`, and `gain` to rank by the points scored against expectation
+/// instead of the standings; none = every player. Prizes as for the places.
+pub fn category(line: &str) -> Result<PrizeCategory, String> {
+    let parts: Vec<&str> = line.split(';').map(str::trim).collect();
+    let [name, conditions, prizes] = parts[..] else {
+        return Err(format!(
+            "{line:?}: NAME; CONDITIONS; PRIZES, e.g. \"Under 2000; rating<2000; 100 50\""
+        ));
+    };
+    let mut c = PrizeCategory {
+        name: name.to_string(),
+        prizes: amounts("prizes", prizes).map_err(|e| match e {
+            FormError::Amount { text, .. } => format!("{text:?} is not an amount"),
+            other => format!("{other:?}"),
+        })?,
+        ..Default::default()
+    };
+    for word in conditions
+        .split([',', ' '])
+        .map(str::trim)
+        .filter(|w| !w.is_empty())
+    {
+        let number = |v: &str| {
+            v.parse::<u32>()
+                .map_err(|_| format!("{word:?}: {v:?} is not a number"))
+        };
+        let year = |v: &str| {
+            v.parse::<i32>()
+                .map_err(|_| format!("{word:?}: {v:?} is not a year"))
+        };
+        let w = word.to_ascii_lowercase();
+        if let Some(v) = w.strip_prefix("rating<") {
+            c.rating_below = Some(number(v)?);
+        } else if let Some(v) = w.strip_prefix("rating>=") {
+            c.rating_from = Some(number(v)?);
+        } else if let Some(v) = w.strip_prefix("born>=") {
+            c.born_from_year = Some(year(v)?);
+        } else if let Some(v) = w.strip_prefix("born<=") {
+            c.born_until_year = Some(year(v)?);
+        } else if let Some(v) = w.strip_prefix("fed=") {
+            c.federation = Some(v.to_ascii_uppercase());
+        } else {
+            match w.as_str() {
+                "unrated" => c.unrated_only = true,
+                "women" | "woman" | "female" => c.women = true,
+                "gain" | "rating-gain" => c.by_rating_gain = true,
+                _ => {
+                    return Err(format!(
+                        "{word:?} is not a condition: rating<N, rating>=N, unrated, women, \
+                         born>=YEAR, born<=YEAR, fed=CODE or gain"
+                    ));
+                }
+            }
+        }
     }
+    Ok(c)
+}
+
+/// A category's conditions as [`category`] reads them.
+fn conditions_text(c: &PrizeCategory) -> String {
+    let mut w = Vec::new();
+    if let Some(r) = c.rating_from {
+        w.push(format!("rating>={r}"));
+    }
+    if let Some(r) = c.rating_below {
+        w.push(format!("rating<{r}"));
+    }
+    if c.unrated_only {
+        w.push("unrated".into());
+    }
+    if c.women {
+        w.push("women".into());
+    }
+    if let Some(y) = c.born_from_year {
+        w.push(format!("born>={y}"));
+    }
+    if let Some(y) = c.born_until_year {
+        w.push(format!("born<={y}"));
+    }
+    if let Some(f) = &c.federation {
+        w.push(format!("fed={f}"));
+    }
+    if c.by_rating_gain {
+        w.push("gain".into());
+    }
+    w.join(" ")
+}
+
+/// Whether the player of standings row `r` may win category `c`.
+fn eligible(c: &PrizeCategory, r: &rep::StandingRow, facts: Option<&PlayerFacts>) -> bool {
+    let rated = r.rating > 0;
+    let year = facts.and_then(|f| f.birth_year);
+    c.rating_from.is_none_or(|from| rated && r.rating >= from)
+        && c.rating_below.is_none_or(|below| rated && r.rating < below)
+        && (!c.unrated_only || !rated)
+        && (!c.women || facts.is_some_and(|f| f.female))
+        && c.born_from_year
+            .is_none_or(|y| year.is_some_and(|b| b >= y))
+        && c.born_until_year
+            .is_none_or(|y| year.is_some_and(|b| b <= y))
+        && c.federation
+            .as_ref()
+            .is_none_or(|f| r.federation.eq_ignore_ascii_case(f))
+}
+
+/// The prize list of `fund` for `st`: place prizes by the standings, each category among its
+/// eligible players, ranked by the standings or by their gain.
+pub fn compute(
+    fund: &Announced,
+    st: &rep::Standings,
+    facts: &HashMap<u32, PlayerFacts>,
+) -> Result<PrizeList, FormError> {
+    let groups = score_groups(st);
+    let mut prizes: PrizeFund<u32> = PrizeFund::places(fund.places.clone());
+    for c in &fund.categories {
+        let players: Vec<u32> = st
+            .rows
+            .iter()
+            .filter(|r| eligible(c, r, facts.get(&r.player_id)))
+            .map(|r| r.player_id)
+            .collect();
+        let entrants = if c.by_rating_gain {
+            let values: Vec<(u32, i64)> = players
+                .iter()
+                .filter_map(|p| Some((*p, facts.get(p)?.gain_milli?)))
+                .collect();
+            Entrants::Ranked(
+                rank_by_key(&groups, &values).map_err(|e| FormError::Prizes(e.to_string()))?,
+            )
+        } else {
+            Entrants::Standings(players)
+        };
+        prizes = prizes.with_category(Category {
+            name: c.name.clone(),
+            prizes: c.prizes.clone(),
+            entrants,
+        });
+    }
+    let policy = Policy {
+        method: match fund.sharing {
+            PrizeSharing::Equal => Method::Equal,
+            PrizeSharing::TieBreak => Method::TieBreak,
+            PrizeSharing::Hort => Method::Hort,
+        },
+        scope: if fund.share_among_all_tied {
+            SharingScope::AllTied
+        } else {
+            SharingScope::PrizePlaces
+        },
+        one_prize_per_player: !fund.several_prizes_per_player,
+    };
+    let d = distribute(&groups, &prizes, &policy).map_err(|e| FormError::Prizes(e.to_string()))?;
+    Ok(list(st, &prizes, &d))
 }
 
 /// The standings as score groups, players in tie-break order.
@@ -303,11 +489,13 @@ mod tests {
         let form = PrizeForm {
             places: "1000 500 250".into(),
             method: "hort".into(),
-            band_below: "2000".into(),
-            band_prizes: "100".into(),
+            categories: "Under 2000; rating<2000; 100".into(),
             ..PrizeForm::default()
         };
-        let l = form.compute(&st).unwrap().unwrap();
+        let fund = form.fund().unwrap().unwrap();
+        // The fund shown again reads the same.
+        assert_eq!(PrizeForm::from_fund(&fund).fund().unwrap().unwrap(), fund);
+        let l = compute(&fund, &st, &HashMap::new()).unwrap();
         let paid: Vec<(u32, i64)> = l.lines.iter().map(|x| (x.id, x.paid)).collect();
         // Hort: the group holds 1000 + 500; halves by tie-break (500, 250), the other 750
         // shared (375 each).
@@ -319,17 +507,90 @@ mod tests {
         assert_eq!(l.fund_total, 185000);
         assert_eq!(l.paid_total, 185000);
         assert!(l.unawarded.is_empty());
-        assert_eq!(l.lines[3].portions, [(Some("< 2000".to_string()), Some(1))]);
+        assert_eq!(
+            l.lines[3].portions,
+            [(Some("Under 2000".to_string()), Some(1))]
+        );
         // No method chosen: nothing is computed.
-        assert!(PrizeForm::default().compute(&st).is_none());
+        assert!(PrizeForm::default().fund().is_none());
         let bad = PrizeForm {
-            band_prizes: "100".into(),
-            band_below: "two thousand".into(),
+            categories: "\nUnder 2000; rating<two-thousand; 100".into(),
             ..form
         };
-        assert_eq!(
-            bad.compute(&st).unwrap().unwrap_err(),
-            FormError::Band("two thousand".into())
+        let e = bad.fund().unwrap().unwrap_err();
+        assert!(
+            matches!(&e, FormError::Category { line: 2, why } if why.contains("two-thousand")),
+            "{e:?}"
         );
+    }
+
+    /// Categories by sex, birth year, federation and rating gain pick their players from what
+    /// registration and the rating worker say of them.
+    #[test]
+    fn categories_pick_their_players() {
+        let mut st = rep::Standings {
+            rows: vec![
+                row(1, 1, 1, 40, 2300),
+                row(2, 2, 2, 30, 2100),
+                row(3, 3, 3, 20, 1900),
+                row(4, 4, 4, 10, 0),
+            ],
+            ..Default::default()
+        };
+        st.rows[2].federation = "ESP".into();
+        let facts: HashMap<u32, PlayerFacts> = [
+            (
+                2,
+                PlayerFacts {
+                    female: true,
+                    birth_year: Some(2010),
+                    gain_milli: Some(-300),
+                },
+            ),
+            (
+                3,
+                PlayerFacts {
+                    female: true,
+                    birth_year: Some(1990),
+                    gain_milli: Some(1_200),
+                },
+            ),
+            (
+                4,
+                PlayerFacts {
+                    female: false,
+                    birth_year: Some(2011),
+                    gain_milli: None,
+                },
+            ),
+        ]
+        .into();
+        let form = PrizeForm {
+            places: "100".into(),
+            method: "tie-break".into(),
+            one_prize: "no".into(),
+            categories: [
+                "Women; women; 30",
+                "Juniors; born>=2008; 20",
+                "Spain; fed=ESP; 15",
+                "Unrated; unrated; 5",
+                "Gain; gain; 10",
+            ]
+            .join("\n"),
+            ..PrizeForm::default()
+        };
+        let fund = form.fund().unwrap().unwrap();
+        let l = compute(&fund, &st, &facts).unwrap();
+        let from = |id: u32| -> Vec<String> {
+            l.lines
+                .iter()
+                .find(|x| x.id == id)
+                .map(|x| x.portions.iter().filter_map(|(n, _)| n.clone()).collect())
+                .unwrap_or_default()
+        };
+        assert_eq!(from(2), ["Women", "Juniors"]);
+        assert_eq!(from(3), ["Spain", "Gain"]);
+        assert_eq!(from(4), ["Unrated"]);
+        assert_eq!(l.paid_total, l.fund_total);
     }
 }

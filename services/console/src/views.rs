@@ -980,15 +980,27 @@ pub fn standings(
 
 /// The prize list: the fund's form (a GET: it changes nothing) and, once a method is chosen,
 /// who receives what, exact and paid.
-pub fn prizes(
-    s: &Session,
-    id: &str,
-    name: &str,
-    st: &rep::Standings,
-    form: &PrizeForm,
-    list: Option<&Result<PrizeList, FormError>>,
-) -> Markup {
+/// What the prize screen shows.
+pub struct PrizesView<'a> {
+    pub id: &'a str,
+    pub name: &'a str,
+    pub standings: &'a rep::Standings,
+    pub form: &'a PrizeForm,
+    pub list: Option<&'a Result<PrizeList, FormError>>,
+    /// The fund announced in the log, if any.
+    pub announced: Option<&'a arbiter_core::tournament::PrizeFund>,
+    /// The form shows exactly the announced fund.
+    pub is_announced: bool,
+}
+
+pub fn prizes(s: &Session, v: &PrizesView) -> Markup {
+    let (id, name, st, form, list) = (v.id, v.name, v.standings, v.form, v.list);
     let method = form.method.as_str();
+    let currency = if form.currency.is_empty() {
+        String::new()
+    } else {
+        format!(" {}", form.currency)
+    };
     page(
         s.lang,
         &format!("{} · {name}", t(s, "prizes")),
@@ -997,6 +1009,11 @@ pub fn prizes(
         None,
         html! {
             h1 { (ta(s, "prizes-after", &[("round", st.after_round.into())])) }
+            p id="fund-status" {
+                @if v.is_announced { (t(s, "prize-fund-announced")) }
+                @else if v.announced.is_some() { (t(s, "prize-fund-differs")) }
+                @else { (t(s, "prize-fund-not-announced")) }
+            }
             @match list {
                 None => p.note { (t(s, "prize-choose-method")) },
                 Some(Err(e)) => p.flash.refused role="alert" { (prize_error(s, e)) },
@@ -1022,7 +1039,7 @@ pub fn prizes(
                             }
                         } }
                     } }
-                    p { (ta(s, "prize-totals", &[("fund", money(l.fund_total).into()), ("paid", money(l.paid_total).into())])) }
+                    p { (ta(s, "prize-totals", &[("fund", format!("{}{currency}", money(l.fund_total)).into()), ("paid", format!("{}{currency}", money(l.paid_total)).into())])) }
                     @if !l.unawarded.is_empty() {
                         h2 { (t(s, "prize-unawarded")) }
                         ul { @for (list, place, amount) in &l.unawarded {
@@ -1032,13 +1049,16 @@ pub fn prizes(
                     p.hint { (t(s, "prize-rounding")) }
                 },
             }
-            details.fund open[!matches!(list, Some(Ok(_)))] {
+            details.fund open[!matches!(list, Some(Ok(_))) || !v.is_announced] {
                 summary { (t(s, "prize-fund")) }
                 p.hint { (t(s, "prizes-intro")) }
-                form.prizes.noprint method="get" action={"/console/t/" (id) "/prizes"} {
+                form.prizes.noprint method="post" action={"/console/t/" (id) "/prizes"} {
+                    (csrf(s)) (cmd())
                     label for="places" { (t(s, "prize-places")) }
                     input id="places" name="places" value=(form.places) placeholder="1000, 500, 250" aria-describedby="places-hint";
                     small id="places-hint" { (t(s, "prize-places-hint")) }
+                    label for="currency" { (t(s, "prize-currency")) }
+                    input id="currency" name="currency" maxlength="3" value=(form.currency) placeholder="EUR";
                     fieldset {
                         legend { (t(s, "prize-method")) }
                         @for (value, label, hint) in [("equal", "prize-equal", "prize-equal-hint"), ("tie-break", "prize-tie-break", "prize-tie-break-hint"), ("hort", "prize-hort", "prize-hort-hint")] {
@@ -1054,16 +1074,13 @@ pub fn prizes(
                         label.choice { input type="radio" name="scope" value="all-tied" checked[form.scope == "all-tied"]; (t(s, "prize-scope-all")) }
                         label.choice { input type="checkbox" name="one_prize" value="no" checked[form.one_prize == "no"]; (t(s, "prize-several")) }
                     }
-                    fieldset {
-                        legend { (t(s, "prize-band")) }
-                        label for="band_name" { (t(s, "prize-band-name")) }
-                        input id="band_name" name="band_name" value=(form.band_name) placeholder="U2000";
-                        label for="band_below" { (t(s, "prize-band-below")) }
-                        input id="band_below" name="band_below" inputmode="numeric" value=(form.band_below) placeholder="2000";
-                        label for="band_prizes" { (t(s, "prize-band-prizes")) }
-                        input id="band_prizes" name="band_prizes" value=(form.band_prizes) placeholder="100, 50";
+                    label for="categories" { (t(s, "prize-categories")) }
+                    textarea id="categories" name="categories" rows="4" aria-describedby="categories-hint" placeholder="Under 2000; rating<2000; 100 50" { (form.categories) }
+                    small id="categories-hint" { (t(s, "prize-categories-hint")) }
+                    div.row {
+                        button.secondary type="submit" id="prize-show" name="action" value="show" { (t(s, "prize-compute")) }
+                        button type="submit" id="prize-announce" name="action" value="announce" { (t(s, "prize-announce")) }
                     }
-                    button type="submit" { (t(s, "prize-compute")) }
                 }
             }
         },
@@ -1076,7 +1093,7 @@ fn prize_error(s: &Session, e: &FormError) -> String {
             let field = if *field == "places" {
                 t(s, "prize-places")
             } else {
-                t(s, "prize-band-prizes")
+                t(s, "prize-categories")
             };
             ta(
                 s,
@@ -1088,7 +1105,12 @@ fn prize_error(s: &Session, e: &FormError) -> String {
                 ],
             )
         }
-        FormError::Band(text) => ta(s, "prize-not-a-rating", &[("text", text.clone().into())]),
+        FormError::Category { line, why } => ta(
+            s,
+            "prize-bad-category",
+            &[("line", (*line as u32).into()), ("why", why.clone().into())],
+        ),
+        FormError::Announce(m) => m.clone(),
         FormError::Prizes(m) => m.clone(),
     }
 }

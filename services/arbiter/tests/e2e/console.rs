@@ -392,6 +392,53 @@ async fn a_tournament_run_from_the_console() {
     assert!(!names.iter().any(|n| n == "Mistake, Entry"), "{names:?}");
     shots(&b, &shots_dir, "players").await;
 
+    // The prize fund, as the regulations announce it with the field: the Hort system for
+    // ties, a rating-band list. Shown first (nothing recorded), then announced: the log keeps
+    // it and the screen shows it from then on.
+    b.goto(&format!("{base}/console/t/{TID}/prizes"))
+        .await
+        .unwrap();
+    assert_eq!(
+        text(&b, "#fund-status").await,
+        "No prize fund has been announced yet: the list below is a trial until it is."
+    );
+    fill(&b, "places", "1000, 500, 250, 100.50").await;
+    fill(&b, "currency", "EUR").await;
+    fill(&b, "categories", "U2000; rating<2000; 80 40").await;
+    js(
+        &b,
+        "document.querySelector('input[name=method][value=hort]').click(); return null;",
+    )
+    .await;
+    submit(&b, "prize-show").await;
+    assert_eq!(flash(&b).await, "", "prize list");
+    assert_eq!(
+        text(&b, "#fund-status").await,
+        "No prize fund has been announced yet: the list below is a trial until it is.",
+        "shown, not announced"
+    );
+    submit(&b, "prize-announce").await;
+    assert_eq!(flash(&b).await, "", "prize fund announced");
+    assert_eq!(
+        text(&b, "#fund-status").await,
+        "The prize fund shown is the one announced with the tournament."
+    );
+    let announced: Vec<_> = kinds_by_actor(&mut Clients::new(&Endpoints::one(&server.grpc)), TID)
+        .await
+        .into_iter()
+        .filter_map(|(actor, k)| match k {
+            arbiter_proto::events::v1::event::Kind::TournamentUpdated(u) => {
+                Some((actor, u.prize_fund?))
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(announced.len(), 1, "{announced:?}");
+    assert_eq!(announced[0].0, CHIEF);
+    assert_eq!(announced[0].1.places, [100000, 50000, 25000, 10050]);
+    assert_eq!(announced[0].1.currency, "EUR");
+    assert_eq!(announced[0].1.categories[0].rating_below, 2000);
+
     // The deputy's session, in a second browser.
     let profile2 = work.path().join("profile-deputy");
     std::fs::create_dir_all(&profile2).unwrap();
@@ -682,29 +729,16 @@ async fn a_tournament_run_from_the_console() {
     .await
     .unwrap();
 
-    // The prize list: the fund typed in, the Hort system for ties, a rating-band list. Each
-    // player's paid amount is what arbiter-prizes gives for GetStandings' score groups, and the
-    // fund is paid out to the cent.
+    // The prize list of the fund announced before round 1: each player's paid amount is what
+    // arbiter-prizes gives for GetStandings' score groups, and the fund is paid out to the
+    // cent. Once the event is finished the fund is fixed: announcing another is refused.
     b.goto(&format!("{base}/console/t/{TID}/prizes"))
         .await
         .unwrap();
-    fill(&b, "places", "1000, 500, 250, 100.50").await;
-    fill(&b, "band_name", "U2000").await;
-    fill(&b, "band_below", "2000").await;
-    fill(&b, "band_prizes", "80 40").await;
-    js(
-        &b,
-        "document.querySelector('input[name=method][value=hort]').click(); return null;",
-    )
-    .await;
-    mark(&b).await;
-    js(
-        &b,
-        "document.querySelector('form.prizes').requestSubmit(); return null;",
-    )
-    .await;
-    wait_loaded(&b).await;
-    assert_eq!(flash(&b).await, "", "prize list");
+    assert_eq!(
+        text(&b, "#fund-status").await,
+        "The prize fund shown is the one announced with the tournament."
+    );
     shots(&b, &shots_dir, "prizes").await;
     let paid = js(
         &b,
@@ -758,7 +792,20 @@ async fn a_tournament_run_from_the_console() {
     assert!(
         text(&b, "main")
             .await
-            .contains("Prize fund 1970.50; paid 1970.50.")
+            .contains("Prize fund 1970.50 EUR; paid 1970.50 EUR.")
+    );
+
+    js(
+        &b,
+        "document.querySelector('details.fund').open = true; return null;",
+    )
+    .await;
+    fill(&b, "places", "2000").await;
+    submit(&b, "prize-announce").await;
+    assert!(
+        flash(&b).await.contains("the tournament is finished"),
+        "{}",
+        flash(&b).await
     );
 
     // The ratings screen is the rating worker's answer, player by player.
@@ -947,8 +994,10 @@ async fn a_tournament_run_from_the_console() {
     let mut updates = Vec::new();
     for e in log_of(&mut grpc, TID).await {
         events += 1;
+        // The settings form's updates (the prize fund's is checked above).
         if let Some(arbiter_proto::events::v1::event::Kind::TournamentUpdated(u)) =
             e.payload.as_ref().and_then(|p| p.kind.clone())
+            && u.prize_fund.is_none()
         {
             updates.push((e.actor.clone(), u));
         }
@@ -1238,7 +1287,7 @@ async fn the_console_refuses_forged_forms_spent_links_and_players() {
         "/console/t/sec-open/standings",
         "/console/t/sec-open/audit",
         "/console/t/sec-open/settings",
-        "/console/t/sec-open/prizes?places=100,50&method=equal&band_prizes=10&band_below=3000&band_name=%3Cscript%3Ealert(3)%3C%2Fscript%3E",
+        "/console/t/sec-open/prizes?places=100,50&method=equal&categories=%3Cscript%3Ealert(3)%3C%2Fscript%3E%3B+rating%3C3000%3B+10",
     ] {
         let (status, head, page) = exchange(&base, "GET", screen, Some(&cookie), "");
         assert_eq!(status, 200, "{screen}: {page}");

@@ -30,6 +30,7 @@ type Fields = Form<HashMap<String, String>>;
 
 mod players;
 mod print;
+mod prizes;
 mod reading;
 mod rounds;
 mod schedule;
@@ -37,7 +38,7 @@ mod teams;
 mod tournaments;
 
 use players::{add_player, cancel, change, consent, import_trf, overview, paste_players};
-use reading::{audit, export, prizes, ratings, replay, standings};
+use reading::{audit, export, ratings, replay, standings};
 use rounds::{round, round_action};
 use tournaments::{create, index, new_page, save_settings, settings_page};
 
@@ -77,7 +78,10 @@ pub fn routes() -> axum::Router<Arc<Console>> {
         .route("/console/t/{id}/schedule", get(schedule::schedule))
         .route("/console/t/{id}/schedule/lots", post(schedule::draw_lots))
         .route("/console/t/{id}/standings", get(standings))
-        .route("/console/t/{id}/prizes", get(prizes))
+        .route(
+            "/console/t/{id}/prizes",
+            get(prizes::prizes).post(prizes::announce),
+        )
         .route("/console/t/{id}/ratings", get(ratings))
         .route("/console/t/{id}/print", get(print::print_index))
         .route("/console/t/{id}/print/{what}", get(print::print_layout))

@@ -1,11 +1,10 @@
 //! The standings, the event log with Replay now, and the TRF download.
 
 use super::*;
-use crate::prize_list::PrizeForm;
 
 /// What the standings and prize screens both show: the session, the tournament's name and
 /// its standings as the reporting service computes them.
-async fn standings_of(
+pub(super) async fn standings_of(
     c: &Console,
     headers: &HeaderMap,
     id: &str,
@@ -32,26 +31,6 @@ pub(super) async fn standings(
 ) -> Response {
     match standings_of(&c, &headers, &id).await {
         Ok((s, name, t)) => html(StatusCode::OK, views::standings(&s, &id, &name, &t, None)),
-        Err(r) => r,
-    }
-}
-
-/// The prize list: the fund typed in the form (its address holds it), the standings from the
-/// reporting service.
-pub(super) async fn prizes(
-    State(c): App,
-    headers: HeaderMap,
-    Path(id): Path<String>,
-    Query(form): Query<PrizeForm>,
-) -> Response {
-    match standings_of(&c, &headers, &id).await {
-        Ok((s, name, t)) => {
-            let list = form.compute(&t);
-            html(
-                StatusCode::OK,
-                views::prizes(&s, &id, &name, &t, &form, list.as_ref()),
-            )
-        }
         Err(r) => r,
     }
 }

@@ -47,9 +47,8 @@ impl PrizeFund {
         if let Some(i) = self.places.iter().position(|&a| a < 0) {
             return bad(format!("prize_fund.places[{i}]"), "a prize is not negative");
         }
-        if !self.currency.is_empty()
-            && !(self.currency.len() == 3 && self.currency.bytes().all(|b| b.is_ascii_uppercase()))
-        {
+        let code = |c: &str| c.len() == 3 && c.bytes().all(|b| b.is_ascii_uppercase());
+        if !self.currency.is_empty() && !code(&self.currency) {
             return bad(
                 "prize_fund.currency".into(),
                 "a three-letter currency code (ISO 4217), e.g. EUR",
@@ -83,7 +82,7 @@ impl PrizeFund {
                 return bad(f("born_until_year"), "no year is both from and until");
             }
             if let Some(fed) = &c.federation
-                && !(fed.len() == 3 && fed.bytes().all(|b| b.is_ascii_uppercase()))
+                && !code(fed)
             {
                 return bad(f("federation"), "a three-letter FIDE federation code");
             }
