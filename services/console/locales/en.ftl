@@ -416,3 +416,5 @@ prize-fund-announced = The prize fund shown is the one announced with the tourna
 prize-fund-differs = The prize fund shown is being tried: it is not the one announced with the tournament.
 prize-fund-not-announced = No prize fund has been announced yet: the list below is a trial until it is.
 prize-bad-category = Category prizes, line { $line }: { $why }
+mp = MP
+gp = GP

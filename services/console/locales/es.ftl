@@ -416,3 +416,5 @@ prize-fund-announced = La bolsa mostrada es la anunciada con el torneo.
 prize-fund-differs = La bolsa mostrada es una prueba: no es la anunciada con el torneo.
 prize-fund-not-announced = Aún no se ha anunciado ninguna bolsa de premios: la lista de abajo es una prueba hasta entonces.
 prize-bad-category = Premios por categoría, línea { $line }: { $why }
+mp = PE
+gp = PP

@@ -956,6 +956,26 @@ pub fn standings(
         flash,
         html! {
             h1 { (ta(s, "standings-after", &[("round", st.after_round.into())])) }
+            @if !st.team_rows.is_empty() {
+                h2 { (t(s, "teams")) }
+                div.scroll { table id="team-standings" {
+                    thead { tr {
+                        th.num { (t(s, "rank")) } th.num { (t(s, "no")) } th { (t(s, "team-name")) } th.num { (t(s, "mp")) } th.num { (t(s, "gp")) }
+                        @for tb in &st.team_tie_break_list { th.num { (tb) } }
+                    } }
+                    tbody { @for r in &st.team_rows {
+                        tr {
+                            td.num { (r.rank) @if r.rank_to > r.rank { "-" (r.rank_to) } }
+                            td.num { (r.team) }
+                            td.name { (r.name) }
+                            td.num { (points(r.match_points)) }
+                            td.num { (points(r.game_points)) }
+                            @for tb in &r.tie_breaks { td.num { (decimal(tb.value.as_ref())) } }
+                        }
+                    } }
+                } }
+                h2 { (t(s, "players")) }
+            }
             div.scroll { table id="standings" {
                 thead { tr {
                     th.num { (t(s, "rank")) } th.num { (t(s, "no")) } th { (t(s, "name")) } th { (t(s, "fed")) } th.num { (t(s, "rating")) } th.num { (t(s, "pts")) }

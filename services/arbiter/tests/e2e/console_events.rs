@@ -233,6 +233,49 @@ async fn team_events_knockouts_and_lots_from_the_console() {
         "the reserve plays, board 2 of his list does not: {on_boards:?}"
     );
     assert_eq!(on_boards.len(), 8);
+    // Results on every board; the standings screen ranks the teams as GetStandings does.
+    for (board, key) in [(1, "1"), (2, "="), (3, "0"), (4, "1")] {
+        fill(&b, "board", &board.to_string()).await;
+        fill(&b, "result", key).await;
+        submit(&b, "record").await;
+        assert_eq!(flash(&b).await, "", "board {board}");
+    }
+    b.goto(&format!("{base}/console/t/{TEAMS}/standings"))
+        .await
+        .unwrap();
+    let standings = c
+        .rep
+        .get_standings(rep::GetStandingsRequest {
+            tournament: tref(TEAMS),
+            after_round: 0,
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(standings.team_rows.len(), 4);
+    let shown = js(
+        &b,
+        "return Array.from(document.querySelectorAll('#team-standings tbody tr')).map(function (r) { \
+         return [r.cells[2].textContent, r.cells[3].textContent]; });",
+    )
+    .await;
+    let shown: Vec<(String, String)> = serde_json::from_value(shown).unwrap();
+    // "2" or "1.5" as tenths.
+    let tenths = |t: &str| -> i32 {
+        let (whole, tenth) = t.split_once('.').unwrap_or((t, "0"));
+        whole.parse::<i32>().unwrap() * 10 + tenth.parse::<i32>().unwrap()
+    };
+    let shown: Vec<(String, i32)> = shown
+        .iter()
+        .map(|(n, mp)| (n.clone(), tenths(mp)))
+        .collect();
+    let expected: Vec<(String, i32)> = standings
+        .team_rows
+        .iter()
+        .map(|r| (r.name.clone(), r.match_points))
+        .collect();
+    assert_eq!(shown, expected);
+    shots(&b, &shots_dir(), "standings-teams").await;
 
     // --- A knockout of four. ---
     let knockout = [
