@@ -265,3 +265,7 @@ async fn grpc_round_trip_over_tcp() {
     assert_eq!(seen, vec![2, 3]);
     server.abort();
 }
+
+// The compatibility guard, in this binary.
+#[path = "wire/compat.rs"]
+mod compat;

@@ -66,7 +66,7 @@ async fn render(
     headers: &HeaderMap,
     id: &str,
     form: Option<PrizeForm>,
-    flash: Option<FormError>,
+    flash: Option<(StatusCode, FormError)>,
 ) -> Response {
     let (s, name, t) = match super::reading::standings_of(c, headers, id).await {
         Ok(x) => x,
@@ -84,6 +84,10 @@ async fn render(
         Some(f) if !f.is_empty() => f,
         _ => fund.as_ref().map(PrizeForm::from_fund).unwrap_or_default(),
     };
+    let (refusal, flash) = match flash {
+        Some((code, e)) => (Some(code), Some(e)),
+        None => (None, None),
+    };
     let list = match flash {
         Some(e) => Some(Err(e)),
         None => form
@@ -100,9 +104,9 @@ async fn render(
         announced: fund.as_ref(),
         is_announced: fund.is_some() && shown == fund,
     };
-    let code = match &list {
-        Some(Err(FormError::Announce(_))) => StatusCode::CONFLICT,
-        Some(Err(_)) => StatusCode::UNPROCESSABLE_ENTITY,
+    let code = match (&list, refusal) {
+        (_, Some(code)) => code,
+        (Some(Err(_)), None) => StatusCode::UNPROCESSABLE_ENTITY,
         _ => StatusCode::OK,
     };
     html(code, views::prizes(&s, &v))
@@ -143,9 +147,13 @@ pub(super) async fn announce(
     }
     let fund = match form.fund() {
         Some(Ok(fund)) => fund,
-        Some(Err(e)) => return render(&c, &headers, &id, Some(form), Some(e)).await,
+        Some(Err(e)) => {
+            let why = (StatusCode::UNPROCESSABLE_ENTITY, e);
+            return render(&c, &headers, &id, Some(form), Some(why)).await;
+        }
         None => {
             let why = FormError::Announce(s.lang.t("prize-choose-method"));
+            let why = (StatusCode::UNPROCESSABLE_ENTITY, why);
             return render(&c, &headers, &id, Some(form), Some(why)).await;
         }
     };
@@ -159,7 +167,8 @@ pub(super) async fn announce(
     match cl.reg.update_tournament(req).await {
         Ok(_) => see_other(format!("/console/t/{id}/prizes")),
         Err(e) => {
-            let why = FormError::Announce(e.message().to_string());
+            let (code, _) = refused(&e);
+            let why = (code, FormError::Announce(e.message().to_string()));
             render(&c, &headers, &id, Some(form), Some(why)).await
         }
     }
