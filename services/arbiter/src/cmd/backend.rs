@@ -10,7 +10,7 @@ use std::sync::Arc;
 #[derive(clap::Args, Debug, Clone)]
 pub struct LogArgs {
     /// Data folder of the embedded log (the event log is in its `log` subfolder).
-    #[arg(long, default_value = "./data")]
+    #[arg(long, default_value = "./data", env = "ARBITER_DATA")]
     pub data: PathBuf,
     /// NATS server URLs (comma-separated): use JetStream as the log instead of the data folder.
     #[arg(long, value_delimiter = ',')]

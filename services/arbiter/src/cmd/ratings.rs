@@ -40,7 +40,7 @@ pub struct ImportListArgs {
     /// The list: players_list_foa.txt, players_list_xml.xml, or a per-category list.
     pub file: PathBuf,
     /// Data folder (the registry is in its `ratings` subfolder).
-    #[arg(long, default_value = "./data")]
+    #[arg(long, default_value = "./data", env = "ARBITER_DATA")]
     pub data: PathBuf,
     /// text or xml (default: detected from the content).
     #[arg(long)]
@@ -61,7 +61,7 @@ pub struct ShowArgs {
     /// The player's FIDE id.
     pub fide_id: String,
     /// Data folder (the registry is in its `ratings` subfolder).
-    #[arg(long, default_value = "./data")]
+    #[arg(long, default_value = "./data", env = "ARBITER_DATA")]
     pub data: PathBuf,
 }
 

@@ -183,7 +183,7 @@ pub struct TokenArgs {
 #[derive(clap::Args, Debug, Clone)]
 pub struct KeysAt {
     /// The data folder whose DATA/token-keys.json to use.
-    #[arg(long, default_value = "./data")]
+    #[arg(long, default_value = "./data", env = "ARBITER_DATA")]
     pub data: PathBuf,
     /// The key set file (instead of the data folder's).
     #[arg(long, env = "ARBITER_TOKEN_KEYS")]

@@ -257,6 +257,14 @@ async fn every_client_subcommand_against_a_real_server() {
     );
     let list = ok(&server, &["players", TID]);
     let read_at = number_after(&list, "Players (version");
+    // The server from the environment, given as host:port as `serve` prints it.
+    let host_port = server.grpc.trim_start_matches("http://");
+    let from_env = run_with(
+        &["client", "players", TID],
+        &[("ARBITER_SERVER", host_port)],
+    );
+    assert_eq!(from_env.code, 0, "{}", from_env.stderr);
+    assert_eq!(from_env.stdout, list);
     assert!(
         list.lines()
             .any(|l| l.split_whitespace().take(3).collect::<Vec<_>>() == ["3", "E1", "Alpha,"]),

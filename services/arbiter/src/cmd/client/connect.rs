@@ -24,11 +24,22 @@ pub struct Clients {
 pub type Authed = WithToken<Channel>;
 
 pub(super) fn channel(url: &str) -> Result<Channel, Exit> {
+    let url = &with_scheme(url);
     // TCP_NODELAY and HTTP/2 keep-alive: see arbiter_service_kit::net.
     Ok(arbiter_service_kit::net::endpoint(url)
         .map_err(|e| Exit::Invalid(format!("server address {url:?}: {e}")))?
         .connect_timeout(Duration::from_secs(5))
         .connect_lazy())
+}
+
+/// `HOST:PORT` as `http://HOST:PORT` (the address `arbiter serve` prints is plain HTTP/2);
+/// an address with a scheme as given.
+pub(super) fn with_scheme(url: &str) -> String {
+    if url.contains("://") {
+        url.to_string()
+    } else {
+        format!("http://{url}")
+    }
 }
 
 impl Clients {

@@ -86,8 +86,14 @@ pub struct ClientArgs {
 /// Where the services are: one server (`arbiter serve`), or one address per service.
 #[derive(clap::Args, Debug, Clone)]
 pub struct Connection {
-    /// The gRPC address of `arbiter serve` (printed when it starts).
-    #[arg(long, global = true, default_value = "http://127.0.0.1:7070")]
+    /// The gRPC address of `arbiter serve` (printed when it starts): http://HOST:PORT,
+    /// https://HOST:PORT behind TLS, or HOST:PORT.
+    #[arg(
+        long,
+        global = true,
+        env = "ARBITER_SERVER",
+        default_value = "http://127.0.0.1:7070"
+    )]
     pub server: String,
     /// The registration service, when run as its own process.
     #[arg(long, global = true)]
@@ -106,7 +112,7 @@ pub struct Connection {
     #[arg(long, global = true, env = "ARBITER_TOKEN", hide_env_values = true)]
     pub token: Option<String>,
     /// The server's data folder, for its admin token when no --token is given.
-    #[arg(long, global = true, default_value = "./data")]
+    #[arg(long, global = true, default_value = "./data", env = "ARBITER_DATA")]
     pub data: PathBuf,
 }
 
@@ -149,14 +155,81 @@ pub struct AsOf {
 }
 
 /// What every RPC of the client goes through: its answer, or its status as the exit it maps
-/// to, the message starting with `context` (the subcommand, as a refusal names it).
+/// to, the message starting with `context` (the subcommand, as a refusal names it) and naming
+/// this command line's subcommands where the service names its methods.
 async fn call<T>(
     context: &str,
     rpc: impl Future<Output = Result<tonic::Response<T>, tonic::Status>>,
 ) -> Result<T, Exit> {
-    rpc.await
-        .map(tonic::Response::into_inner)
-        .map_err(|s| status_exit(context, &s))
+    rpc.await.map(tonic::Response::into_inner).map_err(|s| {
+        let said = tonic::Status::new(s.code(), cli_words(s.message()));
+        status_exit(context, &said)
+    })
+}
+
+/// The services' methods and the subcommands that call them.
+const SUBCOMMANDS: &[(&str, &str)] = &[
+    ("CreateTournament", "create"),
+    ("UpdateTournament", "update"),
+    ("RegisterPlayer", "register"),
+    ("EnterLate", "late-entry"),
+    ("ListPlayers", "players"),
+    ("CorrectPlayer", "correct-player"),
+    ("RequestBye", "bye"),
+    ("CancelBye", "cancel-bye"),
+    ("DeclareAbsence", "absent"),
+    ("RecordFairPlayConsent", "consent"),
+    ("DrawLots", "draw-lots"),
+    ("RecordTeam", "record-team"),
+    ("SubmitLineup", "lineup"),
+    ("CancelRegistration", "cancel-registration"),
+    ("WithdrawPlayer", "withdraw"),
+    ("StartRound", "start-round"),
+    ("GetPairings", "pairings"),
+    ("RequestRepairing", "repair"),
+    ("PublishPairing", "publish"),
+    ("RecordResult", "result"),
+    ("OverridePlatformResult", "override"),
+    ("ImposeSanction", "sanction"),
+    ("RecordIrregularity", "irregularity"),
+    ("RecordSupervisionBreach", "supervision-breach"),
+    ("ReportConnectionIncident", "disconnect"),
+    ("RuleOnDisconnection", "rule"),
+    ("FileAppeal", "appeal"),
+    ("DecideAppeal", "decide-appeal"),
+    ("CorrectResult", "correct"),
+    ("SubmitGames", "submit-games"),
+    ("FileComplaint", "complain"),
+    ("CloseRound", "close"),
+    ("FinishTournament", "finish"),
+    ("GetStandings", "standings"),
+    ("ExportTrf", "export"),
+    ("GetTournament", "show"),
+    ("GetSchedule", "schedule"),
+];
+
+/// A service's message with each method it names given as the subcommand that calls it
+/// (`use CorrectResult` becomes ``use `arbiter client correct` ``); other words unchanged.
+fn cli_words(message: &str) -> String {
+    let mut out = String::with_capacity(message.len());
+    let mut word = String::new();
+    let flush = |word: &mut String, out: &mut String| {
+        match SUBCOMMANDS.iter().find(|(rpc, _)| *rpc == word.as_str()) {
+            Some((_, cmd)) => out.push_str(&format!("`arbiter client {cmd}`")),
+            None => out.push_str(word),
+        }
+        word.clear();
+    };
+    for ch in message.chars() {
+        if ch.is_ascii_alphanumeric() || ch == '_' {
+            word.push(ch);
+        } else {
+            flush(&mut word, &mut out);
+            out.push(ch);
+        }
+    }
+    flush(&mut word, &mut out);
+    out
 }
 
 /// A command sent, and its outcome printed as `WHAT: tournament T version V`.

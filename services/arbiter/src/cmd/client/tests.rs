@@ -43,3 +43,27 @@ fn results_and_points_read_and_print() {
     assert_eq!(points(35), "3.5");
     assert_eq!(points(30), "3");
 }
+
+#[test]
+fn a_server_address_without_a_scheme_is_plain_http() {
+    use super::connect::with_scheme;
+    assert_eq!(with_scheme("127.0.0.1:7070"), "http://127.0.0.1:7070");
+    assert_eq!(
+        with_scheme("https://arbiter.example.org"),
+        "https://arbiter.example.org"
+    );
+}
+
+#[test]
+fn the_services_methods_are_named_as_subcommands() {
+    assert_eq!(
+        super::cli_words("round 2 is closed: use CorrectResult (C.04.2 D.8)"),
+        "round 2 is closed: use `arbiter client correct` (C.04.2 D.8)"
+    );
+    assert_eq!(
+        super::cli_words("the tournament is finished: UpdateTournament is no longer possible"),
+        "the tournament is finished: `arbiter client update` is no longer possible"
+    );
+    // Only whole words: a field name that contains a method's name is left alone.
+    assert_eq!(super::cli_words("RecordResults x"), "RecordResults x");
+}

@@ -46,8 +46,17 @@ pub struct Run {
 
 /// Runs the binary to completion (at most 120 s).
 pub fn run(args: &[&str]) -> Run {
+    run_with(args, &[])
+}
+
+/// [`run`] with environment variables set; the caller's own `ARBITER_SERVER` and
+/// `ARBITER_DATA` never reach the binary.
+pub fn run_with(args: &[&str], env: &[(&str, &str)]) -> Run {
     let mut child = Command::new(bin())
         .args(args)
+        .env_remove("ARBITER_SERVER")
+        .env_remove("ARBITER_DATA")
+        .envs(env.iter().copied())
         .env("RUST_LOG", "warn")
         .env("ARBITER_TOKEN", &token::auth().admin)
         .stdout(Stdio::piped())
