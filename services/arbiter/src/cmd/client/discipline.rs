@@ -9,12 +9,16 @@ use crate::cmd::online;
 
 #[derive(clap::Args, Debug)]
 pub struct Override {
+    /// The tournament's identifier (as given at creation).
     tournament: String,
+    /// The round (from 1).
     round: u32,
+    /// The board number of the round's published pairing.
     board: u32,
     /// 1-0, 0-1 or 1/2 (or unrated W/L, D/D, L/W).
     #[arg(allow_hyphen_values = true)]
     result: String,
+    /// Why the platform's result is overridden (required).
     #[arg(long)]
     reason: String,
 }
@@ -36,9 +40,12 @@ impl Override {
 
 #[derive(clap::Args, Debug)]
 pub struct Sanction {
+    /// The tournament's identifier (as given at creation).
     tournament: String,
     /// E7 (entry) or 12 (pairing number).
     player: PlayerArg,
+    /// warning, add-time, reduce-time, increase-opponent-score, reduce-score, game-lost, fine,
+    /// exclusion or expulsion.
     kind: String,
     /// The round of the game concerned (game-lost).
     #[arg(long)]
@@ -56,6 +63,7 @@ pub struct Sanction {
     /// platform-decision, statistical or testimony.
     #[arg(long = "evidence")]
     evidence: Vec<String>,
+    /// Recorded with the sanction.
     #[arg(long, default_value = "")]
     note: String,
     #[command(flatten)]
@@ -102,9 +110,13 @@ impl Sanction {
 
 #[derive(clap::Args, Debug)]
 pub struct Irregularity {
+    /// The tournament's identifier (as given at creation).
     tournament: String,
+    /// The round (from 1).
     round: u32,
+    /// The board number of the round's published pairing.
     board: u32,
+    /// colours-reversed, clock-wrong, interrupted or arbiter-called.
     kind: String,
     /// Half-moves played when it was found.
     #[arg(long, default_value_t = 0)]
@@ -112,6 +124,7 @@ pub struct Irregularity {
     /// continue, clocks-corrected, clocks-stopped, time-added (not for colours-reversed).
     #[arg(long)]
     decision: Option<String>,
+    /// Recorded with the irregularity.
     #[arg(long, default_value = "")]
     note: String,
 }
@@ -139,12 +152,18 @@ impl Irregularity {
 
 #[derive(clap::Args, Debug)]
 pub struct SupervisionBreach {
+    /// The tournament's identifier (as given at creation).
     tournament: String,
+    /// The round (from 1).
     round: u32,
+    /// The board number of the round's published pairing.
     board: u32,
     /// The player's pairing number.
     player: u32,
+    /// What the supervision found, e.g. person-in-playing-area, screen-not-shared,
+    /// vcs-not-connected, left-playing-area (every item: E.04 8-14).
     item: String,
+    /// Recorded with the breach.
     #[arg(long, default_value = "")]
     note: String,
 }
@@ -167,8 +186,11 @@ impl SupervisionBreach {
 
 #[derive(clap::Args, Debug)]
 pub struct Disconnect {
+    /// The tournament's identifier (as given at creation).
     tournament: String,
+    /// The round (from 1).
     round: u32,
+    /// The board number of the round's published pairing.
     board: u32,
     /// The player's pairing number.
     player: u32,
@@ -187,6 +209,7 @@ pub struct Disconnect {
     /// platform, lta (a venue's technical arbiter) or arbiter.
     #[arg(long, default_value = "arbiter")]
     reported_by: String,
+    /// Recorded with the incident.
     #[arg(long, default_value = "")]
     note: String,
 }
@@ -248,8 +271,11 @@ impl Disconnect {
 
 #[derive(clap::Args, Debug)]
 pub struct Rule {
+    /// The tournament's identifier (as given at creation).
     tournament: String,
+    /// The connection incident's number (1, 2, ... in the event; `record` lists them).
     incident: u32,
+    /// continue, loss, draw, resume, reduce-time, restart or restart-shorter.
     outcome: String,
     /// The position at the flag or the interruption (needed for loss, draw, resume).
     #[arg(long, default_value = "")]
@@ -257,6 +283,7 @@ pub struct Rule {
     /// Resume: White's and Black's clocks (e.g. 9m, or 545 seconds).
     #[arg(long)]
     white_clock: Option<String>,
+    /// Resume: Black's clock.
     #[arg(long)]
     black_clock: Option<String>,
     /// Reduce-time: by how much.
@@ -265,6 +292,7 @@ pub struct Rule {
     /// Restart-shorter: the time control.
     #[arg(long, default_value = "")]
     time_control: String,
+    /// Recorded with the ruling.
     #[arg(long, default_value = "")]
     note: String,
 }
@@ -301,13 +329,16 @@ impl Rule {
 
 #[derive(clap::Args, Debug)]
 pub struct Appeal {
+    /// The tournament's identifier (as given at creation).
     tournament: String,
     /// The appellant: E7 (entry) or 12 (pairing number).
     appellant: PlayerArg,
     /// The stream version of the decision's event (`show`, `StreamEvents`).
     decision_version: u64,
+    /// Why the decision is appealed (required).
     #[arg(long)]
     grounds: String,
+    /// The deposit paid, as the regulations ask (e.g. 50 EUR).
     #[arg(long, default_value = "")]
     deposit: String,
     #[command(flatten)]
@@ -334,18 +365,23 @@ impl Appeal {
 
 #[derive(clap::Args, Debug)]
 pub struct DecideAppeal {
+    /// The tournament's identifier (as given at creation).
     tournament: String,
+    /// The appeal's number (1, 2, ... in the event; `record` lists them).
     appeal: u32,
+    /// The appeal is upheld (default: rejected).
     #[arg(long)]
     upheld: bool,
     /// A member who sat (repeat).
     #[arg(long = "member")]
     committee: Vec<String>,
+    /// The deposit is returned.
     #[arg(long)]
     deposit_returned: bool,
     /// The result the decision sets: ROUND BOARD RESULT, e.g. "3 5 1/2".
     #[arg(long, num_args = 3, value_names = ["ROUND", "BOARD", "RESULT"], allow_hyphen_values = true)]
     result: Option<Vec<String>>,
+    /// The committee's reasons, recorded with the decision.
     #[arg(long, default_value = "")]
     note: String,
 }
@@ -386,6 +422,7 @@ impl DecideAppeal {
 
 #[derive(clap::Args, Debug)]
 pub struct Record {
+    /// The tournament's identifier (as given at creation).
     tournament: String,
 }
 

@@ -9,8 +9,10 @@ pub struct PlayerData {
     /// "Surname, Given names".
     #[arg(long)]
     pub name: String,
+    /// The FIDE rating of the event's kind (0: unrated).
     #[arg(long, default_value_t = 0)]
     pub rating: u32,
+    /// The FIDE id (the server's rating list fills in what is not given).
     #[arg(long)]
     pub fide_id: Option<u64>,
     /// GM, IM, WGM, FM, WIM, CM, WFM, WCM.
@@ -23,6 +25,7 @@ pub struct PlayerData {
 
 #[derive(clap::Args, Debug)]
 pub struct Register {
+    /// The tournament's identifier (as given at creation).
     tournament: String,
     #[command(flatten)]
     player: PlayerData,
@@ -67,6 +70,7 @@ impl Register {
 
 #[derive(clap::Args, Debug)]
 pub struct LateEntry {
+    /// The tournament's identifier (as given at creation).
     tournament: String,
     #[command(flatten)]
     player: PlayerData,
@@ -105,6 +109,7 @@ impl LateEntry {
 
 #[derive(clap::Args, Debug)]
 pub struct Players {
+    /// The tournament's identifier (as given at creation).
     tournament: String,
 }
 
@@ -143,20 +148,26 @@ impl Players {
 
 #[derive(clap::Args, Debug)]
 pub struct CorrectPlayer {
+    /// The tournament's identifier (as given at creation).
     tournament: String,
     /// E7 (entry) or 12 (pairing number).
     player: PlayerArg,
+    /// The corrected name (Surname, Given).
     #[arg(long)]
     name: Option<String>,
+    /// The corrected rating.
     #[arg(long)]
     rating: Option<u32>,
+    /// The corrected FIDE id.
     #[arg(long)]
     fide_id: Option<u64>,
     /// GM, IM, WGM, FM, WIM, CM, WFM, WCM, or "none".
     #[arg(long)]
     title: Option<String>,
+    /// The corrected federation (FIDE code).
     #[arg(long)]
     federation: Option<String>,
+    /// The corrected club.
     #[arg(long)]
     club: Option<String>,
     /// Why (recorded with the correction).
@@ -232,10 +243,13 @@ impl CorrectPlayer {
 
 #[derive(clap::Args, Debug)]
 pub struct Bye {
+    /// The tournament's identifier (as given at creation).
     tournament: String,
     /// E7 (entry) or 12 (pairing number).
     player: PlayerArg,
+    /// The round (from 1).
     round: u32,
+    /// half, full or zero: what the regulations allow for a requested bye.
     #[arg(long, default_value = "half")]
     kind: String,
     #[command(flatten)]
@@ -271,9 +285,11 @@ impl Bye {
 
 #[derive(clap::Args, Debug)]
 pub struct CancelBye {
+    /// The tournament's identifier (as given at creation).
     tournament: String,
     /// E7 (entry) or 12 (pairing number).
     player: PlayerArg,
+    /// The round (from 1).
     round: u32,
     #[command(flatten)]
     as_of: AsOf,
@@ -302,10 +318,13 @@ impl CancelBye {
 
 #[derive(clap::Args, Debug)]
 pub struct Absent {
+    /// The tournament's identifier (as given at creation).
     tournament: String,
     /// E7 (entry) or 12 (pairing number).
     player: PlayerArg,
+    /// The round (from 1).
     round: u32,
+    /// Why (recorded with the absence).
     #[arg(long, default_value = "")]
     reason: String,
     #[command(flatten)]
@@ -332,6 +351,7 @@ impl Absent {
 
 #[derive(clap::Args, Debug)]
 pub struct Consent {
+    /// The tournament's identifier (as given at creation).
     tournament: String,
     /// E7 (entry) or 12 (pairing number).
     player: PlayerArg,
@@ -341,6 +361,7 @@ pub struct Consent {
     /// Who accepted: the player, or his guardian (with --guardian).
     #[arg(long)]
     accepted_by: String,
+    /// Accepted by a guardian (a minor's consent).
     #[arg(long)]
     guardian: bool,
     /// His personal platform account (E.04 9.3).
@@ -381,9 +402,12 @@ impl Consent {
 
 #[derive(clap::Args, Debug)]
 pub struct DrawLots {
+    /// The tournament's identifier (as given at creation).
     tournament: String,
+    /// The restricted draw of the Varma tables (C.05 Annex 2: 9 to 24 players, each with a federation).
     #[arg(long)]
     varma: bool,
+    /// The published seed the service draws every lot from (instead of --numbers).
     #[arg(long, default_value = "", conflicts_with = "numbers")]
     seed: String,
     /// The number drawn by each player, in pairing-number order, comma-separated
@@ -406,6 +430,7 @@ impl DrawLots {
 
 #[derive(clap::Args, Debug)]
 pub struct CancelRegistration {
+    /// The tournament's identifier (as given at creation).
     tournament: String,
     /// E7 (entry) or 12 (pairing number).
     player: PlayerArg,
@@ -437,11 +462,14 @@ impl CancelRegistration {
 
 #[derive(clap::Args, Debug)]
 pub struct Withdraw {
+    /// The tournament's identifier (as given at creation).
     tournament: String,
     /// E7 (entry) or 12 (pairing number).
     player: PlayerArg,
+    /// The first round he no longer plays (default: the next one to be paired).
     #[arg(long)]
     from_round: Option<u32>,
+    /// Why (recorded with the withdrawal).
     #[arg(long, default_value = "")]
     reason: String,
     #[command(flatten)]

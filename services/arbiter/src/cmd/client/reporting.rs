@@ -5,7 +5,9 @@ use super::*;
 
 #[derive(clap::Args, Debug)]
 pub struct Pairings {
+    /// The tournament's identifier (as given at creation).
     tournament: String,
+    /// The round (from 1).
     round: u32,
 }
 
@@ -22,6 +24,7 @@ impl Pairings {
 
 #[derive(clap::Args, Debug)]
 pub struct Standings {
+    /// The tournament's identifier (as given at creation).
     tournament: String,
     /// After this round (default: the last round whose results are all in).
     #[arg(long, default_value_t = 0)]
@@ -37,7 +40,9 @@ impl Standings {
 
 #[derive(clap::Args, Debug)]
 pub struct Export {
+    /// The tournament's identifier (as given at creation).
     tournament: String,
+    /// Write the file here (default: standard output).
     #[arg(short = 'o', long = "out")]
     output: Option<PathBuf>,
 }

@@ -6,7 +6,9 @@ use super::*;
 
 #[derive(clap::Args, Debug)]
 pub struct StartRound {
+    /// The tournament's identifier (as given at creation).
     tournament: String,
+    /// The round (from 1).
     round: u32,
     /// Seconds to wait for the proposal.
     #[arg(long, default_value_t = 30)]
@@ -29,8 +31,11 @@ impl StartRound {
 
 #[derive(clap::Args, Debug)]
 pub struct Repair {
+    /// The tournament's identifier (as given at creation).
     tournament: String,
+    /// The round (from 1).
     round: u32,
+    /// Why the round is paired again (recorded).
     #[arg(long, default_value = "")]
     reason: String,
 }
@@ -49,7 +54,9 @@ impl Repair {
 
 #[derive(clap::Args, Debug)]
 pub struct Publish {
+    /// The tournament's identifier (as given at creation).
     tournament: String,
+    /// The round (from 1).
     round: u32,
     /// A board of the amended pairing, White-Black in board order, e.g. 12-5 or E3-E9
     /// (repeat for every board).
@@ -84,9 +91,14 @@ impl Publish {
 // Not `Result`, which would hide the standard one here.
 #[derive(clap::Args, Debug)]
 pub struct RecordResult {
+    /// The tournament's identifier (as given at creation).
     tournament: String,
+    /// The round (from 1).
     round: u32,
+    /// The board number of the round's published pairing.
     board: u32,
+    /// 1-0, 0-1, 1/2 (or =), +/- and -/+ (forfeits), -/- (double forfeit), W/L, D/D, L/W
+    /// (played, not rated).
     #[arg(allow_hyphen_values = true)]
     result: String,
 }
@@ -104,11 +116,16 @@ impl RecordResult {
 
 #[derive(clap::Args, Debug)]
 pub struct Correct {
+    /// The tournament's identifier (as given at creation).
     tournament: String,
+    /// The round (from 1).
     round: u32,
+    /// The board number of the round's published pairing.
     board: u32,
+    /// The corrected result, as for `result`.
     #[arg(allow_hyphen_values = true)]
     result: String,
+    /// Why the result is corrected (required; recorded).
     #[arg(long)]
     reason: String,
 }
@@ -136,7 +153,9 @@ impl Correct {
 
 #[derive(clap::Args, Debug)]
 pub struct Close {
+    /// The tournament's identifier (as given at creation).
     tournament: String,
+    /// The round (from 1).
     round: u32,
 }
 
@@ -150,6 +169,7 @@ impl Close {
 
 #[derive(clap::Args, Debug)]
 pub struct Finish {
+    /// The tournament's identifier (as given at creation).
     tournament: String,
 }
 
@@ -164,6 +184,7 @@ impl Finish {
 
 #[derive(clap::Args, Debug)]
 pub struct Show {
+    /// The tournament's identifier (as given at creation).
     tournament: String,
 }
 
@@ -242,6 +263,7 @@ impl Show {
 
 #[derive(clap::Args, Debug)]
 pub struct Schedule {
+    /// The tournament's identifier (as given at creation).
     tournament: String,
 }
 

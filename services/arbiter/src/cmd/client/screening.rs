@@ -5,7 +5,9 @@ use super::*;
 
 #[derive(clap::Args, Debug)]
 pub struct SubmitGames {
+    /// The tournament's identifier (as given at creation).
     tournament: String,
+    /// The round (from 1).
     round: u32,
     /// The PGN file (UTF-8).
     file: PathBuf,
@@ -34,11 +36,13 @@ impl SubmitGames {
 
 #[derive(clap::Args, Debug)]
 pub struct Complain {
+    /// The tournament's identifier (as given at creation).
     tournament: String,
     /// The complainant: E7 (entry) or 12 (pairing number); he needs a FIDE id.
     complainant: PlayerArg,
     /// The accused's pairing number.
     accused: u32,
+    /// What the complaint is about (required).
     #[arg(long)]
     grounds: String,
     /// KIND:REFERENCE[:NOTE] (repeat), as for `sanction`.

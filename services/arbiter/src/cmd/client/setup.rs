@@ -6,8 +6,10 @@ use super::*;
 
 #[derive(clap::Args, Debug)]
 pub struct Create {
+    /// The tournament's name, as published.
     #[arg(long)]
     name: String,
+    /// The announced number of rounds (a round robin's follows from the players).
     #[arg(long)]
     rounds: u32,
     /// Start date, YYYY-MM-DD (default: today's local date, which the command prints). It
@@ -228,7 +230,9 @@ impl ConductArgs {
 
 #[derive(clap::Args, Debug)]
 pub struct Update {
+    /// The tournament's identifier (as given at creation).
     tournament: String,
+    /// The new name.
     #[arg(long)]
     name: Option<String>,
     /// The chief arbiter.
@@ -237,6 +241,7 @@ pub struct Update {
     /// Remove every deputy arbiter.
     #[arg(long, conflicts_with = "deputies")]
     no_deputies: bool,
+    /// The new number of rounds (not below the rounds already started).
     #[arg(long)]
     rounds: Option<u32>,
     /// YYYY-MM-DD.
@@ -284,7 +289,9 @@ impl Update {
 
 #[derive(clap::Args, Debug)]
 pub struct TieBreaks {
+    /// The tournament's identifier (as given at creation).
     tournament: String,
+    /// C.07 codes separated by commas, e.g. "BH:C1,BH,SB" (empty: the recommended list).
     list: String,
 }
 
@@ -331,6 +338,7 @@ impl Clients {
 /// Tournament data that can be set at creation and changed later.
 #[derive(clap::Args, Debug, Clone, Default)]
 pub struct TournamentData {
+    /// City or venue.
     #[arg(long)]
     pub place: Option<String>,
     /// Organising federation, FIDE code (e.g. NOR).

@@ -64,11 +64,15 @@ impl TeamArgs {
 
 #[derive(clap::Args, Debug)]
 pub struct RecordTeam {
+    /// The tournament's identifier (as given at creation).
     tournament: String,
+    /// The team's name, as published.
     #[arg(long)]
     name: String,
+    /// The team's number (0: the next).
     #[arg(long, default_value_t = 0)]
     number: u32,
+    /// Pairing numbers in board order, comma-separated (the boards, then the reserves).
     #[arg(long, value_delimiter = ',', required = true)]
     members: Vec<u32>,
 }
@@ -92,9 +96,13 @@ impl RecordTeam {
 
 #[derive(clap::Args, Debug)]
 pub struct Lineup {
+    /// The tournament's identifier (as given at creation).
     tournament: String,
+    /// The round (from 1).
     round: u32,
+    /// The team's number (its order of registration).
     team: u32,
+    /// Pairing numbers of the team's list, board 1 first, comma-separated.
     #[arg(value_delimiter = ',', required = true)]
     players: Vec<u32>,
 }

@@ -67,3 +67,26 @@ fn the_services_methods_are_named_as_subcommands() {
     // Only whole words: a field name that contains a method's name is left alone.
     assert_eq!(super::cli_words("RecordResults x"), "RecordResults x");
 }
+
+/// Every subcommand, argument and flag says what it is for in `--help`.
+#[test]
+fn every_argument_is_described() {
+    use clap::Args;
+    let root = super::ClientArgs::augment_args(clap::Command::new("client"));
+    let mut bare = Vec::new();
+    for sub in root.get_subcommands() {
+        if sub.get_about().is_none() {
+            bare.push(sub.get_name().to_string());
+        }
+        for a in sub.get_arguments() {
+            let id = a.get_id().as_str();
+            if a.is_hide_set() || id == "help" || id == "version" {
+                continue;
+            }
+            if a.get_help().is_none() && a.get_long_help().is_none() {
+                bare.push(format!("{} {id}", sub.get_name()));
+            }
+        }
+    }
+    assert!(bare.is_empty(), "without a description: {bare:?}");
+}
