@@ -123,15 +123,21 @@ impl Players {
         println!("  No  Entry  Name                             Rating  Status");
         for p in players.players {
             let Some(pl) = p.player else { continue };
-            let status = if p.status == reg::PlayerStatus::Withdrawn as i32 {
-                "withdrawn".to_string()
+            let mut status = Vec::new();
+            if p.status == reg::PlayerStatus::Withdrawn as i32 {
+                status.push("withdrawn".to_string());
             } else if p.status == reg::PlayerStatus::ConsentMissing as i32 {
-                "no fair-play consent: not paired".to_string()
-            } else if p.first_round > 1 {
-                format!("from round {}", p.first_round)
-            } else {
-                String::new()
-            };
+                status.push("no fair-play consent: not paired".to_string());
+            }
+            if p.first_round > 1 {
+                status.push(format!("from round {}", p.first_round));
+            }
+            // Requested byes and declared absences: the rounds he is not paired in.
+            if !p.rounds_off.is_empty() {
+                let rounds: Vec<String> = p.rounds_off.iter().map(u32::to_string).collect();
+                status.push(format!("bye or absent in round {}", rounds.join(", ")));
+            }
+            let status = status.join("; ");
             let line = format!(
                 "{:>4}  {:>5}  {:<32} {:>6}  {}",
                 pl.player_id,
