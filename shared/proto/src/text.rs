@@ -416,13 +416,16 @@ pub fn points_tenths(s: &str) -> Result<i32, String> {
 }
 
 /// A team event's match points for a won, drawn and lost match (`2,1,0`), in tenths.
-pub fn match_points(s: &str) -> Result<(i32, i32, i32), String> {
-    let p: Vec<i32> = s
-        .split([',', ' ', '/'])
+/// Points separated by commas, spaces or slashes, in tenths.
+fn points_list(s: &str) -> Result<Vec<i32>, String> {
+    s.split([',', ' ', '/'])
         .filter(|x| !x.trim().is_empty())
         .map(points_tenths)
-        .collect::<Result<_, _>>()?;
-    match p[..] {
+        .collect()
+}
+
+pub fn match_points(s: &str) -> Result<(i32, i32, i32), String> {
+    match points_list(s)?[..] {
         [win, draw, loss] => Ok((win, draw, loss)),
         _ => Err(format!("{s:?}: three values, won,drawn,lost (e.g. 2,1,0)")),
     }
@@ -430,12 +433,7 @@ pub fn match_points(s: &str) -> Result<(i32, i32, i32), String> {
 
 /// The team pairing-allocated bye as `MATCH,GAME` points (TRF-2026 record 320).
 pub fn team_bye(s: &str) -> Result<pb::TeamBye, String> {
-    let p: Vec<i32> = s
-        .split([',', ' ', '/'])
-        .filter(|x| !x.trim().is_empty())
-        .map(points_tenths)
-        .collect::<Result<_, _>>()?;
-    match p[..] {
+    match points_list(s)?[..] {
         [match_points, game_points] => Ok(pb::TeamBye {
             match_points,
             game_points,

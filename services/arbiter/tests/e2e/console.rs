@@ -54,6 +54,43 @@ pub(crate) fn console_link(base: &str, subject: &str) -> String {
     link
 }
 
+/// `arbiter serve` on a fresh data folder, and a browser signed in to its console as the chief
+/// arbiter. Fields drop in order: the browser, its driver, the server, then the folder.
+pub(crate) struct SignedIn {
+    pub b: Client,
+    pub driver: Driver,
+    pub c: Clients,
+    pub base: String,
+    pub server: Server,
+    pub work: TempDir,
+}
+
+pub(crate) async fn signed_in(name: &str) -> SignedIn {
+    let chromium = tool("CHROMIUM", "chromium");
+    let chromedriver = tool("CHROMEDRIVER", "chromedriver");
+    let work = TempDir::new(name).unwrap();
+    let data = work.path().join("data");
+    let server = Server::start(
+        &["--data", data.to_str().unwrap()],
+        &work.path().join("serve.log"),
+    );
+    let base = server.http.clone().expect("http address");
+    let c = Clients::new(&Endpoints::one(&server.grpc));
+    let driver = Driver::start(&chromedriver, &work.path().join("chromedriver.log"));
+    let profile = work.path().join("profile");
+    std::fs::create_dir_all(&profile).unwrap();
+    let b = browser(&driver, &chromium, &profile).await;
+    sign_in(&b, &console_link(&base, CHIEF)).await;
+    SignedIn {
+        b,
+        driver,
+        c,
+        base,
+        server,
+        work,
+    }
+}
+
 pub(crate) async fn sign_in(b: &Client, link: &str) {
     b.goto(link).await.expect("open the link");
     b.find(Locator::Id("sign-in"))

@@ -12,8 +12,8 @@
 //!
 //! Every event the console caused names the signed-in arbiter.
 
-use crate::console::{CHIEF, console_link, fill, flash, shots, sign_in, submit, wait_for};
-use crate::support::browser::{Driver, browser, js, text, tool};
+use crate::console::{CHIEF, SignedIn, fill, flash, shots, signed_in, submit, wait_for};
+use crate::support::browser::{js, text};
 use crate::support::*;
 use arbiter_proto::events::v1 as pb;
 use arbiter_proto::reporting::v1 as rep;
@@ -100,21 +100,14 @@ async fn schedule(c: &mut Clients, tid: &str) -> rd::Schedule {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn team_events_knockouts_and_lots_from_the_console() {
-    let chromium = tool("CHROMIUM", "chromium");
-    let chromedriver = tool("CHROMEDRIVER", "chromedriver");
-    let work = TempDir::new("arbiter-console-events").unwrap();
-    let data = work.path().join("data");
-    let server = Server::start(
-        &["--data", data.to_str().unwrap()],
-        &work.path().join("serve.log"),
-    );
-    let base = server.http.clone().expect("http address");
-    let mut c = Clients::new(&Endpoints::one(&server.grpc));
-    let driver = Driver::start(&chromedriver, &work.path().join("chromedriver.log"));
-    let profile = work.path().join("profile");
-    std::fs::create_dir_all(&profile).unwrap();
-    let b = browser(&driver, &chromium, &profile).await;
-    sign_in(&b, &console_link(&base, CHIEF)).await;
+    let SignedIn {
+        b,
+        driver: _driver,
+        mut c,
+        base,
+        server: _server,
+        work: _work,
+    } = signed_in("arbiter-console-events").await;
 
     // --- A team round robin: four teams of two boards, team 1 with a reserve. ---
     let said = create(

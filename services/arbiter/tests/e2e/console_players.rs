@@ -9,8 +9,8 @@
 //! and is asked for his consent in turn. Every event the console caused names the signed-in
 //! arbiter.
 
-use crate::console::{CHIEF, console_link, fill, flash, shots, sign_in, submit, wait_for};
-use crate::support::browser::{Driver, browser, js, text, tool};
+use crate::console::{CHIEF, SignedIn, fill, flash, shots, signed_in, submit, wait_for};
+use crate::support::browser::{js, text};
 use crate::support::*;
 use arbiter_proto::events::v1 as pb;
 use arbiter_proto::registration::v1 as reg;
@@ -57,21 +57,14 @@ async fn import(b: &fantoccini::Client, text: &str) -> String {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn consent_and_a_late_entry_from_the_console() {
-    let chromium = tool("CHROMIUM", "chromium");
-    let chromedriver = tool("CHROMEDRIVER", "chromedriver");
-    let work = TempDir::new("arbiter-console-players").unwrap();
-    let data = work.path().join("data");
-    let server = Server::start(
-        &["--data", data.to_str().unwrap()],
-        &work.path().join("serve.log"),
-    );
-    let base = server.http.clone().expect("http address");
-    let mut c = Clients::new(&Endpoints::one(&server.grpc));
-    let driver = Driver::start(&chromedriver, &work.path().join("chromedriver.log"));
-    let profile = work.path().join("profile");
-    std::fs::create_dir_all(&profile).unwrap();
-    let b = browser(&driver, &chromium, &profile).await;
-    sign_in(&b, &console_link(&base, CHIEF)).await;
+    let SignedIn {
+        b,
+        driver: _driver,
+        mut c,
+        base,
+        server: _server,
+        work: _work,
+    } = signed_in("arbiter-console-players").await;
     // An online event whose regulations ask for the consent, created in the form (its
     // conduct is fixed at creation).
     submit(&b, "new-tournament").await;

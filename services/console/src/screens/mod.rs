@@ -416,6 +416,68 @@ async fn sign_out(State(c): App, headers: HeaderMap, Form(f): Fields) -> Respons
     r
 }
 
+/// An arbiter screen of tournament `{id}`: the session, which must be an arbiter of it by the
+/// services' own rule, and its clients. Refused, it is the page that says why.
+pub(super) struct Screen {
+    s: Session,
+    cl: Clients,
+    id: String,
+}
+
+impl axum::extract::FromRequestParts<Arc<Console>> for Screen {
+    type Rejection = Response;
+
+    async fn from_request_parts(
+        parts: &mut axum::http::request::Parts,
+        c: &Arc<Console>,
+    ) -> Result<Screen, Response> {
+        let id = tournament_of(parts, c).await?;
+        let (s, cl) = arbiter_screen(c, &parts.headers, &id)?;
+        Ok(Screen { s, cl, id })
+    }
+}
+
+/// A form posted to an arbiter screen of tournament `{id}`: as [`Screen`], the form carrying
+/// the session's CSRF token.
+pub(super) struct Posted {
+    s: Session,
+    cl: Clients,
+    id: String,
+    f: HashMap<String, String>,
+}
+
+impl axum::extract::FromRequest<Arc<Console>> for Posted {
+    type Rejection = Response;
+
+    async fn from_request(
+        req: axum::extract::Request,
+        c: &Arc<Console>,
+    ) -> Result<Posted, Response> {
+        let (mut parts, body) = req.into_parts();
+        let id = tournament_of(&mut parts, c).await?;
+        let headers = parts.headers.clone();
+        let Form(f) = Fields::from_request(axum::extract::Request::from_parts(parts, body), c)
+            .await
+            .map_err(IntoResponse::into_response)?;
+        let (s, cl) = arbiter_post(c, &headers, &id, &f)?;
+        Ok(Posted { s, cl, id, f })
+    }
+}
+
+/// The `{id}` of the route.
+async fn tournament_of(
+    parts: &mut axum::http::request::Parts,
+    c: &Arc<Console>,
+) -> Result<String, Response> {
+    use axum::extract::FromRequestParts;
+    let Path(p) = Path::<HashMap<String, String>>::from_request_parts(parts, c)
+        .await
+        .map_err(IntoResponse::into_response)?;
+    p.get("id")
+        .cloned()
+        .ok_or_else(|| StatusCode::NOT_FOUND.into_response())
+}
+
 /// The session and clients of an arbiter screen of `id`.
 fn arbiter_screen(
     c: &Console,
@@ -484,6 +546,17 @@ async fn log_kinds(cl: &mut Clients, id: &str) -> Result<Vec<pb::event::Kind>, t
         out.extend(env.payload.and_then(|p| p.kind));
     }
     Ok(out)
+}
+
+/// The tournament's state and its players' names, or the page saying why not.
+async fn state_and_names(
+    s: &Session,
+    cl: &mut Clients,
+    id: &str,
+) -> Result<(rd::TournamentState, HashMap<u32, String>), Response> {
+    let st = state(cl, id).await.map_err(|e| not_found(s, &e))?;
+    let names = names(cl, id).await.map_err(|e| not_found(s, &e))?;
+    Ok((st, names))
 }
 
 fn not_found(s: &Session, e: &tonic::Status) -> Response {

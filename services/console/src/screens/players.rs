@@ -3,15 +3,7 @@
 
 use super::*;
 
-pub(super) async fn overview(
-    State(c): App,
-    headers: HeaderMap,
-    Path(id): Path<String>,
-) -> Response {
-    let (s, mut cl) = match arbiter_screen(&c, &headers, &id) {
-        Ok(x) => x,
-        Err(r) => return r,
-    };
+pub(super) async fn overview(Screen { s, mut cl, id }: Screen) -> Response {
     match state(&mut cl, &id).await {
         Ok(st) => html(StatusCode::OK, views::overview(&s, &st, None)),
         Err(e) => not_found(&s, &e),
@@ -97,15 +89,9 @@ pub(super) struct FindQuery {
 }
 
 pub(super) async fn players(
-    State(c): App,
-    headers: HeaderMap,
-    Path(id): Path<String>,
+    Screen { s, mut cl, id }: Screen,
     Query(q): Query<FindQuery>,
 ) -> Response {
-    let (s, mut cl) = match arbiter_screen(&c, &headers, &id) {
-        Ok(x) => x,
-        Err(r) => return r,
-    };
     let query = q.find.trim().to_string();
     let found = if query.is_empty() {
         None
@@ -156,16 +142,7 @@ pub(super) fn player(
     }
 }
 
-pub(super) async fn add_player(
-    State(c): App,
-    headers: HeaderMap,
-    Path(id): Path<String>,
-    Form(f): Fields,
-) -> Response {
-    let (s, mut cl) = match arbiter_post(&c, &headers, &id, &f) {
-        Ok(x) => x,
-        Err(r) => return r,
-    };
+pub(super) async fn add_player(Posted { s, mut cl, id, f }: Posted) -> Response {
     let get = |k: &str| f.get(k).map(|v| v.trim()).unwrap_or_default();
     let line = format!(
         "{}\t{}\t{}\t{}\t{}",
@@ -257,16 +234,7 @@ pub(super) async fn add_player(
     }
 }
 
-pub(super) async fn paste_players(
-    State(c): App,
-    headers: HeaderMap,
-    Path(id): Path<String>,
-    Form(f): Fields,
-) -> Response {
-    let (s, mut cl) = match arbiter_post(&c, &headers, &id, &f) {
-        Ok(x) => x,
-        Err(r) => return r,
-    };
+pub(super) async fn paste_players(Posted { s, mut cl, id, f }: Posted) -> Response {
     let text = f.get("list").cloned().unwrap_or_default();
     let entries = match paste::parse(&text) {
         Ok(e) if !e.is_empty() => e,
@@ -335,16 +303,7 @@ pub(super) async fn paste_players(
     see_other(format!("/console/t/{id}/players"))
 }
 
-pub(super) async fn cancel(
-    State(c): App,
-    headers: HeaderMap,
-    Path(id): Path<String>,
-    Form(f): Fields,
-) -> Response {
-    let (s, mut cl) = match arbiter_post(&c, &headers, &id, &f) {
-        Ok(x) => x,
-        Err(r) => return r,
-    };
+pub(super) async fn cancel(Posted { s, mut cl, id, f }: Posted) -> Response {
     let Some(entry) = f.get("entry").and_then(|e| e.trim().parse::<u32>().ok()) else {
         let flash = Flash::Refused(s.lang.t("cancel-which"));
         return render_players(
@@ -374,16 +333,7 @@ pub(super) async fn cancel(
 }
 
 /// A requested bye (half, full or zero point) for a round, or a withdrawal from a round on.
-pub(super) async fn change(
-    State(c): App,
-    headers: HeaderMap,
-    Path(id): Path<String>,
-    Form(f): Fields,
-) -> Response {
-    let (s, mut cl) = match arbiter_post(&c, &headers, &id, &f) {
-        Ok(x) => x,
-        Err(r) => return r,
-    };
+pub(super) async fn change(Posted { s, mut cl, id, f }: Posted) -> Response {
     let get = |k: &str| f.get(k).map(|v| v.trim().to_string()).unwrap_or_default();
     let (Ok(entry), Ok(round)) = (get("entry").parse::<u32>(), get("round").parse::<u32>()) else {
         let flash = Flash::Refused(s.lang.t("change-needs-player-and-round"));
@@ -442,16 +392,7 @@ pub(super) async fn change(
 
 /// A player's fair-play consent (E.04 Appendix I J): the items the event's format needs,
 /// ticked; who accepted (the player, or a guardian for a minor); his platform account.
-pub(super) async fn consent(
-    State(c): App,
-    headers: HeaderMap,
-    Path(id): Path<String>,
-    Form(f): Fields,
-) -> Response {
-    let (s, mut cl) = match arbiter_post(&c, &headers, &id, &f) {
-        Ok(x) => x,
-        Err(r) => return r,
-    };
+pub(super) async fn consent(Posted { s, mut cl, id, f }: Posted) -> Response {
     let get = |k: &str| f.get(k).map(|v| v.trim().to_string()).unwrap_or_default();
     let Ok(entry) = get("entry").parse::<u32>() else {
         return refuse(&s, &mut cl, &id, s.lang.t("consent-which")).await;
@@ -528,16 +469,7 @@ pub(crate) fn trf_players(text: &str, id: &str) -> Result<Vec<pb::Player>, Strin
 
 /// A TRF file's players registered one command each, as a pasted list is: only the player
 /// records are used, the tournament's own settings stay as they are.
-pub(super) async fn import_trf(
-    State(c): App,
-    headers: HeaderMap,
-    Path(id): Path<String>,
-    Form(f): Fields,
-) -> Response {
-    let (s, mut cl) = match arbiter_post(&c, &headers, &id, &f) {
-        Ok(x) => x,
-        Err(r) => return r,
-    };
+pub(super) async fn import_trf(Posted { s, mut cl, id, f }: Posted) -> Response {
     let text = f.get("trf").cloned().unwrap_or_default();
     let players = match trf_players(&text, &id) {
         Ok(p) if !p.is_empty() => p,

@@ -2,15 +2,7 @@
 
 use super::*;
 
-pub(super) async fn print_index(
-    State(c): App,
-    headers: HeaderMap,
-    Path(id): Path<String>,
-) -> Response {
-    let (s, mut cl) = match arbiter_screen(&c, &headers, &id) {
-        Ok(x) => x,
-        Err(r) => return r,
-    };
+pub(super) async fn print_index(Screen { s, mut cl, id }: Screen) -> Response {
     match state(&mut cl, &id).await {
         Ok(st) => html(
             StatusCode::OK,
@@ -21,14 +13,9 @@ pub(super) async fn print_index(
 }
 
 pub(super) async fn print_layout(
-    State(c): App,
-    headers: HeaderMap,
-    Path((id, what)): Path<(String, String)>,
+    Screen { s, mut cl, id }: Screen,
+    Path((_, what)): Path<(String, String)>,
 ) -> Response {
-    let (s, mut cl) = match arbiter_screen(&c, &headers, &id) {
-        Ok(x) => x,
-        Err(r) => return r,
-    };
     if !views::LAYOUTS.contains(&what.as_str()) {
         let e = tonic::Status::not_found(format!("no print layout {what:?}"));
         return not_found(&s, &e);

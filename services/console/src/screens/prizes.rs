@@ -62,23 +62,19 @@ async fn facts(cl: &mut Clients, id: &str) -> Result<HashMap<u32, PlayerFacts>, 
 }
 
 async fn render(
-    c: &Console,
-    headers: &HeaderMap,
+    s: &Session,
+    cl: &mut Clients,
     id: &str,
     form: Option<PrizeForm>,
     flash: Option<(StatusCode, FormError)>,
 ) -> Response {
-    let (s, name, t) = match super::reading::standings_of(c, headers, id).await {
+    let (name, t) = match super::reading::standings_of(s, cl, id).await {
         Ok(x) => x,
         Err(r) => return r,
     };
-    let mut cl = match clients(c, &s) {
-        Ok(c) => c,
-        Err(r) => return r,
-    };
-    let (fund, facts) = match (announced(&mut cl, id).await, facts(&mut cl, id).await) {
+    let (fund, facts) = match (announced(cl, id).await, facts(cl, id).await) {
         (Ok(a), Ok(f)) => (a, f),
-        (Err(e), _) | (_, Err(e)) => return not_found(&s, &e),
+        (Err(e), _) | (_, Err(e)) => return not_found(s, &e),
     };
     let form = match form {
         Some(f) if !f.is_empty() => f,
@@ -109,29 +105,18 @@ async fn render(
         (Some(Err(_)), None) => StatusCode::UNPROCESSABLE_ENTITY,
         _ => StatusCode::OK,
     };
-    html(code, views::prizes(&s, &v))
+    html(code, views::prizes(s, &v))
 }
 
 pub(super) async fn prizes(
-    State(c): App,
-    headers: HeaderMap,
-    Path(id): Path<String>,
+    Screen { s, mut cl, id }: Screen,
     Query(form): Query<PrizeForm>,
 ) -> Response {
-    render(&c, &headers, &id, Some(form), None).await
+    render(&s, &mut cl, &id, Some(form), None).await
 }
 
 /// The fund typed in the form: shown, or announced as the tournament's prize fund.
-pub(super) async fn announce(
-    State(c): App,
-    headers: HeaderMap,
-    Path(id): Path<String>,
-    Form(f): Fields,
-) -> Response {
-    let (s, mut cl) = match arbiter_post(&c, &headers, &id, &f) {
-        Ok(x) => x,
-        Err(r) => return r,
-    };
+pub(super) async fn announce(Posted { s, mut cl, id, f }: Posted) -> Response {
     let get = |k: &str| f.get(k).cloned().unwrap_or_default();
     let form = PrizeForm {
         places: get("places"),
@@ -143,18 +128,18 @@ pub(super) async fn announce(
     };
     // Shown, not announced: the list of the fund typed, nothing recorded.
     if get("action") == "show" {
-        return render(&c, &headers, &id, Some(form), None).await;
+        return render(&s, &mut cl, &id, Some(form), None).await;
     }
     let fund = match form.fund() {
         Some(Ok(fund)) => fund,
         Some(Err(e)) => {
             let why = (StatusCode::UNPROCESSABLE_ENTITY, e);
-            return render(&c, &headers, &id, Some(form), Some(why)).await;
+            return render(&s, &mut cl, &id, Some(form), Some(why)).await;
         }
         None => {
             let why = FormError::Announce(s.lang.t("prize-choose-method"));
             let why = (StatusCode::UNPROCESSABLE_ENTITY, why);
-            return render(&c, &headers, &id, Some(form), Some(why)).await;
+            return render(&s, &mut cl, &id, Some(form), Some(why)).await;
         }
     };
     let req = reg::UpdateTournamentRequest {
@@ -169,7 +154,7 @@ pub(super) async fn announce(
         Err(e) => {
             let (code, _) = refused(&e);
             let why = (code, FormError::Announce(e.message().to_string()));
-            render(&c, &headers, &id, Some(form), Some(why)).await
+            render(&s, &mut cl, &id, Some(form), Some(why)).await
         }
     }
 }

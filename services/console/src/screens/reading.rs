@@ -2,15 +2,14 @@
 
 use super::*;
 
-/// What the standings and prize screens both show: the session, the tournament's name and
-/// its standings as the reporting service computes them.
+/// What the standings and prize screens both show: the tournament's name and its standings as
+/// the reporting service computes them.
 pub(super) async fn standings_of(
-    c: &Console,
-    headers: &HeaderMap,
+    s: &Session,
+    cl: &mut Clients,
     id: &str,
-) -> Result<(Session, String, rep::Standings), Response> {
-    let (s, mut cl) = arbiter_screen(c, headers, id)?;
-    let st = state(&mut cl, id).await.map_err(|e| not_found(&s, &e))?;
+) -> Result<(String, rep::Standings), Response> {
+    let st = state(cl, id).await.map_err(|e| not_found(s, &e))?;
     match cl
         .rep
         .get_standings(rep::GetStandingsRequest {
@@ -19,35 +18,23 @@ pub(super) async fn standings_of(
         })
         .await
     {
-        Ok(t) => Ok((s, st.name, t.into_inner())),
-        Err(e) => Err(not_found(&s, &e)),
+        Ok(t) => Ok((st.name, t.into_inner())),
+        Err(e) => Err(not_found(s, &e)),
     }
 }
 
-pub(super) async fn standings(
-    State(c): App,
-    headers: HeaderMap,
-    Path(id): Path<String>,
-) -> Response {
-    match standings_of(&c, &headers, &id).await {
-        Ok((s, name, t)) => html(StatusCode::OK, views::standings(&s, &id, &name, &t, None)),
+pub(super) async fn standings(Screen { s, mut cl, id }: Screen) -> Response {
+    match standings_of(&s, &mut cl, &id).await {
+        Ok((name, t)) => html(StatusCode::OK, views::standings(&s, &id, &name, &t, None)),
         Err(r) => r,
     }
 }
 
 /// The rating changes so far and the norm preview, from the rating worker.
-pub(super) async fn ratings(State(c): App, headers: HeaderMap, Path(id): Path<String>) -> Response {
-    let (s, mut cl) = match arbiter_screen(&c, &headers, &id) {
+pub(super) async fn ratings(Screen { s, mut cl, id }: Screen) -> Response {
+    let (st, names) = match state_and_names(&s, &mut cl, &id).await {
         Ok(x) => x,
         Err(r) => return r,
-    };
-    let st = match state(&mut cl, &id).await {
-        Ok(st) => st,
-        Err(e) => return not_found(&s, &e),
-    };
-    let names = match names(&mut cl, &id).await {
-        Ok(n) => n,
-        Err(e) => return not_found(&s, &e),
     };
     let ratings = cl
         .rw
@@ -76,26 +63,13 @@ pub(super) async fn ratings(State(c): App, headers: HeaderMap, Path(id): Path<St
     html(StatusCode::OK, views::ratings(&s, &v))
 }
 
-pub(super) async fn audit(State(c): App, headers: HeaderMap, Path(id): Path<String>) -> Response {
-    let (s, mut cl) = match arbiter_screen(&c, &headers, &id) {
-        Ok(x) => x,
-        Err(r) => return r,
-    };
+pub(super) async fn audit(Screen { s, mut cl, id }: Screen) -> Response {
     render_audit(&s, &mut cl, &id, None).await
 }
 
 /// Runs the audit `arbiter replay` runs, on the stream as the server gives it whole: the hash
 /// chain, every published pairing re-run, the signed heads checked.
-pub(super) async fn replay(
-    State(c): App,
-    headers: HeaderMap,
-    Path(id): Path<String>,
-    Form(f): Fields,
-) -> Response {
-    let (s, mut cl) = match arbiter_post(&c, &headers, &id, &f) {
-        Ok(x) => x,
-        Err(r) => return r,
-    };
+pub(super) async fn replay(Posted { s, mut cl, id, .. }: Posted) -> Response {
     let verdict = match raw_events(&mut cl, &id).await {
         Err(e) => Err(e),
         Ok(events) => {
@@ -234,15 +208,9 @@ pub(super) struct ExportQuery {
 }
 
 pub(super) async fn export(
-    State(c): App,
-    headers: HeaderMap,
-    Path(id): Path<String>,
+    Screen { s, mut cl, id }: Screen,
     Query(q): Query<ExportQuery>,
 ) -> Response {
-    let (s, mut cl) = match arbiter_screen(&c, &headers, &id) {
-        Ok(x) => x,
-        Err(r) => return r,
-    };
     let format = match q.format.as_str() {
         "trf2026" => TrfFormat::Trf2026,
         _ => TrfFormat::Trf16,

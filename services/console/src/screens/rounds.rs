@@ -110,11 +110,7 @@ pub(super) async fn render_round(
     html(code, views::round(s, &v, flash.as_ref()))
 }
 
-pub(super) async fn round(State(c): App, headers: HeaderMap, Path(id): Path<String>) -> Response {
-    let (s, mut cl) = match arbiter_screen(&c, &headers, &id) {
-        Ok(x) => x,
-        Err(r) => return r,
-    };
+pub(super) async fn round(Screen { s, mut cl, id }: Screen) -> Response {
     let extras = RoundExtras {
         boards_text: None,
         verdict: None,
@@ -206,15 +202,9 @@ async fn judge(
 }
 
 pub(super) async fn round_action(
-    State(c): App,
-    headers: HeaderMap,
-    Path((id, action)): Path<(String, String)>,
-    Form(f): Fields,
+    Path((_, action)): Path<(String, String)>,
+    Posted { s, mut cl, id, f }: Posted,
 ) -> Response {
-    let (s, mut cl) = match arbiter_post(&c, &headers, &id, &f) {
-        Ok(x) => x,
-        Err(r) => return r,
-    };
     let st = match state(&mut cl, &id).await {
         Ok(st) => st,
         Err(e) => return not_found(&s, &e),

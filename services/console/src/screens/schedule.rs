@@ -12,13 +12,9 @@ pub(super) async fn render_schedule(
     code: StatusCode,
     typed: &HashMap<String, String>,
 ) -> Response {
-    let st = match state(cl, id).await {
-        Ok(st) => st,
-        Err(e) => return not_found(s, &e),
-    };
-    let names = match names(cl, id).await {
-        Ok(n) => n,
-        Err(e) => return not_found(s, &e),
+    let (st, names) = match state_and_names(s, cl, id).await {
+        Ok(x) => x,
+        Err(r) => return r,
     };
     // A Swiss has no schedule: the service says so, and the screen shows its words.
     let schedule = cl
@@ -38,30 +34,13 @@ pub(super) async fn render_schedule(
     html(code, views::schedule(s, &v, flash.as_ref()))
 }
 
-pub(super) async fn schedule(
-    State(c): App,
-    headers: HeaderMap,
-    Path(id): Path<String>,
-) -> Response {
-    let (s, mut cl) = match arbiter_screen(&c, &headers, &id) {
-        Ok(x) => x,
-        Err(r) => return r,
-    };
+pub(super) async fn schedule(Screen { s, mut cl, id }: Screen) -> Response {
     render_schedule(&s, &mut cl, &id, None, StatusCode::OK, &HashMap::new()).await
 }
 
 /// The drawing of lots (C.05 §6.2): by the service from a published seed, or the numbers
 /// drawn in the hall, one per player in pairing-number order.
-pub(super) async fn draw_lots(
-    State(c): App,
-    headers: HeaderMap,
-    Path(id): Path<String>,
-    Form(f): Fields,
-) -> Response {
-    let (s, mut cl) = match arbiter_post(&c, &headers, &id, &f) {
-        Ok(x) => x,
-        Err(r) => return r,
-    };
+pub(super) async fn draw_lots(Posted { s, mut cl, id, f }: Posted) -> Response {
     let get = |k: &str| f.get(k).map(|v| v.trim().to_string()).unwrap_or_default();
     let numbers: Result<Vec<u32>, String> = get("numbers")
         .split(|c: char| c == ',' || c.is_whitespace())

@@ -44,13 +44,9 @@ pub(super) async fn render_teams(
     code: StatusCode,
     typed: &HashMap<String, String>,
 ) -> Response {
-    let st = match state(cl, id).await {
-        Ok(st) => st,
-        Err(e) => return not_found(s, &e),
-    };
-    let names = match names(cl, id).await {
-        Ok(n) => n,
-        Err(e) => return not_found(s, &e),
+    let (st, names) = match state_and_names(s, cl, id).await {
+        Ok(x) => x,
+        Err(r) => return r,
     };
     let (rules, teams) = match team_log(cl, id).await {
         Ok(x) => x,
@@ -74,11 +70,7 @@ pub(super) async fn render_teams(
     html(code, views::teams(s, &v, flash.as_ref()))
 }
 
-pub(super) async fn teams(State(c): App, headers: HeaderMap, Path(id): Path<String>) -> Response {
-    let (s, mut cl) = match arbiter_screen(&c, &headers, &id) {
-        Ok(x) => x,
-        Err(r) => return r,
-    };
+pub(super) async fn teams(Screen { s, mut cl, id }: Screen) -> Response {
     render_teams(&s, &mut cl, &id, None, StatusCode::OK, &HashMap::new()).await
 }
 
@@ -96,16 +88,7 @@ fn numbers(field: &str, text: &str) -> Result<Vec<u32>, String> {
         .collect()
 }
 
-pub(super) async fn record_team(
-    State(c): App,
-    headers: HeaderMap,
-    Path(id): Path<String>,
-    Form(f): Fields,
-) -> Response {
-    let (s, mut cl) = match arbiter_post(&c, &headers, &id, &f) {
-        Ok(x) => x,
-        Err(r) => return r,
-    };
+pub(super) async fn record_team(Posted { s, mut cl, id, f }: Posted) -> Response {
     let get = |k: &str| f.get(k).map(|v| v.trim().to_string()).unwrap_or_default();
     let members = numbers(&s.lang.t("team-members"), &get("members")).and_then(|m| {
         if m.is_empty() {
@@ -139,16 +122,7 @@ pub(super) async fn record_team(
     }
 }
 
-pub(super) async fn lineup(
-    State(c): App,
-    headers: HeaderMap,
-    Path(id): Path<String>,
-    Form(f): Fields,
-) -> Response {
-    let (s, mut cl) = match arbiter_post(&c, &headers, &id, &f) {
-        Ok(x) => x,
-        Err(r) => return r,
-    };
+pub(super) async fn lineup(Posted { s, mut cl, id, f }: Posted) -> Response {
     let get = |k: &str| f.get(k).map(|v| v.trim().to_string()).unwrap_or_default();
     let code = StatusCode::UNPROCESSABLE_ENTITY;
     let (Ok(round), Ok(team)) = (get("round").parse::<u32>(), get("team").parse::<u32>()) else {

@@ -507,31 +507,14 @@ pub(super) fn update_of(
     Ok(any.then_some(u))
 }
 
-pub(super) async fn settings_page(
-    State(c): App,
-    headers: HeaderMap,
-    Path(id): Path<String>,
-) -> Response {
-    let (s, mut cl) = match arbiter_screen(&c, &headers, &id) {
-        Ok(x) => x,
-        Err(r) => return r,
-    };
+pub(super) async fn settings_page(Screen { s, mut cl, id }: Screen) -> Response {
     match current_settings(&mut cl, &id).await {
         Ok(v) => html(StatusCode::OK, views::settings(&s, &id, &v, None)),
         Err(e) => not_found(&s, &e),
     }
 }
 
-pub(super) async fn save_settings(
-    State(c): App,
-    headers: HeaderMap,
-    Path(id): Path<String>,
-    Form(f): Fields,
-) -> Response {
-    let (s, mut cl) = match arbiter_post(&c, &headers, &id, &f) {
-        Ok(x) => x,
-        Err(r) => return r,
-    };
+pub(super) async fn save_settings(Posted { s, mut cl, id, f }: Posted) -> Response {
     let now = match current_settings(&mut cl, &id).await {
         Ok(v) => v,
         Err(e) => return not_found(&s, &e),
