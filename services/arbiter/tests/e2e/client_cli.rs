@@ -464,6 +464,14 @@ async fn every_client_subcommand_against_a_real_server() {
     // Round 2 by the plain path, then the end.
     ok(&server, &["start-round", TID, "2", "--wait", "60"]);
     ok(&server, &["publish", TID, "2"]);
+    // The requested bye and the withdrawal in words, as the pages say them.
+    let shown = ok(&server, &["pairings", TID, "2"]);
+    assert!(
+        shown
+            .lines()
+            .any(|l| l.contains("Charlie, C") && l.ends_with("half-point bye (H)")),
+        "{shown}"
+    );
     let r = pairings(&mut c, 2).await;
     for (i, b) in r.boards.iter().enumerate() {
         let number = b.board.unwrap().number.to_string();

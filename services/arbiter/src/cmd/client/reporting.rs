@@ -277,8 +277,16 @@ pub fn render_pairings(p: &rep::RoundPairings, names: &BTreeMap<u32, String>) ->
         let code = arbiter_proto::convert::result_code_from_wire("code", u.code)
             .map(|c| c.trf_char())
             .unwrap_or('?');
+        // In words as the pages say it, the TRF letter after.
+        let words = match code {
+            'U' => "pairing-allocated bye",
+            'H' => "half-point bye",
+            'F' => "full-point bye",
+            'Z' => "zero-point bye",
+            _ => "not paired",
+        };
         out.push_str(&format!(
-            "   -  {:>3} {:<28} bye ({code})\n",
+            "   -  {:>3} {:<28} {words} ({code})\n",
             u.player_id,
             name(u.player_id)
         ));
