@@ -393,29 +393,17 @@ pub fn conduct(t: &ConductText) -> Result<pb::Conduct, String> {
 
 /// Points as written (`2`, `1.5`, `½`, `0,5`), in tenths.
 pub fn points_tenths(s: &str) -> Result<i32, String> {
-    let t = s.trim().replace(',', ".");
-    let t = t.replace('½', ".5");
-    let bad = || format!("{s:?} is not a number of points");
-    let (whole, frac) = t.split_once('.').unwrap_or((&t, ""));
-    let whole: i32 = match whole {
-        "" if !frac.is_empty() => 0,
-        w => w.parse().map_err(|_| bad())?,
-    };
-    let tenth: i32 = match frac {
-        "" => 0,
-        f if f.len() == 1 => f.parse().map_err(|_| bad())?,
-        _ => return Err(format!("{s:?}: points are counted in tenths (e.g. 1.5)")),
-    };
-    if whole < 0 || t.starts_with('-') {
+    // The score's own reading (`1.5`, `0,5`, `.5`), with the half sign as written on paper.
+    let score: arbiter_core::Score =
+        s.trim().replace('½', ".5").parse().map_err(|_| {
+            format!("{s:?} is not a number of points (in tenths at most, e.g. 1.5)")
+        })?;
+    if score.tenths() < 0 {
         return Err(format!("{s:?}: points are not negative"));
     }
-    whole
-        .checked_mul(10)
-        .and_then(|w| w.checked_add(tenth))
-        .ok_or_else(bad)
+    Ok(score.tenths())
 }
 
-/// A team event's match points for a won, drawn and lost match (`2,1,0`), in tenths.
 /// Points separated by commas, spaces or slashes, in tenths.
 fn points_list(s: &str) -> Result<Vec<i32>, String> {
     s.split([',', ' ', '/'])
@@ -424,6 +412,7 @@ fn points_list(s: &str) -> Result<Vec<i32>, String> {
         .collect()
 }
 
+/// A team event's match points for a won, drawn and lost match (`2,1,0`), in tenths.
 pub fn match_points(s: &str) -> Result<(i32, i32, i32), String> {
     match points_list(s)?[..] {
         [win, draw, loss] => Ok((win, draw, loss)),

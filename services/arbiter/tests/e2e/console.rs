@@ -55,14 +55,15 @@ pub(crate) fn console_link(base: &str, subject: &str) -> String {
 }
 
 /// `arbiter serve` on a fresh data folder, and a browser signed in to its console as the chief
-/// arbiter. Fields drop in order: the browser, its driver, the server, then the folder.
+/// arbiter. Fields drop in order: the browser, then its driver, the server and the folder.
 pub(crate) struct SignedIn {
     pub b: Client,
-    pub driver: Driver,
     pub c: Clients,
     pub base: String,
-    pub server: Server,
-    pub work: TempDir,
+    // Held for their drop: the browser's driver, the server, the folder.
+    _driver: Driver,
+    _server: Server,
+    _work: TempDir,
 }
 
 pub(crate) async fn signed_in(name: &str) -> SignedIn {
@@ -83,11 +84,11 @@ pub(crate) async fn signed_in(name: &str) -> SignedIn {
     sign_in(&b, &console_link(&base, CHIEF)).await;
     SignedIn {
         b,
-        driver,
         c,
         base,
-        server,
-        work,
+        _driver: driver,
+        _server: server,
+        _work: work,
     }
 }
 

@@ -12,7 +12,7 @@
 //!
 //! Every event the console caused names the signed-in arbiter.
 
-use crate::console::{CHIEF, SignedIn, fill, flash, shots, signed_in, submit, wait_for};
+use crate::console::{CHIEF, fill, flash, shots, signed_in, submit, wait_for};
 use crate::support::browser::{js, text};
 use crate::support::*;
 use arbiter_proto::events::v1 as pb;
@@ -100,14 +100,8 @@ async fn schedule(c: &mut Clients, tid: &str) -> rd::Schedule {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn team_events_knockouts_and_lots_from_the_console() {
-    let SignedIn {
-        b,
-        driver: _driver,
-        mut c,
-        base,
-        server: _server,
-        work: _work,
-    } = signed_in("arbiter-console-events").await;
+    let console = signed_in("arbiter-console-events").await;
+    let (b, base, mut c) = (&console.b, console.base.clone(), console.c.clone());
 
     // --- A team round robin: four teams of two boards, team 1 with a reserve. ---
     let said = create(

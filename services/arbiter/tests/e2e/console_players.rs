@@ -9,7 +9,7 @@
 //! and is asked for his consent in turn. Every event the console caused names the signed-in
 //! arbiter.
 
-use crate::console::{CHIEF, SignedIn, fill, flash, shots, signed_in, submit, wait_for};
+use crate::console::{CHIEF, fill, flash, shots, signed_in, submit, wait_for};
 use crate::support::browser::{js, text};
 use crate::support::*;
 use arbiter_proto::events::v1 as pb;
@@ -57,14 +57,8 @@ async fn import(b: &fantoccini::Client, text: &str) -> String {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn consent_and_a_late_entry_from_the_console() {
-    let SignedIn {
-        b,
-        driver: _driver,
-        mut c,
-        base,
-        server: _server,
-        work: _work,
-    } = signed_in("arbiter-console-players").await;
+    let console = signed_in("arbiter-console-players").await;
+    let (b, base, mut c) = (&console.b, console.base.clone(), console.c.clone());
     // An online event whose regulations ask for the consent, created in the form (its
     // conduct is fixed at creation).
     submit(&b, "new-tournament").await;

@@ -548,6 +548,15 @@ async fn log_kinds(cl: &mut Clients, id: &str) -> Result<Vec<pb::event::Kind>, t
     Ok(out)
 }
 
+/// Numbers as typed: separated by spaces, commas, semicolons or new lines; the word that is
+/// not one when any.
+fn typed_numbers(text: &str) -> Result<Vec<u32>, &str> {
+    text.split(|c: char| c == ',' || c == ';' || c.is_whitespace())
+        .filter(|w| !w.is_empty())
+        .map(|w| w.parse::<u32>().map_err(|_| w))
+        .collect()
+}
+
 /// The tournament's state and its players' names, or the page saying why not.
 async fn state_and_names(
     s: &Session,

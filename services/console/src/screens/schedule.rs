@@ -42,16 +42,10 @@ pub(super) async fn schedule(Screen { s, mut cl, id }: Screen) -> Response {
 /// drawn in the hall, one per player in pairing-number order.
 pub(super) async fn draw_lots(Posted { s, mut cl, id, f }: Posted) -> Response {
     let get = |k: &str| f.get(k).map(|v| v.trim().to_string()).unwrap_or_default();
-    let numbers: Result<Vec<u32>, String> = get("numbers")
-        .split(|c: char| c == ',' || c.is_whitespace())
-        .filter(|w| !w.is_empty())
-        .map(|w| {
-            w.parse::<u32>().map_err(|_| {
-                s.lang
-                    .ta("lots-not-a-number", &[("word", w.to_string().into())])
-            })
-        })
-        .collect();
+    let numbers = typed_numbers(&get("numbers")).map_err(|w| {
+        s.lang
+            .ta("lots-not-a-number", &[("word", w.to_string().into())])
+    });
     let numbers = match numbers {
         Ok(n) => n,
         Err(e) => {

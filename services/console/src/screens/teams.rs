@@ -74,18 +74,14 @@ pub(super) async fn teams(Screen { s, mut cl, id }: Screen) -> Response {
     render_teams(&s, &mut cl, &id, None, StatusCode::OK, &HashMap::new()).await
 }
 
-/// Pairing numbers as typed: separated by spaces, commas or new lines; an error names the
-/// word that is not one.
+/// Pairing numbers as typed (from 1); an error names the field and the word that is not one.
 fn numbers(field: &str, text: &str) -> Result<Vec<u32>, String> {
-    text.split(|c: char| c == ',' || c == ';' || c.is_whitespace())
-        .filter(|w| !w.is_empty())
-        .map(|w| {
-            w.parse::<u32>()
-                .ok()
-                .filter(|&n| n > 0)
-                .ok_or_else(|| format!("{field}: {w:?} is not a pairing number"))
-        })
-        .collect()
+    let bad = |w: &str| format!("{field}: {w:?} is not a pairing number");
+    let n = typed_numbers(text).map_err(bad)?;
+    match n.iter().find(|&&n| n == 0) {
+        Some(_) => Err(bad("0")),
+        None => Ok(n),
+    }
 }
 
 pub(super) async fn record_team(Posted { s, mut cl, id, f }: Posted) -> Response {
