@@ -55,6 +55,9 @@ enum Command {
     Token(cmd::token::TokenArgs),
     /// A one-time link that signs in to the web console (valid 15 minutes, for one sign-in).
     ConsoleLink(cmd::console_link::ConsoleLinkArgs),
+    /// Print the API reference (Markdown) generated from the .proto files and the
+    /// authorization rule: what docs/src/reference/api.md holds.
+    ApiReference(cmd::api_reference::ApiReferenceArgs),
     /// Fair-play screening of a PGN file: per player, engine agreement against the baseline.
     Screen(cmd::screen::ScreenArgs),
     /// Build a screening baseline artefact from Stockfish self-play at several strengths.
@@ -91,6 +94,7 @@ fn main() -> ExitCode {
         Command::Berger(a) => cmd::berger::run(a),
         Command::Token(a) => cmd::token::run(a),
         Command::ConsoleLink(a) => cmd::console_link::run(a),
+        Command::ApiReference(a) => cmd::api_reference::run(a),
         Command::Screen(a) => cmd::screen::run(a),
         Command::ScreeningCalibrate(a) => cmd::screen::calibrate_run(a),
     }

@@ -107,17 +107,21 @@ impl AuthLayer {
         path: &str,
         headers: &axum::http::HeaderMap,
     ) -> Result<Principal, Status> {
-        match bearer(headers).map_err(Status::unauthenticated)? {
-            Some(token) => self
-                .verifier
-                .verify(token)
-                .map_err(|e| Status::unauthenticated(e.0)),
+        let invalid = |m: String| {
+            crate::refusal(Status::unauthenticated(m), "TOKEN_INVALID", &[("method", path)])
+        };
+        match bearer(headers).map_err(invalid)? {
+            Some(token) => self.verifier.verify(token).map_err(|e| invalid(e.0)),
             None if !self.private_reads && is_public_read(path) => Ok(Principal::public()),
-            None => Err(Status::unauthenticated(format!(
-                "{path} needs a bearer token (metadata authorization: Bearer TOKEN; `arbiter \
-                 token issue` makes one, and `arbiter serve` writes an admin token to \
-                 DATA/admin.token)"
-            ))),
+            None => Err(crate::refusal(
+                Status::unauthenticated(format!(
+                    "{path} needs a bearer token (metadata authorization: Bearer TOKEN; `arbiter \
+                     token issue` makes one, and `arbiter serve` writes an admin token to \
+                     DATA/admin.token)"
+                )),
+                "TOKEN_REQUIRED",
+                &[("method", path)],
+            )),
         }
     }
 }

@@ -189,12 +189,35 @@ impl Grant {
         match self {
             Grant::Full => Ok(()),
             Grant::OwnEntry(own) if own == entry => Ok(()),
-            Grant::OwnEntry(own) => Err(Status::permission_denied(format!(
-                "a player's token (entry {own}) may only act for entry {own} in tournament \
-                 {tournament:?}, not for entry {entry}; an arbiter of the tournament may"
-            ))),
+            Grant::OwnEntry(own) => Err(refusal(
+                Status::permission_denied(format!(
+                    "a player's token (entry {own}) may only act for entry {own} in tournament \
+                     {tournament:?}, not for entry {entry}; an arbiter of the tournament may"
+                )),
+                "NOT_OWN_ENTRY",
+                &[
+                    ("tournament_id", tournament),
+                    ("entry", &entry.to_string()),
+                    ("token_entry", &own.to_string()),
+                ],
+            )),
         }
     }
+}
+
+/// `status` with a google.rpc `ErrorInfo` of `reason` (domain [`arbiter_proto::ERROR_DOMAIN`])
+/// and `metadata`, so that a client tells the refusals apart without reading the text.
+pub fn refusal(status: Status, reason: &str, metadata: &[(&str, &str)]) -> Status {
+    use tonic_types::{ErrorDetails, StatusExt};
+    let metadata: std::collections::HashMap<String, String> = metadata
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+    Status::with_error_details(
+        status.code(),
+        status.message(),
+        ErrorDetails::with_error_info(reason, arbiter_proto::ERROR_DOMAIN, metadata),
+    )
 }
 
 /// Calls a fair-play officer may make on the tournaments of his token: the confidential
@@ -271,6 +294,26 @@ impl Principal {
     /// role needed and the tournament.
     #[allow(clippy::result_large_err)]
     pub fn authorize(&self, command: &str, tournament: &str) -> Result<Grant, Status> {
+        self.decide(command, tournament).map_err(|status| {
+            let reason = match status.code() {
+                tonic::Code::Unauthenticated => "TOKEN_REQUIRED",
+                _ => "ROLE_NOT_ALLOWED",
+            };
+            refusal(
+                status,
+                reason,
+                &[
+                    ("method", command),
+                    ("tournament_id", tournament),
+                    ("role", self.role.as_str()),
+                    ("subject", &self.subject),
+                ],
+            )
+        })
+    }
+
+    #[allow(clippy::result_large_err)]
+    fn decide(&self, command: &str, tournament: &str) -> Result<Grant, Status> {
         let needs_arbiter = || {
             Status::permission_denied(format!(
                 "{command} on tournament {tournament:?} needs an admin, or a chief-arbiter or \

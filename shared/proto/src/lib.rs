@@ -67,3 +67,7 @@ pub mod text;
 /// The encoded `FileDescriptorSet` of every .proto file (for gRPC reflection and log tools).
 pub const FILE_DESCRIPTOR_SET: &[u8] =
     include_bytes!(concat!(env!("OUT_DIR"), "/arbiter_descriptor.bin"));
+
+/// The `domain` of the google.rpc `ErrorInfo` every refusal carries; its `reason` codes are
+/// listed in the API reference.
+pub const ERROR_DOMAIN: &str = "arbiter";

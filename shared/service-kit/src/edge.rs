@@ -102,7 +102,12 @@ pub const SUPPORTED_PAIRING_SYSTEMS: &[(PairingSystem, &str)] = &[
 ];
 
 fn invalid(field: &str, reason: impl std::fmt::Display) -> Status {
-    Status::invalid_argument(format!("{field}: {reason}"))
+    crate::status::refusal(
+        tonic::Code::InvalidArgument,
+        format!("{field}: {reason}"),
+        "INVALID_FIELD",
+        &[("field", field.to_string())],
+    )
 }
 
 /// Why `c` may not appear in a text a client sends, if it may not: control characters (line

@@ -347,6 +347,8 @@ impl Bound {
         for apply in layers {
             app = apply(app);
         }
+        // Outside every layer, so that the authentication's refusals get them too.
+        let app = app.layer(axum::middleware::map_response(with_error_details));
         let routes = Routes::from(app)
             .add_service(health_service)
             .add_service(reflection().build_v1()?)
@@ -389,6 +391,10 @@ impl Bound {
         let (drain_tx, drain_rx) = tokio::sync::oneshot::channel::<()>();
         let mut server = tokio::spawn(
             net::grpc_server()
+                // gRPC-Web (HTTP/1.1 and HTTP/2) for browser clients, beside native gRPC.
+                .accept_http1(true)
+                .layer(net::grpc_web_cors())
+                .layer(tonic_web::GrpcWebLayer::new())
                 .add_routes(routes)
                 .serve_with_incoming_shutdown(net::incoming(grpc), async move {
                     let _ = drain_rx.await;
@@ -459,6 +465,27 @@ impl Bound {
         info!(elapsed_ms = elapsed.as_millis() as u64, "stopped");
         Ok(served?)
     }
+}
+
+/// Gives a refusal leaving the gRPC port the google.rpc details it lacks
+/// ([`crate::status::with_details`]). Refusals are trailers-only answers, so their status is
+/// in the headers; a stream failing after its first message keeps its trailers as they are.
+async fn with_error_details(mut response: axum::response::Response) -> axum::response::Response {
+    let headers = response.headers_mut();
+    if headers.contains_key("grpc-status-details-bin") {
+        return response;
+    }
+    let Some(status) = tonic::Status::from_header_map(headers) else {
+        return response;
+    };
+    if status.code() != tonic::Code::Ok {
+        let detailed = crate::status::with_details(tonic::Status::new(
+            status.code(),
+            status.message(),
+        ));
+        let _ = detailed.add_header(headers);
+    }
+    response
 }
 
 /// Resolves on Ctrl-C or SIGTERM.

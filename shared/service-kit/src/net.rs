@@ -82,3 +82,27 @@ mod tests {
         drop(client);
     }
 }
+
+/// CORS for gRPC-Web calls from pages of any origin: the bearer token is a header, never a
+/// cookie, so another origin's page gains nothing it could not send itself. The answer's
+/// gRPC status headers are exposed to the page.
+pub fn grpc_web_cors() -> tower_http::cors::CorsLayer {
+    use tonic::codegen::http::{HeaderName, Method};
+    tower_http::cors::CorsLayer::new()
+        .allow_origin(tower_http::cors::Any)
+        .allow_methods([Method::POST, Method::OPTIONS])
+        .allow_headers(
+            [
+                "authorization",
+                "content-type",
+                "x-grpc-web",
+                "x-user-agent",
+                "grpc-timeout",
+                "traceparent",
+            ]
+            .map(HeaderName::from_static),
+        )
+        .expose_headers(
+            ["grpc-status", "grpc-message", "grpc-status-details-bin"].map(HeaderName::from_static),
+        )
+}

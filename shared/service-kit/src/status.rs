@@ -1,83 +1,286 @@
 //! Refusals and failures as gRPC statuses. Every message names the tournament and then what and
-//! where (player, round, board), as the domain error does.
+//! where (player, round, board), as the domain error does; every refusal also carries
+//! google.rpc details a program acts on without reading the text: an `ErrorInfo` (a reason
+//! code of [`arbiter_proto::ERROR_DOMAIN`] and metadata such as `tournament_id` or
+//! `current_version`), a `BadRequest` naming the field of an INVALID_ARGUMENT, a
+//! `PreconditionFailure` for a FAILED_PRECONDITION. [`with_details`] gives the statuses made
+//! elsewhere their details on the way out of the gRPC port.
 
 use arbiter_core::tournament::DomainError;
 use arbiter_eventlog::LogError;
+use arbiter_proto::ERROR_DOMAIN;
 use arbiter_proto::convert::ConvertError;
+use std::collections::HashMap;
 use tonic::{Code, Status};
+use tonic_types::{ErrorDetails, StatusExt};
 
-/// The gRPC code of a refused command.
-pub fn domain_code(e: &DomainError) -> Code {
-    use DomainError as D;
-    match e {
-        // A game of a file: the code of what refused it.
-        D::GameInFile { error, .. } => domain_code(error),
-        D::NoBoardForGame { .. } | D::StatisticalEvidenceOnly => Code::InvalidArgument,
-        D::UnknownIncident { .. } | D::UnknownAppeal { .. } => Code::NotFound,
-        D::AppealNotOpen { .. } => Code::FailedPrecondition,
-        D::IncidentAlreadyRuled { .. } => Code::AlreadyExists,
-        D::RulingNotAllowed { .. } => Code::FailedPrecondition,
-        D::ResultContradictsGame { .. } => Code::FailedPrecondition,
-        D::TournamentNotCreated { .. } => Code::NotFound,
-        D::TournamentAlreadyCreated => Code::AlreadyExists,
-        D::Invalid { .. } | D::NothingToUpdate => Code::InvalidArgument,
-        D::UnknownPlayer { .. } | D::UnknownBoard { .. } => Code::NotFound,
-        D::DuplicateFideId { .. }
-        | D::ByeAlreadyRequested { .. }
-        | D::AbsenceAlreadyDeclared { .. }
-        | D::ConsentAlreadyRecorded { .. }
-        | D::AlreadyProposed { .. }
-        | D::ResultAlreadyRecorded { .. }
-        | D::GameAlreadySubmitted { .. } => Code::AlreadyExists,
-        D::RoundOutOfRange { .. }
-        | D::RuleSetMismatch { .. }
-        | D::InvalidDecision { .. }
-        | D::GameMismatch { .. } => Code::InvalidArgument,
-        // A manual pairing that breaks the rules.
-        D::PairingUnknownPlayer { .. }
-        | D::PairedTwice { .. }
-        | D::PairedWithSelf { .. }
-        | D::NotAvailable { .. }
-        | D::PlayersLeftOut { .. }
-        | D::Rematch { .. }
-        | D::OffSchedule { .. }
-        | D::OffBracket { .. }
-        | D::ByeNotAllowed { .. } => Code::InvalidArgument,
-        D::StaleAttempt { .. } => Code::Aborted,
-        D::InconsistentEvent { .. } => Code::Internal,
-        D::TournamentFinished { .. }
-        | D::TooManyPlayers { .. }
-        | D::SameNameRegistered { .. }
-        | D::RegistrationNotCancellable { .. }
-        | D::PlayerWithdrawn { .. }
-        | D::PlayerNotEntered { .. }
-        | D::NoByeRequested { .. }
-        | D::NoRoundLeftToEnter { .. }
-        | D::EntryTooEarly { .. }
-        | D::RoundOutOfOrder { .. }
-        | D::RoundNotStarted { .. }
-        | D::PreviousRoundNotClosed { .. }
-        | D::RoundAlreadyPaired { .. }
-        | D::RoundNotPending { .. }
-        | D::RoundNotPublished { .. }
-        | D::RoundClosed { .. }
-        | D::RoundAlreadyClosed { .. }
-        | D::ResultsMissing { .. }
-        | D::NotEnoughPlayers { .. }
-        | D::ConsentNotRequired { .. }
-        | D::NotOnline { .. }
-        | D::NoPlatformResult { .. }
-        | D::NoGameInRound { .. }
-        | D::ConsentMissing { .. }
-        | D::RoundsRemaining { .. }
-        | D::RoundRobinRounds { .. }
-        | D::KnockoutRounds { .. }
-        | D::KnockoutDecided { .. }
-        | D::KnockoutUndecided { .. }
-        | D::NoProposal { .. }
-        | D::ResultNotRecorded { .. }
-        | D::ResultUnchanged { .. } => Code::FailedPrecondition,
+/// A status with an `ErrorInfo` of `reason` and `metadata`, a `BadRequest` violation of the
+/// field the message names first (`field.path: why`) for INVALID_ARGUMENT, and a
+/// `PreconditionFailure` of type `reason` for FAILED_PRECONDITION.
+pub fn refusal(code: Code, message: String, reason: &str, metadata: &[(&str, String)]) -> Status {
+    let metadata: HashMap<String, String> = metadata
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.clone()))
+        .collect();
+    let subject = match metadata.get("tournament_id") {
+        Some(t) => format!("tournament/{t}"),
+        None => String::new(),
+    };
+    let mut details = ErrorDetails::with_error_info(reason, ERROR_DOMAIN, metadata);
+    match code {
+        Code::InvalidArgument => {
+            if let Some((field, why)) = field_of(&message) {
+                details.add_bad_request_violation(field, why);
+            }
+        }
+        Code::FailedPrecondition => {
+            details.add_precondition_failure_violation(reason, subject, message.clone());
+        }
+        _ => {}
     }
+    Status::with_error_details(code, message, details)
+}
+
+/// The field an INVALID_ARGUMENT message names first, by the services' convention
+/// (`player.title: …`, after an optional `tournament ID: ` and `invalid `), and the rest.
+pub fn field_of(message: &str) -> Option<(&str, &str)> {
+    let rest = match message.strip_prefix("tournament ") {
+        Some(r) => r.split_once(": ").map(|(_, r)| r).unwrap_or(message),
+        None => message,
+    };
+    let rest = rest.strip_prefix("invalid ").unwrap_or(rest);
+    let (field, why) = rest.split_once(": ")?;
+    let path = !field.is_empty()
+        && field.starts_with(|c: char| c.is_ascii_lowercase())
+        && field
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || "_.[]".contains(c));
+    path.then_some((field, why))
+}
+
+/// The reason code of a gRPC code, for refusals no finer reason is given for
+/// (`INVALID_ARGUMENT`, `NOT_FOUND`, …).
+pub fn code_reason(code: Code) -> &'static str {
+    match code {
+        Code::Ok => "OK",
+        Code::Cancelled => "CANCELLED",
+        Code::Unknown => "UNKNOWN",
+        Code::InvalidArgument => "INVALID_ARGUMENT",
+        Code::DeadlineExceeded => "DEADLINE_EXCEEDED",
+        Code::NotFound => "NOT_FOUND",
+        Code::AlreadyExists => "ALREADY_EXISTS",
+        Code::PermissionDenied => "PERMISSION_DENIED",
+        Code::ResourceExhausted => "RESOURCE_EXHAUSTED",
+        Code::FailedPrecondition => "FAILED_PRECONDITION",
+        Code::Aborted => "ABORTED",
+        Code::OutOfRange => "OUT_OF_RANGE",
+        Code::Unimplemented => "UNIMPLEMENTED",
+        Code::Internal => "INTERNAL",
+        Code::Unavailable => "UNAVAILABLE",
+        Code::DataLoss => "DATA_LOSS",
+        Code::Unauthenticated => "UNAUTHENTICATED",
+    }
+}
+
+/// `status` as it leaves the gRPC port: unchanged when it has details; else with the
+/// details of [`refusal`] under reason `INVALID_FIELD` for an INVALID_ARGUMENT naming its
+/// field, the code's own name otherwise (so every refusal has an `ErrorInfo`).
+pub fn with_details(status: Status) -> Status {
+    if status.code() == Code::Ok || !status.details().is_empty() {
+        return status;
+    }
+    let message = status.message().to_string();
+    match field_of(&message) {
+        Some((field, _)) if status.code() == Code::InvalidArgument => {
+            let field = field.to_string();
+            refusal(status.code(), message, "INVALID_FIELD", &[("field", field)])
+        }
+        _ => refusal(status.code(), message, code_reason(status.code()), &[]),
+    }
+}
+
+/// The reason code of a domain refusal: the error's name in upper snake case
+/// (`RoundNotStarted` → `ROUND_NOT_STARTED`); a game of a file gives its own error's.
+pub fn domain_reason(e: &DomainError) -> String {
+    if let DomainError::GameInFile { error, .. } = e {
+        return domain_reason(error);
+    }
+    reason_of(&variant_name(e))
+}
+
+/// The reason code of the domain error named `variant` (see [`DOMAIN_REFUSALS`]).
+pub fn reason_of(variant: &str) -> String {
+    match variant {
+        // The same reason as a request field that does not convert.
+        "Invalid" => "INVALID_FIELD".to_string(),
+        v => upper_snake(v),
+    }
+}
+
+/// The reasons given outside the domain's refusals, with their code and meaning (for the API
+/// reference; a refusal with none of these has the code's own name as its reason).
+pub const OTHER_REASONS: &[(&str, Code, &str)] = &[
+    (
+        "INVALID_FIELD",
+        Code::InvalidArgument,
+        "a request field is missing or invalid; `BadRequest` names it, `metadata.field` too",
+    ),
+    (
+        "INVALID_JSON",
+        Code::InvalidArgument,
+        "JSON over HTTP: the body is not the method's request message in the proto3 JSON \
+         mapping (`metadata.message_type`)",
+    ),
+    (
+        "VERSION_CONFLICT",
+        Code::Aborted,
+        "the command's `header.expected_version` is not the stream's version: \
+         `metadata.current_version` is; re-read and retry",
+    ),
+    (
+        "COMMAND_ID_REUSED",
+        Code::AlreadyExists,
+        "the command id was used before by a different request",
+    ),
+    (
+        "TOURNAMENT_NOT_FOUND",
+        Code::NotFound,
+        "no tournament with `metadata.tournament_id`",
+    ),
+    (
+        "TOKEN_REQUIRED",
+        Code::Unauthenticated,
+        "the method needs a bearer token (`metadata.method`)",
+    ),
+    (
+        "TOKEN_INVALID",
+        Code::Unauthenticated,
+        "the bearer token is malformed, expired, revoked or not signed by this server's keys",
+    ),
+    (
+        "ROLE_NOT_ALLOWED",
+        Code::PermissionDenied,
+        "the token's role or tournaments do not allow the method \
+         (`metadata.role`, `metadata.method`, `metadata.tournament_id`)",
+    ),
+    (
+        "NOT_OWN_ENTRY",
+        Code::PermissionDenied,
+        "a player's token acting for another entry (`metadata.entry`, `metadata.token_entry`)",
+    ),
+];
+
+/// The error's variant name (its `Debug` form up to the fields), e.g. `RoundNotStarted`.
+pub fn variant_name(e: &DomainError) -> String {
+    let debug = format!("{e:?}");
+    debug
+        .split(|c: char| !c.is_ascii_alphanumeric() && c != '_')
+        .next()
+        .unwrap_or_default()
+        .to_string()
+}
+
+/// `RoundNotStarted` → `ROUND_NOT_STARTED`.
+pub fn upper_snake(name: &str) -> String {
+    let mut out = String::new();
+    for (i, c) in name.chars().enumerate() {
+        if c.is_ascii_uppercase() && i > 0 {
+            out.push('_');
+        }
+        out.push(c.to_ascii_uppercase());
+    }
+    out
+}
+
+/// The gRPC code of each domain refusal, and the list of them (for the API reference): one
+/// table, matched without a wildcard so that a new error does not compile until it is placed.
+macro_rules! domain_codes {
+    ($($code:ident: $($variant:ident)|+;)*) => {
+        /// The gRPC code of a refused command.
+        pub fn domain_code(e: &DomainError) -> Code {
+            use DomainError as D;
+            match e {
+                // A game of a file: the code of what refused it.
+                D::GameInFile { error, .. } => domain_code(error),
+                $($(D::$variant { .. })|+ => Code::$code,)*
+            }
+        }
+
+        /// Every domain refusal's error name (its reason code in upper snake case, see
+        /// [`domain_reason`]) and gRPC code.
+        pub const DOMAIN_REFUSALS: &[(&str, Code)] = &[$($((stringify!($variant), Code::$code),)+)*];
+    };
+}
+
+domain_codes! {
+    InvalidArgument: NoBoardForGame
+        | StatisticalEvidenceOnly;
+    NotFound: UnknownIncident
+        | UnknownAppeal;
+    FailedPrecondition: AppealNotOpen;
+    AlreadyExists: IncidentAlreadyRuled;
+    FailedPrecondition: RulingNotAllowed;
+    FailedPrecondition: ResultContradictsGame;
+    NotFound: TournamentNotCreated;
+    AlreadyExists: TournamentAlreadyCreated;
+    InvalidArgument: Invalid
+        | NothingToUpdate;
+    NotFound: UnknownPlayer
+        | UnknownBoard;
+    AlreadyExists: DuplicateFideId
+        | ByeAlreadyRequested
+        | AbsenceAlreadyDeclared
+        | ConsentAlreadyRecorded
+        | AlreadyProposed
+        | ResultAlreadyRecorded
+        | GameAlreadySubmitted;
+    InvalidArgument: RoundOutOfRange
+        | RuleSetMismatch
+        | InvalidDecision
+        | GameMismatch;
+    InvalidArgument: PairingUnknownPlayer
+        | PairedTwice
+        | PairedWithSelf
+        | NotAvailable
+        | PlayersLeftOut
+        | Rematch
+        | OffSchedule
+        | OffBracket
+        | ByeNotAllowed;
+    Aborted: StaleAttempt;
+    Internal: InconsistentEvent;
+    FailedPrecondition: TournamentFinished
+        | TooManyPlayers
+        | SameNameRegistered
+        | RegistrationNotCancellable
+        | PlayerWithdrawn
+        | PlayerNotEntered
+        | NoByeRequested
+        | NoRoundLeftToEnter
+        | EntryTooEarly
+        | RoundOutOfOrder
+        | RoundNotStarted
+        | PreviousRoundNotClosed
+        | RoundAlreadyPaired
+        | RoundNotPending
+        | RoundNotPublished
+        | RoundClosed
+        | RoundAlreadyClosed
+        | ResultsMissing
+        | NotEnoughPlayers
+        | ConsentNotRequired
+        | NotOnline
+        | NoPlatformResult
+        | NoGameInRound
+        | ConsentMissing
+        | RoundsRemaining
+        | RoundRobinRounds
+        | KnockoutRounds
+        | KnockoutDecided
+        | KnockoutUndecided
+        | NoProposal
+        | ResultNotRecorded
+        | ResultUnchanged;
 }
 
 /// A refused command of tournament `tournament_id`.
@@ -89,14 +292,46 @@ pub fn domain_status(tournament_id: &str, e: &DomainError) -> Status {
         ),
         other => format!("tournament {tournament_id}: {other}"),
     };
-    Status::new(domain_code(e), message)
+    let mut metadata = vec![("tournament_id", tournament_id.to_string())];
+    if let DomainError::Invalid { field, .. } = e {
+        metadata.push(("field", field.clone()));
+    }
+    refusal(domain_code(e), message, &domain_reason(e), &metadata)
+}
+
+/// A command that expected the stream at `expected` while it is at `current`: ABORTED with
+/// reason `VERSION_CONFLICT` and both versions in the metadata (re-read and retry).
+pub fn version_conflict(tournament_id: &str, expected: u64, current: u64) -> Status {
+    refusal(
+        Code::Aborted,
+        format!(
+            "tournament {tournament_id}: expected version {expected}, but the stream is at \
+             version {current}; re-read and retry"
+        ),
+        "VERSION_CONFLICT",
+        &[
+            ("tournament_id", tournament_id.to_string()),
+            ("expected_version", expected.to_string()),
+            ("current_version", current.to_string()),
+        ],
+    )
 }
 
 /// A failure of the event log.
 pub fn log_status(e: &LogError) -> Status {
     match e {
-        LogError::Conflict { .. } => Status::aborted(e.to_string()),
-        LogError::CommandIdReused { .. } => Status::already_exists(e.to_string()),
+        LogError::Conflict { expected, actual } => refusal(
+            Code::Aborted,
+            e.to_string(),
+            "VERSION_CONFLICT",
+            &[
+                ("expected_version", expected.to_string()),
+                ("current_version", actual.to_string()),
+            ],
+        ),
+        LogError::CommandIdReused { .. } => {
+            refusal(Code::AlreadyExists, e.to_string(), "COMMAND_ID_REUSED", &[])
+        }
         LogError::InvalidStream { .. } | LogError::InvalidAppend(_) | LogError::TooLarge { .. } => {
             Status::invalid_argument(e.to_string())
         }
@@ -107,16 +342,20 @@ pub fn log_status(e: &LogError) -> Status {
 
 /// A request field that does not convert, named with its message path (e.g. `player.title`).
 pub fn convert_status(prefix: &str, e: &ConvertError) -> Status {
-    if prefix.is_empty() {
-        Status::invalid_argument(e.to_string())
+    let message = if prefix.is_empty() {
+        e.to_string()
     } else {
-        Status::invalid_argument(format!("{prefix}.{e}"))
-    }
+        format!("{prefix}.{e}")
+    };
+    refusal(Code::InvalidArgument, message, "INVALID_FIELD", &[])
 }
 
 /// A tournament that does not exist, for queries.
 pub fn unknown_tournament(tournament_id: &str) -> Status {
-    Status::not_found(format!(
-        "tournament {tournament_id} does not exist (no events in its stream)"
-    ))
+    refusal(
+        Code::NotFound,
+        format!("tournament {tournament_id} does not exist (no events in its stream)"),
+        "TOURNAMENT_NOT_FOUND",
+        &[("tournament_id", tournament_id.to_string())],
+    )
 }

@@ -10,6 +10,7 @@ pub mod trf_input;
 // The event-sourced service: serve, import, replay, export, client, demo.
 pub mod backend;
 pub mod client;
+pub mod api_reference;
 pub mod console_link;
 pub mod demo;
 pub mod export;

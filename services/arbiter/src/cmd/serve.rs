@@ -112,8 +112,8 @@ pub struct ServeArgs {
     pub screening_workers: u16,
     #[command(flatten)]
     pub http: HttpArgs,
-    /// Where the web console sends its gRPC calls: an address serving registration, round
-    /// director and reporting (e.g. a gateway's). Default: this process's own gRPC port.
+    /// Where the web console and the JSON API (/api/v1/) send their gRPC calls: an address
+    /// serving every service (e.g. a gateway's). Default: this process's own gRPC port.
     #[arg(long, value_name = "URL")]
     pub console_grpc: Option<String>,
     /// Mark the console's session cookie Secure (the HTTP port is served behind TLS).
@@ -321,6 +321,18 @@ async fn serve(a: ServeArgs) -> Result<(), Exit> {
                 },
             ),
         }
+    }
+    // JSON over HTTP for every RPC, where the pages are: forwarded to this process's gRPC
+    // port (or to the address the console uses), so the gRPC rules apply unchanged.
+    if services.contains(&ServiceName::Reporting) {
+        let target = match &a.console_grpc {
+            Some(url) => arbiter_json_api::Target::Given(url.clone()),
+            None => arbiter_json_api::Target::Own {
+                grpc: host.grpc_address(),
+                services: host.services().to_vec(),
+            },
+        };
+        host.http(arbiter_json_api::router(target));
     }
     if let OpenedLog::Sled(l) = &opened {
         let l = l.clone();

@@ -870,11 +870,11 @@ impl TournamentStore {
                 if let Some(expected) = ctx.expected_version
                     && expected != folded.version
                 {
-                    return Err(Status::aborted(format!(
-                        "tournament {}: expected version {expected}, but the stream is at version {}; \
-                         re-read and retry",
-                        ctx.tournament_id, folded.version
-                    )));
+                    return Err(crate::status::version_conflict(
+                        &ctx.tournament_id,
+                        expected,
+                        folded.version,
+                    ));
                 }
                 let command = build(&folded)?;
                 tracing::Span::current().record("command", command.name());
@@ -939,11 +939,11 @@ impl TournamentStore {
                     }
                     Err(LogError::Conflict { expected, actual }) => {
                         if ctx.expected_version.is_some() {
-                            return Err(Status::aborted(format!(
-                                "tournament {}: expected version {expected}, but the stream is at \
-                                 version {actual}; re-read and retry",
-                                ctx.tournament_id
-                            )));
+                            return Err(crate::status::version_conflict(
+                                &ctx.tournament_id,
+                                expected,
+                                actual,
+                            ));
                         }
                         self.stats.conflicts_retried.fetch_add(1, Ordering::Relaxed);
                         info!(
@@ -974,12 +974,7 @@ impl TournamentStore {
 /// The rule that refused a command, for the metrics: the error's variant name (its `Debug`
 /// form up to the fields), e.g. `RoundNotStarted`.
 fn rule_name(e: &arbiter_core::tournament::DomainError) -> String {
-    let debug = format!("{e:?}");
-    debug
-        .split(|c: char| !c.is_ascii_alphanumeric() && c != '_')
-        .next()
-        .unwrap_or_default()
-        .to_string()
+    crate::status::variant_name(e)
 }
 
 /// Refuses a command id already used by another request: the same id must carry the same

@@ -1,0 +1,246 @@
+//! JSON over HTTP for every gRPC method of the project:
+//! `POST /api/v1/<package.Service>/<Method>` with the request in the proto3 JSON mapping.
+//!
+//! No second implementation: the request is checked against the method's input message (the
+//! descriptor set the services are generated from, read by prost-reflect), forwarded as one
+//! gRPC call to the process's own gRPC port with the caller's `authorization` header, and the
+//! answer is mapped back. So the tokens, the authorization rule, the command path, the
+//! refusals and their structured details are the gRPC ones.
+//!
+//! Answers:
+//! - a unary method: `200` and the reply message as JSON (every field, defaults included, so
+//!   a client sees the same shape every time; 64-bit integers as strings, per the mapping);
+//! - a server-streaming method: `200` and `application/x-ndjson`, one message per line as the
+//!   server sends them; a failure after the first message ends the stream with one line
+//!   `{"error": STATUS}`;
+//! - a refusal: the HTTP status of the gRPC code (the mapping of google.rpc.Code) and the
+//!   status as JSON — `{"code", "status", "message", "details"}` with the google.rpc details
+//!   (`ErrorInfo`, `BadRequest`, `PreconditionFailure`, …) each with its `@type`.
+
+mod codec;
+mod error;
+
+pub use error::{http_status, status_json};
+
+use axum::body::{Body, Bytes};
+use axum::extract::{Path, State};
+use axum::http::{HeaderMap, HeaderValue, header};
+use axum::response::{IntoResponse, Response};
+use futures::StreamExt;
+use prost_reflect::{DescriptorPool, DynamicMessage, MethodDescriptor, SerializeOptions};
+use std::net::SocketAddr;
+use std::sync::{Arc, LazyLock, OnceLock};
+use std::time::Duration;
+use tonic::transport::{Channel, Endpoint};
+use tonic::Status;
+
+/// The route, in axum's path syntax.
+pub const ROUTE: &str = "/api/v1/{service}/{method}";
+
+/// Headers passed on to the gRPC call: the bearer token and the trace context.
+const FORWARDED: &[&str] = &["authorization", "traceparent", "tracestate"];
+
+/// The project's descriptor set (every service, method and message of `proto/`).
+pub fn descriptors() -> &'static DescriptorPool {
+    static POOL: LazyLock<DescriptorPool> = LazyLock::new(|| {
+        DescriptorPool::decode(arbiter_proto::FILE_DESCRIPTOR_SET)
+            .expect("the descriptor set built from proto/ decodes (checked by the crate's tests)")
+    });
+    &POOL
+}
+
+/// Where the JSON calls are forwarded.
+pub enum Target {
+    /// This process's own gRPC port (set when it is bound), serving `services` (full names,
+    /// e.g. `arbiter.registration.v1.Registration`); a method of another service answers
+    /// UNIMPLEMENTED, as the gRPC port would.
+    Own {
+        grpc: Arc<OnceLock<SocketAddr>>,
+        services: Vec<&'static str>,
+    },
+    /// A gRPC address serving every service (e.g. `http://arbiter-grpc:7070`, where the
+    /// services run as separate processes behind one address).
+    Given(String),
+}
+
+#[derive(Clone)]
+struct Gateway {
+    target: Arc<Target>,
+    channel: Arc<OnceLock<Channel>>,
+}
+
+impl Gateway {
+    fn channel(&self) -> Result<Channel, Status> {
+        if let Some(c) = self.channel.get() {
+            return Ok(c.clone());
+        }
+        let url = match &*self.target {
+            Target::Given(url) => url.clone(),
+            Target::Own { grpc, .. } => {
+                let addr = grpc
+                    .get()
+                    .ok_or_else(|| Status::unavailable("the gRPC port is not bound yet"))?;
+                format!("http://{addr}")
+            }
+        };
+        let channel = Endpoint::from_shared(url.clone())
+            .map_err(|e| Status::internal(format!("gRPC address {url}: {e}")))?
+            .connect_timeout(Duration::from_secs(5))
+            .tcp_nodelay(true)
+            .connect_lazy();
+        Ok(self.channel.get_or_init(|| channel).clone())
+    }
+
+    fn serves(&self, service: &str) -> bool {
+        match &*self.target {
+            Target::Own { services, .. } => services.iter().any(|s| *s == service),
+            Target::Given(_) => true,
+        }
+    }
+}
+
+/// The JSON route ([`ROUTE`]), forwarding to `target`.
+pub fn router(target: Target) -> axum::Router {
+    let gateway = Gateway {
+        target: Arc::new(target),
+        channel: Arc::default(),
+    };
+    axum::Router::new()
+        .route(ROUTE, axum::routing::post(call))
+        .with_state(gateway)
+}
+
+/// The method `service`/`method` of the descriptor set, if this process serves it.
+fn method(gateway: &Gateway, service: &str, method: &str) -> Result<MethodDescriptor, Status> {
+    let unknown = || {
+        Status::unimplemented(format!(
+            "no method {service}/{method} here: POST /api/v1/<package.Service>/<Method>, e.g. \
+             /api/v1/arbiter.registration.v1.Registration/ListTournaments"
+        ))
+    };
+    if !gateway.serves(service) {
+        return Err(unknown());
+    }
+    descriptors()
+        .get_service_by_name(service)
+        .and_then(|s| s.methods().find(|m| m.name() == method))
+        .ok_or_else(unknown)
+}
+
+/// The request body as the method's input message (an empty body is the empty message).
+fn request_message(m: &MethodDescriptor, body: &[u8]) -> Result<DynamicMessage, Status> {
+    let input = m.input();
+    if body.iter().all(u8::is_ascii_whitespace) {
+        return Ok(DynamicMessage::new(input));
+    }
+    let mut de = serde_json::Deserializer::from_slice(body);
+    let message = DynamicMessage::deserialize(input.clone(), &mut de)
+        .and_then(|m| de.end().map(|()| m))
+        .map_err(|e| {
+            error::bad_json(
+                &format!(
+                    "the body is not a {} in the proto3 JSON mapping: {e}",
+                    input.full_name()
+                ),
+                input.full_name(),
+            )
+        })?;
+    Ok(message)
+}
+
+fn json_of(message: &DynamicMessage) -> serde_json::Value {
+    let options = SerializeOptions::new().skip_default_fields(false);
+    message
+        .serialize_with_options(serde_json::value::Serializer, &options)
+        .unwrap_or_else(|e| serde_json::json!({ "unserializable": e.to_string() }))
+}
+
+fn grpc_request(
+    message: DynamicMessage,
+    headers: &HeaderMap,
+) -> Result<tonic::Request<DynamicMessage>, Status> {
+    let mut request = tonic::Request::new(message);
+    for name in FORWARDED {
+        if let Some(v) = headers.get(*name) {
+            let value = v
+                .to_str()
+                .ok()
+                .and_then(|s| s.parse().ok())
+                .ok_or_else(|| {
+                    Status::invalid_argument(format!("header {name}: not a visible ASCII value"))
+                })?;
+            request.metadata_mut().insert(*name, value);
+        }
+    }
+    Ok(request)
+}
+
+async fn call(
+    State(gateway): State<Gateway>,
+    Path((service, method_name)): Path<(String, String)>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Response {
+    match forward(&gateway, &service, &method_name, &headers, &body).await {
+        Ok(r) => r,
+        Err(status) => error::response(&status),
+    }
+}
+
+async fn forward(
+    gateway: &Gateway,
+    service: &str,
+    method_name: &str,
+    headers: &HeaderMap,
+    body: &[u8],
+) -> Result<Response, Status> {
+    let m = method(gateway, service, method_name)?;
+    if m.is_client_streaming() {
+        return Err(Status::unimplemented(format!(
+            "{service}/{method_name} takes a stream of messages: use gRPC or gRPC-Web"
+        )));
+    }
+    let message = request_message(&m, body)?;
+    let request = grpc_request(message, headers)?;
+    let path: tonic::codegen::http::uri::PathAndQuery = format!("/{service}/{method_name}")
+        .parse()
+        .map_err(|e| Status::internal(format!("method path: {e}")))?;
+    let mut grpc = tonic::client::Grpc::new(gateway.channel()?);
+    grpc.ready()
+        .await
+        .map_err(|e| Status::unavailable(format!("the gRPC port: {e}")))?;
+    let codec = codec::DynamicCodec::new(m.output());
+    if !m.is_server_streaming() {
+        let reply = grpc.unary(request, path, codec).await?.into_inner();
+        return Ok(axum::Json(json_of(&reply)).into_response());
+    }
+    let stream = grpc.server_streaming(request, path, codec).await?.into_inner();
+    // One line per message; a failure ends the stream with its status, then nothing more.
+    let lines = stream
+        .scan(false, |failed, item| {
+            let line = if *failed {
+                None
+            } else {
+                match item {
+                    Ok(m) => Some(json_of(&m)),
+                    Err(s) => {
+                        *failed = true;
+                        Some(serde_json::json!({ "error": status_json(&s) }))
+                    }
+                }
+            };
+            futures::future::ready(line)
+        })
+        .map(|v| {
+            let mut line = v.to_string();
+            line.push('\n');
+            Ok::<_, std::convert::Infallible>(Bytes::from(line))
+        });
+    let mut response = Response::new(Body::from_stream(lines));
+    response.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/x-ndjson"),
+    );
+    Ok(response)
+}
+
