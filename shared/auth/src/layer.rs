@@ -108,7 +108,11 @@ impl AuthLayer {
         headers: &axum::http::HeaderMap,
     ) -> Result<Principal, Status> {
         let invalid = |m: String| {
-            crate::refusal(Status::unauthenticated(m), "TOKEN_INVALID", &[("method", path)])
+            crate::refusal(
+                Status::unauthenticated(m),
+                "TOKEN_INVALID",
+                &[("method", path)],
+            )
         };
         match bearer(headers).map_err(invalid)? {
             Some(token) => self.verifier.verify(token).map_err(|e| invalid(e.0)),

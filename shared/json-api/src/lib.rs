@@ -31,8 +31,8 @@ use prost_reflect::{DescriptorPool, DynamicMessage, MethodDescriptor, SerializeO
 use std::net::SocketAddr;
 use std::sync::{Arc, LazyLock, OnceLock};
 use std::time::Duration;
-use tonic::transport::{Channel, Endpoint};
 use tonic::Status;
+use tonic::transport::{Channel, Endpoint};
 
 /// The route, in axum's path syntax.
 pub const ROUTE: &str = "/api/v1/{service}/{method}";
@@ -214,7 +214,10 @@ async fn forward(
         let reply = grpc.unary(request, path, codec).await?.into_inner();
         return Ok(axum::Json(json_of(&reply)).into_response());
     }
-    let stream = grpc.server_streaming(request, path, codec).await?.into_inner();
+    let stream = grpc
+        .server_streaming(request, path, codec)
+        .await?
+        .into_inner();
     // One line per message; a failure ends the stream with its status, then nothing more.
     let lines = stream
         .scan(false, |failed, item| {
@@ -244,3 +247,97 @@ async fn forward(
     Ok(response)
 }
 
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn method_of(service: &str, name: &str) -> MethodDescriptor {
+        descriptors()
+            .get_service_by_name(service)
+            .and_then(|s| s.methods().find(|m| m.name() == name))
+            .expect("a method of the descriptor set")
+    }
+
+    #[test]
+    fn every_service_of_the_project_is_in_the_descriptor_set() {
+        for service in [
+            "arbiter.registration.v1.Registration",
+            "arbiter.round_director.v1.RoundDirector",
+            "arbiter.pairing_worker.v1.PairingWorker",
+            "arbiter.reporting.v1.Reporting",
+            "arbiter.rating_worker.v1.RatingWorker",
+            "arbiter.screening.v1.Screening",
+        ] {
+            assert!(
+                descriptors().get_service_by_name(service).is_some(),
+                "{service}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_body_is_read_as_the_methods_request_in_the_json_mapping() {
+        let m = method_of("arbiter.round_director.v1.RoundDirector", "StartRound");
+        let both = request_message(
+            &m,
+            br#"{"header": {"tournament_id": "t", "commandId": "c"}, "round": 2}"#,
+        )
+        .expect("snake_case and lowerCamelCase names are both read");
+        let round = both.get_field_by_name("round").expect("round");
+        assert_eq!(round.as_u32(), Some(2));
+        let empty = request_message(&m, b"  \n").expect("an empty body is the empty message");
+        assert_eq!(
+            empty.get_field_by_name("round").and_then(|v| v.as_u32()),
+            Some(0)
+        );
+
+        let refused = request_message(&m, br#"{"rounds": 2}"#).expect_err("an unknown field");
+        assert_eq!(refused.code(), tonic::Code::InvalidArgument);
+        assert!(
+            refused.message().contains("rounds"),
+            "{}",
+            refused.message()
+        );
+        let details = status_json(&refused);
+        assert_eq!(details["details"][0]["reason"], "INVALID_JSON");
+        let refused = request_message(&m, br#"{"round": "two"}"#).expect_err("a wrong type");
+        assert!(
+            refused.message().contains("line 1"),
+            "{}",
+            refused.message()
+        );
+        let refused = request_message(&m, br#"{"round": 2} trailing"#).expect_err("trailing text");
+        assert_eq!(refused.code(), tonic::Code::InvalidArgument);
+    }
+
+    #[test]
+    fn replies_show_every_field_and_64_bit_integers_as_strings() {
+        let m = method_of("arbiter.registration.v1.Registration", "CreateTournament");
+        let mut reply = DynamicMessage::new(m.output());
+        reply.set_field_by_name("last_version", prost_reflect::Value::U64(7));
+        let json = json_of(&reply);
+        assert_eq!(json["lastVersion"], "7");
+        assert_eq!(json["replayed"], false);
+        assert_eq!(json["tournamentId"], "");
+    }
+
+    #[test]
+    fn codes_map_to_the_http_statuses_of_google_rpc_code() {
+        use axum::http::StatusCode as H;
+        use tonic::Code as C;
+        for (code, http) in [
+            (C::InvalidArgument, H::BAD_REQUEST),
+            (C::FailedPrecondition, H::BAD_REQUEST),
+            (C::NotFound, H::NOT_FOUND),
+            (C::AlreadyExists, H::CONFLICT),
+            (C::Aborted, H::CONFLICT),
+            (C::PermissionDenied, H::FORBIDDEN),
+            (C::Unauthenticated, H::UNAUTHORIZED),
+            (C::Unimplemented, H::NOT_IMPLEMENTED),
+            (C::Unavailable, H::SERVICE_UNAVAILABLE),
+            (C::DataLoss, H::INTERNAL_SERVER_ERROR),
+        ] {
+            assert_eq!(http_status(code), http, "{code:?}");
+        }
+    }
+}

@@ -479,10 +479,8 @@ async fn with_error_details(mut response: axum::response::Response) -> axum::res
         return response;
     };
     if status.code() != tonic::Code::Ok {
-        let detailed = crate::status::with_details(tonic::Status::new(
-            status.code(),
-            status.message(),
-        ));
+        let detailed =
+            crate::status::with_details(tonic::Status::new(status.code(), status.message()));
         let _ = detailed.add_header(headers);
     }
     response

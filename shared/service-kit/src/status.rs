@@ -359,3 +359,73 @@ pub fn unknown_tournament(tournament_id: &str) -> Status {
         &[("tournament_id", tournament_id.to_string())],
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tonic_types::StatusExt;
+
+    #[test]
+    fn the_field_is_read_from_the_services_message_convention() {
+        assert_eq!(
+            field_of("player.title: not a FIDE title"),
+            Some(("player.title", "not a FIDE title"))
+        );
+        assert_eq!(
+            field_of("tournament t1: invalid rounds: must be at least 1"),
+            Some(("rounds", "must be at least 1"))
+        );
+        assert_eq!(field_of("tournament t1: round 2 is already closed"), None);
+        assert_eq!(field_of("Round 2: closed"), None);
+    }
+
+    #[test]
+    fn every_refusal_leaves_with_an_error_info() {
+        let plain = with_details(Status::invalid_argument("player: missing"));
+        let info = plain.get_details_error_info().expect("ErrorInfo");
+        assert_eq!(
+            (info.reason.as_str(), info.domain.as_str()),
+            ("INVALID_FIELD", ERROR_DOMAIN)
+        );
+        let v = plain
+            .get_details_bad_request()
+            .expect("BadRequest")
+            .field_violations;
+        assert_eq!(
+            (v[0].field.as_str(), v[0].description.as_str()),
+            ("player", "missing")
+        );
+
+        let other = with_details(Status::not_found("no such thing"));
+        assert_eq!(
+            other.get_details_error_info().expect("ErrorInfo").reason,
+            "NOT_FOUND"
+        );
+
+        // Details already given are kept.
+        let conflict = version_conflict("t", 3, 5);
+        let again = with_details(conflict.clone());
+        assert_eq!(again.details(), conflict.details());
+        let m = again.get_details_error_info().expect("ErrorInfo").metadata;
+        assert_eq!(m.get("current_version").map(String::as_str), Some("5"));
+    }
+
+    #[test]
+    fn domain_refusals_have_their_names_as_reasons() {
+        let e = DomainError::RoundNotStarted { round: 2 };
+        let s = domain_status("t", &e);
+        assert_eq!(s.code(), Code::FailedPrecondition);
+        let info = s.get_details_error_info().expect("ErrorInfo");
+        assert_eq!(info.reason, "ROUND_NOT_STARTED");
+        let p = s
+            .get_details_precondition_failure()
+            .expect("PreconditionFailure");
+        assert_eq!(p.violations[0].subject, "tournament/t");
+        assert!(
+            DOMAIN_REFUSALS
+                .iter()
+                .any(|(v, c)| *v == "RoundNotStarted" && *c == Code::FailedPrecondition)
+        );
+        assert_eq!(reason_of("Invalid"), "INVALID_FIELD");
+    }
+}

@@ -26,7 +26,10 @@ pub fn run(a: ApiReferenceArgs) -> ExitCode {
         Some(path) => match std::fs::write(&path, text) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
-                eprintln!("arbiter api-reference: cannot write {}: {e}", path.display());
+                eprintln!(
+                    "arbiter api-reference: cannot write {}: {e}",
+                    path.display()
+                );
                 ExitCode::from(74)
             }
         },
@@ -364,14 +367,22 @@ mod tests {
                 }
             }
         }
-        for m in pool.all_messages().filter(|m| ours(m.package_name()) && !m.is_map_entry()) {
+        for m in pool
+            .all_messages()
+            .filter(|m| ours(m.package_name()) && !m.is_map_entry())
+        {
             let a = format!("<a id=\"{}\"></a>", anchor(m.full_name()));
             assert!(text.contains(&a), "{} missing", m.full_name());
             let section = &text[text.find(&a).unwrap_or(0)..];
             for field in m.fields() {
                 counted.1 += 1;
                 let row = format!("| `{}`", field.name());
-                assert!(section.contains(&row), "{}.{} missing", m.full_name(), field.name());
+                assert!(
+                    section.contains(&row),
+                    "{}.{} missing",
+                    m.full_name(),
+                    field.name()
+                );
             }
         }
         assert!(counted.0 > 50 && counted.1 > 500, "{counted:?}");
@@ -404,13 +415,27 @@ mod tests {
                 .and_then(|s| s.methods().find(|x| x.name() == m))
                 .expect("method of the descriptor set")
         };
-        assert!(callers(&method("arbiter.registration.v1.Registration", "ListTournaments"))
-            .starts_with("anyone"));
+        assert!(
+            callers(&method(
+                "arbiter.registration.v1.Registration",
+                "ListTournaments"
+            ))
+            .starts_with("anyone")
+        );
         assert_eq!(
-            callers(&method("arbiter.registration.v1.Registration", "CreateTournament")),
+            callers(&method(
+                "arbiter.registration.v1.Registration",
+                "CreateTournament"
+            )),
             "`admin`"
         );
-        let bye = callers(&method("arbiter.registration.v1.Registration", "RequestBye"));
-        assert!(bye.contains("`arbiter`") && bye.contains("`player`"), "{bye}");
+        let bye = callers(&method(
+            "arbiter.registration.v1.Registration",
+            "RequestBye",
+        ));
+        assert!(
+            bye.contains("`arbiter`") && bye.contains("`player`"),
+            "{bye}"
+        );
     }
 }

@@ -8,9 +8,9 @@ pub mod standings;
 pub mod trf_input;
 
 // The event-sourced service: serve, import, replay, export, client, demo.
+pub mod api_reference;
 pub mod backend;
 pub mod client;
-pub mod api_reference;
 pub mod console_link;
 pub mod demo;
 pub mod export;

@@ -10,6 +10,7 @@ mod support;
 // One token key set for the process (see `load`).
 use support::token;
 
+mod api_clients;
 mod auth;
 mod berger;
 mod check;

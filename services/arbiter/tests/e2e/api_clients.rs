@@ -1,0 +1,394 @@
+//! The API as outside programs use it: the examples of docs/examples/ run against a real
+//! `arbiter serve` — the Python one over native gRPC (grpcio), gRPC-Web and JSON over HTTP,
+//! the Node one (@grpc/grpc-js), the curl one — and each drives the same whole tournament.
+//! Their outputs (pairings, standings, the refusal's code and the log's event kinds) are the
+//! same; the signed chain heads are left out of the comparison, since the signer appends them
+//! on its own time. Then every refusal type carries structured google.rpc details, over gRPC
+//! and over JSON.
+//!
+//! Python comes from `ARBITER_PYTHON` (default `python3`) with grpcio-tools; the Node example's
+//! packages from `npm ci` in docs/examples/node (both installed by .ci/run).
+
+use crate::support::*;
+use arbiter_proto::common::v1::CommandHeader;
+use arbiter_proto::registration::v1 as reg;
+use arbiter_proto::round_director::v1 as rd;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use tonic::Code;
+use tonic_types::StatusExt;
+
+fn examples() -> PathBuf {
+    root().join("docs/examples")
+}
+
+fn python() -> String {
+    std::env::var("ARBITER_PYTHON").unwrap_or_else(|_| "python3".to_string())
+}
+
+/// Runs `cmd`, failing with its output when it fails; its standard output.
+fn output_of(what: &str, cmd: &mut Command) -> String {
+    let out = cmd
+        .output()
+        .unwrap_or_else(|e| panic!("{what}: cannot start: {e}"));
+    assert!(
+        out.status.success(),
+        "{what}: {}\nstdout:\n{}\nstderr:\n{}",
+        out.status,
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// The Python message classes generated from proto/ into `dir`.
+fn python_messages(dir: &Path) {
+    let protos: Vec<PathBuf> = [
+        "common",
+        "events",
+        "registration",
+        "round_director",
+        "reporting",
+    ]
+    .iter()
+    .map(|p| root().join(format!("proto/arbiter/{p}/v1/{p}.proto")))
+    .collect();
+    output_of(
+        "grpc_tools.protoc (pip install grpcio-tools)",
+        Command::new(python())
+            .args(["-m", "grpc_tools.protoc", "-I"])
+            .arg(root().join("proto"))
+            .arg(format!("--python_out={}", dir.display()))
+            .args(&protos),
+    );
+}
+
+/// An example's JSON output without the signed heads among the event kinds.
+fn comparable(text: &str, what: &str) -> Value {
+    let mut v: Value =
+        serde_json::from_str(text).unwrap_or_else(|e| panic!("{what}: not JSON ({e}): {text}"));
+    if let Some(events) = v.get_mut("events").and_then(Value::as_array_mut) {
+        events.retain(|k| k != "chain_head_signed");
+    }
+    v
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_examples_drive_the_same_tournament_over_every_transport() {
+    let work = TempDir::new("arbiter-api-clients").unwrap();
+    let data = work.path().join("data");
+    let log = work.path().join("serve.log");
+    let server = Server::start(&["--data", data.to_str().unwrap()], &log);
+    let grpc = server.grpc.trim_start_matches("http://").to_string();
+    let http = server.http.clone().expect("an HTTP port");
+    let http_addr = http.trim_start_matches("http://").to_string();
+    let token_file = work.path().join("admin.token");
+    std::fs::write(&token_file, &token::auth().admin).unwrap();
+    let messages = work.path().join("py");
+    std::fs::create_dir_all(&messages).unwrap();
+    python_messages(&messages);
+
+    let mut outputs = Vec::new();
+    for transport in ["grpc", "grpc-web", "json"] {
+        let text = output_of(
+            &format!("the Python example over {transport}"),
+            Command::new(python())
+                .arg(examples().join("python/tournament.py"))
+                .args([
+                    "--transport",
+                    transport,
+                    "--grpc",
+                    &grpc,
+                    "--http",
+                    &http_addr,
+                ])
+                .arg("--token-file")
+                .arg(&token_file)
+                .env("PYTHONPATH", &messages),
+        );
+        outputs.push((format!("python {transport}"), comparable(&text, transport)));
+    }
+    let node = examples().join("node");
+    assert!(
+        node.join("node_modules/@grpc/grpc-js").is_dir(),
+        "the Node example's packages are not installed: npm ci --prefix docs/examples/node"
+    );
+    let text = output_of(
+        "the Node example",
+        Command::new("node")
+            .arg(node.join("tournament.mjs"))
+            .args(["--grpc", &grpc])
+            .arg("--token-file")
+            .arg(&token_file),
+    );
+    outputs.push(("node".to_string(), comparable(&text, "node")));
+
+    let (first_name, first) = &outputs[0];
+    for (name, out) in &outputs[1..] {
+        assert_eq!(out, first, "{name} differs from {first_name}");
+    }
+    // What they agree on is a real tournament: two rounds of two boards, everyone paired once
+    // a round, the results in the standings, the round closed twice refused.
+    for round in ["1", "2"] {
+        let boards = first["pairings"][round].as_array().expect("pairings");
+        let mut seen: Vec<u64> = boards
+            .iter()
+            .flat_map(|b| b.as_array().expect("a board").iter())
+            .filter_map(Value::as_u64)
+            .collect();
+        seen.sort();
+        assert_eq!(seen, [1, 2, 3, 4], "round {round}: {boards:?}");
+    }
+    let points: Vec<i64> = first["standings"]
+        .as_array()
+        .expect("standings")
+        .iter()
+        .filter_map(|r| r[2].as_i64())
+        .collect();
+    assert_eq!(
+        points.iter().sum::<i64>(),
+        40,
+        "4 games of a point each: {points:?}"
+    );
+    assert_eq!(first["refusal"], "FAILED_PRECONDITION");
+    let kinds = first["events"].as_array().expect("events");
+    assert_eq!(
+        kinds.iter().filter(|k| *k == "result_recorded").count(),
+        4,
+        "{kinds:?}"
+    );
+    assert_eq!(
+        kinds.first().and_then(Value::as_str),
+        Some("tournament_created")
+    );
+
+    // curl over JSON: the same standings (its tournament id is its own).
+    let text = output_of(
+        "the curl example",
+        Command::new("bash")
+            .arg(examples().join("curl/tournament.sh"))
+            .env("HTTP", &http)
+            .env("TOKEN_FILE", &token_file),
+    );
+    let standings: Value = serde_json::from_str(text.trim()).expect("standings JSON");
+    let rows: Vec<Value> = standings["rows"]
+        .as_array()
+        .expect("rows")
+        .iter()
+        .map(|r| serde_json::json!([r["place"], r["name"], r["points"]]))
+        .collect();
+    assert_eq!(Value::Array(rows), first["standings"], "curl's standings");
+}
+
+/// A refusal's ErrorInfo reason and metadata.
+fn reason(s: &tonic::Status) -> (String, std::collections::HashMap<String, String>) {
+    let info = s
+        .get_details_error_info()
+        .unwrap_or_else(|| panic!("no ErrorInfo in {s:?}"));
+    assert_eq!(info.domain, arbiter_proto::ERROR_DOMAIN);
+    (info.reason, info.metadata)
+}
+
+fn header(tid: &str, command_id: &str, expected: Option<u64>) -> Option<CommandHeader> {
+    Some(CommandHeader {
+        tournament_id: tid.to_string(),
+        command_id: command_id.to_string(),
+        expected_version: expected,
+        ..Default::default()
+    })
+}
+
+/// POST `body` to the JSON route of `method`; the HTTP status and the answer.
+fn post_json(http: &str, method: &str, token: Option<&str>, body: &str) -> (u16, Value) {
+    let mut headers = vec!["content-type: application/json".to_string()];
+    if let Some(t) = token {
+        headers.push(format!("authorization: Bearer {t}"));
+    }
+    let (status, text) = http_request(http, "POST", &format!("/api/v1/{method}"), &headers, body);
+    let v = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{method}: {e}: {text}"));
+    (status, v)
+}
+
+fn json_reason(v: &Value) -> &str {
+    v["details"]
+        .as_array()
+        .and_then(|d| {
+            d.iter()
+                .find(|d| d["@type"] == "type.googleapis.com/google.rpc.ErrorInfo")
+        })
+        .and_then(|d| d["reason"].as_str())
+        .unwrap_or_else(|| panic!("no ErrorInfo in {v}"))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_refusal_carries_structured_details() {
+    let work = TempDir::new("arbiter-api-refusals").unwrap();
+    let data = work.path().join("data");
+    let server = Server::start(
+        &["--data", data.to_str().unwrap()],
+        &work.path().join("log"),
+    );
+    let http = server.http.clone().expect("an HTTP port");
+    let mut c = Clients::new(&Endpoints::one(&server.grpc));
+    let tid = "refusals";
+    let mut driver = Driver::new(c.clone(), tid, Plan::swiss_40x9(), work.path());
+    driver.create().await;
+
+    // ABORTED: a stale expected version; the current one is in the metadata.
+    let current = driver.version().await;
+    let s =
+        c.rd.start_round(rd::StartRoundRequest {
+            header: header(tid, "stale", Some(current - 1)),
+            round: 1,
+            scheduled_unix_ms: 0,
+        })
+        .await
+        .expect_err("a stale version is refused");
+    assert_eq!(s.code(), Code::Aborted);
+    let (r, m) = reason(&s);
+    assert_eq!(r, "VERSION_CONFLICT");
+    assert_eq!(m.get("current_version"), Some(&current.to_string()));
+    assert_eq!(m.get("expected_version"), Some(&(current - 1).to_string()));
+
+    // INVALID_ARGUMENT: the missing field, in a BadRequest field violation.
+    let s = c
+        .reg
+        .register_player(reg::RegisterPlayerRequest {
+            header: header(tid, "no-player", None),
+            player: None,
+            confirm_same_name: false,
+        })
+        .await
+        .expect_err("a request without its player is refused");
+    assert_eq!(s.code(), Code::InvalidArgument);
+    assert_eq!(reason(&s).0, "INVALID_FIELD");
+    let violations = s
+        .get_details_bad_request()
+        .expect("BadRequest")
+        .field_violations;
+    assert_eq!(violations[0].field, "player", "{violations:?}");
+
+    // FAILED_PRECONDITION: the rule's reason, and a PreconditionFailure naming the tournament.
+    let s =
+        c.rd.close_round(rd::CloseRoundRequest {
+            header: header(tid, "close-early", None),
+            round: 1,
+        })
+        .await
+        .expect_err("closing a round not started is refused");
+    assert_eq!(s.code(), Code::FailedPrecondition);
+    let (r, m) = reason(&s);
+    assert_eq!(m.get("tournament_id").map(String::as_str), Some(tid));
+    let v = s
+        .get_details_precondition_failure()
+        .expect("PreconditionFailure")
+        .violations;
+    assert_eq!(
+        (v[0].r#type.as_str(), v[0].subject.as_str()),
+        (r.as_str(), "tournament/refusals")
+    );
+
+    // PERMISSION_DENIED: an arbiter of another tournament; the role and method in metadata.
+    let other = token::issue(
+        &token::auth().keys,
+        "other-arbiter",
+        arbiter_auth::Role::Arbiter,
+        &["another"],
+        None,
+        600,
+    );
+    let mut as_other = reg::registration_client::RegistrationClient::new(
+        arbiter_auth::client::WithToken::new(
+            tonic::transport::Channel::from_shared(server.grpc.clone())
+                .expect("url")
+                .connect_lazy(),
+            Some(&other),
+        )
+        .expect("an ASCII token"),
+    );
+    let s = as_other
+        .register_player(reg::RegisterPlayerRequest {
+            header: header(tid, "foreign", None),
+            player: None,
+            confirm_same_name: false,
+        })
+        .await
+        .expect_err("another tournament's arbiter is refused");
+    assert_eq!(s.code(), Code::PermissionDenied);
+    let (r, m) = reason(&s);
+    assert_eq!(r, "ROLE_NOT_ALLOWED");
+    assert_eq!(m.get("role").map(String::as_str), Some("arbiter"));
+    assert_eq!(m.get("method").map(String::as_str), Some("RegisterPlayer"));
+
+    // The same refusals over JSON: the HTTP status of the code, the same reasons.
+    let admin = token::auth().admin.as_str();
+    let (status, v) = post_json(
+        &http,
+        "arbiter.round_director.v1.RoundDirector/CloseRound",
+        Some(admin),
+        &format!(
+            r#"{{"header": {{"tournamentId": "{tid}", "commandId": "close-early-json"}}, "round": 1}}"#
+        ),
+    );
+    assert_eq!(
+        (status, v["status"].as_str()),
+        (400, Some("FAILED_PRECONDITION"))
+    );
+    assert_eq!(json_reason(&v), reason(&s_close(&mut c, tid).await).0);
+    let (status, v) = post_json(
+        &http,
+        "arbiter.round_director.v1.RoundDirector/StartRound",
+        Some(admin),
+        &format!(
+            r#"{{"header": {{"tournamentId": "{tid}", "commandId": "stale-json", "expectedVersion": "{}"}}, "round": 1}}"#,
+            current - 1
+        ),
+    );
+    assert_eq!((status, json_reason(&v)), (409, "VERSION_CONFLICT"), "{v}");
+    let (status, v) = post_json(
+        &http,
+        "arbiter.registration.v1.Registration/RegisterPlayer",
+        None,
+        &format!(r#"{{"header": {{"tournamentId": "{tid}"}}}}"#),
+    );
+    assert_eq!((status, json_reason(&v)), (401, "TOKEN_REQUIRED"), "{v}");
+    let (status, v) = post_json(
+        &http,
+        "arbiter.registration.v1.Registration/RegisterPlayer",
+        Some(admin),
+        r#"{"header": {"tournamentId": "refusals"}, "playr": {}}"#,
+    );
+    assert_eq!((status, json_reason(&v)), (400, "INVALID_JSON"), "{v}");
+    assert!(v["message"].as_str().unwrap_or("").contains("playr"), "{v}");
+    let (status, v) = post_json(
+        &http,
+        "arbiter.registration.v1.Registration/Nothing",
+        None,
+        "{}",
+    );
+    assert_eq!(
+        (status, v["status"].as_str()),
+        (501, Some("UNIMPLEMENTED")),
+        "{v}"
+    );
+    // A public read needs no token, and answers every field.
+    let (status, v) = post_json(
+        &http,
+        "arbiter.registration.v1.Registration/ListPlayers",
+        None,
+        &format!(r#"{{"tournament": {{"tournamentId": "{tid}"}}}}"#),
+    );
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["players"].as_array().map(Vec::len), Some(0), "{v}");
+}
+
+/// The gRPC refusal of closing round 1 of `tid` before it started.
+async fn s_close(c: &mut Clients, tid: &str) -> tonic::Status {
+    c.rd.close_round(rd::CloseRoundRequest {
+        header: header(tid, "close-early-again", None),
+        round: 1,
+    })
+    .await
+    .expect_err("refused")
+}
