@@ -111,7 +111,14 @@ fn detail_json(detail: &ErrorDetail) -> Option<Value> {
 
 /// A refusal as the HTTP answer.
 pub fn response(status: &Status) -> Response {
-    (http_status(status.code()), axum::Json(status_json(status))).into_response()
+    let mut r = (http_status(status.code()), axum::Json(status_json(status))).into_response();
+    if status.code() == Code::Unauthenticated {
+        r.headers_mut().insert(
+            axum::http::header::WWW_AUTHENTICATE,
+            axum::http::HeaderValue::from_static("Bearer"),
+        );
+    }
+    r
 }
 
 /// A request body that is not the method's input message.
