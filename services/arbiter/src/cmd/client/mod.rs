@@ -46,7 +46,7 @@ use arbiter_proto::screening::v1::screening_client::ScreeningClient;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 use tonic::transport::Channel;
 
 // The subcommands in the order of a tournament (`commands`), and each one's arguments and

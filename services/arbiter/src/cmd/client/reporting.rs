@@ -64,32 +64,50 @@ impl Export {
 }
 
 impl Clients {
-    /// Waits up to `wait` for a proposal (or a publication) of `round`.
+    /// Waits up to `wait` for a proposal (or a publication) of `round`, on the round
+    /// director's WatchTournament stream (pushed: no polling), then reads it.
     pub async fn wait_for_pairing(
         &mut self,
         tournament: &str,
         round: u32,
         wait: Duration,
     ) -> Result<rep::RoundPairings, Exit> {
-        let deadline = Instant::now() + wait;
-        loop {
-            let req = rep::GetPairingsRequest {
+        let no_proposal = || {
+            Exit::Differs(format!(
+                "tournament {tournament}: no proposal for round {round} after {wait:?} \
+                 (is a pairing worker running? did the pairing fail?)"
+            ))
+        };
+        if !wait.is_zero() {
+            let req = rd::GetTournamentRequest {
                 tournament: Self::tref(tournament),
-                round,
             };
-            match self.reporting.get_pairings(req).await {
-                Ok(p) => return Ok(p.into_inner()),
-                Err(s) if s.code() == tonic::Code::NotFound && Instant::now() < deadline => {
-                    tokio::time::sleep(Duration::from_millis(50)).await;
+            let mut states = call("watch", self.director.watch_tournament(req)).await?;
+            let proposed = async {
+                while let Some(state) = states.message().await? {
+                    let at_least_proposed = state.phase >= rd::Phase::PairingProposed as i32;
+                    if state.current_round > round
+                        || (state.current_round == round && at_least_proposed)
+                    {
+                        return Ok(());
+                    }
                 }
-                Err(s) if s.code() == tonic::Code::NotFound => {
-                    return Err(Exit::Differs(format!(
-                        "tournament {tournament}: no proposal for round {round} after {wait:?} \
-                         (is a pairing worker running? did the pairing fail?)"
-                    )));
-                }
-                Err(s) => return Err(status_exit("pairings", &s)),
+                Ok::<(), tonic::Status>(())
+            };
+            match tokio::time::timeout(wait, proposed).await {
+                Err(_) => return Err(no_proposal()),
+                Ok(Err(s)) => return Err(status_exit("watch", &s)),
+                Ok(Ok(())) => {}
             }
+        }
+        let req = rep::GetPairingsRequest {
+            tournament: Self::tref(tournament),
+            round,
+        };
+        match self.reporting.get_pairings(req).await {
+            Ok(p) => Ok(p.into_inner()),
+            Err(s) if s.code() == tonic::Code::NotFound => Err(no_proposal()),
+            Err(s) => Err(status_exit("pairings", &s)),
         }
     }
 
