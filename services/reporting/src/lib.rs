@@ -149,11 +149,28 @@ impl Reporting for ReportingService {
             .team_pairing(r.round)
             .or_else(|| f.state.team_proposal(r.round))
             .unwrap_or_default();
+        let named = |pn: u32| {
+            f.state
+                .player(pn)
+                .map(|p| (p.player.name.clone(), p.entry.number()))
+                .unwrap_or_default()
+        };
+        let boards = view
+            .boards
+            .iter()
+            .map(|b| {
+                let mut wire = b.to_wire();
+                (wire.white_name, wire.white_entry) = named(b.white);
+                (wire.black_name, wire.black_entry) = named(b.black);
+                wire
+            })
+            .collect();
         Ok(Response::new(api::RoundPairings {
             version: f.version,
             round: view.round,
             published: view.published,
-            boards: view.boards.iter().map(views::BoardView::to_wire).collect(),
+            boards,
+            unpaired_names: view.unpaired.iter().map(|u| named(u.player_id).0).collect(),
             unpaired: view
                 .unpaired
                 .iter()
@@ -252,11 +269,21 @@ impl Reporting for ReportingService {
         let reader =
             arbiter_auth::layer::principal(&request).unwrap_or_else(|_| Principal::public());
         let r = request.into_inner();
-        let stream = stream_of(&r.tournament_id)?;
+        let tournament_id = match (&r.tournament, r.tournament_id.as_str()) {
+            (Some(t), id) if !id.is_empty() && id != t.tournament_id => {
+                return Err(Status::invalid_argument(format!(
+                    "tournament_id: {id:?} is not tournament.tournament_id {:?}: give one of them",
+                    t.tournament_id
+                )));
+            }
+            (Some(t), _) => t.tournament_id.clone(),
+            (None, id) => id.to_string(),
+        };
+        let stream = stream_of(&tournament_id)?;
         let log = self.store.log().clone();
         let from = r.from_version.max(1);
         let raw = r.raw_payload;
-        let mut redactor = Redactor::new(reader, &r.tournament_id);
+        let mut redactor = Redactor::new(reader, &tournament_id);
         // A player's "own" is judged on the numbering of each event's moment: his redactor
         // folds the stream from its start.
         let history = if redactor.needs_history() && from > 1 {

@@ -133,6 +133,8 @@ impl BoardView {
             black_code,
             white_points: self.white_points,
             black_points: self.black_points,
+            // Names are the API's to add (GetPairings): the view keeps numbers.
+            ..Default::default()
         }
     }
 }

@@ -250,7 +250,11 @@ async fn grpc_round_trip_over_tcp() {
 
     let mut events = client
         .stream_events(rep::StreamEventsRequest {
-            tournament_id: "open".into(),
+            tournament: Some(arbiter_proto::common::v1::TournamentRef {
+                tournament_id: "open".into(),
+                as_of_version: 0,
+            }),
+            tournament_id: String::new(),
             from_version: 2,
             follow: false,
             raw_payload: false,

@@ -125,7 +125,11 @@ pub async fn fetch_events(url: &str, tournament: &str) -> Result<Vec<StoredEvent
     let mut client = ReportingClient::new(authed);
     let mut s = client
         .stream_events(StreamEventsRequest {
-            tournament_id: tournament.to_string(),
+            tournament: Some(arbiter_proto::common::v1::TournamentRef {
+                tournament_id: tournament.to_string(),
+                as_of_version: 0,
+            }),
+            tournament_id: String::new(),
             from_version: 1,
             follow: false,
             raw_payload: true,

@@ -179,6 +179,38 @@ async fn the_examples_drive_the_same_tournament_over_every_transport() {
         .map(|r| serde_json::json!([r["place"], r["name"], r["points"]]))
         .collect();
     assert_eq!(Value::Array(rows), first["standings"], "curl's standings");
+
+    // Pairings name their players (no ListPlayers join), with their stable entry numbers.
+    let (status, p) = post_json(
+        &http,
+        "arbiter.reporting.v1.Reporting/GetPairings",
+        None,
+        r#"{"tournament": {"tournamentId": "example-open-curl"}, "round": 1}"#,
+    );
+    assert_eq!(status, 200, "{p}");
+    let (_, players) = post_json(
+        &http,
+        "arbiter.registration.v1.Registration/ListPlayers",
+        None,
+        r#"{"tournament": {"tournamentId": "example-open-curl"}}"#,
+    );
+    let name_of = |pn: &Value| -> Value {
+        players["players"]
+            .as_array()
+            .and_then(|ps| ps.iter().find(|x| x["player"]["playerId"] == *pn))
+            .map(|x| x["player"]["name"].clone())
+            .unwrap_or(Value::Null)
+    };
+    for b in p["boards"].as_array().expect("boards") {
+        assert_eq!(b["whiteName"], name_of(&b["board"]["white"]), "{b}");
+        assert_eq!(b["blackName"], name_of(&b["board"]["black"]), "{b}");
+        assert!(
+            b["whiteEntry"]
+                .as_u64()
+                .is_some_and(|e| (1..=4).contains(&e)),
+            "{b}"
+        );
+    }
 }
 
 /// A refusal's ErrorInfo reason and metadata.

@@ -1016,13 +1016,30 @@ async fn private_reads_cover_every_http_route() {
             assert!(head.contains("www-authenticate: bearer"), "{path}: {head}");
             let v: serde_json::Value = serde_json::from_str(&body).expect(&path);
             assert_eq!(v["status"], "UNAUTHENTICATED", "{path}: {body}");
-            let (status, _, body) =
-                http(&base, verb, &path, Some(&player), "content-length: 2\r\n", b"{}").await;
-            assert_eq!(status, 400, "a player's {path} without a tournament: {body}");
+            let (status, _, body) = http(
+                &base,
+                verb,
+                &path,
+                Some(&player),
+                "content-length: 2\r\n",
+                b"{}",
+            )
+            .await;
+            assert_eq!(
+                status, 400,
+                "a player's {path} without a tournament: {body}"
+            );
             let v: serde_json::Value = serde_json::from_str(&body).expect(&path);
             assert_eq!(v["status"], "INVALID_ARGUMENT", "{path}: {body}");
-            let (status, _, _) =
-                http(&base, verb, &path, Some("not.a.jwt"), "content-length: 0\r\n", b"").await;
+            let (status, _, _) = http(
+                &base,
+                verb,
+                &path,
+                Some("not.a.jwt"),
+                "content-length: 0\r\n",
+                b"",
+            )
+            .await;
             assert_eq!(status, 401, "a bad token on {path}");
             continue;
         }

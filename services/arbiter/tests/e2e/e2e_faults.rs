@@ -645,7 +645,11 @@ async fn queries_watch_explain_check_and_crosstable() {
     let mut events = c
         .rep
         .stream_events(rep::StreamEventsRequest {
-            tournament_id: "bad".into(),
+            tournament: Some(arbiter_proto::common::v1::TournamentRef {
+                tournament_id: "bad".into(),
+                as_of_version: 0,
+            }),
+            tournament_id: String::new(),
             from_version: 5,
             follow: false,
             raw_payload: false,

@@ -534,7 +534,11 @@ async fn log_kinds(cl: &mut Clients, id: &str) -> Result<Vec<pb::event::Kind>, t
     let mut stream = cl
         .rep
         .stream_events(rep::StreamEventsRequest {
-            tournament_id: id.to_string(),
+            tournament: Some(arbiter_proto::common::v1::TournamentRef {
+                tournament_id: id.to_string(),
+                as_of_version: 0,
+            }),
+            tournament_id: String::new(),
             from_version: 0,
             follow: false,
             raw_payload: false,

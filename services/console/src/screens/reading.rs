@@ -94,7 +94,11 @@ pub(super) async fn raw_events(
     let mut stream = cl
         .rep
         .stream_events(rep::StreamEventsRequest {
-            tournament_id: id.to_string(),
+            tournament: Some(arbiter_proto::common::v1::TournamentRef {
+                tournament_id: id.to_string(),
+                as_of_version: 0,
+            }),
+            tournament_id: String::new(),
             from_version: 1,
             follow: false,
             raw_payload: true,
@@ -169,7 +173,11 @@ pub(super) async fn render_audit(
     let stream = cl
         .rep
         .stream_events(rep::StreamEventsRequest {
-            tournament_id: id.clone(),
+            tournament: Some(arbiter_proto::common::v1::TournamentRef {
+                tournament_id: id.clone(),
+                as_of_version: 0,
+            }),
+            tournament_id: String::new(),
             from_version: 0,
             follow: false,
             raw_payload: false,

@@ -411,7 +411,11 @@ impl Play {
                 .rep
                 .clone()
                 .stream_events(rep::StreamEventsRequest {
-                    tournament_id: self.tid.clone(),
+                    tournament: Some(arbiter_proto::common::v1::TournamentRef {
+                        tournament_id: self.tid.clone(),
+                        as_of_version: 0,
+                    }),
+                    tournament_id: String::new(),
                     from_version: from,
                     follow: true,
                     raw_payload: false,
@@ -669,7 +673,11 @@ pub async fn read_stream(c: &Clients, tid: &str) -> Result<Vec<pb::Envelope>, to
         .rep
         .clone()
         .stream_events(rep::StreamEventsRequest {
-            tournament_id: tid.to_string(),
+            tournament: Some(arbiter_proto::common::v1::TournamentRef {
+                tournament_id: tid.to_string(),
+                as_of_version: 0,
+            }),
+            tournament_id: String::new(),
             from_version: 1,
             follow: false,
             raw_payload: true,

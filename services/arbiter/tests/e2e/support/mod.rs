@@ -335,7 +335,11 @@ impl Clients {
 /// The request for a tournament's whole log, as stored (`raw`: with the payloads' bytes).
 pub fn whole_log(tid: &str, raw: bool) -> rep::StreamEventsRequest {
     rep::StreamEventsRequest {
-        tournament_id: tid.into(),
+        tournament: Some(arbiter_proto::common::v1::TournamentRef {
+            tournament_id: tid.into(),
+            as_of_version: 0,
+        }),
+        tournament_id: String::new(),
         from_version: 1,
         follow: false,
         raw_payload: raw,
