@@ -37,6 +37,10 @@ use tonic::transport::{Channel, Endpoint};
 /// The route, in axum's path syntax.
 pub const ROUTE: &str = "/api/v1/{service}/{method}";
 
+/// The largest body: the gRPC port's largest message (tonic's default, 4 MiB), which the JSON
+/// form of a message is never smaller than.
+pub const BODY_LIMIT: usize = 4 * 1024 * 1024;
+
 /// Headers passed on to the gRPC call: the bearer token and the trace context.
 const FORWARDED: &[&str] = &["authorization", "traceparent", "tracestate"];
 
@@ -106,7 +110,10 @@ pub fn router(target: Target) -> axum::Router {
         channel: Arc::default(),
     };
     axum::Router::new()
-        .route(ROUTE, axum::routing::post(call))
+        .route(
+            ROUTE,
+            axum::routing::post(call).layer(axum::extract::DefaultBodyLimit::max(BODY_LIMIT)),
+        )
         .with_state(gateway)
 }
 
