@@ -424,3 +424,126 @@ async fn s_close(c: &mut Clients, tid: &str) -> tonic::Status {
     .await
     .expect_err("refused")
 }
+
+/// A page in a real browser (headless Chromium) calls the gRPC port over gRPC-Web with
+/// `fetch`: the CORS preflight passes (the bearer token is a header), a call answers its
+/// message and an OK trailer, and a refusal's status and details headers are readable by the
+/// page.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_browser_page_calls_the_grpc_port_over_grpc_web() {
+    use crate::support::browser::{Driver, browser, tool};
+    use prost::Message;
+    let chromium = tool("CHROMIUM", "chromium");
+    let chromedriver = tool("CHROMEDRIVER", "chromedriver");
+    let work = TempDir::new("arbiter-grpc-web").unwrap();
+    let data = work.path().join("data");
+    let server = Server::start(
+        &["--data", data.to_str().unwrap()],
+        &work.path().join("log"),
+    );
+    let c = Clients::new(&Endpoints::one(&server.grpc));
+    let mut d = crate::support::Driver::new(c, "grpc-web-open", Plan::swiss_40x9(), work.path());
+    d.create().await;
+
+    let driver = Driver::start(&chromedriver, &work.path().join("chromedriver.log"));
+    let profile = work.path().join("profile");
+    std::fs::create_dir_all(&profile).unwrap();
+    let b = browser(&driver, &chromium, &profile).await;
+    // A platform's page: another origin than the gRPC port's.
+    let page = platform_page();
+    b.goto(&page).await.expect("the platform's page");
+    let call = |method: &str, token: &str| {
+        format!(
+            r#"const done = arguments[arguments.length - 1];
+            fetch("{}/{method}", {{
+              method: "POST",
+              headers: {{"content-type": "application/grpc-web+proto", "x-grpc-web": "1",
+                         "authorization": "Bearer {token}"}},
+              body: new Uint8Array([0, 0, 0, 0, 0]),
+            }}).then(async r => done({{
+              http: r.status,
+              status: r.headers.get("grpc-status"),
+              details: r.headers.get("grpc-status-details-bin"),
+              bytes: Array.from(new Uint8Array(await r.arrayBuffer())),
+            }})).catch(e => done({{error: String(e)}}));"#,
+            server.grpc
+        )
+    };
+    let answer = b
+        .execute_async(
+            &call(
+                "arbiter.registration.v1.Registration/ListTournaments",
+                &token::auth().admin,
+            ),
+            Vec::new(),
+        )
+        .await
+        .expect("the script runs");
+    assert_eq!(answer["http"], 200, "{answer}");
+    let bytes: Vec<u8> = answer["bytes"]
+        .as_array()
+        .expect("bytes")
+        .iter()
+        .filter_map(|b| b.as_u64().map(|b| b as u8))
+        .collect();
+    // A data frame (flag 0) with the reply, then a trailer frame (flag 0x80): grpc-status 0.
+    assert_eq!(bytes.first(), Some(&0), "{answer}");
+    let len = u32::from_be_bytes(bytes[1..5].try_into().expect("a frame length")) as usize;
+    let reply = reg::ListTournamentsResponse::decode(&bytes[5..5 + len]).expect("the reply");
+    assert!(
+        reply
+            .tournaments
+            .iter()
+            .any(|t| t.tournament_id == "grpc-web-open"),
+        "{reply:?}"
+    );
+    assert_eq!(bytes[5 + len], 0x80, "{answer}");
+    let trailer = String::from_utf8_lossy(&bytes[5 + len + 5..]).to_lowercase();
+    assert!(trailer.contains("grpc-status:0"), "{trailer}");
+
+    // A refusal: trailers-only, its status and details exposed to the page.
+    let answer = b
+        .execute_async(
+            &call(
+                "arbiter.registration.v1.Registration/CreateTournament",
+                "not.a.jwt",
+            ),
+            Vec::new(),
+        )
+        .await
+        .expect("the script runs");
+    assert_eq!(answer["status"], "16", "{answer}");
+    let details = answer["details"]
+        .as_str()
+        .expect("grpc-status-details-bin is readable");
+    use base64::Engine;
+    let raw = base64::engine::general_purpose::STANDARD_NO_PAD
+        .decode(details.trim_end_matches('='))
+        .expect("base64");
+    let status = tonic::Status::with_details(Code::Unauthenticated, "", raw.into());
+    assert_eq!(reason(&status).0, "TOKEN_INVALID");
+    b.close().await.expect("close the browser");
+}
+
+/// A web server of its own origin (another loopback port) serving one empty page, as a
+/// platform's site would; it serves until the test process ends.
+fn platform_page() -> String {
+    use std::io::{Read, Write};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("a loopback port");
+    let addr = listener.local_addr().expect("its address");
+    std::thread::spawn(move || {
+        for conn in listener.incoming() {
+            let Ok(mut conn) = conn else { continue };
+            let mut head = [0u8; 4096];
+            let _ = conn.read(&mut head);
+            let body = "<!doctype html><title>platform</title>";
+            let _ = write!(
+                conn,
+                "HTTP/1.1 200 OK\r\ncontent-type: text/html\r\ncontent-length: {}\r\n\
+                 connection: close\r\n\r\n{body}",
+                body.len()
+            );
+        }
+    });
+    format!("http://{addr}/")
+}
