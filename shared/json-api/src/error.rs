@@ -122,12 +122,15 @@ pub fn response(status: &Status) -> Response {
 }
 
 /// A request body that is not the method's input message.
-pub(crate) fn bad_json(message: &str, input: &str) -> Status {
+pub(crate) fn bad_json(message: &str, field: &str, input: &str) -> Status {
     let mut details = ErrorDetails::with_error_info(
         "INVALID_JSON",
         arbiter_proto::ERROR_DOMAIN,
-        [("message_type".to_string(), input.to_string())],
+        [
+            ("message_type".to_string(), input.to_string()),
+            ("field".to_string(), field.to_string()),
+        ],
     );
-    details.add_bad_request_violation("body", message);
+    details.add_bad_request_violation(field, message);
     Status::with_error_details(Code::InvalidArgument, message, details)
 }

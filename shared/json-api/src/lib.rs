@@ -141,17 +141,33 @@ fn request_message(m: &MethodDescriptor, body: &[u8]) -> Result<DynamicMessage, 
         return Ok(DynamicMessage::new(input));
     }
     let mut de = serde_json::Deserializer::from_slice(body);
-    let message = DynamicMessage::deserialize(input.clone(), &mut de)
-        .and_then(|m| de.end().map(|()| m))
-        .map_err(|e| {
-            error::bad_json(
-                &format!(
-                    "the body is not a {} in the proto3 JSON mapping: {e}",
-                    input.full_name()
-                ),
-                input.full_name(),
-            )
-        })?;
+    let mut track = serde_path_to_error::Track::new();
+    let parsed = DynamicMessage::deserialize(
+        input.clone(),
+        serde_path_to_error::Deserializer::new(&mut de, &mut track),
+    )
+    // The field's path as the request names it (`player.rating`); "." is the body.
+    .map_err(|e| (track.path().to_string(), e.to_string()))
+    .and_then(|m| {
+        de.end()
+            .map(|()| m)
+            .map_err(|e| (".".to_string(), e.to_string()))
+    });
+    let message = parsed.map_err(|(path, why)| {
+        let field = if path == "." {
+            "body".to_string()
+        } else {
+            path
+        };
+        error::bad_json(
+            &format!(
+                "{field}: {why} (the body must be a {} in the proto3 JSON mapping)",
+                input.full_name()
+            ),
+            &field,
+            input.full_name(),
+        )
+    })?;
     Ok(message)
 }
 
@@ -312,6 +328,18 @@ mod tests {
             refused.message().contains("line 1"),
             "{}",
             refused.message()
+        );
+        let register = method_of("arbiter.registration.v1.Registration", "RegisterPlayer");
+        let refused = request_message(&register, br#"{"player": {"name": "A", "rating": "abc"}}"#)
+            .expect_err("a rating that is not a number");
+        assert!(
+            refused.message().starts_with("player.rating: "),
+            "{}",
+            refused.message()
+        );
+        assert_eq!(
+            status_json(&refused)["details"][1]["fieldViolations"][0]["field"],
+            "player.rating"
         );
         let refused = request_message(&m, br#"{"round": 2} trailing"#).expect_err("trailing text");
         assert_eq!(refused.code(), tonic::Code::InvalidArgument);
