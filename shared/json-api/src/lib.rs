@@ -97,7 +97,7 @@ impl Gateway {
 
     fn serves(&self, service: &str) -> bool {
         match &*self.target {
-            Target::Own { services, .. } => services.iter().any(|s| *s == service),
+            Target::Own { services, .. } => services.contains(&service),
             Target::Given(_) => true,
         }
     }

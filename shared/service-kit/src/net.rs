@@ -65,24 +65,6 @@ pub fn endpoint(url: &str) -> Result<Endpoint, tonic::transport::Error> {
         .keep_alive_while_idle(true))
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use futures::StreamExt;
-
-    #[tokio::test]
-    async fn accepted_connections_have_nodelay_set() {
-        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let addr = listener.local_addr().unwrap();
-        let mut accepted = incoming(listener);
-        let client = tokio::net::TcpStream::connect(addr).await.unwrap();
-        let server_side = accepted.next().await.expect("a connection").unwrap();
-        // The option as the kernel reports it (getsockopt), on the server's socket.
-        assert!(server_side.nodelay().unwrap(), "TCP_NODELAY not set");
-        drop(client);
-    }
-}
-
 /// CORS for gRPC-Web calls from pages of any origin: the bearer token is a header, never a
 /// cookie, so another origin's page gains nothing it could not send itself. The answer's
 /// gRPC status headers are exposed to the page.
@@ -105,4 +87,22 @@ pub fn grpc_web_cors() -> tower_http::cors::CorsLayer {
         .expose_headers(
             ["grpc-status", "grpc-message", "grpc-status-details-bin"].map(HeaderName::from_static),
         )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use futures::StreamExt;
+
+    #[tokio::test]
+    async fn accepted_connections_have_nodelay_set() {
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let mut accepted = incoming(listener);
+        let client = tokio::net::TcpStream::connect(addr).await.unwrap();
+        let server_side = accepted.next().await.expect("a connection").unwrap();
+        // The option as the kernel reports it (getsockopt), on the server's socket.
+        assert!(server_side.nodelay().unwrap(), "TCP_NODELAY not set");
+        drop(client);
+    }
 }

@@ -88,12 +88,12 @@ fn type_of(f: &FieldDescriptor) -> String {
         Kind::Enum(e) => format!("`{}`", e.full_name()),
         k => format!("`{k:?}`").to_lowercase(),
     };
-    if f.is_map() {
-        if let Kind::Message(entry) = f.kind() {
-            let k = entry.map_entry_key_field();
-            let v = entry.map_entry_value_field();
-            return format!("map<{}, {}>", type_of(&k), type_of(&v));
-        }
+    if let Kind::Message(entry) = f.kind()
+        && f.is_map()
+    {
+        let k = entry.map_entry_key_field();
+        let v = entry.map_entry_value_field();
+        return format!("map<{}, {}>", type_of(&k), type_of(&v));
     }
     if f.is_list() {
         format!("repeated {base}")
