@@ -30,29 +30,6 @@ pub fn http_status(code: Code) -> StatusCode {
     }
 }
 
-/// The code's name as google.rpc.Code spells it (`INVALID_ARGUMENT`).
-fn code_name(code: Code) -> &'static str {
-    match code {
-        Code::Ok => "OK",
-        Code::Cancelled => "CANCELLED",
-        Code::Unknown => "UNKNOWN",
-        Code::InvalidArgument => "INVALID_ARGUMENT",
-        Code::DeadlineExceeded => "DEADLINE_EXCEEDED",
-        Code::NotFound => "NOT_FOUND",
-        Code::AlreadyExists => "ALREADY_EXISTS",
-        Code::PermissionDenied => "PERMISSION_DENIED",
-        Code::ResourceExhausted => "RESOURCE_EXHAUSTED",
-        Code::FailedPrecondition => "FAILED_PRECONDITION",
-        Code::Aborted => "ABORTED",
-        Code::OutOfRange => "OUT_OF_RANGE",
-        Code::Unimplemented => "UNIMPLEMENTED",
-        Code::Internal => "INTERNAL",
-        Code::Unavailable => "UNAVAILABLE",
-        Code::DataLoss => "DATA_LOSS",
-        Code::Unauthenticated => "UNAUTHENTICATED",
-    }
-}
-
 /// A status in the JSON form of google.rpc.Status, with the code's name beside its number
 /// and each detail as the proto3 JSON mapping writes an `Any` (`@type` first).
 pub fn status_json(status: &Status) -> Value {
@@ -63,7 +40,7 @@ pub fn status_json(status: &Status) -> Value {
         .collect();
     json!({
         "code": status.code() as i32,
-        "status": code_name(status.code()),
+        "status": arbiter_proto::code_name(status.code()),
         "message": status.message(),
         "details": details,
     })
