@@ -284,7 +284,10 @@ English; its details, the google.rpc messages in `grpc-status-details-bin` (over
   below, `metadata` carries what the reason names (`tournament_id`, `current_version`,
   `field`, `method`, `role`, …);
 - `google.rpc.BadRequest` on INVALID_ARGUMENT naming a field: each `field_violations[].field`
-  is the request field's path (`player.title`, `tournament.start_date`);
+  is the request field's path (`player.title`, `tournament.start_date`); when the
+  tournament's rules refuse a value (the refusal's metadata has `tournament_id`), it is the
+  path inside the command's payload (`chief_arbiter.name` of `CreateTournament`'s
+  `tournament`);
 - `google.rpc.PreconditionFailure` on FAILED_PRECONDITION: one violation whose `type` is the
   reason and whose `subject` is `tournament/ID`.
 
