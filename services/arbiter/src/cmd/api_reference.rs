@@ -133,6 +133,38 @@ fn callers(m: &MethodDescriptor) -> String {
     text
 }
 
+/// The refusal reasons a method can answer, by its kind: a command (it answers a
+/// `CommandResult`) goes through the edge, the authorization and the tournament's rules; a read
+/// through the edge and, unless it is a public read, the authorization.
+fn refusals(m: &MethodDescriptor) -> String {
+    let path = format!("/{}/{}", m.parent_service().full_name(), m.name());
+    let command = m.output().full_name() == "arbiter.common.v1.CommandResult";
+    let mut reasons = vec!["`INVALID_FIELD`"];
+    if command {
+        reasons.extend([
+            "`VERSION_CONFLICT`",
+            "`COMMAND_ID_REUSED`",
+            "`TOKEN_REQUIRED`",
+            "`TOKEN_INVALID`",
+            "`ROLE_NOT_ALLOWED`",
+        ]);
+        if callers(m).contains("`player`") {
+            reasons.push("`NOT_OWN_ENTRY`");
+        }
+        reasons.push("the [rules' reasons](#reasons-of-the-tournaments-rules)");
+    } else {
+        reasons.push("`TOURNAMENT_NOT_FOUND`");
+        if is_public_read(&path) {
+            reasons.push("`TOKEN_INVALID`; `TOKEN_REQUIRED` under `--private-reads`");
+        } else {
+            reasons.extend(["`TOKEN_REQUIRED`", "`TOKEN_INVALID`", "`ROLE_NOT_ALLOWED`"]);
+        }
+    }
+    let mut text = reasons.join(", ");
+    text.push_str("; the codes' own names for the rest (the method's comment says when)");
+    text
+}
+
 fn service_section(out: &mut String, s: &ServiceDescriptor) {
     let file = s.parent_file();
     let _ = writeln!(
@@ -173,7 +205,8 @@ fn service_section(out: &mut String, s: &ServiceDescriptor) {
                 ""
             }
         );
-        let _ = writeln!(out, "- Who may call: {}\n", callers(&m));
+        let _ = writeln!(out, "- Who may call: {}", callers(&m));
+        let _ = writeln!(out, "- Refusals: {}\n", refusals(&m));
     }
 }
 
