@@ -32,7 +32,7 @@ use arbiter_proto::round_director::v1::round_director_client::RoundDirectorClien
 use arbiter_service_kit::Host;
 use oidc::OidcLogin;
 use session::Sessions;
-use std::net::{Ipv4Addr, Ipv6Addr, SocketAddr};
+use std::net::SocketAddr;
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 use tonic::transport::Channel;
@@ -56,17 +56,9 @@ impl Upstream {
         }
         let url = match &self.address {
             Address::Given(url) => url.clone(),
-            Address::Own(cell) => {
-                let mut addr = *cell.get().ok_or("the gRPC port is not bound yet")?;
-                // Listening on every interface: call it on the loopback one.
-                if addr.ip().is_unspecified() {
-                    addr.set_ip(match addr {
-                        SocketAddr::V4(_) => Ipv4Addr::LOCALHOST.into(),
-                        SocketAddr::V6(_) => Ipv6Addr::LOCALHOST.into(),
-                    });
-                }
-                format!("http://{addr}")
-            }
+            Address::Own(cell) => arbiter_service_kit::net::own_url(
+                *cell.get().ok_or("the gRPC port is not bound yet")?,
+            ),
         };
         let channel = Channel::from_shared(url.clone())
             .map_err(|e| format!("the console's gRPC address {url:?}: {e}"))?

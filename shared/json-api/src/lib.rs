@@ -80,12 +80,11 @@ impl Gateway {
         }
         let url = match &*self.target {
             Target::Given(url) => url.clone(),
-            Target::Own { grpc, .. } => {
-                let addr = grpc
+            Target::Own { grpc, .. } => arbiter_service_kit::net::own_url(
+                *grpc
                     .get()
-                    .ok_or_else(|| Status::unavailable("the gRPC port is not bound yet"))?;
-                format!("http://{addr}")
-            }
+                    .ok_or_else(|| Status::unavailable("the gRPC port is not bound yet"))?,
+            ),
         };
         let channel = Endpoint::from_shared(url.clone())
             .map_err(|e| Status::internal(format!("gRPC address {url}: {e}")))?

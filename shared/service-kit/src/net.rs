@@ -65,6 +65,18 @@ pub fn endpoint(url: &str) -> Result<Endpoint, tonic::transport::Error> {
         .keep_alive_while_idle(true))
 }
 
+/// The URL a process calls its own gRPC port bound at `addr` by: on the loopback interface
+/// when it listens on every one (`0.0.0.0`, `::`).
+pub fn own_url(mut addr: std::net::SocketAddr) -> String {
+    if addr.ip().is_unspecified() {
+        addr.set_ip(match addr {
+            std::net::SocketAddr::V4(_) => std::net::Ipv4Addr::LOCALHOST.into(),
+            std::net::SocketAddr::V6(_) => std::net::Ipv6Addr::LOCALHOST.into(),
+        });
+    }
+    format!("http://{addr}")
+}
+
 /// CORS for gRPC-Web calls from pages of any origin: the bearer token is a header, never a
 /// cookie, so another origin's page gains nothing it could not send itself. The answer's
 /// gRPC status headers are exposed to the page.
@@ -91,6 +103,19 @@ pub fn grpc_web_cors() -> tower_http::cors::CorsLayer {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn the_own_port_is_called_on_loopback_when_listening_everywhere() {
+        assert_eq!(
+            own_url("0.0.0.0:7070".parse().unwrap()),
+            "http://127.0.0.1:7070"
+        );
+        assert_eq!(own_url("[::]:7070".parse().unwrap()), "http://[::1]:7070");
+        assert_eq!(
+            own_url("10.0.0.5:7070".parse().unwrap()),
+            "http://10.0.0.5:7070"
+        );
+    }
     use super::*;
     use futures::StreamExt;
 
