@@ -90,7 +90,6 @@ async fn demo(a: DemoArgs) -> Result<(), Exit> {
             .await
             .map_err(|s| status_exit("register", &s))?;
     }
-    let names = c.names(&t).await?;
     let players = c
         .registration
         .list_players(reg::ListPlayersRequest {
@@ -112,7 +111,7 @@ async fn demo(a: DemoArgs) -> Result<(), Exit> {
             .await?;
         c.publish(&t, round).await?;
         if a.verbose {
-            print!("{}", render_pairings(&proposed, &names));
+            print!("{}", render_pairings(&proposed));
         }
         for b in proposed.boards.iter().filter_map(|b| b.board) {
             let d = ratings.get(&b.white).copied().unwrap_or(0)

@@ -16,8 +16,7 @@ impl Pairings {
         let p = c
             .wait_for_pairing(&self.tournament, self.round, Duration::ZERO)
             .await?;
-        let names = c.names(&self.tournament).await?;
-        print!("{}", render_pairings(&p, &names));
+        print!("{}", render_pairings(&p));
         Ok(())
     }
 }
@@ -249,8 +248,8 @@ fn result_text(p: &rep::PairedBoard) -> String {
 }
 
 /// The pairings as a table.
-pub fn render_pairings(p: &rep::RoundPairings, names: &BTreeMap<u32, String>) -> String {
-    let name = |id: u32| names.get(&id).cloned().unwrap_or_default();
+/// The round's boards and unpaired players, named as the reply names them.
+pub fn render_pairings(p: &rep::RoundPairings) -> String {
     let mut out = format!(
         "Round {} ({}, version {})\n",
         p.round,
@@ -283,15 +282,15 @@ pub fn render_pairings(p: &rep::RoundPairings, names: &BTreeMap<u32, String>) ->
             "{:>4}  {:>3} {:<28} ({:>4})  -  {:>3} {:<28} ({:>4})  {}\n",
             board.number,
             board.white,
-            name(board.white),
+            b.white_name,
             points(b.white_points),
             board.black,
-            name(board.black),
+            b.black_name,
             points(b.black_points),
             result_text(b)
         ));
     }
-    for u in &p.unpaired {
+    for (i, u) in p.unpaired.iter().enumerate() {
         let code = arbiter_proto::convert::result_code_from_wire("code", u.code)
             .map(|c| c.trf_char())
             .unwrap_or('?');
@@ -306,7 +305,7 @@ pub fn render_pairings(p: &rep::RoundPairings, names: &BTreeMap<u32, String>) ->
         out.push_str(&format!(
             "   -  {:>3} {:<28} {words} ({code})\n",
             u.player_id,
-            name(u.player_id)
+            p.unpaired_names.get(i).map_or("", String::as_str)
         ));
     }
     out

@@ -23,8 +23,7 @@ impl StartRound {
         let p = c
             .wait_for_pairing(&self.tournament, self.round, wait)
             .await?;
-        let names = c.names(&self.tournament).await?;
-        print!("{}", render_pairings(&p, &names));
+        print!("{}", render_pairings(&p));
         Ok(())
     }
 }
