@@ -25,7 +25,7 @@ pub use error::{http_status, status_json};
 use axum::body::{Body, Bytes};
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, HeaderValue, header};
-use axum::response::{IntoResponse, Response};
+use axum::response::Response;
 use futures::StreamExt;
 use prost_reflect::{DescriptorPool, DynamicMessage, MethodDescriptor, SerializeOptions};
 use std::net::SocketAddr;
@@ -170,11 +170,16 @@ fn request_message(m: &MethodDescriptor, body: &[u8]) -> Result<DynamicMessage, 
     Ok(message)
 }
 
-fn json_of(message: &DynamicMessage) -> serde_json::Value {
+/// A message as JSON text, its fields in the order of their numbers (as the .proto lists them).
+fn json_of(message: &DynamicMessage) -> Vec<u8> {
     let options = SerializeOptions::new().skip_default_fields(false);
-    message
-        .serialize_with_options(serde_json::value::Serializer, &options)
-        .unwrap_or_else(|e| serde_json::json!({ "unserializable": e.to_string() }))
+    let mut out = Vec::new();
+    match message.serialize_with_options(&mut serde_json::Serializer::new(&mut out), &options) {
+        Ok(()) => out,
+        Err(e) => serde_json::json!({ "unserializable": e.to_string() })
+            .to_string()
+            .into_bytes(),
+    }
 }
 
 fn grpc_request(
@@ -234,7 +239,12 @@ async fn forward(
     let codec = codec::DynamicCodec::new(m.output());
     if !m.is_server_streaming() {
         let reply = grpc.unary(request, path, codec).await?.into_inner();
-        return Ok(axum::Json(json_of(&reply)).into_response());
+        let mut response = Response::new(Body::from(json_of(&reply)));
+        response.headers_mut().insert(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("application/json"),
+        );
+        return Ok(response);
     }
     let stream = grpc
         .server_streaming(request, path, codec)
@@ -250,15 +260,18 @@ async fn forward(
                     Ok(m) => Some(json_of(&m)),
                     Err(s) => {
                         *failed = true;
-                        Some(serde_json::json!({ "error": status_json(&s) }))
+                        Some(
+                            serde_json::json!({ "error": status_json(&s) })
+                                .to_string()
+                                .into_bytes(),
+                        )
                     }
                 }
             };
             futures::future::ready(line)
         })
-        .map(|v| {
-            let mut line = v.to_string();
-            line.push('\n');
+        .map(|mut line| {
+            line.push(b'\n');
             Ok::<_, std::convert::Infallible>(Bytes::from(line))
         });
     let mut response = Response::new(Body::from_stream(lines));
@@ -349,7 +362,10 @@ mod tests {
         let m = method_of("arbiter.registration.v1.Registration", "CreateTournament");
         let mut reply = DynamicMessage::new(m.output());
         reply.set_field_by_name("last_version", prost_reflect::Value::U64(7));
-        let json = json_of(&reply);
+        let text = String::from_utf8(json_of(&reply)).expect("JSON is UTF-8");
+        // The fields in the order of their numbers.
+        assert!(text.starts_with(r#"{"tournamentId":"#), "{text}");
+        let json: serde_json::Value = serde_json::from_str(&text).expect("JSON");
         assert_eq!(json["lastVersion"], "7");
         assert_eq!(json["replayed"], false);
         assert_eq!(json["tournamentId"], "");
