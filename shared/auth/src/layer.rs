@@ -108,8 +108,9 @@ impl AuthLayer {
         headers: &axum::http::HeaderMap,
     ) -> Result<Principal, Status> {
         let invalid = |m: String| {
-            crate::refusal(
-                Status::unauthenticated(m),
+            arbiter_proto::refusal(
+                tonic::Code::Unauthenticated,
+                m,
                 "TOKEN_INVALID",
                 &[("method", path)],
             )
@@ -117,12 +118,13 @@ impl AuthLayer {
         match bearer(headers).map_err(invalid)? {
             Some(token) => self.verifier.verify(token).map_err(|e| invalid(e.0)),
             None if !self.private_reads && is_public_read(path) => Ok(Principal::public()),
-            None => Err(crate::refusal(
-                Status::unauthenticated(format!(
+            None => Err(arbiter_proto::refusal(
+                tonic::Code::Unauthenticated,
+                format!(
                     "{path} needs a bearer token (metadata authorization: Bearer TOKEN; `arbiter \
                      token issue` makes one, and `arbiter serve` writes an admin token to \
                      DATA/admin.token)"
-                )),
+                ),
                 "TOKEN_REQUIRED",
                 &[("method", path)],
             )),

@@ -189,11 +189,12 @@ impl Grant {
         match self {
             Grant::Full => Ok(()),
             Grant::OwnEntry(own) if own == entry => Ok(()),
-            Grant::OwnEntry(own) => Err(refusal(
-                Status::permission_denied(format!(
+            Grant::OwnEntry(own) => Err(arbiter_proto::refusal(
+                tonic::Code::PermissionDenied,
+                format!(
                     "a player's token (entry {own}) may only act for entry {own} in tournament \
                      {tournament:?}, not for entry {entry}; an arbiter of the tournament may"
-                )),
+                ),
                 "NOT_OWN_ENTRY",
                 &[
                     ("tournament_id", tournament),
@@ -203,21 +204,6 @@ impl Grant {
             )),
         }
     }
-}
-
-/// `status` with a google.rpc `ErrorInfo` of `reason` (domain [`arbiter_proto::ERROR_DOMAIN`])
-/// and `metadata`, so that a client tells the refusals apart without reading the text.
-pub fn refusal(status: Status, reason: &str, metadata: &[(&str, &str)]) -> Status {
-    use tonic_types::{ErrorDetails, StatusExt};
-    let metadata: std::collections::HashMap<String, String> = metadata
-        .iter()
-        .map(|(k, v)| (k.to_string(), v.to_string()))
-        .collect();
-    Status::with_error_details(
-        status.code(),
-        status.message(),
-        ErrorDetails::with_error_info(reason, arbiter_proto::ERROR_DOMAIN, metadata),
-    )
 }
 
 /// Calls a fair-play officer may make on the tournaments of his token: the confidential
@@ -299,8 +285,9 @@ impl Principal {
                 tonic::Code::Unauthenticated => "TOKEN_REQUIRED",
                 _ => "ROLE_NOT_ALLOWED",
             };
-            refusal(
-                status,
+            arbiter_proto::refusal(
+                status.code(),
+                status.message(),
                 reason,
                 &[
                     ("method", command),

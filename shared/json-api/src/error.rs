@@ -6,7 +6,7 @@ use axum::response::{IntoResponse, Response};
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
 use tonic::{Code, Status};
-use tonic_types::{ErrorDetail, ErrorDetails, StatusExt};
+use tonic_types::{ErrorDetail, StatusExt};
 
 const TYPE_PREFIX: &str = "type.googleapis.com/google.rpc.";
 
@@ -98,16 +98,13 @@ pub fn response(status: &Status) -> Response {
     r
 }
 
-/// A request body that is not the method's input message.
+/// A request body that is not the method's input message; `field` is the path it fails at
+/// (`body` for the body as a whole).
 pub(crate) fn bad_json(message: &str, field: &str, input: &str) -> Status {
-    let mut details = ErrorDetails::with_error_info(
+    arbiter_proto::refusal(
+        Code::InvalidArgument,
+        message,
         "INVALID_JSON",
-        arbiter_proto::ERROR_DOMAIN,
-        [
-            ("message_type".to_string(), input.to_string()),
-            ("field".to_string(), field.to_string()),
-        ],
-    );
-    details.add_bad_request_violation(field, message);
-    Status::with_error_details(Code::InvalidArgument, message, details)
+        &[("message_type", input), ("field", field)],
+    )
 }

@@ -62,11 +62,14 @@ pub mod screening {
 }
 
 pub mod convert;
+pub mod refusal;
 pub mod text;
 
 /// The encoded `FileDescriptorSet` of every .proto file (for gRPC reflection and log tools).
 pub const FILE_DESCRIPTOR_SET: &[u8] =
     include_bytes!(concat!(env!("OUT_DIR"), "/arbiter_descriptor.bin"));
+
+pub use refusal::{field_of, refusal};
 
 /// The `domain` of the google.rpc `ErrorInfo` every refusal carries; its `reason` codes are
 /// listed in the API reference.

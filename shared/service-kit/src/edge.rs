@@ -102,11 +102,11 @@ pub const SUPPORTED_PAIRING_SYSTEMS: &[(PairingSystem, &str)] = &[
 ];
 
 fn invalid(field: &str, reason: impl std::fmt::Display) -> Status {
-    crate::status::refusal(
+    arbiter_proto::refusal(
         tonic::Code::InvalidArgument,
         format!("{field}: {reason}"),
         "INVALID_FIELD",
-        &[("field", field.to_string())],
+        &[("field", field)],
     )
 }
 

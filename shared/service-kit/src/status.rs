@@ -3,66 +3,15 @@
 //! google.rpc details a program acts on without reading the text: an `ErrorInfo` (a reason
 //! code of [`arbiter_proto::ERROR_DOMAIN`] and metadata such as `tournament_id` or
 //! `current_version`), a `BadRequest` naming the field of an INVALID_ARGUMENT, a
-//! `PreconditionFailure` for a FAILED_PRECONDITION. [`with_details`] gives the statuses made
-//! elsewhere their details on the way out of the gRPC port.
+//! `PreconditionFailure` for a FAILED_PRECONDITION (all built by [`arbiter_proto::refusal`]).
+//! [`with_details`] gives the statuses made elsewhere their details on the way out of the gRPC
+//! port.
 
 use arbiter_core::tournament::DomainError;
 use arbiter_eventlog::LogError;
-use arbiter_proto::ERROR_DOMAIN;
 use arbiter_proto::convert::ConvertError;
-use std::collections::HashMap;
+use arbiter_proto::{code_name, field_of, refusal};
 use tonic::{Code, Status};
-use tonic_types::{ErrorDetails, StatusExt};
-
-/// A status with an `ErrorInfo` of `reason` and `metadata`, a `BadRequest` violation of the
-/// field the message names first (`field.path: why`) for INVALID_ARGUMENT, and a
-/// `PreconditionFailure` of type `reason` for FAILED_PRECONDITION.
-pub fn refusal(code: Code, message: String, reason: &str, metadata: &[(&str, String)]) -> Status {
-    let metadata: HashMap<String, String> = metadata
-        .iter()
-        .map(|(k, v)| (k.to_string(), v.clone()))
-        .collect();
-    let subject = match metadata.get("tournament_id") {
-        Some(t) => format!("tournament/{t}"),
-        None => String::new(),
-    };
-    let mut details = ErrorDetails::with_error_info(reason, ERROR_DOMAIN, metadata);
-    match code {
-        Code::InvalidArgument => {
-            if let Some((field, why)) = field_of(&message) {
-                details.add_bad_request_violation(field, why);
-            }
-        }
-        Code::FailedPrecondition => {
-            details.add_precondition_failure_violation(reason, subject, message.clone());
-        }
-        _ => {}
-    }
-    Status::with_error_details(code, message, details)
-}
-
-/// The field an INVALID_ARGUMENT message names first, by the services' convention
-/// (`player.title: …`, after an optional `tournament ID: ` and `invalid `), and the rest.
-pub fn field_of(message: &str) -> Option<(&str, &str)> {
-    let rest = match message.strip_prefix("tournament ") {
-        Some(r) => r.split_once(": ").map(|(_, r)| r).unwrap_or(message),
-        None => message,
-    };
-    let rest = rest.strip_prefix("invalid ").unwrap_or(rest);
-    let (field, why) = rest.split_once(": ")?;
-    let path = !field.is_empty()
-        && field.starts_with(|c: char| c.is_ascii_lowercase())
-        && field
-            .chars()
-            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || "_.[]".contains(c));
-    path.then_some((field, why))
-}
-
-/// The reason code of a gRPC code, for refusals no finer reason is given for
-/// (`INVALID_ARGUMENT`, `NOT_FOUND`, …).
-pub fn code_reason(code: Code) -> &'static str {
-    arbiter_proto::code_name(code)
-}
 
 /// `status` as it leaves the gRPC port: unchanged when it has details; else with the
 /// details of [`refusal`] under reason `INVALID_FIELD` for an INVALID_ARGUMENT naming its
@@ -75,9 +24,14 @@ pub fn with_details(status: Status) -> Status {
     match field_of(&message) {
         Some((field, _)) if status.code() == Code::InvalidArgument => {
             let field = field.to_string();
-            refusal(status.code(), message, "INVALID_FIELD", &[("field", field)])
+            refusal(
+                status.code(),
+                message,
+                "INVALID_FIELD",
+                &[("field", &field)],
+            )
         }
-        _ => refusal(status.code(), message, code_reason(status.code()), &[]),
+        _ => refusal(status.code(), message, code_name(status.code()), &[]),
     }
 }
 
@@ -274,9 +228,9 @@ pub fn domain_status(tournament_id: &str, e: &DomainError) -> Status {
         ),
         other => format!("tournament {tournament_id}: {other}"),
     };
-    let mut metadata = vec![("tournament_id", tournament_id.to_string())];
+    let mut metadata = vec![("tournament_id", tournament_id)];
     if let DomainError::Invalid { field, .. } = e {
-        metadata.push(("field", field.clone()));
+        metadata.push(("field", field.as_str()));
     }
     refusal(domain_code(e), message, &domain_reason(e), &metadata)
 }
@@ -292,9 +246,9 @@ pub fn version_conflict(tournament_id: &str, expected: u64, current: u64) -> Sta
         ),
         "VERSION_CONFLICT",
         &[
-            ("tournament_id", tournament_id.to_string()),
-            ("expected_version", expected.to_string()),
-            ("current_version", current.to_string()),
+            ("tournament_id", tournament_id),
+            ("expected_version", &expected.to_string()),
+            ("current_version", &current.to_string()),
         ],
     )
 }
@@ -307,8 +261,8 @@ pub fn log_status(e: &LogError) -> Status {
             e.to_string(),
             "VERSION_CONFLICT",
             &[
-                ("expected_version", expected.to_string()),
-                ("current_version", actual.to_string()),
+                ("expected_version", &expected.to_string()),
+                ("current_version", &actual.to_string()),
             ],
         ),
         LogError::CommandIdReused { .. } => {
@@ -338,28 +292,15 @@ pub fn unknown_tournament(tournament_id: &str) -> Status {
         Code::NotFound,
         format!("tournament {tournament_id} does not exist (no events in its stream)"),
         "TOURNAMENT_NOT_FOUND",
-        &[("tournament_id", tournament_id.to_string())],
+        &[("tournament_id", tournament_id)],
     )
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use arbiter_proto::ERROR_DOMAIN;
     use tonic_types::StatusExt;
-
-    #[test]
-    fn the_field_is_read_from_the_services_message_convention() {
-        assert_eq!(
-            field_of("player.title: not a FIDE title"),
-            Some(("player.title", "not a FIDE title"))
-        );
-        assert_eq!(
-            field_of("tournament t1: invalid rounds: must be at least 1"),
-            Some(("rounds", "must be at least 1"))
-        );
-        assert_eq!(field_of("tournament t1: round 2 is already closed"), None);
-        assert_eq!(field_of("Round 2: closed"), None);
-    }
 
     #[test]
     fn every_refusal_leaves_with_an_error_info() {

@@ -5,7 +5,8 @@
 
 use arbiter_auth::layer::is_public_read;
 use arbiter_auth::{Principal, Role};
-use arbiter_service_kit::status::{DOMAIN_REFUSALS, OTHER_REASONS, code_reason, reason_of};
+use arbiter_proto::code_name;
+use arbiter_service_kit::status::{DOMAIN_REFUSALS, OTHER_REASONS, reason_of};
 use prost_reflect::{
     DescriptorPool, EnumDescriptor, FieldDescriptor, Kind, MessageDescriptor, MethodDescriptor,
     ServiceDescriptor,
@@ -340,7 +341,7 @@ pub fn markdown(pool: &DescriptorPool) -> String {
         let _ = writeln!(
             out,
             "| `{reason}` | {} | {} |",
-            code_reason(*code),
+            code_name(*code),
             cell(meaning)
         );
     }
@@ -351,7 +352,7 @@ pub fn markdown(pool: &DescriptorPool) -> String {
     );
     let mut domain: Vec<(String, &str)> = DOMAIN_REFUSALS
         .iter()
-        .map(|(v, c)| (reason_of(v), code_reason(*c)))
+        .map(|(v, c)| (reason_of(v), code_name(*c)))
         .collect();
     domain.sort();
     domain.dedup();
