@@ -64,6 +64,14 @@ const until = (stream, stop) =>
   });
 
 const header = (tournament_id, command_id) => ({ tournament_id, command_id });
+// A Decimal as the rules print it: units / 10^scale, exactly ("1.5"); units is a string
+// (an int64 read with `longs: String`).
+const decimalText = ({ units, scale }) => {
+  const negative = units.startsWith("-");
+  const digits = (negative ? units.slice(1) : units).padStart(scale + 1, "0");
+  const text = scale ? `${digits.slice(0, -scale)}.${digits.slice(-scale)}` : digits;
+  return negative ? `-${text}` : text;
+};
 const players = [
   ["Carlsen, Magnus", 2830],
   ["Caruana, Fabiano", 2795],
@@ -130,12 +138,12 @@ try {
 }
 
 const standings = await call(reporting, "GetStandings", { tournament });
-const log = await until(reporting.StreamEvents({ tournament_id: tid }, metadata), () => false);
+const log = await until(reporting.StreamEvents({ tournament }, metadata), () => false);
 console.log(
   JSON.stringify(
     {
       pairings,
-      standings: standings.rows.map((r) => [r.place, r.name, r.points]),
+      standings: standings.rows.map((r) => [r.place, r.name, decimalText(r.score)]),
       refusal,
       events: log.map((e) => e.payload.kind),
     },

@@ -20,6 +20,7 @@ the pairings, the final standings and the kinds of the events in the tournament'
 """
 
 import argparse
+import decimal
 import json
 import struct
 import sys
@@ -196,6 +197,11 @@ PLAYERS = [("Carlsen, Magnus", 2830), ("Caruana, Fabiano", 2795),
 RESULTS = [ev.BOARD_RESULT_WHITE_WINS, ev.BOARD_RESULT_DRAW, ev.BOARD_RESULT_BLACK_WINS]
 
 
+def decimal_text(d):
+    """A Decimal as the rules print it: units / 10^scale, exactly ("1.5")."""
+    return str(decimal.Decimal(d.units).scaleb(-d.scale))
+
+
 def header(tid, command_id):
     return common.CommandHeader(tournament_id=tid, command_id=command_id)
 
@@ -204,7 +210,7 @@ def run(api):
     created = api.call(REGISTRATION, "CreateTournament", reg.CreateTournamentRequest(
         # An empty tournament_id: the server chooses one and answers it.
         header=header("", "create"),
-        tournament=ev.TournamentCreated(
+        tournament=reg.TournamentSettings(
             name="Example Open", place="Online", federation="NOR",
             start_date=ev.Date(year=2026, month=12, day=5),
             end_date=ev.Date(year=2026, month=12, day=6),
@@ -217,7 +223,7 @@ def run(api):
     for i, (name, rating) in enumerate(PLAYERS, 1):
         api.call(REGISTRATION, "RegisterPlayer", reg.RegisterPlayerRequest(
             header=header(tid, f"register-{i}"),
-            player=ev.Player(name=name, rating=rating, federation="NOR"),
+            player=reg.PlayerDetails(name=name, rating=rating, federation="NOR"),
         ), common.CommandResult)
 
     pairings = {}
@@ -257,11 +263,11 @@ def run(api):
     events = [
         e.payload.WhichOneof("kind")
         for e in api.stream(REPORTING, "StreamEvents",
-                            rep.StreamEventsRequest(tournament_id=tid), ev.Envelope)
+                            rep.StreamEventsRequest(tournament=common.TournamentRef(tournament_id=tid)), ev.Envelope)
     ]
     return {
         "pairings": pairings,
-        "standings": [[r.place, r.name, r.points] for r in standings.rows],
+        "standings": [[r.place, r.name, decimal_text(r.score)] for r in standings.rows],
         "refusal": refusal,
         "events": events,
     }

@@ -288,8 +288,8 @@ pub fn compute(
         let players: Vec<u32> = st
             .rows
             .iter()
-            .filter(|r| eligible(c, r, facts.get(&r.player_id)))
-            .map(|r| r.player_id)
+            .filter(|r| eligible(c, r, facts.get(&r.pairing_number)))
+            .map(|r| r.pairing_number)
             .collect();
         let entrants = if c.by_rating_gain {
             let values: Vec<(u32, i64)> = players
@@ -330,10 +330,12 @@ fn score_groups(st: &rep::Standings) -> Vec<ScoreGroup<u32>> {
     let mut groups: Vec<ScoreGroup<u32>> = Vec::new();
     for r in &st.rows {
         match groups.last_mut() {
-            Some(g) if g.points == Score::from_tenths(r.points) => g.players.push(r.player_id),
+            Some(g) if g.points == Score::from_tenths(arbiter_proto::tenths(r.score.as_ref())) => {
+                g.players.push(r.pairing_number)
+            }
             _ => groups.push(ScoreGroup::new(
-                Score::from_tenths(r.points),
-                vec![r.player_id],
+                Score::from_tenths(arbiter_proto::tenths(r.score.as_ref())),
+                vec![r.pairing_number],
             )),
         }
     }
@@ -349,7 +351,7 @@ fn list(st: &rep::Standings, fund: &PrizeFund<u32>, d: &Distribution<u32>) -> Pr
         .rows
         .iter()
         .filter_map(|r| {
-            let a = d.award(&r.player_id)?;
+            let a = d.award(&r.pairing_number)?;
             Some(Line {
                 rank: if !r.place.is_empty() {
                     r.place.clone()
@@ -358,10 +360,10 @@ fn list(st: &rep::Standings, fund: &PrizeFund<u32>, d: &Distribution<u32>) -> Pr
                 } else {
                     r.rank.to_string()
                 },
-                id: r.player_id,
+                id: r.pairing_number,
                 name: r.name.clone(),
                 rating: r.rating,
-                points: r.points,
+                points: arbiter_proto::tenths(r.score.as_ref()),
                 paid: a.paid,
                 exact: a.exact,
                 portions: a
@@ -441,10 +443,10 @@ mod tests {
 
     fn row(id: u32, rank: u32, rank_to: u32, points: i32, rating: u32) -> rep::StandingRow {
         rep::StandingRow {
-            player_id: id,
+            pairing_number: id,
             rank,
             rank_to,
-            points,
+            score: Some(arbiter_proto::common::v1::Decimal::tenths(points)),
             rating,
             name: format!("P{id}"),
             ..Default::default()

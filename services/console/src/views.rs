@@ -496,7 +496,7 @@ pub fn overview(s: &Session, st: &rd::TournamentState, flash: Option<&Flash>) ->
 /// What the rating-list search found (or why it could not search).
 pub struct Found {
     pub query: String,
-    pub players: Result<Vec<pb::Player>, String>,
+    pub players: Result<Vec<arbiter_proto::registration::v1::PlayerDetails>, String>,
 }
 
 /// What the players screen shows.
@@ -625,7 +625,7 @@ pub fn players(s: &Session, v: &PlayersView, flash: Option<&Flash>) -> Markup {
                         (field(&t(s, "player"), "f-player", html!{ select id="f-player" name="entry" required aria-describedby="f-player-help" {
                             @for p in &list.players { @if let Some(pl) = &p.player {
                                 @if p.status == reg::PlayerStatus::ConsentMissing as i32 {
-                                    option value=(p.entry) { (pl.player_id) ". " (pl.name) }
+                                    option value=(p.entry) { (p.pairing_number) ". " (pl.name) }
                                 }
                             } }
                         } }, &t(s, "consent-player-help")))
@@ -648,7 +648,7 @@ pub fn players(s: &Session, v: &PlayersView, flash: Option<&Flash>) -> Markup {
                 (csrf(s)) (cmd())
                 (field(&t(s, "player"), "c-player", html!{ select id="c-player" name="entry" required aria-describedby="c-player-help" {
                     @for p in &list.players { @if let Some(pl) = &p.player {
-                        option value=(p.entry) { (pl.player_id) ". " (pl.name) }
+                        option value=(p.entry) { (p.pairing_number) ". " (pl.name) }
                     } }
                 } }, &t(s, "player-help")))
                 (field(&t(s, "what"), "c-what", html!{ select id="c-what" name="what" aria-describedby="c-what-help" {
@@ -685,7 +685,7 @@ pub fn players(s: &Session, v: &PlayersView, flash: Option<&Flash>) -> Markup {
                 tbody { @for p in &list.players {
                     @if let Some(pl) = &p.player {
                         tr {
-                            td.num { (pl.player_id) }
+                            td.num { (p.pairing_number) }
                             td { (title_text(pl.title)) }
                             td.name { (pl.name) }
                             td.num { (pl.rating) }
@@ -968,8 +968,8 @@ pub fn standings(
                             td.num { (r.rank) @if r.rank_to > r.rank { "-" (r.rank_to) } }
                             td.num { (r.team) }
                             td.name { (r.name) }
-                            td.num { (points(r.match_points)) }
-                            td.num { (points(r.game_points)) }
+                            td.num { (points(arbiter_proto::tenths(r.match_score.as_ref()))) }
+                            td.num { (points(arbiter_proto::tenths(r.game_score.as_ref()))) }
                             @for tb in &r.tie_breaks { td.num { (decimal(tb.value.as_ref())) } }
                         }
                     } }
@@ -984,11 +984,11 @@ pub fn standings(
                 tbody { @for r in &st.rows {
                     tr {
                         td.num { (r.rank) @if r.rank_to > r.rank { "-" (r.rank_to) } }
-                        td.num { (r.player_id) }
+                        td.num { (r.pairing_number) }
                         td.name { (r.name) }
                         td { (r.federation) }
                         td.num { (r.rating) }
-                        td.num { (points(r.points)) }
+                        td.num { (points(arbiter_proto::tenths(r.score.as_ref()))) }
                         @for tb in &r.tie_breaks { td.num { (decimal(tb.value.as_ref())) } }
                     }
                 } }
@@ -1144,21 +1144,9 @@ pub fn points(tenths: i32) -> String {
     }
 }
 
-/// A fixed-point value as written: `units` with `scale` decimals.
+/// A fixed-point value as written: `units` with `scale` decimals ("" when absent).
 pub fn decimal(d: Option<&arbiter_proto::common::v1::Decimal>) -> String {
-    let Some(d) = d else { return String::new() };
-    if d.scale == 0 {
-        return d.units.to_string();
-    }
-    let p = 10i64.pow(d.scale);
-    let sign = if d.units < 0 { "-" } else { "" };
-    let a = d.units.unsigned_abs();
-    format!(
-        "{sign}{}.{:0w$}",
-        a / p as u64,
-        a % p as u64,
-        w = d.scale as usize
-    )
+    d.map(|d| d.text()).unwrap_or_default()
 }
 
 pub fn audit(
@@ -1198,7 +1186,7 @@ pub fn audit(
                 thead { tr { th.num { "#" } th { (t(s, "event")) } th { (t(s, "actor")) } th { (t(s, "recorded-utc")) } th { (t(s, "hash")) } } }
                 tbody { @for e in events {
                     tr {
-                        td.num { (e.sequence) }
+                        td.num { (e.version) }
                         td { (kind(e)) }
                         td.actor { (e.actor) }
                         td { (time(e.time_unix_ms)) }

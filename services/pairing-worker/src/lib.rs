@@ -742,10 +742,10 @@ impl PairingWorkerApi for PairingWorkerService {
                 r.round
             ))
         })?;
-        let explanation = if r.player_id == 0 {
+        let explanation = if r.pairing_number == 0 {
             proposal.explanation.clone()
         } else {
-            let needle = r.player_id.to_string();
+            let needle = r.pairing_number.to_string();
             let mut out = String::new();
             let mut block: Vec<&str> = Vec::new();
             let flush = |block: &mut Vec<&str>, out: &mut String| {

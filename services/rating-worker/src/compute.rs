@@ -156,7 +156,7 @@ impl PlayerRating {
                 round: g.round,
                 opponent: g.opponent,
                 opponent_rating: g.opponent_rating.map_or(0, u32::from),
-                score: g.score.tenths(),
+                score: Some(arbiter_proto::common::v1::Decimal::tenths(g.score.tenths())),
                 expected_milli: g.expected.0 * 10,
                 change_tenths: g.change_tenths,
                 rated: g.rated,

@@ -59,18 +59,18 @@ impl RatingWorker for RatingWorkerService {
         request: Request<api::GetPlayerRatingRequest>,
     ) -> Result<Response<api::PlayerRating>, Status> {
         let r = request.into_inner();
-        if r.player_id == 0 {
+        if r.pairing_number == 0 {
             return Err(Status::invalid_argument(
                 "player_id: must be a pairing number (1 or more)",
             ));
         }
-        let span = info_span!("get_player_rating", player = r.player_id);
+        let span = info_span!("get_player_rating", player = r.pairing_number);
         async {
             let (tid, f) = self.folded(r.tournament).await?;
-            known_player(&tid, &f, r.player_id)?;
+            known_player(&tid, &f, r.pairing_number)?;
             let ratings = event_ratings(&f.state).ok_or_else(|| unknown_tournament(&tid))?;
-            let p = ratings.player(r.player_id).ok_or_else(|| {
-                Status::not_found(format!("tournament {tid}: no player {}", r.player_id))
+            let p = ratings.player(r.pairing_number).ok_or_else(|| {
+                Status::not_found(format!("tournament {tid}: no player {}", r.pairing_number))
             })?;
             Ok(Response::new(api::PlayerRating {
                 version: f.version,
@@ -106,10 +106,10 @@ impl RatingWorker for RatingWorkerService {
         request: Request<api::GetNormsRequest>,
     ) -> Result<Response<api::Norms>, Status> {
         let r = request.into_inner();
-        let span = info_span!("get_norms", player = r.player_id);
+        let span = info_span!("get_norms", player = r.pairing_number);
         async {
             let (tid, f) = self.folded(r.tournament).await?;
-            let only = (r.player_id != 0).then_some(r.player_id);
+            let only = (r.pairing_number != 0).then_some(r.pairing_number);
             if let Some(pn) = only {
                 known_player(&tid, &f, pn)?;
             }

@@ -272,7 +272,7 @@ async fn rating_changes_and_norms_equal_the_rating_library() {
     let p = client
         .get_player_rating(api::GetPlayerRatingRequest {
             tournament: t(),
-            player_id: 5,
+            pairing_number: 5,
         })
         .await
         .unwrap()
@@ -292,17 +292,21 @@ async fn rating_changes_and_norms_equal_the_rating_library() {
     let alpha = client
         .get_player_rating(api::GetPlayerRatingRequest {
             tournament: t(),
-            player_id: 1,
+            pairing_number: 1,
         })
         .await
         .unwrap()
         .into_inner();
     let forfeit = alpha.games.iter().find(|g| g.opponent == 10).unwrap();
-    assert!(!forfeit.rated && forfeit.score == 10 && forfeit.change_tenths == 0);
+    assert!(
+        !forfeit.rated
+            && arbiter_proto::tenths(forfeit.score.as_ref()) == 10
+            && forfeit.change_tenths == 0
+    );
     let n = client
         .get_norms(api::GetNormsRequest {
             tournament: t(),
-            player_id: 9,
+            pairing_number: 9,
         })
         .await
         .unwrap()
@@ -349,7 +353,7 @@ async fn rating_changes_and_norms_equal_the_rating_library() {
     let e = client
         .get_player_rating(api::GetPlayerRatingRequest {
             tournament: t(),
-            player_id: 0,
+            pairing_number: 0,
         })
         .await
         .unwrap_err();
@@ -357,7 +361,7 @@ async fn rating_changes_and_norms_equal_the_rating_library() {
     let e = client
         .get_norms(api::GetNormsRequest {
             tournament: t(),
-            player_id: 11,
+            pairing_number: 11,
         })
         .await
         .unwrap_err();

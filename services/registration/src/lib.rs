@@ -138,16 +138,19 @@ impl RegistrationService {
             .and_then(|e| f.state.player_by_entry(e))
         {
             result.entry = p.entry.number();
-            result.player_id = p.pairing_number();
+            result.pairing_number = p.pairing_number();
             result.first_round = p.first_round;
         }
         Ok(Response::new(result))
     }
 }
 
-/// The create command of a `TournamentCreated` message (as a client fills it in).
+/// The create command of the settings a client gives (read as the `TournamentCreated` event
+/// they are recorded as: `arbiter_proto::recorded`).
 #[allow(clippy::result_large_err)]
-pub fn create_command(t: &pb::TournamentCreated) -> Result<CreateTournament, Status> {
+pub fn create_command(settings: &api::TournamentSettings) -> Result<CreateTournament, Status> {
+    let t: pb::TournamentCreated = arbiter_proto::recorded::as_event(settings);
+    let t = &t;
     let bad = |e| convert_status("tournament", &e);
     let start = match &t.start_date {
         Some(d) => date_from_wire("start_date", d).map_err(bad)?,
@@ -205,12 +208,13 @@ pub fn create_command(t: &pb::TournamentCreated) -> Result<CreateTournament, Sta
     Ok(c)
 }
 
-/// The register command of a `Player` message (its `player_id` is 0, the edge refuses
-/// another: numbers follow the initial ranking).
+/// The register command of a player's details (numbers follow the initial ranking: the
+/// service gives them).
 #[allow(clippy::result_large_err)]
-pub fn register_command(p: Option<&pb::Player>) -> Result<RegisterPlayer, Status> {
+pub fn register_command(p: Option<&api::PlayerDetails>) -> Result<RegisterPlayer, Status> {
     let p = p.ok_or_else(|| Status::invalid_argument("player: missing"))?;
-    let p = player_from_wire(p).map_err(|e| convert_status("player", &e))?;
+    let p = player_from_wire(&arbiter_proto::recorded::as_event(p))
+        .map_err(|e| convert_status("player", &e))?;
     Ok(RegisterPlayer {
         name: p.name,
         fide_id: p.fide_id,
@@ -325,10 +329,11 @@ impl Registration for RegistrationService {
             .player
             .as_ref()
             .ok_or_else(|| Status::invalid_argument("player: missing"))?;
-        let corrected = player_from_wire(wire).map_err(|e| convert_status("player", &e))?;
+        let corrected = player_from_wire(&arbiter_proto::recorded::as_event(wire))
+            .map_err(|e| convert_status("player", &e))?;
         let who = PlayerRef::new(
             r.entry,
-            wire.player_id,
+            r.pairing_number,
             r.numbering_version,
             ctx.expected_version,
         );
@@ -351,7 +356,7 @@ impl Registration for RegistrationService {
         let (ctx, r) = CommandContext::open(request)?;
         let who = PlayerRef::new(
             r.entry,
-            r.player_id,
+            r.pairing_number,
             r.numbering_version,
             ctx.expected_version,
         );
@@ -382,7 +387,7 @@ impl Registration for RegistrationService {
         let (ctx, r) = CommandContext::open(request)?;
         let who = PlayerRef::new(
             r.entry,
-            r.player_id,
+            r.pairing_number,
             r.numbering_version,
             ctx.expected_version,
         );
@@ -410,7 +415,7 @@ impl Registration for RegistrationService {
             })?;
         let who = PlayerRef::new(
             r.entry,
-            r.player_id,
+            r.pairing_number,
             r.numbering_version,
             ctx.expected_version,
         );
@@ -433,7 +438,7 @@ impl Registration for RegistrationService {
         let (ctx, r) = CommandContext::open(request)?;
         let who = PlayerRef::new(
             r.entry,
-            r.player_id,
+            r.pairing_number,
             r.numbering_version,
             ctx.expected_version,
         );
@@ -455,7 +460,7 @@ impl Registration for RegistrationService {
         let (ctx, r) = CommandContext::open(request)?;
         let who = PlayerRef::new(
             r.entry,
-            r.player_id,
+            r.pairing_number,
             r.numbering_version,
             ctx.expected_version,
         );
@@ -532,10 +537,11 @@ impl Registration for RegistrationService {
             .consent
             .as_ref()
             .ok_or_else(|| Status::invalid_argument("consent: missing"))?;
-        let consent = consent_from_wire(wire).map_err(|e| convert_status("consent", &e))?;
+        let consent = consent_from_wire(&arbiter_proto::recorded::as_event(wire))
+            .map_err(|e| convert_status("consent", &e))?;
         let who = PlayerRef::new(
             r.entry,
-            r.player_id,
+            r.pairing_number,
             r.numbering_version,
             ctx.expected_version,
         );
@@ -577,7 +583,10 @@ impl Registration for RegistrationService {
                 rounds_off.sort_unstable();
                 rounds_off.dedup();
                 api::RegisteredPlayer {
-                    player: Some(player_to_wire(&p.player)),
+                    player: Some(arbiter_proto::recorded::as_payload(&player_to_wire(
+                        &p.player,
+                    ))),
+                    pairing_number: p.player.player_id,
                     status: if p.withdrawn.is_some() {
                         api::PlayerStatus::Withdrawn
                     } else if p.consent_missing() {
@@ -630,8 +639,7 @@ impl Registration for RegistrationService {
             .map_err(Status::unavailable)?;
         let players = found
             .into_iter()
-            .map(|p| pb::Player {
-                player_id: 0,
+            .map(|p| api::PlayerDetails {
                 name: p.name,
                 fide_id: p.fide_id,
                 national_id: p.national_id,
@@ -698,8 +706,8 @@ pub fn register(host: &mut Host, directory: Option<Arc<dyn PlayerDirectory>>) {
 mod tests {
     use super::*;
 
-    fn created() -> pb::TournamentCreated {
-        pb::TournamentCreated {
+    fn created() -> api::TournamentSettings {
+        api::TournamentSettings {
             name: "Open".into(),
             start_date: Some(pb::Date {
                 year: 2024,
@@ -757,7 +765,7 @@ mod tests {
                 .message()
                 .contains("pairing_system")
         );
-        let e = register_command(Some(&pb::Player {
+        let e = register_command(Some(&api::PlayerDetails {
             title: 99,
             ..Default::default()
         }))

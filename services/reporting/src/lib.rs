@@ -115,8 +115,8 @@ impl Reporting for ReportingService {
                     rank_to: l.rank_to,
                     team: l.team,
                     name: l.name,
-                    match_points: l.match_points,
-                    game_points: l.game_points,
+                    match_score: Some(Decimal::tenths(l.match_points)),
+                    game_score: Some(Decimal::tenths(l.game_points)),
                     tie_breaks: l
                         .tie_breaks
                         .into_iter()
@@ -197,9 +197,9 @@ impl Reporting for ReportingService {
             .into_iter()
             .map(|row| api::CrosstableRow {
                 entry: entries.get(&row.player_id).copied().unwrap_or(0),
-                player_id: row.player_id,
+                pairing_number: row.player_id,
                 name: row.name,
-                points: row.points,
+                score: Some(arbiter_proto::common::v1::Decimal::tenths(row.points)),
                 rank: row.rank,
                 rank_to: row.rank_to,
                 place: if row.rank == 0 {
@@ -269,16 +269,7 @@ impl Reporting for ReportingService {
         let reader =
             arbiter_auth::layer::principal(&request).unwrap_or_else(|_| Principal::public());
         let r = request.into_inner();
-        let tournament_id = match (&r.tournament, r.tournament_id.as_str()) {
-            (Some(t), id) if !id.is_empty() && id != t.tournament_id => {
-                return Err(Status::invalid_argument(format!(
-                    "tournament_id: {id:?} is not tournament.tournament_id {:?}: give one of them",
-                    t.tournament_id
-                )));
-            }
-            (Some(t), _) => t.tournament_id.clone(),
-            (None, id) => id.to_string(),
-        };
+        let tournament_id = r.tournament.map(|t| t.tournament_id).unwrap_or_default();
         let stream = stream_of(&tournament_id)?;
         let log = self.store.log().clone();
         let from = r.from_version.max(1);
@@ -309,7 +300,7 @@ impl Reporting for ReportingService {
         } else {
             let events = log.read(&stream, from).await.map_err(|e| log_status(&e))?;
             if events.is_empty() && log.last_version(&stream).await.unwrap_or(0) == 0 {
-                return Err(unknown_tournament(&r.tournament_id));
+                return Err(unknown_tournament(&tournament_id));
             }
             futures::stream::iter(
                 events
@@ -346,11 +337,11 @@ pub fn standings_to_wire(
             .map(|l| api::StandingRow {
                 entry: entries.get(&l.player_id).copied().unwrap_or(0),
                 rank: l.rank,
-                player_id: l.player_id,
+                pairing_number: l.player_id,
                 name: l.name,
                 rating: l.rating,
                 federation: l.federation,
-                points: l.points,
+                score: Some(Decimal::tenths(l.points)),
                 tie_breaks: l
                     .tie_breaks
                     .into_iter()

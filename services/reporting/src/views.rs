@@ -131,8 +131,12 @@ impl BoardView {
             result,
             white_code,
             black_code,
-            white_points: self.white_points,
-            black_points: self.black_points,
+            white_score: Some(arbiter_proto::common::v1::Decimal::tenths(
+                self.white_points,
+            )),
+            black_score: Some(arbiter_proto::common::v1::Decimal::tenths(
+                self.black_points,
+            )),
             // Names are the API's to add (GetPairings): the view keeps numbers.
             ..Default::default()
         }

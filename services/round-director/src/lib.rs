@@ -572,11 +572,13 @@ impl RoundDirector for RoundDirectorService {
                 .sanction
                 .as_ref()
                 .ok_or_else(|| Status::invalid_argument("sanction: missing"))?;
-            let s = arbiter_proto::convert::sanction_from_wire(wire)
-                .map_err(|e| convert_status("sanction", &e))?;
+            let s = arbiter_proto::convert::sanction_from_wire(&arbiter_proto::recorded::as_event(
+                wire,
+            ))
+            .map_err(|e| convert_status("sanction", &e))?;
             let who = PlayerRef::new(
                 r.entry,
-                s.player_id,
+                r.pairing_number,
                 r.numbering_version,
                 ctx.expected_version,
             );
@@ -605,8 +607,10 @@ impl RoundDirector for RoundDirectorService {
                 .incident
                 .as_ref()
                 .ok_or_else(|| Status::invalid_argument("incident: missing"))?;
-            let i = arbiter_proto::convert::incident_from_wire(wire)
-                .map_err(|e| convert_status("incident", &e))?;
+            let i = arbiter_proto::convert::incident_from_wire(&arbiter_proto::recorded::as_event(
+                wire,
+            ))
+            .map_err(|e| convert_status("incident", &e))?;
             reporter_may_report(&caller, &i)?;
             Ok(Command::ReportConnectionIncident(
                 ReportConnectionIncident {
@@ -637,8 +641,9 @@ impl RoundDirector for RoundDirectorService {
                 .ruling
                 .as_ref()
                 .ok_or_else(|| Status::invalid_argument("ruling: missing"))?;
-            let ruling = arbiter_proto::convert::ruling_from_wire(wire)
-                .map_err(|e| convert_status("ruling", &e))?;
+            let ruling =
+                arbiter_proto::convert::ruling_from_wire(&arbiter_proto::recorded::as_event(wire))
+                    .map_err(|e| convert_status("ruling", &e))?;
             // The opponent's mating material, read from the position (E.04 4.5, 11.4.2).
             let opponent_can_mate = match ruling.fen.trim() {
                 "" => None,
@@ -730,7 +735,7 @@ impl RoundDirector for RoundDirectorService {
         self.run_ctx(&ctx, |f, ctx| {
             let who = PlayerRef::new(
                 r.entry,
-                r.player_id,
+                r.pairing_number,
                 r.numbering_version,
                 ctx.expected_version,
             );
@@ -820,7 +825,7 @@ impl RoundDirector for RoundDirectorService {
                 arbiter_core::tournament::RecordSupervisionBreach {
                     round: r.round,
                     board: r.board,
-                    player: r.player_id,
+                    player: r.pairing_number,
                     item: arbiter_proto::convert::supervision_item_from_wire(r.item)
                         .map_err(|e| convert_status("", &e))?,
                     note: r.note.clone(),

@@ -356,7 +356,7 @@ impl Screening for ScreeningService {
             .map_err(|e| arbiter_service_kit::status::convert_status("evidence", &e))?;
         let who = arbiter_service_kit::players::PlayerRef::new(
             r.entry,
-            r.player_id,
+            r.pairing_number,
             r.numbering_version,
             ctx.expected_version,
         );

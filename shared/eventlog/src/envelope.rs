@@ -27,7 +27,7 @@ impl StoredEvent {
     pub fn to_envelope(&self) -> Result<Envelope, LogError> {
         Ok(Envelope {
             stream: self.stream.clone(),
-            sequence: self.version,
+            version: self.version,
             event_id: self.event_id.to_string(),
             command_id: self.command_id.clone(),
             actor: self.actor.clone(),
@@ -53,7 +53,7 @@ impl StoredEvent {
 /// [`StoredEvent::to_envelope_with_payload`] sends it), for checking the chain on the client.
 /// `position` is unknown on that side and left 0.
 pub fn envelope_to_stored(env: &Envelope) -> Result<StoredEvent, String> {
-    let at = |what: &str| format!("{what} of event {} of {}", env.sequence, env.stream);
+    let at = |what: &str| format!("{what} of event {} of {}", env.version, env.stream);
     let hash32 = |b: &[u8], what: &str| -> Result<crate::Hash, String> {
         b.try_into()
             .map_err(|_| format!("{}: {} bytes, not 32", at(what), b.len()))
@@ -66,7 +66,7 @@ pub fn envelope_to_stored(env: &Envelope) -> Result<StoredEvent, String> {
     }
     Ok(StoredEvent {
         stream: env.stream.clone(),
-        version: env.sequence,
+        version: env.version,
         event_id: uuid::Uuid::parse_str(&env.event_id)
             .map_err(|e| format!("{}: {e}", at("event id")))?,
         command_id: env.command_id.clone(),
@@ -162,7 +162,7 @@ mod tests {
         assert_eq!(kind_name(&ev), "RoundStarted");
         let env = stored.to_envelope().unwrap();
         assert_eq!(
-            (env.stream.as_str(), env.sequence, env.actor.as_str()),
+            (env.stream.as_str(), env.version, env.actor.as_str()),
             ("t", 1, "director")
         );
         assert_eq!(env.previous_hash, vec![0; 32]);

@@ -8,6 +8,7 @@
 //!   [`registration::v1`], [`round_director::v1`], [`pairing_worker::v1`], [`reporting::v1`],
 //!   [`rating_worker::v1`], [`screening::v1`].
 //! - [`convert`]: conversions between these messages and `arbiter-core` domain types.
+//! - [`recorded`]: a command's payload read as the event it is recorded as.
 //!
 //! Module paths mirror the proto packages (`arbiter.events.v1` is `events::v1`).
 
@@ -62,6 +63,7 @@ pub mod screening {
 }
 
 pub mod convert;
+pub mod recorded;
 pub mod refusal;
 pub mod text;
 
@@ -95,5 +97,72 @@ pub fn code_name(code: tonic::Code) -> &'static str {
         tonic::Code::Unavailable => "UNAVAILABLE",
         tonic::Code::DataLoss => "DATA_LOSS",
         tonic::Code::Unauthenticated => "UNAUTHENTICATED",
+    }
+}
+
+impl common::v1::Decimal {
+    /// Points as the services count them, in tenths of a point (scale 1).
+    pub fn tenths(tenths: impl Into<i64>) -> Self {
+        Self {
+            units: tenths.into(),
+            scale: 1,
+        }
+    }
+
+    /// As the rules print it: `units / 10^scale` with `scale` decimals ("23.50").
+    pub fn text(&self) -> String {
+        let scale = self.scale.min(18);
+        if scale == 0 {
+            return self.units.to_string();
+        }
+        let p = 10u64.pow(scale);
+        let sign = if self.units < 0 { "-" } else { "" };
+        let a = self.units.unsigned_abs();
+        format!("{sign}{}.{:0w$}", a / p, a % p, w = scale as usize)
+    }
+
+    /// Without trailing zero decimals, as a table shows points ("5", "5.5").
+    pub fn short(&self) -> String {
+        let t = self.text();
+        if t.contains('.') {
+            t.trim_end_matches('0').trim_end_matches('.').to_string()
+        } else {
+            t
+        }
+    }
+}
+
+/// Points given as a `Decimal` (a standings row's `score`), in the tenths the services count
+/// in; absent is 0. Points are whole tenths in every scoring system the services run.
+pub fn tenths(d: Option<&common::v1::Decimal>) -> i32 {
+    let Some(d) = d else { return 0 };
+    let v = match d.scale {
+        0 => d.units.saturating_mul(10),
+        s => d.units / 10i64.pow(s.min(18) - 1),
+    };
+    v.clamp(i32::MIN as i64, i32::MAX as i64) as i32
+}
+
+#[cfg(test)]
+mod decimal_tests {
+    use super::common::v1::Decimal;
+
+    #[test]
+    fn decimals_print_as_the_rules_write_them() {
+        let d = |units, scale| Decimal { units, scale };
+        assert_eq!(
+            [d(2350, 2), d(-5, 1), d(7, 0), d(5, 3)].map(|d| d.text()),
+            ["23.50", "-0.5", "7", "0.005"]
+        );
+        assert_eq!(
+            [
+                Decimal::tenths(50),
+                Decimal::tenths(55),
+                Decimal::tenths(0),
+                d(-150, 2)
+            ]
+            .map(|d| d.short()),
+            ["5", "5.5", "0", "-1.5"]
+        );
     }
 }

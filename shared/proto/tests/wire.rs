@@ -47,7 +47,7 @@ fn created() -> ev::Event {
 fn envelope_round_trips_through_bytes() {
     let env = ev::Envelope {
         stream: "open-2026".into(),
-        sequence: 1,
+        version: 1,
         event_id: "0190c9a2-0000-7000-8000-000000000000".into(),
         command_id: "cmd-1".into(),
         actor: "arbiter:jane".into(),
@@ -156,9 +156,12 @@ impl rep::reporting_server::Reporting for FixedReporting {
             after_round: 1,
             rows: vec![rep::StandingRow {
                 rank: 1,
-                player_id: 7,
+                pairing_number: 7,
                 name: t.tournament_id,
-                points: 10,
+                score: Some(common::Decimal {
+                    units: 10,
+                    scale: 1,
+                }),
                 tie_breaks: vec![rep::TieBreakValue {
                     code: "BH".into(),
                     value: Some(common::Decimal {
@@ -198,8 +201,8 @@ impl rep::reporting_server::Reporting for FixedReporting {
         let r = req.into_inner();
         let items = (r.from_version.max(1)..=3).map(move |v| {
             Ok(ev::Envelope {
-                stream: r.tournament_id.clone(),
-                sequence: v,
+                stream: r.tournament.clone().unwrap_or_default().tournament_id,
+                version: v,
                 ..Default::default()
             })
         });
@@ -254,7 +257,6 @@ async fn grpc_round_trip_over_tcp() {
                 tournament_id: "open".into(),
                 as_of_version: 0,
             }),
-            tournament_id: String::new(),
             from_version: 2,
             follow: false,
             raw_payload: false,
@@ -264,7 +266,7 @@ async fn grpc_round_trip_over_tcp() {
         .into_inner();
     let mut seen = Vec::new();
     while let Some(e) = events.next().await {
-        seen.push(e.unwrap().sequence);
+        seen.push(e.unwrap().version);
     }
     assert_eq!(seen, vec![2, 3]);
     server.abort();

@@ -307,8 +307,10 @@ fn check_arbiter(field: &str, a: &pb::Arbiter) -> Result<(), Status> {
 }
 
 #[allow(clippy::result_large_err)]
-fn check_player(field: &str, p: Option<&pb::Player>) -> Result<(), Status> {
-    let Some(p) = p else { return Ok(()) };
+fn check_player(field: &str, p: Option<&reg::PlayerDetails>) -> Result<(), Status> {
+    let Some(p) = p else {
+        return Err(invalid(field, "missing"));
+    };
     check_line(&format!("{field}.name"), &p.name)?;
     check_line(&format!("{field}.national_id"), &p.national_id)?;
     check_line(&format!("{field}.federation"), &p.federation)?;
@@ -325,7 +327,7 @@ pub trait Check {
 impl Check for reg::CreateTournamentRequest {
     fn check(&self) -> Result<(), Status> {
         let Some(t) = &self.tournament else {
-            return Ok(());
+            return Err(invalid("tournament", "missing"));
         };
         check_line("tournament.name", &t.name)?;
         check_line("tournament.place", &t.place)?;
@@ -338,21 +340,6 @@ impl Check for reg::CreateTournamentRequest {
         check_deputies("tournament.deputy_arbiters", &t.deputy_arbiters)?;
         check_pairing("tournament", t.pairing_system, &t.rule_set)?;
         check_tie_breaks("tournament.tie_breaks", &t.tie_breaks)?;
-        // What `arbiter import` carries from a file: the TRF's own records and round dates.
-        // The server has no API use for them and the registration service does not take them
-        // from a client, so they are refused rather than dropped unseen.
-        if !t.trf_records.is_empty() {
-            return Err(server_derived(
-                "tournament.trf_records",
-                "carried from an imported TRF file only (arbiter import)",
-            ));
-        }
-        if !t.round_dates.is_empty() {
-            return Err(server_derived(
-                "tournament.round_dates",
-                "carried from an imported TRF file only (arbiter import)",
-            ));
-        }
         if let Some(c) = &t.conduct {
             check_line(
                 "tournament.conduct.regulations_version",
@@ -386,12 +373,6 @@ impl Check for reg::CreateTournamentRequest {
         }
         Ok(())
     }
-}
-
-/// A field the server fills in itself (a number it gives, a figure it computes, what an
-/// import carries): a client's value would be dropped, so it is refused naming the field.
-fn server_derived(field: &str, why: &str) -> Status {
-    invalid(field, format!("not set by a client: {why}; leave it empty"))
 }
 
 impl Check for reg::UpdateTournamentRequest {
@@ -434,28 +415,13 @@ impl Check for reg::UpdateTournamentRequest {
 
 impl Check for reg::RegisterPlayerRequest {
     fn check(&self) -> Result<(), Status> {
-        check_player("player", self.player.as_ref())?;
-        check_no_pairing_number(self.player.as_ref())
+        check_player("player", self.player.as_ref())
     }
 }
 
 impl Check for reg::EnterLateRequest {
     fn check(&self) -> Result<(), Status> {
-        check_player("player", self.player.as_ref())?;
-        check_no_pairing_number(self.player.as_ref())
-    }
-}
-
-/// A new player's pairing number follows the initial ranking (C.04.2.B.2-3, C.1-3): the
-/// server gives it.
-#[allow(clippy::result_large_err)]
-fn check_no_pairing_number(p: Option<&pb::Player>) -> Result<(), Status> {
-    match p {
-        Some(p) if p.player_id != 0 => Err(server_derived(
-            "player.player_id",
-            "a new player's pairing number follows the initial ranking (the answer gives it)",
-        )),
-        _ => Ok(()),
+        check_player("player", self.player.as_ref())
     }
 }
 
@@ -481,21 +447,7 @@ impl Check for reg::RecordTeamRequest {
             return Err(invalid("team.members", "more than 200 players"));
         }
         check_line("team.name", &t.name)?;
-        check_line("team.nickname", &t.nickname)?;
-        // A team's scores and rank are computed from the results (its standings row).
-        for (field, given) in [
-            ("team.match_points", t.match_points.is_some()),
-            ("team.game_points", t.game_points.is_some()),
-            ("team.rank", t.rank.is_some()),
-        ] {
-            if given {
-                return Err(server_derived(
-                    field,
-                    "computed from the results (the team standings)",
-                ));
-            }
-        }
-        Ok(())
+        check_line("team.nickname", &t.nickname)
     }
 }
 
@@ -543,13 +495,6 @@ impl Check for reg::RecordFairPlayConsentRequest {
         check_line("consent.regulations_version", &c.regulations_version)?;
         check_line("consent.accepted_by", &c.accepted_by)?;
         check_line("consent.platform_account", &c.platform_account)?;
-        // The player is named by the request's entry or player_id.
-        if c.player_id != 0 {
-            return Err(server_derived(
-                "consent.player_id",
-                "the player is the request's entry or player_id",
-            ));
-        }
         // Five items exist; a longer list is not a consent form.
         if c.items.len() > 10 {
             return Err(invalid("consent.items", "more than 10 items"));
@@ -617,12 +562,6 @@ impl Check for rd::ReportConnectionIncidentRequest {
         let Some(i) = &self.incident else {
             return Err(invalid("incident", "missing"));
         };
-        if i.incident != 0 {
-            return Err(server_derived(
-                "incident.incident",
-                "incidents are numbered by the server in the order reported",
-            ));
-        }
         check_note("incident.note", &i.note)
     }
 }
@@ -632,20 +571,6 @@ impl Check for rd::RuleOnDisconnectionRequest {
         let Some(r) = &self.ruling else {
             return Err(invalid("ruling", "missing"));
         };
-        // The time left and the article follow from the incident and the outcome (E.04 11.4,
-        // 18.9); the aggregate writes them.
-        if r.remaining_ms != 0 {
-            return Err(server_derived(
-                "ruling.remaining_ms",
-                "computed from the incident's clock and times",
-            ));
-        }
-        if !r.article.is_empty() {
-            return Err(server_derived(
-                "ruling.article",
-                "the article follows from the outcome and the event's format",
-            ));
-        }
         check_line("ruling.fen", &r.fen)?;
         check_line("ruling.time_control", &r.time_control)?;
         check_note("ruling.note", &r.note)
@@ -885,7 +810,7 @@ mod tests {
         }
         // The one validator reaches every kind of name: player, tournament, team, arbiter.
         let player = reg::RegisterPlayerRequest {
-            player: Some(pb::Player {
+            player: Some(reg::PlayerDetails {
                 name: "Evil\u{202E}".into(),
                 ..Default::default()
             }),
@@ -899,7 +824,7 @@ mod tests {
                 .starts_with("player.name: ")
         );
         let team = reg::RecordTeamRequest {
-            team: Some(pb::TeamRecorded {
+            team: Some(reg::TeamList {
                 name: "Team\u{200B}".into(),
                 ..Default::default()
             }),
@@ -912,7 +837,7 @@ mod tests {
                 .starts_with("team.name: ")
         );
         let create = reg::CreateTournamentRequest {
-            tournament: Some(pb::TournamentCreated {
+            tournament: Some(reg::TournamentSettings {
                 chief_arbiter: Some(pb::Arbiter {
                     name: "Chief\u{2067}".into(),
                     ..Default::default()
@@ -936,29 +861,39 @@ mod tests {
     }
 
     #[test]
-    fn fields_the_server_fills_in_are_refused_not_dropped() {
-        fn refused(r: Result<(), Status>, field: &str) {
+    fn a_missing_payload_is_refused_naming_it() {
+        let missing = |r: Result<(), Status>, field: &str| {
             let e = r.unwrap_err();
             assert_eq!(e.code(), tonic::Code::InvalidArgument);
-            assert!(
-                e.message()
-                    .starts_with(&format!("{field}: not set by a client")),
-                "{field}: {}",
-                e.message()
-            );
-        }
-        let create = |t: pb::TournamentCreated| reg::CreateTournamentRequest {
-            header: None,
-            tournament: Some(t),
+            assert_eq!(e.message(), format!("{field}: missing"));
         };
-        refused(
-            create(pb::TournamentCreated {
-                trf_records: vec!["### forged".into()],
-                ..Default::default()
-            })
-            .check(),
-            "tournament.trf_records",
+        missing(
+            reg::CreateTournamentRequest::default().check(),
+            "tournament",
         );
+        missing(reg::RegisterPlayerRequest::default().check(), "player");
+        missing(reg::EnterLateRequest::default().check(), "player");
+        missing(reg::CorrectPlayerRequest::default().check(), "player");
+        missing(reg::RecordTeamRequest::default().check(), "team");
+        missing(
+            reg::RecordFairPlayConsentRequest::default().check(),
+            "consent",
+        );
+        missing(rd::ImposeSanctionRequest::default().check(), "sanction");
+        missing(
+            rd::ReportConnectionIncidentRequest::default().check(),
+            "incident",
+        );
+        missing(rd::RuleOnDisconnectionRequest::default().check(), "ruling");
+        let create = reg::CreateTournamentRequest {
+            header: None,
+            tournament: Some(reg::TournamentSettings::default()),
+        };
+        assert!(create.check().is_ok());
+    }
+
+    #[test]
+    fn boards_are_numbered_in_list_order() {
         let publish = |number: u32| rd::PublishPairingRequest {
             boards: vec![
                 pb::Board {
@@ -981,117 +916,6 @@ mod tests {
             "{}",
             e.message()
         );
-        refused(
-            create(pb::TournamentCreated {
-                round_dates: vec![pb::Date::default()],
-                ..Default::default()
-            })
-            .check(),
-            "tournament.round_dates",
-        );
-        assert!(create(pb::TournamentCreated::default()).check().is_ok());
-        refused(
-            reg::RegisterPlayerRequest {
-                player: Some(pb::Player {
-                    player_id: 1,
-                    name: "A".into(),
-                    ..Default::default()
-                }),
-                ..Default::default()
-            }
-            .check(),
-            "player.player_id",
-        );
-        refused(
-            reg::EnterLateRequest {
-                player: Some(pb::Player {
-                    player_id: 3,
-                    ..Default::default()
-                }),
-                ..Default::default()
-            }
-            .check(),
-            "player.player_id",
-        );
-        for (team, field) in [
-            (
-                pb::TeamRecorded {
-                    match_points: Some(20),
-                    ..Default::default()
-                },
-                "team.match_points",
-            ),
-            (
-                pb::TeamRecorded {
-                    game_points: Some(35),
-                    ..Default::default()
-                },
-                "team.game_points",
-            ),
-            (
-                pb::TeamRecorded {
-                    rank: Some(1),
-                    ..Default::default()
-                },
-                "team.rank",
-            ),
-        ] {
-            refused(
-                reg::RecordTeamRequest {
-                    team: Some(team),
-                    ..Default::default()
-                }
-                .check(),
-                field,
-            );
-        }
-        refused(
-            reg::RecordFairPlayConsentRequest {
-                consent: Some(pb::FairPlayConsentRecorded {
-                    player_id: 2,
-                    ..Default::default()
-                }),
-                ..Default::default()
-            }
-            .check(),
-            "consent.player_id",
-        );
-        refused(
-            rd::ReportConnectionIncidentRequest {
-                incident: Some(pb::ConnectionIncidentReported {
-                    incident: 4,
-                    ..Default::default()
-                }),
-                ..Default::default()
-            }
-            .check(),
-            "incident.incident",
-        );
-        for (ruling, field) in [
-            (
-                pb::DisconnectionRuled {
-                    remaining_ms: 60_000,
-                    ..Default::default()
-                },
-                "ruling.remaining_ms",
-            ),
-            (
-                pb::DisconnectionRuled {
-                    article: "E.04 11.4.1".into(),
-                    ..Default::default()
-                },
-                "ruling.article",
-            ),
-        ] {
-            refused(
-                rd::RuleOnDisconnectionRequest {
-                    ruling: Some(ruling),
-                    ..Default::default()
-                }
-                .check(),
-                field,
-            );
-        }
     }
 
     #[test]
@@ -1118,11 +942,11 @@ mod tests {
 
     #[test]
     fn update_fields_are_named() {
-        let update = |u: pb::TournamentUpdated| reg::UpdateTournamentRequest {
+        let update = |u: reg::TournamentChanges| reg::UpdateTournamentRequest {
             header: None,
             update: Some(u),
         };
-        let e = update(pb::TournamentUpdated {
+        let e = update(reg::TournamentChanges {
             time_control: Some("90'\n+30\"".into()),
             ..Default::default()
         })
@@ -1133,7 +957,7 @@ mod tests {
             "{}",
             e.message()
         );
-        let e = update(pb::TournamentUpdated {
+        let e = update(reg::TournamentChanges {
             deputy_arbiters: vec![
                 pb::Arbiter::default(),
                 pb::Arbiter {
@@ -1151,7 +975,7 @@ mod tests {
             "{}",
             e.message()
         );
-        let e = update(pb::TournamentUpdated {
+        let e = update(reg::TournamentChanges {
             deputy_arbiters: vec![pb::Arbiter::default(); MAX_DEPUTY_ARBITERS + 1],
             ..Default::default()
         })
@@ -1159,7 +983,7 @@ mod tests {
         .unwrap_err();
         assert!(e.message().contains("the limit is 100"), "{}", e.message());
         // A list without its replace flag would be ignored: refused, naming the flag.
-        let u = pb::TournamentUpdated {
+        let u = reg::TournamentChanges {
             tie_breaks: vec!["BH".into()],
             ..Default::default()
         };
@@ -1170,7 +994,7 @@ mod tests {
             "{}",
             e.message()
         );
-        let e = update(pb::TournamentUpdated {
+        let e = update(reg::TournamentChanges {
             deputy_arbiters: vec![pb::Arbiter::default()],
             ..Default::default()
         })
@@ -1181,11 +1005,11 @@ mod tests {
             "{}",
             e.message()
         );
-        let u = pb::TournamentUpdated {
+        let u = reg::TournamentChanges {
             tie_breaks: vec!["FOO".into()],
             ..Default::default()
         };
-        let e = update(pb::TournamentUpdated {
+        let e = update(reg::TournamentChanges {
             replace_tie_breaks: true,
             ..u
         })

@@ -260,7 +260,7 @@ pub fn redact_envelope(view: View, mut env: Envelope) -> Envelope {
         // token files his appeal under his name).
         View::Withheld => Envelope {
             stream: env.stream,
-            sequence: env.sequence,
+            version: env.version,
             previous_hash: env.previous_hash,
             hash: env.hash,
             redacted: true,
@@ -674,7 +674,7 @@ mod tests {
                             got,
                             Envelope {
                                 stream: whole.stream.clone(),
-                                sequence: whole.sequence,
+                                version: whole.version,
                                 previous_hash: whole.previous_hash.clone(),
                                 hash: whole.hash.clone(),
                                 redacted: true,

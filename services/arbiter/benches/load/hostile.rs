@@ -87,7 +87,7 @@ async fn create_event(url: &str, players: u32) {
     let mut r = c.reg.clone();
     r.create_tournament(reg::CreateTournamentRequest {
         header: header("create"),
-        tournament: Some(pb::TournamentCreated {
+        tournament: Some(arbiter_proto::registration::v1::TournamentSettings {
             name: "Hostile Open".into(),
             place: "Loopback".into(),
             start_date: Some(pb::Date {
@@ -124,7 +124,7 @@ async fn create_event(url: &str, players: u32) {
                 }
                 r.register_player(reg::RegisterPlayerRequest {
                     header: header(&format!("reg-{i}")),
-                    player: Some(pb::Player {
+                    player: Some(arbiter_proto::registration::v1::PlayerDetails {
                         name: format!("Player, {i:05}"),
                         fide_id: Some(10_000_000 + i),
                         rating: 1400 + (i * 37 % 1300) as u32,

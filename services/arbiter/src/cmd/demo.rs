@@ -44,7 +44,7 @@ async fn demo(a: DemoArgs) -> Result<(), Exit> {
         .registration
         .create_tournament(reg::CreateTournamentRequest {
             header: c.header(""),
-            tournament: Some(pb::TournamentCreated {
+            tournament: Some(arbiter_proto::registration::v1::TournamentSettings {
                 name: format!("Demo {} players, seed {}", a.players, a.seed),
                 place: "Demo".into(),
                 start_date: Some(pb::Date {
@@ -81,7 +81,7 @@ async fn demo(a: DemoArgs) -> Result<(), Exit> {
             .register_player(reg::RegisterPlayerRequest {
                 header: c.header(&t),
                 confirm_same_name: false,
-                player: Some(pb::Player {
+                player: Some(arbiter_proto::registration::v1::PlayerDetails {
                     name: format!("Player, {i:04}"),
                     rating,
                     ..Default::default()
@@ -101,8 +101,9 @@ async fn demo(a: DemoArgs) -> Result<(), Exit> {
         .await
         .map_err(|s| status_exit("players", &s))?
         .into_inner();
-    for p in players.players.into_iter().filter_map(|p| p.player) {
-        ratings.insert(p.player_id, p.rating as i32);
+    for r in players.players {
+        let rating = r.player.map_or(0, |p| p.rating);
+        ratings.insert(r.pairing_number, rating as i32);
     }
     for round in 1..=a.rounds {
         c.start_round(&t, round).await?;

@@ -129,7 +129,6 @@ pub async fn fetch_events(url: &str, tournament: &str) -> Result<Vec<StoredEvent
                 tournament_id: tournament.to_string(),
                 as_of_version: 0,
             }),
-            tournament_id: String::new(),
             from_version: 1,
             follow: false,
             raw_payload: true,
@@ -152,7 +151,7 @@ pub async fn fetch_events(url: &str, tournament: &str) -> Result<Vec<StoredEvent
                  sends whole only to those who may read it (see README, \"What each reader \
                  sees\"): set ARBITER_TOKEN to an arbiter's or admin's token of the tournament \
                  to verify the chain through the server",
-                env.sequence
+                env.version
             )));
         }
         events.push(envelope_to_stored(&env).map_err(|m| {

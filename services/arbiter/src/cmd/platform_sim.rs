@@ -441,10 +441,10 @@ async fn sim(a: PlatformSimArgs) -> Result<(), Exit> {
                         expected_version: None,
                         actor: "platform-sim".into(),
                     }),
-                    incident: Some(pb::ConnectionIncidentReported {
+                    incident: Some(arbiter_proto::round_director::v1::ConnectionIncident {
                         round: a.round,
                         board: b.number,
-                        player_id: player,
+                        pairing_number: player,
                         channel: pb::ConnectionChannel::Platform as i32,
                         disconnected_at_unix_ms: at,
                         reconnected_at_unix_ms: d.away_s.map_or(0, |s| at + i64::from(s) * 1000),
@@ -459,7 +459,6 @@ async fn sim(a: PlatformSimArgs) -> Result<(), Exit> {
                                 ", back after {s} s"
                             ))
                         ),
-                        ..Default::default()
                     }),
                 })
                 .await;

@@ -140,12 +140,14 @@ async fn the_examples_drive_the_same_tournament_over_every_transport() {
         seen.sort();
         assert_eq!(seen, [1, 2, 3, 4], "round {round}: {boards:?}");
     }
+    // Points as decimals with one place ("1.5"): in tenths, 4 games of a point each.
     let points: Vec<i64> = first["standings"]
         .as_array()
         .expect("standings")
         .iter()
-        .filter_map(|r| r[2].as_i64())
+        .filter_map(|r| r[2].as_str()?.replace('.', "").parse().ok())
         .collect();
+    assert_eq!(points.len(), 4, "{:?}", first["standings"]);
     assert_eq!(
         points.iter().sum::<i64>(),
         40,
@@ -176,7 +178,17 @@ async fn the_examples_drive_the_same_tournament_over_every_transport() {
         .as_array()
         .expect("rows")
         .iter()
-        .map(|r| serde_json::json!([r["place"], r["name"], r["points"]]))
+        .map(|r| {
+            // The proto3 JSON form of a Decimal: {"units": "15", "scale": 1}.
+            let score = arbiter_proto::common::v1::Decimal {
+                units: r["score"]["units"]
+                    .as_str()
+                    .and_then(|u| u.parse().ok())
+                    .expect("units"),
+                scale: r["score"]["scale"].as_u64().expect("scale") as u32,
+            };
+            serde_json::json!([r["place"], r["name"], score.text()])
+        })
         .collect();
     assert_eq!(Value::Array(rows), first["standings"], "curl's standings");
 
@@ -197,7 +209,7 @@ async fn the_examples_drive_the_same_tournament_over_every_transport() {
     let name_of = |pn: &Value| -> Value {
         players["players"]
             .as_array()
-            .and_then(|ps| ps.iter().find(|x| x["player"]["playerId"] == *pn))
+            .and_then(|ps| ps.iter().find(|x| x["pairingNumber"] == *pn))
             .map(|x| x["player"]["name"].clone())
             .unwrap_or(Value::Null)
     };

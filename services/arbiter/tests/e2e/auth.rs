@@ -47,8 +47,8 @@ fn with(url: &str, token: Option<&str>) -> As {
     }
 }
 
-fn tournament(name: &str) -> pb::TournamentCreated {
-    pb::TournamentCreated {
+fn tournament(name: &str) -> arbiter_proto::registration::v1::TournamentSettings {
+    arbiter_proto::registration::v1::TournamentSettings {
         name: name.into(),
         start_date: Some(pb::Date {
             year: 2026,
@@ -66,8 +66,8 @@ fn tournament(name: &str) -> pb::TournamentCreated {
     }
 }
 
-fn wire_player(name: &str, rating: u32) -> Option<pb::Player> {
-    Some(pb::Player {
+fn wire_player(name: &str, rating: u32) -> Option<arbiter_proto::registration::v1::PlayerDetails> {
+    Some(arbiter_proto::registration::v1::PlayerDetails {
         name: name.into(),
         rating,
         ..Default::default()
@@ -81,7 +81,7 @@ async fn events(url: &str, tid: &str) -> Vec<(u64, String)> {
         .await
         .expect("stream events")
         .into_iter()
-        .map(|e| (e.sequence, e.actor))
+        .map(|e| (e.version, e.actor))
         .collect()
 }
 
@@ -399,7 +399,7 @@ async fn calls_are_authenticated_and_authorized_per_tournament() {
         .reg
         .update_tournament(reg::UpdateTournamentRequest {
             header: header("t1", "rename"),
-            update: Some(pb::TournamentUpdated {
+            update: Some(arbiter_proto::registration::v1::TournamentChanges {
                 name: Some("t1 renamed".into()),
                 ..Default::default()
             }),

@@ -61,7 +61,7 @@ fn entry(l: &reg::ListPlayersResponse, entry: u32) -> (u32, String, Vec<u32>, i3
     let p = l.players.iter().find(|p| p.entry == entry).expect("entry");
     let pl = p.player.as_ref().unwrap();
     (
-        pl.player_id,
+        p.pairing_number,
         pl.name.clone(),
         p.rounds_off.clone(),
         p.status,
@@ -348,7 +348,7 @@ async fn every_client_subcommand_against_a_real_server() {
     let entry_of = |pn: u32| {
         l.players
             .iter()
-            .find(|p| p.player.as_ref().unwrap().player_id == pn)
+            .find(|p| p.pairing_number == pn)
             .unwrap()
             .entry
     };
@@ -661,7 +661,7 @@ async fn a_registration_made_in_error_is_cancelled_before_the_player_is_paired()
         .reg
         .create_tournament(reg::CreateTournamentRequest {
             header: header("no-start", "create"),
-            tournament: Some(pb::TournamentCreated {
+            tournament: Some(arbiter_proto::registration::v1::TournamentSettings {
                 name: "No Start".into(),
                 rounds: 2,
                 chief_arbiter: Some(pb::Arbiter {
@@ -758,7 +758,7 @@ async fn a_registration_made_in_error_is_cancelled_before_the_player_is_paired()
     let numbers: Vec<(u32, u32)> = l
         .players
         .iter()
-        .map(|p| (p.player.as_ref().unwrap().player_id, p.entry))
+        .map(|p| (p.pairing_number, p.entry))
         .collect();
     assert_eq!(numbers, [(1, 2), (2, 4), (3, 1), (4, 5)]);
     // Number 2 read before the cancellation named Typo: refused, naming why.

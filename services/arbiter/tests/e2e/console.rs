@@ -719,14 +719,10 @@ async fn a_tournament_run_from_the_console() {
             } else {
                 r.rank.to_string()
             };
-            let pts = if r.points % 10 == 0 {
-                (r.points / 10).to_string()
-            } else {
-                format!("{}.{}", r.points / 10, r.points % 10)
-            };
+            let pts = r.score.as_ref().map(|d| d.short()).unwrap_or_default();
             vec![
                 rank,
-                r.player_id.to_string(),
+                r.pairing_number.to_string(),
                 r.name.clone(),
                 r.federation.clone(),
                 r.rating.to_string(),
@@ -787,17 +783,20 @@ async fn a_tournament_run_from_the_console() {
     let paid: Vec<(u32, String)> = serde_json::from_value(paid).unwrap();
     let mut groups: Vec<arbiter_prizes::ScoreGroup<u32>> = Vec::new();
     for r in &st.rows {
-        let points = arbiter_core::Score::from_tenths(r.points);
+        let points = arbiter_core::Score::from_tenths(arbiter_proto::tenths(r.score.as_ref()));
         match groups.last_mut() {
-            Some(g) if g.points == points => g.players.push(r.player_id),
-            _ => groups.push(arbiter_prizes::ScoreGroup::new(points, vec![r.player_id])),
+            Some(g) if g.points == points => g.players.push(r.pairing_number),
+            _ => groups.push(arbiter_prizes::ScoreGroup::new(
+                points,
+                vec![r.pairing_number],
+            )),
         }
     }
     let band: Vec<u32> = st
         .rows
         .iter()
         .filter(|r| r.rating > 0 && r.rating < 2000)
-        .map(|r| r.player_id)
+        .map(|r| r.pairing_number)
         .collect();
     let fund = arbiter_prizes::PrizeFund::places(vec![100000, 50000, 25000, 10050]).with_category(
         arbiter_prizes::Category {
@@ -816,13 +815,13 @@ async fn a_tournament_run_from_the_console() {
         .rows
         .iter()
         .map(|r| {
-            let cents = d.award(&r.player_id).unwrap().paid;
+            let cents = d.award(&r.pairing_number).unwrap().paid;
             let shown = if cents == 0 {
                 String::new()
             } else {
                 format!("{}.{:02}", cents / 100, cents % 100)
             };
-            (r.player_id, shown)
+            (r.pairing_number, shown)
         })
         .collect();
     assert_eq!(paid, expected);
@@ -958,10 +957,10 @@ async fn a_tournament_run_from_the_console() {
     .await;
     let wall: Vec<(u32, Vec<String>)> = serde_json::from_value(wall).unwrap();
     let mut rows: Vec<&rep::CrosstableRow> = crosstable.rows.iter().collect();
-    rows.sort_by_key(|r| r.player_id);
+    rows.sort_by_key(|r| r.pairing_number);
     assert_eq!(wall.len(), rows.len());
     for ((pn, cells), row) in wall.iter().zip(rows) {
-        assert_eq!(*pn, row.player_id);
+        assert_eq!(*pn, row.pairing_number);
         for c in &row.cells {
             let cell = &cells[c.round as usize - 1];
             if c.opponent > 0 {

@@ -259,7 +259,12 @@ async fn team_events_knockouts_and_lots_from_the_console() {
     let expected: Vec<(String, i32)> = standings
         .team_rows
         .iter()
-        .map(|r| (r.name.clone(), r.match_points))
+        .map(|r| {
+            (
+                r.name.clone(),
+                arbiter_proto::tenths(r.match_score.as_ref()),
+            )
+        })
         .collect();
     assert_eq!(shown, expected);
     shots(&b, &shots_dir(), "standings-teams").await;

@@ -240,7 +240,7 @@ async fn sign_in_through_an_openid_connect_issuer() {
     c.reg
         .create_tournament(reg::CreateTournamentRequest {
             header: header(TID, "create"),
-            tournament: Some(pb::TournamentCreated {
+            tournament: Some(arbiter_proto::registration::v1::TournamentSettings {
                 name: "OIDC Open".into(),
                 start_date: Some(pb::Date {
                     year: 2026,

@@ -226,10 +226,9 @@ async fn consent_and_a_late_entry_from_the_console() {
         .into_inner()
         .players
         .iter()
-        .filter_map(|p| p.player.as_ref())
-        .find(|p| p.name == "Late, Comer")
+        .find(|p| p.player.as_ref().is_some_and(|p| p.name == "Late, Comer"))
         .expect("registered")
-        .player_id;
+        .pairing_number;
     assert_eq!(
         asked(&b).await,
         [format!("{late_number}. Late, Comer")],

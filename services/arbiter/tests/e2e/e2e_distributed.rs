@@ -9,7 +9,6 @@
 use crate::cluster::LocalCluster;
 use crate::support::*;
 use arbiter_eventlog::testing::NatsServer;
-use arbiter_proto::events::v1 as pb;
 use arbiter_proto::registration::v1 as reg;
 use std::path::Path;
 use std::time::Duration;
@@ -206,7 +205,7 @@ async fn two_registration_processes_race_on_one_stream() {
         }
     };
     let player = |name: String, id: u64| {
-        Some(pb::Player {
+        Some(arbiter_proto::registration::v1::PlayerDetails {
             name,
             rating: 1500,
             fide_id: Some(id),

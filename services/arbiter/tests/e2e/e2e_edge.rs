@@ -131,16 +131,16 @@ async fn boards(c: &mut Clients, tid: &str, round: u32) -> usize {
         .len()
 }
 
-fn new_player(name: &str, rating: u32) -> Option<pb::Player> {
-    Some(pb::Player {
+fn new_player(name: &str, rating: u32) -> Option<arbiter_proto::registration::v1::PlayerDetails> {
+    Some(arbiter_proto::registration::v1::PlayerDetails {
         name: name.into(),
         rating,
         ..Default::default()
     })
 }
 
-fn tournament(name: &str) -> pb::TournamentCreated {
-    pb::TournamentCreated {
+fn tournament(name: &str) -> arbiter_proto::registration::v1::TournamentSettings {
+    arbiter_proto::registration::v1::TournamentSettings {
         name: name.into(),
         start_date: Some(pb::Date {
             year: 2025,
@@ -239,7 +239,7 @@ async fn every_command_binds_its_id_to_the_request() {
 
     let update = |place: &str| reg::UpdateTournamentRequest {
         header: header(t, "place"),
-        update: Some(pb::TournamentUpdated {
+        update: Some(arbiter_proto::registration::v1::TournamentChanges {
             place: Some(place.into()),
             ..Default::default()
         }),
@@ -275,7 +275,7 @@ async fn every_command_binds_its_id_to_the_request() {
 
     let bye = |kind: pb::ByeKind| reg::RequestByeRequest {
         header: header(t, "bye-1"),
-        player_id: 1,
+        pairing_number: 1,
         round: 2,
         kind: kind as i32,
         ..Default::default()
@@ -285,7 +285,7 @@ async fn every_command_binds_its_id_to_the_request() {
 
     let cancel = |player_id| reg::CancelByeRequest {
         header: header(t, "cancel-1"),
-        player_id,
+        pairing_number: player_id,
         round: 2,
         ..Default::default()
     };
@@ -302,7 +302,7 @@ async fn every_command_binds_its_id_to_the_request() {
 
     let absence = |reason: &str| reg::DeclareAbsenceRequest {
         header: header(t, "absent-2"),
-        player_id: 2,
+        pairing_number: 2,
         round: 2,
         reason: reason.into(),
         ..Default::default()
@@ -321,7 +321,7 @@ async fn every_command_binds_its_id_to_the_request() {
 
     let withdraw = |reason: &str| reg::WithdrawPlayerRequest {
         header: header(t, "withdraw-3"),
-        player_id: 3,
+        pairing_number: 3,
         from_round: 2,
         reason: reason.into(),
         ..Default::default()
@@ -574,7 +574,7 @@ async fn the_edge_refuses_bad_fields_by_name_and_appends_nothing() {
     let mut c = Clients::new(&Endpoints::one(&server.grpc));
 
     // Creation: nothing is created for a refused request.
-    let try_create = |c: &Clients, t: pb::TournamentCreated| {
+    let try_create = |c: &Clients, t: arbiter_proto::registration::v1::TournamentSettings| {
         let mut reg = c.reg.clone();
         async move {
             reg.create_tournament(reg::CreateTournamentRequest {
@@ -590,12 +590,16 @@ async fn the_edge_refuses_bad_fields_by_name_and_appends_nothing() {
     })
     .await
     .expect("server up");
-    let with = |f: &dyn Fn(&mut pb::TournamentCreated)| {
+    let with = |f: &dyn Fn(&mut arbiter_proto::registration::v1::TournamentSettings)| {
         let mut t = tournament("Edge Open");
         f(&mut t);
         t
     };
-    let cases: Vec<(pb::TournamentCreated, &str, Vec<&str>)> = vec![
+    let cases: Vec<(
+        arbiter_proto::registration::v1::TournamentSettings,
+        &str,
+        Vec<&str>,
+    )> = vec![
         (
             with(&|t| t.tie_breaks = vec!["BH/C1".into(), "FOO".into()]),
             "tournament.tie_breaks[1]",
@@ -673,7 +677,7 @@ async fn the_edge_refuses_bad_fields_by_name_and_appends_nothing() {
 
     let update = |tie_breaks: Vec<String>| reg::UpdateTournamentRequest {
         header: header(t, "tb"),
-        update: Some(pb::TournamentUpdated {
+        update: Some(arbiter_proto::registration::v1::TournamentChanges {
             tie_breaks,
             replace_tie_breaks: true,
             ..Default::default()
@@ -690,12 +694,14 @@ async fn the_edge_refuses_bad_fields_by_name_and_appends_nothing() {
         .await;
     invalid(&mut c, t, before, "update.tie_breaks[0]", &["C99"], got).await;
 
-    let register = |h: Option<CommandHeader>, p: pb::Player| reg::RegisterPlayerRequest {
-        confirm_same_name: false,
-        header: h,
-        player: Some(p),
+    let register = |h: Option<CommandHeader>, p: arbiter_proto::registration::v1::PlayerDetails| {
+        reg::RegisterPlayerRequest {
+            confirm_same_name: false,
+            header: h,
+            player: Some(p),
+        }
     };
-    let named = |name: &str| pb::Player {
+    let named = |name: &str| arbiter_proto::registration::v1::PlayerDetails {
         name: name.into(),
         rating: 1500,
         ..Default::default()
@@ -726,17 +732,17 @@ async fn the_edge_refuses_bad_fields_by_name_and_appends_nothing() {
         .expect("a command without an actor")
         .into_inner();
     let e = d.events().await;
-    let e = e.iter().find(|e| e.sequence == o.first_version).unwrap();
+    let e = e.iter().find(|e| e.version == o.first_version).unwrap();
     assert_eq!(e.actor, crate::support::token::SUBJECT);
     // ...and so it is one of ours from now on.
     let before = before + 1;
-    let long = pb::Player {
+    let long = arbiter_proto::registration::v1::PlayerDetails {
         name: "L".repeat(300),
         ..named("")
     };
     let got = c.reg.register_player(register(header(t, "p1"), long)).await;
     invalid(&mut c, t, before, "player.name", &["300 characters"], got).await;
-    let tabbed = pb::Player {
+    let tabbed = arbiter_proto::registration::v1::PlayerDetails {
         club: "Club\tTab".into(),
         ..named("Club, Tab")
     };
@@ -757,7 +763,7 @@ async fn the_edge_refuses_bad_fields_by_name_and_appends_nothing() {
         .reg
         .withdraw_player(reg::WithdrawPlayerRequest {
             header: header(t, "w"),
-            player_id: 1,
+            pairing_number: 1,
             reason: "two\nlines".into(),
             ..Default::default()
         })
@@ -842,7 +848,7 @@ async fn the_edge_refuses_bad_fields_by_name_and_appends_nothing() {
     let fix = d.events().await;
     let fix = fix
         .iter()
-        .find(|e| e.sequence == ok.first_version)
+        .find(|e| e.version == ok.first_version)
         .expect("the correction");
     // The header says "Chief Arbiter"; the log records who the token says.
     assert_eq!(fix.actor, crate::support::token::SUBJECT);

@@ -15,8 +15,12 @@ use futures::StreamExt;
 use std::time::Duration;
 use tonic::Code;
 
-fn player(name: &str, rating: u32, fide_id: u64) -> Option<pb::Player> {
-    Some(pb::Player {
+fn player(
+    name: &str,
+    rating: u32,
+    fide_id: u64,
+) -> Option<arbiter_proto::registration::v1::PlayerDetails> {
+    Some(arbiter_proto::registration::v1::PlayerDetails {
         name: name.into(),
         rating,
         fide_id: Some(fide_id),
@@ -163,7 +167,7 @@ async fn bad_input_is_refused_with_a_clear_status_and_appends_nothing() {
         .reg
         .request_bye(reg::RequestByeRequest {
             header: header("bad", "late-bye"),
-            player_id: 2,
+            pairing_number: 2,
             round: 1,
             kind: pb::ByeKind::HalfPoint as i32,
             ..Default::default()
@@ -554,7 +558,7 @@ async fn queries_watch_explain_check_and_crosstable() {
         .explain(pw::ExplainRequest {
             tournament: tref("bad"),
             round: 1,
-            player_id: 0,
+            pairing_number: 0,
         })
         .await
         .unwrap()
@@ -649,7 +653,6 @@ async fn queries_watch_explain_check_and_crosstable() {
                 tournament_id: "bad".into(),
                 as_of_version: 0,
             }),
-            tournament_id: String::new(),
             from_version: 5,
             follow: false,
             raw_payload: false,
@@ -658,7 +661,7 @@ async fn queries_watch_explain_check_and_crosstable() {
         .unwrap()
         .into_inner();
     let first = events.next().await.unwrap().unwrap();
-    assert_eq!(first.sequence, 5);
+    assert_eq!(first.version, 5);
     assert_eq!(first.hash.len(), 32);
 }
 

@@ -189,7 +189,7 @@ async fn a_small_event_is_not_held_behind_a_large_pairing() {
                     .register_player(arbiter_proto::registration::v1::RegisterPlayerRequest {
                         confirm_same_name: false,
                         header: header("large", &format!("w{w}-{i}")),
-                        player: Some(pb::Player {
+                        player: Some(arbiter_proto::registration::v1::PlayerDetails {
                             name: format!("Large{w}, Player {i:03}"),
                             rating: 1200 + (w * PER_CLIENT + i) * 997 % 1500,
                             federation: "NOR".into(),

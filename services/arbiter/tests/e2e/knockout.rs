@@ -80,8 +80,8 @@ fn tournament(
     system: pb::PairingSystem,
     rounds: u32,
     knockout: Option<pb::KnockoutRules>,
-) -> pb::TournamentCreated {
-    pb::TournamentCreated {
+) -> arbiter_proto::registration::v1::TournamentSettings {
+    arbiter_proto::registration::v1::TournamentSettings {
         name: format!("Knockout {tid}"),
         place: "Loopback".into(),
         federation: "ESP".into(),
@@ -109,7 +109,11 @@ fn tournament(
     }
 }
 
-async fn create(c: &mut Clients, tid: &str, t: pb::TournamentCreated) -> Result<(), tonic::Status> {
+async fn create(
+    c: &mut Clients,
+    tid: &str,
+    t: arbiter_proto::registration::v1::TournamentSettings,
+) -> Result<(), tonic::Status> {
     c.reg
         .create_tournament(reg::CreateTournamentRequest {
             header: header(tid, "create"),
@@ -131,7 +135,7 @@ async fn register(c: &mut Clients, tid: &str, n: u32) {
             .register_player(reg::RegisterPlayerRequest {
                 confirm_same_name: false,
                 header: header(tid, &format!("register-{i}")),
-                player: Some(pb::Player {
+                player: Some(arbiter_proto::registration::v1::PlayerDetails {
                     name: format!("Seeded, {i:02}"),
                     rating: rating(i),
                     federation: "ESP".into(),
@@ -657,7 +661,11 @@ async fn a_knockout_of_16_with_tie_breaks_is_run_end_to_end() {
     assert_eq!(ratings.changes.len(), 16);
 
     // Incomplete or misplaced regulations: INVALID_ARGUMENT naming the field, nothing appended.
-    let mut refusals: Vec<(&str, pb::TournamentCreated, &str)> = Vec::new();
+    let mut refusals: Vec<(
+        &str,
+        arbiter_proto::registration::v1::TournamentSettings,
+        &str,
+    )> = Vec::new();
     refusals.push((
         "ko-none",
         tournament("ko-none", pb::PairingSystem::Knockout, 28, None),

@@ -66,7 +66,7 @@ async fn metrics_count_commands_refusals_pairings_appends_and_lag() {
         async move {
             r.create_tournament(reg::CreateTournamentRequest {
                 header: header(tid, "create"),
-                tournament: Some(pb::TournamentCreated {
+                tournament: Some(arbiter_proto::registration::v1::TournamentSettings {
                     name: "Metrics Open".into(),
                     place: "Loopback".into(),
                     federation: "NOR".into(),
@@ -103,7 +103,7 @@ async fn metrics_count_commands_refusals_pairings_appends_and_lag() {
             .register_player(reg::RegisterPlayerRequest {
                 confirm_same_name: false,
                 header: header(tid, &format!("register-{i}")),
-                player: Some(pb::Player {
+                player: Some(arbiter_proto::registration::v1::PlayerDetails {
                     name: format!("Player, {i:03}"),
                     fide_id: Some(3_000_000 + i as u64),
                     rating: 2000 + 10 * i,

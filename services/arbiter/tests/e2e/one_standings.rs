@@ -164,7 +164,7 @@ async fn create(c: &mut Clients, e: &Event) {
     c.reg
         .create_tournament(reg::CreateTournamentRequest {
             header: header(e.tid, "create"),
-            tournament: Some(pb::TournamentCreated {
+            tournament: Some(arbiter_proto::registration::v1::TournamentSettings {
                 name: format!("One truth {}", e.tid),
                 place: "Loopback".into(),
                 federation: "NOR".into(),
@@ -196,8 +196,8 @@ async fn create(c: &mut Clients, e: &Event) {
         .unwrap_or_else(|s| panic!("{}: create: {s:?}", e.tid));
 }
 
-fn player(i: u32, rating: u32) -> pb::Player {
-    pb::Player {
+fn player(i: u32, rating: u32) -> arbiter_proto::registration::v1::PlayerDetails {
+    arbiter_proto::registration::v1::PlayerDetails {
         name: format!("Player, {i:02}"),
         fide_id: Some(2_000_000 + i as u64),
         rating,
@@ -239,7 +239,7 @@ async fn play(c: &mut Clients, e: &Event) -> (u32, u32) {
     c.reg
         .request_bye(reg::RequestByeRequest {
             header: header(e.tid, "early-bye"),
-            player_id: e.early_bye.0,
+            pairing_number: e.early_bye.0,
             round: e.early_bye.1,
             kind: pb::ByeKind::HalfPoint as i32,
             ..Default::default()
@@ -301,16 +301,14 @@ async fn play(c: &mut Clients, e: &Event) -> (u32, u32) {
                 .await
                 .expect("players")
                 .into_inner();
-            let is_late = listed
-                .players
-                .iter()
-                .filter_map(|p| p.player.as_ref())
-                .any(|p| p.player_id == b && p.name == late);
+            let is_late = listed.players.iter().any(|p| {
+                p.pairing_number == b && p.player.as_ref().is_some_and(|x| x.name == late)
+            });
             let who = if is_late { w } else { b };
             c.reg
                 .withdraw_player(reg::WithdrawPlayerRequest {
                     header: header(e.tid, "withdraw"),
-                    player_id: who,
+                    pairing_number: who,
                     from_round: 0,
                     reason: "withdrew".into(),
                     numbering_version: Some(listed.numbering_version),
@@ -427,8 +425,8 @@ async fn compare(c: &mut Clients, server: &Server, work: &std::path::Path, e: &E
             Line {
                 rank: r.rank,
                 rank_to: r.rank_to,
-                no: r.player_id,
-                points: r.points,
+                no: r.pairing_number,
+                points: arbiter_proto::tenths(r.score.as_ref()),
                 values: r
                     .tie_breaks
                     .iter()
@@ -466,8 +464,7 @@ async fn compare(c: &mut Clients, server: &Server, work: &std::path::Path, e: &E
         .into_inner()
         .players
         .into_iter()
-        .filter_map(|p| p.player)
-        .map(|p| (p.player_id, p.name))
+        .filter_map(|r| Some((r.pairing_number, r.player?.name)))
         .collect();
     let mut expected: BTreeMap<u32, i32> = names.keys().map(|&k| (k, 0)).collect();
     for round in 1..=e.rounds {
@@ -562,7 +559,8 @@ async fn compare(c: &mut Clients, server: &Server, work: &std::path::Path, e: &E
     assert_eq!(json, grpc, "{tid}: JSON vs GetStandings");
     // The stable id beside the pairing number: the same in gRPC, JSON and the crosstable, and
     // the one ListPlayers gives.
-    let grpc_entries: Vec<(u32, u32)> = g.rows.iter().map(|r| (r.player_id, r.entry)).collect();
+    let grpc_entries: Vec<(u32, u32)> =
+        g.rows.iter().map(|r| (r.pairing_number, r.entry)).collect();
     let json_entries: Vec<(u32, u32)> = j["rows"]
         .as_array()
         .expect("rows")
@@ -591,7 +589,7 @@ async fn compare(c: &mut Clients, server: &Server, work: &std::path::Path, e: &E
         let p = listed
             .players
             .iter()
-            .find(|p| p.player.as_ref().is_some_and(|x| x.player_id == *pn))
+            .find(|p| p.pairing_number == *pn)
             .expect("listed");
         assert_eq!(p.entry, *entry, "{tid}: player {pn}'s entry");
     }
@@ -631,7 +629,13 @@ async fn compare(c: &mut Clients, server: &Server, work: &std::path::Path, e: &E
     assert_eq!(
         x.rows
             .iter()
-            .map(|r| (r.player_id, place(&r.place), r.rank, r.rank_to, r.points))
+            .map(|r| (
+                r.pairing_number,
+                place(&r.place),
+                r.rank,
+                r.rank_to,
+                arbiter_proto::tenths(r.score.as_ref())
+            ))
             .collect::<Vec<_>>(),
         grpc.iter()
             .map(|l| (l.no, (l.rank, l.rank_to), l.rank, l.rank_to, l.points))

@@ -29,8 +29,8 @@ fn event(
     format: pb::EventFormat,
     increment: u32,
     traditional_boards: bool,
-) -> pb::TournamentCreated {
-    pb::TournamentCreated {
+) -> arbiter_proto::registration::v1::TournamentSettings {
+    arbiter_proto::registration::v1::TournamentSettings {
         name: "Online Open".into(),
         start_date: date(1),
         end_date: date(3),
@@ -61,7 +61,12 @@ fn event(
 
 /// Creates `e` as tournament `tid` and registers `n` players, "Player, 1" to "Player, n",
 /// rated 2500 - 20 i, each with a FIDE id.
-async fn create_event(c: &mut Clients, tid: &str, e: pb::TournamentCreated, n: u32) {
+async fn create_event(
+    c: &mut Clients,
+    tid: &str,
+    e: arbiter_proto::registration::v1::TournamentSettings,
+    n: u32,
+) {
     c.reg
         .create_tournament(reg::CreateTournamentRequest {
             header: header(tid, "create"),
@@ -74,7 +79,7 @@ async fn create_event(c: &mut Clients, tid: &str, e: pb::TournamentCreated, n: u
             .register_player(reg::RegisterPlayerRequest {
                 confirm_same_name: false,
                 header: header(tid, &format!("register-{i}")),
-                player: Some(pb::Player {
+                player: Some(arbiter_proto::registration::v1::PlayerDetails {
                     name: format!("Player, {i}"),
                     rating: 2500 - 20 * i,
                     fide_id: Some(4_100_000 + u64::from(i)),
@@ -103,11 +108,10 @@ fn consent(
 ) -> reg::RecordFairPlayConsentRequest {
     reg::RecordFairPlayConsentRequest {
         header: None,
-        player_id,
+        pairing_number: player_id,
         entry: 0,
         numbering_version: None,
-        consent: Some(pb::FairPlayConsentRecorded {
-            player_id: 0,
+        consent: Some(arbiter_proto::registration::v1::FairPlayConsent {
             regulations_version: REGS.into(),
             accepted_by: format!("player {player_id}"),
             by_guardian: false,
@@ -470,8 +474,8 @@ async fn scenario_6_a_platform_result_the_laws_contradict_is_overridden() {
     let winners: Vec<(u32, i32)> = standings
         .rows
         .iter()
-        .filter(|r| r.points == 10)
-        .map(|r| (r.player_id, r.points))
+        .filter(|r| arbiter_proto::tenths(r.score.as_ref()) == 10)
+        .map(|r| (r.pairing_number, arbiter_proto::tenths(r.score.as_ref())))
         .collect();
     assert_eq!(winners.len(), 2, "{standings:?}");
     assert!(winners.iter().any(|&(p, _)| p == w), "{standings:?}");
@@ -565,9 +569,9 @@ async fn scenarios_5_7_and_9_over_grpc() {
     };
     let before = kinds_of(&mut c, tid).await.len();
     let sanction = |evidence: Vec<pb::Evidence>, id: &str| rd::ImposeSanctionRequest {
+        pairing_number: b2,
         header: header(tid, id),
-        sanction: Some(pb::SanctionImposed {
-            player_id: b2,
+        sanction: Some(arbiter_proto::round_director::v1::SanctionTerms {
             kind: pb::SanctionKind::GameLost as i32,
             round: 1,
             evidence,
@@ -742,10 +746,10 @@ async fn scenarios_1_to_4_disconnections_over_grpc() {
                     moved: bool| {
         rd::ReportConnectionIncidentRequest {
             header: header(tid, id),
-            incident: Some(pb::ConnectionIncidentReported {
+            incident: Some(arbiter_proto::round_director::v1::ConnectionIncident {
                 round: 1,
                 board,
-                player_id: player,
+                pairing_number: player,
                 channel: channel as i32,
                 disconnected_at_unix_ms: t0,
                 reconnected_at_unix_ms: away_s.map_or(0, |a| t0 + a * 1000),
@@ -759,7 +763,7 @@ async fn scenarios_1_to_4_disconnections_over_grpc() {
     let ruling = |tid: &str, id: &str, n: u32, outcome: pb::DisconnectionOutcome, fen: &str| {
         rd::RuleOnDisconnectionRequest {
             header: header(tid, id),
-            ruling: Some(pb::DisconnectionRuled {
+            ruling: Some(arbiter_proto::round_director::v1::DisconnectionRuling {
                 incident: n,
                 outcome: outcome as i32,
                 fen: fen.into(),
@@ -1046,7 +1050,7 @@ async fn scenario_10_a_complaint_30_hours_after_the_last_round_is_late() {
     let complaint = |id: &str| scr::FileComplaintRequest {
         header: header(tid, id),
         entry: 0,
-        player_id: black,
+        pairing_number: black,
         numbering_version: None,
         accused: white,
         grounds: "a second voice could be heard on his stream".into(),
@@ -1129,7 +1133,7 @@ async fn scenario_10_a_complaint_30_hours_after_the_last_round_is_late() {
     let complaints: Vec<pb::Envelope> = public_events(&server.grpc, tid)
         .await
         .into_iter()
-        .filter(|e| filed.contains(&e.sequence))
+        .filter(|e| filed.contains(&e.version))
         .collect();
     assert_eq!(complaints.len(), 2);
     assert!(
@@ -1168,9 +1172,9 @@ async fn appeals_within_and_after_the_deadline() {
     d.publish(1).await;
     let (_, black) = boards[0];
     c.rd.impose_sanction(rd::ImposeSanctionRequest {
+        pairing_number: black,
         header: header(tid, "sanction"),
-        sanction: Some(pb::SanctionImposed {
-            player_id: black,
+        sanction: Some(arbiter_proto::round_director::v1::SanctionTerms {
             kind: pb::SanctionKind::GameLost as i32,
             round: 1,
             evidence: vec![pb::Evidence {
@@ -1203,7 +1207,7 @@ async fn appeals_within_and_after_the_deadline() {
     let appeal = |id: &str, version: u64| rd::FileAppealRequest {
         header: header(tid, id),
         entry: 0,
-        player_id: black,
+        pairing_number: black,
         numbering_version: None,
         decision_version: version,
         grounds: "the device was the venue's own".into(),
@@ -1276,7 +1280,7 @@ async fn appeals_within_and_after_the_deadline() {
         let kind = w.payload.as_ref().map(arbiter_eventlog::kind_name).unwrap();
         assert!(!w.redacted && !w.payload_bytes.is_empty(), "{kind}");
         for (who, seen) in [("anonymous", &anonymous[i]), ("another player", &theirs[i])] {
-            let chain = |e: &pb::Envelope| (e.sequence, e.previous_hash.clone(), e.hash.clone());
+            let chain = |e: &pb::Envelope| (e.version, e.previous_hash.clone(), e.hash.clone());
             assert_eq!(chain(seen), chain(w), "{who}: {kind}");
             if confidential.contains(&kind) {
                 assert!(
@@ -1303,7 +1307,7 @@ async fn appeals_within_and_after_the_deadline() {
         );
     }
     let http = server.http.clone().expect("the HTTP port");
-    let last = whole.last().unwrap().sequence;
+    let last = whole.last().unwrap().version;
     let public_feed = feed_kinds(&http, tid, None, last);
     let arbiter_feed = feed_kinds(&http, tid, Some(&arbiter), last);
     for k in confidential {
@@ -1346,7 +1350,7 @@ async fn appeals_within_and_after_the_deadline() {
     let before = own_events(kinds_of(&mut c, tid).await);
     let e = director_as(&server.grpc, &other)
         .file_appeal(rd::FileAppealRequest {
-            player_id: white,
+            pairing_number: white,
             ..appeal("appeal-other", decision)
         })
         .await
@@ -1608,12 +1612,10 @@ async fn a_supervised_40_player_event_played_by_a_platform_process() {
                     let e = as_platform
                         .report_connection_incident(rd::ReportConnectionIncidentRequest {
                             header: header(tid, &format!("forged-{channel:?}-{by:?}")),
-                            incident: Some(pb::ConnectionIncidentReported {
+                            incident: Some(arbiter_proto::round_director::v1::ConnectionIncident {
                                 channel: channel as i32,
                                 reported_by: by as i32,
-                                // The server numbers incidents; a client's number is refused.
-                                incident: 0,
-                                ..gone.clone()
+                                ..arbiter_proto::recorded::as_payload(gone)
                             }),
                         })
                         .await
@@ -1631,7 +1633,7 @@ async fn a_supervised_40_player_event_played_by_a_platform_process() {
                 ] {
                     c.rd.rule_on_disconnection(rd::RuleOnDisconnectionRequest {
                         header: header(tid, &format!("rule-{}", i.incident)),
-                        ruling: Some(pb::DisconnectionRuled {
+                        ruling: Some(arbiter_proto::round_director::v1::DisconnectionRuling {
                             incident: i.incident,
                             outcome: outcome as i32,
                             fen,
@@ -1671,9 +1673,9 @@ async fn a_supervised_40_player_event_played_by_a_platform_process() {
                 // appeals and the committee upholds it, restoring the game's own result.
                 let b1 = by_board(1);
                 c.rd.impose_sanction(rd::ImposeSanctionRequest {
+                    pairing_number: b1.white,
                     header: header(tid, "sanction-4-1"),
-                    sanction: Some(pb::SanctionImposed {
-                        player_id: b1.white,
+                    sanction: Some(arbiter_proto::round_director::v1::SanctionTerms {
                         kind: pb::SanctionKind::GameLost as i32,
                         round,
                         article: "E.04 Art. 8.2".into(),
@@ -1705,7 +1707,7 @@ async fn a_supervised_40_player_event_played_by_a_platform_process() {
                     .into_inner()
                     .players
                     .into_iter()
-                    .find(|p| p.player.as_ref().is_some_and(|p| p.player_id == b1.white))
+                    .find(|p| p.pairing_number == b1.white)
                     .map(|p| p.entry)
                     .unwrap();
                 let own = token::issue(
@@ -1720,7 +1722,7 @@ async fn a_supervised_40_player_event_played_by_a_platform_process() {
                     .file_appeal(rd::FileAppealRequest {
                         header: header(tid, "appeal-4-1"),
                         entry: entry_of,
-                        player_id: 0,
+                        pairing_number: 0,
                         numbering_version: None,
                         decision_version: decision,
                         grounds: "the person was the assistant the arbiter had allowed (8.2)"
@@ -1978,7 +1980,7 @@ async fn supervision_requirements_breaches_and_their_roles() {
             header: header(tid, id),
             round: 1,
             board,
-            player_id: player,
+            pairing_number: player,
             item: item as i32,
             note: "seen on the room camera at 15:12".into(),
         }
@@ -2027,9 +2029,9 @@ async fn supervision_requirements_breaches_and_their_roles() {
     assert_ne!(e.code(), Code::Ok, "{e:?}");
     let e = as_supervisor
         .impose_sanction(rd::ImposeSanctionRequest {
+            pairing_number: w1,
             header: header(tid, "supervisor-sanction"),
-            sanction: Some(pb::SanctionImposed {
-                player_id: w1,
+            sanction: Some(arbiter_proto::round_director::v1::SanctionTerms {
                 kind: pb::SanctionKind::Warning as i32,
                 ..Default::default()
             }),
@@ -2047,10 +2049,10 @@ async fn supervision_requirements_breaches_and_their_roles() {
     // A video-conference drop he saw is his to report, as an arbiter, not as the platform.
     let vcs_drop = |id: &str, by: pb::IncidentReporter| rd::ReportConnectionIncidentRequest {
         header: header(tid, id),
-        incident: Some(pb::ConnectionIncidentReported {
+        incident: Some(arbiter_proto::round_director::v1::ConnectionIncident {
             round: 1,
             board: 1,
-            player_id: b1,
+            pairing_number: b1,
             channel: pb::ConnectionChannel::VideoConference as i32,
             disconnected_at_unix_ms: 1_780_000_000_000,
             reconnected_at_unix_ms: 1_780_000_030_000,
@@ -2169,17 +2171,17 @@ async fn supervision_requirements_breaches_and_their_roles() {
             a.payload.as_ref().and_then(|x| x.kind.as_ref()),
             Some(pb::event::Kind::SupervisionBreachRecorded(_))
         );
-        assert_eq!(p.sequence, a.sequence);
+        assert_eq!(p.version, a.version);
         if is_breach {
-            assert!(p.payload.is_none(), "breach {} is public", a.sequence);
+            assert!(p.payload.is_none(), "breach {} is public", a.version);
         }
     }
 
     // The sanction resting on the breach is the chief arbiter's; the appeal is the committee's.
     c.rd.impose_sanction(rd::ImposeSanctionRequest {
+        pairing_number: w1,
         header: header(tid, "warning"),
-        sanction: Some(pb::SanctionImposed {
-            player_id: w1,
+        sanction: Some(arbiter_proto::round_director::v1::SanctionTerms {
             kind: pb::SanctionKind::Warning as i32,
             round: 1,
             article: "E.04 Art. 8.2".into(),
@@ -2195,13 +2197,13 @@ async fn supervision_requirements_breaches_and_their_roles() {
     })
     .await
     .unwrap();
-    let decision = d.events().await.last().unwrap().sequence;
+    let decision = d.events().await.last().unwrap().version;
     let appellant = token::issue(keys, "appellant", Role::Player, &[tid], Some(w1), 3600);
     director_as(&server.grpc, &appellant)
         .file_appeal(rd::FileAppealRequest {
             header: header(tid, "appeal"),
             entry: w1,
-            player_id: 0,
+            pairing_number: 0,
             numbering_version: None,
             decision_version: decision,
             grounds: "the person was my allowed assistant".into(),
@@ -2306,7 +2308,7 @@ async fn supervision_requirements_breaches_and_their_roles() {
             header: header(otb, "b"),
             round: 1,
             board: 1,
-            player_id: ob[0].0,
+            pairing_number: ob[0].0,
             item: pb::SupervisionItem::Headphones as i32,
             note: String::new(),
         })

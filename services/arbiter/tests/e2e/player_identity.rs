@@ -41,7 +41,7 @@ fn by_entry(l: &reg::ListPlayersResponse, entry: u32) -> (u32, String, Vec<u32>)
         .find(|p| p.entry == entry)
         .unwrap_or_else(|| panic!("entry {entry} in {l:?}"));
     let pl = p.player.as_ref().unwrap();
-    (pl.player_id, pl.name.clone(), p.rounds_off.clone())
+    (p.pairing_number, pl.name.clone(), p.rounds_off.clone())
 }
 
 async fn register(
@@ -50,7 +50,7 @@ async fn register(
     rating: u32,
     late: bool,
 ) -> arbiter_proto::common::v1::CommandResult {
-    let player = Some(pb::Player {
+    let player = Some(arbiter_proto::registration::v1::PlayerDetails {
         name: name.into(),
         rating,
         ..Default::default()
@@ -110,7 +110,7 @@ fn bye(
             TID,
             &format!("bye-{player_id}-{entry}-{round}-{numbering_version:?}"),
         ),
-        player_id,
+        pairing_number: player_id,
         entry,
         round,
         kind: pb::ByeKind::HalfPoint as i32,
@@ -132,7 +132,7 @@ async fn a_stale_pairing_number_is_refused_and_the_entry_number_reaches_the_same
         async move {
             reg.create_tournament(reg::CreateTournamentRequest {
                 header: header(TID, "create"),
-                tournament: Some(pb::TournamentCreated {
+                tournament: Some(arbiter_proto::registration::v1::TournamentSettings {
                     name: "Identity Open".into(),
                     start_date: Some(pb::Date {
                         year: 2026,
@@ -156,9 +156,9 @@ async fn a_stale_pairing_number_is_refused_and_the_entry_number_reaches_the_same
 
     // Registered out of rating order: the second player goes above the first.
     let r = register(&mut c, "Second, S", 2300, false).await;
-    assert_eq!((r.entry, r.player_id), (1, 1));
+    assert_eq!((r.entry, r.pairing_number), (1, 1));
     let r = register(&mut c, "First, F", 2400, false).await;
-    assert_eq!((r.entry, r.player_id), (2, 1), "{r:?}");
+    assert_eq!((r.entry, r.pairing_number), (2, 1), "{r:?}");
     let renumbered_at = r.first_version;
     for (i, (name, rating)) in [
         ("Third, T", 2200),
@@ -171,7 +171,7 @@ async fn a_stale_pairing_number_is_refused_and_the_entry_number_reaches_the_same
     {
         let r = register(&mut c, name, rating, false).await;
         assert_eq!(
-            (r.entry, r.player_id),
+            (r.entry, r.pairing_number),
             (i as u32 + 3, i as u32 + 3),
             "{name}"
         );
@@ -227,7 +227,7 @@ async fn a_stale_pairing_number_is_refused_and_the_entry_number_reaches_the_same
 
     // A late entry rated between numbers 2 and 3 takes number 3.
     let late = register(&mut c, "Late, L", 2250, true).await;
-    assert_eq!((late.entry, late.player_id), (7, 3), "{late:?}");
+    assert_eq!((late.entry, late.pairing_number), (7, 3), "{late:?}");
     let after = list(&mut c).await;
     assert_eq!(after.numbering_version, late.first_version);
     assert_eq!(by_entry(&after, 3).0, 4, "entry 3 moved down one");
@@ -261,7 +261,7 @@ async fn a_stale_pairing_number_is_refused_and_the_entry_number_reaches_the_same
         .reg
         .withdraw_player(reg::WithdrawPlayerRequest {
             header: header(TID, "withdraw-stale"),
-            player_id: 5,
+            pairing_number: 5,
             numbering_version: Some(read.version),
             ..Default::default()
         })
@@ -272,7 +272,7 @@ async fn a_stale_pairing_number_is_refused_and_the_entry_number_reaches_the_same
         .reg
         .cancel_bye(reg::CancelByeRequest {
             header: header(TID, "cancel-stale"),
-            player_id: 3,
+            pairing_number: 3,
             round: 3,
             numbering_version: Some(read.version),
             ..Default::default()
@@ -300,7 +300,7 @@ async fn a_stale_pairing_number_is_refused_and_the_entry_number_reaches_the_same
     c.reg
         .declare_absence(reg::DeclareAbsenceRequest {
             header: header(TID, "absent-1-4"),
-            player_id: 1,
+            pairing_number: 1,
             round: 4,
             reason: "announced".into(),
             numbering_version: Some(read.version),
@@ -354,7 +354,7 @@ async fn a_stale_pairing_number_is_refused_and_the_entry_number_reaches_the_same
     let entry_of = |pn: u32| {
         now.players
             .iter()
-            .find(|p| p.player.as_ref().unwrap().player_id == pn)
+            .find(|p| p.pairing_number == pn)
             .unwrap()
             .entry
     };
@@ -439,7 +439,7 @@ async fn a_stale_pairing_number_is_refused_and_the_entry_number_reaches_the_same
         .iter()
         .map(|p| {
             let pl = p.player.as_ref().unwrap();
-            (pl.player_id as u64, p.entry as u64, pl.name.clone())
+            (p.pairing_number as u64, p.entry as u64, pl.name.clone())
         })
         .collect();
     assert_eq!(listed, expected, "the same list as ListPlayers");

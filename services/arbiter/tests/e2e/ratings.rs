@@ -191,7 +191,7 @@ async fn answered_once(d: &mut Driver) -> Vec<pb::Envelope> {
             appends
                 .entry(e.command_id.clone())
                 .or_default()
-                .push(e.sequence);
+                .push(e.version);
         }
         let answered: BTreeSet<String> = appends.keys().cloned().collect();
         if answered == triggers {
@@ -353,7 +353,7 @@ async fn serve_only_rating_worker_over_nats_catches_up_and_restarts_cleanly() {
     let p = client
         .get_player_rating(rw::GetPlayerRatingRequest {
             tournament: tref("rated-nats"),
-            player_id: 1,
+            pairing_number: 1,
         })
         .await
         .unwrap()
@@ -395,7 +395,7 @@ async fn serve_completes_registrations_from_the_rating_list() {
     let by_id = |id: u64, name: &str, n: u32| reg::RegisterPlayerRequest {
         confirm_same_name: false,
         header: header("listed", &format!("register-{n}")),
-        player: Some(pb::Player {
+        player: Some(arbiter_proto::registration::v1::PlayerDetails {
             name: name.into(),
             fide_id: Some(id),
             ..Default::default()
@@ -414,7 +414,7 @@ async fn serve_completes_registrations_from_the_rating_list() {
     assert_eq!(unknown.code(), tonic::Code::InvalidArgument, "{unknown:?}");
     assert!(unknown.message().contains("name"), "{unknown:?}");
 
-    let players: Vec<pb::Player> = regc
+    let players: Vec<arbiter_proto::registration::v1::PlayerDetails> = regc
         .list_players(reg::ListPlayersRequest {
             tournament: tref("listed"),
         })

@@ -107,7 +107,7 @@ async fn create_as(c: &mut Clients, tid: &str, system: pb::PairingSystem, rounds
     c.reg
         .create_tournament(reg::CreateTournamentRequest {
             header: header(tid, "create"),
-            tournament: Some(pb::TournamentCreated {
+            tournament: Some(arbiter_proto::registration::v1::TournamentSettings {
                 name: format!("Round robin {tid}"),
                 place: "Loopback".into(),
                 federation: "ESP".into(),
@@ -145,7 +145,7 @@ async fn register(c: &mut Clients, tid: &str, n: u32) {
             .register_player(reg::RegisterPlayerRequest {
                 confirm_same_name: false,
                 header: header(tid, &format!("register-{i}")),
-                player: Some(pb::Player {
+                player: Some(arbiter_proto::registration::v1::PlayerDetails {
                     name: format!("Drawn, {i:02}"),
                     rating: 1500 + (i * 389) % 900,
                     federation: "ESP".into(),
@@ -163,10 +163,10 @@ async fn register(c: &mut Clients, tid: &str, n: u32) {
         .await
         .unwrap()
         .into_inner();
-    for p in players.players.iter().filter_map(|p| p.player.as_ref()) {
+    for r in &players.players {
         assert_eq!(
-            p.name,
-            format!("Drawn, {:02}", p.player_id),
+            r.player.as_ref().unwrap().name,
+            format!("Drawn, {:02}", r.pairing_number),
             "{tid}: pairing numbers are the order of registration (the draw)"
         );
     }
@@ -646,7 +646,7 @@ async fn round_robin_refusals_and_withdrawals() {
         .reg
         .request_bye(reg::RequestByeRequest {
             header: header("rr-hand", "bye"),
-            player_id: 3,
+            pairing_number: 3,
             round: 2,
             kind: pb::ByeKind::HalfPoint as i32,
             ..Default::default()
@@ -663,7 +663,7 @@ async fn round_robin_refusals_and_withdrawals() {
         .register_player(reg::RegisterPlayerRequest {
             confirm_same_name: false,
             header: header("rr-hand", "late"),
-            player: Some(pb::Player {
+            player: Some(arbiter_proto::registration::v1::PlayerDetails {
                 name: "Late, Comer".into(),
                 rating: 2000,
                 ..Default::default()
@@ -699,7 +699,7 @@ async fn round_robin_refusals_and_withdrawals() {
                 c.reg
                     .withdraw_player(reg::WithdrawPlayerRequest {
                         header: header(tid, "withdraw"),
-                        player_id: n,
+                        pairing_number: n,
                         from_round: round,
                         reason: "withdrew".into(),
                         ..Default::default()
@@ -754,9 +754,11 @@ async fn round_robin_refusals_and_withdrawals() {
         assert_eq!(st.after_round, rounds);
         for row in &st.rows {
             assert_eq!(
-                row.points, points[row.player_id as usize],
+                arbiter_proto::tenths(row.score.as_ref()),
+                points[row.pairing_number as usize],
                 "{tid}: player {} ({})",
-                row.player_id, row.name
+                row.pairing_number,
+                row.name
             );
         }
         // The crosstable and the TRF keep every result (rating and history).
@@ -818,7 +820,7 @@ async fn register_federations(c: &mut Clients, tid: &str, n: u32) -> Vec<String>
             .register_player(reg::RegisterPlayerRequest {
                 confirm_same_name: false,
                 header: header(tid, &format!("register-{k}")),
-                player: Some(pb::Player {
+                player: Some(arbiter_proto::registration::v1::PlayerDetails {
                     name: format!("Player {i:02}, {}", feds[i]),
                     rating: 2000 + (i as u32 * 37) % 400,
                     federation: feds[i].clone(),
@@ -843,8 +845,7 @@ async fn numbers_by_federation(c: &mut Clients, tid: &str) -> Vec<(u32, String)>
         .into_inner();
     list.players
         .iter()
-        .filter_map(|p| p.player.as_ref())
-        .map(|p| (p.player_id, p.federation.clone()))
+        .filter_map(|r| Some((r.pairing_number, r.player.as_ref()?.federation.clone())))
         .collect()
 }
 
@@ -1013,7 +1014,7 @@ async fn varma_draws_keep_compatriots_to_the_tables_rounds() {
         .register_player(reg::RegisterPlayerRequest {
             confirm_same_name: false,
             header: header("varma-12", "after-the-draw"),
-            player: Some(pb::Player {
+            player: Some(arbiter_proto::registration::v1::PlayerDetails {
                 name: "After, The Draw".into(),
                 federation: "ESP".into(),
                 ..Default::default()
@@ -1108,7 +1109,7 @@ async fn varma_draws_keep_compatriots_to_the_tables_rounds() {
         .register_player(reg::RegisterPlayerRequest {
             confirm_same_name: false,
             header: header("hall-stale", "tenth"),
-            player: Some(pb::Player {
+            player: Some(arbiter_proto::registration::v1::PlayerDetails {
                 name: "Tenth, Player".into(),
                 federation: "ITA".into(),
                 ..Default::default()

@@ -98,7 +98,7 @@ fn reads(events: &[pb::Envelope]) -> Vec<(u64, String, pb::ConfidentialDataAcces
     events
         .iter()
         .filter_map(|e| match e.payload.as_ref()?.kind.as_ref()? {
-            Kind::ConfidentialDataAccessed(a) => Some((e.sequence, e.actor.clone(), a.clone())),
+            Kind::ConfidentialDataAccessed(a) => Some((e.version, e.actor.clone(), a.clone())),
             _ => None,
         })
         .collect()
@@ -177,8 +177,12 @@ async fn screening_replays_bit_for_bit_and_refuses_bad_games() {
             .into_inner()
             .players
             .into_iter()
-            .filter_map(|p| p.player)
-            .map(|p| (p.player_id, (p.name, p.rating as u16)))
+            .filter_map(|r| {
+                Some((
+                    r.pairing_number,
+                    r.player.map(|p| (p.name, p.rating as u16))?,
+                ))
+            })
             .collect();
     let spec = |pn: u32| {
         let (name, rating) = players[&pn].clone();
@@ -535,14 +539,14 @@ async fn screening_replays_bit_for_bit_and_refuses_bad_games() {
     assert_eq!(public.len(), events.len());
     for (p, e) in public.iter().zip(&events) {
         assert_eq!(
-            (p.sequence, &p.hash, &p.previous_hash),
-            (e.sequence, &e.hash, &e.previous_hash)
+            (p.version, &p.hash, &p.previous_hash),
+            (e.version, &e.hash, &e.previous_hash)
         );
         if is_confidential(e) {
             assert!(
                 p.payload.is_none() && p.payload_bytes.is_empty(),
                 "event {} is shown",
-                p.sequence
+                p.version
             );
         } else {
             assert_eq!(p.payload_bytes, e.payload_bytes);
@@ -602,7 +606,7 @@ async fn screening_replays_bit_for_bit_and_refuses_bad_games() {
     let since: Vec<_> = raw_events(&url, tid)
         .await
         .into_iter()
-        .filter(|e| e.sequence > before)
+        .filter(|e| e.version > before)
         .collect();
     assert_eq!(since.len(), 1, "the same command id ran the test again");
     assert!(
@@ -835,8 +839,12 @@ async fn serve_only_screening_over_nats_screens_a_closed_round() {
             .into_inner()
             .players
             .into_iter()
-            .filter_map(|p| p.player)
-            .map(|p| (p.player_id, (p.name, p.rating as u16)))
+            .filter_map(|r| {
+                Some((
+                    r.pairing_number,
+                    r.player.map(|p| (p.name, p.rating as u16))?,
+                ))
+            })
             .collect();
     d.start_round(1).await;
     let proposal = d.wait_proposal(1, Duration::from_secs(60)).await;
@@ -990,8 +998,7 @@ async fn a_rounds_pgn_file_is_submitted_whole_or_not_at_all() {
             .into_inner()
             .players
             .into_iter()
-            .filter_map(|p| p.player)
-            .map(|p| (p.player_id, p.name))
+            .filter_map(|r| Some((r.pairing_number, r.player?.name)))
             .collect();
     let mut scr = screening_client(&url, Some(&token::auth().admin));
 
@@ -1170,7 +1177,7 @@ async fn a_rounds_pgn_file_is_submitted_whole_or_not_at_all() {
         .events()
         .await
         .into_iter()
-        .filter(|e| e.sequence > before)
+        .filter(|e| e.version > before)
         .filter_map(|e| match e.payload?.kind? {
             Kind::GameSubmitted(g) => Some((g.round, g.board, g.pgn)),
             _ => None,
@@ -1398,7 +1405,7 @@ async fn a_full_strength_player_is_flagged_and_nobody_else() {
             .register_player(reg::RegisterPlayerRequest {
                 confirm_same_name: false,
                 header: header(tid, &format!("register-{i}")),
-                player: Some(pb::Player {
+                player: Some(arbiter_proto::registration::v1::PlayerDetails {
                     name: name.into(),
                     rating,
                     federation: "NOR".into(),
@@ -1418,8 +1425,12 @@ async fn a_full_strength_player_is_flagged_and_nobody_else() {
             .into_inner()
             .players
             .into_iter()
-            .filter_map(|p| p.player)
-            .map(|p| (p.player_id, (p.name, p.rating as u16)))
+            .filter_map(|r| {
+                Some((
+                    r.pairing_number,
+                    r.player.map(|p| (p.name, p.rating as u16))?,
+                ))
+            })
             .collect();
     let cheat = *players
         .iter()
@@ -1592,10 +1603,10 @@ async fn a_full_strength_player_is_flagged_and_nobody_else() {
                 Some(Kind::ScreeningFlagRaised(_))
             )
         })
-        .map(|e| e.sequence)
+        .map(|e| e.version)
         .collect();
     assert_eq!(flagged.len(), report.flags.len());
-    for e in public.iter().filter(|e| flagged.contains(&e.sequence)) {
+    for e in public.iter().filter(|e| flagged.contains(&e.version)) {
         assert!(e.payload.is_none() && e.payload_bytes.is_empty(), "{e:?}");
     }
     let as_player = token::issue(

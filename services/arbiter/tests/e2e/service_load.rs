@@ -41,7 +41,7 @@ async fn writers(
                     .register_player(reg::RegisterPlayerRequest {
                         confirm_same_name: false,
                         header: header(&tid, &id),
-                        player: Some(pb::Player {
+                        player: Some(arbiter_proto::registration::v1::PlayerDetails {
                             name: format!("Writer{w}, Player {i:04}"),
                             rating: 1400 + ((w * 131 + i * 17) % 1200) as u32,
                             federation: "NOR".into(),

@@ -54,7 +54,7 @@ async fn create_event(c: &mut Clients, tid: &str, s: &Shape) {
     c.reg
         .create_tournament(reg::CreateTournamentRequest {
             header: header(tid, "create"),
-            tournament: Some(pb::TournamentCreated {
+            tournament: Some(arbiter_proto::registration::v1::TournamentSettings {
                 name: format!("Teams {tid}"),
                 place: "Loopback".into(),
                 federation: "ESP".into(),
@@ -98,7 +98,7 @@ async fn create_event(c: &mut Clients, tid: &str, s: &Shape) {
             .register_player(reg::RegisterPlayerRequest {
                 confirm_same_name: false,
                 header: header(tid, &format!("register-{i}")),
-                player: Some(pb::Player {
+                player: Some(arbiter_proto::registration::v1::PlayerDetails {
                     name: format!("Player, {i:02}"),
                     rating: 2600 - 10 * i,
                     federation: "ESP".into(),
@@ -113,7 +113,7 @@ async fn create_event(c: &mut Clients, tid: &str, s: &Shape) {
 fn record(tid: &str, team: u32, list: Vec<u32>) -> reg::RecordTeamRequest {
     reg::RecordTeamRequest {
         header: header(tid, &format!("team-{team}-{list:?}")),
-        team: Some(pb::TeamRecorded {
+        team: Some(arbiter_proto::registration::v1::TeamList {
             number: team,
             name: format!("Club {team:02}"),
             members: list,
@@ -278,15 +278,25 @@ async fn checked_standings(c: &mut Clients, tid: &str, s: &Shape, tally: &Tally)
     let mut last = i32::MAX;
     for row in &st.team_rows {
         assert_eq!(
-            (row.match_points, row.game_points),
+            (
+                arbiter_proto::tenths(row.match_score.as_ref()),
+                arbiter_proto::tenths(row.game_score.as_ref())
+            ),
             tally[&row.team],
             "team {}",
             row.team
         );
-        assert!(row.match_points <= last, "ranked by match points");
-        last = row.match_points;
+        assert!(
+            arbiter_proto::tenths(row.match_score.as_ref()) <= last,
+            "ranked by match points"
+        );
+        last = arbiter_proto::tenths(row.match_score.as_ref());
     }
-    let total_gp: i32 = st.team_rows.iter().map(|r| r.game_points).sum();
+    let total_gp: i32 = st
+        .team_rows
+        .iter()
+        .map(|r| arbiter_proto::tenths(r.game_score.as_ref()))
+        .sum();
     assert_eq!(total_gp, (s.rounds * s.teams / 2 * s.boards * 10) as i32);
     st
 }
@@ -397,8 +407,14 @@ async fn a_team_swiss_of_ten_teams_runs_end_to_end_with_trf_team_records() {
     assert_eq!(teams.len() as u32, sh.teams);
     for t in teams {
         let row = st.team_rows.iter().find(|r| r.team == t.number).unwrap();
-        assert_eq!(t.match_points.map(|s| s.tenths()), Some(row.match_points));
-        assert_eq!(t.game_points.map(|s| s.tenths()), Some(row.game_points));
+        assert_eq!(
+            t.match_points.map(|s| s.tenths()),
+            Some(arbiter_proto::tenths(row.match_score.as_ref()))
+        );
+        assert_eq!(
+            t.game_points.map(|s| s.tenths()),
+            Some(arbiter_proto::tenths(row.game_score.as_ref()))
+        );
         assert_eq!(t.rank, Some(row.rank));
         assert_eq!(
             t.members,

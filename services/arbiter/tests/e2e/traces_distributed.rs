@@ -95,7 +95,7 @@ async fn play_one_round(c: &LocalCluster) {
         async move {
             r.create_tournament(reg::CreateTournamentRequest {
                 header: header(tid, "create"),
-                tournament: Some(pb::TournamentCreated {
+                tournament: Some(arbiter_proto::registration::v1::TournamentSettings {
                     name: "Traced Open".into(),
                     place: "Loopback".into(),
                     federation: "NOR".into(),
@@ -132,7 +132,7 @@ async fn play_one_round(c: &LocalCluster) {
             .register_player(reg::RegisterPlayerRequest {
                 confirm_same_name: false,
                 header: header(tid, &format!("register-{i}")),
-                player: Some(pb::Player {
+                player: Some(arbiter_proto::registration::v1::PlayerDetails {
                     name: format!("Player, {i:03}"),
                     fide_id: Some(2_000_000 + i as u64),
                     rating: 2400 - 100 * i,

@@ -66,7 +66,7 @@ async fn create(c: &mut Clients) {
         async move {
             reg.create_tournament(reg::CreateTournamentRequest {
                 header: header(TID, "create"),
-                tournament: Some(pb::TournamentCreated {
+                tournament: Some(arbiter_proto::registration::v1::TournamentSettings {
                     name: "Web Open".into(),
                     place: "Bergen".into(),
                     federation: "NOR".into(),
@@ -122,7 +122,7 @@ async fn register(c: &mut Clients) -> BTreeMap<u32, String> {
             .register_player(reg::RegisterPlayerRequest {
                 confirm_same_name: false,
                 header: header(TID, &format!("register-{i}")),
-                player: Some(pb::Player {
+                player: Some(arbiter_proto::registration::v1::PlayerDetails {
                     name: name.into(),
                     rating,
                     title: title as i32,
@@ -143,8 +143,7 @@ async fn register(c: &mut Clients) -> BTreeMap<u32, String> {
         .into_inner();
     list.players
         .into_iter()
-        .filter_map(|p| p.player)
-        .map(|p| (p.player_id, p.name))
+        .filter_map(|r| Some((r.pairing_number, r.player?.name)))
         .collect()
 }
 

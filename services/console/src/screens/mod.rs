@@ -523,8 +523,7 @@ async fn names(cl: &mut Clients, id: &str) -> Result<HashMap<u32, String>, tonic
     Ok(l.into_inner()
         .players
         .into_iter()
-        .filter_map(|p| p.player)
-        .map(|p| (p.player_id, p.name))
+        .filter_map(|r| Some((r.pairing_number, r.player?.name)))
         .collect())
 }
 
@@ -538,7 +537,6 @@ async fn log_kinds(cl: &mut Clients, id: &str) -> Result<Vec<pb::event::Kind>, t
                 tournament_id: id.to_string(),
                 as_of_version: 0,
             }),
-            tournament_id: String::new(),
             from_version: 0,
             follow: false,
             raw_payload: false,

@@ -120,7 +120,7 @@ pub(super) fn player(
     fide_id: Option<u64>,
     federation: &str,
     title: &str,
-) -> pb::Player {
+) -> reg::PlayerDetails {
     let title = match title {
         "GM" => pb::Title::Gm,
         "IM" => pb::Title::Im,
@@ -132,7 +132,7 @@ pub(super) fn player(
         "WCM" => pb::Title::Wcm,
         _ => pb::Title::Unspecified,
     };
-    pb::Player {
+    reg::PlayerDetails {
         name: name.to_string(),
         fide_id,
         rating,
@@ -319,7 +319,7 @@ pub(super) async fn cancel(Posted { s, mut cl, id, f }: Posted) -> Response {
     let req = reg::CancelRegistrationRequest {
         header: header_for(&s, &id, &f, &format!("-{entry}")),
         entry,
-        player_id: 0,
+        pairing_number: 0,
         numbering_version: None,
         reason: "cancelled from the console".into(),
     };
@@ -354,7 +354,7 @@ pub(super) async fn change(Posted { s, mut cl, id, f }: Posted) -> Response {
             .reg
             .withdraw_player(reg::WithdrawPlayerRequest {
                 header,
-                player_id: 0,
+                pairing_number: 0,
                 from_round: round,
                 reason: get("reason"),
                 entry,
@@ -371,7 +371,7 @@ pub(super) async fn change(Posted { s, mut cl, id, f }: Posted) -> Response {
             cl.reg
                 .request_bye(reg::RequestByeRequest {
                     header,
-                    player_id: 0,
+                    pairing_number: 0,
                     round,
                     kind: kind(k),
                     entry,
@@ -410,11 +410,10 @@ pub(super) async fn consent(Posted { s, mut cl, id, f }: Posted) -> Response {
     .collect();
     let req = reg::RecordFairPlayConsentRequest {
         header: header_for(&s, &id, &f, &format!("-{entry}")),
-        player_id: 0,
+        pairing_number: 0,
         entry,
         numbering_version: None,
-        consent: Some(pb::FairPlayConsentRecorded {
-            player_id: 0,
+        consent: Some(reg::FairPlayConsent {
             regulations_version: get("regulations_version"),
             accepted_by: get("accepted_by"),
             by_guardian: f.contains_key("by_guardian"),
@@ -433,7 +432,7 @@ pub(super) async fn consent(Posted { s, mut cl, id, f }: Posted) -> Response {
 
 /// The players of a TRF file (TRF16 or TRF-2026), read by the same reader and import mapping
 /// as `arbiter import`, in the file's start order; an error names the line and field.
-pub(crate) fn trf_players(text: &str, id: &str) -> Result<Vec<pb::Player>, String> {
+pub(crate) fn trf_players(text: &str, id: &str) -> Result<Vec<reg::PlayerDetails>, String> {
     use arbiter_core::tournament::Command;
     use arbiter_proto::convert::{date_to_wire, sex_to_wire, title_to_wire};
     let trf = arbiter_trf::parse_bytes(text.as_bytes()).map_err(|e| e.to_string())?;
@@ -448,7 +447,7 @@ pub(crate) fn trf_players(text: &str, id: &str) -> Result<Vec<pb::Player>, Strin
         .commands
         .iter()
         .filter_map(|(_, c)| match c {
-            Command::RegisterPlayer(r) => Some(pb::Player {
+            Command::RegisterPlayer(r) => Some(reg::PlayerDetails {
                 name: r.name.clone(),
                 fide_id: r.fide_id,
                 national_id: r.national_id.clone(),
@@ -460,7 +459,6 @@ pub(crate) fn trf_players(text: &str, id: &str) -> Result<Vec<pb::Player>, Strin
                 birth_date: r.birth_date.map(date_to_wire),
                 sex: sex_to_wire(r.sex) as i32,
                 club: r.club.clone(),
-                player_id: 0,
             }),
             _ => None,
         })

@@ -35,8 +35,7 @@ pub(super) async fn print_layout(
             .into_inner()
             .players
             .into_iter()
-            .filter_map(|p| p.player)
-            .map(|p| (p.player_id, p))
+            .filter_map(|r| Some((r.pairing_number, r.player?)))
             .collect(),
         Err(e) => return not_found(&s, &e),
     };

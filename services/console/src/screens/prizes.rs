@@ -34,14 +34,14 @@ async fn facts(cl: &mut Clients, id: &str) -> Result<HashMap<u32, PlayerFacts>, 
     let mut facts: HashMap<u32, PlayerFacts> = players
         .players
         .into_iter()
-        .filter_map(|p| p.player)
-        .map(|p| {
+        .filter_map(|r| Some((r.pairing_number, r.player?)))
+        .map(|(pairing_number, p)| {
             let f = PlayerFacts {
                 female: p.sex == pb::Sex::Female as i32,
                 birth_year: p.birth_date.map(|d| d.year).filter(|&y| y != 0),
                 gain_milli: None,
             };
-            (p.player_id, f)
+            (pairing_number, f)
         })
         .collect();
     // Without rated games (or before the rating worker has caught up) nobody has a gain.
@@ -144,7 +144,7 @@ pub(super) async fn announce(Posted { s, mut cl, id, f }: Posted) -> Response {
     };
     let req = reg::UpdateTournamentRequest {
         header: header_for(&s, &id, &f, ""),
-        update: Some(pb::TournamentUpdated {
+        update: Some(reg::TournamentChanges {
             prize_fund: Some(prize_fund_to_wire(&fund)),
             ..Default::default()
         }),

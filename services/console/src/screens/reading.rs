@@ -48,7 +48,7 @@ pub(super) async fn ratings(Screen { s, mut cl, id }: Screen) -> Response {
         .rw
         .get_norms(arbiter_proto::rating_worker::v1::GetNormsRequest {
             tournament: tref(&id),
-            player_id: 0,
+            pairing_number: 0,
         })
         .await
         .map(|r| r.into_inner())
@@ -98,7 +98,6 @@ pub(super) async fn raw_events(
                 tournament_id: id.to_string(),
                 as_of_version: 0,
             }),
-            tournament_id: String::new(),
             from_version: 1,
             follow: false,
             raw_payload: true,
@@ -116,7 +115,7 @@ pub(super) async fn raw_events(
             return Err(format!(
                 "event {} is confidential and this session may not read it whole, so the chain \
                  cannot be hashed here: an admin's or the tournament's arbiter's session can",
-                env.sequence
+                env.version
             ));
         }
         events.push(arbiter_eventlog::envelope_to_stored(&env)?);
@@ -177,7 +176,6 @@ pub(super) async fn render_audit(
                 tournament_id: id.clone(),
                 as_of_version: 0,
             }),
-            tournament_id: String::new(),
             from_version: 0,
             follow: false,
             raw_payload: false,

@@ -79,7 +79,7 @@ pub(super) async fn render_round(
             .explain(pw::ExplainRequest {
                 tournament: tref(id),
                 round: st.current_round,
-                player_id: 0,
+                pairing_number: 0,
             })
             .await
             .ok()

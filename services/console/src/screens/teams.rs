@@ -102,7 +102,7 @@ pub(super) async fn record_team(Posted { s, mut cl, id, f }: Posted) -> Response
     };
     let req = reg::RecordTeamRequest {
         header: header_for(&s, &id, &f, ""),
-        team: Some(pb::TeamRecorded {
+        team: Some(reg::TeamList {
             name: get("name"),
             members,
             ..Default::default()

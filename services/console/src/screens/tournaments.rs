@@ -90,7 +90,7 @@ pub(super) fn parse_date(field: &str, v: &str) -> Result<Option<pb::Date>, Strin
 }
 
 /// The creation request a filled form stands for.
-pub(super) fn creation(v: &NewValues) -> Result<pb::TournamentCreated, String> {
+pub(super) fn creation(v: &NewValues) -> Result<reg::TournamentSettings, String> {
     let (system, rule_set) = match v.system.as_str() {
         "dutch-2025" | "dutch-2017" => (pb::PairingSystem::Dutch, v.system.clone()),
         "burstein" => (pb::PairingSystem::Burstein, String::new()),
@@ -126,7 +126,7 @@ pub(super) fn creation(v: &NewValues) -> Result<pb::TournamentCreated, String> {
         .then(|| knockout_of(v))
         .transpose()?;
     let team_rules = team_rules_of(v)?;
-    Ok(pb::TournamentCreated {
+    Ok(reg::TournamentSettings {
         knockout,
         team_rules,
         conduct,
@@ -426,9 +426,9 @@ pub(super) fn deputies_of(text: &str) -> Result<Vec<pb::Arbiter>, String> {
 pub(super) fn update_of(
     now: &NewValues,
     wanted: &NewValues,
-) -> Result<Option<pb::TournamentUpdated>, String> {
+) -> Result<Option<reg::TournamentChanges>, String> {
     let changed = |a: &str, b: &str| a.trim() != b.trim();
-    let mut u = pb::TournamentUpdated::default();
+    let mut u = reg::TournamentChanges::default();
     let mut any = false;
     if changed(&now.name, &wanted.name) {
         if wanted.name.trim().is_empty() {
@@ -583,7 +583,10 @@ mod tests {
         v.start = "2026-12-05".into();
         v.tie_breaks = "BH:C1, SB".into();
         let mut now = NewValues::default();
-        created_into(&mut now, creation(&v).unwrap());
+        created_into(
+            &mut now,
+            arbiter_proto::recorded::as_event(&creation(&v).unwrap()),
+        );
         updated_into(
             &mut now,
             pb::TournamentUpdated {

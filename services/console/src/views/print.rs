@@ -16,7 +16,7 @@ pub struct PrintView<'a> {
     /// The round printed (the current one) and its pairing, if published.
     pub round: u32,
     pub pairings: Option<&'a rep::RoundPairings>,
-    pub players: &'a std::collections::HashMap<u32, pb::Player>,
+    pub players: &'a std::collections::HashMap<u32, arbiter_proto::registration::v1::PlayerDetails>,
     pub crosstable: Option<&'a rep::Crosstable>,
     pub rounds: u32,
 }
@@ -159,7 +159,7 @@ fn wall_chart(s: &Session, v: &PrintView) -> Markup {
         return html! { p.flash.refused role="alert" { (t(s, "print-no-crosstable")) } };
     };
     let mut rows: Vec<&rep::CrosstableRow> = x.rows.iter().collect();
-    rows.sort_by_key(|r| r.player_id);
+    rows.sort_by_key(|r| r.pairing_number);
     html! {
         h1.print-title { (v.name) " · " (t(s, "print-wall-chart")) }
         div.scroll { table.print.wall id="wall-chart" {
@@ -169,10 +169,10 @@ fn wall_chart(s: &Session, v: &PrintView) -> Markup {
                 th.num { (t(s, "pts")) }
             } }
             tbody { @for row in rows {
-                tr data-player=(row.player_id) {
-                    td.num { (row.player_id) }
+                tr data-player=(row.pairing_number) {
+                    td.num { (row.pairing_number) }
                     td.name { (row.name) }
-                    td.num { (who(v, row.player_id).1) }
+                    td.num { (who(v, row.pairing_number).1) }
                     @for r in 1..=v.rounds {
                         @match row.cells.iter().find(|c| c.round == r) {
                             Some(c) => td.res {
@@ -182,7 +182,7 @@ fn wall_chart(s: &Session, v: &PrintView) -> Markup {
                             None => td.res {},
                         }
                     }
-                    td.num { (points(row.points)) }
+                    td.num { (points(arbiter_proto::tenths(row.score.as_ref()))) }
                 }
             } }
         } }

@@ -84,7 +84,7 @@ impl Clients {
         Ok(players
             .players
             .into_iter()
-            .filter_map(|p| p.player.map(|p| (p.player_id, p.name)))
+            .filter_map(|r| Some((r.pairing_number, r.player?.name)))
             .collect())
     }
 

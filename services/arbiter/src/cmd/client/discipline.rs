@@ -92,8 +92,8 @@ impl Sanction {
             header: c.header(&self.tournament),
             entry: who.entry,
             numbering_version: who.numbering_version,
-            sanction: Some(pb::SanctionImposed {
-                player_id: who.player_id,
+            pairing_number: who.player_id,
+            sanction: Some(arbiter_proto::round_director::v1::SanctionTerms {
                 kind: kind as i32,
                 round: self.round.unwrap_or(0),
                 rounds,
@@ -175,7 +175,7 @@ impl SupervisionBreach {
             header: c.header(&self.tournament),
             round: self.round,
             board: self.board,
-            player_id: self.player,
+            pairing_number: self.player,
             item: item as i32,
             note: self.note,
         };
@@ -250,11 +250,10 @@ impl Disconnect {
         };
         let req = rd::ReportConnectionIncidentRequest {
             header: c.header(&self.tournament),
-            incident: Some(pb::ConnectionIncidentReported {
-                incident: 0,
+            incident: Some(arbiter_proto::round_director::v1::ConnectionIncident {
                 round: self.round,
                 board: self.board,
-                player_id: self.player,
+                pairing_number: self.player,
                 channel: channel as i32,
                 disconnected_at_unix_ms: now,
                 reconnected_at_unix_ms: back,
@@ -309,16 +308,14 @@ impl Rule {
         };
         let req = rd::RuleOnDisconnectionRequest {
             header: c.header(&self.tournament),
-            ruling: Some(pb::DisconnectionRuled {
+            ruling: Some(arbiter_proto::round_director::v1::DisconnectionRuling {
                 incident: self.incident,
                 outcome: outcome as i32,
-                remaining_ms: 0,
                 fen: self.fen,
                 white_ms: ms(self.white_clock, "--white-clock")?,
                 black_ms: ms(self.black_clock, "--black-clock")?,
                 reduce_ms: ms(self.reduce, "--reduce")?,
                 time_control: self.time_control,
-                article: String::new(),
                 note: self.note,
             }),
         };
@@ -353,7 +350,7 @@ impl Appeal {
         let req = rd::FileAppealRequest {
             header: c.header(&self.tournament),
             entry: who.entry,
-            player_id: who.player_id,
+            pairing_number: who.player_id,
             numbering_version: who.numbering_version,
             decision_version: self.decision_version,
             grounds: self.grounds,
@@ -525,7 +522,7 @@ impl Record {
                 ),
                 other => format!("{other:?}"),
             };
-            println!("{:>6}  {line}", e.sequence);
+            println!("{:>6}  {line}", e.version);
         }
         Ok(())
     }

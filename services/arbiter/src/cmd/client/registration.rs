@@ -140,7 +140,7 @@ impl Players {
             let status = status.join("; ");
             let line = format!(
                 "{:>4}  {:>5}  {:<32} {:>6}  {}",
-                pl.player_id,
+                p.pairing_number,
                 format!("E{}", p.entry),
                 pl.name,
                 pl.rating,
@@ -186,7 +186,7 @@ pub struct CorrectPlayer {
 impl CorrectPlayer {
     pub(super) async fn run(self, c: &mut Clients) -> Result<(), Exit> {
         let mut fields = Vec::new();
-        let mut p = pb::Player::default();
+        let mut p = reg::PlayerDetails::default();
         if let Some(v) = self.name {
             p.name = v;
             fields.push("name");
@@ -233,9 +233,9 @@ impl CorrectPlayer {
         let who = c
             .player_ref(&self.tournament, self.player, self.as_of)
             .await?;
-        p.player_id = who.player_id;
         let req = reg::CorrectPlayerRequest {
             header: c.header(&self.tournament),
+            pairing_number: who.player_id,
             player: Some(p),
             fields: fields.into_iter().map(String::from).collect(),
             reason: self.reason,
@@ -279,7 +279,7 @@ impl Bye {
             .await?;
         let req = reg::RequestByeRequest {
             header: c.header(&self.tournament),
-            player_id: who.player_id,
+            pairing_number: who.player_id,
             entry: who.entry,
             numbering_version: who.numbering_version,
             round: self.round,
@@ -308,7 +308,7 @@ impl CancelBye {
             .await?;
         let req = reg::CancelByeRequest {
             header: c.header(&self.tournament),
-            player_id: who.player_id,
+            pairing_number: who.player_id,
             entry: who.entry,
             numbering_version: who.numbering_version,
             round: self.round,
@@ -344,7 +344,7 @@ impl Absent {
             .await?;
         let req = reg::DeclareAbsenceRequest {
             header: c.header(&self.tournament),
-            player_id: who.player_id,
+            pairing_number: who.player_id,
             entry: who.entry,
             numbering_version: who.numbering_version,
             round: self.round,
@@ -389,11 +389,10 @@ impl Consent {
             .await?;
         let req = reg::RecordFairPlayConsentRequest {
             header: c.header(&self.tournament),
-            player_id: who.player_id,
+            pairing_number: who.player_id,
             entry: who.entry,
             numbering_version: who.numbering_version,
-            consent: Some(pb::FairPlayConsentRecorded {
-                player_id: 0,
+            consent: Some(arbiter_proto::registration::v1::FairPlayConsent {
                 regulations_version: self.regulations,
                 accepted_by: self.accepted_by,
                 by_guardian: self.guardian,
@@ -454,7 +453,7 @@ impl CancelRegistration {
             .await?;
         let req = reg::CancelRegistrationRequest {
             header: c.header(&self.tournament),
-            player_id: who.player_id,
+            pairing_number: who.player_id,
             entry: who.entry,
             numbering_version: who.numbering_version,
             reason: self.reason,
@@ -489,7 +488,7 @@ impl Withdraw {
             .await?;
         let req = reg::WithdrawPlayerRequest {
             header: c.header(&self.tournament),
-            player_id: who.player_id,
+            pairing_number: who.player_id,
             entry: who.entry,
             numbering_version: who.numbering_version,
             from_round: self.from_round.unwrap_or(0),
@@ -499,7 +498,7 @@ impl Withdraw {
     }
 }
 
-pub(super) fn player_wire(p: PlayerData) -> Result<pb::Player, Exit> {
+pub(super) fn player_wire(p: PlayerData) -> Result<reg::PlayerDetails, Exit> {
     let title = match p.title.as_deref().map(str::to_ascii_uppercase).as_deref() {
         None => pb::Title::Unspecified,
         Some("GM") => pb::Title::Gm,
@@ -512,7 +511,7 @@ pub(super) fn player_wire(p: PlayerData) -> Result<pb::Player, Exit> {
         Some("WCM") => pb::Title::Wcm,
         Some(other) => return Err(Exit::Invalid(format!("--title {other:?}"))),
     };
-    Ok(pb::Player {
+    Ok(reg::PlayerDetails {
         name: p.name,
         rating: p.rating,
         fide_id: p.fide_id,
@@ -526,7 +525,7 @@ fn print_registered(r: &CommandResult) {
     print_result("registered", r);
     println!(
         "pairing number {}, entry E{} (the entry never changes; the pairing number may)",
-        r.player_id, r.entry
+        r.pairing_number, r.entry
     );
     if r.first_round > 1 {
         println!(

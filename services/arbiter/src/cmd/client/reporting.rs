@@ -122,21 +122,7 @@ impl Clients {
 
 /// A tie-break value as the rules print it (`units / 10^scale`); "" when undefined.
 fn decimal_text(v: Option<&arbiter_proto::common::v1::Decimal>) -> String {
-    let Some(d) = v else {
-        return String::new();
-    };
-    if d.scale == 0 {
-        return d.units.to_string();
-    }
-    let p = 10i64.pow(d.scale.min(18));
-    let sign = if d.units < 0 { "-" } else { "" };
-    let a = d.units.unsigned_abs();
-    format!(
-        "{sign}{}.{:0w$}",
-        a / p as u64,
-        a % p as u64,
-        w = d.scale as usize
-    )
+    v.map(|d| d.text()).unwrap_or_default()
 }
 
 /// The standings as `arbiter client standings` prints them: place (a shared one as "3-5"),
@@ -169,8 +155,8 @@ pub fn standings_text(s: &rep::Standings) -> String {
                 "{place:>6} {:>4}  {:<28} {:>6} {:>6}  {}\n",
                 r.team,
                 r.name,
-                points(r.match_points),
-                points(r.game_points),
+                points(arbiter_proto::tenths(r.match_score.as_ref())),
+                points(arbiter_proto::tenths(r.game_score.as_ref())),
                 tbs.join("  ")
             ));
         }
@@ -189,10 +175,10 @@ pub fn standings_text(s: &rep::Standings) -> String {
         let mut line = format!(
             "{:>5} {:>4}  {:<32} {:>6} {:>6}",
             r.place,
-            r.player_id,
+            r.pairing_number,
             r.name,
             r.rating,
-            points(r.points)
+            points(arbiter_proto::tenths(r.score.as_ref()))
         );
         for (k, code) in s.tie_break_list.iter().enumerate() {
             let v = r
@@ -283,10 +269,10 @@ pub fn render_pairings(p: &rep::RoundPairings) -> String {
             board.number,
             board.white,
             b.white_name,
-            points(b.white_points),
+            points(arbiter_proto::tenths(b.white_score.as_ref())),
             board.black,
             b.black_name,
-            points(b.black_points),
+            points(arbiter_proto::tenths(b.black_score.as_ref())),
             result_text(b)
         ));
     }

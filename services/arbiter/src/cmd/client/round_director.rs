@@ -360,7 +360,7 @@ impl Clients {
         let by_entry: BTreeMap<u32, u32> = list
             .players
             .iter()
-            .filter_map(|p| p.player.as_ref().map(|pl| (p.entry, pl.player_id)))
+            .map(|p| (p.entry, p.pairing_number))
             .collect();
         let uses_entries = boards.iter().any(|b| b.contains(['E', 'e']))
             || matches!(bye, Some(PlayerArg::Entry(_)));

@@ -64,7 +64,7 @@ impl Complain {
         let req = scr::FileComplaintRequest {
             header: c.header(&self.tournament),
             entry: who.entry,
-            player_id: who.player_id,
+            pairing_number: who.player_id,
             numbering_version: who.numbering_version,
             accused: self.accused,
             grounds: self.grounds,

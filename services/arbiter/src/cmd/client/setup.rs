@@ -110,7 +110,7 @@ impl Create {
         };
         let req = reg::CreateTournamentRequest {
             header: c.header(&id.unwrap_or_default()),
-            tournament: Some(pb::TournamentCreated {
+            tournament: Some(arbiter_proto::registration::v1::TournamentSettings {
                 name,
                 place: data.place.clone().unwrap_or_default(),
                 federation: data.federation.clone().unwrap_or_default(),
@@ -257,7 +257,7 @@ pub struct Update {
 impl Update {
     pub(super) async fn run(self, c: &mut Clients) -> Result<(), Exit> {
         let data = self.data;
-        let update = pb::TournamentUpdated {
+        let update = reg::TournamentChanges {
             name: self.name,
             place: data.place,
             start_date: self.start.as_deref().map(wire_date).transpose()?,
@@ -297,7 +297,7 @@ pub struct TieBreaks {
 
 impl TieBreaks {
     pub(super) async fn run(self, c: &mut Clients) -> Result<(), Exit> {
-        let update = pb::TournamentUpdated {
+        let update = reg::TournamentChanges {
             replace_tie_breaks: true,
             tie_breaks: tie_break_list(&self.list),
             ..Default::default()
@@ -325,7 +325,7 @@ impl Clients {
     pub async fn update(
         &mut self,
         tournament: &str,
-        update: pb::TournamentUpdated,
+        update: reg::TournamentChanges,
     ) -> Result<CommandResult, Exit> {
         let req = reg::UpdateTournamentRequest {
             header: self.header(tournament),

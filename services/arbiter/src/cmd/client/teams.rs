@@ -81,7 +81,7 @@ impl RecordTeam {
     pub(super) async fn run(self, c: &mut Clients) -> Result<(), Exit> {
         let req = reg::RecordTeamRequest {
             header: c.header(&self.tournament),
-            team: Some(pb::TeamRecorded {
+            team: Some(arbiter_proto::registration::v1::TeamList {
                 number: self.number,
                 name: self.name,
                 members: self.members,

@@ -340,7 +340,7 @@ impl Play {
         self.command("CreateTournament", "create", || {
             let req = reg::CreateTournamentRequest {
                 header: header(&tid, "create"),
-                tournament: Some(pb::TournamentCreated {
+                tournament: Some(arbiter_proto::registration::v1::TournamentSettings {
                     name: format!("Load Open {tid}"),
                     place: "Loopback".into(),
                     federation: "NOR".into(),
@@ -384,7 +384,7 @@ impl Play {
                 let req = reg::RegisterPlayerRequest {
                     confirm_same_name: false,
                     header: header(&tid, &id),
-                    player: Some(pb::Player {
+                    player: Some(arbiter_proto::registration::v1::PlayerDetails {
                         name: format!("Player, {i:04}"),
                         fide_id: Some(10_000_000 + i as u64),
                         rating,
@@ -415,7 +415,6 @@ impl Play {
                         tournament_id: self.tid.clone(),
                         as_of_version: 0,
                     }),
-                    tournament_id: String::new(),
                     from_version: from,
                     follow: true,
                     raw_payload: false,
@@ -440,7 +439,7 @@ impl Play {
                         Ok(e) => e,
                         Err(st) => return Err(st),
                     };
-                    from = e.sequence + 1;
+                    from = e.version + 1;
                     match e.payload.and_then(|p| p.kind) {
                         Some(Kind::PairingProposed(p)) if p.round == round => {
                             return Ok(Some(p.boards));
@@ -677,7 +676,6 @@ pub async fn read_stream(c: &Clients, tid: &str) -> Result<Vec<pb::Envelope>, to
                 tournament_id: tid.to_string(),
                 as_of_version: 0,
             }),
-            tournament_id: String::new(),
             from_version: 1,
             follow: false,
             raw_payload: true,
@@ -712,8 +710,8 @@ pub fn event_bytes(e: &pb::Envelope) -> u64 {
 pub fn check_acks(tid: &str, events: &[pb::Envelope], acks: &[Ack]) -> Vec<String> {
     let mut problems = Vec::new();
     for (i, e) in events.iter().enumerate() {
-        if e.sequence != i as u64 + 1 {
-            problems.push(format!("{tid}: event {i} has version {}", e.sequence));
+        if e.version != i as u64 + 1 {
+            problems.push(format!("{tid}: event {i} has version {}", e.version));
             break;
         }
     }
@@ -722,7 +720,7 @@ pub fn check_acks(tid: &str, events: &[pb::Envelope], acks: &[Ack]) -> Vec<Strin
         by_id
             .entry(e.command_id.as_str())
             .or_default()
-            .push(e.sequence);
+            .push(e.version);
     }
     for a in acks {
         let want: Vec<u64> = (a.first..=a.last).collect();

@@ -339,7 +339,6 @@ pub fn whole_log(tid: &str, raw: bool) -> rep::StreamEventsRequest {
             tournament_id: tid.into(),
             as_of_version: 0,
         }),
-        tournament_id: String::new(),
         from_version: 1,
         follow: false,
         raw_payload: raw,
@@ -385,8 +384,7 @@ pub async fn names_of(c: &mut Clients, tid: &str) -> BTreeMap<u32, String> {
         .into_inner()
         .players
         .into_iter()
-        .filter_map(|p| p.player)
-        .map(|p| (p.player_id, p.name))
+        .filter_map(|r| Some((r.pairing_number, r.player?.name)))
         .collect()
 }
 
@@ -570,7 +568,7 @@ impl Driver {
             async move {
                 reg.create_tournament(reg::CreateTournamentRequest {
                     header: header(&tid, "create"),
-                    tournament: Some(pb::TournamentCreated {
+                    tournament: Some(arbiter_proto::registration::v1::TournamentSettings {
                         name: "End-to-end Open".into(),
                         place: "Loopback".into(),
                         federation: "NOR".into(),
@@ -617,7 +615,7 @@ impl Driver {
                 .register_player(reg::RegisterPlayerRequest {
                     confirm_same_name: false,
                     header: header(&self.tid, &format!("register-{i}")),
-                    player: Some(pb::Player {
+                    player: Some(arbiter_proto::registration::v1::PlayerDetails {
                         name: format!("Player, {i:03}"),
                         fide_id: Some(1_000_000 + i as u64),
                         rating,
@@ -640,8 +638,9 @@ impl Driver {
             .expect("players")
             .into_inner();
         assert_eq!(players.players.len() as u32, self.plan.players);
-        for p in players.players.into_iter().filter_map(|p| p.player) {
-            self.ratings.insert(p.player_id, p.rating as i32);
+        for r in players.players {
+            let rating = r.player.map_or(0, |p| p.rating);
+            self.ratings.insert(r.pairing_number, rating as i32);
         }
         for (player, round, kind) in self.plan.early_byes.clone() {
             self.bye(player, round, kind).await;
@@ -654,7 +653,7 @@ impl Driver {
             .reg
             .request_bye(reg::RequestByeRequest {
                 header: header(&self.tid, &format!("bye-{player}-{round}")),
-                player_id: player,
+                pairing_number: player,
                 round,
                 kind: kind as i32,
                 ..Default::default()
@@ -671,7 +670,7 @@ impl Driver {
             .reg
             .withdraw_player(reg::WithdrawPlayerRequest {
                 header: header(&self.tid, &format!("withdraw-{player}")),
-                player_id: player,
+                pairing_number: player,
                 from_round: 0,
                 reason: "withdrew".into(),
                 ..Default::default()
@@ -981,7 +980,7 @@ impl Driver {
     pub async fn check_stream(&mut self) -> Vec<pb::Envelope> {
         let events = self.events().await;
         for (i, e) in events.iter().enumerate() {
-            assert_eq!(e.sequence, i as u64 + 1, "versions must be 1..=n");
+            assert_eq!(e.version, i as u64 + 1, "versions must be 1..=n");
         }
         use pb::event::Kind;
         let mut requests = BTreeMap::new();
@@ -1055,8 +1054,8 @@ impl Driver {
         for e in &events {
             let r = ranges
                 .entry(e.command_id.as_str())
-                .or_insert((e.sequence, e.sequence, 0));
-            r.1 = e.sequence;
+                .or_insert((e.version, e.version, 0));
+            r.1 = e.version;
             r.2 += 1;
         }
         for (id, (first, last, n)) in ranges {
@@ -1079,7 +1078,7 @@ pub fn kinds(events: &[pb::Envelope]) -> Vec<(u64, &'static str)> {
         .iter()
         .map(|e| {
             (
-                e.sequence,
+                e.version,
                 e.payload
                     .as_ref()
                     .map(arbiter_eventlog::kind_name)
