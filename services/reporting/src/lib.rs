@@ -95,40 +95,7 @@ impl Reporting for ReportingService {
         let t = r.tournament.unwrap_or_default();
         let f = folded(&self.store, &t.tournament_id, t.as_of_version).await?;
         let after = (r.after_round > 0).then_some(r.after_round);
-        let version = f.version;
-        let (rk, entries, teams) = tokio::task::spawn_blocking(move || {
-            let rk = arbiter_standings::ranking(&f.state, after, None)?;
-            let teams = arbiter_standings::team_ranking(&f.state, after)?;
-            Ok::<_, web::PageError>((rk, entry_numbers(&f.state), teams))
-        })
-        .await
-        .map_err(|e| Status::internal(format!("standings task: {e}")))?
-        .map_err(|e| e.to_status())?;
-        let mut out = standings_to_wire(version, &rk, &entries);
-        if let Some((codes, lines)) = teams {
-            use arbiter_proto::common::v1::Decimal;
-            out.team_tie_break_list = codes;
-            out.team_rows = lines
-                .into_iter()
-                .map(|l| api::TeamStandingRow {
-                    rank: l.rank,
-                    rank_to: l.rank_to,
-                    team: l.team,
-                    name: l.name,
-                    match_score: Some(Decimal::tenths(l.match_points)),
-                    game_score: Some(Decimal::tenths(l.game_points)),
-                    tie_breaks: l
-                        .tie_breaks
-                        .into_iter()
-                        .map(|(code, v)| api::TieBreakValue {
-                            code,
-                            value: v.map(|units| Decimal { units, scale: 1 }),
-                        })
-                        .collect(),
-                })
-                .collect();
-        }
-        Ok(Response::new(out))
+        Ok(Response::new(standings_of(f, after).await?))
     }
 
     async fn get_pairings(
@@ -138,52 +105,13 @@ impl Reporting for ReportingService {
         let r = request.into_inner();
         let t = r.tournament.unwrap_or_default();
         let f = folded(&self.store, &t.tournament_id, t.as_of_version).await?;
-        let view = views::round_view(&f.state, r.round).ok_or_else(|| {
+        let pairings = pairings_of(&f, r.round).ok_or_else(|| {
             Status::not_found(format!(
                 "tournament {}: round {} has no pairing yet",
                 t.tournament_id, r.round
             ))
         })?;
-        let team = f
-            .state
-            .team_pairing(r.round)
-            .or_else(|| f.state.team_proposal(r.round))
-            .unwrap_or_default();
-        let named = |pn: u32| {
-            f.state
-                .player(pn)
-                .map(|p| (p.player.name.clone(), p.entry.number()))
-                .unwrap_or_default()
-        };
-        let boards = view
-            .boards
-            .iter()
-            .map(|b| {
-                let mut wire = b.to_wire();
-                (wire.white_name, wire.white_entry) = named(b.white);
-                (wire.black_name, wire.black_entry) = named(b.black);
-                wire
-            })
-            .collect();
-        Ok(Response::new(api::RoundPairings {
-            version: f.version,
-            round: view.round,
-            published: view.published,
-            boards,
-            unpaired_names: view.unpaired.iter().map(|u| named(u.player_id).0).collect(),
-            unpaired: view
-                .unpaired
-                .iter()
-                .map(|u| pb::Unpaired {
-                    player_id: u.player_id,
-                    code: arbiter_core::ResultCode::from_trf(u.code)
-                        .map(|c| pb::ResultCode::from(c) as i32)
-                        .unwrap_or(0),
-                })
-                .collect(),
-            team_matches: arbiter_proto::convert::team_matches_to_wire(&team.matches),
-            team_bye: team.bye.unwrap_or(0),
-        }))
+        Ok(Response::new(pairings))
     }
 
     async fn get_crosstable(
@@ -259,6 +187,58 @@ impl Reporting for ReportingService {
         }))
     }
 
+    type FollowTournamentStream =
+        futures::stream::BoxStream<'static, Result<api::TournamentView, Status>>;
+
+    async fn follow_tournament(
+        &self,
+        request: Request<api::FollowTournamentRequest>,
+    ) -> Result<Response<Self::FollowTournamentStream>, Status> {
+        let tid = request
+            .into_inner()
+            .tournament
+            .unwrap_or_default()
+            .tournament_id;
+        let f = folded(&self.store, &tid, 0).await?;
+        let stream = stream_of(&tid)?;
+        let events = self
+            .store
+            .log()
+            .subscribe(SubscribeFrom::Stream {
+                stream: stream.clone(),
+                from_version: f.version + 1,
+            })
+            .await
+            .map_err(|e| log_status(&e))?;
+        let first = tournament_view(f).await?;
+        let store = self.store.clone();
+        // The events that arrived together give one view (a result recorded with its
+        // corrections, a publication with its signed head): a reader wants the state they
+        // leave, not each step. A signed head alone changes nothing a reader sees.
+        let updates = events
+            .ready_chunks(256)
+            .filter_map(|batch| {
+                let failed = batch.iter().find_map(|e| e.as_ref().err().map(log_status));
+                let seen = batch.iter().any(
+                    |e| matches!(e, Ok(stored) if !arbiter_interchange::heads::is_head(stored)),
+                );
+                std::future::ready(match failed {
+                    Some(status) => Some(Err(status)),
+                    None => seen.then_some(Ok(())),
+                })
+            })
+            .then(move |batch| {
+                let store = store.clone();
+                let tid = tid.clone();
+                async move {
+                    batch?;
+                    tournament_view(folded(&store, &tid, 0).await?).await
+                }
+            });
+        let out = futures::stream::once(async move { Ok(first) }).chain(updates);
+        Ok(Response::new(Box::pin(out)))
+    }
+
     type StreamEventsStream = futures::stream::BoxStream<'static, Result<pb::Envelope, Status>>;
 
     async fn stream_events(
@@ -319,6 +299,106 @@ fn entry_numbers(state: &arbiter_core::tournament::State) -> std::collections::B
         .players()
         .map(|p| (p.pairing_number(), p.entry.number()))
         .collect()
+}
+
+/// The standings as `GetStandings` answers them, after round `after` (`None`: the last round
+/// whose results are all in).
+async fn standings_of(f: Arc<Folded>, after: Option<u32>) -> Result<api::Standings, Status> {
+    let version = f.version;
+    let (rk, entries, teams) = tokio::task::spawn_blocking(move || {
+        let rk = arbiter_standings::ranking(&f.state, after, None)?;
+        let teams = arbiter_standings::team_ranking(&f.state, after)?;
+        Ok::<_, web::PageError>((rk, entry_numbers(&f.state), teams))
+    })
+    .await
+    .map_err(|e| Status::internal(format!("standings task: {e}")))?
+    .map_err(|e| e.to_status())?;
+    let mut out = standings_to_wire(version, &rk, &entries);
+    if let Some((codes, lines)) = teams {
+        use arbiter_proto::common::v1::Decimal;
+        out.team_tie_break_list = codes;
+        out.team_rows = lines
+            .into_iter()
+            .map(|l| api::TeamStandingRow {
+                rank: l.rank,
+                rank_to: l.rank_to,
+                team: l.team,
+                name: l.name,
+                match_score: Some(Decimal::tenths(l.match_points)),
+                game_score: Some(Decimal::tenths(l.game_points)),
+                tie_breaks: l
+                    .tie_breaks
+                    .into_iter()
+                    .map(|(code, v)| api::TieBreakValue {
+                        code,
+                        value: v.map(|units| Decimal { units, scale: 1 }),
+                    })
+                    .collect(),
+            })
+            .collect();
+    }
+    Ok(out)
+}
+
+/// Round `round`'s pairings as `GetPairings` answers them (the proposal while it is one);
+/// `None` before it has a pairing.
+fn pairings_of(f: &Folded, round: u32) -> Option<api::RoundPairings> {
+    let view = views::round_view(&f.state, round)?;
+    let team = f
+        .state
+        .team_pairing(round)
+        .or_else(|| f.state.team_proposal(round))
+        .unwrap_or_default();
+    let named = |pn: u32| {
+        f.state
+            .player(pn)
+            .map(|p| (p.player.name.clone(), p.entry.number()))
+            .unwrap_or_default()
+    };
+    let boards = view
+        .boards
+        .iter()
+        .map(|b| {
+            let mut wire = b.to_wire();
+            (wire.white_name, wire.white_entry) = named(b.white);
+            (wire.black_name, wire.black_entry) = named(b.black);
+            wire
+        })
+        .collect();
+    Some(api::RoundPairings {
+        version: f.version,
+        round: view.round,
+        published: view.published,
+        boards,
+        unpaired_names: view.unpaired.iter().map(|u| named(u.player_id).0).collect(),
+        unpaired: view
+            .unpaired
+            .iter()
+            .map(|u| pb::Unpaired {
+                player_id: u.player_id,
+                code: arbiter_core::ResultCode::from_trf(u.code)
+                    .map(|c| pb::ResultCode::from(c) as i32)
+                    .unwrap_or(0),
+            })
+            .collect(),
+        team_matches: arbiter_proto::convert::team_matches_to_wire(&team.matches),
+        team_bye: team.bye.unwrap_or(0),
+    })
+}
+
+/// What `FollowTournament` sends: the latest round with a pairing, and the standings.
+async fn tournament_view(f: Arc<Folded>) -> Result<api::TournamentView, Status> {
+    let latest = (1..=f.state.current_round().unwrap_or(0))
+        .rev()
+        .find_map(|r| pairings_of(&f, r).map(|p| (r, p)));
+    let version = f.version;
+    let standings = standings_of(f, None).await?;
+    Ok(api::TournamentView {
+        version,
+        round: latest.as_ref().map_or(0, |(r, _)| *r),
+        pairings: latest.map(|(_, p)| p),
+        standings: Some(standings),
+    })
 }
 
 /// The standings as `GetStandings` answers them.

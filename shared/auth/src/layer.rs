@@ -39,6 +39,7 @@ pub const PUBLIC_READS: &[(&str, &[&str])] = &[
             "GetCrosstable",
             "ExportTrf",
             "StreamEvents",
+            "FollowTournament",
         ],
     ),
     (

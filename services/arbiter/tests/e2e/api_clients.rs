@@ -12,6 +12,7 @@
 use crate::support::*;
 use arbiter_proto::common::v1::CommandHeader;
 use arbiter_proto::registration::v1 as reg;
+use arbiter_proto::reporting::v1 as rep;
 use arbiter_proto::round_director::v1 as rd;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -558,4 +559,145 @@ fn platform_page() -> String {
         }
     });
     format!("http://{addr}/")
+}
+
+/// The next view of a FollowTournament stream that `wanted` accepts (views before it are
+/// skipped: each is checked by the caller only when it is the one awaited).
+async fn view_until(
+    views: &mut tonic::Streaming<rep::TournamentView>,
+    what: &str,
+    wanted: impl Fn(&rep::TournamentView) -> bool,
+) -> rep::TournamentView {
+    // A bound on a failure, not a pause: every view arrives as soon as its events are appended.
+    let bound = std::time::Duration::from_secs(60);
+    loop {
+        let v = tokio::time::timeout(bound, views.message())
+            .await
+            .unwrap_or_else(|_| panic!("no view with {what} within {bound:?}"))
+            .expect("a view")
+            .unwrap_or_else(|| panic!("the stream ended before {what}"));
+        if wanted(&v) {
+            return v;
+        }
+    }
+}
+
+/// A view is what GetPairings and GetStandings answer at its version: one source of truth.
+async fn check_view(c: &mut Clients, tid: &str, v: &rep::TournamentView) {
+    let at = Some(arbiter_proto::common::v1::TournamentRef {
+        tournament_id: tid.to_string(),
+        as_of_version: v.version,
+    });
+    let standings = c
+        .rep
+        .get_standings(rep::GetStandingsRequest {
+            tournament: at.clone(),
+            after_round: 0,
+        })
+        .await
+        .expect("GetStandings")
+        .into_inner();
+    assert_eq!(
+        v.standings.as_ref(),
+        Some(&standings),
+        "version {}",
+        v.version
+    );
+    if v.round > 0 {
+        let pairings = c
+            .rep
+            .get_pairings(rep::GetPairingsRequest {
+                tournament: at,
+                round: v.round,
+            })
+            .await
+            .expect("GetPairings")
+            .into_inner();
+        assert_eq!(
+            v.pairings.as_ref(),
+            Some(&pairings),
+            "version {}",
+            v.version
+        );
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_follow_stream_pushes_the_proposal_the_publication_the_results_and_the_standings() {
+    let work = TempDir::new("arbiter-api-follow").unwrap();
+    let data = work.path().join("data");
+    let server = Server::start(
+        &["--data", data.to_str().unwrap()],
+        &work.path().join("log"),
+    );
+    let mut c = Clients::new(&Endpoints::one(&server.grpc));
+    let tid = "follow";
+    let mut driver = Driver::new(c.clone(), tid, Plan::swiss_40x9(), work.path());
+    driver.create().await;
+    driver.register_all().await;
+    let mut views = c
+        .rep
+        .follow_tournament(rep::FollowTournamentRequest {
+            tournament: tref(tid),
+        })
+        .await
+        .expect("FollowTournament")
+        .into_inner();
+    let first = view_until(&mut views, "the first view", |_| true).await;
+    assert_eq!(
+        (first.round, first.pairings.is_none()),
+        (0, true),
+        "{first:?}"
+    );
+    assert_eq!(first.standings.as_ref().map(|s| s.rows.len()), Some(40));
+    check_view(&mut c, tid, &first).await;
+
+    driver.start_round(1).await;
+    let proposed = view_until(&mut views, "round 1's proposal", |v| {
+        v.round == 1 && v.pairings.as_ref().is_some_and(|p| !p.published)
+    })
+    .await;
+    check_view(&mut c, tid, &proposed).await;
+    driver
+        .wait_proposal(1, std::time::Duration::from_secs(60))
+        .await;
+    driver.publish(1).await;
+    let published = view_until(&mut views, "round 1 published", |v| {
+        v.pairings
+            .as_ref()
+            .is_some_and(|p| p.round == 1 && p.published)
+    })
+    .await;
+    check_view(&mut c, tid, &published).await;
+    let pairing = pairing_of(published.pairings.as_ref().expect("pairings"));
+    let boards = pairing.0.len();
+    driver.results(1, &pairing, 0..1).await;
+    let one = view_until(&mut views, "board 1's result", |v| {
+        v.pairings
+            .as_ref()
+            .is_some_and(|p| p.boards.first().is_some_and(|b| b.result != 0))
+    })
+    .await;
+    check_view(&mut c, tid, &one).await;
+    driver.results(1, &pairing, 1..boards).await;
+    driver.close(1).await;
+    // The standings count round 1 once its results are all in: every board gives a point (the
+    // driver's forfeits are single ones), the byes on top.
+    let after = view_until(&mut views, "the standings after round 1", |v| {
+        v.standings.as_ref().is_some_and(|s| s.after_round == 1)
+    })
+    .await;
+    check_view(&mut c, tid, &after).await;
+    let total: i32 = after
+        .standings
+        .as_ref()
+        .expect("standings")
+        .rows
+        .iter()
+        .map(|r| arbiter_proto::tenths(r.score.as_ref()))
+        .sum();
+    assert!(
+        total >= boards as i32 * 10,
+        "{total} tenths over {boards} boards"
+    );
 }

@@ -113,6 +113,9 @@ pub enum ClientCommand {
     Export(reporting::Export),
     /// Any time: show the tournament's state.
     Show(round_director::Show),
+    /// Any time: follow the tournament live (pushed, no polling): the latest round's pairings
+    ///     and results and the standings, printed again at every change until interrupted.
+    Watch(reporting::Watch),
     /// Any time: a round robin's whole schedule by pairing numbers, the drawing of lots that
     /// gave the numbers, and the rounds where compatriots meet.
     Schedule(round_director::Schedule),
@@ -161,6 +164,7 @@ impl ClientCommand {
             C::Close(a) => a.run(c).await,
             C::Finish(a) => a.run(c).await,
             C::Standings(a) => a.run(c).await,
+            C::Watch(a) => a.run(c).await,
             C::Export(a) => a.run(c).await,
             C::Show(a) => a.run(c).await,
             C::Schedule(a) => a.run(c).await,

@@ -62,9 +62,47 @@ impl Export {
     }
 }
 
+#[derive(clap::Args, Debug)]
+pub struct Watch {
+    /// The tournament's identifier (as given at creation).
+    tournament: String,
+    /// Stop after this many views (default: follow until interrupted).
+    #[arg(long)]
+    count: Option<u64>,
+}
+
+impl Watch {
+    pub(super) async fn run(self, c: &mut Clients) -> Result<(), Exit> {
+        let req = rep::FollowTournamentRequest {
+            tournament: Clients::tref(&self.tournament),
+        };
+        let mut views = call("watch", c.reporting.follow_tournament(req)).await?;
+        let mut shown = 0;
+        while self.count.is_none_or(|n| shown < n) {
+            let Some(v) = views
+                .message()
+                .await
+                .map_err(|s| status_exit("watch", &s))?
+            else {
+                break;
+            };
+            println!("== version {}", v.version);
+            match &v.pairings {
+                Some(p) => print!("{}", render_pairings(p)),
+                None => println!("No pairing yet."),
+            }
+            if let Some(s) = &v.standings {
+                print!("{}", standings_text(s));
+            }
+            shown += 1;
+        }
+        Ok(())
+    }
+}
+
 impl Clients {
-    /// Waits up to `wait` for a proposal (or a publication) of `round`, on the round
-    /// director's WatchTournament stream (pushed: no polling), then reads it.
+    /// Waits up to `wait` for a proposal (or a publication) of `round`, on the reporting
+    /// service's FollowTournament stream (pushed: no polling), which carries it.
     pub async fn wait_for_pairing(
         &mut self,
         tournament: &str,
@@ -78,25 +116,28 @@ impl Clients {
             ))
         };
         if !wait.is_zero() {
-            let req = rd::GetTournamentRequest {
+            let req = rep::FollowTournamentRequest {
                 tournament: Self::tref(tournament),
             };
-            let mut states = call("watch", self.director.watch_tournament(req)).await?;
+            let mut views = call("watch", self.reporting.follow_tournament(req)).await?;
             let proposed = async {
-                while let Some(state) = states.message().await? {
-                    let at_least_proposed = state.phase >= rd::Phase::PairingProposed as i32;
-                    if state.current_round > round
-                        || (state.current_round == round && at_least_proposed)
+                while let Some(v) = views.message().await? {
+                    if v.round == round
+                        && let Some(p) = v.pairings
                     {
-                        return Ok(());
+                        return Ok(Some(p));
+                    }
+                    if v.round > round {
+                        return Ok(None);
                     }
                 }
-                Ok::<(), tonic::Status>(())
+                Ok::<_, tonic::Status>(None)
             };
             match tokio::time::timeout(wait, proposed).await {
                 Err(_) => return Err(no_proposal()),
                 Ok(Err(s)) => return Err(status_exit("watch", &s)),
-                Ok(Ok(())) => {}
+                Ok(Ok(Some(p))) => return Ok(p),
+                Ok(Ok(None)) => {}
             }
         }
         let req = rep::GetPairingsRequest {
