@@ -192,6 +192,15 @@ impl rep::reporting_server::Reporting for FixedReporting {
     ) -> Result<tonic::Response<rep::ExportTrfResponse>, tonic::Status> {
         Err(tonic::Status::unimplemented("test"))
     }
+    type FollowTournamentStream = std::pin::Pin<
+        Box<dyn futures::Stream<Item = Result<rep::TournamentView, tonic::Status>> + Send>,
+    >;
+    async fn follow_tournament(
+        &self,
+        _: tonic::Request<rep::FollowTournamentRequest>,
+    ) -> Result<tonic::Response<Self::FollowTournamentStream>, tonic::Status> {
+        Err(tonic::Status::unimplemented("test"))
+    }
     type StreamEventsStream =
         std::pin::Pin<Box<dyn futures::Stream<Item = Result<ev::Envelope, tonic::Status>> + Send>>;
     async fn stream_events(
