@@ -235,7 +235,11 @@ impl Reporting for ReportingService {
                     tournament_view(folded(&store, &tid, 0).await?).await
                 }
             });
-        let out = futures::stream::once(async move { Ok(first) }).chain(updates);
+        // A failure after the first view ends the stream with its status in the trailers,
+        // where the host's edge does not add details: they are added here.
+        let out = futures::stream::once(async move { Ok(first) })
+            .chain(updates)
+            .map(|r| r.map_err(arbiter_service_kit::status::with_details));
         Ok(Response::new(Box::pin(out)))
     }
 

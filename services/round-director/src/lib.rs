@@ -1013,7 +1013,11 @@ impl RoundDirector for RoundDirectorService {
                 Ok(tournament_state(&tid, &f))
             }
         });
-        let out = futures::stream::once(async move { Ok(first) }).chain(updates);
+        // A failure after the first state ends the stream with its status in the trailers,
+        // where the host's edge does not add details: they are added here.
+        let out = futures::stream::once(async move { Ok(first) })
+            .chain(updates)
+            .map(|r| r.map_err(status::with_details));
         Ok(Response::new(Box::pin(out)))
     }
 }

@@ -268,11 +268,15 @@ pub fn log_status(e: &LogError) -> Status {
         LogError::CommandIdReused { .. } => {
             refusal(Code::AlreadyExists, e.to_string(), "COMMAND_ID_REUSED", &[])
         }
+        // With their details here (not only at the host's edge): a stream that fails after
+        // its first message sends this status in its trailers, past the edge's reach.
         LogError::InvalidStream { .. } | LogError::InvalidAppend(_) | LogError::TooLarge { .. } => {
-            Status::invalid_argument(e.to_string())
+            with_details(Status::invalid_argument(e.to_string()))
         }
-        LogError::Corrupt { .. } => Status::data_loss(e.to_string()),
-        LogError::Storage(_) | LogError::Nats(_) => Status::unavailable(e.to_string()),
+        LogError::Corrupt { .. } => with_details(Status::data_loss(e.to_string())),
+        LogError::Storage(_) | LogError::Nats(_) => {
+            with_details(Status::unavailable(e.to_string()))
+        }
     }
 }
 
@@ -331,6 +335,18 @@ mod tests {
         assert_eq!(again.details(), conflict.details());
         let m = again.get_details_error_info().expect("ErrorInfo").metadata;
         assert_eq!(m.get("current_version").map(String::as_str), Some("5"));
+    }
+
+    /// A log failure can end a stream after its first message, beyond the host's edge: its
+    /// status carries its details itself.
+    #[test]
+    fn a_log_failure_has_its_details_without_the_edge() {
+        let down = log_status(&LogError::Storage("disk gone".into()));
+        assert_eq!(down.code(), Code::Unavailable);
+        assert_eq!(
+            down.get_details_error_info().expect("ErrorInfo").reason,
+            "UNAVAILABLE"
+        );
     }
 
     #[test]
