@@ -37,10 +37,16 @@
 //! x 7 rounds, a command per event every `--think-ms` on average, 1000 by default), then 100
 //! results typed into the console by Chromium over WebDriver (`load/console.rs`).
 //!
+//! `--api [--calls N]`: GetStandings and GetPairings over native gRPC, gRPC-Web and the JSON
+//! route, one event of `--players` x `--rounds` (default 100 x 9) played first: p50/p99 per
+//! transport and the ratio to gRPC (`load/api.rs`).
+//!
 //! `--distributed`: the same load against one process per service (`arbiter serve --only`,
 //! two pairing workers, a rating worker) over a 3-node JetStream cluster the bench starts (nats-server on the
 //! PATH); also checks that every pairing request was answered by exactly one proposal.
 
+#[path = "load/api.rs"]
+mod api;
 #[allow(dead_code)] // the browser tests' helpers the bench does not use
 #[path = "../tests/e2e/support/browser.rs"]
 mod browser;
@@ -72,12 +78,13 @@ struct Args {
     keep: Option<PathBuf>,
     hostile: Option<hostile::HostileConfig>,
     console: bool,
+    api: Option<u32>,
 }
 
 fn usage() -> ! {
     eprintln!(
         "usage: load [--events N] [--players P] [--rounds R] [--concurrency C] \
-[--connections K] [--seed S] [--think-ms MS] [--replay K] [--kill-trials T | --distributed | --hostile [--seconds S] | --console] [--keep DIR]"
+[--connections K] [--seed S] [--think-ms MS] [--replay K] [--kill-trials T | --distributed | --hostile [--seconds S] | --console | --api [--calls N]] [--keep DIR]"
     );
     std::process::exit(3)
 }
@@ -91,6 +98,7 @@ fn parse_args() -> Args {
         keep: None,
         hostile: None,
         console: false,
+        api: None,
     };
     let mut think_given = false;
     let mut hostile_seconds = 30;
@@ -127,6 +135,8 @@ fn parse_args() -> Args {
                 think_given = true;
             }
             "--console" => a.console = true,
+            "--api" => a.api = Some(a.api.unwrap_or(500)),
+            "--calls" => a.api = Some(num()),
             "--replay" => a.replay = Some(num()),
             "--kill-trials" => a.kill_trials = num(),
             "--distributed" => a.distributed = true,
@@ -541,6 +551,8 @@ fn main() -> ExitCode {
             hostile::run(&bin(), &work, h).await
         } else if a.console {
             console::run(&bin(), &work, &a.cfg).await
+        } else if let Some(calls) = a.api {
+            api::run(&bin(), &work, &a.cfg, calls).await
         } else if a.kill_trials > 0 {
             kill_trials(&a, &work).await
         } else if a.distributed {
