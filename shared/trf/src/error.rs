@@ -178,6 +178,8 @@ pub enum WarningKind {
     RepeatedPairingBye,
     /// A misaligned line was read by the fallback rules (lenient mode only).
     Realigned,
+    /// A blank round read as the bye the player's points count (lenient mode only).
+    ImpliedBye,
     /// A consistency error accepted because of lenient mode.
     Inconsistent,
 }

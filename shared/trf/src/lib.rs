@@ -49,6 +49,7 @@ mod check;
 mod convert;
 mod dates;
 mod error;
+mod implied;
 mod legacy;
 mod model;
 mod read;
@@ -78,9 +79,10 @@ pub struct ParseOptions {
     /// Read what older programs write, with a warning each: dates in other orders and
     /// separators (or dropped when unreadable: nothing computes from them), malformed FIDE id,
     /// sex and rank dropped, the legacy bye codes (`0000 - =`, `0000 - +`, `0000 - -`, blank
-    /// blocks in a paired round), a forfeit whose colour only the opponent's line gives.
-    /// Consistency errors and everything pairing reads (start numbers, ratings, points,
-    /// games) stay strict. Without it (the default) the reader is as strict as TRF16 / TRF-2026.
+    /// blocks in a paired round), a forfeit whose colour only the opponent's line gives, and
+    /// byes written only in the points column (a blank round the points count as a half or a
+    /// full point, when that is the only reading: `implied.rs`). Other consistency errors and
+    /// everything pairing reads (start numbers, ratings, points, games) stay strict. Without it (the default) the reader is as strict as TRF16 / TRF-2026.
     pub tolerant: bool,
 }
 
@@ -178,7 +180,10 @@ fn parse_decoded(
             "the file has no records",
         ));
     }
-    let file = TrfFile { records };
+    let mut file = TrfFile { records };
+    if opts.tolerant {
+        implied::read_implied_byes(&mut file, &lines, &mut warnings);
+    }
     check::check(&file, &map, opts, &mut warnings)?;
     Ok(Trf {
         file,

@@ -399,6 +399,11 @@ impl TrfFile {
             .count() as u32
     }
 
+    /// The scorer of the file's scoring records, when it has any.
+    pub(crate) fn explicit_scorer(&self) -> Option<Scorer> {
+        self.explicit_scorers().first().map(|&(_, s)| s)
+    }
+
     /// The explicit scoring records present, in precedence order.
     fn explicit_scorers(&self) -> Vec<(PointSource, Scorer)> {
         let mut out = Vec::new();
