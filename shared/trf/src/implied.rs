@@ -6,8 +6,8 @@
 //! is exactly what the player's blank rounds would add as byes of one kind — every one a
 //! half-point bye, or every one a full point — each is read as that bye, with a warning naming
 //! the line, the round and the reading chosen. A full point is the pairing-allocated bye (`U`)
-//! when the player is the only one without a game in that round and the round has no other
-//! `U`, else a full-point bye (`F`). Any other difference (a mix of kinds, an explicit `Z`, no
+//! when it is the only full point read in that round and the round has no `U` written, else a
+//! full-point bye (`F`). Any other difference (a mix of kinds, an explicit `Z`, no
 //! blank round) is left as written for the points check to report: the reading never guesses
 //! between two.
 
@@ -28,10 +28,11 @@ fn is_blank(entry: Option<&RoundEntry>, line: &str, r: u32) -> bool {
         Some(e) => {
             e.opponent.is_none()
                 && e.result == ResultCode::ZeroBye
+                // Columns are characters of the decoded line, not bytes.
                 && line
-                    .as_bytes()
-                    .get(result_column(r) - 1)
-                    .is_none_or(|c| *c == b' ')
+                    .chars()
+                    .nth(result_column(r) - 1)
+                    .is_none_or(|c| c == ' ')
         }
     }
 }
@@ -78,15 +79,18 @@ pub(crate) fn read_implied_byes(
         reading.extend(blanks.into_iter().map(|k| (i, k, kind)));
     }
     for &(i, k, kind) in &reading {
-        // A full point alone without a game in a round that has no `U` is that round's
-        // pairing-allocated bye.
+        // The one full point without a game in a round that has no `U` is that round's
+        // pairing-allocated bye (a requested full-point bye is the rarer reading).
         let kind = if kind == ResultCode::FullBye
             && file.players().all(|p| {
                 p.entry(k)
                     .is_none_or(|e| e.result != ResultCode::PairingBye)
             })
-            && reading.iter().filter(|&&(_, r, _)| r == k).count() == 1
-            && without_game(file, k) == 1
+            && reading
+                .iter()
+                .filter(|&&(_, r, kind)| r == k && kind == ResultCode::FullBye)
+                .count()
+                == 1
         {
             ResultCode::PairingBye
         } else {
@@ -105,13 +109,12 @@ pub(crate) fn read_implied_byes(
             ResultCode::PairingBye => ('U', "the pairing-allocated bye"),
             _ => ('F', "a full-point bye"),
         };
+        let place = Location::span(i + 1, result_column(k) - 7, result_column(k));
+        // The blank block's own remark (read as an absence) gives way to this reading.
+        warnings.retain(|w| !(w.kind == WarningKind::Legacy && w.location == Some(place)));
         warnings.push(TrfWarning::new(
             WarningKind::ImpliedBye,
-            Some(Location::span(
-                i + 1,
-                result_column(k) - 7,
-                result_column(k),
-            )),
+            Some(place),
             format!("round {k}"),
             format!(
                 "player {} has no result in round {k} and his points count it: read as {words} \
@@ -120,11 +123,4 @@ pub(crate) fn read_implied_byes(
             ),
         ));
     }
-}
-
-/// How many players have no game (no opponent) in round `k`.
-fn without_game(file: &TrfFile, k: u32) -> usize {
-    file.players()
-        .filter(|p| p.entry(k).is_none_or(|e| e.opponent.is_none()))
-        .count()
 }

@@ -107,6 +107,14 @@ fn blank_rounds_counted_in_the_points_are_read_as_the_byes_they_imply() {
         .unwrap()
         .message;
     assert!(said.contains("read as a half-point bye (H)"), "{said}");
+    // Nothing else is said of those blocks (not "read as an absence").
+    assert!(
+        trf.warnings
+            .iter()
+            .all(|w| w.kind == WarningKind::ImpliedBye || !w.message.starts_with("blank in")),
+        "{:?}",
+        trf.warnings
+    );
     // Written back, the byes are explicit and the file reads strictly.
     let again = parse(&trf.write().expect("written")).expect("strict");
     assert_eq!(again.file, trf.file);

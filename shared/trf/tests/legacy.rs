@@ -103,6 +103,16 @@ const CASES: &[Case] = &[
         None,
     ),
     case(
+        "bye-half-blank",
+        (WarningKind::ImpliedBye, Some(16), "round 2"),
+        Some((16, (81, 84), "points")),
+    ),
+    case(
+        "bye-pab-blank",
+        (WarningKind::ImpliedBye, Some(18), "round 1"),
+        Some((8, (81, 84), "points")),
+    ),
+    case(
         "withdrawn-blank",
         (WarningKind::Legacy, Some(17), "round 3"),
         None,

@@ -225,6 +225,21 @@ def main():
     write("bye-pab-as-forfeit", legacy("+", "U"), base)
     # Zero-point byes (withdrawal, absence) written as a forfeit loss against nobody.
     write("bye-zero-as-forfeit", legacy("-", "Z"), base)
+    def blank_byes(code, written):
+        """Each `0000 - code` block written as `written` (None: an all-blank block): the bye
+        is only in the points column, as some club programs export it."""
+        v = list(base)
+        for pid in [p[0] for p in PLAYERS]:
+            bl = blocks(pid)
+            if any(blk[0] == "0000" and blk[2] == code for blk in bl):
+                bl = [written if blk[0] == "0000" and blk[2] == code else blk for blk in bl]
+                v = with_player(v, pid, player_line(pl(pid), bl=bl))
+        return v
+
+    # Half-point bye written as a blank round, counted only in the points column.
+    write("bye-half-blank", blank_byes("H", None), base)
+    # Pairing-allocated bye written as `0000` without a result, counted only in the points.
+    write("bye-pab-blank", blank_byes("U", ["0000", "-", " "]), base)
     # Withdrawn player's columns left blank in the rounds after his withdrawal.
     bl = blocks(WITHDRAWN)
     bl[1] = None
