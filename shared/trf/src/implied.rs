@@ -7,9 +7,9 @@
 //! half-point bye, or every one a full point — each is read as that bye, with a warning naming
 //! the line, the round and the reading chosen. A full point is the pairing-allocated bye (`U`)
 //! when it is the only full point read in that round and the round has no `U` written, else a
-//! full-point bye (`F`). Any other difference (a mix of kinds, an explicit `Z`, no
-//! blank round) is left as written for the points check to report: the reading never guesses
-//! between two.
+//! full-point bye (`F`). Any other difference (a mix of kinds, an explicit `Z`, no round
+//! without a game) is left for the points check to report: the reading never guesses between
+//! two.
 
 use crate::error::{Location, TrfWarning, WarningKind};
 use crate::model::{Record, TrfFile};
@@ -21,7 +21,7 @@ fn result_column(r: u32) -> usize {
 }
 
 /// Round `r` of the player on `line` is blank: no block, an all-blank block, or no opponent
-/// and no result letter written (not an explicit `Z`).
+/// and no result letter written (an explicit `Z` is an absence as written: not a candidate).
 fn is_blank(entry: Option<&RoundEntry>, line: &str, r: u32) -> bool {
     match entry {
         None => true,
@@ -52,6 +52,8 @@ pub(crate) fn read_implied_byes(
     let paired = file.round_to_pair() - 1;
     // (record, round, kind) of every blank read as a bye, decided before any is written.
     let mut reading: Vec<(usize, u32, ResultCode)> = Vec::new();
+    // (record, blank rounds) of players whose points no single reading explains.
+    let mut declined: Vec<(usize, Vec<u32>)> = Vec::new();
     for (i, r) in file.records.iter().enumerate() {
         let Record::Player(p) = r else { continue };
         let line = lines.get(i).copied().unwrap_or_default();
@@ -74,9 +76,26 @@ pub(crate) fn read_implied_byes(
         } else if n > 0 && per(ps.full_bye) > 0 && excess == n * per(ps.full_bye) {
             ResultCode::FullBye
         } else {
+            declined.push((i, blanks));
             continue;
         };
         reading.extend(blanks.into_iter().map(|k| (i, k, kind)));
+    }
+    // Not read as byes, the blank rounds stay blank in the model: written back as `Z`, a
+    // `0000` without a result would no longer be a candidate, and the written file would read
+    // otherwise than this one.
+    for (i, blanks) in declined {
+        let Record::Player(p) = &mut file.records[i] else {
+            continue;
+        };
+        for k in blanks {
+            if let Some(e) = p.rounds.get_mut(k as usize - 1) {
+                *e = None;
+            }
+        }
+        while p.rounds.last() == Some(&None) {
+            p.rounds.pop();
+        }
     }
     for &(i, k, kind) in &reading {
         // The one full point without a game in a round that has no `U` is that round's

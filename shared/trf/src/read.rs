@@ -184,7 +184,36 @@ fn read_record(
                 method,
             })
         }
-        "013" => Record::Team013(read_013(l)?),
+        "013" => Record::Team013(if opts.tolerates() {
+            // A line in its columns is read by them (a name may hold numbers); one that gives
+            // no player that way, or cannot be read so, is read by its gaps when they give
+            // one reading.
+            match (read_013(l), realign_013(l)) {
+                (Ok(t), _) if !t.members.is_empty() => t,
+                (Ok(t), Some(r)) if t == r => t,
+                (_, Some(r)) => {
+                    w.push(TrfWarning::new(
+                        WarningKind::Realigned,
+                        Some(Location::span(l.no, 5, l.len())),
+                        "013 team",
+                        format!(
+                            "the fields are not in their columns; read as the team {:?} with \
+                             players {}",
+                            r.name,
+                            r.members
+                                .iter()
+                                .map(|m| m.map_or("0000".to_string(), |n| n.to_string()))
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        ),
+                    ));
+                    r
+                }
+                (t, None) => t?,
+            }
+        } else {
+            read_013(l)?
+        }),
         "310" => Record::Team310(read_310(l)?),
         "300" => Record::TeamOrder300(read_300(l)?),
         "320" => Record::TeamByes320(read_320(l)?),
@@ -595,6 +624,40 @@ fn read_013(l: &Line) -> R<Team013> {
     Ok(Team013 {
         name: l.cols(5, 36).trim().to_string(),
         members: members(l, 37, "013")?,
+    })
+}
+
+/// A `013` line whose fields are not in their columns (a program that wrote the name to its
+/// own length, or the numbers one blank apart), read when only one reading exists: the name
+/// ends at the first gap of two or more blanks after which the line holds start numbers only.
+/// With single blanks between name and numbers no reading is taken ("Team 2 1 3" could be the
+/// team "Team 2" or "Team"): `None`, and the line is refused as before.
+fn realign_013(l: &Line) -> Option<Team013> {
+    let text = l.rest(5);
+    let numbers_only = |t: &str| {
+        let mut tokens = t.split_whitespace().peekable();
+        tokens.peek().is_some()
+            && tokens.all(|t| t.len() <= 4 && t.bytes().all(|b| b.is_ascii_digit()))
+    };
+    let at = text
+        .match_indices("  ")
+        .map(|(i, _)| i)
+        .find(|&i| !text[..i].trim().is_empty() && numbers_only(&text[i..]))?;
+    let mut members: Vec<Option<PlayerId>> = text[at..]
+        .split_whitespace()
+        .map(|t| {
+            t.parse::<u32>()
+                .ok()
+                .filter(|&n| n > 0)
+                .map(|n| n as PlayerId)
+        })
+        .collect();
+    while members.last() == Some(&None) {
+        members.pop();
+    }
+    Some(Team013 {
+        name: text[..at].trim().to_string(),
+        members,
     })
 }
 

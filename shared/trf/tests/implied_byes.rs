@@ -127,9 +127,13 @@ fn blank_rounds_counted_in_the_points_are_read_as_the_byes_they_imply() {
 #[test]
 fn what_two_readings_could_explain_is_left_for_the_points_check() {
     let tolerant = |text: &str| parse_with(text, &ParseOptions::tolerant());
-    // An explicit `Z` is a zero-point bye as written: the points then do not add up.
+    // An explicit `Z` is an absence as written: the points then do not add up.
     let z = club_event(["       Z", "   2 w 1", "2.5"], ["   1 b 0", "1.0"]);
     assert_eq!(tolerant(&z).unwrap_err().field, "points");
+    // Player 2 played every round: half a point more has nothing to be read as.
+    let typo = club_event(["        ", "   2 w 1", "2.5"], ["   1 b 0", "1.5"]);
+    let e = tolerant(&typo).unwrap_err();
+    assert_eq!((e.field.as_str(), e.line()), ("points", 6));
     // Player 1 without a game in rounds 2 and 3 and one and a half points more: a half and a
     // full point, but which where? Not guessed.
     let mixed = club_event(["        ", "        ", "2.5"], ["        ", "1.0"]);

@@ -143,6 +143,13 @@ const CASES: &[Case] = &[
         (WarningKind::Legacy, Some(6), "132 round 1 date"),
         Some((6, (92, 99), "132 round 1 date")),
     ),
+    // The strict reading takes the shifted lines as teams without players (their names run
+    // on into the numbers): TRF16 does not say a team must list any.
+    case(
+        "round-robin-team-lines-shifted",
+        (WarningKind::Realigned, Some(13), "013 team"),
+        None,
+    ),
     case(
         "all-at-once",
         (WarningKind::Legacy, Some(17), "round 2"),

@@ -296,7 +296,7 @@ def round_robin():
     SCORE = scores(ROUNDS)
     dates = [(13, 10, d) for d in range(1, 6)]
 
-    def lines(date_texts, birth):
+    def lines(date_texts, birth, teams=None):
         out = [
             "012 Legacy Round Robin",
             "022 Testville",
@@ -306,7 +306,7 @@ def round_robin():
             date_line(date_texts),
         ]
         out += [player_line(p, birth=birth(p)) for p in players]
-        out += [
+        out += teams or [
             "013 Northern Club                    1    2    3",
             "013 Southern Club                    4    5    6",
         ]
@@ -317,6 +317,13 @@ def round_robin():
         [f"{d:02d}.{m:02d}.{y:02d}" for y, m, d in dates], lambda p: p[7].replace("/", "-")
     )
     write("round-robin-teams", variant, twin, encoding="latin-1")
+    # Team lines written to the name's own length, the numbers one blank apart.
+    shifted = lines(
+        [f"{y:02d}/{m:02d}/{d:02d}" for y, m, d in dates],
+        lambda p: p[7],
+        teams=["013 Northern Club  1 2 3", "013 Southern Club  4 5 6"],
+    )
+    write("round-robin-team-lines-shifted", shifted, twin)
     ROUNDS, SCORE = saved
 
 
