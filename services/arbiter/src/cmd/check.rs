@@ -1,5 +1,9 @@
 //! `arbiter check`: replay every round of a complete tournament and report each round whose
-//! recorded pairing differs from the engine's, with the rule that decides between them.
+//! recorded pairing differs from the engine's, with the rule that decides between them; then
+//! the standings: each player's rank in the file (columns 86-89) against the ranking by points
+//! and the tie-break list (`--tiebreaks`, else the file's 212 or 202), through the one standings
+//! path `arbiter standings` prints. A file that names no list is checked on points alone: its
+//! ties were broken by a list it does not say. The points column is checked as the file is read.
 
 use super::trf_input::{ReadArgs, WarningFormat};
 use super::{Failure, load_record, rule_set_for};
@@ -19,6 +23,10 @@ pub struct CheckArgs {
     /// How reading warnings are printed on standard error: text or json (one object a line).
     #[arg(long, default_value = "text")]
     pub format: String,
+    /// Tie-breaks that rank the players, e.g. "BH/C1,BH,SB" (default: the file's record 212 or
+    /// 202; without either the ranks are checked on points alone).
+    #[arg(long)]
+    pub tiebreaks: Option<String>,
 }
 
 pub fn run(a: CheckArgs) -> ExitCode {
@@ -64,6 +72,81 @@ fn run_inner(a: &CheckArgs) -> Result<usize, Failure> {
         rounds as usize - differing,
         rounds
     );
+    Ok(differing + check_ranks(a, &file)?)
+}
+
+/// The file's ranks against the standings computed from it: a rank inside the computed range
+/// of a shared place agrees (the file may order a tie by a lot the list does not hold). Prints
+/// each player whose rank does not, with his points and tie-break values, and a summary.
+fn check_ranks(a: &CheckArgs, file: &arbiter_trf::TrfFile) -> Result<usize, Failure> {
+    use arbiter_tiebreak::{Options, TieBreakList, standings, trf};
+    let shown = a.input.display();
+    let model = trf::tournament_from_trf(file);
+    let list = match &a.tiebreaks {
+        Some(s) => s
+            .parse::<TieBreakList>()
+            .map_err(|e| Failure::Invalid(format!("--tiebreaks {s:?}: {e}")))?,
+        None => trf::file_tiebreaks(file)
+            .map_err(|e| Failure::Invalid(format!("{shown}: {e}")))?
+            .map(|t| t.list)
+            .unwrap_or_default(),
+    };
+    let st = standings(&model, &list.0, &Options::default())
+        .map_err(|e| Failure::Invalid(format!("{shown}: {e}")))?;
+    let codes: Vec<String> = st.tiebreaks.iter().map(|t| t.to_string()).collect();
+    let ranked: Vec<(u32, u32)> = file
+        .players()
+        .filter_map(|p| p.rank.map(|r| (p.start_number, r)))
+        .collect();
+    if ranked.is_empty() {
+        println!("standings: the file gives no ranks (columns 86-89): nothing to compare");
+        return Ok(0);
+    }
+    let mut differing = 0;
+    for (id, rank) in &ranked {
+        let Some(row) = st.rows.iter().find(|r| r.id == *id) else {
+            continue;
+        };
+        if (row.rank..=row.rank_to).contains(rank) {
+            continue;
+        }
+        differing += 1;
+        let place = if row.rank == row.rank_to {
+            row.rank.to_string()
+        } else {
+            format!("{}-{}", row.rank, row.rank_to)
+        };
+        let values: Vec<String> = codes
+            .iter()
+            .zip(&row.values)
+            .zip(&st.decimals)
+            .map(|((code, v), &d)| {
+                let v = v.map_or("-".to_string(), |v| v.to_decimal_string(d));
+                format!("{code} {v}")
+            })
+            .collect();
+        println!(
+            "standings: player {id} ({}): rank {rank} in the file, {place} computed (points {}; {})",
+            row.name,
+            row.points.to_decimal_string(1),
+            values.join(", ")
+        );
+    }
+    let agree = ranked.len() - differing;
+    if codes.is_empty() {
+        println!(
+            "standings: {agree}/{} ranks agree with the points (the file names no tie-breaks, \
+             212 or 202: give --tiebreaks to check the order within a score)",
+            ranked.len()
+        );
+    } else {
+        println!(
+            "standings: {agree}/{} ranks agree (points, then {}; {} rules)",
+            ranked.len(),
+            codes.join(","),
+            st.rule_set
+        );
+    }
     Ok(differing)
 }
 

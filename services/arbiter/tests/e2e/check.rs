@@ -69,7 +69,11 @@ fn recorded_tournament_is_identical() {
     let text = lines().join("\n") + "\n";
     let r = check(&text, "same");
     assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
-    let summary = r.stdout.lines().last().unwrap_or_default();
+    let summary = r
+        .stdout
+        .lines()
+        .find(|l| l.contains(" rounds identical"))
+        .unwrap_or_default();
     let (same, total) = summary
         .split_once(" rounds identical")
         .and_then(|(counts, _)| counts.split_once('/'))
@@ -167,4 +171,66 @@ fn usage_errors_exit_3_and_help_exits_0() {
     let r = arbiter(["check", "--help"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(r.stdout.contains("Usage"), "{}", r.stdout);
+}
+
+/// The standings part of `check`: the file's ranks (columns 86-89) against the ranking by its
+/// own tie-break list (record 202 here), then with two ranks exchanged each player is named
+/// with both ranks, his points and his tie-break values.
+#[test]
+fn the_files_ranks_are_checked_against_its_standings() {
+    let path = golden("tiebreaks/swiss-unplayed.trf");
+    let text = std::fs::read_to_string(&path).expect("golden file");
+    let r = arbiter(["check", path.to_str().unwrap()]);
+    assert!(
+        r.stdout
+            .contains("standings: 7/7 ranks agree (points, then BH/C1,BH,DE,SB;"),
+        "{}",
+        r.stdout
+    );
+    // Ranks 1 and 2 exchanged (columns 86-89).
+    let swapped: String = text
+        .lines()
+        .map(|l| {
+            if !l.starts_with("001") || l.len() < 89 {
+                return format!("{l}\n");
+            }
+            let rank = match l[85..89].trim() {
+                "1" => "   2",
+                "2" => "   1",
+                _ => return format!("{l}\n"),
+            };
+            format!("{}{rank}{}\n", &l[..85], &l[89..])
+        })
+        .collect();
+    let dir = std::env::temp_dir().join(format!("arbiter-check-ranks-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("t.trf");
+    std::fs::write(&file, swapped).unwrap();
+    let r = arbiter(["check", file.to_str().unwrap()]);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(r.code, 2, "{}{}", r.stdout, r.stderr);
+    let named: Vec<&str> = r
+        .stdout
+        .lines()
+        .filter(|l| l.starts_with("standings: player "))
+        .collect();
+    assert_eq!(named.len(), 2, "{}", r.stdout);
+    assert!(
+        named
+            .iter()
+            .any(|l| l.contains("rank 2 in the file, 1 computed (points 4.0; BH/C1 ")),
+        "{named:?}"
+    );
+    assert!(
+        r.stdout.contains("standings: 5/7 ranks agree"),
+        "{}",
+        r.stdout
+    );
+    // Another list may rank them otherwise: the one asked for is the one used.
+    let r = arbiter(["check", "--tiebreaks", "SB", path.to_str().unwrap()]);
+    assert!(
+        r.stdout.contains("ranks agree (points, then SB;"),
+        "{}",
+        r.stdout
+    );
 }
