@@ -3,7 +3,9 @@
 //! the standings: each player's rank in the file (columns 86-89) against the ranking by points
 //! and the tie-break list (`--tiebreaks`, else the file's 212 or 202), through the one standings
 //! path `arbiter standings` prints. A file that names no list is checked on points alone: its
-//! ties were broken by a list it does not say. The points column is checked as the file is read.
+//! ties were broken by a list it does not say. A rank column that only repeats the pairing
+//! numbers (as files written for a pairing program have it) is no ranking and is not compared.
+//! The points column is checked as the file is read.
 
 use super::trf_input::{ReadArgs, WarningFormat};
 use super::{Failure, load_record, rule_set_for};
@@ -96,10 +98,18 @@ fn check_ranks(a: &CheckArgs, file: &arbiter_trf::TrfFile) -> Result<usize, Fail
     let codes: Vec<String> = st.tiebreaks.iter().map(|t| t.to_string()).collect();
     let ranked: Vec<(u32, u32)> = file
         .players()
-        .filter_map(|p| p.rank.map(|r| (p.start_number, r)))
+        .filter_map(|p| p.rank.filter(|&r| r > 0).map(|r| (p.start_number, r)))
         .collect();
     if ranked.is_empty() {
         println!("standings: the file gives no ranks (columns 86-89): nothing to compare");
+        return Ok(0);
+    }
+    // Files written for a pairing program often repeat the pairing number in the rank column.
+    if ranked.len() > 1 && ranked.iter().all(|(id, r)| id == r) {
+        println!(
+            "standings: the rank column repeats the pairing numbers (a file written for pairing, \
+             not a ranking): nothing to compare"
+        );
         return Ok(0);
     }
     let mut differing = 0;
