@@ -46,6 +46,27 @@ fn grpc_web_message(body: &[u8]) -> &[u8] {
     &body[5..5 + n]
 }
 
+/// `calls` POSTs of `body` to `url`, one at a time: their times, and the first answer's status
+/// and body (the one the transports are compared on).
+async fn timed_posts(
+    http: &Http,
+    url: &str,
+    content_type: &str,
+    body: Vec<u8>,
+    calls: u32,
+) -> (Vec<Duration>, u16, Bytes) {
+    let mut times = Vec::new();
+    let mut first = None;
+    for _ in 0..calls {
+        let t = Instant::now();
+        let answer = post(http, url, content_type, body.clone()).await;
+        times.push(t.elapsed());
+        first.get_or_insert(answer);
+    }
+    let (status, bytes) = first.unwrap_or_default();
+    (times, status, bytes)
+}
+
 fn frame(message: &[u8]) -> Vec<u8> {
     let mut out = vec![0u8];
     out.extend_from_slice(&(message.len() as u32).to_be_bytes());
@@ -117,7 +138,6 @@ pub async fn run(bin: &Path, work: &Path, cfg: &LoadConfig, calls: u32) -> bool 
             "GetStandings" => (standings.encode_to_vec(), json_body(None)),
             _ => (pairings.encode_to_vec(), json_body(Some(event.rounds))),
         };
-        let mut native = Vec::new();
         let (mut times, mut reference) = (Vec::new(), Vec::new());
         for _ in 0..calls {
             let t = Instant::now();
@@ -137,7 +157,6 @@ pub async fn run(bin: &Path, work: &Path, cfg: &LoadConfig, calls: u32) -> bool 
             };
             times.push(t.elapsed());
         }
-        native.push(reference.len());
         rows.push(Row {
             read,
             transport: "gRPC",
@@ -145,70 +164,51 @@ pub async fn run(bin: &Path, work: &Path, cfg: &LoadConfig, calls: u32) -> bool 
             bytes: reference.len(),
         });
 
-        let mut times = Vec::new();
-        let mut bytes = 0;
-        for i in 0..calls {
-            let t = Instant::now();
-            let (status, body) = post(
-                &http,
-                &format!("{grpc_base}{path}"),
-                "application/grpc-web+proto",
-                frame(&request),
-            )
-            .await;
-            times.push(t.elapsed());
-            if i == 0 {
-                bytes = body.len();
-                let same = status == 200 && grpc_web_message(&body) == reference.as_slice();
-                if !same {
-                    println!("{read} over gRPC-Web is not gRPC's answer (HTTP {status})");
-                    ok = false;
-                }
-            }
+        let url = format!("{grpc_base}{path}");
+        let (times, status, body) = timed_posts(
+            &http,
+            &url,
+            "application/grpc-web+proto",
+            frame(&request),
+            calls,
+        )
+        .await;
+        if status != 200 || grpc_web_message(&body) != reference.as_slice() {
+            println!("{read} over gRPC-Web is not gRPC's answer (HTTP {status})");
+            ok = false;
         }
         rows.push(Row {
             read,
             transport: "gRPC-Web",
             times,
-            bytes,
+            bytes: body.len(),
         });
 
-        let mut times = Vec::new();
-        let mut bytes = 0;
-        for i in 0..calls {
-            let t = Instant::now();
-            let (status, body) = post(
-                &http,
-                &format!("{json_base}{path}"),
-                "application/json",
-                json.clone(),
-            )
-            .await;
-            times.push(t.elapsed());
-            if i == 0 {
-                bytes = body.len();
-                // The same answer: its version and as many rows (or boards).
-                let v: serde_json::Value = serde_json::from_slice(&body).unwrap_or_default();
-                let key = if read == "GetStandings" {
-                    "rows"
-                } else {
-                    "boards"
-                };
-                let listed = v[key].as_array().map_or(0, Vec::len);
-                let expected = match read {
-                    "GetStandings" => rep::Standings::decode(reference.as_slice())
-                        .map(|s| (s.version, s.rows.len())),
-                    _ => rep::RoundPairings::decode(reference.as_slice())
-                        .map(|p| (p.version, p.boards.len())),
-                }
-                .expect("gRPC's answer");
-                let version = v["version"].as_str().and_then(|s| s.parse().ok());
-                if status != 200 || (version, listed) != (Some(expected.0), expected.1) {
-                    println!("{read} over JSON is not gRPC's answer (HTTP {status})");
-                    ok = false;
-                }
+        let url = format!("{json_base}{path}");
+        let (times, status, body) =
+            timed_posts(&http, &url, "application/json", json.clone(), calls).await;
+        // The same answer: its version and as many rows (or boards).
+        let v: serde_json::Value = serde_json::from_slice(&body).unwrap_or_default();
+        let key = if read == "GetStandings" {
+            "rows"
+        } else {
+            "boards"
+        };
+        let listed = v[key].as_array().map_or(0, Vec::len);
+        let expected = match read {
+            "GetStandings" => {
+                rep::Standings::decode(reference.as_slice()).map(|s| (s.version, s.rows.len()))
             }
+            _ => rep::RoundPairings::decode(reference.as_slice())
+                .map(|p| (p.version, p.boards.len())),
         }
+        .expect("gRPC's answer");
+        let version = v["version"].as_str().and_then(|s| s.parse().ok());
+        if status != 200 || (version, listed) != (Some(expected.0), expected.1) {
+            println!("{read} over JSON is not gRPC's answer (HTTP {status})");
+            ok = false;
+        }
+        let bytes = body.len();
         rows.push(Row {
             read,
             transport: "JSON",
