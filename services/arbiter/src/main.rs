@@ -51,6 +51,8 @@ enum Command {
     Ratings(cmd::ratings::RatingsArgs),
     /// A round-robin schedule from the FIDE Berger tables.
     Berger(cmd::berger::BergerArgs),
+    /// Seeded random tournaments as TRF, paired by the engine: input for cross-checks.
+    Generate(cmd::generate::GenerateArgs),
     /// Bearer tokens: issue one, add a signing key, print the public keys.
     Token(cmd::token::TokenArgs),
     /// A one-time link that signs in to the web console (valid 15 minutes, for one sign-in).
@@ -92,6 +94,7 @@ fn main() -> ExitCode {
         Command::PlatformSim(a) => cmd::platform_sim::run(a),
         Command::Ratings(a) => cmd::ratings::run(a),
         Command::Berger(a) => cmd::berger::run(a),
+        Command::Generate(a) => cmd::generate::run(a),
         Command::Token(a) => cmd::token::run(a),
         Command::ConsoleLink(a) => cmd::console_link::run(a),
         Command::ApiReference(a) => cmd::api_reference::run(a),

@@ -134,6 +134,28 @@ impl Rational {
     }
 }
 
+/// A decimal number read exactly: "62.00", "-7", "2309", ".5". Anything else is refused.
+impl std::str::FromStr for Rational {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Rational, String> {
+        let bad = || format!("{s:?} is not a decimal number");
+        let t = s.trim();
+        let (neg, t) = match t.strip_prefix('-') {
+            Some(r) => (true, r),
+            None => (false, t),
+        };
+        let (int, frac) = t.split_once('.').unwrap_or((t, ""));
+        let digits = format!("{int}{frac}");
+        if digits.is_empty() || !digits.chars().all(|c| c.is_ascii_digit()) || frac.len() > 12 {
+            return Err(bad());
+        }
+        let n: i64 = digits.parse().map_err(|_| bad())?;
+        let v = Rational::new(n, 10i64.pow(frac.len() as u32)).ok_or_else(bad)?;
+        Ok(if neg { -v } else { v })
+    }
+}
+
 impl Default for Rational {
     fn default() -> Self {
         Rational::ZERO

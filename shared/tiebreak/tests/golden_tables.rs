@@ -10,22 +10,7 @@ use std::collections::BTreeMap;
 
 /// Reads a decimal number exactly ("62.00", "-7", "2309").
 fn decimal(s: &str) -> Option<Rational> {
-    let s = s.trim();
-    let (neg, t) = match s.strip_prefix('-') {
-        Some(r) => (true, r),
-        None => (false, s),
-    };
-    let (int, frac) = t.split_once('.').unwrap_or((t, ""));
-    if int.is_empty() && frac.is_empty() {
-        return None;
-    }
-    let digits = format!("{int}{frac}");
-    if !digits.chars().all(|c| c.is_ascii_digit()) {
-        return None;
-    }
-    let n: i64 = digits.parse().ok()?;
-    let v = Rational::new(n, 10i64.pow(frac.len() as u32))?;
-    Some(if neg { -v } else { v })
+    s.parse().ok()
 }
 
 /// The files carry no start date (record 042). The reference tool then applies the rules in

@@ -29,6 +29,17 @@ pub struct CheckArgs {
     /// 202; without either the ranks are checked on points alone).
     #[arg(long)]
     pub tiebreaks: Option<String>,
+    /// A standings table another program published, checked value by value instead of the
+    /// file's rank column: tab- or comma-separated, a header naming the pairing number column
+    /// (StartNo or no), optionally Rank and the points (PTS or points), and tie-break codes
+    /// (BH/C1, SB, ...) that are also the list ranking the players; other columns are ignored.
+    /// A value written blank, `-` or `-0` is "not defined".
+    #[arg(long, conflicts_with = "tiebreaks")]
+    pub standings: Option<PathBuf>,
+    /// Check the pairings only, not the rank column (files whose columns 86-89 hold something
+    /// else than a final ranking, e.g. a generator's seeding).
+    #[arg(long, conflicts_with = "standings")]
+    pub pairings_only: bool,
 }
 
 pub fn run(a: CheckArgs) -> ExitCode {
@@ -74,7 +85,14 @@ fn run_inner(a: &CheckArgs) -> Result<usize, Failure> {
         rounds as usize - differing,
         rounds
     );
-    Ok(differing + check_ranks(a, &file)?)
+    let standings = if a.pairings_only {
+        0
+    } else if let Some(table) = &a.standings {
+        check_table(table, &file)?
+    } else {
+        check_ranks(a, &file)?
+    };
+    Ok(differing + standings)
 }
 
 /// The file's ranks against the standings computed from it: a rank inside the computed range
@@ -158,6 +176,144 @@ fn check_ranks(a: &CheckArgs, file: &arbiter_trf::TrfFile) -> Result<usize, Fail
         );
     }
     Ok(differing)
+}
+
+/// A published standings table against the standings computed from the file: for each row,
+/// the rank (inside the computed range of a shared place), the points and every tie-break the
+/// header names, each compared at the precision the table writes it. Prints every difference
+/// naming the player, the column and both values.
+fn check_table(path: &std::path::Path, file: &arbiter_trf::TrfFile) -> Result<usize, Failure> {
+    use arbiter_tiebreak::{Options, Rational, TieBreak, standings, trf};
+    let shown = path.display();
+    let text =
+        std::fs::read_to_string(path).map_err(|e| Failure::Unreadable(format!("{shown}: {e}")))?;
+    let mut lines = text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty());
+    let (_, head) = lines
+        .next()
+        .ok_or_else(|| Failure::Invalid(format!("{shown}: empty, no header")))?;
+    let tab = head.contains('\t');
+    let header = fields(head, tab);
+    let named = |names: &[&str]| {
+        header
+            .iter()
+            .position(|h| names.iter().any(|n| h.eq_ignore_ascii_case(n)))
+    };
+    let id_col = named(&["StartNo", "no"]).ok_or_else(|| {
+        Failure::Invalid(format!(
+            "{shown}: line 1: no pairing-number column (StartNo or no)"
+        ))
+    })?;
+    let rank_col = named(&["Rank"]);
+    let points_col = named(&["PTS", "points"]);
+    let tb_cols: Vec<(usize, TieBreak)> = header
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| Some(*i) != points_col)
+        .filter_map(|(i, h)| h.parse::<TieBreak>().ok().map(|t| (i, t)))
+        .collect();
+    let list: Vec<TieBreak> = tb_cols.iter().map(|(_, t)| t.clone()).collect();
+    let st = standings(&trf::tournament_from_trf(file), &list, &Options::default())
+        .map_err(|e| Failure::Invalid(format!("{shown}: {e}")))?;
+    // The table's text against an exact value: equal when the value, rounded to the decimals
+    // the table writes, is the number written; "not defined" only matches "not defined".
+    let agrees = |written: &str, ours: Option<Rational>| -> Result<bool, String> {
+        let w = written.trim();
+        if w.is_empty() || w == "-" || w == "-0" {
+            return Ok(ours.is_none());
+        }
+        let theirs: Rational = w.parse()?;
+        let decimals = w.split_once('.').map_or(0, |(_, f)| f.len() as u32);
+        Ok(ours.is_some_and(|v| v.round_to(decimals) == theirs))
+    };
+    let show =
+        |v: Option<Rational>, d: u32| v.map_or("not defined".into(), |v| v.to_decimal_string(d));
+    let (mut compared, mut differing) = (0usize, 0usize);
+    for (n, line) in lines {
+        let at = |what: &str| format!("{shown}: line {}: {what}", n + 1);
+        let row = fields(line, tab);
+        let cell = |i: usize| row.get(i).map(String::as_str).unwrap_or("");
+        let id: u32 = cell(id_col)
+            .trim()
+            .parse()
+            .map_err(|_| Failure::Invalid(at(&format!("pairing number {:?}", cell(id_col)))))?;
+        let ours = st
+            .rows
+            .iter()
+            .find(|r| r.id == id)
+            .ok_or_else(|| Failure::Invalid(at(&format!("player {id} is not in the file"))))?;
+        let mut report = |column: &str, written: &str, computed: String| {
+            differing += 1;
+            println!(
+                "standings: player {id} ({}): {column} {written} in the table, {computed} computed",
+                ours.name
+            );
+        };
+        if let Some(c) = rank_col {
+            compared += 1;
+            let rank: u32 = cell(c).trim().trim_end_matches('.').parse().unwrap_or(0);
+            if !(ours.rank..=ours.rank_to).contains(&rank) {
+                let place = if ours.rank == ours.rank_to {
+                    ours.rank.to_string()
+                } else {
+                    format!("{}-{}", ours.rank, ours.rank_to)
+                };
+                report("rank", cell(c), place);
+            }
+        }
+        if let Some(c) = points_col {
+            compared += 1;
+            if !agrees(cell(c), Some(ours.points)).map_err(|e| Failure::Invalid(at(&e)))? {
+                report("points", cell(c), ours.points.to_decimal_string(1));
+            }
+        }
+        for (k, (c, tb)) in tb_cols.iter().enumerate() {
+            compared += 1;
+            let v = ours.values[k];
+            if !agrees(cell(*c), v).map_err(|e| Failure::Invalid(at(&e)))? {
+                report(&tb.to_string(), cell(*c), show(v, st.decimals[k]));
+            }
+        }
+    }
+    let codes: Vec<String> = list.iter().map(|t| t.to_string()).collect();
+    println!(
+        "standings: {}/{compared} values of the table agree (rank, points, {}; {} rules)",
+        compared - differing,
+        codes.join(","),
+        st.rule_set
+    );
+    Ok(differing)
+}
+
+/// One line of a tab- or comma-separated table; a comma-separated field may be double-quoted
+/// (a name such as "Player, 0001"), with `""` for a quote inside it.
+fn fields(line: &str, tab: bool) -> Vec<String> {
+    if tab {
+        return line.split('\t').map(str::to_string).collect();
+    }
+    let mut out = vec![String::new()];
+    let mut quoted = false;
+    let mut chars = line.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '"' if quoted && chars.peek() == Some(&'"') => {
+                chars.next();
+                push(&mut out, '"');
+            }
+            '"' => quoted = !quoted,
+            ',' if !quoted => out.push(String::new()),
+            c => push(&mut out, c),
+        }
+    }
+    out
+}
+
+fn push(fields: &mut [String], c: char) {
+    if let Some(f) = fields.last_mut() {
+        f.push(c);
+    }
 }
 
 /// The recorded pairing of round `r`, with the forfeits written with colour `-` on both lines:

@@ -2,6 +2,7 @@
 
 pub mod berger;
 pub mod check;
+pub mod generate;
 pub mod pair;
 pub mod rate;
 pub mod standings;
