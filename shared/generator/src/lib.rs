@@ -20,6 +20,7 @@ use arbiter_core::tournament::{
 };
 use arbiter_interchange::trf_export::{Dialect, trf_export};
 use arbiter_round_pairing::engine::{Answer, answer};
+use arbiter_tiebreak::{EventKind, default_tiebreaks};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::fmt;
@@ -137,7 +138,8 @@ pub struct Spec {
     pub zero_byes: u32,
     pub withdrawals: u32,
     pub scoring: PointSystem,
-    /// The tie-break list, e.g. "BH/C1,BH,SB,DE" (written to the file's record 202).
+    /// The tie-break list, e.g. "BH/C1,BH,SB,DE" (written to the file's record 202); empty:
+    /// the list C.07 recommends for the event (never Buchholz in a round robin).
     pub tie_breaks: String,
 }
 
@@ -161,7 +163,7 @@ impl Spec {
             zero_byes: 10,
             withdrawals: 5,
             scoring: PointSystem::default(),
-            tie_breaks: "BH/C1,BH,SB,DE".into(),
+            tie_breaks: String::new(),
         }
     }
 
@@ -294,7 +296,18 @@ fn create(spec: &Spec, rounds: u32) -> Result<CreateTournament, String> {
     c.pairing_system = spec.system.pairing_system();
     c.rule_set = spec.system.rule_set().map(str::to_string);
     c.scoring = spec.scoring;
-    c.tie_breaks = spec.tie_breaks.clone();
+    c.tie_breaks = if spec.tie_breaks.is_empty() {
+        let kind = if spec.system.is_round_robin() {
+            EventKind::RoundRobin
+        } else if spec.unrated == 0 {
+            EventKind::SwissAllRated
+        } else {
+            EventKind::SwissNotAllRated
+        };
+        default_tiebreaks(kind).to_string()
+    } else {
+        spec.tie_breaks.clone()
+    };
     if spec.system.baku() {
         c.acceleration = Some(AccelerationChoice {
             method: AccelerationMethod::Baku,

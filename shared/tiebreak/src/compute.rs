@@ -183,10 +183,12 @@ pub(crate) fn cut_sum(
             break;
         };
         let mut idx = lsv;
+        // 16.5.1 compares with the lowest VUR *contribution*: for SB the product, not the
+        // dummy's score (they differ when a VUR scored less than another).
         if vur_exception
             && let Some(vi) = (0..v.len())
                 .filter(|&i| v[i].vur)
-                .min_by_key(|&i| key(&v[i]))
+                .min_by_key(|&i| (v[i].value, v[i].score))
             && v[lsv].value <= v[vi].value
         {
             idx = vi;

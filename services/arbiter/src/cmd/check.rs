@@ -52,6 +52,14 @@ pub fn run(a: CheckArgs) -> ExitCode {
 
 fn run_inner(a: &CheckArgs) -> Result<usize, Failure> {
     let (record, file) = load_record(&a.input, &a.read, WarningFormat::for_output(&a.format))?;
+    let round_robin = a.system.as_deref() == Some("round-robin")
+        || (a.system.is_none()
+            && file.tournament_type().and_then(|t| t.system)
+                == Some(arbiter_trf::TournamentSystem::BergerRoundRobin));
+    if round_robin {
+        let differing = check_berger(&a.input, &record)?;
+        return Ok(differing + check_standings(a, &file)?);
+    }
     let rule_set = rule_set_for(a.system.as_deref(), &file)?;
     let rounds = record.paired_rounds();
     let mut differing = 0;
@@ -85,14 +93,99 @@ fn run_inner(a: &CheckArgs) -> Result<usize, Failure> {
         rounds as usize - differing,
         rounds
     );
-    let standings = if a.pairings_only {
-        0
+    Ok(differing + check_standings(a, &file)?)
+}
+
+fn check_standings(a: &CheckArgs, file: &arbiter_trf::TrfFile) -> Result<usize, Failure> {
+    if a.pairings_only {
+        Ok(0)
     } else if let Some(table) = &a.standings {
-        check_table(table, &file)?
+        check_table(table, file)
     } else {
-        check_ranks(a, &file)?
+        check_ranks(a, file)
+    }
+}
+
+/// A round robin's rounds against the Berger tables (C.05 Annex 1), the players' pairing
+/// numbers being the numbers drawn. A double round robin agrees with either reading of the
+/// handbook: the cycle with its last two rounds swapped and repeated with colours reversed
+/// (Arbiters' Manual ch. IV, what arbiter schedules), or the plain table twice; the reading
+/// that fits more rounds is the one reported. A forfeit written without colours matches either.
+fn check_berger(path: &std::path::Path, record: &TournamentRecord) -> Result<usize, Failure> {
+    use arbiter_roundrobin::{Round, berger, double_berger};
+    let n = record.players.len() as u32;
+    let rounds = record.paired_rounds();
+    let single = berger(n).map_err(|e| Failure::Invalid(format!("{}: {e}", path.display())))?;
+    let mut readings: Vec<(&str, Vec<Round>)> = Vec::new();
+    if rounds as usize > single.len() {
+        let reversed = |r: &Round| Round {
+            games: r.games.iter().map(|&(w, b)| (b, w)).collect(),
+            rest: r.rest,
+        };
+        let plain: Vec<Round> = single
+            .iter()
+            .cloned()
+            .chain(single.iter().map(reversed))
+            .collect();
+        let swapped = double_berger(n).map_err(|e| Failure::Invalid(e.to_string()))?;
+        readings.push((
+            "double round robin, last two rounds of the cycle swapped",
+            swapped,
+        ));
+        readings.push(("double round robin, the plain table twice", plain));
+    } else {
+        readings.push(("single round robin", single));
+    }
+    if rounds as usize > readings[0].1.len() {
+        return Err(Failure::Invalid(format!(
+            "{}: {rounds} rounds paired, more than the {} of a {n}-player round robin",
+            path.display(),
+            readings[0].1.len()
+        )));
+    }
+    // Per round, the table's games not found as recorded.
+    let misses = |table: &[Round]| -> Vec<(u32, Vec<(u32, u32)>)> {
+        (1..=rounds)
+            .map(|r| {
+                let i = (r - 1) as usize;
+                let missing = table[i]
+                    .games
+                    .iter()
+                    .copied()
+                    .filter(|&(w, b)| {
+                        let e = record
+                            .players
+                            .get(w as usize - 1)
+                            .and_then(|p| p.rounds.get(i));
+                        !matches!(e, Some(Some(e)) if e.opponent == Some(b)
+                            && e.color.is_none_or(|c| c == arbiter_core::Color::White))
+                    })
+                    .collect();
+                (r, missing)
+            })
+            .collect()
     };
-    Ok(differing + standings)
+    let (name, misses) = readings
+        .iter()
+        .map(|(name, t)| (*name, misses(t)))
+        .min_by_key(|(_, m)| m.iter().filter(|(_, g)| !g.is_empty()).count())
+        .expect("one reading at least");
+    let mut differing = 0;
+    for (r, missing) in &misses {
+        if missing.is_empty() {
+            continue;
+        }
+        differing += 1;
+        println!("round {r}: differs from the Berger table (C.05 Annex 1)");
+        for (w, b) in missing {
+            println!("  table only: {w} - {b}");
+        }
+    }
+    println!(
+        "{}/{rounds} rounds identical (Berger tables, {name})",
+        rounds as usize - differing
+    );
+    Ok(differing)
 }
 
 /// The file's ranks against the standings computed from it: a rank inside the computed range

@@ -57,9 +57,10 @@ pub struct GenerateArgs {
     /// Points for a win and a draw, WIN:DRAW (1:0.5, or 3:1 for football scoring).
     #[arg(long, default_value = "1:0.5")]
     pub scoring: String,
-    /// The tie-break list written to the file (record 202 in TRF-2026).
-    #[arg(long, default_value = "BH/C1,BH,SB,DE")]
-    pub tiebreaks: String,
+    /// The tie-break list written to the file (record 202 in TRF-2026); default: the list
+    /// C.07 recommends for the event.
+    #[arg(long)]
+    pub tiebreaks: Option<String>,
     /// trf-2026 or trf16 (TRF16 with its engine extensions).
     #[arg(long, default_value = "trf-2026")]
     pub format: String,
@@ -118,7 +119,7 @@ fn run_inner(a: &GenerateArgs) -> Result<(), Failure> {
     spec.zero_byes = a.zero_byes;
     spec.withdrawals = a.withdrawals;
     spec.scoring = scoring(&a.scoring).map_err(invalid)?;
-    spec.tie_breaks = a.tiebreaks.clone();
+    spec.tie_breaks = a.tiebreaks.clone().unwrap_or_default();
     let write = |path: &PathBuf, text: &str| {
         std::fs::write(path, text)
             .map_err(|e| Failure::Unreadable(format!("{}: {e}", path.display())))

@@ -19,6 +19,7 @@ mod console;
 mod console_events;
 mod console_oidc;
 mod console_players;
+mod crosscheck;
 mod deploy_files;
 mod docs_book;
 mod e2e_distributed;

@@ -1,0 +1,351 @@
+//! The cross-check campaign of FIDE's endorsement procedure (C.04.A): tournaments from one
+//! program's generator checked by the other program's checkers, both ways.
+//!
+//! - ours → theirs: `arbiter generate` writes the tournaments; gacrux (FIDE TEC's tool, from
+//!   pip) checks every round's pairing with its pairing checker (Dutch 2025/2026 rules, the only
+//!   Swiss rules it pairs) and computes the tie-breaks with its tie-break checker, which
+//!   `arbiter check --standings` compares value by value with ours.
+//! - theirs → ours: gacrux's tournament generator writes the tournaments; `arbiter check`
+//!   re-pairs every round and compares every tie-break value with gacrux's table.
+//!
+//! Shared by the end-to-end test (a sample of a few hundred) and the `fide_crosscheck` bench
+//! (the full campaign); it needs `python3` with gacrux installed and the `arbiter` binary.
+
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// The gacrux release the campaign is run against (pinned in .ci/run).
+pub const GACRUX: &str = "1.11.65";
+
+/// The C.07 tie-breaks of an individual Swiss both programs compute, in ranking order. Fore
+/// Buchholz comes last: gacrux 1.11.65 computes AOB differently once FB has been computed
+/// before it in the same list (its FB leaves per-player state behind), while AOB alone, or
+/// before FB, agrees with ours.
+pub const SWISS_TIEBREAKS: &str = "PTS BH/C1 BH/C2 BH/M1 BH/M2 BH SB/C1 SB PS DE WIN WON BPG BWG REP AOB ARO ARO/C1 TPR PTP APRO APPO FB";
+/// A round robin's: never the Buchholz family (C.07 Art. 8, 2026).
+pub const ROUND_ROBIN_TIEBREAKS: &str = "PTS DE WIN BPG BWG SB KS ARO TPR PTP APRO";
+
+pub struct Tools {
+    pub arbiter: PathBuf,
+    pub python: String,
+}
+
+impl Tools {
+    /// Refuses to start without gacrux, naming how to install it.
+    pub fn check(&self) -> Result<(), String> {
+        let out = Command::new(&self.python)
+            .args([
+                "-c",
+                "import gacrux.version as v; print(v.version()['version'])",
+            ])
+            .output()
+            .map_err(|e| format!("{}: {e}", self.python))?;
+        let version = String::from_utf8_lossy(&out.stdout).trim().to_string();
+        if !out.status.success() {
+            return Err(format!(
+                "gacrux is not installed for {}: pip install gacrux=={GACRUX} (.ci/run does)",
+                self.python
+            ));
+        }
+        if version != GACRUX {
+            return Err(format!(
+                "gacrux {version} found, the campaign pins {GACRUX}"
+            ));
+        }
+        Ok(())
+    }
+
+    fn gacrux(&self, module: &str, args: &[&str]) -> Result<String, String> {
+        let out = Command::new(&self.python)
+            .args(["-m", &format!("gacrux.{module}")])
+            .args(args)
+            .output()
+            .map_err(|e| format!("gacrux.{module}: {e}"))?;
+        if !out.status.success() {
+            return Err(format!(
+                "gacrux.{module} {}: {}",
+                args.join(" "),
+                String::from_utf8_lossy(&out.stderr).trim()
+            ));
+        }
+        Ok(String::from_utf8_lossy(&out.stdout).into_owned())
+    }
+
+    fn arbiter(&self, args: &[&str]) -> (i32, String, String) {
+        let out = Command::new(&self.arbiter)
+            .args(args)
+            .output()
+            .expect("run the arbiter binary");
+        (
+            out.status.code().unwrap_or(-1),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    }
+}
+
+/// Who generates a cell's tournaments.
+#[derive(Debug, Clone)]
+pub enum Source {
+    /// `arbiter generate --system SYSTEM` with these extra arguments.
+    Ours {
+        system: &'static str,
+        args: Vec<&'static str>,
+    },
+    /// gacrux's generator (Dutch 2025/2026 rules), with Baku acceleration or not.
+    Gacrux { accelerated: bool },
+}
+
+/// Tournaments of one kind: a source, a field size, the seeds `first_seed..first_seed+count`.
+#[derive(Debug, Clone)]
+pub struct Cell {
+    pub source: Source,
+    pub players: u32,
+    /// gacrux's generator needs the number; ours takes its default when `None`.
+    pub rounds: Option<u32>,
+    pub first_seed: u64,
+    pub count: u64,
+}
+
+impl Cell {
+    pub fn label(&self) -> String {
+        match &self.source {
+            Source::Ours { system, args } if args.is_empty() => format!("ours {system}"),
+            Source::Ours { system, args } => format!("ours {system} {}", args.join(" ")),
+            Source::Gacrux { accelerated: false } => "gacrux dutch".into(),
+            Source::Gacrux { accelerated: true } => "gacrux dutch baku".into(),
+        }
+    }
+
+    /// Whether gacrux's pairing checker can judge the cell's pairings: its Dutch rules are the
+    /// 2025/2026 text; it pairs no other Swiss system.
+    fn gacrux_pairs(&self) -> bool {
+        matches!(&self.source, Source::Ours { system, .. } if system.starts_with("dutch-2025"))
+    }
+
+    /// The rule set `arbiter check` re-pairs the cell's files under.
+    fn our_system(&self) -> &'static str {
+        match &self.source {
+            Source::Ours { system, .. } => match *system {
+                "dutch-2025-baku" => "dutch-2025",
+                "dutch-2017-baku" => "dutch-2017",
+                "double-round-robin" => "round-robin",
+                s => s,
+            },
+            Source::Gacrux { .. } => "dutch-2025",
+        }
+    }
+
+    fn round_robin(&self) -> bool {
+        self.our_system() == "round-robin"
+    }
+}
+
+/// What a cell (or a campaign) found.
+#[derive(Debug, Default, Clone)]
+pub struct Tally {
+    pub tournaments: u64,
+    /// Rounds judged by the other side's pairing checker, and how many it accepted.
+    pub rounds: u64,
+    pub rounds_agreeing: u64,
+    /// Standings values (ranks, points, tie-breaks) compared, and how many agreed.
+    pub values: u64,
+    pub values_agreeing: u64,
+    /// One line per file that disagreed, naming it and what differs.
+    pub findings: Vec<String>,
+}
+
+impl Tally {
+    pub fn add(&mut self, o: &Tally) {
+        self.tournaments += o.tournaments;
+        self.rounds += o.rounds;
+        self.rounds_agreeing += o.rounds_agreeing;
+        self.values += o.values;
+        self.values_agreeing += o.values_agreeing;
+        self.findings.extend(o.findings.iter().cloned());
+    }
+}
+
+/// Generates the cell's tournaments into `dir` and checks each, `jobs` at a time.
+pub fn run_cell(tools: &Tools, cell: &Cell, dir: &Path, jobs: usize) -> Result<Tally, String> {
+    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let files = generate(tools, cell, dir)?;
+    let next = AtomicUsize::new(0);
+    let tally = Mutex::new(Tally::default());
+    std::thread::scope(|s| {
+        for _ in 0..jobs.max(1) {
+            s.spawn(|| {
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(f) = files.get(i) else { break };
+                    let t = check_file(tools, cell, f);
+                    tally.lock().expect("tally").add(&t);
+                }
+            });
+        }
+    });
+    Ok(tally.into_inner().expect("tally"))
+}
+
+fn generate(tools: &Tools, cell: &Cell, dir: &Path) -> Result<Vec<PathBuf>, String> {
+    let players = cell.players.to_string();
+    let seed = cell.first_seed.to_string();
+    let count = cell.count.to_string();
+    let rounds = cell.rounds.map(|r| r.to_string());
+    match &cell.source {
+        Source::Ours { system, args } => {
+            let mut a = vec!["generate", "--system", system, "--players", &players];
+            a.extend(["--seed", &seed, "--count", &count]);
+            if let Some(r) = &rounds {
+                a.extend(["--rounds", r]);
+            }
+            a.extend(args.iter().copied());
+            let out = dir.to_string_lossy().into_owned();
+            a.extend(["--out", &out]);
+            let (code, _, err) = tools.arbiter(&a);
+            if code != 0 {
+                return Err(format!("arbiter {}: exit {code}: {err}", a.join(" ")));
+            }
+        }
+        Source::Gacrux { accelerated } => {
+            let pattern = dir.join("g%d.trf").to_string_lossy().into_owned();
+            let rounds = rounds.ok_or("gacrux's generator needs the number of rounds")?;
+            let mut a = vec!["-g", &seed, &count, "-p", &players, "-N", &rounds];
+            if *accelerated {
+                a.push("-a");
+            }
+            a.extend(["-o", &pattern, "-F", "TRF"]);
+            tools.gacrux("tournamentgenerator", &a)?;
+        }
+    }
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map_err(|e| format!("{}: {e}", dir.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "trf"))
+        .collect();
+    files.sort();
+    if files.len() as u64 != cell.count {
+        return Err(format!(
+            "{}: {} files generated, {} asked",
+            cell.label(),
+            files.len(),
+            cell.count
+        ));
+    }
+    Ok(files)
+}
+
+/// One file: the other side's pairing verdict where it has one, then the standings table of
+/// gacrux's tie-break checker against ours (through `arbiter check`, which also re-pairs).
+fn check_file(tools: &Tools, cell: &Cell, file: &Path) -> Tally {
+    let mut t = Tally {
+        tournaments: 1,
+        ..Tally::default()
+    };
+    let name = file.display().to_string();
+    if cell.gacrux_pairs() {
+        match gacrux_pairing(tools, file) {
+            Ok((rounds, failing)) => {
+                t.rounds += rounds;
+                t.rounds_agreeing += rounds - failing.len() as u64;
+                if !failing.is_empty() {
+                    t.findings.push(format!(
+                        "{name}: gacrux's pairing checker rejects rounds {failing:?}"
+                    ));
+                }
+            }
+            Err(e) => t.findings.push(format!("{name}: {e}")),
+        }
+    }
+    let list = if cell.round_robin() {
+        ROUND_ROBIN_TIEBREAKS
+    } else {
+        SWISS_TIEBREAKS
+    };
+    let mut args = vec!["-i", name.as_str()];
+    // Swiss rules for unplayed rounds (C.07 Art. 16); a round robin's pairings are
+    // pre-determined (Art. 15).
+    args.push(if cell.round_robin() { "-p" } else { "-s" });
+    args.push("-t");
+    args.extend(list.split(' '));
+    args.extend(["-d", "T", "-r"]);
+    let table = match tools.gacrux("tiebreakchecker", &args) {
+        Ok(table) => table,
+        Err(e) => {
+            t.findings.push(format!("{name}: {e}"));
+            return t;
+        }
+    };
+    let table_path = file.with_extension("tsv");
+    if let Err(e) = std::fs::write(&table_path, table) {
+        t.findings.push(format!("{}: {e}", table_path.display()));
+        return t;
+    }
+    let tp = table_path.to_string_lossy().into_owned();
+    let (code, out, err) = tools.arbiter(&[
+        "check",
+        "--system",
+        cell.our_system(),
+        &name,
+        "--standings",
+        &tp,
+    ]);
+    for line in out.lines() {
+        if let Some((n, m)) = fraction(line, " rounds identical")
+            && matches!(cell.source, Source::Gacrux { .. })
+        {
+            t.rounds += m;
+            t.rounds_agreeing += n;
+        }
+        if let Some((n, m)) = fraction(line, " values of the table agree") {
+            t.values += m;
+            t.values_agreeing += n;
+        }
+    }
+    if code != 0 {
+        let differing: Vec<&str> = out
+            .lines()
+            .filter(|l| l.starts_with("round ") || l.starts_with("standings: player"))
+            .take(6)
+            .collect();
+        t.findings.push(format!(
+            "{name}: arbiter check exit {code}: {}{}",
+            differing.join(" | "),
+            if differing.is_empty() { err.trim() } else { "" }
+        ));
+    }
+    t
+}
+
+/// Rounds checked and the rounds gacrux's pairing checker rejects.
+fn gacrux_pairing(tools: &Tools, file: &Path) -> Result<(u64, Vec<u64>), String> {
+    let name = file.to_string_lossy();
+    let out = tools.gacrux("pairingchecker", &["-c", "-i", &name])?;
+    let v: serde_json::Value =
+        serde_json::from_str(&out).map_err(|e| format!("gacrux's pairing checker output: {e}"))?;
+    let rounds = v["pairingResult"]["roundpairing"]
+        .as_array()
+        .ok_or("gacrux's pairing checker output has no rounds")?;
+    let failing: Vec<u64> = rounds
+        .iter()
+        .filter(|r| r["check"].as_bool() != Some(true))
+        .filter_map(|r| r["round"].as_u64())
+        .collect();
+    // Status 1 is its verdict on failing rounds; any other failure is the checker's own.
+    if v["status"]["code"].as_i64() != Some(0) && failing.is_empty() {
+        return Err(format!("gacrux's pairing checker status {}", v["status"]));
+    }
+    Ok((rounds.len() as u64, failing))
+}
+
+/// "N/M<tail>" at the end of a line of `arbiter check` (after its "standings: " prefix).
+fn fraction(line: &str, tail: &str) -> Option<(u64, u64)> {
+    let i = line.find(tail)?;
+    let head = line[..i].rsplit(' ').next()?;
+    let (n, m) = head.split_once('/')?;
+    Some((n.parse().ok()?, m.parse().ok()?))
+}
