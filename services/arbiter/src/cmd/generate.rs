@@ -1,7 +1,8 @@
 //! `arbiter generate`: seeded random tournaments as TRF files, played through the tournament's
 //! own commands and the pairing worker's engine (`arbiter-generator`). One file to standard
-//! output or `--out FILE`; with `--count N`, N files into the folder `--out`, one per seed from
-//! `--seed` on, named `<system>-<players>-<seed>.trf`. The same arguments give the same bytes.
+//! output or `--out FILE`; with `--count N` (or `--out` an existing folder), N files into the
+//! folder `--out`, one per seed from `--seed` on, named `<system>-<players>-<seed>.trf`. The
+//! same arguments give the same bytes.
 
 use super::Failure;
 use arbiter_generator::{Spec, System, generate, scoring};
@@ -129,7 +130,8 @@ fn run_inner(a: &GenerateArgs) -> Result<(), Failure> {
         s.seed = seed;
         generate(&s, dialect).map_err(|e| Failure::NoPairing(format!("seed {seed}: {e}")))
     };
-    if a.count == 1 {
+    // One tournament goes to standard output or the file named; into a folder when --out is one.
+    if a.count == 1 && !a.out.as_ref().is_some_and(|p| p.is_dir()) {
         let text = one(a.seed)?;
         return match &a.out {
             Some(path) => write(path, &text),

@@ -26,7 +26,10 @@ pub const GACRUX: &str = "1.11.65";
 /// before it in the same list (its FB leaves per-player state behind), while AOB alone, or
 /// before FB, agrees with ours.
 pub const SWISS_TIEBREAKS: &str = "PTS BH/C1 BH/C2 BH/M1 BH/M2 BH SB/C1 SB PS DE WIN WON BPG BWG REP AOB ARO ARO/C1 TPR PTP APRO APPO FB";
-/// A round robin's: never the Buchholz family (C.07 Art. 8, 2026).
+/// A round robin's: never the Buchholz family (C.07 Art. 8, 2026). WON is left out: in a
+/// pre-determined event a forfeit is a regular game (Art. 15), so arbiter counts a forfeit win
+/// among the games won, where gacrux counts wins over the board only; the `fide_crosscheck`
+/// bench measures that difference (`--with-won`).
 pub const ROUND_ROBIN_TIEBREAKS: &str = "PTS DE WIN BPG BWG SB KS ARO TPR PTP APRO";
 
 pub struct Tools {
@@ -109,6 +112,8 @@ pub struct Cell {
     pub rounds: Option<u32>,
     pub first_seed: u64,
     pub count: u64,
+    /// Round robins: compare WON too (see [`ROUND_ROBIN_TIEBREAKS`]).
+    pub with_won: bool,
 }
 
 impl Cell {
@@ -261,7 +266,11 @@ fn check_file(tools: &Tools, cell: &Cell, file: &Path) -> Tally {
             Err(e) => t.findings.push(format!("{name}: {e}")),
         }
     }
-    let list = if cell.round_robin() {
+    let with_won;
+    let list = if cell.round_robin() && cell.with_won {
+        with_won = format!("{ROUND_ROBIN_TIEBREAKS} WON");
+        with_won.as_str()
+    } else if cell.round_robin() {
         ROUND_ROBIN_TIEBREAKS
     } else {
         SWISS_TIEBREAKS

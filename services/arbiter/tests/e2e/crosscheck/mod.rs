@@ -48,6 +48,7 @@ fn ours(system: &'static str, args: &[&'static str], players: u32, count: u64) -
         rounds: None,
         first_seed: 1,
         count,
+        with_won: false,
     }
 }
 
@@ -58,13 +59,14 @@ fn theirs(accelerated: bool, players: u32, rounds: u32, count: u64) -> Cell {
         rounds: Some(rounds),
         first_seed: 0,
         count,
+        with_won: false,
     }
 }
 
 #[test]
 fn two_hundred_generated_tournaments_pass_the_fide_tec_checkers() {
     let cells = [
-        ours("dutch-2025", &[], 9, 40),
+        ours("dutch-2025", &[], 9, 30),
         ours("dutch-2025", &["--unrated", "0"], 16, 40),
         ours("dutch-2025", &[], 24, 30),
         ours("dutch-2025-baku", &[], 30, 20),
@@ -92,14 +94,16 @@ fn two_hundred_generated_tournaments_pass_the_fide_tec_checkers() {
         ours("burstein", &[], 12, 5),
         ours("dubov", &[], 12, 5),
         ours("lim", &[], 12, 5),
+        ours("round-robin", &[], 9, 5),
+        ours("double-round-robin", &[], 6, 5),
     ];
     let t = run(&cells, "ours");
     assert_eq!(t.tournaments, 200);
     // Every Dutch 2025 round was judged by gacrux's pairing checker, and values were compared
     // in every file.
-    assert!(t.rounds >= 180 * 5, "{} rounds judged", t.rounds);
+    assert!(t.rounds >= 170 * 5, "{} rounds judged", t.rounds);
     assert_eq!(t.rounds, t.rounds_agreeing);
-    assert!(t.values >= 200 * 9 * 20, "{} values compared", t.values);
+    assert!(t.values >= 200 * 6 * 10, "{} values compared", t.values);
     assert_eq!(t.values, t.values_agreeing);
 }
 

@@ -1,0 +1,176 @@
+//! The endorsement cross-check campaign in full: per system and field size, N tournaments from
+//! `arbiter generate` judged by gacrux's pairing and tie-break checkers, and N from gacrux's
+//! generator judged by `arbiter check` (pairings and every tie-break). Prints one row per cell
+//! and every disagreement found.
+//!
+//! ```sh
+//! pip install gacrux==1.11.65
+//! cargo bench --profile test -p arbiter --bench fide_crosscheck -- [--count N] [--jobs J]
+//!     [--only ours|theirs] [--sizes 9,16,30,51] [--keep DIR] [--with-won]
+//! ```
+//!
+//! The cells of the test sample (services/arbiter/tests/e2e/crosscheck) at a larger scale and
+//! over more field sizes; `--count` tournaments per cell (default 100).
+
+#[path = "../tests/e2e/crosscheck/campaign.rs"]
+mod campaign;
+
+use campaign::{Cell, Source, Tally, Tools, run_cell};
+use std::time::Instant;
+
+struct Args {
+    count: u64,
+    jobs: usize,
+    only: Option<String>,
+    sizes: Vec<u32>,
+    keep: Option<std::path::PathBuf>,
+    with_won: bool,
+}
+
+fn args() -> Args {
+    let mut a = Args {
+        count: 100,
+        jobs: std::thread::available_parallelism().map_or(2, |n| n.get()),
+        only: None,
+        sizes: vec![9, 16, 30, 51],
+        keep: None,
+        with_won: false,
+    };
+    let mut it = std::env::args().skip(1);
+    while let Some(flag) = it.next() {
+        let mut value = || it.next().unwrap_or_else(|| panic!("{flag}: a value"));
+        match flag.as_str() {
+            "--count" => a.count = value().parse().expect("--count N"),
+            "--jobs" => a.jobs = value().parse().expect("--jobs J"),
+            "--only" => a.only = Some(value()),
+            "--sizes" => {
+                a.sizes = value()
+                    .split(',')
+                    .map(|s| s.parse().expect("--sizes 9,16,..."))
+                    .collect()
+            }
+            "--keep" => a.keep = Some(value().into()),
+            "--with-won" => a.with_won = true,
+            "--bench" => {}
+            other => panic!("unknown argument {other}"),
+        }
+    }
+    a
+}
+
+fn cells(a: &Args) -> Vec<Cell> {
+    let ours = |system, args: Vec<&'static str>, players, count| Cell {
+        source: Source::Ours { system, args },
+        players,
+        rounds: None,
+        first_seed: 1,
+        count,
+        with_won: a.with_won,
+    };
+    let theirs = |accelerated, players: u32, count| Cell {
+        source: Source::Gacrux { accelerated },
+        players,
+        // gacrux's generator needs the number: ⌈log2 n⌉ + 2, as ours defaults to.
+        rounds: Some((u32::BITS - (players - 1).leading_zeros() + 2).min(11)),
+        first_seed: 0,
+        count,
+        with_won: false,
+    };
+    let heavy = vec![
+        "--half-byes",
+        "120",
+        "--zero-byes",
+        "60",
+        "--withdrawals",
+        "30",
+        "--forfeits",
+        "60",
+        "--unusual",
+        "30",
+    ];
+    let mut out = Vec::new();
+    let n = a.count;
+    if a.only.as_deref() != Some("theirs") {
+        for &p in &a.sizes {
+            out.push(ours("dutch-2025", vec![], p, n));
+            out.push(ours("dutch-2025", vec!["--unrated", "0"], p, n));
+            out.push(ours("dutch-2025", heavy.clone(), p, n));
+            out.push(ours("dutch-2025", vec!["--scoring", "3:1"], p, n / 4));
+            if p >= 16 {
+                out.push(ours("dutch-2025-baku", vec![], p, n));
+            }
+            for system in ["dutch-2017", "burstein", "dubov", "lim"] {
+                out.push(ours(system, vec![], p, n / 4));
+            }
+        }
+        for p in [5, 8, 9, 12] {
+            out.push(ours("round-robin", vec![], p, n / 4));
+        }
+        for p in [4, 6, 7] {
+            out.push(ours("double-round-robin", vec![], p, n / 4));
+        }
+    }
+    if a.only.as_deref() != Some("ours") {
+        for &p in &a.sizes {
+            out.push(theirs(false, p, n));
+            if p >= 12 {
+                out.push(theirs(true, p, n));
+            }
+        }
+    }
+    out.retain(|c| c.count > 0);
+    out
+}
+
+fn main() {
+    let a = args();
+    let tools = Tools {
+        arbiter: env!("CARGO_BIN_EXE_arbiter").into(),
+        python: "python3".into(),
+    };
+    tools.check().unwrap_or_else(|e| panic!("{e}"));
+    let root = a.keep.clone().unwrap_or_else(|| {
+        std::env::temp_dir().join(format!("arbiter-fide-crosscheck-{}", std::process::id()))
+    });
+    println!(
+        "| cell | players | tournaments | rounds judged | rounds agreeing | values compared | values agreeing | files disagreeing | seconds |"
+    );
+    println!("|---|---|---|---|---|---|---|---|---|");
+    let mut total = Tally::default();
+    let started = Instant::now();
+    for (k, cell) in cells(&a).iter().enumerate() {
+        let t0 = Instant::now();
+        let dir = root.join(format!("{k:03}"));
+        let t = run_cell(&tools, cell, &dir, a.jobs)
+            .unwrap_or_else(|e| panic!("{}: {e}", cell.label()));
+        println!(
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {:.0} |",
+            cell.label(),
+            cell.players,
+            t.tournaments,
+            t.rounds,
+            t.rounds_agreeing,
+            t.values,
+            t.values_agreeing,
+            t.findings.len(),
+            t0.elapsed().as_secs_f64()
+        );
+        total.add(&t);
+        if a.keep.is_none() {
+            let _ = std::fs::remove_dir_all(&dir);
+        }
+    }
+    println!(
+        "| total | | {} | {} | {} | {} | {} | {} | {:.0} |",
+        total.tournaments,
+        total.rounds,
+        total.rounds_agreeing,
+        total.values,
+        total.values_agreeing,
+        total.findings.len(),
+        started.elapsed().as_secs_f64()
+    );
+    for f in &total.findings {
+        println!("{f}");
+    }
+}
