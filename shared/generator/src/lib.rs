@@ -180,8 +180,9 @@ impl Spec {
     }
 }
 
-/// Plays the tournament `spec` describes and returns its state after the last round.
-pub fn play(spec: &Spec) -> Result<State, String> {
+/// Plays the tournament `spec` describes and returns its state after the last round, or after
+/// the last round that could be paired.
+pub fn play(spec: &Spec) -> Result<Played, String> {
     let rounds = spec.total_rounds();
     if spec.players < 2 {
         return Err("players: at least 2".into());
@@ -222,6 +223,9 @@ pub fn play(spec: &Spec) -> Result<State, String> {
         )))?;
     }
     for round in 1..=rounds {
+        // The event as it stood after the previous round: what is written if this round
+        // cannot be paired (its announced byes and withdrawals never took effect).
+        let before = t.state.clone();
         if !spec.system.is_round_robin() {
             announce(&mut t, spec, round, rounds, &mut rng)?;
         }
@@ -231,7 +235,15 @@ pub fn play(spec: &Spec) -> Result<State, String> {
         }))?;
         let proposal = match answer(&t.state, round, requested) {
             Answer::Proposed(p) => p,
-            Answer::Failed(f) => return Err(format!("round {round}: no pairing: {}", f.reason)),
+            // A small field can run out of legal pairings (C.04.1 forbids a rematch; absolute
+            // colour preferences narrow it further): the event ends with the rounds played, as
+            // an arbiter would have to end it.
+            Answer::Failed(f) => {
+                return Ok(Played {
+                    state: before,
+                    stopped: Some(format!("round {round} has no legal pairing: {}", f.reason)),
+                });
+            }
         };
         let boards = proposal.boards.len();
         let white_black: Vec<_> = proposal.boards.iter().map(|b| (b.white, b.black)).collect();
@@ -253,12 +265,34 @@ pub fn play(spec: &Spec) -> Result<State, String> {
         }
         t.run(Command::CloseRound(CloseRound { round }))?;
     }
-    Ok(t.state)
+    Ok(Played {
+        state: t.state,
+        stopped: None,
+    })
+}
+
+/// A played tournament.
+pub struct Played {
+    pub state: State,
+    /// Why it ended before its last round, if it did.
+    pub stopped: Option<String>,
+}
+
+/// A generated file.
+pub struct Generated {
+    pub trf: String,
+    /// Why the tournament ended before its last round, if it did (the file holds the rounds
+    /// played).
+    pub stopped: Option<String>,
 }
 
 /// The tournament `spec` describes, written as TRF in `dialect`.
-pub fn generate(spec: &Spec, dialect: Dialect) -> Result<String, String> {
-    trf_export(&play(spec)?, dialect)
+pub fn generate(spec: &Spec, dialect: Dialect) -> Result<Generated, String> {
+    let played = play(spec)?;
+    Ok(Generated {
+        trf: trf_export(&played.state, dialect)?,
+        stopped: played.stopped,
+    })
 }
 
 #[derive(Default)]

@@ -125,10 +125,16 @@ fn run_inner(a: &GenerateArgs) -> Result<(), Failure> {
         std::fs::write(path, text)
             .map_err(|e| Failure::Unreadable(format!("{}: {e}", path.display())))
     };
+    // A tournament that ran out of legal pairings is written with the rounds it played; the
+    // reason goes to standard error.
     let one = |seed: u64| {
         let mut s = spec.clone();
         s.seed = seed;
-        generate(&s, dialect).map_err(|e| Failure::NoPairing(format!("seed {seed}: {e}")))
+        let g = generate(&s, dialect).map_err(|e| Failure::Invalid(format!("seed {seed}: {e}")))?;
+        if let Some(why) = &g.stopped {
+            eprintln!("warning: seed {seed}: ended early: {why}");
+        }
+        Ok::<String, Failure>(g.trf)
     };
     // One tournament goes to standard output or the file named; into a folder when --out is one.
     if a.count == 1 && !a.out.as_ref().is_some_and(|p| p.is_dir()) {
