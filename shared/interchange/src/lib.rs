@@ -5,9 +5,12 @@
 //!   tournament it describes (the binary's `arbiter import` appends them through the store);
 //! - [`trf_export`]: a tournament's state written as TRF in the dialect asked for (the
 //!   reporting service's `ExportTrf` and `/api/.../trf`, and `arbiter export`);
+//! - [`chess_json`]: Chess-JSON, FIDE TEC's JSON tournament format, read into and written from
+//!   the TRF model, so every TRF command takes it;
 //! - [`heads`]: the signed chain heads of a stream as the JSON document `arbiter replay
 //!   --against` checks a log with.
 
+pub mod chess_json;
 pub mod heads;
 pub mod import;
 pub mod trf_export;

@@ -1,6 +1,6 @@
 //! `arbiter export TOURNAMENT`: the tournament as a TRF file in the dialect asked for (TRF(x),
-//! TRF(bx) or TRF-2026), folded from its event stream (a data folder or JetStream), or asked of
-//! a running server (`--server`).
+//! TRF(bx) or TRF-2026) or as Chess-JSON (its TRF-2026 export converted), folded from its event
+//! stream (a data folder or JetStream), or asked of a running server (`--server`).
 
 use super::backend::{Exit, LogArgs, block_on, status_exit};
 use arbiter_interchange::trf_export::Dialect;
@@ -21,9 +21,9 @@ pub struct ExportArgs {
     #[arg(long, conflicts_with = "nats")]
     pub server: Option<String>,
     /// The dialect: trfx (TRF16 with JaVaFo's XX lines), trfbx (with bbpPairings' BB point
-    /// lines) or trf2026.
-    #[arg(long, default_value = "trfx", value_parser = parse_dialect)]
-    pub format: Dialect,
+    /// lines), trf2026, or chess-json (FIDE TEC's JSON format, individual events).
+    #[arg(long, default_value = "trfx", value_parser = parse_format)]
+    pub format: ExportFormat,
     /// Where to write the file; standard output when absent.
     #[arg(short = 'o', long = "out")]
     pub output: Option<PathBuf>,
@@ -45,8 +45,38 @@ fn write_players(path: &std::path::Path, tournament: &str, folded: &Folded) -> R
         .map_err(|e| Exit::Unavailable(format!("cannot write {}: {e}", path.display())))
 }
 
-fn parse_dialect(s: &str) -> Result<Dialect, String> {
-    Dialect::parse(s).ok_or_else(|| format!("{s:?}: expected trfx, trfbx or trf2026"))
+/// What `--format` names: a TRF dialect, or Chess-JSON.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ExportFormat {
+    Trf(Dialect),
+    ChessJson,
+}
+
+impl ExportFormat {
+    /// The TRF dialect asked of the export: Chess-JSON is converted from TRF-2026.
+    fn dialect(self) -> Dialect {
+        match self {
+            ExportFormat::Trf(d) => d,
+            ExportFormat::ChessJson => Dialect::Trf2026,
+        }
+    }
+}
+
+fn parse_format(s: &str) -> Result<ExportFormat, String> {
+    if s.eq_ignore_ascii_case("chess-json") {
+        return Ok(ExportFormat::ChessJson);
+    }
+    Dialect::parse(s)
+        .map(ExportFormat::Trf)
+        .ok_or_else(|| format!("{s:?}: expected trfx, trfbx, trf2026 or chess-json"))
+}
+
+/// A TRF-2026 export as Chess-JSON.
+pub fn chess_json_of(trf: &str) -> Result<String, String> {
+    let file = arbiter_trf::parse_with(trf, &arbiter_trf::ParseOptions::tolerant())
+        .map_err(|e| format!("the TRF-2026 export does not read back: {e}"))?
+        .file;
+    arbiter_interchange::chess_json::write(&file, &format!("arbiter {}", env!("CARGO_PKG_VERSION")))
 }
 
 pub fn run(a: ExportArgs) -> ExitCode {
@@ -68,7 +98,7 @@ async fn export(a: ExportArgs) -> Result<(), Exit> {
                         tournament_id: a.tournament.clone(),
                         as_of_version: 0,
                     }),
-                    format: match a.format {
+                    format: match a.format.dialect() {
                         Dialect::Trfx => TrfFormat::Trfx,
                         Dialect::Trfbx => TrfFormat::Trfbx,
                         Dialect::Trf2026 => TrfFormat::Trf2026,
@@ -112,9 +142,17 @@ async fn export(a: ExportArgs) -> Result<(), Exit> {
             if let Some(path) = &a.players {
                 write_players(path, &a.tournament, &folded)?;
             }
-            arbiter_interchange::trf_export::trf_export(&folded.state, a.format)
+            arbiter_interchange::trf_export::trf_export(&folded.state, a.format.dialect())
                 .map_err(|e| Exit::Invalid(format!("tournament {}: {e}", a.tournament)))?
         }
+    };
+    let text = match a.format {
+        ExportFormat::ChessJson => {
+            chess_json_of(&text)
+                .map_err(|e| Exit::Invalid(format!("tournament {}: {e}", a.tournament)))?
+                + "\n"
+        }
+        ExportFormat::Trf(_) => text,
     };
     match &a.output {
         Some(path) => std::fs::write(path, &text)

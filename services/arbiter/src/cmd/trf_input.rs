@@ -1,4 +1,5 @@
-//! How `check`, `pair`, `standings`, `rate` and `import` read a TRF file: tolerant by default
+//! How `check`, `pair`, `standings`, `rate` and `import` read a TRF file (or a Chess-JSON one,
+//! through the TRF model): tolerant by default
 //! (the spellings older programs write are read with a warning each), strict with `--strict`;
 //! warnings on standard error as text or JSON lines; errors naming the mode that decided.
 
@@ -71,6 +72,16 @@ pub fn print_warnings(file: &str, warnings: &[TrfWarning], format: WarningFormat
 /// Parses bytes in the mode asked; a refusal names line, columns, field, what was found and
 /// expected, and which reading mode decided (and whether the other one would read the file).
 pub fn parse(bytes: &[u8], source: &str, read: &ReadArgs) -> Result<Trf, String> {
+    if is_json(bytes) {
+        // Chess-JSON: converted to the TRF model and read as TRF is, so every check on a TRF
+        // file holds for it too.
+        let file = arbiter_interchange::chess_json::read(&String::from_utf8_lossy(bytes))
+            .map_err(|e| format!("{source} (Chess-JSON): {e}"))?;
+        let trf = arbiter_trf::write(&file).map_err(|e| format!("{source} (Chess-JSON): {e}"))?;
+        let source = format!("{source} (Chess-JSON, in its TRF form)");
+        return parse_bytes_with(trf.as_bytes(), &read.options())
+            .map_err(|e| describe(trf.as_bytes(), &source, read, &e));
+    }
     parse_bytes_with(bytes, &read.options()).map_err(|e| describe(bytes, source, read, &e))
 }
 
@@ -108,6 +119,13 @@ pub fn read_trf(path: &Path, read: &ReadArgs, format: WarningFormat) -> Result<T
     let trf = parse(&bytes, &shown, read).map_err(Failure::Invalid)?;
     print_warnings(&shown, &trf.warnings, format);
     Ok(trf)
+}
+
+/// A Chess-JSON file begins with `{` (after any byte order mark or blank); a TRF file never
+/// does.
+fn is_json(bytes: &[u8]) -> bool {
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    bytes.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'{')
 }
 
 /// Under `--strict`, a win without opponent (`0000 - +`, older programs' pairing-allocated bye)
