@@ -4,7 +4,7 @@
 //! writes both.
 //!
 //! What is mapped: the event and tournament information (name, site, federation, dates, type
-//! code, number of rounds, top colour, time control), the players (profile and competitor:
+//! code, number of rounds, top colour, time control, accelerated rounds), the players (profile and competitor:
 //! name, sex, title, federation, FIDE id, birth date, rating, points, rank), every game and bye
 //! of `gameList`, the game point system and the rank order. Team tournaments are refused by
 //! name; so is a result the TRF model cannot hold (`A`, unknown).
@@ -15,8 +15,8 @@
 
 use arbiter_core::{Color, ResultCode, RoundEntry, Score};
 use arbiter_trf::{
-    BirthDate, PlayerRecord, Record, ScoringEntry, ScoringSymbol, Sex, TextCode, TextRecord,
-    TitleCode, TrfFile,
+    AccelerationRecord, BirthDate, PlayerRecord, Record, ScoringEntry, ScoringSymbol, Sex,
+    TextCode, TextRecord, TitleCode, TrfFile,
 };
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
@@ -106,6 +106,30 @@ pub fn read(text: &str) -> Result<TrfFile, String> {
     }
     if let Some(entries) = scoring(tournament)? {
         records.push(Record::Scoring(entries));
+    }
+    // Accelerated rounds: the fictitious points of a range of competitors over a range of rounds.
+    let accelerated = tournament
+        .get("accelerated")
+        .and_then(|a| a.get("values"))
+        .and_then(Value::as_array)
+        .map(Vec::as_slice)
+        .unwrap_or_default();
+    for (i, a) in accelerated.iter().enumerate() {
+        let at = format!("accelerated.values[{i}]");
+        let int = |k: &str| {
+            a.get(k)
+                .and_then(Value::as_u64)
+                .map(|n| n as u32)
+                .ok_or_else(|| format!("{at}.{k}: missing"))
+        };
+        records.push(Record::Acceleration(AccelerationRecord {
+            match_points: number(a.get("matchPoints")).map_err(|e| format!("{at}: {e}"))?,
+            game_points: number(a.get("gamePoints")).map_err(|e| format!("{at}: {e}"))?,
+            first_round: int("firstRound")?,
+            last_round: int("lastRound")?,
+            first_id: int("firstCompetitor")?,
+            last_id: int("lastCompetitor")?,
+        }));
     }
     let mut players: BTreeMap<u32, PlayerRecord> = BTreeMap::new();
     let competitors = tournament
@@ -371,6 +395,24 @@ pub fn write(file: &TrfFile, origin: &str) -> Result<String, String> {
             .collect(),
     };
     let initial = file.initial_color();
+    let accelerated: Vec<Value> = file
+        .records
+        .iter()
+        .filter_map(|r| match r {
+            Record::Acceleration(a) => {
+                let mut v = json!({"firstRound": a.first_round, "lastRound": a.last_round,
+                                   "firstCompetitor": a.first_id, "lastCompetitor": a.last_id});
+                if let Some(m) = a.match_points {
+                    v["matchPoints"] = json!(m.to_string());
+                }
+                if let Some(g) = a.game_points {
+                    v["gamePoints"] = json!(g.to_string());
+                }
+                Some(v)
+            }
+            _ => None,
+        })
+        .collect();
     let tournament = json!({
         "tournamentNo": 1,
         "tournamentType": "Tournament",
@@ -394,6 +436,10 @@ pub fn write(file: &TrfFile, origin: &str) -> Result<String, String> {
         "topColorExplicit": initial.is_some(),
         "format": "swiss",
     });
+    let mut tournament = tournament;
+    if !accelerated.is_empty() {
+        tournament["accelerated"] = json!({"name": "Acc", "values": accelerated});
+    }
     let doc = json!({
         "filetype": "Event",
         "version": "1.0",

@@ -79,3 +79,149 @@ fn the_rule_sets_disagree_where_the_spec_says_they_do() {
     // C9 is the one case whose pairing is the same (for different reasons).
     assert_eq!(differing, 7);
 }
+
+/// A round whose only complete pairings give the bye to a player who may not have it has no
+/// valid pairing (C.04.1): the engine says so instead of proposing that bye, which the round
+/// director would refuse. The input of round 6 of a 9-player event the generator's cross-check
+/// played: present are 1, 2, 3, 6 and 7; player 2 won round 1 by forfeit and has met the four
+/// others, so only he can be left without an opponent.
+#[test]
+fn a_bye_only_an_ineligible_player_could_take_is_no_pairing() {
+    use arbiter_core::{Color, PointSystem, ResultCode as R, RoundEntry};
+    use arbiter_pairing::{PairingInput, PlayerInput};
+    let g =
+        |o, white: bool, r| RoundEntry::game(o, if white { Color::White } else { Color::Black }, r);
+    let b = RoundEntry::bye;
+    let histories: [(u16, bool, Vec<RoundEntry>); 9] = [
+        (
+            2455,
+            true,
+            vec![
+                b(R::ZeroBye),
+                g(6, true, R::Draw),
+                g(8, false, R::Win),
+                g(2, true, R::Loss),
+                g(4, false, R::Draw),
+            ],
+        ),
+        (
+            2318,
+            true,
+            vec![
+                g(5, true, R::ForfeitWin),
+                g(7, false, R::Win),
+                g(3, true, R::Win),
+                g(1, false, R::Win),
+                g(6, true, R::Win),
+            ],
+        ),
+        (
+            2188,
+            true,
+            vec![
+                g(6, false, R::Win),
+                g(8, true, R::Win),
+                g(2, false, R::Loss),
+                g(9, true, R::Win),
+                g(7, false, R::Draw),
+            ],
+        ),
+        (
+            1990,
+            false,
+            vec![
+                g(7, true, R::ForfeitLoss),
+                b(R::ZeroBye),
+                g(6, false, R::Draw),
+                b(R::PairingBye),
+                g(1, true, R::Draw),
+            ],
+        ),
+        (
+            1881,
+            false,
+            vec![
+                g(2, false, R::ForfeitLoss),
+                b(R::ZeroBye),
+                b(R::ZeroBye),
+                b(R::ZeroBye),
+                b(R::ZeroBye),
+            ],
+        ),
+        (
+            1730,
+            true,
+            vec![
+                g(3, true, R::Loss),
+                g(1, false, R::Draw),
+                g(4, true, R::Draw),
+                b(R::HalfBye),
+                g(2, false, R::Loss),
+            ],
+        ),
+        (
+            1605,
+            true,
+            vec![
+                g(4, false, R::ForfeitWin),
+                g(2, true, R::Loss),
+                g(9, false, R::Win),
+                b(R::HalfBye),
+                g(3, true, R::Draw),
+            ],
+        ),
+        (
+            1549,
+            false,
+            vec![
+                b(R::HalfBye),
+                g(3, false, R::Loss),
+                g(1, true, R::Loss),
+                b(R::ZeroBye),
+                b(R::ZeroBye),
+            ],
+        ),
+        (
+            1350,
+            false,
+            vec![
+                b(R::PairingBye),
+                b(R::HalfBye),
+                g(7, true, R::Loss),
+                g(3, false, R::Loss),
+                b(R::HalfBye),
+            ],
+        ),
+    ];
+    for rule_set in [RuleSet::Dutch2025, RuleSet::Dutch2017] {
+        let input = PairingInput {
+            rule_set,
+            round: 6,
+            total_rounds: 6,
+            initial_color: Color::White,
+            points: PointSystem::default(),
+            players: histories
+                .iter()
+                .enumerate()
+                .map(|(i, (rating, available, history))| PlayerInput {
+                    id: i as u32 + 1,
+                    rating: *rating,
+                    history: history.clone(),
+                    available: *available,
+                    acceleration: Vec::new(),
+                })
+                .collect(),
+            forbidden_pairs: Vec::new(),
+        };
+        match pair(&input) {
+            Err(arbiter_pairing::PairingError::NoValidPairing(why)) => {
+                // The 2025 search ends on the round-pairing and names the player; the 2017
+                // one finds no round-pairing at all.
+                if rule_set == RuleSet::Dutch2025 {
+                    assert!(why.contains("player 2 is left unpaired"), "{why}")
+                }
+            }
+            other => panic!("{rule_set}: expected no valid pairing, got {other:?}"),
+        }
+    }
+}

@@ -382,6 +382,18 @@ pub(crate) fn pair_state_by(
             unpaired.len()
         )));
     }
+    // The search ranks completion as a criterion ([C4] in the 2025 text), so when every
+    // complete round-pairing would give the bye to a player who may not receive it (an earlier
+    // PAB, or an unplayed round scored as a win: C.04.1), it ends on one that does: no valid
+    // pairing exists, and the arbiter decides.
+    if let Some(&i) = unpaired.first()
+        && !st.players[i].bye_eligible
+    {
+        return Err(PairingError::NoValidPairing(format!(
+            "player {} is left unpaired by every pairing, and may not receive the              pairing-allocated bye (an earlier one, or an unplayed round scored as a win:              C.04.1)",
+            st.players[i].id
+        )));
+    }
     let bye = unpaired.first().map(|&i| st.players[i].id);
 
     // Colours (section E) and board order (C.04.2 D.9).
