@@ -230,6 +230,7 @@ pub fn register_command(p: Option<&api::PlayerDetails>) -> Result<RegisterPlayer
         first_round: None,
         missed_rounds: ByeKind::ZeroPoint,
         confirm_same_name: false,
+        next_number: false,
     })
 }
 

@@ -402,7 +402,12 @@ pub fn write(file: &TrfFile, origin: &str) -> Result<String, String> {
             Record::Acceleration(a) => {
                 let mut v = json!({"firstRound": a.first_round, "lastRound": a.last_round,
                                    "firstCompetitor": a.first_id, "lastCompetitor": a.last_id});
-                if let Some(m) = a.match_points {
+                // The format requires match points even for an individual event, whose match
+                // score is the default 2 / 1 / 0: twice the game points when the file has none.
+                let m = a
+                    .match_points
+                    .or(a.game_points.map(|g| Score::from_tenths(2 * g.tenths())));
+                if let Some(m) = m {
                     v["matchPoints"] = json!(m.to_string());
                 }
                 if let Some(g) = a.game_points {

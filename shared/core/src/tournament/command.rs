@@ -227,6 +227,11 @@ pub struct RegisterPlayer {
     /// have a FIDE id: a same-name registration without one is most often a duplicate).
     #[serde(default)]
     pub confirm_same_name: bool,
+    /// The player takes the next pairing number instead of his place in the initial ranking
+    /// (C.04.2.B): an import keeps the numbers its file gives, which may order ties, or the
+    /// whole list, otherwise than the ranking keys arbiter knows.
+    #[serde(default)]
+    pub next_number: bool,
 }
 
 impl RegisterPlayer {

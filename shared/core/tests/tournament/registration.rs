@@ -41,6 +41,7 @@ fn registration_keeps_every_field() {
         first_round: None,
         missed_rounds: ByeKind::ZeroPoint,
         confirm_same_name: false,
+        next_number: false,
     };
     let then = Given::tournament(9)
         .when(Command::RegisterPlayer(c))
@@ -83,6 +84,27 @@ fn stronger_player_is_inserted_above_and_the_rest_renumbered() {
     // Stable identities do not move.
     assert_eq!(state.player(1).unwrap().entry, EntryId(2));
     assert_eq!(state.player(2).unwrap().entry, EntryId(0));
+}
+
+/// An import keeps its file's numbers: with `next_number` each player takes the next number,
+/// whatever his rating, and nobody is renumbered.
+#[test]
+fn a_player_registered_with_the_next_number_keeps_the_order_given() {
+    let next = |name: &str, rating| {
+        let Command::RegisterPlayer(mut c) = register(name, rating) else {
+            unreachable!()
+        };
+        c.next_number = true;
+        Command::RegisterPlayer(c)
+    };
+    let state = Given::tournament(9)
+        .cmd(next("B", 2400))
+        .cmd(next("C", 2300))
+        .after(next("A", 2500));
+    assert_eq!(
+        numbers(&state),
+        vec![(1, "B".into()), (2, "C".into()), (3, "A".into())]
+    );
 }
 
 #[test]

@@ -631,6 +631,8 @@ fn register_players(src: &Source, pl: &mut Planner) -> Result<Numbers, String> {
             }),
             // The file is the record of who played: two players of one name are two.
             confirm_same_name: true,
+            // And of their numbers: kept as the file gives them, in start-number order.
+            next_number: true,
             ..RegisterPlayer::default()
         };
         let command = Command::RegisterPlayer(register);

@@ -183,6 +183,8 @@ impl Decider<'_> {
             // order: the arbiter registers the players in the order of the numbers drawn, and
             // each keeps the number of his registration.
             player.player_id = self.s.player_count() + 1;
+        } else if c.next_number {
+            player.player_id = self.s.player_count() + 1;
         } else {
             // C.04.2.B.2–3 and C.3: the newcomer takes his place in the ranking order (after
             // any player he ties with on every key); everyone below moves down one number.
