@@ -155,6 +155,10 @@ fn main() {
             t.findings.len(),
             t0.elapsed().as_secs_f64()
         );
+        // Each finding at once, under its cell's row, so a long run can be read as it goes.
+        for f in &t.findings {
+            println!("|   finding: {f} |");
+        }
         total.add(&t);
         if a.keep.is_none() {
             let _ = std::fs::remove_dir_all(&dir);
@@ -170,7 +174,4 @@ fn main() {
         total.findings.len(),
         started.elapsed().as_secs_f64()
     );
-    for f in &total.findings {
-        println!("{f}");
-    }
 }

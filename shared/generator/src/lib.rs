@@ -16,7 +16,7 @@ use arbiter_core::Score;
 use arbiter_core::tournament::{
     AccelerationChoice, AccelerationMethod, Arbiter, BoardResult, ByeKind, CloseRound, Command,
     CreateTournament, Date, PairingSystem, PublishPairing, RecordResult, RegisterPlayer,
-    RequestBye, StartRound, State, WithdrawPlayer, decide,
+    RequestBye, StartRound, State, UpdateTournament, WithdrawPlayer, decide,
 };
 use arbiter_interchange::trf_export::{Dialect, trf_export};
 use arbiter_round_pairing::engine::{Answer, answer};
@@ -225,7 +225,7 @@ pub fn play(spec: &Spec) -> Result<Played, String> {
     for round in 1..=rounds {
         // The event as it stood after the previous round: what is written if this round
         // cannot be paired (its announced byes and withdrawals never took effect).
-        let before = t.state.clone();
+        let before = (t.state.clone(), t.version);
         if !spec.system.is_round_robin() {
             announce(&mut t, spec, round, rounds, &mut rng)?;
         }
@@ -238,10 +238,25 @@ pub fn play(spec: &Spec) -> Result<Played, String> {
             // A small field can run out of legal pairings (C.04.1 forbids a rematch; absolute
             // colour preferences narrow it further): the event ends with the rounds played, as
             // an arbiter would have to end it.
+            // The arbiter shortens the event to the rounds played (C.04.1.a allows it when
+            // circumstances force it), so the file is a finished event, not one in progress.
             Answer::Failed(f) => {
+                let why = format!("round {round} has no legal pairing: {}", f.reason);
+                if round == 1 {
+                    return Err(why);
+                }
+                let mut t = Play {
+                    state: before.0,
+                    version: before.1,
+                };
+                t.run(Command::UpdateTournament(UpdateTournament {
+                    rounds: Some(round - 1),
+                    end_date: Date::new(2026, 3, (round - 1).min(31)).ok(),
+                    ..UpdateTournament::default()
+                }))?;
                 return Ok(Played {
-                    state: before,
-                    stopped: Some(format!("round {round} has no legal pairing: {}", f.reason)),
+                    state: t.state,
+                    stopped: Some(format!("{why}; the event ends after round {}", round - 1)),
                 });
             }
         };
