@@ -6,8 +6,12 @@
 //! ```sh
 //! pip install gacrux==1.11.65
 //! cargo bench --profile test -p arbiter --bench fide_crosscheck -- [--count N] [--jobs J]
-//!     [--only ours|theirs] [--sizes 9,16,30,51] [--keep DIR] [--with-won]
+//!     [--only ours|theirs] [--sizes 9,16,30,51] [--keep DIR] [--with-won] [--bbp PATH]
 //! ```
+//!
+//! `--bbp PATH`: a bbpPairings v5.0.1 built from its public sources (never shipped with
+//! arbiter), whose Dutch rules are the 2017 text: it judges the `dutch-2017` cells (written as
+//! TRF16) and its generator's tournaments are judged by `arbiter check`.
 //!
 //! The cells of the test sample (services/arbiter/tests/e2e/crosscheck) at a larger scale and
 //! over more field sizes; `--count` tournaments per cell (default 100).
@@ -25,6 +29,7 @@ struct Args {
     sizes: Vec<u32>,
     keep: Option<std::path::PathBuf>,
     with_won: bool,
+    bbp: Option<std::path::PathBuf>,
 }
 
 fn args() -> Args {
@@ -35,6 +40,7 @@ fn args() -> Args {
         sizes: vec![9, 16, 30, 51],
         keep: None,
         with_won: false,
+        bbp: None,
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
@@ -51,6 +57,7 @@ fn args() -> Args {
             }
             "--keep" => a.keep = Some(value().into()),
             "--with-won" => a.with_won = true,
+            "--bbp" => a.bbp = Some(value().into()),
             "--bench" => {}
             other => panic!("unknown argument {other}"),
         }
@@ -99,8 +106,18 @@ fn cells(a: &Args) -> Vec<Cell> {
             if p >= 16 {
                 out.push(ours("dutch-2025-baku", vec![], p, n));
             }
-            for system in ["dutch-2017", "burstein", "dubov", "lim"] {
+            for system in ["burstein", "dubov", "lim"] {
                 out.push(ours(system, vec![], p, n / 4));
+            }
+            // Judged by bbpPairings when given (its checker reads TRF16), else tie-breaks only.
+            let (trf16, count) = if a.bbp.is_some() {
+                (vec!["--format", "trf16"], n)
+            } else {
+                (vec![], n / 4)
+            };
+            out.push(ours("dutch-2017", trf16.clone(), p, count));
+            if p >= 16 && a.bbp.is_some() {
+                out.push(ours("dutch-2017-baku", trf16, p, count));
             }
         }
         for p in [5, 8, 9, 12] {
@@ -117,6 +134,17 @@ fn cells(a: &Args) -> Vec<Cell> {
                 out.push(theirs(true, p, n));
             }
         }
+        // bbpPairings' generator chooses its own field sizes and lengths.
+        if a.bbp.is_some() {
+            out.push(Cell {
+                source: Source::Bbp,
+                players: 0,
+                rounds: None,
+                first_seed: 1,
+                count: n,
+                with_won: false,
+            });
+        }
     }
     out.retain(|c| c.count > 0);
     out
@@ -127,6 +155,7 @@ fn main() {
     let tools = Tools {
         arbiter: env!("CARGO_BIN_EXE_arbiter").into(),
         python: "python3".into(),
+        bbp: a.bbp.clone(),
     };
     tools.check().unwrap_or_else(|e| panic!("{e}"));
     let root = a.keep.clone().unwrap_or_else(|| {

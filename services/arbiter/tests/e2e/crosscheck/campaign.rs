@@ -35,6 +35,8 @@ pub const ROUND_ROBIN_TIEBREAKS: &str = "PTS DE WIN BPG BWG SB KS ARO TPR PTP AP
 pub struct Tools {
     pub arbiter: PathBuf,
     pub python: String,
+    /// A built bbpPairings (v5.0.1: the Dutch rules of 2017), for the `dutch-2017` cells.
+    pub bbp: Option<PathBuf>,
 }
 
 impl Tools {
@@ -101,6 +103,8 @@ pub enum Source {
     },
     /// gacrux's generator (Dutch 2025/2026 rules), with Baku acceleration or not.
     Gacrux { accelerated: bool },
+    /// bbpPairings' generator (`--dutch -g`, its own random configuration; Dutch 2017 rules).
+    Bbp,
 }
 
 /// Tournaments of one kind: a source, a field size, the seeds `first_seed..first_seed+count`.
@@ -123,7 +127,14 @@ impl Cell {
             Source::Ours { system, args } => format!("ours {system} {}", args.join(" ")),
             Source::Gacrux { accelerated: false } => "gacrux dutch".into(),
             Source::Gacrux { accelerated: true } => "gacrux dutch baku".into(),
+            Source::Bbp => "bbpPairings dutch".into(),
         }
+    }
+
+    /// Whether bbpPairings' checker judges the cell's pairings (its Dutch rules are the 2017
+    /// text).
+    fn bbp_pairs(&self) -> bool {
+        matches!(&self.source, Source::Ours { system, .. } if system.starts_with("dutch-2017"))
     }
 
     /// Whether gacrux's pairing checker can judge the cell's pairings: its Dutch rules are the
@@ -142,6 +153,7 @@ impl Cell {
                 s => s,
             },
             Source::Gacrux { .. } => "dutch-2025",
+            Source::Bbp => "dutch-2017",
         }
     }
 
@@ -226,6 +238,24 @@ fn generate(tools: &Tools, cell: &Cell, dir: &Path) -> Result<Vec<PathBuf>, Stri
             a.extend(["-o", &pattern, "-F", "TRF"]);
             tools.gacrux("tournamentgenerator", &a)?;
         }
+        Source::Bbp => {
+            let bbp = tools.bbp.as_ref().ok_or("bbpPairings cells need --bbp")?;
+            for seed in cell.first_seed..cell.first_seed + cell.count {
+                let out = dir.join(format!("b{seed:06}.trf"));
+                let o = Command::new(bbp)
+                    .args(["--dutch", "-g", "-o"])
+                    .arg(&out)
+                    .args(["-s", &seed.to_string()])
+                    .output()
+                    .map_err(|e| format!("{}: {e}", bbp.display()))?;
+                if !o.status.success() {
+                    return Err(format!(
+                        "bbpPairings -g -s {seed}: {}",
+                        String::from_utf8_lossy(&o.stderr)
+                    ));
+                }
+            }
+        }
     }
     let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
         .map_err(|e| format!("{}: {e}", dir.display()))?
@@ -267,6 +297,22 @@ fn check_file(tools: &Tools, cell: &Cell, file: &Path) -> Tally {
         }
     }
     let with_won;
+    if cell.bbp_pairs()
+        && let Some(bbp) = &tools.bbp
+    {
+        match bbp_pairing(bbp, file) {
+            Ok((rounds, failing)) => {
+                t.rounds += rounds;
+                t.rounds_agreeing += rounds - failing.len() as u64;
+                if !failing.is_empty() {
+                    t.findings.push(format!(
+                        "{name}: bbpPairings' checker differs in rounds {failing:?}"
+                    ));
+                }
+            }
+            Err(e) => t.findings.push(format!("{name}: {e}")),
+        }
+    }
     let list = if cell.round_robin() && cell.with_won {
         with_won = format!("{ROUND_ROBIN_TIEBREAKS} WON");
         with_won.as_str()
@@ -305,7 +351,7 @@ fn check_file(tools: &Tools, cell: &Cell, file: &Path) -> Tally {
     ]);
     for line in out.lines() {
         if let Some((n, m)) = fraction(line, " rounds identical")
-            && matches!(cell.source, Source::Gacrux { .. })
+            && matches!(cell.source, Source::Gacrux { .. } | Source::Bbp)
         {
             t.rounds += m;
             t.rounds_agreeing += n;
@@ -349,6 +395,35 @@ fn gacrux_pairing(tools: &Tools, file: &Path) -> Result<(u64, Vec<u64>), String>
         return Err(format!("gacrux's pairing checker status {}", v["status"]));
     }
     Ok((rounds.len() as u64, failing))
+}
+
+/// Rounds checked by `bbpPairings --dutch FILE -c`, and those whose pairing it would make
+/// otherwise (it prints its own pairing beside the file's under the round's heading).
+fn bbp_pairing(bbp: &Path, file: &Path) -> Result<(u64, Vec<u64>), String> {
+    let o = Command::new(bbp)
+        .args(["--dutch"])
+        .arg(file)
+        .arg("-c")
+        .output()
+        .map_err(|e| format!("{}: {e}", bbp.display()))?;
+    if !o.status.success() {
+        return Err(format!(
+            "bbpPairings -c: exit {:?}: {}",
+            o.status.code(),
+            String::from_utf8_lossy(&o.stderr).trim()
+        ));
+    }
+    let text = String::from_utf8_lossy(&o.stdout);
+    let (mut rounds, mut failing, mut current) = (0u64, Vec::new(), 0u64);
+    for line in text.lines() {
+        if let Some(r) = line.split("Round #").nth(1) {
+            rounds += 1;
+            current = r.trim().parse().unwrap_or(0);
+        } else if line.contains("Checker pairings") {
+            failing.push(current);
+        }
+    }
+    Ok((rounds, failing))
 }
 
 /// "N/M<tail>" at the end of a line of `arbiter check` (after its "standings: " prefix).

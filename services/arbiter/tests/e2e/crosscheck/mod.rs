@@ -11,6 +11,7 @@ fn tools() -> Tools {
     let tools = Tools {
         arbiter: env!("CARGO_BIN_EXE_arbiter").into(),
         python: "python3".into(),
+        bbp: None,
     };
     tools.check().unwrap_or_else(|e| panic!("{e}"));
     tools
