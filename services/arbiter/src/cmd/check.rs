@@ -307,7 +307,7 @@ fn check_table(path: &std::path::Path, file: &arbiter_trf::TrfFile) -> Result<us
         .filter(|(i, _)| Some(*i) != points_col)
         .filter_map(|(i, h)| h.parse::<TieBreak>().ok().map(|t| (i, t)))
         .collect();
-    let list: Vec<TieBreak> = tb_cols.iter().map(|(_, t)| t.clone()).collect();
+    let list: Vec<TieBreak> = tb_cols.iter().map(|(_, t)| *t).collect();
     let st = standings(&trf::tournament_from_trf(file), &list, &Options::default())
         .map_err(|e| Failure::Invalid(format!("{shown}: {e}")))?;
     // The table's text against an exact value: equal when the value, rounded to the decimals
