@@ -7,7 +7,11 @@
 //! pip install gacrux==1.11.65
 //! cargo bench --profile test -p arbiter --bench fide_crosscheck -- [--count N] [--jobs J]
 //!     [--only ours|theirs] [--sizes 9,16,30,51] [--keep DIR] [--with-won] [--bbp PATH]
+//!     [--arbiter PATH]
 //! ```
+//!
+//! `--arbiter PATH`: the binary to judge (default: this build's), e.g. a copy, so that a long
+//! run is not disturbed by rebuilding.
 //!
 //! `--bbp PATH`: a bbpPairings v5.0.1 built from its public sources (never shipped with
 //! arbiter), whose Dutch rules are the 2017 text: it judges the `dutch-2017` cells (written as
@@ -30,6 +34,7 @@ struct Args {
     keep: Option<std::path::PathBuf>,
     with_won: bool,
     bbp: Option<std::path::PathBuf>,
+    arbiter: Option<std::path::PathBuf>,
 }
 
 fn args() -> Args {
@@ -41,6 +46,7 @@ fn args() -> Args {
         keep: None,
         with_won: false,
         bbp: None,
+        arbiter: None,
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
@@ -58,6 +64,7 @@ fn args() -> Args {
             "--keep" => a.keep = Some(value().into()),
             "--with-won" => a.with_won = true,
             "--bbp" => a.bbp = Some(value().into()),
+            "--arbiter" => a.arbiter = Some(value().into()),
             "--bench" => {}
             other => panic!("unknown argument {other}"),
         }
@@ -153,7 +160,10 @@ fn cells(a: &Args) -> Vec<Cell> {
 fn main() {
     let a = args();
     let tools = Tools {
-        arbiter: env!("CARGO_BIN_EXE_arbiter").into(),
+        arbiter: a
+            .arbiter
+            .clone()
+            .unwrap_or_else(|| env!("CARGO_BIN_EXE_arbiter").into()),
         python: "python3".into(),
         bbp: a.bbp.clone(),
     };
