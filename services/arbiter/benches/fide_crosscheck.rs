@@ -90,18 +90,7 @@ fn cells(a: &Args) -> Vec<Cell> {
         count,
         with_won: false,
     };
-    let heavy = vec![
-        "--half-byes",
-        "120",
-        "--zero-byes",
-        "60",
-        "--withdrawals",
-        "30",
-        "--forfeits",
-        "60",
-        "--unusual",
-        "30",
-    ];
+    let heavy = campaign::HEAVY.to_vec();
     let mut out = Vec::new();
     let n = a.count;
     if a.only.as_deref() != Some("theirs") {
@@ -182,18 +171,7 @@ fn main() {
         let dir = root.join(format!("{k:03}"));
         let t = run_cell(&tools, cell, &dir, a.jobs)
             .unwrap_or_else(|e| panic!("{}: {e}", cell.label()));
-        println!(
-            "| {} | {} | {} | {} | {} | {} | {} | {} | {:.0} |",
-            cell.label(),
-            cell.players,
-            t.tournaments,
-            t.rounds,
-            t.rounds_agreeing,
-            t.values,
-            t.values_agreeing,
-            t.findings.len(),
-            t0.elapsed().as_secs_f64()
-        );
+        row(&cell.label(), &cell.players.to_string(), &t, t0.elapsed());
         // Each finding at once, under its cell's row, so a long run can be read as it goes.
         for f in &t.findings {
             println!("|   finding: {f} |");
@@ -203,14 +181,18 @@ fn main() {
             let _ = std::fs::remove_dir_all(&dir);
         }
     }
+    row("total", "", &total, started.elapsed());
+}
+
+fn row(label: &str, players: &str, t: &Tally, took: std::time::Duration) {
     println!(
-        "| total | | {} | {} | {} | {} | {} | {} | {:.0} |",
-        total.tournaments,
-        total.rounds,
-        total.rounds_agreeing,
-        total.values,
-        total.values_agreeing,
-        total.findings.len(),
-        started.elapsed().as_secs_f64()
+        "| {label} | {players} | {} | {} | {} | {} | {} | {} | {:.0} |",
+        t.tournaments,
+        t.rounds,
+        t.rounds_agreeing,
+        t.values,
+        t.values_agreeing,
+        t.findings.len(),
+        took.as_secs_f64()
     );
 }

@@ -32,6 +32,21 @@ pub const SWISS_TIEBREAKS: &str = "PTS BH/C1 BH/C2 BH/M1 BH/M2 BH SB/C1 SB PS DE
 /// bench measures that difference (`--with-won`).
 pub const ROUND_ROBIN_TIEBREAKS: &str = "PTS DE WIN BPG BWG SB KS ARO TPR PTP APRO";
 
+/// `arbiter generate`'s arguments for a field with many byes, withdrawals, forfeits and
+/// unusual results (per mille).
+pub const HEAVY: [&str; 10] = [
+    "--half-byes",
+    "120",
+    "--zero-byes",
+    "60",
+    "--withdrawals",
+    "30",
+    "--forfeits",
+    "60",
+    "--unusual",
+    "30",
+];
+
 pub struct Tools {
     pub arbiter: PathBuf,
     pub python: String,
