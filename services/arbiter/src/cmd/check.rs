@@ -169,7 +169,7 @@ fn check_berger(path: &std::path::Path, record: &TournamentRecord) -> Result<usi
         .iter()
         .map(|(name, t)| (*name, misses(t)))
         .min_by_key(|(_, m)| m.iter().filter(|(_, g)| !g.is_empty()).count())
-        .expect("one reading at least");
+        .ok_or_else(|| Failure::Invalid("no Berger table to compare with".into()))?;
     let mut differing = 0;
     for (r, missing) in &misses {
         if missing.is_empty() {
