@@ -457,3 +457,53 @@ pub fn scoring(s: &str) -> Result<PointSystem, String> {
         value(d, "draw")?,
     ))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The same spec gives the same bytes; another seed another tournament; every system
+    /// plays all its rounds on a field that can be paired throughout.
+    #[test]
+    fn every_system_generates_the_same_bytes_for_the_same_seed() {
+        for system in System::ALL {
+            let spec = Spec::new(system, 10, 7);
+            let a = generate(&spec, Dialect::Trf2026).expect("generated");
+            let b = generate(&spec, Dialect::Trf2026).expect("generated again");
+            assert_eq!(a.trf, b.trf, "{system}");
+            let other = generate(&Spec::new(system, 10, 8), Dialect::Trf2026).expect("seed 8");
+            assert_ne!(a.trf, other.trf, "{system}: seeds 7 and 8");
+            let played = play(&spec).expect("played");
+            assert_eq!(
+                played.state.closed_rounds(),
+                spec.total_rounds(),
+                "{system}"
+            );
+            assert!(a.stopped.is_none(), "{system}: {:?}", a.stopped);
+        }
+    }
+
+    #[test]
+    fn the_rounds_default_to_the_system() {
+        assert_eq!(Spec::new(System::Dutch2025, 9, 1).total_rounds(), 6);
+        assert_eq!(Spec::new(System::Dutch2025, 100, 1).total_rounds(), 9);
+        assert_eq!(Spec::new(System::RoundRobin, 9, 1).total_rounds(), 9);
+        assert_eq!(Spec::new(System::RoundRobin, 10, 1).total_rounds(), 9);
+        assert_eq!(Spec::new(System::DoubleRoundRobin, 6, 1).total_rounds(), 10);
+    }
+
+    #[test]
+    fn impossible_rates_and_ranges_are_refused_by_name() {
+        let mut spec = Spec::new(System::Dutch2025, 10, 1);
+        spec.draws = 1001;
+        assert_eq!(
+            play(&spec).err().as_deref(),
+            Some("draws: 1001 per mille is more than all")
+        );
+        let mut spec = Spec::new(System::Dutch2025, 10, 1);
+        spec.rating_bottom = 2500;
+        assert!(play(&spec).err().is_some_and(|e| e.starts_with("ratings:")));
+        assert_eq!(scoring("3:1").map(|p| p.win), Ok(Score::from_tenths(30)));
+        assert!(scoring("3-1").is_err());
+    }
+}

@@ -27,6 +27,7 @@ mod e2e_edge;
 mod e2e_embedded;
 mod e2e_faults;
 mod e2e_pairing_workers;
+mod generate;
 mod knockout;
 mod legacy_trf;
 mod load_soak;
