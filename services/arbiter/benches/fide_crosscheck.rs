@@ -6,7 +6,7 @@
 //! ```sh
 //! pip install gacrux==1.11.65
 //! cargo bench --profile test -p arbiter --bench fide_crosscheck -- [--count N] [--jobs J]
-//!     [--only ours|theirs] [--sizes 9,16,30,51] [--keep DIR] [--with-won] [--bbp PATH]
+//!     [--only ours|theirs] [--sizes 9,16,30,51] [--keep DIR] [--with-game-counts] [--bbp PATH]
 //!     [--arbiter PATH]
 //! ```
 //!
@@ -32,7 +32,7 @@ struct Args {
     only: Option<String>,
     sizes: Vec<u32>,
     keep: Option<std::path::PathBuf>,
-    with_won: bool,
+    with_game_counts: bool,
     bbp: Option<std::path::PathBuf>,
     arbiter: Option<std::path::PathBuf>,
 }
@@ -44,7 +44,7 @@ fn args() -> Args {
         only: None,
         sizes: vec![9, 16, 30, 51],
         keep: None,
-        with_won: false,
+        with_game_counts: false,
         bbp: None,
         arbiter: None,
     };
@@ -62,7 +62,7 @@ fn args() -> Args {
                     .collect()
             }
             "--keep" => a.keep = Some(value().into()),
-            "--with-won" => a.with_won = true,
+            "--with-game-counts" => a.with_game_counts = true,
             "--bbp" => a.bbp = Some(value().into()),
             "--arbiter" => a.arbiter = Some(value().into()),
             "--bench" => {}
@@ -79,7 +79,7 @@ fn cells(a: &Args) -> Vec<Cell> {
         rounds: None,
         first_seed: 1,
         count,
-        with_won: a.with_won,
+        with_game_counts: a.with_game_counts,
     };
     let theirs = |accelerated, players: u32, count| Cell {
         source: Source::Gacrux { accelerated },
@@ -88,7 +88,7 @@ fn cells(a: &Args) -> Vec<Cell> {
         rounds: Some((u32::BITS - (players - 1).leading_zeros() + 2).min(11)),
         first_seed: 0,
         count,
-        with_won: false,
+        with_game_counts: false,
     };
     let heavy = campaign::HEAVY.to_vec();
     let mut out = Vec::new();
@@ -138,7 +138,7 @@ fn cells(a: &Args) -> Vec<Cell> {
                 rounds: None,
                 first_seed: 1,
                 count: n,
-                with_won: false,
+                with_game_counts: false,
             });
         }
     }

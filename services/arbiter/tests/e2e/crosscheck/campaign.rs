@@ -26,11 +26,13 @@ pub const GACRUX: &str = "1.11.65";
 /// before it in the same list (its FB leaves per-player state behind), while AOB alone, or
 /// before FB, agrees with ours.
 pub const SWISS_TIEBREAKS: &str = "PTS BH/C1 BH/C2 BH/M1 BH/M2 BH SB/C1 SB PS DE WIN WON BPG BWG REP AOB ARO ARO/C1 TPR PTP APRO APPO FB";
-/// A round robin's: never the Buchholz family (C.07 Art. 8, 2026). WON is left out: in a
-/// pre-determined event a forfeit is a regular game (Art. 15), so arbiter counts a forfeit win
-/// among the games won, where gacrux counts wins over the board only; the `fide_crosscheck`
-/// bench measures that difference (`--with-won`).
-pub const ROUND_ROBIN_TIEBREAKS: &str = "PTS DE WIN BPG BWG SB KS ARO TPR PTP APRO";
+/// A round robin's: never the Buchholz family (C.07 Art. 8, 2026). The counts of games (WON,
+/// BPG, BWG) are left out: in a pre-determined event a forfeit is a regular game (Art. 15), so
+/// arbiter counts a forfeit win among the games won and played, where gacrux counts games over
+/// the board only; the `fide_crosscheck` bench measures that difference (`--with-game-counts`).
+pub const ROUND_ROBIN_TIEBREAKS: &str = "PTS DE WIN SB KS ARO TPR PTP APRO";
+/// The counts of games a round robin's list adds with `with_game_counts`.
+pub const GAME_COUNTS: &str = "WON BPG BWG";
 
 /// `arbiter generate`'s arguments for a field with many byes, withdrawals, forfeits and
 /// unusual results (per mille).
@@ -131,8 +133,8 @@ pub struct Cell {
     pub rounds: Option<u32>,
     pub first_seed: u64,
     pub count: u64,
-    /// Round robins: compare WON too (see [`ROUND_ROBIN_TIEBREAKS`]).
-    pub with_won: bool,
+    /// Round robins: compare the counts of games too (see [`ROUND_ROBIN_TIEBREAKS`]).
+    pub with_game_counts: bool,
 }
 
 impl Cell {
@@ -311,7 +313,7 @@ fn check_file(tools: &Tools, cell: &Cell, file: &Path) -> Tally {
             Err(e) => t.findings.push(format!("{name}: {e}")),
         }
     }
-    let with_won;
+    let with_counts;
     if cell.bbp_pairs()
         && let Some(bbp) = &tools.bbp
     {
@@ -328,9 +330,9 @@ fn check_file(tools: &Tools, cell: &Cell, file: &Path) -> Tally {
             Err(e) => t.findings.push(format!("{name}: {e}")),
         }
     }
-    let list = if cell.round_robin() && cell.with_won {
-        with_won = format!("{ROUND_ROBIN_TIEBREAKS} WON");
-        with_won.as_str()
+    let list = if cell.round_robin() && cell.with_game_counts {
+        with_counts = format!("{ROUND_ROBIN_TIEBREAKS} {GAME_COUNTS}");
+        with_counts.as_str()
     } else if cell.round_robin() {
         ROUND_ROBIN_TIEBREAKS
     } else {

@@ -49,7 +49,7 @@ fn ours(system: &'static str, args: &[&'static str], players: u32, count: u64) -
         rounds: None,
         first_seed: 1,
         count,
-        with_won: false,
+        with_game_counts: false,
     }
 }
 
@@ -60,7 +60,7 @@ fn theirs(accelerated: bool, players: u32, rounds: u32, count: u64) -> Cell {
         rounds: Some(rounds),
         first_seed: 0,
         count,
-        with_won: false,
+        with_game_counts: false,
     }
 }
 
