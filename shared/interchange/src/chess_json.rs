@@ -15,8 +15,8 @@
 
 use arbiter_core::{Color, ResultCode, RoundEntry, Score};
 use arbiter_trf::{
-    AccelerationRecord, BirthDate, PlayerRecord, Record, ScoringEntry, ScoringSymbol, Sex,
-    TextCode, TextRecord, TitleCode, TrfFile,
+    AccelerationRecord, PlayerRecord, Record, ScoringEntry, ScoringSymbol, Sex, TextCode,
+    TextRecord, TitleCode, TrfFile,
 };
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
@@ -183,7 +183,9 @@ pub fn read(text: &str) -> Result<TrfFile, String> {
             .get("fideId")
             .and_then(Value::as_u64)
             .filter(|&id| id > 0);
-        p.birth_date = str_at(profile, "birth").and_then(birth);
+        // Chess-JSON writes dates with hyphens; the TRF reading checks them.
+        p.birth_date = str_at(profile, "birth")
+            .and_then(|b| arbiter_trf::parse_birth_date(&b.replace('-', "/")));
         p.points = number(c.get("gamePoints"))
             .map_err(|e| format!("{at}.gamePoints: {e}"))?
             .unwrap_or(Score::ZERO);
@@ -509,23 +511,6 @@ fn number(v: Option<&Value>) -> Result<Option<Score>, String> {
             .map(Some)
             .map_err(|e| format!("{n}: {e}")),
         Some(other) => Err(format!("{other}: not a number")),
-    }
-}
-
-fn birth(s: &str) -> Option<BirthDate> {
-    let digits: Vec<u32> = s
-        .split(|c: char| !c.is_ascii_digit())
-        .filter(|p| !p.is_empty())
-        .filter_map(|p| p.parse().ok())
-        .collect();
-    match digits.as_slice() {
-        [y] if *y > 1800 => Some(BirthDate::Year(*y as u16)),
-        [y, m, d] if *y > 1800 => Some(BirthDate::Full {
-            year: *y as u16,
-            month: *m as u8,
-            day: *d as u8,
-        }),
-        _ => None,
     }
 }
 

@@ -60,6 +60,7 @@ mod write;
 pub use convert::{Converted, bb_records, xxs_record};
 pub use error::{ErrorKind, Found, Location, TrfError, TrfWarning, TrfWriteError, WarningKind};
 pub use model::*;
+pub use read::parse_birth_date;
 pub use text::{Encoding, decode};
 pub use views::{
     AccelerationSource, Accelerations, DutchRules, PointSource, TournamentSystem, TournamentType,

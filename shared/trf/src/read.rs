@@ -368,7 +368,7 @@ fn digits(s: &str) -> Option<u32> {
 }
 
 /// `YYYY/MM/DD` (month and day may be `00` together, or day alone `00`) or `YYYY`.
-pub(crate) fn parse_birth_date(s: &str) -> Option<BirthDate> {
+pub fn parse_birth_date(s: &str) -> Option<BirthDate> {
     let s = s.trim();
     if s.len() == 4 {
         return digits(s).map(|y| BirthDate::Year(y as u16));

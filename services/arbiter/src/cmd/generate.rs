@@ -86,11 +86,8 @@ fn run_inner(a: &GenerateArgs) -> Result<(), Failure> {
             names.join(", ")
         ))
     })?;
-    let dialect = match a.format.as_str() {
-        "trf-2026" | "trf2026" => Dialect::Trf2026,
-        "trf16" => Dialect::Trfx,
-        other => return Err(invalid(format!("--format {other}: trf-2026 or trf16"))),
-    };
+    let dialect = Dialect::parse(&a.format)
+        .ok_or_else(|| invalid(format!("--format {}: trf-2026 or trf16", a.format)))?;
     let (top, bottom) = a
         .ratings
         .split_once('-')
