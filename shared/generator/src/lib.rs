@@ -13,11 +13,13 @@
 
 use arbiter_core::PointSystem;
 use arbiter_core::Score;
+use arbiter_core::teams::{ByeValue, TeamRules, TeamScore};
 use arbiter_core::tournament::{
     AccelerationChoice, AccelerationMethod, Arbiter, BoardResult, ByeKind, CloseRound, Command,
     CreateTournament, Date, PairingSystem, PublishPairing, RecordResult, RegisterPlayer,
     RequestBye, StartRound, State, UpdateTournament, WithdrawPlayer, decide,
 };
+use arbiter_core::tournament::{RecordTeam, TeamRecorded};
 use arbiter_interchange::trf_export::{Dialect, trf_export};
 use arbiter_round_pairing::engine::{Answer, answer};
 use arbiter_tiebreak::{EventKind, default_tiebreaks};
@@ -38,10 +40,15 @@ pub enum System {
     Lim,
     RoundRobin,
     DoubleRoundRobin,
+    /// FIDE's team Swiss (C.04.6) with type A, type B or no colour preferences; `players`
+    /// counts teams.
+    TeamA,
+    TeamB,
+    TeamNoColour,
 }
 
 impl System {
-    pub const ALL: [System; 9] = [
+    pub const ALL: [System; 12] = [
         System::Dutch2017,
         System::Dutch2025,
         System::Dutch2017Baku,
@@ -51,6 +58,9 @@ impl System {
         System::Lim,
         System::RoundRobin,
         System::DoubleRoundRobin,
+        System::TeamA,
+        System::TeamB,
+        System::TeamNoColour,
     ];
 
     pub fn name(self) -> &'static str {
@@ -64,7 +74,15 @@ impl System {
             System::Lim => "lim",
             System::RoundRobin => "round-robin",
             System::DoubleRoundRobin => "double-round-robin",
+            System::TeamA => "fide-team-a",
+            System::TeamB => "fide-team-b",
+            System::TeamNoColour => "fide-team-none",
         }
+    }
+
+    /// FIDE's team Swiss: teams of [`Spec::boards`] players.
+    pub fn is_team(self) -> bool {
+        matches!(self, System::TeamA | System::TeamB | System::TeamNoColour)
     }
 
     pub fn parse(s: &str) -> Option<System> {
@@ -82,7 +100,10 @@ impl System {
             System::Dutch2017
             | System::Dutch2025
             | System::Dutch2017Baku
-            | System::Dutch2025Baku => PairingSystem::Dutch,
+            | System::Dutch2025Baku
+            | System::TeamA
+            | System::TeamB
+            | System::TeamNoColour => PairingSystem::Dutch,
             System::Burstein => PairingSystem::Burstein,
             System::Dubov => PairingSystem::Dubov,
             System::Lim => PairingSystem::Lim,
@@ -95,6 +116,7 @@ impl System {
         match self {
             System::Dutch2017 | System::Dutch2017Baku => Some("dutch-2017"),
             System::Dutch2025 | System::Dutch2025Baku => Some("dutch-2025"),
+            System::TeamA | System::TeamB | System::TeamNoColour => Some(self.name()),
             _ => None,
         }
     }
@@ -138,6 +160,10 @@ pub struct Spec {
     pub zero_byes: u32,
     pub withdrawals: u32,
     pub scoring: PointSystem,
+    /// Boards per match of a team event.
+    pub boards: u32,
+    /// A team event ranked (and paired) by game points rather than match points.
+    pub game_points_primary: bool,
     /// The tie-break list, e.g. "BH/C1,BH,SB,DE" (written to the file's record 202); empty:
     /// the list C.07 recommends for the event (never Buchholz in a round robin).
     pub tie_breaks: String,
@@ -163,6 +189,8 @@ impl Spec {
             zero_byes: 10,
             withdrawals: 5,
             scoring: PointSystem::default(),
+            boards: 4,
+            game_points_primary: false,
             tie_breaks: String::new(),
         }
     }
@@ -208,6 +236,9 @@ pub fn play(spec: &Spec) -> Result<Played, String> {
     let mut rng = ChaCha8Rng::seed_from_u64(spec.seed);
     let mut t = Play::default();
     t.run(Command::CreateTournament(create(spec, rounds)?))?;
+    if spec.system.is_team() {
+        return play_teams(spec, rounds, t, &mut rng);
+    }
     for i in 0..spec.players {
         let rating = if rng.random_range(0..1000) < spec.unrated {
             0
@@ -286,6 +317,129 @@ pub fn play(spec: &Spec) -> Result<Played, String> {
     })
 }
 
+/// A team event: `spec.players` teams of `spec.boards` players, team 1 the strongest, each
+/// round paired by the service's team engine and played on every board; a match is forfeited
+/// whole at the forfeit rate (one team absent), otherwise each board's result is drawn as an
+/// individual game's.
+fn play_teams(
+    spec: &Spec,
+    rounds: u32,
+    mut t: Play,
+    rng: &mut ChaCha8Rng,
+) -> Result<Played, String> {
+    let boards = spec.boards.max(1);
+    let n = spec.players * boards;
+    for i in 0..n {
+        let span = spec.rating_top - spec.rating_bottom;
+        let base = spec.rating_top - span * i / (n - 1).max(1);
+        let j = spec.rating_jitter as i64;
+        let rating = (base as i64 + rng.random_range(-j..=j)).max(1000) as u32;
+        t.run(Command::RegisterPlayer(RegisterPlayer::new(
+            format!("Player, {:04}", i + 1),
+            rating,
+        )))?;
+    }
+    for team in 1..=spec.players {
+        let members = ((team - 1) * boards + 1..=team * boards)
+            .map(Some)
+            .collect();
+        t.run(Command::RecordTeam(RecordTeam {
+            team: TeamRecorded {
+                number: team,
+                name: format!("Team {team:03}"),
+                nickname: String::new(),
+                strength: None,
+                match_points: None,
+                game_points: None,
+                rank: None,
+                members,
+            },
+        }))?;
+    }
+    for round in 1..=rounds {
+        let before = (t.state.clone(), t.version);
+        let requested = t.run(Command::StartRound(StartRound {
+            round,
+            scheduled_unix_ms: None,
+        }))?;
+        let proposal = match answer(&t.state, round, requested) {
+            Answer::Proposed(p) => p,
+            Answer::Failed(f) => {
+                let why = format!("round {round} has no legal pairing: {}", f.reason);
+                if round == 1 {
+                    return Err(why);
+                }
+                let mut t = Play {
+                    state: before.0,
+                    version: before.1,
+                };
+                t.run(Command::UpdateTournament(UpdateTournament {
+                    rounds: Some(round - 1),
+                    end_date: Date::new(2026, 3, (round - 1).min(31)).ok(),
+                    ..UpdateTournament::default()
+                }))?;
+                return Ok(Played {
+                    state: t.state,
+                    stopped: Some(format!("{why}; the event ends after round {}", round - 1)),
+                });
+            }
+        };
+        let version = t.run(Command::ProposePairing(proposal))?;
+        t.run(Command::PublishPairing(PublishPairing {
+            round,
+            proposal_version: Some(version),
+            changes: None,
+            note: String::new(),
+        }))?;
+        let published = t
+            .state
+            .published(round)
+            .ok_or_else(|| format!("round {round} was not published"))?;
+        let per = boards as usize;
+        for m in published.boards.chunks(per) {
+            // A whole match forfeited: one of its teams (members are numbered in blocks of
+            // `boards`, team 1 first) does not appear.
+            let team_of = |id: u32| (id - 1) / boards + 1;
+            let absent = (rng.random_range(0..1000) < spec.forfeits).then(|| {
+                let b = &m[0];
+                team_of(if rng.random_bool(0.5) {
+                    b.white
+                } else {
+                    b.black
+                })
+            });
+            for b in m {
+                let result = match absent {
+                    Some(team) => {
+                        if team_of(b.white) == team {
+                            BoardResult::BlackWinsForfeit
+                        } else {
+                            BoardResult::WhiteWinsForfeit
+                        }
+                    }
+                    None => {
+                        let rating = |id| t.state.player(id).map(|p| p.player.rating).unwrap_or(0);
+                        let mut quiet = spec.clone();
+                        quiet.forfeits = 0;
+                        quiet.unusual = 0;
+                        result(&quiet, rating(b.white), rating(b.black), rng)
+                    }
+                };
+                t.run(Command::RecordResult(RecordResult {
+                    round,
+                    board: b.number,
+                    result,
+                }))?;
+            }
+        }
+        t.run(Command::CloseRound(CloseRound { round }))?;
+    }
+    Ok(Played {
+        state: t.state,
+        stopped: None,
+    })
+}
+
 /// A played tournament.
 pub struct Played {
     pub state: State,
@@ -353,10 +507,28 @@ fn create(spec: &Spec, rounds: u32) -> Result<CreateTournament, String> {
         } else {
             EventKind::SwissNotAllRated
         };
-        default_tiebreaks(kind).to_string()
+        default_tiebreaks(if spec.system.is_team() {
+            EventKind::TeamSwiss
+        } else {
+            kind
+        })
+        .to_string()
     } else {
         spec.tie_breaks.clone()
     };
+    if spec.system.is_team() {
+        let mut rules = TeamRules::new(spec.boards, 0);
+        if spec.game_points_primary {
+            rules.primary = TeamScore::GamePoints;
+        }
+        // The pairing-allocated bye scores a drawn match, every board drawn (the Olympiad's
+        // practice; C.04.6 leaves it to the competition).
+        rules.pab = Some(ByeValue {
+            match_points: rules.match_points.draw,
+            game_points: Score(rules.game_points.draw.tenths() * spec.boards as i32),
+        });
+        c.team_rules = Some(rules);
+    }
     if spec.system.baku() {
         c.acceleration = Some(AccelerationChoice {
             method: AccelerationMethod::Baku,

@@ -218,7 +218,13 @@ pub fn trf_export_file(state: &State, dialect: Dialect) -> TrfFile {
         header.push(text(TextCode::BoardColours, rules.colours.clone()));
     }
     let type_text = if t.tournament_type.is_empty() {
-        type_code(&t.rule_set).unwrap_or_default().to_string()
+        match (
+            arbiter_core::teams::FideTeamSystem::parse(&t.rule_set),
+            state.team_rules(),
+        ) {
+            (Some(system), Some(rules)) => system.type_code(rules.primary),
+            _ => type_code(&t.rule_set).unwrap_or_default().to_string(),
+        }
     } else {
         t.tournament_type.clone()
     };

@@ -16,7 +16,13 @@ pub fn team_engine(state: &State) -> Engine {
         .tournament()
         .is_some_and(|t| t.pairing_system.is_swiss());
     Engine {
-        name: if swiss {
+        name: if swiss
+            && state
+                .tournament()
+                .is_some_and(|t| arbiter_teams::FideTeamSystem::parse(&t.rule_set).is_some())
+        {
+            "arbiter-fide-team-swiss"
+        } else if swiss {
             "arbiter-team-swiss"
         } else {
             "arbiter-team-berger"
@@ -90,10 +96,35 @@ pub fn answer(state: &State, round: u32, attempt: u32, based_on_version: u64) ->
                 "round {round}: the rounds before it are not all complete"
             ))
         } else {
-            let ruleset = rule_set
-                .parse::<arbiter_pairing::RuleSet>()
-                .map_err(|e| e.to_string());
-            ruleset.and_then(|rs| {
+            if let Some(system) = arbiter_teams::FideTeamSystem::parse(&rule_set) {
+                arbiter_teams::pair_fide_swiss(
+                    &rules,
+                    system,
+                    &teams,
+                    &played,
+                    &BTreeSet::new(),
+                    t.rounds,
+                    t.initial_color.unwrap_or(Color::White),
+                )
+                .map(|p| {
+                    let explanation = format!(
+                        "FIDE Swiss Team Pairing System (C.04.6), colour preferences {}; {} matches{}",
+                        match system.colours {
+                            arbiter_teams::ColourModel::TypeA => "type A",
+                            arbiter_teams::ColourModel::TypeB => "type B",
+                            arbiter_teams::ColourModel::None => "none",
+                        },
+                        p.matches.len(),
+                        p.pab.map_or(String::new(), |b| format!(", team {b} has the bye"))
+                    );
+                    (p.matches, p.pab, explanation)
+                })
+                .map_err(|e| e.to_string())
+            } else {
+                let ruleset = rule_set
+                    .parse::<arbiter_pairing::RuleSet>()
+                    .map_err(|e| e.to_string());
+                ruleset.and_then(|rs| {
                 arbiter_teams::pair_swiss(
                     &rules,
                     rs,
@@ -113,6 +144,7 @@ pub fn answer(state: &State, round: u32, attempt: u32, based_on_version: u64) ->
                 })
                 .map_err(|e| e.to_string())
             })
+            }
         }
     } else {
         state

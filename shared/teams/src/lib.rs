@@ -19,6 +19,7 @@
 //! fixed-point [`arbiter_core::Score`]s.
 
 mod board;
+mod fide_swiss;
 mod log;
 mod roundrobin;
 mod swiss;
@@ -33,6 +34,10 @@ pub use arbiter_core::teams::{
 pub use board::{
     BoardResult, MatchForfeit, MatchResult, MatchScore, PlayedGame, SideScore,
     correct_wrong_boards, score_match,
+};
+pub use fide_swiss::{
+    ColourModel, ColouredMatch, FideTeamInput, FideTeamPairing, FideTeamSystem, TeamStanding,
+    pair_fide_swiss, pair_round,
 };
 pub use log::{from_log, tiebreak_model};
 pub use roundrobin::{RoundRobinRound, round_robin};

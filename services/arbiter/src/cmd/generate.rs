@@ -13,7 +13,9 @@ use std::process::ExitCode;
 #[derive(clap::Args)]
 pub struct GenerateArgs {
     /// dutch-2017, dutch-2025, dutch-2017-baku, dutch-2025-baku, burstein, dubov, lim,
-    /// round-robin or double-round-robin.
+    /// round-robin, double-round-robin, or FIDE's team Swiss (C.04.6) with type A, type B or
+    /// no colour preferences: fide-team-a, fide-team-b, fide-team-none (`--players` then
+    /// counts teams).
     #[arg(long, default_value = "dutch-2025")]
     pub system: String,
     #[arg(long, default_value_t = 20)]
@@ -62,6 +64,12 @@ pub struct GenerateArgs {
     /// C.07 recommends for the event.
     #[arg(long)]
     pub tiebreaks: Option<String>,
+    /// Boards per match of a team event.
+    #[arg(long, default_value_t = 4)]
+    pub boards: u32,
+    /// A team event ranked and paired by game points instead of match points.
+    #[arg(long)]
+    pub game_points: bool,
     /// trf-2026 or trf16 (TRF16 with its engine extensions).
     #[arg(long, default_value = "trf-2026")]
     pub format: String,
@@ -118,6 +126,15 @@ fn run_inner(a: &GenerateArgs) -> Result<(), Failure> {
     spec.withdrawals = a.withdrawals;
     spec.scoring = scoring(&a.scoring).map_err(invalid)?;
     spec.tie_breaks = a.tiebreaks.clone().unwrap_or_default();
+    if !(1..=arbiter_core::teams::MAX_BOARDS).contains(&a.boards) {
+        return Err(invalid(format!(
+            "--boards {}: a match has 1 to {} boards",
+            a.boards,
+            arbiter_core::teams::MAX_BOARDS
+        )));
+    }
+    spec.boards = a.boards;
+    spec.game_points_primary = a.game_points;
     let write = |path: &PathBuf, text: &str| {
         std::fs::write(path, text)
             .map_err(|e| Failure::Unreadable(format!("{}: {e}", path.display())))

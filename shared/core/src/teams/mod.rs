@@ -6,11 +6,13 @@
 
 mod board;
 mod error;
+mod fide_system;
 mod rules;
 mod team;
 
 pub use board::{BoardPair, TeamMatch, expand};
 pub use error::TeamError;
+pub use fide_system::{ColourModel, FideTeamSystem};
 pub use rules::{MAX_BOARDS, TeamRules};
 pub use team::{Lineup, Team, check_lists, default_lineup, validate_teams};
 

@@ -257,6 +257,22 @@ pub(crate) fn check_start(
     Ok(())
 }
 
+/// Match `index` of round `round` was played: some board of it was played over the board. A
+/// match whose every board was forfeited is no meeting (only played games count, C.04.2.D.6;
+/// C.04.6 Art. 1.6 for teams); one without all its results yet counts as played.
+fn match_played(s: &State, rules: &TeamRules, round: u32, index: usize) -> bool {
+    let per = rules.boards as usize;
+    let Some(published) = s.published(round) else {
+        return true;
+    };
+    let Some(boards) = published.boards.get(index * per..(index + 1) * per) else {
+        return true;
+    };
+    boards
+        .iter()
+        .any(|b| b.result.is_none_or(|r| r.codes().0.is_played()))
+}
+
 /// A round's team pairing is usable: a round robin's is its table's round; a team Swiss pairs
 /// every team once (matches and the bye), gives the bye only when the rules value it and to a
 /// team that has not had it, and pairs no two teams that met before (C.04.1.b and d applied
@@ -315,9 +331,10 @@ pub(crate) fn check_pairing(
         }
         if let Some(earlier) = (1..round).find(|&r| {
             s.team_rounds.get(&r).is_some_and(|p| {
-                p.matches.iter().any(|x| {
-                    (x.first, x.second) == (m.first, m.second)
-                        || (x.first, x.second) == (m.second, m.first)
+                p.matches.iter().enumerate().any(|(j, x)| {
+                    ((x.first, x.second) == (m.first, m.second)
+                        || (x.first, x.second) == (m.second, m.first))
+                        && match_played(s, rules, r, j)
                 })
             })
         }) {

@@ -131,12 +131,24 @@ fn rule_set(
     system: PairingSystem,
     given: Option<&str>,
     start: Date,
+    team_event: bool,
 ) -> Result<String, DomainError> {
     match given {
         None => Ok(system.default_rule_set(start).to_string()),
         Some(r) => {
             let r = r.trim();
-            if system.rule_sets().contains(&r) {
+            if crate::teams::FideTeamSystem::parse(r).is_some() {
+                if system == PairingSystem::Dutch && team_event {
+                    Ok(r.to_string())
+                } else {
+                    Err(DomainError::invalid(
+                        "rule_set",
+                        format!(
+                            "{r:?} is FIDE's team Swiss (C.04.6): a Swiss team event's rule set (team_rules given)"
+                        ),
+                    ))
+                }
+            } else if system.rule_sets().contains(&r) {
                 Ok(r.to_string())
             } else {
                 Err(DomainError::invalid(
@@ -159,6 +171,12 @@ fn acceleration(
     points: &PointSystem,
 ) -> Result<Option<Acceleration>, DomainError> {
     let Some(c) = choice else { return Ok(None) };
+    if crate::teams::FideTeamSystem::parse(rule_set).is_some() {
+        return Err(DomainError::invalid(
+            "acceleration",
+            format!("{rule_set}: the team Swiss (C.04.6) is paired without acceleration here"),
+        ));
+    }
     if !system.is_swiss() {
         return Err(DomainError::invalid(
             "acceleration",
@@ -208,7 +226,12 @@ pub(super) fn create(c: &CreateTournament) -> Result<Vec<Event>, DomainError> {
     let n_rounds = rounds("rounds", c.rounds)?;
     scoring(&c.scoring)?;
     c.conduct.check()?;
-    let rule_set = rule_set(c.pairing_system, c.rule_set.as_deref(), start_date)?;
+    let rule_set = rule_set(
+        c.pairing_system,
+        c.rule_set.as_deref(),
+        start_date,
+        c.team_rules.is_some(),
+    )?;
     let acceleration = acceleration(
         c.acceleration.as_ref(),
         c.pairing_system,
