@@ -6,7 +6,7 @@
 //! ```sh
 //! pip install gacrux==1.11.65
 //! cargo bench --profile test -p arbiter --bench fide_crosscheck -- [--count N] [--jobs J]
-//!     [--only ours|theirs] [--sizes 9,16,30,51] [--keep DIR] [--with-game-counts] [--bbp PATH]
+//!     [--only ours|theirs|teams] [--sizes 9,16,30,51] [--keep DIR] [--with-game-counts] [--bbp PATH]
 //!     [--arbiter PATH]
 //! ```
 //!
@@ -93,7 +93,7 @@ fn cells(a: &Args) -> Vec<Cell> {
     let heavy = campaign::HEAVY.to_vec();
     let mut out = Vec::new();
     let n = a.count;
-    if a.only.as_deref() != Some("theirs") {
+    if !matches!(a.only.as_deref(), Some("theirs") | Some("teams")) {
         for &p in &a.sizes {
             out.push(ours("dutch-2025", vec![], p, n));
             out.push(ours("dutch-2025", vec!["--unrated", "0"], p, n));
@@ -123,7 +123,22 @@ fn cells(a: &Args) -> Vec<Cell> {
             out.push(ours("double-round-robin", vec![], p, n / 4));
         }
     }
-    if a.only.as_deref() != Some("ours") {
+    // FIDE's team Swiss, each colour model, over team fields of 7 to 40 (`--only teams` runs
+    // these alone): `count` events per model and field, a quarter of them ranked by game
+    // points, a quarter with forfeited matches.
+    if matches!(a.only.as_deref(), None | Some("ours") | Some("teams")) {
+        for system in ["fide-team-a", "fide-team-b", "fide-team-none"] {
+            for p in [7, 10, 16, 25, 40] {
+                out.push(ours(system, vec![], p, n / 2));
+                out.push(ours(system, vec!["--game-points"], p, n / 4));
+                out.push(ours(system, vec!["--forfeits", "60"], p, n / 4));
+            }
+        }
+    }
+    if a.only.as_deref() == Some("teams") {
+        out.retain(|c| c.gacrux_team_method().is_some());
+    }
+    if !matches!(a.only.as_deref(), Some("ours") | Some("teams")) {
         for &p in &a.sizes {
             out.push(theirs(false, p, n));
             if p >= 12 {

@@ -160,6 +160,28 @@ impl Cell {
         matches!(&self.source, Source::Ours { system, .. } if system.starts_with("dutch-2025"))
     }
 
+    /// FIDE's team Swiss (C.04.6): gacrux's pairing checker judges every round with its
+    /// `fideteam` method, the colour model and the scores named (`-m fideteam-typeb-mp+gp`):
+    /// gacrux 1.11.65 takes its defaults (type A, match points) when `-m` names no model, even
+    /// where record 192 names one.
+    pub fn gacrux_team_method(&self) -> Option<String> {
+        let Source::Ours { system, args } = &self.source else {
+            return None;
+        };
+        let model = match *system {
+            "fide-team-a" => "typea",
+            "fide-team-b" => "typeb",
+            "fide-team-none" => "nocolor",
+            _ => return None,
+        };
+        let scores = if args.contains(&"--game-points") {
+            "gp+mp"
+        } else {
+            "mp+gp"
+        };
+        Some(format!("fideteam-{model}-{scores}"))
+    }
+
     /// The rule set `arbiter check` re-pairs the cell's files under.
     fn our_system(&self) -> &'static str {
         match &self.source {
@@ -299,8 +321,25 @@ fn check_file(tools: &Tools, cell: &Cell, file: &Path) -> Tally {
         ..Tally::default()
     };
     let name = file.display().to_string();
+    // A team Swiss: every round judged by gacrux; team standings are not part of the
+    // cross-check (its tie-break checker's team rules are not compared here).
+    if let Some(method) = cell.gacrux_team_method() {
+        match gacrux_pairing(tools, file, Some(&method)) {
+            Ok((rounds, failing)) => {
+                t.rounds += rounds;
+                t.rounds_agreeing += rounds - failing.len() as u64;
+                if !failing.is_empty() {
+                    t.findings.push(format!(
+                        "{name}: gacrux's pairing checker (-m {method}) pairs rounds {failing:?} otherwise"
+                    ));
+                }
+            }
+            Err(e) => t.findings.push(format!("{name}: {e}")),
+        }
+        return t;
+    }
     if cell.gacrux_pairs() {
-        match gacrux_pairing(tools, file) {
+        match gacrux_pairing(tools, file, None) {
             Ok((rounds, failing)) => {
                 t.rounds += rounds;
                 t.rounds_agreeing += rounds - failing.len() as u64;
@@ -394,9 +433,19 @@ fn check_file(tools: &Tools, cell: &Cell, file: &Path) -> Tally {
 }
 
 /// Rounds checked and the rounds gacrux's pairing checker rejects.
-fn gacrux_pairing(tools: &Tools, file: &Path) -> Result<(u64, Vec<u64>), String> {
+/// A round is accepted when gacrux's own pairing of it, colours and board order included,
+/// equals the file's.
+fn gacrux_pairing(
+    tools: &Tools,
+    file: &Path,
+    method: Option<&str>,
+) -> Result<(u64, Vec<u64>), String> {
     let name = file.to_string_lossy();
-    let out = tools.gacrux("pairingchecker", &["-c", "-i", &name])?;
+    let mut args = vec!["-c", "-i", &name];
+    if let Some(m) = method {
+        args.extend(["-m", m]);
+    }
+    let out = tools.gacrux("pairingchecker", &args)?;
     let v: serde_json::Value =
         serde_json::from_str(&out).map_err(|e| format!("gacrux's pairing checker output: {e}"))?;
     let rounds = v["pairingResult"]["roundpairing"]

@@ -92,6 +92,24 @@ fn two_hundred_generated_tournaments_pass_the_fide_tec_checkers() {
     assert_eq!(t.values, t.values_agreeing);
 }
 
+/// FIDE's team Swiss (C.04.6), each colour model: every round of the generated team events
+/// is paired by gacrux exactly as by arbiter (the same matches, colours and board order).
+/// Odd fields (the bye), forfeited matches and game points as the primary score included.
+#[test]
+fn generated_team_swiss_rounds_equal_the_fide_tec_checkers_pairing_for_every_colour_model() {
+    let mut cells = Vec::new();
+    for system in ["fide-team-a", "fide-team-b", "fide-team-none"] {
+        cells.push(ours(system, &[], 9, 8));
+        cells.push(ours(system, &["--forfeits", "60"], 14, 8));
+        cells.push(ours(system, &["--game-points"], 11, 6));
+        cells.push(ours(system, &["--rounds", "9"], 20, 4));
+    }
+    let t = run(&cells, "teams");
+    assert_eq!(t.tournaments, 3 * 26);
+    assert!(t.rounds >= 3 * 26 * 5, "{} rounds judged", t.rounds);
+    assert_eq!(t.rounds, t.rounds_agreeing);
+}
+
 #[test]
 fn two_hundred_tournaments_of_the_fide_tec_generator_pass_arbiter_check() {
     let cells = [
