@@ -300,6 +300,9 @@ traditional-boards = Hybrid: players may also use traditional boards (needs 30 s
 all-consented = Every registered player has given the consent.
 
 knockout-mini-matches = Knockout of mini-matches (Arbiters' Manual ch. IV §6.2)
+team-swiss-c046-type-a = Team Swiss (C.04.6), type A colour preferences — give the boards per match
+team-swiss-c046-type-b = Team Swiss (C.04.6), type B colour preferences — give the boards per match
+team-swiss-c046-no-colours = Team Swiss (C.04.6), no colour preferences — give the boards per match
 team-event = Team event
 team-event-help = Give the boards per match to make it a team event: a team Swiss with the Dutch system, or a team round robin. Leave empty for an individual event.
 team-boards = Boards per match

@@ -300,6 +300,9 @@ traditional-boards = Híbrido: los jugadores pueden usar también tableros tradi
 all-consented = Todos los jugadores inscritos han dado su consentimiento.
 
 knockout-mini-matches = Eliminatorio de minimatches (Manual del Árbitro cap. IV §6.2)
+team-swiss-c046-type-a = Suizo por equipos (C.04.6), preferencias de color tipo A — indique los tableros por encuentro
+team-swiss-c046-type-b = Suizo por equipos (C.04.6), preferencias de color tipo B — indique los tableros por encuentro
+team-swiss-c046-no-colours = Suizo por equipos (C.04.6), sin preferencias de color — indique los tableros por encuentro
 team-event = Torneo por equipos
 team-event-help = Indique los tableros por encuentro para que sea por equipos: un suizo por equipos con el sistema holandés, o un round robin de equipos. Vacío para un torneo individual.
 team-boards = Tableros por encuentro

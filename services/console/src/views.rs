@@ -221,6 +221,9 @@ pub const SYSTEMS: &[(&str, &str)] = &[
     ("round-robin", "round-robin-berger-tables-c05"),
     ("double-round-robin", "double-round-robin-berger-tables"),
     ("knockout", "knockout-mini-matches"),
+    ("fide-team-a", "team-swiss-c046-type-a"),
+    ("fide-team-b", "team-swiss-c046-type-b"),
+    ("fide-team-none", "team-swiss-c046-no-colours"),
 ];
 
 pub fn new_tournament(

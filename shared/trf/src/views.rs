@@ -138,10 +138,25 @@ pub enum TournamentSystem {
     FideBurstein,
     /// `BERGER_ROUNDROBIN`.
     BergerRoundRobin,
-    /// `FIDE_TEAM_MP_GP`.
-    FideTeamMpGp,
+    /// FIDE's team Swiss (C.04.6): `FIDE_TEAM` and its colour-model and score variants, e.g.
+    /// `FIDE_TEAM_TYPEB_MP_GP` or `FIDE_TEAM_GP` (read in full by arbiter-core's
+    /// `FideTeamSystem::from_type_code`).
+    FideTeam,
     /// `CUSTOM_SWISS`.
     CustomSwiss,
+}
+
+/// `FIDE_TEAM`, optionally `_TYPEA` or `_TYPEB`, then the scores (`_MP_GP`, `_GP_MP`, `_MP`,
+/// `_GP`): the team Swiss codes of TRF-2026's table (not its team round robins).
+fn is_fide_team_swiss(code: &str) -> bool {
+    let Some(rest) = code.strip_prefix("FIDE_TEAM") else {
+        return false;
+    };
+    let rest = rest
+        .strip_prefix("_TYPEA")
+        .or_else(|| rest.strip_prefix("_TYPEB"))
+        .unwrap_or(rest);
+    matches!(rest, "" | "_MP_GP" | "_GP_MP" | "_MP" | "_GP")
 }
 
 /// The two Dutch rule sets, named by the date they took effect.
@@ -179,7 +194,7 @@ impl TournamentType {
             "FIDE_DUTCH_2026" => Some(TournamentSystem::FideDutch2026),
             "FIDE_BURSTEIN" => Some(TournamentSystem::FideBurstein),
             "BERGER_ROUNDROBIN" if !baku => Some(TournamentSystem::BergerRoundRobin),
-            "FIDE_TEAM_MP_GP" if !baku => Some(TournamentSystem::FideTeamMpGp),
+            b if is_fide_team_swiss(b) => Some(TournamentSystem::FideTeam),
             "CUSTOM_SWISS" if !baku => Some(TournamentSystem::CustomSwiss),
             _ => None,
         };

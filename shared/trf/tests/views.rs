@@ -295,6 +295,19 @@ fn tournament_type_codes() {
         (b.system, b.baku, b.dutch_rules()),
         (Some(TournamentSystem::FideBurstein), true, None)
     );
+    for code in [
+        "FIDE_TEAM",
+        "FIDE_TEAM_TYPEB_MP_GP",
+        "FIDE_TEAM_GP",
+        "FIDE_TEAM_TYPEA_MP_BAKU",
+    ] {
+        assert_eq!(
+            TournamentType::parse(code).system,
+            Some(TournamentSystem::FideTeam),
+            "{code}"
+        );
+    }
+    assert_eq!(TournamentType::parse("FIDE_TEAM_ROUNDROBIN").system, None);
     let o = TournamentType::parse("MY_OWN_SYSTEM");
     assert_eq!((o.system, o.baku), (None, false));
     let f = file(&plus(&["192 FIDE_DUTCH_2025_BAKU"])).file;

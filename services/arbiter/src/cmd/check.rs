@@ -60,6 +60,14 @@ fn run_inner(a: &CheckArgs) -> Result<usize, Failure> {
         let differing = check_berger(&a.input, &record)?;
         return Ok(differing + check_standings(a, &file)?);
     }
+    if a.system.is_none()
+        && file
+            .records
+            .iter()
+            .any(|r| matches!(r, arbiter_trf::Record::Team310(_)))
+    {
+        return check_team_swiss(&a.input, &file);
+    }
     let rule_set = rule_set_for(a.system.as_deref(), &file)?;
     let rounds = record.paired_rounds();
     let mut differing = 0;
@@ -94,6 +102,77 @@ fn run_inner(a: &CheckArgs) -> Result<usize, Failure> {
         rounds
     );
     Ok(differing + check_standings(a, &file)?)
+}
+
+/// A team event (310 records): imported in memory as `arbiter import` would, then every round
+/// re-paired by the service's team engine (FIDE's team Swiss for a `FIDE_TEAM_*` type code,
+/// else the Dutch rule set on the teams) and compared: the matches, their colours and the bye.
+fn check_team_swiss(path: &std::path::Path, file: &arbiter_trf::TrfFile) -> Result<usize, Failure> {
+    use arbiter_core::tournament::{State, decide};
+    use arbiter_round_pairing::engine::Answer;
+    let name = path.display();
+    let plan = arbiter_interchange::import::plan(file, "check", None)
+        .map_err(|m| Failure::Invalid(format!("{name}: {m}")))?;
+    let mut state = State::default();
+    for (what, command) in &plan.commands {
+        let events = decide(&state, command)
+            .map_err(|e| Failure::Invalid(format!("{name}: {what}: {e}")))?;
+        for e in &events {
+            state.apply(e);
+        }
+    }
+    let rule_set = state
+        .tournament()
+        .map(|t| t.rule_set.clone())
+        .unwrap_or_default();
+    let show = |m: &[arbiter_core::teams::TeamMatch], bye: Option<u32>| {
+        let mut v: Vec<String> = m
+            .iter()
+            .map(|m| format!("{}-{}", m.first, m.second))
+            .collect();
+        if let Some(b) = bye {
+            v.push(format!("bye {b}"));
+        }
+        v.join(" ")
+    };
+    let sorted = |m: &[arbiter_core::teams::TeamMatch]| {
+        let mut v: Vec<(u32, u32)> = m.iter().map(|m| (m.first, m.second)).collect();
+        v.sort_unstable();
+        v
+    };
+    let rounds = plan.rounds;
+    let mut differing = 0;
+    for r in 1..=rounds {
+        let Some(recorded) = state.team_pairing(r) else {
+            continue;
+        };
+        match arbiter_round_pairing::teams::answer(&state, r, 1, 0) {
+            // A TRF file does not number a team round's boards: matches are compared as a
+            // set, each with its first-named team (the colours).
+            Answer::Proposed(p)
+                if sorted(&p.team_matches) == sorted(&recorded.matches)
+                    && p.team_bye == recorded.bye => {}
+            Answer::Proposed(p) => {
+                differing += 1;
+                println!("round {r}: differs from the engine's pairing");
+                println!("  recorded: {}", show(&recorded.matches, recorded.bye));
+                println!("  engine:   {}", show(&p.team_matches, p.team_bye));
+            }
+            Answer::Failed(f) => {
+                differing += 1;
+                println!(
+                    "round {r}: the engine finds no pairing ({}) but one was recorded",
+                    f.reason
+                );
+            }
+        }
+    }
+    println!(
+        "{}/{} team rounds identical ({rule_set})",
+        rounds as usize - differing,
+        rounds
+    );
+    Ok(differing)
 }
 
 fn check_standings(a: &CheckArgs, file: &arbiter_trf::TrfFile) -> Result<usize, Failure> {

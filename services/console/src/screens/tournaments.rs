@@ -93,6 +93,10 @@ pub(super) fn parse_date(field: &str, v: &str) -> Result<Option<pb::Date>, Strin
 pub(super) fn creation(v: &NewValues) -> Result<reg::TournamentSettings, String> {
     let (system, rule_set) = match v.system.as_str() {
         "dutch-2025" | "dutch-2017" => (pb::PairingSystem::Dutch, v.system.clone()),
+        // FIDE's team Swiss (C.04.6): a team event, so the boards per match must be given.
+        "fide-team-a" | "fide-team-b" | "fide-team-none" => {
+            (pb::PairingSystem::Dutch, v.system.clone())
+        }
         "burstein" => (pb::PairingSystem::Burstein, String::new()),
         "dubov" => (pb::PairingSystem::Dubov, String::new()),
         "lim" => (pb::PairingSystem::Lim, String::new()),

@@ -420,6 +420,30 @@ fn header(
     }
     create.scoring = file.point_system();
     create.team_rules = team::rules(file, create.scoring)?;
+    // A team event whose type code names FIDE's team Swiss (C.04.6, e.g.
+    // FIDE_TEAM_TYPEB_MP_GP) is paired by it, on the score the code names, unless a Dutch
+    // rule set is asked for.
+    if asked.is_none()
+        && round_robin.is_none()
+        && let Some(rules) = create.team_rules.as_mut()
+        && let Some(code) = file.tournament_type().map(|t| t.code)
+        && let Some((system, primary)) =
+            arbiter_core::teams::FideTeamSystem::from_type_code(code.trim_end_matches("_BAKU"))
+    {
+        if code.ends_with("_BAKU") {
+            return Err(format!(
+                "{}: {code}: the team Swiss is paired without acceleration here",
+                At::line(
+                    src.line_of(
+                        &|r| matches!(r, Record::Text(x) if x.code == TextCode::TournamentType)
+                    ),
+                    "192 type code"
+                )
+            ));
+        }
+        create.rule_set = Some(system.rule_set());
+        rules.primary = primary;
+    }
     let team_event = create.team_rules.is_some();
     // A round robin's table gives the colours: the file's XXC, if any, is kept as it is.
     create.initial_color = match round_robin {

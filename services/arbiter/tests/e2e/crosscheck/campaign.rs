@@ -336,6 +336,19 @@ fn check_file(tools: &Tools, cell: &Cell, file: &Path) -> Tally {
             }
             Err(e) => t.findings.push(format!("{name}: {e}")),
         }
+        // And ours reads the file back: imported, every round re-paired the same.
+        let (code, out, err) = tools.arbiter(&["check", &name]);
+        let same = out
+            .lines()
+            .find_map(|l| fraction(l, " team rounds identical"))
+            .is_some_and(|(n, m)| n == m && m > 0);
+        if code != 0 || !same {
+            t.findings.push(format!(
+                "{name}: arbiter check exit {code}: {}{}",
+                out.lines().take(4).collect::<Vec<_>>().join(" | "),
+                err.trim()
+            ));
+        }
         return t;
     }
     if cell.gacrux_pairs() {
