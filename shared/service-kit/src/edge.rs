@@ -270,12 +270,21 @@ pub fn check_pairing(prefix: &str, pairing_system: i32, rule_set: &str) -> Resul
     }
     let r = rule_set.trim();
     check_line(&format!("{prefix}.rule_set"), rule_set)?;
-    if !r.is_empty() && !system.rule_sets().contains(&r) {
+    // A team Swiss may also name FIDE's team Swiss (C.04.6); the domain checks that the event
+    // is a team event.
+    let team_swiss =
+        system == PairingSystem::Dutch && arbiter_core::teams::FideTeamSystem::parse(r).is_some();
+    if !r.is_empty() && !system.rule_sets().contains(&r) && !team_swiss {
+        let team = if system == PairingSystem::Dutch {
+            "; a team event may name fide-team-a, fide-team-b or fide-team-none"
+        } else {
+            ""
+        };
         return Err(invalid(
             &format!("{prefix}.rule_set"),
             format!(
                 "unknown rule set {r:?} for {system:?}; known: {} (empty: the rules in force on \
-                 the start date)",
+                 the start date){team}",
                 system.rule_sets().join(", ")
             ),
         ));

@@ -339,15 +339,31 @@ async fn team_pairing(c: &mut Clients, tid: &str, round: u32) -> rep::RoundPairi
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_team_swiss_of_ten_teams_runs_end_to_end_with_trf_team_records() {
-    let work = TempDir::new("team-swiss").unwrap();
+    team_swiss_end_to_end(&SWISS, "team-swiss").await;
+}
+
+/// The same event paired by FIDE's Swiss Team Pairing System (C.04.6) with type B colour
+/// preferences: the rule set travels through the export as its record 192 code
+/// (FIDE_TEAM_TYPEB_MP_GP) and the import reads it back to the same rule set, so the replay
+/// re-derives every round with the same engine.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_fide_team_swiss_of_ten_teams_runs_end_to_end_and_its_type_code_round_trips() {
+    team_swiss_end_to_end(&FIDE_TEAM_B, "fide-team-swiss").await;
+}
+
+const FIDE_TEAM_B: Shape = Shape {
+    rule_set: "fide-team-b",
+    ..SWISS
+};
+
+async fn team_swiss_end_to_end(sh: &Shape, tid: &str) {
+    let work = TempDir::new(tid).unwrap();
     let data = work.path().join("data");
     let mut server = Server::start(
         &["--data", data.to_str().unwrap()],
         &work.path().join("serve.log"),
     );
     let mut c = Clients::new(&Endpoints::one(&server.grpc));
-    let tid = "team-swiss";
-    let sh = &SWISS;
     create_event(&mut c, tid, sh).await;
     for t in 1..=sh.teams {
         if t == 2 {
@@ -428,6 +444,13 @@ async fn a_team_swiss_of_ten_teams_runs_end_to_end_with_trf_team_records() {
         text.lines().any(|l| l.starts_with("352 WBWB")),
         "the board colours are exported"
     );
+    if sh.rule_set == "fide-team-b" {
+        assert!(
+            text.lines()
+                .any(|l| l.starts_with("192 FIDE_TEAM_TYPEB_MP_GP")),
+            "the team Swiss's type code is exported"
+        );
+    }
 
     // The audit re-derives every round's matches from the rounds before it.
     server.terminate();
