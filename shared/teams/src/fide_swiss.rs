@@ -5,16 +5,16 @@
 //! top-scoregroup, highest first, is paired together with the set of upfloaters Art. 3.5 picks
 //! for it (there are no downfloaters: a bracket that cannot be paired takes more upfloaters),
 //! and the colours are allocated once every match is known (Art. 4). No colour rule is
-//! absolute (Preface): the colour enters the pairing only as the quality criteria [C8] and
-//! [C9]. The three colour models of Art. 1.7 (type A, type B, none) are [`ColourModel`].
+//! absolute (Preface): the colour enters the pairing only as the quality criteria \[C8\] and
+//! \[C9\]. The three colour models of Art. 1.7 (type A, type B, none) are [`ColourModel`].
 //!
 //! Where the text leaves a reading open, this module reads it as FIDE TEC's own checker
 //! does, because FIDE's endorsement compares a program's pairings with that checker's:
-//! * [C3] (Art. 2.2.1) is "the teams not yet paired have a perfect matching on [C1]";
-//! * [C6] (Art. 2.3.3) asks that the following scoregroup can still be paired with the
+//! * \[C3\] (Art. 2.2.1) is "the teams not yet paired have a perfect matching on \[C1\]";
+//! * \[C6\] (Art. 2.3.3) asks that the following scoregroup can still be paired with the
 //!   fewest upfloaters its own size allows (none when even, one when odd);
-//! * a set of upfloaters complies with [C6] and [C7] "as much as possible": the first set, in
-//!   the order of Art. 3.5.4, with the best ([C6], [C7]) among the sets of the best profile;
+//! * a set of upfloaters complies with \[C6\] and \[C7\] "as much as possible": the first set, in
+//!   the order of Art. 3.5.4, with the best (\[C6\], \[C7\]) among the sets of the best profile;
 //! * a team floated in the previous round when it played an opponent whose pairing score
 //!   differed from its own (a bye is no float, Art. 1.5);
 //! * the matches are ordered on the boards by the higher score of the pair, then the sum of
@@ -42,9 +42,9 @@ pub struct TeamStanding {
     /// The primary and secondary scores (Art. 1.2), for Art. 4.2.
     pub primary: Score,
     pub secondary: Score,
-    /// Opponents of matches actually played ([C1]; a forfeited match is no meeting).
+    /// Opponents of matches actually played (\[C1\]; a forfeited match is no meeting).
     pub met: BTreeSet<TeamNumber>,
-    /// Had the pairing-allocated bye, won a match by forfeit or had a full-point bye ([C2]).
+    /// Had the pairing-allocated bye, won a match by forfeit or had a full-point bye (\[C2\]).
     pub bye_barred: bool,
     /// The team's colour (its first board's) in each match it played, in order (Art. 1.6).
     pub colours: Vec<Color>,
@@ -162,7 +162,7 @@ fn preference(input: &FideTeamInput, s: &TeamStanding, total: u32) -> Option<(Co
     }
 }
 
-/// A perfect matching exists on the teams `set` (indices into the engine's nodes) under [C1].
+/// A perfect matching exists on the teams `set` (indices into the engine's nodes) under \[C1\].
 fn perfect(engine: &Engine, set: &[usize]) -> bool {
     if !set.len().is_multiple_of(2) {
         return false;
@@ -221,7 +221,7 @@ impl<'a> Engine<'a> {
     }
 
     /// Art. 3.4: the bye goes to the team that leaves a legal pairing for all the others,
-    /// with the lowest score, the most matches played, the largest TPN; [C2] bars some.
+    /// with the lowest score, the most matches played, the largest TPN; \[C2\] bars some.
     fn find_bye(&self, all: &[usize]) -> Result<usize, String> {
         let mut candidates: Vec<usize> = all
             .iter()
@@ -306,7 +306,7 @@ impl<'a> Engine<'a> {
         ))
     }
 
-    /// [C6] (Art. 2.3.3): what is left of the next scoregroup can be paired with the fewest
+    /// \[C6\] (Art. 2.3.3): what is left of the next scoregroup can be paired with the fewest
     /// upfloaters its size allows, and the rest after it too.
     fn c6(&self, level: usize, rest: &[usize]) -> bool {
         if level == 0 {
@@ -343,8 +343,8 @@ impl<'a> Engine<'a> {
     }
 
     /// Art. 3.6: the first pairing of the bracket, in the order of the identifiers of
-    /// Art. 3.6.2, among those with the fewest [C8], then [C9], then [C10] violations.
-    /// `None` when the bracket has no perfect matching under [C1].
+    /// Art. 3.6.2, among those with the fewest \[C8\], then \[C9\], then \[C10\] violations.
+    /// `None` when the bracket has no perfect matching under \[C1\].
     fn pair_bracket(&self, level: usize, bracket: &[usize]) -> Option<Vec<(usize, usize)>> {
         let b = bracket.len();
         let bits = b.checked_ilog2().map_or(1, |l| l + 1) as usize + 1;
@@ -415,8 +415,8 @@ impl<'a> Engine<'a> {
         Some(pairs)
     }
 
-    /// [C8] a pair whose teams prefer the same colour; [C9] (type B) both strongly;
-    /// [C10] (not in the last two rounds) each upfloater's opponent that floated last round.
+    /// \[C8\] a pair whose teams prefer the same colour; \[C9\] (type B) both strongly;
+    /// \[C10\] (not in the last two rounds) each upfloater's opponent that floated last round.
     fn pair_criteria(&self, level: usize, a: usize, b: usize) -> (u64, u64, u64) {
         let (x, y) = (&self.nodes[a], &self.nodes[b]);
         let (mut c8, mut c9, mut c10) = (0, 0, 0);
@@ -540,7 +540,7 @@ impl<'a> Engine<'a> {
     }
 }
 
-/// [C5]: the score profiles of `count` upfloaters, best first (their levels compared in
+/// \[C5\]: the score profiles of `count` upfloaters, best first (their levels compared in
 /// ascending order, the higher sequence first).
 fn profiles(by_level: &BTreeMap<usize, Vec<usize>>, count: usize) -> Vec<Vec<usize>> {
     let levels: Vec<(usize, usize)> = by_level.iter().rev().map(|(l, v)| (*l, v.len())).collect();

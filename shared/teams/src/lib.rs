@@ -1,7 +1,7 @@
 //! Team events: the product's own rules for team round robins and team Swisses, written by
 //! hand because they are the regulations themselves, and the seeds leave much of them to the
-//! event (C.05 Art. 7, FIDE Arbiters' Manual 2023 ch. IX §7 and its commentary;
-//! FIDE's team Swiss C.04.6 is absent from our rules: docs/src/auditors/agreement.md).
+//! event (C.05 Art. 7, FIDE Arbiters' Manual 2023 ch. IX §7 and its commentary; FIDE's
+//! Swiss Team Pairing System C.04.6 of 2026).
 //!
 //! * [`TeamRules`]: boards, reserves, game and match points, the ranking score, the value of a
 //!   team pairing-allocated bye (TRF-2026 record 320) and the board colours of the team named
@@ -10,8 +10,9 @@
 //!   order; a line-up keeps that order (Arbiters' Manual 2023 ch. IX §7.1 and commentary).
 //! * [`TeamMatch`]: expanded into board pairs ([`expand`]) and scored from its board results
 //!   ([`score_match`]), with wrong-board games corrected to forfeits ([`correct_wrong_boards`]).
-//! * [`round_robin`]: the Berger table over teams; [`pair_swiss`]: the Dutch engine applied to
-//!   the teams (the closest documented practice, see its documentation for what differs).
+//! * [`round_robin`]: the Berger table over teams; [`pair_fide_swiss`]: FIDE's team Swiss
+//!   (C.04.6) with its three colour models; [`pair_swiss`]: the Dutch engine applied to the
+//!   teams, as team events were paired before C.04.6 (kept so they replay as paired).
 //! * [`to_tiebreak`]: the rounds played as an [`arbiter_tiebreak::TeamTournament`], so that
 //!   team standings have one code path (`arbiter_tiebreak::team_standings`).
 //!

@@ -1,9 +1,7 @@
-//! Team Swiss pairing: the closest documented practice, not a FIDE team system.
+//! Team Swiss pairing by the event's Dutch rule set: how arbiter paired team events before
+//! FIDE's Swiss Team Pairing System (C.04.6, [`crate::pair_fide_swiss`]) was published; kept so
+//! that those events replay as they were paired. It is not a FIDE team system.
 //!
-//! FIDE's team Swiss (C.04.6) is absent from our rules: C.04 (2025) only announces it, and the Spanish
-//! Arbiters' Manual ("El sistema de emparejamiento de la Olimpiada desde 2006") says
-//! the Olympiad system is "similar to the Dutch system for individual tournaments, with some
-//! corrections for teams" without giving the corrections.
 //! So the event's Dutch rule set (dutch-2017 or dutch-2025) pairs the teams as its players:
 //!
 //! * pairing number = team number (teams are numbered in seeding order);
