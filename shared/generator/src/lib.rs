@@ -267,29 +267,8 @@ pub fn play(spec: &Spec) -> Result<Played, String> {
         let proposal = match answer(&t.state, round, requested) {
             Answer::Proposed(p) => p,
             // A small field can run out of legal pairings (C.04.1 forbids a rematch; absolute
-            // colour preferences narrow it further): the event ends with the rounds played, as
-            // an arbiter would have to end it.
-            // The arbiter shortens the event to the rounds played (C.04.1.a allows it when
-            // circumstances force it), so the file is a finished event, not one in progress.
-            Answer::Failed(f) => {
-                let why = format!("round {round} has no legal pairing: {}", f.reason);
-                if round == 1 {
-                    return Err(why);
-                }
-                let mut t = Play {
-                    state: before.0,
-                    version: before.1,
-                };
-                t.run(Command::UpdateTournament(UpdateTournament {
-                    rounds: Some(round - 1),
-                    end_date: Date::new(2026, 3, (round - 1).min(31)).ok(),
-                    ..UpdateTournament::default()
-                }))?;
-                return Ok(Played {
-                    state: t.state,
-                    stopped: Some(format!("{why}; the event ends after round {}", round - 1)),
-                });
-            }
+            // colour preferences narrow it further).
+            Answer::Failed(f) => return shorten(before, round, &f.reason),
         };
         let boards = proposal.boards.len();
         let white_black: Vec<_> = proposal.boards.iter().map(|b| (b.white, b.black)).collect();
@@ -364,25 +343,7 @@ fn play_teams(
         }))?;
         let proposal = match answer(&t.state, round, requested) {
             Answer::Proposed(p) => p,
-            Answer::Failed(f) => {
-                let why = format!("round {round} has no legal pairing: {}", f.reason);
-                if round == 1 {
-                    return Err(why);
-                }
-                let mut t = Play {
-                    state: before.0,
-                    version: before.1,
-                };
-                t.run(Command::UpdateTournament(UpdateTournament {
-                    rounds: Some(round - 1),
-                    end_date: Date::new(2026, 3, (round - 1).min(31)).ok(),
-                    ..UpdateTournament::default()
-                }))?;
-                return Ok(Played {
-                    state: t.state,
-                    stopped: Some(format!("{why}; the event ends after round {}", round - 1)),
-                });
-            }
+            Answer::Failed(f) => return shorten(before, round, &f.reason),
         };
         let version = t.run(Command::ProposePairing(proposal))?;
         t.run(Command::PublishPairing(PublishPairing {
@@ -437,6 +398,29 @@ fn play_teams(
     Ok(Played {
         state: t.state,
         stopped: None,
+    })
+}
+
+/// Round `round` has no legal pairing: the event as it stood before it (`before`), shortened by
+/// the arbiter to the rounds played (C.04.1.a allows it when circumstances force it), so the
+/// file is a finished event; round 1 without a pairing is an error.
+fn shorten(before: (State, u64), round: u32, reason: &str) -> Result<Played, String> {
+    let why = format!("round {round} has no legal pairing: {reason}");
+    if round == 1 {
+        return Err(why);
+    }
+    let mut t = Play {
+        state: before.0,
+        version: before.1,
+    };
+    t.run(Command::UpdateTournament(UpdateTournament {
+        rounds: Some(round - 1),
+        end_date: Date::new(2026, 3, (round - 1).min(31)).ok(),
+        ..UpdateTournament::default()
+    }))?;
+    Ok(Played {
+        state: t.state,
+        stopped: Some(format!("{why}; the event ends after round {}", round - 1)),
     })
 }
 

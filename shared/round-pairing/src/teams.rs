@@ -96,55 +96,48 @@ pub fn answer(state: &State, round: u32, attempt: u32, based_on_version: u64) ->
                 "round {round}: the rounds before it are not all complete"
             ))
         } else {
-            if let Some(system) = arbiter_teams::FideTeamSystem::parse(&rule_set) {
-                arbiter_teams::pair_fide_swiss(
-                    &rules,
-                    system,
-                    &teams,
-                    &played,
-                    &BTreeSet::new(),
-                    t.rounds,
-                    t.initial_color.unwrap_or(Color::White),
+            let initial = t.initial_color.unwrap_or(Color::White);
+            let none = BTreeSet::new();
+            let paired = match arbiter_teams::FideTeamSystem::parse(&rule_set) {
+                Some(system) => arbiter_teams::pair_fide_swiss(
+                    &rules, system, &teams, &played, &none, t.rounds, initial,
                 )
-                .map(|p| {
-                    let explanation = format!(
-                        "FIDE Swiss Team Pairing System (C.04.6), colour preferences {}; {} matches{}",
-                        match system.colours {
-                            arbiter_teams::ColourModel::TypeA => "type A",
-                            arbiter_teams::ColourModel::TypeB => "type B",
-                            arbiter_teams::ColourModel::None => "none",
-                        },
-                        p.matches.len(),
-                        p.pab.map_or(String::new(), |b| format!(", team {b} has the bye"))
-                    );
-                    (p.matches, p.pab, explanation)
-                })
                 .map_err(|e| e.to_string())
-            } else {
-                let ruleset = rule_set
+                .map(|p| {
+                    let model = match system.colours {
+                        arbiter_teams::ColourModel::TypeA => "type A",
+                        arbiter_teams::ColourModel::TypeB => "type B",
+                        arbiter_teams::ColourModel::None => "none",
+                    };
+                    let how = format!(
+                        "FIDE Swiss Team Pairing System (C.04.6), colour preferences {model}"
+                    );
+                    (p, how)
+                }),
+                // Team events paired before C.04.6: the Dutch engine on the teams.
+                None => rule_set
                     .parse::<arbiter_pairing::RuleSet>()
-                    .map_err(|e| e.to_string());
-                ruleset.and_then(|rs| {
-                arbiter_teams::pair_swiss(
-                    &rules,
-                    rs,
-                    &teams,
-                    &played,
-                    &BTreeSet::new(),
-                    t.rounds,
-                    t.initial_color.unwrap_or(Color::White),
-                )
-                .map(|p| {
-                    let explanation = format!(
-                        "team Swiss by the {rule_set} engine on match points (closest documented practice: C.04.6 is absent); {} matches{}",
-                        p.matches.len(),
-                        p.pab.map_or(String::new(), |b| format!(", team {b} has the bye"))
-                    );
-                    (p.matches, p.pab, explanation)
-                })
-                .map_err(|e| e.to_string())
+                    .map_err(|e| e.to_string())
+                    .and_then(|rs| {
+                        arbiter_teams::pair_swiss(
+                            &rules, rs, &teams, &played, &none, t.rounds, initial,
+                        )
+                        .map_err(|e| e.to_string())
+                    })
+                    .map(|p| {
+                        (
+                            p,
+                            format!("team Swiss by the {rule_set} engine on match points"),
+                        )
+                    }),
+            };
+            paired.map(|(p, how)| {
+                let bye = p
+                    .pab
+                    .map_or(String::new(), |b| format!(", team {b} has the bye"));
+                let explanation = format!("{how}; {} matches{bye}", p.matches.len());
+                (p.matches, p.pab, explanation)
             })
-            }
         }
     } else {
         state

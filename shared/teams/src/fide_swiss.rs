@@ -640,23 +640,7 @@ pub fn pair_fide_swiss(
     initial_colour: Color,
 ) -> Result<crate::SwissPairing, crate::TeamError> {
     use crate::{MatchForfeit, MatchResult, TeamError, TeamMatch, TeamScore};
-    crate::validate_teams(rules, teams)?;
-    let known: BTreeSet<TeamNumber> = teams.iter().map(|t| t.number).collect();
-    if let Some(u) = unavailable.iter().find(|u| !known.contains(u)) {
-        return Err(TeamError::Team {
-            team: *u,
-            why: "marked unavailable but not registered".into(),
-        });
-    }
-    let available = known.len() - unavailable.len();
-    if available % 2 == 1 && rules.pab.is_none() {
-        return Err(TeamError::Rules {
-            field: "pab".into(),
-            why: format!(
-                "{available} teams to pair: one has the pairing-allocated bye, and the rules give it no value (TRF-2026 record 320)"
-            ),
-        });
-    }
+    let known = crate::swiss::check_field(rules, teams, unavailable)?;
     let c1 = rules.first_board_colour();
     let (primary_of, secondary_of) = match rules.primary {
         TeamScore::MatchPoints => (0, 1),

@@ -67,28 +67,12 @@ pub fn pair_swiss(
     total_rounds: u32,
     initial_color: Color,
 ) -> Result<SwissPairing, TeamError> {
-    crate::validate_teams(rules, teams)?;
+    let known = check_field(rules, teams, unavailable)?;
     if !rule_set.is_dutch() {
         return rules_err(
             "rule_set",
             format!(
                 "{rule_set}: a team Swiss is paired by a Dutch rule set (dutch-2017 or dutch-2025)"
-            ),
-        );
-    }
-    let known: BTreeSet<TeamNumber> = teams.iter().map(|t| t.number).collect();
-    if let Some(u) = unavailable.iter().find(|u| !known.contains(u)) {
-        return Err(TeamError::Team {
-            team: *u,
-            why: "marked unavailable but not registered".into(),
-        });
-    }
-    let available = known.len() - unavailable.len();
-    if available % 2 == 1 && rules.pab.is_none() {
-        return rules_err(
-            "pab",
-            format!(
-                "{available} teams to pair: one has the pairing-allocated bye, and the rules give it no value (TRF-2026 record 320)"
             ),
         );
     }
@@ -161,6 +145,33 @@ pub fn pair_swiss(
             .collect(),
         pab: p.bye,
     })
+}
+
+/// The teams, checked: the lists valid, the unavailable teams registered, and a value for the
+/// pairing-allocated bye when an odd number is to be paired. The registered numbers.
+pub(crate) fn check_field(
+    rules: &TeamRules,
+    teams: &[Team],
+    unavailable: &BTreeSet<TeamNumber>,
+) -> Result<BTreeSet<TeamNumber>, TeamError> {
+    crate::validate_teams(rules, teams)?;
+    let known: BTreeSet<TeamNumber> = teams.iter().map(|t| t.number).collect();
+    if let Some(u) = unavailable.iter().find(|u| !known.contains(u)) {
+        return Err(TeamError::Team {
+            team: *u,
+            why: "marked unavailable but not registered".into(),
+        });
+    }
+    let available = known.len() - unavailable.len();
+    if available % 2 == 1 && rules.pab.is_none() {
+        return rules_err(
+            "pab",
+            format!(
+                "{available} teams to pair: one has the pairing-allocated bye, and the rules give it no value (TRF-2026 record 320)"
+            ),
+        );
+    }
+    Ok(known)
 }
 
 fn rules_err<T>(field: &str, why: impl Into<String>) -> Result<T, TeamError> {

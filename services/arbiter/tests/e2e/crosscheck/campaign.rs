@@ -216,6 +216,22 @@ pub struct Tally {
 }
 
 impl Tally {
+    /// Counts a checker's verdict on a file's rounds (rounds judged, those it pairs otherwise).
+    fn judged(&mut self, name: &str, checker: &str, verdict: Result<(u64, Vec<u64>), String>) {
+        match verdict {
+            Ok((rounds, failing)) => {
+                self.rounds += rounds;
+                self.rounds_agreeing += rounds - failing.len() as u64;
+                if !failing.is_empty() {
+                    self.findings.push(format!(
+                        "{name}: {checker} pairs rounds {failing:?} otherwise"
+                    ));
+                }
+            }
+            Err(e) => self.findings.push(format!("{name}: {e}")),
+        }
+    }
+
     pub fn add(&mut self, o: &Tally) {
         self.tournaments += o.tournaments;
         self.rounds += o.rounds;
@@ -324,18 +340,12 @@ fn check_file(tools: &Tools, cell: &Cell, file: &Path) -> Tally {
     // A team Swiss: every round judged by gacrux; team standings are not part of the
     // cross-check (its tie-break checker's team rules are not compared here).
     if let Some(method) = cell.gacrux_team_method() {
-        match gacrux_pairing(tools, file, Some(&method)) {
-            Ok((rounds, failing)) => {
-                t.rounds += rounds;
-                t.rounds_agreeing += rounds - failing.len() as u64;
-                if !failing.is_empty() {
-                    t.findings.push(format!(
-                        "{name}: gacrux's pairing checker (-m {method}) pairs rounds {failing:?} otherwise"
-                    ));
-                }
-            }
-            Err(e) => t.findings.push(format!("{name}: {e}")),
-        }
+        let verdict = gacrux_pairing(tools, file, Some(&method));
+        t.judged(
+            &name,
+            &format!("gacrux's pairing checker (-m {method})"),
+            verdict,
+        );
         // And ours reads the file back: imported, every round re-paired the same.
         let (code, out, err) = tools.arbiter(&["check", &name]);
         let same = out
@@ -352,35 +362,14 @@ fn check_file(tools: &Tools, cell: &Cell, file: &Path) -> Tally {
         return t;
     }
     if cell.gacrux_pairs() {
-        match gacrux_pairing(tools, file, None) {
-            Ok((rounds, failing)) => {
-                t.rounds += rounds;
-                t.rounds_agreeing += rounds - failing.len() as u64;
-                if !failing.is_empty() {
-                    t.findings.push(format!(
-                        "{name}: gacrux's pairing checker rejects rounds {failing:?}"
-                    ));
-                }
-            }
-            Err(e) => t.findings.push(format!("{name}: {e}")),
-        }
+        let verdict = gacrux_pairing(tools, file, None);
+        t.judged(&name, "gacrux's pairing checker", verdict);
     }
     let with_counts;
     if cell.bbp_pairs()
         && let Some(bbp) = &tools.bbp
     {
-        match bbp_pairing(bbp, file) {
-            Ok((rounds, failing)) => {
-                t.rounds += rounds;
-                t.rounds_agreeing += rounds - failing.len() as u64;
-                if !failing.is_empty() {
-                    t.findings.push(format!(
-                        "{name}: bbpPairings' checker differs in rounds {failing:?}"
-                    ));
-                }
-            }
-            Err(e) => t.findings.push(format!("{name}: {e}")),
-        }
+        t.judged(&name, "bbpPairings' checker", bbp_pairing(bbp, file));
     }
     let list = if cell.round_robin() && cell.with_game_counts {
         with_counts = format!("{ROUND_ROBIN_TIEBREAKS} {GAME_COUNTS}");
