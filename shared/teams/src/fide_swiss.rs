@@ -100,6 +100,10 @@ struct Engine<'a> {
     last_two: bool,
 }
 
+/// The most teams a round pairs: a bracket of all of them still fits the widest weight
+/// (the Olympiad, the largest team Swiss, has about 200).
+pub const MAX_TEAMS: usize = 700;
+
 /// Pairs one round by C.04.6. The error says why no pairing exists (Art. 3.3.3 leaves the
 /// round to the Chief Arbiter then).
 pub fn pair_round(input: &FideTeamInput) -> Result<FideTeamPairing, String> {
@@ -110,6 +114,12 @@ pub fn pair_round(input: &FideTeamInput) -> Result<FideTeamPairing, String> {
         }
     }
     let available: Vec<&TeamStanding> = input.teams.iter().filter(|t| t.available).collect();
+    if available.len() > MAX_TEAMS {
+        return Err(format!(
+            "{} teams to pair: the team Swiss pairs at most {MAX_TEAMS} (a bracket's order is one exact weight of at most 8,188 bits)",
+            available.len()
+        ));
+    }
     let scores: BTreeSet<Score> = available.iter().map(|t| t.pairing_score).collect();
     let level_of: BTreeMap<Score, usize> =
         scores.iter().enumerate().map(|(i, &s)| (s, i)).collect();

@@ -37,8 +37,8 @@ pub use board::{
     correct_wrong_boards, score_match,
 };
 pub use fide_swiss::{
-    ColourModel, ColouredMatch, FideTeamInput, FideTeamPairing, FideTeamSystem, TeamStanding,
-    pair_fide_swiss, pair_round,
+    ColourModel, ColouredMatch, FideTeamInput, FideTeamPairing, FideTeamSystem, MAX_TEAMS,
+    TeamStanding, pair_fide_swiss, pair_round,
 };
 pub use log::{from_log, tiebreak_model};
 pub use roundrobin::{RoundRobinRound, round_robin};

@@ -177,3 +177,16 @@ fn rule_sets_and_type_codes_name_the_system() {
     assert_eq!(FideTeamSystem::parse("dutch-2025"), None);
     assert_eq!(FideTeamSystem::from_type_code("FIDE_DUTCH_2025"), None);
 }
+
+/// A field beyond what one exact bracket weight holds is refused by name, not paired wrongly.
+#[test]
+fn a_field_beyond_the_limit_is_refused() {
+    let n = arbiter_teams::MAX_TEAMS as u32 + 1;
+    let e = pair_round(&input(
+        ColourModel::TypeA,
+        1,
+        (1..=n).map(|t| team(t, 0)).collect(),
+    ))
+    .unwrap_err();
+    assert!(e.contains("at most 700"), "{e}");
+}
