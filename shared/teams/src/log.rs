@@ -2,7 +2,9 @@
 //! the board results. The one reading of the log behind the team Swiss's history (pairing
 //! worker) and the team standings (reporting).
 
-use crate::{BoardResult, MatchResult, PlayedMatch, Team, TeamError, TeamRound, TeamRules};
+use crate::{
+    BoardResult, MatchForfeit, MatchResult, PlayedMatch, Team, TeamError, TeamRound, TeamRules,
+};
 use arbiter_core::Color;
 use arbiter_core::tournament::State;
 
@@ -41,13 +43,33 @@ fn played_round(state: &State, rules: &TeamRules, round: u32) -> Option<TeamRoun
         }
         matches.push(PlayedMatch {
             teams: *m,
-            result: MatchResult::Boards(results),
+            result: match_result(results),
         });
     }
     Some(TeamRound {
         matches,
         pab: pairing.bye,
     })
+}
+
+/// A match as its boards' results say: one in which no board was played and only one team
+/// scored is that team's forfeit win (the other did not appear), one where nobody scored a
+/// double forfeit; a match with a board played, or forfeits both ways, was played. So a
+/// match forfeited whole is no meeting and gives no colour, for pairing and tie-breaks alike.
+fn match_result(results: Vec<BoardResult>) -> MatchResult {
+    use arbiter_core::ResultCode;
+    if results.iter().any(|b| b.first.is_played()) {
+        return MatchResult::Boards(results);
+    }
+    let won = |c: ResultCode| c == ResultCode::ForfeitWin;
+    let first = results.iter().any(|b| won(b.first));
+    let second = results.iter().any(|b| won(b.second));
+    match (first, second) {
+        (true, false) => MatchResult::Forfeit(MatchForfeit::SecondAbsent),
+        (false, true) => MatchResult::Forfeit(MatchForfeit::FirstAbsent),
+        (false, false) => MatchResult::Forfeit(MatchForfeit::BothAbsent),
+        (true, true) => MatchResult::Boards(results),
+    }
 }
 
 /// The rounds of [`from_log`] as arbiter-tiebreak's team model (the one standings path).

@@ -66,7 +66,8 @@ fn run_inner(a: &CheckArgs) -> Result<usize, Failure> {
             .iter()
             .any(|r| matches!(r, arbiter_trf::Record::Team310(_)))
     {
-        return check_team_swiss(&a.input, &file);
+        let differing = check_team_swiss(&a.input, &file, a.standings.as_deref())?;
+        return Ok(differing);
     }
     let rule_set = rule_set_for(a.system.as_deref(), &file)?;
     let rounds = record.paired_rounds();
@@ -107,7 +108,11 @@ fn run_inner(a: &CheckArgs) -> Result<usize, Failure> {
 /// A team event (310 records): imported in memory as `arbiter import` would, then every round
 /// re-paired by the service's team engine (FIDE's team Swiss for a `FIDE_TEAM_*` type code,
 /// else the Dutch rule set on the teams) and compared: the matches, their colours and the bye.
-fn check_team_swiss(path: &std::path::Path, file: &arbiter_trf::TrfFile) -> Result<usize, Failure> {
+fn check_team_swiss(
+    path: &std::path::Path,
+    file: &arbiter_trf::TrfFile,
+    table: Option<&std::path::Path>,
+) -> Result<usize, Failure> {
     use arbiter_core::tournament::{State, decide};
     use arbiter_round_pairing::engine::Answer;
     let name = path.display();
@@ -172,6 +177,16 @@ fn check_team_swiss(path: &std::path::Path, file: &arbiter_trf::TrfFile) -> Resu
         rounds as usize - differing,
         rounds
     );
+    // The team standings (the one team model the service ranks with) against a table.
+    if let Some(table) = table {
+        let model = arbiter_teams::tiebreak_model(&state)
+            .ok_or_else(|| Failure::Invalid(format!("{name}: not a team event")))?
+            .map_err(|e| Failure::Invalid(format!("{name}: {e}")))?;
+        differing += compare_table(table, "team", &|list| {
+            arbiter_tiebreak::team_standings(&model, list, &arbiter_tiebreak::Options::default())
+                .map_err(|e| e.to_string())
+        })?;
+    }
     Ok(differing)
 }
 
@@ -355,7 +370,22 @@ fn check_ranks(a: &CheckArgs, file: &arbiter_trf::TrfFile) -> Result<usize, Fail
 /// header names, each compared at the precision the table writes it. Prints every difference
 /// naming the player, the column and both values.
 fn check_table(path: &std::path::Path, file: &arbiter_trf::TrfFile) -> Result<usize, Failure> {
-    use arbiter_tiebreak::{Options, Rational, TieBreak, standings, trf};
+    use arbiter_tiebreak::{Options, standings, trf};
+    let model = trf::tournament_from_trf(file);
+    compare_table(path, "player", &|list| {
+        standings(&model, list, &Options::default()).map_err(|e| e.to_string())
+    })
+}
+
+/// A published standings table against the standings `compute` gives for the table's own
+/// tie-break list: every rank, the points and every value, at the table's precision.
+#[allow(clippy::type_complexity)]
+fn compare_table(
+    path: &std::path::Path,
+    who: &str,
+    compute: &dyn Fn(&[arbiter_tiebreak::TieBreak]) -> Result<arbiter_tiebreak::Standings, String>,
+) -> Result<usize, Failure> {
+    use arbiter_tiebreak::{Rational, TieBreak};
     let shown = path.display();
     let text =
         std::fs::read_to_string(path).map_err(|e| Failure::Unreadable(format!("{shown}: {e}")))?;
@@ -379,7 +409,8 @@ fn check_table(path: &std::path::Path, file: &arbiter_trf::TrfFile) -> Result<us
         ))
     })?;
     let rank_col = named(&["Rank"]);
-    let points_col = named(&["PTS", "points"]);
+    // A team table may name its points by the score: MPTS or GPTS (gacrux's names).
+    let points_col = named(&["PTS", "points", "MPTS", "GPTS"]);
     let tb_cols: Vec<(usize, TieBreak)> = header
         .iter()
         .enumerate()
@@ -387,8 +418,7 @@ fn check_table(path: &std::path::Path, file: &arbiter_trf::TrfFile) -> Result<us
         .filter_map(|(i, h)| h.parse::<TieBreak>().ok().map(|t| (i, t)))
         .collect();
     let list: Vec<TieBreak> = tb_cols.iter().map(|(_, t)| *t).collect();
-    let st = standings(&trf::tournament_from_trf(file), &list, &Options::default())
-        .map_err(|e| Failure::Invalid(format!("{shown}: {e}")))?;
+    let st = compute(&list).map_err(|e| Failure::Invalid(format!("{shown}: {e}")))?;
     // The table's text against an exact value: equal when the value, rounded to the decimals
     // the table writes, is the number written; "not defined" only matches "not defined".
     let agrees = |written: &str, ours: Option<Rational>| -> Result<bool, String> {
@@ -415,11 +445,11 @@ fn check_table(path: &std::path::Path, file: &arbiter_trf::TrfFile) -> Result<us
             .rows
             .iter()
             .find(|r| r.id == id)
-            .ok_or_else(|| Failure::Invalid(at(&format!("player {id} is not in the file"))))?;
+            .ok_or_else(|| Failure::Invalid(at(&format!("{who} {id} is not in the file"))))?;
         let mut report = |column: &str, written: &str, computed: String| {
             differing += 1;
             println!(
-                "standings: player {id} ({}): {column} {written} in the table, {computed} computed",
+                "standings: {who} {id} ({}): {column} {written} in the table, {computed} computed",
                 ours.name
             );
         };

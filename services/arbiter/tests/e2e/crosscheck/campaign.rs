@@ -18,6 +18,11 @@ use std::process::Command;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+/// A team Swiss's tie-breaks as gacrux's tie-break checker names them: the recommended team
+/// Swiss list (C.07: MPvGP, DE, BH/C1, BH, EMGSB) on match points or on game points.
+pub const TEAM_TIEBREAKS_MP: &str = "PTS MPVGP DE BH:MP/C1 BH:MP EMGSB";
+pub const TEAM_TIEBREAKS_GP: &str = "GPTS MPVGP DE BH:GP/C1 BH:GP EMGSB";
+
 /// The gacrux release the campaign is run against (pinned in .ci/run).
 pub const GACRUX: &str = "1.11.65";
 
@@ -337,8 +342,8 @@ fn check_file(tools: &Tools, cell: &Cell, file: &Path) -> Tally {
         ..Tally::default()
     };
     let name = file.display().to_string();
-    // A team Swiss: every round judged by gacrux; team standings are not part of the
-    // cross-check (its tie-break checker's team rules are not compared here).
+    // A team Swiss: every round judged by gacrux's pairing checker, the standings by its
+    // tie-break checker.
     if let Some(method) = cell.gacrux_team_method() {
         let verdict = gacrux_pairing(tools, file, Some(&method));
         t.judged(
@@ -346,16 +351,51 @@ fn check_file(tools: &Tools, cell: &Cell, file: &Path) -> Tally {
             &format!("gacrux's pairing checker (-m {method})"),
             verdict,
         );
-        // And ours reads the file back: imported, every round re-paired the same.
-        let (code, out, err) = tools.arbiter(&["check", &name]);
+        // gacrux's tie-break checker ranks the teams (the recommended team Swiss list, on
+        // the event's primary score), and ours reads the file back: imported, every round
+        // re-paired the same, and every value of gacrux's table agreeing.
+        let list = if method.ends_with("gp+mp") {
+            TEAM_TIEBREAKS_GP
+        } else {
+            TEAM_TIEBREAKS_MP
+        };
+        let mut args = vec!["-i", name.as_str(), "-s", "-t"];
+        args.extend(list.split(' '));
+        args.extend(["-d", "T", "-r"]);
+        let table = match tools.gacrux("tiebreakchecker", &args) {
+            Ok(table) => table,
+            Err(e) => {
+                t.findings.push(format!("{name}: {e}"));
+                return t;
+            }
+        };
+        let table_path = file.with_extension("tsv");
+        if let Err(e) = std::fs::write(&table_path, table) {
+            t.findings.push(format!("{}: {e}", table_path.display()));
+            return t;
+        }
+        let tp = table_path.to_string_lossy().into_owned();
+        let (code, out, err) = tools.arbiter(&["check", &name, "--standings", &tp]);
         let same = out
             .lines()
             .find_map(|l| fraction(l, " team rounds identical"))
             .is_some_and(|(n, m)| n == m && m > 0);
+        if let Some((n, m)) = out
+            .lines()
+            .find_map(|l| fraction(l, " values of the table agree"))
+        {
+            t.values += m;
+            t.values_agreeing += n;
+        }
         if code != 0 || !same {
+            let differing: Vec<&str> = out
+                .lines()
+                .filter(|l| l.starts_with("round ") || l.starts_with("standings: team"))
+                .take(6)
+                .collect();
             t.findings.push(format!(
                 "{name}: arbiter check exit {code}: {}{}",
-                out.lines().take(4).collect::<Vec<_>>().join(" | "),
+                differing.join(" | "),
                 err.trim()
             ));
         }

@@ -93,8 +93,9 @@ fn two_hundred_generated_tournaments_pass_the_fide_tec_checkers() {
 }
 
 /// FIDE's team Swiss (C.04.6), each colour model: every round of the generated team events
-/// is paired by gacrux exactly as by arbiter (the same matches, colours and board order).
-/// Odd fields (the bye), forfeited matches and game points as the primary score included.
+/// is paired by gacrux exactly as by arbiter (the same matches, colours and board order), and
+/// every team's rank, points and tie-breaks in gacrux's table are arbiter's. Odd fields (the
+/// bye), forfeited matches and game points as the primary score included.
 #[test]
 fn generated_team_swiss_rounds_equal_the_fide_tec_checkers_pairing_for_every_colour_model() {
     let mut cells = Vec::new();
@@ -108,6 +109,9 @@ fn generated_team_swiss_rounds_equal_the_fide_tec_checkers_pairing_for_every_col
     assert_eq!(t.tournaments, 3 * 26);
     assert!(t.rounds >= 3 * 26 * 5, "{} rounds judged", t.rounds);
     assert_eq!(t.rounds, t.rounds_agreeing);
+    // Every team's rank, points and five tie-breaks, in every event.
+    assert!(t.values >= 3 * 26 * 9 * 7, "{} values compared", t.values);
+    assert_eq!(t.values, t.values_agreeing);
 }
 
 #[test]
