@@ -695,21 +695,18 @@ pub fn pair_fide_swiss(
                     .expect("score_round checked the teams");
                 s.primary += pts[primary_of];
                 s.secondary += pts[secondary_of];
-                match &m.result {
-                    // Art. 1.6: only a match actually played gives a colour (and a meeting):
-                    // one where no board was played is the forfeit of the team that scored
-                    // nothing, won by the other.
-                    MatchResult::Boards(v) if !v.iter().any(|b| b.first.is_played()) => {
-                        let other = if team == first { &sc.second } else { &sc.first };
-                        s.bye_barred |=
-                            side.game_points > Score::ZERO && other.game_points == Score::ZERO;
-                    }
-                    MatchResult::Boards(_) => {
+                // Art. 1.6: only a match actually played gives a colour (and a meeting).
+                let forfeit = match &m.result {
+                    MatchResult::Boards(v) => crate::log::forfeited_whole(v),
+                    MatchResult::Forfeit(f) => Some(*f),
+                };
+                match forfeit {
+                    None => {
                         s.met.insert(opp);
                         s.colours.push(colour);
                         s.floated = last && before[&team] != before[&opp];
                     }
-                    MatchResult::Forfeit(f) => {
+                    Some(f) => {
                         let won = match f {
                             MatchForfeit::SecondAbsent => team == first,
                             MatchForfeit::FirstAbsent => team == second,

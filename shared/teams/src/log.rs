@@ -57,18 +57,27 @@ fn played_round(state: &State, rules: &TeamRules, round: u32) -> Option<TeamRoun
 /// double forfeit; a match with a board played, or forfeits both ways, was played. So a
 /// match forfeited whole is no meeting and gives no colour, for pairing and tie-breaks alike.
 fn match_result(results: Vec<BoardResult>) -> MatchResult {
+    match forfeited_whole(&results) {
+        Some(f) => MatchResult::Forfeit(f),
+        None => MatchResult::Boards(results),
+    }
+}
+
+/// The forfeit a match's board results amount to, if they amount to one (see
+/// [`match_result`]).
+pub(crate) fn forfeited_whole(results: &[BoardResult]) -> Option<MatchForfeit> {
     use arbiter_core::ResultCode;
     if results.iter().any(|b| b.first.is_played()) {
-        return MatchResult::Boards(results);
+        return None;
     }
     let won = |c: ResultCode| c == ResultCode::ForfeitWin;
     let first = results.iter().any(|b| won(b.first));
     let second = results.iter().any(|b| won(b.second));
     match (first, second) {
-        (true, false) => MatchResult::Forfeit(MatchForfeit::SecondAbsent),
-        (false, true) => MatchResult::Forfeit(MatchForfeit::FirstAbsent),
-        (false, false) => MatchResult::Forfeit(MatchForfeit::BothAbsent),
-        (true, true) => MatchResult::Boards(results),
+        (true, false) => Some(MatchForfeit::SecondAbsent),
+        (false, true) => Some(MatchForfeit::FirstAbsent),
+        (false, false) => Some(MatchForfeit::BothAbsent),
+        (true, true) => None,
     }
 }
 
