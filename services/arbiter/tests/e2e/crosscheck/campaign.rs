@@ -359,22 +359,13 @@ fn check_file(tools: &Tools, cell: &Cell, file: &Path) -> Tally {
         } else {
             TEAM_TIEBREAKS_MP
         };
-        let mut args = vec!["-i", name.as_str(), "-s", "-t"];
-        args.extend(list.split(' '));
-        args.extend(["-d", "T", "-r"]);
-        let table = match tools.gacrux("tiebreakchecker", &args) {
-            Ok(table) => table,
+        let tp = match gacrux_table(tools, file, "-s", list) {
+            Ok(tp) => tp,
             Err(e) => {
                 t.findings.push(format!("{name}: {e}"));
                 return t;
             }
         };
-        let table_path = file.with_extension("tsv");
-        if let Err(e) = std::fs::write(&table_path, table) {
-            t.findings.push(format!("{}: {e}", table_path.display()));
-            return t;
-        }
-        let tp = table_path.to_string_lossy().into_owned();
         let (code, out, err) = tools.arbiter(&["check", &name, "--standings", &tp]);
         let same = out
             .lines()
@@ -419,26 +410,16 @@ fn check_file(tools: &Tools, cell: &Cell, file: &Path) -> Tally {
     } else {
         SWISS_TIEBREAKS
     };
-    let mut args = vec!["-i", name.as_str()];
     // Swiss rules for unplayed rounds (C.07 Art. 16); a round robin's pairings are
     // pre-determined (Art. 15).
-    args.push(if cell.round_robin() { "-p" } else { "-s" });
-    args.push("-t");
-    args.extend(list.split(' '));
-    args.extend(["-d", "T", "-r"]);
-    let table = match tools.gacrux("tiebreakchecker", &args) {
-        Ok(table) => table,
+    let rules = if cell.round_robin() { "-p" } else { "-s" };
+    let tp = match gacrux_table(tools, file, rules, list) {
+        Ok(tp) => tp,
         Err(e) => {
             t.findings.push(format!("{name}: {e}"));
             return t;
         }
     };
-    let table_path = file.with_extension("tsv");
-    if let Err(e) = std::fs::write(&table_path, table) {
-        t.findings.push(format!("{}: {e}", table_path.display()));
-        return t;
-    }
-    let tp = table_path.to_string_lossy().into_owned();
     let (code, out, err) = tools.arbiter(&[
         "check",
         "--system",
@@ -472,6 +453,19 @@ fn check_file(tools: &Tools, cell: &Cell, file: &Path) -> Tally {
         ));
     }
     t
+}
+
+/// gacrux's tie-break checker's standings table for `file` (`rules`: `-s` Swiss, `-p`
+/// pre-determined pairings; `list` its tie-break names), written beside the file; its path.
+fn gacrux_table(tools: &Tools, file: &Path, rules: &str, list: &str) -> Result<String, String> {
+    let name = file.to_string_lossy();
+    let mut args = vec!["-i", &name, rules, "-t"];
+    args.extend(list.split(' '));
+    args.extend(["-d", "T", "-r"]);
+    let table = tools.gacrux("tiebreakchecker", &args)?;
+    let path = file.with_extension("tsv");
+    std::fs::write(&path, table).map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok(path.to_string_lossy().into_owned())
 }
 
 /// Rounds checked and the rounds gacrux's pairing checker rejects.
