@@ -146,19 +146,6 @@ pub enum TournamentSystem {
     CustomSwiss,
 }
 
-/// `FIDE_TEAM`, optionally `_TYPEA` or `_TYPEB`, then the scores (`_MP_GP`, `_GP_MP`, `_MP`,
-/// `_GP`): the team Swiss codes of TRF-2026's table (not its team round robins).
-fn is_fide_team_swiss(code: &str) -> bool {
-    let Some(rest) = code.strip_prefix("FIDE_TEAM") else {
-        return false;
-    };
-    let rest = rest
-        .strip_prefix("_TYPEA")
-        .or_else(|| rest.strip_prefix("_TYPEB"))
-        .unwrap_or(rest);
-    matches!(rest, "" | "_MP_GP" | "_GP_MP" | "_MP" | "_GP")
-}
-
 /// The two Dutch rule sets, named by the date they took effect.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum DutchRules {
@@ -194,7 +181,9 @@ impl TournamentType {
             "FIDE_DUTCH_2026" => Some(TournamentSystem::FideDutch2026),
             "FIDE_BURSTEIN" => Some(TournamentSystem::FideBurstein),
             "BERGER_ROUNDROBIN" if !baku => Some(TournamentSystem::BergerRoundRobin),
-            b if is_fide_team_swiss(b) => Some(TournamentSystem::FideTeam),
+            b if arbiter_core::teams::FideTeamSystem::from_type_code(b).is_some() => {
+                Some(TournamentSystem::FideTeam)
+            }
             "CUSTOM_SWISS" if !baku => Some(TournamentSystem::CustomSwiss),
             _ => None,
         };
