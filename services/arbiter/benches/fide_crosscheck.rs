@@ -7,8 +7,11 @@
 //! pip install gacrux==1.11.65
 //! cargo bench --profile test -p arbiter --bench fide_crosscheck -- [--count N] [--jobs J]
 //!     [--only ours|theirs|teams] [--sizes 9,16,30,51] [--keep DIR] [--with-game-counts] [--bbp PATH]
-//!     [--arbiter PATH]
+//!     [--arbiter PATH] [--first-seed S]
 //! ```
+//!
+//! `--first-seed S`: each cell's seeds are `S..S+count` (default: 1 for arbiter's generator, 0
+//! for gacrux's and bbpPairings'), so that successive runs judge different tournaments.
 //!
 //! `--arbiter PATH`: the binary to judge (default: this build's), e.g. a copy, so that a long
 //! run is not disturbed by rebuilding.
@@ -35,6 +38,7 @@ struct Args {
     with_game_counts: bool,
     bbp: Option<std::path::PathBuf>,
     arbiter: Option<std::path::PathBuf>,
+    first_seed: Option<u64>,
 }
 
 fn args() -> Args {
@@ -47,6 +51,7 @@ fn args() -> Args {
         with_game_counts: false,
         bbp: None,
         arbiter: None,
+        first_seed: None,
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
@@ -65,6 +70,7 @@ fn args() -> Args {
             "--with-game-counts" => a.with_game_counts = true,
             "--bbp" => a.bbp = Some(value().into()),
             "--arbiter" => a.arbiter = Some(value().into()),
+            "--first-seed" => a.first_seed = Some(value().parse().expect("--first-seed S")),
             "--bench" => {}
             other => panic!("unknown argument {other}"),
         }
@@ -77,7 +83,7 @@ fn cells(a: &Args) -> Vec<Cell> {
         source: Source::Ours { system, args },
         players,
         rounds: None,
-        first_seed: 1,
+        first_seed: a.first_seed.unwrap_or(1),
         count,
         with_game_counts: a.with_game_counts,
     };
@@ -86,7 +92,7 @@ fn cells(a: &Args) -> Vec<Cell> {
         players,
         // gacrux's generator needs the number: ⌈log2 n⌉ + 2, as ours defaults to.
         rounds: Some((u32::BITS - (players - 1).leading_zeros() + 2).min(11)),
-        first_seed: 0,
+        first_seed: a.first_seed.unwrap_or(0),
         count,
         with_game_counts: false,
     };
@@ -151,7 +157,7 @@ fn cells(a: &Args) -> Vec<Cell> {
                 source: Source::Bbp,
                 players: 0,
                 rounds: None,
-                first_seed: 1,
+                first_seed: a.first_seed.unwrap_or(1),
                 count: n,
                 with_game_counts: false,
             });
