@@ -86,6 +86,7 @@ fn cells(a: &Args) -> Vec<Cell> {
         first_seed: a.first_seed.unwrap_or(1),
         count,
         with_game_counts: a.with_game_counts,
+        chess_json: false,
     };
     let theirs = |accelerated, players: u32, count| Cell {
         source: Source::Gacrux { accelerated },
@@ -95,6 +96,7 @@ fn cells(a: &Args) -> Vec<Cell> {
         first_seed: a.first_seed.unwrap_or(0),
         count,
         with_game_counts: false,
+        chess_json: false,
     };
     let heavy = campaign::HEAVY.to_vec();
     let mut out = Vec::new();
@@ -131,13 +133,21 @@ fn cells(a: &Args) -> Vec<Cell> {
     }
     // FIDE's team Swiss, each colour model, over team fields of 7 to 40 (`--only teams` runs
     // these alone): `count` events per model and field, a quarter of them ranked by game
-    // points, a quarter with forfeited matches.
+    // points, a quarter with forfeited matches; each also through Chess-JSON both ways.
     if matches!(a.only.as_deref(), None | Some("ours") | Some("teams")) {
         for system in ["fide-team-a", "fide-team-b", "fide-team-none"] {
             for p in [7, 10, 16, 25, 40] {
-                out.push(ours(system, vec![], p, n / 2));
-                out.push(ours(system, vec!["--game-points"], p, n / 4));
-                out.push(ours(system, vec!["--forfeits", "60"], p, n / 4));
+                for (args, count) in [
+                    (vec![], n / 2),
+                    (vec!["--game-points"], n / 4),
+                    (vec!["--forfeits", "60"], n / 4),
+                ] {
+                    // Every team event also through Chess-JSON both ways.
+                    out.push(Cell {
+                        chess_json: true,
+                        ..ours(system, args, p, count)
+                    });
+                }
             }
         }
     }
@@ -160,6 +170,7 @@ fn cells(a: &Args) -> Vec<Cell> {
                 first_seed: a.first_seed.unwrap_or(1),
                 count: n,
                 with_game_counts: false,
+                chess_json: false,
             });
         }
     }
@@ -203,6 +214,12 @@ fn main() {
         }
     }
     row("total", "", &total, started.elapsed());
+    if total.chess_json > 0 {
+        println!(
+            "team events through Chess-JSON both ways unchanged: {}",
+            total.chess_json
+        );
+    }
 }
 
 fn row(label: &str, players: &str, t: &Tally, took: std::time::Duration) {

@@ -216,6 +216,17 @@ pub fn trf_export_file(state: &State, dialect: Dialect) -> TrfFile {
             .any(|r| matches!(r, Record::Text(x) if x.code == TextCode::BoardColours))
     {
         header.push(text(TextCode::BoardColours, rules.colours.clone()));
+        // Match points other than 2 / 1 / 0 (362), in the layout of 162.
+        if rules.match_points != arbiter_core::teams::MatchPoints::default()
+            && !header
+                .iter()
+                .any(|r| matches!(r, Record::Text(x) if x.code == TextCode::TeamScoring))
+        {
+            header.push(text(
+                TextCode::TeamScoring,
+                crate::import::match_points_text(&rules.match_points),
+            ));
+        }
     }
     let type_text = if t.tournament_type.is_empty() {
         match (

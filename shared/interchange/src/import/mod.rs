@@ -17,6 +17,8 @@
 
 mod team;
 
+pub(crate) use team::{match_points as team_match_points, match_points_text};
+
 use arbiter_core::tournament::{
     Arbiter, BoardResult, ByeKind, CloseRound, Command, CreateTournament, Date, DeclareAbsence,
     DomainError, EntryId, ForbidPairings, ManualPairing, Pair, PairingSystem, PublishPairing,

@@ -83,9 +83,15 @@ pub fn rules(file: &TrfFile, game_points: PointSystem) -> Result<Option<TeamRule
     }))
 }
 
+/// Record 362's text for `mp`, in the layout of record 162: a code and its points in four
+/// columns, every nine columns (`TW 3.0   TD 1.0   TL 0.0`).
+pub(crate) fn match_points_text(mp: &MatchPoints) -> String {
+    format!("TW{:>4}   TD{:>4}   TL{:>4}", mp.win, mp.draw, mp.loss)
+}
+
 /// Record 362: `TW`, `TD`, `TL` each followed by its points (`TW 2.0 TD 1.0 TL 0.0`, also
 /// written `TW=2.0` or `TW2.0`); a code not given keeps its default.
-fn match_points(text: &str) -> Result<MatchPoints, String> {
+pub(crate) fn match_points(text: &str) -> Result<MatchPoints, String> {
     let mut mp = MatchPoints::default();
     let words: Vec<&str> = text.split([' ', '=']).filter(|w| !w.is_empty()).collect();
     let mut i = 0;

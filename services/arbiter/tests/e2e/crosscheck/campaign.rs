@@ -140,6 +140,9 @@ pub struct Cell {
     pub count: u64,
     /// Round robins: compare the counts of games too (see [`ROUND_ROBIN_TIEBREAKS`]).
     pub with_game_counts: bool,
+    /// Team events: each file also goes through Chess-JSON both ways
+    /// ([`team_chess_json_round_trip`]).
+    pub chess_json: bool,
 }
 
 impl Cell {
@@ -216,6 +219,8 @@ pub struct Tally {
     /// Standings values (ranks, points, tie-breaks) compared, and how many agreed.
     pub values: u64,
     pub values_agreeing: u64,
+    /// Team events that went through Chess-JSON both ways unchanged.
+    pub chess_json: u64,
     /// One line per file that disagreed, naming it and what differs.
     pub findings: Vec<String>,
 }
@@ -243,6 +248,7 @@ impl Tally {
         self.rounds_agreeing += o.rounds_agreeing;
         self.values += o.values;
         self.values_agreeing += o.values_agreeing;
+        self.chess_json += o.chess_json;
         self.findings.extend(o.findings.iter().cloned());
     }
 }
@@ -390,6 +396,12 @@ fn check_file(tools: &Tools, cell: &Cell, file: &Path) -> Tally {
                 err.trim()
             ));
         }
+        if cell.chess_json {
+            match team_chess_json_round_trip(tools, file, &method, list) {
+                Ok(()) => t.chess_json += 1,
+                Err(e) => t.findings.push(format!("{name}: Chess-JSON: {e}")),
+            }
+        }
         return t;
     }
     if cell.gacrux_pairs() {
@@ -460,6 +472,9 @@ fn check_file(tools: &Tools, cell: &Cell, file: &Path) -> Tally {
 fn gacrux_table(tools: &Tools, file: &Path, rules: &str, list: &str) -> Result<String, String> {
     let name = file.to_string_lossy();
     let mut args = vec!["-i", &name, rules, "-t"];
+    if is_json(file) {
+        args.extend(["-f", "JSON"]);
+    }
     args.extend(list.split(' '));
     args.extend(["-d", "T", "-r"]);
     let table = tools.gacrux("tiebreakchecker", &args)?;
@@ -478,6 +493,9 @@ fn gacrux_pairing(
 ) -> Result<(u64, Vec<u64>), String> {
     let name = file.to_string_lossy();
     let mut args = vec!["-c", "-i", &name];
+    if is_json(file) {
+        args.extend(["-f", "JSON"]);
+    }
     if let Some(m) = method {
         args.extend(["-m", m]);
     }
@@ -534,4 +552,198 @@ fn fraction(line: &str, tail: &str) -> Option<(u64, u64)> {
     let head = line[..i].rsplit(' ').next()?;
     let (n, m) = head.split_once('/')?;
     Some((n.parse().ok()?, m.parse().ok()?))
+}
+
+/// gacrux reads a Chess-JSON file only when told (`-f JSON`).
+fn is_json(file: &Path) -> bool {
+    file.extension().is_some_and(|x| x == "json")
+}
+
+/// Chess-JSON both ways for a team event: gacrux converts the TRF file to Chess-JSON; arbiter
+/// re-pairs that file (`check`), imports it and exports it as Chess-JSON again. The export must
+/// hold the same games (boards included), matches, team byes, teams (members, points, rank)
+/// and settings, pass gacrux's pairing checker round by round (`method`), and give gacrux's
+/// tie-break checker (`list`) the table the original gives.
+pub fn team_chess_json_round_trip(
+    tools: &Tools,
+    file: &Path,
+    method: &str,
+    list: &str,
+) -> Result<(), String> {
+    let path = |p: &Path| p.to_string_lossy().into_owned();
+    let json = file.with_extension("json");
+    let back = file.with_extension("back.json");
+    let data = file.with_extension("data");
+    tools.gacrux(
+        "convert",
+        &["-i", &path(file), "-o", &path(&json), "-F", "JSON"],
+    )?;
+    let (code, out, err) = tools.arbiter(&["check", &path(&json)]);
+    let same = out
+        .lines()
+        .find_map(|l| fraction(l, " team rounds identical"))
+        .is_some_and(|(n, m)| n == m && m > 0);
+    if code != 0 || !same {
+        return Err(format!(
+            "arbiter check exit {code}: {}{}",
+            out.trim(),
+            err.trim()
+        ));
+    }
+    let (code, out, err) = tools.arbiter(&["import", &path(&json), "--data", &path(&data)]);
+    let id = out.lines().last().unwrap_or("").trim().to_string();
+    if code != 0 || id.is_empty() {
+        return Err(format!("arbiter import exit {code}: {}", err.trim()));
+    }
+    let (code, _, err) = tools.arbiter(&[
+        "export",
+        &id,
+        "--data",
+        &path(&data),
+        "--format",
+        "chess-json",
+        "-o",
+        &path(&back),
+    ]);
+    if code != 0 {
+        return Err(format!("arbiter export exit {code}: {}", err.trim()));
+    }
+    let _ = std::fs::remove_dir_all(&data);
+    let (original, exported) = (team_summary(&json)?, team_summary(&back)?);
+    for (part, (a, b)) in original.iter().zip(&exported) {
+        if a.1 != b.1 {
+            let only: Vec<&String> = a.1.symmetric_difference(&b.1).take(4).collect();
+            return Err(format!(
+                "the export's {} differ from gacrux's: {only:?}",
+                part.0
+            ));
+        }
+    }
+    let (rounds, failing) = gacrux_pairing(tools, &back, Some(method))?;
+    if !failing.is_empty() || rounds == 0 {
+        return Err(format!(
+            "gacrux's pairing checker pairs the export's rounds {failing:?} otherwise"
+        ));
+    }
+    let read = |p: String| std::fs::read_to_string(&p).map_err(|e| format!("{p}: {e}"));
+    let theirs = read(gacrux_table(tools, &json, "-s", list)?)?;
+    let ours = read(gacrux_table(tools, &back, "-s", list)?)?;
+    if theirs != ours {
+        return Err("gacrux's tie-break checker ranks the export otherwise".into());
+    }
+    Ok(())
+}
+
+/// What a team event's Chess-JSON file says, part by part, each as a set of lines: the
+/// games, the matches and byes, the teams, and the settings.
+fn team_summary(
+    file: &Path,
+) -> Result<Vec<(&'static str, std::collections::BTreeSet<String>)>, String> {
+    use serde_json::Value;
+    let text = std::fs::read_to_string(file).map_err(|e| format!("{}: {e}", file.display()))?;
+    let doc: Value = serde_json::from_str(&text).map_err(|e| format!("{}: {e}", file.display()))?;
+    let t = &doc["event"]["tournaments"][0];
+    let side = |s: &Value| {
+        if s.is_null() {
+            "-".to_string()
+        } else {
+            format!("{}:{}", s["cid"], s["result"])
+        }
+    };
+    let list = |key: &str, board: bool| -> std::collections::BTreeSet<String> {
+        t[key]
+            .as_array()
+            .map(Vec::as_slice)
+            .unwrap_or_default()
+            .iter()
+            .map(|g| {
+                format!(
+                    "r{} {} {} played={} rated={} board={}",
+                    g["round"],
+                    side(&g["white"]),
+                    side(&g["black"]),
+                    g["played"],
+                    g["rated"],
+                    if board {
+                        g["board"].to_string()
+                    } else {
+                        String::new()
+                    }
+                )
+            })
+            .collect()
+    };
+    let points = |v: &Value| match v {
+        Value::String(s) => s.parse::<f64>().unwrap_or(f64::NAN),
+        v => v.as_f64().unwrap_or(f64::NAN),
+    };
+    let names: std::collections::BTreeMap<String, String> = doc["event"]["teams"]
+        .as_array()
+        .map(Vec::as_slice)
+        .unwrap_or_default()
+        .iter()
+        .map(|x| (x["id"].to_string(), x["teamName"].to_string()))
+        .collect();
+    let teams = t["competitors"]
+        .as_array()
+        .map(Vec::as_slice)
+        .unwrap_or_default()
+        .iter()
+        .map(|c| {
+            let mut members: Vec<(u64, String)> = c["cplayers"]
+                .as_array()
+                .map(Vec::as_slice)
+                .unwrap_or_default()
+                .iter()
+                .map(|p| {
+                    let line = format!(
+                        "{}/{}/{}",
+                        p["cid"],
+                        p["rating"]["rating"],
+                        points(&p["gamePoints"])
+                    );
+                    (p["order"].as_u64().unwrap_or(0), line)
+                })
+                .collect();
+            members.sort();
+            format!(
+                "{} {} mp={} gp={} rank={} {:?}",
+                c["cid"],
+                names
+                    .get(&c["teamId"].to_string())
+                    .cloned()
+                    .unwrap_or_default(),
+                points(&c["matchPoints"]),
+                points(&c["gamePoints"]),
+                c["rank"],
+                members
+            )
+        })
+        .collect();
+    let ss = &t["scoreSystem"];
+    let settings = [
+        format!("teamSize={}", t["teamSize"]),
+        format!("teamSequence={}", t["teamSequence"]),
+        format!("tournamentType={}", t["tournamentType"]),
+        format!("pairingSystem={}", t["pairingSystem"]),
+        format!("rankOrder={}", t["rankOrder"]),
+        format!("primary={}", ss["primary"]),
+        format!(
+            "match W/D/L/P/PG={}/{}/{}/{}/{}",
+            ss["match"]["W"],
+            ss["match"]["D"],
+            ss["match"]["L"],
+            ss["match"]["P"],
+            ss["match"]["PG"]
+        ),
+        format!("numRounds={}", t["numRounds"]),
+    ]
+    .into_iter()
+    .collect();
+    Ok(vec![
+        ("games", list("gameList", true)),
+        ("matches", list("matchList", false)),
+        ("teams", teams),
+        ("settings", settings),
+    ])
 }

@@ -1,17 +1,20 @@
 //! Chess-JSON, the JSON tournament format of FIDE's Technical Commission (its tools read and
-//! write it beside TRF): an individual tournament in and out, through the TRF model, so that
+//! write it beside TRF): an event's first tournament in and out, through the TRF model, so that
 //! every command that reads a TRF file reads a Chess-JSON one the same way and one export path
 //! writes both.
 //!
 //! What is mapped: the event and tournament information (name, site, federation, dates, type
 //! code, number of rounds, top colour, time control, accelerated rounds), the players (profile and competitor:
 //! name, sex, title, federation, FIDE id, birth date, rating, points, rank), every game and bye
-//! of `gameList`, the game point system and the rank order. Team tournaments are refused by
-//! name; so is a result the TRF model cannot hold (`A`, unknown).
+//! of `gameList`, the game point system and the rank order; for a team tournament also its
+//! teams, board colours, match points and team byes ([`team`]). A result the TRF model cannot
+//! hold (`A`, unknown) is refused by name.
 //!
 //! Written by hand over `serde_json::Value`: the format is a loose tree whose numbers are
 //! sometimes strings ("4.5") and whose point system refers to other symbols ("F": "W"); a typed
 //! schema would have to be looser than the reading below.
+
+mod team;
 
 use arbiter_core::{Color, ResultCode, RoundEntry, Score};
 use arbiter_trf::{
@@ -32,13 +35,7 @@ pub fn read(text: &str) -> Result<TrfFile, String> {
         .and_then(Value::as_array)
         .and_then(|t| t.first())
         .ok_or("event.tournaments: missing or empty")?;
-    if tournament.get("teamTournament").and_then(Value::as_bool) == Some(true) {
-        return Err(
-            "event.tournaments[0]: a team tournament; Chess-JSON team events are not \
-                    read yet (TRF-2026 team files are)"
-                .into(),
-        );
-    }
+    let team_event = tournament.get("teamTournament").and_then(Value::as_bool) == Some(true);
     let profiles: BTreeMap<i64, &Value> = event
         .get("profiles")
         .and_then(Value::as_array)
@@ -136,66 +133,23 @@ pub fn read(text: &str) -> Result<TrfFile, String> {
         .get("competitors")
         .and_then(Value::as_array)
         .ok_or("event.tournaments[0].competitors: missing")?;
+    let mut teams = Vec::new();
+    let team_names = team::names(event);
     for (i, c) in competitors.iter().enumerate() {
         let at = format!("competitors[{i}]");
-        let cid = c
-            .get("cid")
-            .and_then(Value::as_u64)
-            .filter(|&n| (1..=9999).contains(&n))
-            .ok_or_else(|| format!("{at}.cid: missing or not 1..=9999"))? as u32;
-        let profile = c
-            .get("profileId")
-            .and_then(Value::as_i64)
-            .and_then(|id| profiles.get(&id).copied())
-            .unwrap_or(&Value::Null);
-        let mut p = PlayerRecord::new(cid, name_of(profile));
-        p.sex = match str_at(profile, "sex") {
-            Some("m") | Some("M") => Some(Sex::Male),
-            Some("w") | Some("W") | Some("f") | Some("F") => Some(Sex::Female),
-            _ => None,
+        let members = if team_event {
+            let (record, members) = team::competitor(c, &at, &team_names)?;
+            teams.push(record);
+            members
+        } else {
+            vec![(at, c)]
         };
-        p.title = str_at(profile, "fideTitle")
-            .map(str::trim)
-            .filter(|t| !t.is_empty())
-            .map(|t| match arbiter_trf::Title::from_code(t) {
-                Some(title) => TitleCode::Fide(title),
-                None => TitleCode::Other(t.to_string()),
-            });
-        let rating = c
-            .get("rating")
-            .and_then(|r| r.get("rating"))
-            .and_then(Value::as_u64)
-            .or_else(|| {
-                profile
-                    .get("rating")
-                    .and_then(Value::as_array)
-                    .and_then(|l| l.first())
-                    .and_then(|r| r.get("rating"))
-                    .and_then(Value::as_u64)
-            })
-            .unwrap_or(0);
-        p.rating = (rating > 0).then_some(rating.min(9999) as u16);
-        p.federation = str_at(profile, "federation")
-            .unwrap_or("")
-            .trim()
-            .to_string();
-        p.fide_id = profile
-            .get("fideId")
-            .and_then(Value::as_u64)
-            .filter(|&id| id > 0);
-        // Chess-JSON writes dates with hyphens; the TRF reading checks them.
-        p.birth_date = str_at(profile, "birth")
-            .and_then(|b| arbiter_trf::parse_birth_date(&b.replace('-', "/")));
-        p.points = number(c.get("gamePoints"))
-            .map_err(|e| format!("{at}.gamePoints: {e}"))?
-            .unwrap_or(Score::ZERO);
-        p.rank = c
-            .get("rank")
-            .and_then(Value::as_u64)
-            .map(|r| r as u32)
-            .filter(|&r| r > 0);
-        if players.insert(cid, p).is_some() {
-            return Err(format!("{at}.cid: {cid} twice"));
+        for (at, c) in members {
+            let p = player(c, &at, &profiles)?;
+            let cid = p.start_number;
+            if players.insert(cid, p).is_some() {
+                return Err(format!("{at}.cid: {cid} twice"));
+            }
         }
     }
     let games = tournament
@@ -271,11 +225,76 @@ pub fn read(text: &str) -> Result<TrfFile, String> {
             }
         }
     }
+    if team_event {
+        records.extend(team::records(tournament, &teams)?);
+    }
     records.extend(players.into_values().map(Record::Player));
+    records.extend(teams.into_iter().map(Record::Team310));
     Ok(TrfFile { records })
 }
 
-/// A TRF model (an individual tournament) as a Chess-JSON event file.
+/// A player from an individual competitor or a team's `cplayers` entry and its profile.
+fn player(c: &Value, at: &str, profiles: &BTreeMap<i64, &Value>) -> Result<PlayerRecord, String> {
+    let cid = c
+        .get("cid")
+        .and_then(Value::as_u64)
+        .filter(|&n| (1..=9999).contains(&n))
+        .ok_or_else(|| format!("{at}.cid: missing or not 1..=9999"))? as u32;
+    let profile = c
+        .get("profileId")
+        .and_then(Value::as_i64)
+        .and_then(|id| profiles.get(&id).copied())
+        .unwrap_or(&Value::Null);
+    let mut p = PlayerRecord::new(cid, name_of(profile));
+    p.sex = match str_at(profile, "sex") {
+        Some("m") | Some("M") => Some(Sex::Male),
+        Some("w") | Some("W") | Some("f") | Some("F") => Some(Sex::Female),
+        _ => None,
+    };
+    p.title = str_at(profile, "fideTitle")
+        .map(str::trim)
+        .filter(|t| !t.is_empty())
+        .map(|t| match arbiter_trf::Title::from_code(t) {
+            Some(title) => TitleCode::Fide(title),
+            None => TitleCode::Other(t.to_string()),
+        });
+    let rating = c
+        .get("rating")
+        .and_then(|r| r.get("rating"))
+        .and_then(Value::as_u64)
+        .or_else(|| {
+            profile
+                .get("rating")
+                .and_then(Value::as_array)
+                .and_then(|l| l.first())
+                .and_then(|r| r.get("rating"))
+                .and_then(Value::as_u64)
+        })
+        .unwrap_or(0);
+    p.rating = (rating > 0).then_some(rating.min(9999) as u16);
+    p.federation = str_at(profile, "federation")
+        .unwrap_or("")
+        .trim()
+        .to_string();
+    p.fide_id = profile
+        .get("fideId")
+        .and_then(Value::as_u64)
+        .filter(|&id| id > 0);
+    // Chess-JSON writes dates with hyphens; the TRF reading checks them.
+    p.birth_date =
+        str_at(profile, "birth").and_then(|b| arbiter_trf::parse_birth_date(&b.replace('-', "/")));
+    p.points = number(c.get("gamePoints"))
+        .map_err(|e| format!("{at}.gamePoints: {e}"))?
+        .unwrap_or(Score::ZERO);
+    p.rank = c
+        .get("rank")
+        .and_then(Value::as_u64)
+        .map(|r| r as u32)
+        .filter(|&r| r > 0);
+    Ok(p)
+}
+
+/// A TRF model as a Chess-JSON event file.
 pub fn write(file: &TrfFile, origin: &str) -> Result<String, String> {
     let date = |code| file.text(code).map(|d| d.trim().replace('/', "-"));
     let info = json!({
@@ -305,22 +324,20 @@ pub fn write(file: &TrfFile, origin: &str) -> Result<String, String> {
             })
         })
         .collect();
-    let competitors: Vec<Value> = players
-        .iter()
-        .map(|p| {
-            let mut c = json!({
-                "cid": p.start_number,
-                "profileId": p.start_number,
-                "present": true,
-                "gamePoints": p.points.to_string(),
-                "rating": {"list": "TRF", "rating": p.rating.unwrap_or(0)},
-            });
-            if let Some(r) = p.rank {
-                c["rank"] = json!(r);
-            }
-            c
-        })
-        .collect();
+    let competitor = |p: &PlayerRecord| {
+        let mut c = json!({
+            "cid": p.start_number,
+            "profileId": p.start_number,
+            "present": true,
+            "gamePoints": p.points.to_string(),
+            "rating": {"list": "TRF", "rating": p.rating.unwrap_or(0)},
+        });
+        if let Some(r) = p.rank {
+            c["rank"] = json!(r);
+        }
+        c
+    };
+    let competitors: Vec<Value> = players.iter().map(|p| competitor(p)).collect();
     let mut games = Vec::new();
     let paired = (1..=file.round_columns())
         .filter(|&r| file.is_round_paired(r))
@@ -447,6 +464,10 @@ pub fn write(file: &TrfFile, origin: &str) -> Result<String, String> {
     if !accelerated.is_empty() {
         tournament["accelerated"] = json!({"name": "Acc", "values": accelerated});
     }
+    let mut teams = Vec::new();
+    if file.records.iter().any(|r| matches!(r, Record::Team310(_))) {
+        team::write(file, &players, competitor, &mut tournament, &mut teams)?;
+    }
     let doc = json!({
         "filetype": "Event",
         "version": "1.0",
@@ -458,7 +479,7 @@ pub fn write(file: &TrfFile, origin: &str) -> Result<String, String> {
             "eventInfo": info,
             "ratingLists": [{"listName": "TRF"}],
             "profiles": profiles,
-            "teams": [],
+            "teams": teams,
             "tournaments": [tournament],
         },
     });
