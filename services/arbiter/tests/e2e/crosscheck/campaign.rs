@@ -471,10 +471,11 @@ fn check_file(tools: &Tools, cell: &Cell, file: &Path) -> Tally {
 /// pre-determined pairings; `list` its tie-break names), written beside the file; its path.
 fn gacrux_table(tools: &Tools, file: &Path, rules: &str, list: &str) -> Result<String, String> {
     let name = file.to_string_lossy();
-    let mut args = vec!["-i", &name, rules, "-t"];
+    let mut args = vec!["-i", &name];
     if is_json(file) {
         args.extend(["-f", "JSON"]);
     }
+    args.extend([rules, "-t"]);
     args.extend(list.split(' '));
     args.extend(["-d", "T", "-r"]);
     let table = tools.gacrux("tiebreakchecker", &args)?;
@@ -610,12 +611,11 @@ pub fn team_chess_json_round_trip(
     }
     let _ = std::fs::remove_dir_all(&data);
     let (original, exported) = (team_summary(&json)?, team_summary(&back)?);
-    for (part, (a, b)) in original.iter().zip(&exported) {
-        if a.1 != b.1 {
-            let only: Vec<&String> = a.1.symmetric_difference(&b.1).take(4).collect();
+    for ((part, a), (_, b)) in original.iter().zip(&exported) {
+        if a != b {
+            let only: Vec<&String> = a.symmetric_difference(b).take(4).collect();
             return Err(format!(
-                "the export's {} differ from gacrux's: {only:?}",
-                part.0
+                "the export's {part} differ from gacrux's: {only:?}"
             ));
         }
     }
