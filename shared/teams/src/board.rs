@@ -1,7 +1,7 @@
 //! One team match's board results and its score (the pairs are arbiter-core's).
 
 use crate::TeamError;
-use crate::{BoardPair, TeamMatch, TeamNumber, TeamRules};
+use crate::{BoardPair, MatchForfeit, TeamMatch, TeamNumber, TeamRules};
 use arbiter_core::{Color, PlayerId, ResultCode, Score};
 use serde::{Deserialize, Serialize};
 
@@ -49,28 +49,6 @@ impl BoardResult {
             ));
         }
         Ok(())
-    }
-}
-
-/// A whole match not played because a team did not appear (TRF-2026 record 330).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum MatchForfeit {
-    /// `+-`: the second team did not appear.
-    SecondAbsent,
-    /// `-+`: the first team did not appear.
-    FirstAbsent,
-    /// `--`: neither appeared.
-    BothAbsent,
-}
-
-impl MatchForfeit {
-    /// The TRF-2026 record 330 code, first team first.
-    pub fn trf_code(self) -> &'static str {
-        match self {
-            MatchForfeit::SecondAbsent => "+-",
-            MatchForfeit::FirstAbsent => "-+",
-            MatchForfeit::BothAbsent => "--",
-        }
     }
 }
 

@@ -29,12 +29,11 @@ mod tiebreak;
 /// The rules, lists, line-ups and board pairs: arbiter-core's, which the tournament aggregate
 /// checks publication and line-ups with.
 pub use arbiter_core::teams::{
-    BoardPair, ByeValue, Lineup, MAX_BOARDS, MatchPoints, Team, TeamError, TeamMatch, TeamNumber,
-    TeamRules, TeamScore, default_lineup, expand, validate_teams,
+    BoardPair, ByeValue, Lineup, MAX_BOARDS, MatchForfeit, MatchPoints, Team, TeamError, TeamMatch,
+    TeamNumber, TeamRules, TeamScore, default_lineup, expand, validate_teams,
 };
 pub use board::{
-    BoardResult, MatchForfeit, MatchResult, MatchScore, PlayedGame, SideScore,
-    correct_wrong_boards, score_match,
+    BoardResult, MatchResult, MatchScore, PlayedGame, SideScore, correct_wrong_boards, score_match,
 };
 pub use fide_swiss::{
     ColourModel, ColouredMatch, FideTeamInput, FideTeamPairing, FideTeamSystem, MAX_TEAMS,

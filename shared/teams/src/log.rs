@@ -5,7 +5,6 @@
 use crate::{
     BoardResult, MatchForfeit, MatchResult, PlayedMatch, Team, TeamError, TeamRound, TeamRules,
 };
-use arbiter_core::Color;
 use arbiter_core::tournament::State;
 
 /// The team event of `state`: its rules, its teams and the rounds whose every board has a
@@ -32,13 +31,7 @@ fn played_round(state: &State, rules: &TeamRules, round: u32) -> Option<TeamRoun
         let boards = published.boards.get(i * per..(i + 1) * per)?;
         let mut results = Vec::with_capacity(per);
         for (k, b) in boards.iter().enumerate() {
-            let (white, black) = b.result?.codes();
-            let first_white = rules.first_colour(k as u32 + 1) == Some(Color::White);
-            let (first, second) = if first_white {
-                (white, black)
-            } else {
-                (black, white)
-            };
+            let (first, second) = rules.codes_by_team(k as u32 + 1, b.result?.codes());
             results.push(BoardResult { first, second });
         }
         matches.push(PlayedMatch {
@@ -63,22 +56,10 @@ fn match_result(results: Vec<BoardResult>) -> MatchResult {
     }
 }
 
-/// The forfeit a match's board results amount to, if they amount to one (see
-/// [`match_result`]).
+/// The forfeit a match's board results amount to, if they amount to one (arbiter-core's
+/// reading, the domain's too).
 pub(crate) fn forfeited_whole(results: &[BoardResult]) -> Option<MatchForfeit> {
-    use arbiter_core::ResultCode;
-    if results.iter().any(|b| b.first.is_played()) {
-        return None;
-    }
-    let won = |c: ResultCode| c == ResultCode::ForfeitWin;
-    let first = results.iter().any(|b| won(b.first));
-    let second = results.iter().any(|b| won(b.second));
-    match (first, second) {
-        (true, false) => Some(MatchForfeit::SecondAbsent),
-        (false, true) => Some(MatchForfeit::FirstAbsent),
-        (false, false) => Some(MatchForfeit::BothAbsent),
-        (true, true) => None,
-    }
+    arbiter_core::teams::forfeited_whole(results.iter().map(|b| (b.first, b.second)))
 }
 
 /// The rounds of [`from_log`] as arbiter-tiebreak's team model (the one standings path).

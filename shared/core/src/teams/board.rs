@@ -2,7 +2,7 @@
 
 use super::error::TeamError;
 use super::{Lineup, TeamNumber, TeamRules};
-use crate::{Color, PlayerId};
+use crate::{Color, PlayerId, ResultCode};
 use serde::{Deserialize, Serialize};
 
 /// A match of two teams. `first` is the team named first: it has the colours of
@@ -11,6 +11,53 @@ use serde::{Deserialize, Serialize};
 pub struct TeamMatch {
     pub first: TeamNumber,
     pub second: TeamNumber,
+}
+
+/// A whole match not played because a team did not appear (TRF-2026 record 330).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum MatchForfeit {
+    /// `+-`: the second team did not appear.
+    SecondAbsent,
+    /// `-+`: the first team did not appear.
+    FirstAbsent,
+    /// `--`: neither appeared.
+    BothAbsent,
+}
+
+impl MatchForfeit {
+    /// The TRF-2026 record 330 code, first team first.
+    pub fn trf_code(self) -> &'static str {
+        match self {
+            MatchForfeit::SecondAbsent => "+-",
+            MatchForfeit::FirstAbsent => "-+",
+            MatchForfeit::BothAbsent => "--",
+        }
+    }
+}
+
+/// The forfeit a match's boards amount to, from each board's codes (the first team's, the
+/// second's): none when a board was played over the board, or when each team won a board by
+/// forfeit (the match was held, its boards forfeited both ways, as FIDE TEC's checkers read
+/// it); else the forfeit of the team or teams that did not appear. The one reading of "the
+/// match was played" (C.04.6 Art. 1.6): the rematch rule, the pairing history and the
+/// standings all ask it.
+pub fn forfeited_whole(
+    boards: impl IntoIterator<Item = (ResultCode, ResultCode)>,
+) -> Option<MatchForfeit> {
+    let (mut first, mut second) = (false, false);
+    for (a, b) in boards {
+        if a.is_played() || b.is_played() {
+            return None;
+        }
+        first |= a == ResultCode::ForfeitWin;
+        second |= b == ResultCode::ForfeitWin;
+    }
+    match (first, second) {
+        (true, false) => Some(MatchForfeit::SecondAbsent),
+        (false, true) => Some(MatchForfeit::FirstAbsent),
+        (false, false) => Some(MatchForfeit::BothAbsent),
+        (true, true) => None,
+    }
 }
 
 /// One board of a match as scheduled.

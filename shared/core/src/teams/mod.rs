@@ -10,7 +10,7 @@ mod fide_system;
 mod rules;
 mod team;
 
-pub use board::{BoardPair, TeamMatch, expand};
+pub use board::{BoardPair, MatchForfeit, TeamMatch, expand, forfeited_whole};
 pub use error::TeamError;
 pub use fide_system::{ColourModel, FideTeamSystem};
 pub use rules::{MAX_BOARDS, TeamRules};

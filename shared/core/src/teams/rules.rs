@@ -152,6 +152,20 @@ impl TeamRules {
         Some(if c == 'W' { Color::White } else { Color::Black })
     }
 
+    /// A board's result codes as White's and Black's lines carry them, given as the first
+    /// team's and the second's (board `board`, from 1, by [`first_colour`](Self::first_colour)).
+    pub fn codes_by_team(
+        &self,
+        board: u32,
+        (white, black): (crate::ResultCode, crate::ResultCode),
+    ) -> (crate::ResultCode, crate::ResultCode) {
+        if self.first_colour(board) == Some(Color::Black) {
+            (black, white)
+        } else {
+            (white, black)
+        }
+    }
+
     /// The colour of the team named first on board 1: the team's colour for pairing history.
     pub fn first_board_colour(&self) -> Color {
         self.first_colour(1).unwrap_or(Color::White)

@@ -22,7 +22,7 @@ use super::state::{RoundPhase, State};
 use super::types::{Board, PairingSystem, Unpaired};
 use crate::teams::{
     self, Lineup, Team, TeamError, TeamMatch, TeamNumber, TeamRules, check_lists, default_lineup,
-    validate_teams,
+    forfeited_whole, validate_teams,
 };
 use crate::{PlayerId, PointSystem, ResultCode};
 use serde::{Deserialize, Serialize};
@@ -257,9 +257,10 @@ pub(crate) fn check_start(
     Ok(())
 }
 
-/// Match `index` of round `round` was played: some board of it was played over the board. A
-/// match whose every board was forfeited is no meeting (only played games count, C.04.2.D.6;
-/// C.04.6 Art. 1.6 for teams); one without all its results yet counts as played.
+/// Match `index` of round `round` was played: not forfeited whole ([`forfeited_whole`]: some
+/// board played over the board, or boards forfeited both ways). A match forfeited whole is no
+/// meeting (only played games count, C.04.2.D.6; C.04.6 Art. 1.6 for teams); one without all
+/// its results yet counts as played.
 fn match_played(s: &State, rules: &TeamRules, round: u32, index: usize) -> bool {
     let per = rules.boards as usize;
     let Some(published) = s.published(round) else {
@@ -268,9 +269,12 @@ fn match_played(s: &State, rules: &TeamRules, round: u32, index: usize) -> bool 
     let Some(boards) = published.boards.get(index * per..(index + 1) * per) else {
         return true;
     };
-    boards
+    let codes: Option<Vec<_>> = boards
         .iter()
-        .any(|b| b.result.is_none_or(|r| r.codes().0.is_played()))
+        .enumerate()
+        .map(|(k, b)| Some(rules.codes_by_team(k as u32 + 1, b.result?.codes())))
+        .collect();
+    codes.is_none_or(|codes| forfeited_whole(codes).is_none())
 }
 
 /// A round's team pairing is usable: a round robin's is its table's round; a team Swiss pairs

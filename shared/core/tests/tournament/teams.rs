@@ -236,3 +236,31 @@ fn a_team_round_robin_is_its_berger_table_over_the_team_numbers() {
     // Player schedules are not a team event's.
     assert!(g.state().schedule().is_err());
 }
+
+#[test]
+fn a_match_forfeited_whole_is_no_meeting_but_one_forfeited_both_ways_is() {
+    let g = team_event(4, PairingSystem::Dutch, 3, false)
+        .cmd(start(1))
+        .cmd(team_proposal(1, &[(1, 3), (4, 2)], None))
+        .cmd(publish(1))
+        .results(
+            1,
+            &[
+                // Teams 1 and 3: each wins one board by forfeit ("WB": team 1 is White on
+                // board 1, Black on board 2), no board played: the match was held.
+                BoardResult::WhiteWinsForfeit,
+                BoardResult::WhiteWinsForfeit,
+                // Teams 4 and 2: team 4 wins both boards by forfeit: team 2 did not appear.
+                BoardResult::WhiteWinsForfeit,
+                BoardResult::BlackWinsForfeit,
+            ],
+        )
+        .cmd(close(1))
+        .cmd(start(2));
+    // Teams 2 and 4 may meet (match 0 passes the check); teams 1 and 3 may not (match 1).
+    refused(
+        g.when(team_proposal(2, &[(2, 4), (3, 1)], None)),
+        "team_matches[1]",
+        "teams 3 and 1 met in round 1",
+    );
+}
