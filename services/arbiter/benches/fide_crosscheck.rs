@@ -180,7 +180,7 @@ fn cells(a: &Args) -> Vec<Cell> {
 
 fn main() {
     let a = args();
-    let tools = Tools {
+    let mut tools = Tools {
         arbiter: a
             .arbiter
             .clone()

@@ -62,7 +62,27 @@ pub(crate) struct Field {
     pub bye_rule: ByeRule,
     /// `compatible` for every two indices, computed once.
     compat: std::cell::OnceCell<Vec<bool>>,
+    /// The last perfect matching a completion test found, reused by the next one.
+    hint: std::cell::RefCell<Hint>,
 }
+
+/// A perfect matching found by an earlier completion test. The searches ask the test for one
+/// set after another, each the last one less a pair or two, so the last matching restricted
+/// to the new set usually leaves only a few players without a partner there; short
+/// augmenting paths re-pair them in time linear in the set, where the solver takes cubic time.
+/// Only a perfect matching actually found answers yes; otherwise the solver decides, so the
+/// answer is exactly the solver's and the pairings do not depend on the hint.
+#[derive(Default)]
+struct Hint {
+    /// Each index's partner, `usize::MAX` for none.
+    mate: Vec<usize>,
+    /// `stamp[i] == generation`: `i` is in the set being tested.
+    stamp: Vec<u32>,
+    generation: u32,
+}
+
+/// More players without a partner than this, and the solver is quicker than repairing.
+const HINT_REPAIR_LIMIT: usize = 8;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum ByeRule {
@@ -136,6 +156,7 @@ impl Field {
             colour_limits: true,
             bye_rule,
             compat: std::cell::OnceCell::new(),
+            hint: std::cell::RefCell::new(Hint::default()),
         }
     }
 
@@ -221,6 +242,7 @@ impl Field {
     pub fn set_colour_limits(&mut self, on: bool) {
         self.colour_limits = on;
         self.compat = std::cell::OnceCell::new();
+        *self.hint.get_mut() = Hint::default();
     }
 
     fn compute_compatible(&self, i: usize, j: usize) -> bool {
@@ -245,6 +267,9 @@ impl Field {
         if set.is_empty() {
             return true;
         }
+        if self.repaired(set) {
+            return true;
+        }
         let mut m: Matcher<u64> = Matcher::new(set.len());
         for a in 0..set.len() {
             let mut any = false;
@@ -261,7 +286,81 @@ impl Field {
             }
         }
         m.solve();
-        (0..set.len()).all(|v| m.mate(v).is_some())
+        if !(0..set.len()).all(|v| m.mate(v).is_some()) {
+            return false;
+        }
+        let mut hint = self.hint.borrow_mut();
+        hint.mate.resize(self.all.len(), usize::MAX);
+        for (v, &i) in set.iter().enumerate() {
+            hint.mate[i] = m.mate(v).map_or(usize::MAX, |w| set[w]);
+        }
+        true
+    }
+
+    /// Whether the last matching found, restricted to `set`, becomes a perfect matching of
+    /// `set` with at most [`HINT_REPAIR_LIMIT`] players re-paired by augmenting paths of one or
+    /// three edges. `true` only with such a matching in hand (then kept as the next hint).
+    fn repaired(&self, set: &[usize]) -> bool {
+        let mut guard = self.hint.borrow_mut();
+        let h = &mut *guard;
+        let n = self.all.len();
+        if h.mate.len() != n {
+            return false;
+        }
+        h.stamp.resize(n, 0);
+        h.generation = h.generation.wrapping_add(1);
+        if h.generation == 0 {
+            h.stamp.iter_mut().for_each(|s| *s = 0);
+            h.generation = 1;
+        }
+        let g = h.generation;
+        for &i in set {
+            h.stamp[i] = g;
+        }
+        let paired = |h: &Hint, i: usize| {
+            let m = h.mate[i];
+            m != usize::MAX && h.stamp[m] == g && h.mate[m] == i && self.compatible(i, m)
+        };
+        let mut exposed: Vec<usize> = set.iter().copied().filter(|&i| !paired(h, i)).collect();
+        if exposed.len() > HINT_REPAIR_LIMIT {
+            return false;
+        }
+        for &i in &exposed {
+            h.mate[i] = usize::MAX;
+        }
+        while let Some(x) = exposed.pop() {
+            // One edge: another player without a partner.
+            if let Some(k) = exposed.iter().position(|&y| self.compatible(x, y)) {
+                let y = exposed.swap_remove(k);
+                h.mate[x] = y;
+                h.mate[y] = x;
+                continue;
+            }
+            // Three edges: x takes u's place, u's partner w takes a player y without one.
+            let mut done = false;
+            'scan: for &u in set {
+                let w = h.mate[u];
+                if w == usize::MAX || !self.compatible(x, u) {
+                    continue;
+                }
+                for k in 0..exposed.len() {
+                    let y = exposed[k];
+                    if self.compatible(w, y) {
+                        exposed.swap_remove(k);
+                        h.mate[x] = u;
+                        h.mate[u] = x;
+                        h.mate[w] = y;
+                        h.mate[y] = w;
+                        done = true;
+                        break 'scan;
+                    }
+                }
+            }
+            if !done {
+                return false;
+            }
+        }
+        set.iter().all(|&i| paired(h, i))
     }
 
     /// Score before round `r` (1-based), tenths.

@@ -62,16 +62,20 @@ pub struct Tools {
 }
 
 impl Tools {
-    /// Refuses to start without gacrux, naming how to install it.
-    pub fn check(&self) -> Result<(), String> {
+    /// Refuses to start without gacrux, naming how to install it; then runs gacrux with the
+    /// interpreter itself (`sys.executable`), not a launcher in front of it (a version
+    /// manager's shim costs more than gacrux's own work on a small file).
+    pub fn check(&mut self) -> Result<(), String> {
         let out = Command::new(&self.python)
             .args([
                 "-c",
-                "import gacrux.version as v; print(v.version()['version'])",
+                "import sys, gacrux.version as v; print(v.version()['version']); print(sys.executable)",
             ])
             .output()
             .map_err(|e| format!("{}: {e}", self.python))?;
-        let version = String::from_utf8_lossy(&out.stdout).trim().to_string();
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        let mut lines = text.lines().map(str::trim);
+        let version = lines.next().unwrap_or("").to_string();
         if !out.status.success() {
             return Err(format!(
                 "gacrux is not installed for {}: pip install gacrux=={GACRUX} (.ci/run does)",
@@ -82,6 +86,9 @@ impl Tools {
             return Err(format!(
                 "gacrux {version} found, the campaign pins {GACRUX}"
             ));
+        }
+        if let Some(exe) = lines.next().filter(|e| !e.is_empty()) {
+            self.python = exe.to_string();
         }
         Ok(())
     }

@@ -8,7 +8,7 @@ pub mod campaign;
 use campaign::{Cell, Source, Tally, Tools, run_cell};
 
 fn tools() -> Tools {
-    let tools = Tools {
+    let mut tools = Tools {
         arbiter: env!("CARGO_BIN_EXE_arbiter").into(),
         python: "python3".into(),
         bbp: None,
