@@ -61,6 +61,8 @@ fn type_code(rule_set: &str) -> Option<&'static str> {
     match rule_set {
         "dutch-2017" => Some("FIDE_DUTCH_2017"),
         "dutch-2025" => Some("FIDE_DUTCH_2025"),
+        "burstein" => Some("FIDE_BURSTEIN"),
+        "dubov" => Some("FIDE_DUBOV"),
         // TRF-2026's type-code table (record 192) names no double round robin: it is the Berger
         // table played twice.
         "berger" | "berger-double" => Some("BERGER_ROUNDROBIN"),

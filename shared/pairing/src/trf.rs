@@ -58,14 +58,22 @@ pub fn rule_set_for(asked: Option<RuleSet>, file: &TrfFile) -> Result<RuleSet, S
     })
 }
 
-/// The rule set a file asks for: its type code (192), else the rules in force on its start
-/// date (042).
+/// The rule set a file asks for: its type code (192: a Dutch rule set, `FIDE_BURSTEIN` or
+/// `FIDE_DUBOV` without `_BAKU`), else the rules in force on its start date (042). The type-code table names
+/// no code for Lim.
 pub fn rule_set_of(file: &TrfFile) -> Option<RuleSet> {
-    if let Some(r) = file.tournament_type().and_then(|t| t.dutch_rules()) {
+    let kind = file.tournament_type();
+    if let Some(r) = kind.as_ref().and_then(|t| t.dutch_rules()) {
         return Some(match r {
             DutchRules::Dutch2017 => RuleSet::Dutch2017,
             DutchRules::Dutch2025 => RuleSet::Dutch2025,
         });
+    }
+    // Without Baku acceleration, which these engines do not take from a type code.
+    match kind.filter(|t| !t.baku).and_then(|t| t.system) {
+        Some(arbiter_trf::TournamentSystem::FideBurstein) => return Some(RuleSet::Burstein),
+        Some(arbiter_trf::TournamentSystem::FideDubov) => return Some(RuleSet::Dubov),
+        _ => {}
     }
     let date = file.text(TextCode::StartDate)?;
     let digits: Vec<i32> = date

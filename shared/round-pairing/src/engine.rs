@@ -404,12 +404,33 @@ pub fn answer(state: &State, round: u32, based_on_version: u64) -> Answer {
             rule_set: rule_set.clone(),
             based_on_version,
             input_digest: digest,
-            explanation: p.explanation.render(),
+            explanation: bounded(p.explanation.render()),
             team_matches: Vec::new(),
             team_bye: None,
         }),
         Err(e) => failed(digest, e.to_string()),
     }
+}
+
+/// An explanation within the domain's limit on a command's text: a large field's is cut at a
+/// line, saying so; the whole of it is `arbiter pair --explain` on the round's TRF export.
+fn bounded(text: String) -> String {
+    let limit = arbiter_core::tournament::MAX_LONG_TEXT;
+    if text.chars().count() <= limit {
+        return text;
+    }
+    let note = "\n(explanation cut here: `arbiter pair --explain` on the round's TRF export gives it whole)";
+    let room = limit - note.chars().count();
+    let (mut out, mut used) = (String::new(), 0);
+    for line in text.split_inclusive('\n') {
+        used += line.chars().count();
+        if used > room {
+            break;
+        }
+        out.push_str(line);
+    }
+    out.push_str(note);
+    out
 }
 
 /// The engine's boards as the domain's pairs, in board order.
@@ -433,4 +454,25 @@ pub fn boards_of(p: &RoundPairing) -> Vec<arbiter_core::tournament::Pair> {
         .iter()
         .map(|b| arbiter_core::tournament::Pair::new(b.white, b.black))
         .collect()
+}
+
+#[cfg(test)]
+mod bounded_tests {
+    use super::bounded;
+    use arbiter_core::tournament::MAX_LONG_TEXT;
+
+    #[test]
+    fn a_long_explanation_is_cut_at_a_line_within_the_domains_limit() {
+        let short = "bracket 1: 3-4\n".to_string();
+        assert_eq!(bounded(short.clone()), short);
+        let long: String = (0..20_000).map(|i| format!("pair {i}: ok\n")).collect();
+        let cut = bounded(long.clone());
+        assert!(cut.chars().count() <= MAX_LONG_TEXT, "{}", cut.len());
+        assert!(cut.ends_with("gives it whole)"));
+        let kept = cut
+            .rsplit_once("\n(explanation cut here")
+            .map(|(k, _)| k)
+            .unwrap_or("");
+        assert!(long.starts_with(kept) && kept.ends_with('\n') && kept.len() > 90_000);
+    }
 }

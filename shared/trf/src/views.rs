@@ -136,6 +136,8 @@ pub enum TournamentSystem {
     FideDutch2026,
     /// `FIDE_BURSTEIN`.
     FideBurstein,
+    /// `FIDE_DUBOV`.
+    FideDubov,
     /// `BERGER_ROUNDROBIN`.
     BergerRoundRobin,
     /// FIDE's team Swiss (C.04.6): `FIDE_TEAM` and its colour-model and score variants, e.g.
@@ -180,6 +182,7 @@ impl TournamentType {
             "FIDE_DUTCH_2025" => Some(TournamentSystem::FideDutch2025),
             "FIDE_DUTCH_2026" => Some(TournamentSystem::FideDutch2026),
             "FIDE_BURSTEIN" => Some(TournamentSystem::FideBurstein),
+            "FIDE_DUBOV" => Some(TournamentSystem::FideDubov),
             "BERGER_ROUNDROBIN" if !baku => Some(TournamentSystem::BergerRoundRobin),
             b if arbiter_core::teams::FideTeamSystem::from_type_code(b).is_some() => {
                 Some(TournamentSystem::FideTeam)

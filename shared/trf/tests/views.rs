@@ -295,6 +295,11 @@ fn tournament_type_codes() {
         (b.system, b.baku, b.dutch_rules()),
         (Some(TournamentSystem::FideBurstein), true, None)
     );
+    let d = TournamentType::parse("FIDE_DUBOV");
+    assert_eq!(
+        (d.system, d.baku, d.dutch_rules()),
+        (Some(TournamentSystem::FideDubov), false, None)
+    );
     for code in [
         "FIDE_TEAM",
         "FIDE_TEAM_TYPEB_MP_GP",

@@ -1,5 +1,5 @@
 //! `arbiter generate` as a user runs it: one file to standard output that `arbiter check`
-//! accepts round by round, the same bytes for the same arguments, a folder of files with
+//! accepts round by round under the system its type code names, the same bytes for the same arguments, a folder of files with
 //! `--count`, and bad arguments refused by name with exit 3.
 
 use crate::common::{arbiter, arbiter_ok};
@@ -44,6 +44,20 @@ fn generated_files_check_and_repeat_and_bad_arguments_are_named() {
         .collect();
     names.sort();
     assert_eq!(names, ["lim-11-1.trf", "lim-11-2.trf", "lim-11-3.trf"]);
+
+    // Burstein and Dubov events carry their type code, so `check` re-pairs them under their
+    // own system without being told (Lim has no code in the table: it is named).
+    for (system, code) in [("burstein", "FIDE_BURSTEIN"), ("dubov", "FIDE_DUBOV")] {
+        let text = arbiter_ok(["generate", "--system", system, "--players", "13"]);
+        assert!(text.contains(&format!("192 {code}")), "{text}");
+        let file = dir.join(format!("{system}.trf"));
+        std::fs::write(&file, &text).unwrap();
+        let check = arbiter_ok(["check", file.to_str().unwrap()]);
+        assert!(
+            check.contains(&format!("rounds identical ({system})")),
+            "{check}"
+        );
+    }
 
     for (bad, says) in [
         (

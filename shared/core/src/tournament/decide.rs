@@ -91,7 +91,8 @@ pub fn decide(state: &State, command: &Command) -> Result<Vec<Event>, DomainErro
 // --- field validation --------------------------------------------------------------------------
 
 const MAX_TEXT: usize = 200;
-const MAX_LONG_TEXT: usize = 100_000;
+/// The longest free text a command may carry (notes, a pairing's explanation), in characters.
+pub const MAX_LONG_TEXT: usize = 100_000;
 
 /// A one-line text: trimmed, no control characters, at most `MAX_TEXT` characters.
 fn line(field: &str, value: &str, required: bool) -> Result<String, DomainError> {

@@ -103,7 +103,7 @@ pub use conduct::{
     PlatformProfile, SupervisionItem, SupervisionRequirements, TRADITIONAL_BOARDS_MIN_INCREMENT_S,
     TimeControlPeriod,
 };
-pub use decide::{decide, drawn_numbers};
+pub use decide::{MAX_LONG_TEXT, decide, drawn_numbers};
 pub use discipline::{
     APPEALABLE, COMPLAINT_WINDOW_MS, ComplaintOutcome, ConnectionChannel, DisconnectionOutcome,
     Evidence, EvidenceKind, IncidentReporter, IrregularityDecision, IrregularityKind, SanctionKind,
