@@ -282,6 +282,14 @@ impl TrfFile {
         })
     }
 
+    /// The `310` team records in file order.
+    pub fn teams_310(&self) -> impl Iterator<Item = &crate::Team310> {
+        self.records.iter().filter_map(|r| match r {
+            Record::Team310(t) => Some(t),
+            _ => None,
+        })
+    }
+
     /// Mutable access to the `001` records in file order.
     pub fn players_mut(&mut self) -> impl Iterator<Item = &mut PlayerRecord> {
         self.records.iter_mut().filter_map(|r| match r {

@@ -260,14 +260,7 @@ pub(super) fn write(
     tournament: &mut Value,
     event_teams: &mut Vec<Value>,
 ) -> Result<(), String> {
-    let teams: Vec<&Team310> = file
-        .records
-        .iter()
-        .filter_map(|r| match r {
-            Record::Team310(t) => Some(t),
-            _ => None,
-        })
-        .collect();
+    let teams: Vec<&Team310> = file.teams_310().collect();
     let by_number: BTreeMap<u32, &PlayerRecord> =
         players.iter().map(|p| (p.start_number, *p)).collect();
     let colours = file

@@ -18,14 +18,7 @@ use std::collections::BTreeMap;
 pub fn rules(file: &TrfFile, game_points: PointSystem) -> Result<Option<TeamRules>, String> {
     let line_of =
         |pred: &dyn Fn(&Record) -> bool| file.records.iter().position(pred).map_or(1, |i| i + 1);
-    let teams: Vec<&arbiter_trf::Team310> = file
-        .records
-        .iter()
-        .filter_map(|r| match r {
-            Record::Team310(t) => Some(t),
-            _ => None,
-        })
-        .collect();
+    let teams: Vec<&arbiter_trf::Team310> = file.teams_310().collect();
     let Some(colours) = file
         .text(TextCode::BoardColours)
         .map(|s| s.trim().to_string())
