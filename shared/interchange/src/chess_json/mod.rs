@@ -152,18 +152,9 @@ pub fn read(text: &str) -> Result<TrfFile, String> {
             }
         }
     }
-    let games = tournament
-        .get("gameList")
-        .and_then(Value::as_array)
-        .map(Vec::as_slice)
-        .unwrap_or_default();
-    for (i, g) in games.iter().enumerate() {
+    for (i, g) in list(tournament, "gameList").iter().enumerate() {
         let at = format!("gameList[{i}]");
-        let round = g
-            .get("round")
-            .and_then(Value::as_u64)
-            .filter(|&r| r >= 1)
-            .ok_or_else(|| format!("{at}.round: missing"))? as usize;
+        let round = round_of(g, &at)?;
         let side = |k: &str| -> Option<(u32, String)> {
             let s = g.get(k)?;
             let cid = s.get("cid")?.as_u64()? as u32;
@@ -494,6 +485,23 @@ fn file_has_colour(players: &[&PlayerRecord], id: u32, r: u32) -> bool {
         .find(|q| q.start_number == id)
         .and_then(|q| q.entry(r))
         .is_some_and(|e| e.color.is_some())
+}
+
+/// The array at `key` (a tournament's `gameList`, `matchList`), empty when absent.
+fn list<'a>(v: &'a Value, key: &str) -> &'a [Value] {
+    v.get(key)
+        .and_then(Value::as_array)
+        .map(Vec::as_slice)
+        .unwrap_or_default()
+}
+
+/// A game's or match's round, from 1; the error names the entry at `at`.
+fn round_of(v: &Value, at: &str) -> Result<usize, String> {
+    v.get("round")
+        .and_then(Value::as_u64)
+        .filter(|&r| r >= 1)
+        .map(|r| r as usize)
+        .ok_or_else(|| format!("{at}.round: missing"))
 }
 
 fn str_at<'a>(v: &'a Value, k: &str) -> Option<&'a str> {

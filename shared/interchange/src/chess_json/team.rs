@@ -5,7 +5,7 @@
 //! names (`320`). The games stay in `gameList`, between players, as in an individual event;
 //! `matchList` is written from them.
 
-use super::{number, str_at};
+use super::{list, number, round_of, str_at};
 use arbiter_core::teams::{ColourModel, FideTeamSystem, MatchPoints, TeamScore};
 use arbiter_core::{Color, ResultCode, Score};
 use arbiter_trf::{PlayerRecord, Record, Team310, TeamByes320, TextCode, TextRecord, TrfFile};
@@ -137,18 +137,9 @@ pub(super) fn records(tournament: &Value, teams: &[Team310]) -> Result<Vec<Recor
     }
     let known: Vec<u32> = teams.iter().map(|t| t.number).collect();
     let mut byes: Vec<Option<u32>> = Vec::new();
-    let matches = tournament
-        .get("matchList")
-        .and_then(Value::as_array)
-        .map(Vec::as_slice)
-        .unwrap_or_default();
-    for (i, m) in matches.iter().enumerate() {
+    for (i, m) in list(tournament, "matchList").iter().enumerate() {
         let at = format!("matchList[{i}]");
-        let round = m
-            .get("round")
-            .and_then(Value::as_u64)
-            .filter(|&r| r >= 1)
-            .ok_or_else(|| format!("{at}.round: missing"))? as usize;
+        let round = round_of(m, &at)?;
         let side = |k: &str| -> Result<Option<(u32, String)>, String> {
             let Some(s) = m.get(k).filter(|s| !s.is_null()) else {
                 return Ok(None);
