@@ -28,6 +28,9 @@ pub struct Checkpoint {
 pub struct CheckpointStore {
     tree: sled::Tree,
     flusher: Arc<Flusher>,
+    /// Last, so the last clone's tree and flusher (and with it the database) are gone when it
+    /// waits for sled to release the folder; `None` when the database is not the store's own.
+    _released: Option<Arc<crate::sled_config::Released>>,
 }
 
 type FlushReply = oneshot::Sender<Result<(), String>>;
@@ -134,10 +137,14 @@ fn decode(service: &str, stream: &str, v: &[u8]) -> Result<Checkpoint, LogError>
 impl CheckpointStore {
     /// Opens (or creates) a store in the folder `path`.
     pub fn open(path: impl AsRef<Path>) -> Result<CheckpointStore, LogError> {
-        let db = crate::sled_config::config(path.as_ref(), crate::sled_config::CHECKPOINTS)
+        let path = path.as_ref();
+        let db = crate::sled_config::config(path, crate::sled_config::CHECKPOINTS)
             .open()
             .map_err(storage)?;
-        CheckpointStore::in_db(&db)
+        let mut store = CheckpointStore::in_db(&db)?;
+        drop(db);
+        store._released = Some(Arc::new(crate::sled_config::Released::new(path)));
+        Ok(store)
     }
 
     /// A store in a temporary folder, removed on drop (for tests).
@@ -155,6 +162,7 @@ impl CheckpointStore {
         Ok(CheckpointStore {
             tree,
             flusher: Arc::new(Flusher::start(db.clone())?),
+            _released: None,
         })
     }
 

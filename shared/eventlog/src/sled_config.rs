@@ -14,7 +14,8 @@
 //!   created with, so an existing database keeps its setting, read back from its own `conf`
 //!   file.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 /// How one kind of database is opened.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -55,6 +56,73 @@ pub(crate) fn temporary(profile: Profile) -> sled::Config {
         .cache_capacity(profile.cache_bytes)
         .use_compression(profile.compress_new)
         .compression_factor(COMPRESSION_LEVEL)
+}
+
+/// How long dropping a database waits for sled to let go of its files (see [`Released`]).
+const RELEASE_WAIT: Duration = Duration::from_secs(30);
+
+/// Held as the last field of what owns a database opened from a folder: when it drops, the
+/// owner's sled handles are gone, and it waits until sled has released the database's file
+/// lock, so the folder can be opened again at once by this process. sled's background writes
+/// (its thread pool) still hold the lock for a moment after the last handle is dropped, and
+/// a reopen in that moment was refused with "could not acquire lock".
+pub(crate) struct Released {
+    dir: PathBuf,
+}
+
+impl Released {
+    pub(crate) fn new(dir: &Path) -> Released {
+        Released {
+            dir: dir.to_path_buf(),
+        }
+    }
+}
+
+impl Drop for Released {
+    fn drop(&mut self) {
+        if let Err(why) = wait_released(&self.dir, RELEASE_WAIT) {
+            tracing::warn!("{why}");
+        }
+    }
+}
+
+/// Waits until no handle holds the lock sled takes on the database in `dir`, at most `within`
+/// (the lock is an exclusive `flock`, so taking and dropping it ourselves is the wait). A
+/// database still open elsewhere in this process, or by another process, is reported, not
+/// waited for past `within`.
+pub(crate) fn wait_released(dir: &Path, within: Duration) -> Result<(), String> {
+    let file = dir.join("db");
+    let lock = match std::fs::File::open(&file) {
+        Ok(f) => f,
+        // Nothing there, nothing held.
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => {
+            return Err(format!(
+                "cannot open {} to wait for its release: {e}",
+                file.display()
+            ));
+        }
+    };
+    let (done, taken) = std::sync::mpsc::channel();
+    // The blocking lock waits in a thread of its own, so a holder that never lets go costs a
+    // parked thread, not a hung drop.
+    std::thread::Builder::new()
+        .name("arbiter-sled-release".into())
+        .spawn(move || {
+            let _ = done.send(lock.lock().and_then(|()| lock.unlock()));
+        })
+        .map_err(|e| format!("cannot wait for the release of {}: {e}", file.display()))?;
+    match taken.recv_timeout(within) {
+        Ok(Ok(())) => Ok(()),
+        Ok(Err(e)) => Err(format!(
+            "cannot lock {} to wait for its release: {e}",
+            file.display()
+        )),
+        Err(_) => Err(format!(
+            "{} is still locked {within:?} after it was closed: is it open elsewhere?",
+            file.display()
+        )),
+    }
 }
 
 /// The compression setting recorded by sled in an existing database (`None`: a new one).

@@ -67,6 +67,9 @@ struct Inner {
     /// To the writer thread; `None` once closed.
     requests: Option<mpsc::UnboundedSender<Request>>,
     writer: Option<std::thread::JoinHandle<()>>,
+    /// Last, so it drops after every sled handle above: waits for sled to release the folder
+    /// (`None` for a temporary log, whose folder sled removes).
+    _released: Option<crate::sled_config::Released>,
 }
 
 impl Drop for Inner {
@@ -176,7 +179,7 @@ impl SledLog {
         let db = crate::sled_config::config(path, crate::sled_config::LOG)
             .open()
             .map_err(storage)?;
-        SledLog::from_db(db, path)
+        SledLog::from_db(db, path, Some(crate::sled_config::Released::new(path)))
     }
 
     /// A log in a fresh temporary folder that is removed when the log is dropped (for tests).
@@ -187,10 +190,14 @@ impl SledLog {
             .path(&path)
             .open()
             .map_err(storage)?;
-        SledLog::from_db(db, &path)
+        SledLog::from_db(db, &path, None)
     }
 
-    fn from_db(db: sled::Db, path: &Path) -> Result<SledLog, LogError> {
+    fn from_db(
+        db: sled::Db,
+        path: &Path,
+        released: Option<crate::sled_config::Released>,
+    ) -> Result<SledLog, LogError> {
         let all = db.open_tree(ALL_TREE).map_err(storage)?;
         let last_position = match all.last().map_err(storage)? {
             Some((k, _)) => u64_at(&k, 0).ok_or_else(|| storage("bad key in the append index"))?,
@@ -296,6 +303,7 @@ impl SledLog {
                 journal_damage,
                 requests: Some(requests),
                 writer: Some(writer),
+                _released: released,
             }),
         })
     }

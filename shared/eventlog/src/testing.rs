@@ -398,6 +398,8 @@ pub fn damage_stored_event(
         .open_tree(format!("{}{stream}", crate::sled_log::EVENTS_PREFIX))
         .map_err(|e| e.to_string())?;
     let Some(value) = tree.get(version.to_be_bytes()).map_err(|e| e.to_string())? else {
+        drop((tree, db));
+        wait_sled_released(dir)?;
         return Ok(false);
     };
     // The first 8 bytes are the append's position, outside the record.
@@ -408,5 +410,15 @@ pub fn damage_stored_event(
     tree.insert(version.to_be_bytes(), stored)
         .map_err(|e| e.to_string())?;
     db.flush().map_err(|e| e.to_string())?;
+    drop((tree, db));
+    // The caller reopens the folder next.
+    wait_sled_released(dir)?;
     Ok(true)
+}
+
+/// Waits until sled has let go of the database in `dir` once its last handle is dropped (a
+/// test that opens a folder with sled itself and then as a log; the log and checkpoint store
+/// wait on their own).
+pub fn wait_sled_released(dir: &Path) -> Result<(), String> {
+    crate::sled_config::wait_released(dir, std::time::Duration::from_secs(30))
 }

@@ -104,6 +104,7 @@ async fn flip_one_copy(target: u64, copy: usize) -> Option<(String, u64, String)
     // The payloads must be findable in the files: the database is created uncompressed, as
     // databases made before compression are (and as the log keeps them when reopened).
     drop(sled::Config::new().path(dir.path()).open().unwrap());
+    arbiter_eventlog::testing::wait_sled_released(dir.path()).unwrap();
     {
         let log = SledLog::open(dir.path()).unwrap();
         for v in 1..=3u64 {
