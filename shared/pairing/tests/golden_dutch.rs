@@ -123,7 +123,7 @@ fn dutch_2017_corpus_every_round_identical() {
 
 #[test]
 fn manual_worked_example_all_seven_rounds() {
-    let dir = golden("seed-example");
+    let dir = golden("manual-example");
     let expected: serde_json::Value =
         serde_json::from_slice(&std::fs::read(dir.join("expected-pairings.json")).unwrap())
             .unwrap();

@@ -2,8 +2,8 @@
 //!
 //! Rules: FIDE Rating Regulations B.02 (standard, rapid and blitz) and Title Regulations B.01, with
 //! the conversion tables of B.02 8.1.1 and 8.1.2 in `data/fide-rating-tables.json`; where they
-//! leave room, docs/src/auditors/agreement.md. Sources: seed 001_23f77f2f95d2acc8.txt, CAPITULO VI
-//! (B.02, standard and rapid/blitz) and CAPITULO VII (B.01), with their appendices.
+//! leave room, docs/src/auditors/agreement.md. Source: the FIDE Handbook's B.02
+//! (standard, and rapid/blitz) and B.01, with their appendices.
 //!
 //! * Arithmetic is exact: expected scores and `ΔR` are [`Hundredths`]; averages are rationals
 //!   rounded "0.5 up" as the regulations prescribe; game points are core [`Score`]s.

@@ -1,6 +1,6 @@
 //! The conversion tables of B.02 8.1.1 (`p -> dp`) and 8.1.2 (`D -> PD`).
 //!
-//! Source: seed 001_23f77f2f95d2acc8.txt, CAPITULO VI, B.02 standard 8.1.1/8.1.2 (identical in
+//! Source: the FIDE Handbook, B.02 standard 8.1.1/8.1.2 (identical in
 //! the rapid/blitz regulations 7.1.1/7.1.2 and in B.01 1.4.9 "Tabla 8.1.a"); transcribed in
 //! `data/fide-rating-tables.json` in this crate.
 //! The constants below are that file in integer form; a unit test checks them against it.

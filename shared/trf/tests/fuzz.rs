@@ -17,7 +17,7 @@ fn samples() -> &'static Vec<Vec<u8>> {
             "dutch-2025/t0237.trf", // 250
             "dutch-2025/t0501.trf", // 162
             "tiebreaks/swiss-unplayed.trf",
-            "seed-example/inputs/pair-r5.trf",
+            "manual-example/inputs/pair-r5.trf",
         ]
         .iter()
         .map(|f| std::fs::read(g.join(f)).unwrap())

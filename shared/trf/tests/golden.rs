@@ -53,8 +53,8 @@ fn tiebreak_file_round_trips() {
 
 #[test]
 fn seed_example_round_trips() {
-    let mut files = trf_files("seed-example");
-    files.extend(trf_files("seed-example/inputs"));
+    let mut files = trf_files("manual-example");
+    files.extend(trf_files("manual-example/inputs"));
     assert_eq!(files.len(), 7);
     round_trip(&files, Profile::Trf16X);
 }
@@ -359,7 +359,7 @@ fn dutch_2025_profile_conversions_keep_the_views() {
 
 fn seed_json() -> serde_json::Value {
     let text =
-        std::fs::read_to_string(golden().join("seed-example/expected-pairings.json")).unwrap();
+        std::fs::read_to_string(golden().join("manual-example/expected-pairings.json")).unwrap();
     serde_json::from_str(&text).unwrap()
 }
 
@@ -375,7 +375,7 @@ fn not_paired(json: &serde_json::Value, round: u32) -> BTreeSet<PlayerId> {
 #[test]
 fn seed_example_views() {
     let json = seed_json();
-    let (_, trf) = load("seed-example", "manual-40p-7r.trf");
+    let (_, trf) = load("manual-example", "manual-40p-7r.trf");
     let f = &trf.file;
     assert_eq!(
         f.players().count(),
@@ -445,7 +445,7 @@ fn seed_example_views() {
 fn seed_example_inputs_pair_the_right_round() {
     let json = seed_json();
     for k in 1..=6u32 {
-        let (_, trf) = load("seed-example/inputs", &format!("pair-r{k}.trf"));
+        let (_, trf) = load("manual-example/inputs", &format!("pair-r{k}.trf"));
         let f = &trf.file;
         assert_eq!(f.round_to_pair(), k, "pair-r{k}");
         assert_eq!(f.total_rounds(), 7, "pair-r{k}");

@@ -6,7 +6,7 @@
 
 use crate::common::{arbiter, golden};
 
-const TRF: &str = "seed-example/manual-40p-7r.trf";
+const TRF: &str = "manual-example/manual-40p-7r.trf";
 
 /// The player line of pairing number `id`.
 fn line_of(lines: &mut [String], id: u32) -> &mut String {

@@ -852,8 +852,8 @@ fn the_other_golden_trf_files_round_trip() {
     let d = d.to_str().unwrap();
     let mut files = Vec::new();
     for dir in [
-        "seed-example",
-        "seed-example/inputs",
+        "manual-example",
+        "manual-example/inputs",
         "tiebreaks",
         "dutch-2025-cases",
     ] {
@@ -866,7 +866,7 @@ fn the_other_golden_trf_files_round_trip() {
         let original = parse(&bytes, &f.display().to_string());
         let id = format!("other{i}");
         // The worked example names its rules in free text ("Baku 2016") and has no dates.
-        let system = if f.to_str().unwrap().contains("seed-example") {
+        let system = if f.to_str().unwrap().contains("manual-example") {
             "dutch-2017"
         } else {
             "dutch-2025"

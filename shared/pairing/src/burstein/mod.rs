@@ -4,7 +4,7 @@
 //! keeping the combination that grants the most colour preferences (§6.5). The top half of
 //! the initial ranking carries one virtual point for pairing rounds 1 and 2 (§3.3).
 //!
-//! Rule text: seed `002_d117ba657ed53287.txt` §C.04.4.2 (§1 definitions, §2 unfinished games,
+//! Rule text: FIDE Handbook C.04.4.2 (§1 definitions, §2 unfinished games,
 //! §3 basic principles and acceleration, §4 bye, §5 colours, §6 pairing procedure and its
 //! combination tables).
 //!

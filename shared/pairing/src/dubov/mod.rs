@@ -2,9 +2,9 @@
 //! lowest average rating of opponents (ARO) meet the highest-rated black-seekers, so that the
 //! AROs of a scoregroup's players converge.
 //!
-//! Rule text: seed `002_d117ba657ed53287.txt` §C.04.4.1 (§1 definitions, §2 restrictions,
+//! Rule text: FIDE Handbook C.04.4.1 (§1 definitions, §2 restrictions,
 //! §3 colours, §4 bye, §5 first round, §6 standard pairing, §7 transfers, §8 floaters),
-//! summarised in the project's `other-swiss.md` §1. Section numbers below are the rule's.
+//! described for users in docs/src/rules/swiss.md. Section numbers below are the rule's.
 //!
 //! Choices where the text is silent or ambiguous (each also named in `--explain` output):
 //! - ARO is the average over opponents of *played* games, kept as an exact fraction and

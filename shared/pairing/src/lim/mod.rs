@@ -3,9 +3,9 @@
 //! group the top half meets the bottom half (1 v n/2+1, ...), with exchanges for
 //! compatibility and then for colours.
 //!
-//! Rule text: seed `002_d117ba657ed53287.txt` §C.04.4.3 (§1 bye, §2 pairing a scoregroup,
-//! §3 floaters, §4 exchanges, §5 colours, §6 last round, §7-§8 rounds 1 and 2), summarised
-//! in the project's `other-swiss.md` §3. Section numbers below are the rule's.
+//! Rule text: FIDE Handbook C.04.4.3 (§1 bye, §2 pairing a scoregroup,
+//! §3 floaters, §4 exchanges, §5 colours, §6 last round, §7-§8 rounds 1 and 2), described
+//! for users in docs/src/rules/swiss.md. Section numbers below are the rule's.
 //!
 //! Choices where the text is silent or ambiguous:
 //! - 2.1 "compatible" is read as the evident meaning of its double negative: not met, and no

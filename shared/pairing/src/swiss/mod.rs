@@ -5,7 +5,7 @@
 //! walks a system's candidates in its own priority order, and the checker behind
 //! `arbiter check --system dubov|burstein|lim`.
 //!
-//! Rule text: seed `002_d117ba657ed53287.txt` §C.04.1 (basic rules) and §C.04.4 (the three systems:
+//! Rule text: FIDE Handbook C.04.1 (basic rules) and §C.04.4 (the three systems:
 //! C.04.4.1 Dubov, C.04.4.2 Burstein, C.04.4.3 Lim). Only played games count as meetings and for
 //! colours (C.04.2 D.5, D.6).
 //!
