@@ -39,7 +39,7 @@ pub use fide_swiss::{
     ColourModel, ColouredMatch, FideTeamInput, FideTeamPairing, FideTeamSystem, MAX_TEAMS,
     TeamStanding, pair_fide_swiss, pair_round,
 };
-pub use log::{from_log, tiebreak_model};
+pub use log::{from_log, tiebreak_model, tiebreak_model_after};
 pub use roundrobin::{RoundRobinRound, round_robin};
 pub use swiss::{SwissPairing, match_points_system, pair_swiss};
 pub use tiebreak::{PlayedMatch, TeamRound, to_tiebreak};

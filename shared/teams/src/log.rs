@@ -66,7 +66,18 @@ pub(crate) fn forfeited_whole(results: &[BoardResult]) -> Option<MatchForfeit> {
 pub fn tiebreak_model(
     state: &State,
 ) -> Option<Result<arbiter_tiebreak::TeamTournament, TeamError>> {
-    let (rules, teams, rounds) = from_log(state)?;
+    tiebreak_model_after(state, None)
+}
+
+/// [`tiebreak_model`] after round `after` (`None`: every round played).
+pub fn tiebreak_model_after(
+    state: &State,
+    after: Option<u32>,
+) -> Option<Result<arbiter_tiebreak::TeamTournament, TeamError>> {
+    let (rules, teams, mut rounds) = from_log(state)?;
+    if let Some(r) = after {
+        rounds.truncate(r as usize);
+    }
     let t = state.tournament()?;
     let pairing = if t.pairing_system.is_swiss() {
         arbiter_tiebreak::PairingKind::Swiss

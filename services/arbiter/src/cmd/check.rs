@@ -60,12 +60,7 @@ fn run_inner(a: &CheckArgs) -> Result<usize, Failure> {
         let differing = check_berger(&a.input, &record)?;
         return Ok(differing + check_standings(a, &file)?);
     }
-    if a.system.is_none()
-        && file
-            .records
-            .iter()
-            .any(|r| matches!(r, arbiter_trf::Record::Team310(_)))
-    {
+    if a.system.is_none() && super::trf_input::is_team_event(&file) {
         let differing = check_team_swiss(&a.input, &file, a.standings.as_deref())?;
         return Ok(differing);
     }
@@ -113,19 +108,9 @@ fn check_team_swiss(
     file: &arbiter_trf::TrfFile,
     table: Option<&std::path::Path>,
 ) -> Result<usize, Failure> {
-    use arbiter_core::tournament::{State, decide};
     use arbiter_round_pairing::engine::Answer;
     let name = path.display();
-    let plan = arbiter_interchange::import::plan(file, "check", None)
-        .map_err(|m| Failure::Invalid(format!("{name}: {m}")))?;
-    let mut state = State::default();
-    for (what, command) in &plan.commands {
-        let events = decide(&state, command)
-            .map_err(|e| Failure::Invalid(format!("{name}: {what}: {e}")))?;
-        for e in &events {
-            state.apply(e);
-        }
-    }
+    let (state, rounds) = super::trf_input::imported_state(&name.to_string(), file)?;
     let rule_set = state
         .tournament()
         .map(|t| t.rule_set.clone())
@@ -145,7 +130,6 @@ fn check_team_swiss(
         v.sort_unstable();
         v
     };
-    let rounds = plan.rounds;
     let mut differing = 0;
     for r in 1..=rounds {
         let Some(recorded) = state.team_pairing(r) else {

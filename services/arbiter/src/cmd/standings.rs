@@ -2,12 +2,14 @@
 //! JSON.
 //!
 //! The tie-break list is the one asked for, else the file's own (record 212, else 202), else the
-//! recommended list for the kind of event. Exit codes: 0 done, 3 invalid input (the message names
+//! recommended list for the kind of event. A team event's file (310 records) ranks its teams. Exit codes: 0 done, 3 invalid input (the message names
 //! the file, line, column and field, or the option), 5 the file cannot be read.
 
 use super::Failure;
 use super::trf_input::{ReadArgs, WarningFormat};
-use arbiter_tiebreak::{Format, Options, RuleSet, TieBreakList, standings_report_with, trf};
+use arbiter_tiebreak::{
+    Format, Options, RuleSet, TieBreakList, standings_report_with, team_standings_report, trf,
+};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -84,6 +86,14 @@ fn run_inner(a: &StandingsArgs) -> Result<String, Failure> {
             .map(|t| t.list)
             .unwrap_or_default(),
     };
+    let options = Options {
+        rule_set,
+        unrated_rating: a.unrated_rating,
+        ..Options::default()
+    };
+    if super::trf_input::is_team_event(&file) {
+        return team_standings(a, &file, &list, format, &options);
+    }
     let model = match a.round {
         None => trf::tournament_from_trf(&file),
         Some(r) if r <= file.total_rounds() => trf::tournament_after_round(&file, r),
@@ -99,11 +109,31 @@ fn run_inner(a: &StandingsArgs) -> Result<String, Failure> {
             "warning: {shown}: record 042 is not a date (YYYY/MM/DD); the current tie-break rules apply"
         );
     }
-    let options = Options {
-        rule_set,
-        unrated_rating: a.unrated_rating,
-        ..Options::default()
-    };
     standings_report_with(&model, &list.0, format, &options)
+        .map_err(|e| Failure::Invalid(format!("{shown}: {e}")))
+}
+
+/// A team event (310 records): the teams ranked, from the file imported as `arbiter import`
+/// would (the model the service's team standings use), after `--round` or the last round.
+fn team_standings(
+    a: &StandingsArgs,
+    file: &arbiter_trf::TrfFile,
+    list: &TieBreakList,
+    format: Format,
+    options: &Options,
+) -> Result<String, Failure> {
+    let shown = a.input.display().to_string();
+    let (state, played) = super::trf_input::imported_state(&shown, file)?;
+    if let Some(r) = a.round
+        && r > played
+    {
+        return Err(Failure::Invalid(format!(
+            "--round {r}: {shown} has {played} rounds played"
+        )));
+    }
+    let model = arbiter_teams::tiebreak_model_after(&state, a.round)
+        .ok_or_else(|| Failure::Invalid(format!("{shown}: not a team event")))?
+        .map_err(|e| Failure::Invalid(format!("{shown}: {e}")))?;
+    team_standings_report(&model, &list.0, format, options)
         .map_err(|e| Failure::Invalid(format!("{shown}: {e}")))
 }

@@ -156,3 +156,31 @@ pub fn strict_byes(file: &arbiter_trf::TrfFile) -> Result<(), String> {
     }
     Ok(())
 }
+
+/// Whether the file is a team event (310 records).
+pub fn is_team_event(file: &arbiter_trf::TrfFile) -> bool {
+    file.records
+        .iter()
+        .any(|r| matches!(r, arbiter_trf::Record::Team310(_)))
+}
+
+/// A team event's file imported in memory as `arbiter import` would (the same commands, decided
+/// in order): the state `check` re-pairs and `standings` ranks, and the rounds played. `name`
+/// is shown in errors.
+pub fn imported_state(
+    name: &str,
+    file: &arbiter_trf::TrfFile,
+) -> Result<(arbiter_core::tournament::State, u32), Failure> {
+    use arbiter_core::tournament::{State, decide};
+    let plan = arbiter_interchange::import::plan(file, "check", None)
+        .map_err(|m| Failure::Invalid(format!("{name}: {m}")))?;
+    let mut state = State::default();
+    for (what, command) in &plan.commands {
+        let events = decide(&state, command)
+            .map_err(|e| Failure::Invalid(format!("{name}: {what}: {e}")))?;
+        for e in &events {
+            state.apply(e);
+        }
+    }
+    Ok((state, plan.rounds))
+}

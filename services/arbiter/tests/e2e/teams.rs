@@ -477,6 +477,26 @@ async fn team_swiss_end_to_end(sh: &Shape, tid: &str) {
     assert_eq!(ex.code, 0, "{}", ex.stderr);
     assert_eq!(ex.stdout, text, "the imported event exports the same file");
 
+    // The file's standings rank its teams as the service did: the same rank and match points
+    // for every team.
+    let sj = run(&["standings", file_path.to_str().unwrap(), "--format", "json"]);
+    assert_eq!(sj.code, 0, "{}", sj.stderr);
+    let table: serde_json::Value = serde_json::from_str(&sj.stdout).unwrap();
+    let rows = table["standings"].as_array().unwrap();
+    assert_eq!(rows.len(), st.team_rows.len(), "{}", sj.stdout);
+    for row in &st.team_rows {
+        let line = rows
+            .iter()
+            .find(|r| r["no"].as_u64() == Some(row.team as u64))
+            .unwrap_or_else(|| panic!("team {} missing: {}", row.team, sj.stdout));
+        assert_eq!(line["rank"].as_u64(), Some(row.rank as u64), "{line}");
+        assert_eq!(
+            (line["points"].as_f64().unwrap() * 10.0).round() as i64,
+            arbiter_proto::tenths(row.match_score.as_ref()) as i64,
+            "{line}"
+        );
+    }
+
     // A file whose match leaves the lists' board order is refused naming the round.
     let lines: Vec<&str> = text.split("\r\n").collect();
     let swapped = swap_first_two_boards(&lines);
