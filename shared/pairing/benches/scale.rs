@@ -17,7 +17,9 @@
 //!
 //! Each case runs in its own child process, so that its peak memory (VmHWM) is its own and a
 //! case over the time limit can be stopped. The history before the paired round is played
-//! with the simulation's greedy pairer (the engine itself would take longer than the case).
+//! with the simulation's greedy pairer for the Dutch rule sets (the engine itself would take
+//! longer than the case), with the system's own engine for `--rules dubov,burstein,lim` (so
+//! their peak memory includes the history's rounds, and the time limit covers them).
 
 use arbiter_pairing::simulate::{Pairer, Simulation};
 use arbiter_pairing::{RuleSet, pair, profile};
@@ -42,11 +44,18 @@ fn peak_kib() -> u64 {
 }
 
 /// The field of `n` players ready for round `round`: 1% withdraw at a random round, 2% of
-/// player-rounds are announced half-point byes, 3% of games are forfeited.
-fn field(n: u32) -> Simulation {
+/// player-rounds are announced half-point byes, 3% of games are forfeited. A Dutch rule set's
+/// history is played by the greedy pairer; Dubov's, Burstein's and Lim's by the system's own
+/// engine, whose colour limits (C.04.1.f/g as each words them, with no last-round exception)
+/// a greedy history breaks, leaving rounds no engine of theirs may pair.
+fn field(n: u32, rule_set: RuleSet) -> Simulation {
     let seed = 20_261_125 + n as u64;
     let mut sim = Simulation::new(n, TOTAL_ROUNDS, seed);
-    sim.pairer = Pairer::Greedy;
+    sim.rule_set = rule_set;
+    sim.pairer = match rule_set {
+        RuleSet::Dutch2017 | RuleSet::Dutch2025 => Pairer::Greedy,
+        RuleSet::Dubov | RuleSet::Burstein | RuleSet::Lim => Pairer::Engine,
+    };
     sim.half_bye_permille = 20;
     sim.forfeit_permille = 30;
     let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x5ca1e);
@@ -58,7 +67,7 @@ fn field(n: u32) -> Simulation {
 
 /// Child: pairs one case `reps` times and prints `median_ms boards peak_kib`.
 fn run_case(n: u32, round: u32, rule_set: RuleSet, reps: usize) {
-    let sim = field(n);
+    let sim = field(n, rule_set);
     let record = sim.before_round(round).expect("the generated history");
     let input = record
         .input_for_round(round, rule_set)

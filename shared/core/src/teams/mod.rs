@@ -13,7 +13,7 @@ mod team;
 pub use board::{BoardPair, MatchForfeit, TeamMatch, expand, forfeited_whole};
 pub use error::TeamError;
 pub use fide_system::{ColourModel, FideTeamSystem};
-pub use rules::{MAX_BOARDS, TeamRules};
+pub use rules::{MAX_BOARDS, TeamRules, colour_in_sequence};
 pub use team::{Lineup, Team, check_lists, default_lineup, validate_teams};
 
 use crate::Score;

@@ -148,8 +148,7 @@ impl TeamRules {
 
     /// The colour of the team named first on `board` (from 1); `None` beyond the last board.
     pub fn first_colour(&self, board: u32) -> Option<Color> {
-        let c = self.colours.chars().nth(board.checked_sub(1)? as usize)?;
-        Some(if c == 'W' { Color::White } else { Color::Black })
+        colour_in_sequence(&self.colours, board)
     }
 
     /// A board's result codes as White's and Black's lines carry them, given as the first
@@ -170,4 +169,12 @@ impl TeamRules {
     pub fn first_board_colour(&self) -> Color {
         self.first_colour(1).unwrap_or(Color::White)
     }
+}
+
+/// Board `board`'s (from 1) colour in a board-colour sequence such as record 352's `WBWB`: the
+/// colour of the team named first; `None` beyond the sequence. The one reading of the sequence,
+/// for the domain and for the file formats that carry it.
+pub fn colour_in_sequence(colours: &str, board: u32) -> Option<Color> {
+    let c = colours.chars().nth(board.checked_sub(1)? as usize)?;
+    Some(if c == 'W' { Color::White } else { Color::Black })
 }

@@ -318,11 +318,7 @@ pub(super) fn write(
     // The matches of each round, by (round, first team, second team): each game's id and the
     // two teams' game points and whether any board was played.
     let mut matches: BTreeMap<(u32, u32, u32), Match> = BTreeMap::new();
-    let first_colour = if colours.starts_with('B') {
-        Color::Black
-    } else {
-        Color::White
-    };
+    let first_colour = arbiter_core::teams::colour_in_sequence(&colours, 1).unwrap_or(Color::White);
     for g in games.iter_mut() {
         let round = g["round"].as_u64().unwrap_or(0) as u32;
         let white = g["white"]["cid"].as_u64().unwrap_or(0) as u32;
@@ -348,7 +344,8 @@ pub(super) fn write(
         };
         let (rw, rb) = (result(white), result(black));
         // The first-named team has board k's colour of 352.
-        let white_first = colour_of_board(&colours, board) == Color::White;
+        let white_first =
+            arbiter_core::teams::colour_in_sequence(&colours, board) != Some(Color::Black);
         let (first, second) = if white_first { (tw, tb) } else { (tb, tw) };
         let m = matches
             .entry((round, first.min(second), first.max(second)))
@@ -457,14 +454,6 @@ pub(super) fn write(
         tournament["pairingSystem"] = json!(["fideteam", model, scores]);
     }
     Ok(())
-}
-
-/// The colour of the first-named team on `board` (1-based) by record 352.
-fn colour_of_board(colours: &str, board: u32) -> Color {
-    match colours.chars().nth(board as usize - 1) {
-        Some('B') => Color::Black,
-        _ => Color::White,
-    }
 }
 
 /// One team match as the games show it.
