@@ -21,7 +21,10 @@
 //! - §5.4 after the SB/Buchholz/Median tie-breaks: the higher rating, then the lower pairing
 //!   number, gets his preference.
 //! - §6.5 is applied as "the first combination in the priority order that grants the most
-//!   colour preferences" (the rule's example picks exactly that), among the first 2,000.
+//!   colour preferences" (the rule's example picks exactly that), found exactly by branch and
+//!   bound over the priority order (`choose`, with the bound `granted_bound`); a test checks it
+//!   against the whole enumeration on thousands of rounds. A scoregroup whose search reaches
+//!   the step limit of `swiss::Search` says so in the explanation.
 //! - §6.3 "a player who floated into this scoregroup does not float again" holds while any
 //!   combination allows it; §6.6's merge of two scoregroups is the fallback: when no
 //!   combination keeps the round pairable, the scoregroup joins the next one.
@@ -42,8 +45,16 @@ pub(crate) const NAMES: RuleNames = RuleNames {
     colour_run: "C.04.1.g (Burstein §5.3)",
 };
 
-/// Combinations examined per scoregroup for §6.5.
-const COMBINATION_CAP: usize = 2_000;
+/// How a scoregroup's combination is chosen (§6.5).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Choice {
+    /// Branch and bound over the priority order (`Search::best_exact`): the engine's.
+    Exact,
+    /// Every combination visited, the first granting the most kept: what the exact search
+    /// must equal (tests).
+    #[cfg(test)]
+    Exhaustive,
+}
 
 /// The pairing data of §3.2 and the pairing score.
 struct Ranked<'a> {
@@ -134,7 +145,7 @@ fn field(input: &PairingInput) -> Field {
 pub(crate) fn pair(input: &PairingInput) -> Result<RoundPairing, PairingError> {
     let f = field(input);
     let rk = Ranked::new(&f, input);
-    let (made, colours) = run(&f, &rk)?;
+    let (made, colours) = run(&f, &rk, Choice::Exact)?;
     Ok(swiss::finish(&f, input, &made, &colours))
 }
 
@@ -144,7 +155,7 @@ pub(crate) fn compare(
 ) -> Result<Comparison, PairingError> {
     let f = field(input);
     let rk = Ranked::new(&f, input);
-    let (made, colours) = run(&f, &rk)?;
+    let (made, colours) = run(&f, &rk, Choice::Exact)?;
     let engine = swiss::finish(&f, input, &made, &colours);
     Ok(swiss::compare(&f, &made, &colours, engine, other, &NAMES))
 }
@@ -201,19 +212,73 @@ fn colours_of(rk: &Ranked, a: usize, b: usize) -> Coloured {
     }
 }
 
-/// Preferences granted by a candidate (§6.5).
-fn granted(rk: &Ranked, c: &Candidate) -> i64 {
+/// Colour preferences granted by pairing `a` with `b` under §5 (§6.5 counts them); a player
+/// without a preference counts as granted.
+fn granted_pair(rk: &Ranked, a: usize, b: usize) -> i64 {
     let f = rk.f;
-    let mut n = 0;
-    for &(a, b) in &c.pairs {
-        let col = colours_of(rk, a, b);
-        let (w, k) = (
-            f.index_of(col.board.white).unwrap(),
-            f.index_of(col.board.black).unwrap(),
-        );
-        n += (f.pref(w) != Some(Color::Black)) as i64 + (f.pref(k) != Some(Color::White)) as i64;
+    let col = colours_of(rk, a, b);
+    let (w, k) = if f.id(a) == col.board.white {
+        (a, b)
+    } else {
+        (b, a)
+    };
+    (f.pref(w) != Some(Color::Black)) as i64 + (f.pref(k) != Some(Color::White)) as i64
+}
+
+/// The most colour preferences that pairing `rest` (with `floats` of them floating) could
+/// grant, whoever meets whom: every player paired counts once at most, and of the players
+/// left with the same preference after opposite preferences, players without one and the
+/// floaters have absorbed them, each pair grants one fewer. The proof obligation of
+/// `Search::best_exact`: no pairing of `rest` grants more.
+fn granted_bound(f: &Field, rest: &[usize], floats: usize) -> i64 {
+    let (mut white, mut black, mut none) = (0usize, 0usize, 0usize);
+    for &i in rest {
+        match f.pref(i) {
+            Some(Color::White) => white += 1,
+            Some(Color::Black) => black += 1,
+            None => none += 1,
+        }
     }
-    n
+    let same = white.abs_diff(black).saturating_sub(none + floats);
+    (rest.len() - floats) as i64 - (same / 2) as i64
+}
+
+/// §6.1-§6.5 for one scoregroup: the first combination of the priority order granting the
+/// most colour preferences, whose floaters satisfy `floater_ok`; with whether it is the first
+/// combination, and whether the search was cut short by its step limit.
+fn choose(
+    f: &Field,
+    rk: &Ranked,
+    pool: &[usize],
+    floats: usize,
+    lower: &[usize],
+    floater_ok: &dyn Fn(usize) -> bool,
+    how: Choice,
+) -> Option<(Candidate, bool, bool)> {
+    let mut s = Search::new(f, lower.to_vec());
+    let nx = next(rk);
+    let found = match how {
+        Choice::Exact => s
+            .best_exact(
+                pool,
+                floats,
+                &nx,
+                &|a, b| granted_pair(rk, a, b),
+                floater_ok,
+                &|rest, left| granted_bound(f, rest, left),
+            )
+            .map(|e| (e.candidate, e.first)),
+        #[cfg(test)]
+        Choice::Exhaustive => s
+            .best_indexed(pool, floats, usize::MAX, &nx, &|c| {
+                c.floaters
+                    .iter()
+                    .all(|&x| floater_ok(x))
+                    .then(|| c.pairs.iter().map(|&(a, b)| granted_pair(rk, a, b)).sum())
+            })
+            .map(|(c, k)| (c, k == 1)),
+    };
+    found.map(|(c, first)| (c, first, s.stopped()))
 }
 
 /// §6.1-§6.4: the highest unpaired player, and his partners from the lowest upwards.
@@ -228,7 +293,7 @@ fn next<'a>(
     }
 }
 
-fn run(f: &Field, rk: &Ranked) -> Result<(Made, Vec<Coloured>), PairingError> {
+fn run(f: &Field, rk: &Ranked, how: Choice) -> Result<(Made, Vec<Coloured>), PairingError> {
     let mut made = Made::new();
     let mut order = f.avail.clone();
     order.sort_by(|&a, &b| rk.score[b].cmp(&rk.score[a]).then(rk.order(a, b)));
@@ -281,28 +346,13 @@ fn run(f: &Field, rk: &Ranked) -> Result<(Made, Vec<Coloured>), PairingError> {
         ));
         let lower: Vec<usize> = groups[gi + 1..].concat();
         let floats = if last { 0 } else { pool.len() % 2 };
-        let mut s = Search::new(f, lower.clone());
-        let nx = next(rk);
-        let valid = |c: &Candidate| -> Option<i64> {
-            for &x in &c.floaters {
-                // §6.3: not a player who floated in; §6.6: he must have an opponent below.
-                if came.contains(&x) || !lower.iter().any(|&j| f.compatible(x, j)) {
-                    return None;
-                }
-            }
-            Some(granted(rk, c))
-        };
-        let mut chosen = s.best_indexed(&pool, floats, COMBINATION_CAP, &nx, &valid);
+        // §6.3: not a player who floated in; §6.6: he must have an opponent below.
+        let floater_ok = |x: usize| !came.contains(&x) && lower.iter().any(|&j| f.compatible(x, j));
+        let mut chosen = choose(f, rk, &pool, floats, &lower, &floater_ok, how);
         if chosen.is_none() && floats == 1 {
             // Only a floater who came from above (or one without an opponent below) keeps the
             // round pairable.
-            chosen = Search::new(f, lower.clone()).best_indexed(
-                &pool,
-                floats,
-                COMBINATION_CAP,
-                &nx,
-                &|c| Some(granted(rk, c)),
-            );
+            chosen = choose(f, rk, &pool, floats, &lower, &|_| true, how);
         }
         let table = if pool.len() % 2 == 0 {
             "§6.2"
@@ -310,8 +360,14 @@ fn run(f: &Field, rk: &Ranked) -> Result<(Made, Vec<Coloured>), PairingError> {
             "§6.4"
         };
         match chosen {
-            Some((c, k)) => {
-                let first = k == 1;
+            Some((c, first, stopped)) => {
+                if stopped {
+                    rep.unmet.push(
+                        "§6.5 the search stopped at its step limit: the best combination found, \
+                         not proven the first granting the most"
+                            .into(),
+                    );
+                }
                 for &(x, y) in &c.pairs {
                     made.pairs.push(Decided {
                         a: x,
@@ -321,7 +377,7 @@ fn run(f: &Field, rk: &Ranked) -> Result<(Made, Vec<Coloured>), PairingError> {
                         meaning: if first {
                             format!("combination 1 of the priority order ({table}): the highest meets the lowest he can meet")
                         } else {
-                            format!("combination {k} of the priority order: the first granting the most colour preferences")
+                            "a later combination of the priority order: the first granting the most colour preferences".to_string()
                         },
                     });
                     rep.pairs.push((f.id(x), f.id(y)));
@@ -368,4 +424,69 @@ fn no_pairing() -> PairingError {
          or breaking a colour limit (Burstein §3.1, §4.1, §5.2, §5.3)"
             .into(),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::RuleSet;
+    use crate::simulate::{Pairer, Simulation};
+
+    /// The exact search of §6.5 against the whole enumeration of the priority order, on every
+    /// round of small Burstein events (6 to 12 players, so no scoregroup has more than 12;
+    /// half-point byes and forfeits in the history, played by the engine itself): the same
+    /// pairs, floaters and bye in every round.
+    #[test]
+    fn the_exact_search_chooses_what_the_whole_enumeration_chooses() {
+        let (mut rounds, mut beyond_first, mut unpairable) = (0, 0, 0);
+        for seed in 0..1_500u64 {
+            let mut sim = Simulation::new(6 + (seed % 7) as u32, 7, seed);
+            sim.rule_set = RuleSet::Burstein;
+            sim.pairer = Pairer::Engine;
+            sim.half_bye_permille = 40;
+            sim.forfeit_permille = 40;
+            for round in 1..=7 {
+                let Ok(record) = sim.before_round(round) else {
+                    break;
+                };
+                let input = record.input_for_round(round, RuleSet::Burstein).unwrap();
+                let f = field(&input);
+                let rk = Ranked::new(&f, &input);
+                let shape = |r: Result<(Made, Vec<Coloured>), PairingError>| {
+                    r.ok().map(|(m, _)| {
+                        let limited = m
+                            .brackets
+                            .iter()
+                            .any(|b| b.unmet.iter().any(|u| u.contains("step limit")));
+                        assert!(
+                            !limited,
+                            "seed {seed} round {round}: a search was cut short"
+                        );
+                        let later = m.pairs.iter().filter(|d| d.rule == "§6.5").count();
+                        let pairs: Vec<(usize, usize)> =
+                            m.pairs.iter().map(|d| (d.a, d.b)).collect();
+                        (pairs, m.bye.map(|b| b.0), later)
+                    })
+                };
+                let exact = shape(run(&f, &rk, Choice::Exact));
+                let whole = shape(run(&f, &rk, Choice::Exhaustive));
+                assert_eq!(
+                    exact.as_ref().map(|e| (&e.0, e.1)),
+                    whole.as_ref().map(|w| (&w.0, w.1)),
+                    "seed {seed} round {round}"
+                );
+                match exact {
+                    Some((_, _, later)) => beyond_first += (later > 0) as usize,
+                    None => unpairable += 1,
+                }
+                rounds += 1;
+            }
+        }
+        eprintln!(
+            "{rounds} rounds, {beyond_first} with a scoregroup past combination 1, {unpairable} unpairable"
+        );
+        assert!(rounds >= 9_000, "{rounds} rounds");
+        // §6.5 decided something beyond the first combination in a good share of them.
+        assert!(beyond_first * 10 >= rounds, "{beyond_first} of {rounds}");
+    }
 }

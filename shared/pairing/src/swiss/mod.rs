@@ -473,6 +473,15 @@ pub(crate) struct Search<'a> {
     pub f: &'a Field,
     pub rest: Vec<usize>,
     nodes: usize,
+    stopped: bool,
+}
+
+/// The result of [`Search::best_exact`].
+pub(crate) struct Exact {
+    pub candidate: Candidate,
+    pub value: i64,
+    /// Whether it is the first candidate of the priority order.
+    pub first: bool,
 }
 
 /// Upper bound on search steps per group: beyond it the best candidate found so far is used.
@@ -485,7 +494,12 @@ pub(crate) struct Candidate {
 
 impl<'a> Search<'a> {
     pub fn new(f: &'a Field, rest: Vec<usize>) -> Search<'a> {
-        Search { f, rest, nodes: 0 }
+        Search {
+            f,
+            rest,
+            nodes: 0,
+            stopped: false,
+        }
     }
 
     fn feasible(&self, group: &[usize], floaters: &[usize]) -> bool {
@@ -504,6 +518,20 @@ impl<'a> Search<'a> {
         next: &dyn Fn(&[usize], &[(usize, usize)]) -> (usize, Vec<usize>),
         visit: &mut dyn FnMut(&Candidate) -> bool,
     ) {
+        self.run_pruned(group, floats, next, &|_, _, _| false, visit);
+    }
+
+    /// [`Search::run`], skipping every branch for which `prune(c, rest, floats)` (the partial
+    /// candidate, the group's players still to place, the floaters still to choose) is true;
+    /// asked before the branch's completion test, which costs a matching.
+    fn run_pruned(
+        &mut self,
+        group: &[usize],
+        floats: usize,
+        next: &dyn Fn(&[usize], &[(usize, usize)]) -> (usize, Vec<usize>),
+        prune: &dyn Fn(&Candidate, &[usize], usize) -> bool,
+        visit: &mut dyn FnMut(&Candidate) -> bool,
+    ) {
         if group.len() < floats || (group.len() - floats) % 2 == 1 {
             return;
         }
@@ -514,7 +542,7 @@ impl<'a> Search<'a> {
             pairs: Vec::new(),
             floaters: Vec::new(),
         };
-        self.dfs(group.to_vec(), floats, &mut c, next, visit);
+        self.dfs(group.to_vec(), floats, &mut c, next, prune, visit);
     }
 
     fn dfs(
@@ -523,10 +551,12 @@ impl<'a> Search<'a> {
         floats: usize,
         c: &mut Candidate,
         next: &dyn Fn(&[usize], &[(usize, usize)]) -> (usize, Vec<usize>),
+        prune: &dyn Fn(&Candidate, &[usize], usize) -> bool,
         visit: &mut dyn FnMut(&Candidate) -> bool,
     ) -> bool {
         self.nodes += 1;
         if self.nodes > NODE_LIMIT {
+            self.stopped = true;
             return false;
         }
         if group.is_empty() {
@@ -542,11 +572,15 @@ impl<'a> Search<'a> {
                 .copied()
                 .filter(|&x| x != lead && x != p)
                 .collect();
-            if rem.len() < floats || !self.feasible(&rem, &c.floaters) {
+            if rem.len() < floats {
                 continue;
             }
             c.pairs.push((lead, p));
-            let go = self.dfs(rem, floats, c, next, visit);
+            let go = if prune(c, &rem, floats) || !self.feasible(&rem, &c.floaters) {
+                true
+            } else {
+                self.dfs(rem, floats, c, next, prune, visit)
+            };
             c.pairs.pop();
             if !go {
                 return false;
@@ -555,13 +589,112 @@ impl<'a> Search<'a> {
         if floats > 0 {
             let rem: Vec<usize> = group.iter().copied().filter(|&x| x != lead).collect();
             c.floaters.push(lead);
-            let go = self.dfs(rem, floats - 1, c, next, visit);
+            let go = if prune(c, &rem, floats - 1) {
+                true
+            } else {
+                self.dfs(rem, floats - 1, c, next, prune, visit)
+            };
             c.floaters.pop();
             if !go {
                 return false;
             }
         }
         true
+    }
+
+    /// The first candidate in priority order with the highest value, a candidate's value being
+    /// the sum of `pair_value` over its pairs, found exactly (Burstein §6.5: as many colour
+    /// preferences granted as possible, the first such combination of the priority order).
+    ///
+    /// `bound(rest, floats)` must be at least the value of any way to pair `rest` with
+    /// `floats` of them floating (its proof obligation). First the candidates are searched in
+    /// priority order for one whose value reaches the bound of the whole group, cutting every
+    /// branch whose value so far plus its bound falls short: the first found is the first of
+    /// the highest value. When none does, branch and bound over the priority order: a branch
+    /// is cut only when its value so far plus its bound cannot exceed the best candidate
+    /// already found, and a later candidate replaces the best only when strictly better, so
+    /// the result is the first of the highest value, as the whole enumeration would give.
+    /// Floaters refused by `floater_ok` are never chosen. `None` when no candidate exists;
+    /// [`Search::stopped`] tells whether the step limit ended the search first.
+    pub fn best_exact(
+        &mut self,
+        group: &[usize],
+        floats: usize,
+        next: &dyn Fn(&[usize], &[(usize, usize)]) -> (usize, Vec<usize>),
+        pair_value: &dyn Fn(usize, usize) -> i64,
+        floater_ok: &dyn Fn(usize) -> bool,
+        bound: &dyn Fn(&[usize], usize) -> i64,
+    ) -> Option<Exact> {
+        let value = |c: &Candidate| c.pairs.iter().map(|&(a, b)| pair_value(a, b)).sum::<i64>();
+        let copy = |c: &Candidate| Candidate {
+            pairs: c.pairs.clone(),
+            floaters: c.floaters.clone(),
+        };
+        let bad_floater = |c: &Candidate| c.floaters.last().is_some_and(|&x| !floater_ok(x));
+        // The first candidate of the priority order (for the explanation).
+        let mut first: Option<Candidate> = None;
+        self.run_pruned(group, floats, next, &|c, _, _| bad_floater(c), &mut |c| {
+            first = Some(copy(c));
+            false
+        });
+        let first = first?;
+        let is_first = |c: &Candidate| c.pairs == first.pairs && c.floaters == first.floaters;
+        // The bound of the whole group is usually reached: the first candidate reaching it,
+        // looked for directly (every branch that cannot reach it cut), is the answer.
+        let ceiling = bound(group, floats);
+        let mut found: Option<Candidate> = None;
+        self.run_pruned(
+            group,
+            floats,
+            next,
+            &|c, rest, left| bad_floater(c) || value(c) + bound(rest, left) < ceiling,
+            &mut |c| {
+                found = Some(copy(c));
+                false
+            },
+        );
+        if let Some(c) = found {
+            return Some(Exact {
+                first: is_first(&c),
+                value: value(&c),
+                candidate: c,
+            });
+        }
+        // Otherwise branch and bound from the first candidate on.
+        let best: std::cell::RefCell<Option<Exact>> = std::cell::RefCell::new(None);
+        let mut leaves = 0usize;
+        self.run_pruned(
+            group,
+            floats,
+            next,
+            &|c, rest, left| {
+                if bad_floater(c) {
+                    return true;
+                }
+                best.borrow()
+                    .as_ref()
+                    .is_some_and(|b| value(c) + bound(rest, left) <= b.value)
+            },
+            &mut |c| {
+                leaves += 1;
+                let v = value(c);
+                let mut b = best.borrow_mut();
+                if b.as_ref().is_none_or(|b| v > b.value) {
+                    *b = Some(Exact {
+                        candidate: copy(c),
+                        value: v,
+                        first: leaves == 1,
+                    });
+                }
+                true
+            },
+        );
+        best.into_inner()
+    }
+
+    /// Whether the step limit stopped a search of this `Search` before it was complete.
+    pub fn stopped(&self) -> bool {
+        self.stopped
     }
 
     /// The first candidate in priority order, if any.
@@ -583,7 +716,9 @@ impl<'a> Search<'a> {
     }
 
     /// Like [`Search::best`], with the 1-based position of the chosen candidate among those
-    /// visited; candidates scored `None` are skipped (not valid for the system).
+    /// visited; candidates scored `None` are skipped (not valid for the system). The whole
+    /// enumeration that [`Search::best_exact`] is tested against.
+    #[cfg(test)]
     pub fn best_indexed(
         &mut self,
         group: &[usize],
