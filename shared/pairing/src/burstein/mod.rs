@@ -22,7 +22,7 @@
 //!   number, gets his preference.
 //! - §6.5 is applied as "the first combination in the priority order that grants the most
 //!   colour preferences" (the rule's example picks exactly that), found exactly by branch and
-//!   bound over the priority order (`choose`, with the bound `granted_bound`); a test checks it
+//!   bound over the priority order (`choose`, with the bound `swiss::preference_bound`); a test checks it
 //!   against the whole enumeration on thousands of rounds. A scoregroup whose search reaches
 //!   the step limit of `swiss::Search` says so in the explanation.
 //! - §6.3 "a player who floated into this scoregroup does not float again" holds while any
@@ -225,24 +225,6 @@ fn granted_pair(rk: &Ranked, a: usize, b: usize) -> i64 {
     (f.pref(w) != Some(Color::Black)) as i64 + (f.pref(k) != Some(Color::White)) as i64
 }
 
-/// The most colour preferences that pairing `rest` (with `floats` of them floating) could
-/// grant, whoever meets whom: every player paired counts once at most, and of the players
-/// left with the same preference after opposite preferences, players without one and the
-/// floaters have absorbed them, each pair grants one fewer. The proof obligation of
-/// `Search::best_exact`: no pairing of `rest` grants more.
-fn granted_bound(f: &Field, rest: &[usize], floats: usize) -> i64 {
-    let (mut white, mut black, mut none) = (0usize, 0usize, 0usize);
-    for &i in rest {
-        match f.pref(i) {
-            Some(Color::White) => white += 1,
-            Some(Color::Black) => black += 1,
-            None => none += 1,
-        }
-    }
-    let same = white.abs_diff(black).saturating_sub(none + floats);
-    (rest.len() - floats) as i64 - (same / 2) as i64
-}
-
 /// §6.1-§6.5 for one scoregroup: the first combination of the priority order granting the
 /// most colour preferences, whose floaters satisfy `floater_ok`; with whether it is the first
 /// combination, and whether the search was cut short by its step limit.
@@ -265,7 +247,7 @@ fn choose(
                 &nx,
                 &|a, b| granted_pair(rk, a, b),
                 floater_ok,
-                &|rest, left| granted_bound(f, rest, left),
+                &|rest, left| swiss::preference_bound(f, rest, left),
             )
             .map(|e| (e.candidate, e.first)),
         #[cfg(test)]

@@ -715,9 +715,10 @@ impl<'a> Search<'a> {
         found
     }
 
-    /// Like [`Search::best`], with the 1-based position of the chosen candidate among those
-    /// visited; candidates scored `None` are skipped (not valid for the system). The whole
-    /// enumeration that [`Search::best_exact`] is tested against.
+    /// Among the first `cap` candidates in priority order, the first with the highest `score`,
+    /// with its 1-based position among those visited; candidates scored `None` are skipped
+    /// (not valid for the system). The whole enumeration that [`Search::best_exact`] is tested
+    /// against.
     #[cfg(test)]
     pub fn best_indexed(
         &mut self,
@@ -747,35 +748,24 @@ impl<'a> Search<'a> {
         });
         best.map(|(_, c, k)| (c, k))
     }
+}
 
-    /// Among the first `cap` candidates in priority order, the first with the highest `score`
-    /// (Burstein 6.5, Lim 5.2: as many colour preferences granted as possible).
-    pub fn best(
-        &mut self,
-        group: &[usize],
-        floats: usize,
-        cap: usize,
-        next: &dyn Fn(&[usize], &[(usize, usize)]) -> (usize, Vec<usize>),
-        score: &dyn Fn(&Candidate) -> i64,
-    ) -> Option<Candidate> {
-        let mut best: Option<(i64, Candidate)> = None;
-        let mut seen = 0;
-        self.run(group, floats, next, &mut |c| {
-            let s = score(c);
-            if best.as_ref().is_none_or(|(b, _)| s > *b) {
-                best = Some((
-                    s,
-                    Candidate {
-                        pairs: c.pairs.clone(),
-                        floaters: c.floaters.clone(),
-                    },
-                ));
-            }
-            seen += 1;
-            seen < cap
-        });
-        best.map(|(_, c)| c)
+/// The most colour preferences (Burstein §6.5, Lim §5.2) that pairing `rest` (with `floats`
+/// of them floating) could grant, whoever meets whom: every player paired counts once at
+/// most, and of the players left with the same preference once opposite preferences, players
+/// without one and the floaters have absorbed them, each pair grants one fewer. The proof obligation of
+/// `Search::best_exact`: no pairing of `rest` grants more.
+pub(crate) fn preference_bound(f: &Field, rest: &[usize], floats: usize) -> i64 {
+    let (mut white, mut black, mut none) = (0usize, 0usize, 0usize);
+    for &i in rest {
+        match f.pref(i) {
+            Some(Color::White) => white += 1,
+            Some(Color::Black) => black += 1,
+            None => none += 1,
+        }
     }
+    let same = white.abs_diff(black).saturating_sub(none + floats);
+    (rest.len() - floats) as i64 - (same / 2) as i64
 }
 
 /// The common colour steps after "both get their preference": the player further from
