@@ -281,3 +281,30 @@ fn greedy(t: &TournamentRecord, i: usize) -> (Vec<(u32, u32)>, Option<u32>) {
     }
     (boards, bye)
 }
+
+/// Every round of 1,500 small events of `rule_set` (6 to 12 players, 7 rounds, 4 % half-point
+/// byes and 4 % forfeits, the history played by the engine itself) as the engine's input:
+/// `visit(seed, round, input)`, until an event can no longer be paired. The fields of the
+/// tests that hold an exact search to the whole enumeration (no group over 12 players).
+#[cfg(test)]
+pub(crate) fn each_small_round(
+    rule_set: RuleSet,
+    mut visit: impl FnMut(u64, u32, &crate::PairingInput),
+) {
+    for seed in 0..1_500u64 {
+        let mut sim = Simulation::new(6 + (seed % 7) as u32, 7, seed);
+        sim.rule_set = rule_set;
+        sim.pairer = Pairer::Engine;
+        sim.half_bye_permille = 40;
+        sim.forfeit_permille = 40;
+        for round in 1..=7 {
+            let Ok(record) = sim.before_round(round) else {
+                break;
+            };
+            let input = record
+                .input_for_round(round, rule_set)
+                .expect("a simulated round's input");
+            visit(seed, round, &input);
+        }
+    }
+}

@@ -412,58 +412,44 @@ fn no_pairing() -> PairingError {
 mod tests {
     use super::*;
     use crate::RuleSet;
-    use crate::simulate::{Pairer, Simulation};
 
     /// The exact search of §6.5 against the whole enumeration of the priority order, on every
-    /// round of small Burstein events (6 to 12 players, so no scoregroup has more than 12;
-    /// half-point byes and forfeits in the history, played by the engine itself): the same
-    /// pairs, floaters and bye in every round.
+    /// round of small Burstein events (`simulate::each_small_round`: no scoregroup over 12
+    /// players): the same pairs, floaters and bye in every round.
     #[test]
     fn the_exact_search_chooses_what_the_whole_enumeration_chooses() {
         let (mut rounds, mut beyond_first, mut unpairable) = (0, 0, 0);
-        for seed in 0..1_500u64 {
-            let mut sim = Simulation::new(6 + (seed % 7) as u32, 7, seed);
-            sim.rule_set = RuleSet::Burstein;
-            sim.pairer = Pairer::Engine;
-            sim.half_bye_permille = 40;
-            sim.forfeit_permille = 40;
-            for round in 1..=7 {
-                let Ok(record) = sim.before_round(round) else {
-                    break;
-                };
-                let input = record.input_for_round(round, RuleSet::Burstein).unwrap();
-                let f = field(&input);
-                let rk = Ranked::new(&f, &input);
-                let shape = |r: Result<(Made, Vec<Coloured>), PairingError>| {
-                    r.ok().map(|(m, _)| {
-                        let limited = m
-                            .brackets
-                            .iter()
-                            .any(|b| b.unmet.iter().any(|u| u.contains("step limit")));
-                        assert!(
-                            !limited,
-                            "seed {seed} round {round}: a search was cut short"
-                        );
-                        let later = m.pairs.iter().filter(|d| d.rule == "§6.5").count();
-                        let pairs: Vec<(usize, usize)> =
-                            m.pairs.iter().map(|d| (d.a, d.b)).collect();
-                        (pairs, m.bye.map(|b| b.0), later)
-                    })
-                };
-                let exact = shape(run(&f, &rk, Choice::Exact));
-                let whole = shape(run(&f, &rk, Choice::Exhaustive));
-                assert_eq!(
-                    exact.as_ref().map(|e| (&e.0, e.1)),
-                    whole.as_ref().map(|w| (&w.0, w.1)),
-                    "seed {seed} round {round}"
-                );
-                match exact {
-                    Some((_, _, later)) => beyond_first += (later > 0) as usize,
-                    None => unpairable += 1,
-                }
-                rounds += 1;
+        crate::simulate::each_small_round(RuleSet::Burstein, |seed, round, input| {
+            let f = field(input);
+            let rk = Ranked::new(&f, input);
+            let shape = |r: Result<(Made, Vec<Coloured>), PairingError>| {
+                r.ok().map(|(m, _)| {
+                    let limited = m
+                        .brackets
+                        .iter()
+                        .any(|b| b.unmet.iter().any(|u| u.contains("step limit")));
+                    assert!(
+                        !limited,
+                        "seed {seed} round {round}: a search was cut short"
+                    );
+                    let later = m.pairs.iter().filter(|d| d.rule == "§6.5").count();
+                    let pairs: Vec<(usize, usize)> = m.pairs.iter().map(|d| (d.a, d.b)).collect();
+                    (pairs, m.bye.map(|b| b.0), later)
+                })
+            };
+            let exact = shape(run(&f, &rk, Choice::Exact));
+            let whole = shape(run(&f, &rk, Choice::Exhaustive));
+            assert_eq!(
+                exact.as_ref().map(|e| (&e.0, e.1)),
+                whole.as_ref().map(|w| (&w.0, w.1)),
+                "seed {seed} round {round}"
+            );
+            match exact {
+                Some((_, _, later)) => beyond_first += (later > 0) as usize,
+                None => unpairable += 1,
             }
-        }
+            rounds += 1;
+        });
         eprintln!(
             "{rounds} rounds, {beyond_first} with a scoregroup past combination 1, {unpairable} unpairable"
         );

@@ -605,46 +605,31 @@ fn no_pairing() -> PairingError {
 mod tests {
     use super::*;
     use crate::RuleSet;
-    use crate::simulate::{Pairer, Simulation};
 
     /// The exact colour review of 5.2 against the whole enumeration of the exchange order, on
-    /// every round of small Lim events (6 to 12 players, so no group has more than 12;
-    /// half-point byes and forfeits in the history, played by the engine itself): the same
-    /// pairs and bye in every round.
+    /// every round of small Lim events (`simulate::each_small_round`: no group over 12
+    /// players): the same pairs and bye in every round.
     #[test]
     fn the_exact_colour_review_chooses_what_the_whole_enumeration_chooses() {
         let (mut rounds, mut reviewed, mut unpairable) = (0, 0, 0);
-        for seed in 0..1_500u64 {
-            let mut sim = Simulation::new(6 + (seed % 7) as u32, 7, seed);
-            sim.rule_set = RuleSet::Lim;
-            sim.pairer = Pairer::Engine;
-            sim.half_bye_permille = 40;
-            sim.forfeit_permille = 40;
-            for round in 1..=7 {
-                let Ok(record) = sim.before_round(round) else {
-                    break;
-                };
-                let input = record.input_for_round(round, RuleSet::Lim).unwrap();
-                let f = field(&input);
-                let shape = |r: Result<(Made, Vec<Coloured>), PairingError>| {
-                    r.ok().map(|(m, _)| {
-                        let pairs: Vec<(usize, usize)> =
-                            m.pairs.iter().map(|d| (d.a, d.b)).collect();
-                        (pairs, m.bye.map(|b| b.0))
-                    })
-                };
-                let exact = run(&f, Choice::Exact);
-                reviewed += exact
-                    .as_ref()
-                    .is_ok_and(|(m, _)| m.pairs.iter().any(|d| d.rule == "§5.2"))
-                    as usize;
-                let exact = shape(exact);
-                let whole = shape(run(&f, Choice::Exhaustive));
-                assert_eq!(exact, whole, "seed {seed} round {round}");
-                unpairable += exact.is_none() as usize;
-                rounds += 1;
-            }
-        }
+        crate::simulate::each_small_round(RuleSet::Lim, |seed, round, input| {
+            let f = field(input);
+            let shape = |r: &Result<(Made, Vec<Coloured>), PairingError>| {
+                r.as_ref().ok().map(|(m, _)| {
+                    let pairs: Vec<(usize, usize)> = m.pairs.iter().map(|d| (d.a, d.b)).collect();
+                    (pairs, m.bye.as_ref().map(|b| b.0))
+                })
+            };
+            let exact = run(&f, Choice::Exact);
+            reviewed += exact
+                .as_ref()
+                .is_ok_and(|(m, _)| m.pairs.iter().any(|d| d.rule == "§5.2"))
+                as usize;
+            let whole = run(&f, Choice::Exhaustive);
+            assert_eq!(shape(&exact), shape(&whole), "seed {seed} round {round}");
+            unpairable += exact.is_err() as usize;
+            rounds += 1;
+        });
         eprintln!(
             "{rounds} rounds, {reviewed} changed by the colour review, {unpairable} unpairable"
         );
