@@ -35,7 +35,6 @@ use crate::swiss::{
     self, ByeRule, Candidate, Coloured, Decided, Field, Made, RuleNames, Search, Step,
 };
 use crate::{Comparison, PairingError, PairingInput, RecordedPairing, RoundPairing};
-use arbiter_core::Color;
 use std::cmp::Ordering;
 
 pub(crate) const NAMES: RuleNames = RuleNames {
@@ -215,14 +214,7 @@ fn colours_of(rk: &Ranked, a: usize, b: usize) -> Coloured {
 /// Colour preferences granted by pairing `a` with `b` under §5 (§6.5 counts them); a player
 /// without a preference counts as granted.
 fn granted_pair(rk: &Ranked, a: usize, b: usize) -> i64 {
-    let f = rk.f;
-    let col = colours_of(rk, a, b);
-    let (w, k) = if f.id(a) == col.board.white {
-        (a, b)
-    } else {
-        (b, a)
-    };
-    (f.pref(w) != Some(Color::Black)) as i64 + (f.pref(k) != Some(Color::White)) as i64
+    swiss::granted_on(rk.f, a, b, &colours_of(rk, a, b).board)
 }
 
 /// §6.1-§6.5 for one scoregroup: the first combination of the priority order granting the

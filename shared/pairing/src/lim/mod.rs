@@ -154,13 +154,7 @@ fn colours_of(f: &Field, a: usize, b: usize, upper: bool) -> Coloured {
 /// Colour preferences granted by pairing `a` with `b` (5.2's second review); a player without
 /// a preference counts as granted.
 fn granted_pair(f: &Field, a: usize, b: usize, upper: bool) -> i64 {
-    let col = colours_of(f, a, b, upper);
-    let (w, k) = if f.id(a) == col.board.white {
-        (a, b)
-    } else {
-        (b, a)
-    };
-    (f.pref(w) != Some(Color::Black)) as i64 + (f.pref(k) != Some(Color::White)) as i64
+    swiss::granted_on(f, a, b, &colours_of(f, a, b, upper).board)
 }
 
 /// 5.2: the first candidate of the exchange order granting the most colour preferences.

@@ -750,6 +750,17 @@ impl<'a> Search<'a> {
     }
 }
 
+/// Colour preferences granted on the board of `a` and `b` (Burstein §6.5, Lim §5.2): each
+/// player with his preferred colour, or without a preference, counts one.
+pub(crate) fn granted_on(f: &Field, a: usize, b: usize, board: &crate::Board) -> i64 {
+    let (w, k) = if f.id(a) == board.white {
+        (a, b)
+    } else {
+        (b, a)
+    };
+    (f.pref(w) != Some(Color::Black)) as i64 + (f.pref(k) != Some(Color::White)) as i64
+}
+
 /// The most colour preferences (Burstein §6.5, Lim §5.2) that pairing `rest` (with `floats`
 /// of them floating) could grant, whoever meets whom: every player paired counts once at
 /// most, and of the players left with the same preference once opposite preferences, players
