@@ -6,7 +6,7 @@
 //! ```sh
 //! pip install gacrux==1.11.65
 //! cargo bench --profile test -p arbiter --bench fide_crosscheck -- [--count N] [--jobs J]
-//!     [--only ours|theirs|teams] [--sizes 9,16,30,51] [--keep DIR] [--with-game-counts] [--bbp PATH]
+//!     [--only ours|ours-dutch|theirs|teams] [--sizes 9,16,30,51] [--keep DIR] [--with-game-counts] [--bbp PATH]
 //!     [--arbiter PATH] [--first-seed S]
 //! ```
 //!
@@ -154,7 +154,10 @@ fn cells(a: &Args) -> Vec<Cell> {
     if a.only.as_deref() == Some("teams") {
         out.retain(|c| c.gacrux_team_method().is_some());
     }
-    if !matches!(a.only.as_deref(), Some("ours") | Some("teams")) {
+    if !matches!(
+        a.only.as_deref(),
+        Some("ours") | Some("ours-dutch") | Some("teams")
+    ) {
         for &p in &a.sizes {
             out.push(theirs(false, p, n));
             if p >= 12 {
@@ -174,20 +177,25 @@ fn cells(a: &Args) -> Vec<Cell> {
             });
         }
     }
+    // The Dutch cells of arbiter's side alone: those whose every round the other side's
+    // pairing checker judges (the 50,000 of C.04.A's scale).
+    if a.only.as_deref() == Some("ours-dutch") {
+        out.retain(
+            |c| matches!(&c.source, Source::Ours { system, .. } if system.starts_with("dutch")),
+        );
+    }
     out.retain(|c| c.count > 0);
     out
 }
 
 fn main() {
     let a = args();
-    let mut tools = Tools {
-        arbiter: a
-            .arbiter
+    let mut tools = Tools::new(
+        a.arbiter
             .clone()
             .unwrap_or_else(|| env!("CARGO_BIN_EXE_arbiter").into()),
-        python: "python3".into(),
-        bbp: a.bbp.clone(),
-    };
+        a.bbp.clone(),
+    );
     tools.check().unwrap_or_else(|e| panic!("{e}"));
     let root = a.keep.clone().unwrap_or_else(|| {
         std::env::temp_dir().join(format!("arbiter-fide-crosscheck-{}", std::process::id()))

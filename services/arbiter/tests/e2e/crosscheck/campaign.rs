@@ -59,9 +59,41 @@ pub struct Tools {
     pub python: String,
     /// A built bbpPairings (v5.0.1: the Dutch rules of 2017), for the `dutch-2017` cells.
     pub bbp: Option<PathBuf>,
+    /// Idle gacrux checkers kept running (`gacrux_batch.py`), one per busy thread at most.
+    batches: Mutex<Vec<Batch>>,
 }
 
+/// One `gacrux_batch.py` process: a gacrux checker run per request line, without paying for
+/// the interpreter's start and gacrux's imports on every file.
+struct Batch {
+    child: std::process::Child,
+    requests: std::process::ChildStdin,
+    replies: std::io::BufReader<std::process::ChildStdout>,
+}
+
+impl Drop for Batch {
+    fn drop(&mut self) {
+        // Its stdin closes with it; the loop over stdin then ends and the process exits.
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+const BATCH_SCRIPT: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/tests/e2e/crosscheck/gacrux_batch.py"
+);
+
 impl Tools {
+    pub fn new(arbiter: PathBuf, bbp: Option<PathBuf>) -> Tools {
+        Tools {
+            arbiter,
+            python: "python3".into(),
+            bbp,
+            batches: Mutex::new(Vec::new()),
+        }
+    }
+
     /// Refuses to start without gacrux, naming how to install it; then runs gacrux with the
     /// interpreter itself (`sys.executable`), not a launcher in front of it (a version
     /// manager's shim costs more than gacrux's own work on a small file).
@@ -93,7 +125,12 @@ impl Tools {
         Ok(())
     }
 
+    /// `python -m gacrux.MODULE ARGS`'s standard output; the two checkers run in a batch
+    /// process (`gacrux_batch.py`), everything else in a process of its own.
     fn gacrux(&self, module: &str, args: &[&str]) -> Result<String, String> {
+        if matches!(module, "pairingchecker" | "tiebreakchecker") {
+            return self.gacrux_batched(module, args);
+        }
         let out = Command::new(&self.python)
             .args(["-m", &format!("gacrux.{module}")])
             .args(args)
@@ -107,6 +144,60 @@ impl Tools {
             ));
         }
         Ok(String::from_utf8_lossy(&out.stdout).into_owned())
+    }
+
+    fn gacrux_batched(&self, module: &str, args: &[&str]) -> Result<String, String> {
+        use std::io::{BufRead, Write};
+        let idle = self.batches.lock().expect("batches").pop();
+        let mut batch = match idle {
+            Some(b) => b,
+            None => {
+                let mut child = Command::new(&self.python)
+                    .arg(BATCH_SCRIPT)
+                    .stdin(std::process::Stdio::piped())
+                    .stdout(std::process::Stdio::piped())
+                    .spawn()
+                    .map_err(|e| format!("{} {BATCH_SCRIPT}: {e}", self.python))?;
+                let requests = child.stdin.take().ok_or("gacrux_batch: no stdin")?;
+                let replies =
+                    std::io::BufReader::new(child.stdout.take().ok_or("gacrux_batch: no stdout")?);
+                Batch {
+                    child,
+                    requests,
+                    replies,
+                }
+            }
+        };
+        let mut request = vec![module];
+        request.extend_from_slice(args);
+        let line = serde_json::to_string(&request).map_err(|e| e.to_string())?;
+        writeln!(batch.requests, "{line}")
+            .and_then(|()| batch.requests.flush())
+            .map_err(|e| format!("gacrux_batch {module}: {e}"))?;
+        let mut reply = String::new();
+        let read = batch
+            .replies
+            .read_line(&mut reply)
+            .map_err(|e| format!("gacrux_batch {module}: {e}"))?;
+        if read == 0 {
+            return Err(format!(
+                "gacrux_batch {module} {}: it stopped",
+                args.join(" ")
+            ));
+        }
+        // A batch that answered is reused; one that failed is dropped (and killed) above.
+        self.batches.lock().expect("batches").push(batch);
+        let v: serde_json::Value =
+            serde_json::from_str(&reply).map_err(|e| format!("gacrux_batch's reply: {e}"))?;
+        if v["code"].as_i64() != Some(0) {
+            return Err(format!(
+                "gacrux.{module} {}: exit {}: {}",
+                args.join(" "),
+                v["code"],
+                v["stderr"].as_str().unwrap_or("").trim()
+            ));
+        }
+        Ok(v["stdout"].as_str().unwrap_or("").to_string())
     }
 
     fn arbiter(&self, args: &[&str]) -> (i32, String, String) {

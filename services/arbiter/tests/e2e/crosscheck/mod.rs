@@ -8,11 +8,7 @@ pub mod campaign;
 use campaign::{Cell, Source, Tally, Tools, run_cell};
 
 fn tools() -> Tools {
-    let mut tools = Tools {
-        arbiter: env!("CARGO_BIN_EXE_arbiter").into(),
-        python: "python3".into(),
-        bbp: None,
-    };
+    let mut tools = Tools::new(env!("CARGO_BIN_EXE_arbiter").into(), None);
     tools.check().unwrap_or_else(|e| panic!("{e}"));
     tools
 }
