@@ -174,6 +174,7 @@ impl Explanation {
         let system = match self.rule_set {
             RuleSet::Dubov => Some("Dubov system (C.04.4.1)"),
             RuleSet::Burstein => Some("Burstein system (C.04.4.2)"),
+            RuleSet::BursteinBbp => Some("Burstein system (C.04.4.2), bbpPairings' reading"),
             RuleSet::Lim => Some("Lim system (C.04.4.3)"),
             RuleSet::Dutch2017 | RuleSet::Dutch2025 => None,
         };

@@ -17,6 +17,9 @@ pub enum RuleSet {
     Dubov,
     /// The Burstein system (C.04.4.2), with its built-in acceleration.
     Burstein,
+    /// The Burstein system as bbpPairings reads the points its text leaves open
+    /// (`burstein::bbp`), for events whose rules name that program.
+    BursteinBbp,
     /// The Lim system (C.04.4.3).
     Lim,
 }
@@ -28,6 +31,7 @@ impl RuleSet {
             RuleSet::Dutch2025 => "dutch-2025",
             RuleSet::Dubov => "dubov",
             RuleSet::Burstein => "burstein",
+            RuleSet::BursteinBbp => "burstein-bbp",
             RuleSet::Lim => "lim",
         }
     }
@@ -54,7 +58,9 @@ impl fmt::Display for RuleSet {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown rule set {0:?}: expected dutch-2017, dutch-2025, dubov, burstein or lim")]
+#[error(
+    "unknown rule set {0:?}: expected dutch-2017, dutch-2025, dubov, burstein, burstein-bbp or lim"
+)]
 pub struct RuleSetParseError(pub String);
 
 impl FromStr for RuleSet {
@@ -65,6 +71,7 @@ impl FromStr for RuleSet {
             "dutch-2025" | "dutch2025" | "fide_dutch_2025" | "dutch" => Ok(RuleSet::Dutch2025),
             "dubov" | "fide_dubov" => Ok(RuleSet::Dubov),
             "burstein" | "fide_burstein" => Ok(RuleSet::Burstein),
+            "burstein-bbp" => Ok(RuleSet::BursteinBbp),
             "lim" | "fide_lim" => Ok(RuleSet::Lim),
             _ => Err(RuleSetParseError(s.to_string())),
         }

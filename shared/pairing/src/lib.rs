@@ -74,6 +74,7 @@ pub fn pair(input: &PairingInput) -> Result<RoundPairing, PairingError> {
         RuleSet::Dubov => dubov::pair(input),
         RuleSet::Lim => lim::pair(input),
         RuleSet::Burstein => burstein::pair(input),
+        RuleSet::BursteinBbp => burstein::bbp::pair(input),
     }
 }
 
@@ -86,5 +87,6 @@ pub fn compare(input: &PairingInput, other: &RecordedPairing) -> Result<Comparis
         RuleSet::Dubov => dubov::compare(input, other),
         RuleSet::Lim => lim::compare(input, other),
         RuleSet::Burstein => burstein::compare(input, other),
+        RuleSet::BursteinBbp => burstein::bbp::compare(input, other),
     }
 }

@@ -31,6 +31,8 @@
 //! - Every decision keeps the rest of the round pairable (see `swiss`), which stands in for
 //!   §6.6's "return to the original scoregroup and take the next combination".
 
+pub(crate) mod bbp;
+
 use crate::swiss::{
     self, ByeRule, Candidate, Coloured, Decided, Field, Made, RuleNames, Search, Step,
 };
