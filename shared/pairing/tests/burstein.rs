@@ -305,3 +305,48 @@ fn a_player_who_floated_in_does_not_float_again() {
             .collect::<BTreeSet<_>>()
     );
 }
+
+/// The rule set `burstein-bbp` pairs every round of the golden corpus of bbpPairings'
+/// Burstein tournaments (tests/golden/burstein-bbp) exactly: pairs, colours and bye.
+#[test]
+fn the_bbp_reading_pairs_every_round_of_its_golden_corpus() {
+    use arbiter_pairing::RecordedPairing;
+    let dir =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/golden/burstein-bbp");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.extension().is_some_and(|x| x == "trf"))
+        .collect();
+    files.sort();
+    assert_eq!(files.len(), 120, "{}", dir.display());
+    let (mut rounds, mut differing) = (0, Vec::new());
+    for path in &files {
+        let bytes = std::fs::read(path).expect("read");
+        let trf = arbiter_trf::parse_bytes(&bytes).expect("trf");
+        let record = arbiter_pairing::trf::record_from_trf(&trf.file).expect("record");
+        for r in 1..=record.paired_rounds() {
+            let input = record
+                .input_for_round(r, RuleSet::BursteinBbp)
+                .expect("input");
+            let same = pair(&input).is_ok_and(|p| {
+                RecordedPairing {
+                    boards: p.boards,
+                    bye: p.bye,
+                }
+                .normalized()
+                    == record.recorded(r).normalized()
+            });
+            rounds += 1;
+            if !same {
+                differing.push(format!("{} round {r}", path.display()));
+            }
+        }
+    }
+    assert!(rounds >= 900, "{rounds} rounds");
+    assert!(
+        differing.is_empty(),
+        "{} of {rounds} differ: {differing:?}",
+        differing.len()
+    );
+}

@@ -158,7 +158,59 @@ pub(crate) fn compare(
     let rk = Ranked::new(&f, input);
     let (made, colours) = run(&f, &rk, Choice::Exact)?;
     let engine = swiss::finish(&f, input, &made, &colours);
-    Ok(swiss::compare(&f, &made, &colours, engine, other, &NAMES))
+    let mut c = swiss::compare(&f, &made, &colours, engine, other, &NAMES);
+    recount(&rk, &made, other, &mut c.verdict);
+    Ok(c)
+}
+
+/// Where the other pairing pairs the players of the engine's deciding scoregroup among
+/// themselves with the same floaters, both combinations are counted by §6.5 (colour
+/// preferences granted, each pair's colours by §5): the engine's must grant at least as many
+/// (it is the first of the priority order granting the most); fewer is reported.
+fn recount(rk: &Ranked, made: &Made, other: &RecordedPairing, verdict: &mut crate::Verdict) {
+    let f = rk.f;
+    let crate::Verdict::Criterion {
+        bracket,
+        counts,
+        engine_better,
+        ..
+    } = verdict
+    else {
+        return;
+    };
+    let Some(rep) = made.brackets.get(*bracket) else {
+        return;
+    };
+    let pool: std::collections::BTreeSet<usize> = rep
+        .moved_down
+        .iter()
+        .chain(&rep.residents)
+        .filter_map(|&id| f.index_of(id))
+        .collect();
+    let ours: Vec<(usize, usize)> = made
+        .pairs
+        .iter()
+        .filter(|d| d.bracket == *bracket)
+        .map(|d| (d.a, d.b))
+        .collect();
+    let theirs: Vec<(usize, usize)> = other
+        .boards
+        .iter()
+        .filter_map(|b| Some((f.index_of(b.white)?, f.index_of(b.black)?)))
+        .filter(|(x, y)| pool.contains(x) && pool.contains(y))
+        .collect();
+    let paired = |p: &[(usize, usize)]| {
+        p.iter()
+            .flat_map(|&(a, b)| [a, b])
+            .collect::<std::collections::BTreeSet<usize>>()
+    };
+    if ours.is_empty() || paired(&ours) != paired(&theirs) {
+        return;
+    }
+    let granted = |p: &[(usize, usize)]| p.iter().map(|&(a, b)| granted_pair(rk, a, b)).sum();
+    let (e, o): (i64, i64) = (granted(&ours), granted(&theirs));
+    *counts = Some((e, o));
+    *engine_better = e >= o;
 }
 
 /// §5: the colours of `a` and `b`.
