@@ -181,6 +181,7 @@ status-unknown = —
 status-withdrawn = withdrawn
 surname-given = Surname, Given
 swiss-burstein-system-c0442 = Swiss, Burstein system (C.04.4.2)
+swiss-burstein-system-c0442-bbp = Swiss, Burstein system (C.04.4.2), as bbpPairings reads it
 swiss-dubov-system-c0441 = Swiss, Dubov system (C.04.4.1)
 swiss-dutch-system-c043-2017 = Swiss, Dutch system (C.04.3, 2017 rules)
 swiss-dutch-system-c043-rules = Swiss, Dutch system (C.04.3, rules in force from 2025)

@@ -181,6 +181,7 @@ status-unknown = —
 status-withdrawn = retirado
 surname-given = Apellido, Nombre
 swiss-burstein-system-c0442 = Suizo, sistema Burstein (C.04.4.2)
+swiss-burstein-system-c0442-bbp = Suizo, sistema Burstein (C.04.4.2), según la lectura de bbpPairings
 swiss-dubov-system-c0441 = Suizo, sistema Dubov (C.04.4.1)
 swiss-dutch-system-c043-2017 = Suizo, sistema holandés (C.04.3, reglas de 2017)
 swiss-dutch-system-c043-rules = Suizo, sistema holandés (C.04.3, reglas vigentes desde 2025)

@@ -216,6 +216,7 @@ pub const SYSTEMS: &[(&str, &str)] = &[
     ("dutch-2025", "swiss-dutch-system-c043-rules"),
     ("dutch-2017", "swiss-dutch-system-c043-2017"),
     ("burstein", "swiss-burstein-system-c0442"),
+    ("burstein-bbp", "swiss-burstein-system-c0442-bbp"),
     ("dubov", "swiss-dubov-system-c0441"),
     ("lim", "swiss-lim-system-c0443"),
     ("round-robin", "round-robin-berger-tables-c05"),

@@ -15,9 +15,13 @@ use std::process::ExitCode;
 
 #[derive(clap::Args)]
 pub struct CheckArgs {
-    /// Rule set: dutch-2017, dutch-2025, dubov, burstein or lim (default as for `pair`).
+    /// Rule set: dutch-2017, dutch-2025, dubov, burstein, burstein-bbp or lim (default as for `pair`).
     #[arg(long)]
     pub system: Option<String>,
+    /// The Burstein system's reading of the points its rule text leaves open: default (the
+    /// engine's) or bbp (as bbpPairings reads them; the rule set burstein-bbp).
+    #[arg(long)]
+    pub interpretation: Option<String>,
     /// A tournament with its rounds paired (TRF).
     pub input: PathBuf,
     #[command(flatten)]
@@ -64,7 +68,7 @@ fn run_inner(a: &CheckArgs) -> Result<usize, Failure> {
         let differing = check_team_swiss(&a.input, &file, a.standings.as_deref())?;
         return Ok(differing);
     }
-    let rule_set = rule_set_for(a.system.as_deref(), &file)?;
+    let rule_set = rule_set_for(a.system.as_deref(), a.interpretation.as_deref(), &file)?;
     let rounds = record.paired_rounds();
     let mut differing = 0;
     for r in 1..=rounds {

@@ -81,7 +81,26 @@ pub fn load_record(
 
 /// The rule set: as asked, else the file's type code, else the rules in force on its start
 /// date; a file with neither is refused (see [`arbiter_pairing::trf::rule_set_for`]).
-pub fn rule_set_for(asked: Option<&str>, file: &arbiter_trf::TrfFile) -> Result<RuleSet, Failure> {
+pub fn rule_set_for(
+    asked: Option<&str>,
+    interpretation: Option<&str>,
+    file: &arbiter_trf::TrfFile,
+) -> Result<RuleSet, Failure> {
+    let rule_set = rule_set_of_file(asked, file)?;
+    match (rule_set, interpretation) {
+        (r, None) => Ok(r),
+        (RuleSet::Burstein | RuleSet::BursteinBbp, Some("bbp")) => Ok(RuleSet::BursteinBbp),
+        (RuleSet::Burstein | RuleSet::BursteinBbp, Some("default")) => Ok(RuleSet::Burstein),
+        (RuleSet::Burstein | RuleSet::BursteinBbp, Some(other)) => Err(Failure::Invalid(format!(
+            "--interpretation {other:?}: default or bbp"
+        ))),
+        (r, Some(_)) => Err(Failure::Invalid(format!(
+            "--interpretation: only the Burstein system has readings to choose from, not {r}"
+        ))),
+    }
+}
+
+fn rule_set_of_file(asked: Option<&str>, file: &arbiter_trf::TrfFile) -> Result<RuleSet, Failure> {
     let asked = asked
         .map(|s| s.parse())
         .transpose()

@@ -8,10 +8,14 @@ use std::process::ExitCode;
 
 #[derive(clap::Args)]
 pub struct PairArgs {
-    /// Rule set: dutch-2017, dutch-2025, dubov, burstein or lim (default: the file's type code,
+    /// Rule set: dutch-2017, dutch-2025, dubov, burstein, burstein-bbp or lim (default: the file's type code,
     /// else the Dutch rules in force on its start date; a file with neither needs it).
     #[arg(long)]
     pub system: Option<String>,
+    /// The Burstein system's reading of the points its rule text leaves open: default (the
+    /// engine's) or bbp (as bbpPairings reads them; the rule set burstein-bbp).
+    #[arg(long)]
+    pub interpretation: Option<String>,
     /// The tournament so far (TRF16 with the XX/BB extensions, or TRF-2026).
     pub input: PathBuf,
     /// Where to write the pairing (number of pairs, then "white black" lines, "player 0" for
@@ -37,7 +41,7 @@ pub fn run(a: PairArgs) -> ExitCode {
 
 fn run_inner(a: &PairArgs) -> Result<(), Failure> {
     let (record, file) = load_record(&a.input, &a.read, WarningFormat::for_output(&a.format))?;
-    let rule_set = rule_set_for(a.system.as_deref(), &file)?;
+    let rule_set = rule_set_for(a.system.as_deref(), a.interpretation.as_deref(), &file)?;
     let round = record
         .round_to_pair(0)
         .map_err(|why| Failure::Invalid(format!("{}: {why}", a.input.display())))?;

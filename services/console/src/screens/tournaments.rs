@@ -98,6 +98,7 @@ pub(super) fn creation(v: &NewValues) -> Result<reg::TournamentSettings, String>
             (pb::PairingSystem::Dutch, v.system.clone())
         }
         "burstein" => (pb::PairingSystem::Burstein, String::new()),
+        "burstein-bbp" => (pb::PairingSystem::Burstein, v.system.clone()),
         "dubov" => (pb::PairingSystem::Dubov, String::new()),
         "lim" => (pb::PairingSystem::Lim, String::new()),
         "round-robin" => (pb::PairingSystem::RoundRobin, String::new()),

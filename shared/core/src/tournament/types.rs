@@ -225,7 +225,8 @@ impl PairingSystem {
             PairingSystem::Dutch => &["dutch-2017", "dutch-2025"],
             PairingSystem::RoundRobin => &["berger"],
             PairingSystem::DoubleRoundRobin => &["berger-double"],
-            PairingSystem::Burstein => &["burstein"],
+            // `burstein-bbp`: the points the text leaves open read as bbpPairings reads them.
+            PairingSystem::Burstein => &["burstein", "burstein-bbp"],
             PairingSystem::Dubov => &["dubov"],
             PairingSystem::Lim => &["lim"],
             PairingSystem::Scheveningen => &["scheveningen"],

@@ -31,8 +31,8 @@
 //! The matching weight is exact (integers, one field per criterion), and every choice is a
 //! function of the input alone, so the pairing does not depend on the solver's tie-breaking
 //! except in the one place the reading itself does: which maximum matching is tested for a
-//! scoregroup's pairability. Written here from the program's observable behaviour and its
-//! published description; `tests/golden/burstein-bbp` holds the rounds it is compared with.
+//! scoregroup's pairability. `tests/golden/burstein-bbp` holds tournaments paired by that
+//! program, every round of which this reading must reproduce.
 
 use super::NAMES;
 use crate::swiss::{self, ByeRule, Coloured, Decided, Field, Made};

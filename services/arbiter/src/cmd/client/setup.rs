@@ -21,7 +21,8 @@ pub struct Create {
     end: Option<String>,
     /// dutch-2017 or dutch-2025 (default: the rules in force on the start date); a team Swiss
     /// (with --team-boards) may name FIDE's team Swiss (C.04.6): fide-team-a, fide-team-b or
-    /// fide-team-none (type A, type B or no colour preferences).
+    /// fide-team-none (type A, type B or no colour preferences); a Burstein event may name
+    /// burstein-bbp (the points the rule text leaves open read as bbpPairings reads them).
     #[arg(long)]
     rule_set: Option<String>,
     /// The pairing system: dutch, dubov, burstein, lim, round-robin, double-round-robin, scheveningen, semi-scheveningen, skalitzka, hilton or knockout (with the --ko-* regulations).
