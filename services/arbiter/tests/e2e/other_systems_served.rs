@@ -1,4 +1,4 @@
-//! Dubov, Burstein and Lim tournaments created and played through gRPC against `arbiter serve`
+//! Dubov, Burstein (both readings) and Lim tournaments created and played through gRPC against `arbiter serve`
 //! (one server, one tournament per system): 21 players (a pairing-allocated bye while the
 //! field is odd), 6 rounds, a half-point bye, forfeits and a withdrawal. Every proposal must equal `arbiter pair
 //! --system S` on the TRF export taken before it (and the engine in process); after a clean stop
@@ -29,6 +29,8 @@ async fn dubov_burstein_and_lim_events_run_through_the_service() {
     let systems = [
         (pb::PairingSystem::Dubov, "dubov"),
         (pb::PairingSystem::Burstein, "burstein"),
+        // The same system under its other reading (the rule set names it).
+        (pb::PairingSystem::Burstein, "burstein-bbp"),
         (pb::PairingSystem::Lim, "lim"),
     ];
     for (i, (system, rule_set)) in systems.iter().enumerate() {
