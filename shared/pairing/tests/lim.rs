@@ -200,6 +200,14 @@ fn two_thousand_simulated_tournaments_keep_the_absolute_criteria() {
     assert!(rounds > 8_000, "only {rounds} rounds paired");
 }
 
+/// Every round of the golden corpora's histories: paired within the absolute criteria, or
+/// refused only where no pairing can keep them.
+#[test]
+fn every_golden_history_is_paired_validly() {
+    let (paired, _) = golden_histories(RuleSet::Lim, false, false);
+    assert!(paired >= 10_000, "{paired} rounds paired");
+}
+
 #[test]
 fn the_checker_names_the_rule_of_broken_rounds() {
     checker_suite(

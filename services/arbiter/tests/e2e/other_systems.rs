@@ -176,9 +176,16 @@ fn an_unknown_system_is_refused_with_the_names_it_accepts() {
     assert_ne!(run.code, 0);
     assert!(
         run.stderr.contains("monrad")
-            && ["dutch-2017", "dutch-2025", "dubov", "burstein,", "burstein-bbp", "lim"]
-                .iter()
-                .all(|name| run.stderr.contains(name)),
+            && [
+                "dutch-2017",
+                "dutch-2025",
+                "dubov",
+                "burstein,",
+                "burstein-bbp",
+                "lim"
+            ]
+            .iter()
+            .all(|name| run.stderr.contains(name)),
         "{}",
         run.stderr
     );

@@ -701,3 +701,109 @@ pub fn second_bye(
     }
     None
 }
+
+/// Whether some pairing of the round keeps the absolute criteria, for fields of any size: a
+/// perfect matching on the pairs that may meet (not met, some colours within the limits),
+/// with one extra vertex joined to every player who may have the bye when the field is odd.
+/// Uses only the matching solver, never a pairing engine.
+pub fn valid_pairing_exists(input: &PairingInput, colour_limits: bool, any_unplayed: bool) -> bool {
+    let ids: Vec<PlayerId> = input
+        .players
+        .iter()
+        .filter(|p| p.available)
+        .map(|p| p.id)
+        .collect();
+    let find = |id: PlayerId| input.players.iter().find(|p| p.id == id).expect("player");
+    let n = ids.len();
+    let extra = n % 2;
+    let mut m: arbiter_matching::Matcher<u64> = arbiter_matching::Matcher::new(n + extra);
+    for i in 0..n {
+        for j in i + 1..n {
+            let (a, b) = (ids[i], ids[j]);
+            let met = find(a)
+                .history
+                .iter()
+                .any(|e| e.is_played_game() && e.opponent == Some(b))
+                || input
+                    .forbidden_pairs
+                    .iter()
+                    .any(|&(x, y)| (x, y) == (a, b) || (y, x) == (a, b));
+            let colours = [Board { white: a, black: b }, Board { white: b, black: a }]
+                .iter()
+                .any(|&board| !colour_limits || !colour_breach(input, board));
+            if !met && colours {
+                m.set_weight(i, j, 1);
+            }
+        }
+        if extra == 1 {
+            let blocked = find(ids[i]).history.iter().any(|e| {
+                matches!(e.result, ResultCode::PairingBye | ResultCode::ForfeitWin)
+                    || (any_unplayed
+                        && !e.is_played_game()
+                        && input.points.points(e.result).tenths() > 0)
+            });
+            if !blocked {
+                m.set_weight(i, n, 1);
+            }
+        }
+    }
+    m.solve();
+    (0..n + extra).all(|v| m.mate(v).is_some())
+}
+
+/// Every round of the golden Dutch corpora's histories (tests/golden/dutch-2017 and
+/// dutch-2025: 1,200 tournaments, from 6 to over 100 players) paired with `rule_set`: each
+/// pairing must keep the absolute criteria, and each refusal must be a round that no pairing
+/// can satisfy. Returns (rounds paired, rounds without a valid pairing).
+pub fn golden_histories(
+    rule_set: RuleSet,
+    limits_in_last_round: bool,
+    any_unplayed: bool,
+) -> (u32, u32) {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/golden");
+    let (mut paired, mut impossible) = (0, 0);
+    let mut wrong = Vec::new();
+    for corpus in ["dutch-2017", "dutch-2025"] {
+        let dir = root.join(corpus);
+        let mut files: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+            .map(|e| e.expect("entry").path())
+            .filter(|p| p.extension().is_some_and(|x| x == "trf"))
+            .collect();
+        files.sort();
+        for path in &files {
+            let bytes = std::fs::read(path).expect("read");
+            let trf = arbiter_trf::parse_bytes(&bytes).expect("trf");
+            let record = arbiter_pairing::trf::record_from_trf(&trf.file).expect("record");
+            for r in 1..=record.paired_rounds() {
+                let input = record.input_for_round(r, rule_set).expect("input");
+                let limits = limits_in_last_round || r < input.total_rounds;
+                let name = format!("{} round {r}", path.display());
+                match pair(&input) {
+                    Ok(p) => {
+                        paired += 1;
+                        if let Some(b) =
+                            absolute_breach(&input, &p.boards, p.bye, limits, any_unplayed)
+                        {
+                            wrong.push(format!("{name}: {b}"));
+                        }
+                    }
+                    Err(PairingError::NoValidPairing(_))
+                        if !valid_pairing_exists(&input, limits, any_unplayed) =>
+                    {
+                        impossible += 1
+                    }
+                    Err(e) => wrong.push(format!("{name}: refused, yet a pairing exists: {e}")),
+                }
+            }
+        }
+    }
+    eprintln!("{rule_set}: {paired} golden rounds paired, {impossible} without a valid pairing");
+    assert!(
+        wrong.is_empty(),
+        "{} wrong: {:#?}",
+        wrong.len(),
+        &wrong[..wrong.len().min(10)]
+    );
+    (paired, impossible)
+}
