@@ -38,9 +38,6 @@ pub(crate) const NAMES: RuleNames = RuleNames {
     colour_run: "C.04.1.g (Dubov §2.2, no last-round exception)",
 };
 
-/// Combinations of floaters tried per scoregroup before everyone left floats down.
-const COMBINATION_LIMIT: usize = 5_000;
-
 pub(crate) fn pair(input: &PairingInput) -> Result<RoundPairing, PairingError> {
     let f = Field::new(input, ByeRule::PabOrForfeitWin);
     let (made, colours) = run(&f)?;
@@ -588,14 +585,27 @@ fn run(f: &Field) -> Result<(Made, Vec<Coloured>), PairingError> {
             });
             let max_k = if has_lower { pool.len() } else { 0 };
             let mut k = pool.len() % 2;
+            let mut tried = 0;
             'k: while k <= max_k {
-                for combo in swiss::combinations(ranked.len(), k, COMBINATION_LIMIT) {
+                for combo in swiss::Combinations::new(ranked.len(), k) {
+                    tried += 1;
+                    if tried > swiss::FLOATER_SETS_GUARD {
+                        rep.unmet.push(format!(
+                            "§6.4 the floater search stopped after {} sets: the first set \
+                             found pairable, not proven the first of the order",
+                            swiss::FLOATER_SETS_GUARD
+                        ));
+                        break 'k;
+                    }
                     let fl: Vec<usize> = combo.iter().map(|&c| ranked[c]).collect();
                     let stay: Vec<usize> =
                         pool.iter().copied().filter(|i| !fl.contains(i)).collect();
                     let mut rest = lower.clone();
                     rest.extend(&out);
                     rest.extend(&fl);
+                    if !f.completable(&stay) || !f.completable(&rest) {
+                        continue;
+                    }
                     let mut s = Search::new(f, rest);
                     if let Some(c) = s.first(&stay, 0, &row_next(&w, &b)) {
                         out.extend(&fl);

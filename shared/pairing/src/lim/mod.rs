@@ -52,8 +52,6 @@ enum Choice {
     #[cfg(test)]
     Exhaustive,
 }
-/// Floater combinations tried per group before everyone left floats on.
-const COMBINATION_LIMIT: usize = 2_000;
 
 fn field(input: &PairingInput) -> Field {
     let mut f = Field::new(input, ByeRule::PabOrForfeitWin);
@@ -436,11 +434,25 @@ fn run(f: &Field, how: Choice) -> Result<(Made, Vec<Coloured>), PairingError> {
         let max_k = if *is_median { 0 } else { pool.len() };
         let mut chosen: Option<(Candidate, Vec<usize>)> = None;
         let mut kf = pool.len() % 2;
+        let mut tried = 0;
         'k: while kf <= max_k {
-            for combo in swiss::combinations(ranked.len(), kf, COMBINATION_LIMIT) {
+            for combo in swiss::Combinations::new(ranked.len(), kf) {
+                tried += 1;
+                if tried > swiss::FLOATER_SETS_GUARD {
+                    rep.unmet.push(format!(
+                        "§2.3 the floater search stopped after {} sets: the first set found \
+                         pairable, not proven the first of the order",
+                        swiss::FLOATER_SETS_GUARD
+                    ));
+                    break 'k;
+                }
                 let fl: Vec<usize> = combo.iter().map(|&c| ranked[c]).collect();
                 let stay: Vec<usize> = pool.iter().copied().filter(|i| !fl.contains(i)).collect();
-                let mut s = Search::new(f, unpaired_except(&stay, &paired));
+                let rest = unpaired_except(&stay, &paired);
+                if !f.completable(&stay) || !f.completable(&rest) {
+                    continue;
+                }
+                let mut s = Search::new(f, rest);
                 let next = exchange_next(f, *dir);
                 if let Some(c) = review(&mut s, &stay, &next, upper, how) {
                     out.extend(&fl);

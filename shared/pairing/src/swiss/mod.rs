@@ -1124,29 +1124,44 @@ pub(crate) fn report(f: &Field, score: i32, came: &[usize], residents: &[usize])
     }
 }
 
-/// Lexicographic k-combinations of 0..n, at most `limit` of them.
-pub(crate) fn combinations(n: usize, k: usize, limit: usize) -> Vec<Vec<usize>> {
-    let mut out = Vec::new();
-    if k > n {
-        return out;
-    }
-    let mut c: Vec<usize> = (0..k).collect();
-    loop {
-        out.push(c.clone());
-        if out.len() >= limit {
-            break;
+/// Lexicographic k-combinations of 0..n, one at a time (there can be too many to hold).
+pub(crate) struct Combinations {
+    n: usize,
+    next: Option<Vec<usize>>,
+}
+
+impl Combinations {
+    pub fn new(n: usize, k: usize) -> Combinations {
+        Combinations {
+            n,
+            next: (k <= n).then(|| (0..k).collect()),
         }
+    }
+}
+
+impl Iterator for Combinations {
+    type Item = Vec<usize>;
+    fn next(&mut self) -> Option<Vec<usize>> {
+        let current = self.next.take()?;
+        let (n, k) = (self.n, current.len());
+        let mut c = current.clone();
         let mut i = k;
         while i > 0 && c[i - 1] == i - 1 + n - k {
             i -= 1;
         }
-        if i == 0 {
-            break;
+        if i > 0 {
+            c[i - 1] += 1;
+            for j in i..k {
+                c[j] = c[j - 1] + 1;
+            }
+            self.next = Some(c);
         }
-        c[i - 1] += 1;
-        for j in i..k {
-            c[j] = c[j - 1] + 1;
-        }
+        Some(current)
     }
-    out
 }
+
+/// Floater sets a Lim or Dubov scoregroup may try before its search stops and says so in the
+/// explanation: the sets are enumerated in their rule's order without any other cap, and a
+/// set whose stayers cannot all be paired, or whose floaters leave the rest unpairable, is
+/// skipped without a search (it could not succeed).
+pub(crate) const FLOATER_SETS_GUARD: usize = 1_000_000;
