@@ -170,12 +170,16 @@ fn read_bytes(path: &Path, max_bytes: u64) -> Result<(Vec<u8>, String), PgnError
 }
 
 impl PgnError {
-    /// A fault of one game that a collection can do without: a variant game (not screened) or
-    /// a game whose result token is missing while the next game follows. Everything else (an
-    /// illegal move, a cut file, a bad rating) stays an error of the whole file.
+    /// A fault of one game that a collection can do without: a variant game (not screened), a
+    /// game whose result token is missing while the next game follows, or a game that is not
+    /// legal chess (real event files hold some: a game keyed in from a wrong position).
+    /// Everything else (a cut file, a syntax error, a bad rating) stays an error of the whole
+    /// file.
     pub fn skippable_in_collection(&self) -> bool {
-        matches!(self, PgnError::MissingResult { .. })
-            || matches!(self, PgnError::BadTag { what, .. } if *what == "Variant tag")
+        matches!(
+            self,
+            PgnError::MissingResult { .. } | PgnError::IllegalMove { .. }
+        ) || matches!(self, PgnError::BadTag { what, .. } if *what == "Variant tag")
     }
 }
 
@@ -301,9 +305,10 @@ fn parse_with(
         }
     }
     if games.is_empty() {
-        return Err(PgnError::NoGames {
+        // Nothing left to screen: the first game's own fault is the clearer answer.
+        return Err(skipped.into_iter().next().unwrap_or(PgnError::NoGames {
             path: source.into(),
-        });
+        }));
     }
     Ok((games, skipped))
 }
@@ -695,10 +700,18 @@ mod tests {
             "{}",
             skipped[1]
         );
-        // An illegal move still refuses the whole collection.
-        let bad = b"[White \"A\"]\n[Black \"B\"]\n\n1. e4 e5 2. Ke3 1-0\n";
+        // A game that is not legal chess is left out of a collection too, named; alone in its
+        // file it is the file's error.
+        let bad = b"[White \"A\"]\n[Black \"B\"]\n\n1. O-O e5 1-0\n\n[White \"E\"]\n[Black \"F\"]\n\n1. d4 d5 0-1\n";
+        let (games, skipped) = parse_with(bad, "bad.pgn", MAX, true).unwrap();
+        assert_eq!(games.len(), 1);
+        assert!(
+            matches!(&skipped[..], [PgnError::IllegalMove { game, ply: 1, .. }] if game.starts_with("game 1 (A - B")),
+            "{skipped:?}"
+        );
+        let alone = b"[White \"A\"]\n[Black \"B\"]\n\n1. e4 e5 2. Ke3 1-0\n";
         assert!(matches!(
-            parse_with(bad, "bad.pgn", MAX, true),
+            parse_with(alone, "bad.pgn", MAX, true),
             Err(PgnError::IllegalMove { .. })
         ));
     }

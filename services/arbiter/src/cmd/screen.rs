@@ -1,7 +1,8 @@
 //! `arbiter screen GAMES.pgn`: fair-play screening of a PGN file, per player-performance, and
 //! `arbiter screening-calibrate`: building a baseline artefact from Stockfish self-play.
 //!
-//! Exit codes: 0 screened, 3 invalid input (illegal move, truncated PGN, a PGN syntax error
+//! Exit codes: 0 screened, 3 invalid input (an illegal move with --strict or in every game,
+//! truncated PGN, a PGN syntax error
 //! naming its line and game, oversized file, bad TRF), 4 the engine is missing or failed, 5 a
 //! file cannot be read or written. A PGN that is not UTF-8 is read as Windows-1252 / Latin-1
 //! with a warning naming the file.
@@ -55,6 +56,10 @@ pub struct ScreenArgs {
     /// Largest PGN accepted, in bytes.
     #[arg(long, default_value_t = pgn::DEFAULT_MAX_PGN_BYTES)]
     pub max_bytes: u64,
+    /// Refuse the whole file when a game is not legal chess (by default such a game is left
+    /// out with a warning naming it, as variant games are).
+    #[arg(long)]
+    pub strict: bool,
     /// The full test (20 ranked candidates at a deeper budget, the move-probability law,
     /// IPR with a 95 % interval) instead of the quick test; --baseline then names a full-test
     /// baseline.
@@ -126,9 +131,18 @@ pub fn run(a: ScreenArgs) -> ExitCode {
         Err(e @ PgnError::Unreadable { .. }) => return unreadable(e.to_string()),
         Err(e) => return invalid(e.to_string()),
     };
-    // A collection does without a variant game or one missing its result (said on stderr);
-    // an illegal move, a cut file, a syntax error or a bad tag still refuses the file.
+    // A collection does without a variant game, one missing its result or one that is not
+    // legal chess (said on stderr; --strict refuses the last); a cut file, a syntax error or
+    // a bad tag still refuses the file.
     let games = match pgn::parse_collection(&text, &shown, a.max_bytes) {
+        Ok((_, ref skipped))
+            if a.strict
+                && let Some(e) = skipped
+                    .iter()
+                    .find(|e| matches!(e, PgnError::IllegalMove { .. })) =>
+        {
+            return invalid(format!("{e} (--strict)"));
+        }
         Ok((g, skipped)) => {
             for e in &skipped {
                 eprintln!("warning: skipped {e}");

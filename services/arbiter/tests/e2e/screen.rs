@@ -153,6 +153,28 @@ fn a_collection_skips_variant_games_and_missing_results_with_a_warning() {
         .map(|r| r["player"].as_str().unwrap())
         .collect();
     assert_eq!(players, vec!["Ed", "Flo"]);
+    // A game keyed in from a wrong position (its first move is castling): left out and named,
+    // or, with --strict, the whole file refused.
+    let illegal = write(
+        &d,
+        "illegal-game.pgn",
+        b"[White \"Gus\"]\n[Black \"Hal\"]\n[Round \"1\"]\n\n1. O-O e5 1-0\n\n\
+[White \"Ed\"]\n[Black \"Flo\"]\n\n1. d4 d5 2. c4 0-1\n",
+    );
+    let out = screen(&[&illegal, "--format", "json"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(
+        err.contains("warning: skipped")
+            && err.contains("game 1 (Gus - Hal, round 1)")
+            && err.contains("ply 1 (1. O-O) is not legal"),
+        "{err}"
+    );
+    refused(
+        &screen(&[&illegal, "--strict"]),
+        3,
+        &["game 1 (Gus - Hal, round 1)", "not legal", "--strict"],
+    );
     let _ = std::fs::remove_dir_all(&d);
 }
 
