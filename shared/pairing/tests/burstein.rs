@@ -311,20 +311,10 @@ fn a_player_who_floated_in_does_not_float_again() {
 #[test]
 fn the_bbp_reading_pairs_every_round_of_its_golden_corpus() {
     use arbiter_pairing::RecordedPairing;
-    let dir =
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/golden/burstein-bbp");
-    let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .map(|e| e.expect("entry").path())
-        .filter(|p| p.extension().is_some_and(|x| x == "trf"))
-        .collect();
-    files.sort();
-    assert_eq!(files.len(), 120, "{}", dir.display());
+    let records = golden_records("burstein-bbp");
+    assert_eq!(records.len(), 120);
     let (mut rounds, mut differing) = (0, Vec::new());
-    for path in &files {
-        let bytes = std::fs::read(path).expect("read");
-        let trf = arbiter_trf::parse_bytes(&bytes).expect("trf");
-        let record = arbiter_pairing::trf::record_from_trf(&trf.file).expect("record");
+    for (path, record) in &records {
         for r in 1..=record.paired_rounds() {
             let input = record
                 .input_for_round(r, RuleSet::BursteinBbp)

@@ -210,6 +210,48 @@ pub fn colour_breach(input: &PairingInput, board: Board) -> bool {
         })
 }
 
+/// The players to pair, by pairing number.
+pub fn available(input: &PairingInput) -> Vec<PlayerId> {
+    input
+        .players
+        .iter()
+        .filter(|p| p.available)
+        .map(|p| p.id)
+        .collect()
+}
+
+/// `a` and `b` may meet: not met in a played game, not a forbidden pair, and some colour
+/// allocation within C.04.1.f/g (when `colour_limits`).
+pub fn may_meet(input: &PairingInput, a: PlayerId, b: PlayerId, colour_limits: bool) -> bool {
+    let find = |id: PlayerId| input.players.iter().find(|p| p.id == id).expect("player");
+    let met = find(a)
+        .history
+        .iter()
+        .any(|e| e.is_played_game() && e.opponent == Some(b))
+        || input
+            .forbidden_pairs
+            .iter()
+            .any(|&(x, y)| (x, y) == (a, b) || (y, x) == (a, b));
+    !met && [Board { white: a, black: b }, Board { white: b, black: a }]
+        .iter()
+        .any(|&board| !colour_limits || !colour_breach(input, board))
+}
+
+/// `x` may have the bye: no earlier PAB or forfeit win (C.04.1.d), nor, with `any_unplayed`,
+/// any point without playing (Burstein §4.1).
+pub fn may_have_bye(input: &PairingInput, x: PlayerId, any_unplayed: bool) -> bool {
+    let h = &input
+        .players
+        .iter()
+        .find(|p| p.id == x)
+        .expect("player")
+        .history;
+    !h.iter().any(|e| {
+        matches!(e.result, ResultCode::PairingBye | ResultCode::ForfeitWin)
+            || (any_unplayed && !e.is_played_game() && input.points.points(e.result).tenths() > 0)
+    })
+}
+
 /// Whether any pairing of the round keeps the absolute criteria: an exhaustive search over
 /// subsets of the field (memoised on the set of players left), independent of the engines.
 pub fn some_valid_pairing_exists(
@@ -217,45 +259,11 @@ pub fn some_valid_pairing_exists(
     colour_limits: bool,
     any_unplayed: bool,
 ) -> bool {
-    let ids: Vec<PlayerId> = input
-        .players
-        .iter()
-        .filter(|p| p.available)
-        .map(|p| p.id)
-        .collect();
+    let ids = available(input);
     let n = ids.len();
     assert!(n <= 24, "exhaustive search is for small fields");
-    let ok_pair = |a: PlayerId, b: PlayerId| {
-        [Board { white: a, black: b }, Board { white: b, black: a }]
-            .iter()
-            .any(|&board| {
-                let find =
-                    |id: PlayerId| input.players.iter().find(|p| p.id == id).expect("player");
-                let met = find(a)
-                    .history
-                    .iter()
-                    .any(|e| e.is_played_game() && e.opponent == Some(b))
-                    || input
-                        .forbidden_pairs
-                        .iter()
-                        .any(|&(x, y)| (x, y) == (a, b) || (y, x) == (a, b));
-                !met && (!colour_limits || !colour_breach(input, board))
-            })
-    };
-    let ok_bye = |x: PlayerId| {
-        let h = &input
-            .players
-            .iter()
-            .find(|p| p.id == x)
-            .expect("player")
-            .history;
-        !h.iter().any(|e| {
-            matches!(e.result, ResultCode::PairingBye | ResultCode::ForfeitWin)
-                || (any_unplayed
-                    && !e.is_played_game()
-                    && input.points.points(e.result).tenths() > 0)
-        })
-    };
+    let ok_pair = |a: PlayerId, b: PlayerId| may_meet(input, a, b, colour_limits);
+    let ok_bye = |x: PlayerId| may_have_bye(input, x, any_unplayed);
     let mut compat = vec![vec![false; n]; n];
     for i in 0..n {
         for j in 0..n {
@@ -707,48 +715,46 @@ pub fn second_bye(
 /// with one extra vertex joined to every player who may have the bye when the field is odd.
 /// Uses only the matching solver, never a pairing engine.
 pub fn valid_pairing_exists(input: &PairingInput, colour_limits: bool, any_unplayed: bool) -> bool {
-    let ids: Vec<PlayerId> = input
-        .players
-        .iter()
-        .filter(|p| p.available)
-        .map(|p| p.id)
-        .collect();
-    let find = |id: PlayerId| input.players.iter().find(|p| p.id == id).expect("player");
+    let ids = available(input);
     let n = ids.len();
     let extra = n % 2;
     let mut m: arbiter_matching::Matcher<u64> = arbiter_matching::Matcher::new(n + extra);
     for i in 0..n {
         for j in i + 1..n {
-            let (a, b) = (ids[i], ids[j]);
-            let met = find(a)
-                .history
-                .iter()
-                .any(|e| e.is_played_game() && e.opponent == Some(b))
-                || input
-                    .forbidden_pairs
-                    .iter()
-                    .any(|&(x, y)| (x, y) == (a, b) || (y, x) == (a, b));
-            let colours = [Board { white: a, black: b }, Board { white: b, black: a }]
-                .iter()
-                .any(|&board| !colour_limits || !colour_breach(input, board));
-            if !met && colours {
+            if may_meet(input, ids[i], ids[j], colour_limits) {
                 m.set_weight(i, j, 1);
             }
         }
-        if extra == 1 {
-            let blocked = find(ids[i]).history.iter().any(|e| {
-                matches!(e.result, ResultCode::PairingBye | ResultCode::ForfeitWin)
-                    || (any_unplayed
-                        && !e.is_played_game()
-                        && input.points.points(e.result).tenths() > 0)
-            });
-            if !blocked {
-                m.set_weight(i, n, 1);
-            }
+        if extra == 1 && may_have_bye(input, ids[i], any_unplayed) {
+            m.set_weight(i, n, 1);
         }
     }
     m.solve();
     (0..n + extra).all(|v| m.mate(v).is_some())
+}
+
+/// Every `*.trf` of the golden corpus `tests/golden/<corpus>`, by name, read as a record.
+pub fn golden_records(corpus: &str) -> Vec<(std::path::PathBuf, TournamentRecord)> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/golden")
+        .join(corpus);
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.extension().is_some_and(|x| x == "trf"))
+        .collect();
+    files.sort();
+    files
+        .into_iter()
+        .map(|path| {
+            let bytes = std::fs::read(&path).expect("read");
+            let trf = arbiter_trf::parse_bytes(&bytes)
+                .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            let record = arbiter_pairing::trf::record_from_trf(&trf.file)
+                .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            (path, record)
+        })
+        .collect()
 }
 
 /// Every round of the golden Dutch corpora's histories (tests/golden/dutch-2017 and
@@ -760,21 +766,10 @@ pub fn golden_histories(
     limits_in_last_round: bool,
     any_unplayed: bool,
 ) -> (u32, u32) {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/golden");
     let (mut paired, mut impossible) = (0, 0);
     let mut wrong = Vec::new();
     for corpus in ["dutch-2017", "dutch-2025"] {
-        let dir = root.join(corpus);
-        let mut files: Vec<_> = std::fs::read_dir(&dir)
-            .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-            .map(|e| e.expect("entry").path())
-            .filter(|p| p.extension().is_some_and(|x| x == "trf"))
-            .collect();
-        files.sort();
-        for path in &files {
-            let bytes = std::fs::read(path).expect("read");
-            let trf = arbiter_trf::parse_bytes(&bytes).expect("trf");
-            let record = arbiter_pairing::trf::record_from_trf(&trf.file).expect("record");
+        for (path, record) in golden_records(corpus) {
             for r in 1..=record.paired_rounds() {
                 let input = record.input_for_round(r, rule_set).expect("input");
                 let limits = limits_in_last_round || r < input.total_rounds;
