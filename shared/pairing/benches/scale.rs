@@ -54,7 +54,7 @@ fn field(n: u32, rule_set: RuleSet) -> Simulation {
     sim.rule_set = rule_set;
     sim.pairer = match rule_set {
         RuleSet::Dutch2017 | RuleSet::Dutch2025 => Pairer::Greedy,
-        RuleSet::Dubov | RuleSet::Burstein | RuleSet::Lim => Pairer::Engine,
+        RuleSet::Dubov | RuleSet::Burstein | RuleSet::BursteinBbp | RuleSet::Lim => Pairer::Engine,
     };
     sim.half_bye_permille = 20;
     sim.forfeit_permille = 30;
