@@ -41,9 +41,9 @@ use arbiter_core::{Color, ResultCode};
 use arbiter_matching::Matcher;
 
 /// The fields of an edge's weight, most significant first: both can meet; both in one
-/// scoregroup; their colour preferences can both be granted; the partner's place from the
-/// bottom (the highest player's search for the lowest partner). Each field holds the sum
-/// over half of 9,999 players of the field below it.
+/// scoregroup; their colour preferences can both be granted; the partner's place counted
+/// from the top, so that the lowest partner weighs most (the highest player's search for the
+/// lowest partner). Each field holds the sum over half of 9,999 players of the field below it.
 const COMPATIBLE: u128 = 1 << 56;
 const SAME_GROUP: u128 = 1 << 42;
 const COLOUR: u128 = 1 << 28;
