@@ -61,7 +61,9 @@ fn type_code(rule_set: &str) -> Option<&'static str> {
     match rule_set {
         "dutch-2017" => Some("FIDE_DUTCH_2017"),
         "dutch-2025" => Some("FIDE_DUTCH_2025"),
-        "burstein" => Some("FIDE_BURSTEIN"),
+        // TRF has no code for a reading of the rules: a `burstein-bbp` file is read back as
+        // Burstein, and `--interpretation bbp` names the reading again.
+        "burstein" | "burstein-bbp" => Some("FIDE_BURSTEIN"),
         "dubov" => Some("FIDE_DUBOV"),
         // TRF-2026's type-code table (record 192) names no double round robin: it is the Berger
         // table played twice.
