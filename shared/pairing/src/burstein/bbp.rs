@@ -232,22 +232,8 @@ impl<'a> Reading<'a> {
 /// §3.3: the virtual point of rounds 1 and 2 (or the file's own acceleration, TRF XXA).
 fn acceleration(f: &Field, input: &PairingInput) -> Vec<i128> {
     let n = f.all.len();
-    let r = f.played_rounds() as usize;
-    let own = input
-        .players
-        .iter()
-        .any(|p| p.acceleration.iter().any(|s| s.tenths() != 0));
-    if own {
-        return (0..n)
-            .map(|i| {
-                input
-                    .players
-                    .iter()
-                    .find(|p| p.id == f.id(i))
-                    .and_then(|p| p.acceleration.get(r))
-                    .map_or(0, |s| s.tenths() as i128)
-            })
-            .collect();
+    if let Some(given) = super::given_acceleration(f, input) {
+        return given.into_iter().map(i128::from).collect();
     }
     let mut acc = vec![0; n];
     if f.round > 2 {

@@ -70,24 +70,14 @@ struct Ranked<'a> {
 impl<'a> Ranked<'a> {
     fn new(f: &'a Field, input: &PairingInput) -> Ranked<'a> {
         let n = f.all.len();
-        let own_acc = input
-            .players
-            .iter()
-            .any(|p| p.acceleration.iter().any(|s| s.tenths() != 0));
-        let r = (f.round - 1) as usize;
+        let given = given_acceleration(f, input);
         let mut score = vec![0; n];
         let mut sb = vec![0; n];
         let mut buchholz = vec![0; n];
         let mut median = vec![0; n];
         for i in 0..n {
-            let virt = if own_acc {
-                input
-                    .players
-                    .iter()
-                    .find(|p| p.id == f.id(i))
-                    .and_then(|p| p.acceleration.get(r))
-                    .map(|s| s.tenths())
-                    .unwrap_or(0)
+            let virt = if let Some(given) = &given {
+                given[i]
             } else if f.round <= 2 && i < n / 2 {
                 f.win
             } else {
@@ -137,6 +127,29 @@ impl<'a> Ranked<'a> {
             self.f.all[i].rating
         )
     }
+}
+
+/// The virtual points of this round the input carries itself (TRF XXA, or an event's own
+/// acceleration), by index into `f.all`, tenths; `None` when it carries none, and §3.3's
+/// built-in acceleration applies (each reading has its own).
+fn given_acceleration(f: &Field, input: &PairingInput) -> Option<Vec<i32>> {
+    let r = f.played_rounds() as usize;
+    input
+        .players
+        .iter()
+        .any(|p| p.acceleration.iter().any(|s| s.tenths() != 0))
+        .then(|| {
+            (0..f.all.len())
+                .map(|i| {
+                    input
+                        .players
+                        .iter()
+                        .find(|p| p.id == f.id(i))
+                        .and_then(|p| p.acceleration.get(r))
+                        .map_or(0, |s| s.tenths())
+                })
+                .collect()
+        })
 }
 
 fn field(input: &PairingInput) -> Field {
