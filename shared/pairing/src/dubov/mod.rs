@@ -40,7 +40,7 @@ pub(crate) const NAMES: RuleNames = RuleNames {
 
 pub(crate) fn pair(input: &PairingInput) -> Result<RoundPairing, PairingError> {
     let f = Field::new(input, ByeRule::PabOrForfeitWin);
-    let (made, colours) = run(&f)?;
+    let (made, colours) = run(&f, Choice::Search)?;
     Ok(swiss::finish(&f, input, &made, &colours))
 }
 
@@ -49,9 +49,57 @@ pub(crate) fn compare(
     other: &RecordedPairing,
 ) -> Result<Comparison, PairingError> {
     let f = Field::new(input, ByeRule::PabOrForfeitWin);
-    let (made, colours) = run(&f)?;
+    let (made, colours) = run(&f, Choice::Search)?;
     let engine = swiss::finish(&f, input, &made, &colours);
     Ok(swiss::compare(&f, &made, &colours, engine, other, &NAMES))
+}
+
+/// How a scoregroup's first candidate and first floater set are found: by the search (always),
+/// or, in tests, by enumerating every pairing and every floater set and sorting them into the
+/// rule's order, which the search must agree with.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Choice {
+    Search,
+    #[cfg(test)]
+    Exhaustive,
+}
+
+/// For the players still unpaired and the pairs made, the player to pair now and his partners
+/// in order (see [`row_next`]).
+type RowOrder<'a> = dyn Fn(&[usize], &[(usize, usize)]) -> (usize, Vec<usize>) + 'a;
+
+/// Whether the players of `set` can all be paired among themselves.
+fn can_pair(f: &Field, set: &[usize], how: Choice) -> bool {
+    match how {
+        Choice::Search => f.completable(set),
+        #[cfg(test)]
+        Choice::Exhaustive => exhaustive::can_pair(f, set),
+    }
+}
+
+/// The first candidate of the row order (§6.2/§6.3) pairing all of `group` with `rest` still
+/// pairable.
+fn first_of(
+    f: &Field,
+    rest: Vec<usize>,
+    group: &[usize],
+    next: &RowOrder<'_>,
+    how: Choice,
+) -> Option<Candidate> {
+    match how {
+        Choice::Search => Search::new(f, rest).first(group, 0, next),
+        #[cfg(test)]
+        Choice::Exhaustive => exhaustive::first(f, &rest, group, next),
+    }
+}
+
+/// The floater sets of `k` out of `n` ranked players, in the order §6.4 tries them.
+fn floater_sets(n: usize, k: usize, how: Choice) -> Box<dyn Iterator<Item = Vec<usize>>> {
+    match how {
+        Choice::Search => Box::new(swiss::Combinations::new(n, k)),
+        #[cfg(test)]
+        Choice::Exhaustive => Box::new(exhaustive::subsets(n, k).into_iter()),
+    }
 }
 
 /// White-seeker order (6.2): ARO ascending, then rating ascending, then pairing number.
@@ -166,7 +214,7 @@ fn colours_of(f: &Field, a: usize, b: usize) -> Coloured {
 
 /// The bye (§4): lowest rating in the lowest scoregroup; with equal ratings a player whose
 /// preference is the dominant colour, then the highest ARO.
-fn choose_bye(f: &Field, groups: &[Vec<usize>]) -> Option<(usize, String)> {
+fn choose_bye(f: &Field, groups: &[Vec<usize>], how: Choice) -> Option<(usize, String)> {
     for g in groups.iter().rev() {
         let dom = dominant(f, g);
         let mut c: Vec<usize> = g.iter().copied().filter(|&i| f.bye_allowed(i)).collect();
@@ -180,7 +228,7 @@ fn choose_bye(f: &Field, groups: &[Vec<usize>]) -> Option<(usize, String)> {
         });
         for x in c {
             let rest: Vec<usize> = f.avail.iter().copied().filter(|&i| i != x).collect();
-            if f.completable(&rest) {
+            if can_pair(f, &rest, how) {
                 return Some((
                     x,
                     format!(
@@ -373,7 +421,7 @@ fn subgroups(f: &Field, pool: &[usize], notes: &mut Vec<String>) -> (Vec<usize>,
     (w, b)
 }
 
-fn run(f: &Field) -> Result<(Made, Vec<Coloured>), PairingError> {
+fn run(f: &Field, how: Choice) -> Result<(Made, Vec<Coloured>), PairingError> {
     let mut made = Made::new();
     let mut colours = Vec::new();
     let mut order = f.avail.clone();
@@ -381,7 +429,7 @@ fn run(f: &Field) -> Result<(Made, Vec<Coloured>), PairingError> {
     order.sort_by_key(|&i| (Reverse(score(i)), f.id(i)));
     let mut groups = swiss::score_groups(&order, &score);
     if f.avail.len() % 2 == 1 {
-        let Some((x, why)) = choose_bye(f, &groups) else {
+        let Some((x, why)) = choose_bye(f, &groups, how) else {
             return Err(no_pairing());
         };
         made.bye = Some((x, "§4", why));
@@ -391,7 +439,7 @@ fn run(f: &Field) -> Result<(Made, Vec<Coloured>), PairingError> {
         groups.retain(|g| !g.is_empty());
     }
     if f.round == 1 || f.avail.iter().all(|&i| f.all[i].colours.is_empty()) {
-        first_round(f, &groups.concat(), &mut made, &mut colours)?;
+        first_round(f, &groups.concat(), &mut made, &mut colours, how)?;
         return Ok((made, colours));
     }
     let group_scores: Vec<i32> = groups.iter().map(|g| score(g[0])).collect();
@@ -447,7 +495,7 @@ fn run(f: &Field) -> Result<(Made, Vec<Coloured>), PairingError> {
                 s.extend(&fl[k + 1..]);
                 s.extend(&out);
                 s.extend(&lower);
-                f.completable(&s)
+                can_pair(f, &s, how)
             });
             match found {
                 Some(c) => {
@@ -500,7 +548,7 @@ fn run(f: &Field) -> Result<(Made, Vec<Coloured>), PairingError> {
                     let mut s: Vec<usize> = pool.iter().copied().filter(|&i| i != p).collect();
                     s.extend(&out);
                     s.extend(lower.iter().copied().filter(|&i| i != q));
-                    f.completable(&s)
+                    can_pair(f, &s, how)
                 });
                 pool.retain(|&i| i != p);
                 match found {
@@ -550,8 +598,7 @@ fn run(f: &Field) -> Result<(Made, Vec<Coloured>), PairingError> {
                     let mut rest: Vec<usize> =
                         lower_of(&groups).into_iter().filter(|&i| i != q).collect();
                     rest.extend(&out);
-                    let mut s = Search::new(f, rest);
-                    let found = s.first(&with, 0, &row_next(&w, &b));
+                    let found = first_of(f, rest, &with, &row_next(&w, &b), how);
                     if let Some(c) = found {
                         groups[lj].retain(|&i| i != q);
                         rep.unmet
@@ -587,7 +634,7 @@ fn run(f: &Field) -> Result<(Made, Vec<Coloured>), PairingError> {
             let mut k = pool.len() % 2;
             let mut tried = 0;
             'k: while k <= max_k {
-                for combo in swiss::Combinations::new(ranked.len(), k) {
+                for combo in floater_sets(ranked.len(), k, how) {
                     tried += 1;
                     if tried > swiss::FLOATER_SETS_GUARD {
                         rep.unmet.push(format!(
@@ -603,11 +650,10 @@ fn run(f: &Field) -> Result<(Made, Vec<Coloured>), PairingError> {
                     let mut rest = lower.clone();
                     rest.extend(&out);
                     rest.extend(&fl);
-                    if !f.completable(&stay) || !f.completable(&rest) {
+                    if !can_pair(f, &stay, how) || !can_pair(f, &rest, how) {
                         continue;
                     }
-                    let mut s = Search::new(f, rest);
-                    if let Some(c) = s.first(&stay, 0, &row_next(&w, &b)) {
+                    if let Some(c) = first_of(f, rest, &stay, &row_next(&w, &b), how) {
                         out.extend(&fl);
                         chosen = Some((c, w.clone(), b.clone()));
                         break 'k;
@@ -687,15 +733,13 @@ fn first_round(
     players: &[usize],
     made: &mut Made,
     colours: &mut Vec<Coloured>,
+    how: Choice,
 ) -> Result<(), PairingError> {
     let mut list = players.to_vec();
     list.sort_by_key(|&i| f.id(i));
     let half = list.len() / 2;
     let (top, bottom) = list.split_at(half);
-    let mut s = Search::new(f, Vec::new());
-    let c = s
-        .first(&list, 0, &row_next(top, bottom))
-        .ok_or_else(no_pairing)?;
+    let c = first_of(f, Vec::new(), &list, &row_next(top, bottom), how).ok_or_else(no_pairing)?;
     let mut rep = swiss::report(f, 0, &[], &list);
     rep.unmet
         .push("§5 round 1: top half against bottom half, row by row".into());
@@ -725,4 +769,133 @@ fn no_pairing() -> PairingError {
          or breaking a colour limit (C.04.1.b, d, f, g)"
             .into(),
     )
+}
+
+/// The search's and the combinations' answers found another way, for the tests: every pairing
+/// of a group and every floater set is enumerated, then sorted into the rule's order.
+#[cfg(test)]
+mod exhaustive {
+    use super::{Candidate, Field, RowOrder};
+
+    /// Whether `set` has a perfect matching without a rematch or a colour-limit break, by trying
+    /// every partner of its first player.
+    pub fn can_pair(f: &Field, set: &[usize]) -> bool {
+        let Some((&x, rest)) = set.split_first() else {
+            return true;
+        };
+        rest.iter().enumerate().any(|(k, &y)| {
+            f.compatible(x, y) && {
+                let mut r = rest.to_vec();
+                r.remove(k);
+                can_pair(f, &r)
+            }
+        })
+    }
+
+    fn matchings(
+        f: &Field,
+        set: &[usize],
+        acc: &mut Vec<(usize, usize)>,
+        out: &mut Vec<Vec<(usize, usize)>>,
+    ) {
+        let Some((&x, rest)) = set.split_first() else {
+            out.push(acc.clone());
+            return;
+        };
+        for (k, &y) in rest.iter().enumerate() {
+            if f.compatible(x, y) {
+                let mut r = rest.to_vec();
+                r.remove(k);
+                acc.push((x, y));
+                matchings(f, &r, acc, out);
+                acc.pop();
+            }
+        }
+    }
+
+    /// Every perfect matching of `group`, each placed in the row order by the position of
+    /// every step's partner in the list `next` gives for that step; the least is the first.
+    pub fn first(f: &Field, rest: &[usize], group: &[usize], next: &RowOrder) -> Option<Candidate> {
+        if !can_pair(f, rest) {
+            return None;
+        }
+        let mut all = Vec::new();
+        matchings(f, group, &mut Vec::new(), &mut all);
+        all.into_iter()
+            .filter_map(|m| {
+                let partner = |x: usize| {
+                    m.iter()
+                        .find_map(|&(a, b)| (a == x).then_some(b).or((b == x).then_some(a)))
+                };
+                let (mut rem, mut pairs, mut key) = (group.to_vec(), Vec::new(), Vec::new());
+                while !rem.is_empty() {
+                    let (lead, list) = next(&rem, &pairs);
+                    let p = partner(lead)?;
+                    key.push(list.iter().position(|&y| y == p)?);
+                    pairs.push((lead, p));
+                    rem.retain(|&y| y != lead && y != p);
+                }
+                Some((key, pairs))
+            })
+            .min_by(|a, b| a.0.cmp(&b.0))
+            .map(|(_, pairs)| Candidate {
+                pairs,
+                floaters: Vec::new(),
+            })
+    }
+
+    /// Every `k`-subset of `0..n`, in lexicographic order of its sorted members.
+    pub fn subsets(n: usize, k: usize) -> Vec<Vec<usize>> {
+        let mut all: Vec<Vec<usize>> = (0u32..1 << n)
+            .filter(|m| m.count_ones() as usize == k)
+            .map(|m| (0..n).filter(|&i| m & (1 << i) != 0).collect())
+            .collect();
+        all.sort();
+        all
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::RuleSet;
+
+    /// The search of the row order (§6.2/§6.3), the floater sets of §6.4 and every completion
+    /// test against whole enumerations, on every round of small Dubov events
+    /// (`simulate::each_small_round`: 6 to 12 players, so every group is enumerable): the same
+    /// pairs, in the same order, and the same bye in every round.
+    #[test]
+    fn the_row_search_chooses_what_the_whole_enumeration_chooses() {
+        let (mut rounds, mut exchanged, mut floated, mut unpairable) = (0, 0, 0, 0);
+        crate::simulate::each_small_round(RuleSet::Dubov, |seed, round, input| {
+            let f = Field::new(input, ByeRule::PabOrForfeitWin);
+            let shape = |r: &Result<(Made, Vec<Coloured>), PairingError>| {
+                r.as_ref().ok().map(|(m, _)| {
+                    let pairs: Vec<(usize, usize)> = m.pairs.iter().map(|d| (d.a, d.b)).collect();
+                    (pairs, m.bye.as_ref().map(|b| b.0))
+                })
+            };
+            let searched = run(&f, Choice::Search);
+            let whole = run(&f, Choice::Exhaustive);
+            assert_eq!(shape(&searched), shape(&whole), "seed {seed} round {round}");
+            if let Ok((m, _)) = &searched {
+                exchanged += m.pairs.iter().any(|d| d.rule == "§6.3") as usize;
+                floated += m
+                    .brackets
+                    .iter()
+                    .any(|b| !b.downfloaters.is_empty() && !b.last)
+                    as usize;
+            }
+            unpairable += searched.is_err() as usize;
+            rounds += 1;
+        });
+        eprintln!(
+            "{rounds} rounds, {exchanged} with a §6.3 exchange, {floated} with §6.4 floaters, \
+             {unpairable} unpairable"
+        );
+        assert!(rounds >= 9_000, "{rounds} rounds");
+        // The orders beyond the first were exercised, not only the straight rows of §6.2.
+        assert!(exchanged * 10 >= rounds, "{exchanged} of {rounds}");
+        assert!(floated * 10 >= rounds, "{floated} of {rounds}");
+    }
 }
