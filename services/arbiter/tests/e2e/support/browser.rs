@@ -4,6 +4,7 @@
 use fantoccini::{Client, ClientBuilder};
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
+use std::os::unix::process::CommandExt;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -32,7 +33,9 @@ fn free_port() -> u16 {
     arbiter_eventlog::testing::free_port().expect("a free port")
 }
 
-/// A chromedriver process, killed on drop.
+/// A chromedriver process in a process group of its own, which holds the browsers it starts:
+/// the whole group is killed on drop, so no browser outlives its test, even one whose session
+/// was never closed because the test failed first.
 pub struct Driver {
     child: Child,
     url: String,
@@ -43,6 +46,7 @@ impl Driver {
         let port = free_port();
         let log = std::fs::File::create(log).expect("chromedriver log");
         let child = Command::new(bin)
+            .process_group(0)
             .arg(format!("--port={port}"))
             .stdout(Stdio::from(log.try_clone().expect("log")))
             .stderr(Stdio::from(log))
@@ -65,6 +69,10 @@ impl Driver {
 
 impl Drop for Driver {
     fn drop(&mut self) {
+        if let Ok(group) = libc::pid_t::try_from(self.child.id()) {
+            // SAFETY: a plain signal to the group this driver leads; no memory is shared.
+            unsafe { libc::kill(-group, libc::SIGKILL) };
+        }
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
