@@ -6,8 +6,8 @@
 //!    human games that were left out of its fit, read in place from a directory (default
 //!    /work/shared/games/human, or SCREENING_HUMAN_GAMES): every player's whole performance in each
 //!    event of the held-out files (SCREENING_HELD_OUT, comma-separated; default the two classical
-//!    open-tournament broadcasts), with the Watch rate per rating band against the policy's nominal
-//!    rate. SCREENING_CACHE names a position cache file to reuse.
+//!    open-tournament broadcasts), with the Watch rate per rating band against the policy's bar
+//!    for it. SCREENING_CACHE names a position cache file to reuse.
 
 use arbiter_screening::baseline::Baseline;
 use arbiter_screening::cache::PositionCache;

@@ -6,7 +6,7 @@
 //! their class (honest classes against their own class's baseline).
 //!
 //! Prints the false flags among the clean performances (Watch, and the combined indicator at
-//! the 2.00 significance level) against the policy's one per thousand, whether the two groups'
+//! Flag's 2.75, which a full test would need) against the policy's bars, whether the two groups'
 //! z-scores overlap, the rank separation (AUC), and the cost. Sizes: SEPARATION_HONEST_PAIRS
 //! (default 150, two performances each), SEPARATION_ENGINE_PAIRS (default 25),
 //! SEPARATION_WORKERS (default: the cores). Every game is seeded: the same run plays the same
@@ -131,19 +131,20 @@ fn main() {
             let row = by_rating.entry(p.rating.unwrap_or(0)).or_insert((0, 0, 0, i32::MIN));
             row.0 += 1;
             row.1 += usize::from(p.level >= FlagLevel::Watch);
-            row.2 += usize::from(p.indicators.z_combined >= policy.significance);
+            row.2 += usize::from(p.indicators.z_combined >= policy.flag);
             row.3 = row.3.max(p.indicators.z_combined);
         }
-        println!("{:>8} {:>6} {:>6} {:>9} {:>11}", "rating", "clean", "watch", "z>=2.00", "highest z");
+        println!("{:>8} {:>6} {:>6} {:>9} {:>11}", "rating", "clean", "watch", "z>=2.75", "highest z");
         for (r, (n, w, s, hi)) in &by_rating {
             println!("{r:>8} {n:>6} {w:>6} {s:>9} {:>11.2}", f64::from(*hi) / 100.0);
         }
         let watch = honest.iter().filter(|p| p.level >= FlagLevel::Watch).count();
-        let significant = honest.iter().filter(|p| p.indicators.z_combined >= policy.significance).count();
+        let past_flag = honest.iter().filter(|p| p.indicators.z_combined >= policy.flag).count();
         println!(
-            "clean: {} performances, {watch} Watch, {significant} with combined z >= 2.00 (policy: at most {} per mille)",
+            "clean: {} performances, {watch} Watch (policy: at most {} per mille), {past_flag} with combined z >= 2.75 (Flag under a full test; at most {} per mille)",
             honest.len(),
-            policy.nominal_false_significant_per_mille
+            policy.watch_bar_per_mille,
+            policy.flag_bar_per_mille
         );
         let engine_watch = engines.iter().filter(|p| p.level >= FlagLevel::Watch).count();
         println!(

@@ -15,7 +15,8 @@
 //!   events, so a z-score also counts the uncertainty of a field's level that no number of
 //!   decisions averages away (a national scale, an era, the opening fashion of a generation).
 //! - Report: on events left out of the fit, per band, the z-scores' mean, spread and tails, and
-//!   the Watch rate against the policy's nominal rate.
+//!   the Watch rate against the policy's bar for it, in every band holding enough performances
+//!   to measure it (thinner bands are named, and stay Provisional).
 
 use crate::baseline::{Baseline, Bucket};
 use crate::cache::PositionCache;
@@ -317,6 +318,10 @@ pub struct ReportRow {
     pub watch: u32,
 }
 
+/// A band's Watch rate is judged only on at least this many held-out performances: below it,
+/// one chance hit moves the rate by more than the bar's margin over the nominal rate.
+pub const MIN_BAND_PERFORMANCES: u32 = 100;
+
 /// The calibration report on held-out events.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Report {
@@ -324,8 +329,15 @@ pub struct Report {
     /// Only performances with at least this many counted decisions (the policy's minimum for
     /// any flag) are judged.
     pub min_counted: u64,
-    pub nominal_watch_per_mille: u32,
+    /// The Watch rate the policy allows (reports made before the policy stated bars call it
+    /// the nominal rate).
+    #[serde(alias = "nominal_watch_per_mille")]
+    pub watch_bar_per_mille: u32,
     pub rows: Vec<ReportRow>,
+    /// Bands with fewer than [`MIN_BAND_PERFORMANCES`] performances: their rate is shown but
+    /// not judged, so they stay Provisional.
+    #[serde(default)]
+    pub thin_bands: Vec<String>,
     pub all: ReportRow,
     /// Every criterion that failed; empty when the report passes.
     pub failures: Vec<String>,
@@ -341,10 +353,10 @@ impl Report {
     pub fn table(&self) -> String {
         use std::fmt::Write;
         let mut out = format!(
-            "calibration report on {} held-out events (performances with >= {} counted decisions; nominal Watch rate {} per mille):\n{:<10} {:>5} {:>7} {:>9}  {:>17} {:>17} {:>17} {:>17}\n",
+            "calibration report on {} held-out events (performances with >= {} counted decisions; Watch allowed at {} per mille):\n{:<10} {:>5} {:>7} {:>9}  {:>17} {:>17} {:>17} {:>17}\n",
             self.held_out_events.len(),
             self.min_counted,
-            self.nominal_watch_per_mille,
+            self.watch_bar_per_mille,
             "band",
             "perfs",
             "watch",
@@ -374,6 +386,13 @@ impl Report {
                 m(&row.z_ev),
                 m(&row.z_asd),
                 m(&row.z_combined)
+            );
+        }
+        if !self.thin_bands.is_empty() {
+            let _ = writeln!(
+                out,
+                "not judged, under {MIN_BAND_PERFORMANCES} performances (Provisional): {}",
+                self.thin_bands.join(", ")
             );
         }
         if self.passes() {
@@ -410,7 +429,8 @@ fn row(band: String, perfs: &[(u64, crate::stats::Indicators, FlagLevel)]) -> Re
 /// within ±0.10, standard deviation within 0.90-1.10, the share at 2 or more within a factor
 /// 2 of the normal tail, and at 3 or more no more than twice the normal tail (from below only
 /// where at least 5 are expected: a few hundred performances cannot show a 0.13 % tail). Per
-/// band, the Watch rate at or below the policy's nominal rate.
+/// band of at least [`MIN_BAND_PERFORMANCES`] performances and over all of them, the Watch rate
+/// at or below the policy's bar.
 fn judge(report: &mut Report) {
     let all = report.all.clone();
     let n = f64::from(all.performances);
@@ -447,13 +467,24 @@ fn judge(report: &mut Report) {
             }
         }
     }
-    for r in report.rows.iter().chain([&all]) {
+    report.thin_bands = report
+        .rows
+        .iter()
+        .filter(|r| r.performances < MIN_BAND_PERFORMANCES)
+        .map(|r| r.band.clone())
+        .collect();
+    for r in report
+        .rows
+        .iter()
+        .filter(|r| r.performances >= MIN_BAND_PERFORMANCES)
+        .chain([&all])
+    {
         if u64::from(r.watch) * 1000
-            > u64::from(report.nominal_watch_per_mille) * u64::from(r.performances)
+            > u64::from(report.watch_bar_per_mille) * u64::from(r.performances)
         {
             report.failures.push(format!(
-                "band {}: {} of {} performances raise Watch, above the nominal {} per mille",
-                r.band, r.watch, r.performances, report.nominal_watch_per_mille
+                "band {}: {} of {} performances raise Watch, above the allowed {} per mille",
+                r.band, r.watch, r.performances, report.watch_bar_per_mille
             ));
         }
     }
@@ -485,12 +516,13 @@ pub fn report(
     let mut report = Report {
         held_out_events: events.iter().map(|(n, _)| n.clone()).collect(),
         min_counted: policy.min_counted_decisions,
-        nominal_watch_per_mille: policy.nominal_false_watch_per_mille,
+        watch_bar_per_mille: policy.watch_bar_per_mille,
         rows: by_band
             .iter()
             .map(|(b, ps)| row(format!("{b}-{}", b + 199), ps))
             .collect(),
         all: row("all".into(), &every),
+        thin_bands: Vec::new(),
         failures: Vec::new(),
     };
     judge(&mut report);

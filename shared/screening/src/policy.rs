@@ -1,23 +1,36 @@
-//! Thresholds as a versioned policy table (docs/src/benchmarks.md): the seed values live in
-//! `policy/<version>.json`; every result records the version it was judged under.
+//! The levels as a versioned policy table (docs/src/rules/fair-play.md): the values live in
+//! `policy/<version>.json`; every result records the version it was judged under, and a new
+//! table is a new version, so a recorded flag never changes meaning.
+//!
+//! Each level states the rate at which clean play reaches it by chance (the one-sided normal
+//! tail of its z, which a test recomputes) and the rate a calibration on held-out clean
+//! performances must not exceed for the level to be trusted.
 
 use crate::stats::{Indicators, field_size_threshold};
 use serde::{Deserialize, Serialize};
 
 /// The shipped policy table.
-pub const SHIPPED: &str = include_str!("../policy/seed001-2022.json");
+pub const SHIPPED: &str = include_str!("../policy/levels-2026.json");
 
-/// Thresholds, z-scores in hundredths.
+/// Thresholds: z-scores in hundredths, nominal rates per 100,000, bars per mille.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Policy {
     pub version: String,
     pub source: String,
-    /// 2.00: the customary "significant" z (Regan notes II).
-    pub significance: i32,
-    /// Quick-test Watch rule: a match indicator and a value indicator at this level...
-    pub watch_indicator: i32,
-    /// ...over at least this many counted decisions.
+    /// No level is raised on fewer counted decisions.
     pub min_counted_decisions: u64,
+    /// Watch: combined z at least this (2.00, the customary "significant" z of Regan's notes
+    /// II), from either test. A quick test raises nothing higher (notes IV.4).
+    pub watch: i32,
+    pub watch_nominal_per_100k: u32,
+    /// Watch may be trusted when held-out clean performances reach it at most this often.
+    pub watch_bar_per_mille: u32,
+    /// Flag: a full test's combined z at least this (2.75); the level at which discreet action
+    /// may be considered.
+    pub flag: i32,
+    pub flag_nominal_per_100k: u32,
+    pub flag_bar_per_mille: u32,
     /// Intrusive action: at least this, rising with the field (odds ≥ this × players).
     pub intrusive_floor: i32,
     pub intrusive_odds_per_player: u32,
@@ -25,14 +38,10 @@ pub struct Policy {
     pub private_follow_up: i32,
     pub referral: i32,
     pub support_with_evidence: i32,
-    /// Official FIDE thresholds, shown as context only.
+    /// Official FIDE thresholds (FIDE's own test, no other evidence), shown as context only:
+    /// nothing arbiter computes is ever said publicly, at any z.
     pub official_online: i32,
     pub official_otb: i32,
-    /// Honest performances may raise Watch at most this often (per mille).
-    pub nominal_false_watch_per_mille: u32,
-    /// Honest performances may reach the significance level on the combined indicator at most
-    /// this often (per mille): the one in a thousand.
-    pub nominal_false_significant_per_mille: u32,
 }
 
 impl Policy {
@@ -55,6 +64,7 @@ pub enum Tier {
 pub enum FlagLevel {
     None,
     Watch,
+    Flag,
     IntrusiveActionJustified,
     PrivateFollowUp,
     ReferralRecommended,
@@ -65,6 +75,7 @@ impl FlagLevel {
         match self {
             FlagLevel::None => "none",
             FlagLevel::Watch => "watch",
+            FlagLevel::Flag => "flag",
             FlagLevel::IntrusiveActionJustified => "intrusive_action_justified",
             FlagLevel::PrivateFollowUp => "private_follow_up",
             FlagLevel::ReferralRecommended => "referral_recommended",
@@ -83,7 +94,8 @@ pub struct Context {
     pub pre_identified: bool,
     /// Physical or observational evidence recorded.
     pub observational_evidence: bool,
-    /// The baseline bucket is provisional: Watch at most.
+    /// The baseline is provisional (not calibrated, or the player's band too thin): Watch at
+    /// most.
     pub provisional: bool,
 }
 
@@ -97,22 +109,21 @@ impl Policy {
         )
     }
 
-    /// The flag level, on the published (rounded) values.
+    /// The level, on the published (rounded) values. A quick test or a provisional baseline
+    /// raises Watch at most; Flag and above need the full test.
     pub fn flag(&self, z: &Indicators, cx: &Context) -> FlagLevel {
         if cx.counted < self.min_counted_decisions {
             return FlagLevel::None;
         }
-        let w = self.watch_indicator;
-        let watch = (z.z_mm >= w || z.z_t3 >= w) && (z.z_asd >= w || z.z_ev >= w);
-        // A quick test only ever justifies discreet actions (Regan notes IV.4).
-        if cx.tier == Tier::Quick || cx.provisional {
-            return if watch {
-                FlagLevel::Watch
-            } else {
-                FlagLevel::None
-            };
-        }
         let c = z.z_combined;
+        let watch = if c >= self.watch {
+            FlagLevel::Watch
+        } else {
+            FlagLevel::None
+        };
+        if cx.tier == Tier::Quick || cx.provisional {
+            return watch;
+        }
         if (cx.observational_evidence && c >= self.support_with_evidence)
             || (!cx.observational_evidence && c >= self.referral)
         {
@@ -126,10 +137,101 @@ impl Policy {
         {
             return FlagLevel::IntrusiveActionJustified;
         }
-        if watch || c >= self.significance {
-            FlagLevel::Watch
+        if c >= self.flag {
+            FlagLevel::Flag
         } else {
-            FlagLevel::None
+            watch
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::stats::normal_tail;
+
+    fn at(z: i32) -> Indicators {
+        Indicators {
+            z_mm: 0,
+            z_ev: 0,
+            z_t3: 0,
+            z_asd: 0,
+            z_combined: z,
+        }
+    }
+
+    fn cx(tier: Tier, counted: u64, provisional: bool) -> Context {
+        Context {
+            tier,
+            counted,
+            field_size: 100,
+            pre_identified: false,
+            observational_evidence: false,
+            provisional,
+        }
+    }
+
+    /// The stated rates are the normal tails of the levels, and the levels rise in the order
+    /// the notes give them.
+    #[test]
+    fn the_shipped_table_states_its_levels_rates() {
+        let p = Policy::shipped();
+        for (z, per_100k) in [
+            (p.watch, p.watch_nominal_per_100k),
+            (p.flag, p.flag_nominal_per_100k),
+        ] {
+            let tail = normal_tail(f64::from(z) / 100.0) * 100_000.0;
+            assert_eq!(per_100k, tail.round() as u32, "z {z}");
+        }
+        // 2.00: 22.75 per mille; 2.75: 2.98 per mille.
+        assert_eq!(
+            (p.watch_nominal_per_100k, p.flag_nominal_per_100k),
+            (2275, 298)
+        );
+        // Each bar leaves room above the nominal rate for a baseline's error, never below it.
+        assert!(p.watch_bar_per_mille * 100 >= p.watch_nominal_per_100k);
+        assert!(p.flag_bar_per_mille * 100 >= p.flag_nominal_per_100k);
+        let order = [
+            p.watch,
+            p.flag,
+            p.intrusive_floor,
+            p.private_follow_up,
+            p.referral,
+        ];
+        assert!(order.windows(2).all(|w| w[0] < w[1]), "{order:?}");
+        // FIDE's thresholds for its own test stand apart, far above anything that flags.
+        assert!(p.flag < p.official_online && p.official_online < p.official_otb);
+    }
+
+    #[test]
+    fn a_flag_needs_the_full_test_and_a_calibrated_baseline() {
+        let p = Policy::shipped();
+        let level = |z, c| p.flag(&at(z), &c);
+        // Quick test: Watch from 2.00, and never higher.
+        assert_eq!(level(199, cx(Tier::Quick, 60, false)), FlagLevel::None);
+        assert_eq!(level(200, cx(Tier::Quick, 60, false)), FlagLevel::Watch);
+        assert_eq!(level(600, cx(Tier::Quick, 60, false)), FlagLevel::Watch);
+        // Full test: Flag from 2.75, intrusive from 3.00 in a field of 100.
+        assert_eq!(level(274, cx(Tier::Full, 60, false)), FlagLevel::Watch);
+        assert_eq!(level(275, cx(Tier::Full, 60, false)), FlagLevel::Flag);
+        assert_eq!(
+            level(300, cx(Tier::Full, 60, false)),
+            FlagLevel::IntrusiveActionJustified
+        );
+        assert_eq!(
+            level(450, cx(Tier::Full, 60, false)),
+            FlagLevel::ReferralRecommended
+        );
+        // A provisional baseline: Watch at most, whatever the test.
+        assert_eq!(level(600, cx(Tier::Full, 60, true)), FlagLevel::Watch);
+        // Too few counted decisions: nothing.
+        assert_eq!(level(600, cx(Tier::Full, 59, false)), FlagLevel::None);
+    }
+
+    #[test]
+    fn an_unknown_field_in_a_table_is_refused() {
+        let text = SHIPPED.replacen('{', "{\"watch_indicator\": 200,", 1);
+        let e = serde_json::from_str::<Policy>(&text).expect_err("unknown field");
+        assert!(e.to_string().contains("watch_indicator"), "{e}");
     }
 }

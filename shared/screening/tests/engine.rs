@@ -185,25 +185,17 @@ async fn engine_players_separate_from_human_like_players_over_three_games() {
         "the groups' z-scores overlap: lowest engine {lowest_engine}, highest honest {highest_honest} (hundredths)"
     );
 
-    // False flags among the clean performances: a flag is raised at the significance level
-    // (2.00 on a match and on a value indicator, policy Watch rule); the policy allows one per
-    // thousand clean performances, so none here. Single indicators past 2.00 are counted too.
+    // Watch among the clean performances (combined z >= 2.00): at most the policy's bar for it.
     let policy = Policy::shipped();
     let n = honest.len() as u32;
-    let false_flags = honest
+    let false_watch = honest
         .iter()
         .filter(|p| p.level >= FlagLevel::Watch)
         .count() as u32;
-    let past_significance = honest
-        .iter()
-        .filter(|p| p.indicators.z_combined >= policy.significance)
-        .count();
-    eprintln!(
-        "clean performances {n}: {false_flags} flagged, {past_significance} with combined z >= 2.00"
-    );
+    eprintln!("clean performances {n}: {false_watch} raise Watch");
     assert!(
-        false_flags * 1000 <= policy.nominal_false_significant_per_mille * n,
-        "{false_flags} of {n} clean performances were flagged"
+        false_watch * 1000 <= policy.watch_bar_per_mille * n,
+        "{false_watch} of {n} clean performances raise Watch"
     );
     // A quick test never goes beyond Watch (Regan notes IV.4).
     assert!(perfs.iter().all(|p| p.level <= FlagLevel::Watch));
@@ -292,6 +284,6 @@ fn the_shipped_baselines_and_policy_are_consistent() {
         serde_json::json!(report.passes())
     );
     let p = Policy::shipped();
-    assert_eq!(p.version, "seed001-2022");
+    assert_eq!(p.version, "levels-2026");
     assert_eq!(p.intrusive_threshold(400), 329);
 }

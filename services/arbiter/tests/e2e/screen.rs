@@ -245,7 +245,7 @@ fn screening_prints_the_documented_json_and_repeats_it_exactly() {
         ] {
             assert!(r[k].is_number(), "{k} in {r}");
         }
-        assert_eq!(r["versions"]["policy"], "seed001-2022");
+        assert_eq!(r["versions"]["policy"], "levels-2026");
         assert_eq!(r["versions"]["engine_profile"], "sf15.1-n20k-mpv3");
     }
     assert_eq!(rows[0]["rating"], 1700);

@@ -1560,10 +1560,7 @@ async fn a_full_strength_player_is_flagged_and_nobody_else() {
         );
         assert!(f.counted >= 60, "{f:?}");
         assert_eq!(perf.flag, "watch");
-        assert!(
-            (perf.z_mm >= 200 || perf.z_t3 >= 200) && (perf.z_asd >= 200 || perf.z_ev >= 200),
-            "{perf:?}"
-        );
+        assert!(perf.z_combined >= 200, "{perf:?}");
         assert_eq!(
             (&f.engine_profile_id, &f.baseline_version, &f.policy_version),
             (
@@ -1572,7 +1569,7 @@ async fn a_full_strength_player_is_flagged_and_nobody_else() {
                 &perf.policy_version
             )
         );
-        assert_eq!(f.policy_version, "seed001-2022");
+        assert_eq!(f.policy_version, "levels-2026");
         assert!(!f.engine_profile_id.is_empty() && !f.baseline_version.is_empty());
     }
     // Below 60 counted decisions a performance is never flagged, whatever its rates: the
@@ -1583,11 +1580,11 @@ async fn a_full_strength_player_is_flagged_and_nobody_else() {
         }
     }
     assert!(
-        report.performances.iter().any(|p| p.player_id == cheat
-            && p.counted < 60
-            && (p.z_mm >= 200 || p.z_t3 >= 200)
-            && (p.z_asd >= 200 || p.z_ev >= 200)),
-        "no performance of {cheat_name} with the Watch rates under 60 counted decisions"
+        report
+            .performances
+            .iter()
+            .any(|p| p.player_id == cheat && p.counted < 60 && p.z_combined >= 200),
+        "no performance of {cheat_name} at Watch's z under 60 counted decisions"
     );
     assert_eq!(last.player_id, cheat);
 

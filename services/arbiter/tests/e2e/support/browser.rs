@@ -3,8 +3,8 @@
 
 use fantoccini::{Client, ClientBuilder};
 use serde_json::{Value, json};
-use std::path::{Path, PathBuf};
 use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
