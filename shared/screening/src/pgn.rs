@@ -53,6 +53,9 @@ pub enum PgnError {
         "{path}: {game}: the movetext ends without a result (1-0, 0-1, 1/2-1/2 or *); the PGN looks truncated"
     )]
     Truncated { path: String, game: String },
+    /// A record of tags alone (a file cut after a game's tags): no move to screen.
+    #[error("{path}: {game}: tags without moves or a result")]
+    TagsOnly { path: String, game: String },
     #[error(
         "{path}: {game}: the movetext has no result (1-0, 0-1, 1/2-1/2 or *) before the next game's tags"
     )]
@@ -178,7 +181,9 @@ impl PgnError {
     pub fn skippable_in_collection(&self) -> bool {
         matches!(
             self,
-            PgnError::MissingResult { .. } | PgnError::IllegalMove { .. }
+            PgnError::MissingResult { .. }
+                | PgnError::IllegalMove { .. }
+                | PgnError::TagsOnly { .. }
         ) || matches!(self, PgnError::BadTag { what, .. } if *what == "Variant tag")
     }
 }
@@ -522,6 +527,12 @@ impl Visitor for GameVisitor {
             if mt.plies.is_empty() && !mt.tags.any {
                 return Ok(None);
             }
+            if mt.plies.is_empty() {
+                return Err(PgnError::TagsOnly {
+                    path: self.source.clone(),
+                    game: mt.label,
+                });
+            }
             return Err(PgnError::Truncated {
                 path: self.source.clone(),
                 game: mt.label,
@@ -662,6 +673,23 @@ mod tests {
         assert!(
             matches!(e, PgnError::Truncated { ref game, .. } if game.starts_with("game 2 (C - D")),
             "{e}"
+        );
+    }
+
+    #[test]
+    fn a_record_of_tags_alone_is_refused_in_a_file_and_skipped_in_a_collection() {
+        let pgn = "[White \"A\"]\n[Black \"B\"]\n\n1. e4 e5 1-0\n\n[White \"C\"]\n[Black \"D\"]\n[Result \"1-0\"]\n";
+        let e = parse(pgn.as_bytes(), "tags.pgn", MAX).unwrap_err();
+        assert!(
+            matches!(e, PgnError::TagsOnly { ref game, .. } if game.starts_with("game 2 (C - D")),
+            "{e}"
+        );
+        let (games, skipped) = parse_collection(pgn, "tags.pgn", MAX).expect("the collection");
+        assert_eq!((games.len(), skipped.len()), (1, 1));
+        assert!(
+            skipped[0].to_string().contains("game 2 (C - D"),
+            "{}",
+            skipped[0]
         );
     }
 

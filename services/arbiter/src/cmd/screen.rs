@@ -381,6 +381,11 @@ pub struct CalibrateArgs {
     /// calibration report (its criteria: docs/src/benchmarks.md) written into the artefact.
     #[arg(long, num_args = 1.., requires = "human")]
     pub held_out: Vec<PathBuf>,
+    /// With --human: also judge every training event by a baseline fitted without it, its
+    /// events dealt into this many folds (at least 2), and write that report into the
+    /// artefact too.
+    #[arg(long, requires = "human", value_parser = clap::value_parser!(u16).range(2..))]
+    pub leave_events_out: Option<u16>,
     /// With --human: a position cache file, read before and written after the analysis.
     #[arg(long, requires = "human")]
     pub cache: Option<PathBuf>,
@@ -524,7 +529,12 @@ fn calibrate_human_run(
         let digest =
             arbiter_screening::uci::binary_sha256(p).map_err(|e| unreadable(e.to_string()))?;
         let games = match pgn::read_collection(p, 64 * 1024 * 1024) {
-            Ok((g, _)) => g,
+            Ok((g, skipped)) => {
+                for e in &skipped {
+                    eprintln!("warning: skipped {e}");
+                }
+                g
+            }
             Err(e @ PgnError::Unreadable { .. }) => return Err(unreadable(e.to_string())),
             Err(e) => return Err(invalid(e.to_string())),
         };
@@ -579,6 +589,7 @@ fn calibrate_human_run(
         &plan.ratings,
         &train,
         &held_out,
+        a.leave_events_out.map_or(0, usize::from),
         plan.workers,
         cache.clone(),
         &plan.version,
@@ -621,6 +632,9 @@ fn calibrate_human_run(
         f64::from(b.tau.asd_e4) / 1e4,
     );
     print!("{}", fitted.report.table());
+    if let Some(cross) = &fitted.leave_events_out {
+        print!("leave-events-out, {} ", cross.table());
+    }
     ExitCode::SUCCESS
 }
 
