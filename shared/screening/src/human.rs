@@ -597,6 +597,19 @@ struct Fit {
     pseudo: usize,
 }
 
+impl Fit {
+    /// `template` with this fit's buckets, φ and τ.
+    fn into_baseline(self, template: &Baseline) -> Baseline {
+        Baseline {
+            buckets: self.buckets,
+            unrated: self.unrated,
+            phi_milli: self.phi_milli,
+            tau: self.tau,
+            ..template.clone()
+        }
+    }
+}
+
 /// Fits the quick baseline's parts on `train` (each game with its decisions): each side's
 /// counted decisions in the bucket nearest the mover's rating, per difficulty class; φ from
 /// pseudo-performances of three game-sides of one bucket; τ between the training events.
@@ -714,14 +727,7 @@ pub fn leave_events_out(
         if held.is_empty() {
             continue;
         }
-        let parts = fit(ratings, &train);
-        let baseline = Baseline {
-            buckets: parts.buckets,
-            unrated: parts.unrated,
-            phi_milli: parts.phi_milli,
-            tau: parts.tau,
-            ..template.clone()
-        };
+        let baseline = fit(ratings, &train).into_baseline(template);
         let (events, decisions): (Vec<(String, Vec<Game>)>, Vec<_>) = held
             .into_iter()
             .map(|(name, (games, ds))| ((name.to_string(), games), ds))
@@ -936,14 +942,7 @@ mod tests {
         )];
         let held_decisions = vec![engines.iter().map(|&i| analysed[i].clone()).collect()];
         let all: Vec<(&Taken, &Vec<Decision>)> = taken.iter().zip(&analysed).collect();
-        let parts = fit(&ratings, &all);
-        let seen = Baseline {
-            buckets: parts.buckets,
-            unrated: parts.unrated,
-            phi_milli: parts.phi_milli,
-            tau: parts.tau,
-            ..template.clone()
-        };
+        let seen = fit(&ratings, &all).into_baseline(&template);
         let in_sample = report(&seen, &policy, "x", &held, &held_decisions);
         let fold = fold_of("t.pgn: Engines", 4);
         let without: Vec<(&Taken, &Vec<Decision>)> = taken
@@ -951,14 +950,7 @@ mod tests {
             .zip(&analysed)
             .filter(|(t, _)| fold_of(&t.event, 4) != fold)
             .collect();
-        let parts = fit(&ratings, &without);
-        let unseen = Baseline {
-            buckets: parts.buckets,
-            unrated: parts.unrated,
-            phi_milli: parts.phi_milli,
-            tau: parts.tau,
-            ..template
-        };
+        let unseen = fit(&ratings, &without).into_baseline(&template);
         let held_out = report(&unseen, &policy, "x", &held, &held_decisions);
         assert_eq!(held_out.all.watch, 4, "{}", held_out.table());
         assert!(
