@@ -1,32 +1,82 @@
 //! The separation experiment (docs/src/benchmarks.md) at full size (`cargo bench -p
-//! arbiter-screening --bench separation`), with the real Stockfish at the shipped quick profile:
-//! 3-game performances of engine-assisted players (the engine's own moves at a budget unlike the
-//! screening profile's, claiming club ratings) and of "human-like" players (the engine weakened
-//! reproducibly for their rating, `Strength::Sampled`), judged against the self-play baseline as
-//! their class (honest classes against their own class's baseline).
+//! arbiter-screening --bench separation`), with the real Stockfish: 9-game performances of
+//! three classes of players at each rating from 1400 to 2400, all seeded so the same run plays
+//! the same games:
+//! - clean: the engine weakened reproducibly for the rating (`Strength::Sampled`);
+//! - 30 % assisted: the same player, who plays the engine's best line on 30 % of his moves
+//!   (`Strength::Assisted`);
+//! - fully assisted: the engine's own moves, claiming the rating (`Strength::Full`).
 //!
-//! Prints the false flags among the clean performances (Watch, and the combined indicator at
-//! Flag's 2.75, which a full test would need) against the policy's bars, whether the two groups'
-//! z-scores overlap, the rank separation (AUC), and the cost. Sizes: SEPARATION_HONEST_PAIRS
-//! (default 150, two performances each), SEPARATION_ENGINE_PAIRS (default 25),
-//! SEPARATION_WORKERS (default: the cores). Every game is seeded: the same run plays the same
-//! games.
+//! Players meet in pods of ten of one rating (six clean, two of each assisted class), each a
+//! round robin of nine rounds. Every game is analysed by the quick test (shipped quick profile,
+//! self-play baseline: the clean class is a weakened engine, judged against its own class) and
+//! by the full test (shipped full profile and baseline). Printed per class: performances,
+//! Watch from the quick test, and how many reach the policy's Watch and Flag z on the full test
+//! (Flag itself needs a calibrated baseline; the shipped ones are Provisional); the ROC points of
+//! the full test's combined z; the cost.
+//!
+//! Sizes: SEPARATION_PODS (pods per rating, default 3: 810 games), SEPARATION_RATINGS
+//! (comma-separated, default 1400,1600,...,2400), SEPARATION_FULL_NODES (the full analysis's
+//! node budget, default the shipped profile's), SEPARATION_WORKERS (default: the cores).
 
 use arbiter_screening::baseline::Baseline;
 use arbiter_screening::cache::PositionCache;
-use arbiter_screening::pgn;
+use arbiter_screening::full::FullBaseline;
+use arbiter_screening::pgn::{self, Game};
 use arbiter_screening::policy::{FlagLevel, Policy};
-use arbiter_screening::screen::{Analyser, Ratings, Versions, performances};
+use arbiter_screening::screen::{
+    Analyser, Performance, Ratings, Versions, full_performances, performances,
+};
 use arbiter_screening::selfplay::{PlayerSpec, Strength, play_all};
-use arbiter_screening::uci::{EnginePool, find_engine};
-use std::collections::BTreeMap;
+use arbiter_screening::uci::{EnginePool, EngineProfile, find_engine};
+use std::path::Path;
 use std::sync::Arc;
 use std::time::Instant;
 
-/// Games stop (drawn) here, as in the CI-sized test: 50 decisions per side after the book.
+/// Games stop (drawn) here: about 50 decisions per side after the book.
 const MAX_PLIES: usize = 110;
-const HONEST_RATINGS: [u16; 7] = [1400, 1600, 1800, 2000, 2200, 2400, 2600];
-const CLAIMED_RATINGS: [u16; 4] = [1600, 1800, 2000, 2200];
+const RATINGS: [u16; 6] = [1400, 1600, 1800, 2000, 2200, 2400];
+/// A pod: six clean players, two 30 % assisted, two fully assisted.
+const POD: [Class; 10] = [
+    Class::Clean,
+    Class::Clean,
+    Class::Clean,
+    Class::Clean,
+    Class::Clean,
+    Class::Clean,
+    Class::Assisted30,
+    Class::Assisted30,
+    Class::Full,
+    Class::Full,
+];
+/// Full-test combined z thresholds for the ROC points (hundredths).
+const ROC: [i32; 8] = [150, 200, 250, 275, 300, 350, 400, 500];
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Class {
+    Clean,
+    Assisted30,
+    Full,
+}
+
+impl Class {
+    const ALL: [Class; 3] = [Class::Clean, Class::Assisted30, Class::Full];
+
+    fn name(self) -> &'static str {
+        match self {
+            Class::Clean => "clean",
+            Class::Assisted30 => "assisted30",
+            Class::Full => "assisted100",
+        }
+    }
+
+    fn of(player: &str) -> Class {
+        Class::ALL
+            .into_iter()
+            .find(|c| player.starts_with(c.name()))
+            .expect("every generated player is named by class")
+    }
+}
 
 fn env_usize(k: &str, d: usize) -> usize {
     std::env::var(k)
@@ -35,124 +85,195 @@ fn env_usize(k: &str, d: usize) -> usize {
         .unwrap_or(d)
 }
 
-fn spec(name: String, rating: u16, strength: Strength) -> PlayerSpec {
-    PlayerSpec {
-        name,
-        rating,
-        strength,
-        nodes: 30_000,
-    }
-}
-
-/// Three games between two players, colours alternating.
-fn match_of_three(
-    a: &PlayerSpec,
-    b: &PlayerSpec,
-    seed: u64,
-    out: &mut Vec<(PlayerSpec, PlayerSpec, u64)>,
-) {
-    for g in 0..3u64 {
-        if g % 2 == 0 {
-            out.push((a.clone(), b.clone(), seed + g));
-        } else {
-            out.push((b.clone(), a.clone(), seed + g));
+/// The games of every pod: a round robin by the circle method, colours alternating by round.
+fn pairings(ratings: &[u16], pods: usize) -> Vec<(PlayerSpec, PlayerSpec, u64)> {
+    let mut out = Vec::new();
+    for &r in ratings {
+        for pod in 0..pods {
+            let players: Vec<PlayerSpec> = POD
+                .iter()
+                .enumerate()
+                .map(|(i, &c)| PlayerSpec {
+                    name: format!("{} {r} pod {pod} #{i}", c.name()),
+                    rating: r,
+                    strength: match c {
+                        Class::Clean => Strength::Sampled(u32::from(r)),
+                        Class::Assisted30 => Strength::Assisted {
+                            rating: u32::from(r),
+                            per_mille: 300,
+                        },
+                        Class::Full => Strength::Full,
+                    },
+                    nodes: 30_000,
+                })
+                .collect();
+            let n = players.len();
+            let seed = 1_000_000 * u64::from(r) + 1_000 * pod as u64;
+            for round in 0..n - 1 {
+                for board in 0..n / 2 {
+                    let a = if board == 0 {
+                        n - 1
+                    } else {
+                        (round + board) % (n - 1)
+                    };
+                    let b = (round + n - 1 - board) % (n - 1);
+                    let (w, k) = if (round + board) % 2 == 0 {
+                        (a, b)
+                    } else {
+                        (b, a)
+                    };
+                    out.push((
+                        players[w].clone(),
+                        players[k].clone(),
+                        seed + (round * n + board) as u64,
+                    ));
+                }
+            }
         }
     }
+    out
+}
+
+async fn analyse(
+    engine: &Path,
+    profile: EngineProfile,
+    filter: arbiter_screening::filter::FilterConfig,
+    games: &[Game],
+    workers: usize,
+) -> (Vec<Vec<arbiter_screening::filter::Decision>>, String, f64) {
+    let pool = EnginePool::start(engine, profile, workers)
+        .await
+        .expect("engine pool");
+    let binary = pool.binary_sha256().to_string();
+    let analyser = Analyser {
+        pool,
+        cache: Arc::new(PositionCache::new()),
+        filter,
+    };
+    let t = Instant::now();
+    let d = analyser.games(games, &|| {}).await.expect("analysis");
+    (d, binary, t.elapsed().as_secs_f64())
+}
+
+fn per_mille(k: usize, n: usize) -> f64 {
+    k as f64 * 1000.0 / n.max(1) as f64
 }
 
 fn main() {
     let engine = find_engine(None).expect("Stockfish (Debian package stockfish)");
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let workers = env_usize("SEPARATION_WORKERS", cores);
-    let honest_pairs = env_usize("SEPARATION_HONEST_PAIRS", 150);
-    let engine_pairs = env_usize("SEPARATION_ENGINE_PAIRS", 25);
-    let baseline = Baseline::selfplay();
+    let pods = env_usize("SEPARATION_PODS", 3);
+    let ratings: Vec<u16> = std::env::var("SEPARATION_RATINGS")
+        .ok()
+        .map(|v| {
+            v.split(',')
+                .map(|r| r.trim().parse().expect("SEPARATION_RATINGS: ratings"))
+                .collect()
+        })
+        .unwrap_or_else(|| RATINGS.to_vec());
+    let quick = Baseline::selfplay();
+    let full = FullBaseline::shipped();
+    let full_profile = EngineProfile {
+        nodes: env_usize("SEPARATION_FULL_NODES", full.engine_profile.nodes as usize) as u64,
+        ..full.engine_profile.clone()
+    };
     let policy = Policy::shipped();
-    let mut pairs = Vec::new();
-    for k in 0..engine_pairs {
-        let r = |i: usize| CLAIMED_RATINGS[i % CLAIMED_RATINGS.len()];
-        let a = spec(format!("Engine{}", 2 * k), r(2 * k), Strength::Full);
-        let b = spec(format!("Engine{}", 2 * k + 1), r(2 * k + 1), Strength::Full);
-        match_of_three(&a, &b, 10_000 + 10 * k as u64, &mut pairs);
-    }
-    for k in 0..honest_pairs {
-        let r = HONEST_RATINGS[k % HONEST_RATINGS.len()];
-        let a = spec(
-            format!("Human{r}-{}", 2 * k),
-            r,
-            Strength::Sampled(u32::from(r)),
-        );
-        let b = spec(
-            format!("Human{r}-{}", 2 * k + 1),
-            r,
-            Strength::Sampled(u32::from(r)),
-        );
-        match_of_three(&a, &b, 1_000_000 + 10 * k as u64, &mut pairs);
-    }
+    let pairs = pairings(&ratings, pods);
     let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
         .expect("runtime");
     rt.block_on(async {
         let started = Instant::now();
-        let texts = play_all(&engine, &pairs, "separation", MAX_PLIES, workers).await.expect("games");
+        let texts = play_all(&engine, &pairs, "separation", MAX_PLIES, workers)
+            .await
+            .expect("games");
         let played_s = started.elapsed().as_secs_f64();
-        let games = pgn::parse(texts.concat().as_bytes(), "generated", 64 << 20).expect("generated games parse");
-        let pool = EnginePool::start(&engine, baseline.engine_profile.clone(), workers).await.expect("pool");
-        let versions = Versions::new(&baseline, &policy, pool.binary_sha256());
-        let analyser = Analyser { pool, cache: Arc::new(PositionCache::new()), filter: baseline.filter.clone() };
-        let t = Instant::now();
-        let decisions = analyser.games(&games, &|| {}).await.expect("analysis");
-        let analysed_s = t.elapsed().as_secs_f64();
-        let perfs = performances(&games, &decisions, &Ratings::new(), &baseline, &policy, &versions);
-        let (engines, honest): (Vec<_>, Vec<_>) = perfs.iter().partition(|p| p.player.starts_with("Engine"));
-        let z = |p: &&arbiter_screening::screen::Performance| p.indicators.z_combined;
-        let lowest_engine = engines.iter().map(z).min().unwrap_or(i32::MAX);
-        let highest_honest = honest.iter().map(z).max().unwrap_or(i32::MIN);
-        let overlap = honest.iter().filter(|p| z(p) >= lowest_engine).count();
-        // AUC: the share of (engine, honest) pairs ranked the right way, ties counting half.
-        let mut right = 0f64;
-        for e in &engines {
-            for h in &honest {
-                right += match z(e).cmp(&z(h)) {
-                    std::cmp::Ordering::Greater => 1.0,
-                    std::cmp::Ordering::Equal => 0.5,
-                    std::cmp::Ordering::Less => 0.0,
-                };
+        let games = pgn::parse(texts.concat().as_bytes(), "generated", 64 << 20)
+            .expect("generated games parse");
+        let (qd, binary, quick_s) =
+            analyse(&engine, quick.engine_profile.clone(), quick.filter.clone(), &games, workers)
+                .await;
+        let qv = Versions::new(&quick, &policy, &binary);
+        let quick_perfs = performances(&games, &qd, &Ratings::new(), &quick, &policy, &qv);
+        let (fd, binary, full_s) =
+            analyse(&engine, full_profile.clone(), full.filter.clone(), &games, workers).await;
+        assert!(
+            quick_perfs.iter().all(|p| p.games == 9),
+            "every player plays nine games"
+        );
+        let fv = Versions::full(&full, &policy, &binary);
+        let full_perfs = full_performances(&games, &fd, &Ratings::new(), &full, &policy, &fv);
+        println!(
+            "separation: {} games ({} pods of 10 at {:?}, {MAX_PLIES} plies at most), 9-game performances; played in {played_s:.0} s, quick analysis ({}) {quick_s:.0} s, full analysis ({}, {} nodes) {full_s:.0} s, {workers} worker(s)",
+            games.len(),
+            pods,
+            ratings,
+            quick.engine_profile.label,
+            full_profile.label,
+            full_profile.nodes,
+        );
+        let of = |perfs: &[Performance], c: Class| -> Vec<Performance> {
+            perfs.iter().filter(|p| Class::of(&p.player) == c).cloned().collect()
+        };
+        println!(
+            "{:<12} {:>6} {:>12} {:>16} {:>16} {:>12}",
+            "class", "perfs", "quick Watch", "full z>=watch", "full z>=flag", "median full z"
+        );
+        for c in Class::ALL {
+            let q = of(&quick_perfs, c);
+            let f = of(&full_perfs, c);
+            let watch = q.iter().filter(|p| p.level >= FlagLevel::Watch).count();
+            let fw = f.iter().filter(|p| p.indicators.z_combined >= policy.watch).count();
+            let ff = f.iter().filter(|p| p.indicators.z_combined >= policy.flag).count();
+            let mut zs: Vec<i32> = f.iter().map(|p| p.indicators.z_combined).collect();
+            zs.sort_unstable();
+            let median = zs.get(zs.len() / 2).copied().unwrap_or(0);
+            println!(
+                "{:<12} {:>6} {:>5} ({:>5.1}‰) {:>7} ({:>5.1}‰) {:>7} ({:>5.1}‰) {:>12.2}",
+                c.name(),
+                f.len(),
+                watch,
+                per_mille(watch, q.len()),
+                fw,
+                per_mille(fw, f.len()),
+                ff,
+                per_mille(ff, f.len()),
+                f64::from(median) / 100.0
+            );
+        }
+        // ROC of the full test's combined z: at each threshold, the share of each class at or
+        // above it (the clean class's is the false rate).
+        println!("ROC, full test: threshold, then per mille of clean / 30 % assisted / fully assisted at or above it");
+        let classes: Vec<Vec<i32>> = Class::ALL
+            .iter()
+            .map(|&c| of(&full_perfs, c).iter().map(|p| p.indicators.z_combined).collect())
+            .collect();
+        for t in ROC {
+            let at = |zs: &Vec<i32>| per_mille(zs.iter().filter(|&&z| z >= t).count(), zs.len());
+            println!(
+                "  z >= {:.2}: {:>6.1} / {:>6.1} / {:>6.1}",
+                f64::from(t) / 100.0,
+                at(&classes[0]),
+                at(&classes[1]),
+                at(&classes[2])
+            );
+        }
+        // AUC of each assisted class against the clean one, ties counting half.
+        for (k, name) in [(1, "30 % assisted"), (2, "fully assisted")] {
+            let mut right = 0f64;
+            for &a in &classes[k] {
+                for &h in &classes[0] {
+                    right += match a.cmp(&h) {
+                        std::cmp::Ordering::Greater => 1.0,
+                        std::cmp::Ordering::Equal => 0.5,
+                        std::cmp::Ordering::Less => 0.0,
+                    };
+                }
             }
+            let pairs = (classes[k].len() * classes[0].len()).max(1) as f64;
+            println!("AUC, full test, {name} against clean: {:.4}", right / pairs);
         }
-        let auc = right / (engines.len() * honest.len()).max(1) as f64;
-        println!(
-            "separation, quick profile {} against {}; {} games ({} plies at most) played in {:.0} s, analysed in {:.0} s on {workers} worker(s)",
-            baseline.engine_profile.label, baseline.version, games.len(), MAX_PLIES, played_s, analysed_s
-        );
-        let mut by_rating: BTreeMap<u16, (usize, usize, usize, i32)> = BTreeMap::new();
-        for p in &honest {
-            let row = by_rating.entry(p.rating.unwrap_or(0)).or_insert((0, 0, 0, i32::MIN));
-            row.0 += 1;
-            row.1 += usize::from(p.level >= FlagLevel::Watch);
-            row.2 += usize::from(p.indicators.z_combined >= policy.flag);
-            row.3 = row.3.max(p.indicators.z_combined);
-        }
-        println!("{:>8} {:>6} {:>6} {:>9} {:>11}", "rating", "clean", "watch", "z>=2.75", "highest z");
-        for (r, (n, w, s, hi)) in &by_rating {
-            println!("{r:>8} {n:>6} {w:>6} {s:>9} {:>11.2}", f64::from(*hi) / 100.0);
-        }
-        let watch = honest.iter().filter(|p| p.level >= FlagLevel::Watch).count();
-        let past_flag = honest.iter().filter(|p| p.indicators.z_combined >= policy.flag).count();
-        println!(
-            "clean: {} performances, {watch} Watch (policy: at most {} per mille), {past_flag} with combined z >= 2.75 (Flag under a full test; at most {} per mille)",
-            honest.len(),
-            policy.watch_bar_per_mille,
-            policy.flag_bar_per_mille
-        );
-        let engine_watch = engines.iter().filter(|p| p.level >= FlagLevel::Watch).count();
-        println!(
-            "engine: {} performances, {engine_watch} Watch; lowest engine z {:.2}, highest clean z {:.2}, {overlap} clean at or above the lowest engine; AUC {:.4}",
-            engines.len(),
-            f64::from(lowest_engine) / 100.0,
-            f64::from(highest_honest) / 100.0,
-            auc
-        );
     });
 }

@@ -31,6 +31,9 @@ pub enum Strength {
     /// their games differ from run to run; these are the same every time (one thread, a fixed
     /// node budget, a new game per position).
     Sampled(u32),
+    /// Partial assistance: a [`Strength::Sampled`] player of `rating` who plays the engine's
+    /// best line instead on `per_mille` of his moves, which the game's seeded generator picks.
+    Assisted { rating: u32, per_mille: u32 },
 }
 
 /// How far below the best line (centipawns) a [`Strength::Sampled`] player of `rating` may
@@ -61,6 +64,11 @@ impl PlayerSpec {
                 "sampled among 4 lines within {} cp (rating {r})",
                 sampling_spread(r)
             ),
+            Strength::Assisted { rating, per_mille } => format!(
+                "the best line on {per_mille} per mille of moves, else sampled among 4 lines \
+                 within {} cp (rating {rating})",
+                sampling_spread(rating)
+            ),
         };
         format!("{s}, {} nodes per move", self.nodes)
     }
@@ -74,7 +82,9 @@ impl PlayerSpec {
                 o.push(("UCI_Elo", e.to_string()));
             }
             Strength::Skill(l) => o.push(("Skill Level", l.to_string())),
-            Strength::Sampled(_) => o.push(("MultiPV", "4".to_string())),
+            Strength::Sampled(_) | Strength::Assisted { .. } => {
+                o.push(("MultiPV", "4".to_string()))
+            }
         }
         o
     }
@@ -240,6 +250,17 @@ pub async fn play(
         last_score = Some(score);
         let chosen = match spec.strength {
             Strength::Sampled(r) => sample(&a, sampling_spread(r), &mut rng),
+            // The draw comes first, on every move, so the assisted moves do not depend on
+            // what the sampling would have drawn.
+            Strength::Assisted { rating, per_mille } => {
+                if rng.random_range(0..1000) < per_mille {
+                    a.candidates
+                        .first()
+                        .map_or_else(|| a.bestmove.clone(), |c| c.uci.clone())
+                } else {
+                    sample(&a, sampling_spread(rating), &mut rng)
+                }
+            }
             _ => a.bestmove.clone(),
         };
         let m = chosen
