@@ -746,7 +746,8 @@ pub fn leave_events_out(
 }
 
 /// Fits the quick baseline on `train` and reports on `held_out`, and, when `folds` is not
-/// zero, on `train` itself by leave-events-out cross-validation ([`leave_events_out`]).
+/// zero, on `train` itself by leave-events-out cross-validation ([`leave_events_out`]); without
+/// held-out events that report is the calibration report.
 /// `sources` (files, SHA-256, the selection) is recorded in the artefact; the games are not.
 /// The reports are written into the artefact's provenance, so its hash covers them.
 #[allow(clippy::too_many_arguments)]
@@ -793,7 +794,7 @@ pub async fn calibrate_human(
         version: version.to_string(),
         quality: "Provisional".into(),
         what_it_is: "Expected engine-agreement rates and scaled losses of rated human players in classical games, per rating bucket and difficulty class, fitted on public game collections, with the spread of a field's level between events".into(),
-        what_it_is_not: "Not a Production baseline: its buckets hold far fewer than 300 reference performances, and the collections mix rating scales (FIDE and a national federation's) and eras; every result judged against it is Provisional (Watch flags at most). Its calibration report on held-out events is in how_made".into(),
+        what_it_is_not: "Not a Production baseline: its buckets hold far fewer than 300 reference performances, and the collections mix rating scales (FIDE and a national federation's) and eras; every result judged against it is Provisional (Watch flags at most). Its calibration report (on held-out events, or every training event judged by a baseline fitted without it) is in how_made".into(),
         how_made: serde_json::Value::Null,
         engine_profile_id: profile.id(),
         engine_profile: profile,
@@ -806,12 +807,16 @@ pub async fn calibrate_human(
         unrated: parts.unrated,
     };
     let policy = Policy::shipped();
-    let report = report(&baseline, &policy, &binary, held_out, &held_decisions);
     let cross = (folds > 0).then(|| {
         leave_events_out(
             &baseline, ratings, &policy, &binary, train, &analysed, folds,
         )
     });
+    // Without held-out files the leave-events-out report is the calibration report.
+    let report = match &cross {
+        Some(r) if held_out.is_empty() => r.clone(),
+        _ => report(&baseline, &policy, &binary, held_out, &held_decisions),
+    };
     baseline.how_made = serde_json::json!({
         "method": "human games (selection below) analysed with the engine profile below; each side's counted decisions tallied in the bucket nearest the mover's rating (within half a bucket) and per difficulty class; cells with fewer than 30 decisions take the bucket's pooled values; phi = mean square of the z's of pseudo-performances of three consecutive game-sides of one bucket (floored at 1); tau = DerSimonian-Laird between-event spread of the per-decision residuals over the training events (file and Event tag), with phi applied; z = (observed - expected) / sqrt(phi * binomial variance + (tau * decisions)^2)",
         "sources": sources,

@@ -253,7 +253,10 @@ async fn a_missing_engine_is_an_error_naming_the_path() {
 
 #[test]
 fn the_shipped_baselines_and_policy_are_consistent() {
-    for b in [Baseline::shipped(), Baseline::selfplay()] {
+    let previous = Baseline::parse(arbiter_screening::baseline::PREVIOUS_HUMAN)
+        .expect("the previous default parses");
+    assert_ne!(previous.version, Baseline::shipped().version);
+    for b in [Baseline::shipped(), previous, Baseline::selfplay()] {
         assert_eq!(
             b.engine_profile,
             arbiter_screening::uci::EngineProfile::quick()
@@ -278,7 +281,12 @@ fn the_shipped_baselines_and_policy_are_consistent() {
     let report: arbiter_screening::human::Report =
         serde_json::from_value(human.how_made["calibration_report"].clone())
             .expect("the report in the provenance");
-    assert_eq!(report.held_out_events.len(), 2);
+    // Judged without their own games: every training event, in folds, by leave-events-out.
+    assert!(human.how_made["leave_events_out"]["folds"].as_u64() >= Some(2));
+    assert_eq!(
+        report.held_out_events.len() as u64,
+        human.how_made["training_events"].as_u64().expect("training events")
+    );
     assert_eq!(
         human.how_made["calibration_report_passes"],
         serde_json::json!(report.passes())

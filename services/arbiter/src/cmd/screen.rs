@@ -631,9 +631,11 @@ fn calibrate_human_run(
         f64::from(b.tau.t3_ppm) / 1e4,
         f64::from(b.tau.asd_e4) / 1e4,
     );
-    print!("{}", fitted.report.table());
+    if !held_out.is_empty() || fitted.leave_events_out.is_none() {
+        print!("{}", fitted.report.table());
+    }
     if let Some(cross) = &fitted.leave_events_out {
-        print!("leave-events-out, {} ", cross.table());
+        print!("leave-events-out, {}", cross.table());
     }
     ExitCode::SUCCESS
 }
