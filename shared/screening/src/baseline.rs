@@ -16,8 +16,7 @@ use sha2::{Digest, Sha256};
 pub const SHIPPED: &str = include_str!("../baselines/sf15.1-n20k-mpv3/human-2026.12.1.json");
 
 /// The default before it, kept so that results which name it can still be re-derived.
-pub const PREVIOUS_HUMAN: &str =
-    include_str!("../baselines/sf15.1-n20k-mpv3/human-2026.11.2.json");
+pub const PREVIOUS_HUMAN: &str = include_str!("../baselines/sf15.1-n20k-mpv3/human-2026.11.2.json");
 
 /// The self-play baseline (made by `arbiter screening-calibrate`): what Stockfish at limited
 /// strength does. Not a human baseline; kept for the synthetic separation experiment, whose
@@ -86,7 +85,9 @@ impl Baseline {
     pub fn by_version(version: &str) -> Option<Baseline> {
         [SHIPPED, PREVIOUS_HUMAN, SELFPLAY]
             .into_iter()
-            .map(|text| Baseline::parse(text).expect("a shipped baseline parses (checked by a test)"))
+            .map(|text| {
+                Baseline::parse(text).expect("a shipped baseline parses (checked by a test)")
+            })
             .find(|b| b.version == version)
     }
 

@@ -285,7 +285,9 @@ fn the_shipped_baselines_and_policy_are_consistent() {
     assert!(human.how_made["leave_events_out"]["folds"].as_u64() >= Some(2));
     assert_eq!(
         report.held_out_events.len() as u64,
-        human.how_made["training_events"].as_u64().expect("training events")
+        human.how_made["training_events"]
+            .as_u64()
+            .expect("training events")
     );
     assert_eq!(
         human.how_made["calibration_report_passes"],
