@@ -259,6 +259,8 @@ fn computed_event(
         z_t3: p.indicators.z_t3,
         z_asd: p.indicators.z_asd,
         z_combined: p.indicators.z_combined,
+        z_strength: p.indicators.z_strength,
+        z_assistance: p.indicators.z_assistance,
         flag: p.flag.into(),
         provisional: p.provisional || off_profile,
         field_size: p.field_size,

@@ -17,11 +17,15 @@
 //!
 //! Sizes: SEPARATION_PODS (pods per rating, default 3: 810 games), SEPARATION_RATINGS
 //! (comma-separated, default 1400,1600,...,2400), SEPARATION_FULL_NODES (the full analysis's
-//! node budget, default the shipped profile's), SEPARATION_WORKERS (default: the cores).
+//! node budget, default the shipped profile's), SEPARATION_WORKERS (default: the cores),
+//! SEPARATION_FULL_BASELINE (a full-test baseline file instead of the shipped one).
+//! SEPARATION_CACHE=DIR keeps the played games (`games-<pods>-<ratings>.pgn`) and every
+//! analysis (`positions.jsonl`) there, so that a re-run with the same sizes plays nothing and
+//! analyses nothing: how a new way of scoring is measured on the same games.
 
 use arbiter_screening::baseline::Baseline;
 use arbiter_screening::cache::PositionCache;
-use arbiter_screening::full::FullBaseline;
+use arbiter_screening::full::{FullBaseline, Score};
 use arbiter_screening::pgn::{self, Game};
 use arbiter_screening::policy::{FlagLevel, Policy};
 use arbiter_screening::screen::{
@@ -140,6 +144,7 @@ async fn analyse(
     filter: arbiter_screening::filter::FilterConfig,
     games: &[Game],
     workers: usize,
+    cache: Arc<PositionCache>,
 ) -> (Vec<Vec<arbiter_screening::filter::Decision>>, String, f64) {
     let pool = EnginePool::start(engine, profile, workers)
         .await
@@ -147,12 +152,27 @@ async fn analyse(
     let binary = pool.binary_sha256().to_string();
     let analyser = Analyser {
         pool,
-        cache: Arc::new(PositionCache::new()),
+        cache,
         filter,
     };
     let t = Instant::now();
     let d = analyser.games(games, &|| {}).await.expect("analysis");
     (d, binary, t.elapsed().as_secs_f64())
+}
+
+/// The share of (assisted, clean) pairs the score orders rightly, ties counting half.
+fn auc(assisted: &[i32], clean: &[i32]) -> f64 {
+    let mut right = 0f64;
+    for &a in assisted {
+        for &h in clean {
+            right += match a.cmp(&h) {
+                std::cmp::Ordering::Greater => 1.0,
+                std::cmp::Ordering::Equal => 0.5,
+                std::cmp::Ordering::Less => 0.0,
+            };
+        }
+    }
+    right / (assisted.len() * clean.len()).max(1) as f64
 }
 
 fn per_mille(k: usize, n: usize) -> f64 {
@@ -173,7 +193,13 @@ fn main() {
         })
         .unwrap_or_else(|| RATINGS.to_vec());
     let quick = Baseline::selfplay();
-    let full = FullBaseline::shipped();
+    let full = match std::env::var_os("SEPARATION_FULL_BASELINE") {
+        Some(p) => {
+            FullBaseline::parse(&std::fs::read_to_string(&p).expect("SEPARATION_FULL_BASELINE"))
+                .expect("SEPARATION_FULL_BASELINE: a full-test baseline")
+        }
+        None => FullBaseline::shipped(),
+    };
     let full_profile = EngineProfile {
         nodes: env_usize("SEPARATION_FULL_NODES", full.engine_profile.nodes as usize) as u64,
         ..full.engine_profile.clone()
@@ -184,21 +210,59 @@ fn main() {
         .enable_all()
         .build()
         .expect("runtime");
+    let kept = std::env::var_os("SEPARATION_CACHE").map(std::path::PathBuf::from);
+    let games_file = kept.as_ref().map(|d| {
+        let rs: Vec<String> = ratings.iter().map(u16::to_string).collect();
+        d.join(format!("games-{pods}-{}.pgn", rs.join("_")))
+    });
+    let positions_file = kept.as_ref().map(|d| d.join("positions.jsonl"));
+    let cache = Arc::new(match &positions_file {
+        Some(f) => PositionCache::load(f).expect("SEPARATION_CACHE: positions"),
+        None => PositionCache::new(),
+    });
     rt.block_on(async {
         let started = Instant::now();
-        let texts = play_all(&engine, &pairs, "separation", MAX_PLIES, workers)
-            .await
-            .expect("games");
+        let text = match games_file.as_ref().filter(|f| f.exists()) {
+            Some(f) => std::fs::read_to_string(f).expect("SEPARATION_CACHE: games"),
+            None => {
+                let texts = play_all(&engine, &pairs, "separation", MAX_PLIES, workers)
+                    .await
+                    .expect("games");
+                let text = texts.concat();
+                if let Some(f) = &games_file {
+                    std::fs::create_dir_all(f.parent().expect("a folder")).expect("SEPARATION_CACHE");
+                    std::fs::write(f, &text).expect("SEPARATION_CACHE: games");
+                }
+                text
+            }
+        };
         let played_s = started.elapsed().as_secs_f64();
-        let games = pgn::parse(texts.concat().as_bytes(), "generated", 64 << 20)
+        let games = pgn::parse(text.as_bytes(), "generated", 64 << 20)
             .expect("generated games parse");
-        let (qd, binary, quick_s) =
-            analyse(&engine, quick.engine_profile.clone(), quick.filter.clone(), &games, workers)
-                .await;
+        assert_eq!(games.len(), pairs.len(), "the kept games are this run's");
+        let (qd, binary, quick_s) = analyse(
+            &engine,
+            quick.engine_profile.clone(),
+            quick.filter.clone(),
+            &games,
+            workers,
+            cache.clone(),
+        )
+        .await;
         let qv = Versions::new(&quick, &policy, &binary);
         let quick_perfs = performances(&games, &qd, &Ratings::new(), &quick, &policy, &qv);
-        let (fd, binary, full_s) =
-            analyse(&engine, full_profile.clone(), full.filter.clone(), &games, workers).await;
+        let (fd, binary, full_s) = analyse(
+            &engine,
+            full_profile.clone(),
+            full.filter.clone(),
+            &games,
+            workers,
+            cache.clone(),
+        )
+        .await;
+        if let Some(f) = &positions_file {
+            cache.save(f).expect("SEPARATION_CACHE: positions");
+        }
         assert!(
             quick_perfs.iter().all(|p| p.games == 9),
             "every player plays nine games"
@@ -218,30 +282,116 @@ fn main() {
             perfs.iter().filter(|p| Class::of(&p.player) == c).cloned().collect()
         };
         println!(
-            "{:<12} {:>6} {:>12} {:>16} {:>16} {:>12}",
-            "class", "perfs", "quick Watch", "full z>=watch", "full z>=flag", "median full z"
+            "{:<12} {:>6} {:>12} {:>16} {:>16} {:>16} {:>12}",
+            "class", "perfs", "quick Watch", "full z>=watch", "either Watch", "full z>=flag", "median full z"
         );
         for c in Class::ALL {
             let q = of(&quick_perfs, c);
             let f = of(&full_perfs, c);
             let watch = q.iter().filter(|p| p.level >= FlagLevel::Watch).count();
             let fw = f.iter().filter(|p| p.indicators.z_combined >= policy.watch).count();
+            // Watch from either test: the quick one's level or the full one's z.
+            let either = q
+                .iter()
+                .filter(|p| {
+                    p.level >= FlagLevel::Watch
+                        || f.iter().any(|x| x.player == p.player && x.indicators.z_combined >= policy.watch)
+                })
+                .count();
             let ff = f.iter().filter(|p| p.indicators.z_combined >= policy.flag).count();
             let mut zs: Vec<i32> = f.iter().map(|p| p.indicators.z_combined).collect();
             zs.sort_unstable();
             let median = zs.get(zs.len() / 2).copied().unwrap_or(0);
             println!(
-                "{:<12} {:>6} {:>5} ({:>5.1}‰) {:>7} ({:>5.1}‰) {:>7} ({:>5.1}‰) {:>12.2}",
+                "{:<12} {:>6} {:>5} ({:>5.1}‰) {:>7} ({:>5.1}‰) {:>7} ({:>5.1}‰) {:>7} ({:>5.1}‰) {:>12.2}",
                 c.name(),
                 f.len(),
                 watch,
                 per_mille(watch, q.len()),
                 fw,
                 per_mille(fw, f.len()),
+                either,
+                per_mille(either, q.len()),
                 ff,
                 per_mille(ff, f.len()),
                 f64::from(median) / 100.0
             );
+        }
+        // Each performance's indicators side by side: the policy's combined z and the parts it
+        // may be made of, the two scores at the law of the player's rating with the baseline's
+        // φ (1 when it has none). How a signal is measured before it enters the policy.
+        let fit = full.scores;
+        let mut scores: std::collections::BTreeMap<String, (Score, Score)> = Default::default();
+        for (g, ds) in games.iter().zip(&fd) {
+            for d in ds {
+                let (Some(_), Some(w)) = (&d.counted, &d.wide) else { continue };
+                let (name, elo) = if d.white { (&g.white, g.white_elo) } else { (&g.black, g.black_elo) };
+                let law = full.law_at(elo).0;
+                let e = scores.entry(name.clone()).or_default();
+                e.0.add(&law.strength_term(w));
+                e.1.add(&law.assistance_term(w));
+            }
+        }
+        let names = ["combined", "MM", "ASD", "strength", "assistance"];
+        let stats = |p: &Performance| -> [i32; 5] {
+            let (st, asz) = &scores[&p.player];
+            let (ps, pa) = fit.map_or((1000, 1000), |f| (f.phi_strength_milli, f.phi_assistance_milli));
+            let i = &p.indicators;
+            // The policy's own path computes the same when the baseline calibrates the scores.
+            let (zs, za) = (st.z(ps), asz.z(pa));
+            assert!(i.z_strength.is_none_or(|z| z == zs) && i.z_assistance.is_none_or(|z| z == za));
+            [i.z_combined, i.z_mm, i.z_asd, zs, za]
+        };
+        println!(
+            "{:<11} {:>16} {:>16} {:>16} {:>9} {:>9} {:>11}",
+            "indicator", "clean 2.00/2.75", "30% 2.00/2.75", "full 2.00/2.75", "AUC 30%", "AUC full", "clean mean²"
+        );
+        for (k, name) in names.iter().enumerate() {
+            let zs: Vec<Vec<i32>> = Class::ALL
+                .iter()
+                .map(|&c| of(&full_perfs, c).iter().map(|p| stats(p)[k]).collect())
+                .collect();
+            let rate = |v: &Vec<i32>, t: i32| per_mille(v.iter().filter(|&&z| z >= t).count(), v.len());
+            let both = |v: &Vec<i32>| format!("{:.0}/{:.0}‰", rate(v, policy.watch), rate(v, policy.flag));
+            let ms = zs[0].iter().map(|&z| (f64::from(z) / 100.0).powi(2)).sum::<f64>()
+                / zs[0].len().max(1) as f64;
+            println!(
+                "{:<11} {:>16} {:>16} {:>16} {:>9.4} {:>9.4} {:>11.2}",
+                name,
+                both(&zs[0]),
+                both(&zs[1]),
+                both(&zs[2]),
+                auc(&zs[1], &zs[0]),
+                auc(&zs[2], &zs[0]),
+                ms
+            );
+        }
+        // How often each class plays the analysis's first choice, and loses, on the full test.
+        for c in Class::ALL {
+            let f = of(&full_perfs, c);
+            let n = f.len().max(1) as f64;
+            println!(
+                "  {:<12} MM {:.3} (law expects {:.3}), ASD {:.4}, counted decisions per performance {:.0}",
+                c.name(),
+                f.iter().map(|p| p.mm_rate).sum::<f64>() / n,
+                f.iter().map(|p| p.expected_mm_rate).sum::<f64>() / n,
+                f.iter().map(|p| p.asd).sum::<f64>() / n,
+                f.iter().map(|p| p.counted as f64).sum::<f64>() / n,
+            );
+        }
+        // By rating: where the classes overlap.
+        println!("by rating: class, then the full test's combined z of each performance, ascending");
+        for &r in &ratings {
+            for c in Class::ALL {
+                let mut zs: Vec<i32> = of(&full_perfs, c)
+                    .iter()
+                    .filter(|p| p.rating == Some(r))
+                    .map(|p| p.indicators.z_combined)
+                    .collect();
+                zs.sort_unstable();
+                let zs: Vec<String> = zs.iter().map(|z| format!("{:.2}", f64::from(*z) / 100.0)).collect();
+                println!("  {r} {:<12} {}", c.name(), zs.join(" "));
+            }
         }
         // ROC of the full test's combined z: at each threshold, the share of each class at or
         // above it (the clean class's is the false rate).
@@ -260,20 +410,9 @@ fn main() {
                 at(&classes[2])
             );
         }
-        // AUC of each assisted class against the clean one, ties counting half.
+        // AUC of each assisted class against the clean one.
         for (k, name) in [(1, "30 % assisted"), (2, "fully assisted")] {
-            let mut right = 0f64;
-            for &a in &classes[k] {
-                for &h in &classes[0] {
-                    right += match a.cmp(&h) {
-                        std::cmp::Ordering::Greater => 1.0,
-                        std::cmp::Ordering::Equal => 0.5,
-                        std::cmp::Ordering::Less => 0.0,
-                    };
-                }
-            }
-            let pairs = (classes[k].len() * classes[0].len()).max(1) as f64;
-            println!("AUC, full test, {name} against clean: {:.4}", right / pairs);
+            println!("AUC, full test, {name} against clean: {:.4}", auc(&classes[k], &classes[0]));
         }
     });
 }

@@ -4,7 +4,7 @@
 
 use crate::baseline::{Baseline, Bucket, Cell};
 use crate::filter::{Counted, Decision, FilterConfig};
-use crate::full::{FullBaseline, FullBucket};
+use crate::full::{FullBaseline, FullBucket, Score, ScoreFit};
 use crate::pgn;
 use crate::selfplay::{self, PlayerSpec, Strength};
 use crate::stats::{Expectation, Phi, Tally};
@@ -15,15 +15,58 @@ use std::path::Path;
 /// What to generate.
 #[derive(Debug, Clone)]
 pub struct Plan {
-    /// Bucket centres; each is played at `UCI_Elo` = the centre (Stockfish 15.1 accepts
-    /// 1350..=2850).
+    /// Bucket centres; each is played at the centre's strength.
     pub ratings: Vec<u16>,
+    /// How the players of a bucket are weakened.
+    pub players: Players,
     pub games_per_bucket: u32,
     /// `go nodes` per move of the generated players.
     pub player_nodes: u64,
     pub seed: u64,
     pub workers: usize,
     pub version: String,
+}
+
+/// How self-play players are weakened to a bucket's strength.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Players {
+    /// Stockfish's own `UCI_Elo` (1350..=2850 in 15.1). Its weakening draws from a generator
+    /// seeded by the clock, so the games cannot be played again; they are saved instead.
+    Elo,
+    /// [`Strength::Sampled`]: the engine's four best lines and a move drawn by the game's
+    /// seeded generator, the closer to the best the likelier. The same seed plays the same
+    /// games, and it is the clean class of the separation bench (docs/src/benchmarks.md).
+    Sampled,
+}
+
+impl Players {
+    fn strength(self, rating: u16) -> Strength {
+        match self {
+            Players::Elo => Strength::Elo(u32::from(rating)),
+            Players::Sampled => Strength::Sampled(u32::from(rating)),
+        }
+    }
+
+    /// How the artefact describes its players.
+    fn method(self) -> &'static str {
+        match self {
+            Players::Elo => "both players at UCI_LimitStrength=true, UCI_Elo = the bucket's rating",
+            Players::Sampled => {
+                "both players sampled for the bucket's rating (the engine's four best lines at the node budget; a move within (3000 - rating) / 5 cp of the best, drawn by the game's seeded generator, the closer the likelier)"
+            }
+        }
+    }
+
+    fn scale(self) -> &'static str {
+        match self {
+            Players::Elo => {
+                "Stockfish's UCI_Elo scale (fitted by its authors against engine play), not FIDE ratings"
+            }
+            Players::Sampled => {
+                "the sampled players' own scale (a rating names a sampling spread), not FIDE ratings"
+            }
+        }
+    }
 }
 
 /// Upper bounds of the difficulty classes (best − second best, cp).
@@ -153,7 +196,7 @@ pub async fn generate(
         let spec = |side: &str| PlayerSpec {
             name: format!("SF{r}-{side}{g}"),
             rating: r,
-            strength: Strength::Elo(u32::from(r)),
+            strength: plan.players.strength(r),
             nodes: plan.player_nodes,
         };
         let (w, bl) = (spec("w"), spec("b"));
@@ -254,14 +297,14 @@ pub async fn calibrate(
     }
     let phi_milli = inflation(&tallies);
     let how_made = serde_json::json!({
-        "method": "Stockfish self-play: for each bucket, both players at UCI_LimitStrength=true, UCI_Elo = the bucket's rating, one thread, 16 MB hash, a fixed node budget per move; games analysed with the engine profile below; counted decisions tallied per bucket and per difficulty class (gap between the two best moves); cells with fewer than 30 decisions take the bucket's pooled values; variance inflation phi = mean square of the calibration's own 3-game z's (floored at 1)",
+        "method": format!("Stockfish self-play: for each bucket, {}, one thread, 16 MB hash, a fixed node budget per move; games analysed with the engine profile below; counted decisions tallied per bucket and per difficulty class (gap between the two best moves); cells with fewer than 30 decisions take the bucket's pooled values; variance inflation phi = mean square of the calibration's own 3-game z's (floored at 1)", plan.players.method()),
         "command": format!("arbiter screening-calibrate --games-per-bucket {} --player-nodes {} --seed {} --workers {}", plan.games_per_bucket, plan.player_nodes, plan.seed, plan.workers),
         "player_nodes_per_move": plan.player_nodes,
         "games_per_bucket": plan.games_per_bucket,
         "seed": plan.seed,
         "openings": "twelve common four-ply starts plus one seeded random legal move per side",
         "adjudication": "checkmate, stalemate, insufficient material, 50 moves, threefold repetition; both engines at or beyond 10 pawns; 200 plies drawn",
-        "rating_scale": "Stockfish's UCI_Elo scale (fitted by its authors against engine play), not FIDE ratings",
+        "rating_scale": plan.players.scale(),
         "reproducibility": "Stockfish 15.1 seeds its strength limiting from the clock, so re-running the command gives a different sample of games; the artefact, not the command, is the reference",
     });
     Ok(Baseline {
@@ -269,7 +312,7 @@ pub async fn calibrate(
         version: plan.version.clone(),
         quality: "Provisional".into(),
         what_it_is: "Expected engine-agreement rates and scaled losses of Stockfish playing at limited strength, per rating bucket and difficulty class, for testing the screening pipeline and as a placeholder until a human reference corpus is calibrated".into(),
-        what_it_is_not: "It is NOT a human baseline: weakened engines err differently from people, and UCI_Elo is not the FIDE scale. Every result judged against it is Provisional (Watch flags at most)".into(),
+        what_it_is_not: "It is NOT a human baseline: weakened engines err differently from people, and their ratings are not on the FIDE scale (how_made.rating_scale). Every result judged against it is Provisional (Watch flags at most)".into(),
         how_made,
         engine_profile_id: profile.id(),
         engine_profile: profile,
@@ -288,13 +331,15 @@ pub async fn calibrate(
 /// variance inflation φ and the indicators' correlation R from the calibration's own 3-game
 /// performances. `games`, when given, are used instead of generating new ones (each game's
 /// bucket is its White rating); generated games are returned with the artefact, so that they
-/// can be saved and the artefact re-derived from them.
+/// can be saved and the artefact re-derived from them. `cache` holds (and receives) the wide
+/// analyses, so that a re-derivation from saved games need not analyse them again.
 pub async fn calibrate_full(
     engine: &Path,
     profile: EngineProfile,
     filter: FilterConfig,
     plan: &Plan,
     games: Option<Vec<pgn::Game>>,
+    cache: std::sync::Arc<crate::cache::PositionCache>,
     progress: &(dyn Fn(usize, usize) + Sync),
 ) -> Result<(FullBaseline, Vec<(usize, String)>), EngineError> {
     let bad = |reason: String| EngineError::Protocol {
@@ -345,7 +390,7 @@ pub async fn calibrate_full(
     let binary = pool.binary_sha256().to_string();
     let analyser = crate::screen::Analyser {
         pool,
-        cache: std::sync::Arc::new(crate::cache::PositionCache::new()),
+        cache,
         filter: filter.clone(),
     };
     let only: Vec<pgn::Game> = games.iter().map(|(_, g)| g.clone()).collect();
@@ -381,8 +426,9 @@ pub async fn calibrate_full(
         .collect();
     let all: Vec<Vec<Decision>> = per_bucket.iter().flatten().cloned().collect();
     let unrated = bucket(0, &all);
-    // 4. φ and R over 3-game performances (one side of three consecutive games).
-    let mut zs: Vec<[f64; 4]> = Vec::new();
+    // 4. φ and R over 3-game performances (one side of three consecutive games): the four
+    // tallied indicators, then the strength and assistance scores.
+    let mut zs: Vec<[f64; 6]> = Vec::new();
     let unit = FullBaseline {
         phi_milli: Phi::default(),
         correlation_milli: [[0; 3]; 3],
@@ -397,8 +443,24 @@ pub async fn calibrate_full(
                     .filter(|d| d.white == white)
                     .filter_map(|d| Some((d.counted.as_ref()?, d.wide.as_ref()?)))
                     .collect();
-                let (_, z) = crate::full::judge(&unit, buckets[b].law, &own);
-                zs.push([z.z_mm, z.z_ev, z.z_t3, z.z_asd].map(|v| f64::from(v) / 100.0));
+                let law = buckets[b].law;
+                let (_, z) = crate::full::judge(&unit, law, &own);
+                let (mut strength, mut assistance) = (Score::default(), Score::default());
+                for (_, w) in &own {
+                    strength.add(&law.strength_term(w));
+                    assistance.add(&law.assistance_term(w));
+                }
+                zs.push(
+                    [
+                        z.z_mm,
+                        z.z_ev,
+                        z.z_t3,
+                        z.z_asd,
+                        strength.z(1000),
+                        assistance.z(1000),
+                    ]
+                    .map(|v| f64::from(v) / 100.0),
+                );
             }
         }
     }
@@ -417,35 +479,44 @@ pub async fn calibrate_full(
         t3: phi(2),
         asd: phi(3),
     };
-    // Pearson correlations of (MM, EV, ASD), in thousandths.
-    let idx = [0usize, 1, 3];
     let mean = |k: usize| zs.iter().map(|z| z[k]).sum::<f64>() / count.max(1.0);
     let cov = |a: usize, b: usize| {
         let (ma, mb) = (mean(a), mean(b));
         zs.iter().map(|z| (z[a] - ma) * (z[b] - mb)).sum::<f64>() / count.max(1.0)
     };
-    let mut correlation_milli = [[1000i32; 3]; 3];
-    for i in 0..3 {
-        for j in 0..3 {
-            if i != j {
-                let d = libm::sqrt(cov(idx[i], idx[i]) * cov(idx[j], idx[j]));
-                correlation_milli[i][j] = if d > 0.0 {
-                    libm::round(cov(idx[i], idx[j]) / d * 1000.0) as i32
-                } else {
-                    0
-                };
-            }
+    let pearson = |a: usize, b: usize| -> i32 {
+        if a == b {
+            return 1000;
         }
-    }
+        let d = libm::sqrt(cov(a, a) * cov(b, b));
+        if d > 0.0 {
+            libm::round(cov(a, b) / d * 1000.0) as i32
+        } else {
+            0
+        }
+    };
+    // Pearson correlations of (MM, EV, ASD), and of the same with the two scores.
+    let idx = [0usize, 1, 3];
+    let correlation_milli: [[i32; 3]; 3] =
+        std::array::from_fn(|i| std::array::from_fn(|j| pearson(idx[i], idx[j])));
+    let idx5 = [0usize, 1, 3, 4, 5];
+    let scores = ScoreFit {
+        phi_strength_milli: phi(4),
+        phi_assistance_milli: phi(5),
+        correlation_milli: std::array::from_fn(|i| {
+            std::array::from_fn(|j| pearson(idx5[i], idx5[j]))
+        }),
+    };
     let how_made = serde_json::json!({
-        "method": "Stockfish self-play: for each bucket, both players at UCI_LimitStrength=true, UCI_Elo = the bucket's rating, one thread, 16 MB hash, a fixed node budget per move; games analysed with the wide engine profile below; per bucket, the move-probability law exp(-(delta/s)^c) fitted by maximum likelihood over a fixed grid to the counted decisions; phi = mean square of the calibration's own 3-game z's (floored at 1); R = their Pearson correlations",
-        "command": format!("arbiter screening-calibrate --full --games-per-bucket {} --player-nodes {} --seed {} --workers {}", plan.games_per_bucket, plan.player_nodes, plan.seed, plan.workers),
+        "method": format!("Stockfish self-play: for each bucket, {}, one thread, 16 MB hash, a fixed node budget per move; games analysed with the wide engine profile below; per bucket, the move-probability law exp(-(delta/s)^c) fitted by maximum likelihood over a fixed grid to the counted decisions; phi = mean square of the calibration's own 3-game z's (floored at 1); R = their Pearson correlations", plan.players.method()),
+        "command": format!("arbiter screening-calibrate --full{} --games-per-bucket {} --player-nodes {} --seed {} --workers {}", match plan.players { Players::Elo => "", Players::Sampled => " --players sampled" }, plan.games_per_bucket, plan.player_nodes, plan.seed, plan.workers),
         "games": "generated by the command and saved next to the artefact (.games.pgn); `--games FILE` re-derives the artefact from them (same engine binary)",
         "player_nodes_per_move": plan.player_nodes,
         "games_per_bucket": plan.games_per_bucket,
         "seed": plan.seed,
         "performances_for_phi_and_r": zs.len(),
-        "rating_scale": "Stockfish's UCI_Elo scale (fitted by its authors against engine play), not FIDE ratings",
+        "rating_scale": plan.players.scale(),
+        "players": format!("{:?}", plan.players),
     });
     Ok((
         FullBaseline {
@@ -456,6 +527,7 @@ pub async fn calibrate_full(
             correlation_milli,
             buckets,
             unrated,
+            scores: Some(scores),
             ..placeholder(&profile, &filter)
         },
         texts,
@@ -468,7 +540,7 @@ fn placeholder(profile: &EngineProfile, filter: &FilterConfig) -> FullBaseline {
         version: String::new(),
         quality: "Provisional".into(),
         what_it_is: "Move-probability laws of Stockfish playing at limited strength, per rating bucket, for the full test's expectations and IPR, and as a placeholder until a human reference corpus is calibrated".into(),
-        what_it_is_not: "It is NOT a human baseline: weakened engines err differently from people, and UCI_Elo is not the FIDE scale. IPRs are on the UCI_Elo scale; every result judged against it is Provisional (Watch flags at most)".into(),
+        what_it_is_not: "It is NOT a human baseline: weakened engines err differently from people, and their ratings are not on the FIDE scale. IPRs are on the scale of how_made.rating_scale; every result judged against it is Provisional (Watch flags at most)".into(),
         how_made: serde_json::Value::Null,
         engine_profile_id: profile.id(),
         engine_profile: profile.clone(),
@@ -488,5 +560,6 @@ fn placeholder(profile: &EngineProfile, filter: &FilterConfig) -> FullBaseline {
             mean_log_likelihood_e6: 0,
         },
         ipr_step: 10,
+        scores: None,
     }
 }

@@ -17,9 +17,12 @@ use crate::stats::{Expectation, Indicators, Phi, Tally};
 use crate::uci::EngineProfile;
 use serde::{Deserialize, Serialize};
 
-/// The shipped full-test baseline's text (made by `arbiter screening-calibrate --full`).
+/// The shipped full-test baseline's text (made by `arbiter screening-calibrate --full
+/// --players sampled`; its games are saved beside it).
 pub const SHIPPED: &str =
-    include_str!("../baselines/sf15.1-n100k-mpv20/selfplay-full-2026.11.2.json");
+    include_str!("../baselines/sf15.1-n100k-mpv20/sampled-full-2026.12.1.json");
+/// The one before (UCI_Elo players, no scores), kept so that results naming it re-derive.
+const PREVIOUS: &str = include_str!("../baselines/sf15.1-n100k-mpv20/selfplay-full-2026.11.2.json");
 
 /// What a wide analysis says about one counted decision, beyond the quick test's quantities.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -111,6 +114,68 @@ impl Law {
         }
     }
 
+    /// A deficit's deviance under this law, u = (δ/s)^c: minus the log of its weight.
+    fn deviance(&self, delta_e4: i64) -> f64 {
+        if delta_e4 <= 0 {
+            return 0.0;
+        }
+        let x = (delta_e4 as f64 / 1e4) / (f64::from(self.s_e6) / 1e6);
+        libm::pow(x, f64::from(self.c_e6) / 1e6)
+    }
+
+    /// One decision's term of the strength score: minus the played move's deviance, and that
+    /// quantity's mean and variance over the moves a player following this law would choose
+    /// (an unranked move counts as the tail it is given in the law). d/d(ln s) of ln P(move)
+    /// is c·(u − E[u]), so Σ (E[u] − u) is the score of the law's one strength parameter: the
+    /// locally most powerful test that a player sees smaller differences than the law of his
+    /// rating says. It weighs each decision by what the law expects to be lost there: nothing
+    /// where every player finds the move, most where the best move stands out and weaker
+    /// players miss it.
+    pub fn strength_term(&self, w: &Wide) -> ScoreTerm {
+        let (ws, total) = self.weights(w);
+        let last = w.deltas_e4.last().copied().unwrap_or(0);
+        let tail_p = ws.last().copied().unwrap_or(0.0) * f64::from(w.unranked) / total;
+        let tail_u = self.deviance(last);
+        let mut mean = tail_p * tail_u;
+        let mut square = tail_p * tail_u * tail_u;
+        for (x, &d) in ws.iter().zip(&w.deltas_e4) {
+            let (p, u) = (x / total, self.deviance(d));
+            mean += p * u;
+            square += p * u * u;
+        }
+        let played = match w.played {
+            Some(i) => w.deltas_e4.get(usize::from(i)).copied().unwrap_or(last),
+            None => last,
+        };
+        ScoreTerm::of(-self.deviance(played), -mean, square - mean * mean)
+    }
+
+    /// One decision's term of the assistance score: the log-likelihood ratio of "a move of the
+    /// best value, played on [`ASSISTED_PER_MILLE`] of the moves, the law's choice on the
+    /// rest" against the law alone, with its mean and variance under the law. This is the
+    /// Neyman-Pearson test against partial assistance; a decision weighs by how unlikely the
+    /// best move was for the player (ln(1 − ε + ε/p) when found, ln(1 − ε) when missed), which
+    /// the logarithm keeps bounded where p is small.
+    pub fn assistance_term(&self, w: &Wide) -> ScoreTerm {
+        let (ws, total) = self.weights(w);
+        let best: f64 = ws
+            .iter()
+            .zip(&w.deltas_e4)
+            .filter(|(_, d)| **d == 0)
+            .map(|(x, _)| x / total)
+            .sum();
+        let p = best.clamp(f64::from(P_MIN_PPM) / 1e6, f64::from(P_MAX_PPM) / 1e6);
+        let eps = f64::from(ASSISTED_PER_MILLE) / 1000.0;
+        let hit = libm::log(1.0 - eps + eps / p);
+        let miss = libm::log(1.0 - eps);
+        let found = w.played.is_some() && w.played_delta_e4 == 0;
+        ScoreTerm::of(
+            if found { hit } else { miss },
+            p * hit + (1.0 - p) * miss,
+            p * (1.0 - p) * (hit - miss) * (hit - miss),
+        )
+    }
+
     /// The law between two others, `t` of the way from `a` to `b` (t in millionths).
     fn between(a: Law, b: Law, t_e6: i64) -> Law {
         let mix = |x: u32, y: u32| {
@@ -121,6 +186,57 @@ impl Law {
             s_e6: mix(a.s_e6, b.s_e6),
             c_e6: mix(a.c_e6, b.c_e6),
         }
+    }
+}
+
+/// The alternative of the assistance score: the best move played on this share of the moves.
+pub const ASSISTED_PER_MILLE: u32 = 300;
+
+/// One decision's part of a score ([`Law::strength_term`], [`Law::assistance_term`]): the
+/// observed value, its mean and variance under the law, in 1e-4 units (variance 1e-8), higher
+/// values more engine-like.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ScoreTerm {
+    pub value_e4: i64,
+    pub mean_e4: i64,
+    pub var_e8: i64,
+}
+
+impl ScoreTerm {
+    fn of(value: f64, mean: f64, var: f64) -> ScoreTerm {
+        ScoreTerm {
+            value_e4: libm::round(value * 1e4) as i64,
+            mean_e4: libm::round(mean * 1e4) as i64,
+            var_e8: libm::round(var.max(0.0) * 1e8) as i64,
+        }
+    }
+}
+
+/// Exact sums of a performance's score terms.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Score {
+    pub n: u64,
+    pub value_e4: i128,
+    pub mean_e4: i128,
+    pub var_e8: i128,
+}
+
+impl Score {
+    pub fn add(&mut self, t: &ScoreTerm) {
+        self.n += 1;
+        self.value_e4 += i128::from(t.value_e4);
+        self.mean_e4 += i128::from(t.mean_e4);
+        self.var_e8 += i128::from(t.var_e8);
+    }
+
+    /// The score's z in hundredths, positive when the play is more engine-like than the law
+    /// expects: (Σ value − Σ mean) / sqrt(φ·Σ variance), φ in thousandths.
+    pub fn z(&self, phi_milli: u32) -> i32 {
+        if self.var_e8 <= 0 {
+            return 0;
+        }
+        let den = libm::sqrt(self.var_e8 as f64 * f64::from(phi_milli) / 1000.0);
+        libm::round((self.value_e4 - self.mean_e4) as f64 / den * 100.0) as i32
     }
 }
 
@@ -201,6 +317,21 @@ pub struct FullBaseline {
     pub unrated: FullBucket,
     /// Step of the IPR's rating grid.
     pub ipr_step: u16,
+    /// The strength and assistance scores' calibration; artefacts made before them have none,
+    /// and their combined indicator stays the mean of MM, EV and ASD.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scores: Option<ScoreFit>,
+}
+
+/// How the two scores ([`Law::strength_term`], [`Law::assistance_term`]) sit on the
+/// calibration's own 3-game performances.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ScoreFit {
+    /// Variance inflation of each score, thousandths (≥ 1000).
+    pub phi_strength_milli: u32,
+    pub phi_assistance_milli: u32,
+    /// Pearson correlations of (z_MM, z_EV, z_ASD, z_strength, z_assistance), thousandths.
+    pub correlation_milli: [[i32; 5]; 5],
 }
 
 /// An intrinsic performance rating on the baseline's scale, with a 95 % bootstrap interval.
@@ -220,6 +351,18 @@ pub const IPR_RESAMPLES: u32 = 1000;
 impl FullBaseline {
     pub fn shipped() -> FullBaseline {
         FullBaseline::parse(SHIPPED).expect("the shipped full baseline parses (checked by a test)")
+    }
+
+    /// The shipped full baseline of this version, if any: what re-derives a result that names
+    /// it.
+    pub fn by_version(version: &str) -> Option<FullBaseline> {
+        [SHIPPED, PREVIOUS]
+            .into_iter()
+            .map(|text| {
+                FullBaseline::parse(text)
+                    .expect("a shipped full baseline parses (checked by a test)")
+            })
+            .find(|b| b.version == version)
     }
 
     pub fn parse(text: &str) -> Result<FullBaseline, String> {
@@ -280,20 +423,33 @@ impl FullBaseline {
         (Law::between(a.law, b.law, t), within)
     }
 
-    /// The combined indicator: (z_MM + z_EV + z_ASD) / sqrt(Σ R) — the equally weighted mean
-    /// divided by its own standard deviation under R. In hundredths.
+    /// The combined indicator: the equally weighted mean of the indicators divided by its own
+    /// standard deviation under their correlations R, i.e. Σ z / sqrt(Σ R), in hundredths. Over
+    /// z_MM, z_EV, z_ASD and the two scores when the baseline calibrates the scores, else over
+    /// the first three.
     pub fn combined(&self, z: &Indicators) -> i32 {
-        let sum_r: i64 = self
-            .correlation_milli
-            .iter()
-            .flatten()
-            .map(|&r| i64::from(r))
-            .sum();
+        let (sum, sum_r) = match (self.scores, z.z_strength, z.z_assistance) {
+            (Some(fit), Some(s), Some(a)) => (
+                z.z_mm + z.z_ev + z.z_asd + s + a,
+                fit.correlation_milli
+                    .iter()
+                    .flatten()
+                    .map(|&r| i64::from(r))
+                    .sum(),
+            ),
+            _ => (
+                z.z_mm + z.z_ev + z.z_asd,
+                self.correlation_milli
+                    .iter()
+                    .flatten()
+                    .map(|&r| i64::from(r))
+                    .sum::<i64>(),
+            ),
+        };
         if sum_r <= 0 {
             return (z.z_mm + z.z_ev + z.z_asd) / 3;
         }
-        let num = f64::from(z.z_mm + z.z_ev + z.z_asd);
-        libm::round(num / libm::sqrt(sum_r as f64 / 1000.0)) as i32
+        libm::round(f64::from(sum) / libm::sqrt(sum_r as f64 / 1000.0)) as i32
     }
 
     /// The IPR of a player from their counted decisions, grouped by game: the rating on the
@@ -387,6 +543,15 @@ pub fn judge(
         t.add(c, &law.expectation(w));
     }
     let mut z = t.indicators(&baseline.phi_milli);
+    if let Some(fit) = baseline.scores {
+        let (mut strength, mut assistance) = (Score::default(), Score::default());
+        for (_, w) in decisions {
+            strength.add(&law.strength_term(w));
+            assistance.add(&law.assistance_term(w));
+        }
+        z.z_strength = Some(strength.z(fit.phi_strength_milli));
+        z.z_assistance = Some(assistance.z(fit.phi_assistance_milli));
+    }
     z.z_combined = baseline.combined(&z);
     (t, z)
 }
@@ -461,6 +626,70 @@ mod tests {
         assert_eq!(fit(&refs), (law, ll));
     }
 
+    /// Mean and mean square of the z over 40 performances of 150 decisions.
+    fn moments(term: &dyn Fn(&Wide) -> ScoreTerm, draw: &dyn Fn(u64) -> Vec<Wide>) -> (f64, f64) {
+        let zs: Vec<f64> = (0..40)
+            .map(|k| {
+                let mut score = Score::default();
+                for w in draw(100 + k) {
+                    score.add(&term(&w));
+                }
+                f64::from(score.z(1000)) / 100.0
+            })
+            .collect();
+        let mean = zs.iter().sum::<f64>() / 40.0;
+        (mean, zs.iter().map(|z| z * z).sum::<f64>() / 40.0)
+    }
+
+    #[test]
+    fn both_scores_are_centred_under_the_law_and_rise_for_the_play_they_test_for() {
+        let law = Law {
+            s_e6: 120_000,
+            c_e6: 800_000,
+        };
+        let stronger = Law {
+            s_e6: 60_000,
+            c_e6: 800_000,
+        };
+        // The best move on 30 % of the decisions (the generator's draws), the law elsewhere.
+        let assisted = |seed: u64| -> Vec<Wide> {
+            let mut rng = SplitMix64(seed ^ 0xa55);
+            sample(law, 150, seed)
+                .into_iter()
+                .map(|w| {
+                    if rng.next() % 10 < 3 {
+                        Wide {
+                            played: Some(0),
+                            played_delta_e4: 0,
+                            ..w
+                        }
+                    } else {
+                        w
+                    }
+                })
+                .collect()
+        };
+        let strength = |w: &Wide| law.strength_term(w);
+        let assistance = |w: &Wide| law.assistance_term(w);
+        for term in [&strength as &dyn Fn(&Wide) -> ScoreTerm, &assistance] {
+            // Drawn from the law itself: z ~ N(0, 1).
+            let (mean, square) = moments(term, &|k| sample(law, 150, k));
+            assert!(mean.abs() < 0.4, "mean z {mean}");
+            assert!((0.6..1.5).contains(&square), "mean square {square}");
+            // A player who sees twice as fine, and one helped on 30 % of his moves.
+            let (mean, _) = moments(term, &|k| sample(stronger, 150, k));
+            assert!(mean > 3.0, "stronger: mean z {mean}");
+            let (mean, _) = moments(term, &assisted);
+            assert!(mean > 2.5, "assisted: mean z {mean}");
+        }
+        // φ divides the z by its square root.
+        let mut score = Score::default();
+        for w in sample(stronger, 150, 7) {
+            score.add(&law.strength_term(&w));
+        }
+        assert!((2 * score.z(4000) - score.z(1000)).abs() <= 1);
+    }
+
     #[test]
     fn expectations_are_probabilities_and_follow_the_law() {
         let w = Wide {
@@ -512,6 +741,7 @@ mod tests {
             buckets: laws.iter().copied().map(bucket).collect(),
             unrated: bucket(laws[0]),
             ipr_step: 10,
+            scores: None,
         }
     }
 
@@ -600,7 +830,28 @@ mod tests {
             z_t3: 0,
             z_asd: 200,
             z_combined: 0,
+            z_strength: None,
+            z_assistance: None,
         };
         assert_eq!(b.combined(&z), 245);
+        // With the scores calibrated, all five: ΣR = 5 + 20 × 0.5 = 15, 10.00 / √15 = 2.58.
+        let with = FullBaseline {
+            scores: Some(ScoreFit {
+                phi_strength_milli: 1000,
+                phi_assistance_milli: 1000,
+                correlation_milli: std::array::from_fn(|i| {
+                    std::array::from_fn(|j| if i == j { 1000 } else { 500 })
+                }),
+            }),
+            ..b.clone()
+        };
+        let five = Indicators {
+            z_strength: Some(200),
+            z_assistance: Some(200),
+            ..z
+        };
+        assert_eq!(with.combined(&five), 258);
+        // A result without the scores is combined over the three, whatever the baseline.
+        assert_eq!(with.combined(&z), 245);
     }
 }

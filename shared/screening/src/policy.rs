@@ -157,6 +157,8 @@ mod tests {
             z_t3: 0,
             z_asd: 0,
             z_combined: z,
+            z_strength: None,
+            z_assistance: None,
         }
     }
 

@@ -137,6 +137,11 @@ pub struct Performance {
     pub z_ev: f64,
     pub z_t3: f64,
     pub z_asd: f64,
+    /// Full test, when its baseline calibrates them: the strength and assistance scores.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub z_strength: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub z_assistance: Option<f64>,
     /// The combined screening indicator (internal estimate, never "the FIDE z-score").
     pub z: f64,
     pub flag: &'static str,
@@ -327,6 +332,8 @@ fn assemble(
                 z_ev: h(indicators.z_ev),
                 z_t3: h(indicators.z_t3),
                 z_asd: h(indicators.z_asd),
+                z_strength: indicators.z_strength.map(h),
+                z_assistance: indicators.z_assistance.map(h),
                 z: h(indicators.z_combined),
                 flag: level.as_str(),
                 tier,

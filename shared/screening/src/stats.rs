@@ -137,6 +137,12 @@ pub struct Indicators {
     /// Mean of the MM, EV and ASD z's: the quick test has no fitted correlations, and the plain
     /// mean is the conservative stand-in (exact only if the three were fully correlated).
     pub z_combined: i32,
+    /// Full test, with a baseline that calibrates them (`crate::full::ScoreFit`): the
+    /// strength and assistance scores' z.
+    #[serde(default)]
+    pub z_strength: Option<i32>,
+    #[serde(default)]
+    pub z_assistance: Option<i32>,
 }
 
 /// Rounds to the nearest hundredth, halves away from zero.
@@ -206,6 +212,8 @@ impl Tally {
             z_t3,
             z_asd,
             z_combined: mean3(z_mm, z_ev, z_asd),
+            z_strength: None,
+            z_assistance: None,
         }
     }
 

@@ -9,7 +9,7 @@
 
 use arbiter_screening::baseline::Baseline;
 use arbiter_screening::cache::PositionCache;
-use arbiter_screening::calibrate::{Plan, calibrate, calibrate_full};
+use arbiter_screening::calibrate::{Plan, Players, calibrate, calibrate_full};
 use arbiter_screening::filter::FilterConfig;
 use arbiter_screening::full::FullBaseline;
 use arbiter_screening::pgn::{self, PgnError};
@@ -159,14 +159,16 @@ pub fn run(a: ScreenArgs) -> ExitCode {
         },
         None => Ratings::new(),
     };
-    let shipped_version = a
-        .baseline
-        .as_ref()
-        .filter(|p| !a.full && !p.exists())
+    let named = a.baseline.as_ref().filter(|p| !p.exists());
+    let shipped_version = named
+        .filter(|_| !a.full)
         .and_then(|p| Baseline::by_version(&p.to_string_lossy()));
+    let shipped_full = named
+        .filter(|_| a.full)
+        .and_then(|p| FullBaseline::by_version(&p.to_string_lossy()));
     let baseline_text = match &a.baseline {
         None => None,
-        Some(_) if shipped_version.is_some() => None,
+        Some(_) if shipped_version.is_some() || shipped_full.is_some() => None,
         Some(p) => match std::fs::read_to_string(p) {
             Err(e) => return unreadable(format!("{}: {e}", p.display())),
             Ok(t) => Some((p, t)),
@@ -174,7 +176,7 @@ pub fn run(a: ScreenArgs) -> ExitCode {
     };
     let judge = if a.full {
         match baseline_text.map(|(p, t)| FullBaseline::parse(&t).map_err(|e| (p, e))) {
-            None => Judge::Full(FullBaseline::shipped()),
+            None => Judge::Full(shipped_full.unwrap_or_else(FullBaseline::shipped)),
             Some(Ok(b)) => Judge::Full(b),
             Some(Err((p, e))) => return invalid(format!("{}: {e}", p.display())),
         }
@@ -338,13 +340,19 @@ pub struct CalibrateArgs {
     pub version: String,
     #[arg(long, default_value_t = 18)]
     pub games_per_bucket: u32,
-    /// Bucket centres, played at UCI_Elo = the centre (Stockfish 15.1: 1350..=2850).
+    /// Bucket centres, each played at the centre's strength (with --players elo, UCI_Elo =
+    /// the centre; Stockfish 15.1: 1350..=2850).
     #[arg(
         long,
         value_delimiter = ',',
         default_value = "1400,1600,1800,2000,2200,2400,2600,2800"
     )]
     pub ratings: Vec<u16>,
+    /// How the self-play players are weakened: `elo` (Stockfish's UCI_Elo, which cannot be
+    /// replayed: its draws are seeded by the clock) or `sampled` (the engine's four best lines,
+    /// a move drawn by the game's seed: the same seed plays the same games).
+    #[arg(long, value_enum, default_value_t = PlayersArg::Elo)]
+    pub players: PlayersArg,
     #[arg(long, default_value_t = 30_000)]
     pub player_nodes: u64,
     #[arg(long, default_value_t = 1)]
@@ -386,9 +394,16 @@ pub struct CalibrateArgs {
     /// artefact too.
     #[arg(long, requires = "human", value_parser = clap::value_parser!(u16).range(2..))]
     pub leave_events_out: Option<u16>,
-    /// With --human: a position cache file, read before and written after the analysis.
-    #[arg(long, requires = "human")]
+    /// With --human or --full: a position cache file, read before and written after the
+    /// analysis.
+    #[arg(long)]
     pub cache: Option<PathBuf>,
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+pub enum PlayersArg {
+    Elo,
+    Sampled,
 }
 
 fn write_json(out: &PathBuf, value: serde_json::Result<String>) -> Result<(), ExitCode> {
@@ -397,10 +412,19 @@ fn write_json(out: &PathBuf, value: serde_json::Result<String>) -> Result<(), Ex
 }
 
 pub fn calibrate_run(a: CalibrateArgs) -> ExitCode {
-    if let Some(r) = a.ratings.iter().find(|r| !(1350..=2850).contains(*r)) {
+    let players = match a.players {
+        PlayersArg::Elo => Players::Elo,
+        PlayersArg::Sampled => Players::Sampled,
+    };
+    if players == Players::Elo
+        && let Some(r) = a.ratings.iter().find(|r| !(1350..=2850).contains(*r))
+    {
         return invalid(format!(
             "--ratings: {r} is outside Stockfish's UCI_Elo range 1350..=2850"
         ));
+    }
+    if a.cache.is_some() && !a.full && a.human.is_empty() {
+        return invalid("--cache: only with --human or --full".to_string());
     }
     let engine = match find_engine(a.engine.as_deref()) {
         Ok(p) => p,
@@ -408,6 +432,7 @@ pub fn calibrate_run(a: CalibrateArgs) -> ExitCode {
     };
     let plan = Plan {
         ratings: a.ratings.clone(),
+        players,
         games_per_bucket: a.games_per_bucket,
         player_nodes: a.player_nodes,
         seed: a.seed,
@@ -469,12 +494,17 @@ fn calibrate_full_run(
             Err(e) => return invalid(e.to_string()),
         },
     };
+    let cache = match load_cache(a.cache.as_deref()) {
+        Ok(c) => Arc::new(c),
+        Err(code) => return code,
+    };
     let result = rt.block_on(calibrate_full(
         engine,
         EngineProfile::full(),
         FilterConfig::default(),
         plan,
         given,
+        cache.clone(),
         &|done, total| {
             progress.set_length(total as u64);
             progress.set_position(done as u64)
@@ -485,6 +515,9 @@ fn calibrate_full_run(
         Ok(x) => x,
         Err(e) => return engine_failed(e.to_string()),
     };
+    if let Err(code) = save_cache(a.cache.as_deref(), &cache) {
+        return code;
+    }
     if let Some(p) = &a.save_games {
         let text: String = games.iter().map(|(_, g)| format!("{g}\n")).collect();
         if let Err(e) = std::fs::write(p, text) {

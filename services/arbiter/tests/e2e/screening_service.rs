@@ -587,7 +587,9 @@ async fn screening_replays_bit_for_bit_and_refuses_bad_games() {
         && p.through_round == ROUNDS
         && p.ipr > 0
         && p.ipr_low <= p.ipr
-        && p.ipr <= p.ipr_high));
+        && p.ipr <= p.ipr_high
+        && p.z_strength.is_some()
+        && p.z_assistance.is_some()));
     let before = d.version().await;
     let again = screening_client(&url, Some(&fpo))
         .run_full_test(scr::RunFullTestRequest {
