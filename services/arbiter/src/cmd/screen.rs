@@ -327,6 +327,12 @@ fn print_text(perfs: &[Performance], v: &Versions) {
             };
             println!("{:<28} IPR {bound}{} ({interval})", "", i.rating);
         }
+        if let (Some(s), Some(a)) = (p.z_strength, p.z_assistance) {
+            println!(
+                "{:<28} strength score z {s:.2}, assistance score z {a:.2}",
+                ""
+            );
+        }
     }
 }
 
