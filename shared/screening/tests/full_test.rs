@@ -3,7 +3,7 @@
 //! shipped full baseline. A baseline holds only at the profile it was fitted with: at 8,000
 //! nodes the analysis is shallow enough that weakened players sit 3-4 z below a law fitted at
 //! 100,000, and engine players barely above it.
-//! - Engine-assisted players against reproducibly weakened ones over 3-game performances:
+//! - Engine-assisted players against reproducibly weakened ones over 2-game performances:
 //!   the combined indicators do not overlap, and every engine player's IPR lies above every
 //!   weakened player's.
 //! - The same games judged twice, from the cache, give the same bytes.
@@ -87,7 +87,7 @@ async fn the_full_test_separates_engine_players_and_rates_them_above_the_weakene
         player("Human 2000a", 2000, Strength::Sampled(2000), 20_000),
         player("Human 2000b", 2000, Strength::Sampled(2000), 20_000),
     ];
-    // Three games per pair, colours alternating.
+    // Two games per pair, colours alternating.
     let mut pairs = Vec::new();
     for (k, (a, b)) in [
         (&cheats[0], &cheats[1]),
@@ -97,7 +97,7 @@ async fn the_full_test_separates_engine_players_and_rates_them_above_the_weakene
     .into_iter()
     .enumerate()
     {
-        for g in 0..3u64 {
+        for g in 0..2u64 {
             let seed = 100 * k as u64 + g;
             pairs.push(if g % 2 == 0 {
                 (a.clone(), b.clone(), seed)
