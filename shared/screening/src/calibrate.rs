@@ -4,7 +4,7 @@
 
 use crate::baseline::{Baseline, Bucket, Cell};
 use crate::filter::{Counted, Decision, FilterConfig};
-use crate::full::{FullBaseline, FullBucket, Score, ScoreFit};
+use crate::full::{FullBaseline, FullBucket, ScoreFit};
 use crate::pgn;
 use crate::selfplay::{self, PlayerSpec, Strength};
 use crate::stats::{Expectation, Phi, Tally};
@@ -429,9 +429,15 @@ pub async fn calibrate_full(
     // 4. φ and R over 3-game performances (one side of three consecutive games): the four
     // tallied indicators, then the strength and assistance scores.
     let mut zs: Vec<[f64; 6]> = Vec::new();
+    // φ = 1 everywhere, so that `judge` gives the raw z's, the two scores' among them.
     let unit = FullBaseline {
         phi_milli: Phi::default(),
         correlation_milli: [[0; 3]; 3],
+        scores: Some(ScoreFit {
+            phi_strength_milli: 1000,
+            phi_assistance_milli: 1000,
+            correlation_milli: [[0; 5]; 5],
+        }),
         ..placeholder(&profile, &filter)
     };
     for (b, gs) in per_bucket.iter().enumerate() {
@@ -443,21 +449,15 @@ pub async fn calibrate_full(
                     .filter(|d| d.white == white)
                     .filter_map(|d| Some((d.counted.as_ref()?, d.wide.as_ref()?)))
                     .collect();
-                let law = buckets[b].law;
-                let (_, z) = crate::full::judge(&unit, law, &own);
-                let (mut strength, mut assistance) = (Score::default(), Score::default());
-                for (_, w) in &own {
-                    strength.add(&law.strength_term(w));
-                    assistance.add(&law.assistance_term(w));
-                }
+                let (_, z) = crate::full::judge(&unit, buckets[b].law, &own);
                 zs.push(
                     [
                         z.z_mm,
                         z.z_ev,
                         z.z_t3,
                         z.z_asd,
-                        strength.z(1000),
-                        assistance.z(1000),
+                        z.z_strength.unwrap_or(0),
+                        z.z_assistance.unwrap_or(0),
                     ]
                     .map(|v| f64::from(v) / 100.0),
                 );
