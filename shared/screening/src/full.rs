@@ -252,7 +252,7 @@ pub fn grid() -> Vec<Law> {
     }
     let mut out = Vec::with_capacity(ss.len() * 77);
     for &s_e6 in &ss {
-        for k in 0..=76u32 {
+        for k in 0..GRID_C as u32 {
             out.push(Law {
                 s_e6,
                 c_e6: 200_000 + 50_000 * k,
@@ -262,24 +262,66 @@ pub fn grid() -> Vec<Law> {
     out
 }
 
+/// Values of c on the grid, per value of s.
+const GRID_C: usize = 77;
+
 /// Maximum-likelihood law over the grid (ties to the earlier grid point) and its mean
 /// log-likelihood per decision in millionths.
 pub fn fit(decisions: &[&Wide]) -> (Law, i64) {
+    let (law, ll, _) = best_of(decisions, grid().into_iter().enumerate());
+    mean_of(decisions, law, ll)
+}
+
+/// [`fit`] searched only within `radius` grid steps of `near` (in s and in c), in the grid's
+/// order; when the best law found lies on the window's edge (not the grid's), the whole grid
+/// is searched instead. So it gives `fit`'s answer unless the likelihood has a second local
+/// maximum inside the window, at a fraction of the cost: it is for refits on most of the same
+/// data (leave-events-out folds), near the law fitted on all of it.
+pub fn fit_near(decisions: &[&Wide], near: Law, radius: usize) -> (Law, i64) {
+    let laws = grid();
+    let Some(at) = laws.iter().position(|l| *l == near) else {
+        return fit(decisions);
+    };
+    let rows = laws.len() / GRID_C;
+    let (s0, c0) = (at / GRID_C, at % GRID_C);
+    let inside =
+        |i: usize| (i / GRID_C).abs_diff(s0) <= radius && (i % GRID_C).abs_diff(c0) <= radius;
+    let (law, ll, i) = best_of(
+        decisions,
+        laws.into_iter().enumerate().filter(|(i, _)| inside(*i)),
+    );
+    let (s, c) = (i / GRID_C, i % GRID_C);
+    let on_edge = |v: usize, centre: usize, last: usize| {
+        (v + radius == centre && v > 0) || (v == centre + radius && v < last)
+    };
+    if on_edge(s, s0, rows - 1) || on_edge(c, c0, GRID_C - 1) {
+        return fit(decisions);
+    }
+    mean_of(decisions, law, ll)
+}
+
+/// The best of `laws` (each with its grid index), ties to the earlier one.
+fn best_of(decisions: &[&Wide], laws: impl Iterator<Item = (usize, Law)>) -> (Law, f64, usize) {
     let mut best = (
         Law {
             s_e6: 100_000,
             c_e6: 1_000_000,
         },
         f64::NEG_INFINITY,
+        0,
     );
-    for law in grid() {
+    for (i, law) in laws {
         let ll: f64 = decisions.iter().map(|w| law.log_likelihood(w)).sum();
         if ll > best.1 {
-            best = (law, ll);
+            best = (law, ll, i);
         }
     }
+    best
+}
+
+fn mean_of(decisions: &[&Wide], law: Law, ll: f64) -> (Law, i64) {
     let n = decisions.len().max(1) as f64;
-    (best.0, libm::round(best.1 / n * 1e6) as i64)
+    (law, libm::round(ll / n * 1e6) as i64)
 }
 
 /// One rating bucket of the full baseline.
@@ -571,11 +613,11 @@ impl SplitMix64 {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     /// Decisions drawn from a known law (seeded): 12 candidates at spread deficits.
-    fn sample(law: Law, n: usize, seed: u64) -> Vec<Wide> {
+    pub(crate) fn sample(law: Law, n: usize, seed: u64) -> Vec<Wide> {
         let mut rng = SplitMix64(seed);
         (0..n)
             .map(|i| {
@@ -624,6 +666,23 @@ mod tests {
         assert!(ll < 0);
         // Deterministic: the same data, the same answer.
         assert_eq!(fit(&refs), (law, ll));
+        // Searched near the answer, or near a law a few steps off, the window finds it too;
+        // from a law far off, its edge sends the search to the whole grid.
+        let off = Law {
+            s_e6: grid()
+                .iter()
+                .map(|l| l.s_e6)
+                .find(|&s| s > law.s_e6 * 5 / 4)
+                .expect("a larger s"),
+            c_e6: law.c_e6 - 100_000,
+        };
+        let far = Law {
+            s_e6: 5_000,
+            c_e6: 3_000_000,
+        };
+        for near in [law, off, far] {
+            assert_eq!(fit_near(&refs, near, 6), (law, ll), "near {near:?}");
+        }
     }
 
     /// Mean and mean square of the z over 40 performances of 150 decisions.

@@ -281,7 +281,7 @@ pub struct Moments {
     pub at_least_4: u32,
 }
 
-fn moments(zs: &[i32]) -> Moments {
+pub(crate) fn moments(zs: &[i32]) -> Moments {
     if zs.is_empty() {
         return Moments::default();
     }
@@ -323,6 +323,14 @@ pub struct ReportRow {
     /// Performances whose combined z reaches FIDE's lower official threshold (online, 4.25).
     #[serde(default)]
     pub at_official_z: u32,
+    /// Performances the policy would raise to Flag (or higher): only a full-test report
+    /// judged as if its baseline were Production has any.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub flag: u32,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 /// A band's Watch rate is judged only on at least this many held-out performances: below it,
@@ -340,6 +348,9 @@ pub struct Report {
     /// the nominal rate).
     #[serde(alias = "nominal_watch_per_mille")]
     pub watch_bar_per_mille: u32,
+    /// The Flag rate the policy allows (reports made before it was recorded: 0).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub flag_bar_per_mille: u32,
     pub rows: Vec<ReportRow>,
     /// Bands with fewer than [`MIN_BAND_PERFORMANCES`] performances: their rate is shown but
     /// not judged, so they stay Provisional.
@@ -417,7 +428,7 @@ impl Report {
 }
 
 /// One judged performance: counted decisions, indicators, level.
-type Judged = (u64, crate::stats::Indicators, FlagLevel);
+pub type Judged = (u64, crate::stats::Indicators, FlagLevel);
 
 fn row(band: String, perfs: &[Judged], policy: &Policy) -> ReportRow {
     let col = |f: &dyn Fn(&crate::stats::Indicators) -> i32| {
@@ -443,6 +454,10 @@ fn row(band: String, perfs: &[Judged], policy: &Policy) -> ReportRow {
         at_official_z: perfs
             .iter()
             .filter(|(_, z, _)| z.z_combined >= policy.official_online)
+            .count() as u32,
+        flag: perfs
+            .iter()
+            .filter(|(_, _, l)| *l >= FlagLevel::Flag)
             .count() as u32,
     }
 }
@@ -510,6 +525,22 @@ fn judge(report: &mut Report) {
             ));
         }
     }
+    for r in report
+        .rows
+        .iter()
+        .filter(|r| r.performances >= MIN_BAND_PERFORMANCES)
+        .chain([&all])
+        .filter(|r| r.flag > 0)
+    {
+        if u64::from(r.flag) * 1000
+            > u64::from(report.flag_bar_per_mille) * u64::from(r.performances)
+        {
+            report.failures.push(format!(
+                "band {}: {} of {} performances raise Flag, above the allowed {} per mille",
+                r.band, r.flag, r.performances, report.flag_bar_per_mille
+            ));
+        }
+    }
     if all.at_official_z > 0 {
         report.failures.push(format!(
             "{} clean performances reach FIDE's official threshold",
@@ -529,35 +560,60 @@ pub fn report(
     report_of(
         events.iter().map(|(n, _)| n.clone()).collect(),
         policy,
-        judged(baseline, policy, binary_sha256, events, decisions),
+        judged(baseline, policy, binary_sha256, events, decisions)
+            .into_iter()
+            .map(|h| (h.band, h.judged))
+            .collect(),
+        false,
     )
 }
 
+/// A held-out performance as judged: its event, the player's name as in the games, the
+/// lower end of its rating band, and the judgement.
+#[derive(Debug, Clone)]
+pub struct HeldOut {
+    pub event: String,
+    pub player: String,
+    pub band: u16,
+    pub judged: Judged,
+}
+
 /// Every rated player's whole performance in each of `events` with enough counted decisions,
-/// judged against `baseline`, with its band's lower end.
+/// judged against `baseline`.
 fn judged(
     baseline: &Baseline,
     policy: &Policy,
     binary_sha256: &str,
     events: &[(String, Vec<Game>)],
     decisions: &[Vec<Vec<crate::filter::Decision>>],
-) -> Vec<(u16, Judged)> {
+) -> Vec<HeldOut> {
     let versions = Versions::new(baseline, policy, binary_sha256);
     let mut out = Vec::new();
-    for ((_, games), ds) in events.iter().zip(decisions) {
+    for ((event, games), ds) in events.iter().zip(decisions) {
         for p in performances(games, ds, &Ratings::new(), baseline, policy, &versions) {
             let Some(r) = p.rating else { continue };
             if p.counted < policy.min_counted_decisions {
                 continue;
             }
-            out.push((r / 200 * 200, (p.counted, p.indicators, p.level)));
+            out.push(HeldOut {
+                event: event.clone(),
+                player: p.player,
+                band: r / 200 * 200,
+                judged: (p.counted, p.indicators, p.level),
+            });
         }
     }
     out
 }
 
 /// The report on judged performances, per band and over all.
-fn report_of(events: Vec<String>, policy: &Policy, items: Vec<(u16, Judged)>) -> Report {
+/// A full-test report (`full`) also states and checks the Flag bar.
+pub(crate) fn report_of(
+    events: Vec<String>,
+    policy: &Policy,
+    items: Vec<(u16, Judged)>,
+    full: bool,
+) -> Report {
     let mut by_band: BTreeMap<u16, Vec<Judged>> = BTreeMap::new();
     for &(band, item) in &items {
         by_band.entry(band).or_default().push(item);
@@ -567,6 +623,7 @@ fn report_of(events: Vec<String>, policy: &Policy, items: Vec<(u16, Judged)>) ->
         held_out_events: events,
         min_counted: policy.min_counted_decisions,
         watch_bar_per_mille: policy.watch_bar_per_mille,
+        flag_bar_per_mille: if full { policy.flag_bar_per_mille } else { 0 },
         rows: by_band
             .iter()
             .map(|(b, ps)| row(format!("{b}-{}", b + 199), ps, policy))
@@ -689,7 +746,7 @@ fn fit(ratings: &[u16], train: &[(&Taken, &Vec<crate::filter::Decision>)]) -> Fi
 
 /// The fold of an event among `folds`: from its name's SHA-256, so an event is never split
 /// and the folds do not depend on the order of the files.
-fn fold_of(event: &str, folds: usize) -> usize {
+pub(crate) fn fold_of(event: &str, folds: usize) -> usize {
     let d = Sha256::digest(event.as_bytes());
     (u64::from_be_bytes(d[..8].try_into().expect("8 bytes")) % folds as u64) as usize
 }
@@ -706,6 +763,33 @@ pub fn leave_events_out(
     analysed: &[Vec<crate::filter::Decision>],
     folds: usize,
 ) -> Report {
+    let (names, held) = leave_events_out_judged(
+        template,
+        ratings,
+        policy,
+        binary_sha256,
+        taken,
+        analysed,
+        folds,
+    );
+    report_of(
+        names,
+        policy,
+        held.into_iter().map(|h| (h.band, h.judged)).collect(),
+        false,
+    )
+}
+
+/// [`leave_events_out`]'s held-out events (sorted) and every performance it judges.
+pub fn leave_events_out_judged(
+    template: &Baseline,
+    ratings: &[u16],
+    policy: &Policy,
+    binary_sha256: &str,
+    taken: &[Taken],
+    analysed: &[Vec<crate::filter::Decision>],
+    folds: usize,
+) -> (Vec<String>, Vec<HeldOut>) {
     let folds = folds.max(2);
     let mut names = Vec::new();
     let mut items = Vec::new();
@@ -742,7 +826,7 @@ pub fn leave_events_out(
         ));
     }
     names.sort();
-    report_of(names, policy, items)
+    (names, items)
 }
 
 /// Fits the quick baseline on `train` and reports on `held_out`, and, when `folds` is not

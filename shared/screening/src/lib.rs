@@ -8,7 +8,8 @@
 //! - [`baseline`]: the versioned, rating-conditioned expectations; [`policy`]: thresholds.
 //! - [`screen`]: games to per-player performances; [`selfplay`] and [`calibrate`]: building a
 //!   baseline offline from engine games; [`human`]: from human games, with its calibration
-//!   report on held-out events.
+//!   report on held-out events; [`human_full`]: the full test's, with the quick-then-full order
+//!   measured on held-out events.
 //!
 //! Screening is triage: nothing here decides a result or names a cheater.
 
@@ -18,6 +19,7 @@ pub mod calibrate;
 pub mod filter;
 pub mod full;
 pub mod human;
+pub mod human_full;
 pub mod pgn;
 pub mod policy;
 pub mod score;

@@ -377,9 +377,9 @@ pub struct CalibrateArgs {
     /// Full test: where to save the generated games, so the artefact can be re-derived.
     #[arg(long, requires = "full", conflicts_with = "games")]
     pub save_games: Option<PathBuf>,
-    /// Fit the quick test's baseline on these human games (PGN, both ratings tagged) instead
-    /// of self-play; files are read in order.
-    #[arg(long, num_args = 1.., conflicts_with = "full")]
+    /// Fit the quick test's baseline (with --full: the full test's) on these human games
+    /// (PGN, both ratings tagged) instead of self-play; files are read in order.
+    #[arg(long, num_args = 1..)]
     pub human: Vec<PathBuf>,
     /// With --human: at most this many games per 200-point band of the players' mean rating
     /// (those whose SHA-256 of White|Black|Date|Event|Round sorts first).
@@ -400,6 +400,16 @@ pub struct CalibrateArgs {
     /// artefact too.
     #[arg(long, requires = "human", value_parser = clap::value_parser!(u16).range(2..))]
     pub leave_events_out: Option<u16>,
+    /// With --full --human: also measure the production order on the games this per-band
+    /// selection takes: the quick test's leave-events-out (a baseline fitted as the shipped
+    /// quick one, without each fold), and the full test on every performance it raises to Watch.
+    #[arg(
+        long,
+        requires = "full",
+        requires = "human",
+        requires = "leave_events_out"
+    )]
+    pub quick_per_band: Option<usize>,
     /// With --human or --full: a position cache file, read before and written after the
     /// analysis.
     #[arg(long)]
@@ -455,6 +465,9 @@ pub fn calibrate_run(a: CalibrateArgs) -> ExitCode {
     let total = (plan.ratings.len() as u64) * u64::from(plan.games_per_bucket) * 2;
     let progress = bar(total);
     progress.set_message("calibrating");
+    if a.full && !a.human.is_empty() {
+        return calibrate_human_full_run(&a, &engine, &plan, &rt, &progress);
+    }
     if a.full {
         return calibrate_full_run(&a, &engine, &plan, &rt, &progress);
     }
@@ -553,48 +566,48 @@ fn calibrate_full_run(
     ExitCode::SUCCESS
 }
 
-fn calibrate_human_run(
-    a: &CalibrateArgs,
-    engine: &std::path::Path,
-    plan: &Plan,
-    rt: &tokio::runtime::Runtime,
-    progress: &ProgressBar,
-) -> ExitCode {
-    use arbiter_screening::human::{self, Selection};
-    let (Some(&lowest), Some(&highest)) = (plan.ratings.first(), plan.ratings.last()) else {
-        return invalid("--ratings: no buckets".into());
-    };
-    let read = |p: &PathBuf| -> Result<(String, String, Vec<pgn::Game>), ExitCode> {
-        let digest =
-            arbiter_screening::uci::binary_sha256(p).map_err(|e| unreadable(e.to_string()))?;
-        let games = match pgn::read_collection(p, 64 * 1024 * 1024) {
-            Ok((g, skipped)) => {
-                for e in &skipped {
-                    eprintln!("warning: skipped {e}");
-                }
-                g
+/// The human collections of `--human`, read in order: (name, games) per file, their
+/// provenance, and the selection `--per-band` and the filters ask for.
+type HumanFiles = (
+    Vec<(String, Vec<pgn::Game>)>,
+    Vec<serde_json::Value>,
+    arbiter_screening::human::Selection,
+);
+
+/// One human collection read: its name, SHA-256 and games (games that are not legal chess are
+/// skipped with a warning naming them).
+fn read_human(p: &PathBuf) -> Result<(String, String, Vec<pgn::Game>), ExitCode> {
+    let digest = arbiter_screening::uci::binary_sha256(p).map_err(|e| unreadable(e.to_string()))?;
+    let games = match pgn::read_collection(p, 64 * 1024 * 1024) {
+        Ok((g, skipped)) => {
+            for e in &skipped {
+                eprintln!("warning: skipped {e}");
             }
-            Err(e @ PgnError::Unreadable { .. }) => return Err(unreadable(e.to_string())),
-            Err(e) => return Err(invalid(e.to_string())),
-        };
-        let name = p.file_name().map_or_else(
-            || p.display().to_string(),
-            |n| n.to_string_lossy().to_string(),
-        );
-        Ok((name, digest, games))
+            g
+        }
+        Err(e @ PgnError::Unreadable { .. }) => return Err(unreadable(e.to_string())),
+        Err(e) => return Err(invalid(e.to_string())),
+    };
+    let name = p.file_name().map_or_else(
+        || p.display().to_string(),
+        |n| n.to_string_lossy().to_string(),
+    );
+    Ok((name, digest, games))
+}
+
+fn human_files(a: &CalibrateArgs, plan: &Plan) -> Result<HumanFiles, ExitCode> {
+    let (Some(&lowest), Some(&highest)) = (plan.ratings.first(), plan.ratings.last()) else {
+        return Err(invalid("--ratings: no buckets".into()));
     };
     let mut files = Vec::new();
     let mut sources = Vec::new();
     for p in &a.human {
-        let (name, digest, games) = match read(p) {
-            Ok(x) => x,
-            Err(code) => return code,
-        };
+        let (name, digest, games) = read_human(p)?;
         sources
             .push(serde_json::json!({"file": name, "sha256": digest, "games_read": games.len()}));
         files.push((name, games));
     }
-    let selection = Selection {
+    let selection = arbiter_screening::human::Selection {
         classical_only: a.classical_only,
         since: a.since,
         per_band: a.per_band,
@@ -602,11 +615,127 @@ fn calibrate_human_run(
         highest,
         min_plies: 40,
     };
+    Ok((files, sources, selection))
+}
+
+fn calibrate_human_full_run(
+    a: &CalibrateArgs,
+    engine: &std::path::Path,
+    plan: &Plan,
+    rt: &tokio::runtime::Runtime,
+    progress: &ProgressBar,
+) -> ExitCode {
+    use arbiter_screening::human;
+    if !a.held_out.is_empty() {
+        return invalid(
+            "--held-out: not with --full; the full test is judged by --leave-events-out".into(),
+        );
+    }
+    let Some(folds) = a.leave_events_out else {
+        return invalid("--full --human: give --leave-events-out K (K folds of events)".into());
+    };
+    let (files, sources, selection) = match human_files(a, plan) {
+        Ok(x) => x,
+        Err(code) => return code,
+    };
+    let (train, counts) = human::select(&files, &selection);
+    let quick_selection = a.quick_per_band.map(|per_band| human::Selection {
+        per_band,
+        ..selection.clone()
+    });
+    let quick = quick_selection
+        .as_ref()
+        .map(|sel| human::select(&files, sel));
+    let quick_template = arbiter_screening::baseline::Baseline::shipped();
+    let cache = match load_cache(a.cache.as_deref()) {
+        Ok(c) => Arc::new(c),
+        Err(code) => return code,
+    };
+    let result = rt.block_on(arbiter_screening::human_full::calibrate(
+        engine,
+        EngineProfile::full(),
+        FilterConfig::default(),
+        &plan.ratings,
+        &train,
+        usize::from(folds),
+        quick.as_ref().map(|(t, _)| (&quick_template, t.as_slice())),
+        plan.workers,
+        cache.clone(),
+        &plan.version,
+        serde_json::json!({
+            "files": sources,
+            "selection": selection,
+            "selection_counts": counts,
+            "quick_then_full_selection": quick_selection,
+            "quick_then_full_selection_counts": quick.as_ref().map(|(_, c)| c),
+            "quick_template": quick_template.version,
+        }),
+        &|done, total| {
+            progress.set_length(total as u64);
+            progress.set_position(done as u64)
+        },
+    ));
+    progress.finish_and_clear();
+    if let Err(code) = save_cache(a.cache.as_deref(), &cache) {
+        return code;
+    }
+    let fitted = match result {
+        Ok(f) => f,
+        Err(e) => return engine_failed(e.to_string()),
+    };
+    if let Err(code) = write_json(&a.out, serde_json::to_string_pretty(&fitted.baseline)) {
+        return code;
+    }
+    let b = &fitted.baseline;
+    println!(
+        "{}: full-test baseline {} from {} human games ({} buckets; laws {})",
+        a.out.display(),
+        b.version,
+        train.len(),
+        b.buckets.len(),
+        b.buckets
+            .iter()
+            .map(|b| format!(
+                "{}: s {:.3} c {:.2}",
+                b.rating,
+                f64::from(b.law.s_e6) / 1e6,
+                f64::from(b.law.c_e6) / 1e6
+            ))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    print!(
+        "leave-events-out, full test, real performances: {}",
+        fitted.performances.table()
+    );
+    print!(
+        "leave-events-out, full test, 3-game performances: {}",
+        fitted.pseudo.table()
+    );
+    if let Some(p) = &fitted.pipeline {
+        print!("leave-events-out, quick test: {}", p.quick.table());
+        print!("{}", p.table());
+    }
+    ExitCode::SUCCESS
+}
+
+fn calibrate_human_run(
+    a: &CalibrateArgs,
+    engine: &std::path::Path,
+    plan: &Plan,
+    rt: &tokio::runtime::Runtime,
+    progress: &ProgressBar,
+) -> ExitCode {
+    use arbiter_screening::human;
+    let (files, sources, selection) = match human_files(a, plan) {
+        Ok(x) => x,
+        Err(code) => return code,
+    };
     let (train, counts) = human::select(&files, &selection);
     let mut held_out = Vec::new();
     let mut held_sources = Vec::new();
     for p in &a.held_out {
-        let (name, digest, games) = match read(p) {
+        let (name, digest, games) = match read_human(p) {
             Ok(x) => x,
             Err(code) => return code,
         };
