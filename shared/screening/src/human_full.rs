@@ -499,7 +499,7 @@ mod tests {
             .collect()
     }
 
-    /// An event of four players rated 2000 who meet each other twice (12 games, 6 a player);
+    /// An event of four players rated 2000 who meet each other once (6 games, 3 a player);
     /// `engine` players always play the best move.
     fn event(name: &str, engine: bool, seed: u64) -> Vec<(Taken, Vec<Decision>)> {
         let law = Law {
@@ -509,25 +509,22 @@ mod tests {
         let players = ["A", "B", "C", "D"].map(|p| format!("{name} {p}"));
         let mut out = Vec::new();
         let mut game_seed = seed * 1000;
-        for round in 0..2 {
-            for (i, w) in players.iter().enumerate() {
-                for b in &players[i + 1..] {
-                    let (w, b) = if round == 0 { (w, b) } else { (b, w) };
-                    let text = format!(
-                        "[Event \"{name}\"]\n[Site \"?\"]\n[Date \"2024.01.01\"]\n[Round \"{round}\"]\n[White \"{w}\"]\n[Black \"{b}\"]\n[WhiteElo \"2000\"]\n[BlackElo \"2000\"]\n[Result \"*\"]\n\n1. e4 e5 *\n"
-                    );
-                    let game = crate::pgn::parse(text.as_bytes(), "t", 1 << 20)
-                        .expect("a test game parses")
-                        .remove(0);
-                    game_seed += 1;
-                    out.push((
-                        Taken {
-                            event: format!("t.pgn: {name}"),
-                            game,
-                        },
-                        decisions(law, game_seed, engine, engine),
-                    ));
-                }
+        for (round, w) in players.iter().enumerate() {
+            for b in &players[round + 1..] {
+                let text = format!(
+                    "[Event \"{name}\"]\n[Site \"?\"]\n[Date \"2024.01.01\"]\n[Round \"{round}\"]\n[White \"{w}\"]\n[Black \"{b}\"]\n[WhiteElo \"2000\"]\n[BlackElo \"2000\"]\n[Result \"*\"]\n\n1. e4 e5 *\n"
+                );
+                let game = crate::pgn::parse(text.as_bytes(), "t", 1 << 20)
+                    .expect("a test game parses")
+                    .remove(0);
+                game_seed += 1;
+                out.push((
+                    Taken {
+                        event: format!("t.pgn: {name}"),
+                        game,
+                    },
+                    decisions(law, game_seed, engine, engine),
+                ));
             }
         }
         out
@@ -562,11 +559,11 @@ mod tests {
         assert_eq!(real.flag_bar_per_mille, policy.flag_bar_per_mille);
         // The four engine players, and at most one clean player by chance.
         assert!((4..=5).contains(&real.all.flag), "{}", real.table());
-        // 144 game-sides in 3-game performances (of 60 decisions) within each fold; the engine
-        // event's 24 sides are consecutive, so at least 7 of its performances are engine play
+        // 72 game-sides in 3-game performances (of 60 decisions) within each fold; the engine
+        // event's 12 sides are consecutive, so at least 3 of its performances are engine play
         // alone.
-        assert!(pseudo.all.performances >= 44, "{}", pseudo.table());
-        assert!(pseudo.all.flag >= 7, "{}", pseudo.table());
+        assert!(pseudo.all.performances >= 20, "{}", pseudo.table());
+        assert!(pseudo.all.flag >= 3, "{}", pseudo.table());
         // The engine event's fold was fitted without it: its law is weaker than the law
         // fitted on everything, which saw the engines.
         let k = fold_of("t.pgn: Engines", 4);

@@ -218,4 +218,17 @@ fn the_shipped_full_baseline_is_bound_to_the_full_profile_and_says_what_it_is_no
         .expect("the previous full baseline is still shipped");
     assert!(previous.scores.is_none());
     assert_eq!(FullBaseline::by_version("no such version"), None);
+    // The human one: found by name, on the same profile, and its provenance holds the
+    // leave-events-out reports with the quick-then-full order within the Flag bar.
+    let human = FullBaseline::by_version("sf15.1-n100k-mpv20/human-full-2026.12.1")
+        .expect("the human full baseline is shipped");
+    assert_eq!(human.engine_profile_id, b.engine_profile_id);
+    assert!(human.scores.is_some());
+    let order = &human.how_made["leave_events_out"]["quick_then_full"];
+    let (perfs, flags, bar) = (
+        order["performances"].as_u64().expect("performances"),
+        order["flags"].as_u64().expect("flags"),
+        order["flag_bar_per_mille"].as_u64().expect("the Flag bar"),
+    );
+    assert!(perfs >= 100 && flags * 1000 <= bar * perfs, "{order}");
 }
