@@ -281,7 +281,7 @@ pub struct Moments {
     pub at_least_4: u32,
 }
 
-pub(crate) fn moments(zs: &[i32]) -> Moments {
+fn moments(zs: &[i32]) -> Moments {
     if zs.is_empty() {
         return Moments::default();
     }

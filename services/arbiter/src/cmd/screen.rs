@@ -551,19 +551,25 @@ fn calibrate_full_run(
         a.out.display(),
         baseline.version,
         baseline.buckets.len(),
-        baseline
-            .buckets
-            .iter()
-            .map(|b| format!(
+        laws(&baseline)
+    );
+    ExitCode::SUCCESS
+}
+
+/// A full baseline's laws, bucket by bucket, for the command's summary line.
+fn laws(b: &FullBaseline) -> String {
+    b.buckets
+        .iter()
+        .map(|b| {
+            format!(
                 "{}: s {:.3} c {:.2}",
                 b.rating,
                 f64::from(b.law.s_e6) / 1e6,
                 f64::from(b.law.c_e6) / 1e6
-            ))
-            .collect::<Vec<_>>()
-            .join(", ")
-    );
-    ExitCode::SUCCESS
+            )
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// The human collections of `--human`, read in order: (name, games) per file, their
@@ -577,7 +583,7 @@ type HumanFiles = (
 /// One human collection read: its name, SHA-256 and games (games that are not legal chess are
 /// skipped with a warning naming them).
 fn read_human(p: &PathBuf) -> Result<(String, String, Vec<pgn::Game>), ExitCode> {
-    let digest = arbiter_screening::uci::binary_sha256(p).map_err(|e| unreadable(e.to_string()))?;
+    // Read first, so that a missing or unreadable file is named as a game collection.
     let games = match pgn::read_collection(p, 64 * 1024 * 1024) {
         Ok((g, skipped)) => {
             for e in &skipped {
@@ -588,6 +594,8 @@ fn read_human(p: &PathBuf) -> Result<(String, String, Vec<pgn::Game>), ExitCode>
         Err(e @ PgnError::Unreadable { .. }) => return Err(unreadable(e.to_string())),
         Err(e) => return Err(invalid(e.to_string())),
     };
+    let digest = arbiter_screening::uci::binary_sha256(p)
+        .map_err(|_| unreadable(format!("{}: cannot be read for its SHA-256", p.display())))?;
     let name = p.file_name().map_or_else(
         || p.display().to_string(),
         |n| n.to_string_lossy().to_string(),
@@ -693,16 +701,7 @@ fn calibrate_human_full_run(
         b.version,
         train.len(),
         b.buckets.len(),
-        b.buckets
-            .iter()
-            .map(|b| format!(
-                "{}: s {:.3} c {:.2}",
-                b.rating,
-                f64::from(b.law.s_e6) / 1e6,
-                f64::from(b.law.c_e6) / 1e6
-            ))
-            .collect::<Vec<_>>()
-            .join(", ")
+        laws(b)
     );
     print!(
         "leave-events-out, full test, real performances: {}",
