@@ -556,6 +556,23 @@ fn calibrate_full_run(
     ExitCode::SUCCESS
 }
 
+/// What a calibration on human games does once its work is done: the progress bar cleared,
+/// the cache saved (also when the work failed, so that its analyses are kept), then the
+/// artefact `json` makes of the result written to `--out`.
+fn finish<F>(
+    a: &CalibrateArgs,
+    progress: &ProgressBar,
+    cache: &PositionCache,
+    result: Result<F, arbiter_screening::uci::EngineError>,
+    json: impl Fn(&F) -> serde_json::Result<String>,
+) -> Result<F, ExitCode> {
+    progress.finish_and_clear();
+    save_cache(a.cache.as_deref(), cache)?;
+    let fitted = result.map_err(|e| engine_failed(e.to_string()))?;
+    write_json(&a.out, json(&fitted))?;
+    Ok(fitted)
+}
+
 /// A full baseline's laws, bucket by bucket, for the command's summary line.
 fn laws(b: &FullBaseline) -> String {
     b.buckets
@@ -683,17 +700,12 @@ fn calibrate_human_full_run(
             progress.set_position(done as u64)
         },
     ));
-    progress.finish_and_clear();
-    if let Err(code) = save_cache(a.cache.as_deref(), &cache) {
-        return code;
-    }
-    let fitted = match result {
+    let fitted = match finish(a, progress, &cache, result, |f| {
+        serde_json::to_string_pretty(&f.baseline)
+    }) {
         Ok(f) => f,
-        Err(e) => return engine_failed(e.to_string()),
+        Err(code) => return code,
     };
-    if let Err(code) = write_json(&a.out, serde_json::to_string_pretty(&fitted.baseline)) {
-        return code;
-    }
     let b = &fitted.baseline;
     println!(
         "{}: full-test baseline {} from {} human games ({} buckets; laws {})",
@@ -771,17 +783,12 @@ fn calibrate_human_run(
             progress.set_position(done as u64)
         },
     ));
-    progress.finish_and_clear();
-    if let Err(code) = save_cache(a.cache.as_deref(), &cache) {
-        return code;
-    }
-    let fitted = match result {
+    let fitted = match finish(a, progress, &cache, result, |f| {
+        serde_json::to_string_pretty(&f.baseline)
+    }) {
         Ok(f) => f,
-        Err(e) => return engine_failed(e.to_string()),
+        Err(code) => return code,
     };
-    if let Err(code) = write_json(&a.out, serde_json::to_string_pretty(&fitted.baseline)) {
-        return code;
-    }
     let b = &fitted.baseline;
     println!(
         "{}: baseline {} from {} human games ({} buckets); phi MM {:.3} EV {:.3} T3 {:.3} ASD {:.3}; tau MM {:.2} % EV {:.2} % T3 {:.2} % ASD {:.4}",
