@@ -667,19 +667,21 @@ impl Fit {
     }
 }
 
-/// Fits the quick baseline's parts on `train` (each game with its decisions): each side's
-/// counted decisions in the bucket nearest the mover's rating, per difficulty class; φ from
-/// pseudo-performances of three game-sides of one bucket; τ between the training events.
-fn fit(ratings: &[u16], train: &[(&Taken, &Vec<crate::filter::Decision>)]) -> Fit {
+/// The bucket of `ratings` (centres, ascending) whose centre is within half a bucket of `r`.
+pub(crate) fn nearest_bucket(ratings: &[u16], r: u16) -> Option<usize> {
     let half = ratings
         .windows(2)
         .map(|w| (w[1] - w[0]) / 2)
         .min()
         .unwrap_or(100);
-    let bucket_of_rating = |r: Option<u16>| {
-        let r = r?;
-        ratings.iter().position(|&c| r + half >= c && r < c + half)
-    };
+    ratings.iter().position(|&c| r + half >= c && r < c + half)
+}
+
+/// Fits the quick baseline's parts on `train` (each game with its decisions): each side's
+/// counted decisions in the bucket nearest the mover's rating, per difficulty class; φ from
+/// pseudo-performances of three game-sides of one bucket; τ between the training events.
+fn fit(ratings: &[u16], train: &[(&Taken, &Vec<crate::filter::Decision>)]) -> Fit {
+    let bucket_of_rating = |r: Option<u16>| nearest_bucket(ratings, r?);
     // Each game-side's counted decisions with its bucket and event, in selection order.
     let mut sides: Vec<(usize, &str, Vec<Counted>)> = Vec::new();
     let mut games_per = vec![0u32; ratings.len()];

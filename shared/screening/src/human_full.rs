@@ -46,17 +46,12 @@ struct Side {
 /// The game-sides of `taken` (each with its analysis) whose mover's rating is within half a
 /// bucket of a centre of `ratings`, in selection order, White before Black.
 fn sides(ratings: &[u16], taken: &[Taken], analysed: &[Vec<Decision>], folds: usize) -> Vec<Side> {
-    let half = ratings
-        .windows(2)
-        .map(|w| (w[1] - w[0]) / 2)
-        .min()
-        .unwrap_or(100);
     let mut out = Vec::new();
     for (t, ds) in taken.iter().zip(analysed) {
         let fold = fold_of(&t.event, folds);
         for (elo, white) in [(t.game.white_elo, true), (t.game.black_elo, false)] {
             let Some(r) = elo else { continue };
-            let Some(bucket) = ratings.iter().position(|&c| r + half >= c && r < c + half) else {
+            let Some(bucket) = human::nearest_bucket(ratings, r) else {
                 continue;
             };
             let own = ds
