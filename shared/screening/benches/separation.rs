@@ -15,13 +15,19 @@
 //! (Flag itself needs a calibrated baseline; the shipped ones are Provisional); the ROC points of
 //! the full test's combined z; the cost.
 //!
+//! The clean class's rate at Flag, taken in the policy's order (the quick test raises Watch,
+//! and only a Watch is given the full test), is measured more cheaply with
+//! SEPARATION_POD_KIND=clean (pods of ten clean players) and SEPARATION_FULL=watched (the full
+//! analysis only of the games of players the quick test raised to Watch): then the bench
+//! prints that rate with its 95 % upper bound, and each Watch with both tests' z.
+//!
 //! Sizes: SEPARATION_PODS (pods per rating, default 3: 810 games), SEPARATION_RATINGS
 //! (comma-separated, default 1400,1600,...,2400), SEPARATION_FULL_NODES (the full analysis's
 //! node budget, default the shipped profile's), SEPARATION_WORKERS (default: the cores),
 //! SEPARATION_FULL_BASELINE (a full-test baseline file instead of the shipped one).
-//! SEPARATION_CACHE=DIR keeps the played games (`games-<pods>-<ratings>.pgn`) and every
-//! analysis (`positions.jsonl`) there, so that a re-run with the same sizes plays nothing and
-//! analyses nothing: how a new way of scoring is measured on the same games.
+//! SEPARATION_CACHE=DIR keeps each pod's played games (`games-<kind>-<rating>-<pod>.pgn`) and
+//! every analysis (`positions.jsonl`) there, so that a re-run plays and analyses only what is
+//! new: more pods add to those kept, and a new way of scoring is measured on the same games.
 
 use arbiter_screening::baseline::Baseline;
 use arbiter_screening::cache::PositionCache;
@@ -40,8 +46,8 @@ use std::time::Instant;
 /// Games stop (drawn) here: about 50 decisions per side after the book.
 const MAX_PLIES: usize = 110;
 const RATINGS: [u16; 6] = [1400, 1600, 1800, 2000, 2200, 2400];
-/// A pod: six clean players, two 30 % assisted, two fully assisted.
-const POD: [Class; 10] = [
+/// A mixed pod: six clean players, two 30 % assisted, two fully assisted.
+const MIXED: [Class; 10] = [
     Class::Clean,
     Class::Clean,
     Class::Clean,
@@ -53,6 +59,8 @@ const POD: [Class; 10] = [
     Class::Full,
     Class::Full,
 ];
+/// A clean pod: ten clean players, for the clean class's false rate.
+const CLEAN: [Class; 10] = [Class::Clean; 10];
 /// Full-test combined z thresholds for the ROC points (hundredths).
 const ROC: [i32; 8] = [150, 200, 250, 275, 300, 350, 400, 500];
 
@@ -89,50 +97,49 @@ fn env_usize(k: &str, d: usize) -> usize {
         .unwrap_or(d)
 }
 
-/// The games of every pod: a round robin by the circle method, colours alternating by round.
-fn pairings(ratings: &[u16], pods: usize) -> Vec<(PlayerSpec, PlayerSpec, u64)> {
+/// The games of one pod of `kind` (0: mixed, 1: clean) at rating `r`: a round robin by the
+/// circle method, colours alternating by round. Seeded by rating, pod and kind, so a pod plays
+/// the same games whichever other pods are played beside it.
+fn pod_pairings(r: u16, pod: usize, kind: usize) -> Vec<(PlayerSpec, PlayerSpec, u64)> {
+    let classes = [MIXED, CLEAN][kind];
+    let players: Vec<PlayerSpec> = classes
+        .iter()
+        .enumerate()
+        .map(|(i, &c)| PlayerSpec {
+            name: format!("{} {r} {}pod {pod} #{i}", c.name(), ["", "clean "][kind]),
+            rating: r,
+            strength: match c {
+                Class::Clean => Strength::Sampled(u32::from(r)),
+                Class::Assisted30 => Strength::Assisted {
+                    rating: u32::from(r),
+                    per_mille: 300,
+                },
+                Class::Full => Strength::Full,
+            },
+            nodes: 30_000,
+        })
+        .collect();
+    let n = players.len();
+    let seed = 1_000_000 * u64::from(r) + 1_000 * pod as u64 + 500 * kind as u64;
     let mut out = Vec::new();
-    for &r in ratings {
-        for pod in 0..pods {
-            let players: Vec<PlayerSpec> = POD
-                .iter()
-                .enumerate()
-                .map(|(i, &c)| PlayerSpec {
-                    name: format!("{} {r} pod {pod} #{i}", c.name()),
-                    rating: r,
-                    strength: match c {
-                        Class::Clean => Strength::Sampled(u32::from(r)),
-                        Class::Assisted30 => Strength::Assisted {
-                            rating: u32::from(r),
-                            per_mille: 300,
-                        },
-                        Class::Full => Strength::Full,
-                    },
-                    nodes: 30_000,
-                })
-                .collect();
-            let n = players.len();
-            let seed = 1_000_000 * u64::from(r) + 1_000 * pod as u64;
-            for round in 0..n - 1 {
-                for board in 0..n / 2 {
-                    let a = if board == 0 {
-                        n - 1
-                    } else {
-                        (round + board) % (n - 1)
-                    };
-                    let b = (round + n - 1 - board) % (n - 1);
-                    let (w, k) = if (round + board) % 2 == 0 {
-                        (a, b)
-                    } else {
-                        (b, a)
-                    };
-                    out.push((
-                        players[w].clone(),
-                        players[k].clone(),
-                        seed + (round * n + board) as u64,
-                    ));
-                }
-            }
+    for round in 0..n - 1 {
+        for board in 0..n / 2 {
+            let a = if board == 0 {
+                n - 1
+            } else {
+                (round + board) % (n - 1)
+            };
+            let b = (round + n - 1 - board) % (n - 1);
+            let (w, k) = if (round + board) % 2 == 0 {
+                (a, b)
+            } else {
+                (b, a)
+            };
+            out.push((
+                players[w].clone(),
+                players[k].clone(),
+                seed + (round * n + board) as u64,
+            ));
         }
     }
     out
@@ -179,6 +186,26 @@ fn per_mille(k: usize, n: usize) -> f64 {
     k as f64 * 1000.0 / n.max(1) as f64
 }
 
+/// The exact (Clopper-Pearson) one-sided 95 % upper bound of a rate seen k times in n, by
+/// bisection on the binomial tail P(X <= k; n, p) = 0.05.
+fn upper_bound_95(k: usize, n: usize) -> f64 {
+    let tail = |p: f64| -> f64 {
+        let mut term = (1.0 - p).powi(n as i32);
+        let mut sum = term;
+        for i in 0..k {
+            term *= (n - i) as f64 / (i + 1) as f64 * p / (1.0 - p);
+            sum += term;
+        }
+        sum
+    };
+    let (mut lo, mut hi) = (0.0, 1.0);
+    for _ in 0..60 {
+        let mid = (lo + hi) / 2.0;
+        if tail(mid) > 0.05 { lo = mid } else { hi = mid }
+    }
+    hi
+}
+
 fn main() {
     let engine = find_engine(None).expect("Stockfish (Debian package stockfish)");
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
@@ -205,41 +232,64 @@ fn main() {
         ..full.engine_profile.clone()
     };
     let policy = Policy::shipped();
-    let pairs = pairings(&ratings, pods);
+    let kind = match std::env::var("SEPARATION_POD_KIND").as_deref() {
+        Ok("clean") => 1,
+        Ok("mixed") | Err(_) => 0,
+        Ok(k) => panic!("SEPARATION_POD_KIND: mixed or clean, not {k}"),
+    };
+    let watched_only = match std::env::var("SEPARATION_FULL").as_deref() {
+        Ok("watched") => true,
+        Ok("all") | Err(_) => false,
+        Ok(k) => panic!("SEPARATION_FULL: all or watched, not {k}"),
+    };
+    let pods_of: Vec<(u16, usize)> = ratings
+        .iter()
+        .flat_map(|&r| (0..pods).map(move |pod| (r, pod)))
+        .collect();
     let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
         .expect("runtime");
     let kept = std::env::var_os("SEPARATION_CACHE").map(std::path::PathBuf::from);
-    let games_file = kept.as_ref().map(|d| {
-        let rs: Vec<String> = ratings.iter().map(u16::to_string).collect();
-        d.join(format!("games-{pods}-{}.pgn", rs.join("_")))
-    });
+    if let Some(d) = &kept {
+        std::fs::create_dir_all(d).expect("SEPARATION_CACHE: a folder");
+    }
     let positions_file = kept.as_ref().map(|d| d.join("positions.jsonl"));
     let cache = Arc::new(match &positions_file {
         Some(f) => PositionCache::load(f).expect("SEPARATION_CACHE: positions"),
         None => PositionCache::new(),
     });
+    let save = || {
+        if let Some(f) = &positions_file {
+            cache.save(f).expect("SEPARATION_CACHE: positions");
+        }
+    };
     rt.block_on(async {
         let started = Instant::now();
-        let text = match games_file.as_ref().filter(|f| f.exists()) {
-            Some(f) => std::fs::read_to_string(f).expect("SEPARATION_CACHE: games"),
-            None => {
-                let texts = play_all(&engine, &pairs, "separation", MAX_PLIES, workers)
-                    .await
-                    .expect("games");
-                let text = texts.concat();
-                if let Some(f) = &games_file {
-                    std::fs::create_dir_all(f.parent().expect("a folder")).expect("SEPARATION_CACHE");
-                    std::fs::write(f, &text).expect("SEPARATION_CACHE: games");
+        // Pod by pod, each kept as soon as it is played: a run stopped part way keeps its pods.
+        let mut text = String::new();
+        for &(r, pod) in &pods_of {
+            let file = kept
+                .as_ref()
+                .map(|d| d.join(format!("games-{}-{r}-{pod}.pgn", ["mixed", "clean"][kind])));
+            match file.as_ref().filter(|f| f.exists()) {
+                Some(f) => text.push_str(&std::fs::read_to_string(f).expect("SEPARATION_CACHE: games")),
+                None => {
+                    let played = play_all(&engine, &pod_pairings(r, pod, kind), "separation", MAX_PLIES, workers)
+                        .await
+                        .expect("games")
+                        .concat();
+                    if let Some(f) = &file {
+                        std::fs::write(f, &played).expect("SEPARATION_CACHE: games");
+                    }
+                    text.push_str(&played);
                 }
-                text
             }
-        };
+        }
         let played_s = started.elapsed().as_secs_f64();
-        let games = pgn::parse(text.as_bytes(), "generated", 64 << 20)
+        let games = pgn::parse(text.as_bytes(), "generated", 256 << 20)
             .expect("generated games parse");
-        assert_eq!(games.len(), pairs.len(), "the kept games are this run's");
+        assert_eq!(games.len(), pods_of.len() * 45, "the kept games are this run's");
         let (qd, binary, quick_s) = analyse(
             &engine,
             quick.engine_profile.clone(),
@@ -249,35 +299,96 @@ fn main() {
             cache.clone(),
         )
         .await;
+        save();
         let qv = Versions::new(&quick, &policy, &binary);
         let quick_perfs = performances(&games, &qd, &Ratings::new(), &quick, &policy, &qv);
-        let (fd, binary, full_s) = analyse(
-            &engine,
-            full_profile.clone(),
-            full.filter.clone(),
-            &games,
-            workers,
-            cache.clone(),
-        )
-        .await;
-        if let Some(f) = &positions_file {
-            cache.save(f).expect("SEPARATION_CACHE: positions");
-        }
         assert!(
             quick_perfs.iter().all(|p| p.games == 9),
             "every player plays nine games"
         );
+        // The policy's order: the full test is asked only for the players at Watch, so with
+        // SEPARATION_FULL=watched only their games are analysed wide.
+        let watched: std::collections::BTreeSet<&str> = quick_perfs
+            .iter()
+            .filter(|p| p.level >= FlagLevel::Watch)
+            .map(|p| p.player.as_str())
+            .collect();
+        let wide: Vec<usize> = (0..games.len())
+            .filter(|&i| {
+                !watched_only
+                    || watched.contains(games[i].white.as_str())
+                    || watched.contains(games[i].black.as_str())
+            })
+            .collect();
+        let wide_games: Vec<Game> = wide.iter().map(|&i| games[i].clone()).collect();
+        let (fd, binary, full_s) = analyse(
+            &engine,
+            full_profile.clone(),
+            full.filter.clone(),
+            &wide_games,
+            workers,
+            cache.clone(),
+        )
+        .await;
+        save();
         let fv = Versions::full(&full, &policy, &binary);
-        let full_perfs = full_performances(&games, &fd, &Ratings::new(), &full, &policy, &fv);
+        let full_perfs: Vec<Performance> =
+            full_performances(&wide_games, &fd, &Ratings::new(), &full, &policy, &fv)
+                .into_iter()
+                .filter(|p| !watched_only || watched.contains(p.player.as_str()))
+                .collect();
         println!(
-            "separation: {} games ({} pods of 10 at {:?}, {MAX_PLIES} plies at most), 9-game performances; played in {played_s:.0} s, quick analysis ({}) {quick_s:.0} s, full analysis ({}, {} nodes) {full_s:.0} s, {workers} worker(s)",
+            "separation: {} games ({} {} pods of 10 at {:?}, {MAX_PLIES} plies at most), 9-game performances; played in {played_s:.0} s, quick analysis ({}) {quick_s:.0} s, full analysis ({}, {} nodes) of {} games {full_s:.0} s, {workers} worker(s)",
             games.len(),
             pods,
+            ["mixed", "clean"][kind],
             ratings,
             quick.engine_profile.label,
             full_profile.label,
             full_profile.nodes,
+            wide_games.len(),
         );
+        // Flag in the policy's order: a Watch from the quick test, then the full test's
+        // combined z at the Flag level. The 95 % upper bound is the exact binomial one.
+        println!("policy's order: class, performances, Watch (quick), Flag (quick Watch, then full z >= {:.2}), 95 % upper bound of the Flag rate", f64::from(policy.flag) / 100.0);
+        for c in Class::ALL {
+            let n = quick_perfs.iter().filter(|p| Class::of(&p.player) == c).count();
+            if n == 0 {
+                continue;
+            }
+            let w = quick_perfs
+                .iter()
+                .filter(|p| Class::of(&p.player) == c && p.level >= FlagLevel::Watch)
+                .count();
+            let flags = full_perfs
+                .iter()
+                .filter(|p| {
+                    Class::of(&p.player) == c
+                        && watched.contains(p.player.as_str())
+                        && p.indicators.z_combined >= policy.flag
+                })
+                .count();
+            println!(
+                "  {:<12} {n:>6} {w:>6} ({:>5.1}‰) {flags:>6} ({:>5.1}‰), at most {:.1}‰",
+                c.name(),
+                per_mille(w, n),
+                per_mille(flags, n),
+                1000.0 * upper_bound_95(flags, n)
+            );
+        }
+        println!("each Watch: player, quick z, full z");
+        for p in quick_perfs.iter().filter(|p| p.level >= FlagLevel::Watch) {
+            let f = full_perfs.iter().find(|f| f.player == p.player);
+            println!(
+                "  {:<32} {:>6.2} {:>6}",
+                p.player,
+                f64::from(p.indicators.z_combined) / 100.0,
+                f.map_or("-".into(), |f| format!("{:.2}", f64::from(f.indicators.z_combined) / 100.0))
+            );
+        }
+        if watched_only {
+            return;
+        }
         let of = |perfs: &[Performance], c: Class| -> Vec<Performance> {
             perfs.iter().filter(|p| Class::of(&p.player) == c).cloned().collect()
         };
@@ -322,7 +433,7 @@ fn main() {
         // φ (1 when it has none). How a signal is measured before it enters the policy.
         let fit = full.scores;
         let mut scores: std::collections::BTreeMap<String, (Score, Score)> = Default::default();
-        for (g, ds) in games.iter().zip(&fd) {
+        for (g, ds) in wide_games.iter().zip(&fd) {
             for d in ds {
                 let (Some(_), Some(w)) = (&d.counted, &d.wide) else { continue };
                 let (name, elo) = if d.white { (&g.white, g.white_elo) } else { (&g.black, g.black_elo) };
