@@ -511,14 +511,6 @@ pub(crate) fn fit_full(
             mean_log_likelihood_e6: ll,
         }
     };
-    let buckets: Vec<FullBucket> = inputs
-        .iter()
-        .enumerate()
-        .map(|(b, i)| {
-            let ws: Vec<&Wide> = i.law.iter().collect();
-            bucket(i.rating, i.games, &ws, near.map(|(laws, _)| laws[b]))
-        })
-        .collect();
     let every: Vec<&Wide> = inputs.iter().flat_map(|i| &i.law).collect();
     let unrated = bucket(
         0,
@@ -526,6 +518,23 @@ pub(crate) fn fit_full(
         &every,
         near.map(|(_, u)| u),
     );
+    let buckets: Vec<FullBucket> = inputs
+        .iter()
+        .enumerate()
+        .map(|(b, i)| {
+            let ws: Vec<&Wide> = i.law.iter().collect();
+            if ws.is_empty() {
+                // No decisions, no law of its own (every law would tie): the pooled one, and
+                // the bucket is thin, so nothing judged by it is calibrated.
+                return FullBucket {
+                    law: unrated.law,
+                    mean_log_likelihood_e6: 0,
+                    ..bucket(i.rating, i.games, &ws, None)
+                };
+            }
+            bucket(i.rating, i.games, &ws, near.map(|(laws, _)| laws[b]))
+        })
+        .collect();
     let mut zs: Vec<[f64; 6]> = Vec::new();
     // φ = 1 everywhere, so that `judge` gives the raw z's, the two scores' among them.
     let unit = FullBaseline {
@@ -638,5 +647,48 @@ pub(crate) fn placeholder(profile: &EngineProfile, filter: &FilterConfig) -> Ful
         },
         ipr_step: 10,
         scores: None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::full::{Law, MIN_BUCKET_DECISIONS, tests::sample};
+
+    #[test]
+    fn a_bucket_too_thin_to_calibrate_keeps_results_provisional() {
+        let law = Law {
+            s_e6: 120_000,
+            c_e6: 800_000,
+        };
+        let input = |rating: u16, n: usize| FullInput {
+            rating,
+            games: 1,
+            law: sample(law, n, u64::from(rating)),
+            groups: Vec::new(),
+        };
+        let inputs = [
+            input(1400, 0),
+            input(1600, MIN_BUCKET_DECISIONS as usize - 1),
+            input(1800, MIN_BUCKET_DECISIONS as usize),
+        ];
+        let (profile, filter) = (EngineProfile::full(), FilterConfig::default());
+        let parts = fit_full(&inputs, None, &profile, &filter);
+        let b = FullBaseline {
+            quality: "Production".into(),
+            ..parts.into_baseline(placeholder(&profile, &filter))
+        };
+        // The empty bucket takes the pooled law instead of the grid's first point.
+        assert_eq!(b.buckets[0].decisions, 0);
+        assert_eq!(b.buckets[0].law, b.unrated.law);
+        assert_ne!(b.unrated.law, crate::full::grid()[0]);
+        // The thin ones keep the law their data gives, but are marked, and only the bucket
+        // with enough decisions judges calibrated.
+        assert!(b.buckets[0].thin() && b.buckets[1].thin() && !b.buckets[2].thin());
+        let calibrated: Vec<bool> = [1400, 1600, 1700, 1800, 1900]
+            .into_iter()
+            .map(|r| b.law_at(Some(r)).1)
+            .collect();
+        assert_eq!(calibrated, [false, false, false, true, true]);
     }
 }

@@ -339,6 +339,21 @@ pub struct FullBucket {
     pub mean_log_likelihood_e6: i64,
 }
 
+/// The fewest counted decisions a bucket's law may rest on and still be calibrated. At 1,000
+/// the bucket's expected match rate is known to about ±0.016 (the binomial standard error near
+/// one half), a quarter of a performance's own spread at the policy's 60-decision minimum; a
+/// thinner bucket keeps its law (the data's best guess) but what is judged by it stays
+/// Provisional, Watch at most (handbook, anti-cheating regulations: no action on an
+/// uncalibrated model).
+pub const MIN_BUCKET_DECISIONS: u64 = 1_000;
+
+impl FullBucket {
+    /// Too few decisions to calibrate: see [`MIN_BUCKET_DECISIONS`].
+    pub fn thin(&self) -> bool {
+        self.decisions < MIN_BUCKET_DECISIONS
+    }
+}
+
 /// The full test's baseline artefact: one fitted law per rating bucket, bound to the wide
 /// engine profile it was fitted with.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -448,8 +463,9 @@ impl FullBaseline {
     }
 
     /// The law for a rating: linear between neighbouring bucket centres, the end bucket's
-    /// beyond them; `None` is the pooled unrated law. Also whether the rating is within the
-    /// buckets' span (half a bucket's width beyond either end still counts).
+    /// beyond them; `None` is the pooled unrated law. Also whether that law is calibrated for
+    /// the rating: it lies within the buckets' span (half a bucket's width beyond either end
+    /// still counts) and no thin bucket ([`FullBucket::thin`]) enters it.
     pub fn law_at(&self, rating: Option<u16>) -> (Law, bool) {
         let Some(r) = rating else {
             return (self.unrated.law, false);
@@ -458,15 +474,18 @@ impl FullBaseline {
         let half = self.buckets.get(1).map_or(100, |b| (b.rating - first) / 2);
         let within = r + half >= first && r <= last + half;
         if r <= first {
-            return (self.buckets[0].law, within);
+            let b = &self.buckets[0];
+            return (b.law, within && !b.thin());
         }
         if r >= last {
-            return (self.buckets[self.buckets.len() - 1].law, within);
+            let b = &self.buckets[self.buckets.len() - 1];
+            return (b.law, within && !b.thin());
         }
         let i = self.buckets.iter().position(|b| b.rating >= r).unwrap_or(0);
         let (a, b) = (&self.buckets[i - 1], &self.buckets[i]);
         let t = i64::from(r - a.rating) * 1_000_000 / i64::from(b.rating - a.rating);
-        (Law::between(a.law, b.law, t), within)
+        let thin = (a.thin() && t < 1_000_000) || (b.thin() && t > 0);
+        (Law::between(a.law, b.law, t), within && !thin)
     }
 
     /// The combined indicator: the equally weighted mean of the indicators divided by its own
@@ -785,7 +804,7 @@ pub(crate) mod tests {
         let bucket = |(rating, law): (u16, Law)| FullBucket {
             rating,
             games: 0,
-            decisions: 0,
+            decisions: MIN_BUCKET_DECISIONS,
             law,
             mean_log_likelihood_e6: 0,
         };
@@ -888,6 +907,15 @@ pub(crate) mod tests {
         );
         assert_eq!(b.law_at(Some(1200)), (b.buckets[0].law, false));
         assert_eq!(b.law_at(Some(2100)), (b.buckets[1].law, true));
+        // A thin bucket keeps its law, but nothing it enters is calibrated: not its own
+        // ratings, not those between it and its neighbour; its neighbour's centre still is.
+        let mut thin = b.clone();
+        thin.buckets[0].decisions = MIN_BUCKET_DECISIONS - 1;
+        assert!(thin.buckets[0].thin() && !thin.buckets[1].thin());
+        assert_eq!(thin.law_at(Some(1600)), (thin.buckets[0].law, false));
+        assert_eq!(thin.law_at(Some(1800)), (b.law_at(Some(1800)).0, false));
+        assert_eq!(thin.law_at(Some(2000)), (thin.buckets[1].law, true));
+        assert_eq!(thin.law_at(Some(2100)), (thin.buckets[1].law, true));
         // (z_MM + z_EV + z_ASD)/sqrt(ΣR) with ΣR = 6: three indicators of 2.00 give 2.45.
         let z = Indicators {
             z_mm: 200,

@@ -227,7 +227,7 @@ pub fn full_performances(
         versions,
         Tier::Full,
         &|rating, per_game| {
-            let (law, within) = baseline.law_at(rating);
+            let (law, calibrated) = baseline.law_at(rating);
             let counted: Vec<(&Counted, &Wide)> =
                 per_game.iter().flat_map(|g| full::counted_of(g)).collect();
             let (tally, indicators) = full::judge(baseline, law, &counted);
@@ -238,7 +238,7 @@ pub fn full_performances(
             Judged {
                 tally,
                 indicators,
-                provisional: baseline.quality != "Production" || !within,
+                provisional: baseline.quality != "Production" || !calibrated,
                 bucket: rating,
                 ipr: baseline.ipr(&by_game),
             }

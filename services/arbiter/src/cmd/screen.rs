@@ -579,10 +579,15 @@ fn laws(b: &FullBaseline) -> String {
         .iter()
         .map(|b| {
             format!(
-                "{}: s {:.3} c {:.2}",
+                "{}: s {:.3} c {:.2}{}",
                 b.rating,
                 f64::from(b.law.s_e6) / 1e6,
-                f64::from(b.law.c_e6) / 1e6
+                f64::from(b.law.c_e6) / 1e6,
+                if b.thin() {
+                    format!(" (thin: {} decisions, Provisional)", b.decisions)
+                } else {
+                    String::new()
+                }
             )
         })
         .collect::<Vec<_>>()
