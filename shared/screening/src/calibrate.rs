@@ -405,7 +405,7 @@ pub async fn calibrate_full(
         gs.iter()
             .flatten()
             .filter(|d| white.is_none_or(|w| d.white == w))
-            .filter_map(|d| Some((d.counted.clone()?, d.wide.clone()?)))
+            .filter_map(|d| Some((d.counted?, d.wide.clone()?)))
             .collect()
     };
     let inputs: Vec<FullInput> = per_bucket

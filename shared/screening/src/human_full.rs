@@ -57,7 +57,7 @@ fn sides(ratings: &[u16], taken: &[Taken], analysed: &[Vec<Decision>], folds: us
             let own = ds
                 .iter()
                 .filter(|d| d.white == white)
-                .filter_map(|d| Some((d.counted.clone()?, d.wide.clone()?)))
+                .filter_map(|d| Some((d.counted?, d.wide.clone()?)))
                 .collect();
             out.push(Side { bucket, fold, own });
         }
