@@ -342,9 +342,8 @@ pub struct FullBucket {
 /// The fewest counted decisions a bucket's law may rest on and still be calibrated. At 1,000
 /// the bucket's expected match rate is known to about ±0.016 (the binomial standard error near
 /// one half), a quarter of a performance's own spread at the policy's 60-decision minimum; a
-/// thinner bucket keeps its law (the data's best guess) but what is judged by it stays
-/// Provisional, Watch at most (handbook, anti-cheating regulations: no action on an
-/// uncalibrated model).
+/// thinner bucket keeps its law (the data's best guess), but what is judged by it stays
+/// Provisional, Watch at most, as under a provisional baseline.
 pub const MIN_BUCKET_DECISIONS: u64 = 1_000;
 
 impl FullBucket {
