@@ -527,9 +527,11 @@ pub(crate) fn fit_full(
                 // No decisions, no law of its own (every law would tie): the pooled one, and
                 // the bucket is thin, so nothing judged by it is calibrated.
                 return FullBucket {
+                    rating: i.rating,
+                    games: i.games,
+                    decisions: 0,
                     law: unrated.law,
                     mean_log_likelihood_e6: 0,
-                    ..bucket(i.rating, i.games, &ws, None)
                 };
             }
             bucket(i.rating, i.games, &ws, near.map(|(laws, _)| laws[b]))
