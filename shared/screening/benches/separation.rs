@@ -21,7 +21,8 @@
 //! analysis only of the games of players the quick test raised to Watch): then the bench
 //! prints that rate with its 95 % upper bound, and each Watch with both tests' z.
 //!
-//! Sizes: SEPARATION_PODS (pods per rating, default 3: 810 games), SEPARATION_RATINGS
+//! Sizes: SEPARATION_PODS (pods per rating, default 3: 810 games), SEPARATION_POD_FROM (the
+//! first pod's index, default 0: a later start plays only pods not measured before), SEPARATION_RATINGS
 //! (comma-separated, default 1400,1600,...,2400), SEPARATION_FULL_NODES (the full analysis's
 //! node budget, default the shipped profile's), SEPARATION_WORKERS (default: the cores),
 //! SEPARATION_FULL_BASELINE (a full-test baseline file instead of the shipped one).
@@ -211,6 +212,9 @@ fn main() {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let workers = env_usize("SEPARATION_WORKERS", cores);
     let pods = env_usize("SEPARATION_PODS", 3);
+    // The first pod index: pods already measured elsewhere need not be played again to add
+    // new ones (each pod's games depend only on its rating, index and kind).
+    let pod_from = env_usize("SEPARATION_POD_FROM", 0);
     let ratings: Vec<u16> = std::env::var("SEPARATION_RATINGS")
         .ok()
         .map(|v| {
@@ -244,7 +248,7 @@ fn main() {
     };
     let pods_of: Vec<(u16, usize)> = ratings
         .iter()
-        .flat_map(|&r| (0..pods).map(move |pod| (r, pod)))
+        .flat_map(|&r| (pod_from..pod_from + pods).map(move |pod| (r, pod)))
         .collect();
     let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -338,7 +342,7 @@ fn main() {
                 .filter(|p| !watched_only || watched.contains(p.player.as_str()))
                 .collect();
         println!(
-            "separation: {} games ({} {} pods of 10 at {:?}, {MAX_PLIES} plies at most), 9-game performances; played in {played_s:.0} s, quick analysis ({}) {quick_s:.0} s, full analysis ({}, {} nodes) of {} games {full_s:.0} s, {workers} worker(s)",
+            "separation: {} games ({} {} pods of 10 from index {pod_from} at {:?}, {MAX_PLIES} plies at most), 9-game performances; played in {played_s:.0} s, quick analysis ({}) {quick_s:.0} s, full analysis ({}, {} nodes) of {} games {full_s:.0} s, {workers} worker(s)",
             games.len(),
             pods,
             ["mixed", "clean"][kind],
