@@ -32,6 +32,21 @@ mod swiss;
 pub mod trf;
 mod verdict;
 
+/// The engines' internal checks, which reach what the public interface does not: each exact
+/// search against the whole enumeration it replaces, the weight packer against its definition,
+/// the round-1 shortcut against the general path. Called by `tests/internal_checks.rs`; a
+/// feature rather than unit tests so that the library is not compiled a second time, at full
+/// optimisation, for a test harness of its own.
+#[cfg(feature = "test-support")]
+#[doc(hidden)]
+pub mod checks {
+    pub use crate::burstein::checks as burstein;
+    pub use crate::dubov::checks as dubov;
+    pub use crate::dutch::checks::{completion, round1, round2025, weight};
+    pub use crate::lim::checks as lim;
+    pub use crate::profile::checks as profile;
+}
+
 pub use dutch::{GROUP_FELL_BACK, GROUP_REALIZED, with_dual_proofs, with_group_graphs};
 pub use explain::{BracketReport, Explanation};
 pub use input::{PairingInput, PlayerInput, RuleSet, RuleSetParseError};

@@ -94,15 +94,14 @@ pub(crate) fn solve<W: arbiter_matching::Weight>(m: &mut arbiter_matching::Match
     });
 }
 
-#[cfg(test)]
-mod tests {
+#[cfg(feature = "test-support")]
+pub mod checks {
     use crate::simulate::{Pairer, Simulation};
     use crate::{RuleSet, pair};
 
     /// A recorded pairing is the same pairing, its solves are counted by step (the first solve
     /// of every bracket among them), and nothing is recorded outside `record`.
-    #[test]
-    fn recording_counts_the_solves_by_step_and_changes_nothing() {
+    pub fn recording_counts_the_solves_by_step_and_changes_nothing() {
         for rule_set in [RuleSet::Dutch2017, RuleSet::Dutch2025] {
             let mut sim = Simulation::new(60, 7, 2026_1127);
             sim.pairer = Pairer::Greedy;

@@ -286,7 +286,7 @@ fn greedy(t: &TournamentRecord, i: usize) -> (Vec<(u32, u32)>, Option<u32>) {
 /// byes and 4 % forfeits, the history played by the engine itself) as the engine's input:
 /// `visit(seed, round, input)`, until an event can no longer be paired. The fields of the
 /// tests that hold an exact search to the whole enumeration (no group over 12 players).
-#[cfg(test)]
+#[cfg(feature = "test-support")]
 pub(crate) fn each_small_round(
     rule_set: RuleSet,
     mut visit: impl FnMut(u64, u32, &crate::PairingInput),

@@ -53,7 +53,7 @@ enum Choice {
     Exact,
     /// Every combination visited, the first granting the most kept: what the exact search
     /// must equal (tests).
-    #[cfg(test)]
+    #[cfg(feature = "test-support")]
     Exhaustive,
 }
 
@@ -309,7 +309,7 @@ fn choose(
                 &|rest, left| swiss::preference_bound(f, rest, left),
             )
             .map(|e| (e.candidate, e.first)),
-        #[cfg(test)]
+        #[cfg(feature = "test-support")]
         Choice::Exhaustive => s
             .best_indexed(pool, floats, usize::MAX, &nx, &|c| {
                 c.floaters
@@ -467,16 +467,15 @@ fn no_pairing() -> PairingError {
     )
 }
 
-#[cfg(test)]
-mod tests {
+#[cfg(feature = "test-support")]
+pub mod checks {
     use super::*;
     use crate::RuleSet;
 
     /// The exact search of §6.5 against the whole enumeration of the priority order, on every
     /// round of small Burstein events (`simulate::each_small_round`: no scoregroup over 12
     /// players): the same pairs, floaters and bye in every round.
-    #[test]
-    fn the_exact_search_chooses_what_the_whole_enumeration_chooses() {
+    pub fn the_exact_search_chooses_what_the_whole_enumeration_chooses() {
         let (mut rounds, mut beyond_first, mut unpairable) = (0, 0, 0);
         crate::simulate::each_small_round(RuleSet::Burstein, |seed, round, input| {
             let f = field(input);

@@ -60,7 +60,7 @@ pub(crate) fn compare(
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Choice {
     Search,
-    #[cfg(test)]
+    #[cfg(feature = "test-support")]
     Exhaustive,
 }
 
@@ -72,7 +72,7 @@ type RowOrder<'a> = dyn Fn(&[usize], &[(usize, usize)]) -> (usize, Vec<usize>) +
 fn can_pair(f: &Field, set: &[usize], how: Choice) -> bool {
     match how {
         Choice::Search => f.completable(set),
-        #[cfg(test)]
+        #[cfg(feature = "test-support")]
         Choice::Exhaustive => exhaustive::can_pair(f, set),
     }
 }
@@ -88,7 +88,7 @@ fn first_of(
 ) -> Option<Candidate> {
     match how {
         Choice::Search => Search::new(f, rest).first(group, 0, next),
-        #[cfg(test)]
+        #[cfg(feature = "test-support")]
         Choice::Exhaustive => exhaustive::first(f, &rest, group, next),
     }
 }
@@ -97,7 +97,7 @@ fn first_of(
 fn floater_sets(n: usize, k: usize, how: Choice) -> Box<dyn Iterator<Item = Vec<usize>>> {
     match how {
         Choice::Search => Box::new(swiss::Combinations::new(n, k)),
-        #[cfg(test)]
+        #[cfg(feature = "test-support")]
         Choice::Exhaustive => Box::new(exhaustive::subsets(n, k).into_iter()),
     }
 }
@@ -773,7 +773,7 @@ fn no_pairing() -> PairingError {
 
 /// The search's and the combinations' answers found another way, for the tests: every pairing
 /// of a group and every floater set is enumerated, then sorted into the rule's order.
-#[cfg(test)]
+#[cfg(feature = "test-support")]
 mod exhaustive {
     use super::{Candidate, Field, RowOrder};
 
@@ -855,8 +855,8 @@ mod exhaustive {
     }
 }
 
-#[cfg(test)]
-mod tests {
+#[cfg(feature = "test-support")]
+pub mod checks {
     use super::*;
     use crate::RuleSet;
 
@@ -864,8 +864,7 @@ mod tests {
     /// test against whole enumerations, on every round of small Dubov events
     /// (`simulate::each_small_round`: 6 to 12 players, so every group is enumerable): the same
     /// pairs, in the same order, and the same bye in every round.
-    #[test]
-    fn the_row_search_chooses_what_the_whole_enumeration_chooses() {
+    pub fn the_row_search_chooses_what_the_whole_enumeration_chooses() {
         let (mut rounds, mut exchanged, mut floated, mut unpairable) = (0, 0, 0, 0);
         crate::simulate::each_small_round(RuleSet::Dubov, |seed, round, input| {
             let f = Field::new(input, ByeRule::PabOrForfeitWin);

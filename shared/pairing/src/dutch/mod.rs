@@ -10,6 +10,15 @@ mod round2025;
 mod weight;
 
 pub use phases::with_dual_proofs;
+
+/// The Dutch engine's internal checks (see the crate's `checks`).
+#[cfg(feature = "test-support")]
+pub mod checks {
+    pub use super::completion::checks as completion;
+    pub use super::round1::checks as round1;
+    pub use super::round2025::checks as round2025;
+    pub use super::weight::checks as weight;
+}
 pub use round2025::{GROUP_FELL_BACK, GROUP_REALIZED, with_group_graphs};
 
 /// Runs `f` with this thread's `setting` set to `value`, restored afterwards (also when `f`

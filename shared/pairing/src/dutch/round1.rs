@@ -44,8 +44,8 @@ pub(crate) fn natural(
     Some(mate)
 }
 
-#[cfg(test)]
-mod tests {
+#[cfg(feature = "test-support")]
+pub mod checks {
     use super::super::{Path, pair_state_by};
     use crate::simulate::Simulation;
     use crate::state::RoundState;
@@ -67,8 +67,7 @@ mod tests {
 
     /// Generated round-1 fields of every size up to 61 (some players absent, some with a
     /// half-point bye), and a few larger: the shortcut is taken and equals the general path.
-    #[test]
-    fn natural_pairing_equals_general_engine() {
+    pub fn natural_pairing_equals_general_engine() {
         let mut taken = 0;
         let mut odd = 0;
         for rule_set in [RuleSet::Dutch2017, RuleSet::Dutch2025] {
@@ -94,8 +93,7 @@ mod tests {
 
     /// Where a natural pair may not meet (a forbidden pair), or scores differ (acceleration),
     /// the general engine pairs: both paths still agree.
-    #[test]
-    fn exceptions_take_the_general_path() {
+    pub fn exceptions_take_the_general_path() {
         for rule_set in [RuleSet::Dutch2017, RuleSet::Dutch2025] {
             let record = Simulation::new(20, 9, 11).before_round(1).expect("round 1");
             let mut input = record.input_for_round(1, rule_set).expect("input");

@@ -834,8 +834,8 @@ pub(crate) fn pair_round<const N: usize, G: MatchGraph<N>>(
     Ok(Some(mate_of))
 }
 
-#[cfg(test)]
-mod tests {
+#[cfg(feature = "test-support")]
+pub mod checks {
     use super::{Layout, Wider, pair_round};
     use crate::RuleSet;
     use crate::dutch::CoreGraph;
@@ -845,8 +845,7 @@ mod tests {
     /// The compact bracket layouts pair exactly as the layout with every scoregroup's counter
     /// (the widest, which any bracket fits), and a round whose bracket needs more than the
     /// width it was given says so instead of pairing on overlapping fields.
-    #[test]
-    fn bracket_layouts_pair_as_the_widest_and_ask_for_more_width_when_short() {
+    pub fn bracket_layouts_pair_as_the_widest_and_ask_for_more_width_when_short() {
         const N: usize = 16;
         let (mut same, mut wider) = (0, 0);
         for seed in 0..12u64 {

@@ -359,13 +359,12 @@ impl ScoreDiffFields {
     }
 }
 
-#[cfg(test)]
-mod tests {
+#[cfg(feature = "test-support")]
+pub mod checks {
     use super::*;
     use proptest::prelude::*;
 
-    #[test]
-    fn shifts_and_borrows_across_limbs() {
+    pub fn shifts_and_borrows_across_limbs() {
         let mut a = Acc::<2>::ZERO;
         a.add_u64(1);
         a.shl(70);
@@ -413,11 +412,10 @@ mod tests {
         ]
     }
 
-    proptest! {
-        /// The packer gives the integer the field-by-field definition gives: shift by each
-        /// field's width, then add or subtract its terms, modulo `2^(64·N)`.
-        #[test]
-        fn packer_equals_shifting_at_every_field(writes in prop::collection::vec(write(), 0..40)) {
+    /// The packer gives the integer the field-by-field definition gives: shift by each
+    /// field's width, then add or subtract its terms, modulo `2^(64·N)`.
+    pub fn packer_equals_shifting_at_every_field() {
+        proptest!(|(writes in prop::collection::vec(write(), 0..40))| {
             let mut model = Acc::<3>::ZERO;
             let mut packer = Packer::<3>::new();
             for w in &writes {
@@ -445,11 +443,10 @@ mod tests {
                 }
             }
             prop_assert_eq!(packer.finish(), model);
-        }
+        });
     }
 
-    #[test]
-    fn breakdown_signs_compare_sums_of_powers() {
+    pub fn breakdown_signs_compare_sums_of_powers() {
         let mut a = Breakdown::default();
         a.field("x", 4);
         a.add_bit(3); // 8
@@ -474,8 +471,7 @@ mod tests {
         assert_eq!(c.count(0), Some(30));
     }
 
-    #[test]
-    fn score_difference_fields_order_by_value() {
+    pub fn score_difference_fields_order_by_value() {
         let f = ScoreDiffFields::from_occurrences(vec![0, 0, 0, 10, 5, 5]);
         // 0 occurs 3 times (2 bits), 5 twice (2 bits), 10 once (1 bit).
         assert_eq!(f.at(0), 0);

@@ -49,7 +49,7 @@ enum Choice {
     Exact,
     /// Every candidate visited, the first granting the most kept: what the exact search must
     /// equal (tests).
-    #[cfg(test)]
+    #[cfg(feature = "test-support")]
     Exhaustive,
 }
 
@@ -175,7 +175,7 @@ fn review(
                 &|rest, left| swiss::preference_bound(f, rest, left),
             )
             .map(|e| e.candidate),
-        #[cfg(test)]
+        #[cfg(feature = "test-support")]
         Choice::Exhaustive => s
             .best_indexed(stay, 0, usize::MAX, next, &|c| {
                 Some(
@@ -607,16 +607,15 @@ fn no_pairing() -> PairingError {
     )
 }
 
-#[cfg(test)]
-mod tests {
+#[cfg(feature = "test-support")]
+pub mod checks {
     use super::*;
     use crate::RuleSet;
 
     /// The exact colour review of 5.2 against the whole enumeration of the exchange order, on
     /// every round of small Lim events (`simulate::each_small_round`: no group over 12
     /// players): the same pairs and bye in every round.
-    #[test]
-    fn the_exact_colour_review_chooses_what_the_whole_enumeration_chooses() {
+    pub fn the_exact_colour_review_chooses_what_the_whole_enumeration_chooses() {
         let (mut rounds, mut reviewed, mut unpairable) = (0, 0, 0);
         crate::simulate::each_small_round(RuleSet::Lim, |seed, round, input| {
             let f = field(input);

@@ -719,7 +719,7 @@ impl<'a> Search<'a> {
     /// with its 1-based position among those visited; candidates scored `None` are skipped
     /// (not valid for the system). The whole enumeration that [`Search::best_exact`] is tested
     /// against.
-    #[cfg(test)]
+    #[cfg(feature = "test-support")]
     pub fn best_indexed(
         &mut self,
         group: &[usize],
