@@ -62,6 +62,37 @@ const MIXED: [Class; 10] = [
 ];
 /// A clean pod: ten clean players, for the clean class's false rate.
 const CLEAN: [Class; 10] = [Class::Clean; 10];
+
+/// Which players a pod seats (SEPARATION_POD_KIND).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum PodKind {
+    Mixed,
+    Clean,
+}
+
+impl PodKind {
+    fn name(self) -> &'static str {
+        match self {
+            PodKind::Mixed => "mixed",
+            PodKind::Clean => "clean",
+        }
+    }
+
+    fn classes(self) -> [Class; 10] {
+        match self {
+            PodKind::Mixed => MIXED,
+            PodKind::Clean => CLEAN,
+        }
+    }
+
+    /// Added to a pod's seed, so the two kinds of pod play apart.
+    fn seed(self) -> u64 {
+        match self {
+            PodKind::Mixed => 0,
+            PodKind::Clean => 500,
+        }
+    }
+}
 /// Full-test combined z thresholds for the ROC points (hundredths).
 const ROC: [i32; 8] = [150, 200, 250, 275, 300, 350, 400, 500];
 
@@ -98,16 +129,20 @@ fn env_usize(k: &str, d: usize) -> usize {
         .unwrap_or(d)
 }
 
-/// The games of one pod of `kind` (0: mixed, 1: clean) at rating `r`: a round robin by the
-/// circle method, colours alternating by round. Seeded by rating, pod and kind, so a pod plays
-/// the same games whichever other pods are played beside it.
-fn pod_pairings(r: u16, pod: usize, kind: usize) -> Vec<(PlayerSpec, PlayerSpec, u64)> {
-    let classes = [MIXED, CLEAN][kind];
-    let players: Vec<PlayerSpec> = classes
+/// The games of one pod of `kind` at rating `r`: a round robin by the circle method, colours
+/// alternating by round. Seeded by rating, pod and kind, so a pod plays the same games
+/// whichever other pods are played beside it.
+fn pod_pairings(r: u16, pod: usize, kind: PodKind) -> Vec<(PlayerSpec, PlayerSpec, u64)> {
+    let players: Vec<PlayerSpec> = kind
+        .classes()
         .iter()
         .enumerate()
         .map(|(i, &c)| PlayerSpec {
-            name: format!("{} {r} {}pod {pod} #{i}", c.name(), ["", "clean "][kind]),
+            // Mixed pods' players keep the names they were first measured under.
+            name: match kind {
+                PodKind::Mixed => format!("{} {r} pod {pod} #{i}", c.name()),
+                PodKind::Clean => format!("{} {r} clean pod {pod} #{i}", c.name()),
+            },
             rating: r,
             strength: match c {
                 Class::Clean => Strength::Sampled(u32::from(r)),
@@ -121,7 +156,7 @@ fn pod_pairings(r: u16, pod: usize, kind: usize) -> Vec<(PlayerSpec, PlayerSpec,
         })
         .collect();
     let n = players.len();
-    let seed = 1_000_000 * u64::from(r) + 1_000 * pod as u64 + 500 * kind as u64;
+    let seed = 1_000_000 * u64::from(r) + 1_000 * pod as u64 + kind.seed();
     let mut out = Vec::new();
     for round in 0..n - 1 {
         for board in 0..n / 2 {
@@ -237,8 +272,8 @@ fn main() {
     };
     let policy = Policy::shipped();
     let kind = match std::env::var("SEPARATION_POD_KIND").as_deref() {
-        Ok("clean") => 1,
-        Ok("mixed") | Err(_) => 0,
+        Ok("clean") => PodKind::Clean,
+        Ok("mixed") | Err(_) => PodKind::Mixed,
         Ok(k) => panic!("SEPARATION_POD_KIND: mixed or clean, not {k}"),
     };
     let watched_only = match std::env::var("SEPARATION_FULL").as_deref() {
@@ -275,7 +310,7 @@ fn main() {
         for &(r, pod) in &pods_of {
             let file = kept
                 .as_ref()
-                .map(|d| d.join(format!("games-{}-{r}-{pod}.pgn", ["mixed", "clean"][kind])));
+                .map(|d| d.join(format!("games-{}-{r}-{pod}.pgn", kind.name())));
             match file.as_ref().filter(|f| f.exists()) {
                 Some(f) => text.push_str(&std::fs::read_to_string(f).expect("SEPARATION_CACHE: games")),
                 None => {
@@ -345,7 +380,7 @@ fn main() {
             "separation: {} games ({} {} pods of 10 from index {pod_from} at {:?}, {MAX_PLIES} plies at most), 9-game performances; played in {played_s:.0} s, quick analysis ({}) {quick_s:.0} s, full analysis ({}, {} nodes) of {} games {full_s:.0} s, {workers} worker(s)",
             games.len(),
             pods,
-            ["mixed", "clean"][kind],
+            kind.name(),
             ratings,
             quick.engine_profile.label,
             full_profile.label,

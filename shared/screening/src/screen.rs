@@ -246,6 +246,9 @@ pub fn full_performances(
     )
 }
 
+/// How a tier judges one player from his rating and his decisions, one list per game.
+type Judge<'a> = dyn Fn(Option<u16>, &[Vec<&Decision>]) -> Judged + 'a;
+
 /// The per-player bookkeeping both tiers share: who played which moves, in which games.
 fn assemble(
     games: &[Game],
@@ -254,7 +257,7 @@ fn assemble(
     policy: &Policy,
     versions: &Versions,
     tier: Tier,
-    judge: &dyn Fn(Option<u16>, &[Vec<&Decision>]) -> Judged,
+    judge: &Judge<'_>,
 ) -> Vec<Performance> {
     struct Acc<'a> {
         rating: Option<u16>,

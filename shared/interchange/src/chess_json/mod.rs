@@ -297,6 +297,9 @@ pub fn write(file: &TrfFile, origin: &str) -> Result<String, String> {
         "typeOfTournament": file.tournament_type().map(|t| t.code).unwrap_or_default(),
     });
     let players: Vec<&PlayerRecord> = file.players().collect();
+    // Opponents are looked up by start number for every game: once per player, not a scan.
+    let by_number: BTreeMap<u32, &PlayerRecord> =
+        players.iter().map(|&p| (p.start_number, p)).collect();
     let profiles: Vec<Value> = players
         .iter()
         .map(|p| {
@@ -350,12 +353,11 @@ pub fn write(file: &TrfFile, origin: &str) -> Result<String, String> {
                            "rated": false})
                 }
                 // Each game once: from White's line, or the lower number when no colour is written.
-                (Some(o), Some(Color::Black)) if file_has_colour(&players, o, r) => continue,
+                (Some(o), Some(Color::Black)) if file_has_colour(&by_number, o, r) => continue,
                 (Some(o), None) if o < p.start_number => continue,
                 (Some(o), _) => {
-                    let other = players
-                        .iter()
-                        .find(|q| q.start_number == o)
+                    let other = by_number
+                        .get(&o)
                         .and_then(|q| q.entry(r))
                         .ok_or_else(|| {
                             format!(
@@ -479,10 +481,9 @@ pub fn write(file: &TrfFile, origin: &str) -> Result<String, String> {
 
 /// Whether the player `id` has a colour written in round `r` (so the game is written from the
 /// White player's line).
-fn file_has_colour(players: &[&PlayerRecord], id: u32, r: u32) -> bool {
+fn file_has_colour(players: &BTreeMap<u32, &PlayerRecord>, id: u32, r: u32) -> bool {
     players
-        .iter()
-        .find(|q| q.start_number == id)
+        .get(&id)
         .and_then(|q| q.entry(r))
         .is_some_and(|e| e.color.is_some())
 }
