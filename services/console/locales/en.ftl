@@ -94,6 +94,7 @@ pairing-rules = Pairing rules
 pairings = Pairings
 paste-a-list = Paste a list
 pending-boards = Pending boards:
+every-board-has-a-result = Every board has a result: the round can be closed.
 phase-awaiting-pairing = pairing being computed
 phase-closed = round closed
 phase-finished = finished

@@ -94,6 +94,7 @@ pairing-rules = Reglas de emparejamiento
 pairings = Emparejamientos
 paste-a-list = Pegar una lista
 pending-boards = Tableros pendientes:
+every-board-has-a-result = Todos los tableros tienen resultado: la ronda se puede cerrar.
 phase-awaiting-pairing = calculando el emparejamiento
 phase-closed = ronda cerrada
 phase-finished = terminado

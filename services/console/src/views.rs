@@ -808,7 +808,11 @@ pub fn round(s: &Session, v: &RoundView, flash: Option<&Flash>) -> Markup {
             }
             @if phase == rd::Phase::Playing {
                 h2 { (t(s, "results")) }
-                p { (t(s, "pending-boards")) " " span id="pending" { (st.pending_boards.iter().map(u32::to_string).collect::<Vec<_>>().join(" ")) } }
+                @if st.pending_boards.is_empty() {
+                    p id="all-results" { (t(s, "every-board-has-a-result")) }
+                } @else {
+                    p { (t(s, "pending-boards")) " " span id="pending" { (st.pending_boards.iter().map(u32::to_string).collect::<Vec<_>>().join(" ")) } }
+                }
                 form.row.entry method="post" action=(action("result")) {
                     (csrf(s)) (cmd())
                     (field(&t(s, "board"), "board", html!{ input id="board" name="board" inputmode="numeric" required autofocus aria-describedby="board-help"; }, &t(s, "board-number")))

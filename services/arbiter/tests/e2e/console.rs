@@ -682,6 +682,12 @@ async fn a_tournament_run_from_the_console() {
             shots(&b, &shots_dir, "round-playing").await;
         }
         b.goto(&round_path).await.unwrap();
+        // With every result in, the screen says so instead of an empty list of pending boards.
+        assert_eq!(
+            text(&b, "#all-results").await,
+            "Every board has a result: the round can be closed.",
+            "round {round}"
+        );
         submit(&b, "close-round").await;
         assert_eq!(flash(&b).await, "", "close round {round}");
     }
