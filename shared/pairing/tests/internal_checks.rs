@@ -1,7 +1,9 @@
 //! The engines' internal checks (the library's `checks`, behind the `test-support` feature):
 //! what only the internals can show, each described where it is written.
 
-use arbiter_pairing::checks::{burstein, completion, dubov, lim, profile, round1, round2025, weight};
+use arbiter_pairing::checks::{
+    burstein, completion, dubov, lim, profile, round1, round2025, weight,
+};
 
 #[test]
 fn burstein_exact_search_chooses_what_the_whole_enumeration_chooses() {

@@ -574,6 +574,28 @@ async fn a_knockout_created_and_run_from_the_command_line() {
         .concat(),
     );
     assert_ne!(swiss.code, 0, "{}", swiss.stdout);
+    // A rule set given as the system (as `arbiter pair --system` takes it) is answered with
+    // the options that say it.
+    let rule_set = cli(
+        &server,
+        &[
+            "create",
+            "--name",
+            "S",
+            "--rounds",
+            "3",
+            "--system",
+            "dutch-2025",
+        ],
+    );
+    assert_eq!(rule_set.code, 3, "{}", rule_set.stdout);
+    assert!(
+        rule_set
+            .stderr
+            .contains("use --system dutch --rule-set dutch-2025"),
+        "{}",
+        rule_set.stderr
+    );
     ok(&server, &[&base[..], &regulations].concat());
     for (name, rating) in [
         ("Alpha, A", "2400"),

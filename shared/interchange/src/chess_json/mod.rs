@@ -356,15 +356,12 @@ pub fn write(file: &TrfFile, origin: &str) -> Result<String, String> {
                 (Some(o), Some(Color::Black)) if file_has_colour(&by_number, o, r) => continue,
                 (Some(o), None) if o < p.start_number => continue,
                 (Some(o), _) => {
-                    let other = by_number
-                        .get(&o)
-                        .and_then(|q| q.entry(r))
-                        .ok_or_else(|| {
-                            format!(
-                                "round {r}: player {}'s opponent {o} has no entry",
-                                p.start_number
-                            )
-                        })?;
+                    let other = by_number.get(&o).and_then(|q| q.entry(r)).ok_or_else(|| {
+                        format!(
+                            "round {r}: player {}'s opponent {o} has no entry",
+                            p.start_number
+                        )
+                    })?;
                     let (white, black) = if e.color == Some(Color::Black) {
                         ((o, other.result), (p.start_number, e.result))
                     } else {

@@ -90,6 +90,13 @@ impl Create {
             "skalitzka" => pb::PairingSystem::Skalitzka,
             "hilton" => pb::PairingSystem::Hilton,
             "knockout" => pb::PairingSystem::Knockout,
+            // `arbiter pair --system` names rule sets; here the rule set is its own option.
+            rule_set @ ("dutch-2017" | "dutch-2025" | "burstein-bbp") => {
+                let system = rule_set.split('-').next().unwrap_or(rule_set);
+                return Err(Exit::Invalid(format!(
+                    "--system {rule_set:?} is a rule set: use --system {system} --rule-set {rule_set}"
+                )));
+            }
             other => {
                 return Err(Exit::Invalid(format!(
                     "--system {other:?}: dutch, dubov, burstein, lim, round-robin, double-round-robin, scheveningen, semi-scheveningen, skalitzka, hilton or knockout"
