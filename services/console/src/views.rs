@@ -986,7 +986,7 @@ pub fn standings(
             }
             div.scroll { table id="standings" {
                 thead { tr {
-                    th.num { (t(s, "rank")) } th.num { (t(s, "no")) } th { (t(s, "name")) } th { (t(s, "fed")) } th.num { (t(s, "rating")) } th.num { (t(s, "pts")) }
+                    th.num { (t(s, "rank")) } th.num { (t(s, "no")) } th { (t(s, "name")) } th.hide-narrow { (t(s, "fed")) } th.num.hide-narrow { (t(s, "rating")) } th.num { (t(s, "pts")) }
                     @for tb in &st.tie_break_list { th.num { (tb) } }
                 } }
                 tbody { @for r in &st.rows {
@@ -994,8 +994,8 @@ pub fn standings(
                         td.num { (r.rank) @if r.rank_to > r.rank { "-" (r.rank_to) } }
                         td.num { (r.pairing_number) }
                         td.name { (r.name) }
-                        td { (r.federation) }
-                        td.num { (r.rating) }
+                        td.hide-narrow { (r.federation) }
+                        td.num.hide-narrow { (r.rating) }
                         td.num { (points(arbiter_proto::tenths(r.score.as_ref()))) }
                         @for tb in &r.tie_breaks { td.num { (decimal(tb.value.as_ref())) } }
                     }

@@ -700,6 +700,16 @@ async fn a_tournament_run_from_the_console() {
         .await
         .unwrap();
     shots(&b, &shots_dir, "standings").await;
+    // At phone width the points column is on screen, not behind the table's scroll.
+    b.set_window_size(390, 844).await.expect("window size");
+    let points_seen = js(
+        &b,
+        "var h = document.querySelectorAll('#standings thead th')[5]; \
+         var r = h.getBoundingClientRect(); return [h.textContent, r.width > 0 && r.right <= window.innerWidth];",
+    )
+    .await;
+    b.set_window_size(1280, 900).await.expect("window size");
+    assert_eq!(points_seen, json!(["Pts", true]), "standings at 390 px");
     let shown = js(
         &b,
         "return Array.from(document.querySelectorAll('#standings tbody tr')).map(function (r) { \
