@@ -25,7 +25,9 @@
 //! first pod's index, default 0: a later start plays only pods not measured before), SEPARATION_RATINGS
 //! (comma-separated, default 1400,1600,...,2400), SEPARATION_FULL_NODES (the full analysis's
 //! node budget, default the shipped profile's), SEPARATION_WORKERS (default: the cores),
-//! SEPARATION_FULL_BASELINE (a full-test baseline file instead of the shipped one).
+//! SEPARATION_FULL_BASELINE and SEPARATION_QUICK_BASELINE (baseline files instead of the
+//! shipped full one and the shipped self-play quick one), SEPARATION_FULL_FROM (the quick
+//! combined z, in hundredths, from which the full test is asked; default Watch's).
 //! SEPARATION_CACHE=DIR keeps each pod's played games (`games-<kind>-<rating>-<pod>.pgn`) and
 //! every analysis (`positions.jsonl`) there, so that a re-run plays and analyses only what is
 //! new: more pods add to those kept, and a new way of scoring is measured on the same games.
@@ -93,6 +95,9 @@ impl PodKind {
         }
     }
 }
+/// Quick-test combined z from which the full test may be asked (hundredths), compared in the
+/// policy's order.
+const FULL_FROM: [i32; 5] = [200, 175, 150, 125, 100];
 /// Full-test combined z thresholds for the ROC points (hundredths).
 const ROC: [i32; 8] = [150, 200, 250, 275, 300, 350, 400, 500];
 
@@ -258,7 +263,13 @@ fn main() {
                 .collect()
         })
         .unwrap_or_else(|| RATINGS.to_vec());
-    let quick = Baseline::selfplay();
+    let quick = match std::env::var_os("SEPARATION_QUICK_BASELINE") {
+        Some(p) => {
+            Baseline::parse(&std::fs::read_to_string(&p).expect("SEPARATION_QUICK_BASELINE"))
+                .expect("SEPARATION_QUICK_BASELINE: a quick-test baseline")
+        }
+        None => Baseline::sampled(),
+    };
     let full = match std::env::var_os("SEPARATION_FULL_BASELINE") {
         Some(p) => {
             FullBaseline::parse(&std::fs::read_to_string(&p).expect("SEPARATION_FULL_BASELINE"))
@@ -280,6 +291,18 @@ fn main() {
         Ok("watched") => true,
         Ok("all") | Err(_) => false,
         Ok(k) => panic!("SEPARATION_FULL: all or watched, not {k}"),
+    };
+    // The quick z (hundredths) from which the full test is asked: SEPARATION_FULL_FROM,
+    // default the policy's own trigger.
+    let full_from = std::env::var("SEPARATION_FULL_FROM")
+        .ok()
+        .map(|v| {
+            v.parse::<i32>()
+                .expect("SEPARATION_FULL_FROM: a z in hundredths")
+        })
+        .unwrap_or(policy.watch);
+    let asked = |p: &Performance| {
+        p.counted >= policy.min_counted_decisions && p.indicators.z_combined >= full_from
     };
     let pods_of: Vec<(u16, usize)> = ratings
         .iter()
@@ -345,11 +368,12 @@ fn main() {
             quick_perfs.iter().all(|p| p.games == 9),
             "every player plays nine games"
         );
-        // The policy's order: the full test is asked only for the players at Watch, so with
-        // SEPARATION_FULL=watched only their games are analysed wide.
+        // The policy's order: the full test is asked only for the players whose quick z
+        // reaches `full_from` (Watch by default), so with SEPARATION_FULL=watched only their
+        // games are analysed wide.
         let watched: std::collections::BTreeSet<&str> = quick_perfs
             .iter()
-            .filter(|p| p.level >= FlagLevel::Watch)
+            .filter(|p| p.level >= FlagLevel::Watch || asked(p))
             .map(|p| p.player.as_str())
             .collect();
         let wide: Vec<usize> = (0..games.len())
@@ -415,8 +439,57 @@ fn main() {
                 1000.0 * upper_bound_95(flags, n)
             );
         }
-        println!("each Watch: player, quick z, full z");
-        for p in quick_perfs.iter().filter(|p| p.level >= FlagLevel::Watch) {
+        // The quick test's combined z per class: how well its baseline fits the clean class
+        // (mean 0, sd 1 when it fits) and how far the assisted ones stand from it.
+        println!("quick test's combined z: class, mean, sd, lowest, highest");
+        for c in Class::ALL {
+            let zs: Vec<f64> = quick_perfs
+                .iter()
+                .filter(|p| Class::of(&p.player) == c)
+                .map(|p| f64::from(p.indicators.z_combined) / 100.0)
+                .collect();
+            if zs.is_empty() {
+                continue;
+            }
+            let n = zs.len() as f64;
+            let mean = zs.iter().sum::<f64>() / n;
+            let sd = (zs.iter().map(|z| (z - mean).powi(2)).sum::<f64>() / (n - 1.0).max(1.0)).sqrt();
+            let (lo, hi) = zs.iter().fold((f64::MAX, f64::MIN), |(a, b), &z| (a.min(z), b.max(z)));
+            println!("  {:<12} {mean:>6.2} {sd:>6.2} {lo:>6.2} {hi:>6.2}", c.name());
+        }
+        // The same order with the full test asked from lower quick z: per class, how many
+        // are asked, reach Watch (quick Watch, or full z at Watch's level) and Flag. With
+        // SEPARATION_FULL=watched only triggers at or above SEPARATION_FULL_FROM are known.
+        println!("the policy's order by the quick z from which the full test is asked: trigger, then per class asked / Watch (either test) / Flag, and the Flag rate's 95 % upper bound");
+        for t in FULL_FROM.into_iter().filter(|&t| !watched_only || t >= full_from) {
+            let mut line = format!("  quick z >= {:.2}:", f64::from(t) / 100.0);
+            for c in Class::ALL {
+                let q: Vec<&Performance> = quick_perfs.iter().filter(|p| Class::of(&p.player) == c).collect();
+                if q.is_empty() {
+                    continue;
+                }
+                let full_z = |p: &Performance| full_perfs.iter().find(|f| f.player == p.player).map(|f| f.indicators.z_combined);
+                let on = |p: &Performance| p.counted >= policy.min_counted_decisions && p.indicators.z_combined >= t;
+                let asked_n = q.iter().filter(|p| on(p)).count();
+                let watch = q
+                    .iter()
+                    .filter(|p| p.level >= FlagLevel::Watch || (on(p) && full_z(p).is_some_and(|z| z >= policy.watch)))
+                    .count();
+                let flags = q.iter().filter(|p| on(p) && full_z(p).is_some_and(|z| z >= policy.flag)).count();
+                line.push_str(&format!(
+                    "  {} {}/{}/{} of {} (≤ {:.1}‰)",
+                    c.name(),
+                    asked_n,
+                    watch,
+                    flags,
+                    q.len(),
+                    1000.0 * upper_bound_95(flags, q.len())
+                ));
+            }
+            println!("{line}");
+        }
+        println!("each performance asked for the full test: player, quick z, full z");
+        for p in quick_perfs.iter().filter(|p| watched.contains(p.player.as_str()) || Class::of(&p.player) == Class::Full) {
             let f = full_perfs.iter().find(|f| f.player == p.player);
             println!(
                 "  {:<32} {:>6.2} {:>6}",

@@ -23,6 +23,11 @@ pub const PREVIOUS_HUMAN: &str = include_str!("../baselines/sf15.1-n20k-mpv3/hum
 /// honest players are such engines, and for re-screening results that name it.
 pub const SELFPLAY: &str = include_str!("../baselines/sf15.1-n20k-mpv3/selfplay-2026.11.1.json");
 
+/// The quick test's baseline of the sampled self-play players (`arbiter screening-calibrate
+/// --players sampled --games FILE`, on the games the sampled full-test baseline was fitted
+/// on): the separation bench's clean class judged against its own kind. Not a human baseline.
+pub const SAMPLED: &str = include_str!("../baselines/sf15.1-n20k-mpv3/sampled-2026.12.2.json");
+
 /// One bucket × difficulty cell.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Cell {
@@ -81,9 +86,14 @@ impl Baseline {
         Baseline::parse(SELFPLAY).expect("the self-play baseline parses (checked by a test)")
     }
 
+    /// The sampled self-play players' baseline shipped with this build.
+    pub fn sampled() -> Baseline {
+        Baseline::parse(SAMPLED).expect("the sampled baseline parses (checked by a test)")
+    }
+
     /// The shipped baseline of this version, if any: what re-derives a result that names it.
     pub fn by_version(version: &str) -> Option<Baseline> {
-        [SHIPPED, PREVIOUS_HUMAN, SELFPLAY]
+        [SHIPPED, PREVIOUS_HUMAN, SELFPLAY, SAMPLED]
             .into_iter()
             .map(|text| {
                 Baseline::parse(text).expect("a shipped baseline parses (checked by a test)")

@@ -225,15 +225,67 @@ pub async fn generate(
     Ok(pgns)
 }
 
+/// The calibration's games, bucketed: generated (and returned as text too, so that they can
+/// be saved and the artefact re-derived from them), or given, each in the bucket of its White
+/// player's rating.
+async fn calibration_games(
+    engine: &Path,
+    plan: &Plan,
+    given: Option<Vec<pgn::Game>>,
+    tick: &(dyn Fn() + Sync),
+) -> Result<(Vec<(usize, pgn::Game)>, Vec<(usize, String)>), EngineError> {
+    let bad = |reason: String| EngineError::Protocol {
+        path: "calibration games".into(),
+        reason,
+    };
+    match given {
+        None => {
+            let texts = generate(engine, plan, tick).await?;
+            let mut out = Vec::new();
+            for (b, text) in &texts {
+                let g = pgn::parse(text.as_bytes(), "self-play", pgn::DEFAULT_MAX_PGN_BYTES)
+                    .map_err(|e| bad(e.to_string()))?
+                    .remove(0);
+                out.push((*b, g));
+            }
+            Ok((out, texts))
+        }
+        Some(given) => {
+            let games = given
+                .into_iter()
+                .map(|g| {
+                    let b = g
+                        .white_elo
+                        .and_then(|r| plan.ratings.iter().position(|&x| x == r))
+                        .ok_or_else(|| {
+                            bad(format!(
+                                "{}: White's rating is not one of the buckets",
+                                g.label()
+                            ))
+                        })?;
+                    Ok((b, g))
+                })
+                .collect::<Result<_, EngineError>>()?;
+            Ok((games, Vec::new()))
+        }
+    }
+}
+
 /// Generates, analyses and fits. `progress(done, total)` is called per finished game.
+/// `games`, when given, are used instead of generating new ones (each game's bucket is its
+/// White rating); generated games are returned with the artefact. `cache` holds (and
+/// receives) the analyses.
 pub async fn calibrate(
     engine: &Path,
     profile: EngineProfile,
     filter: FilterConfig,
     plan: &Plan,
+    games: Option<Vec<pgn::Game>>,
+    cache: std::sync::Arc<crate::cache::PositionCache>,
     progress: &(dyn Fn(usize, usize) + Sync),
-) -> Result<Baseline, EngineError> {
-    let total = plan.ratings.len() * plan.games_per_bucket as usize * 2;
+) -> Result<(Baseline, Vec<(usize, String)>), EngineError> {
+    let generated = games.is_none();
+    let total = plan.ratings.len() * plan.games_per_bucket as usize * if generated { 2 } else { 1 };
     let done = std::sync::atomic::AtomicUsize::new(0);
     let tick = || {
         progress(
@@ -241,28 +293,23 @@ pub async fn calibrate(
             total,
         )
     };
-    // 1. Games, per bucket, both players at the bucket's strength.
-    let pgns = generate(engine, plan, &tick).await?;
+    // 1. Games, per bucket, both players at the bucket's strength (or given).
+    let (games, texts) = calibration_games(engine, plan, games, &tick).await?;
     // 2. Analysis with the profile being calibrated.
     let pool = EnginePool::start(engine, profile.clone(), plan.workers).await?;
     let binary = pool.binary_sha256().to_string();
     let analyser = crate::screen::Analyser {
         pool,
-        cache: std::sync::Arc::new(crate::cache::PositionCache::new()),
+        cache,
         filter: filter.clone(),
     };
+    let only: Vec<pgn::Game> = games.iter().map(|(_, g)| g.clone()).collect();
+    let analysed = analyser.games(&only, &tick).await?;
     let mut per_bucket: Vec<Vec<Vec<Decision>>> = vec![Vec::new(); plan.ratings.len()];
     let mut games_per: Vec<u32> = vec![0; plan.ratings.len()];
-    for (b, text) in &pgns {
-        let game = pgn::parse(text.as_bytes(), "self-play", pgn::DEFAULT_MAX_PGN_BYTES)
-            .map_err(|e| EngineError::Protocol {
-                path: "self-play".into(),
-                reason: e.to_string(),
-            })?
-            .remove(0);
-        per_bucket[*b].push(analyser.game(&game).await?);
+    for ((b, _), ds) in games.iter().zip(analysed) {
+        per_bucket[*b].push(ds);
         games_per[*b] += 1;
-        tick();
     }
     // 3. Cells per bucket and class.
     let mut all = vec![Sums::default(); GAP_CLASSES_CP.len()];
@@ -298,16 +345,21 @@ pub async fn calibrate(
     let phi_milli = inflation(&tallies);
     let how_made = serde_json::json!({
         "method": format!("Stockfish self-play: for each bucket, {}, one thread, 16 MB hash, a fixed node budget per move; games analysed with the engine profile below; counted decisions tallied per bucket and per difficulty class (gap between the two best moves); cells with fewer than 30 decisions take the bucket's pooled values; variance inflation phi = mean square of the calibration's own 3-game z's (floored at 1)", plan.players.method()),
-        "command": format!("arbiter screening-calibrate --games-per-bucket {} --player-nodes {} --seed {} --workers {}", plan.games_per_bucket, plan.player_nodes, plan.seed, plan.workers),
+        "command": format!("arbiter screening-calibrate{} --games-per-bucket {} --player-nodes {} --seed {} --workers {}{}", match plan.players { Players::Elo => "", Players::Sampled => " --players sampled" }, plan.games_per_bucket, plan.player_nodes, plan.seed, plan.workers, if generated { "" } else { " --games FILE" }),
         "player_nodes_per_move": plan.player_nodes,
         "games_per_bucket": plan.games_per_bucket,
+        "games_analysed": games.len(),
         "seed": plan.seed,
         "openings": "twelve common four-ply starts plus one seeded random legal move per side",
         "adjudication": "checkmate, stalemate, insufficient material, 50 moves, threefold repetition; both engines at or beyond 10 pawns; 200 plies drawn",
         "rating_scale": plan.players.scale(),
-        "reproducibility": "Stockfish 15.1 seeds its strength limiting from the clock, so re-running the command gives a different sample of games; the artefact, not the command, is the reference",
+        "players": format!("{:?}", plan.players),
+        "reproducibility": match plan.players {
+            Players::Elo => "Stockfish 15.1 seeds its strength limiting from the clock, so re-running the command gives a different sample of games; the artefact, not the command, is the reference",
+            Players::Sampled => "the sampled players' moves are drawn by each game's seed, so the same command, engine binary and seed play the same games; `--games FILE` re-derives the artefact from saved games",
+        },
     });
-    Ok(Baseline {
+    let baseline = Baseline {
         format: 1,
         version: plan.version.clone(),
         quality: "Provisional".into(),
@@ -323,7 +375,8 @@ pub async fn calibrate(
         tau: crate::stats::Tau::default(),
         buckets,
         unrated,
-    })
+    };
+    Ok((baseline, texts))
 }
 
 /// The full test's calibration: the same kind of self-play games, analysed with
@@ -342,10 +395,6 @@ pub async fn calibrate_full(
     cache: std::sync::Arc<crate::cache::PositionCache>,
     progress: &(dyn Fn(usize, usize) + Sync),
 ) -> Result<(FullBaseline, Vec<(usize, String)>), EngineError> {
-    let bad = |reason: String| EngineError::Protocol {
-        path: "calibration games".into(),
-        reason,
-    };
     let done = std::sync::atomic::AtomicUsize::new(0);
     let generated = games.is_none();
     let total = plan.ratings.len() * plan.games_per_bucket as usize * if generated { 2 } else { 1 };
@@ -356,35 +405,7 @@ pub async fn calibrate_full(
         )
     };
     // 1. The games: generated, or given (bucketed by the White player's rating).
-    let mut texts: Vec<(usize, String)> = Vec::new();
-    let games: Vec<(usize, pgn::Game)> = match games {
-        None => {
-            let mut out = Vec::new();
-            texts = generate(engine, plan, &tick).await?;
-            for (b, text) in &texts {
-                let g = pgn::parse(text.as_bytes(), "self-play", pgn::DEFAULT_MAX_PGN_BYTES)
-                    .map_err(|e| bad(e.to_string()))?
-                    .remove(0);
-                out.push((*b, g));
-            }
-            out
-        }
-        Some(given) => given
-            .into_iter()
-            .map(|g| {
-                let b = g
-                    .white_elo
-                    .and_then(|r| plan.ratings.iter().position(|&x| x == r))
-                    .ok_or_else(|| {
-                        bad(format!(
-                            "{}: White's rating is not one of the buckets",
-                            g.label()
-                        ))
-                    })?;
-                Ok((b, g))
-            })
-            .collect::<Result<_, EngineError>>()?,
-    };
+    let (games, texts) = calibration_games(engine, plan, games, &tick).await?;
     // 2. Wide analysis.
     let pool = EnginePool::start(engine, profile.clone(), plan.workers).await?;
     let binary = pool.binary_sha256().to_string();

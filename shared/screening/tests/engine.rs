@@ -256,7 +256,12 @@ fn the_shipped_baselines_and_policy_are_consistent() {
     let previous = Baseline::parse(arbiter_screening::baseline::PREVIOUS_HUMAN)
         .expect("the previous default parses");
     assert_ne!(previous.version, Baseline::shipped().version);
-    for b in [Baseline::shipped(), previous, Baseline::selfplay()] {
+    for b in [
+        Baseline::shipped(),
+        previous,
+        Baseline::selfplay(),
+        Baseline::sampled(),
+    ] {
         assert_eq!(
             b.engine_profile,
             arbiter_screening::uci::EngineProfile::quick()
@@ -270,9 +275,20 @@ fn the_shipped_baselines_and_policy_are_consistent() {
         );
         assert_eq!(Baseline::by_version(&b.version), Some(b.clone()));
     }
-    let selfplay = Baseline::selfplay();
-    assert!(selfplay.what_it_is_not.contains("NOT a human baseline"));
-    assert!(selfplay.tau.is_zero());
+    for selfplay in [Baseline::selfplay(), Baseline::sampled()] {
+        assert!(selfplay.what_it_is_not.contains("NOT a human baseline"));
+        assert!(selfplay.tau.is_zero());
+    }
+    // The sampled players' quick baseline is fitted on the very games the shipped full one
+    // was, which ship beside it.
+    let sampled = Baseline::sampled();
+    assert_eq!(sampled.how_made["players"], "Sampled");
+    assert_eq!(
+        sampled.how_made["games_analysed"].as_u64(),
+        Some(u64::from(
+            sampled.buckets.iter().map(|b| b.games).sum::<u32>()
+        ))
+    );
     // The human default carries the between-event spread and its calibration report, and
     // says it is not a Production baseline.
     let human = Baseline::shipped();
@@ -296,4 +312,94 @@ fn the_shipped_baselines_and_policy_are_consistent() {
     let p = Policy::shipped();
     assert_eq!(p.version, "levels-2026");
     assert_eq!(p.intrusive_threshold(400), 329);
+}
+
+/// A quick-test baseline re-derived from saved self-play games (`screening-calibrate --games`):
+/// each game goes to the bucket of its White rating, the analyses land in the cache, and a
+/// second derivation from that cache writes the same artefact without asking the engine.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_quick_baseline_is_re_derived_from_saved_games() {
+    use arbiter_screening::calibrate::{Plan, Players, calibrate};
+    use arbiter_screening::filter::FilterConfig;
+    use arbiter_screening::uci::EngineProfile;
+    // One game of each of two buckets, from the games the shipped sampled baselines were
+    // fitted on.
+    let saved = pgn::parse(
+        include_bytes!("../baselines/sf15.1-n100k-mpv20/sampled-full-2026.12.1.games.pgn"),
+        "sampled games",
+        8 << 20,
+    )
+    .expect("the shipped games parse");
+    let games: Vec<Game> = [1400u16, 2400]
+        .iter()
+        .filter_map(|&r| saved.iter().find(|g| g.white_elo == Some(r)))
+        .cloned()
+        .collect();
+    let plan = Plan {
+        ratings: vec![1400, 2400],
+        players: Players::Sampled,
+        games_per_bucket: 1,
+        player_nodes: 30_000,
+        seed: 1,
+        workers: 2,
+        version: "test/sampled".into(),
+    };
+    let derive = |cache: Arc<PositionCache>, engine: PathBuf| {
+        let (plan, games) = (plan.clone(), games.clone());
+        async move {
+            calibrate(
+                &engine,
+                EngineProfile::quick(),
+                FilterConfig::default(),
+                &plan,
+                Some(games),
+                cache,
+                &|_, _| {},
+            )
+            .await
+            .expect("calibration")
+        }
+    };
+    let cache = Arc::new(PositionCache::new());
+    let (first, generated) = derive(cache.clone(), engine()).await;
+    assert!(generated.is_empty(), "given games are not generated again");
+    assert_eq!(
+        first
+            .buckets
+            .iter()
+            .map(|b| (b.rating, b.games))
+            .collect::<Vec<_>>(),
+        [(1400, 1), (2400, 1)]
+    );
+    assert!(first.buckets.iter().all(|b| b.decisions > 0));
+    assert!(
+        first.how_made["command"]
+            .as_str()
+            .is_some_and(|c| c.ends_with("--games FILE"))
+    );
+    // Again, from the cache: the same artefact.
+    let again = derive(cache.clone(), engine()).await.0;
+    assert_eq!(
+        serde_json::to_string(&again).expect("json"),
+        serde_json::to_string(&first).expect("json")
+    );
+    // A game whose White rating is no bucket is refused, named.
+    let mut stray = games.clone();
+    stray[0].white_elo = Some(1500);
+    let e = calibrate(
+        &engine(),
+        EngineProfile::quick(),
+        FilterConfig::default(),
+        &plan,
+        Some(stray),
+        cache,
+        &|_, _| {},
+    )
+    .await
+    .expect_err("a game outside the buckets");
+    assert!(
+        e.to_string()
+            .contains("White's rating is not one of the buckets"),
+        "{e}"
+    );
 }

@@ -370,12 +370,12 @@ pub struct CalibrateArgs {
     /// Calibrate the full test instead (wide analyses; one move-probability law per bucket).
     #[arg(long)]
     pub full: bool,
-    /// Full test: use these games (PGN; each game's bucket is its WhiteElo) instead of
-    /// generating new ones.
-    #[arg(long, requires = "full")]
+    /// Self-play: use these games (PGN; each game's bucket is its WhiteElo) instead of
+    /// generating new ones (the games another calibration saved).
+    #[arg(long, conflicts_with = "human")]
     pub games: Option<PathBuf>,
-    /// Full test: where to save the generated games, so the artefact can be re-derived.
-    #[arg(long, requires = "full", conflicts_with = "games")]
+    /// Self-play: where to save the generated games, so the artefact can be re-derived.
+    #[arg(long, conflicts_with_all = ["games", "human"])]
     pub save_games: Option<PathBuf>,
     /// Fit the quick test's baseline (with --full: the full test's) on these human games
     /// (PGN, both ratings tagged) instead of self-play; files are read in order.
@@ -439,8 +439,8 @@ pub fn calibrate_run(a: CalibrateArgs) -> ExitCode {
             "--ratings: {r} is outside Stockfish's UCI_Elo range 1350..=2850"
         ));
     }
-    if a.cache.is_some() && !a.full && a.human.is_empty() {
-        return invalid("--cache: only with --human or --full".to_string());
+    if a.cache.is_some() && !a.full && a.human.is_empty() && a.games.is_none() {
+        return invalid("--cache: only with --human, --full or --games".to_string());
     }
     let engine = match find_engine(a.engine.as_deref()) {
         Ok(p) => p,
@@ -474,18 +474,37 @@ pub fn calibrate_run(a: CalibrateArgs) -> ExitCode {
     if !a.human.is_empty() {
         return calibrate_human_run(&a, &engine, &plan, &rt, &progress);
     }
+    let given = match read_games(a.games.as_deref()) {
+        Ok(g) => g,
+        Err(code) => return code,
+    };
+    let cache = match load_cache(a.cache.as_deref()) {
+        Ok(c) => Arc::new(c),
+        Err(code) => return code,
+    };
     let result = rt.block_on(calibrate(
         &engine,
         EngineProfile::quick(),
         FilterConfig::default(),
         &plan,
-        &|done, _| progress.set_position(done as u64),
+        given,
+        cache.clone(),
+        &|done, total| {
+            progress.set_length(total as u64);
+            progress.set_position(done as u64)
+        },
     ));
     progress.finish_and_clear();
-    let baseline = match result {
-        Ok(b) => b,
+    let (baseline, games) = match result {
+        Ok(x) => x,
         Err(e) => return engine_failed(e.to_string()),
     };
+    if let Err(code) = save_cache(a.cache.as_deref(), &cache) {
+        return code;
+    }
+    if let Err(code) = save_games(a.save_games.as_deref(), &games) {
+        return code;
+    }
     if let Err(code) = write_json(&a.out, serde_json::to_string_pretty(&baseline)) {
         return code;
     }
@@ -498,6 +517,25 @@ pub fn calibrate_run(a: CalibrateArgs) -> ExitCode {
     ExitCode::SUCCESS
 }
 
+/// The games a self-play calibration is given instead of playing new ones.
+fn read_games(path: Option<&std::path::Path>) -> Result<Option<Vec<pgn::Game>>, ExitCode> {
+    match path {
+        None => Ok(None),
+        Some(p) => match pgn::read_file(p, 64 * 1024 * 1024) {
+            Ok(g) => Ok(Some(g)),
+            Err(e @ PgnError::Unreadable { .. }) => Err(unreadable(e.to_string())),
+            Err(e) => Err(invalid(e.to_string())),
+        },
+    }
+}
+
+/// Saves a self-play calibration's generated games, so that the artefact can be re-derived.
+fn save_games(path: Option<&std::path::Path>, games: &[(usize, String)]) -> Result<(), ExitCode> {
+    let Some(p) = path else { return Ok(()) };
+    let text: String = games.iter().map(|(_, g)| format!("{g}\n")).collect();
+    std::fs::write(p, text).map_err(|e| unreadable(format!("{}: {e}", p.display())))
+}
+
 fn calibrate_full_run(
     a: &CalibrateArgs,
     engine: &std::path::Path,
@@ -505,13 +543,9 @@ fn calibrate_full_run(
     rt: &tokio::runtime::Runtime,
     progress: &ProgressBar,
 ) -> ExitCode {
-    let given = match &a.games {
-        None => None,
-        Some(p) => match pgn::read_file(p, 64 * 1024 * 1024) {
-            Ok(g) => Some(g),
-            Err(e @ PgnError::Unreadable { .. }) => return unreadable(e.to_string()),
-            Err(e) => return invalid(e.to_string()),
-        },
+    let given = match read_games(a.games.as_deref()) {
+        Ok(g) => g,
+        Err(code) => return code,
     };
     let cache = match load_cache(a.cache.as_deref()) {
         Ok(c) => Arc::new(c),
@@ -537,11 +571,8 @@ fn calibrate_full_run(
     if let Err(code) = save_cache(a.cache.as_deref(), &cache) {
         return code;
     }
-    if let Some(p) = &a.save_games {
-        let text: String = games.iter().map(|(_, g)| format!("{g}\n")).collect();
-        if let Err(e) = std::fs::write(p, text) {
-            return unreadable(format!("{}: {e}", p.display()));
-        }
+    if let Err(code) = save_games(a.save_games.as_deref(), &games) {
+        return code;
     }
     if let Err(code) = write_json(&a.out, serde_json::to_string_pretty(&baseline)) {
         return code;
