@@ -474,7 +474,7 @@ pub fn calibrate_run(a: CalibrateArgs) -> ExitCode {
     if !a.human.is_empty() {
         return calibrate_human_run(&a, &engine, &plan, &rt, &progress);
     }
-    let given = match read_games(a.games.as_deref()) {
+    let given = match read_games(a.games.as_deref(), &a.ratings) {
         Ok(g) => g,
         Err(code) => return code,
     };
@@ -517,16 +517,37 @@ pub fn calibrate_run(a: CalibrateArgs) -> ExitCode {
     ExitCode::SUCCESS
 }
 
-/// The games a self-play calibration is given instead of playing new ones.
-fn read_games(path: Option<&std::path::Path>) -> Result<Option<Vec<pgn::Game>>, ExitCode> {
-    match path {
-        None => Ok(None),
-        Some(p) => match pgn::read_file(p, 64 * 1024 * 1024) {
-            Ok(g) => Ok(Some(g)),
-            Err(e @ PgnError::Unreadable { .. }) => Err(unreadable(e.to_string())),
-            Err(e) => Err(invalid(e.to_string())),
-        },
+/// The games a self-play calibration is given instead of playing new ones, each in the bucket
+/// of its White rating: a game outside the buckets is refused before any analysis.
+fn read_games(
+    path: Option<&std::path::Path>,
+    ratings: &[u16],
+) -> Result<Option<Vec<pgn::Game>>, ExitCode> {
+    let Some(p) = path else { return Ok(None) };
+    let games = match pgn::read_file(p, 64 * 1024 * 1024) {
+        Ok(g) => g,
+        Err(e @ PgnError::Unreadable { .. }) => return Err(unreadable(e.to_string())),
+        Err(e) => return Err(invalid(e.to_string())),
+    };
+    if let Some(g) = games
+        .iter()
+        .find(|g| g.white_elo.is_none_or(|r| !ratings.contains(&r)))
+    {
+        let tagged = g
+            .white_elo
+            .map_or("no WhiteElo".to_string(), |r| format!("WhiteElo {r}"));
+        return Err(invalid(format!(
+            "{}: {}: {tagged} is not one of the buckets ({})",
+            p.display(),
+            g.label(),
+            ratings
+                .iter()
+                .map(u16::to_string)
+                .collect::<Vec<_>>()
+                .join(",")
+        )));
     }
+    Ok(Some(games))
 }
 
 /// Saves a self-play calibration's generated games, so that the artefact can be re-derived.
@@ -543,7 +564,7 @@ fn calibrate_full_run(
     rt: &tokio::runtime::Runtime,
     progress: &ProgressBar,
 ) -> ExitCode {
-    let given = match read_games(a.games.as_deref()) {
+    let given = match read_games(a.games.as_deref(), &a.ratings) {
         Ok(g) => g,
         Err(code) => return code,
     };

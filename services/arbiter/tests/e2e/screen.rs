@@ -81,6 +81,43 @@ fn bad_input_is_named_and_refused() {
 }
 
 #[test]
+fn a_calibration_from_saved_games_refuses_a_game_outside_its_buckets() {
+    let d = dir("calibrate");
+    let out = d.join("b.json").display().to_string();
+    let calibrate = |games: &str| {
+        Command::new(env!("CARGO_BIN_EXE_arbiter"))
+            .args([
+                "screening-calibrate",
+                "--players",
+                "sampled",
+                "--ratings",
+                "1400,1600",
+            ])
+            .args(["--version", "test", "--out", &out, "--games", games])
+            .output()
+            .expect("run arbiter")
+    };
+    let stray = write(
+        &d,
+        "stray.pgn",
+        b"[White \"A\"]\n[Black \"B\"]\n[WhiteElo \"1400\"]\n\n1. e4 e5 1-0\n\n[White \"C\"]\n[Black \"D\"]\n[Round \"2\"]\n[WhiteElo \"1500\"]\n\n1. d4 d5 0-1\n",
+    );
+    refused(
+        &calibrate(&stray),
+        3,
+        &[
+            "stray.pgn",
+            "game 2 (C - D, round 2)",
+            "WhiteElo 1500 is not one of the buckets (1400,1600)",
+        ],
+    );
+    let missing = d.join("no-such.pgn").display().to_string();
+    refused(&calibrate(&missing), 5, &["no-such.pgn"]);
+    assert!(!Path::new(&out).exists(), "no artefact written");
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+#[test]
 fn a_syntax_error_names_its_line_and_a_latin1_file_is_decoded_with_a_warning() {
     let d = dir("syntax");
     // Game 2's comment, opened on line 9, never ends: invalid input, not an unreadable file.
