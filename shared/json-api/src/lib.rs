@@ -160,7 +160,7 @@ fn request_message(m: &MethodDescriptor, body: &[u8]) -> Result<DynamicMessage, 
         };
         error::bad_json(
             &format!(
-                "{field}: {why} (the body must be a {} in the proto3 JSON mapping)",
+                "{field}: {why} (the body must be the message {} in the proto3 JSON mapping)",
                 input.full_name()
             ),
             &field,

@@ -9,8 +9,9 @@
 //!
 //! Players meet in pods of ten of one rating (six clean, two of each assisted class), each a
 //! round robin of nine rounds. Every game is analysed by the quick test (shipped quick profile,
-//! self-play baseline: the clean class is a weakened engine, judged against its own class) and
-//! by the full test (shipped full profile and baseline). Printed per class: performances,
+//! the sampled players' quick baseline: the clean class is that weakened engine, judged against
+//! its own class) and by the full test (shipped full profile and baseline, also fitted on
+//! sampled players). Printed per class: performances,
 //! Watch from the quick test, and how many reach the policy's Watch and Flag z on the full test
 //! (Flag itself needs a calibrated baseline; the shipped ones are Provisional); the ROC points of
 //! the full test's combined z; the cost.
