@@ -344,11 +344,11 @@ async fn a_quick_baseline_is_re_derived_from_saved_games() {
         workers: 2,
         version: "test/sampled".into(),
     };
-    let derive = |cache: Arc<PositionCache>, engine: PathBuf| {
-        let (plan, games) = (plan.clone(), games.clone());
+    let derive = |games: Vec<Game>, cache: Arc<PositionCache>| {
+        let plan = plan.clone();
         async move {
             calibrate(
-                &engine,
+                &engine(),
                 EngineProfile::quick(),
                 FilterConfig::default(),
                 &plan,
@@ -357,11 +357,12 @@ async fn a_quick_baseline_is_re_derived_from_saved_games() {
                 &|_, _| {},
             )
             .await
-            .expect("calibration")
         }
     };
     let cache = Arc::new(PositionCache::new());
-    let (first, generated) = derive(cache.clone(), engine()).await;
+    let (first, generated) = derive(games.clone(), cache.clone())
+        .await
+        .expect("calibration");
     assert!(generated.is_empty(), "given games are not generated again");
     assert_eq!(
         first
@@ -378,7 +379,10 @@ async fn a_quick_baseline_is_re_derived_from_saved_games() {
             .is_some_and(|c| c.ends_with("--games FILE"))
     );
     // Again, from the cache: the same artefact.
-    let again = derive(cache.clone(), engine()).await.0;
+    let again = derive(games.clone(), cache.clone())
+        .await
+        .expect("calibration")
+        .0;
     assert_eq!(
         serde_json::to_string(&again).expect("json"),
         serde_json::to_string(&first).expect("json")
@@ -386,17 +390,9 @@ async fn a_quick_baseline_is_re_derived_from_saved_games() {
     // A game whose White rating is no bucket is refused, named.
     let mut stray = games.clone();
     stray[0].white_elo = Some(1500);
-    let e = calibrate(
-        &engine(),
-        EngineProfile::quick(),
-        FilterConfig::default(),
-        &plan,
-        Some(stray),
-        cache,
-        &|_, _| {},
-    )
-    .await
-    .expect_err("a game outside the buckets");
+    let e = derive(stray, cache)
+        .await
+        .expect_err("a game outside the buckets");
     assert!(
         e.to_string()
             .contains("White's rating is not one of the buckets"),

@@ -474,12 +474,8 @@ pub fn calibrate_run(a: CalibrateArgs) -> ExitCode {
     if !a.human.is_empty() {
         return calibrate_human_run(&a, &engine, &plan, &rt, &progress);
     }
-    let given = match read_games(a.games.as_deref(), &a.ratings) {
-        Ok(g) => g,
-        Err(code) => return code,
-    };
-    let cache = match load_cache(a.cache.as_deref()) {
-        Ok(c) => Arc::new(c),
+    let (given, cache) = match self_play_inputs(&a) {
+        Ok(x) => x,
         Err(code) => return code,
     };
     let result = rt.block_on(calibrate(
@@ -499,10 +495,7 @@ pub fn calibrate_run(a: CalibrateArgs) -> ExitCode {
         Ok(x) => x,
         Err(e) => return engine_failed(e.to_string()),
     };
-    if let Err(code) = save_cache(a.cache.as_deref(), &cache) {
-        return code;
-    }
-    if let Err(code) = save_games(a.save_games.as_deref(), &games) {
+    if let Err(code) = self_play_outputs(&a, &cache, &games) {
         return code;
     }
     if let Err(code) = write_json(&a.out, serde_json::to_string_pretty(&baseline)) {
@@ -515,6 +508,24 @@ pub fn calibrate_run(a: CalibrateArgs) -> ExitCode {
         baseline.buckets.len()
     );
     ExitCode::SUCCESS
+}
+
+/// A self-play calibration's inputs: the games it is given, if any, and the position cache.
+fn self_play_inputs(
+    a: &CalibrateArgs,
+) -> Result<(Option<Vec<pgn::Game>>, Arc<PositionCache>), ExitCode> {
+    let given = read_games(a.games.as_deref(), &a.ratings)?;
+    Ok((given, Arc::new(load_cache(a.cache.as_deref())?)))
+}
+
+/// What a self-play calibration keeps besides its artefact: the cache, and the games it played.
+fn self_play_outputs(
+    a: &CalibrateArgs,
+    cache: &PositionCache,
+    games: &[(usize, String)],
+) -> Result<(), ExitCode> {
+    save_cache(a.cache.as_deref(), cache)?;
+    save_games(a.save_games.as_deref(), games)
 }
 
 /// The games a self-play calibration is given instead of playing new ones, each in the bucket
@@ -564,12 +575,8 @@ fn calibrate_full_run(
     rt: &tokio::runtime::Runtime,
     progress: &ProgressBar,
 ) -> ExitCode {
-    let given = match read_games(a.games.as_deref(), &a.ratings) {
-        Ok(g) => g,
-        Err(code) => return code,
-    };
-    let cache = match load_cache(a.cache.as_deref()) {
-        Ok(c) => Arc::new(c),
+    let (given, cache) = match self_play_inputs(a) {
+        Ok(x) => x,
         Err(code) => return code,
     };
     let result = rt.block_on(calibrate_full(
@@ -589,10 +596,7 @@ fn calibrate_full_run(
         Ok(x) => x,
         Err(e) => return engine_failed(e.to_string()),
     };
-    if let Err(code) = save_cache(a.cache.as_deref(), &cache) {
-        return code;
-    }
-    if let Err(code) = save_games(a.save_games.as_deref(), &games) {
+    if let Err(code) = self_play_outputs(a, &cache, &games) {
         return code;
     }
     if let Err(code) = write_json(&a.out, serde_json::to_string_pretty(&baseline)) {
