@@ -5,7 +5,7 @@ mod cmd;
 
 use clap::{Parser, Subcommand};
 
-/// mimalloc rather than the system allocator (see Cargo.toml).
+/// mimalloc (its v2 line) rather than the system allocator (see Cargo.toml).
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
