@@ -27,7 +27,7 @@
 //! (comma-separated, default 1400,1600,...,2400), SEPARATION_FULL_NODES (the full analysis's
 //! node budget, default the shipped profile's), SEPARATION_WORKERS (default: the cores),
 //! SEPARATION_FULL_BASELINE and SEPARATION_QUICK_BASELINE (baseline files instead of the
-//! shipped full one and the shipped self-play quick one), SEPARATION_FULL_FROM (the quick
+//! shipped full one and the shipped sampled quick one), SEPARATION_FULL_FROM (the quick
 //! combined z, in hundredths, from which the full test is asked; default Watch's).
 //! SEPARATION_CACHE=DIR keeps each pod's played games (`games-<kind>-<rating>-<pod>.pgn`) and
 //! every analysis (`positions.jsonl`) there, so that a re-run plays and analyses only what is
@@ -302,8 +302,10 @@ fn main() {
                 .expect("SEPARATION_FULL_FROM: a z in hundredths")
         })
         .unwrap_or(policy.watch);
-    let asked = |p: &Performance| {
-        p.counted >= policy.min_counted_decisions && p.indicators.z_combined >= full_from
+    // Whether the quick test's z asks for the full test from trigger `t` (never under the
+    // policy's minimum of counted decisions).
+    let reaches = |p: &Performance, t: i32| {
+        p.counted >= policy.min_counted_decisions && p.indicators.z_combined >= t
     };
     let pods_of: Vec<(u16, usize)> = ratings
         .iter()
@@ -374,7 +376,7 @@ fn main() {
         // games are analysed wide.
         let watched: std::collections::BTreeSet<&str> = quick_perfs
             .iter()
-            .filter(|p| p.level >= FlagLevel::Watch || asked(p))
+            .filter(|p| p.level >= FlagLevel::Watch || reaches(p, full_from))
             .map(|p| p.player.as_str())
             .collect();
         let wide: Vec<usize> = (0..games.len())
@@ -470,7 +472,7 @@ fn main() {
                     continue;
                 }
                 let full_z = |p: &Performance| full_perfs.iter().find(|f| f.player == p.player).map(|f| f.indicators.z_combined);
-                let on = |p: &Performance| p.counted >= policy.min_counted_decisions && p.indicators.z_combined >= t;
+                let on = |p: &Performance| reaches(p, t);
                 let asked_n = q.iter().filter(|p| on(p)).count();
                 let watch = q
                     .iter()
