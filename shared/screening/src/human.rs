@@ -357,6 +357,10 @@ pub struct Report {
     #[serde(default)]
     pub thin_bands: Vec<String>,
     pub all: ReportRow,
+    /// The same performances grouped by collection, time-control tagging and era
+    /// ([`strata_of`]): shown to decide what the baseline should be conditioned on, not judged.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub strata: Vec<ReportRow>,
     /// Every criterion that failed; empty when the report passes.
     pub failures: Vec<String>,
 }
@@ -422,6 +426,25 @@ impl Report {
         }
         for f in &self.failures {
             let _ = writeln!(out, "fails: {f}");
+        }
+        if !self.strata.is_empty() {
+            let _ = writeln!(
+                out,
+                "by stratum (shown, not judged; se = the mean's standard error):\n{:<60} {:>5} {:>5}  {:>17} {:>6}",
+                "stratum", "perfs", "watch", "combined", "se"
+            );
+        }
+        for row in &self.strata {
+            let sd = f64::from(row.z_combined.sd_e2) / 100.0;
+            let _ = writeln!(
+                out,
+                "{:<60} {:>5} {:>5}  {:>17} {:>6.2}",
+                row.band,
+                row.performances,
+                row.watch,
+                m(&row.z_combined),
+                sd / f64::from(row.performances.max(1)).sqrt()
+            );
         }
         out
     }
@@ -557,15 +580,33 @@ pub fn report(
     events: &[(String, Vec<Game>)],
     decisions: &[Vec<Vec<crate::filter::Decision>>],
 ) -> Report {
-    report_of(
+    held_report(
         events.iter().map(|(n, _)| n.clone()).collect(),
         policy,
-        judged(baseline, policy, binary_sha256, events, decisions)
-            .into_iter()
-            .map(|h| (h.band, h.judged))
-            .collect(),
-        false,
+        &judged(baseline, policy, binary_sha256, events, decisions),
     )
+}
+
+/// The quick test's report on held-out performances: per band and over all (judged), and per
+/// stratum ([`strata_of`], in name order; shown only).
+pub(crate) fn held_report(events: Vec<String>, policy: &Policy, held: &[HeldOut]) -> Report {
+    let mut report = report_of(
+        events,
+        policy,
+        held.iter().map(|h| (h.band, h.judged)).collect(),
+        false,
+    );
+    let mut by: BTreeMap<&str, Vec<Judged>> = BTreeMap::new();
+    for h in held {
+        for s in &h.strata {
+            by.entry(s).or_default().push(h.judged);
+        }
+    }
+    report.strata = by
+        .into_iter()
+        .map(|(s, ps)| row(s.to_string(), &ps, policy))
+        .collect();
+    report
 }
 
 /// A held-out performance as judged: its event, the player's name as in the games, the
@@ -576,6 +617,38 @@ pub struct HeldOut {
     pub player: String,
     pub band: u16,
     pub judged: Judged,
+    /// What the performance is grouped by beside its band ([`strata_of`]).
+    pub strata: Vec<String>,
+}
+
+/// The groups a held-out event's performances fall in beside the rating band, to measure
+/// whether the baseline should be conditioned on them: the collection (its file, which also
+/// fixes the rating scale the source uses), whether the games' TimeControl tags state a control
+/// or the event is classical by default (no tag, or one that is not minutes and increment), and
+/// the era of its date.
+pub fn strata_of(event: &str, games: &[Game]) -> Vec<String> {
+    let file = event.split_once(": ").map_or(event, |(f, _)| f);
+    let tagged = games
+        .iter()
+        .any(|g| !matches!(g.time_control.trim(), "" | "?" | "-"));
+    let era = match games.iter().find_map(year) {
+        None => "undated",
+        Some(y) if y < 2015 => "before 2015",
+        Some(y) if y < 2022 => "2015-2021",
+        Some(_) => "2022 and later",
+    };
+    vec![
+        format!("collection: {file}"),
+        format!(
+            "time control: {}",
+            if tagged {
+                "tagged"
+            } else {
+                "classical by default"
+            }
+        ),
+        format!("era: {era}"),
+    ]
 }
 
 /// Every rated player's whole performance in each of `events` with enough counted decisions,
@@ -590,6 +663,7 @@ fn judged(
     let versions = Versions::new(baseline, policy, binary_sha256);
     let mut out = Vec::new();
     for ((event, games), ds) in events.iter().zip(decisions) {
+        let strata = strata_of(event, games);
         for p in performances(games, ds, &Ratings::new(), baseline, policy, &versions) {
             let Some(r) = p.rating else { continue };
             if p.counted < policy.min_counted_decisions {
@@ -600,6 +674,7 @@ fn judged(
                 player: p.player,
                 band: r / 200 * 200,
                 judged: (p.counted, p.indicators, p.level),
+                strata: strata.clone(),
             });
         }
     }
@@ -629,6 +704,7 @@ pub(crate) fn report_of(
             .map(|(b, ps)| row(format!("{b}-{}", b + 199), ps, policy))
             .collect(),
         all: row("all".into(), &every, policy),
+        strata: Vec::new(),
         thin_bands: Vec::new(),
         failures: Vec::new(),
     };
@@ -774,12 +850,7 @@ pub fn leave_events_out(
         analysed,
         folds,
     );
-    report_of(
-        names,
-        policy,
-        held.into_iter().map(|h| (h.band, h.judged)).collect(),
-        false,
-    )
+    held_report(names, policy, &held)
 }
 
 /// [`leave_events_out`]'s held-out events (sorted) and every performance it judges.
@@ -1053,6 +1124,59 @@ mod tests {
         // The pooled report holds the engine players' held-out judgement.
         assert!(cross.all.watch >= 4, "{}", cross.table());
         assert!(cross.all.at_official_z >= 4 || cross.all.at_flag_z >= 4);
+        // Each grouping of the strata holds every performance once.
+        for group in ["collection: ", "time control: ", "era: "] {
+            let rows: Vec<&ReportRow> = cross
+                .strata
+                .iter()
+                .filter(|r| r.band.starts_with(group))
+                .collect();
+            assert!(!rows.is_empty(), "{group}: {}", cross.table());
+            assert_eq!(
+                rows.iter().map(|r| r.performances).sum::<u32>(),
+                cross.all.performances,
+                "{group}: {}",
+                cross.table()
+            );
+            assert_eq!(rows.iter().map(|r| r.watch).sum::<u32>(), cross.all.watch);
+        }
+        assert!(cross.table().contains("collection: t.pgn"));
+    }
+
+    #[test]
+    fn a_performance_is_grouped_by_collection_time_control_tagging_and_era() {
+        let club = [
+            game("Club", "?", "2012.03.01"),
+            game("Club", "", "2013.03.01"),
+        ];
+        assert_eq!(
+            strata_of("club.pgn: Club", &club),
+            [
+                "collection: club.pgn",
+                "time control: classical by default",
+                "era: before 2015"
+            ]
+        );
+        let open = [
+            game("Open", "?", "2023.05.01"),
+            game("Open", "40/7200:3600", "2023.05.02"),
+        ];
+        assert_eq!(
+            strata_of("open.pgn", &open),
+            [
+                "collection: open.pgn",
+                "time control: tagged",
+                "era: 2022 and later"
+            ]
+        );
+        assert_eq!(
+            strata_of("x.pgn: A: B", &[game("A: B", "5400+30", "2019.??.??")])[..],
+            [
+                "collection: x.pgn",
+                "time control: tagged",
+                "era: 2015-2021"
+            ]
+        );
     }
 
     #[test]

@@ -367,12 +367,7 @@ pub async fn calibrate(
                 &qanalysed,
                 folds,
             );
-            let quick_report = report_of(
-                names,
-                &policy,
-                held.iter().map(|h| (h.band, h.judged)).collect(),
-                false,
-            );
+            let quick_report = human::held_report(names, &policy, &held);
             let raised: Vec<&human::HeldOut> = held
                 .iter()
                 .filter(|h| h.judged.2 >= FlagLevel::Watch)
