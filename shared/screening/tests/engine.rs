@@ -319,7 +319,7 @@ fn the_shipped_baselines_and_policy_are_consistent() {
 /// second derivation from that cache writes the same artefact without asking the engine.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_quick_baseline_is_re_derived_from_saved_games() {
-    use arbiter_screening::calibrate::{Plan, Players, calibrate};
+    use arbiter_screening::calibrate::{Given, OutsideBuckets, Plan, Players, calibrate};
     use arbiter_screening::filter::FilterConfig;
     use arbiter_screening::uci::EngineProfile;
     // One game of each of two buckets, from the games the shipped sampled baselines were
@@ -352,7 +352,7 @@ async fn a_quick_baseline_is_re_derived_from_saved_games() {
                 EngineProfile::quick(),
                 FilterConfig::default(),
                 &plan,
-                Some(games),
+                Some(Given::bucketed(games, &plan.ratings).expect("in the buckets")),
                 cache,
                 &|_, _| {},
             )
@@ -387,15 +387,31 @@ async fn a_quick_baseline_is_re_derived_from_saved_games() {
         serde_json::to_string(&again).expect("json"),
         serde_json::to_string(&first).expect("json")
     );
-    // A game whose White rating is no bucket is refused, named.
+    // A game whose White rating is no bucket is refused, named, before any analysis.
     let mut stray = games.clone();
-    stray[0].white_elo = Some(1500);
-    let e = derive(stray, cache)
-        .await
-        .expect_err("a game outside the buckets");
-    assert!(
-        e.to_string()
-            .contains("White's rating is not one of the buckets"),
-        "{e}"
+    stray[1].white_elo = Some(1500);
+    assert_eq!(
+        Given::bucketed(stray, &plan.ratings).expect_err("a game outside the buckets"),
+        OutsideBuckets {
+            game: games[1].label(),
+            found: "WhiteElo 1500".into(),
+            buckets: "1400,2400".into(),
+        }
     );
+    // Games bucketed for other ratings are not taken for this plan.
+    let other = Given::bucketed(games.clone(), &[1400, 1600, 2400]).expect("in the buckets");
+    let mut other_plan = plan.clone();
+    other_plan.ratings = vec![1400, 2400];
+    let e = calibrate(
+        &engine(),
+        EngineProfile::quick(),
+        FilterConfig::default(),
+        &other_plan,
+        Some(other),
+        cache,
+        &|_, _| {},
+    )
+    .await
+    .expect_err("games bucketed for another plan");
+    assert!(e.to_string().contains("not the plan's"), "{e}");
 }

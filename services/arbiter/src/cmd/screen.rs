@@ -9,7 +9,7 @@
 
 use arbiter_screening::baseline::Baseline;
 use arbiter_screening::cache::PositionCache;
-use arbiter_screening::calibrate::{Plan, Players, calibrate, calibrate_full};
+use arbiter_screening::calibrate::{Given, Plan, Players, calibrate, calibrate_full};
 use arbiter_screening::filter::FilterConfig;
 use arbiter_screening::full::FullBaseline;
 use arbiter_screening::pgn::{self, PgnError};
@@ -511,9 +511,7 @@ pub fn calibrate_run(a: CalibrateArgs) -> ExitCode {
 }
 
 /// A self-play calibration's inputs: the games it is given, if any, and the position cache.
-fn self_play_inputs(
-    a: &CalibrateArgs,
-) -> Result<(Option<Vec<pgn::Game>>, Arc<PositionCache>), ExitCode> {
+fn self_play_inputs(a: &CalibrateArgs) -> Result<(Option<Given>, Arc<PositionCache>), ExitCode> {
     let given = read_games(a.games.as_deref(), &a.ratings)?;
     Ok((given, Arc::new(load_cache(a.cache.as_deref())?)))
 }
@@ -530,35 +528,16 @@ fn self_play_outputs(
 
 /// The games a self-play calibration is given instead of playing new ones, each in the bucket
 /// of its White rating: a game outside the buckets is refused before any analysis.
-fn read_games(
-    path: Option<&std::path::Path>,
-    ratings: &[u16],
-) -> Result<Option<Vec<pgn::Game>>, ExitCode> {
+fn read_games(path: Option<&std::path::Path>, ratings: &[u16]) -> Result<Option<Given>, ExitCode> {
     let Some(p) = path else { return Ok(None) };
     let games = match pgn::read_file(p, 64 * 1024 * 1024) {
         Ok(g) => g,
         Err(e @ PgnError::Unreadable { .. }) => return Err(unreadable(e.to_string())),
         Err(e) => return Err(invalid(e.to_string())),
     };
-    if let Some(g) = games
-        .iter()
-        .find(|g| g.white_elo.is_none_or(|r| !ratings.contains(&r)))
-    {
-        let tagged = g
-            .white_elo
-            .map_or("no WhiteElo".to_string(), |r| format!("WhiteElo {r}"));
-        return Err(invalid(format!(
-            "{}: {}: {tagged} is not one of the buckets ({})",
-            p.display(),
-            g.label(),
-            ratings
-                .iter()
-                .map(u16::to_string)
-                .collect::<Vec<_>>()
-                .join(",")
-        )));
-    }
-    Ok(Some(games))
+    Given::bucketed(games, ratings)
+        .map(Some)
+        .map_err(|e| invalid(format!("{}: {e}", p.display())))
 }
 
 /// Saves a self-play calibration's generated games, so that the artefact can be re-derived.
