@@ -986,7 +986,7 @@ pub fn standings(
             }
             div.scroll { table id="standings" {
                 thead { tr {
-                    th.num { (t(s, "rank")) } th.num { (t(s, "no")) } th { (t(s, "name")) } th.hide-narrow { (t(s, "fed")) } th.num.hide-narrow { (t(s, "rating")) } th.num { (t(s, "pts")) }
+                    th.num { (t(s, "rank")) } th.num { (t(s, "no")) } th { (t(s, "name")) } th.hide-narrow { (t(s, "fed")) } th.num.hide-narrow { (t(s, "rating")) } th.num data-column="points" { (t(s, "pts")) }
                     @for tb in &st.tie_break_list { th.num { (tb) } }
                 } }
                 tbody { @for r in &st.rows {

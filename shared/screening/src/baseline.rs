@@ -69,6 +69,12 @@ pub struct Baseline {
     /// artefacts fitted before it existed, so their SHA-256 is unchanged).
     #[serde(default, skip_serializing_if = "Tau::is_zero")]
     pub tau: Tau,
+    /// Correlations of (z_MM, z_EV, z_ASD) over the calibration's pseudo-performances, in
+    /// thousandths: the combined indicator is then Σz / sqrt(ΣR), a standard z like its parts.
+    /// Artefacts fitted before it have none (and do not write it, so their SHA-256 is
+    /// unchanged): their combined indicator stays the plain mean of the three.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub correlation_milli: Option<[[i32; 3]; 3]>,
     /// Ascending by rating.
     pub buckets: Vec<Bucket>,
     /// All buckets pooled: the expectation for an unrated player.
@@ -144,6 +150,19 @@ impl Baseline {
             .min_by_key(|b| (i32::from(b.rating) - i32::from(r)).abs())
             .expect("non-empty");
         (best, within)
+    }
+
+    /// A performance's indicators against this baseline: its φ and τ, and the combined
+    /// indicator under its correlations when it records them.
+    pub fn indicators(&self, tally: &crate::stats::Tally) -> crate::stats::Indicators {
+        let mut z = tally.indicators_with(&self.phi_milli, &self.tau);
+        if let Some(r) = &self.correlation_milli {
+            z.z_combined = crate::stats::standardized_sum(
+                &[z.z_mm, z.z_ev, z.z_asd],
+                r.as_flattened().iter().map(|&r| i64::from(r)).sum(),
+            );
+        }
+        z
     }
 
     /// The difficulty class of a best-minus-second gap.

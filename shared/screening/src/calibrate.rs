@@ -158,6 +158,40 @@ pub(crate) fn inflation(performances: &[Tally]) -> Phi {
     }
 }
 
+/// Pearson correlation of columns `a` and `b` of `rows`, in thousandths: 1000 on the diagonal,
+/// 0 when a column does not vary.
+pub(crate) fn pearson_milli<const N: usize>(rows: &[[f64; N]], a: usize, b: usize) -> i32 {
+    if a == b {
+        return 1000;
+    }
+    let count = rows.len().max(1) as f64;
+    let mean = |k: usize| rows.iter().map(|z| z[k]).sum::<f64>() / count;
+    let cov = |a: usize, b: usize| {
+        let (ma, mb) = (mean(a), mean(b));
+        rows.iter().map(|z| (z[a] - ma) * (z[b] - mb)).sum::<f64>() / count
+    };
+    let d = libm::sqrt(cov(a, a) * cov(b, b));
+    if d > 0.0 {
+        libm::round(cov(a, b) / d * 1000.0) as i32
+    } else {
+        0
+    }
+}
+
+/// Correlations of (z_MM, z_EV, z_ASD) over `performances`, in thousandths: the R of the quick
+/// test's combined indicator. Per-indicator scale (φ) does not change a correlation, so the
+/// raw z's serve.
+pub(crate) fn correlation3(performances: &[Tally]) -> [[i32; 3]; 3] {
+    let rows: Vec<[f64; 3]> = performances
+        .iter()
+        .map(|t| {
+            let z = t.indicators(&Phi::default());
+            [z.z_mm, z.z_ev, z.z_asd].map(|v| f64::from(v) / 100.0)
+        })
+        .collect();
+    std::array::from_fn(|i| std::array::from_fn(|j| pearson_milli(&rows, i, j)))
+}
+
 pub(crate) fn bucket_of(rating: u16, games: u32, sums: &[Sums]) -> Bucket {
     let mut pooled = Sums::default();
     sums.iter().for_each(|s| pooled.merge(s));
@@ -386,8 +420,9 @@ pub async fn calibrate(
         }
     }
     let phi_milli = inflation(&tallies);
+    let correlation_milli = correlation3(&tallies);
     let how_made = serde_json::json!({
-        "method": format!("Stockfish self-play: for each bucket, {}, one thread, 16 MB hash, a fixed node budget per move; games analysed with the engine profile below; counted decisions tallied per bucket and per difficulty class (gap between the two best moves); cells with fewer than 30 decisions take the bucket's pooled values; variance inflation phi = mean square of the calibration's own 3-game z's (floored at 1)", plan.players.method()),
+        "method": format!("Stockfish self-play: for each bucket, {}, one thread, 16 MB hash, a fixed node budget per move; games analysed with the engine profile below; counted decisions tallied per bucket and per difficulty class (gap between the two best moves); cells with fewer than 30 decisions take the bucket's pooled values; variance inflation phi = mean square of the calibration's own 3-game z's (floored at 1); correlation_milli = Pearson correlations of their z_MM, z_EV and z_ASD, so that the combined indicator is their sum over sqrt(sum of R)", plan.players.method()),
         "command": format!("arbiter screening-calibrate{} --games-per-bucket {} --player-nodes {} --seed {} --workers {}{}", match plan.players { Players::Elo => "", Players::Sampled => " --players sampled" }, plan.games_per_bucket, plan.player_nodes, plan.seed, plan.workers, if generated { "" } else { " --games FILE" }),
         "player_nodes_per_move": plan.player_nodes,
         "games_per_bucket": plan.games_per_bucket,
@@ -415,6 +450,7 @@ pub async fn calibrate(
         filter,
         gap_classes_cp: GAP_CLASSES_CP.to_vec(),
         phi_milli,
+        correlation_milli: Some(correlation_milli),
         tau: crate::stats::Tau::default(),
         buckets,
         unrated,
@@ -648,32 +684,16 @@ pub(crate) fn fit_full(
         t3: phi(2),
         asd: phi(3),
     };
-    let mean = |k: usize| zs.iter().map(|z| z[k]).sum::<f64>() / count.max(1.0);
-    let cov = |a: usize, b: usize| {
-        let (ma, mb) = (mean(a), mean(b));
-        zs.iter().map(|z| (z[a] - ma) * (z[b] - mb)).sum::<f64>() / count.max(1.0)
-    };
-    let pearson = |a: usize, b: usize| -> i32 {
-        if a == b {
-            return 1000;
-        }
-        let d = libm::sqrt(cov(a, a) * cov(b, b));
-        if d > 0.0 {
-            libm::round(cov(a, b) / d * 1000.0) as i32
-        } else {
-            0
-        }
-    };
     // Pearson correlations of (MM, EV, ASD), and of the same with the two scores.
     let idx = [0usize, 1, 3];
     let correlation_milli: [[i32; 3]; 3] =
-        std::array::from_fn(|i| std::array::from_fn(|j| pearson(idx[i], idx[j])));
+        std::array::from_fn(|i| std::array::from_fn(|j| pearson_milli(&zs, idx[i], idx[j])));
     let idx5 = [0usize, 1, 3, 4, 5];
     let scores = ScoreFit {
         phi_strength_milli: phi(4),
         phi_assistance_milli: phi(5),
         correlation_milli: std::array::from_fn(|i| {
-            std::array::from_fn(|j| pearson(idx5[i], idx5[j]))
+            std::array::from_fn(|j| pearson_milli(&zs, idx5[i], idx5[j]))
         }),
     };
     FullParts {
@@ -720,6 +740,70 @@ pub(crate) fn placeholder(profile: &EngineProfile, filter: &FilterConfig) -> Ful
 mod tests {
     use super::*;
     use crate::full::{Law, MIN_BUCKET_DECISIONS, tests::sample};
+
+    /// Pseudo-performances whose MM and EV always agree and whose loss partly follows them: the
+    /// correlations are found, and a baseline that records them combines by them, while one
+    /// fitted before (none recorded) keeps the plain mean.
+    #[test]
+    fn a_quick_baseline_combines_its_indicators_by_its_own_correlations() {
+        let e = crate::stats::Expectation {
+            mm_ppm: 500_000,
+            ev_ppm: 500_000,
+            t3_ppm: 800_000,
+            delta_mean_e4: 500,
+            delta_var_e8: 250_000,
+        };
+        let performances: Vec<Tally> = (0..40u32)
+            .map(|p| {
+                let mut t = Tally::default();
+                for i in 0..60u32 {
+                    let hit = (i * 7 + p * 13) % 100 < 30 + p;
+                    t.add(
+                        &Counted {
+                            mm: hit,
+                            ev: hit,
+                            t3: true,
+                            cpl: 0,
+                            delta_e4: i64::from((p * 37) % 11) * 60 + if hit { 0 } else { 300 },
+                            gap_cp: 5,
+                        },
+                        &e,
+                    );
+                }
+                t
+            })
+            .collect();
+        let r = correlation3(&performances);
+        assert_eq!(r[0][0], 1000);
+        assert_eq!(r[0][1], 1000, "{r:?}");
+        assert_eq!(r[1][0], r[0][1]);
+        assert!(r[0][2] > 0 && r[0][2] < 900, "{r:?}");
+        let old = Baseline::shipped();
+        assert_eq!(old.correlation_milli, None);
+        let t = &performances[39];
+        let plain = old.indicators(t);
+        assert_eq!(
+            plain.z_combined,
+            t.indicators_with(&old.phi_milli, &old.tau).z_combined
+        );
+        let fitted = Baseline {
+            correlation_milli: Some(r),
+            ..old.clone()
+        };
+        let z = fitted.indicators(t);
+        let sum_r: i64 = r.as_flattened().iter().map(|&v| i64::from(v)).sum();
+        assert_eq!(
+            z.z_combined,
+            crate::stats::standardized_sum(&[z.z_mm, z.z_ev, z.z_asd], sum_r)
+        );
+        assert!(z.z_combined > plain.z_combined, "{z:?} {plain:?}");
+        // Not recorded, not written: an old artefact's bytes and SHA-256 stay as they were.
+        assert!(
+            !serde_json::to_string(&old)
+                .unwrap()
+                .contains("correlation_milli")
+        );
+    }
 
     #[test]
     fn a_bucket_too_thin_to_calibrate_keeps_results_provisional() {

@@ -492,28 +492,21 @@ impl FullBaseline {
     /// z_MM, z_EV, z_ASD and the two scores when the baseline calibrates the scores, else over
     /// the first three.
     pub fn combined(&self, z: &Indicators) -> i32 {
-        let (sum, sum_r) = match (self.scores, z.z_strength, z.z_assistance) {
+        let sum_r = |r: &[i32]| r.iter().map(|&r| i64::from(r)).sum::<i64>();
+        let (zs, r) = match (self.scores, z.z_strength, z.z_assistance) {
             (Some(fit), Some(s), Some(a)) => (
-                z.z_mm + z.z_ev + z.z_asd + s + a,
-                fit.correlation_milli
-                    .iter()
-                    .flatten()
-                    .map(|&r| i64::from(r))
-                    .sum(),
+                vec![z.z_mm, z.z_ev, z.z_asd, s, a],
+                sum_r(fit.correlation_milli.as_flattened()),
             ),
             _ => (
-                z.z_mm + z.z_ev + z.z_asd,
-                self.correlation_milli
-                    .iter()
-                    .flatten()
-                    .map(|&r| i64::from(r))
-                    .sum::<i64>(),
+                vec![z.z_mm, z.z_ev, z.z_asd],
+                sum_r(self.correlation_milli.as_flattened()),
             ),
         };
-        if sum_r <= 0 {
+        if r <= 0 {
             return (z.z_mm + z.z_ev + z.z_asd) / 3;
         }
-        libm::round(f64::from(sum) / libm::sqrt(sum_r as f64 / 1000.0)) as i32
+        crate::stats::standardized_sum(&zs, r)
     }
 
     /// The IPR of a player from their counted decisions, grouped by game: the rating on the

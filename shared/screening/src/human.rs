@@ -20,7 +20,7 @@
 
 use crate::baseline::{Baseline, Bucket};
 use crate::cache::PositionCache;
-use crate::calibrate::{GAP_CLASSES_CP, Sums, bucket_of, class, inflation};
+use crate::calibrate::{GAP_CLASSES_CP, Sums, bucket_of, class, correlation3, inflation};
 use crate::filter::{Counted, FilterConfig};
 use crate::pgn::Game;
 use crate::policy::{FlagLevel, Policy};
@@ -725,6 +725,7 @@ struct Fit {
     buckets: Vec<Bucket>,
     unrated: Bucket,
     phi_milli: Phi,
+    correlation_milli: [[i32; 3]; 3],
     tau: Tau,
     events: usize,
     pseudo: usize,
@@ -738,6 +739,7 @@ impl Fit {
             unrated: self.unrated,
             phi_milli: self.phi_milli,
             tau: self.tau,
+            correlation_milli: Some(self.correlation_milli),
             ..template.clone()
         }
     }
@@ -805,6 +807,7 @@ fn fit(ratings: &[u16], train: &[(&Taken, &Vec<crate::filter::Decision>)]) -> Fi
         }
     }
     let phi_milli = inflation(&pseudo);
+    let correlation_milli = correlation3(&pseudo);
     // τ: one tally per training event.
     let mut per_event: BTreeMap<&str, Tally> = BTreeMap::new();
     for (b, event, own) in &sides {
@@ -816,6 +819,7 @@ fn fit(ratings: &[u16], train: &[(&Taken, &Vec<crate::filter::Decision>)]) -> Fi
         buckets,
         unrated,
         phi_milli,
+        correlation_milli,
         tau,
         events: event_tallies.len(),
         pseudo: pseudo.len(),
@@ -960,6 +964,7 @@ pub async fn calibrate_human(
         gap_classes_cp: GAP_CLASSES_CP.to_vec(),
         phi_milli: parts.phi_milli,
         tau: parts.tau,
+        correlation_milli: Some(parts.correlation_milli),
         buckets: parts.buckets,
         unrated: parts.unrated,
     };
@@ -975,7 +980,7 @@ pub async fn calibrate_human(
         _ => report(&baseline, &policy, &binary, held_out, &held_decisions),
     };
     baseline.how_made = serde_json::json!({
-        "method": "human games (selection below) analysed with the engine profile below; each side's counted decisions tallied in the bucket nearest the mover's rating (within half a bucket) and per difficulty class; cells with fewer than 30 decisions take the bucket's pooled values; phi = mean square of the z's of pseudo-performances of three consecutive game-sides of one bucket (floored at 1); tau = DerSimonian-Laird between-event spread of the per-decision residuals over the training events (file and Event tag), with phi applied; z = (observed - expected) / sqrt(phi * binomial variance + (tau * decisions)^2)",
+        "method": "human games (selection below) analysed with the engine profile below; each side's counted decisions tallied in the bucket nearest the mover's rating (within half a bucket) and per difficulty class; cells with fewer than 30 decisions take the bucket's pooled values; phi = mean square of the z's of pseudo-performances of three consecutive game-sides of one bucket (floored at 1); correlation_milli = Pearson correlations of their z_MM, z_EV and z_ASD, so that the combined indicator is their sum over sqrt(sum of R); tau = DerSimonian-Laird between-event spread of the per-decision residuals over the training events (file and Event tag), with phi applied; z = (observed - expected) / sqrt(phi * binomial variance + (tau * decisions)^2)",
         "sources": sources,
         "games": train.len(),
         "training_events": parts.events,

@@ -197,7 +197,7 @@ pub fn performances(
                 tally.add(c, &bucket.cells[baseline.class(c.gap_cp)].expect);
             }
             Judged {
-                indicators: tally.indicators_with(&baseline.phi_milli, &baseline.tau),
+                indicators: baseline.indicators(&tally),
                 tally,
                 provisional: baseline.quality != "Production" || !within,
                 bucket: rating.map(|_| bucket.rating),

@@ -134,8 +134,9 @@ pub struct Indicators {
     pub z_ev: i32,
     pub z_t3: i32,
     pub z_asd: i32,
-    /// Mean of the MM, EV and ASD z's: the quick test has no fitted correlations, and the plain
-    /// mean is the conservative stand-in (exact only if the three were fully correlated).
+    /// The MM, EV and ASD z's combined: Σz / sqrt(ΣR) under the baseline's correlations R
+    /// ([`standardized_sum`]); with a quick baseline fitted before it recorded R, their plain
+    /// mean, the conservative stand-in (exact only if the three were fully correlated).
     pub z_combined: i32,
     /// Full test, with a baseline that calibrates them (`crate::full::ScoreFit`): the
     /// strength and assistance scores' z.
@@ -158,6 +159,17 @@ fn z(observed_scaled: i128, expected: i128, variance: f64, phi_milli: u32, tau_n
     let between = (tau_n * tau_n) as f64;
     let den = libm::sqrt(variance * f64::from(phi_milli) / 1000.0 + between);
     hundredths((observed_scaled - expected) as f64 / den)
+}
+
+/// Σz / sqrt(ΣR) in hundredths: the sum of standard z's divided by its own standard deviation
+/// when R (thousandths, every entry summed in `r_sum_milli`) holds their correlations, so the
+/// result is a standard z too. Without a positive ΣR, the plain mean.
+pub fn standardized_sum(zs: &[i32], r_sum_milli: i64) -> i32 {
+    let sum: i32 = zs.iter().sum();
+    if r_sum_milli <= 0 || zs.is_empty() {
+        return sum / zs.len().max(1) as i32;
+    }
+    libm::round(f64::from(sum) / libm::sqrt(r_sum_milli as f64 / 1000.0)) as i32
 }
 
 /// Integer mean rounded half away from zero.
@@ -332,5 +344,17 @@ mod tests {
         assert_eq!(mean3(2, 2, 3), 2);
         assert_eq!(mean3(-2, -2, -3), -2);
         assert_eq!(mean3(1, 1, 2), 1);
+    }
+
+    #[test]
+    fn the_combined_indicator_is_a_standard_z_under_its_correlations() {
+        // Fully correlated, the sum's deviation is three times each part's: the mean.
+        assert_eq!(standardized_sum(&[200, 200, 200], 9000), 200);
+        // Independent, it is sqrt(3) times: 6 / sqrt(3) = 3.46.
+        assert_eq!(standardized_sum(&[200, 200, 200], 3000), 346);
+        // The quick baselines' typical R (MM-EV 0.9, each with ASD 0.5): 6 / sqrt(6.8).
+        assert_eq!(standardized_sum(&[200, 200, 200], 6800), 230);
+        // No correlations recorded: the plain mean.
+        assert_eq!(standardized_sum(&[200, 200, 203], 0), 201);
     }
 }

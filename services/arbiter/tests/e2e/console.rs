@@ -704,7 +704,7 @@ async fn a_tournament_run_from_the_console() {
     b.set_window_size(390, 844).await.expect("window size");
     let points_seen = js(
         &b,
-        "var h = document.querySelectorAll('#standings thead th')[5]; \
+        "var h = document.querySelector('#standings thead th[data-column=points]'); \
          var r = h.getBoundingClientRect(); return [h.textContent, r.width > 0 && r.right <= window.innerWidth];",
     )
     .await;
