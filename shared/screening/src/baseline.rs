@@ -26,7 +26,13 @@ pub const SELFPLAY: &str = include_str!("../baselines/sf15.1-n20k-mpv3/selfplay-
 /// The quick test's baseline of the sampled self-play players (`arbiter screening-calibrate
 /// --players sampled --games FILE`, on the games the sampled full-test baseline was fitted
 /// on): the separation bench's clean class judged against its own kind. Not a human baseline.
-pub const SAMPLED: &str = include_str!("../baselines/sf15.1-n20k-mpv3/sampled-2026.12.2.json");
+/// It records its indicators' correlations, so its combined indicator is a standard z.
+pub const SAMPLED: &str = include_str!("../baselines/sf15.1-n20k-mpv3/sampled-2026.12.3.json");
+
+/// The same fit before correlations were recorded (combined indicator: the plain mean), kept
+/// so that results which name it can still be re-derived.
+pub const PREVIOUS_SAMPLED: &str =
+    include_str!("../baselines/sf15.1-n20k-mpv3/sampled-2026.12.2.json");
 
 /// One bucket × difficulty cell.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -99,7 +105,7 @@ impl Baseline {
 
     /// The shipped baseline of this version, if any: what re-derives a result that names it.
     pub fn by_version(version: &str) -> Option<Baseline> {
-        [SHIPPED, PREVIOUS_HUMAN, SELFPLAY, SAMPLED]
+        [SHIPPED, PREVIOUS_HUMAN, SELFPLAY, SAMPLED, PREVIOUS_SAMPLED]
             .into_iter()
             .map(|text| {
                 Baseline::parse(text).expect("a shipped baseline parses (checked by a test)")

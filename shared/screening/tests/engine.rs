@@ -256,11 +256,14 @@ fn the_shipped_baselines_and_policy_are_consistent() {
     let previous = Baseline::parse(arbiter_screening::baseline::PREVIOUS_HUMAN)
         .expect("the previous default parses");
     assert_ne!(previous.version, Baseline::shipped().version);
+    let previous_sampled = Baseline::parse(arbiter_screening::baseline::PREVIOUS_SAMPLED)
+        .expect("the previous sampled baseline parses");
     for b in [
         Baseline::shipped(),
         previous,
         Baseline::selfplay(),
         Baseline::sampled(),
+        previous_sampled.clone(),
     ] {
         assert_eq!(
             b.engine_profile,
@@ -283,6 +286,20 @@ fn the_shipped_baselines_and_policy_are_consistent() {
     // was, which ship beside it.
     let sampled = Baseline::sampled();
     assert_eq!(sampled.how_made["players"], "Sampled");
+    // Re-derived from the same games and analyses with its correlations recorded: only the
+    // version, the provenance's words and the correlations differ from the one before.
+    let r = sampled.correlation_milli.expect("recorded correlations");
+    assert!((0..3).all(|i| r[i][i] == 1000 && (0..3).all(|j| r[i][j] == r[j][i])));
+    assert_eq!(previous_sampled.correlation_milli, None);
+    assert_eq!(
+        Baseline {
+            version: previous_sampled.version.clone(),
+            how_made: previous_sampled.how_made.clone(),
+            correlation_milli: None,
+            ..sampled.clone()
+        },
+        previous_sampled
+    );
     assert_eq!(
         sampled.how_made["games_analysed"].as_u64(),
         Some(u64::from(
