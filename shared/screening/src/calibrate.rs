@@ -746,13 +746,7 @@ mod tests {
     /// fitted before (none recorded) keeps the plain mean.
     #[test]
     fn a_quick_baseline_combines_its_indicators_by_its_own_correlations() {
-        let e = crate::stats::Expectation {
-            mm_ppm: 500_000,
-            ev_ppm: 500_000,
-            t3_ppm: 800_000,
-            delta_mean_e4: 500,
-            delta_var_e8: 250_000,
-        };
+        let e = crate::stats::tests::even();
         let performances: Vec<Tally> = (0..40u32)
             .map(|p| {
                 let mut t = Tally::default();

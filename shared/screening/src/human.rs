@@ -1257,13 +1257,7 @@ mod tests {
     fn a_level_shift_of_tau_stays_near_one_z_however_long_the_performance() {
         // A field playing τ above the baseline: without τ its z grows with √n, with τ it stays
         // below 1 at every length.
-        let e = crate::stats::Expectation {
-            mm_ppm: 500_000,
-            ev_ppm: 500_000,
-            t3_ppm: 800_000,
-            delta_mean_e4: 500,
-            delta_var_e8: 250_000,
-        };
+        let e = crate::stats::tests::even();
         let tau = Tau {
             mm_ppm: 50_000,
             ..Tau::default()

@@ -293,8 +293,20 @@ pub fn field_size_threshold(players: u32, odds_per_player: u32, floor: i32) -> i
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
+
+    /// Even odds of a match, 80 % top-3, a scaled loss of 0.05 (sd 0.05): the expectation the
+    /// statistics tests draw decisions against.
+    pub(crate) fn even() -> Expectation {
+        Expectation {
+            mm_ppm: 500_000,
+            ev_ppm: 500_000,
+            t3_ppm: 800_000,
+            delta_mean_e4: 500,
+            delta_var_e8: 250_000,
+        }
+    }
 
     #[test]
     fn scaled_values_follow_the_log_law() {
@@ -316,13 +328,7 @@ mod tests {
 
     #[test]
     fn z_of_exactly_expected_play_is_zero_and_more_matches_are_positive() {
-        let e = Expectation {
-            mm_ppm: 500_000,
-            ev_ppm: 500_000,
-            t3_ppm: 800_000,
-            delta_mean_e4: 500,
-            delta_var_e8: 250_000,
-        };
+        let e = even();
         let mut t = Tally::default();
         for i in 0..100 {
             let hit = i % 2 == 0;
