@@ -623,9 +623,8 @@ pub struct HeldOut {
 
 /// The groups a held-out event's performances fall in beside the rating band, to measure
 /// whether the baseline should be conditioned on them: the collection (its file, which also
-/// fixes the rating scale the source uses), whether the games' TimeControl tags state a control
-/// or the event is classical by default (no tag, or one that is not minutes and increment), and
-/// the era of its date.
+/// fixes the rating scale the source uses), whether a game's TimeControl tag states a control
+/// or the event is classical by default (no tag, "?" or "-"), and the era of its date.
 pub fn strata_of(event: &str, games: &[Game]) -> Vec<String> {
     let file = event.split_once(": ").map_or(event, |(f, _)| f);
     let tagged = games
