@@ -854,7 +854,7 @@ pub fn round(s: &Session, v: &RoundView, flash: Option<&Flash>) -> Markup {
                 div.scroll { table id="boards" {
                     thead { tr { th.num { (t(s, "board")) } th.num { (t(s, "no")) } th { (t(s, "white")) } th.res { (t(s, "result")) } th { (t(s, "black")) } th.num { (t(s, "no")) } } }
                     tbody { @for b in &p.boards { @if let Some(bd) = &b.board {
-                        tr data-board=(bd.number) {
+                        tr data-board=(bd.number) data-white=(bd.white) data-black=(bd.black) {
                             td.num { (bd.number) }
                             td.num { (bd.white) }
                             td.name { (name(bd.white)) }

@@ -211,8 +211,7 @@ async fn boards(b: &Client) -> Vec<(u32, u32, u32)> {
     let v = js(
         b,
         "return Array.from(document.querySelectorAll('#boards tbody tr')).map(function (r) { \
-         var c = r.querySelectorAll('td'); return [+c[0].textContent, +c[1].textContent, \
-         +c[5].textContent]; });",
+         return [+r.dataset.board, +r.dataset.white, +r.dataset.black]; });",
     )
     .await;
     serde_json::from_value::<Vec<(u32, u32, u32)>>(v).expect("boards")
