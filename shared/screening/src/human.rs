@@ -78,6 +78,63 @@ pub struct Selection {
     pub highest: u16,
     /// Shorter games are left out (fewer than this many plies).
     pub min_plies: usize,
+    /// Put the ratings of games played before 1 March 2024 on the FIDE scale since that day
+    /// ([`on_current_fide_scale`]), so that players of old and new events who play alike are
+    /// fitted and judged at the same rating. Off in artefacts made before it (not written).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub current_fide_scale: bool,
+    /// Files whose ratings are a national federation's, not FIDE's: never adjusted.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub national_scale: Vec<String>,
+}
+
+impl Selection {
+    /// The game with its ratings on the scale the selection fits on (`file`: its collection's
+    /// name, as in `national_scale`).
+    pub fn rescaled(&self, file: &str, g: &Game) -> Game {
+        if self.current_fide_scale && !self.national_scale.iter().any(|n| n == file) {
+            rated_on_current_fide_scale(g)
+        } else {
+            g.clone()
+        }
+    }
+}
+
+/// The game with both tagged ratings put on the FIDE scale since 1 March 2024.
+pub fn rated_on_current_fide_scale(g: &Game) -> Game {
+    Game {
+        white_elo: g.white_elo.map(|r| on_current_fide_scale(r, g)),
+        black_elo: g.black_elo.map(|r| on_current_fide_scale(r, g)),
+        ..g.clone()
+    }
+}
+
+/// Whether a baseline's provenance (`how_made`) says its ratings were put on the FIDE scale
+/// since 1 March 2024: then the players of older games are judged on that scale too.
+pub fn fitted_on_current_fide_scale(how_made: &serde_json::Value) -> bool {
+    how_made["sources"]["selection"]["current_fide_scale"].as_bool() == Some(true)
+}
+
+/// A FIDE rating of a game played before 1 March 2024 on the scale since that day: FIDE then
+/// raised every rating from 1000 to 1999 by 0.4 × (2000 − R) at once, because the ratings below
+/// 2000 had drifted under the strength they stood for. Games of that day or later, undated ones
+/// and those whose month is unknown in 2024 keep their tags' ratings.
+pub fn on_current_fide_scale(rating: u16, g: &Game) -> u16 {
+    let month = g
+        .date
+        .get(5..7)
+        .filter(|m| m.bytes().all(|b| b.is_ascii_digit()))
+        .and_then(|m| m.parse::<u8>().ok());
+    let before = match year(g) {
+        Some(y) if y < 2024 => true,
+        Some(2024) => month.is_some_and(|m| (1..3).contains(&m)),
+        _ => false,
+    };
+    if before {
+        arbiter_rating::adjustment_march_2024(rating)
+    } else {
+        rating
+    }
 }
 
 /// Classical by its tags: no word of [`NOT_CLASSICAL`] in Event or Site, and a PGN
@@ -146,6 +203,7 @@ pub fn select(files: &[(String, Vec<Game>)], sel: &Selection) -> (Vec<Taken>, Se
     for (file, games) in files {
         for g in games {
             counts.read += 1;
+            let g = &sel.rescaled(file, g);
             let (Some(w), Some(b)) = (g.white_elo, g.black_elo) else {
                 counts.unrated += 1;
                 continue;
@@ -1211,6 +1269,8 @@ mod tests {
             lowest: 1400,
             highest: 2800,
             min_plies: 40,
+            current_fide_scale: false,
+            national_scale: Vec::new(),
         };
         let files = vec![
             ("a.pgn".to_string(), games.clone()),
@@ -1235,6 +1295,73 @@ mod tests {
         );
         assert!(old.is_empty());
         assert_eq!(c.before_since, 11);
+    }
+
+    #[test]
+    fn ratings_before_march_2024_are_put_on_the_fide_scale_of_that_day_unless_national() {
+        let rated = |date: &str, r: u16| {
+            let mut g = game("Open", "?", date);
+            g.white_elo = Some(r);
+            g
+        };
+        // 0.4 × (2000 − 1600) = 160 more, for games known to be before 1 March 2024.
+        for date in ["2022.07.29", "2024.02.29", "2023.??.??"] {
+            assert_eq!(
+                on_current_fide_scale(1600, &rated(date, 1600)),
+                1760,
+                "{date}"
+            );
+        }
+        for date in ["2024.03.01", "2025.01.10", "2024.??.??", "????.??.??"] {
+            assert_eq!(
+                on_current_fide_scale(1600, &rated(date, 1600)),
+                1600,
+                "{date}"
+            );
+        }
+        assert_eq!(
+            on_current_fide_scale(2100, &rated("2022.07.29", 2100)),
+            2100
+        );
+        assert_eq!(
+            on_current_fide_scale(1999, &rated("2022.07.29", 1999)),
+            1999
+        );
+        let sel = Selection {
+            classical_only: false,
+            since: None,
+            per_band: 10,
+            lowest: 1400,
+            highest: 2800,
+            min_plies: 1,
+            current_fide_scale: true,
+            national_scale: vec!["club.pgn".into()],
+        };
+        let old = rated("2022.07.29", 1600);
+        let files = vec![
+            ("fide.pgn".to_string(), vec![old.clone()]),
+            (
+                "club.pgn".to_string(),
+                vec![Game {
+                    round: "2".into(),
+                    ..old.clone()
+                }],
+            ),
+        ];
+        let (taken, _) = select(&files, &sel);
+        let ratings: Vec<(Option<u16>, Option<u16>)> = taken
+            .iter()
+            .map(|t| (t.game.white_elo, t.game.black_elo))
+            .collect();
+        // Black's 2010 is beyond the adjustment; the national collection keeps its tags.
+        assert_eq!(ratings.len(), 2);
+        assert!(ratings.contains(&(Some(1760), Some(2010))));
+        assert!(ratings.contains(&(Some(1600), Some(2010))));
+        let off = Selection {
+            current_fide_scale: false,
+            ..sel
+        };
+        assert_eq!(off.rescaled("fide.pgn", &old), old);
     }
 
     #[test]

@@ -187,6 +187,30 @@ pub fn run(a: ScreenArgs) -> ExitCode {
             Some(Err((p, e))) => return invalid(format!("{}: {e}", p.display())),
         }
     };
+    // A baseline fitted on ratings put on the FIDE scale since 1 March 2024 judges a game of
+    // before that day at its players' ratings on that scale; ratings from --players are an
+    // event's, taken at the date of its first game.
+    let (games, ratings) = if judge.on_current_fide_scale() {
+        let ratings = match games.first() {
+            Some(first) => ratings
+                .into_iter()
+                .map(|(name, r)| {
+                    (
+                        name,
+                        arbiter_screening::human::on_current_fide_scale(r, first),
+                    )
+                })
+                .collect(),
+            None => ratings,
+        };
+        let games = games
+            .iter()
+            .map(arbiter_screening::human::rated_on_current_fide_scale)
+            .collect::<Vec<_>>();
+        (games, ratings)
+    } else {
+        (games, ratings)
+    };
     let cache = match load_cache(a.cache.as_deref()) {
         Ok(c) => c,
         Err(code) => return code,
@@ -253,6 +277,13 @@ enum Judge {
 }
 
 impl Judge {
+    fn on_current_fide_scale(&self) -> bool {
+        arbiter_screening::human::fitted_on_current_fide_scale(match self {
+            Judge::Quick(b) => &b.how_made,
+            Judge::Full(b) => &b.how_made,
+        })
+    }
+
     fn profile(&self) -> &EngineProfile {
         match self {
             Judge::Quick(b) => &b.engine_profile,
@@ -391,6 +422,15 @@ pub struct CalibrateArgs {
     /// With --human: games dated in this year or later only.
     #[arg(long, requires = "human")]
     pub since: Option<u16>,
+    /// With --human: put the ratings of games played before 1 March 2024 on the FIDE scale
+    /// since that day (FIDE's one-time rise of 0.4 × (2000 − R) for ratings 1000-1999), the
+    /// scale today's players are rated on.
+    #[arg(long, requires = "human")]
+    pub current_fide_scale: bool,
+    /// With --current-fide-scale: these collections' ratings are a national federation's,
+    /// left as tagged.
+    #[arg(long, num_args = 1.., requires = "current_fide_scale")]
+    pub national_scale: Vec<PathBuf>,
     /// With --human: events (PGN files, one event each) left out of the fit, for the
     /// calibration report (its criteria: docs/src/benchmarks.md) written into the artefact.
     #[arg(long, num_args = 1.., requires = "human")]
@@ -672,14 +712,29 @@ fn human_files(a: &CalibrateArgs, plan: &Plan) -> Result<HumanFiles, ExitCode> {
             .push(serde_json::json!({"file": name, "sha256": digest, "games_read": games.len()}));
         files.push((name, games));
     }
-    let selection = arbiter_screening::human::Selection {
+    let mut selection = arbiter_screening::human::Selection {
         classical_only: a.classical_only,
         since: a.since,
         per_band: a.per_band,
         lowest: lowest - lowest % 200,
         highest,
         min_plies: 40,
+        current_fide_scale: a.current_fide_scale,
+        national_scale: Vec::new(),
     };
+    for p in &a.national_scale {
+        let Some(name) = files
+            .iter()
+            .map(|(n, _)| n)
+            .find(|n| p.ends_with(n.as_str()))
+        else {
+            return Err(invalid(format!(
+                "--national-scale: {} is not one of the --human files",
+                p.display()
+            )));
+        };
+        selection.national_scale.push(name.clone());
+    }
     Ok((files, sources, selection))
 }
 
@@ -795,6 +850,7 @@ fn calibrate_human_run(
         }
         held_sources
             .push(serde_json::json!({"file": name, "sha256": digest, "games": games.len()}));
+        let games = games.iter().map(|g| selection.rescaled(&name, g)).collect();
         held_out.extend(human::events_of(&name, games));
     }
     let cache = match load_cache(a.cache.as_deref()) {
