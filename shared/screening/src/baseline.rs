@@ -10,13 +10,16 @@ use crate::uci::EngineProfile;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
-/// The shipped default: fitted on classical human games, recent ones among them, with its
+/// The shipped default: fitted on FIDE-rated classical games, recent ones among them, their
+/// ratings put on the FIDE scale since 1 March 2024, with its indicators' correlations and its
 /// leave-events-out calibration report in its provenance (made by `arbiter
-/// screening-calibrate --human`).
-pub const SHIPPED: &str = include_str!("../baselines/sf15.1-n20k-mpv3/human-2026.12.1.json");
+/// screening-calibrate --human --current-fide-scale`).
+pub const SHIPPED: &str = include_str!("../baselines/sf15.1-n20k-mpv3/human-2026.12.2.json");
 
-/// The default before it, kept so that results which name it can still be re-derived.
-pub const PREVIOUS_HUMAN: &str = include_str!("../baselines/sf15.1-n20k-mpv3/human-2026.11.2.json");
+/// The defaults before it (ratings as tagged, a national federation's among them; combined
+/// indicator the plain mean), kept so that results which name them can still be re-derived.
+pub const PREVIOUS_HUMAN: &str = include_str!("../baselines/sf15.1-n20k-mpv3/human-2026.12.1.json");
+pub const EARLIER_HUMAN: &str = include_str!("../baselines/sf15.1-n20k-mpv3/human-2026.11.2.json");
 
 /// The self-play baseline (made by `arbiter screening-calibrate`): what Stockfish at limited
 /// strength does. Not a human baseline; kept for the synthetic separation experiment, whose
@@ -105,12 +108,17 @@ impl Baseline {
 
     /// The shipped baseline of this version, if any: what re-derives a result that names it.
     pub fn by_version(version: &str) -> Option<Baseline> {
-        [SHIPPED, PREVIOUS_HUMAN, SELFPLAY, SAMPLED, PREVIOUS_SAMPLED]
-            .into_iter()
-            .map(|text| {
-                Baseline::parse(text).expect("a shipped baseline parses (checked by a test)")
-            })
-            .find(|b| b.version == version)
+        [
+            SHIPPED,
+            PREVIOUS_HUMAN,
+            EARLIER_HUMAN,
+            SELFPLAY,
+            SAMPLED,
+            PREVIOUS_SAMPLED,
+        ]
+        .into_iter()
+        .map(|text| Baseline::parse(text).expect("a shipped baseline parses (checked by a test)"))
+        .find(|b| b.version == version)
     }
 
     pub fn parse(text: &str) -> Result<Baseline, String> {

@@ -1012,7 +1012,7 @@ pub async fn calibrate_human(
         version: version.to_string(),
         quality: "Provisional".into(),
         what_it_is: "Expected engine-agreement rates and scaled losses of rated human players in classical games, per rating bucket and difficulty class, fitted on public game collections, with the spread of a field's level between events".into(),
-        what_it_is_not: "Not a Production baseline: its buckets hold far fewer than 300 reference performances, and the collections mix rating scales (FIDE and a national federation's) and eras; every result judged against it is Provisional (Watch flags at most). Its calibration report (on held-out events, or every training event judged by a baseline fitted without it) is in how_made".into(),
+        what_it_is_not: "Not a Production baseline: its buckets hold far fewer than 300 reference performances, from collections that mix events and eras (how_made names them, and the rating scale their ratings were read on); every result judged against it is Provisional (Watch flags at most). Its calibration report (on held-out events, or every training event judged by a baseline fitted without it) is in how_made".into(),
         how_made: serde_json::Value::Null,
         engine_profile_id: profile.id(),
         engine_profile: profile,

@@ -203,11 +203,22 @@ pub fn run(a: ScreenArgs) -> ExitCode {
                 .collect(),
             None => ratings,
         };
-        let games = games
+        let rescaled = games
             .iter()
             .map(arbiter_screening::human::rated_on_current_fide_scale)
             .collect::<Vec<_>>();
-        (games, ratings)
+        if rescaled
+            .iter()
+            .zip(&games)
+            .any(|(n, o)| (n.white_elo, n.black_elo) != (o.white_elo, o.black_elo))
+        {
+            eprintln!(
+                "note: ratings of games played before 1 March 2024 are judged (and shown) on \
+                 the FIDE scale since that day, the baseline's: 0.4 x (2000 - R) more for \
+                 1000-1999"
+            );
+        }
+        (rescaled, ratings)
     } else {
         (games, ratings)
     };

@@ -291,5 +291,35 @@ fn screening_prints_the_documented_json_and_repeats_it_exactly() {
         first.stdout, second.stdout,
         "a second screening is bit-identical"
     );
+
+    // The same games dated before 1 March 2024: a baseline fitted on today's FIDE scale judges
+    // Carla at her rating on it (1700 + 0.4 × 300), one fitted on ratings as tagged at 1700.
+    let dated = write(
+        &d,
+        "2022.pgn",
+        text.replace(
+            "[Site \"self-play\"]",
+            "[Site \"self-play\"]\n[Date \"2022.07.29\"]",
+        )
+        .as_bytes(),
+    );
+    let rating_under = |baseline: &str| {
+        let out = screen(&[&dated, "--format", "json", "--baseline", baseline]);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let rows: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+        (rows[0]["rating"].clone(), rows[1]["rating"].clone())
+    };
+    assert_eq!(
+        rating_under("sf15.1-n20k-mpv3/human-2026.12.2"),
+        (serde_json::json!(1820), serde_json::json!(2300))
+    );
+    assert_eq!(
+        rating_under("sf15.1-n20k-mpv3/human-2026.12.1"),
+        (serde_json::json!(1700), serde_json::json!(2300))
+    );
     let _ = std::fs::remove_dir_all(&d);
 }
