@@ -34,8 +34,9 @@ use std::path::Path;
 use std::sync::Arc;
 
 /// Words in an Event or Site tag (compared in lower case) that mark a game as not classical:
-/// faster time controls, exhibitions, variants and tie-breaks.
-pub const NOT_CLASSICAL: [&str; 27] = [
+/// faster time controls, exhibitions, variants, tie-breaks, and online or correspondence series
+/// whose tags say nothing else (the weekly titled blitz arena, a correspondence server).
+pub const NOT_CLASSICAL: [&str; 28] = [
     "rapid",
     "blitz",
     "bullet",
@@ -59,10 +60,11 @@ pub const NOT_CLASSICAL: [&str; 27] = [
     "advanced",
     "freestyle",
     "odds",
-    "g/",
     "k.o.",
     "knockout",
     "fast",
+    "titled tue",
+    "ficgs",
 ];
 
 /// Which human games a baseline is fitted on.
@@ -137,11 +139,26 @@ pub fn on_current_fide_scale(rating: u16, g: &Game) -> u16 {
     }
 }
 
-/// Classical by its tags: no word of [`NOT_CLASSICAL`] in Event or Site, and a PGN
-/// TimeControl "base+increment", when tagged so, worth at least 60 minutes for 60 moves.
+/// Classical by its tags: not played on an internet server (a Site whose last word is `INT`,
+/// the country code game databases give online play), no word of [`NOT_CLASSICAL`] in Event or
+/// Site, and a PGN TimeControl "base+increment", when tagged so, worth at least 60 minutes for
+/// 60 moves.
 pub fn is_classical(g: &Game) -> bool {
+    if g.site.split_whitespace().next_back() == Some("INT") {
+        return false;
+    }
     let tags = format!("{} {}", g.event, g.site).to_lowercase();
     if NOT_CLASSICAL.iter().any(|w| tags.contains(w)) {
+        return false;
+    }
+    // "G/30", game in 30 minutes, as a word of its own: not the "g/" of "lichess.org/broadcast".
+    let b = tags.as_bytes();
+    if (0..b.len().saturating_sub(2)).any(|i| {
+        b[i] == b'g'
+            && b[i + 1] == b'/'
+            && b[i + 2].is_ascii_digit()
+            && (i == 0 || !b[i - 1].is_ascii_alphanumeric())
+    }) {
         return false;
     }
     let mut parts = g.time_control.splitn(2, '+');
@@ -1249,6 +1266,20 @@ mod tests {
         assert!(!is_classical(&game("World Rapid", "?", "2020.01.01")));
         assert!(!is_classical(&game("Club night", "900+10", "2020.01.01")));
         assert!(!is_classical(&game("Open A", "180+2", "2020.01.01")));
+        // Online play, told by the Site's country code or by the series' name alone.
+        let online = |event: &str, site: &str| Game {
+            site: site.into(),
+            ..game(event, "?", "2020.05.26")
+        };
+        assert!(!is_classical(&online("Titled Tuesday 26th May", "?")));
+        assert!(!is_classical(&online("Open A", "chess.com INT")));
+        assert!(!is_classical(&online("FICGS__CHESS__CLASS_M", "FICGS")));
+        assert!(is_classical(&online("Interzonal", "Biel SUI")));
+        assert!(!is_classical(&online("Club G/30", "?")));
+        assert!(is_classical(&online(
+            "FIDE Grand Swiss",
+            "https://lichess.org/broadcast/fide-grand-swiss-2025--open/round-9"
+        )));
         assert_eq!(year(&game("x", "?", "2019.??.??")), Some(2019));
         assert_eq!(year(&game("x", "?", "????.??.??")), None);
     }
