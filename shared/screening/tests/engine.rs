@@ -255,16 +255,16 @@ async fn a_missing_engine_is_an_error_naming_the_path() {
 fn the_shipped_baselines_and_policy_are_consistent() {
     let previous = Baseline::parse(arbiter_screening::baseline::PREVIOUS_HUMAN)
         .expect("the previous default parses");
-    let earlier = Baseline::parse(arbiter_screening::baseline::EARLIER_HUMAN)
-        .expect("the default before it parses");
+    let current_scale = Baseline::parse(arbiter_screening::baseline::CURRENT_SCALE_HUMAN)
+        .expect("the current-scale human baseline parses");
     assert_ne!(previous.version, Baseline::shipped().version);
-    assert_ne!(earlier.version, previous.version);
+    assert_ne!(current_scale.version, Baseline::shipped().version);
     let previous_sampled = Baseline::parse(arbiter_screening::baseline::PREVIOUS_SAMPLED)
         .expect("the previous sampled baseline parses");
     for b in [
         Baseline::shipped(),
         previous.clone(),
-        earlier,
+        current_scale.clone(),
         Baseline::selfplay(),
         Baseline::sampled(),
         previous_sampled.clone(),
@@ -315,16 +315,21 @@ fn the_shipped_baselines_and_policy_are_consistent() {
     let human = Baseline::shipped();
     assert!(human.what_it_is_not.contains("Not a Production baseline"));
     assert!(human.tau.mm_ppm > 0 && human.tau.asd_e4 > 0);
-    // Fitted on FIDE ratings put on today's scale, with its correlations; the one before it
-    // took ratings as tagged and combined by the mean.
-    assert!(arbiter_screening::human::fitted_on_current_fide_scale(
+    // The default takes ratings as tagged and combines by the mean; the current-scale one puts
+    // them on today's FIDE scale and records its correlations.
+    assert!(!arbiter_screening::human::fitted_on_current_fide_scale(
         &human.how_made
     ));
-    assert!(human.correlation_milli.is_some());
-    assert!(!arbiter_screening::human::fitted_on_current_fide_scale(
-        &previous.how_made
+    assert_eq!(human.correlation_milli, None);
+    assert!(arbiter_screening::human::fitted_on_current_fide_scale(
+        &current_scale.how_made
     ));
-    assert_eq!(previous.correlation_milli, None);
+    assert!(current_scale.correlation_milli.is_some());
+    assert!(
+        current_scale
+            .what_it_is_not
+            .contains("Not a Production baseline")
+    );
     let report: arbiter_screening::human::Report =
         serde_json::from_value(human.how_made["calibration_report"].clone())
             .expect("the report in the provenance");

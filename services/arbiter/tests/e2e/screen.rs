@@ -113,6 +113,29 @@ fn a_calibration_from_saved_games_refuses_a_game_outside_its_buckets() {
     );
     let missing = d.join("no-such.pgn").display().to_string();
     refused(&calibrate(&missing), 5, &["no-such.pgn"]);
+    // A national-scale file must be one of the human collections.
+    let national = Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .args([
+            "screening-calibrate",
+            "--human",
+            &stray,
+            "--current-fide-scale",
+        ])
+        .args([
+            "--national-scale",
+            "club.pgn",
+            "--version",
+            "test",
+            "--out",
+            &out,
+        ])
+        .output()
+        .expect("run arbiter");
+    refused(
+        &national,
+        3,
+        &["--national-scale: club.pgn is not one of the --human files"],
+    );
     assert!(!Path::new(&out).exists(), "no artefact written");
     let _ = std::fs::remove_dir_all(&d);
 }
