@@ -127,9 +127,11 @@ pub fn on_current_fide_scale(rating: u16, g: &Game) -> u16 {
         .get(5..7)
         .filter(|m| m.bytes().all(|b| b.is_ascii_digit()))
         .and_then(|m| m.parse::<u8>().ok());
-    let before = match year(g) {
-        Some(y) if y < 2024 => true,
-        Some(2024) => month.is_some_and(|m| (1..3).contains(&m)),
+    // The day the rating regulations that made the rise came into force (the 1st of a month).
+    let from = arbiter_rating::RuleSet::B02_2024.effective_from();
+    let before = match year(g).map(i32::from) {
+        Some(y) if y < from.year => true,
+        Some(y) if y == from.year => month.is_some_and(|m| (1..from.month).contains(&m)),
         _ => false,
     };
     if before {
