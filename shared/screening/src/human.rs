@@ -808,7 +808,9 @@ struct Fit {
 }
 
 impl Fit {
-    /// `template` with this fit's buckets, φ and τ.
+    /// `template` with this fit's buckets, φ and τ. Not its provenance: that says how the
+    /// template was made, and would have its rating scale applied again to games already put
+    /// on it ([`crate::screen::on_baseline_scale`]).
     fn into_baseline(self, template: &Baseline) -> Baseline {
         Baseline {
             buckets: self.buckets,
@@ -816,6 +818,7 @@ impl Fit {
             phi_milli: self.phi_milli,
             tau: self.tau,
             correlation_milli: Some(self.correlation_milli),
+            how_made: serde_json::Value::Null,
             ..template.clone()
         }
     }
@@ -1395,6 +1398,41 @@ mod tests {
             ..sel
         };
         assert_eq!(off.rescaled("fide.pgn", &old), old);
+    }
+
+    #[test]
+    fn a_baseline_on_todays_scale_judges_older_games_and_explicit_ratings_on_it_once() {
+        use crate::screen::{Ratings, on_baseline_scale};
+        let mut old = game("Open", "?", "2023.05.01");
+        (old.white_elo, old.black_elo) = (Some(1500), Some(2100));
+        let explicit: Ratings = [("A".to_string(), 1400), ("C".to_string(), 2200)].into();
+        let current = serde_json::json!({"sources": {"selection": {"current_fide_scale": true}}});
+        let (games, ratings) =
+            on_baseline_scale(&current, std::slice::from_ref(&old), &explicit).expect("rescaled");
+        // 0.4 × (2000 − 1500) = 200 and 0.4 × (2000 − 1400) = 240 more; 2100 and 2200 stay.
+        assert_eq!(
+            (games[0].white_elo, games[0].black_elo),
+            (Some(1700), Some(2100))
+        );
+        assert_eq!((ratings["A"], ratings["C"]), (1640, 2200));
+        // Nothing to change: a game on today's scale, or a baseline on the tags' scale.
+        let mut new = old.clone();
+        new.date = "2024.03.01".into();
+        assert_eq!(on_baseline_scale(&current, &[new], &explicit), None);
+        assert_eq!(
+            on_baseline_scale(
+                &serde_json::Value::Null,
+                std::slice::from_ref(&old),
+                &explicit
+            ),
+            None
+        );
+        // A fold's fit does not carry its template's provenance, so games a calibration has
+        // already put on today's scale are not raised a second time when it judges them.
+        let mut template = crate::baseline::Baseline::shipped();
+        template.how_made = current;
+        let fitted = fit(&[1600, 1800], &[]).into_baseline(&template);
+        assert_eq!(fitted.how_made, serde_json::Value::Null);
     }
 
     #[test]

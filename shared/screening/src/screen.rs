@@ -174,6 +174,37 @@ pub struct Judged {
     pub ipr: Option<Ipr>,
 }
 
+/// The games and ratings on the rating scale the baseline was fitted on, when that differs
+/// from theirs: a baseline fitted on ratings put on the FIDE scale since 1 March 2024 judges a
+/// game of before that day at its players' ratings on that scale, and an explicit rating (a
+/// TRF's, a registration's) at the date of the first game. `None` when nothing changes.
+pub fn on_baseline_scale(
+    how_made: &serde_json::Value,
+    games: &[Game],
+    ratings: &Ratings,
+) -> Option<(Vec<Game>, Ratings)> {
+    if !crate::human::fitted_on_current_fide_scale(how_made) {
+        return None;
+    }
+    let games_now: Vec<Game> = games
+        .iter()
+        .map(crate::human::rated_on_current_fide_scale)
+        .collect();
+    let ratings_now: Ratings = match games.first() {
+        Some(first) => ratings
+            .iter()
+            .map(|(name, &r)| (name.clone(), crate::human::on_current_fide_scale(r, first)))
+            .collect(),
+        None => ratings.clone(),
+    };
+    let changed = games_now
+        .iter()
+        .zip(games)
+        .any(|(n, o)| (n.white_elo, n.black_elo) != (o.white_elo, o.black_elo))
+        || ratings_now != *ratings;
+    changed.then_some((games_now, ratings_now))
+}
+
 /// Per-player performances over the games (quick tier), sorted by player name.
 pub fn performances(
     games: &[Game],
@@ -183,6 +214,8 @@ pub fn performances(
     policy: &Policy,
     versions: &Versions,
 ) -> Vec<Performance> {
+    let rescaled = on_baseline_scale(&baseline.how_made, games, ratings);
+    let (games, ratings) = rescaled.as_ref().map_or((games, ratings), |(g, r)| (g, r));
     assemble(
         games,
         decisions,
@@ -219,6 +252,8 @@ pub fn full_performances(
     policy: &Policy,
     versions: &Versions,
 ) -> Vec<Performance> {
+    let rescaled = on_baseline_scale(&baseline.how_made, games, ratings);
+    let (games, ratings) = rescaled.as_ref().map_or((games, ratings), |(g, r)| (g, r));
     assemble(
         games,
         decisions,

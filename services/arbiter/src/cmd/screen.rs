@@ -187,41 +187,15 @@ pub fn run(a: ScreenArgs) -> ExitCode {
             Some(Err((p, e))) => return invalid(format!("{}: {e}", p.display())),
         }
     };
-    // A baseline fitted on ratings put on the FIDE scale since 1 March 2024 judges a game of
-    // before that day at its players' ratings on that scale; ratings from --players are an
-    // event's, taken at the date of its first game.
-    let (games, ratings) = if judge.on_current_fide_scale() {
-        let ratings = match games.first() {
-            Some(first) => ratings
-                .into_iter()
-                .map(|(name, r)| {
-                    (
-                        name,
-                        arbiter_screening::human::on_current_fide_scale(r, first),
-                    )
-                })
-                .collect(),
-            None => ratings,
-        };
-        let rescaled = games
-            .iter()
-            .map(arbiter_screening::human::rated_on_current_fide_scale)
-            .collect::<Vec<_>>();
-        if rescaled
-            .iter()
-            .zip(&games)
-            .any(|(n, o)| (n.white_elo, n.black_elo) != (o.white_elo, o.black_elo))
-        {
-            eprintln!(
-                "note: ratings of games played before 1 March 2024 are judged (and shown) on \
-                 the FIDE scale since that day, the baseline's: 0.4 x (2000 - R) more for \
-                 1000-1999"
-            );
-        }
-        (rescaled, ratings)
-    } else {
-        (games, ratings)
-    };
+    // Performances are judged (and shown) on the baseline's rating scale: say so when that
+    // changes a rating.
+    if arbiter_screening::screen::on_baseline_scale(judge.how_made(), &games, &ratings).is_some() {
+        eprintln!(
+            "note: ratings of games played before 1 March 2024 are judged (and shown) on \
+             the FIDE scale since that day, the baseline's: 0.4 x (2000 - R) more for \
+             1000-1999"
+        );
+    }
     let cache = match load_cache(a.cache.as_deref()) {
         Ok(c) => c,
         Err(code) => return code,
@@ -288,11 +262,11 @@ enum Judge {
 }
 
 impl Judge {
-    fn on_current_fide_scale(&self) -> bool {
-        arbiter_screening::human::fitted_on_current_fide_scale(match self {
+    fn how_made(&self) -> &serde_json::Value {
+        match self {
             Judge::Quick(b) => &b.how_made,
             Judge::Full(b) => &b.how_made,
-        })
+        }
     }
 
     fn profile(&self) -> &EngineProfile {
@@ -777,7 +751,15 @@ fn calibrate_human_full_run(
     let quick = quick_selection
         .as_ref()
         .map(|sel| human::select(&files, sel));
-    let quick_template = arbiter_screening::baseline::Baseline::shipped();
+    // The shipped quick baseline on the same rating scale: its profile, filter and policy.
+    let quick_template = if selection.current_fide_scale {
+        arbiter_screening::baseline::Baseline::parse(
+            arbiter_screening::baseline::CURRENT_SCALE_HUMAN,
+        )
+        .expect("the shipped baselines parse (checked by a test)")
+    } else {
+        arbiter_screening::baseline::Baseline::shipped()
+    };
     let cache = match load_cache(a.cache.as_deref()) {
         Ok(c) => Arc::new(c),
         Err(code) => return code,
