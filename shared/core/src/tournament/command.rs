@@ -10,6 +10,10 @@ use crate::{Color, PlayerId, PointSystem};
 use serde::{Deserialize, Serialize};
 
 /// A request to change a tournament.
+#[expect(
+    clippy::large_enum_variant,
+    reason = "one at a time is decided or folded; boxing the tournament's settings would only add an allocation per value"
+)]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Command {
     CreateTournament(CreateTournament),

@@ -31,6 +31,10 @@ use crate::{Color, PlayerId, PointSystem, ResultCode};
 use serde::{Deserialize, Serialize};
 
 /// One fact about a tournament.
+#[expect(
+    clippy::large_enum_variant,
+    reason = "one at a time is decided or folded; boxing the tournament's settings would only add an allocation per value"
+)]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Event {
     TournamentCreated(TournamentCreated),

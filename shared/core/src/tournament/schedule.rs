@@ -48,7 +48,9 @@ pub fn round_robin_rounds(system: PairingSystem, players: u32) -> Option<u32> {
 /// `t·size + 1 ..= (t + 1)·size`. `None` for other systems or a field with no table.
 pub fn team_size(system: PairingSystem, players: u32) -> Option<u32> {
     match system {
-        PairingSystem::Scheveningen | PairingSystem::SemiScheveningen if players % 2 == 0 => {
+        PairingSystem::Scheveningen | PairingSystem::SemiScheveningen
+            if players.is_multiple_of(2) =>
+        {
             Some(players / 2)
         }
         PairingSystem::Skalitzka if players.is_multiple_of(3) => Some(players / 3),

@@ -415,6 +415,10 @@ pub struct PairingCandidate {
     pub availability: Availability,
 }
 
+/// Players who must not meet and the rounds the rule holds for, first to last (`None` = the
+/// whole event).
+pub type Forbidden<Id> = (Vec<Id>, Option<(u32, u32)>);
+
 /// A tournament folded from its events. `State::default()` is the empty stream.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub struct State {
@@ -438,7 +442,7 @@ pub struct State {
     pub(crate) accelerated_group_fixed: bool,
     /// Players who must not meet, with the rounds (`None` = the whole event).
     #[serde(default)]
-    pub(crate) forbidden: Vec<(Vec<EntryId>, Option<(u32, u32)>)>,
+    pub(crate) forbidden: Vec<Forbidden<EntryId>>,
     /// Teams, members by entry.
     #[serde(default)]
     pub(crate) teams: Vec<(super::event::TeamRecorded, Vec<Option<EntryId>>)>,
@@ -1125,7 +1129,7 @@ impl State {
 
     /// Every forbidden-pairing record in current pairing numbers, with its rounds (`None` = the
     /// whole event), in log order.
-    pub fn forbidden_records(&self) -> Vec<(Vec<PlayerId>, Option<(u32, u32)>)> {
+    pub fn forbidden_records(&self) -> Vec<Forbidden<PlayerId>> {
         self.forbidden
             .iter()
             .map(|(ids, r)| (ids.iter().map(|&e| self.pn(e)).collect(), *r))
