@@ -1052,7 +1052,7 @@ pub fn prizes(s: &Session, v: &PrizesView) -> Markup {
                             th.num { (t(s, "prize-paid")) } th.num { (t(s, "prize-exact")) } th { (t(s, "prize-from")) } th.num { (t(s, "rating")) }
                         } }
                         tbody { @for line in &l.lines {
-                            tr.nothing[line.paid == 0] {
+                            tr.nothing[line.paid == 0] data-player=(line.id) {
                                 td.num { (line.rank) } td.num { (line.id) } td.name { (line.name) }
                                 td.num { (points(line.points)) }
                                 td.num.paid { @if line.paid > 0 { (money(i128::from(line.paid))) } }

@@ -792,7 +792,7 @@ async fn a_tournament_run_from_the_console() {
     let paid = js(
         &b,
         "return Array.from(document.querySelectorAll('#prize-list tbody tr')).map(function (r) { \
-         var c = r.querySelectorAll('td'); return [+c[1].textContent, c[4].textContent]; });",
+         return [+r.dataset.player, r.querySelector('td.paid').textContent]; });",
     )
     .await;
     let paid: Vec<(u32, String)> = serde_json::from_value(paid).unwrap();
