@@ -29,13 +29,14 @@ pub struct Plan {
 
 /// How self-play players are weakened to a bucket's strength.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
 pub enum Players {
     /// Stockfish's own `UCI_Elo` (1350..=2850 in 15.1). Its weakening draws from a generator
     /// seeded by the clock, so the games cannot be played again; they are saved instead.
     Elo,
-    /// [`Strength::Sampled`]: the engine's four best lines and a move drawn by the game's
-    /// seeded generator, the closer to the best the likelier. The same seed plays the same
-    /// games, and it is the clean class of the separation bench (docs/src/benchmarks.md).
+    /// The engine's four best lines and a move drawn by the game's seeded generator, the
+    /// closer to the best the likelier (`Strength::Sampled`). The same seed plays the same
+    /// games; it is the clean class of the separation bench.
     Sampled,
 }
 

@@ -373,8 +373,8 @@ pub struct CalibrateArgs {
     /// How the self-play players are weakened: `elo` (Stockfish's UCI_Elo, which cannot be
     /// replayed: its draws are seeded by the clock) or `sampled` (the engine's four best lines,
     /// a move drawn by the game's seed: the same seed plays the same games).
-    #[arg(long, value_enum, default_value_t = PlayersArg::Elo)]
-    pub players: PlayersArg,
+    #[arg(long, value_enum, default_value_t = Players::Elo)]
+    pub players: Players,
     #[arg(long, default_value_t = 30_000)]
     pub player_nodes: u64,
     #[arg(long, default_value_t = 1)]
@@ -441,22 +441,13 @@ pub struct CalibrateArgs {
     pub cache: Option<PathBuf>,
 }
 
-#[derive(Clone, Copy, clap::ValueEnum)]
-pub enum PlayersArg {
-    Elo,
-    Sampled,
-}
-
 fn write_json(out: &PathBuf, value: serde_json::Result<String>) -> Result<(), ExitCode> {
     let text = value.map_err(|e| engine_failed(e.to_string()))?;
     std::fs::write(out, text + "\n").map_err(|e| unreadable(format!("{}: {e}", out.display())))
 }
 
 pub fn calibrate_run(a: CalibrateArgs) -> ExitCode {
-    let players = match a.players {
-        PlayersArg::Elo => Players::Elo,
-        PlayersArg::Sampled => Players::Sampled,
-    };
+    let players = a.players;
     if players == Players::Elo
         && let Some(r) = a.ratings.iter().find(|r| !(1350..=2850).contains(*r))
     {
