@@ -414,13 +414,20 @@ pub async fn calibrate(
         }
     };
 
+    let on_current =
+        human::fitted_on_current_fide_scale(&serde_json::json!({ "sources": &sources }));
+    let rating_scale = if on_current {
+        "FIDE ratings on the scale since 1 March 2024: a game's ratings from before that day raised as FIDE raised them then; files of a national scale as tagged"
+    } else {
+        "FIDE ratings as the sources give them"
+    };
     let baseline = FullBaseline {
         how_made: serde_json::json!({
             "method": "human games (selection below) analysed with the wide engine profile below; each side's counted decisions in the bucket nearest the mover's rating (within half a bucket); per bucket the move-probability law exp(-(delta/s)^c) fitted by maximum likelihood over a fixed grid; phi and R from performances of three consecutive game-sides of one bucket",
             "sources": sources,
             "games": train.len(),
             "performances_for_phi_and_r": pseudo_count,
-            "rating_scale": "FIDE ratings as the sources give them",
+            "rating_scale": rating_scale,
             "leave_events_out": {
                 "folds": folds,
                 "method": "the events dealt into folds by the SHA-256 of their names (as the quick test's); each fold judged by a full baseline fitted the same way on the other folds' games, levels taken as if it were Production",
