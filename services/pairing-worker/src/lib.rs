@@ -314,6 +314,7 @@ impl Worker {
                 .await
                 .map_err(|e| e.to_string())?;
             self.stats.running.fetch_add(1, Ordering::Relaxed);
+            arbiter_telemetry::metrics::pairing_running(true);
             let started = std::time::Instant::now();
             let answer = arbiter_service_kit::background::run(move || {
                 let a = answer(&at.state, round, version);
@@ -322,6 +323,7 @@ impl Worker {
             })
             .await;
             arbiter_telemetry::metrics::pairing(started.elapsed());
+            arbiter_telemetry::metrics::pairing_running(false);
             self.stats.running.fetch_sub(1, Ordering::Relaxed);
             let answer = answer.map_err(|e| e.to_string())?;
             let ctx = CommandContext::new(
@@ -463,8 +465,8 @@ impl Worker {
 
     /// Follows the JetStream durable consumer that every worker process shares: a delivery
     /// with requests is acknowledged once they are answered (a worker that dies leaves them
-    /// to another), and while as many requests as slots are in hand no more is fetched, so
-    /// that the others stay with the server for an idle worker.
+    /// to another), and no more deliveries are fetched than there are free slots, so that
+    /// while all are busy the other requests stay with the server for an idle worker.
     async fn follow_durable(
         self: Arc<Self>,
         js: arbiter_eventlog::JetStreamLog,
@@ -485,9 +487,13 @@ impl Worker {
             if *shutdown.borrow() {
                 break;
             }
+            // No more deliveries than free slots: a delivery fetched is this process's until
+            // acknowledged, so a larger fetch could take a request while the slots are full
+            // and hold it from an idle worker.
+            let free = self.slot_count - in_hand.len();
             let batch = tokio::select! {
                 _ = shutdown.wait_for(|s| *s) => break,
-                b = consumer.batch(16, std::time::Duration::from_millis(500)) => b,
+                b = consumer.batch(free, std::time::Duration::from_millis(500)) => b,
             };
             let mut deliveries = match batch {
                 Ok(b) => b,

@@ -7,6 +7,7 @@
 //! | `arbiter_grpc_request_duration_seconds` | service, method | histogram of call durations |
 //! | `arbiter_refusals_total` | code, reason | commands refused, by the rule that refused them |
 //! | `arbiter_pairing_duration_seconds` | | histogram of the pairing engine's runs |
+//! | `arbiter_pairing_engines_running` | | pairing engines running now in this process |
 //! | `arbiter_log_append_duration_seconds` | | histogram of appends to the event log |
 //! | `arbiter_log_commit_stage_seconds` | stage | the embedded log writer's group commits: `apply` (the group's writes), `flush` (sled durable), `journal` (the head journal's sync) |
 //! | `arbiter_log_commit_group_size` | | appends per group commit of the embedded log |
@@ -26,6 +27,7 @@ struct Metrics {
     grpc_duration: HistogramVec,
     refusals: IntCounterVec,
     pairing: Histogram,
+    pairing_running: IntGauge,
     append: Histogram,
     commit_stage: HistogramVec,
     commit_group: Histogram,
@@ -79,6 +81,11 @@ static METRICS: LazyLock<Metrics> = LazyLock::new(|| {
             .buckets(buckets()),
         )
         .expect("valid metric"),
+        pairing_running: IntGauge::new(
+            "arbiter_pairing_engines_running",
+            "Pairing engines running now in this process",
+        )
+        .expect("valid metric"),
         append: Histogram::with_opts(
             HistogramOpts::new(
                 "arbiter_log_append_duration_seconds",
@@ -125,6 +132,7 @@ static METRICS: LazyLock<Metrics> = LazyLock::new(|| {
         Box::new(m.grpc_duration.clone()),
         Box::new(m.refusals.clone()),
         Box::new(m.pairing.clone()),
+        Box::new(m.pairing_running.clone()),
         Box::new(m.append.clone()),
         Box::new(m.commit_stage.clone()),
         Box::new(m.commit_group.clone()),
@@ -153,6 +161,11 @@ pub fn refusal(code: tonic::Code, reason: &str) {
         .refusals
         .with_label_values(&[&format!("{code:?}"), reason])
         .inc();
+}
+
+/// A run of the pairing engine has started (`true`) or ended (`false`).
+pub fn pairing_running(started: bool) {
+    METRICS.pairing_running.add(if started { 1 } else { -1 });
 }
 
 /// One run of the pairing engine.

@@ -138,6 +138,9 @@ async fn a_small_event_is_not_held_behind_a_large_pairing() {
     let registration = service("registration", &url, &data, &work.path().join("reg.log"));
     let director = service("round-director", &url, &data, &work.path().join("rd.log"));
     let reporting = service("reporting", &url, &data, &work.path().join("rep.log"));
+    let metrics: Vec<String> = (0..2)
+        .map(|_| arbiter_eventlog::testing::free_port().unwrap().to_string())
+        .collect();
     let _workers: Vec<Server> = (0..2)
         .map(|i| {
             Server::start(
@@ -150,6 +153,8 @@ async fn a_small_event_is_not_held_behind_a_large_pairing() {
                     work.path().join(format!("worker-{i}")).to_str().unwrap(),
                     "--pairing-slots",
                     "1",
+                    "--metrics-port",
+                    &metrics[i],
                 ],
                 &work.path().join(format!("worker-{i}.log")),
             )
@@ -169,9 +174,8 @@ async fn a_small_event_is_not_held_behind_a_large_pairing() {
         withdrawals: Vec::new(),
         forfeit_permille: 0,
     };
-    // Registered by eight clients at once. Its round 2 must take far longer than the wait
-    // below: 3,008 players take about 5 s in a debug build (1,504 took 1.3 s once the engine
-    // got faster, a race with the small event).
+    // Registered by eight clients at once. Its round 2 must take far longer than the small
+    // event's fetch and pairing: 3,008 players take about 5 s in a debug build.
     const PER_CLIENT: u32 = 376;
     let mut large = Driver::new(
         Clients::new(&endpoints),
@@ -220,9 +224,24 @@ async fn a_small_event_is_not_held_behind_a_large_pairing() {
 
     let asked = std::time::Instant::now();
     large.start_round(2).await;
-    // Long enough for one worker's fetch to end with the large request in hand (a fetch
-    // waits at most 500 ms), far shorter than the large pairing.
-    tokio::time::sleep(Duration::from_millis(1200)).await;
+    // The small event asks once a worker runs the large pairing: that worker's one slot is
+    // then full, so only the other can take the small request.
+    let running = |port: &str| {
+        let (status, body) = http_get(&format!("http://127.0.0.1:{port}"), "/metrics");
+        assert_eq!(status, 200, "{body}");
+        body.lines()
+            .find_map(|l| l.strip_prefix("arbiter_pairing_engines_running "))
+            .map_or(0, |v| v.trim().parse::<i64>().unwrap())
+    };
+    let deadline = std::time::Instant::now() + Duration::from_secs(120);
+    while metrics.iter().map(|p| running(p)).sum::<i64>() == 0 {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "no worker started the large round-2 pairing"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let running_after = asked.elapsed();
     small.start_round(1).await;
     let p = small.wait_proposal(1, Duration::from_secs(60)).await;
     assert_eq!(pairing_of(&p).0.len(), 4);
@@ -246,7 +265,7 @@ async fn a_small_event_is_not_held_behind_a_large_pairing() {
     );
     let p = large.wait_proposal(2, Duration::from_secs(300)).await;
     eprintln!(
-        "small event proposed {small_after:?} after the large one asked; the large one after {:?}",
+        "the large pairing ran {running_after:?} after it was asked; the small event was proposed {small_after:?} after it, the large one {:?}",
         asked.elapsed()
     );
     assert_eq!(pairing_of(&p).0.len(), 4 * PER_CLIENT as usize);
