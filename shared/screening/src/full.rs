@@ -27,6 +27,10 @@ const PREVIOUS: &str = include_str!("../baselines/sf15.1-n100k-mpv20/selfplay-fu
 /// leave-events-out reports; chosen by version (`arbiter screen --full --baseline`), not yet
 /// the default.
 pub const HUMAN: &str = include_str!("../baselines/sf15.1-n100k-mpv20/human-full-2026.12.1.json");
+/// The same, fitted on FIDE-rated games with their ratings on the FIDE scale since 1 March
+/// 2024 (`--current-fide-scale`), beside the quick baseline fitted that way; chosen by version.
+pub const HUMAN_CURRENT_SCALE: &str =
+    include_str!("../baselines/sf15.1-n100k-mpv20/human-full-2026.12.2.json");
 
 /// What a wide analysis says about one counted decision, beyond the quick test's quantities.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -416,7 +420,7 @@ impl FullBaseline {
     /// The shipped full baseline of this version, if any: what re-derives a result that names
     /// it.
     pub fn by_version(version: &str) -> Option<FullBaseline> {
-        [SHIPPED, PREVIOUS, HUMAN]
+        [SHIPPED, PREVIOUS, HUMAN, HUMAN_CURRENT_SCALE]
             .into_iter()
             .map(|text| {
                 FullBaseline::parse(text)

@@ -231,4 +231,21 @@ fn the_shipped_full_baseline_is_bound_to_the_full_profile_and_says_what_it_is_no
         order["flag_bar_per_mille"].as_u64().expect("the Flag bar"),
     );
     assert!(perfs >= 100 && flags * 1000 <= bar * perfs, "{order}");
+    // The one on today's FIDE scale says so, as the quick baseline fitted the same way does,
+    // so that screening under it puts older games on that scale; its order is within the bar.
+    let current = FullBaseline::by_version("sf15.1-n100k-mpv20/human-full-2026.12.2")
+        .expect("the human full baseline on today's scale is shipped");
+    assert!(arbiter_screening::human::fitted_on_current_fide_scale(
+        &current.how_made
+    ));
+    assert!(!arbiter_screening::human::fitted_on_current_fide_scale(
+        &human.how_made
+    ));
+    assert_eq!(current.engine_profile_id, b.engine_profile_id);
+    let order = &current.how_made["leave_events_out"]["quick_then_full"];
+    let (perfs, flags) = (
+        order["performances"].as_u64().expect("performances"),
+        order["flags"].as_u64().expect("flags"),
+    );
+    assert!(perfs >= 100 && flags * 1000 <= bar * perfs, "{order}");
 }
