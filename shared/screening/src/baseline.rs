@@ -100,6 +100,12 @@ impl Baseline {
         Baseline::parse(SHIPPED).expect("the shipped baseline parses (checked by a test)")
     }
 
+    /// The shipped human baseline fitted on today's FIDE scale ([`CURRENT_SCALE_HUMAN`]).
+    pub fn current_scale_human() -> Baseline {
+        Baseline::parse(CURRENT_SCALE_HUMAN)
+            .expect("the shipped baselines parse (checked by a test)")
+    }
+
     /// The self-play baseline shipped with this build.
     pub fn selfplay() -> Baseline {
         Baseline::parse(SELFPLAY).expect("the self-play baseline parses (checked by a test)")

@@ -744,10 +744,7 @@ fn calibrate_human_full_run(
         .map(|sel| human::select(&files, sel));
     // The shipped quick baseline on the same rating scale: its profile, filter and policy.
     let quick_template = if selection.current_fide_scale {
-        arbiter_screening::baseline::Baseline::parse(
-            arbiter_screening::baseline::CURRENT_SCALE_HUMAN,
-        )
-        .expect("the shipped baselines parse (checked by a test)")
+        arbiter_screening::baseline::Baseline::current_scale_human()
     } else {
         arbiter_screening::baseline::Baseline::shipped()
     };
