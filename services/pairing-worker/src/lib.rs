@@ -58,10 +58,29 @@ pub struct WorkerStats {
     pub failed: AtomicU64,
     /// Requests already answered or superseded when handled.
     pub skipped: AtomicU64,
-    /// Engines running now.
-    pub running: AtomicU64,
+    /// Engines running now (shared with each run's [`Running`] guard).
+    pub running: Arc<AtomicU64>,
     /// Requests given up after repeated failures (answered by the next start's sweep).
     pub abandoned: AtomicU64,
+}
+
+/// An engine's run counted while it lasts, in the worker's stats and the process's gauge. It
+/// goes with the background job, so a run abandoned at shutdown stays counted until it ends.
+struct Running(Arc<AtomicU64>);
+
+impl Running {
+    fn start(count: &Arc<AtomicU64>) -> Running {
+        count.fetch_add(1, Ordering::Relaxed);
+        arbiter_telemetry::metrics::pairing_running(true);
+        Running(count.clone())
+    }
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        arbiter_telemetry::metrics::pairing_running(false);
+        self.0.fetch_sub(1, Ordering::Relaxed);
+    }
 }
 
 /// One pairing request read from the log: `attempt` of `round`, written at `version`.
@@ -313,18 +332,16 @@ impl Worker {
                 .acquire_owned()
                 .await
                 .map_err(|e| e.to_string())?;
-            self.stats.running.fetch_add(1, Ordering::Relaxed);
-            arbiter_telemetry::metrics::pairing_running(true);
+            let running = Running::start(&self.stats.running);
             let started = std::time::Instant::now();
             let answer = arbiter_service_kit::background::run(move || {
                 let a = answer(&at.state, round, version);
+                drop(running);
                 drop(slot);
                 a
             })
             .await;
             arbiter_telemetry::metrics::pairing(started.elapsed());
-            arbiter_telemetry::metrics::pairing_running(false);
-            self.stats.running.fetch_sub(1, Ordering::Relaxed);
             let answer = answer.map_err(|e| e.to_string())?;
             let ctx = CommandContext::new(
                 &tournament,
