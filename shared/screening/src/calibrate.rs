@@ -548,9 +548,6 @@ pub async fn calibrate_full(
     ))
 }
 
-/// How many grid steps from a nearby fit's law a refit searches ([`fit_full`]'s `near`).
-const NEAR_RADIUS: usize = 6;
-
 /// What one bucket of a full-test fit rests on.
 pub(crate) struct FullInput {
     pub rating: u16,
@@ -588,11 +585,12 @@ impl FullParts {
 }
 
 /// Fits the full test on `inputs` (one per bucket, ascending): each bucket's move-probability
-/// law by maximum likelihood, the unrated law over every bucket's decisions, then φ and the
+/// law by maximum likelihood (s and c over the whole grid, then the climb with k:
+/// [`crate::full::fit_with_k`]), the unrated law over every bucket's decisions, then φ and the
 /// correlations R of (MM, EV, ASD, strength, assistance) from the z's of 3-game performances
 /// judged by their bucket's law.
 /// With `near` (each bucket's law and the unrated one from a fit on most of the same data),
-/// each law is searched near it ([`crate::full::fit_near`]).
+/// each law's climb starts from it instead.
 pub(crate) fn fit_full(
     inputs: &[FullInput],
     near: Option<(&[crate::full::Law], crate::full::Law)>,
@@ -601,8 +599,8 @@ pub(crate) fn fit_full(
 ) -> FullParts {
     let bucket = |rating: u16, games: u32, ws: &[&Wide], near: Option<crate::full::Law>| {
         let (law, ll) = match near {
-            Some(n) => crate::full::fit_near(ws, n, NEAR_RADIUS),
-            None => crate::full::fit(ws),
+            Some(n) => crate::full::fit_with_k(ws, n),
+            None => crate::full::fit_with_k(ws, crate::full::fit(ws).0),
         };
         FullBucket {
             rating,
@@ -709,7 +707,7 @@ pub(crate) fn fit_full(
 
 pub(crate) fn placeholder(profile: &EngineProfile, filter: &FilterConfig) -> FullBaseline {
     FullBaseline {
-        format: 1,
+        format: crate::full::FORMAT,
         version: String::new(),
         quality: "Provisional".into(),
         what_it_is: "Move-probability laws of Stockfish playing at limited strength, per rating bucket, for the full test's expectations and IPR, and as a placeholder until a human reference corpus is calibrated".into(),
@@ -729,6 +727,7 @@ pub(crate) fn placeholder(profile: &EngineProfile, filter: &FilterConfig) -> Ful
             law: crate::full::Law {
                 s_e6: 100_000,
                 c_e6: 1_000_000,
+                k_e6: crate::full::K_ONE,
             },
             mean_log_likelihood_e6: 0,
         },
@@ -806,6 +805,7 @@ mod tests {
         let law = Law {
             s_e6: 117_312,
             c_e6: 800_000,
+            k_e6: crate::full::K_ONE,
         };
         assert!(crate::full::grid().contains(&law));
         let input = |rating: u16, n: usize| FullInput {
@@ -820,8 +820,8 @@ mod tests {
             input(1800, MIN_BUCKET_DECISIONS as usize),
         ];
         let (profile, filter) = (EngineProfile::full(), FilterConfig::default());
-        // Searched near the drawing law, as leave-events-out refits are: the whole grid would
-        // give the same laws here at many times the cost.
+        // Climbed from the drawing law, as leave-events-out refits start from the law fitted
+        // on all the data: the whole grid would cost many times as much here.
         let near = [law; 3];
         let parts = fit_full(&inputs, Some((&near, law)), &profile, &filter);
         let b = FullBaseline {

@@ -114,7 +114,12 @@ pub fn rated_on_current_fide_scale(g: &Game) -> Game {
 /// Whether a baseline's provenance (`how_made`) says its ratings were put on the FIDE scale
 /// since 1 March 2024: then the players of older games are judged on that scale too.
 pub fn fitted_on_current_fide_scale(how_made: &serde_json::Value) -> bool {
-    how_made["sources"]["selection"]["current_fide_scale"].as_bool() == Some(true)
+    selected_on_current_fide_scale(&how_made["sources"])
+}
+
+/// The same, read from a calibration's record of its sources (`how_made.sources`).
+pub fn selected_on_current_fide_scale(sources: &serde_json::Value) -> bool {
+    sources["selection"]["current_fide_scale"].as_bool() == Some(true)
 }
 
 /// A FIDE rating of a game played before 1 March 2024 on the scale since that day: FIDE then

@@ -414,9 +414,7 @@ pub async fn calibrate(
         }
     };
 
-    let on_current =
-        human::fitted_on_current_fide_scale(&serde_json::json!({ "sources": &sources }));
-    let rating_scale = if on_current {
+    let rating_scale = if human::selected_on_current_fide_scale(&sources) {
         "FIDE ratings on the scale since 1 March 2024: a game's ratings from before that day raised as FIDE raised them then; files of a national scale as tagged"
     } else {
         "FIDE ratings as the sources give them"
@@ -502,6 +500,7 @@ mod tests {
         let law = Law {
             s_e6: 120_000,
             c_e6: 800_000,
+            k_e6: crate::full::K_ONE,
         };
         let players = ["A", "B", "C", "D"].map(|p| format!("{name} {p}"));
         let mut out = Vec::new();

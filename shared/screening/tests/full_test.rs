@@ -248,4 +248,34 @@ fn the_shipped_full_baseline_is_bound_to_the_full_profile_and_says_what_it_is_no
         order["flags"].as_u64().expect("flags"),
     );
     assert!(perfs >= 100 && flags * 1000 <= bar * perfs, "{order}");
+    // With k: format 2, the same scale, every bucket's k fitted below 1 (the second and third
+    // candidates are chosen more often than their deficit says), its order within the bar,
+    // and the held-out T3 no longer biased: its mean within ±0.10 where 2026.12.2's was +0.70.
+    let with_k = FullBaseline::by_version("sf15.1-n100k-mpv20/human-full-2026.12.3")
+        .expect("the human full baseline with k is shipped");
+    assert_eq!(with_k.format, arbiter_screening::full::FORMAT);
+    assert!(arbiter_screening::human::fitted_on_current_fide_scale(
+        &with_k.how_made
+    ));
+    assert!(
+        with_k
+            .buckets
+            .iter()
+            .all(|b| b.law.k_e6 < arbiter_screening::full::K_ONE),
+        "{:?}",
+        with_k.buckets
+    );
+    let order = &with_k.how_made["leave_events_out"]["quick_then_full"];
+    let (perfs, flags) = (
+        order["performances"].as_u64().expect("performances"),
+        order["flags"].as_u64().expect("flags"),
+    );
+    assert!(perfs >= 100 && flags * 1000 <= bar * perfs, "{order}");
+    let t3_mean = |b: &FullBaseline| {
+        b.how_made["leave_events_out"]["three_game_performances"]["all"]["z_t3"]["mean_e2"]
+            .as_i64()
+            .expect("the three-game report's T3 mean")
+    };
+    assert!(t3_mean(&current) >= 50, "{}", t3_mean(&current));
+    assert!(t3_mean(&with_k).abs() <= 10, "{}", t3_mean(&with_k));
 }

@@ -630,10 +630,11 @@ fn laws(b: &FullBaseline) -> String {
         .iter()
         .map(|b| {
             format!(
-                "{}: s {:.3} c {:.2}{}",
+                "{}: s {:.3} c {:.2} k {:.2}{}",
                 b.rating,
                 f64::from(b.law.s_e6) / 1e6,
                 f64::from(b.law.c_e6) / 1e6,
+                f64::from(b.law.k_e6) / 1e6,
                 if b.thin() {
                     format!(" (thin: {} decisions, Provisional)", b.decisions)
                 } else {
