@@ -25,7 +25,7 @@ use crate::baseline::Baseline;
 use crate::cache::PositionCache;
 use crate::calibrate::{FullInput, fit_full, placeholder};
 use crate::filter::{Counted, Decision, FilterConfig};
-use crate::full::{FullBaseline, Wide};
+use crate::full::{ByPlace, FullBaseline, Wide};
 use crate::human::{self, Judged, Report, Taken, fold_of, report_of};
 use crate::pgn::Game;
 use crate::policy::{Context, FlagLevel, Policy, Tier};
@@ -190,6 +190,8 @@ pub struct FullFitted {
     /// Held-out 3-game performances of one bucket, judged the same way.
     pub pseudo: Report,
     pub pipeline: Option<Pipeline>,
+    /// The fitted laws' shape against the decisions they were fitted on.
+    pub by_place: ByPlace,
 }
 
 /// The full test fitted on all of `taken` and by leave-events-out.
@@ -202,6 +204,8 @@ pub struct Cross {
     pub pseudo: Report,
     /// Fold k's baseline, fitted without it.
     pub folds: Vec<FullBaseline>,
+    /// Every side's decisions against its bucket's law fitted on all the games.
+    pub by_place: ByPlace,
 }
 
 /// The full test's leave-events-out over `taken` (analysed wide).
@@ -279,7 +283,16 @@ pub fn leave_events_out(
         }
     }
     names.sort();
+    let judged: Vec<(&Wide, crate::full::Law)> = all
+        .iter()
+        .flat_map(|s| {
+            let law = everything.buckets[s.bucket].law;
+            s.own.iter().map(move |(_, w)| (w, law))
+        })
+        .collect();
+    let by_place = ByPlace::of(&judged);
     Cross {
+        by_place,
         all: everything,
         all_pseudo,
         performances: report_of(names.clone(), policy, real, true),
@@ -342,6 +355,7 @@ pub async fn calibrate(
         performances,
         pseudo,
         folds: fitted,
+        by_place,
     } = leave_events_out(
         &template, ratings, &policy, &binary, train, &analysed, folds,
     );
@@ -426,6 +440,7 @@ pub async fn calibrate(
             "games": train.len(),
             "performances_for_phi_and_r": pseudo_count,
             "rating_scale": rating_scale,
+            "fit_by_place": &by_place,
             "leave_events_out": {
                 "folds": folds,
                 "method": "the events dealt into folds by the SHA-256 of their names (as the quick test's); each fold judged by a full baseline fitted the same way on the other folds' games, levels taken as if it were Production",
@@ -441,6 +456,7 @@ pub async fn calibrate(
         performances,
         pseudo,
         pipeline,
+        by_place,
     })
 }
 

@@ -793,6 +793,10 @@ fn calibrate_human_full_run(
         laws(b)
     );
     print!(
+        "the laws against the decisions they were fitted on, moves played / expected by place among the ranked candidates (ratio):\n{}",
+        fitted.by_place.table()
+    );
+    print!(
         "leave-events-out, full test, real performances: {}",
         fitted.performances.table()
     );
