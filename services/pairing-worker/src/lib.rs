@@ -454,8 +454,9 @@ impl Worker {
                 if !pending.is_empty() {
                     info!(requests = pending.len(), "answering requests left pending");
                 }
+                // Queued now; the receivers of their outcomes are not kept (nobody waits).
                 for r in pending {
-                    let _ = self.submit(r);
+                    drop(self.submit(r));
                 }
             }
             Err(e) => warn!(error = %e, "sweep of pending requests failed"),

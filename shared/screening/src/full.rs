@@ -694,7 +694,7 @@ impl FullBaseline {
                 resamples: 0,
             });
         }
-        let mut rng = SplitMix64(0x1f_2026_11_27);
+        let mut rng = SplitMix64(0x001f_2026_1127);
         let n = per_game.len() as u64;
         let mut draws: Vec<u16> = (0..IPR_RESAMPLES)
             .map(|_| {
