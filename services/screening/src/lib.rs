@@ -229,8 +229,6 @@ fn open_cache(
     (cache, Some((path, std::sync::Mutex::new(len))))
 }
 
-/// Counters, for tests and logs.
-
 /// Screens closed rounds (see the crate documentation).
 pub struct Worker {
     store: Arc<TournamentStore>,

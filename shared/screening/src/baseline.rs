@@ -118,6 +118,15 @@ impl Baseline {
 
     /// The shipped baseline of this version, if any: what re-derives a result that names it.
     pub fn by_version(version: &str) -> Option<Baseline> {
+        Baseline::all_shipped().find(|b| b.version == version)
+    }
+
+    /// The versions shipped, the default first.
+    pub fn shipped_versions() -> Vec<String> {
+        Baseline::all_shipped().map(|b| b.version).collect()
+    }
+
+    fn all_shipped() -> impl Iterator<Item = Baseline> {
         [
             SHIPPED,
             CURRENT_SCALE_HUMAN,
@@ -128,7 +137,6 @@ impl Baseline {
         ]
         .into_iter()
         .map(|text| Baseline::parse(text).expect("a shipped baseline parses (checked by a test)"))
-        .find(|b| b.version == version)
     }
 
     pub fn parse(text: &str) -> Result<Baseline, String> {

@@ -545,13 +545,21 @@ impl FullBaseline {
     /// The shipped full baseline of this version, if any: what re-derives a result that names
     /// it.
     pub fn by_version(version: &str) -> Option<FullBaseline> {
+        FullBaseline::all_shipped().find(|b| b.version == version)
+    }
+
+    /// The versions shipped, the default first.
+    pub fn shipped_versions() -> Vec<String> {
+        FullBaseline::all_shipped().map(|b| b.version).collect()
+    }
+
+    fn all_shipped() -> impl Iterator<Item = FullBaseline> {
         [SHIPPED, PREVIOUS, HUMAN, HUMAN_CURRENT_SCALE, HUMAN_WITH_K]
             .into_iter()
             .map(|text| {
                 FullBaseline::parse(text)
                     .expect("a shipped full baseline parses (checked by a test)")
             })
-            .find(|b| b.version == version)
     }
 
     pub fn parse(text: &str) -> Result<FullBaseline, String> {

@@ -169,6 +169,20 @@ pub fn run(a: ScreenArgs) -> ExitCode {
     let baseline_text = match &a.baseline {
         None => None,
         Some(_) if shipped_version.is_some() || shipped_full.is_some() => None,
+        // Not a file, not a shipped version: name what it could have been.
+        Some(p) if named.is_some() => {
+            let shipped = if a.full {
+                FullBaseline::shipped_versions()
+            } else {
+                Baseline::shipped_versions()
+            };
+            return unreadable(format!(
+                "--baseline {}: no such file, and not a shipped {}baseline version (shipped: {})",
+                p.display(),
+                if a.full { "full-test " } else { "" },
+                shipped.join(", ")
+            ));
+        }
         Some(p) => match std::fs::read_to_string(p) {
             Err(e) => return unreadable(format!("{}: {e}", p.display())),
             Ok(t) => Some((p, t)),
@@ -494,6 +508,7 @@ pub fn calibrate_run(a: CalibrateArgs) -> ExitCode {
         Ok(x) => x,
         Err(code) => return code,
     };
+    let _saved_as_it_goes = keep_saved(a.cache.as_deref(), &cache);
     let result = rt.block_on(calibrate(
         &engine,
         EngineProfile::quick(),
@@ -574,6 +589,7 @@ fn calibrate_full_run(
         Ok(x) => x,
         Err(code) => return code,
     };
+    let _saved_as_it_goes = keep_saved(a.cache.as_deref(), &cache);
     let result = rt.block_on(calibrate_full(
         engine,
         EngineProfile::full(),
@@ -656,7 +672,7 @@ type HumanFiles = (
 
 /// One human collection read: its name, SHA-256 and games (games that are not legal chess are
 /// skipped with a warning naming them).
-fn read_human(p: &PathBuf) -> Result<(String, String, Vec<pgn::Game>), ExitCode> {
+fn read_human(p: &std::path::Path) -> Result<(String, String, Vec<pgn::Game>), ExitCode> {
     // Read first, so that a missing or unreadable file is named as a game collection.
     let games = match pgn::read_collection(p, 64 * 1024 * 1024) {
         Ok((g, skipped)) => {
@@ -753,6 +769,7 @@ fn calibrate_human_full_run(
         Ok(c) => Arc::new(c),
         Err(code) => return code,
     };
+    let _saved_as_it_goes = keep_saved(a.cache.as_deref(), &cache);
     let result = rt.block_on(arbiter_screening::human_full::calibrate(
         engine,
         EngineProfile::full(),
@@ -843,6 +860,7 @@ fn calibrate_human_run(
         Ok(c) => Arc::new(c),
         Err(code) => return code,
     };
+    let _saved_as_it_goes = keep_saved(a.cache.as_deref(), &cache);
     let result = rt.block_on(human::calibrate_human(
         engine,
         EngineProfile::quick(),
@@ -902,6 +920,17 @@ fn load_cache(path: Option<&std::path::Path>) -> Result<PositionCache, ExitCode>
         Some(p) => PositionCache::load(p).map_err(invalid),
         None => Ok(PositionCache::new()),
     }
+}
+
+/// How often a calibration's cache is saved while it runs (`--cache`).
+const SAVE_CACHE_EVERY: std::time::Duration = std::time::Duration::from_secs(300);
+
+/// The cache saved to its `--cache` file every [`SAVE_CACHE_EVERY`] while the guard lives.
+fn keep_saved(
+    path: Option<&std::path::Path>,
+    cache: &Arc<PositionCache>,
+) -> Option<arbiter_screening::cache::KeepSaved> {
+    path.map(|p| cache.keep_saved(p, SAVE_CACHE_EVERY))
 }
 
 /// The cache written back to its `--cache` file, if one was given.
