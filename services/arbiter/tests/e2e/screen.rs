@@ -77,6 +77,31 @@ fn bad_input_is_named_and_refused() {
 
     let ok = write(&d, "ok.pgn", b"1. e4 e5 1-0\n");
     refused(&screen(&[&ok, "--format", "xml"]), 3, &["xml"]);
+
+    // A baseline that is neither a file nor a shipped version: both named, with what is
+    // shipped for the test asked for.
+    refused(
+        &screen(&[&ok, "--baseline", "no-such-version"]),
+        5,
+        &[
+            "--baseline no-such-version",
+            "not a shipped baseline version",
+            "sf15.1-n20k-mpv3/human-2026.12.1",
+        ],
+    );
+    refused(
+        &screen(&[
+            &ok,
+            "--full",
+            "--baseline",
+            "sf15.1-n100k-mpv20/human-full-2026.12.9",
+        ]),
+        5,
+        &[
+            "not a shipped full-test baseline version",
+            "sf15.1-n100k-mpv20/human-full-2026.12.3",
+        ],
+    );
     let _ = std::fs::remove_dir_all(&d);
 }
 
