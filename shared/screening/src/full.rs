@@ -344,12 +344,6 @@ const GRID_C: usize = 77;
 /// Maximum-likelihood law over the grid (ties to the earlier grid point) and its mean
 /// log-likelihood per decision in millionths.
 pub fn fit(decisions: &[&Wide]) -> (Law, i64) {
-    let (law, ll, _) = best_of(decisions, grid().into_iter().enumerate());
-    mean_of(decisions, law, ll)
-}
-
-/// The best of `laws` (each with its grid index), ties to the earlier one.
-fn best_of(decisions: &[&Wide], laws: impl Iterator<Item = (usize, Law)>) -> (Law, f64, usize) {
     let mut best = (
         Law {
             s_e6: 100_000,
@@ -357,15 +351,19 @@ fn best_of(decisions: &[&Wide], laws: impl Iterator<Item = (usize, Law)>) -> (La
             k_e6: K_ONE,
         },
         f64::NEG_INFINITY,
-        0,
     );
-    for (i, law) in laws {
-        let ll: f64 = decisions.iter().map(|w| law.log_likelihood(w)).sum();
+    for law in grid() {
+        let ll = total_log_likelihood(decisions, law);
         if ll > best.1 {
-            best = (law, ll, i);
+            best = (law, ll);
         }
     }
-    best
+    mean_of(decisions, best.0, best.1)
+}
+
+/// Σ ln P(played move) over the decisions under `law`.
+fn total_log_likelihood(decisions: &[&Wide], law: Law) -> f64 {
+    decisions.iter().map(|w| law.log_likelihood(w)).sum()
 }
 
 /// Values of k on its grid: 0.10 to 1.50 in steps of 0.05.
@@ -398,10 +396,9 @@ pub fn fit_with_k(decisions: &[&Wide], from: Law) -> (Law, i64) {
     };
     let mut seen: BTreeMap<(usize, usize, usize), f64> = BTreeMap::new();
     let mut ll_at = |at: (usize, usize, usize)| -> f64 {
-        *seen.entry(at).or_insert_with(|| {
-            let law = law_of(at);
-            decisions.iter().map(|w| law.log_likelihood(w)).sum()
-        })
+        *seen
+            .entry(at)
+            .or_insert_with(|| total_log_likelihood(decisions, law_of(at)))
     };
     let c_at = (from.c_e6.saturating_sub(200_000) / 50_000) as usize;
     let mut at = (
@@ -950,13 +947,18 @@ pub(crate) mod tests {
         assert_eq!(fit(&refs), (law, ll));
     }
 
-    #[test]
-    fn the_climb_recovers_k_and_keeps_a_two_parameter_law_near_one() {
-        let truth = Law {
+    /// A law with k well below 1, for the tests that draw moves from one.
+    fn drawn_with_k() -> Law {
+        Law {
             s_e6: 80_000,
             c_e6: 700_000,
             k_e6: 450_000,
-        };
+        }
+    }
+
+    #[test]
+    fn the_climb_recovers_k_and_keeps_a_two_parameter_law_near_one() {
+        let truth = drawn_with_k();
         let ws = sample(truth, 2000, 11);
         let refs: Vec<&Wide> = ws.iter().collect();
         let (start, start_ll) = fit(&refs);
@@ -1112,11 +1114,7 @@ pub(crate) mod tests {
     /// first three places are played as often as expected.
     #[test]
     fn the_table_by_place_shows_a_law_without_k_missing_the_second_and_third_moves() {
-        let truth = Law {
-            s_e6: 80_000,
-            c_e6: 700_000,
-            k_e6: 450_000,
-        };
+        let truth = drawn_with_k();
         let ws = sample(truth, 4000, 21);
         let ratio = |law: Law, place: usize| {
             let judged: Vec<(&Wide, Law)> = ws.iter().map(|w| (w, law)).collect();
