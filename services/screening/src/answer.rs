@@ -17,9 +17,10 @@ use arbiter_screening::full::FullBaseline;
 use arbiter_screening::pgn::{self, Game};
 use arbiter_screening::policy::{FlagLevel, Policy};
 use arbiter_screening::screen::{
-    Analyser, Performance, Ratings, Versions, full_performances, performances,
+    Analyser, Performance, Ratings, Scope, Versions, full_performances_of, games_of, performances,
 };
 use arbiter_screening::uci::{EngineError, EnginePool, EngineProfile};
+use std::collections::BTreeSet;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -124,12 +125,15 @@ impl Screener {
     }
 
     /// The events of a screening through `through_round` of `games` on the tournament folded
-    /// to the trigger (empty when no game was submitted).
+    /// to the trigger (empty when no game was submitted). `only` (the full test, asked for
+    /// some players) judges those players alone, on their own games, at the whole field's
+    /// size; `None` judges every player.
     pub async fn answer(
         &self,
         state: &State,
         games: &[Submitted],
         through_round: u32,
+        only: Option<&BTreeSet<String>>,
     ) -> Result<Vec<pb::Event>, String> {
         let mut parsed: Vec<Game> = Vec::with_capacity(games.len());
         for g in games {
@@ -145,6 +149,16 @@ impl Screener {
                     tracing::warn!(%source, error = %e, "submitted PGN does not read; left out")
                 }
             }
+        }
+        // The field is every player of the games, whoever is judged.
+        let field: BTreeSet<&str> = parsed
+            .iter()
+            .flat_map(|g| [g.white.as_str(), g.black.as_str()])
+            .collect();
+        let field_size = u32::try_from(field.len()).unwrap_or(u32::MAX);
+        let only = only.cloned();
+        if let Some(only) = &only {
+            parsed = games_of(&parsed, only);
         }
         if parsed.is_empty() {
             return Ok(Vec::new());
@@ -187,7 +201,11 @@ impl Screener {
         let perfs = arbiter_service_kit::background::run(move || match &judge {
             Judge::Quick(b) => performances(&parsed, &decisions, &ratings, b, &policy, &versions),
             Judge::Full(b) => {
-                full_performances(&parsed, &decisions, &ratings, b, &policy, &versions)
+                let scope = Scope {
+                    players: only.as_ref(),
+                    field_size: only.as_ref().map(|_| field_size),
+                };
+                full_performances_of(scope, &parsed, &decisions, &ratings, b, &policy, &versions)
             }
         })
         .await

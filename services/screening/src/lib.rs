@@ -304,7 +304,9 @@ impl Worker {
                 return Ok(());
             }
             let screener = self.engines.quick().await?;
-            let out = screener.answer(&folded.state, &games, closed.round).await;
+            let out = screener
+                .answer(&folded.state, &games, closed.round, None)
+                .await;
             self.engines.persist_in_background().await;
             let out = out?;
             if out.is_empty() {

@@ -4,17 +4,21 @@ use crate::answer;
 use crate::{Engines, WorkerStats};
 use arbiter_auth::Principal;
 use arbiter_auth::layer::principal;
+use arbiter_core::tournament::State;
 use arbiter_core::tournament::{Command, FileComplaint, SubmitGame, SubmitGames};
+use arbiter_eventlog::StoredEvent;
 use arbiter_proto::common::v1::CommandResult;
 use arbiter_proto::events::v1::event::Kind;
+use arbiter_proto::refusal;
 use arbiter_proto::screening::v1 as api;
 use arbiter_proto::screening::v1::screening_server::{Screening, ScreeningServer};
 use arbiter_screening::pgn;
 use arbiter_service_kit::edge::MAX_GAME_PGN_BYTES;
 use arbiter_service_kit::status::unknown_tournament;
 use arbiter_service_kit::store::{CommandContext, TournamentStore, stream_of};
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
-use tonic::{Request, Response, Status};
+use tonic::{Code, Request, Response, Status};
 use tracing::{Instrument, info_span};
 
 /// The largest request the service reads: above the one-game limit, so that an oversized PGN
@@ -272,12 +276,6 @@ impl Screening for ScreeningService {
                 0 => current.state.current_round().unwrap_or(0),
                 n => n,
             };
-            let screener = self.engines.deep().await.map_err(|e| {
-                Status::failed_precondition(format!(
-                    "tournament {}: the screening engine is not available: {e}",
-                    ctx.tournament_id
-                ))
-            })?;
             let events = self
                 .store
                 .log()
@@ -288,8 +286,17 @@ impl Screening for ScreeningService {
                 .into_iter()
                 .take_while(|e| e.version <= current.version)
                 .collect();
+            let scope = full_test_scope(&r, &current.state, &events, through, &ctx.tournament_id)?;
+            let screener = self.engines.deep().await.map_err(|e| {
+                Status::failed_precondition(format!(
+                    "tournament {}: the screening engine is not available: {e}",
+                    ctx.tournament_id
+                ))
+            })?;
             let games = answer::submitted_through(&events, through);
-            let out = screener.answer(&current.state, &games, through).await;
+            let out = screener
+                .answer(&current.state, &games, through, scope.players.as_ref())
+                .await;
             self.engines.persist_in_background().await;
             let out = out.map_err(Status::unavailable)?;
             if !out.is_empty() {
@@ -316,7 +323,8 @@ impl Screening for ScreeningService {
                 }
             }
             let what = format!(
-                "RunFullTest through round {through} (tier full): {} performances, {} flags",
+                "RunFullTest through round {through} (tier full){}: {} performances, {} flags",
+                scope.said,
                 report.performances.len(),
                 report.flags.len()
             );
@@ -420,4 +428,88 @@ impl Screening for ScreeningService {
         .instrument(info_span!("get_screening"))
         .await
     }
+}
+
+/// Whom a RunFullTest judges: the names its games give them, and what the audit record says.
+struct FullTestScope {
+    /// `None`: every player.
+    players: Option<BTreeSet<String>>,
+    said: String,
+}
+
+/// The players a RunFullTest asks for: every player when it names none; else the pairing
+/// numbers it gives and, with `watched`, the players whose latest quick screening through
+/// `through` is at Watch or above (from the stream's `PlayerScreeningComputed`).
+fn full_test_scope(
+    r: &api::RunFullTestRequest,
+    state: &State,
+    events: &[StoredEvent],
+    through: u32,
+    tournament_id: &str,
+) -> Result<FullTestScope, Status> {
+    if !r.watched && r.players.is_empty() {
+        return Ok(FullTestScope {
+            players: None,
+            said: String::new(),
+        });
+    }
+    let mut names = BTreeSet::new();
+    for (i, &n) in r.players.iter().enumerate() {
+        let p = state
+            .players()
+            .find(|p| p.pairing_number() == n)
+            .ok_or_else(|| {
+                Status::invalid_argument(format!(
+                    "tournament {tournament_id}: players[{i}]: no player has pairing number {n}"
+                ))
+            })?;
+        names.insert(p.player.name.clone());
+    }
+    let mut said = Vec::new();
+    if r.watched {
+        // Each player's latest quick screening through the round.
+        let mut latest: BTreeMap<String, (u32, bool)> = BTreeMap::new();
+        for e in events {
+            if let Ok(w) = e.decode_event()
+                && let Some(Kind::PlayerScreeningComputed(p)) = w.kind
+                && p.tier == "quick"
+                && p.through_round <= through
+                && latest
+                    .get(&p.player)
+                    .is_none_or(|&(r, _)| r <= p.through_round)
+            {
+                latest.insert(p.player.clone(), (p.through_round, p.flag != "none"));
+            }
+        }
+        if latest.is_empty() {
+            return Err(refusal(
+                Code::FailedPrecondition,
+                format!(
+                    "tournament {tournament_id}: watched: no quick screening through round \
+                     {through} yet, so no player is at Watch (a round is screened when it is \
+                     closed)"
+                ),
+                "NO_QUICK_SCREENING",
+                &[
+                    ("tournament_id", tournament_id),
+                    ("round", &through.to_string()),
+                ],
+            ));
+        }
+        let watched: Vec<String> = latest
+            .into_iter()
+            .filter(|(_, (_, at_watch))| *at_watch)
+            .map(|(name, _)| name)
+            .collect();
+        said.push(format!("the {} at Watch", watched.len()));
+        names.extend(watched);
+    }
+    if !r.players.is_empty() {
+        let numbers: Vec<String> = r.players.iter().map(u32::to_string).collect();
+        said.push(format!("pairing numbers {}", numbers.join(", ")));
+    }
+    Ok(FullTestScope {
+        said: format!(" of {} players ({})", names.len(), said.join("; ")),
+        players: Some(names),
+    })
 }

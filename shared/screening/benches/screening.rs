@@ -3,8 +3,8 @@
 //! 1. positions analysed per second per core (one worker, then all cores);
 //! 2. the position cache's hit rate on a re-run of the same games;
 //! 3. the calibration report (criteria: docs/src/benchmarks.md) of the shipped baseline on real
-//!    human games that were left out of its fit, read in place from a directory (default
-//!    /work/shared/games/human, or SCREENING_HUMAN_GAMES): every player's whole performance in each
+//!    human games that were left out of its fit, read in place from the directory
+//!    SCREENING_HUMAN_GAMES (required; no games ship with the repository): every player's whole performance in each
 //!    event of the held-out files (SCREENING_HELD_OUT, comma-separated; default the two classical
 //!    open-tournament broadcasts), with the Watch rate per rating band against the policy's bar
 //!    for it. SCREENING_CACHE names a position cache file to reuse.
@@ -26,9 +26,13 @@ fn main() {
     let baseline = Baseline::shipped();
     let policy = Policy::shipped();
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let human_dir = std::env::var_os("SCREENING_HUMAN_GAMES")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from("/work/shared/games/human"));
+    let Some(human_dir) = std::env::var_os("SCREENING_HUMAN_GAMES").map(PathBuf::from) else {
+        eprintln!(
+            "SCREENING_HUMAN_GAMES: name the folder of rated PGN games to read (the held-out \
+             files and lichess-broadcast-grandswiss2025.pgn); no games ship with the repository"
+        );
+        std::process::exit(2);
+    };
     let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()

@@ -13,7 +13,7 @@ use crate::stats::{Indicators, Tally};
 use crate::uci::{Analysis, EngineError, EnginePool, EngineProfile};
 use futures::StreamExt;
 use serde::Serialize;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::Arc;
 
 /// Engine analysis of games, through a shared cache.
@@ -223,6 +223,7 @@ pub fn performances(
         policy,
         versions,
         Tier::Quick,
+        Scope::EVERY_PLAYER,
         &|rating, per_game| {
             let (bucket, within) = baseline.bucket(rating);
             let mut tally = Tally::default();
@@ -252,6 +253,47 @@ pub fn full_performances(
     policy: &Policy,
     versions: &Versions,
 ) -> Vec<Performance> {
+    full_performances_of(
+        Scope::EVERY_PLAYER,
+        games,
+        decisions,
+        ratings,
+        baseline,
+        policy,
+        versions,
+    )
+}
+
+/// Which players a screening judges, and the size of the field they were judged in.
+#[derive(Debug, Clone, Copy)]
+pub struct Scope<'a> {
+    /// `None`: every player of the games.
+    pub players: Option<&'a BTreeSet<String>>,
+    /// `None`: the players of the games. The policy's threshold for intrusive action rises
+    /// with the field, so a full test of a few players' games gives the whole event's.
+    pub field_size: Option<u32>,
+}
+
+impl Scope<'_> {
+    pub const EVERY_PLAYER: Scope<'static> = Scope {
+        players: None,
+        field_size: None,
+    };
+}
+
+/// The full test of some players only, in the order the policy asks for it: for the
+/// performances the quick test raised to Watch (or players singled out), on their own games
+/// (the other games need no wide analysis), with the field size of the whole event. Sorted
+/// by player name.
+pub fn full_performances_of(
+    scope: Scope<'_>,
+    games: &[Game],
+    decisions: &[Vec<Decision>],
+    ratings: &Ratings,
+    baseline: &FullBaseline,
+    policy: &Policy,
+    versions: &Versions,
+) -> Vec<Performance> {
     let rescaled = on_baseline_scale(&baseline.how_made, games, ratings);
     let (games, ratings) = rescaled.as_ref().map_or((games, ratings), |(g, r)| (g, r));
     assemble(
@@ -261,6 +303,7 @@ pub fn full_performances(
         policy,
         versions,
         Tier::Full,
+        scope,
         &|rating, per_game| {
             let (law, calibrated) = baseline.law_at(rating);
             let counted: Vec<(&Counted, &Wide)> =
@@ -281,10 +324,33 @@ pub fn full_performances(
     )
 }
 
+/// The players whose performance reached Watch or above: those the policy sends to the full
+/// test.
+pub fn at_watch_or_above(perfs: &[Performance]) -> BTreeSet<String> {
+    perfs
+        .iter()
+        .filter(|p| p.level >= FlagLevel::Watch)
+        .map(|p| p.player.clone())
+        .collect()
+}
+
+/// The games in which one of `players` had a side, in their order.
+pub fn games_of(games: &[Game], players: &BTreeSet<String>) -> Vec<Game> {
+    games
+        .iter()
+        .filter(|g| players.contains(&g.white) || players.contains(&g.black))
+        .cloned()
+        .collect()
+}
+
 /// How a tier judges one player from his rating and his decisions, one list per game.
 type Judge<'a> = dyn Fn(Option<u16>, &[Vec<&Decision>]) -> Judged + 'a;
 
 /// The per-player bookkeeping both tiers share: who played which moves, in which games.
+#[expect(
+    clippy::too_many_arguments,
+    reason = "the private core both tiers share: each argument is one input of a screening"
+)]
 fn assemble(
     games: &[Game],
     decisions: &[Vec<Decision>],
@@ -292,6 +358,7 @@ fn assemble(
     policy: &Policy,
     versions: &Versions,
     tier: Tier,
+    scope: Scope<'_>,
     judge: &Judge<'_>,
 ) -> Vec<Performance> {
     struct Acc<'a> {
@@ -325,9 +392,10 @@ fn assemble(
             acc.games.push(own);
         }
     }
-    let field_size = players.len() as u32;
+    let field_size = scope.field_size.unwrap_or(players.len() as u32);
     players
         .into_iter()
+        .filter(|(player, _)| scope.players.is_none_or(|only| only.contains(player)))
         .map(|(player, acc)| {
             let rating = ratings.get(&player).copied().or(acc.rating);
             let Judged {

@@ -12,9 +12,12 @@ use arbiter_screening::cache::PositionCache;
 use arbiter_screening::full::FullBaseline;
 use arbiter_screening::pgn::{self, Game};
 use arbiter_screening::policy::{FlagLevel, Policy, Tier};
-use arbiter_screening::screen::{Analyser, Performance, Ratings, Versions, full_performances};
+use arbiter_screening::screen::{
+    Analyser, Performance, Ratings, Scope, Versions, full_performances_of, games_of,
+};
 use arbiter_screening::selfplay::{PlayerSpec, Strength, play_all};
 use arbiter_screening::uci::{EnginePool, EngineProfile, find_engine};
+use std::collections::BTreeSet;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -36,6 +39,15 @@ async fn games(engine: &Path, pairs: &[(PlayerSpec, PlayerSpec, u64)]) -> Vec<Ga
 }
 
 async fn full_test(engine: &Path, games: &[Game], cache: Arc<PositionCache>) -> Vec<Performance> {
+    full_test_of(engine, games, cache, Scope::EVERY_PLAYER).await
+}
+
+async fn full_test_of(
+    engine: &Path,
+    games: &[Game],
+    cache: Arc<PositionCache>,
+    scope: Scope<'_>,
+) -> Vec<Performance> {
     let baseline = FullBaseline::shipped();
     let policy = Policy::shipped();
     let profile = EngineProfile {
@@ -50,7 +62,8 @@ async fn full_test(engine: &Path, games: &[Game], cache: Arc<PositionCache>) -> 
         filter: baseline.filter.clone(),
     };
     let decisions = analyser.games(games, &|| {}).await.expect("analysis");
-    full_performances(
+    full_performances_of(
+        scope,
         games,
         &decisions,
         &Ratings::new(),
@@ -162,6 +175,18 @@ async fn the_full_test_separates_engine_players_and_rates_them_above_the_weakene
     assert_eq!(cache.counters().1, 0, "a re-run is served from the cache");
     let json = |p: &[Performance]| serde_json::to_string(p).expect("json");
     assert_eq!(json(&perfs), json(&again));
+    // In the policy's order the full test judges some players only, on their own games: the
+    // same performance as among everyone, at the whole field's size, from the same analyses.
+    let only: BTreeSet<String> = [cheats[0].name.clone()].into();
+    let theirs = games_of(&games, &only);
+    assert_eq!(theirs.len(), 2, "Engine A plays two games");
+    let scope = Scope {
+        players: Some(&only),
+        field_size: Some(perfs.len() as u32),
+    };
+    let scoped = full_test_of(&engine, &theirs, cache.clone(), scope).await;
+    assert_eq!(cache.counters().1, 0, "its games were analysed already");
+    assert_eq!(json(&scoped), json(&[of(&cheats[0].name).clone()]));
     eprintln!("full test file: {:.1} s", started.elapsed().as_secs_f64());
 }
 

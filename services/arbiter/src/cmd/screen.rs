@@ -10,12 +10,14 @@
 use arbiter_screening::baseline::Baseline;
 use arbiter_screening::cache::PositionCache;
 use arbiter_screening::calibrate::{Given, Plan, Players, calibrate, calibrate_full};
+use arbiter_screening::filter::Decision;
 use arbiter_screening::filter::FilterConfig;
 use arbiter_screening::full::FullBaseline;
 use arbiter_screening::pgn::{self, PgnError};
 use arbiter_screening::policy::Policy;
 use arbiter_screening::screen::{
-    Analyser, Performance, Ratings, Versions, full_performances, performances,
+    Analyser, Performance, Ratings, Scope, Versions, at_watch_or_above, full_performances,
+    full_performances_of, games_of, performances,
 };
 use arbiter_screening::uci::{EnginePool, EngineProfile, find_engine};
 use clap::{Args, ValueEnum};
@@ -65,6 +67,14 @@ pub struct ScreenArgs {
     /// baseline.
     #[arg(long)]
     pub full: bool,
+    /// The policy's order: the quick test on every performance, then the full test on the
+    /// games of those it raises to Watch (Flag can come only from there). --baseline names
+    /// the quick test's baseline, --full-baseline the full test's.
+    #[arg(long, conflicts_with = "full")]
+    pub then_full: bool,
+    /// With --then-full: the full test's baseline (a file, or a shipped version).
+    #[arg(long, requires = "then_full")]
+    pub full_baseline: Option<PathBuf>,
 }
 
 fn invalid(m: String) -> ExitCode {
@@ -159,51 +169,25 @@ pub fn run(a: ScreenArgs) -> ExitCode {
         },
         None => Ratings::new(),
     };
-    let named = a.baseline.as_ref().filter(|p| !p.exists());
-    let shipped_version = named
-        .filter(|_| !a.full)
-        .and_then(|p| Baseline::by_version(&p.to_string_lossy()));
-    let shipped_full = named
-        .filter(|_| a.full)
-        .and_then(|p| FullBaseline::by_version(&p.to_string_lossy()));
-    let baseline_text = match &a.baseline {
-        None => None,
-        Some(_) if shipped_version.is_some() || shipped_full.is_some() => None,
-        // Not a file, not a shipped version: name what it could have been.
-        Some(p) if named.is_some() => {
-            let shipped = if a.full {
-                FullBaseline::shipped_versions()
-            } else {
-                Baseline::shipped_versions()
-            };
-            return unreadable(format!(
-                "--baseline {}: no such file, and not a shipped {}baseline version (shipped: {})",
-                p.display(),
-                if a.full { "full-test " } else { "" },
-                shipped.join(", ")
-            ));
-        }
-        Some(p) => match std::fs::read_to_string(p) {
-            Err(e) => return unreadable(format!("{}: {e}", p.display())),
-            Ok(t) => Some((p, t)),
-        },
+    let first = match a.full {
+        false => load_baseline("--baseline", a.baseline.as_deref(), &QUICK).map(Judge::Quick),
+        true => load_baseline("--baseline", a.baseline.as_deref(), &FULL).map(Judge::Full),
     };
-    let judge = if a.full {
-        match baseline_text.map(|(p, t)| FullBaseline::parse(&t).map_err(|e| (p, e))) {
-            None => Judge::Full(shipped_full.unwrap_or_else(FullBaseline::shipped)),
-            Some(Ok(b)) => Judge::Full(b),
-            Some(Err((p, e))) => return invalid(format!("{}: {e}", p.display())),
-        }
-    } else {
-        match baseline_text.map(|(p, t)| Baseline::parse(&t).map_err(|e| (p, e))) {
-            None => Judge::Quick(shipped_version.unwrap_or_else(Baseline::shipped)),
-            Some(Ok(b)) => Judge::Quick(b),
-            Some(Err((p, e))) => return invalid(format!("{}: {e}", p.display())),
-        }
+    let then = match a.then_full {
+        false => Ok(None),
+        true => load_baseline("--full-baseline", a.full_baseline.as_deref(), &FULL).map(Some),
+    };
+    let (first, then) = match (first, then) {
+        (Ok(f), Ok(t)) => (f, t),
+        (Err(code), _) | (_, Err(code)) => return code,
     };
     // Performances are judged (and shown) on the baseline's rating scale: say so when that
     // changes a rating.
-    if arbiter_screening::screen::on_baseline_scale(judge.how_made(), &games, &ratings).is_some() {
+    let how_made = std::iter::once(first.how_made()).chain(then.as_ref().map(|b| &b.how_made));
+    if how_made
+        .into_iter()
+        .any(|h| arbiter_screening::screen::on_baseline_scale(h, &games, &ratings).is_some())
+    {
         eprintln!(
             "note: ratings of games played before 1 March 2024 are judged (and shown) on \
              the FIDE scale since that day, the baseline's: 0.4 x (2000 - R) more for \
@@ -211,7 +195,7 @@ pub fn run(a: ScreenArgs) -> ExitCode {
         );
     }
     let cache = match load_cache(a.cache.as_deref()) {
-        Ok(c) => c,
+        Ok(c) => Arc::new(c),
         Err(code) => return code,
     };
     let engine = match find_engine(a.engine.as_deref()) {
@@ -226,47 +210,151 @@ pub fn run(a: ScreenArgs) -> ExitCode {
         Ok(rt) => rt,
         Err(e) => return engine_failed(format!("cannot start the runtime: {e}")),
     };
-    let progress = bar(games.len() as u64);
-    progress.set_message("screening");
+    let workers = workers(a.workers);
     let outcome = rt.block_on(async {
-        let pool = EnginePool::start(&engine, judge.profile().clone(), workers(a.workers)).await?;
-        let binary = pool.binary_sha256().to_string();
-        let analyser = Analyser {
-            pool,
-            cache: Arc::new(cache),
-            filter: judge.filter().clone(),
+        let (profile, filter) = (first.profile(), first.filter());
+        let (decisions, binary) =
+            analyse(&engine, profile, filter, &games, workers, &cache).await?;
+        let (versions, perfs) = first.judge(&games, &decisions, &ratings, &policy, &binary);
+        let Some(b) = &then else {
+            return Ok((versions, perfs, None));
         };
-        let decisions = analyser.games(&games, &|| progress.inc(1)).await?;
-        Ok::<_, arbiter_screening::uci::EngineError>((decisions, binary, analyser.cache))
+        // The full test for the performances at Watch, on their games only; the policy's
+        // thresholds take the whole field's size.
+        let watched = at_watch_or_above(&perfs);
+        if watched.is_empty() {
+            let v = Versions::full(b, &policy, &binary);
+            return Ok((versions, perfs, Some((v, Vec::new()))));
+        }
+        let their_games = games_of(&games, &watched);
+        let (profile, filter) = (&b.engine_profile, &b.filter);
+        let (wide, binary) =
+            analyse(&engine, profile, filter, &their_games, workers, &cache).await?;
+        let v = Versions::full(b, &policy, &binary);
+        let scope = Scope {
+            players: Some(&watched),
+            field_size: Some(perfs.len() as u32),
+        };
+        let followed = full_performances_of(scope, &their_games, &wide, &ratings, b, &policy, &v);
+        Ok::<_, arbiter_screening::uci::EngineError>((versions, perfs, Some((v, followed))))
     });
-    progress.finish_and_clear();
-    let (decisions, binary, cache) = match outcome {
+    let saved = save_cache(a.cache.as_deref(), &cache);
+    let (versions, perfs, followed) = match outcome {
         Ok(x) => x,
         Err(e) => return engine_failed(e.to_string()),
     };
-    if let Err(code) = save_cache(a.cache.as_deref(), &cache) {
+    if let Err(code) = saved {
         return code;
     }
-    let (versions, perfs) = match &judge {
-        Judge::Quick(b) => {
-            let v = Versions::new(b, &policy, &binary);
-            let p = performances(&games, &decisions, &ratings, b, &policy, &v);
-            (v, p)
-        }
-        Judge::Full(b) => {
-            let v = Versions::full(b, &policy, &binary);
-            let p = full_performances(&games, &decisions, &ratings, b, &policy, &v);
-            (v, p)
-        }
-    };
-    match a.format {
-        Format::Json => match serde_json::to_string_pretty(&perfs) {
+    match (a.format, followed) {
+        (Format::Json, None) => match serde_json::to_string_pretty(&perfs) {
             Ok(s) => println!("{s}"),
             Err(e) => return engine_failed(e.to_string()),
         },
-        Format::Text => print_text(&perfs, &versions),
+        (Format::Json, Some((_, full))) => {
+            let both = serde_json::json!({ "quick": perfs, "full": full });
+            match serde_json::to_string_pretty(&both) {
+                Ok(s) => println!("{s}"),
+                Err(e) => return engine_failed(e.to_string()),
+            }
+        }
+        (Format::Text, followed) => {
+            print_text(&perfs, &versions);
+            if let Some((v, full)) = followed {
+                println!();
+                if full.is_empty() {
+                    println!(
+                        "No performance reached Watch: the full test, which alone can raise \
+                         Flag, is not run (the policy's order)."
+                    );
+                } else {
+                    println!(
+                        "The full test of the {} performance(s) at Watch, on their games \
+                         (the policy's order: Flag can come only from here):\n",
+                        full.len()
+                    );
+                    print_text(&full, &v);
+                }
+            }
+        }
     }
     ExitCode::SUCCESS
+}
+
+/// What loading one test's baselines needs: its default, its shipped versions and its parser.
+struct Shipped<B> {
+    default: fn() -> B,
+    by_version: fn(&str) -> Option<B>,
+    versions: fn() -> Vec<String>,
+    parse: fn(&str) -> Result<B, String>,
+    /// How a refusal names the test's baselines.
+    kind: &'static str,
+}
+
+const QUICK: Shipped<Baseline> = Shipped {
+    default: Baseline::shipped,
+    by_version: Baseline::by_version,
+    versions: Baseline::shipped_versions,
+    parse: Baseline::parse,
+    kind: "baseline",
+};
+
+const FULL: Shipped<FullBaseline> = Shipped {
+    default: FullBaseline::shipped,
+    by_version: FullBaseline::by_version,
+    versions: FullBaseline::shipped_versions,
+    parse: FullBaseline::parse,
+    kind: "full-test baseline",
+};
+
+/// The baseline `name` gives (a file, or the version of a shipped one), or the test's
+/// shipped default; `flag` names the option in a refusal.
+fn load_baseline<B>(
+    flag: &str,
+    name: Option<&std::path::Path>,
+    test: &Shipped<B>,
+) -> Result<B, ExitCode> {
+    let Some(p) = name else {
+        return Ok((test.default)());
+    };
+    if !p.exists() {
+        // Not a file, not a shipped version: name what it could have been.
+        return (test.by_version)(&p.to_string_lossy()).ok_or_else(|| {
+            unreadable(format!(
+                "{flag} {}: no such file, and not a shipped {} version (shipped: {})",
+                p.display(),
+                test.kind,
+                (test.versions)().join(", ")
+            ))
+        });
+    }
+    let text =
+        std::fs::read_to_string(p).map_err(|e| unreadable(format!("{}: {e}", p.display())))?;
+    (test.parse)(&text).map_err(|e| invalid(format!("{}: {e}", p.display())))
+}
+
+/// `games` analysed at a baseline's profile and filter (a progress bar on a terminal),
+/// through the shared cache; with the engine binary's SHA-256.
+async fn analyse(
+    engine: &std::path::Path,
+    profile: &EngineProfile,
+    filter: &FilterConfig,
+    games: &[pgn::Game],
+    workers: usize,
+    cache: &Arc<PositionCache>,
+) -> Result<(Vec<Vec<Decision>>, String), arbiter_screening::uci::EngineError> {
+    let progress = bar(games.len() as u64);
+    progress.set_message(format!("screening ({})", profile.label));
+    let pool = EnginePool::start(engine, profile.clone(), workers).await?;
+    let binary = pool.binary_sha256().to_string();
+    let analyser = Analyser {
+        pool,
+        cache: cache.clone(),
+        filter: filter.clone(),
+    };
+    let decisions = analyser.games(games, &|| progress.inc(1)).await;
+    progress.finish_and_clear();
+    Ok((decisions?, binary))
 }
 
 /// The baseline a run is judged against: the quick test's table or the full test's laws.
@@ -276,6 +364,29 @@ enum Judge {
 }
 
 impl Judge {
+    /// The performances of `games` under this baseline, with the versions they name.
+    fn judge(
+        &self,
+        games: &[pgn::Game],
+        decisions: &[Vec<Decision>],
+        ratings: &Ratings,
+        policy: &Policy,
+        binary: &str,
+    ) -> (Versions, Vec<Performance>) {
+        match self {
+            Judge::Quick(b) => {
+                let v = Versions::new(b, policy, binary);
+                let p = performances(games, decisions, ratings, b, policy, &v);
+                (v, p)
+            }
+            Judge::Full(b) => {
+                let v = Versions::full(b, policy, binary);
+                let p = full_performances(games, decisions, ratings, b, policy, &v);
+                (v, p)
+            }
+        }
+    }
+
     fn how_made(&self) -> &serde_json::Value {
         match self {
             Judge::Quick(b) => &b.how_made,

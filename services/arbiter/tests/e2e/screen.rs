@@ -102,6 +102,21 @@ fn bad_input_is_named_and_refused() {
             "sf15.1-n100k-mpv20/human-full-2026.12.3",
         ],
     );
+    // The policy's order names the full test's baseline apart, and is not the full test.
+    refused(
+        &screen(&[&ok, "--then-full", "--full-baseline", "no-such-full"]),
+        5,
+        &[
+            "--full-baseline no-such-full",
+            "not a shipped full-test baseline version",
+        ],
+    );
+    refused(&screen(&[&ok, "--then-full", "--full"]), 3, &["--full"]);
+    refused(
+        &screen(&[&ok, "--full-baseline", "x.json"]),
+        3,
+        &["--then-full"],
+    );
     let _ = std::fs::remove_dir_all(&d);
 }
 
@@ -339,6 +354,39 @@ fn screening_prints_the_documented_json_and_repeats_it_exactly() {
         first.stdout, second.stdout,
         "a second screening is bit-identical"
     );
+
+    // The policy's order: the same quick rows, then the full test of the Watches alone.
+    let ordered = screen(&[
+        &file,
+        "--format",
+        "json",
+        "--then-full",
+        "--full-baseline",
+        "sf15.1-n100k-mpv20/human-full-2026.12.3",
+    ]);
+    assert!(
+        ordered.status.success(),
+        "{}",
+        String::from_utf8_lossy(&ordered.stderr)
+    );
+    let both: serde_json::Value = serde_json::from_slice(&ordered.stdout).expect("JSON");
+    let quick: serde_json::Value = serde_json::from_slice(&first.stdout).expect("JSON");
+    assert_eq!(both["quick"], quick);
+    let watched: Vec<&serde_json::Value> = rows
+        .iter()
+        .filter(|r| r["flag"] != "none")
+        .map(|r| &r["player"])
+        .collect();
+    let full = both["full"].as_array().expect("an array");
+    assert_eq!(
+        full.iter().map(|r| &r["player"]).collect::<Vec<_>>(),
+        watched
+    );
+    for r in full {
+        assert_eq!(r["versions"]["engine_profile"], "sf15.1-n100k-mpv20");
+        assert_eq!(r["field_size"], 2);
+        assert!(r["ipr"].is_object(), "{r}");
+    }
 
     // The same games dated before 1 March 2024: a baseline fitted on today's FIDE scale judges
     // Carla at her rating on it (1700 + 0.4 × 300), one fitted on ratings as tagged at 1700.

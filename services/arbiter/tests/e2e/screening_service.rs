@@ -27,6 +27,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tonic::Code;
 use tonic::transport::Channel;
+use tonic_types::StatusExt;
 
 const NODES: u64 = 3_000;
 const DEEP_NODES: u64 = 6_000;
@@ -483,7 +484,10 @@ async fn screening_replays_bit_for_bit_and_refuses_bad_games() {
                     .cloned()
                     .collect();
                 these.sort_by_key(|g| (g.round, g.board));
-                let again = screener.answer(&state, &these, c.round).await.unwrap();
+                let again = screener
+                    .answer(&state, &these, c.round, None)
+                    .await
+                    .unwrap();
                 let command = arbiter_screening_service::command_id(&e.event_id);
                 let stored: Vec<&pb::Envelope> =
                     events.iter().filter(|x| x.command_id == command).collect();
@@ -567,6 +571,7 @@ async fn screening_replays_bit_for_bit_and_refuses_bad_games() {
             header: header(tid, "deep-1"),
             round: 0,
             reason: "deeper look at player 1".into(),
+            ..Default::default()
         })
         .await
         .unwrap()
@@ -596,6 +601,7 @@ async fn screening_replays_bit_for_bit_and_refuses_bad_games() {
             header: header(tid, "deep-1"),
             round: 0,
             reason: String::new(),
+            ..Default::default()
         })
         .await
         .unwrap()
@@ -623,6 +629,7 @@ async fn screening_replays_bit_for_bit_and_refuses_bad_games() {
         header: header(tid, "deep-2"),
         round: 0,
         reason: String::new(),
+        ..Default::default()
     });
     refused(
         &mut d,
@@ -1373,6 +1380,8 @@ async fn a_full_strength_player_is_flagged_and_nobody_else() {
             engine.to_str().unwrap(),
             "--screening-nodes",
             &NODES.to_string(),
+            "--screening-full-nodes",
+            &DEEP_NODES.to_string(),
         ],
         &work.path().join("server.log"),
     );
@@ -1453,6 +1462,21 @@ async fn a_full_strength_player_is_flagged_and_nobody_else() {
         }
     };
     let mut scr = screening_client(&url, Some(&token::auth().admin));
+    // The full test of the watched players needs a quick screening to say who they are.
+    let mut early_client = scr.clone();
+    let early = early_client.run_full_test(scr::RunFullTestRequest {
+        header: header(tid, "full-watched-early"),
+        watched: true,
+        ..Default::default()
+    });
+    refused(
+        &mut d,
+        "the watched players' full test before any round is screened",
+        early,
+        Code::FailedPrecondition,
+        &["watched", "no quick screening through round 0"],
+    )
+    .await;
     let started = Instant::now();
     for round in 1..=FLAG_ROUNDS {
         d.start_round(round).await;
@@ -1589,6 +1613,117 @@ async fn a_full_strength_player_is_flagged_and_nobody_else() {
         "no performance of {cheat_name} at Watch's z under 60 counted decisions"
     );
     assert_eq!(last.player_id, cheat);
+
+    // The policy's order: the full test for the players the quick test raised to Watch, on
+    // their games only, at the whole field's size.
+    let full = scr
+        .run_full_test(scr::RunFullTestRequest {
+            header: header(tid, "full-watched"),
+            round: FLAG_ROUNDS,
+            reason: "the quick test's Watch".into(),
+            watched: true,
+            players: vec![],
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    let judged: Vec<(u32, &str, u32, u32, u32)> = full
+        .performances
+        .iter()
+        .map(|p| {
+            (
+                p.player_id,
+                p.tier.as_str(),
+                p.games,
+                p.field_size,
+                p.through_round,
+            )
+        })
+        .collect();
+    assert_eq!(judged, [(cheat, "full", FLAG_ROUNDS, 6, FLAG_ROUNDS)]);
+    assert!(full.performances[0].ipr > 0 && full.performances[0].nodes == DEEP_NODES);
+    let (_, _, read) = reads(&raw_events(&url, tid).await).pop().unwrap();
+    assert!(
+        read.what.starts_with(&format!(
+            "RunFullTest through round {FLAG_ROUNDS} (tier full) of 1 players (the 1 at Watch)"
+        )),
+        "{read:?}"
+    );
+    // A player named by pairing number is tested too; an unknown number is refused, with
+    // the field named.
+    let honest = *players.keys().find(|&&pn| pn != cheat).unwrap();
+    let both = scr
+        .run_full_test(scr::RunFullTestRequest {
+            header: header(tid, "full-named"),
+            round: FLAG_ROUNDS,
+            reason: String::new(),
+            watched: true,
+            players: vec![honest],
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    let ids: Vec<u32> = both.performances.iter().map(|p| p.player_id).collect();
+    let mut expected = vec![cheat, honest];
+    expected.sort_by_key(|&pn| players[&pn].0.clone());
+    assert_eq!(ids, expected);
+    let unknown = scr.run_full_test(scr::RunFullTestRequest {
+        header: header(tid, "full-unknown"),
+        players: vec![honest, 99],
+        ..Default::default()
+    });
+    let before = d.version().await;
+    let status = unknown.await.expect_err("pairing number 99 does not exist");
+    assert_eq!(status.code(), Code::InvalidArgument, "{status:?}");
+    assert!(
+        status.message().contains("no player has pairing number 99"),
+        "{status:?}"
+    );
+    let field = status
+        .get_details_bad_request()
+        .and_then(|b| b.field_violations.first().map(|v| v.field.clone()));
+    assert_eq!(field.as_deref(), Some("players[1]"));
+    assert_eq!(d.version().await, before, "a refusal appended something");
+    // The same from the command line: a fair-play officer's two calls.
+    let admin = token::auth().admin.clone();
+    let client = |args: &[&str]| {
+        let mut all = vec![
+            "client",
+            "--server",
+            url.as_str(),
+            "--token",
+            admin.as_str(),
+        ];
+        all.extend_from_slice(args);
+        let r = run(&all);
+        assert_eq!(r.code, 0, "{args:?}: {}{}", r.stdout, r.stderr);
+        r.stdout
+    };
+    let (round, cheat_no) = (FLAG_ROUNDS.to_string(), format!("#{cheat}"));
+    let out = client(&[
+        "full-test",
+        tid,
+        "--round",
+        &round,
+        "--watched",
+        "--reason",
+        "cli",
+    ]);
+    assert!(out.contains(": 1 performances"), "{out}");
+    let line = out
+        .lines()
+        .find(|l| l.contains(cheat_name))
+        .unwrap_or_else(|| panic!("{out}"));
+    assert!(
+        line.contains(" full ") && line.contains(&cheat_no) && line.contains("IPR"),
+        "{line}"
+    );
+    let out = client(&["screening", tid, "--reason", "cli"]);
+    assert!(
+        out.lines()
+            .any(|l| l.starts_with(&format!("flag: round {FLAG_ROUNDS} quick {cheat_no} "))),
+        "{out}"
+    );
 
     // Invisible to the public: the events' places only, no page shows them, a player may not
     // read them.

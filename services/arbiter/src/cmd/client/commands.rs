@@ -99,6 +99,14 @@ pub enum ClientCommand {
     /// 8. Online and hybrid events: a participant's written fair-play complaint (E.04 Appendix
     ///    I G.2): within 24 hours of the last round, not on the rating alone; confidential.
     Complain(screening::Complain),
+    /// 8. Fair play: the full test (arbiters, fair-play officers): of every player, or in the
+    ///    policy's order of those the quick test put at Watch (`--watched`) and those named
+    ///    (`--player N`); prints the performances with their IPR; confidential, the read is
+    ///    recorded with `--reason`.
+    FullTest(screening::FullTest),
+    /// 8. Fair play: every screening result and complaint so far (confidential, the read is
+    ///    recorded with `--reason`).
+    Screening(screening::Screening),
     /// 8. The arbiter's record: platform discrepancies and overrides, irregularities,
     ///    sanctions, connection incidents and rulings, appeals, with their stream versions.
     Record(discipline::Record),
@@ -160,6 +168,8 @@ impl ClientCommand {
             C::Correct(a) => a.run(c).await,
             C::SubmitGames(a) => a.run(c).await,
             C::Complain(a) => a.run(c).await,
+            C::FullTest(a) => a.run(c).await,
+            C::Screening(a) => a.run(c).await,
             C::Record(a) => a.run(c).await,
             C::Close(a) => a.run(c).await,
             C::Finish(a) => a.run(c).await,

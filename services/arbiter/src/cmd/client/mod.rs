@@ -14,6 +14,7 @@
 //! arbiter client result ID 1 1 -/+
 //! arbiter client correct ID 1 1 1-0 --reason "scoresheets"
 //! arbiter client submit-games ID 1 round1.pgn                 each game to its board, by names
+//! arbiter client full-test ID --watched --reason "Watch"       the full test, policy's order
 //! arbiter client close ID 1
 //! arbiter client finish ID
 //! arbiter client standings ID
@@ -200,6 +201,8 @@ const SUBCOMMANDS: &[(&str, &str)] = &[
     ("CorrectResult", "correct"),
     ("SubmitGames", "submit-games"),
     ("FileComplaint", "complain"),
+    ("RunFullTest", "full-test"),
+    ("GetScreening", "screening"),
     ("CloseRound", "close"),
     ("FinishTournament", "finish"),
     ("GetStandings", "standings"),

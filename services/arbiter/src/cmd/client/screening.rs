@@ -103,3 +103,110 @@ fn read_pgn_file(path: &std::path::Path) -> Result<String, Exit> {
         ))
     })
 }
+
+#[derive(clap::Args, Debug)]
+pub struct FullTest {
+    /// The tournament's identifier (as given at creation).
+    tournament: String,
+    /// Screen the games of rounds 1..=ROUND (default: through the current round).
+    #[arg(long, default_value_t = 0)]
+    round: u32,
+    /// The players the latest quick screening put at Watch or above (the policy's order).
+    #[arg(long)]
+    watched: bool,
+    /// A player to test by pairing number (repeat); with --watched, both.
+    #[arg(long = "player")]
+    players: Vec<u32>,
+    /// Why the confidential results are read (kept in the audit record).
+    #[arg(long, default_value = "")]
+    reason: String,
+}
+
+impl FullTest {
+    pub(super) async fn run(self, c: &mut Clients) -> Result<(), Exit> {
+        let req = scr::RunFullTestRequest {
+            header: c.header(&self.tournament),
+            round: self.round,
+            reason: self.reason,
+            watched: self.watched,
+            players: self.players,
+        };
+        let r = call("full-test", c.screening.run_full_test(req)).await?;
+        print_screening(&r);
+        Ok(())
+    }
+}
+
+#[derive(clap::Args, Debug)]
+pub struct Screening {
+    /// The tournament's identifier (as given at creation).
+    tournament: String,
+    /// Why the confidential results are read (kept in the audit record).
+    #[arg(long, default_value = "")]
+    reason: String,
+}
+
+impl Screening {
+    pub(super) async fn run(self, c: &mut Clients) -> Result<(), Exit> {
+        let req = scr::GetScreeningRequest {
+            tournament: Clients::tref(&self.tournament),
+            reason: self.reason,
+        };
+        let r = call("screening", c.screening.get_screening(req)).await?;
+        print_screening(&r);
+        Ok(())
+    }
+}
+
+/// A screening report, one line per performance (oldest first) and its flags: advisory
+/// indicators for the arbiters and fair-play officers, never a verdict.
+fn print_screening(r: &scr::ScreeningReport) {
+    println!(
+        "screening as of version {}: {} performances, {} flags (advisory; not the FIDE test)",
+        r.version,
+        r.performances.len(),
+        r.flags.len()
+    );
+    for p in &r.performances {
+        let ipr = if p.ipr > 0 {
+            format!(" IPR {} ({}..{})", p.ipr, p.ipr_low, p.ipr_high)
+        } else {
+            String::new()
+        };
+        println!(
+            "round {:>2} {:<5} #{:<3} {:<28} {:>4} games {:>2} counted {:>4} MM {:>5.1}% z {:>6.2} {}{}{}",
+            p.through_round,
+            p.tier,
+            p.player_id,
+            p.player.chars().take(28).collect::<String>(),
+            p.rating,
+            p.games,
+            p.counted,
+            f64::from(p.mm_rate_ppm) / 1e4,
+            f64::from(p.z_combined) / 100.0,
+            p.flag,
+            if p.provisional { " (provisional)" } else { "" },
+            ipr
+        );
+    }
+    for f in &r.flags {
+        println!(
+            "flag: round {} {} #{} {}: {} (z {:.2}, {} counted; baseline {}, policy {})",
+            f.through_round,
+            f.tier,
+            f.player_id,
+            f.player,
+            f.level,
+            f.z_combined as f64 / 100.0,
+            f.counted,
+            f.baseline_version,
+            f.policy_version
+        );
+    }
+    for c in &r.complaints {
+        println!(
+            "complaint: #{} against #{}: {}",
+            c.complainant, c.accused, c.grounds
+        );
+    }
+}
