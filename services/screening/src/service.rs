@@ -476,7 +476,7 @@ fn full_test_scope(
                 && p.through_round <= through
                 && latest
                     .get(&p.player)
-                    .is_none_or(|&(r, _)| r <= p.through_round)
+                    .is_none_or(|&(seen, _)| seen <= p.through_round)
             {
                 latest.insert(p.player.clone(), (p.through_round, p.flag != "none"));
             }
