@@ -19,7 +19,7 @@ use arbiter_screening::policy::{FlagLevel, Policy};
 use arbiter_screening::screen::{
     Analyser, Performance, Ratings, Scope, Versions, full_performances_of, games_of, performances,
 };
-use arbiter_screening::uci::{EngineError, EnginePool, EngineProfile};
+use arbiter_screening::uci::{EngineError, EngineProfile};
 use std::collections::BTreeSet;
 use std::path::Path;
 use std::sync::Arc;
@@ -108,13 +108,8 @@ impl Screener {
             ..profile.clone()
         };
         let filter = filter.clone();
-        let pool = EnginePool::start(engine, profile, workers).await?;
         Ok(Screener {
-            analyser: Analyser {
-                pool,
-                cache,
-                filter,
-            },
+            analyser: Analyser::start(engine, profile, filter, workers, cache).await?,
             judge,
             policy: Policy::shipped(),
         })

@@ -42,7 +42,7 @@ use arbiter_screening::screen::{
     Analyser, Performance, Ratings, Versions, full_performances, performances,
 };
 use arbiter_screening::selfplay::{PlayerSpec, Strength, play_all};
-use arbiter_screening::uci::{EnginePool, EngineProfile, find_engine};
+use arbiter_screening::uci::{EngineProfile, find_engine};
 use std::path::Path;
 use std::sync::Arc;
 use std::time::Instant;
@@ -195,15 +195,10 @@ async fn analyse(
     workers: usize,
     cache: Arc<PositionCache>,
 ) -> (Vec<Vec<arbiter_screening::filter::Decision>>, String, f64) {
-    let pool = EnginePool::start(engine, profile, workers)
+    let analyser = Analyser::start(engine, profile, filter, workers, cache)
         .await
         .expect("engine pool");
-    let binary = pool.binary_sha256().to_string();
-    let analyser = Analyser {
-        pool,
-        cache,
-        filter,
-    };
+    let binary = analyser.binary_sha256().to_string();
     let t = Instant::now();
     let d = analyser.games(games, &|| {}).await.expect("analysis");
     (d, binary, t.elapsed().as_secs_f64())

@@ -8,7 +8,7 @@ use crate::full::{FullBaseline, FullBucket, ScoreFit, Wide};
 use crate::pgn;
 use crate::selfplay::{self, PlayerSpec, Strength};
 use crate::stats::{Expectation, Phi, Tally};
-use crate::uci::{EngineError, EnginePool, EngineProfile};
+use crate::uci::{EngineError, EngineProfile};
 use futures::StreamExt;
 use std::path::Path;
 
@@ -374,13 +374,15 @@ pub async fn calibrate(
     // 1. Games, per bucket, both players at the bucket's strength (or given).
     let (games, texts) = calibration_games(engine, plan, games, &tick).await?;
     // 2. Analysis with the profile being calibrated.
-    let pool = EnginePool::start(engine, profile.clone(), plan.workers).await?;
-    let binary = pool.binary_sha256().to_string();
-    let analyser = crate::screen::Analyser {
-        pool,
+    let analyser = crate::screen::Analyser::start(
+        engine,
+        profile.clone(),
+        filter.clone(),
+        plan.workers,
         cache,
-        filter: filter.clone(),
-    };
+    )
+    .await?;
+    let binary = analyser.binary_sha256().to_string();
     let only: Vec<pgn::Game> = games.iter().map(|(_, g)| g.clone()).collect();
     let analysed = analyser.games(&only, &tick).await?;
     let mut per_bucket: Vec<Vec<Vec<Decision>>> = vec![Vec::new(); plan.ratings.len()];
@@ -487,13 +489,15 @@ pub async fn calibrate_full(
     // 1. The games: generated, or given (bucketed by the White player's rating).
     let (games, texts) = calibration_games(engine, plan, games, &tick).await?;
     // 2. Wide analysis.
-    let pool = EnginePool::start(engine, profile.clone(), plan.workers).await?;
-    let binary = pool.binary_sha256().to_string();
-    let analyser = crate::screen::Analyser {
-        pool,
+    let analyser = crate::screen::Analyser::start(
+        engine,
+        profile.clone(),
+        filter.clone(),
+        plan.workers,
         cache,
-        filter: filter.clone(),
-    };
+    )
+    .await?;
+    let binary = analyser.binary_sha256().to_string();
     let only: Vec<pgn::Game> = games.iter().map(|(_, g)| g.clone()).collect();
     let analysed = analyser.games(&only, &tick).await?;
     let mut per_bucket: Vec<Vec<Vec<Decision>>> = vec![Vec::new(); plan.ratings.len()];

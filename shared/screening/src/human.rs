@@ -26,7 +26,7 @@ use crate::pgn::Game;
 use crate::policy::{FlagLevel, Policy};
 use crate::screen::{Analyser, Ratings, Versions, performances};
 use crate::stats::{Phi, Tally, Tau, normal_tail};
-use crate::uci::{EngineError, EnginePool, EngineProfile};
+use crate::uci::{EngineError, EngineProfile};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use std::collections::{BTreeMap, HashSet};
@@ -1010,13 +1010,8 @@ pub async fn calibrate_human(
     sources: serde_json::Value,
     progress: &(dyn Fn(usize, usize) + Sync),
 ) -> Result<Fitted, EngineError> {
-    let pool = EnginePool::start(engine, profile.clone(), workers).await?;
-    let binary = pool.binary_sha256().to_string();
-    let analyser = Analyser {
-        pool,
-        cache,
-        filter: filter.clone(),
-    };
+    let analyser = Analyser::start(engine, profile.clone(), filter.clone(), workers, cache).await?;
+    let binary = analyser.binary_sha256().to_string();
     let total = train.len() + held_out.iter().map(|(_, g)| g.len()).sum::<usize>();
     let done = std::sync::atomic::AtomicUsize::new(0);
     let tick = || {

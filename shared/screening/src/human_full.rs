@@ -30,7 +30,7 @@ use crate::human::{self, Judged, Report, Taken, fold_of, report_of};
 use crate::pgn::Game;
 use crate::policy::{Context, FlagLevel, Policy, Tier};
 use crate::screen::{Analyser, Ratings, Versions, full_performances};
-use crate::uci::{EngineError, EnginePool, EngineProfile};
+use crate::uci::{EngineError, EngineProfile};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -331,13 +331,15 @@ pub async fn calibrate(
             total.load(std::sync::atomic::Ordering::Relaxed),
         )
     };
-    let pool = EnginePool::start(engine, profile.clone(), workers).await?;
-    let binary = pool.binary_sha256().to_string();
-    let wide = Analyser {
-        pool,
-        cache: cache.clone(),
-        filter: filter.clone(),
-    };
+    let wide = Analyser::start(
+        engine,
+        profile.clone(),
+        filter.clone(),
+        workers,
+        cache.clone(),
+    )
+    .await?;
+    let binary = wide.binary_sha256().to_string();
     let games: Vec<Game> = train.iter().map(|t| t.game.clone()).collect();
     let analysed = wide.games(&games, &tick).await?;
 
@@ -363,15 +365,17 @@ pub async fn calibrate(
     let pipeline = match quick_train {
         None => None,
         Some((quick_template, quick_games)) => {
-            let quick = Analyser {
-                pool: EnginePool::start(engine, quick_template.engine_profile.clone(), workers)
-                    .await?,
-                cache: cache.clone(),
-                filter: quick_template.filter.clone(),
-            };
+            let quick = Analyser::start(
+                engine,
+                quick_template.engine_profile.clone(),
+                quick_template.filter.clone(),
+                workers,
+                cache.clone(),
+            )
+            .await?;
             let qgames: Vec<Game> = quick_games.iter().map(|t| t.game.clone()).collect();
             let qanalysed = quick.games(&qgames, &tick).await?;
-            let quick_binary = quick.pool.binary_sha256().to_string();
+            let quick_binary = quick.binary_sha256().to_string();
             let (names, held) = human::leave_events_out_judged(
                 quick_template,
                 ratings,

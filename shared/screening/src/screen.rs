@@ -24,6 +24,27 @@ pub struct Analyser {
 }
 
 impl Analyser {
+    /// `workers` engine processes at `profile`, reading and filling `cache`.
+    pub async fn start(
+        engine: &std::path::Path,
+        profile: EngineProfile,
+        filter: FilterConfig,
+        workers: usize,
+        cache: Arc<PositionCache>,
+    ) -> Result<Analyser, EngineError> {
+        let pool = EnginePool::start(engine, profile, workers).await?;
+        Ok(Analyser {
+            pool,
+            cache,
+            filter,
+        })
+    }
+
+    /// The SHA-256 of the engine binary, which results name.
+    pub fn binary_sha256(&self) -> &str {
+        self.pool.binary_sha256()
+    }
+
     /// The decisions of one game.
     pub async fn game(&self, game: &Game) -> Result<Vec<Decision>, EngineError> {
         let id = self.pool.profile().id();

@@ -48,15 +48,16 @@ async fn screen(
     // baseline, not against the human default.
     let baseline = Baseline::selfplay();
     let policy = Policy::shipped();
-    let pool = EnginePool::start(engine, baseline.engine_profile.clone(), workers)
-        .await
-        .expect("pool");
-    let versions = Versions::new(&baseline, &policy, pool.binary_sha256());
-    let analyser = Analyser {
-        pool,
+    let analyser = Analyser::start(
+        engine,
+        baseline.engine_profile.clone(),
+        baseline.filter.clone(),
+        workers,
         cache,
-        filter: baseline.filter.clone(),
-    };
+    )
+    .await
+    .expect("pool");
+    let versions = Versions::new(&baseline, &policy, analyser.binary_sha256());
     let decisions = analyser.games(games, &|| {}).await.expect("analysis");
     performances(
         games,

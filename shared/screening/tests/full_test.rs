@@ -16,7 +16,7 @@ use arbiter_screening::screen::{
     Analyser, Performance, Ratings, Scope, Versions, full_performances_of, games_of,
 };
 use arbiter_screening::selfplay::{PlayerSpec, Strength, play_all};
-use arbiter_screening::uci::{EnginePool, EngineProfile, find_engine};
+use arbiter_screening::uci::{EngineProfile, find_engine};
 use std::collections::BTreeSet;
 use std::path::Path;
 use std::sync::Arc;
@@ -54,13 +54,10 @@ async fn full_test_of(
         nodes: TEST_NODES,
         ..baseline.engine_profile.clone()
     };
-    let pool = EnginePool::start(engine, profile, 2).await.expect("pool");
-    let versions = Versions::full(&baseline, &policy, pool.binary_sha256());
-    let analyser = Analyser {
-        pool,
-        cache,
-        filter: baseline.filter.clone(),
-    };
+    let analyser = Analyser::start(engine, profile, baseline.filter.clone(), 2, cache)
+        .await
+        .expect("pool");
+    let versions = Versions::full(&baseline, &policy, analyser.binary_sha256());
     let decisions = analyser.games(games, &|| {}).await.expect("analysis");
     full_performances_of(
         scope,

@@ -19,7 +19,7 @@ use arbiter_screening::screen::{
     Analyser, Performance, Ratings, Scope, Versions, at_watch_or_above, full_performances,
     full_performances_of, games_of, performances,
 };
-use arbiter_screening::uci::{EnginePool, EngineProfile, find_engine};
+use arbiter_screening::uci::{EngineProfile, find_engine};
 use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::IsTerminal;
@@ -345,13 +345,15 @@ async fn analyse(
 ) -> Result<(Vec<Vec<Decision>>, String), arbiter_screening::uci::EngineError> {
     let progress = bar(games.len() as u64);
     progress.set_message(format!("screening ({})", profile.label));
-    let pool = EnginePool::start(engine, profile.clone(), workers).await?;
-    let binary = pool.binary_sha256().to_string();
-    let analyser = Analyser {
-        pool,
-        cache: cache.clone(),
-        filter: filter.clone(),
-    };
+    let analyser = Analyser::start(
+        engine,
+        profile.clone(),
+        filter.clone(),
+        workers,
+        cache.clone(),
+    )
+    .await?;
+    let binary = analyser.binary_sha256().to_string();
     let decisions = analyser.games(games, &|| progress.inc(1)).await;
     progress.finish_and_clear();
     Ok((decisions?, binary))
